@@ -1,0 +1,113 @@
+// Building blocks shared by every area of the contract: roles, timestamps, the list envelope,
+// pagination parameters, query coercion and the error body.
+import { z } from './zod.js';
+
+export const roles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+
+export const MemberRole = z
+  .enum(roles)
+  .openapi('MemberRole', {
+    description:
+      'Role in an organization, strongest first: admin (administrate content, create and delete spaces), create, review, edit (live or change requests), comment, read.',
+    example: 'edit',
+  });
+
+/** A role, or null for guests. */
+export const NullableRole = MemberRole.nullable();
+
+export const TeamMemberRole = z
+  .enum(['owner', 'member'])
+  .openapi('TeamMemberRole', { description: 'Role in a team: owners manage the team members.', example: 'member' });
+
+export const DateTime = z.iso.datetime({ offset: true }).openapi({ example: '2026-03-14T09:26:53.000Z' });
+
+export const PageCursor = z
+  .string()
+  .min(1)
+  .max(512)
+  .openapi({ description: 'Opaque identifier of the page of results to fetch, from `next.page` of the previous page.' });
+
+/** Default page size when `limit` is absent: the public API declares none, we chose 100. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export const PageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_SIZE)
+  .openapi({ description: `Maximum number of items to return (1–${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}).`, example: 20 });
+
+/** `page` and `limit`, for every list operation. */
+export const paginationQuery = { page: PageCursor.optional(), limit: PageLimit.optional() };
+
+/**
+ * A boolean query parameter: the query string only carries text, so `true`/`false` are turned into
+ * booleans before validation; anything else is refused with the parameter named.
+ */
+export function queryBoolean(description: string) {
+  return z
+    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean())
+    .openapi({ type: 'boolean', description });
+}
+
+/** The list envelope: `{ next?: { page }, count, items }`. */
+export function listOf<T extends z.ZodType>(name: string, item: T) {
+  return z
+    .object({
+      next: z
+        .object({ page: z.string().openapi({ description: 'Pass as `page` to fetch the next page.' }) })
+        .optional()
+        .openapi({ description: 'Absent on the last page.' }),
+      count: z.number().int().openapi({ description: 'Total number of items across all pages.' }),
+      items: z.array(item),
+    })
+    .openapi(name);
+}
+
+/** An example list page holding the given items. */
+export function listExample<T>(items: T[]) {
+  return { next: { page: 'eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19' }, count: items.length + 20, items };
+}
+
+export const errorStatusNames = {
+  400: 'BadRequestError',
+  401: 'UnauthorizedError',
+  403: 'ForbiddenError',
+  404: 'NotFoundError',
+  409: 'ConflictError',
+  413: 'PayloadTooLargeError',
+  415: 'UnsupportedMediaTypeError',
+  500: 'UnexpectedError',
+} as const;
+
+export const errorExamples: Record<keyof typeof errorStatusNames, string> = {
+  400: 'Invalid request: body.title: Too big: expected string to have <=50 characters',
+  401: 'Missing or invalid access token',
+  403: 'You do not have the permission to perform this action',
+  404: 'Space spc_8wvRHm7ZkVta not found',
+  409: 'The request conflicts with the current state of the resource',
+  413: 'Request body is larger than 1mb',
+  415: 'Request body must be application/json',
+  500: 'An unexpected error occurred',
+};
+
+export const languages = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv',
+  'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const;
+
+export const TranslationLanguage = z
+  .enum(languages)
+  .openapi('TranslationLanguage', { description: 'Language of content.', example: 'en' });
+
+/** Where to put a moved item among its siblings: before or after another item of the given type. */
+export function positionOf<K extends string, F extends string>(type: K, field: F, example: string) {
+  const anchor = z.strictObject({ type: z.literal(type), [field]: z.string().min(1) } as {
+    type: z.ZodLiteral<K>;
+  } & Record<F, z.ZodString>);
+  return z
+    .strictObject({ before: anchor.optional(), after: anchor.optional() })
+    .refine((p) => !(p.before && p.after), { message: 'give either before or after, not both' })
+    .openapi({ example: { before: { type, [field]: example } } });
+}

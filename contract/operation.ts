@@ -1,0 +1,58 @@
+import type { z } from './zod.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Error statuses an operation may declare; each maps to one shared response component. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
+
+export interface SuccessResponse {
+  description: string;
+  /** Absent for responses with no body (204). */
+  schema?: z.ZodType;
+  /** Required whenever there is a schema: the mock answers with it. */
+  example?: unknown;
+  /** Response headers, e.g. `Location` on a 201. */
+  headers?: Record<string, { description: string; example: string }>;
+}
+
+/**
+ * One HTTP operation of the API. The key it is stored under in an area's operation table is its
+ * operationId; the generator, the router and the request validation all read this one object.
+ */
+export interface Operation {
+  method: HttpMethod;
+  /** OpenAPI-style path without the `/v1` prefix, e.g. `/spaces/{spaceId}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Realistic request body for the documentation and the mock test. */
+  bodyExample?: unknown;
+  /** Whether the request body may be omitted entirely (it is then validated as `{}`). */
+  bodyOptional?: boolean;
+  responses: Partial<Record<200 | 201 | 202 | 204 | 205, SuccessResponse>>;
+  /** Error statuses beyond those every operation declares (see `errorsOf`). */
+  errors?: ErrorStatus[];
+}
+
+/** Keeps the literal operation table type while checking each entry. */
+export function operations<const T extends Record<string, Operation>>(table: T): T {
+  return table;
+}
+
+/**
+ * The error statuses an operation documents: 401 and 500 everywhere, 400 when it takes any input,
+ * 413/415 when it takes a body, plus those it declares itself.
+ */
+export function errorsOf(op: Operation): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>([401, 500, ...(op.errors ?? [])]);
+  if (op.params || op.query || op.body) statuses.add(400);
+  if (op.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}

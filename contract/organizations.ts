@@ -1,0 +1,173 @@
+import { listExample, listOf, NullableRole, paginationQuery, DateTime } from './common.js';
+import { ex } from './examples.js';
+import { OrganizationMergeRules } from './merge-rules.js';
+import { operations } from './operation.js';
+import { z } from './zod.js';
+
+const pricePair = z.object({ monthly: z.number(), yearly: z.number() });
+
+export const organizationExample = {
+  object: 'organization' as const,
+  id: ex.orgId,
+  title: 'Acme Docs',
+  createdAt: ex.createdAt,
+  emailDomains: ['acme.example.com'],
+  hostname: 'acme',
+  type: 'business' as const,
+  useCase: 'internalDocs' as const,
+  defaultRole: 'read' as const,
+  sso: false,
+  ai: true,
+  inviteLinks: true,
+  plan: 'free_2024' as const,
+  mergeRules: { type: 'rules' as const, rules: [{ rule: 'require_specific_reviewers' as const, users: [ex.userId] }] },
+  urls: {
+    location: `${ex.baseUrl}/v1/orgs/${ex.orgId}`,
+    app: `${ex.appUrl}/o/${ex.orgId}`,
+  },
+  permissions: {
+    view: true,
+    admin: true,
+    ownTeam: true,
+    createContent: true,
+    createOpenAPISpec: true,
+    ingestConversations: true,
+    viewBilling: true,
+    listMembers: true,
+    listTeams: true,
+    listIntegrations: true,
+    listInstallations: true,
+    installIntegration: true,
+  },
+};
+
+export const Organization = z
+  .object({
+    object: z.literal('organization'),
+    id: z.string(),
+    title: z.string().openapi({ description: 'Name of the organization.' }),
+    createdAt: DateTime,
+    emailDomains: z.array(z.string()),
+    hostname: z.string().optional().openapi({ description: "Default hostname for the organization's public content." }),
+    type: z.enum(['business', 'community']).optional(),
+    useCase: z
+      .enum(['internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase', 'designSystem', 'openSourceDocs', 'notes', 'other'])
+      .optional(),
+    communityType: z.enum(['nonProfit', 'openSource', 'education']).optional(),
+    defaultRole: NullableRole,
+    defaultContent: z.object({ type: z.literal('site'), site: z.string() }).optional(),
+    sso: z.boolean().openapi({ description: 'Whether SSO is enforced organization-wide.' }),
+    ai: z.boolean().openapi({ description: 'Whether all AI features are on.' }),
+    inviteLinks: z.boolean(),
+    plan: z.enum(['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal']),
+    billing: z
+      .object({
+        interval: z.enum(['monthly', 'yearly']).optional(),
+        endDate: DateTime.optional(),
+        hasPaymentFailed: z.boolean().optional(),
+        isScheduledToCancel: z.boolean().optional(),
+        pricing: z
+          .object({
+            members: z.object({ plus_2024: pricePair, pro_2024: pricePair }),
+            sites: z.object({ premium: pricePair, ultimate: pricePair }),
+          })
+          .optional(),
+        usageAddons: z.record(z.string(), z.object({ enabled: z.boolean() })).optional(),
+      })
+      .optional(),
+    mergeRules: OrganizationMergeRules,
+    urls: z.object({ location: z.url(), app: z.url(), logo: z.url().optional() }),
+    trial: z
+      .object({
+        status: z.enum(['notapplicable', 'none', 'active', 'ended', 'expired']),
+        count: z.number().int().optional(),
+        endDate: DateTime.optional(),
+        decision: z.enum(['downgrade']).optional(),
+      })
+      .optional(),
+    customHostname: z.string().optional(),
+    blocked: z.object({ source: z.enum(['backoffice', 'external', 'internal']), reason: z.string() }).optional(),
+    internal_billingMigration: z
+      .object({ deadline: DateTime, discountPercent: z.number(), discountEndDate: DateTime.optional() })
+      .optional(),
+    permissions: z.object({
+      view: z.boolean(),
+      admin: z.boolean(),
+      ownTeam: z.boolean(),
+      createContent: z.boolean(),
+      createOpenAPISpec: z.boolean(),
+      ingestConversations: z.boolean(),
+      viewBilling: z.boolean(),
+      listMembers: z.boolean(),
+      listTeams: z.boolean(),
+      listIntegrations: z.boolean(),
+      listInstallations: z.boolean(),
+      installIntegration: z.boolean(),
+    }),
+  })
+  .openapi('Organization', { description: 'An organization: the owner of members, teams and content.', example: organizationExample });
+
+export const OrganizationIdParams = z.object({
+  organizationId: z.string().min(1).max(128).openapi({ description: 'The id of the organization.', example: ex.orgId }),
+});
+
+export const UpdateOrganization = z
+  .strictObject({
+    title: z.string().trim().min(2).max(255).optional(),
+    emailDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
+    hostname: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/)
+      .optional()
+      .openapi({ description: 'Default hostname (a subdomain) for public content.' }),
+    defaultRole: NullableRole.optional(),
+    defaultContent: z.strictObject({ type: z.literal('site'), site: z.string().min(1) }).optional(),
+    logo: z.url().max(2048).optional(),
+    sso: z.boolean().optional(),
+    ai: z.boolean().optional(),
+    inviteLinks: z.boolean().optional(),
+    mergeRules: OrganizationMergeRules.optional(),
+  })
+  .openapi('UpdateOrganization', { example: { title: 'Acme Documentation', defaultRole: 'comment', ai: false } });
+
+export const organizationOperations = operations({
+  listOrganizationsForAuthenticatedUser: {
+    method: 'get',
+    path: '/orgs',
+    tag: 'organizations',
+    summary: 'List the organizations of the authenticated user',
+    description: 'Lists the organizations the caller is a member of, oldest membership first.',
+    query: z.object(paginationQuery),
+    responses: {
+      200: {
+        description: 'A page of organizations.',
+        schema: listOf('OrganizationList', Organization),
+        example: listExample([organizationExample]),
+      },
+    },
+  },
+  getOrganizationById: {
+    method: 'get',
+    path: '/orgs/{organizationId}',
+    tag: 'organizations',
+    summary: 'Get an organization',
+    description: 'Returns an organization the caller is a member of.',
+    params: OrganizationIdParams,
+    responses: { 200: { description: 'The organization.', schema: Organization, example: organizationExample } },
+    errors: [404],
+  },
+  updateOrganizationById: {
+    method: 'patch',
+    path: '/orgs/{organizationId}',
+    tag: 'organizations',
+    summary: 'Update an organization',
+    description:
+      'Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. ' +
+      'A `defaultContent` that names a site the organization does not have is refused.',
+    params: OrganizationIdParams,
+    body: UpdateOrganization,
+    bodyExample: { title: 'Acme Documentation', defaultRole: 'comment', ai: false },
+    responses: { 200: { description: 'The updated organization.', schema: Organization, example: organizationExample } },
+    errors: [403, 404],
+  },
+});

@@ -1,0 +1,217 @@
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, TranslationLanguage } from './common.js';
+import { ex } from './examples.js';
+import { SpaceMergeRules } from './merge-rules.js';
+import { operations } from './operation.js';
+import { OrganizationIdParams } from './organizations.js';
+import { z } from './zod.js';
+
+export const spaceVisibilities = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
+
+export const spaceExample = {
+  object: 'space' as const,
+  id: ex.spaceId,
+  title: 'Getting started',
+  emoji: '🚀',
+  visibility: 'in-collection' as const,
+  createdAt: ex.createdAt,
+  updatedAt: ex.updatedAt,
+  editMode: 'live' as const,
+  mergeRules: { type: 'inherit' as const },
+  organization: ex.orgId,
+  parent: ex.collectionId,
+  language: 'en' as const,
+  revision: ex.revisionId,
+  defaultLevel: 'read' as const,
+  comments: 3,
+  changeRequests: 12,
+  changeRequestsOpen: 2,
+  changeRequestsDraft: 1,
+  urls: {
+    location: `${ex.baseUrl}/v1/spaces/${ex.spaceId}`,
+    app: `${ex.appUrl}/s/${ex.spaceId}`,
+  },
+  permissions: {
+    view: true,
+    access: true,
+    admin: true,
+    viewInviteLinks: true,
+    edit: true,
+    triggerGitSync: true,
+    comment: true,
+    merge: true,
+    review: true,
+    installIntegration: true,
+  },
+};
+
+export const Space = z
+  .object({
+    object: z.literal('space'),
+    id: z.string(),
+    title: z.string().max(50),
+    emoji: z.string().max(50),
+    visibility: z.enum(spaceVisibilities).openapi({
+      description:
+        'public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; ' +
+        'visitor-auth: visitors authenticated by JWT; in-collection: whoever can access the parent collection; private: authorized members.',
+    }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    deletedAt: DateTime.optional(),
+    editMode: z.enum(['live', 'locked']).optional().openapi({ description: 'live: direct edits; locked: all edits locked.' }),
+    mergeRules: SpaceMergeRules,
+    organization: z.string(),
+    parent: z.string().optional().openapi({ description: 'Id of the parent collection.' }),
+    language: TranslationLanguage.optional(),
+    gitSync: z
+      .object({
+        repoName: z.string(),
+        installationProvider: z.enum(['github', 'gitlab', 'github-legacy']),
+        integration: z.string(),
+        url: z.url().optional(),
+        updatedAt: DateTime.optional(),
+      })
+      .optional(),
+    visitorAuth: z.object({ backend: z.enum(['custom', 'integration']), integration: z.string().optional() }).optional(),
+    revision: z.string().openapi({ description: 'Id of the active revision.' }),
+    defaultLevel: NullableRole,
+    comments: z.number().int().openapi({ description: 'Number of open comments.' }),
+    changeRequests: z.number().int(),
+    changeRequestsOpen: z.number().int(),
+    changeRequestsDraft: z.number().int(),
+    urls: z.object({
+      location: z.url(),
+      app: z.url(),
+      published: z.url().optional(),
+      public: z.url().optional(),
+      icon: z.url().optional(),
+    }),
+    permissions: z.object({
+      view: z.boolean(),
+      access: z.boolean(),
+      admin: z.boolean(),
+      viewInviteLinks: z.boolean(),
+      edit: z.boolean(),
+      triggerGitSync: z.boolean(),
+      comment: z.boolean(),
+      merge: z.boolean(),
+      review: z.boolean(),
+      installIntegration: z.boolean(),
+    }),
+  })
+  .openapi('Space', { description: 'A container of pages and files.', example: spaceExample });
+
+export const SpaceList = listOf('SpaceList', Space);
+
+export const SpaceIdParams = z.object({
+  spaceId: z.string().min(1).max(128).openapi({ description: 'The id of the space.', example: ex.spaceId }),
+});
+
+const spaceResponse = (description: string) => ({ description, schema: Space, example: spaceExample });
+
+export const spaceOperations = operations({
+  createSpace: {
+    method: 'post',
+    path: '/orgs/{organizationId}/spaces',
+    tag: 'spaces',
+    summary: 'Create a space',
+    description:
+      'Creates an empty space in the organization, at the top level or inside the collection `parent`. ' +
+      'Needs the create role. The body may be omitted. A new space is `private`, or `in-collection` inside a collection.',
+    params: OrganizationIdParams,
+    body: z
+      .strictObject({
+        title: z.string().trim().max(50).optional(),
+        emoji: z.string().max(50).optional(),
+        parent: z.string().min(1).optional(),
+        language: TranslationLanguage.optional(),
+        editMode: z.enum(['live', 'locked']).optional(),
+      })
+      .openapi('CreateSpace'),
+    bodyOptional: true,
+    bodyExample: { title: 'Getting started', emoji: '🚀', parent: ex.collectionId },
+    responses: {
+      201: {
+        ...spaceResponse('The created space.'),
+        headers: { Location: { description: 'URL of the created space.', example: spaceExample.urls.location } },
+      },
+    },
+    errors: [403, 404],
+  },
+  listSpacesInOrganizationById: {
+    method: 'get',
+    path: '/orgs/{organizationId}/spaces',
+    tag: 'spaces',
+    summary: 'List the spaces of an organization',
+    description: 'Lists all spaces of an organization that are not deleted, in creation order.',
+    params: OrganizationIdParams,
+    query: z.object(paginationQuery),
+    responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
+    errors: [404],
+  },
+  getSpaceById: {
+    method: 'get',
+    path: '/spaces/{spaceId}',
+    tag: 'spaces',
+    summary: 'Get a space',
+    description: 'Returns a space. A deleted space is not found.',
+    params: SpaceIdParams,
+    query: z.object({
+      shareKey: z
+        .string()
+        .min(1)
+        .max(256)
+        .optional()
+        .openapi({ description: 'Secret key of a share-link site, used to resolve its published URLs.' }),
+    }),
+    responses: { 200: spaceResponse('The space.') },
+    errors: [404],
+  },
+  updateSpaceById: {
+    method: 'patch',
+    path: '/spaces/{spaceId}',
+    tag: 'spaces',
+    summary: 'Update a space',
+    description:
+      'Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; ' +
+      '`editMode`, `defaultLevel` and `mergeRules` need the admin role.',
+    params: SpaceIdParams,
+    body: z
+      .strictObject({
+        title: z.string().trim().max(50).optional(),
+        emoji: z.string().max(50).optional(),
+        editMode: z.enum(['live', 'locked']).optional(),
+        defaultLevel: NullableRole.optional(),
+        language: TranslationLanguage.optional(),
+        mergeRules: SpaceMergeRules.optional(),
+      })
+      .openapi('UpdateSpace'),
+    bodyExample: { title: 'Getting started', emoji: '📘', editMode: 'locked' },
+    responses: { 200: spaceResponse('The updated space.') },
+    errors: [403, 404],
+  },
+  deleteSpaceById: {
+    method: 'delete',
+    path: '/spaces/{spaceId}',
+    tag: 'spaces',
+    summary: 'Delete a space',
+    description:
+      'Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good. ' +
+      'Needs the admin role. Succeeds with no content also when the space did not exist.',
+    params: SpaceIdParams,
+    responses: { 204: { description: 'The space is deleted.' } },
+    errors: [403],
+  },
+  restoreSpace: {
+    method: 'post',
+    path: '/spaces/{spaceId}/restore',
+    tag: 'spaces',
+    summary: 'Restore a deleted space',
+    description:
+      'Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). ' +
+      'A space deleted longer ago is gone for good: 404. Needs the admin role.',
+    params: SpaceIdParams,
+    responses: { 200: spaceResponse('The restored space.') },
+    errors: [403, 404],
+  },
+});

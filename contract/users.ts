@@ -1,0 +1,35 @@
+import { ex } from './examples.js';
+import { operations } from './operation.js';
+import { z } from './zod.js';
+
+export const userExample = {
+  object: 'user' as const,
+  id: ex.userId,
+  displayName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  photoURL: 'https://avatars.example.com/u/ada.png',
+  urls: { location: `${ex.baseUrl}/v1/users/${ex.userId}` },
+};
+
+export const User = z
+  .object({
+    object: z.literal('user'),
+    id: z.string(),
+    displayName: z.string(),
+    email: z.string().optional(),
+    photoURL: z.string().optional(),
+    urls: z.object({ location: z.url() }),
+  })
+  .openapi('User', { description: 'A person using the service.', example: userExample });
+
+export const userOperations = operations({
+  getAuthenticatedUser: {
+    method: 'get',
+    path: '/user',
+    tag: 'users',
+    summary: 'Get the authenticated user',
+    description: 'Returns the user the access token of the request belongs to.',
+    responses: { 200: { description: 'The authenticated user.', schema: User, example: userExample } },
+    errors: [404],
+  },
+});

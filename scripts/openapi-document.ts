@@ -1,0 +1,100 @@
+// Turns the contract into the published OpenAPI 3.1 document.
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { errorExamples, errorStatusNames } from '../contract/common.js';
+import { apiInfo, contractOperations, tags } from '../contract/index.js';
+import { errorsOf, type Operation } from '../contract/operation.js';
+
+/** `{ error: { code, message } }`, with `code` pinned to the response's status. */
+function errorBodySchema(code: number) {
+  return {
+    type: 'object' as const,
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object' as const,
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'integer' as const, format: 'int32', enum: [code] },
+          message: { type: 'string' as const },
+        },
+      },
+    },
+  };
+}
+
+function registerErrorResponses(registry: OpenAPIRegistry) {
+  for (const [status, name] of Object.entries(errorStatusNames)) {
+    const code = Number(status) as keyof typeof errorStatusNames;
+    registry.registerComponent('responses', name, {
+      description: name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2') + ' error.',
+      content: {
+        'application/json': {
+          schema: errorBodySchema(code),
+          example: { error: { code, message: errorExamples[code] } },
+        },
+      },
+    });
+  }
+}
+
+function successResponses(op: Operation): Record<string, ResponseConfig> {
+  const out: Record<string, ResponseConfig> = {};
+  for (const [status, res] of Object.entries(op.responses)) {
+    out[status] = {
+      description: res.description,
+      ...(res.headers && {
+        headers: Object.fromEntries(
+          Object.entries(res.headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string', example: h.example } }]),
+        ),
+      }),
+      ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
+    };
+  }
+  return out;
+}
+
+function registerOperation(registry: OpenAPIRegistry, operationId: string, op: Operation) {
+  const errors = Object.fromEntries(
+    errorsOf(op).map((status) => [String(status), { $ref: `#/components/responses/${errorStatusNames[status]}` }]),
+  );
+  registry.registerPath({
+    operationId,
+    method: op.method,
+    path: op.path,
+    tags: [op.tag],
+    summary: op.summary,
+    description: op.description,
+    request: {
+      ...(op.params && { params: op.params }),
+      ...(op.query && { query: op.query }),
+      ...(op.body && {
+        body: {
+          required: !op.bodyOptional,
+          content: { 'application/json': { schema: op.body, example: op.bodyExample } },
+        },
+      }),
+    },
+    responses: { ...successResponses(op), ...errors },
+  });
+}
+
+/** The OpenAPI 3.1 document of the whole contract, as a plain object. */
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'user', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token, sent as `Authorization: Bearer <token>`.',
+  });
+  registerErrorResponses(registry);
+  for (const [operationId, op] of Object.entries(contractOperations)) registerOperation(registry, operationId, op);
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { ...apiInfo, license: { name: 'MIT', identifier: 'MIT' } },
+    servers: [{ url: '/v1', description: 'Every path is under the /v1 prefix of the server that serves this document.' }],
+    security: [{ user: [] }],
+    tags,
+  });
+  return document;
+}
