@@ -136,7 +136,7 @@ export const organizationOperations = operations({
     path: '/orgs',
     tag: 'organizations',
     summary: 'List the organizations of the authenticated user',
-    description: 'Lists the organizations the caller is a member of, oldest membership first.',
+    description: 'Lists the organizations the caller is a member of, in creation order.',
     query: z.object(paginationQuery),
     responses: {
       200: {
@@ -163,11 +163,12 @@ export const organizationOperations = operations({
     summary: 'Update an organization',
     description:
       'Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. ' +
-      'A `defaultContent` that names a site the organization does not have is refused.',
+      'A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` ' +
+      'another organization uses is a conflict (409).',
     params: OrganizationIdParams,
     body: UpdateOrganization,
     bodyExample: { title: 'Acme Documentation', defaultRole: 'comment', ai: false },
     responses: { 200: { description: 'The updated organization.', schema: Organization, example: organizationExample } },
-    errors: [403, 404],
+    errors: [403, 404, 409],
   },
 });

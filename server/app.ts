@@ -1,0 +1,53 @@
+// createApp(config): middleware + the generated router bound to the handlers. No global state, so
+// tests create as many apps as they like.
+import cors from 'cors';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { authenticationMiddleware } from './auth/authenticate.js';
+import type { Caller, Ctx } from './context.js';
+import type { Db } from './db/client.js';
+import { handlers } from './handlers.js';
+import { bindRoutes } from './http/bind.js';
+import { errorBody, errorMiddleware } from './http/errors.js';
+import { createUrls } from './http/urls.js';
+
+export interface AppOptions {
+  db: Db;
+  logger: Logger;
+  /** Base of the absolute URLs in responses, e.g. `https://api.example.com`. */
+  publicUrl: string;
+  /** The clock; defaults to the real one. */
+  now?: () => Date;
+  /** Largest accepted JSON body. */
+  bodyLimit?: string;
+}
+
+export function createApp(options: AppOptions): Express {
+  const { db, logger, publicUrl, now = () => new Date(), bodyLimit = '1mb' } = options;
+  const urls = createUrls(publicUrl);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(cors({ exposedHeaders: ['Location'] }));
+  app.use(
+    pinoHttp({
+      logger,
+      // The Authorization header carries the token: it never reaches the logs.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      customProps: (_req, res) => ({ operationId: res.locals?.operationId }),
+    }),
+  );
+  app.use(express.json({ limit: bodyLimit }));
+
+  const v1 = express.Router();
+  v1.use(authenticationMiddleware(db));
+  v1.use(
+    bindRoutes(handlers, (req, res): Ctx => ({ caller: res.locals.caller as Caller, db, now, urls, log: req.log })),
+  );
+  app.use('/v1', v1);
+  app.use((req, res) => {
+    res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));
+  });
+  app.use(errorMiddleware(logger));
+  return app;
+}

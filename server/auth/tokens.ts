@@ -1,0 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A new random access token, shown to its owner once. */
+export function newToken(): string {
+  return `dwt_${randomBytes(24).toString('base64url')}`;
+}
+
+/** What is stored of a token: its sha256, so a leaked database does not leak usable tokens. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,78 @@
+// Keyset pagination: a page starts strictly after the keys of the previous page's last row, so page
+// 1,000 costs what page 1 costs (given an index on the keys). The cursor is those keys, opaque to clients.
+import { and, asc, count, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
+import { BadRequest } from '../http/errors.js';
+import type { Db } from './client.js';
+
+type KeyValue = string | number;
+
+export interface PageRequest {
+  page?: string;
+  limit?: number;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  next?: { page: string };
+  count: number;
+}
+
+function encodeCursor(values: KeyValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor(page: string, arity: number): KeyValue[] {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === 'string' || typeof v === 'number')) {
+      return values;
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+}
+
+/** One page of `table` rows matching `where`, in ascending order of `keys` (which must be unique together). */
+export async function keysetPage<T extends PgTable, Row extends T['$inferSelect']>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  keys: PgColumn[],
+  request: PageRequest,
+): Promise<Page<Row>> {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.length);
+  const afterCondition = after
+    ? sql`(${sql.join(keys, sql`, `)}) > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
+    : undefined;
+  const rows = (await db
+    .select()
+    .from(table as PgTable)
+    .where(and(where, afterCondition))
+    .orderBy(...keys.map((k) => asc(k)))
+    .limit(limit + 1)) as Row[];
+  const [{ total }] = await db.select({ total: count() }).from(table as PgTable).where(where);
+  const hasMore = rows.length > limit;
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows.at(-1) as Record<string, unknown> | undefined;
+  return {
+    rows: pageRows,
+    count: total,
+    ...(hasMore && last && { next: { page: encodeCursor(keys.map((k) => last[columnKey(table, k)] as KeyValue)) } }),
+  };
+}
+
+/** The property name under which Drizzle returns a column in a selected row. */
+function columnKey(table: PgTable, column: PgColumn): string {
+  const entry = Object.entries(getTableColumns(table)).find(([, c]) => c === column);
+  if (!entry) throw new Error(`column ${column.name} is not in the table`);
+  return entry[0];
+}
+
+/** The list envelope `{ items, count, next? }` of a page, its rows mapped to API objects. */
+export function listBody<Row, Item>(page: Page<Row>, toItem: (row: Row) => Item) {
+  return { items: page.rows.map(toItem), count: page.count, ...(page.next && { next: page.next }) };
+}

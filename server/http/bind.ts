@@ -1,0 +1,51 @@
+// Binds the generated route table to the handlers: validation in, typed replies out. Handlers never see
+// `req` or `res`.
+import express, { type Request, type Response, type Router } from 'express';
+import { contractOperations } from '../../contract/index.js';
+import type { Operation } from '../../contract/operation.js';
+import { routes, type Handlers, type OperationId } from '../../generated/router.js';
+import type { Ctx } from '../context.js';
+import { ApiError, BadRequest } from './errors.js';
+import { validatePart } from './validation.js';
+
+type AnyHandler = (input: unknown, ctx: Ctx) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
+
+function hasBody(req: Request): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+function readBody(op: Operation, req: Request): unknown {
+  if (!op.body) return undefined;
+  if (hasBody(req) && !req.is('application/json')) throw new ApiError(415, 'Request body must be application/json');
+  if (req.body === undefined) {
+    if (op.bodyOptional) return validatePart('body', op.body, {});
+    throw new BadRequest('Invalid request: body: a JSON body is required');
+  }
+  return validatePart('body', op.body, req.body);
+}
+
+function readInput(op: Operation, req: Request) {
+  return {
+    params: op.params ? validatePart('params', op.params, req.params) : {},
+    query: op.query ? validatePart('query', op.query, req.query) : {},
+    body: readBody(op, req),
+  };
+}
+
+/** An Express router serving every operation of the route table with the given handlers. */
+export function bindRoutes(handlers: Handlers<Ctx>, contextOf: (req: Request, res: Response) => Ctx): Router {
+  const router = express.Router();
+  for (const route of routes) {
+    const op: Operation = contractOperations[route.operationId as OperationId];
+    const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
+    router[route.method](route.path, async (req, res) => {
+      res.locals.operationId = route.operationId;
+      const reply = await handler(readInput(op, req), contextOf(req, res));
+      res.status(reply.status);
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      if (reply.body === undefined) res.end();
+      else res.json(reply.body);
+    });
+  }
+  return router;
+}

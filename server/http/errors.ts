@@ -1,0 +1,67 @@
+// Expected failures are typed errors raised anywhere below the HTTP layer; one middleware renders them.
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequest extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+export class Unauthorized extends ApiError {
+  constructor(message = 'Missing or invalid access token') {
+    super(401, message);
+  }
+}
+export class Forbidden extends ApiError {
+  constructor(message = 'You do not have the permission to perform this action') {
+    super(403, message);
+  }
+}
+export class NotFound extends ApiError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+export class Conflict extends ApiError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class NotImplemented extends ApiError {
+  constructor(operationId: string) {
+    super(501, `${operationId} is not implemented yet`);
+  }
+}
+
+/** `{ error: { code, message } }`, the one error body of the API. */
+export function errorBody(status: number, message: string) {
+  return { error: { code: status, message } };
+}
+
+// Errors raised by Express's own body parser, recognized by their `type`.
+const parserErrors: Record<string, { status: ApiError['status']; message: string }> = {
+  'entity.too.large': { status: 413, message: 'Request body is too large' },
+  'entity.parse.failed': { status: 400, message: 'Request body is not valid JSON' },
+  'encoding.unsupported': { status: 415, message: 'Unsupported request body encoding' },
+  'charset.unsupported': { status: 415, message: 'Unsupported request body charset' },
+};
+
+/** Renders every error as the error body; anything unexpected becomes a 500 that leaks nothing. */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const parserError = typeof err?.type === 'string' ? parserErrors[err.type] : undefined;
+    const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
+    if (!known) (req.log ?? logger).error({ err }, 'unexpected error');
+    const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
+    res.status(status).json(errorBody(status, message));
+  };
+}

@@ -1,0 +1,42 @@
+// Reads the configuration, opens and migrates the database, bootstraps a fresh one, and listens.
+import { mkdirSync } from 'node:fs';
+import { pino } from 'pino';
+import { createApp } from './app.js';
+import { bootstrapIfEmpty } from './auth/bootstrap.js';
+import { loadConfig } from './config.js';
+import { createDb } from './db/client.js';
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel });
+
+if (config.storage.kind === 'pglite') mkdirSync(config.storage.dataDir, { recursive: true });
+const database = createDb(config.storage);
+await database.migrate();
+
+const fresh = await bootstrapIfEmpty(database.db, config.bootstrapToken);
+if (fresh) {
+  // Printed once, like self-hosted tools print their first admin credential: it is not stored in clear.
+  console.log(
+    [
+      '',
+      'A fresh database was set up with one organization and one admin user.',
+      `  organization: ${fresh.organizationId}`,
+      `  user:         ${fresh.userId}`,
+      `  token:        ${fresh.token}`,
+      'Keep the token: it is shown only this once. Try:',
+      `  curl -H "Authorization: Bearer ${fresh.token}" ${config.publicUrl}/v1/user`,
+      '',
+    ].join('\n'),
+  );
+}
+
+const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl });
+const server = app.listen(config.port, config.host, () => {
+  logger.info({ url: config.publicUrl, storage: config.storage.kind }, 'listening');
+});
+
+function shutdown() {
+  server.close(() => void database.close().then(() => process.exit(0)));
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,38 @@
+import type { components } from '../../generated/types.js';
+import { spacePermissions, type Role } from '../auth/roles.js';
+import type { Ctx } from '../context.js';
+import type { spaces } from '../db/schema.js';
+
+export type Space = components['schemas']['Space'];
+export type SpaceRow = typeof spaces.$inferSelect;
+
+/** The API form of a space row, with permissions for a caller holding `role` on it. */
+export function toSpace(ctx: Ctx, row: SpaceRow, role: Role | null): Space {
+  return {
+    object: 'space',
+    id: row.id,
+    title: row.title,
+    emoji: row.emoji,
+    visibility: row.visibility as Space['visibility'],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...(row.deletedAt && { deletedAt: row.deletedAt.toISOString() }),
+    editMode: row.editMode as Space['editMode'],
+    mergeRules: row.mergeRules as Space['mergeRules'],
+    organization: row.organizationId,
+    ...(row.parentId && { parent: row.parentId }),
+    ...(row.language && { language: row.language as Space['language'] }),
+    revision: row.revisionId,
+    defaultLevel: row.defaultLevel as Role | null,
+    // Comments and change requests are not stored yet: these counts are truly zero until their areas land.
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    urls: {
+      location: ctx.urls.api(`/spaces/${row.id}`),
+      app: ctx.urls.app(`/s/${row.id}`),
+    },
+    permissions: spacePermissions(role),
+  };
+}

@@ -1,0 +1,10 @@
+import type { userOperations } from '../../contract/users.js';
+import type { Handlers } from '../../generated/router.js';
+import type { Ctx } from '../context.js';
+import { getUser } from './users.store.js';
+
+export const userHandlers = {
+  async getAuthenticatedUser(_input, ctx) {
+    return { status: 200, body: await getUser(ctx.db, ctx.urls, ctx.caller.userId) };
+  },
+} satisfies Pick<Handlers<Ctx>, keyof typeof userOperations>;
