@@ -1,0 +1,63 @@
+// `npm run admin -- <command> [options]`: creates users, organizations, memberships and tokens in the
+// configured storage (DATA_DIR or DATABASE_URL, as for `npm start`).
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { roles } from '../contract/common.js';
+import { addMember, createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
+import { loadConfig } from '../server/config.js';
+import { createDb } from '../server/db/client.js';
+
+const usage = `Usage: npm run admin -- <command> [options]
+  create-user  --email <email> --name <display name>     prints the new user id
+  create-org   --title <title> --owner <user id>         prints the new organization id (owner becomes admin)
+  add-member   --org <org id> --user <user id> --role <${roles.join('|')}|guest>
+  create-token --user <user id> [--label <label>]        prints the new token (shown only once)`;
+
+const options = {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  title: { type: 'string' },
+  owner: { type: 'string' },
+  org: { type: 'string' },
+  user: { type: 'string' },
+  role: { type: 'string' },
+  label: { type: 'string' },
+} as const;
+
+const schemas = {
+  'create-user': z.object({ email: z.email(), name: z.string().min(1) }),
+  'create-org': z.object({ title: z.string().min(2).max(255), owner: z.string().min(1) }),
+  'add-member': z.object({ org: z.string().min(1), user: z.string().min(1), role: z.enum([...roles, 'guest']) }),
+  'create-token': z.object({ user: z.string().min(1), label: z.string().min(1).max(50).default('cli') }),
+};
+
+async function main() {
+  const { positionals, values } = parseArgs({ options, allowPositionals: true });
+  const command = positionals[0] as keyof typeof schemas;
+  if (!(command in schemas)) {
+    console.error(usage);
+    process.exit(2);
+  }
+  const parsed = schemas[command].safeParse(values);
+  if (!parsed.success) {
+    console.error(`${command}: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${usage}`);
+    process.exit(2);
+  }
+  const database = createDb(loadConfig().storage);
+  await database.migrate();
+  const db = database.db;
+  try {
+    const a = parsed.data as Record<string, string>;
+    if (command === 'create-user') console.log((await createUser(db, { email: a.email, displayName: a.name })).id);
+    if (command === 'create-org') console.log((await createOrganization(db, { title: a.title, ownerId: a.owner })).id);
+    if (command === 'add-member') await addMember(db, a.org, a.user, a.role === 'guest' ? null : (a.role as (typeof roles)[number]));
+    if (command === 'create-token') console.log(await issueToken(db, a.user, a.label));
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`error: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+// A supertest client that checks every response against the spec and records which operation and
+// status each test exercised, for the coverage report.
+import { appendFileSync } from 'node:fs';
+import type { Express } from 'express';
+import request from 'supertest';
+import { expect } from 'vitest';
+import { operationsLog } from './paths.js';
+import { findOperation, responseProblems } from './spec.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+  headers: Record<string, string>;
+}
+
+interface Options {
+  query?: Record<string, string | number | boolean | string[]>;
+  body?: unknown;
+  /** Raw body and content type, to test what the JSON parser refuses. */
+  raw?: { data: string; contentType: string };
+  token?: string | null;
+}
+
+/** Sends one request to the app and fails the test when the response breaks the spec. */
+export async function send(app: Express, method: Method, path: string, options: Options = {}): Promise<ApiResponse> {
+  let req = request(app)[method](path);
+  if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
+  if (options.query) req = req.query(options.query);
+  if (options.raw) req = req.set('Content-Type', options.raw.contentType).send(options.raw.data);
+  else if (options.body !== undefined) req = req.send(options.body as object);
+  const res = await req;
+  const op = findOperation(method, path);
+  if (op) {
+    const problems = responseProblems(op, res.status, res.text === '' ? undefined : res.body, res.headers);
+    expect(problems, `${method.toUpperCase()} ${path} -> ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
+    const test = expect.getState().currentTestName ?? '(outside a test)';
+    appendFileSync(operationsLog, JSON.stringify({ operationId: op.operationId, status: res.status, test }) + '\n');
+  }
+  return { status: res.status, body: res.body, headers: res.headers as Record<string, string> };
+}
+
+export interface ApiClient {
+  get(path: string, query?: Options['query']): Promise<ApiResponse>;
+  delete(path: string): Promise<ApiResponse>;
+  post(path: string, body?: unknown): Promise<ApiResponse>;
+  put(path: string, body?: unknown): Promise<ApiResponse>;
+  patch(path: string, body?: unknown): Promise<ApiResponse>;
+}
+
+/** Requests under /v1 authenticated with `token`. */
+export function apiClient(app: Express, token: string): ApiClient {
+  const v1 = (path: string) => `/v1${path}`;
+  return {
+    get: (path, query) => send(app, 'get', v1(path), { token, query }),
+    delete: (path) => send(app, 'delete', v1(path), { token }),
+    post: (path, body) => send(app, 'post', v1(path), { token, body }),
+    put: (path, body) => send(app, 'put', v1(path), { token, body }),
+    patch: (path, body) => send(app, 'patch', v1(path), { token, body }),
+  };
+}

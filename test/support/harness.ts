@@ -1,0 +1,102 @@
+// A real app on its own copy of the migrated database, for one test file: PGlite by default,
+// PostgreSQL when DATABASE_URL is set. Every response goes through the spec check (see api.ts).
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pino } from 'pino';
+import pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { addMember, createOrganization, createUser, issueToken } from '../../server/auth/bootstrap.js';
+import type { Role } from '../../server/auth/roles.js';
+import { createDb, type Database, type Db } from '../../server/db/client.js';
+import { apiClient, type ApiClient } from './api.js';
+
+export const PUBLIC_URL = 'https://api.test.example';
+
+export interface Account {
+  userId: string;
+  organizationId: string;
+  token: string;
+  api: ApiClient;
+}
+
+async function openDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  const template = inject('postgresTemplate');
+  if (url && template) {
+    const name = `dwapi_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    const fileUrl = new URL(url);
+    fileUrl.pathname = `/${name}`;
+    const database = createDb({ kind: 'postgres', url: fileUrl.toString(), poolSize: 4 });
+    return {
+      database,
+      dispose: async () => {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  const database = createDb({ kind: 'pglite', pglite });
+  return { database, dispose: () => database.close() };
+}
+
+export class Harness {
+  private clockOffsetMs = 0;
+  private counter = 0;
+  readonly app: ReturnType<typeof createApp>;
+
+  constructor(
+    readonly db: Db,
+    readonly dispose: () => Promise<void>,
+  ) {
+    this.app = createApp({
+      db,
+      logger: pino({ level: 'silent' }),
+      publicUrl: PUBLIC_URL,
+      now: () => new Date(Date.now() + this.clockOffsetMs),
+    });
+  }
+
+  /** Moves the server's clock forward, e.g. past the 7-day restore window. */
+  advanceClock(ms: number): void {
+    this.clockOffsetMs += ms;
+  }
+
+  /** A new user with a token, an admin of a new organization of their own. */
+  async newAdmin(): Promise<Account> {
+    const user = await this.newUser();
+    const organization = await createOrganization(this.db, { title: `Organization ${this.counter}`, ownerId: user.userId });
+    return { ...user, organizationId: organization.id };
+  }
+
+  /** A new user with a token, a member of `organizationId` with `role` (null: a guest). */
+  async newMember(organizationId: string, role: Role | null): Promise<Account> {
+    const user = await this.newUser();
+    await addMember(this.db, organizationId, user.userId, role);
+    return { ...user, organizationId };
+  }
+
+  private async newUser() {
+    const n = ++this.counter;
+    const user = await createUser(this.db, { email: `user${n}-${randomBytes(3).toString('hex')}@example.com`, displayName: `User ${n}` });
+    const token = await issueToken(this.db, user.id, 'test');
+    return { userId: user.id, token, api: apiClient(this.app, token) };
+  }
+}
+
+/** Registers the hooks of a test file and returns its harness (usable inside tests). */
+export function useHarness(): { readonly current: Harness } {
+  const holder: { current: Harness } = { current: undefined as unknown as Harness };
+  beforeAll(async () => {
+    const { database, dispose } = await openDatabase();
+    holder.current = new Harness(database.db, dispose);
+  });
+  afterAll(async () => holder.current?.dispose());
+  return holder;
+}

@@ -1,0 +1,85 @@
+// Validates responses against the published document, generated/openapi.json, with a JSON Schema
+// validator (OpenAPI 3.1 schemas are JSON Schema 2020-12).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, any>;
+
+export const spec: Json = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../generated/openapi.json'), 'utf8'));
+
+// `strict: false`: OpenAPI adds keywords (`example`, …) that plain JSON Schema does not know.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(spec, 'openapi.json');
+
+interface SpecOperation {
+  operationId: string;
+  method: string;
+  pattern: RegExp;
+  responses: Json;
+}
+
+const methods = ['get', 'post', 'put', 'patch', 'delete'];
+
+export const specOperations: SpecOperation[] = Object.entries(spec.paths as Json).flatMap(([template, item]) =>
+  methods
+    .filter((m) => item[m])
+    .map((m) => ({
+      operationId: item[m].operationId as string,
+      method: m,
+      // `/spaces/{spaceId}` -> ^/v1/spaces/[^/]+$
+      pattern: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      responses: item[m].responses as Json,
+    })),
+);
+
+/** The operation a request addresses, by method and concrete path (without query string). */
+export function findOperation(method: string, urlPath: string): SpecOperation | undefined {
+  const candidates = specOperations.filter((op) => op.method === method.toLowerCase() && op.pattern.test(urlPath));
+  // A literal segment beats a parameter: `/versions/latest` over `/versions/{versionId}`.
+  return candidates.sort((a, b) => b.pattern.source.split('[^/]+').length - a.pattern.source.split('[^/]+').length).at(-1);
+}
+
+function resolve(ref: Json): Json {
+  if (!ref.$ref) return ref;
+  const pointer = (ref.$ref as string).replace(/^#\//, '').split('/');
+  return pointer.reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(op: SpecOperation, status: string): ValidateFunction | undefined {
+  const key = `${op.operationId} ${status}`;
+  if (!validators.has(key)) {
+    const schema = resolve(op.responses[status])?.content?.['application/json']?.schema;
+    if (!schema) return undefined;
+    // Refs inside the schema are relative to the whole document.
+    validators.set(key, ajv.compile(withAbsoluteRefs(schema)));
+  }
+  return validators.get(key);
+}
+
+/** The schema with its local refs (`#/components/...`) pointing into the registered document. */
+function withAbsoluteRefs(schema: Json): Json {
+  return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/'));
+}
+
+/** Problems of a response against the spec: undeclared status, or a body that does not match. Empty when valid. */
+export function responseProblems(
+  op: SpecOperation,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | undefined>,
+): string[] {
+  const declared = op.responses[String(status)];
+  if (!declared) return [`${op.operationId} answered ${status}, which it does not declare`];
+  const missingHeaders = Object.keys(resolve(declared).headers ?? {}).filter((h) => headers[h.toLowerCase()] === undefined);
+  if (missingHeaders.length > 0) return [`${op.operationId} ${status} lacks the header(s) ${missingHeaders.join(', ')}`];
+  const contentType = headers['content-type'];
+  const validate = validatorFor(op, String(status));
+  if (!validate) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : [`${op.operationId} ${status} must have no body`];
+  if (!contentType?.startsWith('application/json')) return [`${op.operationId} ${status} must be application/json, got ${contentType}`];
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${op.operationId} ${status}: ${e.instancePath || '(body)'} ${e.message}`);
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { send } from './support/api.js';
+import { useHarness } from './support/harness.js';
+
+const h = useHarness();
+
+describe('GET /user', () => {
+  it('get /user returns the user the token belongs to', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await admin.api.get('/user');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'user', id: admin.userId, displayName: expect.any(String) });
+    expect(res.body.urls.location).toBe(`https://api.test.example/v1/users/${admin.userId}`);
+  });
+
+  it('get /user returns 401 without a token', async () => {
+    const res = await send(h.current.app, 'get', '/v1/user');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toEqual({ code: 401, message: expect.stringContaining('Bearer') });
+  });
+
+  it('get /user returns 401 with an unknown token', async () => {
+    const res = await send(h.current.app, 'get', '/v1/user', { token: 'dwt_not-a-real-token' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe('Invalid access token');
+  });
+});
