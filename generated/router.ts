@@ -30,7 +30,7 @@ export interface Handlers<Ctx> {
   /** GET /orgs/{organizationId} — Get an organization */
   getOrganizationById(input: Input<'getOrganizationById'>, ctx: Ctx): Promise<Reply<'getOrganizationById', 200> | Reply<'getOrganizationById', 400> | Reply<'getOrganizationById', 401> | Reply<'getOrganizationById', 404> | Reply<'getOrganizationById', 500>>;
   /** PATCH /orgs/{organizationId} — Update an organization */
-  updateOrganizationById(input: Input<'updateOrganizationById'>, ctx: Ctx): Promise<Reply<'updateOrganizationById', 200> | Reply<'updateOrganizationById', 400> | Reply<'updateOrganizationById', 401> | Reply<'updateOrganizationById', 403> | Reply<'updateOrganizationById', 404> | Reply<'updateOrganizationById', 413> | Reply<'updateOrganizationById', 415> | Reply<'updateOrganizationById', 500>>;
+  updateOrganizationById(input: Input<'updateOrganizationById'>, ctx: Ctx): Promise<Reply<'updateOrganizationById', 200> | Reply<'updateOrganizationById', 400> | Reply<'updateOrganizationById', 401> | Reply<'updateOrganizationById', 403> | Reply<'updateOrganizationById', 404> | Reply<'updateOrganizationById', 409> | Reply<'updateOrganizationById', 413> | Reply<'updateOrganizationById', 415> | Reply<'updateOrganizationById', 500>>;
   /** GET /collections/{collectionId} — Get a collection */
   getCollectionById(input: Input<'getCollectionById'>, ctx: Ctx): Promise<Reply<'getCollectionById', 200> | Reply<'getCollectionById', 400> | Reply<'getCollectionById', 401> | Reply<'getCollectionById', 404> | Reply<'getCollectionById', 500>>;
   /** DELETE /collections/{collectionId} — Delete a collection */

@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * List the organizations of the authenticated user
-         * @description Lists the organizations the caller is a member of, oldest membership first.
+         * @description Lists the organizations the caller is a member of, in creation order.
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
@@ -59,7 +59,7 @@ export interface paths {
         head?: never;
         /**
          * Update an organization
-         * @description Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. A `defaultContent` that names a site the organization does not have is refused.
+         * @description Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` another organization uses is a conflict (409).
          */
         patch: operations["updateOrganizationById"];
         trace?: never;
@@ -1309,6 +1309,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];

@@ -1,0 +1,72 @@
+// Behaviour every operation shares: authentication, body parsing, unknown routes, CORS, unexpected errors.
+import { pino } from 'pino';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { contractOperations } from '../contract/index.js';
+import { createApp } from '../server/app.js';
+import { createDb } from '../server/db/client.js';
+import { send } from './support/api.js';
+import { useHarness } from './support/harness.js';
+
+const h = useHarness();
+
+/** A concrete path for an operation, with a placeholder for every path parameter. */
+function concrete(path: string) {
+  return `/v1${path.replace(/\{[^}]+\}/g, 'x1')}`;
+}
+
+const operations = Object.entries(contractOperations);
+const withBody = operations.filter(([, op]) => op.body);
+
+describe('shared HTTP behaviour', () => {
+  it.each(operations)('%s returns 401 without a valid token', async (_id, op) => {
+    const res = await send(h.current.app, op.method, concrete(op.path), { token: 'dwt_wrong' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe(401);
+  });
+
+  it.each(withBody)('%s returns 415 for a body that is not JSON', async (_id, op) => {
+    const admin = await h.current.newAdmin();
+    const res = await send(h.current.app, op.method, concrete(op.path), { token: admin.token, raw: { data: 'title=x', contentType: 'text/plain' } });
+    expect(res.status).toBe(415);
+  });
+
+  it.each(withBody)('%s returns 413 for a body over 1 MB', async (_id, op) => {
+    const admin = await h.current.newAdmin();
+    const data = JSON.stringify({ title: 'x'.repeat(1_100_000) });
+    const res = await send(h.current.app, op.method, concrete(op.path), { token: admin.token, raw: { data, contentType: 'application/json' } });
+    expect(res.status).toBe(413);
+  });
+
+  it('a malformed JSON body returns 400', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await send(h.current.app, 'post', `/v1/orgs/${admin.organizationId}/spaces`, {
+      token: admin.token,
+      raw: { data: '{"title": ', contentType: 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('JSON');
+  });
+
+  it('an unknown path returns 404 with the error body', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await request(h.current.app).get('/v1/nothing-here').set('Authorization', `Bearer ${admin.token}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 404, message: 'No operation at GET /v1/nothing-here' } });
+  });
+
+  it('answers CORS preflights and exposes Location', async () => {
+    const res = await request(h.current.app).options('/v1/user').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'GET');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('an unexpected failure returns 500 without internals', async () => {
+    const broken = createDb({ kind: 'pglite' });
+    await broken.close();
+    const app = createApp({ db: broken.db, logger: pino({ level: 'silent' }), publicUrl: 'https://x.example' });
+    const res = await send(app, 'get', '/v1/user', { token: 'dwt_anything' });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
+  });
+});
