@@ -61,6 +61,18 @@ describe('shared HTTP behaviour', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });
 
+  it('logs each request with its operation but never the token', async () => {
+    const admin = await h.current.newAdmin();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const app = createApp({ db: h.current.db, logger, publicUrl: 'https://x.example' });
+    const res = await send(app, 'get', '/v1/user', { token: admin.token });
+    expect(res.status).toBe(200);
+    const log = lines.join('');
+    expect(log).toContain('"operationId":"getAuthenticatedUser"');
+    expect(log).not.toContain(admin.token);
+  });
+
   it('an unexpected failure returns 500 without internals', async () => {
     const broken = createDb({ kind: 'pglite' });
     await broken.close();

@@ -1,0 +1,24 @@
+// Handlers for operations whose area has not landed: they answer 501 with the error body, and the
+// coverage report lists them as not implemented. Nothing else is ever faked.
+import type { Handlers, OperationId } from '../../generated/router.js';
+import type { Ctx } from '../context.js';
+import { NotImplemented } from './errors.js';
+
+const stubs = new WeakSet<object>();
+
+/** 501 handlers for the given operations. */
+export function notImplemented<K extends OperationId>(operationIds: readonly K[]): Pick<Handlers<Ctx>, K> {
+  const entries = operationIds.map((id) => {
+    const stub = async () => {
+      throw new NotImplemented(id);
+    };
+    stubs.add(stub);
+    return [id, stub];
+  });
+  return Object.fromEntries(entries) as Pick<Handlers<Ctx>, K>;
+}
+
+/** Whether a handler is real (not a 501 stub). */
+export function isImplemented(handler: unknown): boolean {
+  return typeof handler === 'function' && !stubs.has(handler);
+}
