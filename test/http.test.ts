@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { contractOperations } from '../contract/index.js';
+import type { Operation } from '../contract/operation.js';
 import { createApp } from '../server/app.js';
 import { createDb } from '../server/db/client.js';
 import { send } from './support/api.js';
@@ -15,7 +16,7 @@ function concrete(path: string) {
   return `/v1${path.replace(/\{[^}]+\}/g, 'x1')}`;
 }
 
-const operations = Object.entries(contractOperations);
+const operations: [string, Operation][] = Object.entries(contractOperations);
 const withBody = operations.filter(([, op]) => op.body);
 
 describe('shared HTTP behaviour', () => {
