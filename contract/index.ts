@@ -1,25 +1,97 @@
 // Composes the areas of the contract. Nothing is defined here: each area owns its schemas and operations.
+import { agentInstructionOperations } from './agent-instructions.js';
+import { changeRequestContentOperations } from './change-request-content.js';
+import { changeRequestOperations } from './change-requests.js';
 import { collectionOperations } from './collections.js';
+import { commentOperations } from './comments.js';
+import { contentOperations } from './content.js';
+import { conversationOperations } from './conversations.js';
+import { integrationOperations } from './integrations.js';
+import { memberOperations } from './members.js';
+import { openAPISpecOperations } from './openapi-specs.js';
 import type { Operation } from './operation.js';
 import { organizationOperations } from './organizations.js';
+import { searchOperations } from './search.js';
+import { siteSectionGroupOperations } from './site-section-groups.js';
+import { siteSectionOperations } from './site-sections.js';
+import { siteSpaceOperations } from './site-spaces.js';
+import { siteOperations } from './sites.js';
 import { spaceOperations } from './spaces.js';
+import { ssoOperations } from './sso.js';
+import { teamOperations } from './teams.js';
+import { translationOperations } from './translations.js';
 import { userOperations } from './users.js';
+
+/** The operation tables of the areas, in the order the published document lists them. */
+export const areaOperations = {
+  users: userOperations,
+  organizations: organizationOperations,
+  agentInstructions: agentInstructionOperations,
+  members: memberOperations,
+  teams: teamOperations,
+  collections: collectionOperations,
+  spaces: spaceOperations,
+  comments: commentOperations,
+  content: contentOperations,
+  search: searchOperations,
+  changeRequests: changeRequestOperations,
+  changeRequestContent: changeRequestContentOperations,
+  sites: siteOperations,
+  siteSections: siteSectionOperations,
+  siteSectionGroups: siteSectionGroupOperations,
+  siteSpaces: siteSpaceOperations,
+  integrations: integrationOperations,
+  openapi: openAPISpecOperations,
+  translations: translationOperations,
+  sso: ssoOperations,
+  conversations: conversationOperations,
+} as const;
 
 export const contractOperations = {
   ...userOperations,
   ...organizationOperations,
+  ...agentInstructionOperations,
+  ...memberOperations,
+  ...teamOperations,
   ...collectionOperations,
   ...spaceOperations,
+  ...commentOperations,
+  ...contentOperations,
+  ...searchOperations,
+  ...changeRequestOperations,
+  ...changeRequestContentOperations,
+  ...siteOperations,
+  ...siteSectionOperations,
+  ...siteSectionGroupOperations,
+  ...siteSpaceOperations,
+  ...integrationOperations,
+  ...openAPISpecOperations,
+  ...translationOperations,
+  ...ssoOperations,
+  ...conversationOperations,
 } satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof contractOperations;
 
-/** One tag per area of the API, in the order the published document lists them. */
+/** One tag per area of the description. */
 export const tags = [
   { name: 'users', description: 'The authenticated user.' },
-  { name: 'organizations', description: 'Organizations and their settings.' },
+  { name: 'organizations', description: 'Organizations, their settings, invites, search and agent instructions.' },
+  { name: 'members', description: 'Members of an organization and their roles.' },
+  { name: 'teams', description: 'Teams of an organization and their members.' },
   { name: 'collections', description: 'Collections: groups of spaces, possibly nested.' },
   { name: 'spaces', description: 'Spaces: containers of pages and files, with soft delete and restore.' },
+  { name: 'comments', description: 'Comments on a space and their replies.' },
+  { name: 'content', description: 'The content of a space: revisions, pages, files, links, backlinks and search.' },
+  { name: 'change-requests', description: 'Change requests against a space, and their content.' },
+  { name: 'sites', description: 'Published docs sites.' },
+  { name: 'site-sections', description: 'Sections and section groups of a docs site.' },
+  { name: 'site-spaces', description: 'The spaces a docs site publishes.' },
+  { name: 'integrations', description: 'Integrations, their installations and events.' },
+  { name: 'openapi', description: 'OpenAPI specifications and their versions.' },
+  { name: 'translations', description: 'Translations of spaces into other languages.' },
+  { name: 'sso', description: 'SAML single sign-on providers.' },
+  { name: 'conversations', description: 'Conversation ingestion, with the issues and issue clusters derived from it.' },
 ];
 
 export const apiInfo = {

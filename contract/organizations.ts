@@ -1,4 +1,4 @@
-import { listExample, listOf, NullableRole, paginationQuery, DateTime } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, queryBoolean } from './common.js';
 import { ex } from './examples.js';
 import { OrganizationMergeRules } from './merge-rules.js';
 import { operations } from './operation.js';
@@ -170,5 +170,78 @@ export const organizationOperations = operations({
     bodyExample: { title: 'Acme Documentation', defaultRole: 'comment', ai: false },
     responses: { 200: { description: 'The updated organization.', schema: Organization, example: organizationExample } },
     errors: [403, 404, 409],
+  },
+  createOrganization: {
+    method: 'post',
+    path: '/orgs',
+    tag: 'organizations',
+    summary: 'Create an organization',
+    description:
+      'Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is ' +
+      'created too, from the OpenAPI document at `openapiUrl` when given.',
+    query: z.object({
+      withDefaultSite: queryBoolean('Also create a default docs site.').optional(),
+      openapiUrl: z.url().max(2048).optional().openapi({ description: 'Only with `withDefaultSite`: an OpenAPI document to publish.' }),
+    }),
+    body: z
+      .strictObject({
+        title: z.string().min(2).max(255).regex(/\S.*\S/, 'must not be blank'),
+        emailDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
+        onboardingPreferences: z
+          .looseObject({})
+          .optional()
+          .openapi({ description: 'Free-form onboarding answers, used only with `withDefaultSite`.' }),
+      })
+      .openapi('CreateOrganization'),
+    bodyExample: { title: 'Acme Docs', emailDomains: ['acme.example.com'] },
+    responses: {
+      201: {
+        description: 'The created organization.',
+        schema: Organization,
+        example: organizationExample,
+        headers: { Location: { description: 'URL of the created organization.', example: organizationExample.urls.location } },
+      },
+    },
+  },
+  deleteOrganizationInviteById: {
+    method: 'delete',
+    path: '/orgs/{organizationId}/link-invites/{inviteId}',
+    tag: 'organizations',
+    summary: 'Delete an invite link',
+    description: 'Revokes an invite link of the organization. Needs the admin role. Succeeds also when the invite did not exist.',
+    params: OrganizationIdParams.extend({
+      inviteId: z.string().min(1).max(128).openapi({ description: 'The id of the invite link.', example: 'inv_01JD3QD2W8RT5KM' }),
+    }),
+    responses: { 204: { description: 'The invite link no longer exists.' } },
+    errors: [403],
+  },
+  joinOrganization: {
+    method: 'post',
+    path: '/orgs/{organizationId}/join',
+    tag: 'organizations',
+    summary: 'Join an organization',
+    description:
+      "Makes the caller a member of the organization, with its default role, when the caller's verified email " +
+      'domain is one of the email domains the organization allows; otherwise 400.',
+    params: OrganizationIdParams,
+    responses: { 204: { description: 'The caller is a member.' } },
+    errors: [404],
+  },
+  getOrganizationsForEmailDomain: {
+    method: 'get',
+    path: '/email-domains/{emailDomain}/orgs',
+    tag: 'organizations',
+    summary: 'List the organizations that allow an email domain',
+    description: 'Lists the organizations that let people with an email address of this domain join.',
+    params: z.object({
+      emailDomain: z.string().min(1).max(253).openapi({ description: 'An email domain.', example: 'acme.example.com' }),
+    }),
+    responses: {
+      200: {
+        description: 'The organizations allowing the domain.',
+        schema: z.object({ organizations: z.array(Organization) }).openapi('OrganizationsForEmailDomain'),
+        example: { organizations: [organizationExample] },
+      },
+    },
   },
 });

@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, TranslationLanguage } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, TranslationLanguage } from './common.js';
 import { ex } from './examples.js';
 import { SpaceMergeRules } from './merge-rules.js';
 import { operations } from './operation.js';
@@ -212,6 +212,59 @@ export const spaceOperations = operations({
       'A space deleted longer ago is gone for good: 404. Needs the admin role.',
     params: SpaceIdParams,
     responses: { 200: spaceResponse('The restored space.') },
+    errors: [403, 404],
+  },
+  duplicateSpace: {
+    method: 'post',
+    path: '/spaces/{spaceId}/duplicate',
+    tag: 'spaces',
+    summary: 'Duplicate a space',
+    description: 'Creates a copy of a space, with its content, next to it in the same parent. Needs the create role.',
+    params: SpaceIdParams,
+    responses: {
+      201: {
+        ...spaceResponse('The new copy.'),
+        headers: { Location: { description: 'URL of the new space.', example: spaceExample.urls.location } },
+      },
+    },
+    errors: [403, 404],
+  },
+  moveSpace: {
+    method: 'post',
+    path: '/spaces/{spaceId}/move',
+    tag: 'spaces',
+    summary: 'Move a space',
+    description:
+      'Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a ' +
+      'sibling space. A `parent` that contradicts the position is a conflict (409).',
+    params: SpaceIdParams,
+    body: z
+      .strictObject({
+        parent: z.string().min(1).nullable().optional(),
+        position: positionOf('space', 'space', ex.spaceId2).optional(),
+      })
+      .openapi('MoveSpace'),
+    bodyExample: { parent: ex.collectionId, position: { after: { type: 'space', space: ex.spaceId2 } } },
+    responses: { 200: spaceResponse('The moved space.') },
+    errors: [403, 404, 409],
+  },
+  transferSpace: {
+    method: 'post',
+    path: '/spaces/{spaceId}/transfer',
+    tag: 'spaces',
+    summary: 'Transfer a space to another organization',
+    description:
+      'Moves a space to another organization, into one of its collections when `collection` is given. ' +
+      'The caller must be an admin of the space and of the target organization.',
+    params: SpaceIdParams,
+    body: z
+      .strictObject({
+        organization: z.string().min(1).openapi({ description: 'Id of the target organization.' }),
+        collection: z.string().min(1).optional().openapi({ description: 'Id of a collection of the target organization.' }),
+      })
+      .openapi('TransferSpace'),
+    bodyExample: { organization: ex.orgId2, collection: ex.collectionId2 },
+    responses: { 200: spaceResponse('The transferred space.') },
     errors: [403, 404],
   },
 });

@@ -31,6 +31,14 @@ export interface Handlers<Ctx> {
   getOrganizationById(input: Input<'getOrganizationById'>, ctx: Ctx): Promise<Reply<'getOrganizationById', 200> | Reply<'getOrganizationById', 400> | Reply<'getOrganizationById', 401> | Reply<'getOrganizationById', 404> | Reply<'getOrganizationById', 500>>;
   /** PATCH /orgs/{organizationId} — Update an organization */
   updateOrganizationById(input: Input<'updateOrganizationById'>, ctx: Ctx): Promise<Reply<'updateOrganizationById', 200> | Reply<'updateOrganizationById', 400> | Reply<'updateOrganizationById', 401> | Reply<'updateOrganizationById', 403> | Reply<'updateOrganizationById', 404> | Reply<'updateOrganizationById', 409> | Reply<'updateOrganizationById', 413> | Reply<'updateOrganizationById', 415> | Reply<'updateOrganizationById', 500>>;
+  /** POST /orgs — Create an organization */
+  createOrganization(input: Input<'createOrganization'>, ctx: Ctx): Promise<Reply<'createOrganization', 201> | Reply<'createOrganization', 400> | Reply<'createOrganization', 401> | Reply<'createOrganization', 413> | Reply<'createOrganization', 415> | Reply<'createOrganization', 500>>;
+  /** DELETE /orgs/{organizationId}/link-invites/{inviteId} — Delete an invite link */
+  deleteOrganizationInviteById(input: Input<'deleteOrganizationInviteById'>, ctx: Ctx): Promise<Reply<'deleteOrganizationInviteById', 204> | Reply<'deleteOrganizationInviteById', 400> | Reply<'deleteOrganizationInviteById', 401> | Reply<'deleteOrganizationInviteById', 403> | Reply<'deleteOrganizationInviteById', 500>>;
+  /** POST /orgs/{organizationId}/join — Join an organization */
+  joinOrganization(input: Input<'joinOrganization'>, ctx: Ctx): Promise<Reply<'joinOrganization', 204> | Reply<'joinOrganization', 400> | Reply<'joinOrganization', 401> | Reply<'joinOrganization', 404> | Reply<'joinOrganization', 500>>;
+  /** GET /email-domains/{emailDomain}/orgs — List the organizations that allow an email domain */
+  getOrganizationsForEmailDomain(input: Input<'getOrganizationsForEmailDomain'>, ctx: Ctx): Promise<Reply<'getOrganizationsForEmailDomain', 200> | Reply<'getOrganizationsForEmailDomain', 400> | Reply<'getOrganizationsForEmailDomain', 401> | Reply<'getOrganizationsForEmailDomain', 500>>;
   /** GET /collections/{collectionId} — Get a collection */
   getCollectionById(input: Input<'getCollectionById'>, ctx: Ctx): Promise<Reply<'getCollectionById', 200> | Reply<'getCollectionById', 400> | Reply<'getCollectionById', 401> | Reply<'getCollectionById', 404> | Reply<'getCollectionById', 500>>;
   /** DELETE /collections/{collectionId} — Delete a collection */
@@ -59,6 +67,12 @@ export interface Handlers<Ctx> {
   deleteSpaceById(input: Input<'deleteSpaceById'>, ctx: Ctx): Promise<Reply<'deleteSpaceById', 204> | Reply<'deleteSpaceById', 400> | Reply<'deleteSpaceById', 401> | Reply<'deleteSpaceById', 403> | Reply<'deleteSpaceById', 500>>;
   /** POST /spaces/{spaceId}/restore — Restore a deleted space */
   restoreSpace(input: Input<'restoreSpace'>, ctx: Ctx): Promise<Reply<'restoreSpace', 200> | Reply<'restoreSpace', 400> | Reply<'restoreSpace', 401> | Reply<'restoreSpace', 403> | Reply<'restoreSpace', 404> | Reply<'restoreSpace', 500>>;
+  /** POST /spaces/{spaceId}/duplicate — Duplicate a space */
+  duplicateSpace(input: Input<'duplicateSpace'>, ctx: Ctx): Promise<Reply<'duplicateSpace', 201> | Reply<'duplicateSpace', 400> | Reply<'duplicateSpace', 401> | Reply<'duplicateSpace', 403> | Reply<'duplicateSpace', 404> | Reply<'duplicateSpace', 500>>;
+  /** POST /spaces/{spaceId}/move — Move a space */
+  moveSpace(input: Input<'moveSpace'>, ctx: Ctx): Promise<Reply<'moveSpace', 200> | Reply<'moveSpace', 400> | Reply<'moveSpace', 401> | Reply<'moveSpace', 403> | Reply<'moveSpace', 404> | Reply<'moveSpace', 409> | Reply<'moveSpace', 413> | Reply<'moveSpace', 415> | Reply<'moveSpace', 500>>;
+  /** POST /spaces/{spaceId}/transfer — Transfer a space to another organization */
+  transferSpace(input: Input<'transferSpace'>, ctx: Ctx): Promise<Reply<'transferSpace', 200> | Reply<'transferSpace', 400> | Reply<'transferSpace', 401> | Reply<'transferSpace', 403> | Reply<'transferSpace', 404> | Reply<'transferSpace', 413> | Reply<'transferSpace', 415> | Reply<'transferSpace', 500>>;
 }
 
 /** Method and Express path of every operation, in contract order. */
@@ -67,6 +81,10 @@ export const routes = [
   { operationId: 'listOrganizationsForAuthenticatedUser', method: 'get', path: '/orgs' },
   { operationId: 'getOrganizationById', method: 'get', path: '/orgs/:organizationId' },
   { operationId: 'updateOrganizationById', method: 'patch', path: '/orgs/:organizationId' },
+  { operationId: 'createOrganization', method: 'post', path: '/orgs' },
+  { operationId: 'deleteOrganizationInviteById', method: 'delete', path: '/orgs/:organizationId/link-invites/:inviteId' },
+  { operationId: 'joinOrganization', method: 'post', path: '/orgs/:organizationId/join' },
+  { operationId: 'getOrganizationsForEmailDomain', method: 'get', path: '/email-domains/:emailDomain/orgs' },
   { operationId: 'getCollectionById', method: 'get', path: '/collections/:collectionId' },
   { operationId: 'deleteCollectionById', method: 'delete', path: '/collections/:collectionId' },
   { operationId: 'updateCollectionById', method: 'patch', path: '/collections/:collectionId' },
@@ -81,4 +99,7 @@ export const routes = [
   { operationId: 'updateSpaceById', method: 'patch', path: '/spaces/:spaceId' },
   { operationId: 'deleteSpaceById', method: 'delete', path: '/spaces/:spaceId' },
   { operationId: 'restoreSpace', method: 'post', path: '/spaces/:spaceId/restore' },
+  { operationId: 'duplicateSpace', method: 'post', path: '/spaces/:spaceId/duplicate' },
+  { operationId: 'moveSpace', method: 'post', path: '/spaces/:spaceId/move' },
+  { operationId: 'transferSpace', method: 'post', path: '/spaces/:spaceId/transfer' },
 ] as const satisfies readonly { operationId: OperationId; method: string; path: string }[];

@@ -33,7 +33,11 @@ export interface paths {
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
-        post?: never;
+        /**
+         * Create an organization
+         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is created too, from the OpenAPI document at `openapiUrl` when given.
+         */
+        post: operations["createOrganization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -62,6 +66,66 @@ export interface paths {
          * @description Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` another organization uses is a conflict (409).
          */
         patch: operations["updateOrganizationById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/link-invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an invite link
+         * @description Revokes an invite link of the organization. Needs the admin role. Succeeds also when the invite did not exist.
+         */
+        delete: operations["deleteOrganizationInviteById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization
+         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400.
+         */
+        post: operations["joinOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-domains/{emailDomain}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organizations that allow an email domain
+         * @description Lists the organizations that let people with an email address of this domain join.
+         */
+        get: operations["getOrganizationsForEmailDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/collections/{collectionId}": {
@@ -242,6 +306,66 @@ export interface paths {
          * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Needs the admin role.
          */
         post: operations["restoreSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a space
+         * @description Creates a copy of a space, with its content, next to it in the same parent. Needs the create role.
+         */
+        post: operations["duplicateSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a space
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409).
+         */
+        post: operations["moveSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a space to another organization
+         * @description Moves a space to another organization, into one of its collections when `collection` is given. The caller must be an admin of the space and of the target organization.
+         */
+        post: operations["transferSpace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -533,6 +657,17 @@ export interface components {
             inviteLinks?: boolean;
             mergeRules?: components["schemas"]["MergeRulesStandaloneConfiguration"];
         };
+        CreateOrganization: {
+            title: string;
+            emailDomains?: string[];
+            /** @description Free-form onboarding answers, used only with `withDefaultSite`. */
+            onboardingPreferences?: {
+                [key: string]: unknown;
+            };
+        };
+        OrganizationsForEmailDomain: {
+            organizations: components["schemas"]["Organization"][];
+        };
         /**
          * @description A group of spaces and collections.
          * @example {
@@ -812,6 +947,35 @@ export interface components {
             defaultLevel?: components["schemas"]["MemberRole"];
             language?: components["schemas"]["TranslationLanguage"];
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
+        };
+        MoveSpace: {
+            parent?: string | null;
+            /**
+             * @example {
+             *       "before": {
+             *         "type": "space",
+             *         "space": "spc_01JD3Q7H4KX9T3C"
+             *       }
+             *     }
+             */
+            position?: {
+                before?: {
+                    /** @enum {string} */
+                    type: "space";
+                    space: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "space";
+                    space: string;
+                };
+            };
+        };
+        TransferSpace: {
+            /** @description Id of the target organization. */
+            organization: string;
+            /** @description Id of a collection of the target organization. */
+            collection?: string;
         };
     };
     responses: {
@@ -1150,6 +1314,98 @@ export interface operations {
             500: components["responses"]["UnexpectedError"];
         };
     };
+    createOrganization: {
+        parameters: {
+            query?: {
+                /** @description Also create a default docs site. */
+                withDefaultSite?: boolean;
+                /** @description Only with `withDefaultSite`: an OpenAPI document to publish. */
+                openapiUrl?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme Docs",
+                 *       "emailDomains": [
+                 *         "acme.example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOrganization"];
+            };
+        };
+        responses: {
+            /** @description The created organization. */
+            201: {
+                headers: {
+                    /** @description URL of the created organization. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "organization",
+                     *       "id": "org_01JD3Q6Z8N4TQVJ",
+                     *       "title": "Acme Docs",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "emailDomains": [
+                     *         "acme.example.com"
+                     *       ],
+                     *       "hostname": "acme",
+                     *       "type": "business",
+                     *       "useCase": "internalDocs",
+                     *       "defaultRole": "read",
+                     *       "sso": false,
+                     *       "ai": true,
+                     *       "inviteLinks": true,
+                     *       "plan": "free_2024",
+                     *       "mergeRules": {
+                     *         "type": "rules",
+                     *         "rules": [
+                     *           {
+                     *             "rule": "require_specific_reviewers",
+                     *             "users": [
+                     *               "usr_01JD3Q6Z9B8XKRD"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "admin": true,
+                     *         "ownTeam": true,
+                     *         "createContent": true,
+                     *         "createOpenAPISpec": true,
+                     *         "ingestConversations": true,
+                     *         "viewBilling": true,
+                     *         "listMembers": true,
+                     *         "listTeams": true,
+                     *         "listIntegrations": true,
+                     *         "listInstallations": true,
+                     *         "installIntegration": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
     getOrganizationById: {
         parameters: {
             query?: never;
@@ -1312,6 +1568,136 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the invite link. */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite link no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    joinOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOrganizationsForEmailDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An email domain. */
+                emailDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizations allowing the domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organizations": [
+                     *         {
+                     *           "object": "organization",
+                     *           "id": "org_01JD3Q6Z8N4TQVJ",
+                     *           "title": "Acme Docs",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "emailDomains": [
+                     *             "acme.example.com"
+                     *           ],
+                     *           "hostname": "acme",
+                     *           "type": "business",
+                     *           "useCase": "internalDocs",
+                     *           "defaultRole": "read",
+                     *           "sso": false,
+                     *           "ai": true,
+                     *           "inviteLinks": true,
+                     *           "plan": "free_2024",
+                     *           "mergeRules": {
+                     *             "type": "rules",
+                     *             "rules": [
+                     *               {
+                     *                 "rule": "require_specific_reviewers",
+                     *                 "users": [
+                     *                   "usr_01JD3Q6Z9B8XKRD"
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+                     *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "admin": true,
+                     *             "ownTeam": true,
+                     *             "createContent": true,
+                     *             "createOpenAPISpec": true,
+                     *             "ingestConversations": true,
+                     *             "viewBilling": true,
+                     *             "listMembers": true,
+                     *             "listTeams": true,
+                     *             "listIntegrations": true,
+                     *             "listInstallations": true,
+                     *             "installIntegration": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrganizationsForEmailDomain"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -2191,6 +2577,242 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    duplicateSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new copy. */
+            201: {
+                headers: {
+                    /** @description URL of the new space. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "space",
+                     *       "id": "spc_01JD3Q7F2V6RM0A",
+                     *       "title": "Getting started",
+                     *       "emoji": "🚀",
+                     *       "visibility": "in-collection",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "editMode": "live",
+                     *       "mergeRules": {
+                     *         "type": "inherit"
+                     *       },
+                     *       "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *       "parent": "col_01JD3Q7C1P5WS8E",
+                     *       "language": "en",
+                     *       "revision": "rev_01JD3Q7F2V6RM0B",
+                     *       "defaultLevel": "read",
+                     *       "comments": 3,
+                     *       "changeRequests": 12,
+                     *       "changeRequestsOpen": 2,
+                     *       "changeRequestsDraft": 1,
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "admin": true,
+                     *         "viewInviteLinks": true,
+                     *         "edit": true,
+                     *         "triggerGitSync": true,
+                     *         "comment": true,
+                     *         "merge": true,
+                     *         "review": true,
+                     *         "installIntegration": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    moveSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parent": "col_01JD3Q7C1P5WS8E",
+                 *       "position": {
+                 *         "after": {
+                 *           "type": "space",
+                 *           "space": "spc_01JD3Q7H4KX9T3C"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveSpace"];
+            };
+        };
+        responses: {
+            /** @description The moved space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "space",
+                     *       "id": "spc_01JD3Q7F2V6RM0A",
+                     *       "title": "Getting started",
+                     *       "emoji": "🚀",
+                     *       "visibility": "in-collection",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "editMode": "live",
+                     *       "mergeRules": {
+                     *         "type": "inherit"
+                     *       },
+                     *       "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *       "parent": "col_01JD3Q7C1P5WS8E",
+                     *       "language": "en",
+                     *       "revision": "rev_01JD3Q7F2V6RM0B",
+                     *       "defaultLevel": "read",
+                     *       "comments": 3,
+                     *       "changeRequests": 12,
+                     *       "changeRequestsOpen": 2,
+                     *       "changeRequestsDraft": 1,
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "admin": true,
+                     *         "viewInviteLinks": true,
+                     *         "edit": true,
+                     *         "triggerGitSync": true,
+                     *         "comment": true,
+                     *         "merge": true,
+                     *         "review": true,
+                     *         "installIntegration": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    transferSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "organization": "org_01JD3QA1C7MKW2P",
+                 *       "collection": "col_01JD3Q7D9QJ2N6F"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferSpace"];
+            };
+        };
+        responses: {
+            /** @description The transferred space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "space",
+                     *       "id": "spc_01JD3Q7F2V6RM0A",
+                     *       "title": "Getting started",
+                     *       "emoji": "🚀",
+                     *       "visibility": "in-collection",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "editMode": "live",
+                     *       "mergeRules": {
+                     *         "type": "inherit"
+                     *       },
+                     *       "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *       "parent": "col_01JD3Q7C1P5WS8E",
+                     *       "language": "en",
+                     *       "revision": "rev_01JD3Q7F2V6RM0B",
+                     *       "defaultLevel": "read",
+                     *       "comments": 3,
+                     *       "changeRequests": 12,
+                     *       "changeRequestsOpen": 2,
+                     *       "changeRequestsDraft": 1,
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "admin": true,
+                     *         "viewInviteLinks": true,
+                     *         "edit": true,
+                     *         "triggerGitSync": true,
+                     *         "comment": true,
+                     *         "merge": true,
+                     *         "review": true,
+                     *         "installIntegration": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
         };
     };

@@ -24,4 +24,4 @@ export const spaceHandlers = {
   async restoreSpace({ params }, ctx) {
     return { status: 200, body: await restoreSpace(ctx, params.spaceId) };
   },
-} satisfies Pick<Handlers<Ctx>, keyof typeof spaceOperations>;
+} satisfies Partial<Pick<Handlers<Ctx>, keyof typeof spaceOperations>>;

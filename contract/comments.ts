@@ -1,0 +1,4 @@
+// Comments of a space and their replies.
+import { operations } from './operation.js';
+
+export const commentOperations = operations({});

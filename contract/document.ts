@@ -1,0 +1,87 @@
+// Rich text and content references, shared by comments, change requests, translations, agent
+// instructions and space content.
+import { z } from './zod.js';
+
+export const topLevelBlockTypes = [
+  'paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider',
+  'blockquote', 'hint', 'prompt', 'images', 'file', 'drawing', 'embed', 'code', 'math', 'expandable', 'tabs', 'table',
+  'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook', 'content-ref', 'integration', 'reusable-content',
+  'stepper', 'if', 'columns', 'updates',
+] as const;
+export const nestedBlockTypes = ['list-item', 'code-line', 'image', 'tabs-item', 'stepper-step', 'column', 'update'] as const;
+
+export const DocumentText = z
+  .object({
+    object: z.literal('text'),
+    leaves: z
+      .array(
+        z.object({
+          object: z.literal('leaf'),
+          text: z.string().max(100_000),
+          marks: z.array(z.object({ type: z.string().max(50) })).max(20).optional(),
+        }),
+      )
+      .max(1000),
+  })
+  .openapi('DocumentText', { description: 'A run of text inside a block.' });
+
+export interface DocumentBlockShape {
+  object: 'block';
+  type: (typeof topLevelBlockTypes)[number] | (typeof nestedBlockTypes)[number];
+  key?: string;
+  isVoid?: boolean;
+  data?: { align?: 'start' | 'center' | 'end' } & Record<string, unknown>;
+  nodes?: (DocumentBlockShape | z.infer<typeof DocumentText>)[];
+}
+
+export const DocumentBlock: z.ZodType<DocumentBlockShape> = z
+  .object({
+    object: z.literal('block'),
+    type: z.enum([...topLevelBlockTypes, ...nestedBlockTypes]),
+    key: z.string().max(100).optional(),
+    isVoid: z.boolean().optional(),
+    data: z.looseObject({ align: z.enum(['start', 'center', 'end']).optional() }).optional(),
+    nodes: z.array(z.lazy(() => z.union([DocumentBlock, DocumentText]))).max(10_000).optional(),
+  })
+  .openapi('DocumentBlock', { description: 'A block of a rich-text document; blocks nest.' });
+
+export const documentExample = {
+  object: 'document' as const,
+  data: { schemaVersion: 1 },
+  nodes: [
+    {
+      object: 'block' as const,
+      type: 'paragraph' as const,
+      key: 'b7fQz2',
+      nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: 'Answer in a friendly, concise tone.' }] }],
+    },
+  ],
+};
+
+export const Document = z
+  .object({
+    object: z.literal('document'),
+    data: z.looseObject({ schemaVersion: z.number().int().optional() }).optional(),
+    nodes: z.array(DocumentBlock).max(10_000),
+  })
+  .openapi('Document', { description: 'A rich-text document: a tree of blocks.', example: documentExample });
+
+const space = z.string().optional();
+
+export const ContentRef = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('file'), file: z.string(), space }),
+    z.object({ kind: z.literal('url'), url: z.string() }),
+    z.object({ kind: z.literal('page'), page: z.string(), space }),
+    z.object({ kind: z.literal('anchor'), anchor: z.string(), page: z.string().optional(), space }),
+    z.object({ kind: z.literal('user'), user: z.string() }),
+    z.object({ kind: z.literal('collection'), collection: z.string() }),
+    z.object({ kind: z.literal('space'), space: z.string() }),
+    z.object({ kind: z.literal('reusable-content'), reusableContent: z.string(), space }),
+    z.object({ kind: z.literal('tag'), tag: z.string(), space }),
+    z.object({ kind: z.literal('openapi'), spec: z.string() }),
+  ])
+  .openapi('ContentRef', {
+    description: 'A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …',
+    example: { kind: 'file', file: 'fil_01JD3QC8M2ZR7TB' },
+  });

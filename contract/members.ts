@@ -1,0 +1,4 @@
+// Members of an organization.
+import { operations } from './operation.js';
+
+export const memberOperations = operations({});

@@ -1,0 +1,4 @@
+// SAML single sign-on providers.
+import { operations } from './operation.js';
+
+export const ssoOperations = operations({});

@@ -1,0 +1,4 @@
+// Translations of spaces.
+import { operations } from './operation.js';
+
+export const translationOperations = operations({});
