@@ -111,3 +111,13 @@ export function positionOf<K extends string, F extends string>(type: K, field: F
     .refine((p) => !(p.before && p.after), { message: 'give either before or after, not both' })
     .openapi({ example: { before: { type, [field]: example } } });
 }
+
+/**
+ * An array query parameter (`?authors=a&authors=b`): a single occurrence arrives as a string and is
+ * turned into a one-item array before validation.
+ */
+export function queryArray<T extends z.ZodType>(item: T, description: string, maxItems = 100) {
+  return z
+    .preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(maxItems))
+    .openapi({ description });
+}
