@@ -12,8 +12,11 @@ export const MemberRole = z
     example: 'edit',
   });
 
-/** A role, or null for guests. */
-export const NullableRole = MemberRole.nullable();
+/**
+ * A role, or null for guests. Written as a union rather than `MemberRole.nullable()`, which
+ * zod-to-openapi renders as a bare `$ref` (dropping the null) once MemberRole is a component.
+ */
+export const NullableRole = z.union([MemberRole, z.null()]);
 
 export const TeamMemberRole = z
   .enum(['owner', 'member'])

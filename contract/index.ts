@@ -18,6 +18,7 @@ import { siteSpaceOperations } from './site-spaces.js';
 import { siteOperations } from './sites.js';
 import { spaceOperations } from './spaces.js';
 import { ssoOperations } from './sso.js';
+export { standaloneSchemas } from './subdomains.js';
 import { teamOperations } from './teams.js';
 import { translationOperations } from './translations.js';
 import { userOperations } from './users.js';

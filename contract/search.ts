@@ -1,4 +1,54 @@
 // Full-text search of a space and of an organization.
+import { paginationQuery } from './common.js';
+import {
+  SearchOrganizationResultList,
+  searchOrganizationResultListExample,
+  SearchSpaceResultList,
+  searchSpaceResultListExample,
+} from './content-schemas.js';
 import { operations } from './operation.js';
+import { OrganizationIdParams } from './organizations.js';
+import { SpaceIdParams } from './spaces.js';
+import { z } from './zod.js';
 
-export const searchOperations = operations({});
+const searchQuery = z.object({
+  query: z.string().min(1).max(512).openapi({ description: 'The text to search for.', example: 'install the CLI' }),
+  ...paginationQuery,
+});
+
+export const searchOperations = operations({
+  searchSpaceContent: {
+    method: 'get',
+    path: '/spaces/{spaceId}/search',
+    tag: 'content',
+    summary: 'Search the content of a space',
+    description:
+      'Searches the pages of the current content of a space for `query`, best matches first. Each result is a page ' +
+      'with the sections that match, and the titles of its parent pages. 404 when the space does not exist.',
+    params: SpaceIdParams,
+    query: searchQuery,
+    responses: {
+      200: { description: 'A page of matching pages.', schema: SearchSpaceResultList, example: searchSpaceResultListExample },
+    },
+    errors: [404],
+  },
+  searchOrganizationContent: {
+    method: 'get',
+    path: '/orgs/{organizationId}/search',
+    tag: 'organizations',
+    summary: 'Search the content of an organization',
+    description:
+      'Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space ' +
+      'with its matching pages. 404 when the organization does not exist or the caller is not a member.',
+    params: OrganizationIdParams,
+    query: searchQuery,
+    responses: {
+      200: {
+        description: 'A page of spaces with matching pages.',
+        schema: SearchOrganizationResultList,
+        example: searchOrganizationResultListExample,
+      },
+    },
+    errors: [404],
+  },
+});

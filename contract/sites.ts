@@ -1,4 +1,443 @@
 // Published docs sites, their adaptive schema and publication.
+import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
+import { ContentRef } from './document.js';
+import { ex } from './examples.js';
 import { operations } from './operation.js';
+import { OrganizationIdParams } from './organizations.js';
+import {
+  shareKeyQuery,
+  SiteIdParams,
+  siteEx,
+  siteLocation,
+  SiteSection,
+  siteSectionExample,
+  SiteVisibility,
+} from './site-schemas.js';
+import { z } from './zod.js';
 
-export const siteOperations = operations({});
+export const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+
+export const SiteType = z
+  .enum(siteTypes)
+  .openapi('SiteType', { description: 'Plan of a docs site, which decides the features it has.', example: 'premium' });
+
+export const siteHostnamePattern = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+export const siteProxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+
+const agentsContext = z
+  .enum(['excluded', 'included'])
+  .openapi({ description: 'excluded: AI agents cannot access the site; included: they can.' });
+
+export const siteExample = {
+  object: 'site' as const,
+  id: siteEx.siteId,
+  type: 'premium' as const,
+  title: 'Acme Developer Docs',
+  hostname: 'docs.acme.example.com',
+  basename: 'developers',
+  visibility: 'public' as const,
+  published: true,
+  siteSpaces: 2,
+  createdAt: ex.createdAt,
+  adaptiveContent: { enabled: false },
+  ads: { status: 'pending' as const, submittable: false },
+  agentsContext: 'included' as const,
+  features: [{ id: 'site-customization', plan: 'premium' as const, frozen: false, customizations: ['styling.font'] }],
+  urls: {
+    location: siteLocation,
+    app: `${ex.appUrl}/o/${ex.orgId}/sites/${siteEx.siteId}`,
+    published: siteEx.publishedUrl,
+  },
+};
+
+const imagePair = z.object({ light: z.url(), dark: z.url() });
+
+export const Site = z
+  .object({
+    object: z.literal('site'),
+    id: z.string(),
+    type: SiteType.openapi({ description: 'Plan of the site; `basic` unless chosen otherwise.' }),
+    title: z.string(),
+    icon: z.object({ icon: imagePair }).optional().openapi({ description: 'Icon of the site, for light and dark themes.' }),
+    hostname: z.string().regex(siteHostnamePattern).optional().openapi({ description: 'Custom hostname the site is served on.' }),
+    basename: z.string().optional().openapi({ description: 'A short name for the site, used in its default URL.' }),
+    proxy: z
+      .object({
+        origin: z.string().openapi({ description: 'The proxied URL the site is served from (a domain plus a sub-path).' }),
+        target: z.url().openapi({ description: 'The URL the proxy forwards to.' }),
+      })
+      .optional()
+      .openapi({ description: 'Present when the site is served through a reverse proxy.' }),
+    visibility: SiteVisibility,
+    published: z.boolean(),
+    siteSpaces: z.number().int().openapi({ description: 'Number of site spaces of the site.' }),
+    createdAt: DateTime,
+    adaptiveContent: z.object({ enabled: z.boolean() }).optional().openapi({ description: 'Whether adaptive content is on.' }),
+    ads: z
+      .object({ status: z.enum(['pending', 'in-review', 'rejected', 'live', 'disabled']), submittable: z.boolean() })
+      .optional()
+      .openapi({ description: 'State of the ads program for the site.' }),
+    agentsContext: agentsContext.optional(),
+    features: z
+      .array(
+        z.object({
+          id: z.string(),
+          plan: SiteType.openapi({ description: 'Plan that includes the feature.' }),
+          frozen: z.boolean(),
+          customizations: z.array(z.string()),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'Features of the site.' }),
+    urls: z.object({
+      location: z.url(),
+      app: z.url(),
+      published: z.url().optional().openapi({ description: 'Present when the site is published.' }),
+    }),
+  })
+  .openapi('Site', { description: 'A published docs site: sections and site spaces served at a URL.', example: siteExample });
+
+const colorPair = z
+  .object({ light: z.string(), dark: z.string() })
+  .openapi('SiteCustomizationColor', {
+    description: 'A CSS color for the light and the dark theme.',
+    example: { light: '#346DDB', dark: '#5B8DEF' },
+  });
+
+const link = z.object({ title: z.string(), to: ContentRef });
+
+export const siteCustomizationExample = {
+  title: 'Acme Developer Docs',
+  styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#5B8DEF' }, font: 'Inter', corners: 'rounded' },
+  themes: { default: 'light', toggeable: true },
+  feedback: { enabled: true },
+  pagination: { enabled: true },
+};
+
+export const SiteCustomizationSettings = z
+  .object({
+    title: z.string().optional(),
+    styling: z
+      .object({
+        theme: z.string().optional(),
+        primaryColor: colorPair.optional(),
+        tint: z.object({ color: colorPair }).optional(),
+        infoColor: colorPair.optional(),
+        successColor: colorPair.optional(),
+        warningColor: colorPair.optional(),
+        dangerColor: colorPair.optional(),
+        corners: z.string().optional(),
+        depth: z.string().optional(),
+        links: z.string().optional(),
+        font: z.string().optional(),
+        monospaceFont: z.string().optional(),
+        icons: z.string().optional(),
+        sidebar: z.object({ background: z.string().optional(), list: z.string().optional() }).optional(),
+        search: z.string().optional(),
+      })
+      .optional(),
+    favicon: z.object({ icon: imagePair }).optional(),
+    header: z
+      .object({
+        logo: imagePair.optional(),
+        links: z
+          .array(
+            z.object({
+              title: z.string(),
+              style: z.string().optional(),
+              to: ContentRef.optional(),
+              links: z.array(link).optional(),
+              condition: z.string().optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
+    footer: z
+      .object({
+        logo: imagePair.optional(),
+        groups: z.array(z.object({ title: z.string(), links: z.array(link) })).optional(),
+        copyright: z.string().optional(),
+      })
+      .optional(),
+    announcement: z
+      .object({ enabled: z.boolean(), message: z.string().optional(), link: link.optional(), style: z.string().optional() })
+      .optional(),
+    themes: z.object({ default: z.string().optional(), toggeable: z.boolean().optional() }).optional(),
+    pdf: z.object({ enabled: z.boolean() }).optional(),
+    feedback: z.object({ enabled: z.boolean() }).optional(),
+    ai: z.object({ mode: z.string() }).optional(),
+    advancedCustomization: z.object({ enabled: z.boolean() }).optional(),
+    git: z.object({ showEditLink: z.boolean() }).optional(),
+    pageActions: z
+      .object({ externalAI: z.boolean().optional(), markdown: z.boolean().optional(), mcp: z.boolean().optional() })
+      .optional(),
+    externalLinks: z.object({ target: z.string() }).optional(),
+    pagination: z.object({ enabled: z.boolean() }).optional(),
+    trademark: z.object({ enabled: z.boolean() }).optional(),
+    privacyPolicy: z.object({ url: z.url().optional() }).optional(),
+    socialPreview: z.object({ url: z.url().optional() }).optional(),
+    insights: z.object({ trackingCookie: z.boolean() }).optional(),
+  })
+  .openapi('SiteCustomizationSettings', {
+    description: 'Customization of a docs site or of one of its site spaces; absent fields keep their defaults.',
+    example: siteCustomizationExample,
+  });
+
+export const publishedContentSiteExample = {
+  object: 'published-content-site' as const,
+  site: siteExample,
+  structure: { type: 'sections' as const, structure: [siteSectionExample] },
+  customizations: {
+    site: siteCustomizationExample,
+    siteSpaces: { [siteEx.siteSpaceId]: { title: 'Getting started with Acme' } },
+  },
+  scripts: [
+    {
+      script: 'https://integrations.docs.example.com/v1/integrations/web-analytics/script.js',
+      contentSecurityPolicy: "script-src 'self' https://integrations.docs.example.com",
+      cookies: true,
+    },
+  ],
+};
+
+export const PublishedContentSite = z
+  .object({
+    object: z.literal('published-content-site'),
+    site: Site,
+    structure: z.object({ type: z.literal('sections'), structure: z.array(SiteSection) }),
+    customizations: z.object({
+      site: SiteCustomizationSettings,
+      siteSpaces: z
+        .record(z.string(), SiteCustomizationSettings)
+        .openapi({ description: 'Customization of each site space that overrides the site one, by site space id.' }),
+    }),
+    scripts: z
+      .array(
+        z.object({
+          script: z.url(),
+          contentSecurityPolicy: z.string().optional(),
+          cookies: z.boolean().openapi({ description: 'Whether the script sets cookies.' }),
+        }),
+      )
+      .openapi({ description: 'Scripts of integrations to load on the published site.' }),
+  })
+  .openapi('PublishedContentSite', {
+    description: 'Everything needed to render a published docs site: the site, its structure, customizations and scripts.',
+    example: publishedContentSiteExample,
+  });
+
+export const siteAdaptiveSchemaExample = {
+  object: 'site-adaptive-schema' as const,
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      isBetaUser: { type: 'boolean', description: 'Whether the visitor is enrolled in the beta program.' },
+      isEnterprise: { type: 'boolean', description: 'Whether the visitor belongs to an enterprise customer.' },
+      unsigned: {
+        type: 'object',
+        description: 'Claims the visitor may set without signing them.',
+        properties: { prefersDarkMode: { type: 'boolean' } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  },
+  updatedAt: ex.updatedAt,
+};
+
+export const SiteAdaptiveSchema = z
+  .object({
+    object: z.literal('site-adaptive-schema'),
+    jsonSchema: z.looseObject({}).openapi({
+      description:
+        'A draft-07 JSON Schema of the visitor attributes: an object of boolean properties, plus an `unsigned` ' +
+        'object of boolean claims, with no additional properties.',
+    }),
+    updatedAt: DateTime,
+  })
+  .openapi('SiteAdaptiveSchema', {
+    description: 'The attributes visitors of a site may carry, on which adaptive content conditions are written.',
+    example: siteAdaptiveSchemaExample,
+  });
+
+const siteResponse = (description: string) => ({ description, schema: Site, example: siteExample });
+
+export const siteOperations = operations({
+  listSites: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites',
+    tag: 'sites',
+    summary: 'List the sites of an organization',
+    description:
+      'Lists the docs sites of an organization, optionally only those publishing a given space, whose title ' +
+      'contains the given text, or that are (or are not) published.',
+    params: OrganizationIdParams,
+    query: z.object({
+      ...paginationQuery,
+      space: z.string().min(1).max(128).optional().openapi({ description: 'Only sites that publish this space.' }),
+      title: z.string().min(1).max(256).optional().openapi({ description: 'Only sites whose title contains this text.' }),
+      published: queryBoolean('Only published sites (true) or unpublished ones (false).').optional(),
+    }),
+    responses: {
+      200: { description: 'A page of sites.', schema: listOf('SiteList', Site), example: listExample([siteExample]) },
+    },
+    errors: [404],
+  },
+  createSite: {
+    method: 'post',
+    path: '/orgs/{organizationId}/sites',
+    tag: 'sites',
+    summary: 'Create a site',
+    description:
+      'Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`. ' +
+      'Needs the admin role. The body may be omitted. An unknown space is not found (404).',
+    params: OrganizationIdParams,
+    body: z
+      .strictObject({
+        type: SiteType.optional(),
+        title: z.string().trim().min(1).optional(),
+        visibility: SiteVisibility.optional(),
+        spaces: z.array(z.string().min(1)).optional().openapi({ description: 'Ids of spaces to add as site spaces.' }),
+      })
+      .openapi('CreateSite'),
+    bodyOptional: true,
+    bodyExample: { type: 'premium', title: 'Acme Developer Docs', visibility: 'public', spaces: [ex.spaceId] },
+    responses: { 201: siteResponse('The created site.') },
+    errors: [403, 404],
+  },
+  getSiteById: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}',
+    tag: 'sites',
+    summary: 'Get a site',
+    description: 'Returns a docs site of the organization; an unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: { 200: siteResponse('The site.') },
+    errors: [404],
+  },
+  deleteSiteById: {
+    method: 'delete',
+    path: '/orgs/{organizationId}/sites/{siteId}',
+    tag: 'sites',
+    summary: 'Delete a site',
+    description:
+      'Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept). ' +
+      'Needs the admin role. Succeeds with no content also when the site did not exist.',
+    params: SiteIdParams,
+    responses: { 204: { description: 'The site no longer exists.' } },
+    errors: [403],
+  },
+  updateSiteById: {
+    method: 'patch',
+    path: '/orgs/{organizationId}/sites/{siteId}',
+    tag: 'sites',
+    summary: 'Update a site',
+    description:
+      'Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. ' +
+      '`defaultSiteSpace` sets the default site space at the root or in the default section; an unknown ' +
+      'site, site space or section is not found (404). Needs the admin role.',
+    params: SiteIdParams,
+    body: z
+      .strictObject({
+        title: z.string().trim().min(1).optional(),
+        visibility: SiteVisibility.optional(),
+        basename: z.string().min(1).optional().openapi({ description: 'A short name for the site.' }),
+        adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),
+        agentsContext: agentsContext.optional(),
+        defaultSiteSpace: z.string().min(1).optional().openapi({ description: 'Id of the site space to make the default.' }),
+        defaultSiteSection: z.string().min(1).optional().openapi({ description: 'Id of the section to make the default.' }),
+        proxy: z
+          .string()
+          .regex(siteProxyPattern)
+          .nullable()
+          .optional()
+          .openapi({ description: 'A domain plus a sub-path to serve the site from, e.g. `acme.example.com/docs`; null removes the proxy.' }),
+      })
+      .openapi('UpdateSite'),
+    bodyExample: { title: 'Acme Developer Docs', visibility: 'unlisted', proxy: 'acme.example.com/docs', agentsContext: 'excluded' },
+    responses: { 200: siteResponse('The updated site.') },
+    errors: [403, 404],
+  },
+  getSiteAdaptiveSchema: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+    tag: 'sites',
+    summary: 'Get the adaptive schema of a site',
+    description:
+      'Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an ' +
+      'unknown site, is not found (404).',
+    params: SiteIdParams,
+    responses: {
+      200: { description: 'The adaptive schema.', schema: SiteAdaptiveSchema, example: siteAdaptiveSchemaExample },
+    },
+    errors: [404],
+  },
+  updateSiteAdaptiveSchema: {
+    method: 'put',
+    path: '/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+    tag: 'sites',
+    summary: 'Set the adaptive schema of a site',
+    description:
+      'Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of ' +
+      'boolean attributes is refused (400). Needs the admin role.',
+    params: SiteIdParams,
+    body: z
+      .strictObject({
+        jsonSchema: z.looseObject({}).openapi({ description: 'The draft-07 JSON Schema of the visitor attributes.' }),
+      })
+      .openapi('UpdateSiteAdaptiveSchema'),
+    bodyExample: { jsonSchema: siteAdaptiveSchemaExample.jsonSchema },
+    responses: {
+      200: { description: 'The stored adaptive schema.', schema: SiteAdaptiveSchema, example: siteAdaptiveSchemaExample },
+    },
+    errors: [403, 404],
+  },
+  listSiteAdaptiveTemplateConditions: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions',
+    tag: 'sites',
+    summary: 'List template conditions of a site',
+    description: 'Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means.',
+    params: SiteIdParams,
+    responses: {
+      200: {
+        description: 'The template conditions.',
+        schema: z
+          .object({ items: z.array(z.object({ description: z.string(), condition: z.string() })) })
+          .openapi('SiteAdaptiveTemplateConditions'),
+        example: {
+          items: [{ description: 'The visitor is enrolled in the beta program', condition: 'visitor.claims.isBetaUser' }],
+        },
+      },
+    },
+    errors: [404],
+  },
+  getPublishedContentSite: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}/published',
+    tag: 'sites',
+    summary: 'Get the published profile of a site',
+    description:
+      'Returns what a published site renders: the site, its sections with their site spaces, the customizations ' +
+      'and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404).',
+    params: SiteIdParams,
+    query: z.object({ shareKey: shareKeyQuery }),
+    responses: {
+      200: { description: 'The published site profile.', schema: PublishedContentSite, example: publishedContentSiteExample },
+    },
+    errors: [404],
+  },
+  publishSite: {
+    method: 'post',
+    path: '/orgs/{organizationId}/sites/{siteId}/publish',
+    tag: 'sites',
+    summary: 'Publish a site',
+    description:
+      'Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes ' +
+      'nothing). Needs the admin role. An unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: { 200: siteResponse('The published site.') },
+    errors: [403, 404],
+  },
+});

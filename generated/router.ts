@@ -39,6 +39,44 @@ export interface Handlers<Ctx> {
   joinOrganization(input: Input<'joinOrganization'>, ctx: Ctx): Promise<Reply<'joinOrganization', 204> | Reply<'joinOrganization', 400> | Reply<'joinOrganization', 401> | Reply<'joinOrganization', 404> | Reply<'joinOrganization', 500>>;
   /** GET /email-domains/{emailDomain}/orgs — List the organizations that allow an email domain */
   getOrganizationsForEmailDomain(input: Input<'getOrganizationsForEmailDomain'>, ctx: Ctx): Promise<Reply<'getOrganizationsForEmailDomain', 200> | Reply<'getOrganizationsForEmailDomain', 400> | Reply<'getOrganizationsForEmailDomain', 401> | Reply<'getOrganizationsForEmailDomain', 500>>;
+  /** GET /orgs/{organizationId}/agent-instructions — Get the agent instructions of an organization */
+  getOrganizationAgentInstructions(input: Input<'getOrganizationAgentInstructions'>, ctx: Ctx): Promise<Reply<'getOrganizationAgentInstructions', 200> | Reply<'getOrganizationAgentInstructions', 400> | Reply<'getOrganizationAgentInstructions', 401> | Reply<'getOrganizationAgentInstructions', 404> | Reply<'getOrganizationAgentInstructions', 500>>;
+  /** PUT /orgs/{organizationId}/agent-instructions — Replace the agent instructions of an organization */
+  updateOrganizationAgentInstructions(input: Input<'updateOrganizationAgentInstructions'>, ctx: Ctx): Promise<Reply<'updateOrganizationAgentInstructions', 200> | Reply<'updateOrganizationAgentInstructions', 400> | Reply<'updateOrganizationAgentInstructions', 401> | Reply<'updateOrganizationAgentInstructions', 403> | Reply<'updateOrganizationAgentInstructions', 404> | Reply<'updateOrganizationAgentInstructions', 413> | Reply<'updateOrganizationAgentInstructions', 415> | Reply<'updateOrganizationAgentInstructions', 500>>;
+  /** GET /orgs/{organizationId}/members — List the members of an organization */
+  listMembersInOrganizationById(input: Input<'listMembersInOrganizationById'>, ctx: Ctx): Promise<Reply<'listMembersInOrganizationById', 200> | Reply<'listMembersInOrganizationById', 400> | Reply<'listMembersInOrganizationById', 401> | Reply<'listMembersInOrganizationById', 404> | Reply<'listMembersInOrganizationById', 500>>;
+  /** GET /orgs/{organizationId}/members/{userId} — Get a member of an organization */
+  getMemberInOrganizationById(input: Input<'getMemberInOrganizationById'>, ctx: Ctx): Promise<Reply<'getMemberInOrganizationById', 200> | Reply<'getMemberInOrganizationById', 400> | Reply<'getMemberInOrganizationById', 401> | Reply<'getMemberInOrganizationById', 404> | Reply<'getMemberInOrganizationById', 500>>;
+  /** DELETE /orgs/{organizationId}/members/{userId} — Remove a member from an organization */
+  removeMemberFromOrganizationById(input: Input<'removeMemberFromOrganizationById'>, ctx: Ctx): Promise<Reply<'removeMemberFromOrganizationById', 204> | Reply<'removeMemberFromOrganizationById', 400> | Reply<'removeMemberFromOrganizationById', 401> | Reply<'removeMemberFromOrganizationById', 403> | Reply<'removeMemberFromOrganizationById', 500>>;
+  /** PATCH /orgs/{organizationId}/members/{userId} — Change a member's role */
+  updateMemberInOrganizationById(input: Input<'updateMemberInOrganizationById'>, ctx: Ctx): Promise<Reply<'updateMemberInOrganizationById', 200> | Reply<'updateMemberInOrganizationById', 400> | Reply<'updateMemberInOrganizationById', 401> | Reply<'updateMemberInOrganizationById', 403> | Reply<'updateMemberInOrganizationById', 404> | Reply<'updateMemberInOrganizationById', 413> | Reply<'updateMemberInOrganizationById', 415> | Reply<'updateMemberInOrganizationById', 500>>;
+  /** POST /orgs/{organizationId}/ping — Record the activity of the caller */
+  updateOrganizationMemberLastSeenAt(input: Input<'updateOrganizationMemberLastSeenAt'>, ctx: Ctx): Promise<Reply<'updateOrganizationMemberLastSeenAt', 200> | Reply<'updateOrganizationMemberLastSeenAt', 400> | Reply<'updateOrganizationMemberLastSeenAt', 401> | Reply<'updateOrganizationMemberLastSeenAt', 404> | Reply<'updateOrganizationMemberLastSeenAt', 500>>;
+  /** POST /orgs/{organizationId}/members/{userId}/sso — Mark a member as an SSO member */
+  setUserAsSSOMemberForOrganization(input: Input<'setUserAsSSOMemberForOrganization'>, ctx: Ctx): Promise<Reply<'setUserAsSSOMemberForOrganization', 200> | Reply<'setUserAsSSOMemberForOrganization', 400> | Reply<'setUserAsSSOMemberForOrganization', 401> | Reply<'setUserAsSSOMemberForOrganization', 403> | Reply<'setUserAsSSOMemberForOrganization', 404> | Reply<'setUserAsSSOMemberForOrganization', 500>>;
+  /** GET /orgs/{organizationId}/members/{userId}/spaces — List the spaces of a member */
+  listSpacesForOrganizationMember(input: Input<'listSpacesForOrganizationMember'>, ctx: Ctx): Promise<Reply<'listSpacesForOrganizationMember', 200> | Reply<'listSpacesForOrganizationMember', 400> | Reply<'listSpacesForOrganizationMember', 401> | Reply<'listSpacesForOrganizationMember', 404> | Reply<'listSpacesForOrganizationMember', 500>>;
+  /** GET /orgs/{organizationId}/members/{userId}/teams — List the teams of a member */
+  listTeamsForOrganizationMember(input: Input<'listTeamsForOrganizationMember'>, ctx: Ctx): Promise<Reply<'listTeamsForOrganizationMember', 200> | Reply<'listTeamsForOrganizationMember', 400> | Reply<'listTeamsForOrganizationMember', 401> | Reply<'listTeamsForOrganizationMember', 404> | Reply<'listTeamsForOrganizationMember', 500>>;
+  /** GET /orgs/{organizationId}/teams/{teamId}/members — List the members of a team */
+  listTeamMembersInOrganizationById(input: Input<'listTeamMembersInOrganizationById'>, ctx: Ctx): Promise<Reply<'listTeamMembersInOrganizationById', 200> | Reply<'listTeamMembersInOrganizationById', 400> | Reply<'listTeamMembersInOrganizationById', 401> | Reply<'listTeamMembersInOrganizationById', 404> | Reply<'listTeamMembersInOrganizationById', 500>>;
+  /** GET /orgs/{organizationId}/teams — List the teams of an organization */
+  listTeamsInOrganizationById(input: Input<'listTeamsInOrganizationById'>, ctx: Ctx): Promise<Reply<'listTeamsInOrganizationById', 200> | Reply<'listTeamsInOrganizationById', 400> | Reply<'listTeamsInOrganizationById', 401> | Reply<'listTeamsInOrganizationById', 404> | Reply<'listTeamsInOrganizationById', 500>>;
+  /** PUT /orgs/{organizationId}/teams — Create a team */
+  createOrganizationTeam(input: Input<'createOrganizationTeam'>, ctx: Ctx): Promise<Reply<'createOrganizationTeam', 201> | Reply<'createOrganizationTeam', 400> | Reply<'createOrganizationTeam', 401> | Reply<'createOrganizationTeam', 403> | Reply<'createOrganizationTeam', 404> | Reply<'createOrganizationTeam', 413> | Reply<'createOrganizationTeam', 415> | Reply<'createOrganizationTeam', 500>>;
+  /** GET /orgs/{organizationId}/teams/{teamId} — Get a team */
+  getTeamInOrganizationById(input: Input<'getTeamInOrganizationById'>, ctx: Ctx): Promise<Reply<'getTeamInOrganizationById', 200> | Reply<'getTeamInOrganizationById', 400> | Reply<'getTeamInOrganizationById', 401> | Reply<'getTeamInOrganizationById', 404> | Reply<'getTeamInOrganizationById', 500>>;
+  /** DELETE /orgs/{organizationId}/teams/{teamId} — Delete a team */
+  removeTeamFromOrganizationById(input: Input<'removeTeamFromOrganizationById'>, ctx: Ctx): Promise<Reply<'removeTeamFromOrganizationById', 204> | Reply<'removeTeamFromOrganizationById', 400> | Reply<'removeTeamFromOrganizationById', 401> | Reply<'removeTeamFromOrganizationById', 403> | Reply<'removeTeamFromOrganizationById', 500>>;
+  /** PATCH /orgs/{organizationId}/teams/{teamId} — Rename a team */
+  updateTeamInOrganizationById(input: Input<'updateTeamInOrganizationById'>, ctx: Ctx): Promise<Reply<'updateTeamInOrganizationById', 200> | Reply<'updateTeamInOrganizationById', 400> | Reply<'updateTeamInOrganizationById', 401> | Reply<'updateTeamInOrganizationById', 403> | Reply<'updateTeamInOrganizationById', 404> | Reply<'updateTeamInOrganizationById', 413> | Reply<'updateTeamInOrganizationById', 415> | Reply<'updateTeamInOrganizationById', 500>>;
+  /** PUT /orgs/{organizationId}/teams/{teamId}/members — Change the members of a team */
+  updateMembersInOrganizationTeam(input: Input<'updateMembersInOrganizationTeam'>, ctx: Ctx): Promise<Reply<'updateMembersInOrganizationTeam', 204> | Reply<'updateMembersInOrganizationTeam', 400> | Reply<'updateMembersInOrganizationTeam', 401> | Reply<'updateMembersInOrganizationTeam', 403> | Reply<'updateMembersInOrganizationTeam', 404> | Reply<'updateMembersInOrganizationTeam', 413> | Reply<'updateMembersInOrganizationTeam', 415> | Reply<'updateMembersInOrganizationTeam', 500>>;
+  /** PUT /orgs/{organizationId}/teams/{teamId}/members/{userId} — Add a member to a team or change its team role */
+  addMemberToOrganizationTeamById(input: Input<'addMemberToOrganizationTeamById'>, ctx: Ctx): Promise<Reply<'addMemberToOrganizationTeamById', 204> | Reply<'addMemberToOrganizationTeamById', 400> | Reply<'addMemberToOrganizationTeamById', 401> | Reply<'addMemberToOrganizationTeamById', 403> | Reply<'addMemberToOrganizationTeamById', 404> | Reply<'addMemberToOrganizationTeamById', 413> | Reply<'addMemberToOrganizationTeamById', 415> | Reply<'addMemberToOrganizationTeamById', 500>>;
+  /** DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId} — Remove a member from a team */
+  deleteMemberFromOrganizationTeamById(input: Input<'deleteMemberFromOrganizationTeamById'>, ctx: Ctx): Promise<Reply<'deleteMemberFromOrganizationTeamById', 204> | Reply<'deleteMemberFromOrganizationTeamById', 400> | Reply<'deleteMemberFromOrganizationTeamById', 401> | Reply<'deleteMemberFromOrganizationTeamById', 403> | Reply<'deleteMemberFromOrganizationTeamById', 500>>;
   /** GET /collections/{collectionId} — Get a collection */
   getCollectionById(input: Input<'getCollectionById'>, ctx: Ctx): Promise<Reply<'getCollectionById', 200> | Reply<'getCollectionById', 400> | Reply<'getCollectionById', 401> | Reply<'getCollectionById', 404> | Reply<'getCollectionById', 500>>;
   /** DELETE /collections/{collectionId} — Delete a collection */
@@ -73,6 +111,216 @@ export interface Handlers<Ctx> {
   moveSpace(input: Input<'moveSpace'>, ctx: Ctx): Promise<Reply<'moveSpace', 200> | Reply<'moveSpace', 400> | Reply<'moveSpace', 401> | Reply<'moveSpace', 403> | Reply<'moveSpace', 404> | Reply<'moveSpace', 409> | Reply<'moveSpace', 413> | Reply<'moveSpace', 415> | Reply<'moveSpace', 500>>;
   /** POST /spaces/{spaceId}/transfer — Transfer a space to another organization */
   transferSpace(input: Input<'transferSpace'>, ctx: Ctx): Promise<Reply<'transferSpace', 200> | Reply<'transferSpace', 400> | Reply<'transferSpace', 401> | Reply<'transferSpace', 403> | Reply<'transferSpace', 404> | Reply<'transferSpace', 413> | Reply<'transferSpace', 415> | Reply<'transferSpace', 500>>;
+  /** GET /spaces/{spaceId}/comments — List the comments of a space */
+  listCommentsInSpace(input: Input<'listCommentsInSpace'>, ctx: Ctx): Promise<Reply<'listCommentsInSpace', 200> | Reply<'listCommentsInSpace', 400> | Reply<'listCommentsInSpace', 401> | Reply<'listCommentsInSpace', 404> | Reply<'listCommentsInSpace', 500>>;
+  /** POST /spaces/{spaceId}/comments — Post a comment */
+  postCommentInSpace(input: Input<'postCommentInSpace'>, ctx: Ctx): Promise<Reply<'postCommentInSpace', 200> | Reply<'postCommentInSpace', 400> | Reply<'postCommentInSpace', 401> | Reply<'postCommentInSpace', 403> | Reply<'postCommentInSpace', 404> | Reply<'postCommentInSpace', 413> | Reply<'postCommentInSpace', 415> | Reply<'postCommentInSpace', 500>>;
+  /** GET /spaces/{spaceId}/comments/{commentId} — Get a comment */
+  getCommentInSpace(input: Input<'getCommentInSpace'>, ctx: Ctx): Promise<Reply<'getCommentInSpace', 200> | Reply<'getCommentInSpace', 400> | Reply<'getCommentInSpace', 401> | Reply<'getCommentInSpace', 404> | Reply<'getCommentInSpace', 500>>;
+  /** PUT /spaces/{spaceId}/comments/{commentId} — Update a comment */
+  updateCommentInSpace(input: Input<'updateCommentInSpace'>, ctx: Ctx): Promise<Reply<'updateCommentInSpace', 200> | Reply<'updateCommentInSpace', 400> | Reply<'updateCommentInSpace', 401> | Reply<'updateCommentInSpace', 403> | Reply<'updateCommentInSpace', 404> | Reply<'updateCommentInSpace', 413> | Reply<'updateCommentInSpace', 415> | Reply<'updateCommentInSpace', 500>>;
+  /** DELETE /spaces/{spaceId}/comments/{commentId} — Delete a comment */
+  deleteCommentInSpace(input: Input<'deleteCommentInSpace'>, ctx: Ctx): Promise<Reply<'deleteCommentInSpace', 204> | Reply<'deleteCommentInSpace', 400> | Reply<'deleteCommentInSpace', 401> | Reply<'deleteCommentInSpace', 403> | Reply<'deleteCommentInSpace', 500>>;
+  /** GET /spaces/{spaceId}/comments/{commentId}/replies — List the replies to a comment */
+  listCommentRepliesInSpace(input: Input<'listCommentRepliesInSpace'>, ctx: Ctx): Promise<Reply<'listCommentRepliesInSpace', 200> | Reply<'listCommentRepliesInSpace', 400> | Reply<'listCommentRepliesInSpace', 401> | Reply<'listCommentRepliesInSpace', 404> | Reply<'listCommentRepliesInSpace', 500>>;
+  /** POST /spaces/{spaceId}/comments/{commentId}/replies — Reply to a comment */
+  postCommentReplyInSpace(input: Input<'postCommentReplyInSpace'>, ctx: Ctx): Promise<Reply<'postCommentReplyInSpace', 200> | Reply<'postCommentReplyInSpace', 400> | Reply<'postCommentReplyInSpace', 401> | Reply<'postCommentReplyInSpace', 403> | Reply<'postCommentReplyInSpace', 404> | Reply<'postCommentReplyInSpace', 413> | Reply<'postCommentReplyInSpace', 415> | Reply<'postCommentReplyInSpace', 500>>;
+  /** GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} — Get a reply to a comment */
+  getCommentReplyInSpace(input: Input<'getCommentReplyInSpace'>, ctx: Ctx): Promise<Reply<'getCommentReplyInSpace', 200> | Reply<'getCommentReplyInSpace', 400> | Reply<'getCommentReplyInSpace', 401> | Reply<'getCommentReplyInSpace', 404> | Reply<'getCommentReplyInSpace', 500>>;
+  /** PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} — Update a reply to a comment */
+  updateCommentReplyInSpace(input: Input<'updateCommentReplyInSpace'>, ctx: Ctx): Promise<Reply<'updateCommentReplyInSpace', 200> | Reply<'updateCommentReplyInSpace', 400> | Reply<'updateCommentReplyInSpace', 401> | Reply<'updateCommentReplyInSpace', 403> | Reply<'updateCommentReplyInSpace', 404> | Reply<'updateCommentReplyInSpace', 413> | Reply<'updateCommentReplyInSpace', 415> | Reply<'updateCommentReplyInSpace', 500>>;
+  /** DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} — Delete a reply to a comment */
+  deleteCommentReplyInSpace(input: Input<'deleteCommentReplyInSpace'>, ctx: Ctx): Promise<Reply<'deleteCommentReplyInSpace', 204> | Reply<'deleteCommentReplyInSpace', 400> | Reply<'deleteCommentReplyInSpace', 401> | Reply<'deleteCommentReplyInSpace', 403> | Reply<'deleteCommentReplyInSpace', 500>>;
+  /** GET /spaces/{spaceId}/content — Get the current revision of a space */
+  getCurrentRevision(input: Input<'getCurrentRevision'>, ctx: Ctx): Promise<Reply<'getCurrentRevision', 200> | Reply<'getCurrentRevision', 400> | Reply<'getCurrentRevision', 401> | Reply<'getCurrentRevision', 404> | Reply<'getCurrentRevision', 500>>;
+  /** POST /spaces/{spaceId}/content/template — Apply a template to a space */
+  applyTemplateToSpace(input: Input<'applyTemplateToSpace'>, ctx: Ctx): Promise<Reply<'applyTemplateToSpace', 204> | Reply<'applyTemplateToSpace', 400> | Reply<'applyTemplateToSpace', 401> | Reply<'applyTemplateToSpace', 403> | Reply<'applyTemplateToSpace', 404> | Reply<'applyTemplateToSpace', 409> | Reply<'applyTemplateToSpace', 413> | Reply<'applyTemplateToSpace', 415> | Reply<'applyTemplateToSpace', 500>>;
+  /** GET /spaces/{spaceId}/content/pages — List the pages of a space */
+  listPages(input: Input<'listPages'>, ctx: Ctx): Promise<Reply<'listPages', 200> | Reply<'listPages', 400> | Reply<'listPages', 401> | Reply<'listPages', 404> | Reply<'listPages', 500>>;
+  /** GET /spaces/{spaceId}/content/files — List the files of a space */
+  listFiles(input: Input<'listFiles'>, ctx: Ctx): Promise<Reply<'listFiles', 200> | Reply<'listFiles', 400> | Reply<'listFiles', 401> | Reply<'listFiles', 404> | Reply<'listFiles', 500>>;
+  /** GET /spaces/{spaceId}/content/files/{fileId} — Get a file of a space */
+  getFileById(input: Input<'getFileById'>, ctx: Ctx): Promise<Reply<'getFileById', 200> | Reply<'getFileById', 400> | Reply<'getFileById', 401> | Reply<'getFileById', 404> | Reply<'getFileById', 500>>;
+  /** GET /spaces/{spaceId}/content/files/{fileId}/backlinks — List the backlinks of a file */
+  listSpaceFileBacklinks(input: Input<'listSpaceFileBacklinks'>, ctx: Ctx): Promise<Reply<'listSpaceFileBacklinks', 200> | Reply<'listSpaceFileBacklinks', 400> | Reply<'listSpaceFileBacklinks', 401> | Reply<'listSpaceFileBacklinks', 404> | Reply<'listSpaceFileBacklinks', 500>>;
+  /** GET /spaces/{spaceId}/content/page/{pageId} — Get a page of a space */
+  getPageById(input: Input<'getPageById'>, ctx: Ctx): Promise<Reply<'getPageById', 200> | Reply<'getPageById', 400> | Reply<'getPageById', 401> | Reply<'getPageById', 404> | Reply<'getPageById', 500>>;
+  /** GET /spaces/{spaceId}/content/page/{pageId}/links — List the links of a page */
+  listSpacePageLinks(input: Input<'listSpacePageLinks'>, ctx: Ctx): Promise<Reply<'listSpacePageLinks', 200> | Reply<'listSpacePageLinks', 400> | Reply<'listSpacePageLinks', 401> | Reply<'listSpacePageLinks', 404> | Reply<'listSpacePageLinks', 500>>;
+  /** GET /spaces/{spaceId}/content/page/{pageId}/backlinks — List the backlinks of a page */
+  listSpacePageBacklinks(input: Input<'listSpacePageBacklinks'>, ctx: Ctx): Promise<Reply<'listSpacePageBacklinks', 200> | Reply<'listSpacePageBacklinks', 400> | Reply<'listSpacePageBacklinks', 401> | Reply<'listSpacePageBacklinks', 404> | Reply<'listSpacePageBacklinks', 500>>;
+  /** GET /spaces/{spaceId}/links — List the links of a space */
+  listSpaceLinks(input: Input<'listSpaceLinks'>, ctx: Ctx): Promise<Reply<'listSpaceLinks', 200> | Reply<'listSpaceLinks', 400> | Reply<'listSpaceLinks', 401> | Reply<'listSpaceLinks', 404> | Reply<'listSpaceLinks', 500>>;
+  /** GET /spaces/{spaceId}/search — Search the content of a space */
+  searchSpaceContent(input: Input<'searchSpaceContent'>, ctx: Ctx): Promise<Reply<'searchSpaceContent', 200> | Reply<'searchSpaceContent', 400> | Reply<'searchSpaceContent', 401> | Reply<'searchSpaceContent', 404> | Reply<'searchSpaceContent', 500>>;
+  /** GET /orgs/{organizationId}/search — Search the content of an organization */
+  searchOrganizationContent(input: Input<'searchOrganizationContent'>, ctx: Ctx): Promise<Reply<'searchOrganizationContent', 200> | Reply<'searchOrganizationContent', 400> | Reply<'searchOrganizationContent', 401> | Reply<'searchOrganizationContent', 404> | Reply<'searchOrganizationContent', 500>>;
+  /** GET /spaces/{spaceId}/change-requests — List the change requests of a space */
+  listChangeRequestsForSpace(input: Input<'listChangeRequestsForSpace'>, ctx: Ctx): Promise<Reply<'listChangeRequestsForSpace', 200> | Reply<'listChangeRequestsForSpace', 400> | Reply<'listChangeRequestsForSpace', 401> | Reply<'listChangeRequestsForSpace', 404> | Reply<'listChangeRequestsForSpace', 500>>;
+  /** POST /spaces/{spaceId}/change-requests — Create a change request */
+  createChangeRequest(input: Input<'createChangeRequest'>, ctx: Ctx): Promise<Reply<'createChangeRequest', 201> | Reply<'createChangeRequest', 400> | Reply<'createChangeRequest', 401> | Reply<'createChangeRequest', 403> | Reply<'createChangeRequest', 404> | Reply<'createChangeRequest', 413> | Reply<'createChangeRequest', 415> | Reply<'createChangeRequest', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId} — Get a change request */
+  getChangeRequestById(input: Input<'getChangeRequestById'>, ctx: Ctx): Promise<Reply<'getChangeRequestById', 200> | Reply<'getChangeRequestById', 400> | Reply<'getChangeRequestById', 401> | Reply<'getChangeRequestById', 404> | Reply<'getChangeRequestById', 500>>;
+  /** PATCH /spaces/{spaceId}/change-requests/{changeRequestId} — Update a change request */
+  updateChangeRequestById(input: Input<'updateChangeRequestById'>, ctx: Ctx): Promise<Reply<'updateChangeRequestById', 200> | Reply<'updateChangeRequestById', 400> | Reply<'updateChangeRequestById', 401> | Reply<'updateChangeRequestById', 403> | Reply<'updateChangeRequestById', 404> | Reply<'updateChangeRequestById', 409> | Reply<'updateChangeRequestById', 413> | Reply<'updateChangeRequestById', 415> | Reply<'updateChangeRequestById', 500>>;
+  /** POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge — Merge a change request */
+  mergeChangeRequest(input: Input<'mergeChangeRequest'>, ctx: Ctx): Promise<Reply<'mergeChangeRequest', 200> | Reply<'mergeChangeRequest', 400> | Reply<'mergeChangeRequest', 401> | Reply<'mergeChangeRequest', 403> | Reply<'mergeChangeRequest', 404> | Reply<'mergeChangeRequest', 409> | Reply<'mergeChangeRequest', 500>>;
+  /** POST /spaces/{spaceId}/change-requests/{changeRequestId}/update — Bring a change request up to date */
+  updateChangeRequest(input: Input<'updateChangeRequest'>, ctx: Ctx): Promise<Reply<'updateChangeRequest', 200> | Reply<'updateChangeRequest', 400> | Reply<'updateChangeRequest', 401> | Reply<'updateChangeRequest', 403> | Reply<'updateChangeRequest', 404> | Reply<'updateChangeRequest', 409> | Reply<'updateChangeRequest', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf — Get a PDF of a change request */
+  getChangeRequestPDF(input: Input<'getChangeRequestPDF'>, ctx: Ctx): Promise<Reply<'getChangeRequestPDF', 200> | Reply<'getChangeRequestPDF', 400> | Reply<'getChangeRequestPDF', 401> | Reply<'getChangeRequestPDF', 404> | Reply<'getChangeRequestPDF', 500>>;
+  /** GET /orgs/{organizationId}/change-requests — List the change requests of an organization */
+  listChangeRequestsForOrganization(input: Input<'listChangeRequestsForOrganization'>, ctx: Ctx): Promise<Reply<'listChangeRequestsForOrganization', 200> | Reply<'listChangeRequestsForOrganization', 400> | Reply<'listChangeRequestsForOrganization', 401> | Reply<'listChangeRequestsForOrganization', 404> | Reply<'listChangeRequestsForOrganization', 500>>;
+  /** POST /spaces/{spaceId}/change-requests/{changeRequestId}/content — Update the content of a change request */
+  updateChangeRequestContent(input: Input<'updateChangeRequestContent'>, ctx: Ctx): Promise<Reply<'updateChangeRequestContent', 200> | Reply<'updateChangeRequestContent', 400> | Reply<'updateChangeRequestContent', 401> | Reply<'updateChangeRequestContent', 403> | Reply<'updateChangeRequestContent', 404> | Reply<'updateChangeRequestContent', 409> | Reply<'updateChangeRequestContent', 413> | Reply<'updateChangeRequestContent', 415> | Reply<'updateChangeRequestContent', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content — Get the revision of a change request */
+  getRevisionOfChangeRequestById(input: Input<'getRevisionOfChangeRequestById'>, ctx: Ctx): Promise<Reply<'getRevisionOfChangeRequestById', 200> | Reply<'getRevisionOfChangeRequestById', 400> | Reply<'getRevisionOfChangeRequestById', 401> | Reply<'getRevisionOfChangeRequestById', 404> | Reply<'getRevisionOfChangeRequestById', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages — List the pages of a change request */
+  listPagesInChangeRequest(input: Input<'listPagesInChangeRequest'>, ctx: Ctx): Promise<Reply<'listPagesInChangeRequest', 200> | Reply<'listPagesInChangeRequest', 400> | Reply<'listPagesInChangeRequest', 401> | Reply<'listPagesInChangeRequest', 404> | Reply<'listPagesInChangeRequest', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files — List the files of a change request */
+  listFilesInChangeRequestById(input: Input<'listFilesInChangeRequestById'>, ctx: Ctx): Promise<Reply<'listFilesInChangeRequestById', 200> | Reply<'listFilesInChangeRequestById', 400> | Reply<'listFilesInChangeRequestById', 401> | Reply<'listFilesInChangeRequestById', 404> | Reply<'listFilesInChangeRequestById', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId} — Get a file of a change request */
+  getFileInChangeRequestById(input: Input<'getFileInChangeRequestById'>, ctx: Ctx): Promise<Reply<'getFileInChangeRequestById', 200> | Reply<'getFileInChangeRequestById', 400> | Reply<'getFileInChangeRequestById', 401> | Reply<'getFileInChangeRequestById', 404> | Reply<'getFileInChangeRequestById', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks — List the backlinks of a file in a change request */
+  listChangeRequestFileBacklinks(input: Input<'listChangeRequestFileBacklinks'>, ctx: Ctx): Promise<Reply<'listChangeRequestFileBacklinks', 200> | Reply<'listChangeRequestFileBacklinks', 400> | Reply<'listChangeRequestFileBacklinks', 401> | Reply<'listChangeRequestFileBacklinks', 404> | Reply<'listChangeRequestFileBacklinks', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId} — Get a page of a change request */
+  getPageInChangeRequestById(input: Input<'getPageInChangeRequestById'>, ctx: Ctx): Promise<Reply<'getPageInChangeRequestById', 200> | Reply<'getPageInChangeRequestById', 400> | Reply<'getPageInChangeRequestById', 401> | Reply<'getPageInChangeRequestById', 404> | Reply<'getPageInChangeRequestById', 500>>;
+  /** GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links — List the links of a page in a change request */
+  listChangeRequestPageLinks(input: Input<'listChangeRequestPageLinks'>, ctx: Ctx): Promise<Reply<'listChangeRequestPageLinks', 200> | Reply<'listChangeRequestPageLinks', 400> | Reply<'listChangeRequestPageLinks', 401> | Reply<'listChangeRequestPageLinks', 404> | Reply<'listChangeRequestPageLinks', 500>>;
+  /** GET /orgs/{organizationId}/sites — List the sites of an organization */
+  listSites(input: Input<'listSites'>, ctx: Ctx): Promise<Reply<'listSites', 200> | Reply<'listSites', 400> | Reply<'listSites', 401> | Reply<'listSites', 404> | Reply<'listSites', 500>>;
+  /** POST /orgs/{organizationId}/sites — Create a site */
+  createSite(input: Input<'createSite'>, ctx: Ctx): Promise<Reply<'createSite', 201> | Reply<'createSite', 400> | Reply<'createSite', 401> | Reply<'createSite', 403> | Reply<'createSite', 404> | Reply<'createSite', 413> | Reply<'createSite', 415> | Reply<'createSite', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId} — Get a site */
+  getSiteById(input: Input<'getSiteById'>, ctx: Ctx): Promise<Reply<'getSiteById', 200> | Reply<'getSiteById', 400> | Reply<'getSiteById', 401> | Reply<'getSiteById', 404> | Reply<'getSiteById', 500>>;
+  /** DELETE /orgs/{organizationId}/sites/{siteId} — Delete a site */
+  deleteSiteById(input: Input<'deleteSiteById'>, ctx: Ctx): Promise<Reply<'deleteSiteById', 204> | Reply<'deleteSiteById', 400> | Reply<'deleteSiteById', 401> | Reply<'deleteSiteById', 403> | Reply<'deleteSiteById', 500>>;
+  /** PATCH /orgs/{organizationId}/sites/{siteId} — Update a site */
+  updateSiteById(input: Input<'updateSiteById'>, ctx: Ctx): Promise<Reply<'updateSiteById', 200> | Reply<'updateSiteById', 400> | Reply<'updateSiteById', 401> | Reply<'updateSiteById', 403> | Reply<'updateSiteById', 404> | Reply<'updateSiteById', 413> | Reply<'updateSiteById', 415> | Reply<'updateSiteById', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema — Get the adaptive schema of a site */
+  getSiteAdaptiveSchema(input: Input<'getSiteAdaptiveSchema'>, ctx: Ctx): Promise<Reply<'getSiteAdaptiveSchema', 200> | Reply<'getSiteAdaptiveSchema', 400> | Reply<'getSiteAdaptiveSchema', 401> | Reply<'getSiteAdaptiveSchema', 404> | Reply<'getSiteAdaptiveSchema', 500>>;
+  /** PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema — Set the adaptive schema of a site */
+  updateSiteAdaptiveSchema(input: Input<'updateSiteAdaptiveSchema'>, ctx: Ctx): Promise<Reply<'updateSiteAdaptiveSchema', 200> | Reply<'updateSiteAdaptiveSchema', 400> | Reply<'updateSiteAdaptiveSchema', 401> | Reply<'updateSiteAdaptiveSchema', 403> | Reply<'updateSiteAdaptiveSchema', 404> | Reply<'updateSiteAdaptiveSchema', 413> | Reply<'updateSiteAdaptiveSchema', 415> | Reply<'updateSiteAdaptiveSchema', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions — List template conditions of a site */
+  listSiteAdaptiveTemplateConditions(input: Input<'listSiteAdaptiveTemplateConditions'>, ctx: Ctx): Promise<Reply<'listSiteAdaptiveTemplateConditions', 200> | Reply<'listSiteAdaptiveTemplateConditions', 400> | Reply<'listSiteAdaptiveTemplateConditions', 401> | Reply<'listSiteAdaptiveTemplateConditions', 404> | Reply<'listSiteAdaptiveTemplateConditions', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/published — Get the published profile of a site */
+  getPublishedContentSite(input: Input<'getPublishedContentSite'>, ctx: Ctx): Promise<Reply<'getPublishedContentSite', 200> | Reply<'getPublishedContentSite', 400> | Reply<'getPublishedContentSite', 401> | Reply<'getPublishedContentSite', 404> | Reply<'getPublishedContentSite', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/publish — Publish a site */
+  publishSite(input: Input<'publishSite'>, ctx: Ctx): Promise<Reply<'publishSite', 200> | Reply<'publishSite', 400> | Reply<'publishSite', 401> | Reply<'publishSite', 403> | Reply<'publishSite', 404> | Reply<'publishSite', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/sections — List the sections of a site */
+  listSiteSections(input: Input<'listSiteSections'>, ctx: Ctx): Promise<Reply<'listSiteSections', 200> | Reply<'listSiteSections', 400> | Reply<'listSiteSections', 401> | Reply<'listSiteSections', 404> | Reply<'listSiteSections', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/sections — Add a section to a site */
+  addSectionToSite(input: Input<'addSectionToSite'>, ctx: Ctx): Promise<Reply<'addSectionToSite', 200> | Reply<'addSectionToSite', 400> | Reply<'addSectionToSite', 401> | Reply<'addSectionToSite', 403> | Reply<'addSectionToSite', 404> | Reply<'addSectionToSite', 413> | Reply<'addSectionToSite', 415> | Reply<'addSectionToSite', 500>>;
+  /** DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} — Delete a site section */
+  deleteSiteSectionById(input: Input<'deleteSiteSectionById'>, ctx: Ctx): Promise<Reply<'deleteSiteSectionById', 204> | Reply<'deleteSiteSectionById', 400> | Reply<'deleteSiteSectionById', 401> | Reply<'deleteSiteSectionById', 403> | Reply<'deleteSiteSectionById', 500>>;
+  /** PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} — Update a site section */
+  updateSiteSectionById(input: Input<'updateSiteSectionById'>, ctx: Ctx): Promise<Reply<'updateSiteSectionById', 200> | Reply<'updateSiteSectionById', 400> | Reply<'updateSiteSectionById', 401> | Reply<'updateSiteSectionById', 403> | Reply<'updateSiteSectionById', 404> | Reply<'updateSiteSectionById', 413> | Reply<'updateSiteSectionById', 415> | Reply<'updateSiteSectionById', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move — Move a site section */
+  moveSiteSection(input: Input<'moveSiteSection'>, ctx: Ctx): Promise<Reply<'moveSiteSection', 200> | Reply<'moveSiteSection', 400> | Reply<'moveSiteSection', 401> | Reply<'moveSiteSection', 403> | Reply<'moveSiteSection', 404> | Reply<'moveSiteSection', 413> | Reply<'moveSiteSection', 415> | Reply<'moveSiteSection', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/section-groups — List the section groups of a site */
+  listSiteSectionGroups(input: Input<'listSiteSectionGroups'>, ctx: Ctx): Promise<Reply<'listSiteSectionGroups', 200> | Reply<'listSiteSectionGroups', 400> | Reply<'listSiteSectionGroups', 401> | Reply<'listSiteSectionGroups', 404> | Reply<'listSiteSectionGroups', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/section-groups — Add a section group to a site */
+  addSectionGroupToSite(input: Input<'addSectionGroupToSite'>, ctx: Ctx): Promise<Reply<'addSectionGroupToSite', 200> | Reply<'addSectionGroupToSite', 400> | Reply<'addSectionGroupToSite', 401> | Reply<'addSectionGroupToSite', 403> | Reply<'addSectionGroupToSite', 404> | Reply<'addSectionGroupToSite', 413> | Reply<'addSectionGroupToSite', 415> | Reply<'addSectionGroupToSite', 500>>;
+  /** DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} — Delete a section group */
+  deleteSiteSectionGroupById(input: Input<'deleteSiteSectionGroupById'>, ctx: Ctx): Promise<Reply<'deleteSiteSectionGroupById', 204> | Reply<'deleteSiteSectionGroupById', 400> | Reply<'deleteSiteSectionGroupById', 401> | Reply<'deleteSiteSectionGroupById', 403> | Reply<'deleteSiteSectionGroupById', 500>>;
+  /** PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} — Update a section group */
+  updateSiteSectionGroupById(input: Input<'updateSiteSectionGroupById'>, ctx: Ctx): Promise<Reply<'updateSiteSectionGroupById', 200> | Reply<'updateSiteSectionGroupById', 400> | Reply<'updateSiteSectionGroupById', 401> | Reply<'updateSiteSectionGroupById', 403> | Reply<'updateSiteSectionGroupById', 404> | Reply<'updateSiteSectionGroupById', 413> | Reply<'updateSiteSectionGroupById', 415> | Reply<'updateSiteSectionGroupById', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections — Add a section to a section group */
+  addSectionToSiteSectionGroup(input: Input<'addSectionToSiteSectionGroup'>, ctx: Ctx): Promise<Reply<'addSectionToSiteSectionGroup', 200> | Reply<'addSectionToSiteSectionGroup', 400> | Reply<'addSectionToSiteSectionGroup', 401> | Reply<'addSectionToSiteSectionGroup', 403> | Reply<'addSectionToSiteSectionGroup', 404> | Reply<'addSectionToSiteSectionGroup', 413> | Reply<'addSectionToSiteSectionGroup', 415> | Reply<'addSectionToSiteSectionGroup', 500>>;
+  /** DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId} — Remove a section from a section group */
+  removeSectionFromSiteSectionGroup(input: Input<'removeSectionFromSiteSectionGroup'>, ctx: Ctx): Promise<Reply<'removeSectionFromSiteSectionGroup', 204> | Reply<'removeSectionFromSiteSectionGroup', 400> | Reply<'removeSectionFromSiteSectionGroup', 401> | Reply<'removeSectionFromSiteSectionGroup', 403> | Reply<'removeSectionFromSiteSectionGroup', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move — Move a section group */
+  moveSiteSectionGroup(input: Input<'moveSiteSectionGroup'>, ctx: Ctx): Promise<Reply<'moveSiteSectionGroup', 200> | Reply<'moveSiteSectionGroup', 400> | Reply<'moveSiteSectionGroup', 401> | Reply<'moveSiteSectionGroup', 403> | Reply<'moveSiteSectionGroup', 404> | Reply<'moveSiteSectionGroup', 413> | Reply<'moveSiteSectionGroup', 415> | Reply<'moveSiteSectionGroup', 500>>;
+  /** GET /orgs/{organizationId}/sites/{siteId}/site-spaces — List the site spaces of a site */
+  listSiteSpaces(input: Input<'listSiteSpaces'>, ctx: Ctx): Promise<Reply<'listSiteSpaces', 200> | Reply<'listSiteSpaces', 400> | Reply<'listSiteSpaces', 401> | Reply<'listSiteSpaces', 404> | Reply<'listSiteSpaces', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/site-spaces — Add a space to a site */
+  addSpaceToSite(input: Input<'addSpaceToSite'>, ctx: Ctx): Promise<Reply<'addSpaceToSite', 200> | Reply<'addSpaceToSite', 400> | Reply<'addSpaceToSite', 401> | Reply<'addSpaceToSite', 403> | Reply<'addSpaceToSite', 404> | Reply<'addSpaceToSite', 413> | Reply<'addSpaceToSite', 415> | Reply<'addSpaceToSite', 500>>;
+  /** DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} — Remove a site space */
+  deleteSiteSpaceById(input: Input<'deleteSiteSpaceById'>, ctx: Ctx): Promise<Reply<'deleteSiteSpaceById', 204> | Reply<'deleteSiteSpaceById', 400> | Reply<'deleteSiteSpaceById', 401> | Reply<'deleteSiteSpaceById', 403> | Reply<'deleteSiteSpaceById', 500>>;
+  /** PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} — Update a site space */
+  updateSiteSpaceById(input: Input<'updateSiteSpaceById'>, ctx: Ctx): Promise<Reply<'updateSiteSpaceById', 200> | Reply<'updateSiteSpaceById', 400> | Reply<'updateSiteSpaceById', 401> | Reply<'updateSiteSpaceById', 403> | Reply<'updateSiteSpaceById', 404> | Reply<'updateSiteSpaceById', 413> | Reply<'updateSiteSpaceById', 415> | Reply<'updateSiteSpaceById', 500>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move — Move a site space */
+  moveSiteSpace(input: Input<'moveSiteSpace'>, ctx: Ctx): Promise<Reply<'moveSiteSpace', 200> | Reply<'moveSiteSpace', 400> | Reply<'moveSiteSpace', 401> | Reply<'moveSiteSpace', 403> | Reply<'moveSiteSpace', 404> | Reply<'moveSiteSpace', 413> | Reply<'moveSiteSpace', 415> | Reply<'moveSiteSpace', 500>>;
+  /** GET /integrations — List integrations */
+  listIntegrations(input: Input<'listIntegrations'>, ctx: Ctx): Promise<Reply<'listIntegrations', 200> | Reply<'listIntegrations', 400> | Reply<'listIntegrations', 401> | Reply<'listIntegrations', 500>>;
+  /** GET /integrations/{integrationName} — Get an integration */
+  getIntegrationByName(input: Input<'getIntegrationByName'>, ctx: Ctx): Promise<Reply<'getIntegrationByName', 200> | Reply<'getIntegrationByName', 400> | Reply<'getIntegrationByName', 401> | Reply<'getIntegrationByName', 404> | Reply<'getIntegrationByName', 500>>;
+  /** POST /integrations/{integrationName} — Publish an integration */
+  publishIntegration(input: Input<'publishIntegration'>, ctx: Ctx): Promise<Reply<'publishIntegration', 200> | Reply<'publishIntegration', 400> | Reply<'publishIntegration', 401> | Reply<'publishIntegration', 403> | Reply<'publishIntegration', 404> | Reply<'publishIntegration', 413> | Reply<'publishIntegration', 415> | Reply<'publishIntegration', 500>>;
+  /** DELETE /integrations/{integrationName} — Unpublish an integration */
+  unpublishIntegration(input: Input<'unpublishIntegration'>, ctx: Ctx): Promise<Reply<'unpublishIntegration', 204> | Reply<'unpublishIntegration', 400> | Reply<'unpublishIntegration', 401> | Reply<'unpublishIntegration', 403> | Reply<'unpublishIntegration', 500>>;
+  /** GET /integrations/{integrationName}/installations — List the installations of an integration */
+  listIntegrationInstallations(input: Input<'listIntegrationInstallations'>, ctx: Ctx): Promise<Reply<'listIntegrationInstallations', 200> | Reply<'listIntegrationInstallations', 400> | Reply<'listIntegrationInstallations', 401> | Reply<'listIntegrationInstallations', 403> | Reply<'listIntegrationInstallations', 404> | Reply<'listIntegrationInstallations', 500>>;
+  /** POST /integrations/{integrationName}/installations — Install an integration */
+  installIntegration(input: Input<'installIntegration'>, ctx: Ctx): Promise<Reply<'installIntegration', 200> | Reply<'installIntegration', 400> | Reply<'installIntegration', 401> | Reply<'installIntegration', 403> | Reply<'installIntegration', 404> | Reply<'installIntegration', 413> | Reply<'installIntegration', 415> | Reply<'installIntegration', 500>>;
+  /** GET /integrations/{integrationName}/events — List the events of an integration */
+  listIntegrationEvents(input: Input<'listIntegrationEvents'>, ctx: Ctx): Promise<Reply<'listIntegrationEvents', 200> | Reply<'listIntegrationEvents', 400> | Reply<'listIntegrationEvents', 401> | Reply<'listIntegrationEvents', 403> | Reply<'listIntegrationEvents', 404> | Reply<'listIntegrationEvents', 500>>;
+  /** GET /integrations/{integrationName}/events/{eventId} — Get an event of an integration */
+  getIntegrationEvent(input: Input<'getIntegrationEvent'>, ctx: Ctx): Promise<Reply<'getIntegrationEvent', 200> | Reply<'getIntegrationEvent', 400> | Reply<'getIntegrationEvent', 401> | Reply<'getIntegrationEvent', 403> | Reply<'getIntegrationEvent', 404> | Reply<'getIntegrationEvent', 500>>;
+  /** GET /integrations/{integrationName}/spaces — List the spaces an integration is installed on */
+  listIntegrationSpaceInstallations(input: Input<'listIntegrationSpaceInstallations'>, ctx: Ctx): Promise<Reply<'listIntegrationSpaceInstallations', 200> | Reply<'listIntegrationSpaceInstallations', 400> | Reply<'listIntegrationSpaceInstallations', 401> | Reply<'listIntegrationSpaceInstallations', 403> | Reply<'listIntegrationSpaceInstallations', 404> | Reply<'listIntegrationSpaceInstallations', 500>>;
+  /** GET /integrations/{integrationName}/sites — List the sites an integration is installed on */
+  listIntegrationSiteInstallations(input: Input<'listIntegrationSiteInstallations'>, ctx: Ctx): Promise<Reply<'listIntegrationSiteInstallations', 200> | Reply<'listIntegrationSiteInstallations', 400> | Reply<'listIntegrationSiteInstallations', 401> | Reply<'listIntegrationSiteInstallations', 403> | Reply<'listIntegrationSiteInstallations', 404> | Reply<'listIntegrationSiteInstallations', 500>>;
+  /** PUT /integrations/{integrationName}/dev — Set the development mode of an integration */
+  setIntegrationDevelopmentMode(input: Input<'setIntegrationDevelopmentMode'>, ctx: Ctx): Promise<Reply<'setIntegrationDevelopmentMode', 204> | Reply<'setIntegrationDevelopmentMode', 400> | Reply<'setIntegrationDevelopmentMode', 401> | Reply<'setIntegrationDevelopmentMode', 403> | Reply<'setIntegrationDevelopmentMode', 404> | Reply<'setIntegrationDevelopmentMode', 413> | Reply<'setIntegrationDevelopmentMode', 415> | Reply<'setIntegrationDevelopmentMode', 500>>;
+  /** GET /orgs/{organizationId}/openapi — List the OpenAPI specifications of an organization */
+  listOpenAPISpecs(input: Input<'listOpenAPISpecs'>, ctx: Ctx): Promise<Reply<'listOpenAPISpecs', 200> | Reply<'listOpenAPISpecs', 400> | Reply<'listOpenAPISpecs', 401> | Reply<'listOpenAPISpecs', 404> | Reply<'listOpenAPISpecs', 500>>;
+  /** POST /orgs/{organizationId}/openapi — Create an OpenAPI specification */
+  createOpenAPISpec(input: Input<'createOpenAPISpec'>, ctx: Ctx): Promise<Reply<'createOpenAPISpec', 201> | Reply<'createOpenAPISpec', 400> | Reply<'createOpenAPISpec', 401> | Reply<'createOpenAPISpec', 403> | Reply<'createOpenAPISpec', 404> | Reply<'createOpenAPISpec', 409> | Reply<'createOpenAPISpec', 413> | Reply<'createOpenAPISpec', 415> | Reply<'createOpenAPISpec', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug} — Get an OpenAPI specification */
+  getOpenAPISpecBySlug(input: Input<'getOpenAPISpecBySlug'>, ctx: Ctx): Promise<Reply<'getOpenAPISpecBySlug', 200> | Reply<'getOpenAPISpecBySlug', 400> | Reply<'getOpenAPISpecBySlug', 401> | Reply<'getOpenAPISpecBySlug', 404> | Reply<'getOpenAPISpecBySlug', 500>>;
+  /** PUT /orgs/{organizationId}/openapi/{specSlug} — Create or update an OpenAPI specification */
+  createOrUpdateOpenAPISpecBySlug(input: Input<'createOrUpdateOpenAPISpecBySlug'>, ctx: Ctx): Promise<Reply<'createOrUpdateOpenAPISpecBySlug', 200> | Reply<'createOrUpdateOpenAPISpecBySlug', 201> | Reply<'createOrUpdateOpenAPISpecBySlug', 400> | Reply<'createOrUpdateOpenAPISpecBySlug', 401> | Reply<'createOrUpdateOpenAPISpecBySlug', 403> | Reply<'createOrUpdateOpenAPISpecBySlug', 404> | Reply<'createOrUpdateOpenAPISpecBySlug', 413> | Reply<'createOrUpdateOpenAPISpecBySlug', 415> | Reply<'createOrUpdateOpenAPISpecBySlug', 500>>;
+  /** DELETE /orgs/{organizationId}/openapi/{specSlug} — Delete an OpenAPI specification */
+  deleteOpenAPISpecBySlug(input: Input<'deleteOpenAPISpecBySlug'>, ctx: Ctx): Promise<Reply<'deleteOpenAPISpecBySlug', 204> | Reply<'deleteOpenAPISpecBySlug', 400> | Reply<'deleteOpenAPISpecBySlug', 401> | Reply<'deleteOpenAPISpecBySlug', 403> | Reply<'deleteOpenAPISpecBySlug', 500>>;
+  /** PATCH /orgs/{organizationId}/openapi/{specSlug} — Change the visibility of an OpenAPI specification */
+  updateOpenAPISpecBySlug(input: Input<'updateOpenAPISpecBySlug'>, ctx: Ctx): Promise<Reply<'updateOpenAPISpecBySlug', 200> | Reply<'updateOpenAPISpecBySlug', 400> | Reply<'updateOpenAPISpecBySlug', 401> | Reply<'updateOpenAPISpecBySlug', 403> | Reply<'updateOpenAPISpecBySlug', 404> | Reply<'updateOpenAPISpecBySlug', 413> | Reply<'updateOpenAPISpecBySlug', 415> | Reply<'updateOpenAPISpecBySlug', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug}/versions — List the versions of an OpenAPI specification */
+  listOpenAPISpecVersions(input: Input<'listOpenAPISpecVersions'>, ctx: Ctx): Promise<Reply<'listOpenAPISpecVersions', 200> | Reply<'listOpenAPISpecVersions', 400> | Reply<'listOpenAPISpecVersions', 401> | Reply<'listOpenAPISpecVersions', 404> | Reply<'listOpenAPISpecVersions', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest — Get the latest version of an OpenAPI specification */
+  getLatestOpenAPISpecVersion(input: Input<'getLatestOpenAPISpecVersion'>, ctx: Ctx): Promise<Reply<'getLatestOpenAPISpecVersion', 200> | Reply<'getLatestOpenAPISpecVersion', 400> | Reply<'getLatestOpenAPISpecVersion', 401> | Reply<'getLatestOpenAPISpecVersion', 404> | Reply<'getLatestOpenAPISpecVersion', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content — Get the content of the latest version of an OpenAPI specification */
+  getLatestOpenAPISpecVersionContent(input: Input<'getLatestOpenAPISpecVersionContent'>, ctx: Ctx): Promise<Reply<'getLatestOpenAPISpecVersionContent', 200> | Reply<'getLatestOpenAPISpecVersionContent', 400> | Reply<'getLatestOpenAPISpecVersionContent', 401> | Reply<'getLatestOpenAPISpecVersionContent', 404> | Reply<'getLatestOpenAPISpecVersionContent', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId} — Get a version of an OpenAPI specification */
+  getOpenAPISpecVersionById(input: Input<'getOpenAPISpecVersionById'>, ctx: Ctx): Promise<Reply<'getOpenAPISpecVersionById', 200> | Reply<'getOpenAPISpecVersionById', 400> | Reply<'getOpenAPISpecVersionById', 401> | Reply<'getOpenAPISpecVersionById', 404> | Reply<'getOpenAPISpecVersionById', 500>>;
+  /** GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content — Get the content of a version of an OpenAPI specification */
+  getOpenAPISpecVersionContentById(input: Input<'getOpenAPISpecVersionContentById'>, ctx: Ctx): Promise<Reply<'getOpenAPISpecVersionContentById', 200> | Reply<'getOpenAPISpecVersionContentById', 400> | Reply<'getOpenAPISpecVersionContentById', 401> | Reply<'getOpenAPISpecVersionContentById', 404> | Reply<'getOpenAPISpecVersionContentById', 500>>;
+  /** GET /orgs/{organizationId}/translations — List the translations of an organization */
+  listTranslations(input: Input<'listTranslations'>, ctx: Ctx): Promise<Reply<'listTranslations', 200> | Reply<'listTranslations', 400> | Reply<'listTranslations', 401> | Reply<'listTranslations', 404> | Reply<'listTranslations', 500>>;
+  /** POST /orgs/{organizationId}/translations — Create a translation */
+  createTranslation(input: Input<'createTranslation'>, ctx: Ctx): Promise<Reply<'createTranslation', 201> | Reply<'createTranslation', 400> | Reply<'createTranslation', 401> | Reply<'createTranslation', 403> | Reply<'createTranslation', 404> | Reply<'createTranslation', 413> | Reply<'createTranslation', 415> | Reply<'createTranslation', 500>>;
+  /** GET /orgs/{organizationId}/translations/{translationId} — Get a translation */
+  getTranslation(input: Input<'getTranslation'>, ctx: Ctx): Promise<Reply<'getTranslation', 200> | Reply<'getTranslation', 400> | Reply<'getTranslation', 401> | Reply<'getTranslation', 404> | Reply<'getTranslation', 500>>;
+  /** PUT /orgs/{organizationId}/translations/{translationId} — Update the instructions of a translation */
+  updateTranslation(input: Input<'updateTranslation'>, ctx: Ctx): Promise<Reply<'updateTranslation', 200> | Reply<'updateTranslation', 400> | Reply<'updateTranslation', 401> | Reply<'updateTranslation', 403> | Reply<'updateTranslation', 404> | Reply<'updateTranslation', 413> | Reply<'updateTranslation', 415> | Reply<'updateTranslation', 500>>;
+  /** DELETE /orgs/{organizationId}/translations/{translationId} — Delete a translation */
+  deleteTranslation(input: Input<'deleteTranslation'>, ctx: Ctx): Promise<Reply<'deleteTranslation', 204> | Reply<'deleteTranslation', 400> | Reply<'deleteTranslation', 401> | Reply<'deleteTranslation', 403> | Reply<'deleteTranslation', 500>>;
+  /** POST /orgs/{organizationId}/translations/{translationId}/run — Run a translation */
+  runTranslation(input: Input<'runTranslation'>, ctx: Ctx): Promise<Reply<'runTranslation', 204> | Reply<'runTranslation', 400> | Reply<'runTranslation', 401> | Reply<'runTranslation', 403> | Reply<'runTranslation', 404> | Reply<'runTranslation', 500>>;
+  /** GET /orgs/{organizationId}/saml — List the SAML providers of an organization */
+  listSAMLProvidersInOrganizationById(input: Input<'listSAMLProvidersInOrganizationById'>, ctx: Ctx): Promise<Reply<'listSAMLProvidersInOrganizationById', 200> | Reply<'listSAMLProvidersInOrganizationById', 400> | Reply<'listSAMLProvidersInOrganizationById', 401> | Reply<'listSAMLProvidersInOrganizationById', 403> | Reply<'listSAMLProvidersInOrganizationById', 404> | Reply<'listSAMLProvidersInOrganizationById', 500>>;
+  /** POST /orgs/{organizationId}/saml — Create a SAML provider */
+  createOrganizationSAMLProvider(input: Input<'createOrganizationSAMLProvider'>, ctx: Ctx): Promise<Reply<'createOrganizationSAMLProvider', 201> | Reply<'createOrganizationSAMLProvider', 400> | Reply<'createOrganizationSAMLProvider', 401> | Reply<'createOrganizationSAMLProvider', 403> | Reply<'createOrganizationSAMLProvider', 404> | Reply<'createOrganizationSAMLProvider', 413> | Reply<'createOrganizationSAMLProvider', 415> | Reply<'createOrganizationSAMLProvider', 500>>;
+  /** GET /orgs/{organizationId}/saml/{samlProviderId} — Get a SAML provider */
+  getOrganizationSAMLProviderById(input: Input<'getOrganizationSAMLProviderById'>, ctx: Ctx): Promise<Reply<'getOrganizationSAMLProviderById', 200> | Reply<'getOrganizationSAMLProviderById', 400> | Reply<'getOrganizationSAMLProviderById', 401> | Reply<'getOrganizationSAMLProviderById', 403> | Reply<'getOrganizationSAMLProviderById', 404> | Reply<'getOrganizationSAMLProviderById', 500>>;
+  /** DELETE /orgs/{organizationId}/saml/{samlProviderId} — Delete a SAML provider */
+  deleteOrganizationSAMLProvider(input: Input<'deleteOrganizationSAMLProvider'>, ctx: Ctx): Promise<Reply<'deleteOrganizationSAMLProvider', 204> | Reply<'deleteOrganizationSAMLProvider', 400> | Reply<'deleteOrganizationSAMLProvider', 401> | Reply<'deleteOrganizationSAMLProvider', 403> | Reply<'deleteOrganizationSAMLProvider', 500>>;
+  /** PATCH /orgs/{organizationId}/saml/{samlProviderId} — Update a SAML provider */
+  updateOrganizationSAMLProvider(input: Input<'updateOrganizationSAMLProvider'>, ctx: Ctx): Promise<Reply<'updateOrganizationSAMLProvider', 200> | Reply<'updateOrganizationSAMLProvider', 400> | Reply<'updateOrganizationSAMLProvider', 401> | Reply<'updateOrganizationSAMLProvider', 403> | Reply<'updateOrganizationSAMLProvider', 404> | Reply<'updateOrganizationSAMLProvider', 413> | Reply<'updateOrganizationSAMLProvider', 415> | Reply<'updateOrganizationSAMLProvider', 500>>;
+  /** GET /orgs/{organizationId}/sso — List the sign-in options of an organization */
+  listSSOProviderLoginsInOrganization(input: Input<'listSSOProviderLoginsInOrganization'>, ctx: Ctx): Promise<Reply<'listSSOProviderLoginsInOrganization', 200> | Reply<'listSSOProviderLoginsInOrganization', 400> | Reply<'listSSOProviderLoginsInOrganization', 401> | Reply<'listSSOProviderLoginsInOrganization', 404> | Reply<'listSSOProviderLoginsInOrganization', 500>>;
+  /** GET /orgs/{organizationId}/conversations-clusters — List the issues clusters of an organization */
+  listConversationsIssuesClusters(input: Input<'listConversationsIssuesClusters'>, ctx: Ctx): Promise<Reply<'listConversationsIssuesClusters', 200> | Reply<'listConversationsIssuesClusters', 400> | Reply<'listConversationsIssuesClusters', 401> | Reply<'listConversationsIssuesClusters', 404> | Reply<'listConversationsIssuesClusters', 500>>;
+  /** GET /orgs/{organizationId}/conversations — List the conversations of an organization */
+  listConversations(input: Input<'listConversations'>, ctx: Ctx): Promise<Reply<'listConversations', 200> | Reply<'listConversations', 400> | Reply<'listConversations', 401> | Reply<'listConversations', 404> | Reply<'listConversations', 500>>;
+  /** POST /orgs/{organizationId}/conversations — Ingest a conversation */
+  ingestConversation(input: Input<'ingestConversation'>, ctx: Ctx): Promise<Reply<'ingestConversation', 204> | Reply<'ingestConversation', 400> | Reply<'ingestConversation', 401> | Reply<'ingestConversation', 403> | Reply<'ingestConversation', 404> | Reply<'ingestConversation', 413> | Reply<'ingestConversation', 415> | Reply<'ingestConversation', 500>>;
+  /** GET /orgs/{organizationId}/conversations/{conversationId} — Get a conversation */
+  getConversation(input: Input<'getConversation'>, ctx: Ctx): Promise<Reply<'getConversation', 200> | Reply<'getConversation', 400> | Reply<'getConversation', 401> | Reply<'getConversation', 404> | Reply<'getConversation', 500>>;
+  /** GET /orgs/{organizationId}/conversations-issues — List the conversation issues of an organization */
+  listConversationsIssues(input: Input<'listConversationsIssues'>, ctx: Ctx): Promise<Reply<'listConversationsIssues', 200> | Reply<'listConversationsIssues', 400> | Reply<'listConversationsIssues', 401> | Reply<'listConversationsIssues', 404> | Reply<'listConversationsIssues', 500>>;
+  /** GET /orgs/{organizationId}/conversations-issues/{issueId} — Get a conversation issue */
+  getConversationsIssue(input: Input<'getConversationsIssue'>, ctx: Ctx): Promise<Reply<'getConversationsIssue', 200> | Reply<'getConversationsIssue', 400> | Reply<'getConversationsIssue', 401> | Reply<'getConversationsIssue', 404> | Reply<'getConversationsIssue', 500>>;
 }
 
 /** Method and Express path of every operation, in contract order. */
@@ -85,6 +333,25 @@ export const routes = [
   { operationId: 'deleteOrganizationInviteById', method: 'delete', path: '/orgs/:organizationId/link-invites/:inviteId' },
   { operationId: 'joinOrganization', method: 'post', path: '/orgs/:organizationId/join' },
   { operationId: 'getOrganizationsForEmailDomain', method: 'get', path: '/email-domains/:emailDomain/orgs' },
+  { operationId: 'getOrganizationAgentInstructions', method: 'get', path: '/orgs/:organizationId/agent-instructions' },
+  { operationId: 'updateOrganizationAgentInstructions', method: 'put', path: '/orgs/:organizationId/agent-instructions' },
+  { operationId: 'listMembersInOrganizationById', method: 'get', path: '/orgs/:organizationId/members' },
+  { operationId: 'getMemberInOrganizationById', method: 'get', path: '/orgs/:organizationId/members/:userId' },
+  { operationId: 'removeMemberFromOrganizationById', method: 'delete', path: '/orgs/:organizationId/members/:userId' },
+  { operationId: 'updateMemberInOrganizationById', method: 'patch', path: '/orgs/:organizationId/members/:userId' },
+  { operationId: 'updateOrganizationMemberLastSeenAt', method: 'post', path: '/orgs/:organizationId/ping' },
+  { operationId: 'setUserAsSSOMemberForOrganization', method: 'post', path: '/orgs/:organizationId/members/:userId/sso' },
+  { operationId: 'listSpacesForOrganizationMember', method: 'get', path: '/orgs/:organizationId/members/:userId/spaces' },
+  { operationId: 'listTeamsForOrganizationMember', method: 'get', path: '/orgs/:organizationId/members/:userId/teams' },
+  { operationId: 'listTeamMembersInOrganizationById', method: 'get', path: '/orgs/:organizationId/teams/:teamId/members' },
+  { operationId: 'listTeamsInOrganizationById', method: 'get', path: '/orgs/:organizationId/teams' },
+  { operationId: 'createOrganizationTeam', method: 'put', path: '/orgs/:organizationId/teams' },
+  { operationId: 'getTeamInOrganizationById', method: 'get', path: '/orgs/:organizationId/teams/:teamId' },
+  { operationId: 'removeTeamFromOrganizationById', method: 'delete', path: '/orgs/:organizationId/teams/:teamId' },
+  { operationId: 'updateTeamInOrganizationById', method: 'patch', path: '/orgs/:organizationId/teams/:teamId' },
+  { operationId: 'updateMembersInOrganizationTeam', method: 'put', path: '/orgs/:organizationId/teams/:teamId/members' },
+  { operationId: 'addMemberToOrganizationTeamById', method: 'put', path: '/orgs/:organizationId/teams/:teamId/members/:userId' },
+  { operationId: 'deleteMemberFromOrganizationTeamById', method: 'delete', path: '/orgs/:organizationId/teams/:teamId/members/:userId' },
   { operationId: 'getCollectionById', method: 'get', path: '/collections/:collectionId' },
   { operationId: 'deleteCollectionById', method: 'delete', path: '/collections/:collectionId' },
   { operationId: 'updateCollectionById', method: 'patch', path: '/collections/:collectionId' },
@@ -102,4 +369,109 @@ export const routes = [
   { operationId: 'duplicateSpace', method: 'post', path: '/spaces/:spaceId/duplicate' },
   { operationId: 'moveSpace', method: 'post', path: '/spaces/:spaceId/move' },
   { operationId: 'transferSpace', method: 'post', path: '/spaces/:spaceId/transfer' },
+  { operationId: 'listCommentsInSpace', method: 'get', path: '/spaces/:spaceId/comments' },
+  { operationId: 'postCommentInSpace', method: 'post', path: '/spaces/:spaceId/comments' },
+  { operationId: 'getCommentInSpace', method: 'get', path: '/spaces/:spaceId/comments/:commentId' },
+  { operationId: 'updateCommentInSpace', method: 'put', path: '/spaces/:spaceId/comments/:commentId' },
+  { operationId: 'deleteCommentInSpace', method: 'delete', path: '/spaces/:spaceId/comments/:commentId' },
+  { operationId: 'listCommentRepliesInSpace', method: 'get', path: '/spaces/:spaceId/comments/:commentId/replies' },
+  { operationId: 'postCommentReplyInSpace', method: 'post', path: '/spaces/:spaceId/comments/:commentId/replies' },
+  { operationId: 'getCommentReplyInSpace', method: 'get', path: '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId' },
+  { operationId: 'updateCommentReplyInSpace', method: 'put', path: '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId' },
+  { operationId: 'deleteCommentReplyInSpace', method: 'delete', path: '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId' },
+  { operationId: 'getCurrentRevision', method: 'get', path: '/spaces/:spaceId/content' },
+  { operationId: 'applyTemplateToSpace', method: 'post', path: '/spaces/:spaceId/content/template' },
+  { operationId: 'listPages', method: 'get', path: '/spaces/:spaceId/content/pages' },
+  { operationId: 'listFiles', method: 'get', path: '/spaces/:spaceId/content/files' },
+  { operationId: 'getFileById', method: 'get', path: '/spaces/:spaceId/content/files/:fileId' },
+  { operationId: 'listSpaceFileBacklinks', method: 'get', path: '/spaces/:spaceId/content/files/:fileId/backlinks' },
+  { operationId: 'getPageById', method: 'get', path: '/spaces/:spaceId/content/page/:pageId' },
+  { operationId: 'listSpacePageLinks', method: 'get', path: '/spaces/:spaceId/content/page/:pageId/links' },
+  { operationId: 'listSpacePageBacklinks', method: 'get', path: '/spaces/:spaceId/content/page/:pageId/backlinks' },
+  { operationId: 'listSpaceLinks', method: 'get', path: '/spaces/:spaceId/links' },
+  { operationId: 'searchSpaceContent', method: 'get', path: '/spaces/:spaceId/search' },
+  { operationId: 'searchOrganizationContent', method: 'get', path: '/orgs/:organizationId/search' },
+  { operationId: 'listChangeRequestsForSpace', method: 'get', path: '/spaces/:spaceId/change-requests' },
+  { operationId: 'createChangeRequest', method: 'post', path: '/spaces/:spaceId/change-requests' },
+  { operationId: 'getChangeRequestById', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId' },
+  { operationId: 'updateChangeRequestById', method: 'patch', path: '/spaces/:spaceId/change-requests/:changeRequestId' },
+  { operationId: 'mergeChangeRequest', method: 'post', path: '/spaces/:spaceId/change-requests/:changeRequestId/merge' },
+  { operationId: 'updateChangeRequest', method: 'post', path: '/spaces/:spaceId/change-requests/:changeRequestId/update' },
+  { operationId: 'getChangeRequestPDF', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/pdf' },
+  { operationId: 'listChangeRequestsForOrganization', method: 'get', path: '/orgs/:organizationId/change-requests' },
+  { operationId: 'updateChangeRequestContent', method: 'post', path: '/spaces/:spaceId/change-requests/:changeRequestId/content' },
+  { operationId: 'getRevisionOfChangeRequestById', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content' },
+  { operationId: 'listPagesInChangeRequest', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/pages' },
+  { operationId: 'listFilesInChangeRequestById', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/files' },
+  { operationId: 'getFileInChangeRequestById', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId' },
+  { operationId: 'listChangeRequestFileBacklinks', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks' },
+  { operationId: 'getPageInChangeRequestById', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId' },
+  { operationId: 'listChangeRequestPageLinks', method: 'get', path: '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links' },
+  { operationId: 'listSites', method: 'get', path: '/orgs/:organizationId/sites' },
+  { operationId: 'createSite', method: 'post', path: '/orgs/:organizationId/sites' },
+  { operationId: 'getSiteById', method: 'get', path: '/orgs/:organizationId/sites/:siteId' },
+  { operationId: 'deleteSiteById', method: 'delete', path: '/orgs/:organizationId/sites/:siteId' },
+  { operationId: 'updateSiteById', method: 'patch', path: '/orgs/:organizationId/sites/:siteId' },
+  { operationId: 'getSiteAdaptiveSchema', method: 'get', path: '/orgs/:organizationId/sites/:siteId/adaptive-schema' },
+  { operationId: 'updateSiteAdaptiveSchema', method: 'put', path: '/orgs/:organizationId/sites/:siteId/adaptive-schema' },
+  { operationId: 'listSiteAdaptiveTemplateConditions', method: 'get', path: '/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions' },
+  { operationId: 'getPublishedContentSite', method: 'get', path: '/orgs/:organizationId/sites/:siteId/published' },
+  { operationId: 'publishSite', method: 'post', path: '/orgs/:organizationId/sites/:siteId/publish' },
+  { operationId: 'listSiteSections', method: 'get', path: '/orgs/:organizationId/sites/:siteId/sections' },
+  { operationId: 'addSectionToSite', method: 'post', path: '/orgs/:organizationId/sites/:siteId/sections' },
+  { operationId: 'deleteSiteSectionById', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/sections/:siteSectionId' },
+  { operationId: 'updateSiteSectionById', method: 'patch', path: '/orgs/:organizationId/sites/:siteId/sections/:siteSectionId' },
+  { operationId: 'moveSiteSection', method: 'post', path: '/orgs/:organizationId/sites/:siteId/sections/:siteSectionId/move' },
+  { operationId: 'listSiteSectionGroups', method: 'get', path: '/orgs/:organizationId/sites/:siteId/section-groups' },
+  { operationId: 'addSectionGroupToSite', method: 'post', path: '/orgs/:organizationId/sites/:siteId/section-groups' },
+  { operationId: 'deleteSiteSectionGroupById', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId' },
+  { operationId: 'updateSiteSectionGroupById', method: 'patch', path: '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId' },
+  { operationId: 'addSectionToSiteSectionGroup', method: 'post', path: '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections' },
+  { operationId: 'removeSectionFromSiteSectionGroup', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId' },
+  { operationId: 'moveSiteSectionGroup', method: 'post', path: '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move' },
+  { operationId: 'listSiteSpaces', method: 'get', path: '/orgs/:organizationId/sites/:siteId/site-spaces' },
+  { operationId: 'addSpaceToSite', method: 'post', path: '/orgs/:organizationId/sites/:siteId/site-spaces' },
+  { operationId: 'deleteSiteSpaceById', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId' },
+  { operationId: 'updateSiteSpaceById', method: 'patch', path: '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId' },
+  { operationId: 'moveSiteSpace', method: 'post', path: '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move' },
+  { operationId: 'listIntegrations', method: 'get', path: '/integrations' },
+  { operationId: 'getIntegrationByName', method: 'get', path: '/integrations/:integrationName' },
+  { operationId: 'publishIntegration', method: 'post', path: '/integrations/:integrationName' },
+  { operationId: 'unpublishIntegration', method: 'delete', path: '/integrations/:integrationName' },
+  { operationId: 'listIntegrationInstallations', method: 'get', path: '/integrations/:integrationName/installations' },
+  { operationId: 'installIntegration', method: 'post', path: '/integrations/:integrationName/installations' },
+  { operationId: 'listIntegrationEvents', method: 'get', path: '/integrations/:integrationName/events' },
+  { operationId: 'getIntegrationEvent', method: 'get', path: '/integrations/:integrationName/events/:eventId' },
+  { operationId: 'listIntegrationSpaceInstallations', method: 'get', path: '/integrations/:integrationName/spaces' },
+  { operationId: 'listIntegrationSiteInstallations', method: 'get', path: '/integrations/:integrationName/sites' },
+  { operationId: 'setIntegrationDevelopmentMode', method: 'put', path: '/integrations/:integrationName/dev' },
+  { operationId: 'listOpenAPISpecs', method: 'get', path: '/orgs/:organizationId/openapi' },
+  { operationId: 'createOpenAPISpec', method: 'post', path: '/orgs/:organizationId/openapi' },
+  { operationId: 'getOpenAPISpecBySlug', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug' },
+  { operationId: 'createOrUpdateOpenAPISpecBySlug', method: 'put', path: '/orgs/:organizationId/openapi/:specSlug' },
+  { operationId: 'deleteOpenAPISpecBySlug', method: 'delete', path: '/orgs/:organizationId/openapi/:specSlug' },
+  { operationId: 'updateOpenAPISpecBySlug', method: 'patch', path: '/orgs/:organizationId/openapi/:specSlug' },
+  { operationId: 'listOpenAPISpecVersions', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug/versions' },
+  { operationId: 'getLatestOpenAPISpecVersion', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug/versions/latest' },
+  { operationId: 'getLatestOpenAPISpecVersionContent', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug/versions/latest/content' },
+  { operationId: 'getOpenAPISpecVersionById', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug/versions/:versionId' },
+  { operationId: 'getOpenAPISpecVersionContentById', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content' },
+  { operationId: 'listTranslations', method: 'get', path: '/orgs/:organizationId/translations' },
+  { operationId: 'createTranslation', method: 'post', path: '/orgs/:organizationId/translations' },
+  { operationId: 'getTranslation', method: 'get', path: '/orgs/:organizationId/translations/:translationId' },
+  { operationId: 'updateTranslation', method: 'put', path: '/orgs/:organizationId/translations/:translationId' },
+  { operationId: 'deleteTranslation', method: 'delete', path: '/orgs/:organizationId/translations/:translationId' },
+  { operationId: 'runTranslation', method: 'post', path: '/orgs/:organizationId/translations/:translationId/run' },
+  { operationId: 'listSAMLProvidersInOrganizationById', method: 'get', path: '/orgs/:organizationId/saml' },
+  { operationId: 'createOrganizationSAMLProvider', method: 'post', path: '/orgs/:organizationId/saml' },
+  { operationId: 'getOrganizationSAMLProviderById', method: 'get', path: '/orgs/:organizationId/saml/:samlProviderId' },
+  { operationId: 'deleteOrganizationSAMLProvider', method: 'delete', path: '/orgs/:organizationId/saml/:samlProviderId' },
+  { operationId: 'updateOrganizationSAMLProvider', method: 'patch', path: '/orgs/:organizationId/saml/:samlProviderId' },
+  { operationId: 'listSSOProviderLoginsInOrganization', method: 'get', path: '/orgs/:organizationId/sso' },
+  { operationId: 'listConversationsIssuesClusters', method: 'get', path: '/orgs/:organizationId/conversations-clusters' },
+  { operationId: 'listConversations', method: 'get', path: '/orgs/:organizationId/conversations' },
+  { operationId: 'ingestConversation', method: 'post', path: '/orgs/:organizationId/conversations' },
+  { operationId: 'getConversation', method: 'get', path: '/orgs/:organizationId/conversations/:conversationId' },
+  { operationId: 'listConversationsIssues', method: 'get', path: '/orgs/:organizationId/conversations-issues' },
+  { operationId: 'getConversationsIssue', method: 'get', path: '/orgs/:organizationId/conversations-issues/:issueId' },
 ] as const satisfies readonly { operationId: OperationId; method: string; path: string }[];

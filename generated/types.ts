@@ -128,6 +128,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/agent-instructions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the agent instructions of an organization
+         * @description Returns the instructions the organization's AI agent follows. When none were ever saved, the instructions are an empty document without `updatedAt` or `updatedBy`. An unknown organization is not found (404).
+         */
+        get: operations["getOrganizationAgentInstructions"];
+        /**
+         * Replace the agent instructions of an organization
+         * @description Replaces the instructions the organization's AI agent follows, recording the caller and the time. Needs the admin role (403 otherwise). An unknown organization is not found (404).
+         */
+        put: operations["updateOrganizationAgentInstructions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of an organization
+         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text.
+         */
+        get: operations["listMembersInOrganizationById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a member of an organization
+         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404).
+         */
+        get: operations["getMemberInOrganizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from an organization
+         * @description Removes a user from the organization, and from its teams. Needs the admin role. Succeeds with no content also when the user was not a member.
+         */
+        delete: operations["removeMemberFromOrganizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).
+         */
+        patch: operations["updateMemberInOrganizationById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the activity of the caller
+         * @description Sets the caller's `lastSeenAt` in the organization to now. The answer may carry `serviceVisitorClaims`, a token to attach to the user. An organization the caller is not a member of is not found (404).
+         */
+        post: operations["updateOrganizationMemberLastSeenAt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/members/{userId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a member as an SSO member
+         * @description Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member. Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).
+         */
+        post: operations["setUserAsSSOMemberForOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/members/{userId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the spaces of a member
+         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404).
+         */
+        get: operations["listSpacesForOrganizationMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/members/{userId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of a member
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404).
+         */
+        get: operations["listTeamsForOrganizationMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/teams/{teamId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a team
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404).
+         */
+        get: operations["listTeamMembersInOrganizationById"];
+        /**
+         * Change the members of a team
+         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404).
+         */
+        put: operations["updateMembersInOrganizationTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of an organization
+         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case.
+         */
+        get: operations["listTeamsInOrganizationById"];
+        /**
+         * Create a team
+         * @description Creates a team in the organization, with the given organization members in it. Needs the admin role. An unknown organization is not found (404).
+         */
+        put: operations["createOrganizationTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Returns a team of the organization. An unknown organization or team is not found (404).
+         */
+        get: operations["getTeamInOrganizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Deletes a team; its members stay members of the organization. Needs the admin role. Succeeds with no content also when the team did not exist.
+         */
+        delete: operations["removeTeamFromOrganizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team
+         * @description Changes the title of a team. Needs the admin role. An unknown organization or team is not found (404).
+         */
+        patch: operations["updateTeamInOrganizationById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/teams/{teamId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a member to a team or change its team role
+         * @description Adds an organization member to the team with the given role, or changes the role of a user already in the team. Without `role`, a new team member gets the `member` role and an existing one keeps its role. Needs the admin role or the owner role in the team. An unknown organization, team or member is not found (404).
+         */
+        put: operations["addMemberToOrganizationTeamById"];
+        post?: never;
+        /**
+         * Remove a member from a team
+         * @description Removes a user from the team; the user stays a member of the organization. Needs the admin role or the owner role in the team. Succeeds with no content also when the user was not a member of the team.
+         */
+        delete: operations["deleteMemberFromOrganizationTeamById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collections/{collectionId}": {
         parameters: {
             query?: never;
@@ -372,10 +624,1605 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments of a space
+         * @description Lists the comments of a space, newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page) and `authors` (comments posted by any of these users).
+         */
+        get: operations["listCommentsInSpace"];
+        put?: never;
+        /**
+         * Post a comment
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`). Needs the comment role. An unknown space or page is not found.
+         */
+        post: operations["postCommentInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment
+         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found.
+         */
+        get: operations["getCommentInSpace"];
+        /**
+         * Update a comment
+         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden.
+         */
+        put: operations["updateCommentInSpace"];
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist.
+         */
+        delete: operations["deleteCommentInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the replies to a comment
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found.
+         */
+        get: operations["listCommentRepliesInSpace"];
+        put?: never;
+        /**
+         * Reply to a comment
+         * @description Posts a reply to a comment. Needs the comment role. An unknown comment is not found.
+         */
+        post: operations["postCommentReplyInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reply to a comment
+         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found.
+         */
+        get: operations["getCommentReplyInSpace"];
+        /**
+         * Update a reply to a comment
+         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role.
+         */
+        put: operations["updateCommentReplyInSpace"];
+        post?: never;
+        /**
+         * Delete a reply to a comment
+         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist.
+         */
+        delete: operations["deleteCommentReplyInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the current revision of a space
+         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it.
+         */
+        get: operations["getCurrentRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a template to a space
+         * @description Fills the space with the content of the template `id`, resolving its named content references from `params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the live content. Needs the edit role. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is no longer open.
+         */
+        post: operations["applyTemplateToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pages of a space
+         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist.
+         */
+        get: operations["listPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a space
+         * @description Lists the files of the current revision of the space. 404 when the space does not exist.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a space
+         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist.
+         */
+        get: operations["getFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/files/{fileId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the backlinks of a file
+         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist.
+         */
+        get: operations["listSpaceFileBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a space
+         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist.
+         */
+        get: operations["getPageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/page/{pageId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the links of a page
+         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist.
+         */
+        get: operations["listSpacePageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/page/{pageId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the backlinks of a page
+         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist.
+         */
+        get: operations["listSpacePageBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the links of a space
+         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist.
+         */
+        get: operations["listSpaceLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the content of a space
+         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist.
+         */
+        get: operations["searchSpaceContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the content of an organization
+         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. 404 when the organization does not exist or the caller is not a member.
+         */
+        get: operations["searchOrganizationContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the change requests of a space
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster.
+         */
+        get: operations["listChangeRequestsForSpace"];
+        put?: never;
+        /**
+         * Create a change request
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator. Properties other than `subject` are accepted and ignored. Needs the edit role. The body may be omitted.
+         */
+        post: operations["createChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a change request
+         * @description Returns a change request of the space, by id or by number. An unknown change request is not found.
+         */
+        get: operations["getChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a change request
+         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. Needs the edit role. A merged change request can no longer change its status (409).
+         */
+        patch: operations["updateChangeRequestById"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a change request
+         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space to be met (403 otherwise); a change request already merged or archived is a conflict (409).
+         */
+        post: operations["mergeChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a change request up to date
+         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request is a conflict (409).
+         */
+        post: operations["updateChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a PDF of a change request
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). An unknown change request or page is not found.
+         */
+        get: operations["getChangeRequestPDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the change requests of an organization
+         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`.
+         */
+        get: operations["listChangeRequestsForOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the revision of a change request
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist.
+         */
+        get: operations["getRevisionOfChangeRequestById"];
+        put?: never;
+        /**
+         * Update the content of a change request
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found.
+         */
+        post: operations["updateChangeRequestContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pages of a change request
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist.
+         */
+        get: operations["listPagesInChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a change request
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist.
+         */
+        get: operations["listFilesInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a change request
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it.
+         */
+        get: operations["getFileInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the backlinks of a file in a change request
+         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it.
+         */
+        get: operations["listChangeRequestFileBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a change request
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it.
+         */
+        get: operations["getPageInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the links of a page in a change request
+         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it.
+         */
+        get: operations["listChangeRequestPageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sites of an organization
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published.
+         */
+        get: operations["listSites"];
+        put?: never;
+        /**
+         * Create a site
+         * @description Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`. Needs the admin role. The body may be omitted. An unknown space is not found (404).
+         */
+        post: operations["createSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a site
+         * @description Returns a docs site of the organization; an unknown site is not found (404).
+         */
+        get: operations["getSiteById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site
+         * @description Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept). Needs the admin role. Succeeds with no content also when the site did not exist.
+         */
+        delete: operations["deleteSiteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site
+         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section; an unknown site, site space or section is not found (404). Needs the admin role.
+         */
+        patch: operations["updateSiteById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/adaptive-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the adaptive schema of a site
+         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404).
+         */
+        get: operations["getSiteAdaptiveSchema"];
+        /**
+         * Set the adaptive schema of a site
+         * @description Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of boolean attributes is refused (400). Needs the admin role.
+         */
+        put: operations["updateSiteAdaptiveSchema"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List template conditions of a site
+         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means.
+         */
+        get: operations["listSiteAdaptiveTemplateConditions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the published profile of a site
+         * @description Returns what a published site renders: the site, its sections with their site spaces, the customizations and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404).
+         */
+        get: operations["getPublishedContentSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a site
+         * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). Needs the admin role. An unknown site is not found (404).
+         */
+        post: operations["publishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sections of a site
+         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404).
+         */
+        get: operations["listSiteSections"];
+        put?: never;
+        /**
+         * Add a section to a site
+         * @description Creates a section at the end of the site, with the space `spaceId` as its first site space (variant). Needs the admin role. An unknown site or space is not found (404).
+         */
+        post: operations["addSectionToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site section
+         * @description Removes a section and its site spaces from the site (the spaces themselves are kept). Needs the admin role. Succeeds with no content also when the section did not exist.
+         */
+        delete: operations["deleteSiteSectionById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site section
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. Needs the admin role. An unknown site, section or site space is not found (404).
+         */
+        patch: operations["updateSiteSectionById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site section
+         * @description Moves a section before or after another section of the site. A position naming a section of another site, or the section itself, is refused (400). Needs the admin role. An unknown section is not found (404).
+         */
+        post: operations["moveSiteSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the section groups of a site
+         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404).
+         */
+        get: operations["listSiteSectionGroups"];
+        put?: never;
+        /**
+         * Add a section group to a site
+         * @description Creates a section group at the root of the site, or inside the group `parent`, holding the given `sections` (moved out of their previous group). Needs the admin role. An unknown site, section or parent group is not found (404).
+         */
+        post: operations["addSectionGroupToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a section group
+         * @description Deletes a section group; its sections stay in the site, where the group was. Needs the admin role. Succeeds with no content also when the group did not exist.
+         */
+        delete: operations["deleteSiteSectionGroupById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a section group
+         * @description Changes the title or icon of a section group; omitted fields are unchanged. Needs the admin role. An unknown group is not found (404).
+         */
+        patch: operations["updateSiteSectionGroupById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a section to a section group
+         * @description Puts a section of the site at the end of a section group, taking it out of the group it was in. Needs the admin role. An unknown group or section is not found (404).
+         */
+        post: operations["addSectionToSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a section from a section group
+         * @description Takes a section out of a section group, back to the root of the site (the section is kept). Needs the admin role. Succeeds with no content also when the section was not part of the group.
+         */
+        delete: operations["removeSectionFromSiteSectionGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a section group
+         * @description Moves a section group before or after another item (section or section group) of the site, given by `id`. A position naming an item of another site, or the group itself, is refused (400). Needs the admin role. An unknown group is not found (404).
+         */
+        post: operations["moveSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the site spaces of a site
+         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404).
+         */
+        get: operations["listSiteSpaces"];
+        put?: never;
+        /**
+         * Add a space to a site
+         * @description Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the default section, or at the root when the site has no sections. Needs the admin role. An unknown site, space or section is not found (404).
+         */
+        post: operations["addSpaceToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a site space
+         * @description Removes a site space from the site; the space itself is kept. Needs the admin role. Succeeds with no content also when the site space did not exist.
+         */
+        delete: operations["deleteSiteSpaceById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site space
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. Needs the admin role. An unknown site space or space is not found (404).
+         */
+        patch: operations["updateSiteSpaceById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site space
+         * @description Moves a site space before or after another site space of the same section. A position naming a site space of another section or site, or the site space itself, is refused (400). Needs the admin role. An unknown site space is not found (404).
+         */
+        post: operations["moveSiteSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integrations
+         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine.
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an integration
+         * @description Returns an integration by its name. An integration the caller cannot see is not found.
+         */
+        get: operations["getIntegrationByName"];
+        put?: never;
+        /**
+         * Publish an integration
+         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned.
+         */
+        post: operations["publishIntegration"];
+        /**
+         * Unpublish an integration
+         * @description Removes a published integration and its installations. Needs the admin role in the owning organization. Succeeds with no content also when the integration did not exist.
+         */
+        delete: operations["unpublishIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/installations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the installations of an integration
+         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         */
+        get: operations["listIntegrationInstallations"];
+        put?: never;
+        /**
+         * Install an integration
+         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. An unknown integration or organization is not found.
+         */
+        post: operations["installIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of an integration
+         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found.
+         */
+        get: operations["listIntegrationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event of an integration
+         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found.
+         */
+        get: operations["getIntegrationEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the spaces an integration is installed on
+         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         */
+        get: operations["listIntegrationSpaceInstallations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sites an integration is installed on
+         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         */
+        get: operations["listIntegrationSiteInstallations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/dev": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the development mode of an integration
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Needs the admin role in the owning organization. An unknown integration is not found.
+         */
+        put: operations["setIntegrationDevelopmentMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OpenAPI specifications of an organization
+         * @description Lists the OpenAPI specifications of an organization, in creation order.
+         */
+        get: operations["listOpenAPISpecs"];
+        put?: never;
+        /**
+         * Create an OpenAPI specification
+         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. Needs the create role in the organization. A slug the organization already uses is a conflict (409).
+         */
+        post: operations["createOpenAPISpec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an OpenAPI specification
+         * @description Returns an OpenAPI specification of the organization by its slug.
+         */
+        get: operations["getOpenAPISpecBySlug"];
+        /**
+         * Create or update an OpenAPI specification
+         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Needs the create role in the organization.
+         */
+        put: operations["createOrUpdateOpenAPISpecBySlug"];
+        post?: never;
+        /**
+         * Delete an OpenAPI specification
+         * @description Deletes an OpenAPI specification with its versions. Needs the create role in the organization. Succeeds with no content also when the specification did not exist.
+         */
+        delete: operations["deleteOpenAPISpecBySlug"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the visibility of an OpenAPI specification
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Needs the create role in the organization.
+         */
+        patch: operations["updateOpenAPISpecBySlug"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of an OpenAPI specification
+         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found.
+         */
+        get: operations["listOpenAPISpecVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}/versions/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the latest version of an OpenAPI specification
+         * @description Returns the latest processed version of a specification; not found when it has none yet.
+         */
+        get: operations["getLatestOpenAPISpecVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the content of the latest version of an OpenAPI specification
+         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet.
+         */
+        get: operations["getLatestOpenAPISpecVersionContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a version of an OpenAPI specification
+         * @description Returns one version of a specification. An unknown specification or version is not found.
+         */
+        get: operations["getOpenAPISpecVersionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the content of a version of an OpenAPI specification
+         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found.
+         */
+        get: operations["getOpenAPISpecVersionContentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the translations of an organization
+         * @description Lists the translations of an organization, most recently created first.
+         */
+        get: operations["listTranslations"];
+        put?: never;
+        /**
+         * Create a translation
+         * @description Sets up the translation of a space of the organization into `language`, with optional instructions for the translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`). Needs the create role. Invalid input, such as a target language equal to the source language, is refused (400); a source space the organization does not have is not found (404).
+         */
+        post: operations["createTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/translations/{translationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a translation
+         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404).
+         */
+        get: operations["getTranslation"];
+        /**
+         * Update the instructions of a translation
+         * @description Replaces the instructions of a translation; they apply from the next run on. Needs the create role. Invalid input is refused (400); an unknown translation is not found (404).
+         */
+        put: operations["updateTranslation"];
+        post?: never;
+        /**
+         * Delete a translation
+         * @description Deletes a translation: no further runs happen; the space holding the translated content is kept. Needs the create role. Succeeds with no content also when the translation did not exist.
+         */
+        delete: operations["deleteTranslation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/translations/{translationId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a translation
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Needs the create role. An unknown translation is not found (404).
+         */
+        post: operations["runTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/saml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the SAML providers of an organization
+         * @description Lists the SAML providers of an organization, in creation order. Needs the admin role.
+         */
+        get: operations["listSAMLProvidersInOrganizationById"];
+        put?: never;
+        /**
+         * Create a SAML provider
+         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. Needs the admin role. A `defaultTeam` the organization does not have is refused (400).
+         */
+        post: operations["createOrganizationSAMLProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/saml/{samlProviderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a SAML provider
+         * @description Returns a SAML provider of the organization. Needs the admin role. An unknown provider is not found (404).
+         */
+        get: operations["getOrganizationSAMLProviderById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a SAML provider
+         * @description Removes a SAML provider: nobody can sign in with it any more. Needs the admin role. Succeeds with no content also when the provider did not exist.
+         */
+        delete: operations["deleteOrganizationSAMLProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a SAML provider
+         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. Needs the admin role. An unknown provider is not found (404); a `defaultTeam` the organization does not have is refused (400).
+         */
+        patch: operations["updateOrganizationSAMLProvider"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sign-in options of an organization
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404).
+         */
+        get: operations["listSSOProviderLoginsInOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations-clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the issues clusters of an organization
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). `status` keeps only the clusters still to address (`open`: some task is in the backlog or started, or no task was created yet) or those addressed (`resolved`: every task is completed or cancelled); without it, all clusters are listed.
+         */
+        get: operations["listConversationsIssuesClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the conversations of an organization
+         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        /**
+         * Ingest a conversation
+         * @description Adds a conversation with users to the organization, to be analysed for documentation issues in the background. The caller chooses `id`; ingesting an `id` again replaces that conversation and its issues. Needs the permission to ingest conversations (the admin role). An unknown organization is not found (404).
+         */
+        post: operations["ingestConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a conversation
+         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404).
+         */
+        get: operations["getConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the conversation issues of an organization
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation.
+         */
+        get: operations["listConversationsIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations-issues/{issueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a conversation issue
+         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404).
+         */
+        get: operations["getConversationsIssue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A subdomain of the service pointing at an organization.
+         * @example {
+         *       "object": "subdomain",
+         *       "subdomain": "acme",
+         *       "target": {
+         *         "type": "organization",
+         *         "organization": "org_01JD3Q6Z8N4TQVJ"
+         *       },
+         *       "isActive": true
+         *     }
+         */
+        Subdomain: {
+            /** @enum {string} */
+            object: "subdomain";
+            subdomain: string;
+            target: {
+                /** @enum {string} */
+                type: "organization";
+                organization: string;
+            };
+            isActive: boolean;
+        };
         /**
          * @description A person using the service.
          * @example {
@@ -480,7 +2327,7 @@ export interface components {
             useCase?: "internalDocs" | "docsSite" | "audienceControlledSite" | "productDocs" | "teamKnowledgeBase" | "designSystem" | "openSourceDocs" | "notes" | "other";
             /** @enum {string} */
             communityType?: "nonProfit" | "openSource" | "education";
-            defaultRole: components["schemas"]["MemberRole"];
+            defaultRole: components["schemas"]["MemberRole"] | null;
             defaultContent?: {
                 /** @enum {string} */
                 type: "site";
@@ -589,9 +2436,9 @@ export interface components {
         /**
          * @description Role in an organization, strongest first: admin (administrate content, create and delete spaces), create, review, edit (live or change requests), comment, read.
          * @example edit
-         * @enum {string|null}
+         * @enum {string}
          */
-        MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read" | null;
+        MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
         /**
          * @description Organization-wide merge rules: a list of rules, or `none` (merging needs no review).
          * @example {
@@ -644,7 +2491,7 @@ export interface components {
             emailDomains?: string[];
             /** @description Default hostname (a subdomain) for public content. */
             hostname?: string;
-            defaultRole?: components["schemas"]["MemberRole"];
+            defaultRole?: components["schemas"]["MemberRole"] | null;
             defaultContent?: {
                 /** @enum {string} */
                 type: "site";
@@ -669,68 +2516,135 @@ export interface components {
             organizations: components["schemas"]["Organization"][];
         };
         /**
-         * @description A group of spaces and collections.
+         * @description Instructions the organization's AI agent follows: tone, conventions, what to avoid.
          * @example {
-         *       "object": "collection",
-         *       "id": "col_01JD3Q7C1P5WS8E",
-         *       "title": "Product guides",
-         *       "description": "Everything customers need to get started",
-         *       "organization": "org_01JD3Q6Z8N4TQVJ",
-         *       "defaultLevel": "read",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/collections/col_01JD3Q7C1P5WS8E",
-         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/c/col_01JD3Q7C1P5WS8E"
+         *       "object": "agent-instructions",
+         *       "instructions": {
+         *         "object": "document",
+         *         "data": {
+         *           "schemaVersion": 1
+         *         },
+         *         "nodes": [
+         *           {
+         *             "object": "block",
+         *             "type": "paragraph",
+         *             "key": "b7fQz2",
+         *             "nodes": [
+         *               {
+         *                 "object": "text",
+         *                 "leaves": [
+         *                   {
+         *                     "object": "leaf",
+         *                     "text": "Answer in a friendly, concise tone."
+         *                   }
+         *                 ]
+         *               }
+         *             ]
+         *           }
+         *         ]
          *       },
-         *       "permissions": {
-         *         "view": true,
-         *         "admin": true,
-         *         "viewInviteLinks": true,
-         *         "create": true
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "updatedBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
          *       }
          *     }
          */
-        Collection: {
+        AgentInstructions: {
             /** @enum {string} */
-            object: "collection";
-            id: string;
-            title: string;
-            description?: string;
-            /** @description Id of the owning organization. */
-            organization: string;
-            /** @description Id of the parent collection, absent at the top level. */
-            parent?: string;
-            defaultLevel: components["schemas"]["MemberRole"] & unknown;
+            object: "agent-instructions";
+            instructions: components["schemas"]["Document"];
             /**
              * Format: date-time
+             * @description When the instructions were last saved; absent when they never were.
              * @example 2026-03-14T09:26:53.000Z
              */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt: string;
+            updatedAt?: string;
+            updatedBy?: components["schemas"]["User"] & unknown;
             urls: {
                 /** Format: uri */
                 location: string;
-                /** Format: uri */
-                app: string;
-            };
-            permissions: {
-                view: boolean;
-                admin: boolean;
-                viewInviteLinks: boolean;
-                create: boolean;
             };
         };
-        UpdateCollection: {
-            title?: string;
-            description?: string;
-            defaultLevel?: components["schemas"]["MemberRole"];
+        /**
+         * @description The instructions, as rich text; an empty document when none were saved.
+         * @example {
+         *       "object": "document",
+         *       "data": {
+         *         "schemaVersion": 1
+         *       },
+         *       "nodes": [
+         *         {
+         *           "object": "block",
+         *           "type": "paragraph",
+         *           "key": "b7fQz2",
+         *           "nodes": [
+         *             {
+         *               "object": "text",
+         *               "leaves": [
+         *                 {
+         *                   "object": "leaf",
+         *                   "text": "Answer in a friendly, concise tone."
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        Document: {
+            /** @enum {string} */
+            object: "document";
+            data?: {
+                schemaVersion?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlock"][];
         };
-        SpaceList: {
+        /** @description A block of a rich-text document; blocks nest. */
+        DocumentBlock: {
+            /** @enum {string} */
+            object: "block";
+            /** @enum {string} */
+            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update";
+            key?: string;
+            isVoid?: boolean;
+            data?: {
+                /** @enum {string} */
+                align?: "start" | "center" | "end";
+            } & {
+                [key: string]: unknown;
+            };
+            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"])[];
+        };
+        /** @description A run of text inside a block. */
+        DocumentText: {
+            /** @enum {string} */
+            object: "text";
+            leaves: {
+                /** @enum {string} */
+                object: "leaf";
+                text: string;
+                marks?: {
+                    type: string;
+                }[];
+            }[];
+        };
+        UpdateAgentInstructions: {
+            instructions: components["schemas"]["Document"] & unknown;
+        };
+        MemberList: {
             /** @description Absent on the last page. */
             next?: {
                 /** @description Pass as `page` to fetch the next page. */
@@ -738,7 +2652,130 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["Space"][];
+            items: components["schemas"]["Member"][];
+        };
+        /**
+         * @description A user who is a member of an organization.
+         * @example {
+         *       "object": "member",
+         *       "id": "usr_01JD3Q6Z9B8XKRD",
+         *       "role": "admin",
+         *       "user": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "disabled": false,
+         *       "joinedAt": "2026-03-14T09:26:53.000Z",
+         *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
+         *       "sso": false,
+         *       "spaces": 12,
+         *       "teams": 2
+         *     }
+         */
+        Member: {
+            /** @enum {string} */
+            object: "member";
+            /** @description The id of the member: the id of its user. */
+            id: string;
+            role: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+            /** @description Whether the membership is disabled. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            joinedAt: string;
+            /**
+             * Format: date-time
+             * @description Last activity in the organization; absent when never seen.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            lastSeenAt?: string;
+            /** @description Whether the member signs in through the SSO of the organization. */
+            sso: boolean;
+            /** @description Number of spaces the member has access to. */
+            spaces: number;
+            /** @description Number of teams the member belongs to. */
+            teams: number;
+        };
+        UpdateMember: {
+            /** @description The new role; null for a guest. */
+            role?: components["schemas"]["MemberRole"] | null;
+        };
+        /**
+         * @description The answer to a ping of an organization member.
+         * @example {
+         *       "serviceVisitorClaims": "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.4pQ7cM2hVdJk1x9sYwRZfN0bT5uE6gL8aH3iK2jP0qo"
+         *     }
+         */
+        MemberPing: {
+            /** @description A token of claims to attach to the user when visiting the published content. */
+            serviceVisitorClaims?: string;
+        };
+        MemberSpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["MemberSpace"][];
+        };
+        /**
+         * @description A space an organization member has access to.
+         * @example {
+         *       "permission": "edit",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "spc_01JD3Q7F2V6RM0A",
+         *         "title": "Getting started",
+         *         "emoji": "🚀",
+         *         "visibility": "in-collection",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "updatedAt": "2026-05-02T16:41:07.000Z",
+         *         "editMode": "live",
+         *         "mergeRules": {
+         *           "type": "inherit"
+         *         },
+         *         "organization": "org_01JD3Q6Z8N4TQVJ",
+         *         "parent": "col_01JD3Q7C1P5WS8E",
+         *         "language": "en",
+         *         "revision": "rev_01JD3Q7F2V6RM0B",
+         *         "defaultLevel": "read",
+         *         "comments": 3,
+         *         "changeRequests": 12,
+         *         "changeRequestsOpen": 2,
+         *         "changeRequestsDraft": 1,
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "comment": true,
+         *           "merge": true,
+         *           "review": true,
+         *           "installIntegration": true
+         *         }
+         *       }
+         *     }
+         */
+        MemberSpace: {
+            permission: components["schemas"]["MemberRole"] & unknown;
+            space: components["schemas"]["Space"];
         };
         /**
          * @description A container of pages and files.
@@ -837,7 +2874,7 @@ export interface components {
             };
             /** @description Id of the active revision. */
             revision: string;
-            defaultLevel: components["schemas"]["MemberRole"];
+            defaultLevel: components["schemas"]["MemberRole"] | null;
             /** @description Number of open comments. */
             comments: number;
             changeRequests: number;
@@ -891,6 +2928,247 @@ export interface components {
          * @enum {string}
          */
         TranslationLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
+        MemberTeamList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["MemberTeam"][];
+        };
+        /**
+         * @description A team an organization member belongs to.
+         * @example {
+         *       "team": {
+         *         "object": "team",
+         *         "id": "tem_01JD3QF4H7ZNB2S",
+         *         "title": "Developer Relations",
+         *         "members": 6,
+         *         "spaces": 4,
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "permissions": {
+         *           "admin": true,
+         *           "view": true
+         *         }
+         *       },
+         *       "member": {
+         *         "role": "owner"
+         *       }
+         *     }
+         */
+        MemberTeam: {
+            team: components["schemas"]["Team"];
+            /** @description The membership of the member in the team. */
+            member: {
+                role: components["schemas"]["TeamMemberRole"];
+            };
+        };
+        /**
+         * @description A group of members of an organization, given access to content together.
+         * @example {
+         *       "object": "team",
+         *       "id": "tem_01JD3QF4H7ZNB2S",
+         *       "title": "Developer Relations",
+         *       "members": 6,
+         *       "spaces": 4,
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "permissions": {
+         *         "admin": true,
+         *         "view": true
+         *       }
+         *     }
+         */
+        Team: {
+            /** @enum {string} */
+            object: "team";
+            id: string;
+            /** @description Name of the team. */
+            title: string;
+            /** @description Number of members of the team. */
+            members: number;
+            /** @description Number of spaces the team has access to. */
+            spaces: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            permissions: {
+                /** @description Whether the caller may manage the team (rename, delete, change members). */
+                admin: boolean;
+                /** @description Whether the caller may see the team. */
+                view: boolean;
+            };
+        };
+        /**
+         * @description Role in a team: owners manage the team members.
+         * @example member
+         * @enum {string}
+         */
+        TeamMemberRole: "owner" | "member";
+        TeamMemberList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamMember"][];
+        };
+        /**
+         * @description A member of a team.
+         * @example {
+         *       "organization": {
+         *         "object": "member",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "role": "admin",
+         *         "user": {
+         *           "object": "user",
+         *           "id": "usr_01JD3Q6Z9B8XKRD",
+         *           "displayName": "Ada Lovelace",
+         *           "email": "ada@example.com",
+         *           "photoURL": "https://avatars.example.com/u/ada.png",
+         *           "urls": {
+         *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *           }
+         *         },
+         *         "disabled": false,
+         *         "joinedAt": "2026-03-14T09:26:53.000Z",
+         *         "lastSeenAt": "2026-05-02T16:41:07.000Z",
+         *         "sso": false,
+         *         "spaces": 12,
+         *         "teams": 2
+         *       },
+         *       "team": {
+         *         "role": "member"
+         *       },
+         *       "permissions": {
+         *         "view": true
+         *       }
+         *     }
+         */
+        TeamMember: {
+            organization: components["schemas"]["Member"];
+            /** @description The membership of the user in the team. */
+            team: {
+                role: components["schemas"]["TeamMemberRole"];
+            };
+            permissions: {
+                /** @description Whether the caller may see this member. */
+                view: boolean;
+            };
+        };
+        TeamList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Team"][];
+        };
+        CreateTeam: {
+            /** @description Name of the team. */
+            title: string;
+            /** @description Ids of organization members to put in the team. */
+            members?: string[];
+        };
+        UpdateTeam: {
+            /** @description New name of the team. */
+            title: string;
+        };
+        UpdateTeamMembers: {
+            /** @description Users to add, by user id or email. */
+            add?: string[];
+            /** @description Users to remove, by user id or email. */
+            remove?: string[];
+            /** @description The team role to give each user, keyed by user id. */
+            memberships?: {
+                [key: string]: {
+                    role: components["schemas"]["TeamMemberRole"];
+                };
+            };
+        };
+        AddTeamMember: {
+            role?: components["schemas"]["TeamMemberRole"];
+        };
+        /**
+         * @description A group of spaces and collections.
+         * @example {
+         *       "object": "collection",
+         *       "id": "col_01JD3Q7C1P5WS8E",
+         *       "title": "Product guides",
+         *       "description": "Everything customers need to get started",
+         *       "organization": "org_01JD3Q6Z8N4TQVJ",
+         *       "defaultLevel": "read",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/collections/col_01JD3Q7C1P5WS8E",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/c/col_01JD3Q7C1P5WS8E"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "admin": true,
+         *         "viewInviteLinks": true,
+         *         "create": true
+         *       }
+         *     }
+         */
+        Collection: {
+            /** @enum {string} */
+            object: "collection";
+            id: string;
+            title: string;
+            description?: string;
+            /** @description Id of the owning organization. */
+            organization: string;
+            /** @description Id of the parent collection, absent at the top level. */
+            parent?: string;
+            /** @description Role every organization member has on the content by default. */
+            defaultLevel: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+            permissions: {
+                view: boolean;
+                admin: boolean;
+                viewInviteLinks: boolean;
+                create: boolean;
+            };
+        };
+        UpdateCollection: {
+            title?: string;
+            description?: string;
+            defaultLevel?: components["schemas"]["MemberRole"] | null;
+        };
+        SpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Space"][];
+        };
         MoveCollection: {
             parent?: string | null;
             /**
@@ -944,7 +3222,7 @@ export interface components {
             emoji?: string;
             /** @enum {string} */
             editMode?: "live" | "locked";
-            defaultLevel?: components["schemas"]["MemberRole"];
+            defaultLevel?: components["schemas"]["MemberRole"] | null;
             language?: components["schemas"]["TranslationLanguage"];
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
@@ -976,6 +3254,3852 @@ export interface components {
             organization: string;
             /** @description Id of a collection of the target organization. */
             collection?: string;
+        };
+        CommentList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Comment"][];
+        };
+        /**
+         * @description A comment on a space, a page or a block.
+         * @example {
+         *       "object": "comment",
+         *       "id": "cmt_01JD3QE6T9WH5MB",
+         *       "postedBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "postedAt": "2026-03-14T09:26:53.000Z",
+         *       "editedAt": "2026-03-14T09:31:20.000Z",
+         *       "reactions": [
+         *         {
+         *           "emoji": "👍",
+         *           "count": 1,
+         *           "users": [
+         *             {
+         *               "user": {
+         *                 "object": "user",
+         *                 "id": "usr_01JD3Q6Z9B8XKRD",
+         *                 "displayName": "Ada Lovelace",
+         *                 "email": "ada@example.com",
+         *                 "photoURL": "https://avatars.example.com/u/ada.png",
+         *                 "urls": {
+         *                   "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *                 }
+         *               },
+         *               "reactedAt": "2026-05-02T17:03:12.000Z"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "replies": 1,
+         *       "repliers": [
+         *         {
+         *           "updatedAt": "2026-05-02T16:41:07.000Z",
+         *           "count": 1,
+         *           "user": {
+         *             "object": "user",
+         *             "id": "usr_01JD3Q6Z9B8XKRD",
+         *             "displayName": "Ada Lovelace",
+         *             "email": "ada@example.com",
+         *             "photoURL": "https://avatars.example.com/u/ada.png",
+         *             "urls": {
+         *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "body": {
+         *         "markdown": "Should this step mention the **API token** scope?"
+         *       },
+         *       "target": {
+         *         "node": {
+         *           "id": "b7fQz2"
+         *         },
+         *         "page": {
+         *           "id": "pag_01JD3QD4T7WX9KM"
+         *         },
+         *         "space": "spc_01JD3Q7F2V6RM0A",
+         *         "revision": "rev_01JD3Q7F2V6RM0B"
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true,
+         *         "reply": true,
+         *         "delete": true
+         *       },
+         *       "status": "open"
+         *     }
+         */
+        Comment: {
+            /** @enum {string} */
+            object: "comment";
+            id: string;
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            postedAt: string;
+            /**
+             * Format: date-time
+             * @description When the body was last changed; absent if never edited.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            editedAt?: string;
+            reactions: components["schemas"]["CommentReaction"][];
+            /** @description Number of replies. */
+            replies: number;
+            /** @description The users who replied, with the number of their replies and the time of their latest one. */
+            repliers: {
+                /**
+                 * Format: date-time
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                updatedAt: string;
+                count: number;
+                user: components["schemas"]["User"];
+            }[];
+            body: components["schemas"]["MarkdownOrDocument"];
+            /** @description What the comment is about. */
+            target: {
+                /** @description The block of the page the comment is anchored to. */
+                node?: {
+                    id: string;
+                };
+                /** @description The table cell the comment is anchored to: its record (row) and definition (column). */
+                tableCell?: {
+                    record: string;
+                    definition: string;
+                };
+                /** @description Id of the change request the comment belongs to. */
+                changeRequest?: string;
+                /** @description Id of the change-request review the comment belongs to. */
+                review?: string;
+                /** @description The page commented on. */
+                page?: {
+                    id: string;
+                };
+                space?: string;
+                /** @description Id of the revision the comment was posted on. */
+                revision?: string;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+            permissions: {
+                view: boolean;
+                /** @description Whether the caller may change the body (the author only). */
+                edit: boolean;
+                reply: boolean;
+                delete: boolean;
+            };
+            status: components["schemas"]["CommentStatus"];
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            resolvedAt?: string;
+            resolvedBy?: components["schemas"]["User"];
+        };
+        /** @description The users who reacted to a comment or reply with one emoji. */
+        CommentReaction: {
+            emoji: string;
+            /** @description Number of users who reacted with this emoji. */
+            count: number;
+            users: {
+                user: components["schemas"]["User"];
+                /**
+                 * Format: date-time
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                reactedAt: string;
+            }[];
+        };
+        /**
+         * @description Rich text: `{ markdown }` (1–100000 characters), `{ document }` (a rich-text document), or `{}` (empty).
+         * @example {
+         *       "markdown": "Should this step mention the **API token** scope?"
+         *     }
+         */
+        MarkdownOrDocument: {
+            /** @description The text, in Markdown. */
+            markdown: string;
+        } | {
+            document: components["schemas"]["Document"] & unknown;
+        } | Record<string, never>;
+        /**
+         * @description open, or resolved (then `resolvedAt` and `resolvedBy` are set).
+         * @example open
+         * @enum {string}
+         */
+        CommentStatus: "open" | "resolved";
+        PostComment: {
+            body: components["schemas"]["MarkdownOrDocument"];
+            /** @description Key of the block commented on. */
+            node?: string;
+            /** @description Id of the page commented on. */
+            page?: string;
+            /** @description The table cell commented on. */
+            tableCell?: {
+                /** @description Id of the row. */
+                record: string;
+                /** @description Id of the column. */
+                definition: string;
+            };
+        };
+        UpdateComment: {
+            /** @description true resolves the comment, false reopens it. */
+            resolved?: boolean;
+            body?: components["schemas"]["MarkdownOrDocument"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: string[];
+            /** @description Emojis whose reaction by the caller is removed. */
+            removedReactions?: string[];
+        };
+        CommentReplyList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["CommentReply"][];
+        };
+        /**
+         * @description A reply to a comment.
+         * @example {
+         *       "object": "comment-reply",
+         *       "id": "rpl_01JD3QE8V2XJ7NC",
+         *       "postedBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "postedAt": "2026-05-02T16:41:07.000Z",
+         *       "reactions": [],
+         *       "body": {
+         *         "markdown": "Yes: it needs the `space:content:write` scope."
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB/replies/rpl_01JD3QE8V2XJ7NC"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true,
+         *         "reply": true,
+         *         "delete": true
+         *       }
+         *     }
+         */
+        CommentReply: {
+            /** @enum {string} */
+            object: "comment-reply";
+            id: string;
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            postedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            editedAt?: string;
+            reactions: components["schemas"]["CommentReaction"][];
+            body: components["schemas"]["MarkdownOrDocument"];
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+            permissions: {
+                view: boolean;
+                /** @description Whether the caller may change the body (the author only). */
+                edit: boolean;
+                reply: boolean;
+                delete: boolean;
+            };
+        };
+        PostCommentReply: {
+            body: components["schemas"]["MarkdownOrDocument"];
+        };
+        UpdateCommentReply: {
+            body?: components["schemas"]["MarkdownOrDocument"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: string[];
+            /** @description Emojis whose reaction by the caller is removed. */
+            removedReactions?: string[];
+        };
+        /**
+         * @description A version of the content of a space: its pages, files and reusable contents.
+         * @example {
+         *       "object": "revision",
+         *       "id": "rev_01JD3Q7F2V6RM0B",
+         *       "parents": [
+         *         "rev_01JD3Q7E8T1GH5C"
+         *       ],
+         *       "pages": [
+         *         {
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "emoji": "⚡",
+         *           "type": "document",
+         *           "createdAt": "2026-03-14T09:26:53.000Z",
+         *           "updatedAt": "2026-05-02T16:41:07.000Z",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           },
+         *           "slug": "quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "pages": [],
+         *           "git": {
+         *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+         *             "path": "getting-started/quickstart.md"
+         *           },
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": true,
+         *             "coverSize": "hero",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": true
+         *           },
+         *           "cover": {
+         *             "ref": {
+         *               "kind": "file",
+         *               "file": "fil_01JD3QC8M2ZR7TB"
+         *             },
+         *             "yPos": 0,
+         *             "height": 240
+         *           },
+         *           "variables": {
+         *             "productName": "Acme CLI"
+         *           },
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ],
+         *       "files": [
+         *         {
+         *           "id": "fil_01JD3QC8M2ZR7TB",
+         *           "name": "architecture-overview.png",
+         *           "contentType": "image/png",
+         *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+         *           "size": 184320,
+         *           "dimensions": {
+         *             "width": 1600,
+         *             "height": 900
+         *           },
+         *           "git": {
+         *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+         *             "path": ".gitbook/assets/architecture-overview.png"
+         *           }
+         *         }
+         *       ],
+         *       "reusableContents": [
+         *         {
+         *           "id": "rsc_01JD3QE2K8PA4ZG",
+         *           "title": "Support contact",
+         *           "git": {
+         *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
+         *             "path": "includes/support-contact.md"
+         *           },
+         *           "document": "doc_01JD3QE4W6HS2XN"
+         *         }
+         *       ],
+         *       "variables": {
+         *         "productName": "Acme CLI"
+         *       },
+         *       "createdAt": "2026-05-02T16:41:07.000Z",
+         *       "git": {
+         *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+         *         "message": "Document the quickstart",
+         *         "createdByGitBook": true,
+         *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+         *         "ref": "refs/heads/main"
+         *       },
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
+         *         "published": "https://docs.acme.example.com/getting-started",
+         *         "public": "https://docs.acme.example.com/getting-started"
+         *       },
+         *       "type": "edits"
+         *     }
+         */
+        Revision: {
+            /** @enum {string} */
+            object: "revision";
+            id: string;
+            /** @description Ids of the parent revisions. */
+            parents: string[];
+            /** @description Top-level pages, in order, each with its child pages. */
+            pages: components["schemas"]["RevisionPage"][];
+            files: components["schemas"]["RevisionFile"][];
+            reusableContents: components["schemas"]["RevisionReusableContent"][];
+            /** @description Variables of the space, by name. */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description Git commit of the revision, when the space is synchronized with Git (absent when `metadata=false`). */
+            git?: {
+                /** @description Id of the Git commit. */
+                oid: string;
+                /** @description Commit message. */
+                message: string;
+                /** @description Whether the commit was made by the service rather than imported. */
+                createdByGitBook: boolean;
+                /**
+                 * Format: uri
+                 * @description URL of the commit in the Git provider.
+                 */
+                url?: string;
+                /** @description Git reference (branch) of the commit. */
+                ref?: string;
+            };
+            urls: {
+                /** Format: uri */
+                app: string;
+                /** Format: uri */
+                published?: string;
+                /** Format: uri */
+                public?: string;
+            };
+            /**
+             * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.
+             * @enum {string}
+             */
+            type: "edits" | "merge" | "rollback" | "update" | "computed";
+        };
+        /**
+         * @description A page of a revision, with its child pages.
+         * @example {
+         *       "id": "pag_01JD3QD4T7WX9KM",
+         *       "title": "Quickstart",
+         *       "emoji": "⚡",
+         *       "type": "document",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *       },
+         *       "slug": "quickstart",
+         *       "path": "getting-started/quickstart",
+         *       "description": "Install the CLI and publish your first page in five minutes.",
+         *       "pages": [],
+         *       "git": {
+         *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+         *         "path": "getting-started/quickstart.md"
+         *       },
+         *       "layout": {
+         *         "width": "default",
+         *         "cover": true,
+         *         "coverSize": "hero",
+         *         "title": true,
+         *         "description": true,
+         *         "tableOfContents": true,
+         *         "outline": true,
+         *         "pagination": true,
+         *         "metadata": true
+         *       },
+         *       "cover": {
+         *         "ref": {
+         *           "kind": "file",
+         *           "file": "fil_01JD3QC8M2ZR7TB"
+         *         },
+         *         "yPos": 0,
+         *         "height": 240
+         *       },
+         *       "variables": {
+         *         "productName": "Acme CLI"
+         *       },
+         *       "hidden": false,
+         *       "noIndex": false,
+         *       "noRobotsIndex": false
+         *     }
+         */
+        RevisionPage: {
+            id: string;
+            title: string;
+            emoji?: string;
+            icon?: string;
+            /**
+             * @description document: a page with content; group: a heading grouping child pages; link: an entry pointing elsewhere; computed: content produced by a computation.
+             * @enum {string}
+             */
+            type: "document" | "group" | "link" | "computed";
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt?: string;
+            /** @description The content as Markdown, when requested with `format=markdown`. */
+            markdown?: string;
+            document?: components["schemas"]["Document"] & unknown;
+            urls?: {
+                /** Format: uri */
+                app: string;
+            };
+            /** @description Last segment of the page path. */
+            slug?: string;
+            /** @description Path of the page in the space, from the root. */
+            path?: string;
+            description?: string;
+            /** @description Git object id and path of the page (absent when `metadata=false`). */
+            git?: {
+                /** @description Git object id. */
+                oid: string;
+                /** @description Path in the Git repository. */
+                path: string;
+            };
+            layout?: components["schemas"]["RevisionPageLayout"];
+            cover?: components["schemas"]["RevisionPageCover"];
+            /** @description Variables of the page, by name. */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description Whether the page is hidden from the table of contents. */
+            hidden?: boolean;
+            /** @description Whether the page is excluded from search in the published site. */
+            noIndex?: boolean;
+            /** @description Whether search engines are asked not to index the page. */
+            noRobotsIndex?: boolean;
+            computed?: components["schemas"]["RevisionComputedSource"];
+            /** @description Seed making the computed content stable across computations. */
+            computedSeed?: string;
+            /** @description Child pages, in order (documents and groups). */
+            pages?: components["schemas"]["RevisionPage"][];
+        };
+        /** @description How the page is laid out: which parts are shown, and how wide. */
+        RevisionPageLayout: {
+            /** @enum {string} */
+            width?: "default" | "wide";
+            /** @description Whether the cover is shown. */
+            cover?: boolean;
+            /** @enum {string} */
+            coverSize?: "hero" | "full" | "background";
+            title?: boolean;
+            description?: boolean;
+            tableOfContents?: boolean;
+            outline?: boolean;
+            pagination?: boolean;
+            metadata?: boolean;
+        };
+        /** @description Cover image of a page. */
+        RevisionPageCover: {
+            ref?: components["schemas"]["ContentRef"];
+            refDark?: components["schemas"]["ContentRef"] & unknown;
+            /** @description Vertical position of the image in the cover. */
+            yPos: number;
+            /** @description Height of the cover, in pixels. */
+            height?: number;
+        };
+        /**
+         * @description Image of the cover.
+         * @example {
+         *       "kind": "file",
+         *       "file": "fil_01JD3QC8M2ZR7TB"
+         *     }
+         */
+        ContentRef: {
+            /** @enum {string} */
+            kind: "file";
+            file: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "url";
+            url: string;
+        } | {
+            /** @enum {string} */
+            kind: "page";
+            page: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "anchor";
+            anchor: string;
+            page?: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "user";
+            user: string;
+        } | {
+            /** @enum {string} */
+            kind: "collection";
+            collection: string;
+        } | {
+            /** @enum {string} */
+            kind: "space";
+            space: string;
+        } | {
+            /** @enum {string} */
+            kind: "reusable-content";
+            reusableContent: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "tag";
+            tag: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "openapi";
+            spec: string;
+        };
+        /**
+         * @description For computed pages: how the content is produced.
+         * @example {
+         *       "type": "builtin:openapi",
+         *       "dependencies": {
+         *         "spec": {
+         *           "ref": {
+         *             "kind": "openapi",
+         *             "spec": "petstore"
+         *           }
+         *         }
+         *       },
+         *       "props": {
+         *         "doc": "operations"
+         *       }
+         *     }
+         */
+        RevisionComputedSource: {
+            /**
+             * @description What computes the content.
+             * @enum {string}
+             */
+            type: "builtin:openapi" | "builtin:translation";
+            /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
+            dependencies: {
+                [key: string]: {
+                    ref: components["schemas"]["ContentRef"] & unknown;
+                };
+            };
+            /** @description Free-form properties given to the computation (e.g. `doc`). */
+            props: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A file of a revision.
+         * @example {
+         *       "id": "fil_01JD3QC8M2ZR7TB",
+         *       "name": "architecture-overview.png",
+         *       "contentType": "image/png",
+         *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+         *       "size": 184320,
+         *       "dimensions": {
+         *         "width": 1600,
+         *         "height": 900
+         *       },
+         *       "git": {
+         *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+         *         "path": ".gitbook/assets/architecture-overview.png"
+         *       }
+         *     }
+         */
+        RevisionFile: {
+            id: string;
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description MIME type of the file. */
+            contentType: string;
+            /**
+             * Format: uri
+             * @description URL to download the file from.
+             */
+            downloadURL: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description Width and height in pixels, for images. */
+            dimensions?: {
+                width: number;
+                height: number;
+            };
+            /** @description Git object id and path of the file, when the space is synchronized with Git (absent when `metadata=false`). */
+            git?: {
+                /** @description Git object id. */
+                oid: string;
+                /** @description Path in the Git repository. */
+                path: string;
+            };
+        };
+        /**
+         * @description A block of content that pages of the space can include.
+         * @example {
+         *       "id": "rsc_01JD3QE2K8PA4ZG",
+         *       "title": "Support contact",
+         *       "git": {
+         *         "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
+         *         "path": "includes/support-contact.md"
+         *       },
+         *       "document": "doc_01JD3QE4W6HS2XN"
+         *     }
+         */
+        RevisionReusableContent: {
+            id: string;
+            title: string;
+            git?: {
+                /** @description Git object id. */
+                oid: string;
+                /** @description Path in the Git repository. */
+                path: string;
+            };
+            /** @description Id of the document holding the content; absent when empty. */
+            document?: string;
+            computed?: components["schemas"]["RevisionComputedSource"] & unknown;
+            computedSeed?: string;
+        };
+        ApplySpaceTemplate: {
+            /** @description Id of the template. */
+            id: string;
+            params?: {
+                /** @description Content references the template uses, by name. */
+                contentRefs?: {
+                    [key: string]: components["schemas"]["ContentRef"] & unknown;
+                };
+            };
+            /** @description Id of a change request of the space to apply the template in. */
+            changeRequestId?: string;
+        };
+        /**
+         * @description The page tree of a revision.
+         * @example {
+         *       "pages": [
+         *         {
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "emoji": "⚡",
+         *           "type": "document",
+         *           "createdAt": "2026-03-14T09:26:53.000Z",
+         *           "updatedAt": "2026-05-02T16:41:07.000Z",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           },
+         *           "slug": "quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "pages": [],
+         *           "git": {
+         *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+         *             "path": "getting-started/quickstart.md"
+         *           },
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": true,
+         *             "coverSize": "hero",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": true
+         *           },
+         *           "cover": {
+         *             "ref": {
+         *               "kind": "file",
+         *               "file": "fil_01JD3QC8M2ZR7TB"
+         *             },
+         *             "yPos": 0,
+         *             "height": 240
+         *           },
+         *           "variables": {
+         *             "productName": "Acme CLI"
+         *           },
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ]
+         *     }
+         */
+        RevisionPages: {
+            /** @description Top-level pages, in order, each with its child pages. */
+            pages: components["schemas"]["RevisionPage"][];
+        };
+        RevisionFileList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["RevisionFile"][];
+        };
+        BacklinkItemList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["BacklinkItem"][];
+        };
+        /**
+         * @description A place in content that refers to the page or file.
+         * @example {
+         *       "kind": "page",
+         *       "organization": "org_01JD3Q6Z8N4TQVJ",
+         *       "space": "spc_01JD3Q7H4KX9T3C",
+         *       "versionContext": {
+         *         "type": "revision",
+         *         "revision": "rev_01JD3Q7J6MB2W8D"
+         *       },
+         *       "page": "pag_01JD3QF2H9KD4SY"
+         *     }
+         */
+        BacklinkItem: {
+            /**
+             * @description What kind of content holds the reference.
+             * @enum {string}
+             */
+            kind: "page" | "file";
+            /** @description Id of the organization holding the reference. */
+            organization: string;
+            /** @description Id of the space holding the reference. */
+            space: string;
+            /** @description Revision in which the reference was found. */
+            versionContext: {
+                /** @enum {string} */
+                type: "revision";
+                revision: string;
+            };
+            /** @description Id of the file holding the reference, when `kind` is `file`. */
+            file?: string;
+            /** @description Id of the page holding the reference, when `kind` is `page`. */
+            page?: string;
+        };
+        /** @description A page of links, with statistics. */
+        LinkItemList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["LinkItem"][];
+            /** @description Counts of all links, regardless of the `status` filter and pagination. */
+            stats: {
+                /** @description Number of links. */
+                total: number;
+                broken: {
+                    /** @description Number of broken links. */
+                    total: number;
+                    /** @description Number of broken links in open change requests. */
+                    changeRequest: number;
+                };
+            };
+        };
+        /**
+         * @description A link found in content, with its status.
+         * @example {
+         *       "status": "broken",
+         *       "relation": "link",
+         *       "targetReference": {
+         *         "kind": "page",
+         *         "page": "pag_01JD3QF0Z3VC7MR"
+         *       },
+         *       "locationReferences": [
+         *         {
+         *           "kind": "page",
+         *           "page": "pag_01JD3QD4T7WX9KM"
+         *         }
+         *       ]
+         *     }
+         */
+        LinkItem: {
+            status: components["schemas"]["LinkStatus"];
+            /** @description How the location refers to the target, e.g. `link`. */
+            relation: string;
+            targetReference: components["schemas"]["ContentRef"] & unknown;
+            /** @description Where the link appears. */
+            locationReferences: (components["schemas"]["ContentRef"] & unknown)[];
+        };
+        /**
+         * @description ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.
+         * @example broken
+         * @enum {string}
+         */
+        LinkStatus: "ok" | "broken" | "in-app";
+        SearchSpaceResultList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SearchSpaceResult"][];
+        };
+        /**
+         * @description A page of a space matching a search.
+         * @example {
+         *       "id": "pag_01JD3QD4T7WX9KM",
+         *       "title": "Quickstart",
+         *       "path": "getting-started/quickstart",
+         *       "sections": [
+         *         {
+         *           "id": "installing-the-cli",
+         *           "title": "Installing the CLI",
+         *           "path": "getting-started/quickstart#installing-the-cli",
+         *           "body": "Install the CLI with npm, then sign in with your access token.",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+         *           }
+         *         }
+         *       ],
+         *       "ancestors": [
+         *         {
+         *           "title": "Getting started"
+         *         }
+         *       ],
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *       }
+         *     }
+         */
+        SearchSpaceResult: {
+            /** @description Id of the page. */
+            id: string;
+            title: string;
+            path: string;
+            /** @description Sections of the page matching the query. */
+            sections: {
+                /** @description Anchor of the section in the page. */
+                id: string;
+                title: string;
+                path: string;
+                /** @description Text of the section matching the query. */
+                body: string;
+                urls: {
+                    /** Format: uri */
+                    app: string;
+                };
+            }[];
+            /** @description Parent pages, from the root. */
+            ancestors: {
+                title: string;
+            }[];
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+        };
+        SearchOrganizationResultList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SearchOrganizationResult"][];
+        };
+        /**
+         * @description A space of an organization with its pages matching a search.
+         * @example {
+         *       "id": "spc_01JD3Q7F2V6RM0A",
+         *       "title": "Getting started",
+         *       "pages": [
+         *         {
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "sections": [
+         *             {
+         *               "id": "installing-the-cli",
+         *               "title": "Installing the CLI",
+         *               "path": "getting-started/quickstart#installing-the-cli",
+         *               "body": "Install the CLI with npm, then sign in with your access token.",
+         *               "urls": {
+         *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+         *               }
+         *             }
+         *           ],
+         *           "ancestors": [
+         *             {
+         *               "title": "Getting started"
+         *             }
+         *           ],
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        SearchOrganizationResult: {
+            /** @description Id of the space. */
+            id: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Pages of the space matching the query. */
+            pages: components["schemas"]["SearchSpaceResult"][];
+        };
+        ChangeRequestList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ChangeRequest"][];
+        };
+        /**
+         * @description A set of proposed changes to the content of a space.
+         * @example {
+         *       "object": "change-request",
+         *       "id": "crq_01JD3QG5P8TN2WA",
+         *       "number": 12,
+         *       "status": "open",
+         *       "subject": "Document the API token scopes",
+         *       "description": {
+         *         "object": "document",
+         *         "data": {
+         *           "schemaVersion": 1
+         *         },
+         *         "nodes": [
+         *           {
+         *             "object": "block",
+         *             "type": "paragraph",
+         *             "key": "b7fQz2",
+         *             "nodes": [
+         *               {
+         *                 "object": "text",
+         *                 "leaves": [
+         *                   {
+         *                     "object": "leaf",
+         *                     "text": "Answer in a friendly, concise tone."
+         *                   }
+         *                 ]
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       },
+         *       "createdBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "space": "spc_01JD3Q7F2V6RM0A",
+         *       "revision": "rev_01JD3QD6S8WP3MZ",
+         *       "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+         *       "comments": 2,
+         *       "outdated": false,
+         *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+         *       }
+         *     }
+         */
+        ChangeRequest: {
+            /** @enum {string} */
+            object: "change-request";
+            id: string;
+            /** @description Incremental number of the change request within its space. */
+            number: number;
+            status: components["schemas"]["ChangeRequestStatus"];
+            subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+            createdBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the active revision of the change request. */
+            revision: string;
+            /** @description Id of the space revision the change request was created from. */
+            revisionInitial: string;
+            /** @description Id of the latest space revision the change request was brought up to date with. */
+            revisionMergedAncestor?: string;
+            /** @description Id of the space revision the merge produced, once merged. */
+            revisionMerged?: string;
+            /** @description Number of open comments. */
+            comments: number;
+            /** @description true when the change request is not up to date with the main content. */
+            outdated: boolean;
+            /** @description Id of the conversations issues cluster it addresses. */
+            conversationsIssuesCluster?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+        };
+        /**
+         * @description draft: work in progress; open: submitted for review; archived: closed without merging; merged: its changes are in the space.
+         * @example open
+         * @enum {string}
+         */
+        ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
+        CreateChangeRequest: {
+            /** @description Title of the change request. */
+            subject?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateChangeRequest: {
+            subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+            /**
+             * @description Use the merge operation to merge.
+             * @enum {string}
+             */
+            status?: "draft" | "open" | "archived";
+        };
+        /**
+         * @description The outcome of merging a change request.
+         * @example {
+         *       "revision": "rev_01JD3QD9T2XQ4NA",
+         *       "result": "merge"
+         *     }
+         */
+        ChangeRequestMergeResult: {
+            /** @description Id of the space revision the merge produced. */
+            revision: string;
+            /** @enum {string} */
+            result: "merge";
+        };
+        /**
+         * @description The outcome of bringing a change request up to date with the main content.
+         * @example {
+         *       "revision": "rev_01JD3QDB5Y7RS6C",
+         *       "result": "update"
+         *     }
+         */
+        ChangeRequestUpdateResult: {
+            /** @description Id of the new revision of the change request. */
+            revision: string;
+            /** @enum {string} */
+            result: "update";
+        };
+        /** @description Where to download a PDF. */
+        ChangeRequestPDF: {
+            /**
+             * Format: uri
+             * @description URL of the PDF.
+             */
+            url: string;
+        };
+        /** @description The change request after a batch update of its content, with what each change did (`compat=false`). */
+        ChangeRequestContentUpdate: {
+            changeRequest: components["schemas"]["ChangeRequest"];
+            changes: components["schemas"]["ChangeRequestContentChangeResult"][];
+            insertedFiles?: components["schemas"]["RevisionFile"][];
+        };
+        /** @description What one change of the batch did to a page. */
+        ChangeRequestContentChangeResult: {
+            /** @enum {string} */
+            object: "created_page";
+            ref?: string;
+            page: {
+                /** @enum {string} */
+                object: "page";
+                id: string;
+                urls: {
+                    /** Format: uri */
+                    location: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            object: "updated_page";
+            page: {
+                /** @enum {string} */
+                object: "page";
+                id: string;
+                urls: {
+                    /** Format: uri */
+                    location: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            object: "deleted_page";
+            /** @description Id of the deleted page. */
+            page: string;
+        };
+        UpdateChangeRequestContent: {
+            changes: components["schemas"]["ChangeRequestContentChange"][];
+        };
+        /** @description One change of a batch, chosen by `operation`. */
+        ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"];
+        ChangeRequestUpdatePage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "update_page";
+            /** @description Id of the page, or the `ref` of a page inserted earlier in the batch. */
+            page: string;
+            document?: components["schemas"]["MarkdownOrDocument"] & unknown;
+            /** @description Id of the new parent page; null moves it to the root. */
+            into?: string | null;
+            /** @description Position among the siblings, 0 first (default: last). */
+            at?: number;
+            title?: string;
+            slug?: string;
+            emoji?: string;
+            /** @description Name of an icon. */
+            icon?: string;
+            description?: string;
+            hidden?: boolean;
+            noIndex?: boolean;
+            noRobotsIndex?: boolean;
+            /** @description Display condition of the page; `""` removes it. */
+            condition?: string;
+        };
+        ChangeRequestInsertPage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "insert_page";
+            document: components["schemas"]["MarkdownOrDocument"];
+            /** @description Id of the parent page; omitted: at the root. */
+            into?: string;
+            /** @description Position among the siblings, 0 first (default: last). */
+            at?: number;
+            /** @description Name under which later changes of the batch refer to this page. */
+            ref?: string;
+            title?: string;
+            slug?: string;
+            emoji?: string;
+            /** @description Name of an icon. */
+            icon?: string;
+            description?: string;
+            hidden?: boolean;
+            noIndex?: boolean;
+            noRobotsIndex?: boolean;
+            /** @description Display condition of the page; `""` removes it. */
+            condition?: string;
+        };
+        /** @description Deletes a page with its subpages. */
+        ChangeRequestDeletePage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "delete_page";
+            page: string;
+        };
+        ChangeRequestRevertPage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "revert_page";
+            page: string;
+            /** @description Revision to revert to (default: the base revision of the change request). */
+            revision?: string;
+            /** @description Keys of the blocks to revert (default: the whole page). */
+            block?: string[];
+        };
+        ChangeRequestInsertFiles: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "insert_files";
+            files: components["schemas"]["ChangeRequestInsertedFile"][];
+        };
+        /** @description A file to insert, fetched from `url` or given as `base64` (which needs `contentType`). */
+        ChangeRequestInsertedFile: {
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description Name under which the batch refers to this file. */
+            ref?: string;
+            /** @description MIME type of the file. */
+            contentType?: string;
+            /**
+             * Format: uri
+             * @description URL the file is fetched from.
+             */
+            url: string;
+        } | {
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description Name under which the batch refers to this file. */
+            ref?: string;
+            /** @description MIME type of the file. */
+            contentType: string;
+            /** @description Content of the file, base64-encoded (at most 1 MB encoded). */
+            base64: string;
+        };
+        SiteList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Site"][];
+        };
+        /**
+         * @description A published docs site: sections and site spaces served at a URL.
+         * @example {
+         *       "object": "site",
+         *       "id": "sit_01JD3QE4R7HN2WX",
+         *       "type": "premium",
+         *       "title": "Acme Developer Docs",
+         *       "hostname": "docs.acme.example.com",
+         *       "basename": "developers",
+         *       "visibility": "public",
+         *       "published": true,
+         *       "siteSpaces": 2,
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "adaptiveContent": {
+         *         "enabled": false
+         *       },
+         *       "ads": {
+         *         "status": "pending",
+         *         "submittable": false
+         *       },
+         *       "agentsContext": "included",
+         *       "features": [
+         *         {
+         *           "id": "site-customization",
+         *           "plan": "premium",
+         *           "frozen": false,
+         *           "customizations": [
+         *             "styling.font"
+         *           ]
+         *         }
+         *       ],
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *         "published": "https://docs.acme.example.com/developers"
+         *       }
+         *     }
+         */
+        Site: {
+            /** @enum {string} */
+            object: "site";
+            id: string;
+            type: components["schemas"]["SiteType"];
+            title: string;
+            /** @description Icon of the site, for light and dark themes. */
+            icon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            };
+            /** @description Custom hostname the site is served on. */
+            hostname?: string;
+            /** @description A short name for the site, used in its default URL. */
+            basename?: string;
+            /** @description Present when the site is served through a reverse proxy. */
+            proxy?: {
+                /** @description The proxied URL the site is served from (a domain plus a sub-path). */
+                origin: string;
+                /**
+                 * Format: uri
+                 * @description The URL the proxy forwards to.
+                 */
+                target: string;
+            };
+            visibility: components["schemas"]["SiteVisibility"];
+            published: boolean;
+            /** @description Number of site spaces of the site. */
+            siteSpaces: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description Whether adaptive content is on. */
+            adaptiveContent?: {
+                enabled: boolean;
+            };
+            /** @description State of the ads program for the site. */
+            ads?: {
+                /** @enum {string} */
+                status: "pending" | "in-review" | "rejected" | "live" | "disabled";
+                submittable: boolean;
+            };
+            /**
+             * @description excluded: AI agents cannot access the site; included: they can.
+             * @enum {string}
+             */
+            agentsContext?: "excluded" | "included";
+            /** @description Features of the site. */
+            features?: {
+                id: string;
+                plan: components["schemas"]["SiteType"] & unknown;
+                frozen: boolean;
+                customizations: string[];
+            }[];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+                /**
+                 * Format: uri
+                 * @description Present when the site is published.
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * @description Plan of the site; `basic` unless chosen otherwise.
+         * @example premium
+         * @enum {string}
+         */
+        SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
+        /**
+         * @description public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; visitor-auth: visitors authenticated by JWT.
+         * @example public
+         * @enum {string}
+         */
+        SiteVisibility: "public" | "unlisted" | "share-link" | "visitor-auth";
+        CreateSite: {
+            type?: components["schemas"]["SiteType"] & unknown;
+            title?: string;
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description Ids of spaces to add as site spaces. */
+            spaces?: string[];
+        };
+        UpdateSite: {
+            title?: string;
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description A short name for the site. */
+            basename?: string;
+            adaptiveContent?: {
+                enabled: boolean;
+            };
+            /**
+             * @description excluded: AI agents cannot access the site; included: they can.
+             * @enum {string}
+             */
+            agentsContext?: "excluded" | "included";
+            /** @description Id of the site space to make the default. */
+            defaultSiteSpace?: string;
+            /** @description Id of the section to make the default. */
+            defaultSiteSection?: string;
+            /** @description A domain plus a sub-path to serve the site from, e.g. `acme.example.com/docs`; null removes the proxy. */
+            proxy?: string | null;
+        };
+        /**
+         * @description The attributes visitors of a site may carry, on which adaptive content conditions are written.
+         * @example {
+         *       "object": "site-adaptive-schema",
+         *       "jsonSchema": {
+         *         "type": "object",
+         *         "properties": {
+         *           "isBetaUser": {
+         *             "type": "boolean",
+         *             "description": "Whether the visitor is enrolled in the beta program."
+         *           },
+         *           "isEnterprise": {
+         *             "type": "boolean",
+         *             "description": "Whether the visitor belongs to an enterprise customer."
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "description": "Claims the visitor may set without signing them.",
+         *             "properties": {
+         *               "prefersDarkMode": {
+         *                 "type": "boolean"
+         *               }
+         *             },
+         *             "additionalProperties": false
+         *           }
+         *         },
+         *         "additionalProperties": false
+         *       },
+         *       "updatedAt": "2026-05-02T16:41:07.000Z"
+         *     }
+         */
+        SiteAdaptiveSchema: {
+            /** @enum {string} */
+            object: "site-adaptive-schema";
+            /** @description A draft-07 JSON Schema of the visitor attributes: an object of boolean properties, plus an `unsigned` object of boolean claims, with no additional properties. */
+            jsonSchema: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+        };
+        UpdateSiteAdaptiveSchema: {
+            /** @description The draft-07 JSON Schema of the visitor attributes. */
+            jsonSchema: {
+                [key: string]: unknown;
+            };
+        };
+        SiteAdaptiveTemplateConditions: {
+            items: {
+                description: string;
+                condition: string;
+            }[];
+        };
+        /**
+         * @description Everything needed to render a published docs site: the site, its structure, customizations and scripts.
+         * @example {
+         *       "object": "published-content-site",
+         *       "site": {
+         *         "object": "site",
+         *         "id": "sit_01JD3QE4R7HN2WX",
+         *         "type": "premium",
+         *         "title": "Acme Developer Docs",
+         *         "hostname": "docs.acme.example.com",
+         *         "basename": "developers",
+         *         "visibility": "public",
+         *         "published": true,
+         *         "siteSpaces": 2,
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "adaptiveContent": {
+         *           "enabled": false
+         *         },
+         *         "ads": {
+         *           "status": "pending",
+         *           "submittable": false
+         *         },
+         *         "agentsContext": "included",
+         *         "features": [
+         *           {
+         *             "id": "site-customization",
+         *             "plan": "premium",
+         *             "frozen": false,
+         *             "customizations": [
+         *               "styling.font"
+         *             ]
+         *           }
+         *         ],
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *           "published": "https://docs.acme.example.com/developers"
+         *         }
+         *       },
+         *       "structure": {
+         *         "type": "sections",
+         *         "structure": [
+         *           {
+         *             "object": "site-section",
+         *             "id": "sec_01JD3QF6T9KB5MZ",
+         *             "title": "Guides",
+         *             "description": "Step-by-step guides to integrate Acme",
+         *             "default": true,
+         *             "path": "guides",
+         *             "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *             "siteSpaces": [
+         *               {
+         *                 "object": "site-space",
+         *                 "id": "sts_01JD3QH7X1NE9QC",
+         *                 "path": "getting-started",
+         *                 "section": "sec_01JD3QF6T9KB5MZ",
+         *                 "space": {
+         *                   "object": "space",
+         *                   "id": "spc_01JD3Q7F2V6RM0A",
+         *                   "title": "Getting started",
+         *                   "emoji": "🚀",
+         *                   "visibility": "in-collection",
+         *                   "createdAt": "2026-03-14T09:26:53.000Z",
+         *                   "updatedAt": "2026-05-02T16:41:07.000Z",
+         *                   "editMode": "live",
+         *                   "mergeRules": {
+         *                     "type": "inherit"
+         *                   },
+         *                   "organization": "org_01JD3Q6Z8N4TQVJ",
+         *                   "parent": "col_01JD3Q7C1P5WS8E",
+         *                   "language": "en",
+         *                   "revision": "rev_01JD3Q7F2V6RM0B",
+         *                   "defaultLevel": "read",
+         *                   "comments": 3,
+         *                   "changeRequests": 12,
+         *                   "changeRequestsOpen": 2,
+         *                   "changeRequestsDraft": 1,
+         *                   "urls": {
+         *                     "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *                   },
+         *                   "permissions": {
+         *                     "view": true,
+         *                     "access": true,
+         *                     "admin": true,
+         *                     "viewInviteLinks": true,
+         *                     "edit": true,
+         *                     "triggerGitSync": true,
+         *                     "comment": true,
+         *                     "merge": true,
+         *                     "review": true,
+         *                     "installIntegration": true
+         *                   }
+         *                 },
+         *                 "title": "Getting started",
+         *                 "default": true,
+         *                 "hasAdvancedCustomizationFeature": false,
+         *                 "urls": {
+         *                   "published": "https://docs.acme.example.com/developers/getting-started"
+         *                 }
+         *               }
+         *             ],
+         *             "urls": {
+         *               "published": "https://docs.acme.example.com/developers/guides"
+         *             },
+         *             "icon": "book-open"
+         *           }
+         *         ]
+         *       },
+         *       "customizations": {
+         *         "site": {
+         *           "title": "Acme Developer Docs",
+         *           "styling": {
+         *             "theme": "clean",
+         *             "primaryColor": {
+         *               "light": "#346DDB",
+         *               "dark": "#5B8DEF"
+         *             },
+         *             "font": "Inter",
+         *             "corners": "rounded"
+         *           },
+         *           "themes": {
+         *             "default": "light",
+         *             "toggeable": true
+         *           },
+         *           "feedback": {
+         *             "enabled": true
+         *           },
+         *           "pagination": {
+         *             "enabled": true
+         *           }
+         *         },
+         *         "siteSpaces": {
+         *           "sts_01JD3QH7X1NE9QC": {
+         *             "title": "Getting started with Acme"
+         *           }
+         *         }
+         *       },
+         *       "scripts": [
+         *         {
+         *           "script": "https://integrations.docs.example.com/v1/integrations/web-analytics/script.js",
+         *           "contentSecurityPolicy": "script-src 'self' https://integrations.docs.example.com",
+         *           "cookies": true
+         *         }
+         *       ]
+         *     }
+         */
+        PublishedContentSite: {
+            /** @enum {string} */
+            object: "published-content-site";
+            site: components["schemas"]["Site"];
+            structure: {
+                /** @enum {string} */
+                type: "sections";
+                structure: components["schemas"]["SiteSection"][];
+            };
+            customizations: {
+                site: components["schemas"]["SiteCustomizationSettings"];
+                /** @description Customization of each site space that overrides the site one, by site space id. */
+                siteSpaces: {
+                    [key: string]: components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            /** @description Scripts of integrations to load on the published site. */
+            scripts: {
+                /** Format: uri */
+                script: string;
+                contentSecurityPolicy?: string;
+                /** @description Whether the script sets cookies. */
+                cookies: boolean;
+            }[];
+        };
+        /**
+         * @description A section of a docs site: one or more site spaces under a path.
+         * @example {
+         *       "object": "site-section",
+         *       "id": "sec_01JD3QF6T9KB5MZ",
+         *       "title": "Guides",
+         *       "description": "Step-by-step guides to integrate Acme",
+         *       "default": true,
+         *       "path": "guides",
+         *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *       "siteSpaces": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "sts_01JD3QH7X1NE9QC",
+         *           "path": "getting-started",
+         *           "section": "sec_01JD3QF6T9KB5MZ",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "spc_01JD3Q7F2V6RM0A",
+         *             "title": "Getting started",
+         *             "emoji": "🚀",
+         *             "visibility": "in-collection",
+         *             "createdAt": "2026-03-14T09:26:53.000Z",
+         *             "updatedAt": "2026-05-02T16:41:07.000Z",
+         *             "editMode": "live",
+         *             "mergeRules": {
+         *               "type": "inherit"
+         *             },
+         *             "organization": "org_01JD3Q6Z8N4TQVJ",
+         *             "parent": "col_01JD3Q7C1P5WS8E",
+         *             "language": "en",
+         *             "revision": "rev_01JD3Q7F2V6RM0B",
+         *             "defaultLevel": "read",
+         *             "comments": 3,
+         *             "changeRequests": 12,
+         *             "changeRequestsOpen": 2,
+         *             "changeRequestsDraft": 1,
+         *             "urls": {
+         *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "comment": true,
+         *               "merge": true,
+         *               "review": true,
+         *               "installIntegration": true
+         *             }
+         *           },
+         *           "title": "Getting started",
+         *           "default": true,
+         *           "hasAdvancedCustomizationFeature": false,
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/getting-started"
+         *           }
+         *         }
+         *       ],
+         *       "urls": {
+         *         "published": "https://docs.acme.example.com/developers/guides"
+         *       },
+         *       "icon": "book-open"
+         *     }
+         */
+        SiteSection: {
+            /** @enum {string} */
+            object: "site-section";
+            id: string;
+            title: string;
+            description?: string;
+            /** @description Whether it is the default section of the site. */
+            default: boolean;
+            /** @description Path of the section in the published site URL. */
+            path: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string;
+            /** @description Id of the section group holding it; absent at the root. */
+            sectionGroup?: string;
+            /** @description The site spaces (variants) of the section. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Present when the site is published.
+                 */
+                published?: string;
+            };
+            /** @description Name of the icon shown next to the section. */
+            icon?: string;
+        };
+        /**
+         * @description A space published by a docs site, at a path of the site.
+         * @example {
+         *       "object": "site-space",
+         *       "id": "sts_01JD3QH7X1NE9QC",
+         *       "path": "getting-started",
+         *       "section": "sec_01JD3QF6T9KB5MZ",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "spc_01JD3Q7F2V6RM0A",
+         *         "title": "Getting started",
+         *         "emoji": "🚀",
+         *         "visibility": "in-collection",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "updatedAt": "2026-05-02T16:41:07.000Z",
+         *         "editMode": "live",
+         *         "mergeRules": {
+         *           "type": "inherit"
+         *         },
+         *         "organization": "org_01JD3Q6Z8N4TQVJ",
+         *         "parent": "col_01JD3Q7C1P5WS8E",
+         *         "language": "en",
+         *         "revision": "rev_01JD3Q7F2V6RM0B",
+         *         "defaultLevel": "read",
+         *         "comments": 3,
+         *         "changeRequests": 12,
+         *         "changeRequestsOpen": 2,
+         *         "changeRequestsDraft": 1,
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "comment": true,
+         *           "merge": true,
+         *           "review": true,
+         *           "installIntegration": true
+         *         }
+         *       },
+         *       "title": "Getting started",
+         *       "default": true,
+         *       "hasAdvancedCustomizationFeature": false,
+         *       "urls": {
+         *         "published": "https://docs.acme.example.com/developers/getting-started"
+         *       }
+         *     }
+         */
+        SiteSpace: {
+            /** @enum {string} */
+            object: "site-space";
+            id: string;
+            /** @description Path of the site space in the published site URL. */
+            path: string;
+            /** @description Id of the site section holding it; absent at the root of the site. */
+            section?: string;
+            space: components["schemas"]["Space"];
+            title: string;
+            /** @description Whether it is the default site space of its section (or of the site). */
+            default: boolean;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string;
+            hasAdvancedCustomizationFeature: boolean;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Present when the site is published.
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * @description Customization of a docs site or of one of its site spaces; absent fields keep their defaults.
+         * @example {
+         *       "title": "Acme Developer Docs",
+         *       "styling": {
+         *         "theme": "clean",
+         *         "primaryColor": {
+         *           "light": "#346DDB",
+         *           "dark": "#5B8DEF"
+         *         },
+         *         "font": "Inter",
+         *         "corners": "rounded"
+         *       },
+         *       "themes": {
+         *         "default": "light",
+         *         "toggeable": true
+         *       },
+         *       "feedback": {
+         *         "enabled": true
+         *       },
+         *       "pagination": {
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        SiteCustomizationSettings: {
+            title?: string;
+            styling?: {
+                theme?: string;
+                primaryColor?: components["schemas"]["SiteCustomizationColor"];
+                tint?: {
+                    color: components["schemas"]["SiteCustomizationColor"];
+                };
+                infoColor?: components["schemas"]["SiteCustomizationColor"];
+                successColor?: components["schemas"]["SiteCustomizationColor"];
+                warningColor?: components["schemas"]["SiteCustomizationColor"];
+                dangerColor?: components["schemas"]["SiteCustomizationColor"];
+                corners?: string;
+                depth?: string;
+                links?: string;
+                font?: string;
+                monospaceFont?: string;
+                icons?: string;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                };
+                search?: string;
+            };
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            };
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"] & unknown;
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"] & unknown;
+                    }[];
+                    condition?: string;
+                }[];
+            };
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"] & unknown;
+                    }[];
+                }[];
+                copyright?: string;
+            };
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"] & unknown;
+                };
+                style?: string;
+            };
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            };
+            pdf?: {
+                enabled: boolean;
+            };
+            feedback?: {
+                enabled: boolean;
+            };
+            ai?: {
+                mode: string;
+            };
+            advancedCustomization?: {
+                enabled: boolean;
+            };
+            git?: {
+                showEditLink: boolean;
+            };
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            };
+            externalLinks?: {
+                target: string;
+            };
+            pagination?: {
+                enabled: boolean;
+            };
+            trademark?: {
+                enabled: boolean;
+            };
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            };
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            };
+            insights?: {
+                trackingCookie: boolean;
+            };
+        };
+        /**
+         * @description A CSS color for the light and the dark theme.
+         * @example {
+         *       "light": "#346DDB",
+         *       "dark": "#5B8DEF"
+         *     }
+         */
+        SiteCustomizationColor: {
+            light: string;
+            dark: string;
+        };
+        SiteSectionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSection"][];
+        };
+        AddSiteSection: {
+            /** @description Id of the space to add as a site space of the section. */
+            spaceId: string;
+            title?: string;
+            /** @description Name of the icon of the section. */
+            icon?: string;
+        };
+        UpdateSiteSection: {
+            title?: string;
+            /** @description Path of the section in the published site URL. */
+            path?: string;
+            /** @description Id of the site space to make the default of the section. */
+            defaultSiteSpace?: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string | null;
+            icon?: string;
+            description?: string;
+        };
+        MoveSiteSection: {
+            /**
+             * @example {
+             *       "before": {
+             *         "type": "site-section",
+             *         "siteSection": "sec_01JD3QF8V2PC7NA"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    siteSection: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    siteSection: string;
+                };
+            };
+        };
+        SiteSectionGroupList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSectionGroup"][];
+        };
+        /**
+         * @description A named group of sections of a docs site.
+         * @example {
+         *       "object": "site-section-group",
+         *       "id": "ssg_01JD3QG3W5MD8PB",
+         *       "title": "Developers",
+         *       "children": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "sec_01JD3QF6T9KB5MZ",
+         *           "title": "Guides",
+         *           "description": "Step-by-step guides to integrate Acme",
+         *           "default": true,
+         *           "path": "guides",
+         *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "sts_01JD3QH7X1NE9QC",
+         *               "path": "getting-started",
+         *               "section": "sec_01JD3QF6T9KB5MZ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "spc_01JD3Q7F2V6RM0A",
+         *                 "title": "Getting started",
+         *                 "emoji": "🚀",
+         *                 "visibility": "in-collection",
+         *                 "createdAt": "2026-03-14T09:26:53.000Z",
+         *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+         *                 "editMode": "live",
+         *                 "mergeRules": {
+         *                   "type": "inherit"
+         *                 },
+         *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+         *                 "parent": "col_01JD3Q7C1P5WS8E",
+         *                 "language": "en",
+         *                 "revision": "rev_01JD3Q7F2V6RM0B",
+         *                 "defaultLevel": "read",
+         *                 "comments": 3,
+         *                 "changeRequests": 12,
+         *                 "changeRequestsOpen": 2,
+         *                 "changeRequestsDraft": 1,
+         *                 "urls": {
+         *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "comment": true,
+         *                   "merge": true,
+         *                   "review": true,
+         *                   "installIntegration": true
+         *                 }
+         *               },
+         *               "title": "Getting started",
+         *               "default": true,
+         *               "hasAdvancedCustomizationFeature": false,
+         *               "urls": {
+         *                 "published": "https://docs.acme.example.com/developers/getting-started"
+         *               }
+         *             }
+         *           ],
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/guides"
+         *           },
+         *           "icon": "book-open"
+         *         }
+         *       ],
+         *       "icon": "code"
+         *     }
+         */
+        SiteSectionGroup: {
+            /** @enum {string} */
+            object: "site-section-group";
+            id: string;
+            title: string;
+            /** @description Id of the parent section group; absent at the root. */
+            sectionGroup?: string;
+            /** @description The sections of the group, in their order. */
+            children: components["schemas"]["SiteSection"][];
+            /** @description Name of the icon shown next to the group. */
+            icon?: string;
+        };
+        AddSiteSectionGroup: {
+            title: string;
+            /** @description Name of the icon of the group. */
+            icon?: string;
+            /** @description Ids of the sections to put in the group. */
+            sections?: string[];
+            /** @description Id of the parent group; omitted means the root. */
+            parent?: string;
+        };
+        UpdateSiteSectionGroup: {
+            title?: string;
+            icon?: string;
+        };
+        AddSectionToSiteSectionGroup: {
+            /** @description Id of the section to add. */
+            sectionId: string;
+        };
+        MoveSiteSectionGroup: {
+            /**
+             * @example {
+             *       "before": {
+             *         "type": "site-section",
+             *         "id": "sec_01JD3QF8V2PC7NA"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    id: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    id: string;
+                };
+            };
+        };
+        SiteSpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSpace"][];
+        };
+        AddSiteSpace: {
+            /** @description Id of the space to publish. */
+            spaceId: string;
+            /** @description Id of the section to add the site space to. */
+            sectionId?: string;
+        };
+        UpdateSiteSpace: {
+            /** @description Path of the site space in the published site URL. */
+            path?: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string | null;
+            /** @description Id of the space the site space publishes. */
+            spaceId?: string;
+        };
+        MoveSiteSpace: {
+            /**
+             * @example {
+             *       "before": {
+             *         "type": "site-space",
+             *         "siteSpace": "sts_01JD3QH9Y4PF2RD"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-space";
+                    siteSpace: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-space";
+                    siteSpace: string;
+                };
+            };
+        };
+        IntegrationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Integration"][];
+        };
+        /**
+         * @description An app that extends the workspace, published by an organization.
+         * @example {
+         *       "object": "integration",
+         *       "name": "acme-analytics",
+         *       "version": 3,
+         *       "title": "Acme Analytics",
+         *       "description": "Track how readers use your docs.",
+         *       "summary": "# Acme Analytics\n\nSee which pages your readers visit and where they search in vain.",
+         *       "previewImages": [
+         *         "https://api.docs.example.com/v1/integrations/acme-analytics/assets/preview-1.png"
+         *       ],
+         *       "target": "all",
+         *       "verified": true,
+         *       "visibility": "public",
+         *       "scopes": [
+         *         "site:views:read",
+         *         "site:script:inject"
+         *       ],
+         *       "categories": [
+         *         "analytics"
+         *       ],
+         *       "blocks": [
+         *         {
+         *           "id": "chart",
+         *           "title": "Analytics chart",
+         *           "description": "Embed a live chart of a dashboard.",
+         *           "icon": "chart-line",
+         *           "urlUnfurl": [
+         *             "https://analytics.acme.example.com/dashboards/"
+         *           ],
+         *           "markdown": {
+         *             "codeblock": "acme-chart",
+         *             "body": "dashboard: weekly-visits"
+         *           }
+         *         }
+         *       ],
+         *       "contentSources": [
+         *         {
+         *           "id": "dashboards",
+         *           "title": "Dashboards",
+         *           "description": "Generate pages from your dashboards.",
+         *           "icon": "chart-bar",
+         *           "configuration": {
+         *             "componentId": "dashboardPicker"
+         *           }
+         *         }
+         *       ],
+         *       "configurations": {
+         *         "account": {
+         *           "properties": {
+         *             "trackingId": {
+         *               "type": "string",
+         *               "title": "Tracking id",
+         *               "description": "The id of your analytics property."
+         *             },
+         *             "anonymizeIp": {
+         *               "type": "boolean",
+         *               "title": "Anonymize IP addresses",
+         *               "default": true
+         *             }
+         *           },
+         *           "required": [
+         *             "trackingId"
+         *           ]
+         *         }
+         *       },
+         *       "externalLinks": [
+         *         {
+         *           "url": "https://acme.example.com/docs/analytics-integration",
+         *           "label": "Documentation"
+         *         }
+         *       ],
+         *       "owner": {
+         *         "object": "organization",
+         *         "id": "org_01JD3Q6Z8N4TQVJ",
+         *         "title": "Acme Docs",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "emailDomains": [
+         *           "acme.example.com"
+         *         ],
+         *         "hostname": "acme",
+         *         "type": "business",
+         *         "useCase": "internalDocs",
+         *         "defaultRole": "read",
+         *         "sso": false,
+         *         "ai": true,
+         *         "inviteLinks": true,
+         *         "plan": "free_2024",
+         *         "mergeRules": {
+         *           "type": "rules",
+         *           "rules": [
+         *             {
+         *               "rule": "require_specific_reviewers",
+         *               "users": [
+         *                 "usr_01JD3Q6Z9B8XKRD"
+         *               ]
+         *             }
+         *           ]
+         *         },
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+         *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "admin": true,
+         *           "ownTeam": true,
+         *           "createContent": true,
+         *           "createOpenAPISpec": true,
+         *           "ingestConversations": true,
+         *           "viewBilling": true,
+         *           "listMembers": true,
+         *           "listTeams": true,
+         *           "listIntegrations": true,
+         *           "listInstallations": true,
+         *           "installIntegration": true
+         *         }
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics",
+         *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
+         *         "app": "https://app.docs.example.com/integrations/acme-analytics",
+         *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+         *       },
+         *       "permissions": {
+         *         "admin": true
+         *       },
+         *       "contentSecurityPolicy": {
+         *         "script-src": "'self' https://cdn.acme.example.com"
+         *       }
+         *     }
+         */
+        Integration: {
+            /** @enum {string} */
+            object: "integration";
+            /** @description Unique name of the integration, used in its URLs. */
+            name: string;
+            /** @description Number of the published version, incremented at every publication. */
+            version: number;
+            title: string;
+            /** @description One-line description. */
+            description: string;
+            /** @description Long Markdown presentation. */
+            summary?: string;
+            /** @description URLs of the preview images. */
+            previewImages: string[];
+            target: components["schemas"]["IntegrationTarget"];
+            /** @description Whether the integration was reviewed by the service. */
+            verified: boolean;
+            visibility: components["schemas"]["IntegrationVisibility"];
+            scopes: components["schemas"]["IntegrationScope"][];
+            categories: components["schemas"]["IntegrationCategory"][];
+            blocks: components["schemas"]["IntegrationBlock"][];
+            contentSources: components["schemas"]["IntegrationContentSource"][];
+            configurations: components["schemas"]["IntegrationConfigurations"];
+            externalLinks: components["schemas"]["IntegrationExternalLink"][];
+            owner: components["schemas"]["Organization"];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                icon?: string;
+                /** Format: uri */
+                app: string;
+                /** Format: uri */
+                assets: string;
+                /**
+                 * Format: uri
+                 * @description Where the integration receives requests and events.
+                 */
+                publicEndpoint: string;
+            };
+            permissions: {
+                /** @description Whether the caller may publish or unpublish it. */
+                admin: boolean;
+            };
+            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"];
+        };
+        /**
+         * @description What the integration can be installed on; `all` means every target.
+         * @example all
+         * @enum {string}
+         */
+        IntegrationTarget: "all" | "site" | "space" | "organization";
+        /**
+         * @description public: listed for everyone; unlisted: installable by anyone who knows the name, not listed; private: only the owning organization.
+         * @example public
+         * @enum {string}
+         */
+        IntegrationVisibility: "public" | "private" | "unlisted";
+        /**
+         * @description A permission the integration asks for when installed.
+         * @example space:content:read
+         * @enum {string}
+         */
+        IntegrationScope: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:visitor:claims" | "site:adaptive:read" | "site:adaptive:write" | "conversations:ingest" | "openapi:read" | "openapi:write";
+        /**
+         * @description A category of the integrations directory.
+         * @example analytics
+         * @enum {string}
+         */
+        IntegrationCategory: "analytics" | "collaboration" | "content" | "marketing" | "visitor-auth" | "other";
+        /**
+         * @description A custom block the integration provides to the editor.
+         * @example {
+         *       "id": "chart",
+         *       "title": "Analytics chart",
+         *       "description": "Embed a live chart of a dashboard.",
+         *       "icon": "chart-line",
+         *       "urlUnfurl": [
+         *         "https://analytics.acme.example.com/dashboards/"
+         *       ],
+         *       "markdown": {
+         *         "codeblock": "acme-chart",
+         *         "body": "dashboard: weekly-visits"
+         *       }
+         *     }
+         */
+        IntegrationBlock: {
+            id: string;
+            title: string;
+            description?: string;
+            icon?: string;
+            /** @description URL prefixes that are turned into this block when pasted. */
+            urlUnfurl?: string[];
+            markdown?: {
+                /** @description Language tag of the Markdown code block that holds the block. */
+                codeblock: string;
+                /** @description Body of the code block. */
+                body: string;
+            };
+        };
+        /**
+         * @description A source of generated content the integration provides.
+         * @example {
+         *       "id": "dashboards",
+         *       "title": "Dashboards",
+         *       "description": "Generate pages from your dashboards.",
+         *       "icon": "chart-bar",
+         *       "configuration": {
+         *         "componentId": "dashboardPicker"
+         *       }
+         *     }
+         */
+        IntegrationContentSource: {
+            id: string;
+            title: string;
+            description?: string;
+            icon?: string;
+            configuration?: {
+                /** @description UI component that configures the source. */
+                componentId: string;
+            };
+        };
+        /**
+         * @example {
+         *       "account": {
+         *         "properties": {
+         *           "trackingId": {
+         *             "type": "string",
+         *             "title": "Tracking id",
+         *             "description": "The id of your analytics property."
+         *           },
+         *           "anonymizeIp": {
+         *             "type": "boolean",
+         *             "title": "Anonymize IP addresses",
+         *             "default": true
+         *           }
+         *         },
+         *         "required": [
+         *           "trackingId"
+         *         ]
+         *       }
+         *     }
+         */
+        IntegrationConfigurations: {
+            account?: components["schemas"]["IntegrationConfigurationSchema"];
+            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+        };
+        /**
+         * @description Settings of an installation in an organization.
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfigurationSchema: {
+            /** @description The settings, by name. */
+            properties: {
+                [key: string]: components["schemas"]["IntegrationConfigurationProperty"];
+            };
+            /** @description Names of the settings that must be given. */
+            required?: string[];
+        };
+        /**
+         * @description One setting of an integration configuration form; the fields beside `type` depend on it.
+         * @example {
+         *       "type": "string",
+         *       "title": "Tracking id",
+         *       "description": "The id of your analytics property.",
+         *       "default": ""
+         *     }
+         */
+        IntegrationConfigurationProperty: {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "string";
+            default?: string;
+            /** @description Endpoint of the integration that suggests values while the user types. */
+            completion_url?: string;
+            /** @description The only values allowed. */
+            enum?: string[];
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "number";
+            default?: number;
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "boolean";
+            default?: boolean;
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "button";
+            /** @description Endpoint of the integration called when the button is pressed. */
+            callback_url: string;
+            button_text: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://acme.example.com/docs/analytics-integration",
+         *       "label": "Documentation"
+         *     }
+         */
+        IntegrationExternalLink: {
+            /** Format: uri */
+            url: string;
+            label: string;
+        };
+        /**
+         * @description Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events.
+         * @example {
+         *       "script-src": "'self' https://cdn.acme.example.com"
+         *     }
+         */
+        IntegrationContentSecurityPolicy: string | {
+            [key: string]: string;
+        };
+        PublishIntegration: {
+            /**
+             * @description Runtime of the script; omitted means the default runtime.
+             * @enum {string}
+             */
+            runtime?: "v1";
+            /** @description Icon image, base64-encoded (at most 524288 characters). */
+            icon?: string;
+            title: string;
+            /** @description One-line description. */
+            description: string;
+            /** @description Long Markdown presentation. */
+            summary?: string;
+            /** @description Preview images, base64-encoded (at most 5, each at most 1048576 characters). */
+            previewImages?: string[];
+            visibility?: components["schemas"]["IntegrationVisibility"];
+            target?: components["schemas"]["IntegrationTarget"];
+            scopes: components["schemas"]["IntegrationScope"][];
+            categories?: components["schemas"]["IntegrationCategory"][];
+            blocks?: components["schemas"]["IntegrationBlock"][];
+            contentSources?: components["schemas"]["IntegrationContentSource"][];
+            externalLinks?: components["schemas"]["IntegrationExternalLink"][];
+            configurations?: components["schemas"]["IntegrationConfigurations"];
+            /** @description Source of the script that handles the events. */
+            script: string;
+            /** @description Id or hostname (subdomain) of the organization that publishes the integration. */
+            organization: string;
+            /** @description Values given to the script at run time, by name; never returned. */
+            secrets?: {
+                [key: string]: string;
+            };
+            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"];
+        };
+        IntegrationInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationInstallation"][];
+        };
+        /**
+         * @description An integration installed in an organization.
+         * @example {
+         *       "object": "integration-installation",
+         *       "id": "ins_01JD3QG8K3PV6YC",
+         *       "status": "active",
+         *       "space_selection": "selected",
+         *       "site_selection": "all",
+         *       "spaces": 1,
+         *       "configuration": {
+         *         "trackingId": "AC-48213",
+         *         "anonymizeIp": true
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+         *       },
+         *       "externalIds": [
+         *         "acme-account-48213"
+         *       ],
+         *       "target": {
+         *         "organization": "org_01JD3Q6Z8N4TQVJ"
+         *       }
+         *     }
+         */
+        IntegrationInstallation: {
+            /** @enum {string} */
+            object: "integration-installation";
+            id: string;
+            status: components["schemas"]["IntegrationInstallationStatus"];
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            space_selection: "all" | "selected";
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            site_selection: "all" | "selected";
+            /** @description Number of spaces the installation is on. */
+            spaces: number;
+            /** @description Settings, free-form, following the configuration schema of the integration. */
+            configuration: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+                /** Format: uri */
+                publicEndpoint: string;
+            };
+            /** @description Ids the integration gave the installation in its own system. */
+            externalIds: string[];
+            target: {
+                /** @description Id of the organization the integration is installed in. */
+                organization: string;
+            };
+        };
+        /**
+         * @description State of an installation.
+         * @example active
+         * @enum {string}
+         */
+        IntegrationInstallationStatus: "active" | "pending" | "paused";
+        InstallIntegration: {
+            /** @description Id of the organization to install the integration in. */
+            organization: string;
+        };
+        IntegrationEventList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationEvent"][];
+        };
+        /**
+         * @description An event delivered to an integration.
+         * @example {
+         *       "object": "integration-event",
+         *       "id": "evt_01JD3QH2T9MB4ZR",
+         *       "integrationId": "acme-analytics",
+         *       "installationId": "ins_01JD3QG8K3PV6YC",
+         *       "createdAt": "2026-05-02T16:41:07.000Z",
+         *       "payload": {
+         *         "eventId": "evt_01JD3QH2T9MB4ZR",
+         *         "type": "installation_setup",
+         *         "installationId": "ins_01JD3QG8K3PV6YC",
+         *         "status": "active",
+         *         "previous": {
+         *           "status": "pending",
+         *           "configuration": {}
+         *         }
+         *       },
+         *       "status": "success"
+         *     }
+         */
+        IntegrationEvent: {
+            /** @enum {string} */
+            object: "integration-event";
+            id: string;
+            /** @description The integration that received the event. */
+            integrationId: string;
+            /** @description The installation the event concerns, when any. */
+            installationId?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description What was delivered; other kinds of events carry further fields. */
+            payload: {
+                eventId: string;
+                type: components["schemas"]["IntegrationEventType"];
+                installationId?: string;
+                status?: components["schemas"]["IntegrationInstallationStatus"];
+                /** @description State of the installation before the event, on installation events. */
+                previous?: {
+                    status?: components["schemas"]["IntegrationInstallationStatus"];
+                    /** @description Settings, free-form, following the configuration schema of the integration. */
+                    configuration?: {
+                        [key: string]: unknown;
+                    };
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Whether the integration handled the event.
+             * @enum {string}
+             */
+            status: "success" | "failed";
+        };
+        /**
+         * @description Kind of an event delivered to an integration.
+         * @example installation_setup
+         * @enum {string}
+         */
+        IntegrationEventType: "installation_setup" | "installation_deleted" | "space_installation_setup" | "space_installation_deleted" | "site_installation_setup" | "site_installation_deleted" | "site_view" | "space_content_updated" | "space_gitsync_completed" | "space_gitsync_started" | "space_visibility_updated" | "task" | "fetch" | "fetch_published_script" | "fetch_visitor_authentication" | "ui_render" | "content_compute_document" | "content_compute_revision" | "page_feedback";
+        /**
+         * @description An event with the logs the integration wrote while handling it.
+         * @example {
+         *       "event": {
+         *         "object": "integration-event",
+         *         "id": "evt_01JD3QH2T9MB4ZR",
+         *         "integrationId": "acme-analytics",
+         *         "installationId": "ins_01JD3QG8K3PV6YC",
+         *         "createdAt": "2026-05-02T16:41:07.000Z",
+         *         "payload": {
+         *           "eventId": "evt_01JD3QH2T9MB4ZR",
+         *           "type": "installation_setup",
+         *           "installationId": "ins_01JD3QG8K3PV6YC",
+         *           "status": "active",
+         *           "previous": {
+         *             "status": "pending",
+         *             "configuration": {}
+         *           }
+         *         },
+         *         "status": "success"
+         *       },
+         *       "trace": {
+         *         "logs": [
+         *           {
+         *             "message": "Installation configured for property AC-48213",
+         *             "timestamp": "2026-05-02T16:41:07.000Z",
+         *             "level": "info"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        IntegrationEventWithTrace: {
+            event: components["schemas"]["IntegrationEvent"];
+            trace: {
+                logs: {
+                    message: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-14T09:26:53.000Z
+                     */
+                    timestamp: string;
+                    /** @enum {string} */
+                    level: "debug" | "info" | "warn" | "error";
+                }[];
+            };
+        };
+        IntegrationSpaceInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSpaceInstallation"][];
+        };
+        /**
+         * @description An installation of an integration on a space.
+         * @example {
+         *       "integration": "acme-analytics",
+         *       "installation": "ins_01JD3QG8K3PV6YC",
+         *       "status": "active",
+         *       "configuration": {
+         *         "dashboard": "weekly-visits"
+         *       },
+         *       "externalIds": [
+         *         "acme-project-771"
+         *       ],
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+         *       },
+         *       "space": "spc_01JD3Q7F2V6RM0A"
+         *     }
+         */
+        IntegrationSpaceInstallation: {
+            /** @description Name of the integration. */
+            integration: string;
+            /** @description Id of the installation. */
+            installation: string;
+            status: components["schemas"]["IntegrationInstallationStatus"];
+            /** @description Settings, free-form, following the configuration schema of the integration. */
+            configuration: {
+                [key: string]: unknown;
+            };
+            externalIds: string[];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                publicEndpoint: string;
+            };
+            /** @description Id of the space, or the Space itself with `extended=true`. */
+            space: string | components["schemas"]["Space"];
+        };
+        IntegrationSiteInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSiteInstallation"][];
+        };
+        /**
+         * @description An installation of an integration on a docs site.
+         * @example {
+         *       "integration": "acme-analytics",
+         *       "installation": "ins_01JD3QG8K3PV6YC",
+         *       "status": "active",
+         *       "configuration": {
+         *         "trackingId": "AC-48213"
+         *       },
+         *       "externalIds": [
+         *         "acme-site-19"
+         *       ],
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+         *       },
+         *       "site": "sit_01JD3QJ5W1RN7KD"
+         *     }
+         */
+        IntegrationSiteInstallation: {
+            /** @description Name of the integration. */
+            integration: string;
+            /** @description Id of the installation. */
+            installation: string;
+            status: components["schemas"]["IntegrationInstallationStatus"];
+            /** @description Settings, free-form, following the configuration schema of the integration. */
+            configuration: {
+                [key: string]: unknown;
+            };
+            externalIds: string[];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                publicEndpoint: string;
+            };
+            /** @description Id of the site, or the Site itself with `extended=true`. */
+            site: string | ({
+                /** @enum {string} */
+                object: "site";
+                id: string;
+            } & {
+                [key: string]: unknown;
+            });
+        };
+        SetIntegrationDevelopmentMode: {
+            /**
+             * Format: uri
+             * @description URL the events are dispatched to.
+             */
+            tunnelUrl: string;
+            /**
+             * @description Also forward the requests that do not come from the owning organization.
+             * @default false
+             */
+            all: boolean;
+        };
+        OpenAPISpecList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["OpenAPISpec"][];
+        };
+        /**
+         * @description An OpenAPI specification of an organization.
+         * @example {
+         *       "object": "openapi-spec",
+         *       "id": "oas_01JD3QE4R7NW5HZ",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "slug": "acme-api",
+         *       "sourceURL": "https://acme.example.com/openapi.yaml",
+         *       "processingState": "complete",
+         *       "visibility": "public",
+         *       "lastVersion": "ver_01JD3QF6M2XK8TB",
+         *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+         *         "published": "https://openapi.docs.example.com/org_01JD3Q6Z8N4TQVJ/acme-api"
+         *       }
+         *     }
+         */
+        OpenAPISpec: {
+            /** @enum {string} */
+            object: "openapi-spec";
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Name of the specification in its URLs, unique in the organization. */
+            slug: string;
+            /**
+             * Format: uri
+             * @description Where the specification is fetched from; absent when it was given as text.
+             */
+            sourceURL?: string;
+            processingState: components["schemas"]["OpenAPISpecProcessingState"];
+            visibility: components["schemas"]["OpenAPISpecVisibility"];
+            /** @description Id of the latest version; absent until one is processed. */
+            lastVersion?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            lastProcessedAt?: string;
+            lastProcessErrorCode?: components["schemas"]["OpenAPISpecProcessingErrorCode"];
+            /** @description Problems found by the last processing. */
+            lastProcessedErrors?: {
+                message: string;
+                code?: string;
+            }[];
+            permissions: {
+                view: boolean;
+                edit: boolean;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+                /**
+                 * Format: uri
+                 * @description Public link, when the specification is public.
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * @description pending: waiting to be fetched and parsed; progress: being processed; complete: processing finished.
+         * @example complete
+         * @enum {string}
+         */
+        OpenAPISpecProcessingState: "pending" | "progress" | "complete";
+        /**
+         * @description private: not publicly available; public: available to anyone with its public link.
+         * @example private
+         * @enum {string}
+         */
+        OpenAPISpecVisibility: "private" | "public";
+        /**
+         * @description Why the last processing failed: the source URL timed out or could not be fetched, or the document could not be parsed.
+         * @example FETCH_TIMEOUT
+         * @enum {string}
+         */
+        OpenAPISpecProcessingErrorCode: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+        CreateOpenAPISpec: {
+            /** @description Name of the specification in its URLs. */
+            slug: string;
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        /**
+         * @description Where the specification comes from: a URL it is fetched from, or its text.
+         * @example {
+         *       "url": "https://acme.example.com/openapi.yaml"
+         *     }
+         */
+        OpenAPISpecSource: {
+            /**
+             * Format: uri
+             * @description Where to fetch the specification from.
+             */
+            url: string;
+        } | {
+            /** @description The specification itself, JSON or YAML (at most 5 MB). */
+            text: string;
+        };
+        CreateOrUpdateOpenAPISpec: {
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        UpdateOpenAPISpec: {
+            visibility: components["schemas"]["OpenAPISpecVisibility"];
+        };
+        OpenAPISpecVersionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["OpenAPISpecVersion"][];
+        };
+        /**
+         * @description One processed version of an OpenAPI specification.
+         * @example {
+         *       "object": "openapi-spec-version",
+         *       "id": "ver_01JD3QF6M2XK8TB",
+         *       "createdAt": "2026-05-02T16:41:07.000Z",
+         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api/versions/ver_01JD3QF6M2XK8TB"
+         *       }
+         *     }
+         */
+        OpenAPISpecVersion: {
+            /** @enum {string} */
+            object: "openapi-spec-version";
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uri
+             * @description Where this version of the specification can be downloaded.
+             */
+            url: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description The content of a version of an OpenAPI specification.
+         * @example {
+         *       "filesystem": {
+         *         "openapi.yaml": {
+         *           "openapi": "3.1.0",
+         *           "info": {
+         *             "title": "Acme API",
+         *             "version": "2.4.0"
+         *           },
+         *           "paths": {}
+         *         }
+         *       },
+         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+         *     }
+         */
+        OpenAPISpecContent: {
+            /** @description The parsed files of the specification, free-form, by file path. */
+            filesystem: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description Where the specification of this version can be downloaded.
+             */
+            url: string;
+        };
+        TranslationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Translation"][];
+        };
+        /**
+         * @description A translation of a space into another language, kept up to date by runs.
+         * @example {
+         *       "object": "translation",
+         *       "id": "trn_01JD3QF4R7BX2KE",
+         *       "status": "completed",
+         *       "source": {
+         *         "space": "spc_01JD3Q7F2V6RM0A",
+         *         "language": "en"
+         *       },
+         *       "language": "fr",
+         *       "instructions": {
+         *         "object": "document",
+         *         "data": {
+         *           "schemaVersion": 1
+         *         },
+         *         "nodes": [
+         *           {
+         *             "object": "block",
+         *             "type": "paragraph",
+         *             "key": "b7fQz2",
+         *             "nodes": [
+         *               {
+         *                 "object": "text",
+         *                 "leaves": [
+         *                   {
+         *                     "object": "leaf",
+         *                     "text": "Answer in a friendly, concise tone."
+         *                   }
+         *                 ]
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       },
+         *       "result": {
+         *         "space": "spc_01JD3Q7H4KX9T3C",
+         *         "revision": "rev_01JD3QM6C8RX5TG"
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "stats": {
+         *         "runs": 3,
+         *         "totalWords": 48210,
+         *         "totalPages": 126,
+         *         "totalDuration": 1843,
+         *         "latestRunDuration": 212,
+         *         "latestPages": 14,
+         *         "latestWords": 5230
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/translations/trn_01JD3QF4R7BX2KE"
+         *       }
+         *     }
+         */
+        Translation: {
+            /** @enum {string} */
+            object: "translation";
+            id: string;
+            status: components["schemas"]["TranslationStatus"];
+            /** @description The content to translate. */
+            source: {
+                /** @description Id of the space that is translated. */
+                space: string;
+                language: components["schemas"]["TranslationLanguage"] & unknown;
+            };
+            language: components["schemas"]["TranslationLanguage"] & unknown;
+            instructions?: components["schemas"]["Document"] & unknown;
+            /** @description Where the translated content is; absent until a first run produced it. */
+            result?: {
+                /** @description Id of the space holding the translated content. */
+                space: string;
+                /** @description Id of the revision produced by the latest run. */
+                revision: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Usage figures; the `latest*` figures are absent until a first run finished. */
+            stats: {
+                /** @description Number of runs so far. */
+                runs: number;
+                /** @description Words translated across all runs. */
+                totalWords: number;
+                /** @description Pages translated across all runs. */
+                totalPages: number;
+                /** @description Time spent across all runs, in seconds. */
+                totalDuration: number;
+                /** @description Duration of the latest run, in seconds. */
+                latestRunDuration?: number;
+                /** @description Pages translated by the latest run. */
+                latestPages?: number;
+                /** @description Words translated by the latest run. */
+                latestWords?: number;
+            };
+            permissions: {
+                view: boolean;
+                edit: boolean;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @example completed
+         * @enum {string}
+         */
+        TranslationStatus: "pending" | "running" | "completed";
+        CreateTranslation: {
+            /** @description The content to translate. */
+            source: {
+                /** @description Id of the space to translate. */
+                space: string;
+                language: components["schemas"]["TranslationLanguage"] & unknown;
+            };
+            language: components["schemas"]["TranslationLanguage"] & unknown;
+            instructions?: components["schemas"]["Document"] & unknown;
+        };
+        UpdateTranslation: {
+            instructions: components["schemas"]["Document"] & unknown;
+        };
+        SAMLProviderList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SAMLProvider"][];
+        };
+        /**
+         * @description A SAML identity provider the members of an organization can sign in with.
+         * @example {
+         *       "object": "saml-provider",
+         *       "id": "sml_01JD3QG6T2MV8HN",
+         *       "label": "Acme Okta",
+         *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+         *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+         *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+         *       "defaultTeam": {
+         *         "object": "team",
+         *         "id": "tem_01JD3QF4H7ZNB2S",
+         *         "title": "Developer Relations",
+         *         "members": 6,
+         *         "spaces": 4,
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "permissions": {
+         *           "admin": true,
+         *           "view": true
+         *         }
+         *       },
+         *       "defaultRole": "read",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "status": "active",
+         *       "service": {
+         *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+         *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+         *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+         *       }
+         *     }
+         */
+        SAMLProvider: {
+            /** @enum {string} */
+            object: "saml-provider";
+            id: string;
+            /** @description Name shown on the sign-in button. */
+            label: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider.
+             */
+            ssoURL?: string;
+            /** @description Entity id (issuer) of the identity provider. */
+            entityID?: string;
+            /** @description PEM certificate the identity provider signs its responses with. */
+            certificate?: string;
+            defaultTeam?: components["schemas"]["Team"] & unknown;
+            /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * @description active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.
+             * @enum {string}
+             */
+            status: "active" | "pending";
+            /** @description The service-provider settings to enter in the identity provider. */
+            service: {
+                /**
+                 * Format: uri
+                 * @description Assertion consumer service URL to configure in the identity provider.
+                 */
+                acsURL: string;
+                /**
+                 * Format: uri
+                 * @description URL that starts a sign-in with this provider.
+                 */
+                startURL: string;
+                /** @description Entity id (audience) of the service provider. */
+                entityID: string;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        CreateSAMLProvider: {
+            /** @description Name shown on the sign-in button (1–100 characters). */
+            label: string;
+            /** @description Entity id (issuer) of the identity provider. */
+            entityID?: string;
+            /** @description PEM certificate of the identity provider (at most 20000 characters). */
+            certificate?: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider.
+             */
+            ssoURL?: string;
+            /** @description Id of a team of the organization that new people join. */
+            defaultTeam?: string;
+            /** @description Role of people signing in for the first time, null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        UpdateSAMLProvider: {
+            /** @description Name shown on the sign-in button (1–100 characters). */
+            label?: string;
+            /** @description Entity id (issuer) of the identity provider. */
+            entityID?: string;
+            /** @description PEM certificate of the identity provider (at most 20000 characters). */
+            certificate?: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider.
+             */
+            ssoURL?: string;
+            /** @description Id of a team of the organization that new people join. */
+            defaultTeam?: string;
+            /** @description Role of people signing in for the first time, null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        /**
+         * @description The single sign-on providers people can sign in to an organization with.
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "sml_01JD3QG6T2MV8HN",
+         *           "label": "Acme Okta",
+         *           "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
+         *         }
+         *       ]
+         *     }
+         */
+        SSOProviderLogins: {
+            items: {
+                /** @description Id of the SAML provider. */
+                id: string;
+                label: string;
+                /**
+                 * Format: uri
+                 * @description URL that starts a sign-in with this provider.
+                 */
+                startURL: string;
+            }[];
+        };
+        IssuesClusterList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IssuesCluster"][];
+        };
+        /**
+         * @description A group of similar conversation issues, with its trend and the state of the tasks addressing it.
+         * @example {
+         *       "object": "issues-cluster",
+         *       "id": "icl_01JD3QK4A3NW7VF",
+         *       "label": "API token management",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "icon": "key",
+         *       "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
+         *       "weeklyPulse": [
+         *         0,
+         *         1,
+         *         0,
+         *         2,
+         *         3,
+         *         1,
+         *         4,
+         *         2,
+         *         5,
+         *         3,
+         *         6,
+         *         4,
+         *         7
+         *       ],
+         *       "sources": {
+         *         "intercom": 31,
+         *         "api": 7
+         *       },
+         *       "stats": {
+         *         "issues": 38,
+         *         "conversations": 35,
+         *         "tasksTotal": 4,
+         *         "tasksBacklog": 1,
+         *         "tasksStarted": 1,
+         *         "tasksCompleted": 2,
+         *         "tasksCancelled": 0
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
+         *       }
+         *     }
+         */
+        IssuesCluster: {
+            /** @enum {string} */
+            object: "issues-cluster";
+            id: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an issue was last added to the cluster or its tasks last changed.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Name of an icon standing for the topic. */
+            icon?: string;
+            /** @description What the issues of the cluster have in common; absent until summarized. */
+            summary?: string;
+            /** @description Exactly 13 numbers: the new issues of each of the past 13 weeks (about 3 months), oldest week first. */
+            weeklyPulse: number[];
+            /** @description Number of issues per conversation source. */
+            sources: {
+                [key: string]: number;
+            };
+            stats: {
+                issues: number;
+                conversations: number;
+                tasksTotal: number;
+                tasksBacklog: number;
+                tasksStarted: number;
+                tasksCompleted: number;
+                tasksCancelled: number;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+        };
+        ConversationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Conversation"][];
+        };
+        /**
+         * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
+         * @example {
+         *       "object": "conversation",
+         *       "id": "cnv_01JD3QH8W5PZ3RC",
+         *       "subject": "Cannot find where to rotate an API token",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "processedAt": "2026-03-14T09:31:12.000Z",
+         *       "source": "intercom",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *         "source": "https://support.acme.example.com/conversations/48213"
+         *       }
+         *     }
+         */
+        Conversation: {
+            /** @enum {string} */
+            object: "conversation";
+            /** @description The identifier given when the conversation was ingested. */
+            id: string;
+            subject?: string;
+            /**
+             * Format: date-time
+             * @description When the conversation took place (`metadata.createdAt`), else when it was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When issues were extracted from it; absent until then.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            processedAt?: string;
+            /** @description Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly. */
+            source: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool (`metadata.url`).
+                 */
+                source?: string;
+            };
+        };
+        IngestConversation: {
+            /** @description Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool). */
+            id: string;
+            metadata?: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes (at most 50), e.g. the customer plan. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+            subject?: string;
+            /** @description The messages, in order (1–500). */
+            parts: {
+                /** @enum {string} */
+                type: "message";
+                /** @enum {string} */
+                role: "user";
+                body: string;
+            }[];
+        };
+        /**
+         * @description A conversation with its messages and metadata.
+         * @example {
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       },
+         *       "parts": [
+         *         {
+         *           "type": "message",
+         *           "role": "user",
+         *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "url": "https://support.acme.example.com/conversations/48213",
+         *         "attributes": {
+         *           "plan": "pro",
+         *           "locale": "en-US"
+         *         },
+         *         "createdAt": "2026-03-14T09:26:53.000Z"
+         *       }
+         *     }
+         */
+        ConversationDetail: {
+            conversation: components["schemas"]["Conversation"];
+            parts: components["schemas"]["ConversationPart"][];
+            metadata: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes given at ingestion. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place, as given at ingestion.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+        };
+        /** @description One message of a conversation. */
+        ConversationPart: {
+            /** @enum {string} */
+            type: "message";
+            /**
+             * @description Who wrote the message.
+             * @enum {string}
+             */
+            role: "user";
+            /** @description Text of the message. */
+            body: string;
+        };
+        ConversationIssueDetailList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ConversationIssueDetail"][];
+        };
+        /**
+         * @description An issue with the conversation it was found in.
+         * @example {
+         *       "issue": {
+         *         "object": "conversation-issue",
+         *         "id": "iss_01JD3QJ2Y9KT6SD",
+         *         "title": "Token rotation is not documented",
+         *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *         "createdAt": "2026-03-14T09:31:12.000Z",
+         *         "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *         "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *         "cluster": "icl_01JD3QK4A3NW7VF",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *         }
+         *       },
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       }
+         *     }
+         */
+        ConversationIssueDetail: {
+            issue: components["schemas"]["ConversationIssue"];
+            conversation: components["schemas"]["Conversation"];
+        };
+        /**
+         * @description A documentation issue found in a conversation: something the user could not find or understand.
+         * @example {
+         *       "object": "conversation-issue",
+         *       "id": "iss_01JD3QJ2Y9KT6SD",
+         *       "title": "Token rotation is not documented",
+         *       "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *       "createdAt": "2026-03-14T09:31:12.000Z",
+         *       "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *       "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *       "cluster": "icl_01JD3QK4A3NW7VF",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *       }
+         *     }
+         */
+        ConversationIssue: {
+            /** @enum {string} */
+            object: "conversation-issue";
+            id: string;
+            title: string;
+            summary: string;
+            /**
+             * Format: date-time
+             * @description When the issue was found in the conversation.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the conversation it comes from was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            ingestedAt: string;
+            /** @description Id of the conversation it was found in. */
+            conversation: string;
+            /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
+            cluster?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
         };
     };
     responses: {
@@ -1698,6 +7822,1065 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOrganizationAgentInstructions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent instructions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "agent-instructions",
+                     *       "instructions": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "updatedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentInstructions"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateOrganizationAgentInstructions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "instructions": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAgentInstructions"];
+            };
+        };
+        responses: {
+            /** @description The saved agent instructions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "agent-instructions",
+                     *       "instructions": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "updatedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentInstructions"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listMembersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Sort direction (default `desc`). */
+                order?: "asc" | "desc";
+                /** @description Only members with this role; `guest` for members without a role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read" | "guest";
+                /** @description Only members whose display name or email contains this text. */
+                search?: string;
+                /** @description Sort key (default `joinedAt`); `lastSeenAt` lists only active members. */
+                sort?: "joinedAt" | "lastSeenAt" | "name";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "member",
+                     *           "id": "usr_01JD3Q6Z9B8XKRD",
+                     *           "role": "admin",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "disabled": false,
+                     *           "joinedAt": "2026-03-14T09:26:53.000Z",
+                     *           "lastSeenAt": "2026-05-02T16:41:07.000Z",
+                     *           "sso": false,
+                     *           "spaces": 12,
+                     *           "teams": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getMemberInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "member",
+                     *       "id": "usr_01JD3Q6Z9B8XKRD",
+                     *       "role": "admin",
+                     *       "user": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "disabled": false,
+                     *       "joinedAt": "2026-03-14T09:26:53.000Z",
+                     *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
+                     *       "sso": false,
+                     *       "spaces": 12,
+                     *       "teams": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    removeMemberFromOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is not a member of the organization. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateMemberInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "review"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMember"];
+            };
+        };
+        responses: {
+            /** @description The updated member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "member",
+                     *       "id": "usr_01JD3Q6Z9B8XKRD",
+                     *       "role": "admin",
+                     *       "user": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "disabled": false,
+                     *       "joinedAt": "2026-03-14T09:26:53.000Z",
+                     *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
+                     *       "sso": false,
+                     *       "spaces": 12,
+                     *       "teams": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateOrganizationMemberLastSeenAt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity is recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serviceVisitorClaims": "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.4pQ7cM2hVdJk1x9sYwRZfN0bT5uE6gL8aH3iK2jP0qo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberPing"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    setUserAsSSOMemberForOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SSO member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "member",
+                     *       "id": "usr_01JD3Q6Z9B8XKRD",
+                     *       "role": "admin",
+                     *       "user": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "disabled": false,
+                     *       "joinedAt": "2026-03-14T09:26:53.000Z",
+                     *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
+                     *       "sso": false,
+                     *       "spaces": 12,
+                     *       "teams": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSpacesForOrganizationMember: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Sort direction (default `desc`). */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces with the role of the member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "space": {
+                     *             "object": "space",
+                     *             "id": "spc_01JD3Q7F2V6RM0A",
+                     *             "title": "Getting started",
+                     *             "emoji": "🚀",
+                     *             "visibility": "in-collection",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "editMode": "live",
+                     *             "mergeRules": {
+                     *               "type": "inherit"
+                     *             },
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *             "parent": "col_01JD3Q7C1P5WS8E",
+                     *             "language": "en",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B",
+                     *             "defaultLevel": "read",
+                     *             "comments": 3,
+                     *             "changeRequests": 12,
+                     *             "changeRequestsOpen": 2,
+                     *             "changeRequestsDraft": 1,
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "access": true,
+                     *               "admin": true,
+                     *               "viewInviteLinks": true,
+                     *               "edit": true,
+                     *               "triggerGitSync": true,
+                     *               "comment": true,
+                     *               "merge": true,
+                     *               "review": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberSpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTeamsForOrganizationMember: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only teams whose title contains this text (case-insensitive). */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams with the role of the member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           },
+                     *           "member": {
+                     *             "role": "owner"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberTeamList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTeamMembersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of team members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "organization": {
+                     *             "object": "member",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "role": "admin",
+                     *             "user": {
+                     *               "object": "user",
+                     *               "id": "usr_01JD3Q6Z9B8XKRD",
+                     *               "displayName": "Ada Lovelace",
+                     *               "email": "ada@example.com",
+                     *               "photoURL": "https://avatars.example.com/u/ada.png",
+                     *               "urls": {
+                     *                 "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *               }
+                     *             },
+                     *             "disabled": false,
+                     *             "joinedAt": "2026-03-14T09:26:53.000Z",
+                     *             "lastSeenAt": "2026-05-02T16:41:07.000Z",
+                     *             "sso": false,
+                     *             "spaces": 12,
+                     *             "teams": 2
+                     *           },
+                     *           "team": {
+                     *             "role": "member"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TeamMemberList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateMembersInOrganizationTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "add": [
+                 *         "usr_01JD3QB5N1HEZ4Y",
+                 *         "grace@example.com"
+                 *       ],
+                 *       "remove": [
+                 *         "usr_01JD3Q6Z9B8XKRD"
+                 *       ],
+                 *       "memberships": {
+                 *         "usr_01JD3QB5N1HEZ4Y": {
+                 *           "role": "owner"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTeamMembers"];
+            };
+        };
+        responses: {
+            /** @description The team members are updated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTeamsInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description A member id: only the teams this member can manage. */
+                owner?: string;
+                /** @description Only teams whose title contains this text (case-insensitive). */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "team",
+                     *           "id": "tem_01JD3QF4H7ZNB2S",
+                     *           "title": "Developer Relations",
+                     *           "members": 6,
+                     *           "spaces": 4,
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "permissions": {
+                     *             "admin": true,
+                     *             "view": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TeamList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createOrganizationTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Developer Relations",
+                 *       "members": [
+                 *         "usr_01JD3Q6Z9B8XKRD",
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTeam"];
+            };
+        };
+        responses: {
+            /** @description The created team. */
+            201: {
+                headers: {
+                    /** @description URL of the created team. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "team",
+                     *       "id": "tem_01JD3QF4H7ZNB2S",
+                     *       "title": "Developer Relations",
+                     *       "members": 6,
+                     *       "spaces": 4,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "permissions": {
+                     *         "admin": true,
+                     *         "view": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getTeamInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "team",
+                     *       "id": "tem_01JD3QF4H7ZNB2S",
+                     *       "title": "Developer Relations",
+                     *       "members": 6,
+                     *       "spaces": 4,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "permissions": {
+                     *         "admin": true,
+                     *         "view": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    removeTeamFromOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateTeamInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Developer Experience"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTeam"];
+            };
+        };
+        responses: {
+            /** @description The updated team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "team",
+                     *       "id": "tem_01JD3QF4H7ZNB2S",
+                     *       "title": "Developer Relations",
+                     *       "members": 6,
+                     *       "spaces": 4,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "permissions": {
+                     *         "admin": true,
+                     *         "view": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    addMemberToOrganizationTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "owner"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddTeamMember"];
+            };
+        };
+        responses: {
+            /** @description The user is a member of the team with the given role. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteMemberFromOrganizationTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the team. */
+                teamId: string;
+                /** @description The id of the user (the member id). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is not a member of the team. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -2813,6 +9996,8133 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listCommentsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Sort by posting time (default desc: newest first). */
+                order?: "asc" | "desc";
+                /** @description Only open, or only resolved comments (default all). */
+                status?: "all" | "open" | "resolved";
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+                /** @description Only the comments on this page (a page id). */
+                targetPage?: string;
+                /** @description Only the comments posted by these users (user ids; repeat the parameter). */
+                authors?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "comment",
+                     *           "id": "cmt_01JD3QE6T9WH5MB",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-03-14T09:26:53.000Z",
+                     *           "editedAt": "2026-03-14T09:31:20.000Z",
+                     *           "reactions": [
+                     *             {
+                     *               "emoji": "👍",
+                     *               "count": 1,
+                     *               "users": [
+                     *                 {
+                     *                   "user": {
+                     *                     "object": "user",
+                     *                     "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                     "displayName": "Ada Lovelace",
+                     *                     "email": "ada@example.com",
+                     *                     "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                     "urls": {
+                     *                       "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                     }
+                     *                   },
+                     *                   "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "replies": 1,
+                     *           "repliers": [
+                     *             {
+                     *               "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *               "count": 1,
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "body": {
+                     *             "markdown": "Should this step mention the **API token** scope?"
+                     *           },
+                     *           "target": {
+                     *             "node": {
+                     *               "id": "b7fQz2"
+                     *             },
+                     *             "page": {
+                     *               "id": "pag_01JD3QD4T7WX9KM"
+                     *             },
+                     *             "space": "spc_01JD3Q7F2V6RM0A",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B"
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           },
+                     *           "status": "open"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    postCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Should this step mention the **API token** scope?"
+                 *       },
+                 *       "page": "pag_01JD3QD4T7WX9KM",
+                 *       "node": "b7fQz2"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostComment"];
+            };
+        };
+        responses: {
+            /** @description The posted comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cmt_01JD3QE6T9WH5MB",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-03-14T09:26:53.000Z",
+                     *       "editedAt": "2026-03-14T09:31:20.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "repliers": [
+                     *         {
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "count": 1,
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "body": {
+                     *         "markdown": "Should this step mention the **API token** scope?"
+                     *       },
+                     *       "target": {
+                     *         "node": {
+                     *           "id": "b7fQz2"
+                     *         },
+                     *         "page": {
+                     *           "id": "pag_01JD3QD4T7WX9KM"
+                     *         },
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getCommentInSpace: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cmt_01JD3QE6T9WH5MB",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-03-14T09:26:53.000Z",
+                     *       "editedAt": "2026-03-14T09:31:20.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "repliers": [
+                     *         {
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "count": 1,
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "body": {
+                     *         "markdown": "Should this step mention the **API token** scope?"
+                     *       },
+                     *       "target": {
+                     *         "node": {
+                     *           "id": "b7fQz2"
+                     *         },
+                     *         "page": {
+                     *           "id": "pag_01JD3QD4T7WX9KM"
+                     *         },
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolved": true,
+                 *       "addedReactions": [
+                 *         "👍"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateComment"];
+            };
+        };
+        responses: {
+            /** @description The updated comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cmt_01JD3QE6T9WH5MB",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-03-14T09:26:53.000Z",
+                     *       "editedAt": "2026-03-14T09:31:20.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "repliers": [
+                     *         {
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "count": 1,
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "body": {
+                     *         "markdown": "Should this step mention the **API token** scope?"
+                     *       },
+                     *       "target": {
+                     *         "node": {
+                     *           "id": "b7fQz2"
+                     *         },
+                     *         "page": {
+                     *           "id": "pag_01JD3QD4T7WX9KM"
+                     *         },
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listCommentRepliesInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "comment-reply",
+                     *           "id": "rpl_01JD3QE8V2XJ7NC",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-05-02T16:41:07.000Z",
+                     *           "reactions": [],
+                     *           "body": {
+                     *             "markdown": "Yes: it needs the `space:content:write` scope."
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB/replies/rpl_01JD3QE8V2XJ7NC"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    postCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes: it needs the `space:content:write` scope."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCommentReply"];
+            };
+        };
+        responses: {
+            /** @description The posted reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rpl_01JD3QE8V2XJ7NC",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-05-02T16:41:07.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes: it needs the `space:content:write` scope."
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB/replies/rpl_01JD3QE8V2XJ7NC"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getCommentReplyInSpace: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+                /** @description The id of the reply. */
+                commentReplyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rpl_01JD3QE8V2XJ7NC",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-05-02T16:41:07.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes: it needs the `space:content:write` scope."
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB/replies/rpl_01JD3QE8V2XJ7NC"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+                /** @description The id of the reply. */
+                commentReplyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes: it needs the `space:content:write` scope, see [Scopes](https://docs.example.com/scopes)."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCommentReply"];
+            };
+        };
+        responses: {
+            /** @description The updated reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rpl_01JD3QE8V2XJ7NC",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-05-02T16:41:07.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes: it needs the `space:content:write` scope."
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB/replies/rpl_01JD3QE8V2XJ7NC"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the comment. */
+                commentId: string;
+                /** @description The id of the reply. */
+                commentReplyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getCurrentRevision: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "revision",
+                     *       "id": "rev_01JD3Q7F2V6RM0B",
+                     *       "parents": [
+                     *         "rev_01JD3Q7E8T1GH5C"
+                     *       ],
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "pages": [],
+                     *           "git": {
+                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *             "path": "getting-started/quickstart.md"
+                     *           },
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": true,
+                     *             "coverSize": "hero",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": true
+                     *           },
+                     *           "cover": {
+                     *             "ref": {
+                     *               "kind": "file",
+                     *               "file": "fil_01JD3QC8M2ZR7TB"
+                     *             },
+                     *             "yPos": 0,
+                     *             "height": 240
+                     *           },
+                     *           "variables": {
+                     *             "productName": "Acme CLI"
+                     *           },
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           },
+                     *           "git": {
+                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *             "path": ".gitbook/assets/architecture-overview.png"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "reusableContents": [
+                     *         {
+                     *           "id": "rsc_01JD3QE2K8PA4ZG",
+                     *           "title": "Support contact",
+                     *           "git": {
+                     *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
+                     *             "path": "includes/support-contact.md"
+                     *           },
+                     *           "document": "doc_01JD3QE4W6HS2XN"
+                     *         }
+                     *       ],
+                     *       "variables": {
+                     *         "productName": "Acme CLI"
+                     *       },
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "git": {
+                     *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+                     *         "message": "Document the quickstart",
+                     *         "createdByGitBook": true,
+                     *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+                     *         "ref": "refs/heads/main"
+                     *       },
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
+                     *         "published": "https://docs.acme.example.com/getting-started",
+                     *         "public": "https://docs.acme.example.com/getting-started"
+                     *       },
+                     *       "type": "edits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    applyTemplateToSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "api-reference",
+                 *       "params": {
+                 *         "contentRefs": {
+                 *           "spec": {
+                 *             "kind": "openapi",
+                 *             "spec": "petstore"
+                 *           }
+                 *         }
+                 *       },
+                 *       "changeRequestId": "crq_01JD3QG5P8TN2WA"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplySpaceTemplate"];
+            };
+        };
+        responses: {
+            /** @description The template is applied. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listPages: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "pages": [],
+                     *           "git": {
+                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *             "path": "getting-started/quickstart.md"
+                     *           },
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": true,
+                     *             "coverSize": "hero",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": true
+                     *           },
+                     *           "cover": {
+                     *             "ref": {
+                     *               "kind": "file",
+                     *               "file": "fil_01JD3QC8M2ZR7TB"
+                     *             },
+                     *             "yPos": 0,
+                     *             "height": 240
+                     *           },
+                     *           "variables": {
+                     *             "productName": "Acme CLI"
+                     *           },
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPages"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           },
+                     *           "git": {
+                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *             "path": ".gitbook/assets/architecture-overview.png"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFileList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getFileById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the file. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "fil_01JD3QC8M2ZR7TB",
+                     *       "name": "architecture-overview.png",
+                     *       "contentType": "image/png",
+                     *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *       "size": 184320,
+                     *       "dimensions": {
+                     *         "width": 1600,
+                     *         "height": 900
+                     *       },
+                     *       "git": {
+                     *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *         "path": ".gitbook/assets/architecture-overview.png"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSpaceFileBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the file. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backlinks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "kind": "page",
+                     *           "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *           "space": "spc_01JD3Q7H4KX9T3C",
+                     *           "versionContext": {
+                     *             "type": "revision",
+                     *             "revision": "rev_01JD3Q7J6MB2W8D"
+                     *           },
+                     *           "page": "pag_01JD3QF2H9KD4SY"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BacklinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getPageById: {
+        parameters: {
+            query?: {
+                /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
+                format?: "document" | "markdown";
+                /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
+                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pag_01JD3QD4T7WX9KM",
+                     *       "title": "Quickstart",
+                     *       "emoji": "⚡",
+                     *       "type": "document",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *       },
+                     *       "slug": "quickstart",
+                     *       "path": "getting-started/quickstart",
+                     *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "pages": [],
+                     *       "git": {
+                     *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *         "path": "getting-started/quickstart.md"
+                     *       },
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": true,
+                     *         "coverSize": "hero",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": true
+                     *       },
+                     *       "cover": {
+                     *         "ref": {
+                     *           "kind": "file",
+                     *           "file": "fil_01JD3QC8M2ZR7TB"
+                     *         },
+                     *         "yPos": 0,
+                     *         "height": 240
+                     *       },
+                     *       "variables": {
+                     *         "productName": "Acme CLI"
+                     *       },
+                     *       "hidden": false,
+                     *       "noIndex": false,
+                     *       "noRobotsIndex": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSpacePageLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the links with this status (default: all). */
+                status?: components["schemas"]["LinkStatus"] & unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links, with statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "status": "broken",
+                     *           "relation": "link",
+                     *           "targetReference": {
+                     *             "kind": "page",
+                     *             "page": "pag_01JD3QF0Z3VC7MR"
+                     *           },
+                     *           "locationReferences": [
+                     *             {
+                     *               "kind": "page",
+                     *               "page": "pag_01JD3QD4T7WX9KM"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "stats": {
+                     *         "total": 148,
+                     *         "broken": {
+                     *           "total": 3,
+                     *           "changeRequest": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSpacePageBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backlinks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "kind": "page",
+                     *           "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *           "space": "spc_01JD3Q7H4KX9T3C",
+                     *           "versionContext": {
+                     *             "type": "revision",
+                     *             "revision": "rev_01JD3Q7J6MB2W8D"
+                     *           },
+                     *           "page": "pag_01JD3QF2H9KD4SY"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BacklinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSpaceLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the links with this status (default: all). */
+                status?: components["schemas"]["LinkStatus"] & unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links, with statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "status": "broken",
+                     *           "relation": "link",
+                     *           "targetReference": {
+                     *             "kind": "page",
+                     *             "page": "pag_01JD3QF0Z3VC7MR"
+                     *           },
+                     *           "locationReferences": [
+                     *             {
+                     *               "kind": "page",
+                     *               "page": "pag_01JD3QD4T7WX9KM"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "stats": {
+                     *         "total": 148,
+                     *         "broken": {
+                     *           "total": 3,
+                     *           "changeRequest": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    searchSpaceContent: {
+        parameters: {
+            query: {
+                /** @description The text to search for. */
+                query: string;
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching pages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "sections": [
+                     *             {
+                     *               "id": "installing-the-cli",
+                     *               "title": "Installing the CLI",
+                     *               "path": "getting-started/quickstart#installing-the-cli",
+                     *               "body": "Install the CLI with npm, then sign in with your access token.",
+                     *               "urls": {
+                     *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "ancestors": [
+                     *             {
+                     *               "title": "Getting started"
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchSpaceResultList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    searchOrganizationContent: {
+        parameters: {
+            query: {
+                /** @description The text to search for. */
+                query: string;
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces with matching pages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "spc_01JD3Q7F2V6RM0A",
+                     *           "title": "Getting started",
+                     *           "pages": [
+                     *             {
+                     *               "id": "pag_01JD3QD4T7WX9KM",
+                     *               "title": "Quickstart",
+                     *               "path": "getting-started/quickstart",
+                     *               "sections": [
+                     *                 {
+                     *                   "id": "installing-the-cli",
+                     *                   "title": "Installing the CLI",
+                     *                   "path": "getting-started/quickstart#installing-the-cli",
+                     *                   "body": "Install the CLI with npm, then sign in with your access token.",
+                     *                   "urls": {
+                     *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "ancestors": [
+                     *                 {
+                     *                   "title": "Getting started"
+                     *                 }
+                     *               ],
+                     *               "urls": {
+                     *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchOrganizationResultList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequestsForSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the change requests in this status (default open). */
+                status?: components["schemas"]["ChangeRequestStatus"] & unknown;
+                /** @description Only the change requests created by this user (a user id). */
+                creator?: string;
+                /** @description Only the change requests this user contributed to (a user id). */
+                contributor?: string;
+                /** @description Only the change requests whose review is requested from this user (a user id). */
+                requestedReviewer?: string;
+                /** @description Only the change requests about this site topic (a topic id). */
+                topic?: string;
+                /** @description Only the change requests addressing this conversations issues cluster (a cluster id). */
+                conversationsIssuesCluster?: string;
+                /** @description Sort by last update (default) or by creation time, newest first. */
+                orderBy?: "updatedAt" | "createdAt";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of change requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "change-request",
+                     *           "id": "crq_01JD3QG5P8TN2WA",
+                     *           "number": 12,
+                     *           "status": "open",
+                     *           "subject": "Document the API token scopes",
+                     *           "description": {
+                     *             "object": "document",
+                     *             "data": {
+                     *               "schemaVersion": 1
+                     *             },
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "block",
+                     *                 "type": "paragraph",
+                     *                 "key": "b7fQz2",
+                     *                 "nodes": [
+                     *                   {
+                     *                     "object": "text",
+                     *                     "leaves": [
+                     *                       {
+                     *                         "object": "leaf",
+                     *                         "text": "Answer in a friendly, concise tone."
+                     *                       }
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "space": "spc_01JD3Q7F2V6RM0A",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ",
+                     *           "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *           "comments": 2,
+                     *           "outdated": false,
+                     *           "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Document the API token scopes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The created change request. */
+            201: {
+                headers: {
+                    /** @description URL of the created change request. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request",
+                     *       "id": "crq_01JD3QG5P8TN2WA",
+                     *       "number": 12,
+                     *       "status": "open",
+                     *       "subject": "Document the API token scopes",
+                     *       "description": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "space": "spc_01JD3Q7F2V6RM0A",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *       "comments": 2,
+                     *       "outdated": false,
+                     *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request",
+                     *       "id": "crq_01JD3QG5P8TN2WA",
+                     *       "number": 12,
+                     *       "status": "open",
+                     *       "subject": "Document the API token scopes",
+                     *       "description": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "space": "spc_01JD3Q7F2V6RM0A",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *       "comments": 2,
+                     *       "outdated": false,
+                     *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Document the API token scopes",
+                 *       "status": "open"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request",
+                     *       "id": "crq_01JD3QG5P8TN2WA",
+                     *       "number": 12,
+                     *       "status": "open",
+                     *       "subject": "Document the API token scopes",
+                     *       "description": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "space": "spc_01JD3Q7F2V6RM0A",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *       "comments": 2,
+                     *       "outdated": false,
+                     *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    mergeChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merge is done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revision": "rev_01JD3QD9T2XQ4NA",
+                     *       "result": "merge"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestMergeResult"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request is up to date. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revision": "rev_01JD3QDB5Y7RS6C",
+                     *       "result": "update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getChangeRequestPDF: {
+        parameters: {
+            query?: {
+                /** @description Produce the PDF of the page `page` only. */
+                only?: boolean;
+                /** @description Id of a page of the change request (not a list cursor). */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to download the PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://files.docs.example.com/pdf/spc_01JD3Q7F2V6RM0A/crq_01JD3QG5P8TN2WA.pdf?token=f3Jk9QxB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestPDF"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequestsForOrganization: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the change requests in any of these statuses (repeat the parameter; default open). */
+                status?: components["schemas"]["ChangeRequestStatus"][];
+                /** @description Only the change requests created by this user (a user id). */
+                creator?: string;
+                /** @description Only the change requests this user contributed to (a user id). */
+                contributor?: string;
+                /** @description Only the change requests whose review is requested from this user (a user id). */
+                requestedReviewer?: string;
+                /** @description Only the change requests about this site topic (a topic id). */
+                topic?: string;
+                /** @description Only the change requests addressing this conversations issues cluster (a cluster id). */
+                conversationsIssuesCluster?: string;
+                /** @description Sort by last update (default) or by creation time, newest first. */
+                orderBy?: "updatedAt" | "createdAt";
+                /** @description Only the change requests of the spaces this site publishes (a site id). */
+                site?: string;
+                /** @description Only the change requests of this space (a space id). */
+                space?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of change requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "change-request",
+                     *           "id": "crq_01JD3QG5P8TN2WA",
+                     *           "number": 12,
+                     *           "status": "open",
+                     *           "subject": "Document the API token scopes",
+                     *           "description": {
+                     *             "object": "document",
+                     *             "data": {
+                     *               "schemaVersion": 1
+                     *             },
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "block",
+                     *                 "type": "paragraph",
+                     *                 "key": "b7fQz2",
+                     *                 "nodes": [
+                     *                   {
+                     *                     "object": "text",
+                     *                     "leaves": [
+                     *                       {
+                     *                         "object": "leaf",
+                     *                         "text": "Answer in a friendly, concise tone."
+                     *                       }
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "space": "spc_01JD3Q7F2V6RM0A",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ",
+                     *           "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *           "comments": 2,
+                     *           "outdated": false,
+                     *           "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getRevisionOfChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision of the change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "revision",
+                     *       "id": "rev_01JD3Q7F2V6RM0B",
+                     *       "parents": [
+                     *         "rev_01JD3Q7E8T1GH5C"
+                     *       ],
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "pages": [],
+                     *           "git": {
+                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *             "path": "getting-started/quickstart.md"
+                     *           },
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": true,
+                     *             "coverSize": "hero",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": true
+                     *           },
+                     *           "cover": {
+                     *             "ref": {
+                     *               "kind": "file",
+                     *               "file": "fil_01JD3QC8M2ZR7TB"
+                     *             },
+                     *             "yPos": 0,
+                     *             "height": 240
+                     *           },
+                     *           "variables": {
+                     *             "productName": "Acme CLI"
+                     *           },
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           },
+                     *           "git": {
+                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *             "path": ".gitbook/assets/architecture-overview.png"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "reusableContents": [
+                     *         {
+                     *           "id": "rsc_01JD3QE2K8PA4ZG",
+                     *           "title": "Support contact",
+                     *           "git": {
+                     *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
+                     *             "path": "includes/support-contact.md"
+                     *           },
+                     *           "document": "doc_01JD3QE4W6HS2XN"
+                     *         }
+                     *       ],
+                     *       "variables": {
+                     *         "productName": "Acme CLI"
+                     *       },
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "git": {
+                     *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+                     *         "message": "Document the quickstart",
+                     *         "createdByGitBook": true,
+                     *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
+                     *         "ref": "refs/heads/main"
+                     *       },
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
+                     *         "published": "https://docs.acme.example.com/getting-started",
+                     *         "public": "https://docs.acme.example.com/getting-started"
+                     *       },
+                     *       "type": "edits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateChangeRequestContent: {
+        parameters: {
+            query?: {
+                /** @description true (default): answer the change request; false: answer a ChangeRequestContentUpdate. */
+                compat?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "changes": [
+                 *         {
+                 *           "operation": "insert_page",
+                 *           "document": {
+                 *             "markdown": "# API token scopes\n\nEach token carries the scopes it was created with."
+                 *           },
+                 *           "into": "pag_01JD3QD4T7WX9KM",
+                 *           "ref": "scopes"
+                 *         },
+                 *         {
+                 *           "operation": "update_page",
+                 *           "page": "pag_01JD3QD4T7WX9KM",
+                 *           "title": "Authentication"
+                 *         },
+                 *         {
+                 *           "operation": "insert_files",
+                 *           "files": [
+                 *             {
+                 *               "name": "scopes.png",
+                 *               "url": "https://assets.example.com/scopes.png"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateChangeRequestContent"];
+            };
+        };
+        responses: {
+            /** @description The updated change request (`compat=true`), or what the batch did (`compat=false`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request",
+                     *       "id": "crq_01JD3QG5P8TN2WA",
+                     *       "number": 12,
+                     *       "status": "open",
+                     *       "subject": "Document the API token scopes",
+                     *       "description": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "space": "spc_01JD3Q7F2V6RM0A",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "revisionInitial": "rev_01JD3Q7F2V6RM0B",
+                     *       "comments": 2,
+                     *       "outdated": false,
+                     *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequest"] | components["schemas"]["ChangeRequestContentUpdate"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listPagesInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "pages": [],
+                     *           "git": {
+                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *             "path": "getting-started/quickstart.md"
+                     *           },
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": true,
+                     *             "coverSize": "hero",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": true
+                     *           },
+                     *           "cover": {
+                     *             "ref": {
+                     *               "kind": "file",
+                     *               "file": "fil_01JD3QC8M2ZR7TB"
+                     *             },
+                     *             "yPos": 0,
+                     *             "height": 240
+                     *           },
+                     *           "variables": {
+                     *             "productName": "Acme CLI"
+                     *           },
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPages"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listFilesInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           },
+                     *           "git": {
+                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *             "path": ".gitbook/assets/architecture-overview.png"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFileList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getFileInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the file. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "fil_01JD3QC8M2ZR7TB",
+                     *       "name": "architecture-overview.png",
+                     *       "contentType": "image/png",
+                     *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *       "size": 184320,
+                     *       "dimensions": {
+                     *         "width": 1600,
+                     *         "height": 900
+                     *       },
+                     *       "git": {
+                     *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
+                     *         "path": ".gitbook/assets/architecture-overview.png"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequestFileBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the file. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backlinks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "kind": "page",
+                     *           "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *           "space": "spc_01JD3Q7H4KX9T3C",
+                     *           "versionContext": {
+                     *             "type": "revision",
+                     *             "revision": "rev_01JD3Q7J6MB2W8D"
+                     *           },
+                     *           "page": "pag_01JD3QF2H9KD4SY"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BacklinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getPageInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
+                format?: "document" | "markdown";
+                /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
+                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pag_01JD3QD4T7WX9KM",
+                     *       "title": "Quickstart",
+                     *       "emoji": "⚡",
+                     *       "type": "document",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *       },
+                     *       "slug": "quickstart",
+                     *       "path": "getting-started/quickstart",
+                     *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "pages": [],
+                     *       "git": {
+                     *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
+                     *         "path": "getting-started/quickstart.md"
+                     *       },
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": true,
+                     *         "coverSize": "hero",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": true
+                     *       },
+                     *       "cover": {
+                     *         "ref": {
+                     *           "kind": "file",
+                     *           "file": "fil_01JD3QC8M2ZR7TB"
+                     *         },
+                     *         "yPos": 0,
+                     *         "height": 240
+                     *       },
+                     *       "variables": {
+                     *         "productName": "Acme CLI"
+                     *       },
+                     *       "hidden": false,
+                     *       "noIndex": false,
+                     *       "noRobotsIndex": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequestPageLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links, with statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "status": "broken",
+                     *           "relation": "link",
+                     *           "targetReference": {
+                     *             "kind": "page",
+                     *             "page": "pag_01JD3QF0Z3VC7MR"
+                     *           },
+                     *           "locationReferences": [
+                     *             {
+                     *               "kind": "page",
+                     *               "page": "pag_01JD3QD4T7WX9KM"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "stats": {
+                     *         "total": 148,
+                     *         "broken": {
+                     *           "total": 3,
+                     *           "changeRequest": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSites: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only sites that publish this space. */
+                space?: string;
+                /** @description Only sites whose title contains this text. */
+                title?: string;
+                /** @description Only published sites (true) or unpublished ones (false). */
+                published?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "site",
+                     *           "id": "sit_01JD3QE4R7HN2WX",
+                     *           "type": "premium",
+                     *           "title": "Acme Developer Docs",
+                     *           "hostname": "docs.acme.example.com",
+                     *           "basename": "developers",
+                     *           "visibility": "public",
+                     *           "published": true,
+                     *           "siteSpaces": 2,
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "adaptiveContent": {
+                     *             "enabled": false
+                     *           },
+                     *           "ads": {
+                     *             "status": "pending",
+                     *             "submittable": false
+                     *           },
+                     *           "agentsContext": "included",
+                     *           "features": [
+                     *             {
+                     *               "id": "site-customization",
+                     *               "plan": "premium",
+                     *               "frozen": false,
+                     *               "customizations": [
+                     *                 "styling.font"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *             "published": "https://docs.acme.example.com/developers"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "premium",
+                 *       "title": "Acme Developer Docs",
+                 *       "visibility": "public",
+                 *       "spaces": [
+                 *         "spc_01JD3Q7F2V6RM0A"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSite"];
+            };
+        };
+        responses: {
+            /** @description The created site. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site",
+                     *       "id": "sit_01JD3QE4R7HN2WX",
+                     *       "type": "premium",
+                     *       "title": "Acme Developer Docs",
+                     *       "hostname": "docs.acme.example.com",
+                     *       "basename": "developers",
+                     *       "visibility": "public",
+                     *       "published": true,
+                     *       "siteSpaces": 2,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "adaptiveContent": {
+                     *         "enabled": false
+                     *       },
+                     *       "ads": {
+                     *         "status": "pending",
+                     *         "submittable": false
+                     *       },
+                     *       "agentsContext": "included",
+                     *       "features": [
+                     *         {
+                     *           "id": "site-customization",
+                     *           "plan": "premium",
+                     *           "frozen": false,
+                     *           "customizations": [
+                     *             "styling.font"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "published": "https://docs.acme.example.com/developers"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site",
+                     *       "id": "sit_01JD3QE4R7HN2WX",
+                     *       "type": "premium",
+                     *       "title": "Acme Developer Docs",
+                     *       "hostname": "docs.acme.example.com",
+                     *       "basename": "developers",
+                     *       "visibility": "public",
+                     *       "published": true,
+                     *       "siteSpaces": 2,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "adaptiveContent": {
+                     *         "enabled": false
+                     *       },
+                     *       "ads": {
+                     *         "status": "pending",
+                     *         "submittable": false
+                     *       },
+                     *       "agentsContext": "included",
+                     *       "features": [
+                     *         {
+                     *           "id": "site-customization",
+                     *           "plan": "premium",
+                     *           "frozen": false,
+                     *           "customizations": [
+                     *             "styling.font"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "published": "https://docs.acme.example.com/developers"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme Developer Docs",
+                 *       "visibility": "unlisted",
+                 *       "proxy": "acme.example.com/docs",
+                 *       "agentsContext": "excluded"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSite"];
+            };
+        };
+        responses: {
+            /** @description The updated site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site",
+                     *       "id": "sit_01JD3QE4R7HN2WX",
+                     *       "type": "premium",
+                     *       "title": "Acme Developer Docs",
+                     *       "hostname": "docs.acme.example.com",
+                     *       "basename": "developers",
+                     *       "visibility": "public",
+                     *       "published": true,
+                     *       "siteSpaces": 2,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "adaptiveContent": {
+                     *         "enabled": false
+                     *       },
+                     *       "ads": {
+                     *         "status": "pending",
+                     *         "submittable": false
+                     *       },
+                     *       "agentsContext": "included",
+                     *       "features": [
+                     *         {
+                     *           "id": "site-customization",
+                     *           "plan": "premium",
+                     *           "frozen": false,
+                     *           "customizations": [
+                     *             "styling.font"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "published": "https://docs.acme.example.com/developers"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The adaptive schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-adaptive-schema",
+                     *       "jsonSchema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "isBetaUser": {
+                     *             "type": "boolean",
+                     *             "description": "Whether the visitor is enrolled in the beta program."
+                     *           },
+                     *           "isEnterprise": {
+                     *             "type": "boolean",
+                     *             "description": "Whether the visitor belongs to an enterprise customer."
+                     *           },
+                     *           "unsigned": {
+                     *             "type": "object",
+                     *             "description": "Claims the visitor may set without signing them.",
+                     *             "properties": {
+                     *               "prefersDarkMode": {
+                     *                 "type": "boolean"
+                     *               }
+                     *             },
+                     *             "additionalProperties": false
+                     *           }
+                     *         },
+                     *         "additionalProperties": false
+                     *       },
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonSchema": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "isBetaUser": {
+                 *             "type": "boolean",
+                 *             "description": "Whether the visitor is enrolled in the beta program."
+                 *           },
+                 *           "isEnterprise": {
+                 *             "type": "boolean",
+                 *             "description": "Whether the visitor belongs to an enterprise customer."
+                 *           },
+                 *           "unsigned": {
+                 *             "type": "object",
+                 *             "description": "Claims the visitor may set without signing them.",
+                 *             "properties": {
+                 *               "prefersDarkMode": {
+                 *                 "type": "boolean"
+                 *               }
+                 *             },
+                 *             "additionalProperties": false
+                 *           }
+                 *         },
+                 *         "additionalProperties": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSiteAdaptiveSchema"];
+            };
+        };
+        responses: {
+            /** @description The stored adaptive schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-adaptive-schema",
+                     *       "jsonSchema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "isBetaUser": {
+                     *             "type": "boolean",
+                     *             "description": "Whether the visitor is enrolled in the beta program."
+                     *           },
+                     *           "isEnterprise": {
+                     *             "type": "boolean",
+                     *             "description": "Whether the visitor belongs to an enterprise customer."
+                     *           },
+                     *           "unsigned": {
+                     *             "type": "object",
+                     *             "description": "Claims the visitor may set without signing them.",
+                     *             "properties": {
+                     *               "prefersDarkMode": {
+                     *                 "type": "boolean"
+                     *               }
+                     *             },
+                     *             "additionalProperties": false
+                     *           }
+                     *         },
+                     *         "additionalProperties": false
+                     *       },
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSiteAdaptiveTemplateConditions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template conditions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "description": "The visitor is enrolled in the beta program",
+                     *           "condition": "visitor.claims.isBetaUser"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteAdaptiveTemplateConditions"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getPublishedContentSite: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share-link site, used to resolve its published URLs. */
+                shareKey?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published site profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "published-content-site",
+                     *       "site": {
+                     *         "object": "site",
+                     *         "id": "sit_01JD3QE4R7HN2WX",
+                     *         "type": "premium",
+                     *         "title": "Acme Developer Docs",
+                     *         "hostname": "docs.acme.example.com",
+                     *         "basename": "developers",
+                     *         "visibility": "public",
+                     *         "published": true,
+                     *         "siteSpaces": 2,
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "adaptiveContent": {
+                     *           "enabled": false
+                     *         },
+                     *         "ads": {
+                     *           "status": "pending",
+                     *           "submittable": false
+                     *         },
+                     *         "agentsContext": "included",
+                     *         "features": [
+                     *           {
+                     *             "id": "site-customization",
+                     *             "plan": "premium",
+                     *             "frozen": false,
+                     *             "customizations": [
+                     *               "styling.font"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *           "published": "https://docs.acme.example.com/developers"
+                     *         }
+                     *       },
+                     *       "structure": {
+                     *         "type": "sections",
+                     *         "structure": [
+                     *           {
+                     *             "object": "site-section",
+                     *             "id": "sec_01JD3QF6T9KB5MZ",
+                     *             "title": "Guides",
+                     *             "description": "Step-by-step guides to integrate Acme",
+                     *             "default": true,
+                     *             "path": "guides",
+                     *             "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *             "siteSpaces": [
+                     *               {
+                     *                 "object": "site-space",
+                     *                 "id": "sts_01JD3QH7X1NE9QC",
+                     *                 "path": "getting-started",
+                     *                 "section": "sec_01JD3QF6T9KB5MZ",
+                     *                 "space": {
+                     *                   "object": "space",
+                     *                   "id": "spc_01JD3Q7F2V6RM0A",
+                     *                   "title": "Getting started",
+                     *                   "emoji": "🚀",
+                     *                   "visibility": "in-collection",
+                     *                   "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                   "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                   "editMode": "live",
+                     *                   "mergeRules": {
+                     *                     "type": "inherit"
+                     *                   },
+                     *                   "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                   "parent": "col_01JD3Q7C1P5WS8E",
+                     *                   "language": "en",
+                     *                   "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                   "defaultLevel": "read",
+                     *                   "comments": 3,
+                     *                   "changeRequests": 12,
+                     *                   "changeRequestsOpen": 2,
+                     *                   "changeRequestsDraft": 1,
+                     *                   "urls": {
+                     *                     "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                   },
+                     *                   "permissions": {
+                     *                     "view": true,
+                     *                     "access": true,
+                     *                     "admin": true,
+                     *                     "viewInviteLinks": true,
+                     *                     "edit": true,
+                     *                     "triggerGitSync": true,
+                     *                     "comment": true,
+                     *                     "merge": true,
+                     *                     "review": true,
+                     *                     "installIntegration": true
+                     *                   }
+                     *                 },
+                     *                 "title": "Getting started",
+                     *                 "default": true,
+                     *                 "hasAdvancedCustomizationFeature": false,
+                     *                 "urls": {
+                     *                   "published": "https://docs.acme.example.com/developers/getting-started"
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "urls": {
+                     *               "published": "https://docs.acme.example.com/developers/guides"
+                     *             },
+                     *             "icon": "book-open"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "customizations": {
+                     *         "site": {
+                     *           "title": "Acme Developer Docs",
+                     *           "styling": {
+                     *             "theme": "clean",
+                     *             "primaryColor": {
+                     *               "light": "#346DDB",
+                     *               "dark": "#5B8DEF"
+                     *             },
+                     *             "font": "Inter",
+                     *             "corners": "rounded"
+                     *           },
+                     *           "themes": {
+                     *             "default": "light",
+                     *             "toggeable": true
+                     *           },
+                     *           "feedback": {
+                     *             "enabled": true
+                     *           },
+                     *           "pagination": {
+                     *             "enabled": true
+                     *           }
+                     *         },
+                     *         "siteSpaces": {
+                     *           "sts_01JD3QH7X1NE9QC": {
+                     *             "title": "Getting started with Acme"
+                     *           }
+                     *         }
+                     *       },
+                     *       "scripts": [
+                     *         {
+                     *           "script": "https://integrations.docs.example.com/v1/integrations/web-analytics/script.js",
+                     *           "contentSecurityPolicy": "script-src 'self' https://integrations.docs.example.com",
+                     *           "cookies": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedContentSite"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    publishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site",
+                     *       "id": "sit_01JD3QE4R7HN2WX",
+                     *       "type": "premium",
+                     *       "title": "Acme Developer Docs",
+                     *       "hostname": "docs.acme.example.com",
+                     *       "basename": "developers",
+                     *       "visibility": "public",
+                     *       "published": true,
+                     *       "siteSpaces": 2,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "adaptiveContent": {
+                     *         "enabled": false
+                     *       },
+                     *       "ads": {
+                     *         "status": "pending",
+                     *         "submittable": false
+                     *       },
+                     *       "agentsContext": "included",
+                     *       "features": [
+                     *         {
+                     *           "id": "site-customization",
+                     *           "plan": "premium",
+                     *           "frozen": false,
+                     *           "customizations": [
+                     *             "styling.font"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "published": "https://docs.acme.example.com/developers"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSiteSections: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share-link site, used to resolve its published URLs. */
+                shareKey?: string;
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": true,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    addSectionToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "spaceId": "spc_01JD3Q7F2V6RM0A",
+                 *       "title": "Guides",
+                 *       "icon": "book-open"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddSiteSection"];
+            };
+        };
+        responses: {
+            /** @description The created section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section",
+                     *       "id": "sec_01JD3QF6T9KB5MZ",
+                     *       "title": "Guides",
+                     *       "description": "Step-by-step guides to integrate Acme",
+                     *       "default": true,
+                     *       "path": "guides",
+                     *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *       "siteSpaces": [
+                     *         {
+                     *           "object": "site-space",
+                     *           "id": "sts_01JD3QH7X1NE9QC",
+                     *           "path": "getting-started",
+                     *           "section": "sec_01JD3QF6T9KB5MZ",
+                     *           "space": {
+                     *             "object": "space",
+                     *             "id": "spc_01JD3Q7F2V6RM0A",
+                     *             "title": "Getting started",
+                     *             "emoji": "🚀",
+                     *             "visibility": "in-collection",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "editMode": "live",
+                     *             "mergeRules": {
+                     *               "type": "inherit"
+                     *             },
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *             "parent": "col_01JD3Q7C1P5WS8E",
+                     *             "language": "en",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B",
+                     *             "defaultLevel": "read",
+                     *             "comments": 3,
+                     *             "changeRequests": 12,
+                     *             "changeRequestsOpen": 2,
+                     *             "changeRequestsDraft": 1,
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "access": true,
+                     *               "admin": true,
+                     *               "viewInviteLinks": true,
+                     *               "edit": true,
+                     *               "triggerGitSync": true,
+                     *               "comment": true,
+                     *               "merge": true,
+                     *               "review": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           },
+                     *           "title": "Getting started",
+                     *           "default": true,
+                     *           "hasAdvancedCustomizationFeature": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/getting-started"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/guides"
+                     *       },
+                     *       "icon": "book-open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteSiteSectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site section. */
+                siteSectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The section no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSiteSectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site section. */
+                siteSectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Guides",
+                 *       "path": "guides",
+                 *       "condition": "visitor.claims.isBetaUser",
+                 *       "description": "Step-by-step guides"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSiteSection"];
+            };
+        };
+        responses: {
+            /** @description The updated section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section",
+                     *       "id": "sec_01JD3QF6T9KB5MZ",
+                     *       "title": "Guides",
+                     *       "description": "Step-by-step guides to integrate Acme",
+                     *       "default": true,
+                     *       "path": "guides",
+                     *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *       "siteSpaces": [
+                     *         {
+                     *           "object": "site-space",
+                     *           "id": "sts_01JD3QH7X1NE9QC",
+                     *           "path": "getting-started",
+                     *           "section": "sec_01JD3QF6T9KB5MZ",
+                     *           "space": {
+                     *             "object": "space",
+                     *             "id": "spc_01JD3Q7F2V6RM0A",
+                     *             "title": "Getting started",
+                     *             "emoji": "🚀",
+                     *             "visibility": "in-collection",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "editMode": "live",
+                     *             "mergeRules": {
+                     *               "type": "inherit"
+                     *             },
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *             "parent": "col_01JD3Q7C1P5WS8E",
+                     *             "language": "en",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B",
+                     *             "defaultLevel": "read",
+                     *             "comments": 3,
+                     *             "changeRequests": 12,
+                     *             "changeRequestsOpen": 2,
+                     *             "changeRequestsDraft": 1,
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "access": true,
+                     *               "admin": true,
+                     *               "viewInviteLinks": true,
+                     *               "edit": true,
+                     *               "triggerGitSync": true,
+                     *               "comment": true,
+                     *               "merge": true,
+                     *               "review": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           },
+                     *           "title": "Getting started",
+                     *           "default": true,
+                     *           "hasAdvancedCustomizationFeature": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/getting-started"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/guides"
+                     *       },
+                     *       "icon": "book-open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    moveSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site section. */
+                siteSectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": {
+                 *         "after": {
+                 *           "type": "site-section",
+                 *           "siteSection": "sec_01JD3QF8V2PC7NA"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveSiteSection"];
+            };
+        };
+        responses: {
+            /** @description The moved section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section",
+                     *       "id": "sec_01JD3QF6T9KB5MZ",
+                     *       "title": "Guides",
+                     *       "description": "Step-by-step guides to integrate Acme",
+                     *       "default": true,
+                     *       "path": "guides",
+                     *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *       "siteSpaces": [
+                     *         {
+                     *           "object": "site-space",
+                     *           "id": "sts_01JD3QH7X1NE9QC",
+                     *           "path": "getting-started",
+                     *           "section": "sec_01JD3QF6T9KB5MZ",
+                     *           "space": {
+                     *             "object": "space",
+                     *             "id": "spc_01JD3Q7F2V6RM0A",
+                     *             "title": "Getting started",
+                     *             "emoji": "🚀",
+                     *             "visibility": "in-collection",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "editMode": "live",
+                     *             "mergeRules": {
+                     *               "type": "inherit"
+                     *             },
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *             "parent": "col_01JD3Q7C1P5WS8E",
+                     *             "language": "en",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B",
+                     *             "defaultLevel": "read",
+                     *             "comments": 3,
+                     *             "changeRequests": 12,
+                     *             "changeRequestsOpen": 2,
+                     *             "changeRequestsDraft": 1,
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "access": true,
+                     *               "admin": true,
+                     *               "viewInviteLinks": true,
+                     *               "edit": true,
+                     *               "triggerGitSync": true,
+                     *               "comment": true,
+                     *               "merge": true,
+                     *               "review": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           },
+                     *           "title": "Getting started",
+                     *           "default": true,
+                     *           "hasAdvancedCustomizationFeature": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/getting-started"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/guides"
+                     *       },
+                     *       "icon": "book-open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSiteSectionGroups: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of section groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "site-section-group",
+                     *           "id": "ssg_01JD3QG3W5MD8PB",
+                     *           "title": "Developers",
+                     *           "children": [
+                     *             {
+                     *               "object": "site-section",
+                     *               "id": "sec_01JD3QF6T9KB5MZ",
+                     *               "title": "Guides",
+                     *               "description": "Step-by-step guides to integrate Acme",
+                     *               "default": true,
+                     *               "path": "guides",
+                     *               "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *               "siteSpaces": [
+                     *                 {
+                     *                   "object": "site-space",
+                     *                   "id": "sts_01JD3QH7X1NE9QC",
+                     *                   "path": "getting-started",
+                     *                   "section": "sec_01JD3QF6T9KB5MZ",
+                     *                   "space": {
+                     *                     "object": "space",
+                     *                     "id": "spc_01JD3Q7F2V6RM0A",
+                     *                     "title": "Getting started",
+                     *                     "emoji": "🚀",
+                     *                     "visibility": "in-collection",
+                     *                     "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                     "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                     "editMode": "live",
+                     *                     "mergeRules": {
+                     *                       "type": "inherit"
+                     *                     },
+                     *                     "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                     "parent": "col_01JD3Q7C1P5WS8E",
+                     *                     "language": "en",
+                     *                     "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                     "defaultLevel": "read",
+                     *                     "comments": 3,
+                     *                     "changeRequests": 12,
+                     *                     "changeRequestsOpen": 2,
+                     *                     "changeRequestsDraft": 1,
+                     *                     "urls": {
+                     *                       "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                       "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                     },
+                     *                     "permissions": {
+                     *                       "view": true,
+                     *                       "access": true,
+                     *                       "admin": true,
+                     *                       "viewInviteLinks": true,
+                     *                       "edit": true,
+                     *                       "triggerGitSync": true,
+                     *                       "comment": true,
+                     *                       "merge": true,
+                     *                       "review": true,
+                     *                       "installIntegration": true
+                     *                     }
+                     *                   },
+                     *                   "title": "Getting started",
+                     *                   "default": true,
+                     *                   "hasAdvancedCustomizationFeature": false,
+                     *                   "urls": {
+                     *                     "published": "https://docs.acme.example.com/developers/getting-started"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/guides"
+                     *               },
+                     *               "icon": "book-open"
+                     *             }
+                     *           ],
+                     *           "icon": "code"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionGroupList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    addSectionGroupToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Developers",
+                 *       "icon": "code",
+                 *       "sections": [
+                 *         "sec_01JD3QF6T9KB5MZ"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddSiteSectionGroup"];
+            };
+        };
+        responses: {
+            /** @description The created section group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section-group",
+                     *       "id": "ssg_01JD3QG3W5MD8PB",
+                     *       "title": "Developers",
+                     *       "children": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": true,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "icon": "code"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteSiteSectionGroupById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the section group. */
+                siteSectionGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The section group no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSiteSectionGroupById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the section group. */
+                siteSectionGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Developer resources",
+                 *       "icon": "terminal"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSiteSectionGroup"];
+            };
+        };
+        responses: {
+            /** @description The updated section group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section-group",
+                     *       "id": "ssg_01JD3QG3W5MD8PB",
+                     *       "title": "Developers",
+                     *       "children": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": true,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "icon": "code"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    addSectionToSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the section group. */
+                siteSectionGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sectionId": "sec_01JD3QF6T9KB5MZ"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddSectionToSiteSectionGroup"];
+            };
+        };
+        responses: {
+            /** @description The section group, with the section added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section-group",
+                     *       "id": "ssg_01JD3QG3W5MD8PB",
+                     *       "title": "Developers",
+                     *       "children": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": true,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "icon": "code"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    removeSectionFromSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the section group. */
+                siteSectionGroupId: string;
+                /** @description The id of the site section. */
+                siteSectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The section is not part of the group. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    moveSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the section group. */
+                siteSectionGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": {
+                 *         "before": {
+                 *           "type": "site-section",
+                 *           "id": "sec_01JD3QF8V2PC7NA"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveSiteSectionGroup"];
+            };
+        };
+        responses: {
+            /** @description The moved section group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-section-group",
+                     *       "id": "ssg_01JD3QG3W5MD8PB",
+                     *       "title": "Developers",
+                     *       "children": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": true,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "icon": "code"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSiteSpaces: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share-link site, used to resolve its published URLs. */
+                shareKey?: string;
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description true: only the default site space; false: only the others; absent: all. */
+                default?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of site spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "site-space",
+                     *           "id": "sts_01JD3QH7X1NE9QC",
+                     *           "path": "getting-started",
+                     *           "section": "sec_01JD3QF6T9KB5MZ",
+                     *           "space": {
+                     *             "object": "space",
+                     *             "id": "spc_01JD3Q7F2V6RM0A",
+                     *             "title": "Getting started",
+                     *             "emoji": "🚀",
+                     *             "visibility": "in-collection",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "editMode": "live",
+                     *             "mergeRules": {
+                     *               "type": "inherit"
+                     *             },
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *             "parent": "col_01JD3Q7C1P5WS8E",
+                     *             "language": "en",
+                     *             "revision": "rev_01JD3Q7F2V6RM0B",
+                     *             "defaultLevel": "read",
+                     *             "comments": 3,
+                     *             "changeRequests": 12,
+                     *             "changeRequestsOpen": 2,
+                     *             "changeRequestsDraft": 1,
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "access": true,
+                     *               "admin": true,
+                     *               "viewInviteLinks": true,
+                     *               "edit": true,
+                     *               "triggerGitSync": true,
+                     *               "comment": true,
+                     *               "merge": true,
+                     *               "review": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           },
+                     *           "title": "Getting started",
+                     *           "default": true,
+                     *           "hasAdvancedCustomizationFeature": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/getting-started"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    addSpaceToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "spaceId": "spc_01JD3Q7F2V6RM0A",
+                 *       "sectionId": "sec_01JD3QF6T9KB5MZ"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddSiteSpace"];
+            };
+        };
+        responses: {
+            /** @description The created site space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-space",
+                     *       "id": "sts_01JD3QH7X1NE9QC",
+                     *       "path": "getting-started",
+                     *       "section": "sec_01JD3QF6T9KB5MZ",
+                     *       "space": {
+                     *         "object": "space",
+                     *         "id": "spc_01JD3Q7F2V6RM0A",
+                     *         "title": "Getting started",
+                     *         "emoji": "🚀",
+                     *         "visibility": "in-collection",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *         "editMode": "live",
+                     *         "mergeRules": {
+                     *           "type": "inherit"
+                     *         },
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *         "parent": "col_01JD3Q7C1P5WS8E",
+                     *         "language": "en",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B",
+                     *         "defaultLevel": "read",
+                     *         "comments": 3,
+                     *         "changeRequests": 12,
+                     *         "changeRequestsOpen": 2,
+                     *         "changeRequestsDraft": 1,
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "access": true,
+                     *           "admin": true,
+                     *           "viewInviteLinks": true,
+                     *           "edit": true,
+                     *           "triggerGitSync": true,
+                     *           "comment": true,
+                     *           "merge": true,
+                     *           "review": true,
+                     *           "installIntegration": true
+                     *         }
+                     *       },
+                     *       "title": "Getting started",
+                     *       "default": true,
+                     *       "hasAdvancedCustomizationFeature": false,
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/getting-started"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteSiteSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site space no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSiteSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "path": "getting-started",
+                 *       "condition": null,
+                 *       "spaceId": "spc_01JD3Q7F2V6RM0A"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSiteSpace"];
+            };
+        };
+        responses: {
+            /** @description The updated site space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-space",
+                     *       "id": "sts_01JD3QH7X1NE9QC",
+                     *       "path": "getting-started",
+                     *       "section": "sec_01JD3QF6T9KB5MZ",
+                     *       "space": {
+                     *         "object": "space",
+                     *         "id": "spc_01JD3Q7F2V6RM0A",
+                     *         "title": "Getting started",
+                     *         "emoji": "🚀",
+                     *         "visibility": "in-collection",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *         "editMode": "live",
+                     *         "mergeRules": {
+                     *           "type": "inherit"
+                     *         },
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *         "parent": "col_01JD3Q7C1P5WS8E",
+                     *         "language": "en",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B",
+                     *         "defaultLevel": "read",
+                     *         "comments": 3,
+                     *         "changeRequests": 12,
+                     *         "changeRequestsOpen": 2,
+                     *         "changeRequestsDraft": 1,
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "access": true,
+                     *           "admin": true,
+                     *           "viewInviteLinks": true,
+                     *           "edit": true,
+                     *           "triggerGitSync": true,
+                     *           "comment": true,
+                     *           "merge": true,
+                     *           "review": true,
+                     *           "installIntegration": true
+                     *         }
+                     *       },
+                     *       "title": "Getting started",
+                     *       "default": true,
+                     *       "hasAdvancedCustomizationFeature": false,
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/getting-started"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    moveSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": {
+                 *         "before": {
+                 *           "type": "site-space",
+                 *           "siteSpace": "sts_01JD3QH9Y4PF2RD"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveSiteSpace"];
+            };
+        };
+        responses: {
+            /** @description The moved site space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-space",
+                     *       "id": "sts_01JD3QH7X1NE9QC",
+                     *       "path": "getting-started",
+                     *       "section": "sec_01JD3QF6T9KB5MZ",
+                     *       "space": {
+                     *         "object": "space",
+                     *         "id": "spc_01JD3Q7F2V6RM0A",
+                     *         "title": "Getting started",
+                     *         "emoji": "🚀",
+                     *         "visibility": "in-collection",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *         "editMode": "live",
+                     *         "mergeRules": {
+                     *           "type": "inherit"
+                     *         },
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *         "parent": "col_01JD3Q7C1P5WS8E",
+                     *         "language": "en",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B",
+                     *         "defaultLevel": "read",
+                     *         "comments": 3,
+                     *         "changeRequests": 12,
+                     *         "changeRequestsOpen": 2,
+                     *         "changeRequestsDraft": 1,
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "access": true,
+                     *           "admin": true,
+                     *           "viewInviteLinks": true,
+                     *           "edit": true,
+                     *           "triggerGitSync": true,
+                     *           "comment": true,
+                     *           "merge": true,
+                     *           "review": true,
+                     *           "installIntegration": true
+                     *         }
+                     *       },
+                     *       "title": "Getting started",
+                     *       "default": true,
+                     *       "hasAdvancedCustomizationFeature": false,
+                     *       "urls": {
+                     *         "published": "https://docs.acme.example.com/developers/getting-started"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only integrations whose name or title contains this text. */
+                search?: string;
+                /** @description Only integrations of this category. */
+                category?: "analytics" | "collaboration" | "content" | "marketing" | "visitor-auth" | "other";
+                /** @description Only integrations with a block that unfurls URLs of this domain. */
+                blockDomain?: string;
+                /** @description true: only integrations with blocks; false: only those without. */
+                blocks?: boolean;
+                /** @description true: only integrations with content sources; false: only those without. */
+                contentSources?: boolean;
+                /** @description Only integrations published by this organization (id). */
+                owner?: string;
+                /** @description Only integrations that ask for this scope. */
+                scope?: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:visitor:claims" | "site:adaptive:read" | "site:adaptive:write" | "conversations:ingest" | "openapi:read" | "openapi:write";
+                /** @description Only integrations installable on this target. */
+                target?: "all" | "site" | "space" | "organization";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of integrations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "integration",
+                     *           "name": "acme-analytics",
+                     *           "version": 3,
+                     *           "title": "Acme Analytics",
+                     *           "description": "Track how readers use your docs.",
+                     *           "summary": "# Acme Analytics\n\nSee which pages your readers visit and where they search in vain.",
+                     *           "previewImages": [
+                     *             "https://api.docs.example.com/v1/integrations/acme-analytics/assets/preview-1.png"
+                     *           ],
+                     *           "target": "all",
+                     *           "verified": true,
+                     *           "visibility": "public",
+                     *           "scopes": [
+                     *             "site:views:read",
+                     *             "site:script:inject"
+                     *           ],
+                     *           "categories": [
+                     *             "analytics"
+                     *           ],
+                     *           "blocks": [
+                     *             {
+                     *               "id": "chart",
+                     *               "title": "Analytics chart",
+                     *               "description": "Embed a live chart of a dashboard.",
+                     *               "icon": "chart-line",
+                     *               "urlUnfurl": [
+                     *                 "https://analytics.acme.example.com/dashboards/"
+                     *               ],
+                     *               "markdown": {
+                     *                 "codeblock": "acme-chart",
+                     *                 "body": "dashboard: weekly-visits"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "contentSources": [
+                     *             {
+                     *               "id": "dashboards",
+                     *               "title": "Dashboards",
+                     *               "description": "Generate pages from your dashboards.",
+                     *               "icon": "chart-bar",
+                     *               "configuration": {
+                     *                 "componentId": "dashboardPicker"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "configurations": {
+                     *             "account": {
+                     *               "properties": {
+                     *                 "trackingId": {
+                     *                   "type": "string",
+                     *                   "title": "Tracking id",
+                     *                   "description": "The id of your analytics property."
+                     *                 },
+                     *                 "anonymizeIp": {
+                     *                   "type": "boolean",
+                     *                   "title": "Anonymize IP addresses",
+                     *                   "default": true
+                     *                 }
+                     *               },
+                     *               "required": [
+                     *                 "trackingId"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "externalLinks": [
+                     *             {
+                     *               "url": "https://acme.example.com/docs/analytics-integration",
+                     *               "label": "Documentation"
+                     *             }
+                     *           ],
+                     *           "owner": {
+                     *             "object": "organization",
+                     *             "id": "org_01JD3Q6Z8N4TQVJ",
+                     *             "title": "Acme Docs",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "emailDomains": [
+                     *               "acme.example.com"
+                     *             ],
+                     *             "hostname": "acme",
+                     *             "type": "business",
+                     *             "useCase": "internalDocs",
+                     *             "defaultRole": "read",
+                     *             "sso": false,
+                     *             "ai": true,
+                     *             "inviteLinks": true,
+                     *             "plan": "free_2024",
+                     *             "mergeRules": {
+                     *               "type": "rules",
+                     *               "rules": [
+                     *                 {
+                     *                   "rule": "require_specific_reviewers",
+                     *                   "users": [
+                     *                     "usr_01JD3Q6Z9B8XKRD"
+                     *                   ]
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+                     *               "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "admin": true,
+                     *               "ownTeam": true,
+                     *               "createContent": true,
+                     *               "createOpenAPISpec": true,
+                     *               "ingestConversations": true,
+                     *               "viewBilling": true,
+                     *               "listMembers": true,
+                     *               "listTeams": true,
+                     *               "listIntegrations": true,
+                     *               "listInstallations": true,
+                     *               "installIntegration": true
+                     *             }
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics",
+                     *             "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
+                     *             "app": "https://app.docs.example.com/integrations/acme-analytics",
+                     *             "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *           },
+                     *           "permissions": {
+                     *             "admin": true
+                     *           },
+                     *           "contentSecurityPolicy": {
+                     *             "script-src": "'self' https://cdn.acme.example.com"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getIntegrationByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "integration",
+                     *       "name": "acme-analytics",
+                     *       "version": 3,
+                     *       "title": "Acme Analytics",
+                     *       "description": "Track how readers use your docs.",
+                     *       "summary": "# Acme Analytics\n\nSee which pages your readers visit and where they search in vain.",
+                     *       "previewImages": [
+                     *         "https://api.docs.example.com/v1/integrations/acme-analytics/assets/preview-1.png"
+                     *       ],
+                     *       "target": "all",
+                     *       "verified": true,
+                     *       "visibility": "public",
+                     *       "scopes": [
+                     *         "site:views:read",
+                     *         "site:script:inject"
+                     *       ],
+                     *       "categories": [
+                     *         "analytics"
+                     *       ],
+                     *       "blocks": [
+                     *         {
+                     *           "id": "chart",
+                     *           "title": "Analytics chart",
+                     *           "description": "Embed a live chart of a dashboard.",
+                     *           "icon": "chart-line",
+                     *           "urlUnfurl": [
+                     *             "https://analytics.acme.example.com/dashboards/"
+                     *           ],
+                     *           "markdown": {
+                     *             "codeblock": "acme-chart",
+                     *             "body": "dashboard: weekly-visits"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "contentSources": [
+                     *         {
+                     *           "id": "dashboards",
+                     *           "title": "Dashboards",
+                     *           "description": "Generate pages from your dashboards.",
+                     *           "icon": "chart-bar",
+                     *           "configuration": {
+                     *             "componentId": "dashboardPicker"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "configurations": {
+                     *         "account": {
+                     *           "properties": {
+                     *             "trackingId": {
+                     *               "type": "string",
+                     *               "title": "Tracking id",
+                     *               "description": "The id of your analytics property."
+                     *             },
+                     *             "anonymizeIp": {
+                     *               "type": "boolean",
+                     *               "title": "Anonymize IP addresses",
+                     *               "default": true
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "trackingId"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "externalLinks": [
+                     *         {
+                     *           "url": "https://acme.example.com/docs/analytics-integration",
+                     *           "label": "Documentation"
+                     *         }
+                     *       ],
+                     *       "owner": {
+                     *         "object": "organization",
+                     *         "id": "org_01JD3Q6Z8N4TQVJ",
+                     *         "title": "Acme Docs",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "emailDomains": [
+                     *           "acme.example.com"
+                     *         ],
+                     *         "hostname": "acme",
+                     *         "type": "business",
+                     *         "useCase": "internalDocs",
+                     *         "defaultRole": "read",
+                     *         "sso": false,
+                     *         "ai": true,
+                     *         "inviteLinks": true,
+                     *         "plan": "free_2024",
+                     *         "mergeRules": {
+                     *           "type": "rules",
+                     *           "rules": [
+                     *             {
+                     *               "rule": "require_specific_reviewers",
+                     *               "users": [
+                     *                 "usr_01JD3Q6Z9B8XKRD"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+                     *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "admin": true,
+                     *           "ownTeam": true,
+                     *           "createContent": true,
+                     *           "createOpenAPISpec": true,
+                     *           "ingestConversations": true,
+                     *           "viewBilling": true,
+                     *           "listMembers": true,
+                     *           "listTeams": true,
+                     *           "listIntegrations": true,
+                     *           "listInstallations": true,
+                     *           "installIntegration": true
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics",
+                     *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
+                     *         "app": "https://app.docs.example.com/integrations/acme-analytics",
+                     *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *       },
+                     *       "permissions": {
+                     *         "admin": true
+                     *       },
+                     *       "contentSecurityPolicy": {
+                     *         "script-src": "'self' https://cdn.acme.example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    publishIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "runtime": "v1",
+                 *       "icon": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+                 *       "title": "Acme Analytics",
+                 *       "description": "Track how readers use your docs.",
+                 *       "summary": "# Acme Analytics\n\nSee which pages your readers visit and where they search in vain.",
+                 *       "previewImages": [
+                 *         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                 *       ],
+                 *       "visibility": "public",
+                 *       "scopes": [
+                 *         "site:views:read",
+                 *         "site:script:inject"
+                 *       ],
+                 *       "categories": [
+                 *         "analytics"
+                 *       ],
+                 *       "blocks": [
+                 *         {
+                 *           "id": "chart",
+                 *           "title": "Analytics chart",
+                 *           "description": "Embed a live chart of a dashboard.",
+                 *           "icon": "chart-line",
+                 *           "urlUnfurl": [
+                 *             "https://analytics.acme.example.com/dashboards/"
+                 *           ],
+                 *           "markdown": {
+                 *             "codeblock": "acme-chart",
+                 *             "body": "dashboard: weekly-visits"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "externalLinks": [
+                 *         {
+                 *           "url": "https://acme.example.com/docs/analytics-integration",
+                 *           "label": "Documentation"
+                 *         }
+                 *       ],
+                 *       "configurations": {
+                 *         "account": {
+                 *           "properties": {
+                 *             "trackingId": {
+                 *               "type": "string",
+                 *               "title": "Tracking id",
+                 *               "description": "The id of your analytics property."
+                 *             },
+                 *             "anonymizeIp": {
+                 *               "type": "boolean",
+                 *               "title": "Anonymize IP addresses",
+                 *               "default": true
+                 *             }
+                 *           },
+                 *           "required": [
+                 *             "trackingId"
+                 *           ]
+                 *         }
+                 *       },
+                 *       "script": "export default createIntegration({ events: { site_view: async (event) => track(event) } });",
+                 *       "organization": "org_01JD3Q6Z8N4TQVJ",
+                 *       "secrets": {
+                 *         "ACME_API_KEY": "sk_live_4f8b2c"
+                 *       },
+                 *       "contentSecurityPolicy": {
+                 *         "script-src": "'self' https://cdn.acme.example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PublishIntegration"];
+            };
+        };
+        responses: {
+            /** @description The published integration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "integration",
+                     *       "name": "acme-analytics",
+                     *       "version": 3,
+                     *       "title": "Acme Analytics",
+                     *       "description": "Track how readers use your docs.",
+                     *       "summary": "# Acme Analytics\n\nSee which pages your readers visit and where they search in vain.",
+                     *       "previewImages": [
+                     *         "https://api.docs.example.com/v1/integrations/acme-analytics/assets/preview-1.png"
+                     *       ],
+                     *       "target": "all",
+                     *       "verified": true,
+                     *       "visibility": "public",
+                     *       "scopes": [
+                     *         "site:views:read",
+                     *         "site:script:inject"
+                     *       ],
+                     *       "categories": [
+                     *         "analytics"
+                     *       ],
+                     *       "blocks": [
+                     *         {
+                     *           "id": "chart",
+                     *           "title": "Analytics chart",
+                     *           "description": "Embed a live chart of a dashboard.",
+                     *           "icon": "chart-line",
+                     *           "urlUnfurl": [
+                     *             "https://analytics.acme.example.com/dashboards/"
+                     *           ],
+                     *           "markdown": {
+                     *             "codeblock": "acme-chart",
+                     *             "body": "dashboard: weekly-visits"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "contentSources": [
+                     *         {
+                     *           "id": "dashboards",
+                     *           "title": "Dashboards",
+                     *           "description": "Generate pages from your dashboards.",
+                     *           "icon": "chart-bar",
+                     *           "configuration": {
+                     *             "componentId": "dashboardPicker"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "configurations": {
+                     *         "account": {
+                     *           "properties": {
+                     *             "trackingId": {
+                     *               "type": "string",
+                     *               "title": "Tracking id",
+                     *               "description": "The id of your analytics property."
+                     *             },
+                     *             "anonymizeIp": {
+                     *               "type": "boolean",
+                     *               "title": "Anonymize IP addresses",
+                     *               "default": true
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "trackingId"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "externalLinks": [
+                     *         {
+                     *           "url": "https://acme.example.com/docs/analytics-integration",
+                     *           "label": "Documentation"
+                     *         }
+                     *       ],
+                     *       "owner": {
+                     *         "object": "organization",
+                     *         "id": "org_01JD3Q6Z8N4TQVJ",
+                     *         "title": "Acme Docs",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "emailDomains": [
+                     *           "acme.example.com"
+                     *         ],
+                     *         "hostname": "acme",
+                     *         "type": "business",
+                     *         "useCase": "internalDocs",
+                     *         "defaultRole": "read",
+                     *         "sso": false,
+                     *         "ai": true,
+                     *         "inviteLinks": true,
+                     *         "plan": "free_2024",
+                     *         "mergeRules": {
+                     *           "type": "rules",
+                     *           "rules": [
+                     *             {
+                     *               "rule": "require_specific_reviewers",
+                     *               "users": [
+                     *                 "usr_01JD3Q6Z9B8XKRD"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
+                     *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "admin": true,
+                     *           "ownTeam": true,
+                     *           "createContent": true,
+                     *           "createOpenAPISpec": true,
+                     *           "ingestConversations": true,
+                     *           "viewBilling": true,
+                     *           "listMembers": true,
+                     *           "listTeams": true,
+                     *           "listIntegrations": true,
+                     *           "listInstallations": true,
+                     *           "installIntegration": true
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics",
+                     *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
+                     *         "app": "https://app.docs.example.com/integrations/acme-analytics",
+                     *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *       },
+                     *       "permissions": {
+                     *         "admin": true
+                     *       },
+                     *       "contentSecurityPolicy": {
+                     *         "script-src": "'self' https://cdn.acme.example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    unpublishIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration is unpublished. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listIntegrationInstallations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the installations with this external id. */
+                externalId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of installations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "integration-installation",
+                     *           "id": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "space_selection": "selected",
+                     *           "site_selection": "all",
+                     *           "spaces": 1,
+                     *           "configuration": {
+                     *             "trackingId": "AC-48213",
+                     *             "anonymizeIp": true
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *           },
+                     *           "externalIds": [
+                     *             "acme-account-48213"
+                     *           ],
+                     *           "target": {
+                     *             "organization": "org_01JD3Q6Z8N4TQVJ"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    installIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "organization": "org_01JD3Q6Z8N4TQVJ"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InstallIntegration"];
+            };
+        };
+        responses: {
+            /** @description The installation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "integration-installation",
+                     *       "id": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "space_selection": "selected",
+                     *       "site_selection": "all",
+                     *       "spaces": 1,
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213",
+                     *         "anonymizeIp": true
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-account-48213"
+                     *       ],
+                     *       "target": {
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listIntegrationEvents: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "integration-event",
+                     *           "id": "evt_01JD3QH2T9MB4ZR",
+                     *           "integrationId": "acme-analytics",
+                     *           "installationId": "ins_01JD3QG8K3PV6YC",
+                     *           "createdAt": "2026-05-02T16:41:07.000Z",
+                     *           "payload": {
+                     *             "eventId": "evt_01JD3QH2T9MB4ZR",
+                     *             "type": "installation_setup",
+                     *             "installationId": "ins_01JD3QG8K3PV6YC",
+                     *             "status": "active",
+                     *             "previous": {
+                     *               "status": "pending",
+                     *               "configuration": {}
+                     *             }
+                     *           },
+                     *           "status": "success"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationEventList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getIntegrationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the event. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event and its trace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event": {
+                     *         "object": "integration-event",
+                     *         "id": "evt_01JD3QH2T9MB4ZR",
+                     *         "integrationId": "acme-analytics",
+                     *         "installationId": "ins_01JD3QG8K3PV6YC",
+                     *         "createdAt": "2026-05-02T16:41:07.000Z",
+                     *         "payload": {
+                     *           "eventId": "evt_01JD3QH2T9MB4ZR",
+                     *           "type": "installation_setup",
+                     *           "installationId": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "previous": {
+                     *             "status": "pending",
+                     *             "configuration": {}
+                     *           }
+                     *         },
+                     *         "status": "success"
+                     *       },
+                     *       "trace": {
+                     *         "logs": [
+                     *           {
+                     *             "message": "Installation configured for property AC-48213",
+                     *             "timestamp": "2026-05-02T16:41:07.000Z",
+                     *             "level": "info"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationEventWithTrace"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listIntegrationSpaceInstallations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the installations with this external id. */
+                externalId?: string;
+                /** @description Return each space as a Space object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of space installations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "integration": "acme-analytics",
+                     *           "installation": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "configuration": {
+                     *             "dashboard": "weekly-visits"
+                     *           },
+                     *           "externalIds": [
+                     *             "acme-project-771"
+                     *           ],
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *           },
+                     *           "space": "spc_01JD3Q7F2V6RM0A"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSpaceInstallationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listIntegrationSiteInstallations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the installations with this external id. */
+                externalId?: string;
+                /** @description Return each site as a Site object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of site installations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "integration": "acme-analytics",
+                     *           "installation": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "configuration": {
+                     *             "trackingId": "AC-48213"
+                     *           },
+                     *           "externalIds": [
+                     *             "acme-site-19"
+                     *           ],
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *           },
+                     *           "site": "sit_01JD3QJ5W1RN7KD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSiteInstallationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    setIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tunnelUrl": "https://quiet-river-4821.tunnel.example.com",
+                 *       "all": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetIntegrationDevelopmentMode"];
+            };
+        };
+        responses: {
+            /** @description The development mode is updated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listOpenAPISpecs: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of specifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "openapi-spec",
+                     *           "id": "oas_01JD3QE4R7NW5HZ",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "slug": "acme-api",
+                     *           "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *           "processingState": "complete",
+                     *           "visibility": "public",
+                     *           "lastVersion": "ver_01JD3QF6M2XK8TB",
+                     *           "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *             "published": "https://openapi.docs.example.com/org_01JD3Q6Z8N4TQVJ/acme-api"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createOpenAPISpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "acme-api",
+                 *       "source": {
+                 *         "url": "https://acme.example.com/openapi.yaml"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOpenAPISpec"];
+            };
+        };
+        responses: {
+            /** @description The created specification. */
+            201: {
+                headers: {
+                    /** @description URL of the created specification. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec",
+                     *       "id": "oas_01JD3QE4R7NW5HZ",
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "slug": "acme-api",
+                     *       "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *       "processingState": "pending",
+                     *       "visibility": "private",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The specification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec",
+                     *       "id": "oas_01JD3QE4R7NW5HZ",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "slug": "acme-api",
+                     *       "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *       "processingState": "complete",
+                     *       "visibility": "public",
+                     *       "lastVersion": "ver_01JD3QF6M2XK8TB",
+                     *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "published": "https://openapi.docs.example.com/org_01JD3Q6Z8N4TQVJ/acme-api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createOrUpdateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": {
+                 *         "url": "https://acme.example.com/openapi.yaml"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOrUpdateOpenAPISpec"];
+            };
+        };
+        responses: {
+            /** @description The updated specification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec",
+                     *       "id": "oas_01JD3QE4R7NW5HZ",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "slug": "acme-api",
+                     *       "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *       "processingState": "complete",
+                     *       "visibility": "public",
+                     *       "lastVersion": "ver_01JD3QF6M2XK8TB",
+                     *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "published": "https://openapi.docs.example.com/org_01JD3Q6Z8N4TQVJ/acme-api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            /** @description The created specification. */
+            201: {
+                headers: {
+                    /** @description URL of the created specification. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec",
+                     *       "id": "oas_01JD3QE4R7NW5HZ",
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "slug": "acme-api",
+                     *       "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *       "processingState": "pending",
+                     *       "visibility": "private",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The specification is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "visibility": "public"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateOpenAPISpec"];
+            };
+        };
+        responses: {
+            /** @description The updated specification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec",
+                     *       "id": "oas_01JD3QE4R7NW5HZ",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "slug": "acme-api",
+                     *       "sourceURL": "https://acme.example.com/openapi.yaml",
+                     *       "processingState": "complete",
+                     *       "visibility": "public",
+                     *       "lastVersion": "ver_01JD3QF6M2XK8TB",
+                     *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/openapi/acme-api",
+                     *         "published": "https://openapi.docs.example.com/org_01JD3Q6Z8N4TQVJ/acme-api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listOpenAPISpecVersions: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "openapi-spec-version",
+                     *           "id": "ver_01JD3QF6M2XK8TB",
+                     *           "createdAt": "2026-05-02T16:41:07.000Z",
+                     *           "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api/versions/ver_01JD3QF6M2XK8TB"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecVersionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getLatestOpenAPISpecVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec-version",
+                     *       "id": "ver_01JD3QF6M2XK8TB",
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api/versions/ver_01JD3QF6M2XK8TB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecVersion"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getLatestOpenAPISpecVersionContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content of the latest version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "filesystem": {
+                     *         "openapi.yaml": {
+                     *           "openapi": "3.1.0",
+                     *           "info": {
+                     *             "title": "Acme API",
+                     *             "version": "2.4.0"
+                     *           },
+                     *           "paths": {}
+                     *         }
+                     *       },
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecContent"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOpenAPISpecVersionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+                /** @description The id of the version. */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "openapi-spec-version",
+                     *       "id": "ver_01JD3QF6M2XK8TB",
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/openapi/acme-api/versions/ver_01JD3QF6M2XK8TB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecVersion"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOpenAPISpecVersionContentById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The slug of the OpenAPI specification. */
+                specSlug: string;
+                /** @description The id of the version. */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content of the version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "filesystem": {
+                     *         "openapi.yaml": {
+                     *           "openapi": "3.1.0",
+                     *           "info": {
+                     *             "title": "Acme API",
+                     *             "version": "2.4.0"
+                     *           },
+                     *           "paths": {}
+                     *         }
+                     *       },
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAPISpecContent"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTranslations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of translations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "translation",
+                     *           "id": "trn_01JD3QF4R7BX2KE",
+                     *           "status": "completed",
+                     *           "source": {
+                     *             "space": "spc_01JD3Q7F2V6RM0A",
+                     *             "language": "en"
+                     *           },
+                     *           "language": "fr",
+                     *           "instructions": {
+                     *             "object": "document",
+                     *             "data": {
+                     *               "schemaVersion": 1
+                     *             },
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "block",
+                     *                 "type": "paragraph",
+                     *                 "key": "b7fQz2",
+                     *                 "nodes": [
+                     *                   {
+                     *                     "object": "text",
+                     *                     "leaves": [
+                     *                       {
+                     *                         "object": "leaf",
+                     *                         "text": "Answer in a friendly, concise tone."
+                     *                       }
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "result": {
+                     *             "space": "spc_01JD3Q7H4KX9T3C",
+                     *             "revision": "rev_01JD3QM6C8RX5TG"
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "stats": {
+                     *             "runs": 3,
+                     *             "totalWords": 48210,
+                     *             "totalPages": 126,
+                     *             "totalDuration": 1843,
+                     *             "latestRunDuration": 212,
+                     *             "latestPages": 14,
+                     *             "latestWords": 5230
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/translations/trn_01JD3QF4R7BX2KE"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TranslationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": {
+                 *         "space": "spc_01JD3Q7F2V6RM0A",
+                 *         "language": "en"
+                 *       },
+                 *       "language": "fr",
+                 *       "instructions": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTranslation"];
+            };
+        };
+        responses: {
+            /** @description The created translation. */
+            201: {
+                headers: {
+                    /** @description URL of the created translation. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "translation",
+                     *       "id": "trn_01JD3QF4R7BX2KE",
+                     *       "status": "completed",
+                     *       "source": {
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "language": "en"
+                     *       },
+                     *       "language": "fr",
+                     *       "instructions": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "result": {
+                     *         "space": "spc_01JD3Q7H4KX9T3C",
+                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "stats": {
+                     *         "runs": 3,
+                     *         "totalWords": 48210,
+                     *         "totalPages": 126,
+                     *         "totalDuration": 1843,
+                     *         "latestRunDuration": 212,
+                     *         "latestPages": 14,
+                     *         "latestWords": 5230
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/translations/trn_01JD3QF4R7BX2KE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Translation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the translation. */
+                translationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The translation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "translation",
+                     *       "id": "trn_01JD3QF4R7BX2KE",
+                     *       "status": "completed",
+                     *       "source": {
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "language": "en"
+                     *       },
+                     *       "language": "fr",
+                     *       "instructions": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "result": {
+                     *         "space": "spc_01JD3Q7H4KX9T3C",
+                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "stats": {
+                     *         "runs": 3,
+                     *         "totalWords": 48210,
+                     *         "totalPages": 126,
+                     *         "totalDuration": 1843,
+                     *         "latestRunDuration": 212,
+                     *         "latestPages": 14,
+                     *         "latestWords": 5230
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/translations/trn_01JD3QF4R7BX2KE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Translation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the translation. */
+                translationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "instructions": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTranslation"];
+            };
+        };
+        responses: {
+            /** @description The updated translation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "translation",
+                     *       "id": "trn_01JD3QF4R7BX2KE",
+                     *       "status": "completed",
+                     *       "source": {
+                     *         "space": "spc_01JD3Q7F2V6RM0A",
+                     *         "language": "en"
+                     *       },
+                     *       "language": "fr",
+                     *       "instructions": {
+                     *         "object": "document",
+                     *         "data": {
+                     *           "schemaVersion": 1
+                     *         },
+                     *         "nodes": [
+                     *           {
+                     *             "object": "block",
+                     *             "type": "paragraph",
+                     *             "key": "b7fQz2",
+                     *             "nodes": [
+                     *               {
+                     *                 "object": "text",
+                     *                 "leaves": [
+                     *                   {
+                     *                     "object": "leaf",
+                     *                     "text": "Answer in a friendly, concise tone."
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "result": {
+                     *         "space": "spc_01JD3Q7H4KX9T3C",
+                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "stats": {
+                     *         "runs": 3,
+                     *         "totalWords": 48210,
+                     *         "totalPages": 126,
+                     *         "totalDuration": 1843,
+                     *         "latestRunDuration": 212,
+                     *         "latestPages": 14,
+                     *         "latestWords": 5230
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/translations/trn_01JD3QF4R7BX2KE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Translation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the translation. */
+                translationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The translation no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    runTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the translation. */
+                translationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run is triggered. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSAMLProvidersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of SAML providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "saml-provider",
+                     *           "id": "sml_01JD3QG6T2MV8HN",
+                     *           "label": "Acme Okta",
+                     *           "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+                     *           "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+                     *           "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+                     *           "defaultTeam": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           },
+                     *           "defaultRole": "read",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "status": "active",
+                     *           "service": {
+                     *             "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *             "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *             "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SAMLProviderList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    createOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Acme Okta",
+                 *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+                 *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+                 *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+                 *       "defaultTeam": "tem_01JD3QF4H7ZNB2S",
+                 *       "defaultRole": "read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSAMLProvider"];
+            };
+        };
+        responses: {
+            /** @description The created SAML provider. */
+            201: {
+                headers: {
+                    /** @description URL of the created SAML provider. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "saml-provider",
+                     *       "id": "sml_01JD3QG6T2MV8HN",
+                     *       "label": "Acme Okta",
+                     *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+                     *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+                     *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+                     *       "defaultTeam": {
+                     *         "object": "team",
+                     *         "id": "tem_01JD3QF4H7ZNB2S",
+                     *         "title": "Developer Relations",
+                     *         "members": 6,
+                     *         "spaces": 4,
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "permissions": {
+                     *           "admin": true,
+                     *           "view": true
+                     *         }
+                     *       },
+                     *       "defaultRole": "read",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "status": "active",
+                     *       "service": {
+                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SAMLProvider"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOrganizationSAMLProviderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the SAML provider. */
+                samlProviderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SAML provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "saml-provider",
+                     *       "id": "sml_01JD3QG6T2MV8HN",
+                     *       "label": "Acme Okta",
+                     *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+                     *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+                     *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+                     *       "defaultTeam": {
+                     *         "object": "team",
+                     *         "id": "tem_01JD3QF4H7ZNB2S",
+                     *         "title": "Developer Relations",
+                     *         "members": 6,
+                     *         "spaces": 4,
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "permissions": {
+                     *           "admin": true,
+                     *           "view": true
+                     *         }
+                     *       },
+                     *       "defaultRole": "read",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "status": "active",
+                     *       "service": {
+                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SAMLProvider"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the SAML provider. */
+                samlProviderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SAML provider no longer exists. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the SAML provider. */
+                samlProviderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Acme Okta (production)",
+                 *       "defaultRole": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSAMLProvider"];
+            };
+        };
+        responses: {
+            /** @description The updated SAML provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "saml-provider",
+                     *       "id": "sml_01JD3QG6T2MV8HN",
+                     *       "label": "Acme Okta",
+                     *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+                     *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+                     *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+                     *       "defaultTeam": {
+                     *         "object": "team",
+                     *         "id": "tem_01JD3QF4H7ZNB2S",
+                     *         "title": "Developer Relations",
+                     *         "members": 6,
+                     *         "spaces": 4,
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "permissions": {
+                     *           "admin": true,
+                     *           "view": true
+                     *         }
+                     *       },
+                     *       "defaultRole": "read",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "status": "active",
+                     *       "service": {
+                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *       },
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SAMLProvider"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSSOProviderLoginsInOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "sml_01JD3QG6T2MV8HN",
+                     *           "label": "Acme Okta",
+                     *           "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SSOProviderLogins"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listConversationsIssuesClusters: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Sort direction (default `desc`). */
+                order?: "asc" | "desc";
+                /** @description Timestamp to sort by (default `updatedAt`). */
+                orderBy?: "updatedAt" | "createdAt";
+                /** @description `open`: tasks remain to do (or none exist yet); `resolved`: all tasks completed or cancelled. */
+                status?: "open" | "resolved";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of issues clusters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "issues-cluster",
+                     *           "id": "icl_01JD3QK4A3NW7VF",
+                     *           "label": "API token management",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "icon": "key",
+                     *           "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
+                     *           "weeklyPulse": [
+                     *             0,
+                     *             1,
+                     *             0,
+                     *             2,
+                     *             3,
+                     *             1,
+                     *             4,
+                     *             2,
+                     *             5,
+                     *             3,
+                     *             6,
+                     *             4,
+                     *             7
+                     *           ],
+                     *           "sources": {
+                     *             "intercom": 31,
+                     *             "api": 7
+                     *           },
+                     *           "stats": {
+                     *             "issues": 38,
+                     *             "conversations": 35,
+                     *             "tasksTotal": 4,
+                     *             "tasksBacklog": 1,
+                     *             "tasksStarted": 1,
+                     *             "tasksCompleted": 2,
+                     *             "tasksCancelled": 0
+                     *           },
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
+                     *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuesClusterList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only conversations of this source (an integration name, or `api`). */
+                source?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "conversation",
+                     *           "id": "cnv_01JD3QH8W5PZ3RC",
+                     *           "subject": "Cannot find where to rotate an API token",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "processedAt": "2026-03-14T09:31:12.000Z",
+                     *           "source": "intercom",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+                     *             "source": "https://support.acme.example.com/conversations/48213"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    ingestConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "cnv_01JD3QH8W5PZ3RC",
+                 *       "metadata": {
+                 *         "url": "https://support.acme.example.com/conversations/48213",
+                 *         "attributes": {
+                 *           "plan": "pro",
+                 *           "locale": "en-US"
+                 *         },
+                 *         "createdAt": "2026-03-14T09:26:53.000Z"
+                 *       },
+                 *       "subject": "Cannot find where to rotate an API token",
+                 *       "parts": [
+                 *         {
+                 *           "type": "message",
+                 *           "role": "user",
+                 *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IngestConversation"];
+            };
+        };
+        responses: {
+            /** @description The conversation is ingested; issues are extracted in the background. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The identifier of the conversation, as given at ingestion. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "conversation": {
+                     *         "object": "conversation",
+                     *         "id": "cnv_01JD3QH8W5PZ3RC",
+                     *         "subject": "Cannot find where to rotate an API token",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "processedAt": "2026-03-14T09:31:12.000Z",
+                     *         "source": "intercom",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+                     *           "source": "https://support.acme.example.com/conversations/48213"
+                     *         }
+                     *       },
+                     *       "parts": [
+                     *         {
+                     *           "type": "message",
+                     *           "role": "user",
+                     *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "url": "https://support.acme.example.com/conversations/48213",
+                     *         "attributes": {
+                     *           "plan": "pro",
+                     *           "locale": "en-US"
+                     *         },
+                     *         "createdAt": "2026-03-14T09:26:53.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConversationDetail"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    listConversationsIssues: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only issues of this issues cluster. */
+                cluster?: string;
+                /** @description Only issues found in this conversation. */
+                conversation?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of issues with their conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "issue": {
+                     *             "object": "conversation-issue",
+                     *             "id": "iss_01JD3QJ2Y9KT6SD",
+                     *             "title": "Token rotation is not documented",
+                     *             "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+                     *             "createdAt": "2026-03-14T09:31:12.000Z",
+                     *             "ingestedAt": "2026-03-14T09:26:53.000Z",
+                     *             "conversation": "cnv_01JD3QH8W5PZ3RC",
+                     *             "cluster": "icl_01JD3QK4A3NW7VF",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+                     *             }
+                     *           },
+                     *           "conversation": {
+                     *             "object": "conversation",
+                     *             "id": "cnv_01JD3QH8W5PZ3RC",
+                     *             "subject": "Cannot find where to rotate an API token",
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "processedAt": "2026-03-14T09:31:12.000Z",
+                     *             "source": "intercom",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+                     *               "source": "https://support.acme.example.com/conversations/48213"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConversationIssueDetailList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getConversationsIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the conversation issue. */
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issue and its conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issue": {
+                     *         "object": "conversation-issue",
+                     *         "id": "iss_01JD3QJ2Y9KT6SD",
+                     *         "title": "Token rotation is not documented",
+                     *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+                     *         "createdAt": "2026-03-14T09:31:12.000Z",
+                     *         "ingestedAt": "2026-03-14T09:26:53.000Z",
+                     *         "conversation": "cnv_01JD3QH8W5PZ3RC",
+                     *         "cluster": "icl_01JD3QK4A3NW7VF",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+                     *         }
+                     *       },
+                     *       "conversation": {
+                     *         "object": "conversation",
+                     *         "id": "cnv_01JD3QH8W5PZ3RC",
+                     *         "subject": "Cannot find where to rotate an API token",
+                     *         "createdAt": "2026-03-14T09:26:53.000Z",
+                     *         "processedAt": "2026-03-14T09:31:12.000Z",
+                     *         "source": "intercom",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+                     *           "source": "https://support.acme.example.com/conversations/48213"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConversationIssueDetail"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };

@@ -1,7 +1,7 @@
 // Turns the contract into the published OpenAPI 3.1 document.
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { errorExamples, errorStatusNames } from '../contract/common.js';
-import { apiInfo, contractOperations, tags } from '../contract/index.js';
+import { apiInfo, contractOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { errorsOf, type Operation } from '../contract/operation.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
@@ -87,6 +87,7 @@ export function buildOpenApiDocument() {
     description: 'An access token, sent as `Authorization: Bearer <token>`.',
   });
   registerErrorResponses(registry);
+  for (const [name, schema] of Object.entries(standaloneSchemas)) registry.register(name, schema);
   for (const [operationId, op] of Object.entries(contractOperations)) registerOperation(registry, operationId, op);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -1,0 +1,395 @@
+// Resources of space and change-request content: revisions, pages, files, reusable contents, links,
+// backlinks and search results.
+import { DateTime, listExample, listOf } from './common.js';
+import { ContentRef, Document } from './document.js';
+import { ex } from './examples.js';
+import { z } from './zod.js';
+
+export const fileId = 'fil_01JD3QC8M2ZR7TB';
+export const pageId = 'pag_01JD3QD4T7WX9KM';
+export const childPageId = 'pag_01JD3QD6R2NB5VH';
+export const reusableContentId = 'rsc_01JD3QE2K8PA4ZG';
+export const sectionId = 'installing-the-cli';
+
+// ---------------------------------------------------------------------------------------------------
+// File
+
+export const revisionFileExample = {
+  id: fileId,
+  name: 'architecture-overview.png',
+  contentType: 'image/png',
+  downloadURL: `https://files.docs.example.com/spaces/${ex.spaceId}/files/${fileId}/architecture-overview.png`,
+  size: 184_320,
+  dimensions: { width: 1600, height: 900 },
+  git: { oid: '3b18e512dba79e4c8300dd08aeb37f8e728b8dad', path: '.gitbook/assets/architecture-overview.png' },
+};
+
+const GitLocation = z.object({
+  oid: z.string().openapi({ description: 'Git object id.' }),
+  path: z.string().openapi({ description: 'Path in the Git repository.' }),
+});
+
+export const RevisionFile = z
+  .object({
+    id: z.string(),
+    name: z.string().openapi({ description: 'File name, with its extension.' }),
+    contentType: z.string().openapi({ description: 'MIME type of the file.' }),
+    downloadURL: z.url().openapi({ description: 'URL to download the file from.' }),
+    size: z.number().openapi({ description: 'Size in bytes.' }),
+    dimensions: z
+      .object({ width: z.number(), height: z.number() })
+      .optional()
+      .openapi({ description: 'Width and height in pixels, for images.' }),
+    git: GitLocation.optional().openapi({
+      description: 'Git object id and path of the file, when the space is synchronized with Git (absent when `metadata=false`).',
+    }),
+  })
+  .openapi('RevisionFile', { description: 'A file of a revision.', example: revisionFileExample });
+
+export const RevisionFileList = listOf('RevisionFileList', RevisionFile);
+export const revisionFileListExample = listExample([revisionFileExample]);
+
+// ---------------------------------------------------------------------------------------------------
+// Page
+
+export const pageTypes = ['document', 'group', 'link', 'computed'] as const;
+
+export const RevisionComputedSource = z
+  .object({
+    type: z.enum(['builtin:openapi', 'builtin:translation']).openapi({ description: 'What computes the content.' }),
+    dependencies: z
+      .record(z.string(), z.object({ ref: ContentRef }))
+      .openapi({ description: 'Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification).' }),
+    props: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Free-form properties given to the computation (e.g. `doc`).' }),
+  })
+  .openapi('RevisionComputedSource', {
+    description: 'How computed content is produced.',
+    example: {
+      type: 'builtin:openapi',
+      dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } },
+      props: { doc: 'operations' },
+    },
+  });
+
+const RevisionPageLayout = z
+  .object({
+    width: z.enum(['default', 'wide']).optional(),
+    cover: z.boolean().optional().openapi({ description: 'Whether the cover is shown.' }),
+    coverSize: z.enum(['hero', 'full', 'background']).optional(),
+    title: z.boolean().optional(),
+    description: z.boolean().optional(),
+    tableOfContents: z.boolean().optional(),
+    outline: z.boolean().optional(),
+    pagination: z.boolean().optional(),
+    metadata: z.boolean().optional(),
+  })
+  .openapi('RevisionPageLayout', { description: 'How the page is laid out: which parts are shown, and how wide.' });
+
+const RevisionPageCover = z
+  .object({
+    ref: ContentRef.optional().openapi({ description: 'Image of the cover.' }),
+    refDark: ContentRef.optional().openapi({ description: 'Image of the cover in dark mode.' }),
+    yPos: z.number().openapi({ description: 'Vertical position of the image in the cover.' }),
+    height: z.number().optional().openapi({ description: 'Height of the cover, in pixels.' }),
+  })
+  .openapi('RevisionPageCover', { description: 'Cover image of a page.' });
+
+const revisionPageFields = {
+  id: z.string(),
+  title: z.string(),
+  emoji: z.string().optional(),
+  icon: z.string().optional(),
+  type: z.enum(pageTypes).openapi({
+    description:
+      'document: a page with content; group: a heading grouping child pages; link: an entry pointing elsewhere; computed: content produced by a computation.',
+  }),
+  createdAt: DateTime.optional(),
+  updatedAt: DateTime.optional(),
+  markdown: z.string().optional().openapi({ description: 'The content as Markdown, when requested with `format=markdown`.' }),
+  document: Document.optional().openapi({ description: 'The content as a rich-text document, when requested with `format=document`.' }),
+  urls: z.object({ app: z.url() }).optional(),
+  slug: z.string().optional().openapi({ description: 'Last segment of the page path.' }),
+  path: z.string().optional().openapi({ description: 'Path of the page in the space, from the root.' }),
+  description: z.string().optional(),
+  git: GitLocation.optional().openapi({ description: 'Git object id and path of the page (absent when `metadata=false`).' }),
+  layout: RevisionPageLayout.optional(),
+  cover: RevisionPageCover.optional(),
+  variables: z.record(z.string(), z.string()).optional().openapi({ description: 'Variables of the page, by name.' }),
+  hidden: z.boolean().optional().openapi({ description: 'Whether the page is hidden from the table of contents.' }),
+  noIndex: z.boolean().optional().openapi({ description: 'Whether the page is excluded from search in the published site.' }),
+  noRobotsIndex: z.boolean().optional().openapi({ description: 'Whether search engines are asked not to index the page.' }),
+  computed: RevisionComputedSource.optional().openapi({ description: 'For computed pages: how the content is produced.' }),
+  computedSeed: z.string().optional().openapi({ description: 'Seed making the computed content stable across computations.' }),
+};
+
+const RevisionPageFields = z.object(revisionPageFields);
+export type RevisionPageShape = z.infer<typeof RevisionPageFields> & { pages?: RevisionPageShape[] };
+
+export const revisionPageExample = {
+  id: pageId,
+  title: 'Quickstart',
+  emoji: '⚡',
+  type: 'document' as const,
+  createdAt: ex.createdAt,
+  updatedAt: ex.updatedAt,
+  urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart` },
+  slug: 'quickstart',
+  path: 'getting-started/quickstart',
+  description: 'Install the CLI and publish your first page in five minutes.',
+  pages: [],
+  git: { oid: '9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0', path: 'getting-started/quickstart.md' },
+  layout: {
+    width: 'default' as const,
+    cover: true,
+    coverSize: 'hero' as const,
+    title: true,
+    description: true,
+    tableOfContents: true,
+    outline: true,
+    pagination: true,
+    metadata: true,
+  },
+  cover: { ref: { kind: 'file' as const, file: fileId }, yPos: 0, height: 240 },
+  variables: { productName: 'Acme CLI' },
+  hidden: false,
+  noIndex: false,
+  noRobotsIndex: false,
+};
+
+export const RevisionPage: z.ZodType<RevisionPageShape> = RevisionPageFields.extend({
+  pages: z
+    .array(z.lazy(() => RevisionPage))
+    .optional()
+    .openapi({ description: 'Child pages, in order (documents and groups).' }),
+}).openapi('RevisionPage', {
+  description: 'A page of a revision, with its child pages.',
+  example: revisionPageExample,
+});
+
+export const RevisionPages = z
+  .object({ pages: z.array(RevisionPage).openapi({ description: 'Top-level pages, in order, each with its child pages.' }) })
+  .openapi('RevisionPages', { description: 'The page tree of a revision.', example: { pages: [revisionPageExample] } });
+export const revisionPagesExample = { pages: [revisionPageExample] };
+
+// ---------------------------------------------------------------------------------------------------
+// Reusable content and revision
+
+export const revisionReusableContentExample = {
+  id: reusableContentId,
+  title: 'Support contact',
+  git: { oid: 'c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2', path: 'includes/support-contact.md' },
+  document: 'doc_01JD3QE4W6HS2XN',
+};
+
+export const RevisionReusableContent = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    git: GitLocation.optional(),
+    document: z.string().optional().openapi({ description: 'Id of the document holding the content; absent when empty.' }),
+    computed: RevisionComputedSource.optional().openapi({ description: 'For computed reusable content: how it is produced.' }),
+    computedSeed: z.string().optional(),
+  })
+  .openapi('RevisionReusableContent', {
+    description: 'A block of content that pages of the space can include.',
+    example: revisionReusableContentExample,
+  });
+
+export const revisionTypes = ['edits', 'merge', 'rollback', 'update', 'computed'] as const;
+
+export const revisionExample = {
+  object: 'revision' as const,
+  id: ex.revisionId,
+  parents: ['rev_01JD3Q7E8T1GH5C'],
+  pages: [revisionPageExample],
+  files: [revisionFileExample],
+  reusableContents: [revisionReusableContentExample],
+  variables: { productName: 'Acme CLI' },
+  createdAt: ex.updatedAt,
+  git: {
+    oid: '5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8',
+    message: 'Document the quickstart',
+    createdByGitBook: true,
+    url: 'https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8',
+    ref: 'refs/heads/main',
+  },
+  urls: {
+    app: `${ex.appUrl}/s/${ex.spaceId}`,
+    published: 'https://docs.acme.example.com/getting-started',
+    public: 'https://docs.acme.example.com/getting-started',
+  },
+  type: 'edits' as const,
+};
+
+export const Revision = z
+  .object({
+    object: z.literal('revision'),
+    id: z.string(),
+    parents: z.array(z.string()).openapi({ description: 'Ids of the parent revisions.' }),
+    pages: z.array(RevisionPage).openapi({ description: 'Top-level pages, in order, each with its child pages.' }),
+    files: z.array(RevisionFile),
+    reusableContents: z.array(RevisionReusableContent),
+    variables: z.record(z.string(), z.string()).openapi({ description: 'Variables of the space, by name.' }),
+    createdAt: DateTime,
+    git: z
+      .object({
+        oid: z.string().openapi({ description: 'Id of the Git commit.' }),
+        message: z.string().openapi({ description: 'Commit message.' }),
+        createdByGitBook: z.boolean().openapi({ description: 'Whether the commit was made by the service rather than imported.' }),
+        url: z.url().optional().openapi({ description: 'URL of the commit in the Git provider.' }),
+        ref: z.string().optional().openapi({ description: 'Git reference (branch) of the commit.' }),
+      })
+      .optional()
+      .openapi({ description: 'Git commit of the revision, when the space is synchronized with Git (absent when `metadata=false`).' }),
+    urls: z.object({
+      app: z.url(),
+      published: z.url().optional(),
+      public: z.url().optional(),
+    }),
+    type: z.enum(revisionTypes).openapi({
+      description:
+        'How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.',
+    }),
+  })
+  .openapi('Revision', { description: 'A version of the content of a space: its pages, files and reusable contents.', example: revisionExample });
+
+// ---------------------------------------------------------------------------------------------------
+// Links and backlinks
+
+export const linkStatuses = ['ok', 'broken', 'in-app'] as const;
+
+export const LinkStatus = z.enum(linkStatuses).openapi('LinkStatus', {
+  description: 'ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.',
+  example: 'broken',
+});
+
+export const linkItemExample = {
+  status: 'broken' as const,
+  relation: 'link',
+  targetReference: { kind: 'page' as const, page: 'pag_01JD3QF0Z3VC7MR' },
+  locationReferences: [{ kind: 'page' as const, page: pageId }],
+};
+
+export const LinkItem = z
+  .object({
+    status: LinkStatus,
+    relation: z.string().openapi({ description: 'How the location refers to the target, e.g. `link`.' }),
+    targetReference: ContentRef.openapi({ description: 'What the link points to.' }),
+    locationReferences: z.array(ContentRef).openapi({ description: 'Where the link appears.' }),
+  })
+  .openapi('LinkItem', { description: 'A link found in content, with its status.', example: linkItemExample });
+
+export const LinkItemList = z
+  .object({
+    next: z
+      .object({ page: z.string().openapi({ description: 'Pass as `page` to fetch the next page.' }) })
+      .optional()
+      .openapi({ description: 'Absent on the last page.' }),
+    count: z.number().int().openapi({ description: 'Total number of items across all pages.' }),
+    items: z.array(LinkItem),
+    stats: z
+      .object({
+        total: z.number().int().openapi({ description: 'Number of links.' }),
+        broken: z.object({
+          total: z.number().int().openapi({ description: 'Number of broken links.' }),
+          changeRequest: z.number().int().openapi({ description: 'Number of broken links in open change requests.' }),
+        }),
+      })
+      .openapi({ description: 'Counts of all links, regardless of the `status` filter and pagination.' }),
+  })
+  .openapi('LinkItemList', { description: 'A page of links, with statistics.' });
+
+export const linkItemListExample = {
+  ...listExample([linkItemExample]),
+  stats: { total: 148, broken: { total: 3, changeRequest: 1 } },
+};
+
+export const backlinkItemExample = {
+  kind: 'page' as const,
+  organization: ex.orgId,
+  space: ex.spaceId2,
+  versionContext: { type: 'revision' as const, revision: 'rev_01JD3Q7J6MB2W8D' },
+  page: 'pag_01JD3QF2H9KD4SY',
+};
+
+export const BacklinkItem = z
+  .object({
+    kind: z.enum(['page', 'file']).openapi({ description: 'What kind of content holds the reference.' }),
+    organization: z.string().openapi({ description: 'Id of the organization holding the reference.' }),
+    space: z.string().openapi({ description: 'Id of the space holding the reference.' }),
+    versionContext: z
+      .object({ type: z.literal('revision'), revision: z.string() })
+      .openapi({ description: 'Revision in which the reference was found.' }),
+    file: z.string().optional().openapi({ description: 'Id of the file holding the reference, when `kind` is `file`.' }),
+    page: z.string().optional().openapi({ description: 'Id of the page holding the reference, when `kind` is `page`.' }),
+  })
+  .openapi('BacklinkItem', { description: 'A place in content that refers to the page or file.', example: backlinkItemExample });
+
+export const BacklinkItemList = listOf('BacklinkItemList', BacklinkItem);
+export const backlinkItemListExample = listExample([backlinkItemExample]);
+
+// ---------------------------------------------------------------------------------------------------
+// Search results
+
+export const searchSpaceResultExample = {
+  id: pageId,
+  title: 'Quickstart',
+  path: 'getting-started/quickstart',
+  sections: [
+    {
+      id: sectionId,
+      title: 'Installing the CLI',
+      path: `getting-started/quickstart#${sectionId}`,
+      body: 'Install the CLI with npm, then sign in with your access token.',
+      urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart#${sectionId}` },
+    },
+  ],
+  ancestors: [{ title: 'Getting started' }],
+  urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart` },
+};
+
+export const SearchSpaceResult = z
+  .object({
+    id: z.string().openapi({ description: 'Id of the page.' }),
+    title: z.string(),
+    path: z.string(),
+    sections: z
+      .array(
+        z.object({
+          id: z.string().openapi({ description: 'Anchor of the section in the page.' }),
+          title: z.string(),
+          path: z.string(),
+          body: z.string().openapi({ description: 'Text of the section matching the query.' }),
+          urls: z.object({ app: z.url() }),
+        }),
+      )
+      .openapi({ description: 'Sections of the page matching the query.' }),
+    ancestors: z.array(z.object({ title: z.string() })).openapi({ description: 'Parent pages, from the root.' }),
+    urls: z.object({ app: z.url() }),
+  })
+  .openapi('SearchSpaceResult', { description: 'A page of a space matching a search.', example: searchSpaceResultExample });
+
+export const SearchSpaceResultList = listOf('SearchSpaceResultList', SearchSpaceResult);
+export const searchSpaceResultListExample = listExample([searchSpaceResultExample]);
+
+export const searchOrganizationResultExample = {
+  id: ex.spaceId,
+  title: 'Getting started',
+  pages: [searchSpaceResultExample],
+};
+
+export const SearchOrganizationResult = z
+  .object({
+    id: z.string().openapi({ description: 'Id of the space.' }),
+    title: z.string().openapi({ description: 'Title of the space.' }),
+    pages: z.array(SearchSpaceResult).openapi({ description: 'Pages of the space matching the query.' }),
+  })
+  .openapi('SearchOrganizationResult', {
+    description: 'A space of an organization with its pages matching a search.',
+    example: searchOrganizationResultExample,
+  });
+
+export const SearchOrganizationResultList = listOf('SearchOrganizationResultList', SearchOrganizationResult);
+export const searchOrganizationResultListExample = listExample([searchOrganizationResultExample]);

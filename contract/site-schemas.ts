@@ -1,0 +1,121 @@
+// Resources shared by the docs-site areas: site spaces, sections and section groups, with their ids,
+// examples and path parameters.
+import { ex } from './examples.js';
+import { OrganizationIdParams } from './organizations.js';
+import { Space, spaceExample } from './spaces.js';
+import { z } from './zod.js';
+
+/** Example ids of the docs-site areas. */
+export const siteEx = {
+  siteId: 'sit_01JD3QE4R7HN2WX',
+  siteSectionId: 'sec_01JD3QF6T9KB5MZ',
+  siteSectionId2: 'sec_01JD3QF8V2PC7NA',
+  siteSectionGroupId: 'ssg_01JD3QG3W5MD8PB',
+  siteSpaceId: 'sts_01JD3QH7X1NE9QC',
+  siteSpaceId2: 'sts_01JD3QH9Y4PF2RD',
+  publishedUrl: 'https://docs.acme.example.com/developers',
+} as const;
+
+export const siteVisibilities = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+
+export const SiteVisibility = z.enum(siteVisibilities).openapi('SiteVisibility', {
+  description:
+    'public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; ' +
+    'visitor-auth: visitors authenticated by JWT.',
+  example: 'public',
+});
+
+/** A condition: an expression on visitor attributes that evaluates to a boolean. */
+export const SiteCondition = z
+  .string()
+  .openapi({ description: 'Expression evaluating to a boolean: the item is shown only to visitors for whom it is true.' });
+
+export const siteSpaceExample = {
+  object: 'site-space' as const,
+  id: siteEx.siteSpaceId,
+  path: 'getting-started',
+  section: siteEx.siteSectionId,
+  space: spaceExample,
+  title: 'Getting started',
+  default: true,
+  hasAdvancedCustomizationFeature: false,
+  urls: { published: `${siteEx.publishedUrl}/getting-started` },
+};
+
+export const SiteSpace = z
+  .object({
+    object: z.literal('site-space'),
+    id: z.string(),
+    path: z.string().openapi({ description: 'Path of the site space in the published site URL.' }),
+    section: z.string().optional().openapi({ description: 'Id of the site section holding it; absent at the root of the site.' }),
+    space: Space,
+    title: z.string(),
+    default: z.boolean().openapi({ description: 'Whether it is the default site space of its section (or of the site).' }),
+    condition: SiteCondition.optional(),
+    hasAdvancedCustomizationFeature: z.boolean(),
+    urls: z.object({ published: z.url().optional().openapi({ description: 'Present when the site is published.' }) }),
+  })
+  .openapi('SiteSpace', { description: 'A space published by a docs site, at a path of the site.', example: siteSpaceExample });
+
+export const siteSectionExample = {
+  object: 'site-section' as const,
+  id: siteEx.siteSectionId,
+  title: 'Guides',
+  description: 'Step-by-step guides to integrate Acme',
+  default: true,
+  path: 'guides',
+  sectionGroup: siteEx.siteSectionGroupId,
+  siteSpaces: [siteSpaceExample],
+  urls: { published: `${siteEx.publishedUrl}/guides` },
+  icon: 'book-open',
+};
+
+export const SiteSection = z
+  .object({
+    object: z.literal('site-section'),
+    id: z.string(),
+    title: z.string(),
+    description: z.string().optional(),
+    default: z.boolean().openapi({ description: 'Whether it is the default section of the site.' }),
+    path: z.string().openapi({ description: 'Path of the section in the published site URL.' }),
+    condition: SiteCondition.optional(),
+    sectionGroup: z.string().optional().openapi({ description: 'Id of the section group holding it; absent at the root.' }),
+    siteSpaces: z.array(SiteSpace).openapi({ description: 'The site spaces (variants) of the section.' }),
+    urls: z.object({ published: z.url().optional().openapi({ description: 'Present when the site is published.' }) }),
+    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the section.' }),
+  })
+  .openapi('SiteSection', { description: 'A section of a docs site: one or more site spaces under a path.', example: siteSectionExample });
+
+export const siteSectionGroupExample = {
+  object: 'site-section-group' as const,
+  id: siteEx.siteSectionGroupId,
+  title: 'Developers',
+  children: [siteSectionExample],
+  icon: 'code',
+};
+
+export const SiteSectionGroup = z
+  .object({
+    object: z.literal('site-section-group'),
+    id: z.string(),
+    title: z.string(),
+    sectionGroup: z.string().optional().openapi({ description: 'Id of the parent section group; absent at the root.' }),
+    children: z.array(SiteSection).openapi({ description: 'The sections of the group, in their order.' }),
+    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the group.' }),
+  })
+  .openapi('SiteSectionGroup', { description: 'A named group of sections of a docs site.', example: siteSectionGroupExample });
+
+export const siteIdParam = z.string().min(1).max(128).openapi({ description: 'The id of the site.', example: siteEx.siteId });
+
+export const SiteIdParams = OrganizationIdParams.extend({ siteId: siteIdParam });
+
+/** `shareKey`: resolves published URLs of share-link sites. */
+export const shareKeyQuery = z
+  .string()
+  .min(1)
+  .max(256)
+  .optional()
+  .openapi({ description: 'Secret key of a share-link site, used to resolve its published URLs.' });
+
+/** Link for the API location of a site, used by the examples. */
+export const siteLocation = `${ex.baseUrl}/v1/orgs/${ex.orgId}/sites/${siteEx.siteId}`;

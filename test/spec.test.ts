@@ -1,0 +1,104 @@
+// Checks the published document itself: every operation is complete and documented, every example
+// matches its schema, and every resource of the description is a named component.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../generated/router.js';
+import { spec } from './support/spec.js';
+
+type Json = Record<string, any>;
+
+const methods = ['get', 'post', 'put', 'patch', 'delete'];
+const operations: { id: string; path: string; method: string; op: Json }[] = Object.entries(spec.paths as Json).flatMap(
+  ([path, item]) => methods.filter((m) => item[m]).map((m) => ({ id: item[m].operationId, path, method: m, op: item[m] })),
+);
+
+/** Resources of the description's "Resources and their fields", by component name. */
+const resourceComponents = [
+  'User', 'Member', 'Team', 'TeamMember', 'MemberRole', 'TeamMemberRole', 'Document', 'ContentRef',
+  'Collection', 'Space', 'Comment', 'CommentReply', 'Organization', 'ChangeRequest',
+  'Revision', 'RevisionPage', 'RevisionFile', 'LinkItem', 'BacklinkItem', 'SearchSpaceResult', 'SearchOrganizationResult',
+  'Site', 'SiteSection', 'SiteSectionGroup', 'SiteSpace', 'PublishedContentSite', 'SiteAdaptiveSchema', 'SiteCustomizationSettings',
+  'Integration', 'IntegrationInstallation', 'IntegrationEvent', 'IntegrationEventWithTrace',
+  'IntegrationSpaceInstallation', 'IntegrationSiteInstallation',
+  'OpenAPISpec', 'OpenAPISpecVersion', 'Translation', 'SAMLProvider', 'Subdomain',
+  'Conversation', 'ConversationDetail', 'ConversationIssue', 'IssuesCluster', 'AgentInstructions',
+];
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(spec, 'openapi.json');
+const resolve = (node: Json): Json =>
+  node.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, k) => n[k.replace(/~1/g, '/')], spec) : node;
+const absolute = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/'));
+const problems = (schema: Json, value: unknown) => {
+  const validate = ajv.compile(absolute(schema));
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+};
+
+describe('published document', () => {
+  it('is OpenAPI 3.1 served under /v1 with bearer authentication', () => {
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.servers[0].url).toBe('/v1');
+    expect(spec.components.securitySchemes.user).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(spec.security).toEqual([{ user: [] }]);
+  });
+
+  it('holds all 149 operations of the description, each in the route table', () => {
+    expect(operations).toHaveLength(149);
+    expect(new Set(operations.map((o) => o.id)).size).toBe(149);
+    expect(routes.map((r) => r.operationId).sort()).toEqual(operations.map((o) => o.id).sort());
+  });
+
+  it('has no tuples: Prism and openapi-typescript handle prefixItems poorly', () => {
+    expect(JSON.stringify(spec)).not.toContain('prefixItems');
+  });
+
+  it('names every resource of the description as a component', () => {
+    const missing = resourceComponents.filter((name) => !spec.components.schemas[name]);
+    expect(missing).toEqual([]);
+  });
+
+  describe.each(operations)('$id', ({ path, op }) => {
+    it('has an operationId, one declared tag, a summary and a description', () => {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.tags).toHaveLength(1);
+      expect(spec.tags.map((t: Json) => t.name)).toContain(op.tags[0]);
+      expect(op.summary?.length).toBeGreaterThan(5);
+      expect(op.description?.length).toBeGreaterThan(10);
+    });
+
+    it('declares the shared error responses', () => {
+      for (const status of ['401', '500']) expect(op.responses[status]?.$ref).toMatch(/^#\/components\/responses\/\w+Error$/);
+      if ((op.parameters ?? []).length > 0 || op.requestBody) expect(op.responses['400']?.$ref).toBe('#/components/responses/BadRequestError');
+      const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400);
+      for (const status of errors) expect(resolve(op.responses[status]).content['application/json'].example.error.code).toBe(Number(status));
+    });
+
+    it('has a success response, each with an example that matches its schema', () => {
+      const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(successes.length).toBeGreaterThan(0);
+      for (const status of successes) {
+        const media = op.responses[status].content?.['application/json'];
+        if (!media) continue;
+        expect(media.example, `${status} example`).toBeDefined();
+        expect(problems(media.schema, media.example), `${status} example`).toEqual([]);
+      }
+    });
+
+    it('documents every parameter with an example for path parameters, and a valid body example', () => {
+      for (const p of op.parameters ?? []) {
+        expect(p.description, p.name).toBeTruthy();
+        if (p.in === 'path') {
+          expect(path).toContain(`{${p.name}}`);
+          expect(p.schema.example ?? p.example, p.name).toBeDefined();
+        }
+      }
+      const body = op.requestBody?.content?.['application/json'];
+      if (body) {
+        expect(body.example).toBeDefined();
+        expect(problems(body.schema, body.example)).toEqual([]);
+      }
+    });
+  });
+});
