@@ -425,6 +425,8 @@ export const changeRequestOperations = operations({
         { operation: 'insert_files', files: [{ name: 'scopes.png', url: 'https://assets.example.com/scopes.png' }] },
       ],
     },
+    // Up to 20 files of 1 MB each, base64-encoded, besides 50 page changes.
+    maxBodyBytes: 32 * 1024 * 1024,
     responses: {
       200: {
         description: 'The updated change request (`compat=true`), or what the batch did (`compat=false`).',

@@ -90,7 +90,7 @@ export const errorExamples: Record<keyof typeof errorStatusNames, string> = {
   403: 'You do not have the permission to perform this action',
   404: 'Space spc_8wvRHm7ZkVta not found',
   409: 'The request conflicts with the current state of the resource',
-  413: 'Request body is larger than 1mb',
+  413: 'Request body is larger than this operation accepts',
   415: 'Request body must be application/json',
   500: 'An unexpected error occurred',
 };

@@ -3,6 +3,7 @@ import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './
 import { ex } from './examples.js';
 import { operations } from './operation.js';
 import { Organization, organizationExample } from './organizations.js';
+import { Site } from './sites.js';
 import { Space } from './spaces.js';
 import { z } from './zod.js';
 
@@ -378,10 +379,8 @@ export const IntegrationSiteInstallation = z
     configuration: freeFormConfiguration,
     externalIds: z.array(z.string()),
     urls: installationItemUrls,
-    // The Site schema belongs to the sites area, written in parallel: the extended form is declared
-    // loosely here (any Site has `object: site` and `id`) so that this file does not depend on it.
     site: z
-      .union([z.string(), z.looseObject({ object: z.literal('site'), id: z.string() })])
+      .union([z.string(), Site])
       .openapi({ description: 'Id of the site, or the Site itself with `extended=true`.' }),
   })
   .openapi('IntegrationSiteInstallation', {
@@ -586,6 +585,8 @@ export const integrationOperations = operations({
     params: IntegrationNameParams,
     body: PublishIntegration,
     bodyExample: publishIntegrationExample,
+    // The script (5 MiB), the icon and five preview images travel in one body.
+    maxBodyBytes: 12 * 1024 * 1024,
     responses: { 200: integrationResponse('The published integration.') },
     errors: [403, 404],
   },

@@ -198,6 +198,8 @@ export const openAPISpecOperations = operations({
       })
       .openapi('CreateOpenAPISpec'),
     bodyExample: { slug: specSlug, source: { url: 'https://acme.example.com/openapi.yaml' } },
+    // `source.text` may hold a 5 MiB document.
+    maxBodyBytes: 6 * 1024 * 1024,
     responses: { 201: createdSpecResponse('The created specification.') },
     errors: [403, 404, 409],
   },
@@ -222,6 +224,8 @@ export const openAPISpecOperations = operations({
     params: SpecParams,
     body: z.strictObject({ source: OpenAPISpecSource }).openapi('CreateOrUpdateOpenAPISpec'),
     bodyExample: { source: { url: 'https://acme.example.com/openapi.yaml' } },
+    // `source.text` may hold a 5 MiB document.
+    maxBodyBytes: 6 * 1024 * 1024,
     responses: {
       200: specResponse('The updated specification.'),
       201: createdSpecResponse('The created specification.'),

@@ -33,10 +33,15 @@ export interface Operation {
   bodyExample?: unknown;
   /** Whether the request body may be omitted entirely (it is then validated as `{}`). */
   bodyOptional?: boolean;
+  /** Largest accepted request body in bytes, when it must exceed the default (larger bodies get 413). */
+  maxBodyBytes?: number;
   responses: Partial<Record<200 | 201 | 202 | 204 | 205, SuccessResponse>>;
   /** Error statuses beyond those every operation declares (see `errorsOf`). */
   errors?: ErrorStatus[];
 }
+
+/** Largest request body an operation accepts unless it says otherwise. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Keeps the literal operation table type while checking each entry. */
 export function operations<const T extends Record<string, Operation>>(table: T): T {

@@ -1111,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found.
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found. Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -1655,7 +1655,7 @@ export interface paths {
         put?: never;
         /**
          * Publish an integration
-         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned.
+         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned. Request bodies may be up to 12 MiB (1 MiB elsewhere).
          */
         post: operations["publishIntegration"];
         /**
@@ -1807,7 +1807,7 @@ export interface paths {
         put?: never;
         /**
          * Create an OpenAPI specification
-         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. Needs the create role in the organization. A slug the organization already uses is a conflict (409).
+         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. Needs the create role in the organization. A slug the organization already uses is a conflict (409). Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         post: operations["createOpenAPISpec"];
         delete?: never;
@@ -1830,7 +1830,7 @@ export interface paths {
         get: operations["getOpenAPISpecBySlug"];
         /**
          * Create or update an OpenAPI specification
-         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Needs the create role in the organization.
+         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Needs the create role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         put: operations["createOrUpdateOpenAPISpecBySlug"];
         post?: never;
@@ -6255,13 +6255,7 @@ export interface components {
                 publicEndpoint: string;
             };
             /** @description Id of the site, or the Site itself with `extended=true`. */
-            site: string | ({
-                /** @enum {string} */
-                object: "site";
-                id: string;
-            } & {
-                [key: string]: unknown;
-            });
+            site: string | components["schemas"]["Site"];
         };
         SetIntegrationDevelopmentMode: {
             /**
@@ -7243,7 +7237,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": 413,
-                 *         "message": "Request body is larger than 1mb"
+                 *         "message": "Request body is larger than this operation accepts"
                  *       }
                  *     }
                  */

@@ -63,7 +63,9 @@ function registerOperation(registry: OpenAPIRegistry, operationId: string, op: O
     path: op.path,
     tags: [op.tag],
     summary: op.summary,
-    description: op.description,
+    description: op.maxBodyBytes
+      ? `${op.description} Request bodies may be up to ${op.maxBodyBytes / (1024 * 1024)} MiB (1 MiB elsewhere).`
+      : op.description,
     request: {
       ...(op.params && { params: op.params }),
       ...(op.query && { query: op.query }),

@@ -19,12 +19,10 @@ export interface AppOptions {
   publicUrl: string;
   /** The clock; defaults to the real one. */
   now?: () => Date;
-  /** Largest accepted JSON body. */
-  bodyLimit?: string;
 }
 
 export function createApp(options: AppOptions): Express {
-  const { db, logger, publicUrl, now = () => new Date(), bodyLimit = '1mb' } = options;
+  const { db, logger, publicUrl, now = () => new Date() } = options;
   const urls = createUrls(publicUrl);
   const app = express();
   app.disable('x-powered-by');
@@ -37,7 +35,6 @@ export function createApp(options: AppOptions): Express {
       customProps: (_req, res) => ({ operationId: res.locals?.operationId }),
     }),
   );
-  app.use(express.json({ limit: bodyLimit }));
 
   const v1 = express.Router();
   v1.use(authenticationMiddleware(db));

@@ -2,7 +2,7 @@
 // `req` or `res`.
 import express, { type Request, type Response, type Router } from 'express';
 import { contractOperations } from '../../contract/index.js';
-import type { Operation } from '../../contract/operation.js';
+import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
 import type { Ctx } from '../context.js';
 import { ApiError, BadRequest } from './errors.js';
@@ -38,7 +38,9 @@ export function bindRoutes(handlers: Handlers<Ctx>, contextOf: (req: Request, re
   for (const route of routes) {
     const op: Operation = contractOperations[route.operationId as OperationId];
     const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
-    router[route.method](route.path, async (req, res) => {
+    // Each operation parses its own body, with its own size limit, after authentication.
+    const parseBody = express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+    router[route.method](route.path, parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
       const reply = await handler(readInput(op, req), contextOf(req, res));
       res.status(reply.status);

@@ -49,7 +49,7 @@ export function errorBody(status: number, message: string) {
 
 // Errors raised by Express's own body parser, recognized by their `type`.
 const parserErrors: Record<string, { status: ApiError['status']; message: string }> = {
-  'entity.too.large': { status: 413, message: 'Request body is too large' },
+  'entity.too.large': { status: 413, message: 'Request body is larger than this operation accepts' },
   'entity.parse.failed': { status: 400, message: 'Request body is not valid JSON' },
   'encoding.unsupported': { status: 415, message: 'Unsupported request body encoding' },
   'charset.unsupported': { status: 415, message: 'Unsupported request body charset' },
