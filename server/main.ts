@@ -10,7 +10,11 @@ const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 
 if (config.storage.kind === 'pglite') mkdirSync(config.storage.dataDir, { recursive: true });
-const database = createDb(config.storage);
+const database = createDb(
+  config.storage.kind === 'postgres'
+    ? { ...config.storage, onConnectionError: (err) => logger.warn({ err }, 'PostgreSQL connection lost') }
+    : config.storage,
+);
 await database.migrate();
 
 const fresh = await bootstrapIfEmpty(database.db, config.bootstrapToken);

@@ -21,13 +21,24 @@ export interface Database {
 const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
 
 export type StorageConfig =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Told about connections the server drops (restart, failover); default: a warning on stderr. */
+      onConnectionError?: (err: Error) => void;
+    }
   | { kind: 'pglite'; dataDir?: string; pglite?: PGlite };
 
 /** Opens the configured storage: an existing PGlite instance, a PGlite folder (in memory when absent), or PostgreSQL. */
 export function createDb(config: StorageConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    // A connection the server closes emits 'error'; unheard, that would crash the process. The pool
+    // replaces the connection on the next query, and a query in flight fails on its own.
+    const onError = config.onConnectionError ?? ((err: Error) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = drizzlePg(pool, { schema });
     return {
       db: db as unknown as Db,
