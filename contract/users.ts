@@ -30,6 +30,5 @@ export const userOperations = operations({
     summary: 'Get the authenticated user',
     description: 'Returns the user the access token of the request belongs to.',
     responses: { 200: { description: 'The authenticated user.', schema: User, example: userExample } },
-    errors: [404],
   },
 });

@@ -24,7 +24,7 @@ export type Reply<K extends OperationId, S extends keyof operations[K]['response
 /** One method per operation; the server proves it implements them all with `satisfies Handlers<Ctx>`. */
 export interface Handlers<Ctx> {
   /** GET /user — Get the authenticated user */
-  getAuthenticatedUser(input: Input<'getAuthenticatedUser'>, ctx: Ctx): Promise<Reply<'getAuthenticatedUser', 200> | Reply<'getAuthenticatedUser', 401> | Reply<'getAuthenticatedUser', 404> | Reply<'getAuthenticatedUser', 500>>;
+  getAuthenticatedUser(input: Input<'getAuthenticatedUser'>, ctx: Ctx): Promise<Reply<'getAuthenticatedUser', 200> | Reply<'getAuthenticatedUser', 401> | Reply<'getAuthenticatedUser', 500>>;
   /** GET /orgs — List the organizations of the authenticated user */
   listOrganizationsForAuthenticatedUser(input: Input<'listOrganizationsForAuthenticatedUser'>, ctx: Ctx): Promise<Reply<'listOrganizationsForAuthenticatedUser', 200> | Reply<'listOrganizationsForAuthenticatedUser', 400> | Reply<'listOrganizationsForAuthenticatedUser', 401> | Reply<'listOrganizationsForAuthenticatedUser', 500>>;
   /** GET /orgs/{organizationId} — Get an organization */

@@ -7344,7 +7344,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedError"];
-            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };

@@ -1,7 +1,7 @@
 // Behaviour every operation shares: authentication, body parsing, unknown routes, CORS, unexpected errors.
 import { pino } from 'pino';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contractOperations } from '../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../contract/operation.js';
 import { createApp } from '../server/app.js';
@@ -18,6 +18,7 @@ function concrete(path: string) {
 
 const operations: [string, Operation][] = Object.entries(contractOperations);
 const withBody = operations.filter(([, op]) => op.body);
+const withPathParams = operations.filter(([, op]) => op.params);
 
 describe('shared HTTP behaviour', () => {
   it.each(operations)('%s returns 401 without a valid token', async (_id, op) => {
@@ -49,6 +50,16 @@ describe('shared HTTP behaviour', () => {
     // The body is parsed and validated; the operation itself has not landed yet (501).
     expect(res.status).not.toBe(413);
     expect(res.status).not.toBe(400);
+  });
+
+  it.each(withPathParams)('%s returns 400 naming a path parameter that is too long', async (_id, op) => {
+    const admin = await h.current.newAdmin();
+    const res = await send(h.current.app, op.method, `/v1${op.path.replace(/\{[^}]+\}/g, 'x'.repeat(300))}`, {
+      token: admin.token,
+      ...(op.body && { body: op.bodyExample }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/params\.\w+: /);
   });
 
   it('a malformed JSON body returns 400', async () => {
@@ -86,12 +97,18 @@ describe('shared HTTP behaviour', () => {
     expect(log).not.toContain(admin.token);
   });
 
-  it('an unexpected failure returns 500 without internals', async () => {
-    const broken = createDb({ kind: 'pglite' });
-    await broken.close();
-    const app = createApp({ db: broken.db, logger: pino({ level: 'silent' }), publicUrl: 'https://x.example' });
-    const res = await send(app, 'get', '/v1/user', { token: 'dwt_anything' });
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
+  describe('with a database that fails', () => {
+    let app: ReturnType<typeof createApp>;
+    beforeAll(async () => {
+      const broken = createDb({ kind: 'pglite' });
+      await broken.close();
+      app = createApp({ db: broken.db, logger: pino({ level: 'silent' }), publicUrl: 'https://x.example' });
+    });
+
+    it.each(operations)('%s returns 500 without internals', async (_id, op) => {
+      const res = await send(app, op.method, concrete(op.path), { token: 'dwt_anything' });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
+    });
   });
 });

@@ -31,6 +31,13 @@ describe('organizations', () => {
     expect(second.body.count).toBe(3);
   });
 
+  it('get /orgs returns 400 for a page identifier it did not issue', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await admin.api.get('/orgs', { page: 'bm90LWEtY3Vyc29y' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('query.page');
+  });
+
   it('get /orgs/{organizationId} returns the organization, 404 for non-members', async () => {
     const admin = await h.current.newAdmin();
     const outsider = await h.current.newAdmin();
