@@ -1,13 +1,14 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
-import { findMembership, requireMembership } from '../auth/membership.js';
+import { callerContentRole, requireContentRole } from '../auth/content-access.js';
+import { requireMembership, type Membership } from '../auth/membership.js';
 import { atLeast, collectionPermissions, contentRole, type Role } from '../auth/roles.js';
 import { collectionSubtree, lastPosition, placeNextToSpace, type Placement } from '../content/tree.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { collections, spaces } from '../db/schema.js';
-import { Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound, unlessNotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { toSpace } from '../spaces/space-view.js';
 
@@ -42,14 +43,28 @@ interface Access {
 /** A collection the caller can view, with the caller's role on it; throws NotFound otherwise. */
 export async function accessCollection(ctx: Ctx, collectionId: string): Promise<Access> {
   const [row] = await ctx.db.select().from(collections).where(eq(collections.id, collectionId));
-  const membership = row && (await findMembership(ctx.db, row.organizationId, ctx.caller.userId));
-  const role = membership ? contentRole(membership.role, row.defaultLevel as Role | null) : null;
+  const role = row ? await callerContentRole(ctx, row.organizationId, row.defaultLevel) : null;
   if (!row || !atLeast(role, 'read')) throw new NotFound(`Collection ${collectionId} not found`);
   return { row, role };
 }
 
 function requireRole(access: Access, required: Role, action: string): void {
-  if (!atLeast(access.role, required)) throw new Forbidden(`You need the ${required} role on this collection to ${action}`);
+  requireContentRole(access.role, required, 'collection', action);
+}
+
+/**
+ * Where new content goes: the collection `parentId` of the caller's organization (the caller needs the
+ * create role on it), or the top level (the create role in the organization). Throws NotFound or Forbidden.
+ */
+export async function creationParent(ctx: Ctx, membership: Membership, parentId: string | undefined, action: string): Promise<string | null> {
+  if (parentId === undefined) {
+    if (!atLeast(membership.role, 'create')) throw new Forbidden(`You need the create role in this organization to ${action}`);
+    return null;
+  }
+  const parent = await unlessNotFound(accessCollection(ctx, parentId));
+  if (!parent || parent.row.organizationId !== membership.organizationId) throw new NotFound(`Parent collection ${parentId} not found`);
+  requireRole(parent, 'create', action);
+  return parent.row.id;
 }
 
 async function reload(ctx: Ctx, collectionId: string): Promise<Collection> {
@@ -64,17 +79,7 @@ export async function getCollection(ctx: Ctx, collectionId: string): Promise<Col
 /** Creates a collection at the top level or in `parent`; needs the create role (on the parent, if any). */
 export async function createCollection(ctx: Ctx, organizationId: string, body: Body<'CreateCollection'>): Promise<Collection> {
   const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
-  let parentId: string | null = null;
-  if (body.parent) {
-    const parent = await accessCollection(ctx, body.parent).catch(() => {
-      throw new NotFound(`Parent collection ${body.parent} not found`);
-    });
-    if (parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${body.parent} not found`);
-    requireRole(parent, 'create', 'create a collection in it');
-    parentId = parent.row.id;
-  } else if (!atLeast(membership.role, 'create')) {
-    throw new Forbidden('You need the create role in this organization to create a collection');
-  }
+  const parentId = await creationParent(ctx, membership, body.parent, 'create a collection');
   const now = ctx.now();
   const [row] = await ctx.db
     .insert(collections)
@@ -116,10 +121,7 @@ export async function updateCollection(ctx: Ctx, collectionId: string, body: Bod
 
 /** Deletes a collection, its nested collections, and (softly) their spaces; nothing to do when it does not exist. */
 export async function deleteCollection(ctx: Ctx, collectionId: string): Promise<void> {
-  const access = await accessCollection(ctx, collectionId).catch((e) => {
-    if (e instanceof NotFound) return undefined;
-    throw e;
-  });
+  const access = await unlessNotFound(accessCollection(ctx, collectionId));
   if (!access) return;
   requireRole(access, 'admin', 'delete it');
   await ctx.db.transaction(async (tx) => {
@@ -158,10 +160,8 @@ export async function moveCollection(ctx: Ctx, collectionId: string, body: Body<
   }
   if (!placement) return toCollection(ctx, access.row, access.role);
   if (placement.parentId !== null) {
-    const parent = await accessCollection(ctx, placement.parentId).catch(() => {
-      throw new NotFound(`Parent collection ${placement.parentId} not found`);
-    });
-    if (parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${placement.parentId} not found`);
+    const parent = await unlessNotFound(accessCollection(ctx, placement.parentId));
+    if (!parent || parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${placement.parentId} not found`);
     if ((await collectionSubtree(ctx.db, collectionId)).includes(parent.row.id)) {
       throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
     }

@@ -42,6 +42,16 @@ export class NotImplemented extends ApiError {
   }
 }
 
+/** The value of `lookup`, or undefined when it throws NotFound: for deletes, where missing is fine. */
+export async function unlessNotFound<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (err) {
+    if (err instanceof NotFound) return undefined;
+    throw err;
+  }
+}
+
 /** `{ error: { code, message } }`, the one error body of the API. */
 export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };

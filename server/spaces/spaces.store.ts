@@ -1,13 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
-import { findMembership, requireMembership } from '../auth/membership.js';
+import { callerContentRole, requireContentRole } from '../auth/content-access.js';
+import { requireMembership } from '../auth/membership.js';
 import { atLeast, contentRole, type Role } from '../auth/roles.js';
-import { accessCollection } from '../collections/collections.store.js';
+import { creationParent } from '../collections/collections.store.js';
 import { lastPosition } from '../content/tree.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { collections, spaces } from '../db/schema.js';
-import { Forbidden, NotFound } from '../http/errors.js';
+import { NotFound, unlessNotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 
@@ -27,14 +28,13 @@ interface Access {
  */
 async function accessSpace(ctx: Ctx, spaceId: string, includeDeleted = false): Promise<Access> {
   const [row] = await ctx.db.select().from(spaces).where(eq(spaces.id, spaceId));
-  const membership = row && (await findMembership(ctx.db, row.organizationId, ctx.caller.userId));
-  const role = membership ? contentRole(membership.role, row.defaultLevel as Role | null) : null;
+  const role = row ? await callerContentRole(ctx, row.organizationId, row.defaultLevel) : null;
   if (!row || (row.deletedAt && !includeDeleted) || !atLeast(role, 'read')) throw new NotFound(`Space ${spaceId} not found`);
   return { row, role };
 }
 
 function requireRole(access: Access, required: Role, action: string): void {
-  if (!atLeast(access.role, required)) throw new Forbidden(`You need the ${required} role on this space to ${action}`);
+  requireContentRole(access.role, required, 'space', action);
 }
 
 async function reload(ctx: Ctx, spaceId: string): Promise<Space> {
@@ -49,17 +49,7 @@ export async function getSpace(ctx: Ctx, spaceId: string): Promise<Space> {
 /** Creates an empty space at the top level or in a collection; needs the create role there. */
 export async function createSpace(ctx: Ctx, organizationId: string, body: Body<'CreateSpace'>): Promise<Space> {
   const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
-  let parentId: string | null = null;
-  if (body.parent) {
-    const parent = await accessCollection(ctx, body.parent).catch(() => {
-      throw new NotFound(`Parent collection ${body.parent} not found`);
-    });
-    if (parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${body.parent} not found`);
-    if (!atLeast(parent.role, 'create')) throw new Forbidden('You need the create role on the collection to add a space to it');
-    parentId = parent.row.id;
-  } else if (!atLeast(membership.role, 'create')) {
-    throw new Forbidden('You need the create role in this organization to create a space');
-  }
+  const parentId = await creationParent(ctx, membership, body.parent, 'create a space');
   const now = ctx.now();
   const [row] = await ctx.db
     .insert(spaces)
@@ -109,10 +99,7 @@ export async function updateSpace(ctx: Ctx, spaceId: string, body: Body<'UpdateS
 
 /** Marks a space deleted (restorable for 7 days); nothing to do when it does not exist or is already deleted. */
 export async function deleteSpace(ctx: Ctx, spaceId: string): Promise<void> {
-  const access = await accessSpace(ctx, spaceId).catch((e) => {
-    if (e instanceof NotFound) return undefined;
-    throw e;
-  });
+  const access = await unlessNotFound(accessSpace(ctx, spaceId));
   if (!access) return;
   requireRole(access, 'admin', 'delete it');
   await ctx.db.update(spaces).set({ deletedAt: ctx.now() }).where(eq(spaces.id, spaceId));
