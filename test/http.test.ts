@@ -62,6 +62,14 @@ describe('shared HTTP behaviour', () => {
     expect(res.body.error.message).toMatch(/params\.\w+: /);
   });
 
+  it('an operation whose area has not landed answers 501 with the error body', async () => {
+    const admin = await h.current.newAdmin();
+    // Not through `send`: 501 is deliberately not part of the published contract.
+    const res = await request(h.current.app).get(`/v1/orgs/${admin.organizationId}/sites`).set('Authorization', `Bearer ${admin.token}`);
+    expect(res.status).toBe(501);
+    expect(res.body).toEqual({ error: { code: 501, message: 'listSites is not implemented yet' } });
+  });
+
   it('a malformed JSON body returns 400', async () => {
     const admin = await h.current.newAdmin();
     const res = await send(h.current.app, 'post', `/v1/orgs/${admin.organizationId}/spaces`, {

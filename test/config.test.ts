@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../server/config.js';
+
+describe('configuration', () => {
+  it('defaults to embedded storage in ./data on 127.0.0.1:3000', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:3000',
+      storage: { kind: 'pglite', dataDir: './data' },
+      logLevel: 'info',
+    });
+  });
+
+  it('switches to PostgreSQL with DATABASE_URL and trims the public URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', PUBLIC_URL: 'https://api.example.com/', PORT: '8080' });
+    expect(config.storage).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
+    expect(config.publicUrl).toBe('https://api.example.com');
+    expect(config.port).toBe(8080);
+  });
+
+  it('refuses bad values, naming each variable', () => {
+    const bad = () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
+    expect(bad).toThrow(/^Invalid configuration: /);
+    expect(bad).toThrow(/PORT: /);
+    expect(bad).toThrow(/LOG_LEVEL: /);
+    expect(bad).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(() => loadConfig({ BOOTSTRAP_TOKEN: 'short' })).toThrow(/BOOTSTRAP_TOKEN: must be at least 16 characters/);
+  });
+});
