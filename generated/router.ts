@@ -323,7 +323,7 @@ export interface Handlers<Ctx> {
   getConversationsIssue(input: Input<'getConversationsIssue'>, ctx: Ctx): Promise<Reply<'getConversationsIssue', 200> | Reply<'getConversationsIssue', 400> | Reply<'getConversationsIssue', 401> | Reply<'getConversationsIssue', 404> | Reply<'getConversationsIssue', 500>>;
 }
 
-/** Method and Express path of every operation, in contract order. */
+/** Method and Express path of every operation; literal segments before parameters. */
 export const routes = [
   { operationId: 'getAuthenticatedUser', method: 'get', path: '/user' },
   { operationId: 'listOrganizationsForAuthenticatedUser', method: 'get', path: '/orgs' },

@@ -35,6 +35,22 @@ function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/**
+ * Express tries routes in order, so at the first segment where two paths differ, a literal segment
+ * (`/versions/latest`) must come before a parameter (`/versions/:versionId`).
+ */
+function literalsFirst(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] === sb[i]) continue;
+    const pa = sa[i].startsWith(':');
+    const pb = sb[i].startsWith(':');
+    return pa === pb ? 0 : pa ? 1 : -1;
+  }
+  return 0;
+}
+
 /** The source text of generated/router.ts. */
 export function routerSource(): string {
   const entries = Object.entries(contractOperations) as [string, Operation][];
@@ -42,9 +58,10 @@ export function routerSource(): string {
     const replies = statusesOf(op).map((s) => `Reply<'${id}', ${s}>`).join(' | ');
     return `  /** ${op.method.toUpperCase()} ${op.path} — ${op.summary} */\n  ${id}(input: Input<'${id}'>, ctx: Ctx): Promise<${replies}>;`;
   });
-  const routes = entries.map(
-    ([id, op]) => `  { operationId: '${id}', method: '${op.method}', path: '${expressPath(op.path)}' },`,
-  );
+  const routes = entries
+    .map(([id, op]) => ({ id, method: op.method, path: expressPath(op.path) }))
+    .sort((a, b) => literalsFirst(a.path, b.path))
+    .map((r) => `  { operationId: '${r.id}', method: '${r.method}', path: '${r.path}' },`);
   return [
     header,
     '/** One method per operation; the server proves it implements them all with `satisfies Handlers<Ctx>`. */',
@@ -52,7 +69,7 @@ export function routerSource(): string {
     methods.join('\n'),
     '}',
     '',
-    '/** Method and Express path of every operation, in contract order. */',
+    '/** Method and Express path of every operation; literal segments before parameters. */',
     'export const routes = [',
     routes.join('\n'),
     '] as const satisfies readonly { operationId: OperationId; method: string; path: string }[];',

@@ -70,6 +70,14 @@ describe('shared HTTP behaviour', () => {
     expect(res.body).toEqual({ error: { code: 501, message: 'listSites is not implemented yet' } });
   });
 
+  it('routes a literal path segment before a parameter: /versions/latest is not a version id', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await request(h.current.app)
+      .get(`/v1/orgs/${admin.organizationId}/openapi/acme-api/versions/latest`)
+      .set('Authorization', `Bearer ${admin.token}`);
+    expect(res.body.error.message).toBe('getLatestOpenAPISpecVersion is not implemented yet');
+  });
+
   it('a malformed JSON body returns 400', async () => {
     const admin = await h.current.newAdmin();
     const res = await send(h.current.app, 'post', `/v1/orgs/${admin.organizationId}/spaces`, {
