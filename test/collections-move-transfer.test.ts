@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addMember } from '../server/auth/bootstrap.js';
 import { useHarness, type Account } from './support/harness.js';
 
 const h = useHarness();
@@ -64,7 +65,6 @@ describe('collection move and transfer', () => {
   it('post /collections/{collectionId}/transfer moves the collection with its content to another organization', async () => {
     const admin = await h.current.newAdmin();
     const target = await h.current.newAdmin();
-    const { addMember } = await import('../server/auth/bootstrap.js');
     await addMember(h.current.db, target.organizationId, admin.userId, 'admin');
     const top = await create(admin, 'collections', { title: 'Move me' });
     const child = await create(admin, 'collections', { title: 'Child', parent: top.id });
@@ -80,7 +80,6 @@ describe('collection move and transfer', () => {
   it('post /collections/{collectionId}/transfer returns 403 without admin in the target, 404 for unknown targets, 400 without organization', async () => {
     const admin = await h.current.newAdmin();
     const target = await h.current.newAdmin();
-    const { addMember } = await import('../server/auth/bootstrap.js');
     await addMember(h.current.db, target.organizationId, admin.userId, 'edit');
     const c = await create(admin, 'collections');
     expect((await admin.api.post(`/collections/${c.id}/transfer`, { organization: target.organizationId })).status).toBe(403);

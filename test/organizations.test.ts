@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addMember } from '../server/auth/bootstrap.js';
 import { useHarness } from './support/harness.js';
 
 const h = useHarness();
@@ -7,7 +8,6 @@ describe('organizations', () => {
   it('get /orgs lists the organizations of the caller with their permissions', async () => {
     const admin = await h.current.newAdmin();
     const second = await h.current.newAdmin();
-    const { addMember } = await import('../server/auth/bootstrap.js');
     await addMember(h.current.db, second.organizationId, admin.userId, 'read');
     await h.current.newAdmin(); // an organization the caller does not belong to
     const res = await admin.api.get('/orgs');
@@ -20,7 +20,6 @@ describe('organizations', () => {
 
   it('get /orgs pages through the list with limit and page', async () => {
     const admin = await h.current.newAdmin();
-    const { addMember } = await import('../server/auth/bootstrap.js');
     for (let i = 0; i < 2; i++) await addMember(h.current.db, (await h.current.newAdmin()).organizationId, admin.userId, 'read');
     const first = await admin.api.get('/orgs', { limit: 2 });
     expect(first.body.items).toHaveLength(2);

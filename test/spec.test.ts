@@ -1,17 +1,10 @@
 // Checks the published document itself: every operation is complete and documented, every example
 // matches its schema, and every resource of the description is a named component.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../generated/router.js';
-import { spec } from './support/spec.js';
+import { resolveRef, schemaProblems, spec, specOperations } from './support/spec.js';
 
 type Json = Record<string, any>;
-
-const methods = ['get', 'post', 'put', 'patch', 'delete'];
-const operations: { id: string; path: string; method: string; op: Json }[] = Object.entries(spec.paths as Json).flatMap(
-  ([path, item]) => methods.filter((m) => item[m]).map((m) => ({ id: item[m].operationId, path, method: m, op: item[m] })),
-);
 
 /** Resources of the description's "Resources and their fields", by component name. */
 const resourceComponents = [
@@ -25,17 +18,6 @@ const resourceComponents = [
   'Conversation', 'ConversationDetail', 'ConversationIssue', 'IssuesCluster', 'AgentInstructions',
 ];
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema(spec, 'openapi.json');
-const resolve = (node: Json): Json =>
-  node.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, k) => n[k.replace(/~1/g, '/')], spec) : node;
-const absolute = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/'));
-const problems = (schema: Json, value: unknown) => {
-  const validate = ajv.compile(absolute(schema));
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-};
-
 describe('published document', () => {
   it('is OpenAPI 3.1 served under /v1 with bearer authentication', () => {
     expect(spec.openapi).toBe('3.1.0');
@@ -45,9 +27,9 @@ describe('published document', () => {
   });
 
   it('holds all 149 operations of the description, each in the route table', () => {
-    expect(operations).toHaveLength(149);
-    expect(new Set(operations.map((o) => o.id)).size).toBe(149);
-    expect(routes.map((r) => r.operationId).sort()).toEqual(operations.map((o) => o.id).sort());
+    expect(specOperations).toHaveLength(149);
+    expect(new Set(specOperations.map((o) => o.operationId)).size).toBe(149);
+    expect(routes.map((r) => r.operationId).sort()).toEqual(specOperations.map((o) => o.operationId).sort());
   });
 
   it('has no tuples: Prism and openapi-typescript handle prefixItems poorly', () => {
@@ -59,7 +41,7 @@ describe('published document', () => {
     expect(missing).toEqual([]);
   });
 
-  describe.each(operations)('$id', ({ path, op }) => {
+  describe.each(specOperations)('$operationId', ({ path, operation: op }) => {
     it('has an operationId, one declared tag, a summary and a description', () => {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(op.tags).toHaveLength(1);
@@ -72,7 +54,7 @@ describe('published document', () => {
       for (const status of ['401', '500']) expect(op.responses[status]?.$ref).toMatch(/^#\/components\/responses\/\w+Error$/);
       if ((op.parameters ?? []).length > 0 || op.requestBody) expect(op.responses['400']?.$ref).toBe('#/components/responses/BadRequestError');
       const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400);
-      for (const status of errors) expect(resolve(op.responses[status]).content['application/json'].example.error.code).toBe(Number(status));
+      for (const status of errors) expect(resolveRef(op.responses[status]).content['application/json'].example.error.code).toBe(Number(status));
     });
 
     it('has a success response, each with an example that matches its schema', () => {
@@ -82,7 +64,7 @@ describe('published document', () => {
         const media = op.responses[status].content?.['application/json'];
         if (!media) continue;
         expect(media.example, `${status} example`).toBeDefined();
-        expect(problems(media.schema, media.example), `${status} example`).toEqual([]);
+        expect(schemaProblems(media.schema, media.example), `${status} example`).toEqual([]);
       }
     });
 
@@ -97,7 +79,7 @@ describe('published document', () => {
       const body = op.requestBody?.content?.['application/json'];
       if (body) {
         expect(body.example).toBeDefined();
-        expect(problems(body.schema, body.example)).toEqual([]);
+        expect(schemaProblems(body.schema, body.example)).toEqual([]);
       }
     });
   });

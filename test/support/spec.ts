@@ -14,10 +14,14 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(spec, 'openapi.json');
 
-interface SpecOperation {
+export interface SpecOperation {
   operationId: string;
   method: string;
+  /** The OpenAPI path template, e.g. `/spaces/{spaceId}`. */
+  path: string;
   pattern: RegExp;
+  /** The operation object of the document. */
+  operation: Json;
   responses: Json;
 }
 
@@ -29,6 +33,8 @@ export const specOperations: SpecOperation[] = Object.entries(spec.paths as Json
     .map((m) => ({
       operationId: item[m].operationId as string,
       method: m,
+      path: template,
+      operation: item[m] as Json,
       // `/spaces/{spaceId}` -> ^/v1/spaces/[^/]+$
       pattern: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
       responses: item[m].responses as Json,
@@ -42,7 +48,8 @@ export function findOperation(method: string, urlPath: string): SpecOperation | 
   return candidates.sort((a, b) => b.pattern.source.split('[^/]+').length - a.pattern.source.split('[^/]+').length).at(-1);
 }
 
-function resolve(ref: Json): Json {
+/** The object a `$ref` points to in the document (or the object itself when it is no reference). */
+export function resolveRef(ref: Json): Json {
   if (!ref.$ref) return ref;
   const pointer = (ref.$ref as string).replace(/^#\//, '').split('/');
   return pointer.reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
@@ -53,7 +60,7 @@ const validators = new Map<string, ValidateFunction>();
 function validatorFor(op: SpecOperation, status: string): ValidateFunction | undefined {
   const key = `${op.operationId} ${status}`;
   if (!validators.has(key)) {
-    const schema = resolve(op.responses[status])?.content?.['application/json']?.schema;
+    const schema = resolveRef(op.responses[status])?.content?.['application/json']?.schema;
     if (!schema) return undefined;
     // Refs inside the schema are relative to the whole document.
     validators.set(key, ajv.compile(withAbsoluteRefs(schema)));
@@ -66,6 +73,12 @@ function withAbsoluteRefs(schema: Json): Json {
   return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/'));
 }
 
+/** Why `value` does not match a schema of the document: empty when it does. */
+export function schemaProblems(schema: Json, value: unknown): string[] {
+  const validate = ajv.compile(withAbsoluteRefs(schema));
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(value)'} ${e.message}`);
+}
+
 /** Problems of a response against the spec: undeclared status, or a body that does not match. Empty when valid. */
 export function responseProblems(
   op: SpecOperation,
@@ -75,7 +88,7 @@ export function responseProblems(
 ): string[] {
   const declared = op.responses[String(status)];
   if (!declared) return [`${op.operationId} answered ${status}, which it does not declare`];
-  const missingHeaders = Object.keys(resolve(declared).headers ?? {}).filter((h) => headers[h.toLowerCase()] === undefined);
+  const missingHeaders = Object.keys(resolveRef(declared).headers ?? {}).filter((h) => headers[h.toLowerCase()] === undefined);
   if (missingHeaders.length > 0) return [`${op.operationId} ${status} lacks the header(s) ${missingHeaders.join(', ')}`];
   const contentType = headers['content-type'];
   const validate = validatorFor(op, String(status));
