@@ -9,7 +9,6 @@ import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
-import type { Operation } from './operation.js';
 import { organizationOperations } from './organizations.js';
 import { searchOperations } from './search.js';
 import { siteSectionGroupOperations } from './site-section-groups.js';
@@ -48,29 +47,12 @@ export const areaOperations = {
   conversations: conversationOperations,
 } as const;
 
-export const contractOperations = {
-  ...userOperations,
-  ...organizationOperations,
-  ...agentInstructionOperations,
-  ...memberOperations,
-  ...teamOperations,
-  ...collectionOperations,
-  ...spaceOperations,
-  ...commentOperations,
-  ...contentOperations,
-  ...searchOperations,
-  ...changeRequestOperations,
-  ...changeRequestContentOperations,
-  ...siteOperations,
-  ...siteSectionOperations,
-  ...siteSectionGroupOperations,
-  ...siteSpaceOperations,
-  ...integrationOperations,
-  ...openAPISpecOperations,
-  ...translationOperations,
-  ...ssoOperations,
-  ...conversationOperations,
-} satisfies Record<string, Operation>;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** Every operation of the contract, keyed by operationId: the area tables merged. */
+export const contractOperations = Object.assign({}, ...Object.values(areaOperations)) as UnionToIntersection<
+  (typeof areaOperations)[keyof typeof areaOperations]
+>;
 
 export type OperationId = keyof typeof contractOperations;
 
