@@ -1,7 +1,7 @@
 // Starts Prism on the published document, as a child process, and resolves once it answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { servePrefixed } from './v1-prefix.js';
 
@@ -75,7 +75,6 @@ export async function startMock(port: number, host = '127.0.0.1'): Promise<Serve
 }
 
 async function freePort(host: string): Promise<number> {
-  const { createServer } = await import('node:net');
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, host, () => {
       const { port } = probe.address() as AddressInfo;

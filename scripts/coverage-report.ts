@@ -11,13 +11,13 @@ import { isImplemented } from '../server/http/not-implemented.js';
 const resultsDir = path.resolve(import.meta.dirname, '../test-results');
 const log = path.join(resultsDir, 'operations.ndjson');
 
-interface Record {
+interface Exercise {
   operationId: string;
   status: number;
   test: string;
 }
 
-const records: Record[] = existsSync(log)
+const records: Exercise[] = existsSync(log)
   ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
   : [];
 

@@ -24,20 +24,21 @@ async function renderAll(): Promise<Record<string, string>> {
 async function main() {
   const check = process.argv.includes('--check');
   const files = await renderAll();
-  const stale: string[] = [];
+  const changed: string[] = [];
   await mkdir(outDir, { recursive: true });
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(outDir, name);
     const current = await readFile(file, 'utf8').catch(() => null);
     if (current === content) continue;
-    if (check) stale.push(name);
-    else await writeFile(file, content);
+    changed.push(name);
+    if (!check) await writeFile(file, content);
   }
-  if (check && stale.length > 0) {
-    console.error(`generated/ is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
+  if (check && changed.length > 0) {
+    console.error(`generated/ is stale (${changed.join(', ')}): run \`npm run generate\` and commit the result.`);
     process.exit(1);
   }
-  console.log(check ? 'generated/ is up to date.' : `generated/ written (${Object.keys(files).join(', ')}).`);
+  if (check || changed.length === 0) console.log('generated/ is up to date.');
+  else console.log(`generated/ updated: ${changed.join(', ')}.`);
 }
 
 await main();

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { requireMembership, type Membership } from '../auth/membership.js';
-import { atLeast, organizationPermissions } from '../auth/roles.js';
+import { atLeast, isRole, organizationPermissions } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { members, organizations } from '../db/schema.js';
@@ -52,14 +52,17 @@ export async function listOrganizationsForCaller(ctx: Ctx, page: PageRequest) {
     .from(members)
     .where(and(eq(members.userId, ctx.caller.userId), eq(members.disabled, false)));
   const result = await keysetPage(ctx.db, organizations, inArray(organizations.id, memberOf), [organizations.id], page);
-  const roles = await ctx.db
-    .select({ organizationId: members.organizationId, role: members.role })
-    .from(members)
-    .where(eq(members.userId, ctx.caller.userId));
-  const roleOf = new Map(roles.map((r) => [r.organizationId, r.role]));
-  return listBody(result, (row) =>
-    toOrganization(row, { organizationId: row.id, role: (roleOf.get(row.id) ?? null) as Membership['role'] }, ctx.urls),
-  );
+  // The caller's roles in the organizations of this page only, for their permissions.
+  const pageIds = result.rows.map((row) => row.id);
+  const roles =
+    pageIds.length === 0
+      ? []
+      : await ctx.db
+          .select({ organizationId: members.organizationId, role: members.role })
+          .from(members)
+          .where(and(eq(members.userId, ctx.caller.userId), inArray(members.organizationId, pageIds)));
+  const roleOf = new Map(roles.map((r) => [r.organizationId, isRole(r.role) ? r.role : null]));
+  return listBody(result, (row) => toOrganization(row, { organizationId: row.id, role: roleOf.get(row.id) ?? null }, ctx.urls));
 }
 
 /** An organization the caller belongs to; throws NotFound otherwise. */
