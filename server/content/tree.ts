@@ -1,6 +1,6 @@
 // The content tree of an organization: collections nest, and spaces and collections are ordered
 // among the items of their parent by a `position` number.
-import { and, eq, inArray, isNull, max, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, max, min, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { collections, spaces } from '../db/schema.js';
 import { BadRequest } from '../http/errors.js';
@@ -9,16 +9,32 @@ function sameParent(table: typeof collections | typeof spaces, organizationId: s
   return and(eq(table.organizationId, organizationId), parentId === null ? isNull(table.parentId) : eq(table.parentId, parentId));
 }
 
-/** Positions of every item (space or collection) directly under `parentId` (null: the top level). */
-async function siblingPositions(db: Db, organizationId: string, parentId: string | null): Promise<number[]> {
-  const [c, s] = await Promise.all([
-    db.select({ p: collections.position }).from(collections).where(sameParent(collections, organizationId, parentId)),
+/**
+ * The position of the nearest item (space or collection) under `parentId` before or after `position`,
+ * or undefined when there is none on that side.
+ */
+async function neighbourPosition(
+  db: Db,
+  organizationId: string,
+  parentId: string | null,
+  position: number,
+  side: 'before' | 'after',
+): Promise<number | undefined> {
+  const nearest = side === 'before' ? max : min;
+  const beyond = side === 'before' ? lt : gt;
+  const [[c], [s]] = await Promise.all([
     db
-      .select({ p: spaces.position })
+      .select({ p: nearest(collections.position) })
+      .from(collections)
+      .where(and(sameParent(collections, organizationId, parentId), beyond(collections.position, position))),
+    db
+      .select({ p: nearest(spaces.position) })
       .from(spaces)
-      .where(and(sameParent(spaces, organizationId, parentId), isNull(spaces.deletedAt))),
+      .where(and(sameParent(spaces, organizationId, parentId), isNull(spaces.deletedAt), beyond(spaces.position, position))),
   ]);
-  return [...c, ...s].map((r) => r.p);
+  const found = [c?.p, s?.p].filter((p): p is number => p != null);
+  if (found.length === 0) return undefined;
+  return side === 'before' ? Math.max(...found) : Math.min(...found);
 }
 
 /** A position after every item currently under `parentId`. */
@@ -50,10 +66,8 @@ export async function placeNextToSpace(
     .from(spaces)
     .where(and(eq(spaces.id, anchorSpaceId), eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt)));
   if (!anchor) throw new BadRequest(`Invalid request: body.position.${side}.space: space ${anchorSpaceId} not found in this organization`);
-  const others = await siblingPositions(db, organizationId, anchor.parentId);
-  const neighbours = side === 'before' ? others.filter((p) => p < anchor.position) : others.filter((p) => p > anchor.position);
-  const neighbour = side === 'before' ? Math.max(...neighbours) : Math.min(...neighbours);
-  const position = Number.isFinite(neighbour) ? (neighbour + anchor.position) / 2 : anchor.position + (side === 'before' ? -1 : 1);
+  const neighbour = await neighbourPosition(db, organizationId, anchor.parentId, anchor.position, side);
+  const position = neighbour !== undefined ? (neighbour + anchor.position) / 2 : anchor.position + (side === 'before' ? -1 : 1);
   return { parentId: anchor.parentId, position };
 }
 
