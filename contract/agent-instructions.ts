@@ -2,6 +2,7 @@
 import { DateTime } from './common.js';
 import { Document, documentExample } from './document.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { User, userExample } from './users.js';
@@ -46,6 +47,7 @@ export const agentInstructionOperations = operations({
     params: OrganizationIdParams,
     responses: { 200: agentInstructionsResponse('The agent instructions.') },
     errors: [404],
+    access: access.organization('read'),
   },
   updateOrganizationAgentInstructions: {
     method: 'put',
@@ -64,5 +66,6 @@ export const agentInstructionOperations = operations({
     bodyExample: { instructions: documentExample },
     responses: { 200: agentInstructionsResponse('The saved agent instructions.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
 });

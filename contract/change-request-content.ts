@@ -17,6 +17,7 @@ import {
   RevisionPages,
   revisionPagesExample,
 } from './content-schemas.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { SpaceIdParams } from './spaces.js';
 import { z } from './zod.js';
@@ -47,6 +48,7 @@ export const changeRequestContentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The revision of the change request.', schema: Revision, example: revisionExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listPagesInChangeRequest: {
     method: 'get',
@@ -58,6 +60,7 @@ export const changeRequestContentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listFilesInChangeRequestById: {
     method: 'get',
@@ -69,6 +72,7 @@ export const changeRequestContentOperations = operations({
     query: z.object({ ...paginationQuery, ...contentQuery }),
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   getFileInChangeRequestById: {
     method: 'get',
@@ -80,6 +84,7 @@ export const changeRequestContentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listChangeRequestFileBacklinks: {
     method: 'get',
@@ -91,6 +96,7 @@ export const changeRequestContentOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   getPageInChangeRequestById: {
     method: 'get',
@@ -102,6 +108,7 @@ export const changeRequestContentOperations = operations({
     query: z.object(pageQuery),
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listChangeRequestPageLinks: {
     method: 'get',
@@ -115,5 +122,6 @@ export const changeRequestContentOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
 });

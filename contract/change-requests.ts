@@ -5,6 +5,7 @@ import { pageId, RevisionFile } from './content-schemas.js';
 import { changeRequestId } from './content.js';
 import { Document, documentExample } from './document.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { SpaceIdParams } from './spaces.js';
@@ -260,6 +261,7 @@ export const changeRequestOperations = operations({
     }),
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
+    access: access.space('read'),
   },
   createChangeRequest: {
     method: 'post',
@@ -268,7 +270,7 @@ export const changeRequestOperations = operations({
     summary: 'Create a change request',
     description:
       'Opens a change request on the space, starting from its current revision, with the caller as creator. ' +
-      'Properties other than `subject` are accepted and ignored. Needs the edit role. The body may be omitted.',
+      'Properties other than `subject` are accepted and ignored. The body may be omitted.',
     params: SpaceIdParams,
     body: z
       .looseObject({ subject: z.string().optional().openapi({ description: 'Title of the change request.' }) })
@@ -282,6 +284,7 @@ export const changeRequestOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.space('edit'),
   },
   getChangeRequestById: {
     method: 'get',
@@ -292,6 +295,7 @@ export const changeRequestOperations = operations({
     params: ChangeRequestIdParams,
     responses: { 200: changeRequestResponse('The change request.') },
     errors: [404],
+    access: access.space('read'),
   },
   updateChangeRequestById: {
     method: 'patch',
@@ -300,7 +304,7 @@ export const changeRequestOperations = operations({
     summary: 'Update a change request',
     description:
       'Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields ' +
-      'are unchanged. Needs the edit role. A merged change request can no longer change its status (409).',
+      'are unchanged. A merged change request can no longer change its status (409).',
     params: ChangeRequestIdParams,
     body: z
       .strictObject({
@@ -312,6 +316,7 @@ export const changeRequestOperations = operations({
     bodyExample: { subject: 'Document the API token scopes', status: 'open' },
     responses: { 200: changeRequestResponse('The updated change request.') },
     errors: [403, 404, 409],
+    access: access.space('edit'),
   },
   mergeChangeRequest: {
     method: 'post',
@@ -325,6 +330,7 @@ export const changeRequestOperations = operations({
     params: ChangeRequestIdParams,
     responses: { 200: { description: 'The merge is done.', schema: ChangeRequestMergeResult, example: mergeResultExample } },
     errors: [403, 404, 409],
+    access: access.space('review'),
   },
   updateChangeRequest: {
     method: 'post',
@@ -343,6 +349,7 @@ export const changeRequestOperations = operations({
       },
     },
     errors: [403, 404, 409],
+    access: access.space('edit'),
   },
   getChangeRequestPDF: {
     method: 'get',
@@ -368,6 +375,7 @@ export const changeRequestOperations = operations({
       },
     },
     errors: [404],
+    access: access.space('read'),
   },
   listChangeRequestsForOrganization: {
     method: 'get',
@@ -393,6 +401,7 @@ export const changeRequestOperations = operations({
     }),
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
+    access: access.organization('guest'),
   },
   updateChangeRequestContent: {
     method: 'post',
@@ -435,5 +444,6 @@ export const changeRequestOperations = operations({
       },
     },
     errors: [403, 404, 409],
+    access: access.space('edit'),
   },
 });

@@ -1,5 +1,6 @@
 import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, queryBoolean } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { SpaceList, spaceExample } from './spaces.js';
@@ -53,6 +54,7 @@ export const collectionOperations = operations({
     params: CollectionIdParams,
     responses: { 200: collectionResponse('The collection.') },
     errors: [404],
+    access: access.collection('read'),
   },
   deleteCollectionById: {
     method: 'delete',
@@ -65,13 +67,14 @@ export const collectionOperations = operations({
     params: CollectionIdParams,
     responses: { 204: { description: 'The collection is gone.' } },
     errors: [403],
+    access: access.collection('admin', { missing: 'no-content' }),
   },
   updateCollectionById: {
     method: 'patch',
     path: '/collections/{collectionId}',
     tag: 'collections',
     summary: 'Update a collection',
-    description: 'Changes the title, description or default level of a collection. Needs the admin role on it.',
+    description: 'Changes the title, description or default level of a collection.',
     params: CollectionIdParams,
     body: z
       .strictObject({
@@ -83,6 +86,7 @@ export const collectionOperations = operations({
     bodyExample: { title: 'Product guides', description: 'Start here', defaultLevel: 'comment' },
     responses: { 200: collectionResponse('The updated collection.') },
     errors: [403, 404],
+    access: access.collection('admin'),
   },
   listSpacesInCollectionById: {
     method: 'get',
@@ -94,6 +98,7 @@ export const collectionOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
+    access: access.collection('read'),
   },
   moveCollection: {
     method: 'post',
@@ -113,6 +118,7 @@ export const collectionOperations = operations({
     bodyExample: { parent: ex.collectionId2, position: { before: { type: 'space', space: ex.spaceId } } },
     responses: { 200: collectionResponse('The moved collection.') },
     errors: [403, 404, 409],
+    access: access.collection('admin'),
   },
   transferCollection: {
     method: 'post',
@@ -127,6 +133,7 @@ export const collectionOperations = operations({
     bodyExample: { organization: ex.orgId2 },
     responses: { 200: collectionResponse('The transferred collection.') },
     errors: [403, 404],
+    access: access.collection('admin'),
   },
   listCollectionsInOrganizationById: {
     method: 'get',
@@ -137,7 +144,7 @@ export const collectionOperations = operations({
     params: OrganizationIdParams,
     query: z.object({
       ...paginationQuery,
-      nested: queryBoolean('List nested collections too (default true).').optional(),
+      nested: queryBoolean('List nested collections too.').default(true),
     }),
     responses: {
       200: {
@@ -147,13 +154,14 @@ export const collectionOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('guest'),
   },
   createCollection: {
     method: 'post',
     path: '/orgs/{organizationId}/collections',
     tag: 'collections',
     summary: 'Create a collection',
-    description: 'Creates a collection at the top level or inside `parent`. Needs the create role. The body may be omitted.',
+    description: 'Creates a collection at the top level or inside `parent`. The body may be omitted.',
     params: OrganizationIdParams,
     body: z
       .strictObject({
@@ -165,6 +173,7 @@ export const collectionOperations = operations({
     bodyExample: { title: 'Product guides', parent: ex.collectionId2 },
     responses: { 201: collectionResponse('The created collection.') },
     errors: [403, 404],
+    access: access.organization('create'),
   },
 });
 

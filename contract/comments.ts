@@ -3,6 +3,7 @@ import { DateTime, listExample, listOf, paginationQuery, queryArray } from './co
 import { pageId as commentPageId } from './content-schemas.js';
 import { Document } from './document.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { SpaceIdParams } from './spaces.js';
 import { User, userExample } from './users.js';
@@ -174,6 +175,7 @@ export const commentOperations = operations({
       200: { description: 'A page of comments.', schema: listOf('CommentList', Comment), example: listExample([commentExample]) },
     },
     errors: [404],
+    access: access.space('read'),
   },
   postCommentInSpace: {
     method: 'post',
@@ -182,7 +184,7 @@ export const commentOperations = operations({
     summary: 'Post a comment',
     description:
       'Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell ' +
-      '(`tableCell`). Needs the comment role. An unknown space or page is not found.',
+      '(`tableCell`). An unknown space or page is not found.',
     params: SpaceIdParams,
     body: z
       .strictObject({
@@ -201,6 +203,7 @@ export const commentOperations = operations({
     bodyExample: { body: { markdown: 'Should this step mention the **API token** scope?' }, page: commentPageId, node: commentNodeId },
     responses: { 200: commentResponse('The posted comment.') },
     errors: [403, 404],
+    access: access.space('comment'),
   },
   getCommentInSpace: {
     method: 'get',
@@ -212,6 +215,7 @@ export const commentOperations = operations({
     query: z.object({ format }),
     responses: { 200: commentResponse('The comment.') },
     errors: [404],
+    access: access.space('read'),
   },
   updateCommentInSpace: {
     method: 'put',
@@ -234,6 +238,7 @@ export const commentOperations = operations({
     bodyExample: { resolved: true, addedReactions: ['👍'] },
     responses: { 200: commentResponse('The updated comment.') },
     errors: [403, 404],
+    access: access.space('comment'),
   },
   deleteCommentInSpace: {
     method: 'delete',
@@ -246,6 +251,7 @@ export const commentOperations = operations({
     params: CommentIdParams,
     responses: { 204: { description: 'The comment is gone.' } },
     errors: [403],
+    access: access.space('comment'),
   },
   listCommentRepliesInSpace: {
     method: 'get',
@@ -263,18 +269,20 @@ export const commentOperations = operations({
       },
     },
     errors: [404],
+    access: access.space('read'),
   },
   postCommentReplyInSpace: {
     method: 'post',
     path: '/spaces/{spaceId}/comments/{commentId}/replies',
     tag: 'comments',
     summary: 'Reply to a comment',
-    description: 'Posts a reply to a comment. Needs the comment role. An unknown comment is not found.',
+    description: 'Posts a reply to a comment. An unknown comment is not found.',
     params: CommentIdParams,
     body: z.strictObject({ body: MarkdownOrDocument }).openapi('PostCommentReply'),
     bodyExample: { body: { markdown: 'Yes: it needs the `space:content:write` scope.' } },
     responses: { 200: replyResponse('The posted reply.') },
     errors: [403, 404],
+    access: access.space('comment'),
   },
   getCommentReplyInSpace: {
     method: 'get',
@@ -286,6 +294,7 @@ export const commentOperations = operations({
     query: z.object({ format }),
     responses: { 200: replyResponse('The reply.') },
     errors: [404],
+    access: access.space('read'),
   },
   updateCommentReplyInSpace: {
     method: 'put',
@@ -294,7 +303,7 @@ export const commentOperations = operations({
     summary: 'Update a reply to a comment',
     description:
       "Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are " +
-      'unchanged. Needs the comment role.',
+      'unchanged.',
     params: CommentReplyIdParams,
     body: z
       .strictObject({
@@ -306,6 +315,7 @@ export const commentOperations = operations({
     bodyExample: { body: { markdown: 'Yes: it needs the `space:content:write` scope, see [Scopes](https://docs.example.com/scopes).' } },
     responses: { 200: replyResponse('The updated reply.') },
     errors: [403, 404],
+    access: access.space('comment'),
   },
   deleteCommentReplyInSpace: {
     method: 'delete',
@@ -318,5 +328,6 @@ export const commentOperations = operations({
     params: CommentReplyIdParams,
     responses: { 204: { description: 'The reply is gone.' } },
     errors: [403],
+    access: access.space('comment'),
   },
 });

@@ -28,7 +28,10 @@ export const PageCursor = z
   .string()
   .min(1)
   .max(512)
-  .openapi({ description: 'Opaque identifier of the page of results to fetch, from `next.page` of the previous page.' });
+  .openapi({
+    description:
+      'Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400).',
+  });
 
 /** Default page size when `limit` is absent: the public API declares none, we chose 100. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -104,7 +107,10 @@ export const TranslationLanguage = z
   .enum(languages)
   .openapi('TranslationLanguage', { description: 'Language of content.', example: 'en' });
 
-/** Where to put a moved item among its siblings: before or after another item of the given type. */
+/**
+ * Where to put a moved item among its siblings: before or after another item of the given type. Both
+ * at once are refused; the published schema says so with `maxProperties: 1` (its only two properties).
+ */
 export function positionOf<K extends string, F extends string>(type: K, field: F, example: string) {
   const anchor = z.strictObject({ type: z.literal(type), [field]: z.string().min(1) } as {
     type: z.ZodLiteral<K>;
@@ -112,7 +118,11 @@ export function positionOf<K extends string, F extends string>(type: K, field: F
   return z
     .strictObject({ before: anchor.optional(), after: anchor.optional() })
     .refine((p) => !(p.before && p.after), { message: 'give either before or after, not both' })
-    .openapi({ example: { before: { type, [field]: example } } });
+    .openapi({
+      description: 'Either `before` or `after`, not both.',
+      maxProperties: 1,
+      example: { before: { type, [field]: example } },
+    });
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   revisionPagesExample,
 } from './content-schemas.js';
 import { ContentRef } from './document.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { SpaceIdParams } from './spaces.js';
 import { z } from './zod.js';
@@ -74,6 +75,7 @@ export const contentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The current revision.', schema: Revision, example: revisionExample } },
     errors: [404],
+    access: access.space('read'),
   },
   applyTemplateToSpace: {
     method: 'post',
@@ -83,7 +85,7 @@ export const contentOperations = operations({
     description:
       'Fills the space with the content of the template `id`, resolving its named content references from ' +
       '`params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the ' +
-      'live content. Needs the edit role. 404 when the space, template or change request does not exist; 409 when the ' +
+      'live content. 404 when the space, template or change request does not exist; 409 when the ' +
       'space is locked or the change request is no longer open.',
     params: SpaceIdParams,
     body: z
@@ -112,6 +114,7 @@ export const contentOperations = operations({
     },
     responses: { 204: { description: 'The template is applied.' } },
     errors: [403, 404, 409],
+    access: access.space('edit'),
   },
   listPages: {
     method: 'get',
@@ -123,6 +126,7 @@ export const contentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listFiles: {
     method: 'get',
@@ -134,6 +138,7 @@ export const contentOperations = operations({
     query: z.object({ ...paginationQuery, ...contentQuery }),
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   getFileById: {
     method: 'get',
@@ -145,6 +150,7 @@ export const contentOperations = operations({
     query: z.object(contentQuery),
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listSpaceFileBacklinks: {
     method: 'get',
@@ -157,6 +163,7 @@ export const contentOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   getPageById: {
     method: 'get',
@@ -170,6 +177,7 @@ export const contentOperations = operations({
     query: z.object(pageQuery),
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listSpacePageLinks: {
     method: 'get',
@@ -183,6 +191,7 @@ export const contentOperations = operations({
     query: z.object({ ...paginationQuery, ...linkStatusQuery }),
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listSpacePageBacklinks: {
     method: 'get',
@@ -195,6 +204,7 @@ export const contentOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
   listSpaceLinks: {
     method: 'get',
@@ -208,5 +218,6 @@ export const contentOperations = operations({
     query: z.object({ ...paginationQuery, ...linkStatusQuery }),
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
+    access: access.space('read'),
   },
 });

@@ -1,6 +1,7 @@
 // Conversation ingestion, and the issues and clusters derived from it.
 import { DateTime, listExample, listOf, paginationQuery } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
@@ -231,6 +232,7 @@ export const conversationOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   listConversations: {
     method: 'get',
@@ -257,6 +259,7 @@ export const conversationOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   ingestConversation: {
     method: 'post',
@@ -309,6 +312,7 @@ export const conversationOperations = operations({
     },
     responses: { 204: { description: 'The conversation is ingested; issues are extracted in the background.' } },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   getConversation: {
     method: 'get',
@@ -319,6 +323,7 @@ export const conversationOperations = operations({
     params: ConversationIdParams,
     responses: { 200: { description: 'The conversation.', schema: ConversationDetail, example: conversationDetailExample } },
     errors: [404],
+    access: access.organization('read'),
   },
   listConversationsIssues: {
     method: 'get',
@@ -342,6 +347,7 @@ export const conversationOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   getConversationsIssue: {
     method: 'get',
@@ -354,5 +360,6 @@ export const conversationOperations = operations({
       200: { description: 'The issue and its conversation.', schema: ConversationIssueDetail, example: conversationIssueDetailExample },
     },
     errors: [404],
+    access: access.organization('read'),
   },
 });

@@ -83,5 +83,6 @@ export const apiInfo = {
   description:
     'Manage a hosted documentation workspace: organizations, members, teams, collections, spaces and their content, ' +
     'change requests, comments, published docs sites, integrations, OpenAPI specifications, translations, SAML SSO, ' +
-    'conversation insights and agent instructions. Every request carries `Authorization: Bearer <token>`.',
+    'conversation insights and agent instructions. Every request carries `Authorization: Bearer <token>`. ' +
+    'No text in a request (parameter, body value or object key) may contain the NUL character U+0000: 400.',
 };

@@ -1,6 +1,7 @@
 // Integrations, their installations and events.
 import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { Organization, organizationExample } from './organizations.js';
 import { Site } from './sites.js';
@@ -560,6 +561,7 @@ export const integrationOperations = operations({
     responses: {
       200: { description: 'A page of integrations.', schema: listOf('IntegrationList', Integration), example: listExample([integrationExample]) },
     },
+    access: access.caller(),
   },
   getIntegrationByName: {
     method: 'get',
@@ -570,6 +572,7 @@ export const integrationOperations = operations({
     params: IntegrationNameParams,
     responses: { 200: integrationResponse('The integration.') },
     errors: [404],
+    access: access.caller(),
   },
   publishIntegration: {
     method: 'post',
@@ -589,6 +592,7 @@ export const integrationOperations = operations({
     maxBodyBytes: 12 * 1024 * 1024,
     responses: { 200: integrationResponse('The published integration.') },
     errors: [403, 404],
+    access: access.caller(),
   },
   unpublishIntegration: {
     method: 'delete',
@@ -601,6 +605,7 @@ export const integrationOperations = operations({
     params: IntegrationNameParams,
     responses: { 204: { description: 'The integration is unpublished.' } },
     errors: [403],
+    access: access.caller(),
   },
   listIntegrationInstallations: {
     method: 'get',
@@ -620,6 +625,7 @@ export const integrationOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   installIntegration: {
     method: 'post',
@@ -640,6 +646,7 @@ export const integrationOperations = operations({
       200: { description: 'The installation.', schema: IntegrationInstallation, example: integrationInstallationExample },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   listIntegrationEvents: {
     method: 'get',
@@ -659,6 +666,7 @@ export const integrationOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   getIntegrationEvent: {
     method: 'get',
@@ -675,6 +683,7 @@ export const integrationOperations = operations({
       200: { description: 'The event and its trace.', schema: IntegrationEventWithTrace, example: integrationEventWithTraceExample },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   listIntegrationSpaceInstallations: {
     method: 'get',
@@ -701,6 +710,7 @@ export const integrationOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   listIntegrationSiteInstallations: {
     method: 'get',
@@ -727,6 +737,7 @@ export const integrationOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.caller(),
   },
   setIntegrationDevelopmentMode: {
     method: 'put',
@@ -750,5 +761,6 @@ export const integrationOperations = operations({
     bodyExample: { tunnelUrl: 'https://quiet-river-4821.tunnel.example.com', all: false },
     responses: { 204: { description: 'The development mode is updated.' } },
     errors: [403, 404],
+    access: access.caller(),
   },
 });

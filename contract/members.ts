@@ -3,6 +3,7 @@
 // teams.ts: its items embed a `Member`, and this file already imports `Team` from teams.ts.
 import { DateTime, listExample, listOf, MemberRole, NullableRole, paginationQuery, roles, TeamMemberRole } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { Space, spaceExample } from './spaces.js';
@@ -122,6 +123,7 @@ export const memberOperations = operations({
     }),
     responses: { 200: { description: 'A page of members.', schema: MemberList, example: listExample([memberExample]) } },
     errors: [404],
+    access: access.organization('read'),
   },
   getMemberInOrganizationById: {
     method: 'get',
@@ -132,6 +134,7 @@ export const memberOperations = operations({
     params: MemberParams,
     responses: { 200: memberResponse('The member.') },
     errors: [404],
+    access: access.organization('read'),
   },
   removeMemberFromOrganizationById: {
     method: 'delete',
@@ -139,11 +142,12 @@ export const memberOperations = operations({
     tag: 'members',
     summary: 'Remove a member from an organization',
     description:
-      'Removes a user from the organization, and from its teams. Needs the admin role. ' +
+      'Removes a user from the organization, and from its teams. ' +
       'Succeeds with no content also when the user was not a member.',
     params: MemberParams,
     responses: { 204: { description: 'The user is not a member of the organization.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateMemberInOrganizationById: {
     method: 'patch',
@@ -152,7 +156,7 @@ export const memberOperations = operations({
     summary: "Change a member's role",
     description:
       'Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. ' +
-      'Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).',
+      ' An unknown organization, or a user who is not a member, is not found (404).',
     params: MemberParams,
     body: z
       .strictObject({ role: NullableRole.optional().openapi({ description: 'The new role; null for a guest.' }) })
@@ -160,6 +164,7 @@ export const memberOperations = operations({
     bodyExample: { role: 'review' },
     responses: { 200: memberResponse('The updated member.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   updateOrganizationMemberLastSeenAt: {
     method: 'post',
@@ -174,6 +179,7 @@ export const memberOperations = operations({
       200: { description: 'The activity is recorded.', schema: MemberPing, example: { serviceVisitorClaims: 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.4pQ7cM2hVdJk1x9sYwRZfN0bT5uE6gL8aH3iK2jP0qo' } },
     },
     errors: [404],
+    access: access.organization('guest'),
   },
   setUserAsSSOMemberForOrganization: {
     method: 'post',
@@ -182,10 +188,11 @@ export const memberOperations = operations({
     summary: 'Mark a member as an SSO member',
     description:
       'Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member. ' +
-      'Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).',
+      ' An unknown organization, or a user who is not a member, is not found (404).',
     params: MemberParams,
     responses: { 200: memberResponse('The SSO member.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   listSpacesForOrganizationMember: {
     method: 'get',
@@ -205,6 +212,7 @@ export const memberOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   listTeamsForOrganizationMember: {
     method: 'get',
@@ -224,6 +232,7 @@ export const memberOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   listTeamMembersInOrganizationById: {
     method: 'get',
@@ -243,5 +252,6 @@ export const memberOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
 });

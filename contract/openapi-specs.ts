@@ -1,6 +1,7 @@
 // OpenAPI specifications of an organization and their versions.
 import { DateTime, listExample, listOf, paginationQuery } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
@@ -180,6 +181,7 @@ export const openAPISpecOperations = operations({
       200: { description: 'A page of specifications.', schema: listOf('OpenAPISpecList', OpenAPISpec), example: listExample([openAPISpecExample]) },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   createOpenAPISpec: {
     method: 'post',
@@ -188,7 +190,7 @@ export const openAPISpecOperations = operations({
     summary: 'Create an OpenAPI specification',
     description:
       'Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed ' +
-      '(`processingState` pending). A new specification is private. Needs the create role in the organization. ' +
+      '(`processingState` pending). A new specification is private. ' +
       'A slug the organization already uses is a conflict (409).',
     params: OrganizationIdParams,
     body: z
@@ -202,6 +204,7 @@ export const openAPISpecOperations = operations({
     maxBodyBytes: 6 * 1024 * 1024,
     responses: { 201: createdSpecResponse('The created specification.') },
     errors: [403, 404, 409],
+    access: access.organization('create'),
   },
   getOpenAPISpecBySlug: {
     method: 'get',
@@ -212,6 +215,7 @@ export const openAPISpecOperations = operations({
     params: SpecParams,
     responses: { 200: specResponse('The specification.') },
     errors: [404],
+    access: access.organization('read'),
   },
   createOrUpdateOpenAPISpecBySlug: {
     method: 'put',
@@ -220,7 +224,7 @@ export const openAPISpecOperations = operations({
     summary: 'Create or update an OpenAPI specification',
     description:
       'Sets the source of the specification with this slug and processes it again; creates the specification ' +
-      '(private) when the organization has none with this slug. Needs the create role in the organization.',
+      '(private) when the organization has none with this slug.',
     params: SpecParams,
     body: z.strictObject({ source: OpenAPISpecSource }).openapi('CreateOrUpdateOpenAPISpec'),
     bodyExample: { source: { url: 'https://acme.example.com/openapi.yaml' } },
@@ -231,6 +235,7 @@ export const openAPISpecOperations = operations({
       201: createdSpecResponse('The created specification.'),
     },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   deleteOpenAPISpecBySlug: {
     method: 'delete',
@@ -238,11 +243,12 @@ export const openAPISpecOperations = operations({
     tag: 'openapi',
     summary: 'Delete an OpenAPI specification',
     description:
-      'Deletes an OpenAPI specification with its versions. Needs the create role in the organization. Succeeds ' +
+      'Deletes an OpenAPI specification with its versions. Succeeds ' +
       'with no content also when the specification did not exist.',
     params: SpecParams,
     responses: { 204: { description: 'The specification is gone.' } },
     errors: [403],
+    access: access.organization('create'),
   },
   updateOpenAPISpecBySlug: {
     method: 'patch',
@@ -250,13 +256,13 @@ export const openAPISpecOperations = operations({
     tag: 'openapi',
     summary: 'Change the visibility of an OpenAPI specification',
     description:
-      'Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). ' +
-      'Needs the create role in the organization.',
+      'Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`).',
     params: SpecParams,
     body: z.strictObject({ visibility: OpenAPISpecVisibility }).openapi('UpdateOpenAPISpec'),
     bodyExample: { visibility: 'public' },
     responses: { 200: specResponse('The updated specification.') },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   listOpenAPISpecVersions: {
     method: 'get',
@@ -274,6 +280,7 @@ export const openAPISpecOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   getLatestOpenAPISpecVersion: {
     method: 'get',
@@ -284,6 +291,7 @@ export const openAPISpecOperations = operations({
     params: SpecParams,
     responses: { 200: versionResponse('The latest version.') },
     errors: [404],
+    access: access.organization('read'),
   },
   getLatestOpenAPISpecVersionContent: {
     method: 'get',
@@ -294,6 +302,7 @@ export const openAPISpecOperations = operations({
     params: SpecParams,
     responses: { 200: contentResponse('The content of the latest version.') },
     errors: [404],
+    access: access.organization('read'),
   },
   getOpenAPISpecVersionById: {
     method: 'get',
@@ -304,6 +313,7 @@ export const openAPISpecOperations = operations({
     params: VersionParams,
     responses: { 200: versionResponse('The version.') },
     errors: [404],
+    access: access.organization('read'),
   },
   getOpenAPISpecVersionContentById: {
     method: 'get',
@@ -314,5 +324,6 @@ export const openAPISpecOperations = operations({
     params: VersionParams,
     responses: { 200: contentResponse('The content of the version.') },
     errors: [404],
+    access: access.organization('read'),
   },
 });

@@ -1,3 +1,4 @@
+import type { Access } from './access.js';
 import type { z } from './zod.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -38,6 +39,8 @@ export interface Operation {
   responses: Partial<Record<200 | 201 | 202 | 204 | 205, SuccessResponse>>;
   /** Error statuses beyond those every operation declares (see `errorsOf`). */
   errors?: ErrorStatus[];
+  /** Who may call it: the resource it acts on and the role needed there, enforced before the handler. */
+  access: Access;
 }
 
 /** Largest request body an operation accepts unless it says otherwise. */
@@ -48,12 +51,21 @@ export function operations<const T extends Record<string, Operation>>(table: T):
   return table;
 }
 
+/** The error statuses its access rule can answer: 404 for a resource the caller cannot see, 403 for too low a role. */
+function accessErrors(rule: Access): ErrorStatus[] {
+  if (rule.to === 'caller') return [];
+  const notFound: ErrorStatus[] = 'missing' in rule && rule.missing === 'no-content' ? [] : [404];
+  // Seeing content takes `read`, and any member sees the organization: a lower bar cannot be refused.
+  const tooLow: ErrorStatus[] = rule.role === 'guest' || (rule.to !== 'organization' && rule.role === 'read') ? [] : [403];
+  return [...notFound, ...tooLow];
+}
+
 /**
  * The error statuses an operation documents: 401 and 500 everywhere, 400 when it takes any input,
- * 413/415 when it takes a body, plus those it declares itself.
+ * 413/415 when it takes a body, those of its access rule, plus those it declares itself.
  */
 export function errorsOf(op: Operation): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([401, 500, ...(op.errors ?? [])]);
+  const statuses = new Set<ErrorStatus>([401, 500, ...accessErrors(op.access), ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.body) {
     statuses.add(413);

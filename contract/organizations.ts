@@ -1,6 +1,7 @@
 import { DateTime, listExample, listOf, NullableRole, paginationQuery, queryBoolean } from './common.js';
 import { ex } from './examples.js';
 import { OrganizationMergeRules } from './merge-rules.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { z } from './zod.js';
 
@@ -145,6 +146,7 @@ export const organizationOperations = operations({
         example: listExample([organizationExample]),
       },
     },
+    access: access.caller(),
   },
   getOrganizationById: {
     method: 'get',
@@ -155,6 +157,7 @@ export const organizationOperations = operations({
     params: OrganizationIdParams,
     responses: { 200: { description: 'The organization.', schema: Organization, example: organizationExample } },
     errors: [404],
+    access: access.organization('guest'),
   },
   updateOrganizationById: {
     method: 'patch',
@@ -162,7 +165,7 @@ export const organizationOperations = operations({
     tag: 'organizations',
     summary: 'Update an organization',
     description:
-      'Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. ' +
+      'Changes the given settings of an organization; omitted fields are left unchanged. ' +
       'A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` ' +
       'another organization uses is a conflict (409).',
     params: OrganizationIdParams,
@@ -170,6 +173,7 @@ export const organizationOperations = operations({
     bodyExample: { title: 'Acme Documentation', defaultRole: 'comment', ai: false },
     responses: { 200: { description: 'The updated organization.', schema: Organization, example: organizationExample } },
     errors: [403, 404, 409],
+    access: access.organization('admin'),
   },
   createOrganization: {
     method: 'post',
@@ -202,18 +206,20 @@ export const organizationOperations = operations({
         headers: { Location: { description: 'URL of the created organization.', example: organizationExample.urls.location } },
       },
     },
+    access: access.caller(),
   },
   deleteOrganizationInviteById: {
     method: 'delete',
     path: '/orgs/{organizationId}/link-invites/{inviteId}',
     tag: 'organizations',
     summary: 'Delete an invite link',
-    description: 'Revokes an invite link of the organization. Needs the admin role. Succeeds also when the invite did not exist.',
+    description: 'Revokes an invite link of the organization. Succeeds also when the invite did not exist.',
     params: OrganizationIdParams.extend({
       inviteId: z.string().min(1).max(128).openapi({ description: 'The id of the invite link.', example: 'inv_01JD3QD2W8RT5KM' }),
     }),
     responses: { 204: { description: 'The invite link no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   joinOrganization: {
     method: 'post',
@@ -226,6 +232,7 @@ export const organizationOperations = operations({
     params: OrganizationIdParams,
     responses: { 204: { description: 'The caller is a member.' } },
     errors: [404],
+    access: access.caller(),
   },
   getOrganizationsForEmailDomain: {
     method: 'get',
@@ -243,5 +250,6 @@ export const organizationOperations = operations({
         example: { organizations: [organizationExample] },
       },
     },
+    access: access.caller(),
   },
 });

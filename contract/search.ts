@@ -6,6 +6,7 @@ import {
   SearchSpaceResultList,
   searchSpaceResultListExample,
 } from './content-schemas.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { SpaceIdParams } from './spaces.js';
@@ -31,6 +32,7 @@ export const searchOperations = operations({
       200: { description: 'A page of matching pages.', schema: SearchSpaceResultList, example: searchSpaceResultListExample },
     },
     errors: [404],
+    access: access.space('read'),
   },
   searchOrganizationContent: {
     method: 'get',
@@ -50,5 +52,6 @@ export const searchOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('guest'),
   },
 });

@@ -1,5 +1,6 @@
 // Section groups of a docs site.
 import { listExample, listOf, paginationQuery, positionOf } from './common.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { SiteIdParams, siteEx, SiteSectionGroup, siteSectionGroupExample } from './site-schemas.js';
 import { z } from './zod.js';
@@ -33,6 +34,7 @@ export const siteSectionGroupOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   addSectionGroupToSite: {
     method: 'post',
@@ -41,7 +43,7 @@ export const siteSectionGroupOperations = operations({
     summary: 'Add a section group to a site',
     description:
       'Creates a section group at the root of the site, or inside the group `parent`, holding the given ' +
-      '`sections` (moved out of their previous group). Needs the admin role. An unknown site, section or ' +
+      '`sections` (moved out of their previous group). An unknown site, section or ' +
       'parent group is not found (404).',
     params: SiteIdParams,
     body: z
@@ -55,6 +57,7 @@ export const siteSectionGroupOperations = operations({
     bodyExample: { title: 'Developers', icon: 'code', sections: [siteEx.siteSectionId] },
     responses: { 200: groupResponse('The created section group.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   deleteSiteSectionGroupById: {
     method: 'delete',
@@ -62,18 +65,19 @@ export const siteSectionGroupOperations = operations({
     tag: 'site-sections',
     summary: 'Delete a section group',
     description:
-      'Deletes a section group; its sections stay in the site, where the group was. Needs the admin role. ' +
+      'Deletes a section group; its sections stay in the site, where the group was. ' +
       'Succeeds with no content also when the group did not exist.',
     params: SiteSectionGroupIdParams,
     responses: { 204: { description: 'The section group no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateSiteSectionGroupById: {
     method: 'patch',
     path: `${groupsPath}/{siteSectionGroupId}`,
     tag: 'site-sections',
     summary: 'Update a section group',
-    description: 'Changes the title or icon of a section group; omitted fields are unchanged. Needs the admin role. An unknown group is not found (404).',
+    description: 'Changes the title or icon of a section group; omitted fields are unchanged. An unknown group is not found (404).',
     params: SiteSectionGroupIdParams,
     body: z
       .strictObject({
@@ -84,6 +88,7 @@ export const siteSectionGroupOperations = operations({
     bodyExample: { title: 'Developer resources', icon: 'terminal' },
     responses: { 200: groupResponse('The updated section group.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   addSectionToSiteSectionGroup: {
     method: 'post',
@@ -92,7 +97,7 @@ export const siteSectionGroupOperations = operations({
     summary: 'Add a section to a section group',
     description:
       'Puts a section of the site at the end of a section group, taking it out of the group it was in. ' +
-      'Needs the admin role. An unknown group or section is not found (404).',
+      ' An unknown group or section is not found (404).',
     params: SiteSectionGroupIdParams,
     body: z
       .strictObject({ sectionId: z.string().min(1).openapi({ description: 'Id of the section to add.' }) })
@@ -100,6 +105,7 @@ export const siteSectionGroupOperations = operations({
     bodyExample: { sectionId: siteEx.siteSectionId },
     responses: { 200: groupResponse('The section group, with the section added.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   removeSectionFromSiteSectionGroup: {
     method: 'delete',
@@ -114,6 +120,7 @@ export const siteSectionGroupOperations = operations({
     }),
     responses: { 204: { description: 'The section is not part of the group.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   moveSiteSectionGroup: {
     method: 'post',
@@ -122,12 +129,13 @@ export const siteSectionGroupOperations = operations({
     summary: 'Move a section group',
     description:
       'Moves a section group before or after another item (section or section group) of the site, given by `id`. ' +
-      'A position naming an item of another site, or the group itself, is refused (400). Needs the admin role. ' +
+      'A position naming an item of another site, or the group itself, is refused (400). ' +
       'An unknown group is not found (404).',
     params: SiteSectionGroupIdParams,
     body: z.strictObject({ position: positionOf('site-section', 'id', siteEx.siteSectionId2) }).openapi('MoveSiteSectionGroup'),
     bodyExample: { position: { before: { type: 'site-section', id: siteEx.siteSectionId2 } } },
     responses: { 200: groupResponse('The moved section group.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
 });

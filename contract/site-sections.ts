@@ -1,6 +1,7 @@
 // Sections of a docs site.
 import { listExample, listOf, paginationQuery, positionOf } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { shareKeyQuery, SiteCondition, SiteIdParams, siteEx, SiteSection, siteSectionExample } from './site-schemas.js';
 import { z } from './zod.js';
@@ -30,6 +31,7 @@ export const siteSectionOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   addSectionToSite: {
     method: 'post',
@@ -38,7 +40,7 @@ export const siteSectionOperations = operations({
     summary: 'Add a section to a site',
     description:
       'Creates a section at the end of the site, with the space `spaceId` as its first site space (variant). ' +
-      'Needs the admin role. An unknown site or space is not found (404).',
+      ' An unknown site or space is not found (404).',
     params: SiteIdParams,
     body: z
       .strictObject({
@@ -50,6 +52,7 @@ export const siteSectionOperations = operations({
     bodyExample: { spaceId: ex.spaceId, title: 'Guides', icon: 'book-open' },
     responses: { 200: sectionResponse('The created section.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   deleteSiteSectionById: {
     method: 'delete',
@@ -57,11 +60,12 @@ export const siteSectionOperations = operations({
     tag: 'site-sections',
     summary: 'Delete a site section',
     description:
-      'Removes a section and its site spaces from the site (the spaces themselves are kept). Needs the admin role. ' +
+      'Removes a section and its site spaces from the site (the spaces themselves are kept). ' +
       'Succeeds with no content also when the section did not exist.',
     params: SiteSectionIdParams,
     responses: { 204: { description: 'The section no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateSiteSectionById: {
     method: 'patch',
@@ -70,7 +74,7 @@ export const siteSectionOperations = operations({
     summary: 'Update a site section',
     description:
       'Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the ' +
-      'condition. `defaultSiteSpace` must be a site space of the section. Needs the admin role. An unknown site, ' +
+      'condition. `defaultSiteSpace` must be a site space of the section. An unknown site, ' +
       'section or site space is not found (404).',
     params: SiteSectionIdParams,
     body: z
@@ -86,6 +90,7 @@ export const siteSectionOperations = operations({
     bodyExample: { title: 'Guides', path: 'guides', condition: 'visitor.claims.isBetaUser', description: 'Step-by-step guides' },
     responses: { 200: sectionResponse('The updated section.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   moveSiteSection: {
     method: 'post',
@@ -94,7 +99,7 @@ export const siteSectionOperations = operations({
     summary: 'Move a site section',
     description:
       'Moves a section before or after another section of the site. A position naming a section of another ' +
-      'site, or the section itself, is refused (400). Needs the admin role. An unknown section is not found (404).',
+      'site, or the section itself, is refused (400). An unknown section is not found (404).',
     params: SiteSectionIdParams,
     body: z
       .strictObject({ position: positionOf('site-section', 'siteSection', siteEx.siteSectionId2) })
@@ -102,5 +107,6 @@ export const siteSectionOperations = operations({
     bodyExample: { position: { after: { type: 'site-section', siteSection: siteEx.siteSectionId2 } } },
     responses: { 200: sectionResponse('The moved section.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
 });

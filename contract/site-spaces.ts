@@ -1,6 +1,7 @@
 // Site spaces: the spaces a docs site publishes.
 import { listExample, listOf, paginationQuery, positionOf, queryBoolean } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { shareKeyQuery, SiteCondition, SiteIdParams, siteEx, SiteSpace, siteSpaceExample } from './site-schemas.js';
 import { z } from './zod.js';
@@ -37,6 +38,7 @@ export const siteSpaceOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   addSpaceToSite: {
     method: 'post',
@@ -45,7 +47,7 @@ export const siteSpaceOperations = operations({
     summary: 'Add a space to a site',
     description:
       'Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the ' +
-      'default section, or at the root when the site has no sections. Needs the admin role. An unknown site, ' +
+      'default section, or at the root when the site has no sections. An unknown site, ' +
       'space or section is not found (404).',
     params: SiteIdParams,
     body: z
@@ -57,6 +59,7 @@ export const siteSpaceOperations = operations({
     bodyExample: { spaceId: ex.spaceId, sectionId: siteEx.siteSectionId },
     responses: { 200: siteSpaceResponse('The created site space.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   deleteSiteSpaceById: {
     method: 'delete',
@@ -64,11 +67,12 @@ export const siteSpaceOperations = operations({
     tag: 'site-spaces',
     summary: 'Remove a site space',
     description:
-      'Removes a site space from the site; the space itself is kept. Needs the admin role. Succeeds with no ' +
+      'Removes a site space from the site; the space itself is kept. Succeeds with no ' +
       'content also when the site space did not exist.',
     params: SiteSpaceIdParams,
     responses: { 204: { description: 'The site space no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateSiteSpaceById: {
     method: 'patch',
@@ -77,7 +81,7 @@ export const siteSpaceOperations = operations({
     summary: 'Update a site space',
     description:
       'Changes the path, the condition or the space of a site space; omitted fields are unchanged and ' +
-      '`condition: null` removes the condition. Needs the admin role. An unknown site space or space is not found (404).',
+      '`condition: null` removes the condition. An unknown site space or space is not found (404).',
     params: SiteSpaceIdParams,
     body: z
       .strictObject({
@@ -89,6 +93,7 @@ export const siteSpaceOperations = operations({
     bodyExample: { path: 'getting-started', condition: null, spaceId: ex.spaceId },
     responses: { 200: siteSpaceResponse('The updated site space.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   moveSiteSpace: {
     method: 'post',
@@ -97,12 +102,13 @@ export const siteSpaceOperations = operations({
     summary: 'Move a site space',
     description:
       'Moves a site space before or after another site space of the same section. A position naming a site ' +
-      'space of another section or site, or the site space itself, is refused (400). Needs the admin role. ' +
+      'space of another section or site, or the site space itself, is refused (400). ' +
       'An unknown site space is not found (404).',
     params: SiteSpaceIdParams,
     body: z.strictObject({ position: positionOf('site-space', 'siteSpace', siteEx.siteSpaceId2) }).openapi('MoveSiteSpace'),
     bodyExample: { position: { before: { type: 'site-space', siteSpace: siteEx.siteSpaceId2 } } },
     responses: { 200: siteSpaceResponse('The moved site space.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
 });

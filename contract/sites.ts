@@ -2,6 +2,7 @@
 import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
 import { ContentRef } from './document.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import {
@@ -283,6 +284,7 @@ export const siteOperations = operations({
       200: { description: 'A page of sites.', schema: listOf('SiteList', Site), example: listExample([siteExample]) },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   createSite: {
     method: 'post',
@@ -291,7 +293,7 @@ export const siteOperations = operations({
     summary: 'Create a site',
     description:
       'Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`. ' +
-      'Needs the admin role. The body may be omitted. An unknown space is not found (404).',
+      ' The body may be omitted. An unknown space is not found (404).',
     params: OrganizationIdParams,
     body: z
       .strictObject({
@@ -305,6 +307,7 @@ export const siteOperations = operations({
     bodyExample: { type: 'premium', title: 'Acme Developer Docs', visibility: 'public', spaces: [ex.spaceId] },
     responses: { 201: siteResponse('The created site.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   getSiteById: {
     method: 'get',
@@ -315,6 +318,7 @@ export const siteOperations = operations({
     params: SiteIdParams,
     responses: { 200: siteResponse('The site.') },
     errors: [404],
+    access: access.organization('read'),
   },
   deleteSiteById: {
     method: 'delete',
@@ -323,10 +327,11 @@ export const siteOperations = operations({
     summary: 'Delete a site',
     description:
       'Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept). ' +
-      'Needs the admin role. Succeeds with no content also when the site did not exist.',
+      ' Succeeds with no content also when the site did not exist.',
     params: SiteIdParams,
     responses: { 204: { description: 'The site no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateSiteById: {
     method: 'patch',
@@ -336,7 +341,7 @@ export const siteOperations = operations({
     description:
       'Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. ' +
       '`defaultSiteSpace` sets the default site space at the root or in the default section; an unknown ' +
-      'site, site space or section is not found (404). Needs the admin role.',
+      'site, site space or section is not found (404).',
     params: SiteIdParams,
     body: z
       .strictObject({
@@ -358,6 +363,7 @@ export const siteOperations = operations({
     bodyExample: { title: 'Acme Developer Docs', visibility: 'unlisted', proxy: 'acme.example.com/docs', agentsContext: 'excluded' },
     responses: { 200: siteResponse('The updated site.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   getSiteAdaptiveSchema: {
     method: 'get',
@@ -372,6 +378,7 @@ export const siteOperations = operations({
       200: { description: 'The adaptive schema.', schema: SiteAdaptiveSchema, example: siteAdaptiveSchemaExample },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   updateSiteAdaptiveSchema: {
     method: 'put',
@@ -380,7 +387,7 @@ export const siteOperations = operations({
     summary: 'Set the adaptive schema of a site',
     description:
       'Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of ' +
-      'boolean attributes is refused (400). Needs the admin role.',
+      'boolean attributes is refused (400).',
     params: SiteIdParams,
     body: z
       .strictObject({
@@ -392,6 +399,7 @@ export const siteOperations = operations({
       200: { description: 'The stored adaptive schema.', schema: SiteAdaptiveSchema, example: siteAdaptiveSchemaExample },
     },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   listSiteAdaptiveTemplateConditions: {
     method: 'get',
@@ -412,6 +420,7 @@ export const siteOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   getPublishedContentSite: {
     method: 'get',
@@ -427,6 +436,7 @@ export const siteOperations = operations({
       200: { description: 'The published site profile.', schema: PublishedContentSite, example: publishedContentSiteExample },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   publishSite: {
     method: 'post',
@@ -435,9 +445,10 @@ export const siteOperations = operations({
     summary: 'Publish a site',
     description:
       'Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes ' +
-      'nothing). Needs the admin role. An unknown site is not found (404).',
+      'nothing). An unknown site is not found (404).',
     params: SiteIdParams,
     responses: { 200: siteResponse('The published site.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
 });

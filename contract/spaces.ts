@@ -1,6 +1,7 @@
 import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, TranslationLanguage } from './common.js';
 import { ex } from './examples.js';
 import { SpaceMergeRules } from './merge-rules.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
@@ -117,7 +118,7 @@ export const spaceOperations = operations({
     summary: 'Create a space',
     description:
       'Creates an empty space in the organization, at the top level or inside the collection `parent`. ' +
-      'Needs the create role. The body may be omitted. A new space is `private`, or `in-collection` inside a collection.',
+      ' The body may be omitted. A new space is `private`, or `in-collection` inside a collection.',
     params: OrganizationIdParams,
     body: z
       .strictObject({
@@ -137,6 +138,7 @@ export const spaceOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   listSpacesInOrganizationById: {
     method: 'get',
@@ -148,6 +150,7 @@ export const spaceOperations = operations({
     query: z.object(paginationQuery),
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
+    access: access.organization('guest'),
   },
   getSpaceById: {
     method: 'get',
@@ -166,6 +169,7 @@ export const spaceOperations = operations({
     }),
     responses: { 200: spaceResponse('The space.') },
     errors: [404],
+    access: access.space('read'),
   },
   updateSpaceById: {
     method: 'patch',
@@ -189,6 +193,7 @@ export const spaceOperations = operations({
     bodyExample: { title: 'Getting started', emoji: '📘', editMode: 'locked' },
     responses: { 200: spaceResponse('The updated space.') },
     errors: [403, 404],
+    access: access.space('edit'),
   },
   deleteSpaceById: {
     method: 'delete',
@@ -197,10 +202,11 @@ export const spaceOperations = operations({
     summary: 'Delete a space',
     description:
       'Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good. ' +
-      'Needs the admin role. Succeeds with no content also when the space did not exist.',
+      ' Succeeds with no content also when the space did not exist.',
     params: SpaceIdParams,
     responses: { 204: { description: 'The space is deleted.' } },
     errors: [403],
+    access: access.space('admin', { missing: 'no-content' }),
   },
   restoreSpace: {
     method: 'post',
@@ -209,17 +215,18 @@ export const spaceOperations = operations({
     summary: 'Restore a deleted space',
     description:
       'Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). ' +
-      'A space deleted longer ago is gone for good: 404. Needs the admin role.',
+      'A space deleted longer ago is gone for good: 404.',
     params: SpaceIdParams,
     responses: { 200: spaceResponse('The restored space.') },
     errors: [403, 404],
+    access: access.space('admin', { deleted: true }),
   },
   duplicateSpace: {
     method: 'post',
     path: '/spaces/{spaceId}/duplicate',
     tag: 'spaces',
     summary: 'Duplicate a space',
-    description: 'Creates a copy of a space, with its content, next to it in the same parent. Needs the create role.',
+    description: 'Creates a copy of a space, with its content, next to it in the same parent.',
     params: SpaceIdParams,
     responses: {
       201: {
@@ -228,6 +235,7 @@ export const spaceOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.space('create'),
   },
   moveSpace: {
     method: 'post',
@@ -247,6 +255,7 @@ export const spaceOperations = operations({
     bodyExample: { parent: ex.collectionId, position: { after: { type: 'space', space: ex.spaceId2 } } },
     responses: { 200: spaceResponse('The moved space.') },
     errors: [403, 404, 409],
+    access: access.space('admin'),
   },
   transferSpace: {
     method: 'post',
@@ -266,5 +275,6 @@ export const spaceOperations = operations({
     bodyExample: { organization: ex.orgId2, collection: ex.collectionId2 },
     responses: { 200: spaceResponse('The transferred space.') },
     errors: [403, 404],
+    access: access.space('admin'),
   },
 });

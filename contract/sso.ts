@@ -1,6 +1,7 @@
 // SAML single sign-on providers.
 import { DateTime, listExample, listOf, NullableRole, paginationQuery } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { Team, teamExample } from './teams.js';
@@ -117,7 +118,7 @@ export const ssoOperations = operations({
     path: '/orgs/{organizationId}/saml',
     tag: 'sso',
     summary: 'List the SAML providers of an organization',
-    description: 'Lists the SAML providers of an organization, in creation order. Needs the admin role.',
+    description: 'Lists the SAML providers of an organization, in creation order.',
     params: OrganizationIdParams,
     query: z.object(paginationQuery),
     responses: {
@@ -128,6 +129,7 @@ export const ssoOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.organization('read'),
   },
   createOrganizationSAMLProvider: {
     method: 'post',
@@ -137,7 +139,7 @@ export const ssoOperations = operations({
     description:
       'Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until ' +
       '`ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` ' +
-      'settings to enter in the identity provider. Needs the admin role. A `defaultTeam` the organization does not ' +
+      'settings to enter in the identity provider. A `defaultTeam` the organization does not ' +
       'have is refused (400).',
     params: OrganizationIdParams,
     body: z
@@ -158,16 +160,18 @@ export const ssoOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   getOrganizationSAMLProviderById: {
     method: 'get',
     path: '/orgs/{organizationId}/saml/{samlProviderId}',
     tag: 'sso',
     summary: 'Get a SAML provider',
-    description: 'Returns a SAML provider of the organization. Needs the admin role. An unknown provider is not found (404).',
+    description: 'Returns a SAML provider of the organization. An unknown provider is not found (404).',
     params: SAMLProviderIdParams,
     responses: { 200: samlProviderResponse('The SAML provider.') },
     errors: [403, 404],
+    access: access.organization('read'),
   },
   deleteOrganizationSAMLProvider: {
     method: 'delete',
@@ -175,11 +179,12 @@ export const ssoOperations = operations({
     tag: 'sso',
     summary: 'Delete a SAML provider',
     description:
-      'Removes a SAML provider: nobody can sign in with it any more. Needs the admin role. Succeeds with no content ' +
+      'Removes a SAML provider: nobody can sign in with it any more. Succeeds with no content ' +
       'also when the provider did not exist.',
     params: SAMLProviderIdParams,
     responses: { 204: { description: 'The SAML provider no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateOrganizationSAMLProvider: {
     method: 'patch',
@@ -188,7 +193,7 @@ export const ssoOperations = operations({
     summary: 'Update a SAML provider',
     description:
       'Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once ' +
-      '`ssoURL`, `entityID` and `certificate` are all set. Needs the admin role. An unknown provider is not found (404); ' +
+      '`ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); ' +
       'a `defaultTeam` the organization does not have is refused (400).',
     params: SAMLProviderIdParams,
     body: z
@@ -204,6 +209,7 @@ export const ssoOperations = operations({
     bodyExample: { label: 'Acme Okta (production)', defaultRole: 'comment' },
     responses: { 200: samlProviderResponse('The updated SAML provider.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   listSSOProviderLoginsInOrganization: {
     method: 'get',
@@ -217,5 +223,6 @@ export const ssoOperations = operations({
     params: OrganizationIdParams,
     responses: { 200: { description: 'The sign-in options.', schema: SSOProviderLogins, example: ssoProviderLoginsExample } },
     errors: [404],
+    access: access.organization('guest'),
   },
 });

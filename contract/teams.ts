@@ -3,6 +3,7 @@
 // so the team members list, whose items embed a `Member`, is defined in members.ts to avoid an import cycle.
 import { DateTime, listExample, listOf, paginationQuery, TeamMemberRole } from './common.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
@@ -83,6 +84,7 @@ export const teamOperations = operations({
     }),
     responses: { 200: { description: 'A page of teams.', schema: TeamList, example: listExample([teamExample]) } },
     errors: [404],
+    access: access.organization('read'),
   },
   createOrganizationTeam: {
     method: 'put',
@@ -90,7 +92,7 @@ export const teamOperations = operations({
     tag: 'teams',
     summary: 'Create a team',
     description:
-      'Creates a team in the organization, with the given organization members in it. Needs the admin role. ' +
+      'Creates a team in the organization, with the given organization members in it. ' +
       'An unknown organization is not found (404).',
     params: OrganizationIdParams,
     body: z
@@ -111,6 +113,7 @@ export const teamOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   getTeamInOrganizationById: {
     method: 'get',
@@ -121,6 +124,7 @@ export const teamOperations = operations({
     params: TeamIdParams,
     responses: { 200: teamResponse('The team.') },
     errors: [404],
+    access: access.organization('read'),
   },
   removeTeamFromOrganizationById: {
     method: 'delete',
@@ -128,23 +132,25 @@ export const teamOperations = operations({
     tag: 'teams',
     summary: 'Delete a team',
     description:
-      'Deletes a team; its members stay members of the organization. Needs the admin role. ' +
+      'Deletes a team; its members stay members of the organization. ' +
       'Succeeds with no content also when the team did not exist.',
     params: TeamIdParams,
     responses: { 204: { description: 'The team no longer exists.' } },
     errors: [403],
+    access: access.organization('admin'),
   },
   updateTeamInOrganizationById: {
     method: 'patch',
     path: '/orgs/{organizationId}/teams/{teamId}',
     tag: 'teams',
     summary: 'Rename a team',
-    description: 'Changes the title of a team. Needs the admin role. An unknown organization or team is not found (404).',
+    description: 'Changes the title of a team. An unknown organization or team is not found (404).',
     params: TeamIdParams,
     body: z.strictObject({ title: TeamTitle.openapi({ description: 'New name of the team.' }) }).openapi('UpdateTeam'),
     bodyExample: { title: 'Developer Experience' },
     responses: { 200: teamResponse('The updated team.') },
     errors: [403, 404],
+    access: access.organization('admin'),
   },
   updateMembersInOrganizationTeam: {
     method: 'put',
@@ -169,6 +175,7 @@ export const teamOperations = operations({
     bodyExample: { add: [ex.userId2, 'grace@example.com'], remove: [ex.userId], memberships: { [ex.userId2]: { role: 'owner' } } },
     responses: { 204: { description: 'The team members are updated.' } },
     errors: [403, 404],
+    access: access.organization('read'),
   },
   addMemberToOrganizationTeamById: {
     method: 'put',
@@ -185,6 +192,7 @@ export const teamOperations = operations({
     bodyExample: { role: 'owner' },
     responses: { 204: { description: 'The user is a member of the team with the given role.' } },
     errors: [403, 404],
+    access: access.organization('read'),
   },
   deleteMemberFromOrganizationTeamById: {
     method: 'delete',
@@ -197,5 +205,6 @@ export const teamOperations = operations({
     params: TeamMemberParams,
     responses: { 204: { description: 'The user is not a member of the team.' } },
     errors: [403],
+    access: access.organization('read'),
   },
 });

@@ -2,6 +2,7 @@
 import { DateTime, listExample, listOf, paginationQuery, TranslationLanguage } from './common.js';
 import { Document, documentExample } from './document.js';
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
@@ -103,6 +104,7 @@ export const translationOperations = operations({
       },
     },
     errors: [404],
+    access: access.organization('read'),
   },
   createTranslation: {
     method: 'post',
@@ -112,7 +114,7 @@ export const translationOperations = operations({
     description:
       'Sets up the translation of a space of the organization into `language`, with optional instructions for the ' +
       'translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`). ' +
-      'Needs the create role. Invalid input, such as a target language equal to the source language, is refused (400); ' +
+      ' Invalid input, such as a target language equal to the source language, is refused (400); ' +
       'a source space the organization does not have is not found (404).',
     params: OrganizationIdParams,
     body: z
@@ -135,6 +137,7 @@ export const translationOperations = operations({
       },
     },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   getTranslation: {
     method: 'get',
@@ -145,6 +148,7 @@ export const translationOperations = operations({
     params: TranslationIdParams,
     responses: { 200: translationResponse('The translation.') },
     errors: [404],
+    access: access.organization('read'),
   },
   updateTranslation: {
     method: 'put',
@@ -152,7 +156,7 @@ export const translationOperations = operations({
     tag: 'translations',
     summary: 'Update the instructions of a translation',
     description:
-      'Replaces the instructions of a translation; they apply from the next run on. Needs the create role. ' +
+      'Replaces the instructions of a translation; they apply from the next run on. ' +
       'Invalid input is refused (400); an unknown translation is not found (404).',
     params: TranslationIdParams,
     body: z
@@ -163,6 +167,7 @@ export const translationOperations = operations({
     bodyExample: { instructions: documentExample },
     responses: { 200: translationResponse('The updated translation.') },
     errors: [403, 404],
+    access: access.organization('create'),
   },
   deleteTranslation: {
     method: 'delete',
@@ -171,10 +176,11 @@ export const translationOperations = operations({
     summary: 'Delete a translation',
     description:
       'Deletes a translation: no further runs happen; the space holding the translated content is kept. ' +
-      'Needs the create role. Succeeds with no content also when the translation did not exist.',
+      ' Succeeds with no content also when the translation did not exist.',
     params: TranslationIdParams,
     responses: { 204: { description: 'The translation no longer exists.' } },
     errors: [403],
+    access: access.organization('create'),
   },
   runTranslation: {
     method: 'post',
@@ -183,10 +189,11 @@ export const translationOperations = operations({
     summary: 'Run a translation',
     description:
       'Triggers a run that brings the translated content up to date with the source space; the run happens in the ' +
-      'background and the translation is `running` until it is `completed`. Needs the create role. An unknown ' +
+      'background and the translation is `running` until it is `completed`. An unknown ' +
       'translation is not found (404).',
     params: TranslationIdParams,
     responses: { 204: { description: 'A run is triggered.' } },
     errors: [403, 404],
+    access: access.organization('create'),
   },
 });

@@ -1,4 +1,5 @@
 import { ex } from './examples.js';
+import { access } from './access.js';
 import { operations } from './operation.js';
 import { z } from './zod.js';
 
@@ -30,5 +31,6 @@ export const userOperations = operations({
     summary: 'Get the authenticated user',
     description: 'Returns the user the access token of the request belongs to.',
     responses: { 200: { description: 'The authenticated user.', schema: User, example: userExample } },
+    access: access.caller(),
   },
 });

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Get the authenticated user
-         * @description Returns the user the access token of the request belongs to.
+         * @description Returns the user the access token of the request belongs to. Open to any authenticated caller.
          */
         get: operations["getAuthenticatedUser"];
         put?: never;
@@ -29,13 +29,13 @@ export interface paths {
         };
         /**
          * List the organizations of the authenticated user
-         * @description Lists the organizations the caller is a member of, in creation order.
+         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller.
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is created too, from the OpenAPI document at `openapiUrl` when given.
+         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is created too, from the OpenAPI document at `openapiUrl` when given. Open to any authenticated caller.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Get an organization
-         * @description Returns an organization the caller is a member of.
+         * @description Returns an organization the caller is a member of. Requires membership of the organization (guests included).
          */
         get: operations["getOrganizationById"];
         put?: never;
@@ -63,7 +63,7 @@ export interface paths {
         head?: never;
         /**
          * Update an organization
-         * @description Changes the given settings of an organization; omitted fields are left unchanged. Needs the admin role. A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` another organization uses is a conflict (409).
+         * @description Changes the given settings of an organization; omitted fields are left unchanged. A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` another organization uses is a conflict (409). Requires the `admin` role in the organization.
          */
         patch: operations["updateOrganizationById"];
         trace?: never;
@@ -80,7 +80,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an invite link
-         * @description Revokes an invite link of the organization. Needs the admin role. Succeeds also when the invite did not exist.
+         * @description Revokes an invite link of the organization. Succeeds also when the invite did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteOrganizationInviteById"];
         options?: never;
@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Join an organization
-         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400.
+         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400. Open to any authenticated caller.
          */
         post: operations["joinOrganization"];
         delete?: never;
@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * List the organizations that allow an email domain
-         * @description Lists the organizations that let people with an email address of this domain join.
+         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller.
          */
         get: operations["getOrganizationsForEmailDomain"];
         put?: never;
@@ -137,12 +137,12 @@ export interface paths {
         };
         /**
          * Get the agent instructions of an organization
-         * @description Returns the instructions the organization's AI agent follows. When none were ever saved, the instructions are an empty document without `updatedAt` or `updatedBy`. An unknown organization is not found (404).
+         * @description Returns the instructions the organization's AI agent follows. When none were ever saved, the instructions are an empty document without `updatedAt` or `updatedBy`. An unknown organization is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getOrganizationAgentInstructions"];
         /**
          * Replace the agent instructions of an organization
-         * @description Replaces the instructions the organization's AI agent follows, recording the caller and the time. Needs the admin role (403 otherwise). An unknown organization is not found (404).
+         * @description Replaces the instructions the organization's AI agent follows, recording the caller and the time. Needs the admin role (403 otherwise). An unknown organization is not found (404). Requires the `admin` role in the organization.
          */
         put: operations["updateOrganizationAgentInstructions"];
         post?: never;
@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * List the members of an organization
-         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text.
+         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization.
          */
         get: operations["listMembersInOrganizationById"];
         put?: never;
@@ -181,21 +181,21 @@ export interface paths {
         };
         /**
          * Get a member of an organization
-         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404).
+         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getMemberInOrganizationById"];
         put?: never;
         post?: never;
         /**
          * Remove a member from an organization
-         * @description Removes a user from the organization, and from its teams. Needs the admin role. Succeeds with no content also when the user was not a member.
+         * @description Removes a user from the organization, and from its teams. Succeeds with no content also when the user was not a member. Requires the `admin` role in the organization.
          */
         delete: operations["removeMemberFromOrganizationById"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
-         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).
+         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing.  An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateMemberInOrganizationById"];
         trace?: never;
@@ -211,7 +211,7 @@ export interface paths {
         put?: never;
         /**
          * Record the activity of the caller
-         * @description Sets the caller's `lastSeenAt` in the organization to now. The answer may carry `serviceVisitorClaims`, a token to attach to the user. An organization the caller is not a member of is not found (404).
+         * @description Sets the caller's `lastSeenAt` in the organization to now. The answer may carry `serviceVisitorClaims`, a token to attach to the user. An organization the caller is not a member of is not found (404). Requires membership of the organization (guests included).
          */
         post: operations["updateOrganizationMemberLastSeenAt"];
         delete?: never;
@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a member as an SSO member
-         * @description Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member. Needs the admin role. An unknown organization, or a user who is not a member, is not found (404).
+         * @description Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member.  An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["setUserAsSSOMemberForOrganization"];
         delete?: never;
@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List the spaces of a member
-         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404).
+         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listSpacesForOrganizationMember"];
         put?: never;
@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List the teams of a member
-         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404).
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listTeamsForOrganizationMember"];
         put?: never;
@@ -289,12 +289,12 @@ export interface paths {
         };
         /**
          * List the members of a team
-         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404).
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listTeamMembersInOrganizationById"];
         /**
          * Change the members of a team
-         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404).
+         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
          */
         put: operations["updateMembersInOrganizationTeam"];
         post?: never;
@@ -313,12 +313,12 @@ export interface paths {
         };
         /**
          * List the teams of an organization
-         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case.
+         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization.
          */
         get: operations["listTeamsInOrganizationById"];
         /**
          * Create a team
-         * @description Creates a team in the organization, with the given organization members in it. Needs the admin role. An unknown organization is not found (404).
+         * @description Creates a team in the organization, with the given organization members in it. An unknown organization is not found (404). Requires the `create` role in the organization.
          */
         put: operations["createOrganizationTeam"];
         post?: never;
@@ -337,21 +337,21 @@ export interface paths {
         };
         /**
          * Get a team
-         * @description Returns a team of the organization. An unknown organization or team is not found (404).
+         * @description Returns a team of the organization. An unknown organization or team is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getTeamInOrganizationById"];
         put?: never;
         post?: never;
         /**
          * Delete a team
-         * @description Deletes a team; its members stay members of the organization. Needs the admin role. Succeeds with no content also when the team did not exist.
+         * @description Deletes a team; its members stay members of the organization. Succeeds with no content also when the team did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["removeTeamFromOrganizationById"];
         options?: never;
         head?: never;
         /**
          * Rename a team
-         * @description Changes the title of a team. Needs the admin role. An unknown organization or team is not found (404).
+         * @description Changes the title of a team. An unknown organization or team is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateTeamInOrganizationById"];
         trace?: never;
@@ -366,13 +366,13 @@ export interface paths {
         get?: never;
         /**
          * Add a member to a team or change its team role
-         * @description Adds an organization member to the team with the given role, or changes the role of a user already in the team. Without `role`, a new team member gets the `member` role and an existing one keeps its role. Needs the admin role or the owner role in the team. An unknown organization, team or member is not found (404).
+         * @description Adds an organization member to the team with the given role, or changes the role of a user already in the team. Without `role`, a new team member gets the `member` role and an existing one keeps its role. Needs the admin role or the owner role in the team. An unknown organization, team or member is not found (404). Requires the `read` role in the organization.
          */
         put: operations["addMemberToOrganizationTeamById"];
         post?: never;
         /**
          * Remove a member from a team
-         * @description Removes a user from the team; the user stays a member of the organization. Needs the admin role or the owner role in the team. Succeeds with no content also when the user was not a member of the team.
+         * @description Removes a user from the team; the user stays a member of the organization. Needs the admin role or the owner role in the team. Succeeds with no content also when the user was not a member of the team. Requires the `read` role in the organization.
          */
         delete: operations["deleteMemberFromOrganizationTeamById"];
         options?: never;
@@ -389,21 +389,21 @@ export interface paths {
         };
         /**
          * Get a collection
-         * @description Returns a collection of an organization the caller is a member of.
+         * @description Returns a collection of an organization the caller is a member of. Requires the `read` role on the collection.
          */
         get: operations["getCollectionById"];
         put?: never;
         post?: never;
         /**
          * Delete a collection
-         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist.
+         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist. Requires the `admin` role on the collection.
          */
         delete: operations["deleteCollectionById"];
         options?: never;
         head?: never;
         /**
          * Update a collection
-         * @description Changes the title, description or default level of a collection. Needs the admin role on it.
+         * @description Changes the title, description or default level of a collection. Requires the `admin` role on the collection.
          */
         patch: operations["updateCollectionById"];
         trace?: never;
@@ -417,7 +417,7 @@ export interface paths {
         };
         /**
          * List the spaces of a collection
-         * @description Lists the spaces directly inside a collection, in their order.
+         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection.
          */
         get: operations["listSpacesInCollectionById"];
         put?: never;
@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Move a collection
-         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409).
+         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409). Requires the `admin` role on the collection.
          */
         post: operations["moveCollection"];
         delete?: never;
@@ -459,7 +459,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a collection to another organization
-         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations.
+         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations. Requires the `admin` role on the collection.
          */
         post: operations["transferCollection"];
         delete?: never;
@@ -477,13 +477,13 @@ export interface paths {
         };
         /**
          * List the collections of an organization
-         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones.
+         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included).
          */
         get: operations["listCollectionsInOrganizationById"];
         put?: never;
         /**
          * Create a collection
-         * @description Creates a collection at the top level or inside `parent`. Needs the create role. The body may be omitted.
+         * @description Creates a collection at the top level or inside `parent`. The body may be omitted. Requires the `create` role in the organization.
          */
         post: operations["createCollection"];
         delete?: never;
@@ -501,13 +501,13 @@ export interface paths {
         };
         /**
          * List the spaces of an organization
-         * @description Lists all spaces of an organization that are not deleted, in creation order.
+         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included).
          */
         get: operations["listSpacesInOrganizationById"];
         put?: never;
         /**
          * Create a space
-         * @description Creates an empty space in the organization, at the top level or inside the collection `parent`. Needs the create role. The body may be omitted. A new space is `private`, or `in-collection` inside a collection.
+         * @description Creates an empty space in the organization, at the top level or inside the collection `parent`.  The body may be omitted. A new space is `private`, or `in-collection` inside a collection. Requires the `create` role in the organization.
          */
         post: operations["createSpace"];
         delete?: never;
@@ -525,21 +525,21 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Returns a space. A deleted space is not found.
+         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space.
          */
         get: operations["getSpaceById"];
         put?: never;
         post?: never;
         /**
          * Delete a space
-         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good. Needs the admin role. Succeeds with no content also when the space did not exist.
+         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good.  Succeeds with no content also when the space did not exist. Requires the `admin` role on the space.
          */
         delete: operations["deleteSpaceById"];
         options?: never;
         head?: never;
         /**
          * Update a space
-         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role.
+         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role. Requires the `edit` role on the space.
          */
         patch: operations["updateSpaceById"];
         trace?: never;
@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a deleted space
-         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Needs the admin role.
+         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Requires the `admin` role on the space.
          */
         post: operations["restoreSpace"];
         delete?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate a space
-         * @description Creates a copy of a space, with its content, next to it in the same parent. Needs the create role.
+         * @description Creates a copy of a space, with its content, next to it in the same parent. Requires the `create` role on the space.
          */
         post: operations["duplicateSpace"];
         delete?: never;
@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Move a space
-         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409).
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space.
          */
         post: operations["moveSpace"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a space to another organization
-         * @description Moves a space to another organization, into one of its collections when `collection` is given. The caller must be an admin of the space and of the target organization.
+         * @description Moves a space to another organization, into one of its collections when `collection` is given. The caller must be an admin of the space and of the target organization. Requires the `admin` role on the space.
          */
         post: operations["transferSpace"];
         delete?: never;
@@ -633,13 +633,13 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space, newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page) and `authors` (comments posted by any of these users).
+         * @description Lists the comments of a space, newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page) and `authors` (comments posted by any of these users). Requires the `read` role on the space.
          */
         get: operations["listCommentsInSpace"];
         put?: never;
         /**
          * Post a comment
-         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`). Needs the comment role. An unknown space or page is not found.
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`). An unknown space or page is not found. Requires the `comment` role on the space.
          */
         post: operations["postCommentInSpace"];
         delete?: never;
@@ -657,18 +657,18 @@ export interface paths {
         };
         /**
          * Get a comment
-         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found.
+         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space.
          */
         get: operations["getCommentInSpace"];
         /**
          * Update a comment
-         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden.
+         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden. Requires the `comment` role on the space.
          */
         put: operations["updateCommentInSpace"];
         post?: never;
         /**
          * Delete a comment
-         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist.
+         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist. Requires the `comment` role on the space.
          */
         delete: operations["deleteCommentInSpace"];
         options?: never;
@@ -685,13 +685,13 @@ export interface paths {
         };
         /**
          * List the replies to a comment
-         * @description Lists the replies to a comment, oldest first. An unknown comment is not found.
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space.
          */
         get: operations["listCommentRepliesInSpace"];
         put?: never;
         /**
          * Reply to a comment
-         * @description Posts a reply to a comment. Needs the comment role. An unknown comment is not found.
+         * @description Posts a reply to a comment. An unknown comment is not found. Requires the `comment` role on the space.
          */
         post: operations["postCommentReplyInSpace"];
         delete?: never;
@@ -709,18 +709,18 @@ export interface paths {
         };
         /**
          * Get a reply to a comment
-         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found.
+         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space.
          */
         get: operations["getCommentReplyInSpace"];
         /**
          * Update a reply to a comment
-         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role.
+         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Requires the `comment` role on the space.
          */
         put: operations["updateCommentReplyInSpace"];
         post?: never;
         /**
          * Delete a reply to a comment
-         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist.
+         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist. Requires the `comment` role on the space.
          */
         delete: operations["deleteCommentReplyInSpace"];
         options?: never;
@@ -737,7 +737,7 @@ export interface paths {
         };
         /**
          * Get the current revision of a space
-         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it.
+         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space.
          */
         get: operations["getCurrentRevision"];
         put?: never;
@@ -759,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a template to a space
-         * @description Fills the space with the content of the template `id`, resolving its named content references from `params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the live content. Needs the edit role. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is no longer open.
+         * @description Fills the space with the content of the template `id`, resolving its named content references from `params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is no longer open. Requires the `edit` role on the space.
          */
         post: operations["applyTemplateToSpace"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * List the pages of a space
-         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist.
+         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space.
          */
         get: operations["listPages"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * List the files of a space
-         * @description Lists the files of the current revision of the space. 404 when the space does not exist.
+         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space.
          */
         get: operations["listFiles"];
         put?: never;
@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * Get a file of a space
-         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist.
+         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space.
          */
         get: operations["getFileById"];
         put?: never;
@@ -837,7 +837,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file
-         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist.
+         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space.
          */
         get: operations["listSpaceFileBacklinks"];
         put?: never;
@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * Get a page of a space
-         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist.
+         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space.
          */
         get: operations["getPageById"];
         put?: never;
@@ -877,7 +877,7 @@ export interface paths {
         };
         /**
          * List the links of a page
-         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist.
+         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space.
          */
         get: operations["listSpacePageLinks"];
         put?: never;
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a page
-         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist.
+         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space.
          */
         get: operations["listSpacePageBacklinks"];
         put?: never;
@@ -917,7 +917,7 @@ export interface paths {
         };
         /**
          * List the links of a space
-         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist.
+         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space.
          */
         get: operations["listSpaceLinks"];
         put?: never;
@@ -937,7 +937,7 @@ export interface paths {
         };
         /**
          * Search the content of a space
-         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist.
+         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist. Requires the `read` role on the space.
          */
         get: operations["searchSpaceContent"];
         put?: never;
@@ -957,7 +957,7 @@ export interface paths {
         };
         /**
          * Search the content of an organization
-         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. 404 when the organization does not exist or the caller is not a member.
+         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included).
          */
         get: operations["searchOrganizationContent"];
         put?: never;
@@ -977,13 +977,13 @@ export interface paths {
         };
         /**
          * List the change requests of a space
-         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster.
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space.
          */
         get: operations["listChangeRequestsForSpace"];
         put?: never;
         /**
          * Create a change request
-         * @description Opens a change request on the space, starting from its current revision, with the caller as creator. Properties other than `subject` are accepted and ignored. Needs the edit role. The body may be omitted.
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator. Properties other than `subject` are accepted and ignored. The body may be omitted. Requires the `edit` role on the space.
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         };
         /**
          * Get a change request
-         * @description Returns a change request of the space, by id or by number. An unknown change request is not found.
+         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space.
          */
         get: operations["getChangeRequestById"];
         put?: never;
@@ -1011,7 +1011,7 @@ export interface paths {
         head?: never;
         /**
          * Update a change request
-         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. Needs the edit role. A merged change request can no longer change its status (409).
+         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. A merged change request can no longer change its status (409). Requires the `edit` role on the space.
          */
         patch: operations["updateChangeRequestById"];
         trace?: never;
@@ -1027,7 +1027,7 @@ export interface paths {
         put?: never;
         /**
          * Merge a change request
-         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space to be met (403 otherwise); a change request already merged or archived is a conflict (409).
+         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space to be met (403 otherwise); a change request already merged or archived is a conflict (409). Requires the `review` role on the space.
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Bring a change request up to date
-         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request is a conflict (409).
+         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request is a conflict (409). Requires the `edit` role on the space.
          */
         post: operations["updateChangeRequest"];
         delete?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a PDF of a change request
-         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). An unknown change request or page is not found.
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). An unknown change request or page is not found. Requires the `read` role on the space.
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
         };
         /**
          * List the change requests of an organization
-         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`.
+         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included).
          */
         get: operations["listChangeRequestsForOrganization"];
         put?: never;
@@ -1105,13 +1105,13 @@ export interface paths {
         };
         /**
          * Get the revision of a change request
-         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist.
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space.
          */
         get: operations["getRevisionOfChangeRequestById"];
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found. Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found. Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
         };
         /**
          * List the pages of a change request
-         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist.
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space.
          */
         get: operations["listPagesInChangeRequest"];
         put?: never;
@@ -1149,7 +1149,7 @@ export interface paths {
         };
         /**
          * List the files of a change request
-         * @description Lists the files of the change request content. 404 when the space or the change request does not exist.
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space.
          */
         get: operations["listFilesInChangeRequestById"];
         put?: never;
@@ -1169,7 +1169,7 @@ export interface paths {
         };
         /**
          * Get a file of a change request
-         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it.
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space.
          */
         get: operations["getFileInChangeRequestById"];
         put?: never;
@@ -1189,7 +1189,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file in a change request
-         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it.
+         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space.
          */
         get: operations["listChangeRequestFileBacklinks"];
         put?: never;
@@ -1209,7 +1209,7 @@ export interface paths {
         };
         /**
          * Get a page of a change request
-         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it.
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space.
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;
@@ -1229,7 +1229,7 @@ export interface paths {
         };
         /**
          * List the links of a page in a change request
-         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it.
+         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space.
          */
         get: operations["listChangeRequestPageLinks"];
         put?: never;
@@ -1249,13 +1249,13 @@ export interface paths {
         };
         /**
          * List the sites of an organization
-         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published.
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization.
          */
         get: operations["listSites"];
         put?: never;
         /**
          * Create a site
-         * @description Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`. Needs the admin role. The body may be omitted. An unknown space is not found (404).
+         * @description Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`.  The body may be omitted. An unknown space is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["createSite"];
         delete?: never;
@@ -1273,21 +1273,21 @@ export interface paths {
         };
         /**
          * Get a site
-         * @description Returns a docs site of the organization; an unknown site is not found (404).
+         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getSiteById"];
         put?: never;
         post?: never;
         /**
          * Delete a site
-         * @description Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept). Needs the admin role. Succeeds with no content also when the site did not exist.
+         * @description Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept).  Succeeds with no content also when the site did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteById"];
         options?: never;
         head?: never;
         /**
          * Update a site
-         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section; an unknown site, site space or section is not found (404). Needs the admin role.
+         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section; an unknown site, site space or section is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteById"];
         trace?: never;
@@ -1301,12 +1301,12 @@ export interface paths {
         };
         /**
          * Get the adaptive schema of a site
-         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404).
+         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getSiteAdaptiveSchema"];
         /**
          * Set the adaptive schema of a site
-         * @description Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of boolean attributes is refused (400). Needs the admin role.
+         * @description Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of boolean attributes is refused (400). Requires the `admin` role in the organization.
          */
         put: operations["updateSiteAdaptiveSchema"];
         post?: never;
@@ -1325,7 +1325,7 @@ export interface paths {
         };
         /**
          * List template conditions of a site
-         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means.
+         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization.
          */
         get: operations["listSiteAdaptiveTemplateConditions"];
         put?: never;
@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its sections with their site spaces, the customizations and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404).
+         * @description Returns what a published site renders: the site, its sections with their site spaces, the customizations and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1367,7 +1367,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a site
-         * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). Needs the admin role. An unknown site is not found (404).
+         * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["publishSite"];
         delete?: never;
@@ -1385,13 +1385,13 @@ export interface paths {
         };
         /**
          * List the sections of a site
-         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404).
+         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listSiteSections"];
         put?: never;
         /**
          * Add a section to a site
-         * @description Creates a section at the end of the site, with the space `spaceId` as its first site space (variant). Needs the admin role. An unknown site or space is not found (404).
+         * @description Creates a section at the end of the site, with the space `spaceId` as its first site space (variant).  An unknown site or space is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["addSectionToSite"];
         delete?: never;
@@ -1412,14 +1412,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a site section
-         * @description Removes a section and its site spaces from the site (the spaces themselves are kept). Needs the admin role. Succeeds with no content also when the section did not exist.
+         * @description Removes a section and its site spaces from the site (the spaces themselves are kept). Succeeds with no content also when the section did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteSectionById"];
         options?: never;
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. Needs the admin role. An unknown site, section or site space is not found (404).
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1435,7 +1435,7 @@ export interface paths {
         put?: never;
         /**
          * Move a site section
-         * @description Moves a section before or after another section of the site. A position naming a section of another site, or the section itself, is refused (400). Needs the admin role. An unknown section is not found (404).
+         * @description Moves a section before or after another section of the site. A position naming a section of another site, or the section itself, is refused (400). An unknown section is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["moveSiteSection"];
         delete?: never;
@@ -1453,13 +1453,13 @@ export interface paths {
         };
         /**
          * List the section groups of a site
-         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404).
+         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listSiteSectionGroups"];
         put?: never;
         /**
          * Add a section group to a site
-         * @description Creates a section group at the root of the site, or inside the group `parent`, holding the given `sections` (moved out of their previous group). Needs the admin role. An unknown site, section or parent group is not found (404).
+         * @description Creates a section group at the root of the site, or inside the group `parent`, holding the given `sections` (moved out of their previous group). An unknown site, section or parent group is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["addSectionGroupToSite"];
         delete?: never;
@@ -1480,14 +1480,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a section group
-         * @description Deletes a section group; its sections stay in the site, where the group was. Needs the admin role. Succeeds with no content also when the group did not exist.
+         * @description Deletes a section group; its sections stay in the site, where the group was. Succeeds with no content also when the group did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteSectionGroupById"];
         options?: never;
         head?: never;
         /**
          * Update a section group
-         * @description Changes the title or icon of a section group; omitted fields are unchanged. Needs the admin role. An unknown group is not found (404).
+         * @description Changes the title or icon of a section group; omitted fields are unchanged. An unknown group is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionGroupById"];
         trace?: never;
@@ -1503,7 +1503,7 @@ export interface paths {
         put?: never;
         /**
          * Add a section to a section group
-         * @description Puts a section of the site at the end of a section group, taking it out of the group it was in. Needs the admin role. An unknown group or section is not found (404).
+         * @description Puts a section of the site at the end of a section group, taking it out of the group it was in.  An unknown group or section is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["addSectionToSiteSectionGroup"];
         delete?: never;
@@ -1524,7 +1524,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a section from a section group
-         * @description Takes a section out of a section group, back to the root of the site (the section is kept). Needs the admin role. Succeeds with no content also when the section was not part of the group.
+         * @description Takes a section out of a section group, back to the root of the site (the section is kept). Needs the admin role. Succeeds with no content also when the section was not part of the group. Requires the `admin` role in the organization.
          */
         delete: operations["removeSectionFromSiteSectionGroup"];
         options?: never;
@@ -1543,7 +1543,7 @@ export interface paths {
         put?: never;
         /**
          * Move a section group
-         * @description Moves a section group before or after another item (section or section group) of the site, given by `id`. A position naming an item of another site, or the group itself, is refused (400). Needs the admin role. An unknown group is not found (404).
+         * @description Moves a section group before or after another item (section or section group) of the site, given by `id`. A position naming an item of another site, or the group itself, is refused (400). An unknown group is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["moveSiteSectionGroup"];
         delete?: never;
@@ -1561,13 +1561,13 @@ export interface paths {
         };
         /**
          * List the site spaces of a site
-         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404).
+         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["listSiteSpaces"];
         put?: never;
         /**
          * Add a space to a site
-         * @description Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the default section, or at the root when the site has no sections. Needs the admin role. An unknown site, space or section is not found (404).
+         * @description Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the default section, or at the root when the site has no sections. An unknown site, space or section is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["addSpaceToSite"];
         delete?: never;
@@ -1588,14 +1588,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a site space
-         * @description Removes a site space from the site; the space itself is kept. Needs the admin role. Succeeds with no content also when the site space did not exist.
+         * @description Removes a site space from the site; the space itself is kept. Succeeds with no content also when the site space did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteSpaceById"];
         options?: never;
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. Needs the admin role. An unknown site space or space is not found (404).
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. An unknown site space or space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -1611,7 +1611,7 @@ export interface paths {
         put?: never;
         /**
          * Move a site space
-         * @description Moves a site space before or after another site space of the same section. A position naming a site space of another section or site, or the site space itself, is refused (400). Needs the admin role. An unknown site space is not found (404).
+         * @description Moves a site space before or after another site space of the same section. A position naming a site space of another section or site, or the site space itself, is refused (400). An unknown site space is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["moveSiteSpace"];
         delete?: never;
@@ -1629,7 +1629,7 @@ export interface paths {
         };
         /**
          * List integrations
-         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine.
+         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine. Open to any authenticated caller.
          */
         get: operations["listIntegrations"];
         put?: never;
@@ -1649,18 +1649,18 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns an integration by its name. An integration the caller cannot see is not found.
+         * @description Returns an integration by its name. An integration the caller cannot see is not found. Open to any authenticated caller.
          */
         get: operations["getIntegrationByName"];
         put?: never;
         /**
          * Publish an integration
-         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned. Request bodies may be up to 12 MiB (1 MiB elsewhere).
+         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned. Open to any authenticated caller. Request bodies may be up to 12 MiB (1 MiB elsewhere).
          */
         post: operations["publishIntegration"];
         /**
          * Unpublish an integration
-         * @description Removes a published integration and its installations. Needs the admin role in the owning organization. Succeeds with no content also when the integration did not exist.
+         * @description Removes a published integration and its installations. Needs the admin role in the owning organization. Succeeds with no content also when the integration did not exist. Open to any authenticated caller.
          */
         delete: operations["unpublishIntegration"];
         options?: never;
@@ -1677,13 +1677,13 @@ export interface paths {
         };
         /**
          * List the installations of an integration
-         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
          */
         get: operations["listIntegrationInstallations"];
         put?: never;
         /**
          * Install an integration
-         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. An unknown integration or organization is not found.
+         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. An unknown integration or organization is not found. Open to any authenticated caller.
          */
         post: operations["installIntegration"];
         delete?: never;
@@ -1701,7 +1701,7 @@ export interface paths {
         };
         /**
          * List the events of an integration
-         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found.
+         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
          */
         get: operations["listIntegrationEvents"];
         put?: never;
@@ -1721,7 +1721,7 @@ export interface paths {
         };
         /**
          * Get an event of an integration
-         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found.
+         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found. Open to any authenticated caller.
          */
         get: operations["getIntegrationEvent"];
         put?: never;
@@ -1741,7 +1741,7 @@ export interface paths {
         };
         /**
          * List the spaces an integration is installed on
-         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
          */
         get: operations["listIntegrationSpaceInstallations"];
         put?: never;
@@ -1761,7 +1761,7 @@ export interface paths {
         };
         /**
          * List the sites an integration is installed on
-         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found.
+         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
          */
         get: operations["listIntegrationSiteInstallations"];
         put?: never;
@@ -1782,7 +1782,7 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Needs the admin role in the owning organization. An unknown integration is not found.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Needs the admin role in the owning organization. An unknown integration is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
@@ -1801,13 +1801,13 @@ export interface paths {
         };
         /**
          * List the OpenAPI specifications of an organization
-         * @description Lists the OpenAPI specifications of an organization, in creation order.
+         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization.
          */
         get: operations["listOpenAPISpecs"];
         put?: never;
         /**
          * Create an OpenAPI specification
-         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. Needs the create role in the organization. A slug the organization already uses is a conflict (409). Request bodies may be up to 6 MiB (1 MiB elsewhere).
+         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. A slug the organization already uses is a conflict (409). Requires the `create` role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         post: operations["createOpenAPISpec"];
         delete?: never;
@@ -1825,25 +1825,25 @@ export interface paths {
         };
         /**
          * Get an OpenAPI specification
-         * @description Returns an OpenAPI specification of the organization by its slug.
+         * @description Returns an OpenAPI specification of the organization by its slug. Requires the `read` role in the organization.
          */
         get: operations["getOpenAPISpecBySlug"];
         /**
          * Create or update an OpenAPI specification
-         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Needs the create role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
+         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Requires the `create` role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         put: operations["createOrUpdateOpenAPISpecBySlug"];
         post?: never;
         /**
          * Delete an OpenAPI specification
-         * @description Deletes an OpenAPI specification with its versions. Needs the create role in the organization. Succeeds with no content also when the specification did not exist.
+         * @description Deletes an OpenAPI specification with its versions. Succeeds with no content also when the specification did not exist. Requires the `create` role in the organization.
          */
         delete: operations["deleteOpenAPISpecBySlug"];
         options?: never;
         head?: never;
         /**
          * Change the visibility of an OpenAPI specification
-         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Needs the create role in the organization.
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Requires the `create` role in the organization.
          */
         patch: operations["updateOpenAPISpecBySlug"];
         trace?: never;
@@ -1857,7 +1857,7 @@ export interface paths {
         };
         /**
          * List the versions of an OpenAPI specification
-         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found.
+         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization.
          */
         get: operations["listOpenAPISpecVersions"];
         put?: never;
@@ -1877,7 +1877,7 @@ export interface paths {
         };
         /**
          * Get the latest version of an OpenAPI specification
-         * @description Returns the latest processed version of a specification; not found when it has none yet.
+         * @description Returns the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization.
          */
         get: operations["getLatestOpenAPISpecVersion"];
         put?: never;
@@ -1897,7 +1897,7 @@ export interface paths {
         };
         /**
          * Get the content of the latest version of an OpenAPI specification
-         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet.
+         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization.
          */
         get: operations["getLatestOpenAPISpecVersionContent"];
         put?: never;
@@ -1917,7 +1917,7 @@ export interface paths {
         };
         /**
          * Get a version of an OpenAPI specification
-         * @description Returns one version of a specification. An unknown specification or version is not found.
+         * @description Returns one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization.
          */
         get: operations["getOpenAPISpecVersionById"];
         put?: never;
@@ -1937,7 +1937,7 @@ export interface paths {
         };
         /**
          * Get the content of a version of an OpenAPI specification
-         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found.
+         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization.
          */
         get: operations["getOpenAPISpecVersionContentById"];
         put?: never;
@@ -1957,13 +1957,13 @@ export interface paths {
         };
         /**
          * List the translations of an organization
-         * @description Lists the translations of an organization, most recently created first.
+         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization.
          */
         get: operations["listTranslations"];
         put?: never;
         /**
          * Create a translation
-         * @description Sets up the translation of a space of the organization into `language`, with optional instructions for the translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`). Needs the create role. Invalid input, such as a target language equal to the source language, is refused (400); a source space the organization does not have is not found (404).
+         * @description Sets up the translation of a space of the organization into `language`, with optional instructions for the translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`).  Invalid input, such as a target language equal to the source language, is refused (400); a source space the organization does not have is not found (404). Requires the `create` role in the organization.
          */
         post: operations["createTranslation"];
         delete?: never;
@@ -1981,18 +1981,18 @@ export interface paths {
         };
         /**
          * Get a translation
-         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404).
+         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getTranslation"];
         /**
          * Update the instructions of a translation
-         * @description Replaces the instructions of a translation; they apply from the next run on. Needs the create role. Invalid input is refused (400); an unknown translation is not found (404).
+         * @description Replaces the instructions of a translation; they apply from the next run on. Invalid input is refused (400); an unknown translation is not found (404). Requires the `create` role in the organization.
          */
         put: operations["updateTranslation"];
         post?: never;
         /**
          * Delete a translation
-         * @description Deletes a translation: no further runs happen; the space holding the translated content is kept. Needs the create role. Succeeds with no content also when the translation did not exist.
+         * @description Deletes a translation: no further runs happen; the space holding the translated content is kept.  Succeeds with no content also when the translation did not exist. Requires the `create` role in the organization.
          */
         delete: operations["deleteTranslation"];
         options?: never;
@@ -2011,7 +2011,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Needs the create role. An unknown translation is not found (404).
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -2029,13 +2029,13 @@ export interface paths {
         };
         /**
          * List the SAML providers of an organization
-         * @description Lists the SAML providers of an organization, in creation order. Needs the admin role.
+         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization.
          */
         get: operations["listSAMLProvidersInOrganizationById"];
         put?: never;
         /**
          * Create a SAML provider
-         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. Needs the admin role. A `defaultTeam` the organization does not have is refused (400).
+         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. A `defaultTeam` the organization does not have is refused (400). Requires the `admin` role in the organization.
          */
         post: operations["createOrganizationSAMLProvider"];
         delete?: never;
@@ -2053,21 +2053,21 @@ export interface paths {
         };
         /**
          * Get a SAML provider
-         * @description Returns a SAML provider of the organization. Needs the admin role. An unknown provider is not found (404).
+         * @description Returns a SAML provider of the organization. An unknown provider is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getOrganizationSAMLProviderById"];
         put?: never;
         post?: never;
         /**
          * Delete a SAML provider
-         * @description Removes a SAML provider: nobody can sign in with it any more. Needs the admin role. Succeeds with no content also when the provider did not exist.
+         * @description Removes a SAML provider: nobody can sign in with it any more. Succeeds with no content also when the provider did not exist. Requires the `admin` role in the organization.
          */
         delete: operations["deleteOrganizationSAMLProvider"];
         options?: never;
         head?: never;
         /**
          * Update a SAML provider
-         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. Needs the admin role. An unknown provider is not found (404); a `defaultTeam` the organization does not have is refused (400).
+         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); a `defaultTeam` the organization does not have is refused (400). Requires the `admin` role in the organization.
          */
         patch: operations["updateOrganizationSAMLProvider"];
         trace?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
         };
         /**
          * List the sign-in options of an organization
-         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404).
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Requires membership of the organization (guests included).
          */
         get: operations["listSSOProviderLoginsInOrganization"];
         put?: never;
@@ -2101,7 +2101,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). `status` keeps only the clusters still to address (`open`: some task is in the backlog or started, or no task was created yet) or those addressed (`resolved`: every task is completed or cancelled); without it, all clusters are listed.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). `status` keeps only the clusters still to address (`open`: some task is in the backlog or started, or no task was created yet) or those addressed (`resolved`: every task is completed or cancelled); without it, all clusters are listed. Requires the `read` role in the organization.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;
@@ -2121,13 +2121,13 @@ export interface paths {
         };
         /**
          * List the conversations of an organization
-         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source.
+         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization.
          */
         get: operations["listConversations"];
         put?: never;
         /**
          * Ingest a conversation
-         * @description Adds a conversation with users to the organization, to be analysed for documentation issues in the background. The caller chooses `id`; ingesting an `id` again replaces that conversation and its issues. Needs the permission to ingest conversations (the admin role). An unknown organization is not found (404).
+         * @description Adds a conversation with users to the organization, to be analysed for documentation issues in the background. The caller chooses `id`; ingesting an `id` again replaces that conversation and its issues. Needs the permission to ingest conversations (the admin role). An unknown organization is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["ingestConversation"];
         delete?: never;
@@ -2145,7 +2145,7 @@ export interface paths {
         };
         /**
          * Get a conversation
-         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404).
+         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getConversation"];
         put?: never;
@@ -2165,7 +2165,7 @@ export interface paths {
         };
         /**
          * List the conversation issues of an organization
-         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation.
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. Requires the `read` role in the organization.
          */
         get: operations["listConversationsIssues"];
         put?: never;
@@ -2185,7 +2185,7 @@ export interface paths {
         };
         /**
          * Get a conversation issue
-         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404).
+         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getConversationsIssue"];
         put?: never;
@@ -3172,6 +3172,7 @@ export interface components {
         MoveCollection: {
             parent?: string | null;
             /**
+             * @description Either `before` or `after`, not both.
              * @example {
              *       "before": {
              *         "type": "space",
@@ -3229,6 +3230,7 @@ export interface components {
         MoveSpace: {
             parent?: string | null;
             /**
+             * @description Either `before` or `after`, not both.
              * @example {
              *       "before": {
              *         "type": "space",
@@ -5329,6 +5331,7 @@ export interface components {
         };
         MoveSiteSection: {
             /**
+             * @description Either `before` or `after`, not both.
              * @example {
              *       "before": {
              *         "type": "site-section",
@@ -5466,6 +5469,7 @@ export interface components {
         };
         MoveSiteSectionGroup: {
             /**
+             * @description Either `before` or `after`, not both.
              * @example {
              *       "before": {
              *         "type": "site-section",
@@ -5512,6 +5516,7 @@ export interface components {
         };
         MoveSiteSpace: {
             /**
+             * @description Either `before` or `after`, not both.
              * @example {
              *       "before": {
              *         "type": "site-space",
@@ -7350,7 +7355,7 @@ export interface operations {
     listOrganizationsForAuthenticatedUser: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -7712,6 +7717,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -7884,6 +7890,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -7996,7 +8003,7 @@ export interface operations {
     listMembersInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -8060,6 +8067,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8112,6 +8120,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8140,6 +8149,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -8295,7 +8305,7 @@ export interface operations {
     listSpacesForOrganizationMember: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -8375,6 +8385,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8382,7 +8393,7 @@ export interface operations {
     listTeamsForOrganizationMember: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -8438,6 +8449,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8445,7 +8457,7 @@ export interface operations {
     listTeamMembersInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -8511,6 +8523,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8568,7 +8581,7 @@ export interface operations {
     listTeamsInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -8619,6 +8632,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8721,6 +8735,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -8749,6 +8764,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -8874,6 +8890,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -9017,7 +9034,7 @@ export interface operations {
     listSpacesInCollectionById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -9226,11 +9243,11 @@ export interface operations {
     listCollectionsInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
-                /** @description List nested collections too (default true). */
+                /** @description List nested collections too. */
                 nested?: boolean;
             };
             header?: never;
@@ -9352,7 +9369,7 @@ export interface operations {
     listSpacesInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -9995,7 +10012,7 @@ export interface operations {
     listCommentsInSpace: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -10501,13 +10518,14 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
     listCommentRepliesInSpace: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -10816,6 +10834,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -11083,7 +11102,7 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11195,7 +11214,7 @@ export interface operations {
     listSpaceFileBacklinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11333,7 +11352,7 @@ export interface operations {
     listSpacePageLinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11400,7 +11419,7 @@ export interface operations {
     listSpacePageBacklinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11454,7 +11473,7 @@ export interface operations {
     listSpaceLinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11521,7 +11540,7 @@ export interface operations {
             query: {
                 /** @description The text to search for. */
                 query: string;
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11589,7 +11608,7 @@ export interface operations {
             query: {
                 /** @description The text to search for. */
                 query: string;
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -11661,7 +11680,7 @@ export interface operations {
     listChangeRequestsForSpace: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -12161,7 +12180,7 @@ export interface operations {
     listChangeRequestsForOrganization: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -12615,7 +12634,7 @@ export interface operations {
     listFilesInChangeRequestById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -12731,7 +12750,7 @@ export interface operations {
     listChangeRequestFileBacklinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -12873,7 +12892,7 @@ export interface operations {
     listChangeRequestPageLinks: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -12940,7 +12959,7 @@ export interface operations {
     listSites: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -13016,6 +13035,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13163,6 +13183,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13191,6 +13212,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -13330,6 +13352,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13463,6 +13486,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13641,6 +13665,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13717,7 +13742,7 @@ export interface operations {
             query?: {
                 /** @description Secret key of a share-link site, used to resolve its published URLs. */
                 shareKey?: string;
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -13819,6 +13844,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -13959,6 +13985,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -14193,7 +14220,7 @@ export interface operations {
     listSiteSectionGroups: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -14303,6 +14330,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -14453,6 +14481,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -14721,6 +14750,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -14852,7 +14882,7 @@ export interface operations {
             query?: {
                 /** @description Secret key of a share-link site, used to resolve its published URLs. */
                 shareKey?: string;
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -14941,6 +14971,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -15065,6 +15096,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -15268,7 +15300,7 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -15873,7 +15905,7 @@ export interface operations {
     listIntegrationInstallations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16009,7 +16041,7 @@ export interface operations {
     listIntegrationEvents: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16131,7 +16163,7 @@ export interface operations {
     listIntegrationSpaceInstallations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16194,7 +16226,7 @@ export interface operations {
     listIntegrationSiteInstallations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16295,7 +16327,7 @@ export interface operations {
     listOpenAPISpecs: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16351,6 +16383,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16468,6 +16501,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16593,6 +16627,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -16663,7 +16698,7 @@ export interface operations {
     listOpenAPISpecVersions: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16709,6 +16744,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16749,6 +16785,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16793,6 +16830,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16835,6 +16873,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16881,6 +16920,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -16888,7 +16928,7 @@ export interface operations {
     listTranslations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -16979,6 +17019,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -17193,6 +17234,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -17343,6 +17385,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -17377,7 +17420,7 @@ export interface operations {
     listSAMLProvidersInOrganizationById: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -17614,6 +17657,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -17733,7 +17777,7 @@ export interface operations {
     listConversationsIssuesClusters: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -17815,6 +17859,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -17822,7 +17867,7 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -17871,6 +17916,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -17984,6 +18030,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -17991,7 +18038,7 @@ export interface operations {
     listConversationsIssues: {
         parameters: {
             query?: {
-                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page. */
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
@@ -18057,6 +18104,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };
@@ -18115,6 +18163,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
         };

@@ -2,6 +2,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { errorExamples, errorStatusNames } from '../contract/common.js';
 import { apiInfo, contractOperations, standaloneSchemas, tags } from '../contract/index.js';
+import { describeAccess } from '../contract/access.js';
 import { errorsOf, type Operation } from '../contract/operation.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
@@ -63,9 +64,13 @@ function registerOperation(registry: OpenAPIRegistry, operationId: string, op: O
     path: op.path,
     tags: [op.tag],
     summary: op.summary,
-    description: op.maxBodyBytes
-      ? `${op.description} Request bodies may be up to ${op.maxBodyBytes / (1024 * 1024)} MiB (1 MiB elsewhere).`
-      : op.description,
+    description: [
+      op.description,
+      describeAccess(op.access),
+      op.maxBodyBytes && `Request bodies may be up to ${op.maxBodyBytes / (1024 * 1024)} MiB (1 MiB elsewhere).`,
+    ]
+      .filter(Boolean)
+      .join(' '),
     request: {
       ...(op.params && { params: op.params }),
       ...(op.query && { query: op.query }),

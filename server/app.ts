@@ -4,12 +4,13 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
-import { authenticationMiddleware } from './auth/authenticate.js';
-import type { Caller, Ctx } from './context.js';
+import { authenticationMiddleware, createAuthenticator } from './auth/authenticate.js';
+import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import { handlers } from './handlers.js';
 import { bindRoutes } from './http/bind.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
 import { createUrls } from './http/urls.js';
 
 export interface AppOptions {
@@ -37,10 +38,9 @@ export function createApp(options: AppOptions): Express {
   );
 
   const v1 = express.Router();
-  v1.use(authenticationMiddleware(db));
-  v1.use(
-    bindRoutes(handlers, (req, res): Ctx => ({ caller: res.locals.caller as Caller, db, now, urls, log: req.log })),
-  );
+  v1.use(authenticationMiddleware(createAuthenticator(db)));
+  v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: req.log })));
+  v1.use(methodNotAllowed());
   app.use('/v1', v1);
   app.use((req, res) => {
     res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));

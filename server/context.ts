@@ -1,4 +1,5 @@
-// What every handler receives besides its input: who calls, the database, the clock, the URL builder.
+// What every handler receives besides its input: who calls, the database, the clock, the URL builder,
+// and the unit of work.
 import type { Logger } from 'pino';
 import type { Db } from './db/client.js';
 import type { Urls } from './http/urls.js';
@@ -9,9 +10,27 @@ export interface Caller {
 
 export interface Ctx {
   caller: Caller;
+  /** The database, or the transaction when this Ctx was handed out by `transaction`. */
   db: Db;
   /** The current time; tests move it to check time-based rules such as the 7-day restore window. */
   now(): Date;
   urls: Urls;
   log: Logger;
+  /**
+   * Runs `work` as one transaction, with a Ctx whose `db` is bound to it: everything commits together or
+   * not at all. Inside a transaction, a nested call joins the outer one.
+   */
+  transaction<T>(work: (tx: Ctx) => Promise<T>): Promise<T>;
+}
+
+/** A Ctx whose `transaction` opens a real transaction on `base.db`. */
+export function createCtx(base: Omit<Ctx, 'transaction'>): Ctx {
+  return {
+    ...base,
+    transaction: (work) =>
+      base.db.transaction(async (tx) => {
+        const txCtx: Ctx = { ...base, db: tx as unknown as Db, transaction: (nested) => nested(txCtx) };
+        return work(txCtx);
+      }),
+  };
 }

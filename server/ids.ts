@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
+// Ids: `<prefix>_<ULID>`. A ULID starts with its creation time (ms), so ids sort by creation and lists
+// can page on them; the monotonic factory keeps ids created in the same millisecond in creation order
+// within this process (across processes, same-millisecond ids are ordered at random).
+import { monotonicFactory } from 'ulid';
 
-const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: no I, L, O, U
+const nextUlid = monotonicFactory();
 
-/**
- * A new id `<prefix>_<time><random>`: 10 characters of milliseconds then 6 random ones, so ids sort by
- * creation time, which lets lists use the id as their keyset.
- */
+/** A new id, e.g. `spc_01JD3Z8X0Q5M9H2V7K4T1R6B8N`; `now` is the creation time (the server's clock). */
 export function newId(prefix: string, now = Date.now()): string {
-  let time = '';
-  for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = alphabet[t % 32] + time;
-  const random = [...randomBytes(6)].map((b) => alphabet[b % 32]).join('');
-  return `${prefix}_${time}${random}`;
+  return `${prefix}_${nextUlid(now)}`;
 }

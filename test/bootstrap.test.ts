@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty, createUser, issueToken } from '../server/auth/bootstrap.js';
-import { apiTokens } from '../server/db/schema.js';
+import { apiTokens } from '../server/db/schema/index.js';
 import { send } from './support/api.js';
 import { useHarness } from './support/harness.js';
 

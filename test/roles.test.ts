@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLeast, contentRole, organizationPermissions, spacePermissions, stronger } from '../server/auth/roles.js';
+import { atLeast, contentRole, organizationPermissions, spacePermissions, strongest } from '../server/auth/roles.js';
 
 describe('roles', () => {
   it('orders roles admin > create > review > edit > comment > read > guest', () => {
@@ -8,14 +8,18 @@ describe('roles', () => {
     expect(atLeast('edit', 'review')).toBe(false);
     expect(atLeast('read', 'read')).toBe(true);
     expect(atLeast(null, 'read')).toBe(false);
-    expect(stronger('comment', 'edit')).toBe('edit');
-    expect(stronger(null, 'read')).toBe('read');
+    expect(strongest('comment', 'edit')).toBe('edit');
+    expect(strongest(null, 'read')).toBe('read');
+    expect(strongest('read', 'admin', 'edit')).toBe('admin');
+    expect(strongest(null, undefined)).toBeNull();
   });
 
   it('raises a member to the content default level, never a guest', () => {
     expect(contentRole('read', 'edit')).toBe('edit');
     expect(contentRole('admin', 'read')).toBe('admin');
     expect(contentRole(null, 'admin')).toBeNull();
+    // Levels inherited from enclosing collections raise the role too.
+    expect(contentRole('read', null, 'comment', 'review')).toBe('review');
   });
 
   it('computes space permissions from a role', () => {

@@ -1,7 +1,7 @@
 // Accounts and tokens: the first-start bootstrap and the admin CLI both go through these functions.
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { apiTokens, members, organizations, users } from '../db/schema.js';
+import { apiTokens, members, organizations, users } from '../db/schema/index.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';

@@ -10,23 +10,28 @@ export function atLeast(role: Role | null | undefined, required: Role): boolean 
   return role != null && strength[role] >= strength[required];
 }
 
-/** The stronger of two roles. */
-export function stronger(a: Role | null, b: Role | null): Role | null {
-  if (a == null) return b;
-  if (b == null) return a;
-  return strength[a] >= strength[b] ? a : b;
+/** The strongest of the given roles (null when there is none). */
+export function strongest(...candidates: (Role | null | undefined)[]): Role | null {
+  let best: Role | null = null;
+  for (const role of candidates) if (role != null && (best === null || strength[role] > strength[best])) best = role;
+  return best;
 }
 
-export function isRole(value: string | null): value is Role {
+export function isRole(value: string | null | undefined): value is Role {
   return value != null && value in strength;
+}
+
+/** A stored role column: a role, or null (guests, no default level). */
+export function asRole(value: string | null | undefined): Role | null {
+  return isRole(value) ? value : null;
 }
 
 /**
  * The caller's role on a piece of content (collection or space): the organization role, raised to the
- * content's `defaultLevel`. Guests and non-members (null) get nothing by default.
+ * content's default levels (its own and those it inherits). Guests and non-members (null) get nothing.
  */
-export function contentRole(orgRole: Role | null, defaultLevel: Role | null): Role | null {
-  return orgRole == null ? null : stronger(orgRole, defaultLevel);
+export function contentRole(orgRole: Role | null, ...levels: (Role | null | undefined)[]): Role | null {
+  return orgRole == null ? null : strongest(orgRole, ...levels);
 }
 
 export function organizationPermissions(role: Role | null, isMember: boolean) {

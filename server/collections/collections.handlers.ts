@@ -1,42 +1,41 @@
 import type { collectionOperations } from '../../contract/collections.js';
-import type { Handlers } from '../../generated/router.js';
-import type { Ctx } from '../context.js';
+import type { AppHandlers } from '../handlers.js';
 import {
   createCollection,
   deleteCollection,
-  getCollection,
   listCollections,
   listSpacesInCollection,
   moveCollection,
   transferCollection,
   updateCollection,
+  viewCollection,
 } from './collections.store.js';
 
 export const collectionHandlers = {
-  async getCollectionById({ params }, ctx) {
-    return { status: 200, body: await getCollection(ctx, params.collectionId) };
+  async getCollectionById({ grant }, ctx) {
+    return { status: 200, body: viewCollection(ctx, grant) };
   },
-  async deleteCollectionById({ params }, ctx) {
-    await deleteCollection(ctx, params.collectionId);
+  async deleteCollectionById({ grant }, ctx) {
+    await deleteCollection(ctx, grant);
     return { status: 204 };
   },
-  async updateCollectionById({ params, body }, ctx) {
-    return { status: 200, body: await updateCollection(ctx, params.collectionId, body) };
+  async updateCollectionById({ grant, body }, ctx) {
+    return { status: 200, body: await updateCollection(ctx, grant, body) };
   },
-  async listSpacesInCollectionById({ params, query }, ctx) {
-    return { status: 200, body: await listSpacesInCollection(ctx, params.collectionId, query) };
+  async listSpacesInCollectionById({ grant, query }, ctx) {
+    return { status: 200, body: await listSpacesInCollection(ctx, grant, query) };
   },
-  async moveCollection({ params, body }, ctx) {
-    return { status: 200, body: await moveCollection(ctx, params.collectionId, body) };
+  async moveCollection({ grant, body }, ctx) {
+    return { status: 200, body: await moveCollection(ctx, grant, body) };
   },
-  async transferCollection({ params, body }, ctx) {
-    return { status: 200, body: await transferCollection(ctx, params.collectionId, body.organization) };
+  async transferCollection({ grant, body }, ctx) {
+    return { status: 200, body: await transferCollection(ctx, grant, body.organization) };
   },
-  async listCollectionsInOrganizationById({ params, query }, ctx) {
-    const { nested = true, ...page } = query;
-    return { status: 200, body: await listCollections(ctx, params.organizationId, nested, page) };
+  async listCollectionsInOrganizationById({ grant, query }, ctx) {
+    return { status: 200, body: await listCollections(ctx, grant, query.nested, query) };
   },
-  async createCollection({ params, body }, ctx) {
-    return { status: 201, body: await createCollection(ctx, params.organizationId, body) };
+  async createCollection({ grant, body }, ctx) {
+    const collection = await createCollection(ctx, grant, body);
+    return { status: 201, body: collection, headers: { Location: collection.urls.location } };
   },
-} satisfies Pick<Handlers<Ctx>, keyof typeof collectionOperations>;
+} satisfies Partial<Pick<AppHandlers, keyof typeof collectionOperations>>;

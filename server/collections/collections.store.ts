@@ -1,20 +1,34 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+// Collections: creation in the content tree, settings, moves, transfers and deletes. Access to the
+// collection itself is checked by the access layer before these run; they apply only the conditional
+// rules, and every change to the tree runs in a transaction holding the tree lock.
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { collectionOperations } from '../../contract/collections.js';
 import type { components } from '../../generated/types.js';
-import { callerContentRole, requireContentRole } from '../auth/content-access.js';
-import { requireMembership, type Membership } from '../auth/membership.js';
-import { atLeast, collectionPermissions, contentRole, type Role } from '../auth/roles.js';
-import { collectionSubtree, lastPosition, placeNextToSpace, type Placement } from '../content/tree.js';
+import {
+  collectionRole,
+  findCollectionGrant,
+  levels,
+  requireOrganizationGrant,
+  spaceRole,
+  type CollectionGrant,
+  type CollectionRow,
+  type OrganizationGrant,
+} from '../auth/access.js';
+import { chainLevels } from '../auth/grants.js';
+import { asRole, collectionPermissions, type Role } from '../auth/roles.js';
+import { collectionSubtree, lastKey, lockTree, placeNextToSpace, type Placement } from '../content/tree.js';
 import type { Ctx } from '../context.js';
-import type { Db } from '../db/client.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
-import { collections, spaces } from '../db/schema.js';
-import { Conflict, Forbidden, NotFound, unlessNotFound } from '../http/errors.js';
+import { collections, spaces } from '../db/schema/index.js';
+import { Conflict, NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { toSpace } from '../spaces/space-view.js';
 
 export type Collection = components['schemas']['Collection'];
-type CollectionRow = typeof collections.$inferSelect;
-type Body<K extends keyof components['schemas']> = components['schemas'][K];
+type CreateCollection = z.output<typeof collectionOperations.createCollection.body>;
+type UpdateCollection = z.output<typeof collectionOperations.updateCollectionById.body>;
+type MoveCollection = z.output<typeof collectionOperations.moveCollection.body>;
 
 function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collection {
   return {
@@ -24,7 +38,7 @@ function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collecti
     ...(row.description != null && { description: row.description }),
     organization: row.organizationId,
     ...(row.parentId && { parent: row.parentId }),
-    defaultLevel: row.defaultLevel as Role | null,
+    defaultLevel: asRole(row.defaultLevel),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     urls: {
@@ -35,104 +49,83 @@ function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collecti
   };
 }
 
-interface Access {
-  row: CollectionRow;
-  role: Role | null;
+/** The collection of a grant, as the API shows it to the caller. */
+export function viewCollection(ctx: Ctx, grant: CollectionGrant): Collection {
+  return toCollection(ctx, grant.row, grant.role);
 }
 
-/** A collection the caller can view, with the caller's role on it; throws NotFound otherwise. */
-export async function accessCollection(ctx: Ctx, collectionId: string): Promise<Access> {
-  const [row] = await ctx.db.select().from(collections).where(eq(collections.id, collectionId));
-  const role = row ? await callerContentRole(ctx, row.organizationId, row.defaultLevel) : null;
-  if (!row || !atLeast(role, 'read')) throw new NotFound(`Collection ${collectionId} not found`);
-  return { row, role };
+/** A collection of `organizationId` the caller can see, as a parent for new or moved content; throws NotFound. */
+async function parentGrant(ctx: Ctx, organizationId: string, parentId: string): Promise<CollectionGrant> {
+  const parent = await findCollectionGrant(ctx, parentId);
+  if (!parent || parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${parentId} not found`);
+  return parent;
 }
 
-function requireRole(access: Access, required: Role, action: string): void {
-  requireContentRole(access.role, required, 'collection', action);
+/** The levels a child of `parent` inherits: the parent's own and those the parent inherits. */
+function levelsUnder(parent: CollectionGrant | undefined): Role[] {
+  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
 }
 
-/**
- * Where new content goes: the collection `parentId` of the caller's organization (the caller needs the
- * create role on it), or the top level (the create role in the organization). Throws NotFound or Forbidden.
- */
-export async function creationParent(ctx: Ctx, membership: Membership, parentId: string | undefined, action: string): Promise<string | null> {
-  if (parentId === undefined) {
-    if (!atLeast(membership.role, 'create')) throw new Forbidden(`You need the create role in this organization to ${action}`);
-    return null;
-  }
-  const parent = await unlessNotFound(accessCollection(ctx, parentId));
-  if (!parent || parent.row.organizationId !== membership.organizationId) throw new NotFound(`Parent collection ${parentId} not found`);
-  requireRole(parent, 'create', action);
-  return parent.row.id;
-}
-
-async function reload(ctx: Ctx, collectionId: string): Promise<Collection> {
-  const access = await accessCollection(ctx, collectionId);
-  return toCollection(ctx, access.row, access.role);
-}
-
-export async function getCollection(ctx: Ctx, collectionId: string): Promise<Collection> {
-  return reload(ctx, collectionId);
-}
-
-/** Creates a collection at the top level or in `parent`; needs the create role (on the parent, if any). */
-export async function createCollection(ctx: Ctx, organizationId: string, body: Body<'CreateCollection'>): Promise<Collection> {
-  const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
-  const parentId = await creationParent(ctx, membership, body.parent, 'create a collection');
+/** Creates a collection at the top level or inside `parent` (404 when not visible). */
+export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: CreateCollection): Promise<Collection> {
+  const organizationId = org.organization.id;
+  const parent = body.parent === undefined ? undefined : await parentGrant(ctx, organizationId, body.parent);
   const now = ctx.now();
-  const [row] = await ctx.db
-    .insert(collections)
-    .values({
-      id: newId('col', now.getTime()),
-      organizationId,
-      parentId,
-      title: body.title || 'Untitled',
-      position: await lastPosition(ctx.db, organizationId, parentId),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return toCollection(ctx, row, contentRole(membership.role, null));
+  const row = await ctx.transaction(async (tx) => {
+    await lockTree(tx, organizationId);
+    const parentId = parent?.row.id ?? null;
+    const [inserted] = await tx.db
+      .insert(collections)
+      .values({
+        id: newId('col', now.getTime()),
+        organizationId,
+        parentId,
+        title: body.title || 'Untitled',
+        position: await lastKey(tx, organizationId, parentId),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  return toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: levelsUnder(parent) }, row));
 }
 
-/** Collections of an organization in creation order; all of them, or only the top-level ones. */
-export async function listCollections(ctx: Ctx, organizationId: string, nested: boolean, page: PageRequest) {
-  const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
+/** Collections of an organization in creation order; all of them, or only the top-level ones. None for guests. */
+export async function listCollections(ctx: Ctx, org: OrganizationGrant, nested: boolean, page: PageRequest) {
   // Guests see no content unless granted it, and content grants are not stored yet.
-  if (membership.role === null) return { items: [], count: 0 };
-  const where = and(eq(collections.organizationId, organizationId), nested ? undefined : isNull(collections.parentId));
-  const result = await keysetPage(ctx.db, collections, where, [collections.id], page);
-  return listBody(result, (row) => toCollection(ctx, row, contentRole(membership.role, row.defaultLevel as Role | null)));
+  if (org.role === null) return { items: [], count: 0 };
+  const where = and(eq(collections.organizationId, org.organization.id), nested ? undefined : isNull(collections.parentId));
+  const result = await keysetPage(ctx.db, collections, where, [collections.id], page, { inherited: chainLevels(collections.parentId) });
+  return listBody(result, (row) => toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: levels(row.inherited) }, row)));
 }
 
-/** Changes title, description or default level; needs admin on the collection. */
-export async function updateCollection(ctx: Ctx, collectionId: string, body: Body<'UpdateCollection'>): Promise<Collection> {
-  const access = await accessCollection(ctx, collectionId);
-  requireRole(access, 'admin', 'change it');
-  if (Object.keys(body).length > 0) {
-    await ctx.db
-      .update(collections)
-      .set({ ...body, updatedAt: ctx.now() })
-      .where(eq(collections.id, collectionId));
-  }
-  return reload(ctx, collectionId);
+/** Changes title, description or default level. */
+export async function updateCollection(ctx: Ctx, grant: CollectionGrant, body: UpdateCollection): Promise<Collection> {
+  const [row] = await ctx.db
+    .update(collections)
+    .set({ title: body.title, description: body.description, defaultLevel: body.defaultLevel, updatedAt: ctx.now() })
+    .where(eq(collections.id, grant.row.id))
+    .returning();
+  return toCollection(ctx, row, collectionRole(grant, row));
 }
 
-/** Deletes a collection, its nested collections, and (softly) their spaces; nothing to do when it does not exist. */
-export async function deleteCollection(ctx: Ctx, collectionId: string): Promise<void> {
-  const access = await unlessNotFound(accessCollection(ctx, collectionId));
-  if (!access) return;
-  requireRole(access, 'admin', 'delete it');
-  await ctx.db.transaction(async (tx) => {
-    const ids = await collectionSubtree(tx as Db, collectionId);
-    // The spaces go to the trash at the top level, so that a restore has somewhere to put them.
-    await tx
+/** Deletes a collection and its nested collections; their spaces go to the trash (restorable, at the top level). */
+export async function deleteCollection(ctx: Ctx, grant: CollectionGrant): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    await lockTree(tx, grant.row.organizationId);
+    const ids = await collectionSubtree(tx, grant.row.id);
+    // A restored space comes back at the top level, where it cannot be in-collection.
+    const detached = {
+      parentId: null,
+      visibility: sql`CASE WHEN ${spaces.visibility} = 'in-collection' THEN 'private' ELSE ${spaces.visibility} END`,
+    };
+    await tx.db
       .update(spaces)
-      .set({ deletedAt: ctx.now(), parentId: null })
+      .set({ ...detached, deletedAt: ctx.now() })
       .where(and(inArray(spaces.parentId, ids), isNull(spaces.deletedAt)));
-    await tx.update(spaces).set({ parentId: null }).where(inArray(spaces.parentId, ids));
-    await tx.delete(collections).where(inArray(collections.id, ids));
+    await tx.db.update(spaces).set(detached).where(inArray(spaces.parentId, ids));
+    await tx.db.delete(collections).where(inArray(collections.id, ids));
   });
 }
 
@@ -143,61 +136,70 @@ export function anchorOf(position: { before?: { space: string }; after?: { space
   return undefined;
 }
 
-/** Moves a collection to another parent and/or next to a space; throws Conflict for a move into itself. */
-export async function moveCollection(ctx: Ctx, collectionId: string, body: Body<'MoveCollection'>): Promise<Collection> {
-  const access = await accessCollection(ctx, collectionId);
-  requireRole(access, 'admin', 'move it');
-  const organizationId = access.row.organizationId;
+/** Where a move puts an item: next to a space, or last in `parent`; undefined when the body asks nothing. */
+async function placementOf(tx: Ctx, organizationId: string, body: MoveCollection): Promise<Placement | undefined> {
   const anchor = anchorOf(body.position);
-  let placement: Placement | undefined;
   if (anchor) {
-    placement = await placeNextToSpace(ctx.db, organizationId, anchor.space, anchor.side);
+    const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
     if (body.parent !== undefined && body.parent !== placement.parentId) {
       throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
     }
-  } else if (body.parent !== undefined) {
-    placement = { parentId: body.parent, position: await lastPosition(ctx.db, organizationId, body.parent) };
+    return placement;
   }
-  if (!placement) return toCollection(ctx, access.row, access.role);
-  if (placement.parentId !== null) {
-    const parent = await unlessNotFound(accessCollection(ctx, placement.parentId));
-    if (!parent || parent.row.organizationId !== organizationId) throw new NotFound(`Parent collection ${placement.parentId} not found`);
-    if ((await collectionSubtree(ctx.db, collectionId)).includes(parent.row.id)) {
-      throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
-    }
-  }
-  await ctx.db
-    .update(collections)
-    .set({ parentId: placement.parentId, position: placement.position, updatedAt: ctx.now() })
-    .where(eq(collections.id, collectionId));
-  return reload(ctx, collectionId);
+  if (body.parent === undefined) return undefined;
+  return { parentId: body.parent, position: await lastKey(tx, organizationId, body.parent) };
 }
 
-/** Moves a collection with everything in it to the top level of another organization; admin of both. */
-export async function transferCollection(ctx: Ctx, collectionId: string, targetOrganizationId: string): Promise<Collection> {
-  const access = await accessCollection(ctx, collectionId);
-  requireRole(access, 'admin', 'transfer it');
-  const target = await requireMembership(ctx.db, targetOrganizationId, ctx.caller.userId);
-  if (!atLeast(target.role, 'admin')) throw new Forbidden('You need the admin role in the target organization');
-  if (targetOrganizationId === access.row.organizationId) return toCollection(ctx, access.row, access.role);
-  await ctx.db.transaction(async (tx) => {
-    const ids = await collectionSubtree(tx as Db, collectionId);
-    const position = await lastPosition(tx as Db, targetOrganizationId, null);
-    await tx.update(collections).set({ organizationId: targetOrganizationId }).where(inArray(collections.id, ids));
-    await tx
+/** Moves a collection to another parent and/or next to a space; throws Conflict for a move into itself. */
+export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: MoveCollection): Promise<Collection> {
+  const organizationId = grant.row.organizationId;
+  const moved = await ctx.transaction(async (tx) => {
+    // Under the tree lock, the cycle check below still holds when the move is written.
+    await lockTree(tx, organizationId);
+    const placement = await placementOf(tx, organizationId, body);
+    if (!placement) return undefined;
+    let parent: CollectionGrant | undefined;
+    if (placement.parentId !== null) {
+      parent = await parentGrant(tx, organizationId, placement.parentId);
+      if ((await collectionSubtree(tx, grant.row.id)).includes(parent.row.id)) {
+        throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
+      }
+    }
+    const [row] = await tx.db
+      .update(collections)
+      .set({ parentId: placement.parentId, position: placement.position, updatedAt: ctx.now() })
+      .where(eq(collections.id, grant.row.id))
+      .returning();
+    return { row, inherited: levelsUnder(parent) };
+  });
+  if (!moved) return viewCollection(ctx, grant);
+  return toCollection(ctx, moved.row, collectionRole({ orgRole: grant.orgRole, inherited: moved.inherited }, moved.row));
+}
+
+/** Moves a collection with everything in it to the top level of another organization where the caller is admin. */
+export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targetOrganizationId: string): Promise<Collection> {
+  const target = await requireOrganizationGrant(ctx, targetOrganizationId, 'admin');
+  if (targetOrganizationId === grant.row.organizationId) return viewCollection(ctx, grant);
+  const row = await ctx.transaction(async (tx) => {
+    await lockTree(tx, grant.row.organizationId, targetOrganizationId);
+    const ids = await collectionSubtree(tx, grant.row.id);
+    const position = await lastKey(tx, targetOrganizationId, null);
+    await tx.db.update(collections).set({ organizationId: targetOrganizationId }).where(inArray(collections.id, ids));
+    await tx.db.update(spaces).set({ organizationId: targetOrganizationId }).where(inArray(spaces.parentId, ids));
+    const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })
-      .where(eq(collections.id, collectionId));
-    await tx.update(spaces).set({ organizationId: targetOrganizationId }).where(inArray(spaces.parentId, ids));
+      .where(eq(collections.id, grant.row.id))
+      .returning();
+    return moved;
   });
-  return reload(ctx, collectionId);
+  return toCollection(ctx, row, collectionRole({ orgRole: target.role, inherited: [] }, row));
 }
 
 /** The spaces directly in a collection, in their order. */
-export async function listSpacesInCollection(ctx: Ctx, collectionId: string, page: PageRequest) {
-  const access = await accessCollection(ctx, collectionId);
-  const membership = await requireMembership(ctx.db, access.row.organizationId, ctx.caller.userId);
-  const where = and(eq(spaces.parentId, collectionId), isNull(spaces.deletedAt));
+export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, page: PageRequest) {
+  const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt));
   const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page);
-  return listBody(result, (row) => toSpace(ctx, row, contentRole(membership.role, row.defaultLevel as Role | null)));
+  const inherited = levelsUnder(grant);
+  return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: grant.orgRole, inherited }, row)));
 }

@@ -1,83 +1,93 @@
-// The content tree of an organization: collections nest, and spaces and collections are ordered
-// among the items of their parent by a `position` number.
-import { and, eq, gt, inArray, isNull, lt, max, min, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { collections, spaces } from '../db/schema.js';
+// The content tree of an organization: collections nest, and spaces and collections are ordered among
+// the items of their parent by a fractional-indexing key (content/order-keys.ts). Every change to the
+// tree runs in a transaction holding `lockTree`, so checks made before a write (cycles, neighbours,
+// the last key) still hold when it is written.
+import { and, asc, eq, gt, inArray, isNull, lt, max, min, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import { queryRows } from '../db/client.js';
+import { collections, organizations, spaces } from '../db/schema/index.js';
 import { BadRequest } from '../http/errors.js';
+import { keyAfter, keyBetween } from './order-keys.js';
+
+/**
+ * Locks the content trees of the given organizations until the transaction ends, in a fixed order so
+ * two transfers between the same organizations cannot deadlock. `FOR NO KEY UPDATE` leaves concurrent
+ * inserts referencing the organization (new members, tokens) alone.
+ */
+export async function lockTree(tx: Ctx, ...organizationIds: string[]): Promise<void> {
+  const ids = [...new Set(organizationIds)].sort();
+  await tx.db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, ids)).orderBy(asc(organizations.id)).for('no key update');
+}
 
 function sameParent(table: typeof collections | typeof spaces, organizationId: string, parentId: string | null): SQL | undefined {
   return and(eq(table.organizationId, organizationId), parentId === null ? isNull(table.parentId) : eq(table.parentId, parentId));
 }
 
-/**
- * The position of the nearest item (space or collection) under `parentId` before or after `position`,
- * or undefined when there is none on that side.
- */
-async function neighbourPosition(
-  db: Db,
-  organizationId: string,
-  parentId: string | null,
-  position: number,
-  side: 'before' | 'after',
-): Promise<number | undefined> {
-  const nearest = side === 'before' ? max : min;
-  const beyond = side === 'before' ? lt : gt;
-  const [[c], [s]] = await Promise.all([
-    db
-      .select({ p: nearest(collections.position) })
-      .from(collections)
-      .where(and(sameParent(collections, organizationId, parentId), beyond(collections.position, position))),
-    db
-      .select({ p: nearest(spaces.position) })
-      .from(spaces)
-      .where(and(sameParent(spaces, organizationId, parentId), isNull(spaces.deletedAt), beyond(spaces.position, position))),
-  ]);
-  const found = [c?.p, s?.p].filter((p): p is number => p != null);
-  if (found.length === 0) return undefined;
-  return side === 'before' ? Math.max(...found) : Math.min(...found);
+/** The keys two one-key queries (collections, spaces) find, in one round trip, sorted (C collation order). */
+async function bothTables(tx: Ctx, collectionKey: SQLWrapper, spaceKey: SQLWrapper): Promise<string[]> {
+  const [row] = await queryRows<{ c: string | null; s: string | null }>(tx.db, sql`SELECT (${collectionKey}) AS c, (${spaceKey}) AS s`);
+  return [row?.c, row?.s].filter((k): k is string => k != null).sort(compareKeys);
 }
 
-/** A position after every item currently under `parentId`. */
-export async function lastPosition(db: Db, organizationId: string, parentId: string | null): Promise<number> {
-  const [[c], [s]] = await Promise.all([
-    db.select({ p: max(collections.position) }).from(collections).where(sameParent(collections, organizationId, parentId)),
-    db.select({ p: max(spaces.position) }).from(spaces).where(sameParent(spaces, organizationId, parentId)),
-  ]);
-  return Math.max(c?.p ?? 0, s?.p ?? 0) + 1;
+/** Byte order, as the C collation sorts: `localeCompare` would not. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The key of the nearest item (space or collection) under `parentId` before or after `key`, if any. */
+async function neighbourKey(tx: Ctx, organizationId: string, parentId: string | null, key: string, side: 'before' | 'after') {
+  const nearest = side === 'before' ? max : min;
+  const beyond = side === 'before' ? lt : gt;
+  const found = await bothTables(
+    tx,
+    tx.db.select({ k: nearest(collections.position) }).from(collections).where(and(sameParent(collections, organizationId, parentId), beyond(collections.position, key))),
+    tx.db
+      .select({ k: nearest(spaces.position) })
+      .from(spaces)
+      .where(and(sameParent(spaces, organizationId, parentId), isNull(spaces.deletedAt), beyond(spaces.position, key))),
+  );
+  return side === 'before' ? found.at(-1) : found[0];
+}
+
+/** A key after every item currently under `parentId`. Call it holding `lockTree`. */
+export async function lastKey(tx: Ctx, organizationId: string, parentId: string | null): Promise<string> {
+  const keys = await bothTables(
+    tx,
+    tx.db.select({ k: max(collections.position) }).from(collections).where(sameParent(collections, organizationId, parentId)),
+    tx.db.select({ k: max(spaces.position) }).from(spaces).where(sameParent(spaces, organizationId, parentId)),
+  );
+  return keyAfter(keys.at(-1));
 }
 
 export interface Placement {
   parentId: string | null;
-  position: number;
+  position: string;
 }
 
 /**
  * Where an item goes when placed before or after the space `anchorSpaceId`: under the anchor's parent,
- * between the anchor and its neighbour. Throws BadRequest when the anchor is not a space of the organization.
+ * between the anchor and its neighbour. Throws BadRequest when the anchor is not a space of the
+ * organization. Call it holding `lockTree`.
  */
-export async function placeNextToSpace(
-  db: Db,
-  organizationId: string,
-  anchorSpaceId: string,
-  side: 'before' | 'after',
-): Promise<Placement> {
-  const [anchor] = await db
+export async function placeNextToSpace(tx: Ctx, organizationId: string, anchorSpaceId: string, side: 'before' | 'after'): Promise<Placement> {
+  const [anchor] = await tx.db
     .select({ parentId: spaces.parentId, position: spaces.position })
     .from(spaces)
     .where(and(eq(spaces.id, anchorSpaceId), eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt)));
   if (!anchor) throw new BadRequest(`Invalid request: body.position.${side}.space: space ${anchorSpaceId} not found in this organization`);
-  const neighbour = await neighbourPosition(db, organizationId, anchor.parentId, anchor.position, side);
-  const position = neighbour !== undefined ? (neighbour + anchor.position) / 2 : anchor.position + (side === 'before' ? -1 : 1);
+  const neighbour = await neighbourKey(tx, organizationId, anchor.parentId, anchor.position, side);
+  const position = side === 'before' ? keyBetween(neighbour, anchor.position) : keyBetween(anchor.position, neighbour);
   return { parentId: anchor.parentId, position };
 }
 
-/** The ids of a collection and of every collection nested in it, at any depth. */
-export async function collectionSubtree(db: Db, collectionId: string): Promise<string[]> {
-  const ids = [collectionId];
-  for (let frontier = [collectionId]; frontier.length > 0; ) {
-    const children = await db.select({ id: collections.id }).from(collections).where(inArray(collections.parentId, frontier));
-    frontier = children.map((c) => c.id);
-    ids.push(...frontier);
-  }
-  return ids;
+/** The ids of a collection and of every collection nested in it, at any depth, in one query. */
+export async function collectionSubtree(tx: Ctx, collectionId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(tx.db, sql`
+    WITH RECURSIVE subtree(id) AS (
+      SELECT ${collectionId}::text
+      UNION
+      SELECT c.id FROM ${collections} c JOIN subtree ON c.parent_id = subtree.id
+    )
+    SELECT id FROM subtree`);
+  return rows.map((r) => r.id);
 }

@@ -35,31 +35,38 @@ function decodeCursor(page: string, arity: number): KeyValue[] {
   throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }
 
-/** One page of `table` rows matching `where`, in ascending order of `keys` (which must be unique together). */
-export async function keysetPage<T extends PgTable, Row extends T['$inferSelect']>(
+/**
+ * One page of `table` rows matching `where`, in ascending order of `keys` (which must be unique together),
+ * each with the `extra` fields (SQL computed per row, e.g. the caller's role). The total count comes in
+ * the same round trip, as a scalar subquery; only a page past the end needs a second query for it.
+ */
+export async function keysetPage<T extends PgTable, Extra extends Record<string, SQL.Aliased | SQL> = Record<never, never>>(
   db: Db,
   table: T,
   where: SQL | undefined,
   keys: PgColumn[],
   request: PageRequest,
-): Promise<Page<Row>> {
+  extra?: Extra,
+): Promise<Page<T['$inferSelect'] & { [K in keyof Extra]: Extra[K] extends SQL<infer V> ? V : unknown }>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.length);
   const afterCondition = after
     ? sql`(${sql.join(keys, sql`, `)}) > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
     : undefined;
+  const totalOf = () => db.select({ total: count() }).from(table as PgTable).where(where);
   const rows = (await db
-    .select()
+    .select({ ...getTableColumns(table), ...extra, pageTotal: sql<number>`(${totalOf()})`.mapWith(Number) })
     .from(table as PgTable)
     .where(and(where, afterCondition))
     .orderBy(...keys.map((k) => asc(k)))
-    .limit(limit + 1)) as Row[];
-  const [{ total }] = await db.select({ total: count() }).from(table as PgTable).where(where);
+    .limit(limit + 1)) as Record<string, unknown>[];
+  const total = rows.length > 0 ? (rows[0].pageTotal as number) : (await totalOf())[0].total;
+  for (const row of rows) delete row.pageTotal;
   const hasMore = rows.length > limit;
   const pageRows = rows.slice(0, limit);
-  const last = pageRows.at(-1) as Record<string, unknown> | undefined;
+  const last = pageRows.at(-1);
   return {
-    rows: pageRows,
+    rows: pageRows as never,
     count: total,
     ...(hasMore && last && { next: { page: encodeCursor(keys.map((k) => last[columnKey(table, k)] as KeyValue)) } }),
   };

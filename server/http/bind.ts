@@ -4,6 +4,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { contractOperations } from '../../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
+import { checkAccess, type Grants } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { ApiError, BadRequest } from './errors.js';
 import { validatePart } from './validation.js';
@@ -26,14 +27,17 @@ function readBody(op: Operation, req: Request): unknown {
 
 function readInput(op: Operation, req: Request) {
   return {
-    params: op.params ? validatePart('params', op.params, req.params) : {},
+    params: (op.params ? validatePart('params', op.params, req.params) : {}) as Record<string, string>,
     query: op.query ? validatePart('query', op.query, req.query) : {},
     body: readBody(op, req),
   };
 }
 
-/** An Express router serving every operation of the route table with the given handlers. */
-export function bindRoutes(handlers: Handlers<Ctx>, contextOf: (req: Request, res: Response) => Ctx): Router {
+/**
+ * An Express router serving every operation of the route table: input validated (400), then the
+ * operation's access rule applied (404/403, or 204 for an idempotent delete of nothing), then the handler.
+ */
+export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Request, res: Response) => Ctx): Router {
   const router = express.Router();
   for (const route of routes) {
     const op: Operation = contractOperations[route.operationId as OperationId];
@@ -42,7 +46,14 @@ export function bindRoutes(handlers: Handlers<Ctx>, contextOf: (req: Request, re
     const parseBody = express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
     router[route.method](route.path, parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
-      const reply = await handler(readInput(op, req), contextOf(req, res));
+      const input = readInput(op, req);
+      const ctx = contextOf(req, res);
+      const decision = await checkAccess(ctx, op.access, input.params);
+      if ('noContent' in decision) {
+        res.status(204).end();
+        return;
+      }
+      const reply = await handler({ ...input, grant: decision.grant }, ctx);
       res.status(reply.status);
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       if (reply.body === undefined) res.end();

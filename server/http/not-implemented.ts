@@ -1,13 +1,13 @@
 // Handlers for operations whose area has not landed: they answer 501 with the error body, and the
 // coverage report lists them as not implemented. Nothing else is ever faked.
-import type { Handlers, OperationId } from '../../generated/router.js';
-import type { Ctx } from '../context.js';
+import type { OperationId } from '../../generated/router.js';
+import type { AppHandlers } from '../handlers.js';
 import { NotImplemented } from './errors.js';
 
 const stubs = new WeakSet<object>();
 
 /** 501 handlers for the given operations. */
-export function notImplemented<K extends OperationId>(operationIds: readonly K[]): Pick<Handlers<Ctx>, K> {
+export function notImplemented<K extends OperationId>(operationIds: readonly K[]): Pick<AppHandlers, K> {
   const entries = operationIds.map((id) => {
     const stub = async () => {
       throw new NotImplemented(id);
@@ -15,7 +15,7 @@ export function notImplemented<K extends OperationId>(operationIds: readonly K[]
     stubs.add(stub);
     return [id, stub];
   });
-  return Object.fromEntries(entries) as Pick<Handlers<Ctx>, K>;
+  return Object.fromEntries(entries) as Pick<AppHandlers, K>;
 }
 
 /** Whether a handler is real (not a 501 stub). */

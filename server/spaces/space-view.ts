@@ -1,10 +1,10 @@
 import type { components } from '../../generated/types.js';
-import { spacePermissions, type Role } from '../auth/roles.js';
+import type { SpaceRow } from '../auth/access.js';
+import { asRole, spacePermissions, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
-import type { spaces } from '../db/schema.js';
 
 export type Space = components['schemas']['Space'];
-export type SpaceRow = typeof spaces.$inferSelect;
+export type { SpaceRow };
 
 /** The API form of a space row, with permissions for a caller holding `role` on it. */
 export function toSpace(ctx: Ctx, row: SpaceRow, role: Role | null): Space {
@@ -23,7 +23,7 @@ export function toSpace(ctx: Ctx, row: SpaceRow, role: Role | null): Space {
     ...(row.parentId && { parent: row.parentId }),
     ...(row.language && { language: row.language as Space['language'] }),
     revision: row.revisionId,
-    defaultLevel: row.defaultLevel as Role | null,
+    defaultLevel: asRole(row.defaultLevel),
     // Comments and change requests are not stored yet: these counts are truly zero until their areas land.
     comments: 0,
     changeRequests: 0,

@@ -1,27 +1,26 @@
 import type { spaceOperations } from '../../contract/spaces.js';
-import type { Handlers } from '../../generated/router.js';
-import type { Ctx } from '../context.js';
-import { createSpace, deleteSpace, getSpace, listSpacesInOrganization, restoreSpace, updateSpace } from './spaces.store.js';
+import type { AppHandlers } from '../handlers.js';
+import { createSpace, deleteSpace, listSpacesInOrganization, restoreSpace, updateSpace, viewSpace } from './spaces.store.js';
 
 export const spaceHandlers = {
-  async createSpace({ params, body }, ctx) {
-    const space = await createSpace(ctx, params.organizationId, body);
+  async createSpace({ grant, body }, ctx) {
+    const space = await createSpace(ctx, grant, body);
     return { status: 201, body: space, headers: { Location: space.urls.location } };
   },
-  async listSpacesInOrganizationById({ params, query }, ctx) {
-    return { status: 200, body: await listSpacesInOrganization(ctx, params.organizationId, query) };
+  async listSpacesInOrganizationById({ grant, query }, ctx) {
+    return { status: 200, body: await listSpacesInOrganization(ctx, grant, query) };
   },
-  async getSpaceById({ params }, ctx) {
-    return { status: 200, body: await getSpace(ctx, params.spaceId) };
+  async getSpaceById({ grant }, ctx) {
+    return { status: 200, body: viewSpace(ctx, grant) };
   },
-  async updateSpaceById({ params, body }, ctx) {
-    return { status: 200, body: await updateSpace(ctx, params.spaceId, body) };
+  async updateSpaceById({ grant, body }, ctx) {
+    return { status: 200, body: await updateSpace(ctx, grant, body) };
   },
-  async deleteSpaceById({ params }, ctx) {
-    await deleteSpace(ctx, params.spaceId);
+  async deleteSpaceById({ grant }, ctx) {
+    await deleteSpace(ctx, grant);
     return { status: 204 };
   },
-  async restoreSpace({ params }, ctx) {
-    return { status: 200, body: await restoreSpace(ctx, params.spaceId) };
+  async restoreSpace({ grant }, ctx) {
+    return { status: 200, body: await restoreSpace(ctx, grant) };
   },
-} satisfies Partial<Pick<Handlers<Ctx>, keyof typeof spaceOperations>>;
+} satisfies Partial<Pick<AppHandlers, keyof typeof spaceOperations>>;

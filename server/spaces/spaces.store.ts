@@ -1,127 +1,118 @@
+// Spaces: creation in the content tree, settings, soft delete and restore. Access to the space itself
+// is checked by the access layer before these run; they apply only the conditional rules.
 import { and, eq, isNull } from 'drizzle-orm';
-import type { components } from '../../generated/types.js';
-import { callerContentRole, requireContentRole } from '../auth/content-access.js';
-import { requireMembership } from '../auth/membership.js';
-import { atLeast, contentRole, type Role } from '../auth/roles.js';
-import { creationParent } from '../collections/collections.store.js';
-import { lastPosition } from '../content/tree.js';
+import type { z } from 'zod';
+import type { spaceOperations } from '../../contract/spaces.js';
+import { findCollectionGrant, levels, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
+import { inheritedBySpace } from '../auth/grants.js';
+import { asRole, atLeast } from '../auth/roles.js';
+import { lastKey, lockTree } from '../content/tree.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
-import { collections, spaces } from '../db/schema.js';
-import { NotFound, unlessNotFound } from '../http/errors.js';
+import { spaces } from '../db/schema/index.js';
+import { Forbidden, NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { toSpace, type Space, type SpaceRow } from './space-view.js';
+import { toSpace, type Space } from './space-view.js';
 
-type Body<K extends keyof components['schemas']> = components['schemas'][K];
+type CreateSpace = z.output<typeof spaceOperations.createSpace.body>;
+type UpdateSpace = z.output<typeof spaceOperations.updateSpaceById.body>;
 
-/** How long a deleted space can be restored before it is gone for good. */
+/** How long a deleted space can be restored before it is gone for good (the purge job removes it). */
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
-interface Access {
-  row: SpaceRow;
-  role: Role | null;
+/** The space of a grant, as the API shows it to the caller. */
+export function viewSpace(ctx: Ctx, grant: SpaceGrant): Space {
+  return toSpace(ctx, grant.row, grant.role);
 }
 
-/**
- * A space the caller can view, with the caller's role on it; throws NotFound otherwise. Deleted spaces
- * are not found unless `includeDeleted`.
- */
-async function accessSpace(ctx: Ctx, spaceId: string, includeDeleted = false): Promise<Access> {
-  const [row] = await ctx.db.select().from(spaces).where(eq(spaces.id, spaceId));
-  const role = row ? await callerContentRole(ctx, row.organizationId, row.defaultLevel) : null;
-  if (!row || (row.deletedAt && !includeDeleted) || !atLeast(role, 'read')) throw new NotFound(`Space ${spaceId} not found`);
-  return { row, role };
-}
-
-function requireRole(access: Access, required: Role, action: string): void {
-  requireContentRole(access.role, required, 'space', action);
-}
-
-async function reload(ctx: Ctx, spaceId: string): Promise<Space> {
-  const access = await accessSpace(ctx, spaceId);
-  return toSpace(ctx, access.row, access.role);
-}
-
-export async function getSpace(ctx: Ctx, spaceId: string): Promise<Space> {
-  return reload(ctx, spaceId);
-}
-
-/** Creates an empty space at the top level or in a collection; needs the create role there. */
-export async function createSpace(ctx: Ctx, organizationId: string, body: Body<'CreateSpace'>): Promise<Space> {
-  const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
-  const parentId = await creationParent(ctx, membership, body.parent, 'create a space');
-  const now = ctx.now();
-  const [row] = await ctx.db
-    .insert(spaces)
-    .values({
-      id: newId('spc', now.getTime()),
-      organizationId,
-      parentId,
-      title: body.title || 'Untitled',
-      emoji: body.emoji ?? '',
-      visibility: parentId ? 'in-collection' : 'private',
-      editMode: body.editMode ?? 'live',
-      mergeRules: { type: 'inherit' },
-      language: body.language ?? null,
-      // Every space starts with an empty first revision; the content area gives revisions their pages.
-      revisionId: newId('rev', now.getTime()),
-      position: await lastPosition(ctx.db, organizationId, parentId),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return toSpace(ctx, row, contentRole(membership.role, null));
-}
-
-/** The organization's spaces that are not deleted, in creation order. */
-export async function listSpacesInOrganization(ctx: Ctx, organizationId: string, page: PageRequest) {
-  const membership = await requireMembership(ctx.db, organizationId, ctx.caller.userId);
-  // Guests see no content unless granted it, and content grants are not stored yet.
-  if (membership.role === null) return { items: [], count: 0 };
-  const where = and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page);
-  return listBody(result, (row) => toSpace(ctx, row, contentRole(membership.role, row.defaultLevel as Role | null)));
-}
-
-/** Applies the given settings: title, emoji and language need edit; the rest needs admin. */
-export async function updateSpace(ctx: Ctx, spaceId: string, body: Body<'UpdateSpace'>): Promise<Space> {
-  const access = await accessSpace(ctx, spaceId);
-  const adminOnly = body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined;
-  requireRole(access, adminOnly ? 'admin' : 'edit', adminOnly ? 'change its edit mode, default level or merge rules' : 'change it');
-  if (Object.keys(body).length > 0) {
-    await ctx.db
-      .update(spaces)
-      .set({ ...body, updatedAt: ctx.now() })
-      .where(eq(spaces.id, spaceId));
+/** Creates an empty space at the top level or in the collection `parent` (404 when not visible). */
+export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: CreateSpace): Promise<Space> {
+  const organizationId = org.organization.id;
+  const parent = body.parent === undefined ? undefined : await findCollectionGrant(ctx, body.parent);
+  if (body.parent !== undefined && parent?.row.organizationId !== organizationId) {
+    throw new NotFound(`Parent collection ${body.parent} not found`);
   }
-  return reload(ctx, spaceId);
+  const now = ctx.now();
+  const row = await ctx.transaction(async (tx) => {
+    await lockTree(tx, organizationId);
+    const parentId = parent?.row.id ?? null;
+    const [inserted] = await tx.db
+      .insert(spaces)
+      .values({
+        id: newId('spc', now.getTime()),
+        organizationId,
+        parentId,
+        title: body.title || 'Untitled',
+        emoji: body.emoji ?? '',
+        visibility: parentId ? 'in-collection' : 'private',
+        editMode: body.editMode ?? 'live',
+        mergeRules: { type: 'inherit' },
+        language: body.language ?? null,
+        // Every space starts with an empty first revision; the content area gives revisions their pages.
+        revisionId: newId('rev', now.getTime()),
+        position: await lastKey(tx, organizationId, parentId),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  const inherited = parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r) => r !== null) : [];
+  return toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited }, row));
 }
 
-/** Marks a space deleted (restorable for 7 days); nothing to do when it does not exist or is already deleted. */
-export async function deleteSpace(ctx: Ctx, spaceId: string): Promise<void> {
-  const access = await unlessNotFound(accessSpace(ctx, spaceId));
-  if (!access) return;
-  requireRole(access, 'admin', 'delete it');
-  await ctx.db.update(spaces).set({ deletedAt: ctx.now() }).where(eq(spaces.id, spaceId));
+/** The organization's spaces that are not deleted, in creation order; none for guests. */
+export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
+  // Guests see no content unless granted it, and content grants are not stored yet.
+  if (org.role === null) return { items: [], count: 0 };
+  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
+  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { inherited: inheritedBySpace() });
+  return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited: levels(row.inherited) }, row)));
+}
+
+/** Applies the given settings: `editMode`, `defaultLevel` and `mergeRules` need admin. */
+export async function updateSpace(ctx: Ctx, grant: SpaceGrant, body: UpdateSpace): Promise<Space> {
+  const adminOnly = body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined;
+  if (adminOnly && !atLeast(grant.role, 'admin')) {
+    throw new Forbidden('You need the admin role on this space to change its edit mode, default level or merge rules');
+  }
+  const [row] = await ctx.db
+    .update(spaces)
+    .set({
+      title: body.title,
+      emoji: body.emoji,
+      editMode: body.editMode,
+      defaultLevel: body.defaultLevel,
+      language: body.language,
+      mergeRules: body.mergeRules,
+      updatedAt: ctx.now(),
+    })
+    .where(eq(spaces.id, grant.row.id))
+    .returning();
+  return toSpace(ctx, row, spaceRole(grant, row));
+}
+
+/** Marks a space deleted: it can be restored for 7 days, then the purge job removes it. */
+export async function deleteSpace(ctx: Ctx, grant: SpaceGrant): Promise<void> {
+  await ctx.db.update(spaces).set({ deletedAt: ctx.now() }).where(and(eq(spaces.id, grant.row.id), isNull(spaces.deletedAt)));
 }
 
 /** Brings back a space deleted less than 7 days ago; throws NotFound past that window. */
-export async function restoreSpace(ctx: Ctx, spaceId: string): Promise<Space> {
-  const access = await accessSpace(ctx, spaceId, true);
-  requireRole(access, 'admin', 'restore it');
-  const { deletedAt, parentId } = access.row;
-  if (deletedAt) {
-    if (ctx.now().getTime() - deletedAt.getTime() > RESTORE_WINDOW_MS) {
-      throw new NotFound(`Space ${spaceId} was deleted more than 7 days ago and is permanently removed`);
-    }
-    // The space's collection may have been deleted meanwhile: the space then comes back at the top level.
-    const [parent] = parentId
-      ? await ctx.db.select({ id: collections.id }).from(collections).where(eq(collections.id, parentId))
-      : [];
-    await ctx.db
-      .update(spaces)
-      .set({ deletedAt: null, parentId: parent?.id ?? null, updatedAt: ctx.now() })
-      .where(eq(spaces.id, spaceId));
+export async function restoreSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
+  const { deletedAt, parentId, visibility } = grant.row;
+  if (!deletedAt) return viewSpace(ctx, grant);
+  if (ctx.now().getTime() - deletedAt.getTime() > RESTORE_WINDOW_MS) {
+    throw new NotFound(`Space ${grant.row.id} was deleted more than 7 days ago and is permanently removed`);
   }
-  return reload(ctx, spaceId);
+  // A space whose collection was deleted meanwhile comes back at the top level, as a private space.
+  const [row] = await ctx.db
+    .update(spaces)
+    .set({
+      deletedAt: null,
+      visibility: parentId === null && visibility === 'in-collection' ? 'private' : visibility,
+      updatedAt: ctx.now(),
+    })
+    .where(eq(spaces.id, grant.row.id))
+    .returning();
+  return toSpace(ctx, row, spaceRole(grant, row));
 }

@@ -1,10 +1,9 @@
 import type { userOperations } from '../../contract/users.js';
-import type { Handlers } from '../../generated/router.js';
-import type { Ctx } from '../context.js';
+import type { AppHandlers } from '../handlers.js';
 import { getUser } from './users.store.js';
 
 export const userHandlers = {
   async getAuthenticatedUser(_input, ctx) {
     return { status: 200, body: await getUser(ctx.db, ctx.urls, ctx.caller.userId) };
   },
-} satisfies Pick<Handlers<Ctx>, keyof typeof userOperations>;
+} satisfies Pick<AppHandlers, keyof typeof userOperations>;

@@ -1,6 +1,7 @@
 // A real app on its own copy of the migrated database, for one test file: PGlite by default,
 // PostgreSQL when DATABASE_URL is set. Every response goes through the spec check (see api.ts).
 import { randomBytes } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
@@ -9,7 +10,10 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { addMember, createOrganization, createUser, issueToken } from '../../server/auth/bootstrap.js';
 import type { Role } from '../../server/auth/roles.js';
+import { createCtx, type Ctx } from '../../server/context.js';
 import { createDb, type Database, type Db } from '../../server/db/client.js';
+import { collections, spaces } from '../../server/db/schema/index.js';
+import { createUrls } from '../../server/http/urls.js';
 import { apiClient, type ApiClient } from './api.js';
 
 export const PUBLIC_URL = 'https://api.test.example';
@@ -62,6 +66,26 @@ export class Harness {
       publicUrl: PUBLIC_URL,
       now: () => new Date(Date.now() + this.clockOffsetMs),
     });
+  }
+
+  /** A Ctx acting as `userId`, for calling store and domain functions without HTTP. */
+  ctx(userId: string): Ctx {
+    return createCtx({
+      caller: { userId },
+      db: this.db,
+      now: () => new Date(Date.now() + this.clockOffsetMs),
+      urls: createUrls(PUBLIC_URL),
+      log: pino({ level: 'silent' }),
+    });
+  }
+
+  /** The order keys of the given spaces or collections, in the order of the ids. */
+  async positionsOf(ids: string[]): Promise<string[]> {
+    const rows = [
+      ...(await this.db.select({ id: spaces.id, position: spaces.position }).from(spaces).where(inArray(spaces.id, ids))),
+      ...(await this.db.select({ id: collections.id, position: collections.position }).from(collections).where(inArray(collections.id, ids))),
+    ];
+    return ids.map((id) => rows.find((r) => r.id === id)!.position);
   }
 
   /** Moves the server's clock forward, e.g. past the 7-day restore window. */
