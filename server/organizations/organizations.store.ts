@@ -66,19 +66,22 @@ export async function updateOrganization(ctx: Ctx, grant: OrganizationGrant, upd
     // Sites are not stored yet, so no site id can be valid default content.
     throw new BadRequest(`Invalid request: body.defaultContent.site: site ${update.defaultContent.site} not found in this organization`);
   }
+  const changes = {
+    title: update.title,
+    emailDomains: update.emailDomains,
+    hostname: update.hostname,
+    defaultRole: update.defaultRole,
+    logoUrl: update.logo,
+    sso: update.sso,
+    ai: update.ai,
+    inviteLinks: update.inviteLinks,
+    mergeRules: update.mergeRules,
+  };
+  // An empty update changes nothing (and an UPDATE needs at least one column).
+  if (Object.values(changes).every((v) => v === undefined)) return viewOrganization(ctx, grant);
   const [row] = await ctx.db
     .update(organizations)
-    .set({
-      title: update.title,
-      emailDomains: update.emailDomains,
-      hostname: update.hostname,
-      defaultRole: update.defaultRole,
-      logoUrl: update.logo,
-      sso: update.sso,
-      ai: update.ai,
-      inviteLinks: update.inviteLinks,
-      mergeRules: update.mergeRules,
-    })
+    .set(changes)
     .where(eq(organizations.id, grant.organization.id))
     .returning()
     .catch(whenUniqueViolation(() => new Conflict(`Hostname ${update.hostname} is already used by another organization`)));

@@ -107,6 +107,11 @@ export class Harness {
     return { ...user, organizationId };
   }
 
+  /** Gives an existing user a role (null: guest) in another organization. */
+  async addMembership(organizationId: string, userId: string, role: Role | null): Promise<void> {
+    await addMember(this.db, organizationId, userId, role);
+  }
+
   private async newUser() {
     const n = ++this.counter;
     const user = await createUser(this.db, { email: `user${n}-${randomBytes(3).toString('hex')}@example.com`, displayName: `User ${n}` });

@@ -1,0 +1,96 @@
+// The access matrix: every implemented operation, called by every kind of caller, answers what its
+// declared access rule (contract/access.ts) says — 401 without a valid token, 404 for what the caller
+// cannot see (204 for an idempotent delete), 403 for too low a role, a success otherwise. New operations
+// join it by being declared and implemented; nothing here names them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Access } from '../contract/access.js';
+import { contractOperations } from '../contract/index.js';
+import type { Operation } from '../contract/operation.js';
+import { handlers } from '../server/handlers.js';
+import { atLeast, type Role } from '../server/auth/roles.js';
+import { isImplemented } from '../server/http/not-implemented.js';
+import { send, type ApiResponse } from './support/api.js';
+import { useHarness, type Account } from './support/harness.js';
+
+const h = useHarness();
+
+const roles: Role[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
+type CallerKind = 'no token' | 'bad token' | 'outsider' | 'guest' | Role;
+const callerKinds: CallerKind[] = ['no token', 'bad token', 'outsider', 'guest', ...roles];
+
+/** Minimal valid bodies for the operations whose body has required fields; `{}` for the others. */
+const bodies: Partial<Record<string, (world: World) => unknown>> = {
+  transferCollection: (world) => ({ organization: world.admin.organizationId }),
+};
+
+interface World {
+  admin: Account;
+  outsider: Account;
+  members: Record<'guest' | Role, Account>;
+}
+
+/** The status the declaration promises to a caller: a number, or 'success' for any 2xx. */
+function expected(rule: Access, caller: CallerKind): number | 'success' {
+  if (caller === 'no token' || caller === 'bad token') return 401;
+  if (rule.to === 'caller') return 'success';
+  const hidden = 'missing' in rule && rule.missing === 'no-content' ? 204 : 404;
+  if (caller === 'outsider') return hidden;
+  const orgRole = caller === 'guest' ? null : caller;
+  if (rule.to === 'organization') return rule.role === 'guest' || atLeast(orgRole, rule.role) ? 'success' : 403;
+  // Content at the default level: the caller's role on it is the organization role; guests see nothing.
+  if (orgRole === null) return hidden;
+  return atLeast(orgRole, rule.role) ? 'success' : 403;
+}
+
+const implemented = (Object.entries(contractOperations) as [keyof typeof handlers, Operation][]).filter(([id]) =>
+  isImplemented(handlers[id]),
+);
+const cases = implemented.flatMap(([id, op]) => callerKinds.map((caller) => [id, caller, op] as const));
+
+describe('access matrix', () => {
+  let world: World;
+
+  beforeAll(async () => {
+    const admin = await h.current.newAdmin();
+    const members = { guest: await h.current.newMember(admin.organizationId, null) } as World['members'];
+    for (const role of roles) members[role] = await h.current.newMember(admin.organizationId, role);
+    world = { admin, outsider: await h.current.newAdmin(), members };
+  });
+
+  /** A concrete path for the operation, on fresh resources (so destructive calls do not affect other cases). */
+  async function pathFor(op: Operation): Promise<string> {
+    const { admin } = world;
+    let path = op.path.replace('{organizationId}', admin.organizationId);
+    if (path.includes('{collectionId}')) {
+      const collection = await admin.api.post(`/orgs/${admin.organizationId}/collections`, { title: 'Matrix' });
+      path = path.replace('{collectionId}', collection.body.id);
+    }
+    if (path.includes('{spaceId}')) {
+      const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Matrix' });
+      path = path.replace('{spaceId}', space.body.id);
+    }
+    return `/v1${path}`;
+  }
+
+  function tokenOf(caller: CallerKind): string | null {
+    if (caller === 'no token') return null;
+    if (caller === 'bad token') return 'dwt_not-a-real-token';
+    if (caller === 'outsider') return world.outsider.token;
+    return world.members[caller].token;
+  }
+
+  it.each(cases)('%s as %s answers what its access rule declares', async (id, caller, op) => {
+    const path = await pathFor(op);
+    const body = op.body ? (bodies[id]?.(world) ?? {}) : undefined;
+    const res: ApiResponse = await send(h.current.app, op.method, path, { token: tokenOf(caller), body });
+    const want = expected(op.access, caller);
+    const detail = `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}`;
+    if (want === 'success') expect(res.status >= 200 && res.status < 300, detail).toBe(true);
+    else expect(res.status, detail).toBe(want);
+  });
+
+  it('covers every implemented operation', () => {
+    expect(new Set(cases.map(([id]) => id)).size).toBe(implemented.length);
+    expect(implemented.length).toBeGreaterThanOrEqual(18);
+  });
+});
