@@ -123,10 +123,10 @@ export const spaceOperations = operations({
     body: z
       .strictObject({
         title: z.string().trim().max(50).optional(),
-        emoji: z.string().max(50).optional(),
+        emoji: z.string().max(50).default(''),
         parent: z.string().min(1).optional(),
         language: TranslationLanguage.optional(),
-        editMode: z.enum(['live', 'locked']).optional(),
+        editMode: z.enum(['live', 'locked']).default('live'),
       })
       .openapi('CreateSpace'),
     bodyOptional: true,

@@ -3212,11 +3212,15 @@ export interface components {
         };
         CreateSpace: {
             title?: string;
-            emoji?: string;
+            /** @default  */
+            emoji: string;
             parent?: string;
             language?: components["schemas"]["TranslationLanguage"];
-            /** @enum {string} */
-            editMode?: "live" | "locked";
+            /**
+             * @default live
+             * @enum {string}
+             */
+            editMode: "live" | "locked";
         };
         UpdateSpace: {
             title?: string;

@@ -43,9 +43,9 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
         organizationId,
         parentId,
         title: body.title || 'Untitled',
-        emoji: body.emoji ?? '',
+        emoji: body.emoji,
         visibility: parentId ? 'in-collection' : 'private',
-        editMode: body.editMode ?? 'live',
+        editMode: body.editMode,
         mergeRules: { type: 'inherit' },
         language: body.language ?? null,
         // Every space starts with an empty first revision; the content area gives revisions their pages.
