@@ -7,7 +7,7 @@ export type RequestPart = 'params' | 'query' | 'body';
 const NUL = '\u0000';
 
 /** A path segment as shown in a message, with U+0000 written out so the message stays readable. */
-const shown = (key: string | number) => String(key).replaceAll(NUL, '\\u0000');
+const shown = (key: PropertyKey) => String(key).replaceAll(NUL, '\\u0000');
 
 /**
  * One rule for every string of every request: U+0000 is refused, in values and in object keys
