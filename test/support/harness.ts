@@ -1,7 +1,7 @@
 // A real app on its own copy of the migrated database, for one test file: PGlite by default,
 // PostgreSQL when DATABASE_URL is set. Every response goes through the spec check (see api.ts).
 import { randomBytes } from 'node:crypto';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
@@ -86,6 +86,11 @@ export class Harness {
       ...(await this.db.select({ id: collections.id, position: collections.position }).from(collections).where(inArray(collections.id, ids))),
     ];
     return ids.map((id) => rows.find((r) => r.id === id)!.position);
+  }
+
+  /** Sets a space's visibility directly (the API has no operation for it yet). */
+  async setSpaceVisibility(spaceId: string, visibility: 'private' | 'public' | 'in-collection'): Promise<void> {
+    await this.db.update(spaces).set({ visibility }).where(eq(spaces.id, spaceId));
   }
 
   /** Moves the server's clock forward, e.g. past the 7-day restore window. */
