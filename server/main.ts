@@ -1,10 +1,12 @@
-// Reads the configuration, opens and migrates the database, bootstraps a fresh one, and listens.
+// Reads the configuration, opens and migrates the database, bootstraps a fresh one, starts the job
+// runner, and listens.
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { bootstrapIfEmpty } from './auth/bootstrap.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/client.js';
+import { startJobs } from './jobs/start.js';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
@@ -34,13 +36,31 @@ if (fresh) {
   );
 }
 
+const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }));
+
 const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl });
 const server = app.listen(config.port, config.host, () => {
   logger.info({ url: config.publicUrl, storage: config.storage.kind }, 'listening');
 });
 
-function shutdown() {
-  server.close(() => void database.close().then(() => process.exit(0)));
+// Jobs first (they finish what they hold), then requests in flight, then the database both use.
+// A second signal does not wait.
+let closing = false;
+async function shutdown() {
+  await jobs.stop();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+function onSignal() {
+  if (closing) process.exit(1);
+  closing = true;
+  shutdown().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
