@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, queryBoolean } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, queryBoolean, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -78,7 +78,7 @@ export const collectionOperations = operations({
     params: CollectionIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().min(1).max(50).optional(),
+        title: trimmedText(1, 50).optional(),
         description: z.string().max(100).optional(),
         defaultLevel: NullableRole.optional(),
       })
@@ -107,7 +107,7 @@ export const collectionOperations = operations({
     summary: 'Move a collection',
     description:
       'Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or ' +
-      'before or after a sibling space. A collection cannot be moved into itself or its own descendants (409).',
+      'before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404).',
     params: CollectionIdParams,
     body: z
       .strictObject({
@@ -165,7 +165,7 @@ export const collectionOperations = operations({
     params: OrganizationIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().max(50).optional(),
+        title: trimmedText(0, 50).optional(),
         parent: z.string().min(1).optional(),
       })
       .openapi('CreateCollection'),

@@ -37,12 +37,20 @@ export const PageCursor = z
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-export const PageLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_SIZE)
-  .openapi({ description: `Maximum number of items to return (1–${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}).`, example: 20 });
+/**
+ * `limit`: the query string carries text, so a decimal number is turned into a number before
+ * validation. Only decimal notation: `Number()` would also read `0x10`, ` 5` or `0b11`, which are not
+ * integers in the published document.
+ */
+export const PageLimit = z
+  .preprocess((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX_PAGE_SIZE))
+  .openapi({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    description: `Maximum number of items to return (1–${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}).`,
+    example: 20,
+  });
 
 /** `page` and `limit`, for every list operation. */
 export const paginationQuery = { page: PageCursor.optional(), limit: PageLimit.optional() };
@@ -133,4 +141,15 @@ export function queryArray<T extends z.ZodType>(item: T, description: string, ma
   return z
     .preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(maxItems))
     .openapi({ description });
+}
+
+/**
+ * Text that is stored trimmed. The lengths apply to the text as sent (as the published `minLength` and
+ * `maxLength` say); with a minimum, it must also hold a non-blank character (the published `pattern`).
+ */
+export function trimmedText(min: number, max?: number) {
+  let text = z.string().min(min);
+  if (max !== undefined) text = text.max(max);
+  if (min > 0) text = text.regex(/\S/, 'must not be blank');
+  return text.trim();
 }

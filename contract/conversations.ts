@@ -1,5 +1,5 @@
 // Conversation ingestion, and the issues and clusters derived from it.
-import { DateTime, listExample, listOf, paginationQuery } from './common.js';
+import { DateTime, listExample, listOf, paginationQuery, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -290,7 +290,7 @@ export const conversationOperations = operations({
             createdAt: DateTime.optional().openapi({ description: 'When the conversation took place.' }),
           })
           .optional(),
-        subject: z.string().trim().min(1).max(500).optional(),
+        subject: trimmedText(1, 500).optional(),
         parts: z
           .array(
             z.strictObject({

@@ -1,5 +1,5 @@
 // Integrations, their installations and events.
-import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
+import { DateTime, listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -501,8 +501,8 @@ const PublishIntegration = z
       .regex(base64Pattern)
       .optional()
       .openapi({ description: `Icon image, base64-encoded (at most ${MAX_ICON_BASE64} characters).` }),
-    title: z.string().trim().min(1).max(100),
-    description: z.string().trim().min(1).max(1000).openapi({ description: 'One-line description.' }),
+    title: trimmedText(1, 100),
+    description: trimmedText(1, 1000).openapi({ description: 'One-line description.' }),
     summary: z.string().max(50_000).optional().openapi({ description: 'Long Markdown presentation.' }),
     previewImages: z
       .array(z.string().max(MAX_PREVIEW_BASE64).regex(base64Pattern))

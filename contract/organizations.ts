@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, queryBoolean } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, queryBoolean, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { OrganizationMergeRules } from './merge-rules.js';
 import { access } from './access.js';
@@ -114,7 +114,7 @@ export const OrganizationIdParams = z.object({
 
 export const UpdateOrganization = z
   .strictObject({
-    title: z.string().trim().min(2).max(255).optional(),
+    title: trimmedText(2, 255).optional(),
     emailDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
     hostname: z
       .string()

@@ -1,5 +1,5 @@
 // Section groups of a docs site.
-import { listExample, listOf, paginationQuery, positionOf } from './common.js';
+import { listExample, listOf, paginationQuery, positionOf, trimmedText } from './common.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
 import { SiteIdParams, siteEx, SiteSectionGroup, siteSectionGroupExample } from './site-schemas.js';
@@ -48,7 +48,7 @@ export const siteSectionGroupOperations = operations({
     params: SiteIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().min(1),
+        title: trimmedText(1),
         icon: z.string().min(1).optional().openapi({ description: 'Name of the icon of the group.' }),
         sections: z.array(z.string().min(1)).optional().openapi({ description: 'Ids of the sections to put in the group.' }),
         parent: z.string().min(1).optional().openapi({ description: 'Id of the parent group; omitted means the root.' }),
@@ -81,7 +81,7 @@ export const siteSectionGroupOperations = operations({
     params: SiteSectionGroupIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().min(1).optional(),
+        title: trimmedText(1).optional(),
         icon: z.string().min(1).optional(),
       })
       .openapi('UpdateSiteSectionGroup'),

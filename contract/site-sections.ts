@@ -1,5 +1,5 @@
 // Sections of a docs site.
-import { listExample, listOf, paginationQuery, positionOf } from './common.js';
+import { listExample, listOf, paginationQuery, positionOf, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -45,7 +45,7 @@ export const siteSectionOperations = operations({
     body: z
       .strictObject({
         spaceId: z.string().min(1).openapi({ description: 'Id of the space to add as a site space of the section.' }),
-        title: z.string().trim().min(1).optional(),
+        title: trimmedText(1).optional(),
         icon: z.string().min(1).optional().openapi({ description: 'Name of the icon of the section.' }),
       })
       .openapi('AddSiteSection'),
@@ -79,7 +79,7 @@ export const siteSectionOperations = operations({
     params: SiteSectionIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().min(1).optional(),
+        title: trimmedText(1).optional(),
         path: z.string().min(1).optional().openapi({ description: 'Path of the section in the published site URL.' }),
         defaultSiteSpace: z.string().min(1).optional().openapi({ description: 'Id of the site space to make the default of the section.' }),
         condition: SiteCondition.nullable().optional(),

@@ -1,5 +1,5 @@
 // Published docs sites, their adaptive schema and publication.
-import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
+import { DateTime, listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
 import { ContentRef } from './document.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
@@ -298,7 +298,7 @@ export const siteOperations = operations({
     body: z
       .strictObject({
         type: SiteType.optional(),
-        title: z.string().trim().min(1).optional(),
+        title: trimmedText(1).optional(),
         visibility: SiteVisibility.optional(),
         spaces: z.array(z.string().min(1)).optional().openapi({ description: 'Ids of spaces to add as site spaces.' }),
       })
@@ -345,7 +345,7 @@ export const siteOperations = operations({
     params: SiteIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().min(1).optional(),
+        title: trimmedText(1).optional(),
         visibility: SiteVisibility.optional(),
         basename: z.string().min(1).optional().openapi({ description: 'A short name for the site.' }),
         adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),

@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, TranslationLanguage } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, TranslationLanguage, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { SpaceMergeRules } from './merge-rules.js';
 import { access } from './access.js';
@@ -122,7 +122,7 @@ export const spaceOperations = operations({
     params: OrganizationIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().max(50).optional(),
+        title: trimmedText(0, 50).optional(),
         emoji: z.string().max(50).default(''),
         parent: z.string().min(1).optional(),
         language: TranslationLanguage.optional(),
@@ -182,7 +182,7 @@ export const spaceOperations = operations({
     params: SpaceIdParams,
     body: z
       .strictObject({
-        title: z.string().trim().max(50).optional(),
+        title: trimmedText(0, 50).optional(),
         emoji: z.string().max(50).optional(),
         editMode: z.enum(['live', 'locked']).optional(),
         defaultLevel: NullableRole.optional(),

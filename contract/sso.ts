@@ -1,5 +1,5 @@
 // SAML single sign-on providers.
-import { DateTime, listExample, listOf, NullableRole, paginationQuery } from './common.js';
+import { DateTime, listExample, listOf, NullableRole, paginationQuery, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -89,7 +89,7 @@ const SAMLProviderIdParams = OrganizationIdParams.extend({
 });
 
 const samlFields = {
-  label: z.string().trim().min(1).max(100).openapi({ description: 'Name shown on the sign-in button (1–100 characters).' }),
+  label: trimmedText(1, 100).openapi({ description: 'Name shown on the sign-in button (1–100 characters).' }),
   entityID: z.string().min(1).max(1024).openapi({ description: 'Entity id (issuer) of the identity provider.' }),
   certificate: z
     .string()

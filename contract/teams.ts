@@ -1,7 +1,7 @@
 // Teams of an organization and their members.
 // This file imports nothing from members.ts: members.ts imports `Team` from here (for a member's teams),
 // so the team members list, whose items embed a `Member`, is defined in members.ts to avoid an import cycle.
-import { DateTime, listExample, listOf, paginationQuery, TeamMemberRole } from './common.js';
+import { DateTime, listExample, listOf, paginationQuery, TeamMemberRole, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -46,7 +46,7 @@ export const TeamMemberParams = TeamIdParams.extend({
 });
 
 /** Team title: 1 to 100 characters, not blank. */
-export const TeamTitle = z.string().trim().min(1).max(100);
+export const TeamTitle = trimmedText(1, 100);
 
 /** A title filter on team lists. */
 export const teamTitleFilter = z

@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Move a collection
-         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409). Requires the `admin` role on the collection.
+         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404). Requires the `admin` role on the collection.
          */
         post: operations["moveCollection"];
         delete?: never;

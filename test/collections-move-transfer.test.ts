@@ -48,7 +48,7 @@ describe('collection move and transfer', () => {
     expect((await admin.api.get(`/collections/${parent.id}`)).body.parent).toBeUndefined();
   });
 
-  it('post /collections/{collectionId}/move returns 400 for a bad position, 403 below admin, 404 unknown', async () => {
+  it('post /collections/{collectionId}/move returns 400 for a bad position, 403 below admin, 404 unknown (collection, parent or anchor space)', async () => {
     const admin = await h.current.newAdmin();
     const editor = await h.current.newMember(admin.organizationId, 'edit');
     const c = await create(admin, 'collections');
@@ -56,7 +56,8 @@ describe('collection move and transfer', () => {
     expect(badType.status).toBe(400);
     expect(badType.body.error.message).toContain('body.position.before.type');
     const unknownAnchor = await admin.api.post(`/collections/${c.id}/move`, { position: { after: { type: 'space', space: 'spc_gone' } } });
-    expect(unknownAnchor.status).toBe(400);
+    expect(unknownAnchor.status).toBe(404);
+    expect(unknownAnchor.body.error.message).toContain('body.position.after.space');
     expect((await editor.api.post(`/collections/${c.id}/move`, { parent: null })).status).toBe(403);
     expect((await admin.api.post('/collections/col_unknown/move', { parent: null })).status).toBe(404);
     expect((await admin.api.post(`/collections/${c.id}/move`, { parent: 'col_unknown' })).status).toBe(404);

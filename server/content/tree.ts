@@ -6,7 +6,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, max, min, sql, type SQL, type SQ
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
-import { BadRequest } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import { keyAfter, keyBetween } from './order-keys.js';
 
 /**
@@ -66,7 +66,7 @@ export interface Placement {
 
 /**
  * Where an item goes when placed before or after the space `anchorSpaceId`: under the anchor's parent,
- * between the anchor and its neighbour. Throws BadRequest when the anchor is not a space of the
+ * between the anchor and its neighbour. Throws NotFound when the anchor is not a space of the
  * organization. Call it holding `lockTree`.
  */
 export async function placeNextToSpace(tx: Ctx, organizationId: string, anchorSpaceId: string, side: 'before' | 'after'): Promise<Placement> {
@@ -74,7 +74,7 @@ export async function placeNextToSpace(tx: Ctx, organizationId: string, anchorSp
     .select({ parentId: spaces.parentId, position: spaces.position })
     .from(spaces)
     .where(and(eq(spaces.id, anchorSpaceId), eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt)));
-  if (!anchor) throw new BadRequest(`Invalid request: body.position.${side}.space: space ${anchorSpaceId} not found in this organization`);
+  if (!anchor) throw new NotFound(`Space ${anchorSpaceId} (body.position.${side}.space) not found in this organization`);
   const neighbour = await neighbourKey(tx, organizationId, anchor.parentId, anchor.position, side);
   const position = side === 'before' ? keyBetween(neighbour, anchor.position) : keyBetween(anchor.position, neighbour);
   return { parentId: anchor.parentId, position };

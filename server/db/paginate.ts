@@ -26,7 +26,7 @@ function encodeCursor(values: KeyValue[]): string {
 function decodeCursor(page: string, arity: number): KeyValue[] {
   try {
     const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    if (Array.isArray(values) && values.length === arity && values.every((v) => (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number')) {
       return values;
     }
   } catch {
