@@ -2,7 +2,6 @@
 // tests create as many apps as they like.
 import cors from 'cors';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { authenticationMiddleware, createAuthenticator } from './auth/authenticate.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
@@ -11,6 +10,7 @@ import { handlers } from './handlers.js';
 import { bindRoutes } from './http/bind.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
+import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 
 export interface AppOptions {
@@ -27,19 +27,14 @@ export function createApp(options: AppOptions): Express {
   const urls = createUrls(publicUrl);
   const app = express();
   app.disable('x-powered-by');
-  app.use(cors({ exposedHeaders: ['Location'] }));
-  app.use(
-    pinoHttp({
-      logger,
-      // The Authorization header carries the token: it never reaches the logs.
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      customProps: (_req, res) => ({ operationId: res.locals?.operationId }),
-    }),
-  );
+  // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
+  app.set('etag', false);
+  app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id'] }));
+  app.use(requestLog(logger));
 
   const v1 = express.Router();
   v1.use(authenticationMiddleware(createAuthenticator(db)));
-  v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: req.log })));
+  v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
   v1.use(methodNotAllowed());
   app.use('/v1', v1);
   app.use((req, res) => {

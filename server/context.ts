@@ -16,6 +16,8 @@ export interface Ctx {
   now(): Date;
   urls: Urls;
   log: Logger;
+  /** The id of the request being served, for log lines. */
+  requestId?: string;
   /**
    * Runs `work` as one transaction, with a Ctx whose `db` is bound to it: everything commits together or
    * not at all. Inside a transaction, a nested call joins the outer one.

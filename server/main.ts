@@ -9,7 +9,11 @@ import { createDb } from './db/client.js';
 import { startJobs } from './jobs/start.js';
 
 const config = loadConfig();
-const logger = pino({ level: config.logLevel });
+// Log lines are buffered and written in batches (sonic-boom, asynchronous): one write per line would be a
+// system call per request on the hot path. The buffer is flushed on shutdown; a crash may lose its last lines.
+const logger = pino({ level: config.logLevel }, pino.destination({ sync: false, minLength: 4096 }));
+// …and at least every second, so a quiet server's lines are not held back.
+setInterval(() => logger.flush(), 1000).unref();
 
 if (config.storage.kind === 'pglite') mkdirSync(config.storage.dataDir, { recursive: true });
 const database = createDb(
@@ -50,6 +54,7 @@ async function shutdown() {
   await jobs.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await database.close();
+  logger.flush();
 }
 function onSignal() {
   if (closing) process.exit(1);

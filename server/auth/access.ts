@@ -5,7 +5,7 @@ import type { Access } from '../../contract/access.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../http/errors.js';
-import { grantQueries } from './grants.js';
+import { readCollectionGrant, readOrganizationGrant, readSpaceGrant } from './grants.js';
 import { asRole, atLeast, contentRole, type Role } from './roles.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -63,7 +63,7 @@ function refuse(what: string, role: Role, rule: { role: Role }): never {
 }
 
 async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest'): Promise<OrganizationGrant> {
-  const [found] = await grantQueries(ctx.db).organization.execute({ id: organizationId, userId: ctx.caller.userId });
+  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId);
   // A caller never learns whether another organization exists.
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
@@ -74,7 +74,7 @@ async function organizationGrant(ctx: Ctx, organizationId: string, required: Rol
 }
 
 async function collectionGrant(ctx: Ctx, collectionId: string): Promise<CollectionGrant | undefined> {
-  const [found] = await grantQueries(ctx.db).collection.execute({ id: collectionId, userId: ctx.caller.userId });
+  const found = await readCollectionGrant(ctx.db, collectionId, ctx.caller.userId);
   if (!found) return undefined;
   const grant = { row: found.collection, orgRole: asRole(found.memberRole), inherited: levels(found.inherited) };
   const role = collectionRole(grant, found.collection);
@@ -82,7 +82,7 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
 }
 
 async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean): Promise<SpaceGrant | undefined> {
-  const [found] = await grantQueries(ctx.db).space.execute({ id: spaceId, userId: ctx.caller.userId });
+  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
   const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited) };
   const role = spaceRole(grant, found.space);

@@ -1,33 +1,18 @@
 // The queries of the access layer: each reads a resource together with the caller's membership of its
-// organization and the default levels it inherits, in one round trip (a prepared statement).
-import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+// organization and the default levels it inherits, in one round trip. They run on every request, so they
+// are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL.
+import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.js';
-import { collections, members, organizations, spaces } from '../db/schema/index.js';
+import { directQuery, tableRow, type Db } from '../db/client.js';
+import { collections, organizations, spaces } from '../db/schema/index.js';
 
 /**
  * The default levels (non-null) of the collection `start` and of every collection enclosing it: access
- * given on a collection reaches everything inside it. Null when `start` is null.
+ * given on a collection reaches everything inside it. Null when `start` is null. The recursive query is
+ * the SQL function `collection_chain_levels` (migration 0002), whose plan the database caches.
  */
 export function chainLevels(start: AnyPgColumn | SQL) {
-  return sql<string[] | null>`(
-    WITH RECURSIVE chain(id, parent_id, level, depth) AS (
-      SELECT c.id, c.parent_id, c.default_level, 0 FROM collections c WHERE c.id = ${start}
-      UNION ALL
-      SELECT c.id, c.parent_id, c.default_level, chain.depth + 1 FROM collections c JOIN chain ON c.id = chain.parent_id
-      WHERE chain.depth < 64
-    )
-    SELECT array_agg(level) FROM chain WHERE level IS NOT NULL
-  )`;
-}
-
-/** The caller's membership row joined to a resource of `organizationColumn`'s organization. */
-function membershipOf(organizationColumn: AnyPgColumn) {
-  return and(
-    eq(members.organizationId, organizationColumn),
-    eq(members.userId, sql.placeholder('userId')),
-    eq(members.disabled, false),
-  );
+  return sql<string[] | null>`collection_chain_levels(${start})`;
 }
 
 /** For each space row: the levels it inherits, which only an in-collection space does. */
@@ -35,49 +20,41 @@ export function inheritedBySpace() {
   return sql<string[] | null>`CASE WHEN ${spaces.visibility} = 'in-collection' THEN ${chainLevels(spaces.parentId)} END`;
 }
 
-function buildQueries(db: Db) {
-  return {
-    organization: db
-      .select({ organization: organizations, memberRole: members.role, isMember: sql<boolean>`${members.userId} IS NOT NULL` })
-      .from(organizations)
-      .leftJoin(members, membershipOf(organizations.id))
-      .where(eq(organizations.id, sql.placeholder('id')))
-      .prepare('grant_organization'),
-    collection: db
-      .select({
-        collection: getTableColumns(collections),
-        memberRole: members.role,
-        // The levels of the enclosing collections; its own is in the row.
-        inherited: chainLevels(collections.parentId),
-      })
-      .from(collections)
-      .leftJoin(members, membershipOf(collections.organizationId))
-      .where(eq(collections.id, sql.placeholder('id')))
-      .prepare('grant_collection'),
-    space: db
-      .select({
-        space: getTableColumns(spaces),
-        memberRole: members.role,
-        isMember: sql<boolean>`${members.userId} IS NOT NULL`,
-        // Only an in-collection space takes the levels of its collection.
-        inherited: inheritedBySpace(),
-      })
-      .from(spaces)
-      .leftJoin(members, membershipOf(spaces.organizationId))
-      .where(eq(spaces.id, sql.placeholder('id')))
-      .prepare('grant_space'),
-  };
+// The caller's membership ($2) of the resource's organization; disabled members count as none.
+const membership = (organizationColumn: string) =>
+  `LEFT JOIN members m ON m.organization_id = ${organizationColumn} AND m.user_id = $2 AND NOT m.disabled`;
+
+const queries = {
+  organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
+    FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
+  collection: `SELECT c.*, m.role AS member_role, collection_chain_levels(c.parent_id) AS inherited
+    FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
+  space: `SELECT s.*, m.role AS member_role,
+      CASE WHEN s.visibility = 'in-collection' THEN collection_chain_levels(s.parent_id) END AS inherited
+    FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
+};
+
+
+async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: string) {
+  const [raw] = await directQuery(db, `grant_${kind}`, queries[kind], [id, userId]);
+  return raw;
 }
 
-type Queries = ReturnType<typeof buildQueries>;
-const prepared = new WeakMap<Db, Queries>();
-
-/** The prepared access queries of a database, made once per database. */
-export function grantQueries(db: Db): Queries {
-  let queries = prepared.get(db);
-  if (!queries) {
-    queries = buildQueries(db);
-    prepared.set(db, queries);
-  }
-  return queries;
+/** An organization with the caller's membership; undefined when it does not exist. */
+export async function readOrganizationGrant(db: Db, id: string, userId: string) {
+  const raw = await readOne(db, 'organization', id, userId);
+  return raw && { organization: tableRow(organizations, raw), memberRole: raw.member_role as string | null, isMember: raw.is_member === true };
 }
+
+/** A collection with the caller's organization role and the levels of the collections around it. */
+export async function readCollectionGrant(db: Db, id: string, userId: string) {
+  const raw = await readOne(db, 'collection', id, userId);
+  return raw && { collection: tableRow(collections, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
+}
+
+/** A space with the caller's organization role and, when in-collection, the levels of its collections. */
+export async function readSpaceGrant(db: Db, id: string, userId: string) {
+  const raw = await readOne(db, 'space', id, userId);
+  return raw && { space: tableRow(spaces, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
+}
+

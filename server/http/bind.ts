@@ -42,9 +42,9 @@ export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Req
   for (const route of routes) {
     const op: Operation = contractOperations[route.operationId as OperationId];
     const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
-    // Each operation parses its own body, with its own size limit, after authentication.
-    const parseBody = express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
-    router[route.method](route.path, parseBody, async (req, res) => {
+    // Each operation that takes a body parses it, with its own size limit, after authentication.
+    const parseBody = op.body ? [express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })] : [];
+    router[route.method](route.path, ...parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
       const input = readInput(op, req);
       const ctx = contextOf(req, res);

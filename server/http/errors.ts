@@ -70,7 +70,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const parserError = typeof err?.type === 'string' ? parserErrors[err.type] : undefined;
     const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
-    if (!known) (req.log ?? logger).error({ err }, 'unexpected error');
+    if (!known) logger.error({ err, reqId: req.id }, 'unexpected error');
     const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
     res.status(status).json(errorBody(status, message));
   };

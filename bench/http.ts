@@ -1,0 +1,307 @@
+// Hot-path HTTP benchmark: GET /v1/spaces/{id} (authenticated read) served by the project's server versus
+// a baseline (bench/baseline-server.ts: plain Express, the same two lookups as raw queries, no logging,
+// validation or ORM), on embedded PGlite and on PostgreSQL. Each server is its own child process and is
+// loaded alone (2 cores: the load generator needs one), with autocannon: a warm-up, then the measure.
+//
+//   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
+//                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
+//
+// Also read from BENCH_STORAGE, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP, BENCH_ROUNDS, BENCH_PG_URL.
+// With several rounds (project then baseline, again and again) the medians are reported: on a shared
+// machine, one round can be skewed by other work. Results go to bench/results/http.json. `--profile DIR` runs both servers under `node --cpu-prof` (profiles in
+// DIR/<server>-<storage>/, the largest is the main thread's; summarize with bench/profile-summary.ts) and
+// writes no results, since the profiler slows the servers down.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const { values: opts } = parseArgs({
+  options: {
+    storage: { type: 'string', default: process.env.BENCH_STORAGE ?? 'both' },
+    duration: { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '32' },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '2' },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
+    'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    profile: { type: 'string' },
+  },
+});
+type Storage = 'pglite' | 'postgres';
+const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
+if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
+const duration = Number(opts.duration);
+const warmup = Number(opts.warmup);
+const connections = Number(opts.connections);
+const rounds = Number(opts.rounds);
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-http-'));
+// main.ts makes this the token of the admin it creates on an empty database: no seeding code needed.
+const token = 'bench-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${token}` };
+
+// Everything to undo, newest first; run on success, failure, Ctrl-C and the watchdog alike.
+const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tmp, { recursive: true, force: true })];
+async function cleanUp() {
+  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()!()).catch((err) => console.error('cleanup:', err));
+}
+async function abort(message: string, code: number) {
+  console.error(message);
+  await cleanUp();
+  process.exit(code);
+}
+process.on('SIGINT', () => void abort('interrupted', 130));
+process.on('SIGTERM', () => void abort('terminated', 143));
+// Bounded in time whatever happens: two loads and two start-ups (a minute each at most) per storage and round.
+const limitMs = storages.length * rounds * 2 * ((warmup + duration) * 1000 + 60_000) + 60_000;
+setTimeout(() => void abort(`bench/http.ts: gave up after ${limitMs / 1000} s`, 1), limitMs).unref();
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  return port;
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `script` in its own Node process and waits until it answers HTTP. Its stdout and stderr go to a
+ * file, not a pipe: the request log is part of the server's real cost, but a pipe we do not drain fast
+ * enough would slow it down (back-pressure) and skew the numbers.
+ */
+async function startServer(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  const port = await freePort();
+  const logFile = path.join(tmp, `${name}.log`);
+  const out = openSync(logFile, 'w');
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL; // never inherit a storage we did not choose
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
+  closeSync(out);
+  const exited = once(child, 'exit');
+  const stop = () => stopChild(child, exited);
+  cleanups.push(stop);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+      throw new Error(`${name} did not start (exit ${child.exitCode ?? child.signalCode ?? 'timeout'}):\n${tail}`);
+    }
+    try {
+      await fetch(`${url}/v1/spaces/none`, { headers: auth, signal: AbortSignal.timeout(1000) });
+      return { url, pid: child.pid!, stop };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** SIGINT (main.ts then closes the database and exits, which also writes a --cpu-prof profile), SIGKILL after 30 s. */
+async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function call(method: string, url: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, any>;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+interface Measure {
+  /** answered in the measured run (warm-up excluded) */
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /**
+   * CPU time of the server process per request, in ms: steadier than req/s when other work shares the
+   * machine. With PGlite it includes the database; with PostgreSQL, the database's own processes are not in it.
+   */
+  cpuMs: number;
+}
+
+/** User + system CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuTimeMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Warm-up, then the measured run; any answer other than 2xx, or any socket error, fails the bench. */
+async function load(name: string, { url, pid }: Server, resource: string): Promise<Measure> {
+  for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
+    if (seconds <= 0) continue;
+    const cpuBefore = cpuTimeMs(pid);
+    const r = await autocannon({ url: url + resource, connections, duration: seconds, headers: auth });
+    const cpu = cpuTimeMs(pid) - cpuBefore;
+    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
+      throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
+    }
+    if (phase === 'measure') {
+      const { requests, latency } = r;
+      const cpuMs = Math.round((cpu / requests.total) * 1000) / 1000;
+      return { requests: requests.total, rps: Math.round(requests.average), p50: latency.p50, p99: latency.p99, cpuMs };
+    }
+  }
+  throw new Error('--duration must be positive');
+}
+
+/** A fresh PostgreSQL database `bench_http_<pid>`, dropped at the end. */
+async function createDatabase(): Promise<string> {
+  const name = `bench_http_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: opts['pg-url'] });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  cleanups.push(() => admin(`drop database if exists ${name} with (force)`));
+  const url = new URL(opts['pg-url']!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+interface StorageResult {
+  /** medians over the rounds */
+  baseline: Measure;
+  project: Measure;
+  /** project req/s ÷ baseline req/s */
+  ratio: number;
+  /** project CPU ms per request ÷ baseline's */
+  cpuRatio: number;
+  rounds?: { baseline: Measure; project: Measure }[];
+}
+
+/** Starts a server, uses it, stops it whatever happens. */
+async function withServer<T>(starting: Promise<Server>, use: (server: Server) => Promise<T>): Promise<T> {
+  const server = await starting;
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const medianOf = (ms: Measure[]): Measure => ({
+  requests: median(ms.map((m) => m.requests)),
+  rps: median(ms.map((m) => m.rps)),
+  p50: median(ms.map((m) => m.p50)),
+  p99: median(ms.map((m) => m.p99)),
+  cpuMs: median(ms.map((m) => m.cpuMs)),
+});
+
+async function benchStorage(storage: Storage): Promise<StorageResult> {
+  // Both servers use the same data one after the other (never together, so a PGlite folder is only ever
+  // open in one process, and neither server competes with the other for the 2 cores).
+  const storageEnv: Record<string, string> =
+    storage === 'pglite' ? { DATA_DIR: path.join(tmp, 'pglite') } : { DATABASE_URL: await createDatabase() };
+  // One folder per server: the tsx loader thread writes a (small) profile of its own next to the main one.
+  const profileArgs = (server: string) => (opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, server)}`] : []);
+  const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token };
+  let spaceUrl = '';
+
+  // Rounds alternate the two servers, so that a burst of other work on the machine hits both alike.
+  const results: { baseline: Measure; project: Measure }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const projectServer = startServer(`project-${storage}`, 'server/main.ts', projectEnv, profileArgs(`project-${storage}`));
+    const project = await withServer(projectServer, async (server) => {
+      if (!spaceUrl) {
+        // First start: main.ts has migrated the empty database and created an organization, its admin and our token.
+        const orgs = await call('GET', `${server.url}/v1/orgs`);
+        const space = await call('POST', `${server.url}/v1/orgs/${orgs.items[0].id}/spaces`, { title: 'Bench' });
+        spaceUrl = `/v1/spaces/${space.id}`;
+      }
+      await call('GET', server.url + spaceUrl);
+      return load(`project/${storage}`, server, spaceUrl);
+    });
+    const baselineServer = startServer(`baseline-${storage}`, 'bench/baseline-server.ts', storageEnv, profileArgs(`baseline-${storage}`));
+    const baseline = await withServer(baselineServer, async (server) => {
+      const row = await call('GET', server.url + spaceUrl);
+      if (!spaceUrl.endsWith(`/${row.id}`)) throw new Error(`baseline answered another row: ${JSON.stringify(row)}`);
+      return load(`baseline/${storage}`, server, spaceUrl);
+    });
+    results.push({ baseline, project });
+  }
+  const baseline = medianOf(results.map((r) => r.baseline));
+  const project = medianOf(results.map((r) => r.project));
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  return {
+    baseline,
+    project,
+    ratio: round2(project.rps / baseline.rps),
+    cpuRatio: round2(project.cpuMs / baseline.cpuMs),
+    ...(rounds > 1 && { rounds: results }),
+  };
+}
+
+const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
+// The server changes often: the results say which code they measured (a + when it had uncommitted changes).
+const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+const code = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract', 'generated') ? '+' : ''}`;
+try {
+  const results: Partial<Record<Storage, StorageResult>> = {};
+  for (const storage of storages) {
+    console.log(`${storage}: ${connections} connections, ${warmup} s warm-up, ${duration} s measure, ${rounds} round(s)…`);
+    results[storage] = await benchStorage(storage);
+  }
+
+  const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => String(c).padStart(i === 0 ? 18 : 12)).join(''));
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'req/s ratio', 'CPU ratio']);
+  for (const [storage, r] of Object.entries(results)) {
+    row([`${storage} baseline`, r.baseline.rps, r.baseline.p50, r.baseline.p99, r.baseline.cpuMs]);
+    row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.ratio, r.cpuRatio]);
+  }
+
+  if (opts.profile) {
+    console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the servers)`);
+  } else {
+    const file = path.join(import.meta.dirname, 'results', 'http.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const record = {
+      date: new Date().toISOString(),
+      code,
+      node: process.version,
+      cpus: os.cpus().length,
+      // Other work on the machine skews the numbers: the 1-minute load average says how much (the bench
+      // itself adds about 2 by the end).
+      loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
+      request: 'GET /v1/spaces/{id}',
+      connections,
+      warmupSeconds: warmup,
+      durationSeconds: duration,
+      rounds,
+      results,
+    };
+    writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+    console.log(`written to ${path.relative(root, file)}`);
+  }
+  await cleanUp();
+} catch (err) {
+  await abort(`bench/http.ts failed: ${err instanceof Error ? err.message : String(err)}`, 1);
+}
