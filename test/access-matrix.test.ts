@@ -10,24 +10,14 @@ import { handlers } from '../server/handlers.js';
 import { atLeast, type Role } from '../server/auth/roles.js';
 import { isImplemented } from '../server/http/not-implemented.js';
 import { send, type ApiResponse } from './support/api.js';
-import { useHarness, type Account } from './support/harness.js';
+import { useHarness } from './support/harness.js';
+import { matrixFixtures, type MatrixWorld } from './support/matrix/index.js';
 
 const h = useHarness();
 
 const roles: Role[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
 type CallerKind = 'no token' | 'bad token' | 'outsider' | 'guest' | Role;
 const callerKinds: CallerKind[] = ['no token', 'bad token', 'outsider', 'guest', ...roles];
-
-/** Minimal valid bodies for the operations whose body has required fields; `{}` for the others. */
-const bodies: Partial<Record<string, (world: World) => unknown>> = {
-  transferCollection: (world) => ({ organization: world.admin.organizationId }),
-};
-
-interface World {
-  admin: Account;
-  outsider: Account;
-  members: Record<'guest' | Role, Account>;
-}
 
 /** The status the declaration promises to a caller: a number, or 'success' for any 2xx. */
 function expected(rule: Access, caller: CallerKind): number | 'success' {
@@ -48,28 +38,24 @@ const implemented = (Object.entries(contractOperations) as [keyof typeof handler
 const cases = implemented.flatMap(([id, op]) => callerKinds.map((caller) => [id, caller, op] as const));
 
 describe('access matrix', () => {
-  let world: World;
+  let world: MatrixWorld;
 
   beforeAll(async () => {
     const admin = await h.current.newAdmin();
-    const members = { guest: await h.current.newMember(admin.organizationId, null) } as World['members'];
+    const members = { guest: await h.current.newMember(admin.organizationId, null) } as MatrixWorld['members'];
     for (const role of roles) members[role] = await h.current.newMember(admin.organizationId, role);
-    world = { admin, outsider: await h.current.newAdmin(), members };
+    world = { h: h.current, admin, outsider: await h.current.newAdmin(), members };
   });
 
-  /** A concrete path for the operation, on fresh resources (so destructive calls do not affect other cases). */
-  async function pathFor(op: Operation): Promise<string> {
-    const { admin } = world;
-    let path = op.path.replace('{organizationId}', admin.organizationId);
-    if (path.includes('{collectionId}')) {
-      const collection = await admin.api.post(`/orgs/${admin.organizationId}/collections`, { title: 'Matrix' });
-      path = path.replace('{collectionId}', collection.body.id);
+  /** The operation's path parameters, each a fresh resource (so destructive calls do not affect other cases). */
+  async function paramsFor(op: Operation): Promise<Record<string, string>> {
+    const chosen: Record<string, string> = {};
+    for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+      const make = matrixFixtures.find((f) => f.params?.[name])?.params?.[name];
+      if (!make) throw new Error(`No matrix fixture for the path parameter ${name}: add one under test/support/matrix/`);
+      chosen[name] = await make(world, chosen);
     }
-    if (path.includes('{spaceId}')) {
-      const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Matrix' });
-      path = path.replace('{spaceId}', space.body.id);
-    }
-    return `/v1${path}`;
+    return chosen;
   }
 
   function tokenOf(caller: CallerKind): string | null {
@@ -80,8 +66,10 @@ describe('access matrix', () => {
   }
 
   it.each(cases)('%s as %s answers what its access rule declares', async (id, caller, op) => {
-    const path = await pathFor(op);
-    const body = op.body ? (bodies[id]?.(world) ?? {}) : undefined;
+    const params = await paramsFor(op);
+    const path = `/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}`;
+    const makeBody = matrixFixtures.find((f) => f.bodies?.[id])?.bodies?.[id];
+    const body = op.body ? ((await makeBody?.(world, params)) ?? {}) : undefined;
     const res: ApiResponse = await send(h.current.app, op.method, path, { token: tokenOf(caller), body });
     const want = expected(op.access, caller);
     const detail = `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}`;
