@@ -28,13 +28,14 @@ export function createAuthenticator(db: Db): Authenticator {
   return async (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw new Unauthorized('Missing access token: send Authorization: Bearer <token>');
-    const hash = hashToken(match[1]);
-    let userId = cache.get(hash);
+    // Keyed by the token itself: a hit then costs no hash either. The cache lives in this process only.
+    const token = match[1];
+    let userId = cache.get(token);
     if (userId === undefined) {
-      const [row] = await lookup.execute({ hash });
+      const [row] = await lookup.execute({ hash: hashToken(token) });
       if (!row) throw new Unauthorized('Invalid access token');
       userId = row.userId;
-      cache.set(hash, userId);
+      cache.set(token, userId);
     }
     return { userId };
   };

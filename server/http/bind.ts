@@ -38,13 +38,26 @@ function readInput(op: Operation, req: Request) {
  * operation's access rule applied (404/403, or 204 for an idempotent delete of nothing), then the handler.
  */
 export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Request, res: Response) => Ctx): Router {
+  // One sub-router per first path segment (`/spaces`, `/orgs`, …): Express tries routes one by one, so a
+  // request is matched against the routes of its segment only, not all of them (profiled on the hot path).
   const router = express.Router();
+  const segments = new Map<string, Router>();
+  const routerFor = (segment: string) => {
+    let sub = segments.get(segment);
+    if (!sub) {
+      sub = express.Router();
+      segments.set(segment, sub);
+      router.use(`/${segment}`, sub);
+    }
+    return sub;
+  };
   for (const route of routes) {
+    const [, segment, ...rest] = route.path.split('/');
     const op: Operation = contractOperations[route.operationId as OperationId];
     const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
     // Each operation that takes a body parses it, with its own size limit, after authentication.
     const parseBody = op.body ? [express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })] : [];
-    router[route.method](route.path, ...parseBody, async (req, res) => {
+    routerFor(segment)[route.method](`/${rest.join('/')}`, ...parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
       const input = readInput(op, req);
       const ctx = contextOf(req, res);

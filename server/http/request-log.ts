@@ -19,9 +19,8 @@ export function requestLog(logger: Logger): RequestHandler {
     const started = performance.now();
     req.id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
     res.setHeader('X-Request-Id', req.id);
-    const done = () => {
-      res.off('finish', done);
-      res.off('close', done);
+    // 'close' comes once the response is sent, or the connection is gone first (then it is not finished).
+    res.once('close', () => {
       const line = {
         reqId: req.id,
         method: req.method,
@@ -33,9 +32,7 @@ export function requestLog(logger: Logger): RequestHandler {
       };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request');
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    });
     next();
   };
 }
