@@ -51,7 +51,7 @@ export function createDb(config: StorageConfig): Database {
   }
   const client = config.pglite ?? new PGlite(config.dataDir);
   const db = drizzlePglite(client, { schema });
-  directQueries.set(db as unknown as Db, async (_name, text, params) => (await client.query<Record<string, unknown>>(text, params)).rows);
+  directQueries.set(db as unknown as Db, pgliteDirectQuery(client));
   return {
     db: db as unknown as Db,
     migrate: () => migratePglite(db, { migrationsFolder }),
@@ -76,6 +76,30 @@ export async function directQuery(db: Db, name: string, text: string, params: un
   if (direct) return direct(name, text, params);
   const chunks = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`));
   return queryRows<Record<string, unknown>>(db, sql.join(chunks));
+}
+
+/**
+ * PGlite parses and plans every query it is sent. A hot query is PREPAREd once in PGlite's only session
+ * and then EXECUTEd, which plans nothing (about half the cost of the access query, measured).
+ */
+function pgliteDirectQuery(client: PGlite): DirectQuery {
+  const prepared = new Map<string, Promise<unknown>>();
+  return async (name, text, params) => {
+    let ready = prepared.get(name);
+    if (!ready) {
+      ready = client.exec(`PREPARE ${name} AS ${text}`);
+      prepared.set(name, ready);
+    }
+    await ready;
+    // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals.
+    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(textLiteral).join(', ')})`)).rows;
+  };
+}
+
+/** A text value as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
+function textLiteral(value: unknown): string {
+  if (typeof value !== 'string') throw new TypeError('directQuery on PGlite takes text parameters only');
+  return `'${value.replaceAll("'", "''")}'`;
 }
 
 /** A row of `table` read by `directQuery`, under Drizzle's property names and types. */
