@@ -19,9 +19,9 @@ export const agentInstructionsExample = {
 export const AgentInstructions = z
   .object({
     object: z.literal('agent-instructions'),
-    instructions: Document.openapi({ description: 'The instructions, as rich text; an empty document when none were saved.' }),
-    updatedAt: DateTime.optional().openapi({ description: 'When the instructions were last saved; absent when they never were.' }),
-    updatedBy: User.optional().openapi({ description: 'Who last saved the instructions; absent when they never were.' }),
+    instructions: Document.openapi({ description: 'The instructions, as rich text.' }),
+    updatedAt: DateTime.openapi({ description: 'When the instructions were last saved.' }),
+    updatedBy: User.optional().openapi({ description: 'Who last saved the instructions; absent once that user is deleted.' }),
     urls: z.object({ location: z.url() }),
   })
   .openapi('AgentInstructions', {
@@ -42,8 +42,8 @@ export const agentInstructionOperations = operations({
     tag: 'organizations',
     summary: 'Get the agent instructions of an organization',
     description:
-      "Returns the instructions the organization's AI agent follows. When none were ever saved, the instructions are " +
-      'an empty document without `updatedAt` or `updatedBy`. An unknown organization is not found (404).',
+      "Returns the instructions the organization's AI agent follows. Before they are first saved there are none: " +
+      'not found (404), like an unknown organization.',
     params: OrganizationIdParams,
     responses: { 200: agentInstructionsResponse('The agent instructions.') },
     errors: [404],

@@ -427,7 +427,11 @@ export const IntegrationEvent = z
           .openapi({ description: 'State of the installation before the event, on installation events.' }),
       })
       .openapi({ description: 'What was delivered; other kinds of events carry further fields.' }),
-    status: z.enum(['success', 'failed']).openapi({ description: 'Whether the integration handled the event.' }),
+    status: z.enum(['success', 'failed']).openapi({
+      description:
+        'Whether the integration handled the event: `failed` once every delivery attempt failed, `success` ' +
+        'otherwise (an event still waiting for delivery says so in its trace).',
+    }),
   })
   .openapi('IntegrationEvent', { description: 'An event delivered to an integration.', example: integrationEventExample });
 
@@ -500,7 +504,11 @@ const PublishIntegration = z
       .max(MAX_ICON_BASE64)
       .regex(base64Pattern)
       .optional()
-      .openapi({ description: `Icon image, base64-encoded (at most ${MAX_ICON_BASE64} characters).` }),
+      .openapi({
+        description:
+          `Icon image, base64-encoded (at most ${MAX_ICON_BASE64} characters). Its type is read from its bytes: ` +
+          'anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400).',
+      }),
     title: trimmedText(1, 100),
     description: trimmedText(1, 1000).openapi({ description: 'One-line description.' }),
     summary: z.string().max(50_000).optional().openapi({ description: 'Long Markdown presentation.' }),
@@ -508,7 +516,11 @@ const PublishIntegration = z
       .array(z.string().max(MAX_PREVIEW_BASE64).regex(base64Pattern))
       .max(5)
       .optional()
-      .openapi({ description: `Preview images, base64-encoded (at most 5, each at most ${MAX_PREVIEW_BASE64} characters).` }),
+      .openapi({
+        description:
+          `Preview images, base64-encoded (at most 5, each at most ${MAX_PREVIEW_BASE64} characters), PNG, JPEG, ` +
+          'GIF, WebP or SVG by their bytes (400 otherwise). They are served at the URLs of `previewImages`.',
+      }),
     visibility: IntegrationVisibility.optional(),
     target: IntegrationTarget.optional(), // omitted means all targets
     scopes: z.array(IntegrationScope).max(integrationScopes.length),
@@ -568,7 +580,9 @@ export const integrationOperations = operations({
     path: '/integrations/{integrationName}',
     tag: 'integrations',
     summary: 'Get an integration',
-    description: 'Returns an integration by its name. An integration the caller cannot see is not found.',
+    description:
+      'Returns an integration by its name. Public and unlisted integrations are readable by any caller, private ' +
+      'ones only by members of the owning organization; an integration the caller cannot see is not found.',
     params: IntegrationNameParams,
     responses: { 200: integrationResponse('The integration.') },
     errors: [404],
@@ -600,8 +614,9 @@ export const integrationOperations = operations({
     tag: 'integrations',
     summary: 'Unpublish an integration',
     description:
-      'Removes a published integration and its installations. Needs the admin role in the owning organization. ' +
-      'Succeeds with no content also when the integration did not exist.',
+      'Removes a published integration with its installations and events. Needs the admin role in the owning ' +
+      'organization (403 otherwise). Succeeds with no content also when the integration does not exist or the ' +
+      'caller cannot see it.',
     params: IntegrationNameParams,
     responses: { 204: { description: 'The integration is unpublished.' } },
     errors: [403],
@@ -634,7 +649,9 @@ export const integrationOperations = operations({
     summary: 'Install an integration',
     description:
       'Installs the integration in the organization `organization`, or returns its existing installation there. ' +
-      'Needs the admin role in that organization. An unknown integration or organization is not found.',
+      'Needs the admin role in that organization. A private integration installs only in its own organization ' +
+      '(403). An unknown integration or organization is not found. A new installation emits an ' +
+      '`installation_setup` event.',
     params: IntegrationNameParams,
     body: z
       .strictObject({
@@ -747,11 +764,18 @@ export const integrationOperations = operations({
     description:
       'Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only ' +
       'the events and requests coming from the owning organization go to the tunnel; with `all: true` every one ' +
-      'does. Needs the admin role in the owning organization. An unknown integration is not found.',
+      'does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts ' +
+      '(1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose ' +
+      'attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An ' +
+      'unknown integration, or a private one the caller cannot see, is not found.',
     params: IntegrationNameParams,
     body: z
       .strictObject({
-        tunnelUrl: z.url().min(1).max(256).openapi({ description: 'URL the events are dispatched to.' }),
+        tunnelUrl: z
+          .url()
+          .min(1)
+          .max(256)
+          .openapi({ description: 'URL the events are dispatched to; an http or https URL (other schemes are refused, 400).' }),
         all: z
           .boolean()
           .default(false)

@@ -143,10 +143,10 @@ export const memberOperations = operations({
     summary: 'Remove a member from an organization',
     description:
       'Removes a user from the organization, and from its teams. ' +
-      'Succeeds with no content also when the user was not a member.',
+      'Succeeds with no content also when the user was not a member. The last admin cannot be removed (409).',
     params: MemberParams,
     responses: { 204: { description: 'The user is not a member of the organization.' } },
-    errors: [403],
+    errors: [403, 409],
     access: access.organization('admin'),
   },
   updateMemberInOrganizationById: {
@@ -156,14 +156,15 @@ export const memberOperations = operations({
     summary: "Change a member's role",
     description:
       'Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. ' +
-      ' An unknown organization, or a user who is not a member, is not found (404).',
+      'The last admin of the organization cannot be demoted (409). ' +
+      'An unknown organization, or a user who is not a member, is not found (404).',
     params: MemberParams,
     body: z
       .strictObject({ role: NullableRole.optional().openapi({ description: 'The new role; null for a guest.' }) })
       .openapi('UpdateMember'),
     bodyExample: { role: 'review' },
     responses: { 200: memberResponse('The updated member.') },
-    errors: [403, 404],
+    errors: [403, 404, 409],
     access: access.organization('admin'),
   },
   updateOrganizationMemberLastSeenAt: {

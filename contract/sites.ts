@@ -340,14 +340,21 @@ export const siteOperations = operations({
     summary: 'Update a site',
     description:
       'Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. ' +
-      '`defaultSiteSpace` sets the default site space at the root or in the default section; an unknown ' +
-      'site, site space or section is not found (404).',
+      '`defaultSiteSpace` sets the default site space at the root or in the default section (one elsewhere is ' +
+      'refused, 400); an unknown ' +
+      'site, site space or section is not found (404); a `hostname` another site uses is a conflict (409).',
     params: SiteIdParams,
     body: z
       .strictObject({
         title: trimmedText(1).optional(),
         visibility: SiteVisibility.optional(),
         basename: z.string().min(1).optional().openapi({ description: 'A short name for the site.' }),
+        hostname: z
+          .string()
+          .regex(siteHostnamePattern)
+          .nullable()
+          .optional()
+          .openapi({ description: 'Custom hostname to serve the site on (unique across sites); null removes it.' }),
         adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),
         agentsContext: agentsContext.optional(),
         defaultSiteSpace: z.string().min(1).optional().openapi({ description: 'Id of the site space to make the default.' }),
@@ -362,7 +369,7 @@ export const siteOperations = operations({
       .openapi('UpdateSite'),
     bodyExample: { title: 'Acme Developer Docs', visibility: 'unlisted', proxy: 'acme.example.com/docs', agentsContext: 'excluded' },
     responses: { 200: siteResponse('The updated site.') },
-    errors: [403, 404],
+    errors: [403, 404, 409],
     access: access.organization('admin'),
   },
   getSiteAdaptiveSchema: {
@@ -428,8 +435,10 @@ export const siteOperations = operations({
     tag: 'sites',
     summary: 'Get the published profile of a site',
     description:
-      'Returns what a published site renders: the site, its sections with their site spaces, the customizations ' +
-      'and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404).',
+      'Returns what a published site renders: the site, its sections in navigation order (groups flattened, each ' +
+      'section naming its group) with their site spaces, the customizations (defaults filled in) and the integration ' +
+      'scripts. A share-link site needs its `shareKey` (the `share-key` of its published URL): without it the ' +
+      'request is refused (400), with a wrong one the site is not found (404). An unknown site is not found (404).',
     params: SiteIdParams,
     query: z.object({ shareKey: shareKeyQuery }),
     responses: {

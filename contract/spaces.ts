@@ -226,7 +226,9 @@ export const spaceOperations = operations({
     path: '/spaces/{spaceId}/duplicate',
     tag: 'spaces',
     summary: 'Duplicate a space',
-    description: 'Creates a copy of a space, with its content, next to it in the same parent.',
+    description:
+      'Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, ' +
+      'default level, language, merge rules) and a revision of its own. Needs the `create` role on the space.',
     params: SpaceIdParams,
     responses: {
       201: {
@@ -263,8 +265,9 @@ export const spaceOperations = operations({
     tag: 'spaces',
     summary: 'Transfer a space to another organization',
     description:
-      'Moves a space to another organization, into one of its collections when `collection` is given. ' +
-      'The caller must be an admin of the space and of the target organization.',
+      'Moves a space to another organization, into one of its collections when `collection` is given (last among its ' +
+      'items). The caller must be an admin of the space and of the target organization (403; an organization or ' +
+      'collection the caller cannot see is not found, 404).',
     params: SpaceIdParams,
     body: z
       .strictObject({

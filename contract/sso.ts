@@ -140,7 +140,7 @@ export const ssoOperations = operations({
       'Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until ' +
       '`ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` ' +
       'settings to enter in the identity provider. A `defaultTeam` the organization does not ' +
-      'have is refused (400).',
+      'have, or a `certificate` that is not a parsable X.509 certificate, is refused (400).',
     params: OrganizationIdParams,
     body: z
       .strictObject({
@@ -194,7 +194,8 @@ export const ssoOperations = operations({
     description:
       'Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once ' +
       '`ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); ' +
-      'a `defaultTeam` the organization does not have is refused (400).',
+      'a `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, ' +
+      'is refused (400).',
     params: SAMLProviderIdParams,
     body: z
       .strictObject({
@@ -223,6 +224,7 @@ export const ssoOperations = operations({
     params: OrganizationIdParams,
     responses: { 200: { description: 'The sign-in options.', schema: SSOProviderLogins, example: ssoProviderLoginsExample } },
     errors: [404],
-    access: access.organization('guest'),
+    // A sign-in page is shown before anyone is a member: any authenticated caller may read it.
+    access: access.caller(),
   },
 });

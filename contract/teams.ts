@@ -92,8 +92,8 @@ export const teamOperations = operations({
     tag: 'teams',
     summary: 'Create a team',
     description:
-      'Creates a team in the organization, with the given organization members in it. ' +
-      'An unknown organization is not found (404).',
+      'Creates a team in the organization, with the given organization members in it (ids that are not members: 400). ' +
+      'A creator who is not an organization admin becomes the owner of the team. An unknown organization is not found (404).',
     params: OrganizationIdParams,
     body: z
       .strictObject({
@@ -159,7 +159,9 @@ export const teamOperations = operations({
     summary: 'Change the members of a team',
     description:
       'Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); ' +
-      'a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id. ' +
+      'a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id or ' +
+      'email, adding them when they are not in the team. An identifier that is not a member of the organization is a 400 ' +
+      'naming it, and nothing is changed. ' +
       'Needs the admin role or the owner role in the team. An unknown organization or team is not found (404).',
     params: TeamIdParams,
     body: z

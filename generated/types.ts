@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Get the agent instructions of an organization
-         * @description Returns the instructions the organization's AI agent follows. When none were ever saved, the instructions are an empty document without `updatedAt` or `updatedBy`. An unknown organization is not found (404). Requires the `read` role in the organization.
+         * @description Returns the instructions the organization's AI agent follows. Before they are first saved there are none: not found (404), like an unknown organization. Requires the `read` role in the organization.
          */
         get: operations["getOrganizationAgentInstructions"];
         /**
@@ -188,14 +188,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member from an organization
-         * @description Removes a user from the organization, and from its teams. Succeeds with no content also when the user was not a member. Requires the `admin` role in the organization.
+         * @description Removes a user from the organization, and from its teams. Succeeds with no content also when the user was not a member. The last admin cannot be removed (409). Requires the `admin` role in the organization.
          */
         delete: operations["removeMemberFromOrganizationById"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
-         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing.  An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. The last admin of the organization cannot be demoted (409). An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateMemberInOrganizationById"];
         trace?: never;
@@ -294,7 +294,7 @@ export interface paths {
         get: operations["listTeamMembersInOrganizationById"];
         /**
          * Change the members of a team
-         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
+         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id or email, adding them when they are not in the team. An identifier that is not a member of the organization is a 400 naming it, and nothing is changed. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
          */
         put: operations["updateMembersInOrganizationTeam"];
         post?: never;
@@ -318,7 +318,7 @@ export interface paths {
         get: operations["listTeamsInOrganizationById"];
         /**
          * Create a team
-         * @description Creates a team in the organization, with the given organization members in it. An unknown organization is not found (404). Requires the `create` role in the organization.
+         * @description Creates a team in the organization, with the given organization members in it (ids that are not members: 400). A creator who is not an organization admin becomes the owner of the team. An unknown organization is not found (404). Requires the `create` role in the organization.
          */
         put: operations["createOrganizationTeam"];
         post?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate a space
-         * @description Creates a copy of a space, with its content, next to it in the same parent. Requires the `create` role on the space.
+         * @description Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, default level, language, merge rules) and a revision of its own. Needs the `create` role on the space. Requires the `create` role on the space.
          */
         post: operations["duplicateSpace"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a space to another organization
-         * @description Moves a space to another organization, into one of its collections when `collection` is given. The caller must be an admin of the space and of the target organization. Requires the `admin` role on the space.
+         * @description Moves a space to another organization, into one of its collections when `collection` is given (last among its items). The caller must be an admin of the space and of the target organization (403; an organization or collection the caller cannot see is not found, 404). Requires the `admin` role on the space.
          */
         post: operations["transferSpace"];
         delete?: never;
@@ -1287,7 +1287,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site
-         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section; an unknown site, site space or section is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section (one elsewhere is refused, 400); an unknown site, site space or section is not found (404); a `hostname` another site uses is a conflict (409). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteById"];
         trace?: never;
@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its sections with their site spaces, the customizations and the integration scripts. `shareKey` resolves the URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns what a published site renders: the site, its sections in navigation order (groups flattened, each section naming its group) with their site spaces, the customizations (defaults filled in) and the integration scripts. A share-link site needs its `shareKey` (the `share-key` of its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns an integration by its name. An integration the caller cannot see is not found. Open to any authenticated caller.
+         * @description Returns an integration by its name. Public and unlisted integrations are readable by any caller, private ones only by members of the owning organization; an integration the caller cannot see is not found. Open to any authenticated caller.
          */
         get: operations["getIntegrationByName"];
         put?: never;
@@ -1660,7 +1660,7 @@ export interface paths {
         post: operations["publishIntegration"];
         /**
          * Unpublish an integration
-         * @description Removes a published integration and its installations. Needs the admin role in the owning organization. Succeeds with no content also when the integration did not exist. Open to any authenticated caller.
+         * @description Removes a published integration with its installations and events. Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration does not exist or the caller cannot see it. Open to any authenticated caller.
          */
         delete: operations["unpublishIntegration"];
         options?: never;
@@ -1683,7 +1683,7 @@ export interface paths {
         put?: never;
         /**
          * Install an integration
-         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. An unknown integration or organization is not found. Open to any authenticated caller.
+         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. A private integration installs only in its own organization (403). An unknown integration or organization is not found. A new installation emits an `installation_setup` event. Open to any authenticated caller.
          */
         post: operations["installIntegration"];
         delete?: never;
@@ -1782,7 +1782,7 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Needs the admin role in the owning organization. An unknown integration is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
@@ -2035,7 +2035,7 @@ export interface paths {
         put?: never;
         /**
          * Create a SAML provider
-         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. A `defaultTeam` the organization does not have is refused (400). Requires the `admin` role in the organization.
+         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. A `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization.
          */
         post: operations["createOrganizationSAMLProvider"];
         delete?: never;
@@ -2067,7 +2067,7 @@ export interface paths {
         head?: never;
         /**
          * Update a SAML provider
-         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); a `defaultTeam` the organization does not have is refused (400). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); a `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization.
          */
         patch: operations["updateOrganizationSAMLProvider"];
         trace?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
         };
         /**
          * List the sign-in options of an organization
-         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Requires membership of the organization (guests included).
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller.
          */
         get: operations["listSSOProviderLoginsInOrganization"];
         put?: never;
@@ -2565,10 +2565,10 @@ export interface components {
             instructions: components["schemas"]["Document"];
             /**
              * Format: date-time
-             * @description When the instructions were last saved; absent when they never were.
+             * @description When the instructions were last saved.
              * @example 2026-03-14T09:26:53.000Z
              */
-            updatedAt?: string;
+            updatedAt: string;
             updatedBy?: components["schemas"]["User"] & unknown;
             urls: {
                 /** Format: uri */
@@ -2576,7 +2576,7 @@ export interface components {
             };
         };
         /**
-         * @description The instructions, as rich text; an empty document when none were saved.
+         * @description The instructions, as rich text.
          * @example {
          *       "object": "document",
          *       "data": {
@@ -4736,6 +4736,8 @@ export interface components {
             visibility?: components["schemas"]["SiteVisibility"];
             /** @description A short name for the site. */
             basename?: string;
+            /** @description Custom hostname to serve the site on (unique across sites); null removes it. */
+            hostname?: string | null;
             adaptiveContent?: {
                 enabled: boolean;
             };
@@ -5927,14 +5929,14 @@ export interface components {
              * @enum {string}
              */
             runtime?: "v1";
-            /** @description Icon image, base64-encoded (at most 524288 characters). */
+            /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
             /** @description One-line description. */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
-            /** @description Preview images, base64-encoded (at most 5, each at most 1048576 characters). */
+            /** @description Preview images, base64-encoded (at most 5, each at most 1048576 characters), PNG, JPEG, GIF, WebP or SVG by their bytes (400 otherwise). They are served at the URLs of `previewImages`. */
             previewImages?: string[];
             visibility?: components["schemas"]["IntegrationVisibility"];
             target?: components["schemas"]["IntegrationTarget"];
@@ -6110,7 +6112,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Whether the integration handled the event.
+             * @description Whether the integration handled the event: `failed` once every delivery attempt failed, `success` otherwise (an event still waiting for delivery says so in its trace).
              * @enum {string}
              */
             status: "success" | "failed";
@@ -6269,7 +6271,7 @@ export interface components {
         SetIntegrationDevelopmentMode: {
             /**
              * Format: uri
-             * @description URL the events are dispatched to.
+             * @description URL the events are dispatched to; an http or https URL (other schemes are refused, 400).
              */
             tunnelUrl: string;
             /**
@@ -8154,6 +8156,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
             500: components["responses"]["UnexpectedError"];
         };
     };
@@ -8216,6 +8219,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
@@ -13296,6 +13300,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];

@@ -12,6 +12,7 @@ import { errorBody, errorMiddleware } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
+import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 
 export interface AppOptions {
   db: Db;
@@ -32,6 +33,8 @@ export function createApp(options: AppOptions): Express {
   app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id'] }));
   app.use(requestLog(logger));
 
+  // Integration images are loaded by browsers without a token, so they are served before authentication.
+  app.get(ASSETS_PATH, integrationAssetsRoute(db));
   const v1 = express.Router();
   v1.use(authenticationMiddleware(createAuthenticator(db)));
   v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));

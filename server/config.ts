@@ -11,6 +11,7 @@ export const ConfigSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   LOG_LEVEL: LogLevel.default('info'),
   BOOTSTRAP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TRANSLATOR_URL: z.url().optional(),
 });
 
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   storage: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
   logLevel: z.infer<typeof LogLevel>;
   bootstrapToken?: string;
+  /** LibreTranslate-compatible server the translation runs use; absent: text is copied unchanged. */
+  translatorUrl?: string;
 }
 
 /** Parses the environment; throws an error naming every bad variable. */
@@ -38,5 +41,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: c.DATABASE_URL ? { kind: 'postgres', url: c.DATABASE_URL } : { kind: 'pglite', dataDir: c.DATA_DIR },
     logLevel: c.LOG_LEVEL,
     bootstrapToken: c.BOOTSTRAP_TOKEN,
+    translatorUrl: c.TRANSLATOR_URL,
   };
 }

@@ -4,11 +4,26 @@
 import { contractOperations } from '../contract/index.js';
 import type { Handlers, OperationId } from '../generated/router.js';
 import type { Grants } from './auth/access.js';
+import { agentInstructionHandlers } from './agent-instructions/agent-instructions.handlers.js';
+import { changeRequestContentHandlers } from './change-requests/change-request-content.handlers.js';
+import { changeRequestHandlers } from './change-requests/change-requests.handlers.js';
+import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
+import { contentHandlers } from './content/content.handlers.js';
 import type { Ctx } from './context.js';
 import { notImplemented } from './http/not-implemented.js';
+import { integrationHandlers } from './integrations/integrations.handlers.js';
+import { memberHandlers } from './members/members.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
+import { openAPIHandlers } from './openapi/openapi.handlers.js';
+import { siteHandlers } from './sites/sites.handlers.js';
+import { searchHandlers } from './search/search.handlers.js';
+import { ssoHandlers } from './sso/sso.handlers.js';
+import { translationHandlers } from './translations/translations.handlers.js';
+import { conversationHandlers } from './conversations/conversations.handlers.js';
 import { spaceHandlers } from './spaces/spaces.handlers.js';
+import { spaceTreeHandlers } from './spaces/space-tree.handlers.js';
+import { teamHandlers } from './teams/teams.handlers.js';
 import { userHandlers } from './users/users.handlers.js';
 
 export type AppHandlers = Handlers<Ctx, Grants>;
@@ -16,8 +31,23 @@ export type AppHandlers = Handlers<Ctx, Grants>;
 const implemented = {
   ...userHandlers,
   ...organizationHandlers,
+  ...memberHandlers,
+  ...teamHandlers,
+  ...agentInstructionHandlers,
   ...collectionHandlers,
   ...spaceHandlers,
+  ...spaceTreeHandlers,
+  ...contentHandlers,
+  ...changeRequestHandlers,
+  ...changeRequestContentHandlers,
+  ...commentHandlers,
+  ...searchHandlers,
+  ...integrationHandlers,
+  ...ssoHandlers,
+  ...openAPIHandlers,
+  ...translationHandlers,
+  ...conversationHandlers,
+  ...siteHandlers,
 };
 
 type Missing = Exclude<OperationId, keyof typeof implemented>;

@@ -48,6 +48,27 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { message: /^Invalid request: query\.page: not a page identifier/ },
   // "A `defaultContent` that names a site the organization does not have is refused (400)".
   { operationId: 'updateOrganizationById', message: /defaultContent/ },
+  // SAML providers: "a `defaultTeam` the organization does not have" and a certificate that is not X.509 are refused (400).
+  { operationId: 'createOrganizationSAMLProvider', message: /body\.(defaultTeam|certificate)/ },
+  { operationId: 'updateOrganizationSAMLProvider', message: /body\.(defaultTeam|certificate)/ },
+  // "a target language equal to the source language ... is refused (400)".
+  { operationId: 'createTranslation', message: /body\.language: must differ/ },
+  // Integration images: "bytes that are not a PNG, JPEG, GIF, WebP or SVG image are refused (400)".
+  { operationId: 'publishIntegration', message: /body\.(icon|previewImages\.\d+): not a PNG, JPEG, GIF, WebP or SVG image/ },
+  // The development tunnel: "an http or https URL (other schemes are refused, 400)".
+  { operationId: 'setIntegrationDevelopmentMode', message: /body\.tunnelUrl: must be an http or https URL/ },
+  // Join: "when the caller's verified email domain is one of the email domains the organization allows; otherwise 400".
+  { operationId: 'joinOrganization', message: /your email domain .* is not one this organization lets join/ },
+  // Teams: "ids that are not members: 400"; "an identifier that is not a member of the organization is a 400 naming it".
+  { operationId: 'createOrganizationTeam', message: /body\.members: not members of this organization/ },
+  { operationId: 'updateMembersInOrganizationTeam', message: /not members of this organization: body\.(add|remove|memberships)/ },
+  // Sites: "a `jsonSchema` that is not a valid schema of boolean attributes is refused (400)"; moves: "a position
+  // naming ... another site ... is refused (400)"; "without [the shareKey of a share-link site] ... refused (400)";
+  // "`defaultSiteSpace` ... elsewhere is refused, 400".
+  { operationId: 'updateSiteAdaptiveSchema', message: /body\.jsonSchema/ },
+  { message: /^Invalid request: body\.position(\.(before|after)\.(siteSection|siteSpace|id))?: / },
+  { operationId: 'getPublishedContentSite', message: /query\.shareKey: required for a share-link site/ },
+  { operationId: 'updateSiteById', message: /body\.defaultSiteSpace: .* neither at the root nor in the default section/ },
 ];
 
 function isDocumented400(operationId: string, message: unknown): boolean {

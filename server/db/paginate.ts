@@ -1,6 +1,6 @@
 // Keyset pagination: a page starts strictly after the keys of the previous page's last row, so page
 // 1,000 costs what page 1 costs (given an index on the keys). The cursor is those keys, opaque to clients.
-import { and, asc, count, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
 import { BadRequest } from '../http/errors.js';
@@ -39,6 +39,7 @@ function decodeCursor(page: string, arity: number): KeyValue[] {
  * One page of `table` rows matching `where`, in ascending order of `keys` (which must be unique together),
  * each with the `extra` fields (SQL computed per row, e.g. the caller's role). The total count comes in
  * the same round trip, as a scalar subquery; only a page past the end needs a second query for it.
+ * `order: 'desc'` pages in descending order of the keys instead (e.g. newest first).
  */
 export async function keysetPage<T extends PgTable, Extra extends Record<string, SQL.Aliased | SQL> = Record<never, never>>(
   db: Db,
@@ -47,18 +48,19 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
   keys: PgColumn[],
   request: PageRequest,
   extra?: Extra,
+  order: 'asc' | 'desc' = 'asc',
 ): Promise<Page<T['$inferSelect'] & { [K in keyof Extra]: Extra[K] extends SQL<infer V> ? V : unknown }>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.length);
   const afterCondition = after
-    ? sql`(${sql.join(keys, sql`, `)}) > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
+    ? sql`(${sql.join(keys, sql`, `)}) ${sql.raw(order === 'asc' ? '>' : '<')} (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
     : undefined;
   const totalOf = () => db.select({ total: count() }).from(table as PgTable).where(where);
   const rows = (await db
     .select({ ...getTableColumns(table), ...extra, pageTotal: sql<number>`(${totalOf()})`.mapWith(Number) })
     .from(table as PgTable)
     .where(and(where, afterCondition))
-    .orderBy(...keys.map((k) => asc(k)))
+    .orderBy(...keys.map((k) => (order === 'asc' ? asc(k) : desc(k))))
     .limit(limit + 1)) as Record<string, unknown>[];
   const total = rows.length > 0 ? (rows[0].pageTotal as number) : (await totalOf())[0].total;
   for (const row of rows) delete row.pageTotal;

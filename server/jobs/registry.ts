@@ -1,11 +1,19 @@
 // Every job kind the runner knows, by area. An area adds its handlers here, and the jobs that must
 // always be pending (periodic ones) to startupJobs.
+import { deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../integrations/delivery.job.js';
 import { purgeDeletedSpaces, purgeDeletedSpacesJob, PURGE_DELETED_SPACES } from '../spaces/purge.job.js';
+import { processOpenAPISpecHandler, PROCESS_OPENAPI_SPEC } from '../openapi/process.job.js';
+import { runTranslationHandler, RUN_TRANSLATION } from '../translations/run.job.js';
+import { clusterConversations, CLUSTER_CONVERSATIONS } from '../conversations/cluster.job.js';
 import type { EnqueueInput } from './queue.js';
 import type { JobHandlers } from './runner.js';
 
 export const jobHandlers: JobHandlers = {
   [PURGE_DELETED_SPACES]: purgeDeletedSpaces,
+  [PROCESS_OPENAPI_SPEC]: processOpenAPISpecHandler(),
+  [RUN_TRANSLATION]: runTranslationHandler(),
+  [CLUSTER_CONVERSATIONS]: clusterConversations,
+  [DELIVER_INTEGRATION_EVENT]: deliverIntegrationEvent,
 };
 
 /** The jobs each server start makes sure are pending; their uniqueKey makes that a no-op when they are. */

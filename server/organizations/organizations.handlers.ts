@@ -1,5 +1,6 @@
 import type { organizationOperations } from '../../contract/organizations.js';
 import type { AppHandlers } from '../handlers.js';
+import { createOrganization, deleteInvite, joinOrganization, organizationsForEmailDomain } from './organization-membership.store.js';
 import { listOrganizationsForCaller, updateOrganization, viewOrganization } from './organizations.store.js';
 
 export const organizationHandlers = {
@@ -11,5 +12,20 @@ export const organizationHandlers = {
   },
   async updateOrganizationById({ grant, body }, ctx) {
     return { status: 200, body: await updateOrganization(ctx, grant, body) };
+  },
+  async createOrganization({ body }, ctx) {
+    const organization = await createOrganization(ctx, body);
+    return { status: 201, body: organization, headers: { Location: organization.urls.location } };
+  },
+  async deleteOrganizationInviteById({ grant, params }, ctx) {
+    await deleteInvite(ctx, grant, params.inviteId);
+    return { status: 204 };
+  },
+  async joinOrganization({ params }, ctx) {
+    await joinOrganization(ctx, params.organizationId);
+    return { status: 204 };
+  },
+  async getOrganizationsForEmailDomain({ params }, ctx) {
+    return { status: 200, body: await organizationsForEmailDomain(ctx, params.emailDomain) };
   },
 } satisfies Partial<Pick<AppHandlers, keyof typeof organizationOperations>>;

@@ -9,7 +9,7 @@ import { asRole, organizationPermissions, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
-import { members, organizations } from '../db/schema/index.js';
+import { members, organizations, sites } from '../db/schema/index.js';
 import { BadRequest, Conflict } from '../http/errors.js';
 import type { Urls } from '../http/urls.js';
 
@@ -63,8 +63,9 @@ export function viewOrganization(ctx: Ctx, grant: OrganizationGrant): Organizati
 /** Applies the given settings. Throws BadRequest for an unknown default site, Conflict for a taken hostname. */
 export async function updateOrganization(ctx: Ctx, grant: OrganizationGrant, update: OrganizationUpdate): Promise<Organization> {
   if (update.defaultContent) {
-    // Sites are not stored yet, so no site id can be valid default content.
-    throw new BadRequest(`Invalid request: body.defaultContent.site: site ${update.defaultContent.site} not found in this organization`);
+    const site = update.defaultContent.site;
+    const [found] = await ctx.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, site), eq(sites.organizationId, grant.organization.id)));
+    if (!found) throw new BadRequest(`Invalid request: body.defaultContent.site: site ${site} not found in this organization`);
   }
   const changes = {
     title: update.title,
@@ -76,6 +77,7 @@ export async function updateOrganization(ctx: Ctx, grant: OrganizationGrant, upd
     ai: update.ai,
     inviteLinks: update.inviteLinks,
     mergeRules: update.mergeRules,
+    defaultContentSite: update.defaultContent?.site,
   };
   // An empty update changes nothing (and an UPDATE needs at least one column).
   if (Object.values(changes).every((v) => v === undefined)) return viewOrganization(ctx, grant);

@@ -1,13 +1,15 @@
 import type { components } from '../../generated/types.js';
 import type { SpaceRow } from '../auth/access.js';
 import { asRole, spacePermissions, type Role } from '../auth/roles.js';
+import type { SpaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 
 export type Space = components['schemas']['Space'];
 export type { SpaceRow };
 
 /** The API form of a space row, with permissions for a caller holding `role` on it. */
-export function toSpace(ctx: Ctx, row: SpaceRow, role: Role | null): Space {
+/** The API form of a space row; counters come from the row when its query selected them (spaceCountFields), else 0. */
+export function toSpace(ctx: Ctx, row: SpaceRow & Partial<SpaceCounts>, role: Role | null): Space {
   return {
     object: 'space',
     id: row.id,
@@ -24,11 +26,10 @@ export function toSpace(ctx: Ctx, row: SpaceRow, role: Role | null): Space {
     ...(row.language && { language: row.language as Space['language'] }),
     revision: row.revisionId,
     defaultLevel: asRole(row.defaultLevel),
-    // Comments and change requests are not stored yet: these counts are truly zero until their areas land.
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    comments: row.comments ?? 0,
+    changeRequests: row.changeRequests ?? 0,
+    changeRequestsOpen: row.changeRequestsOpen ?? 0,
+    changeRequestsDraft: row.changeRequestsDraft ?? 0,
     urls: {
       location: ctx.urls.api(`/spaces/${row.id}`),
       app: ctx.urls.app(`/s/${row.id}`),

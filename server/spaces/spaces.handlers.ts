@@ -11,7 +11,7 @@ export const spaceHandlers = {
     return { status: 200, body: await listSpacesInOrganization(ctx, grant, query) };
   },
   async getSpaceById({ grant }, ctx) {
-    return { status: 200, body: viewSpace(ctx, grant) };
+    return { status: 200, body: await viewSpace(ctx, grant) };
   },
   async updateSpaceById({ grant, body }, ctx) {
     return { status: 200, body: await updateSpace(ctx, grant, body) };

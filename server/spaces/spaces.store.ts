@@ -7,6 +7,7 @@ import { findCollectionGrant, levels, spaceRole, type OrganizationGrant, type Sp
 import { inheritedBySpace } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { lastKey, lockTree } from '../content/tree.js';
+import { readSpaceCounts, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
@@ -21,8 +22,8 @@ type UpdateSpace = z.output<typeof spaceOperations.updateSpaceById.body>;
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The space of a grant, as the API shows it to the caller. */
-export function viewSpace(ctx: Ctx, grant: SpaceGrant): Space {
-  return toSpace(ctx, grant.row, grant.role);
+export async function viewSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
+  return toSpace(ctx, { ...grant.row, ...(await readSpaceCounts(ctx.db, grant.row.id)) }, grant.role);
 }
 
 /** Creates an empty space at the top level or in the collection `parent` (404 when not visible). */
@@ -66,7 +67,7 @@ export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant,
   // Guests see no content unless granted it, and content grants are not stored yet.
   if (org.role === null) return { items: [], count: 0 };
   const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { inherited: inheritedBySpace() });
+  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { inherited: inheritedBySpace(), ...spaceCountFields() });
   return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited: levels(row.inherited) }, row)));
 }
 

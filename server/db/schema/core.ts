@@ -69,6 +69,9 @@ export const members = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.userId] }),
     index('members_user_idx').on(t.userId),
+    // Member lists sorted by join date or last activity (only the seen ones), in both directions.
+    index('members_joined_idx').on(t.organizationId, t.joinedAt, t.userId),
+    index('members_seen_idx').on(t.organizationId, t.lastSeenAt, t.userId).where(sql`last_seen_at IS NOT NULL`),
     check('members_role_check', sql.raw(`role IN (${oneOf(roleValues)})`)),
   ],
 );

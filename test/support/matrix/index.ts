@@ -3,7 +3,16 @@
 // adds its own file here and one line below; the matrix itself names no operation.
 import type { MatrixFixtures } from './types.js';
 import { contentTreeFixtures } from './content-tree.js';
+import { integrationFixtures } from './integrations.js';
+import { membersTeamsFixtures } from './members-teams.js';
+import { openAPIFixtures } from './openapi.js';
+import { ssoFixtures } from './sso.js';
+import { conversationFixtures } from './conversations.js';
+import { translationFixtures } from './translations.js';
+import { contentFixtures } from './content.js';
+import { siteFixtures } from './sites.js';
 
 export type { MatrixFixtures, MatrixWorld } from './types.js';
 
-export const matrixFixtures: MatrixFixtures[] = [contentTreeFixtures];
+// members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
+export const matrixFixtures: MatrixFixtures[] = [membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures];

@@ -9,12 +9,22 @@ export interface MatrixWorld {
   members: Record<'guest' | Role, Account>;
 }
 
+/** A caller with a valid token: outside the organization, a guest in it, or a member with a role. */
+export type MatrixCaller = 'outsider' | 'guest' | Role;
+
 export interface MatrixFixtures {
   /**
    * A new resource for a path parameter (by name, e.g. `teamId`), created by the world's admin; `path`
    * holds the parameters already chosen for this call (e.g. `siteId` before `siteSectionId`).
    */
   params?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Promise<string>>;
+  /** A minimal valid query for an operation whose query has required parameters (default none). */
+  queries?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Record<string, string>>;
   /** A minimal valid body for an operation whose body has required fields (default `{}`). */
   bodies?: Record<string, (world: MatrixWorld, path: Record<string, string>) => unknown | Promise<unknown>>;
+  /**
+   * For operations declared `access.caller()` whose rules live in the store: the status each caller gets
+   * with the fixtures above (a number, or 'success'), instead of success for everyone.
+   */
+  expected?: Record<string, (caller: MatrixCaller) => number | 'success'>;
 }

@@ -1,0 +1,38 @@
+// The agent instructions of an organization: one document per organization, with who saved it and when.
+import { eq } from 'drizzle-orm';
+import type { components } from '../../generated/types.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import type { Ctx } from '../context.js';
+import { agentInstructions, users } from '../db/schema/index.js';
+import { NotFound } from '../http/errors.js';
+import { toUser } from '../users/users.store.js';
+
+export type AgentInstructions = components['schemas']['AgentInstructions'];
+
+/** The organization's instructions; throws NotFound before they are first saved. */
+export async function getAgentInstructions(ctx: Ctx, org: OrganizationGrant): Promise<AgentInstructions> {
+  const organizationId = org.organization.id;
+  const [row] = await ctx.db
+    .select({ doc: agentInstructions, user: users })
+    .from(agentInstructions)
+    .leftJoin(users, eq(users.id, agentInstructions.updatedBy))
+    .where(eq(agentInstructions.organizationId, organizationId));
+  if (!row) throw new NotFound(`Organization ${organizationId} has no agent instructions yet`);
+  return {
+    object: 'agent-instructions',
+    instructions: row.doc.instructions as AgentInstructions['instructions'],
+    updatedAt: row.doc.updatedAt.toISOString(),
+    ...(row.user && { updatedBy: toUser(row.user, ctx.urls) }),
+    urls: { location: ctx.urls.api(`/orgs/${organizationId}/agent-instructions`) },
+  };
+}
+
+/** Replaces the organization's instructions, recording the caller and the time. */
+export async function putAgentInstructions(ctx: Ctx, org: OrganizationGrant, instructions: unknown): Promise<AgentInstructions> {
+  const values = { instructions, updatedAt: ctx.now(), updatedBy: ctx.caller.userId };
+  await ctx.db
+    .insert(agentInstructions)
+    .values({ organizationId: org.organization.id, ...values })
+    .onConflictDoUpdate({ target: agentInstructions.organizationId, set: values });
+  return getAgentInstructions(ctx, org);
+}

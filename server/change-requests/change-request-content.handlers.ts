@@ -1,0 +1,51 @@
+import type { changeRequestContentOperations } from '../../contract/change-request-content.js';
+import type { SpaceGrant } from '../auth/access.js';
+import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
+import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
+import { loadRevision } from '../content/revisions.store.js';
+import type { Ctx } from '../context.js';
+import type { AppHandlers } from '../handlers.js';
+import { findChangeRequest } from './change-requests.store.js';
+
+/** The latest revision of a change request, with where its pages open in the app. */
+async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string) {
+  const cr = await findChangeRequest(ctx, grant.row.id, ref);
+  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt);
+  return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}` }, revision, cr };
+}
+
+export const changeRequestContentHandlers = {
+  async getRevisionOfChangeRequestById({ grant, params }, ctx) {
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: toRevision(ctx, where, revision) };
+  },
+  async listPagesInChangeRequest({ grant, params }, ctx) {
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
+  },
+  async listFilesInChangeRequestById({ grant, params, query }, ctx) {
+    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: pageOfFiles(revision.content, query) };
+  },
+  async getFileInChangeRequestById({ grant, params }, ctx) {
+    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId)) };
+  },
+  async getPageInChangeRequestById({ grant, params, query }, ctx) {
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const page = findPage(revision.content, params.pageId);
+    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true }) };
+  },
+  async listChangeRequestPageLinks({ grant, params, query }, ctx) {
+    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const links = resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId));
+    // In a change request, the broken links "in the change request" are those of this very list.
+    return { status: 200, body: linkList(links, query, links.filter((l) => l.status === 'broken').length) };
+  },
+  async listChangeRequestFileBacklinks({ grant, params, query }, ctx) {
+    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const file = findFile(revision.content, params.fileId);
+    const where = { organizationId: grant.row.organizationId, spaceId: grant.row.id, revisionId: revision.id };
+    return { status: 200, body: backlinkList(ctx, revision.content, where, { kind: 'file', id: file.id }, query) };
+  },
+} satisfies Partial<Pick<AppHandlers, keyof typeof changeRequestContentOperations>>;

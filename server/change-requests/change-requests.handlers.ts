@@ -1,0 +1,55 @@
+import type { changeRequestOperations } from '../../contract/change-requests.js';
+import { toFile } from '../content/revision-view.js';
+import type { AppHandlers } from '../handlers.js';
+import { listChangeRequests, organizationScope, spaceScope } from './change-requests.list.js';
+import {
+  bringUpToDate,
+  createChangeRequest,
+  findChangeRequest,
+  mergeChangeRequest,
+  updateChangeRequest,
+  updateChangeRequestContent,
+  viewChangeRequest,
+} from './change-requests.store.js';
+
+export const changeRequestHandlers = {
+  async listChangeRequestsForSpace({ grant, query }, ctx) {
+    return { status: 200, body: await listChangeRequests(ctx, spaceScope(grant.row.id, query.status), query) };
+  },
+  async listChangeRequestsForOrganization({ grant, query }, ctx) {
+    // Guests see no content unless granted it, and content grants are not stored (as for the space list).
+    // Sites do not record which spaces they publish yet, so a `site` filter matches nothing.
+    if (grant.role === null || query.site !== undefined) return { status: 200, body: { items: [], count: 0 } };
+    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query) };
+  },
+  async createChangeRequest({ grant, body }, ctx) {
+    const changeRequest = await createChangeRequest(ctx, grant, typeof body?.subject === 'string' ? body.subject : undefined);
+    return { status: 201, body: changeRequest, headers: { Location: changeRequest.urls.location } };
+  },
+  async getChangeRequestById({ grant, params }, ctx) {
+    return { status: 200, body: await viewChangeRequest(ctx, await findChangeRequest(ctx, grant.row.id, params.changeRequestId)) };
+  },
+  async updateChangeRequestById({ grant, params, body }, ctx) {
+    return { status: 200, body: await updateChangeRequest(ctx, grant, params.changeRequestId, body) };
+  },
+  async mergeChangeRequest({ grant, params }, ctx) {
+    return { status: 200, body: await mergeChangeRequest(ctx, grant, params.changeRequestId) };
+  },
+  async updateChangeRequest({ grant, params }, ctx) {
+    return { status: 200, body: await bringUpToDate(ctx, grant, params.changeRequestId) };
+  },
+  async updateChangeRequestContent({ grant, params, query, body }, ctx) {
+    const done = await updateChangeRequestContent(ctx, grant, params.changeRequestId, body);
+    if (query.compat) return { status: 200, body: done.changeRequest };
+    const base = `/spaces/${grant.row.id}/change-requests/${done.changeRequest.id}/content/page`;
+    const page = (id: string) => ({ object: 'page' as const, id, urls: { location: ctx.urls.api(`${base}/${id}`) } });
+    return {
+      status: 200,
+      body: {
+        changeRequest: done.changeRequest,
+        changes: done.results.map((r) => (r.object === 'deleted_page' ? r : { ...r, page: page(r.page) })),
+        insertedFiles: done.insertedFiles.map(toFile),
+      },
+    };
+  },
+} satisfies Partial<Pick<AppHandlers, keyof typeof changeRequestOperations>>;

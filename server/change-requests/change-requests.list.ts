@@ -1,0 +1,82 @@
+// The two change-request lists (a space's, an organization's): newest first by `updatedAt` or
+// `createdAt`, keyset-paginated on (that time, id), with the creator and the space's current revision
+// joined in the same query, so no query runs per listed item.
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import { changeRequests, spaces, users } from '../db/schema/index.js';
+import { BadRequest } from '../http/errors.js';
+import { toChangeRequest } from './change-request-view.js';
+
+export interface ListFilters {
+  page?: string;
+  limit?: number;
+  creator?: string;
+  contributor?: string;
+  requestedReviewer?: string;
+  topic?: string;
+  conversationsIssuesCluster?: string;
+  orderBy: 'updatedAt' | 'createdAt';
+}
+
+function decodeCursor(page: string): [string, string] {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
+  } catch {
+    // fall through
+  }
+  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+}
+
+/** One page of the change requests matching `scope` and the filters, as a list envelope. */
+export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters) {
+  // Reviews, topics and issue clusters are not recorded on change requests yet, so nothing matches
+  // those filters (rather than ignoring them and answering unfiltered lists).
+  if (filters.requestedReviewer !== undefined || filters.topic !== undefined || filters.conversationsIssuesCluster !== undefined) {
+    return { items: [], count: 0 };
+  }
+  const where = and(
+    scope,
+    isNull(spaces.deletedAt),
+    filters.creator !== undefined ? eq(changeRequests.createdBy, filters.creator) : undefined,
+    filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
+  );
+  const sortColumn = filters.orderBy === 'createdAt' ? changeRequests.createdAt : changeRequests.updatedAt;
+  const after = filters.page === undefined ? undefined : decodeCursor(filters.page);
+  const limit = filters.limit ?? 100;
+  const rows = await ctx.db
+    .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId })
+    .from(changeRequests)
+    .innerJoin(users, eq(users.id, changeRequests.createdBy))
+    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .where(and(where, after && sql`(${sortColumn}, ${changeRequests.id}) < (${after[0]}::timestamptz, ${after[1]})`))
+    .orderBy(desc(sortColumn), desc(changeRequests.id))
+    .limit(limit + 1);
+  const [{ total }] = await ctx.db
+    .select({ total: count() })
+    .from(changeRequests)
+    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .where(where);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const lastSort = last && (filters.orderBy === 'createdAt' ? last.cr.createdAt : last.cr.updatedAt);
+  return {
+    items: items.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision)),
+    count: total,
+    ...(rows.length > limit && last && lastSort && { next: { page: Buffer.from(JSON.stringify([lastSort.toISOString(), last.cr.id])).toString('base64url') } }),
+  };
+}
+
+/** The scope of a space's list: its change requests with `status`. */
+export function spaceScope(spaceId: string, status: string): SQL {
+  return and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, status)) as SQL;
+}
+
+/** The scope of an organization's list: its change requests with any of `statuses`, optionally of one space. */
+export function organizationScope(organizationId: string, statuses: string[], space?: string): SQL {
+  return and(
+    eq(changeRequests.organizationId, organizationId),
+    inArray(changeRequests.status, statuses),
+    space !== undefined ? eq(changeRequests.spaceId, space) : undefined,
+  ) as SQL;
+}

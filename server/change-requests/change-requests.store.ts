@@ -1,0 +1,186 @@
+// Change requests: creation (numbered per space), reads by id or number, settings, and the moves of
+// their content (batch edits, update from the space, merge into the space). Every write locks what its
+// rules read first: the space row (its current revision, the next number), then the change request.
+import { and, eq, max, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { changeRequestOperations } from '../../contract/change-requests.js';
+import type { SpaceGrant, SpaceRow } from '../auth/access.js';
+import { applyChanges } from '../content/apply-changes.js';
+import { mergeContent } from '../content/merge.js';
+import { loadRevision, insertRevision } from '../content/revisions.store.js';
+import type { Ctx } from '../context.js';
+import { changeRequests, contentRevisions, spaces, users } from '../db/schema/index.js';
+import { Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { baseRevision, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
+
+type Ops = typeof changeRequestOperations;
+type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
+type ContentBody = z.output<Ops['updateChangeRequestContent']['body']>;
+
+/** The change request `ref` (an id, or a number within the space) of the space; throws NotFound. */
+export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false): Promise<ChangeRequestRow> {
+  const byRef = /^\d{1,9}$/.test(ref) ? eq(changeRequests.number, Number(ref)) : eq(changeRequests.id, ref);
+  const query = ctx.db.select().from(changeRequests).where(and(eq(changeRequests.spaceId, spaceId), byRef));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw new NotFound(`Change request ${ref} (path.changeRequestId) not found in this space`);
+  return row;
+}
+
+/** The API form of a change request, with its creator and its space's current revision read in one query. */
+export async function viewChangeRequest(ctx: Ctx, row: ChangeRequestRow): Promise<ChangeRequest> {
+  const [found] = await ctx.db
+    .select({ creator: users, spaceRevision: spaces.revisionId })
+    .from(users)
+    .innerJoin(spaces, eq(spaces.id, row.spaceId))
+    .where(eq(users.id, row.createdBy));
+  return toChangeRequest(ctx, row, found.creator, found.spaceRevision);
+}
+
+/** Locks the space row for the rest of the transaction and returns it fresh (current revision, edit mode). */
+async function lockSpace(tx: Ctx, spaceId: string): Promise<SpaceRow> {
+  const [row] = await tx.db.select().from(spaces).where(eq(spaces.id, spaceId)).for('no key update');
+  if (!row) throw new NotFound(`Space ${spaceId} not found`);
+  return row;
+}
+
+function refuseLocked(space: SpaceRow): void {
+  if (space.editMode === 'locked') throw new Forbidden('The space is locked (editMode: locked): its content cannot be changed');
+}
+
+/** Opens a change request from the space's current revision, with the next number of the space. */
+export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, subject: string | undefined): Promise<ChangeRequest> {
+  const row = await ctx.transaction(async (tx) => {
+    // The space row lock serializes creations in the space, so max + 1 is free (the unique index backs it).
+    const space = await lockSpace(tx, grant.row.id);
+    const [{ last }] = await tx.db.select({ last: max(changeRequests.number) }).from(changeRequests).where(eq(changeRequests.spaceId, space.id));
+    const now = tx.now();
+    const [inserted] = await tx.db
+      .insert(changeRequests)
+      .values({
+        id: newId('crq', now.getTime()),
+        organizationId: space.organizationId,
+        spaceId: space.id,
+        number: (last ?? 0) + 1,
+        status: 'open',
+        subject: subject ?? null,
+        createdBy: tx.caller.userId,
+        revisionId: space.revisionId,
+        revisionInitial: space.revisionId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  return viewChangeRequest(ctx, row);
+}
+
+/** Changes the subject, description or status; a merged change request keeps its status (409). */
+export async function updateChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string, body: UpdateBody): Promise<ChangeRequest> {
+  const row = await ctx.transaction(async (tx) => {
+    const current = await findChangeRequest(tx, grant.row.id, ref, true);
+    if (body.status !== undefined && current.status === 'merged') {
+      throw new Conflict(`body.status: change request ${current.number} is merged; its status can no longer change`);
+    }
+    const [updated] = await tx.db
+      .update(changeRequests)
+      .set({
+        ...(body.subject !== undefined && { subject: body.subject }),
+        ...(body.description !== undefined && { description: body.description }),
+        ...(body.status !== undefined && { status: body.status }),
+        updatedAt: tx.now(),
+      })
+      .where(eq(changeRequests.id, current.id))
+      .returning();
+    return updated;
+  });
+  return viewChangeRequest(ctx, row);
+}
+
+function refuseClosed(row: ChangeRequestRow, action: string): void {
+  if (row.status === 'merged' || row.status === 'archived') {
+    throw new Conflict(`Change request ${row.number} is ${row.status}: it cannot be ${action}`);
+  }
+}
+
+/** A revision of the space, or undefined when the id is not one of its revisions. */
+async function spaceRevision(tx: Ctx, space: SpaceRow, id: string | undefined) {
+  if (id === undefined) return undefined;
+  if (id === space.revisionId) return (await loadRevision(tx.db, id, space.createdAt)).content;
+  const [row] = await tx.db.select({ id: contentRevisions.id }).from(contentRevisions).where(and(eq(contentRevisions.id, id), eq(contentRevisions.spaceId, space.id)));
+  if (row) return (await loadRevision(tx.db, id, space.createdAt)).content;
+  // Revisions that never got a row are the empty first revisions of the change requests' bases.
+  const [base] = await tx.db.select({ id: changeRequests.id }).from(changeRequests).where(and(eq(changeRequests.spaceId, space.id), eq(changeRequests.revisionInitial, id)));
+  return base ? (await loadRevision(tx.db, id, space.createdAt)).content : undefined;
+}
+
+/** Applies a batch of changes as one new revision of the change request; all or nothing. */
+export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, body: ContentBody) {
+  return ctx.transaction(async (tx) => {
+    const space = await lockSpace(tx, grant.row.id);
+    refuseLocked(space);
+    const cr = await findChangeRequest(tx, space.id, ref, true);
+    refuseClosed(cr, 'edited');
+    const current = await loadRevision(tx.db, cr.revisionId, space.createdAt);
+    const applied = await applyChanges(current.content, body.changes, {
+      now: tx.now(),
+      revision: (id) => spaceRevision(tx, space, id),
+      fileUrl: (id, name) => tx.urls.app(`/s/${space.id}/files/${id}/${encodeURIComponent(name)}`),
+    }, baseRevision(cr));
+    const revision = await insertRevision(tx, space.id, { parents: [cr.revisionId], type: 'edits', content: applied.content });
+    const [updated] = await tx.db
+      .update(changeRequests)
+      .set({
+        revisionId: revision.id,
+        updatedAt: tx.now(),
+        contributors: sql`CASE WHEN ${changeRequests.contributors} @> ${JSON.stringify([tx.caller.userId])}::jsonb THEN ${changeRequests.contributors} ELSE ${changeRequests.contributors} || ${JSON.stringify([tx.caller.userId])}::jsonb END`,
+      })
+      .where(eq(changeRequests.id, cr.id))
+      .returning();
+    return { changeRequest: await viewChangeRequest(tx, updated), results: applied.results, insertedFiles: applied.insertedFiles };
+  });
+}
+
+/** Merges the change request into the space: a new space revision, which becomes `revisionMerged`. */
+export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'merge' }> {
+  return ctx.transaction(async (tx) => {
+    const space = await lockSpace(tx, grant.row.id);
+    refuseLocked(space);
+    const cr = await findChangeRequest(tx, space.id, ref, true);
+    refuseClosed(cr, 'merged');
+    const ours = (await loadRevision(tx.db, cr.revisionId, space.createdAt)).content;
+    const base = baseRevision(cr);
+    const content =
+      base === space.revisionId
+        ? ours
+        : mergeContent((await loadRevision(tx.db, base, space.createdAt)).content, (await loadRevision(tx.db, space.revisionId, space.createdAt)).content, ours);
+    const revision = await insertRevision(tx, space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content });
+    const now = tx.now();
+    await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
+    await tx.db.update(changeRequests).set({ status: 'merged', revisionMerged: revision.id, updatedAt: now }).where(eq(changeRequests.id, cr.id));
+    return { revision: revision.id, result: 'merge' as const };
+  });
+}
+
+/** Brings the change request up to date with the space's current content (a new `update` revision). */
+export async function bringUpToDate(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'update' }> {
+  return ctx.transaction(async (tx) => {
+    const space = await lockSpace(tx, grant.row.id);
+    const cr = await findChangeRequest(tx, space.id, ref, true);
+    if (cr.status === 'merged') throw new Conflict(`Change request ${cr.number} is merged: it cannot be updated`);
+    const base = baseRevision(cr);
+    if (base === space.revisionId) return { revision: cr.revisionId, result: 'update' as const };
+    const content = mergeContent(
+      (await loadRevision(tx.db, base, space.createdAt)).content,
+      (await loadRevision(tx.db, space.revisionId, space.createdAt)).content,
+      (await loadRevision(tx.db, cr.revisionId, space.createdAt)).content,
+    );
+    const revision = await insertRevision(tx, space.id, { parents: [cr.revisionId, space.revisionId], type: 'update', content });
+    await tx.db
+      .update(changeRequests)
+      .set({ revisionId: revision.id, revisionMergedAncestor: space.revisionId, updatedAt: tx.now() })
+      .where(eq(changeRequests.id, cr.id));
+    return { revision: revision.id, result: 'update' as const };
+  });
+}

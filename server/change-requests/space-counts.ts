@@ -1,0 +1,33 @@
+// The counters a Space shows (its change requests by status, its open comments), as scalar subqueries a
+// query over `spaces` adds to its select: lists get them for every row in the same query.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { spaces } from '../db/schema/index.js';
+
+export interface SpaceCounts {
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+  comments: number;
+}
+
+// The outer column is written qualified: Drizzle renders a single-table select's columns unqualified,
+// which inside the subquery would name the inner table's `id`.
+const countOf = (from: string, filter = '') =>
+  sql<number>`(SELECT count(*) FROM ${sql.raw(from)} x WHERE x.space_id = "spaces"."id"${sql.raw(filter)})`.mapWith(Number);
+
+/** Extra select fields giving each space row its counters (for keysetPage extras or a select). */
+export function spaceCountFields() {
+  return {
+    changeRequests: countOf('change_requests'),
+    changeRequestsOpen: countOf('change_requests', ` AND x.status = 'open'`),
+    changeRequestsDraft: countOf('change_requests', ` AND x.status = 'draft'`),
+    comments: countOf('comments', ` AND x.status = 'open'`),
+  };
+}
+
+/** The counters of one space, in one query. */
+export async function readSpaceCounts(db: Db, spaceId: string): Promise<SpaceCounts> {
+  const [row] = await db.select(spaceCountFields()).from(spaces).where(eq(spaces.id, spaceId));
+  return row ?? { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 0 };
+}

@@ -1,0 +1,139 @@
+// API forms of comments and replies. What they show besides their own row (authors, reactions with their
+// users, repliers) is read for a whole page of items at once: a few queries per list, never one per item.
+import { and, count, eq, inArray, max } from 'drizzle-orm';
+import type { components } from '../../generated/types.js';
+import { atLeast, type Role } from '../auth/roles.js';
+import { documentToMarkdown, markdownToDocument } from '../content/markdown-document.js';
+import type { Ctx } from '../context.js';
+import { commentReactions, commentReplies, type comments, users } from '../db/schema/index.js';
+import { toUser, type User } from '../users/users.store.js';
+
+export type Comment = components['schemas']['Comment'];
+export type CommentReply = components['schemas']['CommentReply'];
+type Body = components['schemas']['MarkdownOrDocument'];
+export type CommentRow = typeof comments.$inferSelect;
+export type ReplyRow = typeof commentReplies.$inferSelect;
+export type BodyFormat = 'markdown' | 'document' | undefined;
+
+/** The Markdown stored for a body given as Markdown, a document, or empty. */
+export function bodyMarkdown(body: Body): string {
+  if ('markdown' in body) return body.markdown;
+  if ('document' in body) return documentToMarkdown(body.document);
+  return '';
+}
+
+function toBody(markdown: string, format: BodyFormat): Body {
+  if (markdown === '') return {};
+  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+}
+
+export interface Details {
+  users: Map<string, User>;
+  reactions: Map<string, Comment['reactions']>;
+  repliers: Map<string, Comment['repliers']>;
+}
+
+/** Authors, reactions and repliers of the given comments and replies, in three queries whatever their number. */
+export async function loadDetails(ctx: Ctx, rows: { id: string; postedBy: string; resolvedBy?: string | null }[], commentIds: string[]): Promise<Details> {
+  const ids = rows.map((r) => r.id);
+  const reactionRows =
+    ids.length === 0
+      ? []
+      : await ctx.db.select().from(commentReactions).where(inArray(commentReactions.subjectId, ids)).orderBy(commentReactions.reactedAt, commentReactions.userId);
+  const replierRows =
+    commentIds.length === 0
+      ? []
+      : await ctx.db
+          .select({ commentId: commentReplies.commentId, userId: commentReplies.postedBy, count: count(), updatedAt: max(commentReplies.postedAt) })
+          .from(commentReplies)
+          .where(inArray(commentReplies.commentId, commentIds))
+          .groupBy(commentReplies.commentId, commentReplies.postedBy);
+  const userIds = new Set<string>([
+    ...rows.flatMap((r) => [r.postedBy, ...(r.resolvedBy ? [r.resolvedBy] : [])]),
+    ...reactionRows.map((r) => r.userId),
+    ...replierRows.map((r) => r.userId),
+  ]);
+  const userRows = userIds.size === 0 ? [] : await ctx.db.select().from(users).where(inArray(users.id, [...userIds]));
+  const usersById = new Map(userRows.map((u) => [u.id, toUser(u, ctx.urls)]));
+  const reactions = new Map<string, Comment['reactions']>();
+  for (const r of reactionRows) {
+    const list = reactions.get(r.subjectId) ?? [];
+    let entry = list.find((e) => e.emoji === r.emoji);
+    if (!entry) list.push((entry = { emoji: r.emoji, count: 0, users: [] }));
+    entry.count += 1;
+    entry.users.push({ user: usersById.get(r.userId)!, reactedAt: r.reactedAt.toISOString() });
+    reactions.set(r.subjectId, list);
+  }
+  const repliers = new Map<string, Comment['repliers']>();
+  for (const r of replierRows) {
+    const list = repliers.get(r.commentId) ?? [];
+    list.push({ updatedAt: new Date(r.updatedAt ?? 0).toISOString(), count: Number(r.count), user: usersById.get(r.userId)! });
+    repliers.set(r.commentId, list);
+  }
+  for (const list of repliers.values()) list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  return { users: usersById, reactions, repliers };
+}
+
+function permissions(ctx: Ctx, role: Role | null, postedBy: string) {
+  const mine = postedBy === ctx.caller.userId;
+  return { view: true, edit: mine, reply: atLeast(role, 'comment'), delete: mine || atLeast(role, 'admin') };
+}
+
+/** The API form of a comment, from its row and the loaded details. */
+export function toComment(ctx: Ctx, row: CommentRow, details: Details, role: Role | null, format: BodyFormat): Comment {
+  return {
+    object: 'comment',
+    id: row.id,
+    postedBy: details.users.get(row.postedBy)!,
+    postedAt: row.postedAt.toISOString(),
+    ...(row.editedAt && { editedAt: row.editedAt.toISOString() }),
+    reactions: details.reactions.get(row.id) ?? [],
+    replies: row.replies,
+    repliers: details.repliers.get(row.id) ?? [],
+    body: toBody(row.body, format),
+    target: {
+      ...(row.nodeId && { node: { id: row.nodeId } }),
+      ...(row.tableRecord && row.tableDefinition && { tableCell: { record: row.tableRecord, definition: row.tableDefinition } }),
+      ...(row.pageId && { page: { id: row.pageId } }),
+      space: row.spaceId,
+      revision: row.revisionId,
+    },
+    urls: { location: ctx.urls.api(`/spaces/${row.spaceId}/comments/${row.id}`) },
+    permissions: permissions(ctx, role, row.postedBy),
+    status: row.status as Comment['status'],
+    ...(row.resolvedAt && { resolvedAt: row.resolvedAt.toISOString() }),
+    ...(row.resolvedBy && details.users.has(row.resolvedBy) && { resolvedBy: details.users.get(row.resolvedBy)! }),
+  };
+}
+
+/** The API form of a reply, from its row and the loaded details. */
+export function toReply(ctx: Ctx, spaceId: string, row: ReplyRow, details: Details, role: Role | null, format: BodyFormat): CommentReply {
+  return {
+    object: 'comment-reply',
+    id: row.id,
+    postedBy: details.users.get(row.postedBy)!,
+    postedAt: row.postedAt.toISOString(),
+    ...(row.editedAt && { editedAt: row.editedAt.toISOString() }),
+    reactions: details.reactions.get(row.id) ?? [],
+    body: toBody(row.body, format),
+    urls: { location: ctx.urls.api(`/spaces/${spaceId}/comments/${row.commentId}/replies/${row.id}`) },
+    permissions: permissions(ctx, role, row.postedBy),
+  };
+}
+
+/** Adds and removes the caller's reactions to a comment or reply (adding one twice keeps one). */
+export async function react(tx: Ctx, subjectId: string, added: string[] | undefined, removed: string[] | undefined): Promise<void> {
+  const userId = tx.caller.userId;
+  if (added && added.length > 0) {
+    const now = tx.now();
+    await tx.db
+      .insert(commentReactions)
+      .values([...new Set(added)].map((emoji) => ({ subjectId, userId, emoji, reactedAt: now })))
+      .onConflictDoNothing();
+  }
+  if (removed && removed.length > 0) {
+    await tx.db
+      .delete(commentReactions)
+      .where(and(eq(commentReactions.subjectId, subjectId), eq(commentReactions.userId, userId), inArray(commentReactions.emoji, removed)));
+  }
+}

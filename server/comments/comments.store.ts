@@ -1,0 +1,228 @@
+// Comments and replies of a space: posting (on the space, a page, a block or a table cell), editing,
+// resolving, reactions, and idempotent deletes. The reply counter of a comment changes in the same
+// transaction as its replies, with the comment row locked.
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { commentOperations } from '../../contract/comments.js';
+import type { SpaceGrant } from '../auth/access.js';
+import { atLeast } from '../auth/roles.js';
+import { loadRevision } from '../content/revisions.store.js';
+import type { Ctx } from '../context.js';
+import { keysetPage } from '../db/paginate.js';
+import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
+import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { bodyMarkdown, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
+
+type Ops = typeof commentOperations;
+type PostBody = z.output<Ops['postCommentInSpace']['body']>;
+type UpdateBody = z.output<Ops['updateCommentInSpace']['body']>;
+type ListQuery = z.output<Ops['listCommentsInSpace']['query']>;
+type UpdateReplyBody = z.output<Ops['updateCommentReplyInSpace']['body']>;
+
+async function findComment(ctx: Ctx, spaceId: string, commentId: string, lock = false): Promise<CommentRow | undefined> {
+  const query = ctx.db.select().from(comments).where(and(eq(comments.id, commentId), eq(comments.spaceId, spaceId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+async function requireComment(ctx: Ctx, spaceId: string, commentId: string, lock = false): Promise<CommentRow> {
+  const row = await findComment(ctx, spaceId, commentId, lock);
+  if (!row) throw new NotFound(`Comment ${commentId} (path.commentId) not found in this space`);
+  return row;
+}
+
+async function findReply(ctx: Ctx, comment: CommentRow, replyId: string): Promise<ReplyRow | undefined> {
+  const [row] = await ctx.db.select().from(commentReplies).where(and(eq(commentReplies.id, replyId), eq(commentReplies.commentId, comment.id)));
+  return row;
+}
+
+/** The API form of one comment. */
+export async function viewComment(ctx: Ctx, grant: SpaceGrant, row: CommentRow, format: BodyFormat): Promise<Comment> {
+  return toComment(ctx, row, await loadDetails(ctx, [row], [row.id]), grant.role, format);
+}
+
+async function viewReply(ctx: Ctx, grant: SpaceGrant, row: ReplyRow, format: BodyFormat): Promise<CommentReply> {
+  return toReply(ctx, grant.row.id, row, await loadDetails(ctx, [row], []), grant.role, format);
+}
+
+/** Posts a comment; `page` must be a page of the space's current content (`node` is kept as given). */
+export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): Promise<Comment> {
+  if (body.page !== undefined) {
+    const { content } = await loadRevision(ctx.db, grant.row.revisionId, grant.row.createdAt);
+    if (!content.pages.some((p) => p.id === body.page)) throw new NotFound(`body.page: page ${body.page} not found in this space`);
+  }
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .insert(comments)
+    .values({
+      id: newId('cmt', now.getTime()),
+      spaceId: grant.row.id,
+      postedBy: ctx.caller.userId,
+      postedAt: now,
+      body: bodyMarkdown(body.body),
+      pageId: body.page ?? null,
+      nodeId: body.node ?? null,
+      tableRecord: body.tableCell?.record ?? null,
+      tableDefinition: body.tableCell?.definition ?? null,
+      revisionId: grant.row.revisionId,
+      status: 'open',
+    })
+    .returning();
+  return viewComment(ctx, grant, row, 'markdown');
+}
+
+/** Comments of the space, newest (or oldest) first, with the filters; details loaded for the page at once. */
+export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery) {
+  const where = and(
+    eq(comments.spaceId, grant.row.id),
+    query.status !== 'all' ? eq(comments.status, query.status) : undefined,
+    query.targetPage !== undefined ? eq(comments.pageId, query.targetPage) : undefined,
+    query.authors !== undefined ? inArray(comments.postedBy, query.authors.length > 0 ? query.authors : ['']) : undefined,
+  );
+  // Ids are time-ordered, so the id order is the posting order.
+  const after = query.page === undefined ? undefined : decodeCursor(query.page);
+  const limit = query.limit ?? 100;
+  const rows = await ctx.db
+    .select({ comment: comments, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(comments)
+    .where(and(where, after === undefined ? undefined : query.order === 'asc' ? sql`${comments.id} > ${after}` : sql`${comments.id} < ${after}`))
+    .orderBy(query.order === 'asc' ? asc(comments.id) : desc(comments.id))
+    .limit(limit + 1);
+  const total = after === undefined ? (rows[0]?.total ?? 0) : await countComments(ctx, where);
+  const page = rows.slice(0, limit).map((r) => r.comment);
+  const details = await loadDetails(ctx, page, page.map((c) => c.id));
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => toComment(ctx, row, details, grant.role, query.format ?? 'markdown')),
+    count: total,
+    ...(rows.length > limit && last && { next: { page: Buffer.from(JSON.stringify([last.id])).toString('base64url') } }),
+  };
+}
+
+async function countComments(ctx: Ctx, where: ReturnType<typeof and>): Promise<number> {
+  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(comments).where(where);
+  return n;
+}
+
+function decodeCursor(page: string): string {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && !v[0].includes('\u0000')) return v[0];
+  } catch {
+    // fall through
+  }
+  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+}
+
+/** The comment, for reading; NotFound when it is not a comment of the space. */
+export async function getComment(ctx: Ctx, grant: SpaceGrant, commentId: string, format: BodyFormat): Promise<Comment> {
+  return viewComment(ctx, grant, await requireComment(ctx, grant.row.id, commentId), format);
+}
+
+/** Resolves or reopens, replaces the body (author only) and applies the caller's reactions. */
+export async function updateComment(ctx: Ctx, grant: SpaceGrant, commentId: string, body: UpdateBody): Promise<Comment> {
+  const row = await ctx.transaction(async (tx) => {
+    const current = await requireComment(tx, grant.row.id, commentId, true);
+    if (body.body !== undefined && current.postedBy !== tx.caller.userId) throw new Forbidden('body.body: only the author of a comment can change its body');
+    const now = tx.now();
+    await react(tx, current.id, body.addedReactions, body.removedReactions);
+    const resolve = body.resolved === undefined || body.resolved === (current.status === 'resolved') ? {} : body.resolved
+      ? { status: 'resolved', resolvedAt: now, resolvedBy: tx.caller.userId }
+      : { status: 'open', resolvedAt: null, resolvedBy: null };
+    const changes = { ...resolve, ...(body.body !== undefined && { body: bodyMarkdown(body.body), editedAt: now }) };
+    if (Object.keys(changes).length === 0) return current;
+    const [updated] = await tx.db
+      .update(comments)
+      .set(changes)
+      .where(eq(comments.id, current.id))
+      .returning();
+    return updated;
+  });
+  return viewComment(ctx, grant, row, 'markdown');
+}
+
+function mayDelete(ctx: Ctx, grant: SpaceGrant, postedBy: string, what: string): void {
+  if (postedBy !== ctx.caller.userId && !atLeast(grant.role, 'admin')) throw new Forbidden(`Only the author of a ${what} or an admin of the space can delete it`);
+}
+
+/** Deletes a comment with its replies and all their reactions; nothing to do when it does not exist. */
+export async function deleteComment(ctx: Ctx, grant: SpaceGrant, commentId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    const row = await findComment(tx, grant.row.id, commentId, true);
+    if (!row) return;
+    mayDelete(tx, grant, row.postedBy, 'comment');
+    const replyIds = tx.db.select({ id: commentReplies.id }).from(commentReplies).where(eq(commentReplies.commentId, row.id));
+    await tx.db.delete(commentReactions).where(sql`${commentReactions.subjectId} = ${row.id} OR ${commentReactions.subjectId} IN (${replyIds})`);
+    await tx.db.delete(comments).where(eq(comments.id, row.id));
+  });
+}
+
+/** The replies of a comment, oldest first. */
+export async function listReplies(ctx: Ctx, grant: SpaceGrant, commentId: string, query: { page?: string; limit?: number; format?: BodyFormat }) {
+  const comment = await requireComment(ctx, grant.row.id, commentId);
+  const page = await keysetPage(ctx.db, commentReplies, eq(commentReplies.commentId, comment.id), [commentReplies.id], query);
+  const details = await loadDetails(ctx, page.rows, []);
+  return {
+    items: page.rows.map((row) => toReply(ctx, grant.row.id, row, details, grant.role, query.format ?? 'markdown')),
+    count: page.count,
+    ...(page.next && { next: page.next }),
+  };
+}
+
+/** Posts a reply and counts it on its comment. */
+export async function postReply(ctx: Ctx, grant: SpaceGrant, commentId: string, body: { body: PostBody['body'] }): Promise<CommentReply> {
+  const row = await ctx.transaction(async (tx) => {
+    const comment = await requireComment(tx, grant.row.id, commentId, true);
+    const now = tx.now();
+    const [inserted] = await tx.db
+      .insert(commentReplies)
+      .values({ id: newId('rpl', now.getTime()), commentId: comment.id, postedBy: tx.caller.userId, postedAt: now, body: bodyMarkdown(body.body) })
+      .returning();
+    await tx.db.update(comments).set({ replies: sql`${comments.replies} + 1` }).where(eq(comments.id, comment.id));
+    return inserted;
+  });
+  return viewReply(ctx, grant, row, 'markdown');
+}
+
+async function requireReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string): Promise<ReplyRow> {
+  const comment = await requireComment(ctx, grant.row.id, commentId);
+  const reply = await findReply(ctx, comment, replyId);
+  if (!reply) throw new NotFound(`Reply ${replyId} (path.commentReplyId) not found on this comment`);
+  return reply;
+}
+
+/** A reply of a comment of the space. */
+export async function getReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string, format: BodyFormat): Promise<CommentReply> {
+  return viewReply(ctx, grant, await requireReply(ctx, grant, commentId, replyId), format);
+}
+
+/** Replaces the body of a reply (author only) and applies the caller's reactions. */
+export async function updateReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string, body: UpdateReplyBody): Promise<CommentReply> {
+  const row = await ctx.transaction(async (tx) => {
+    const reply = await requireReply(tx, grant, commentId, replyId);
+    if (body.body !== undefined && reply.postedBy !== tx.caller.userId) throw new Forbidden('body.body: only the author of a reply can change its body');
+    await react(tx, reply.id, body.addedReactions, body.removedReactions);
+    if (body.body === undefined) return reply;
+    const [updated] = await tx.db
+      .update(commentReplies)
+      .set({ body: bodyMarkdown(body.body), editedAt: tx.now() })
+      .where(eq(commentReplies.id, reply.id))
+      .returning();
+    return updated;
+  });
+  return viewReply(ctx, grant, row, 'markdown');
+}
+
+/** Deletes a reply and uncounts it; nothing to do when the comment or the reply does not exist. */
+export async function deleteReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    const comment = await findComment(tx, grant.row.id, commentId, true);
+    const reply = comment && (await findReply(tx, comment, replyId));
+    if (!comment || !reply) return;
+    mayDelete(tx, grant, reply.postedBy, 'reply');
+    await tx.db.delete(commentReactions).where(eq(commentReactions.subjectId, reply.id));
+    await tx.db.delete(commentReplies).where(eq(commentReplies.id, reply.id));
+    await tx.db.update(comments).set({ replies: sql`${comments.replies} - 1` }).where(eq(comments.id, comment.id));
+  });
+}

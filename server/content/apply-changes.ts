@@ -1,0 +1,184 @@
+// A batch of content changes applied to a copy of a revision's content, all or nothing: the first bad
+// change throws (404 for a page that does not exist, 400 for a change that cannot apply), naming it as
+// `body.changes[i]`, and nothing is written.
+import type { z } from 'zod';
+import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
+import { BadRequest, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { documentToMarkdown } from './markdown-document.js';
+import { keyBetween } from './order-keys.js';
+import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
+
+type Change = z.output<typeof ChangeRequestContentChange>;
+type Body = Extract<Change, { operation: 'insert_page' }>['document'];
+
+export type ChangeResult =
+  | { object: 'created_page'; ref?: string; page: string }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
+
+export interface ApplyContext {
+  now: Date;
+  /** Content of another revision of the space (for `revert_page`); undefined when there is none. */
+  revision(id: string | undefined): Promise<RevisionContent | undefined>;
+  /** Where an inserted file given as base64 can be found. */
+  fileUrl(fileId: string, name: string): string;
+}
+
+function markdownOf(body: Body | undefined): string | undefined {
+  if (!body) return undefined;
+  if ('markdown' in body) return body.markdown;
+  if ('document' in body) return documentToMarkdown(body.document);
+  return '';
+}
+
+/** A URL-safe slug of a title. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
+  return slug || 'page';
+}
+
+function firstHeading(markdown: string): string | undefined {
+  return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+}
+
+/** The order key of position `at` (0 first; default last) among the children of `parent`, `self` aside. */
+function positionAt(content: RevisionContent, parent: string | null, at: number | undefined, self?: string): string {
+  const siblings = childrenOf(content, parent).filter((p) => p.id !== self);
+  const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+  return keyBetween(siblings[index - 1]?.position, siblings[index]?.position);
+}
+
+const contentTypes: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
+  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', csv: 'text/csv', zip: 'application/zip',
+};
+
+function guessContentType(name: string): string {
+  return contentTypes[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
+/** Applies `changes` to a copy of `content`; returns the new content, what each change did and the inserted files. */
+export async function applyChanges(content: RevisionContent, changes: Change[], ctx: ApplyContext, base: string) {
+  const next: RevisionContent = structuredClone(content);
+  const refs = new Map<string, string>();
+  const results: ChangeResult[] = [];
+  const insertedFiles: StoredFile[] = [];
+  const now = ctx.now.toISOString();
+
+  for (const [i, change] of changes.entries()) {
+    const at = `body.changes[${i}]`;
+    const find = (ref: string, field: string): StoredPage => {
+      const id = refs.get(ref) ?? ref;
+      const page = next.pages.find((p) => p.id === id);
+      if (!page) throw new NotFound(`${at}.${field}: page ${ref} not found in the change request`);
+      return page;
+    };
+    switch (change.operation) {
+      case 'insert_page': {
+        if (change.ref !== undefined && refs.has(change.ref)) throw new BadRequest(`${at}.ref: ${change.ref} is already used in this batch`);
+        const parent = change.into === undefined ? null : find(change.into, 'into').id;
+        const markdown = markdownOf(change.document) ?? '';
+        const title = change.title ?? firstHeading(markdown) ?? 'Untitled';
+        const page: StoredPage = {
+          id: newId('pag', ctx.now.getTime()),
+          parent,
+          position: positionAt(next, parent, change.at),
+          type: 'document',
+          title,
+          slug: change.slug || slugify(title),
+          markdown,
+          hidden: change.hidden ?? false,
+          noIndex: change.noIndex ?? false,
+          noRobotsIndex: change.noRobotsIndex ?? false,
+          createdAt: now,
+          updatedAt: now,
+        };
+        setMetadata(page, change);
+        next.pages.push(page);
+        if (change.ref !== undefined) refs.set(change.ref, page.id);
+        results.push({ object: 'created_page', ...(change.ref !== undefined && { ref: change.ref }), page: page.id });
+        break;
+      }
+      case 'update_page': {
+        const page = find(change.page, 'page');
+        const markdown = markdownOf(change.document);
+        if (markdown !== undefined) page.markdown = markdown;
+        if (change.title !== undefined) page.title = change.title;
+        if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
+        for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
+        setMetadata(page, change);
+        if (change.into !== undefined || change.at !== undefined) {
+          const parent = change.into === undefined ? page.parent : change.into === null ? null : find(change.into, 'into').id;
+          if (parent !== null && subtreeIds(next, page.id).has(parent)) {
+            throw new BadRequest(`${at}.into: page ${change.into} is the page itself or one of its subpages`);
+          }
+          page.position = positionAt(next, parent, change.at, page.id);
+          page.parent = parent;
+        }
+        page.updatedAt = now;
+        results.push({ object: 'updated_page', page: page.id });
+        break;
+      }
+      case 'delete_page': {
+        const page = find(change.page, 'page');
+        const gone = subtreeIds(next, page.id);
+        next.pages = next.pages.filter((p) => !gone.has(p.id));
+        results.push({ object: 'deleted_page', page: page.id });
+        break;
+      }
+      case 'revert_page': {
+        const id = refs.get(change.page) ?? change.page;
+        const source = await ctx.revision(change.revision ?? base);
+        if (!source) throw new NotFound(`${at}.revision: revision ${change.revision} not found in this space`);
+        const old = source.pages.find((p) => p.id === id);
+        const current = next.pages.find((p) => p.id === id);
+        if (!old && !current) throw new NotFound(`${at}.page: page ${change.page} not found in the change request or the revision`);
+        // Blocks have no identity in stored Markdown, so `block` reverts the whole page.
+        if (!old) {
+          const gone = subtreeIds(next, id);
+          next.pages = next.pages.filter((p) => !gone.has(p.id));
+          results.push({ object: 'deleted_page', page: id });
+          break;
+        }
+        const restored = { ...old, parent: old.parent !== null && next.pages.some((p) => p.id === old.parent) ? old.parent : null };
+        next.pages = [...next.pages.filter((p) => p.id !== id), restored];
+        results.push({ object: current ? 'updated_page' : 'created_page', page: id });
+        break;
+      }
+      case 'insert_files': {
+        for (const [j, input] of change.files.entries()) {
+          const id = newId('fil', ctx.now.getTime());
+          const base64 = 'base64' in input ? input.base64 : undefined;
+          const file: StoredFile = {
+            id,
+            name: input.name,
+            contentType: input.contentType ?? guessContentType(input.name),
+            // A file given by URL is not fetched: its size is unknown (0) and it downloads from there.
+            downloadURL: 'url' in input ? input.url : ctx.fileUrl(id, input.name),
+            size: base64 === undefined ? 0 : Buffer.from(base64, 'base64').length,
+          };
+          if (input.ref !== undefined && refs.has(input.ref)) throw new BadRequest(`${at}.files[${j}].ref: ${input.ref} is already used in this batch`);
+          if (input.ref !== undefined) refs.set(input.ref, id);
+          next.files.push(file);
+          insertedFiles.push(file);
+        }
+        break;
+      }
+    }
+  }
+  return { content: next, results, insertedFiles };
+}
+
+function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; description?: string; condition?: string }) {
+  if (change.emoji !== undefined) page.emoji = change.emoji || undefined;
+  if (change.icon !== undefined) page.icon = change.icon || undefined;
+  if (change.description !== undefined) page.description = change.description;
+  if (change.condition !== undefined) page.condition = change.condition || undefined;
+}

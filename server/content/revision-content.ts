@@ -1,0 +1,81 @@
+// The snapshot a revision holds. Pages are stored flat, each with its parent and an order key among its
+// siblings: a page is then one record that a merge can compare, take or refuse on its own, and the tree
+// is rebuilt on read (revision-tree.ts).
+
+export interface StoredPage {
+  id: string;
+  parent: string | null;
+  /** Order key among the siblings (server/content/order-keys.ts). */
+  position: string;
+  type: 'document' | 'group';
+  title: string;
+  slug: string;
+  markdown: string;
+  description?: string;
+  emoji?: string;
+  icon?: string;
+  hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
+  condition?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+}
+
+export interface RevisionContent {
+  pages: StoredPage[];
+  files: StoredFile[];
+  variables: Record<string, string>;
+  reusableContents: { id: string; title: string }[];
+}
+
+/** The content of a space nobody has written to yet. */
+export function emptyContent(): RevisionContent {
+  return { pages: [], files: [], variables: {}, reusableContents: [] };
+}
+
+/** Byte order, as order keys compare; ties (possible after a merge) fall back to the id. */
+export function compareSiblings(a: StoredPage, b: StoredPage): number {
+  if (a.position !== b.position) return a.position < b.position ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The children of `parent` in order. */
+export function childrenOf(content: RevisionContent, parent: string | null): StoredPage[] {
+  return content.pages.filter((p) => p.parent === parent).sort(compareSiblings);
+}
+
+/** The page and all the pages under it. */
+export function subtreeIds(content: RevisionContent, pageId: string): Set<string> {
+  const ids = new Set([pageId]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of content.pages) {
+      if (p.parent !== null && ids.has(p.parent) && !ids.has(p.id)) {
+        ids.add(p.id);
+        grew = true;
+      }
+    }
+  }
+  return ids;
+}
+
+/** The path of a page: the slugs of its ancestors and its own, joined by `/`. */
+export function pagePath(byId: Map<string, StoredPage>, page: StoredPage): string {
+  const slugs: string[] = [];
+  const seen = new Set<string>();
+  for (let p: StoredPage | undefined = page; p && !seen.has(p.id); p = p.parent ? byId.get(p.parent) : undefined) {
+    seen.add(p.id);
+    slugs.unshift(p.slug);
+  }
+  return slugs.join('/');
+}

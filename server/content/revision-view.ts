@@ -1,0 +1,135 @@
+// The API forms of a revision, its pages and its files. Paths and the tree are derived on read from the
+// flat stored pages. No space is synchronized with Git, so there is never Git metadata to show or to
+// omit (`metadata=false`), and there are no computed pages to compute or skip (`computed=false`).
+import type { components } from '../../generated/types.js';
+import type { Ctx } from '../context.js';
+import { BadRequest, NotFound } from '../http/errors.js';
+import { markdownToDocument } from './markdown-document.js';
+import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
+import type { StoredRevision } from './revisions.store.js';
+
+type Revision = components['schemas']['Revision'];
+type RevisionPage = components['schemas']['RevisionPage'];
+type RevisionFile = components['schemas']['RevisionFile'];
+
+/** Where pages of this content open in the app: the space, or one of its change requests. */
+export interface ContentLocation {
+  spaceId: string;
+  /** App path prefix, e.g. `/s/<space>` or `/s/<space>/~/changes/3`. */
+  appBase: string;
+}
+
+export type PageFormat = 'document' | 'markdown';
+
+/** The API form of a stored page; `format` adds its content, `children` its subpages. */
+export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionContent, page: StoredPage, options: { format?: PageFormat; children: boolean }): RevisionPage {
+  const byId = new Map(content.pages.map((p) => [p.id, p]));
+  return pageView(ctx, where, content, byId, page, options);
+}
+
+function pageView(
+  ctx: Ctx,
+  where: ContentLocation,
+  content: RevisionContent,
+  byId: Map<string, StoredPage>,
+  page: StoredPage,
+  options: { format?: PageFormat; children: boolean },
+): RevisionPage {
+  const path = pagePath(byId, page);
+  return {
+    id: page.id,
+    title: page.title,
+    type: page.type,
+    ...(page.emoji && { emoji: page.emoji }),
+    ...(page.icon && { icon: page.icon }),
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+    ...(options.format === 'markdown' && { markdown: page.markdown }),
+    ...(options.format === 'document' && { document: markdownToDocument(page.markdown) }),
+    urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
+    slug: page.slug,
+    path,
+    ...(page.description !== undefined && { description: page.description }),
+    hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+    ...(options.children && {
+      pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
+    }),
+  };
+}
+
+/** The page tree: top-level pages in order, each with its subpages (without their content). */
+export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent): RevisionPage[] {
+  const byId = new Map(content.pages.map((p) => [p.id, p]));
+  return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true }));
+}
+
+/** The API form of a stored file. */
+export function toFile(file: StoredFile): RevisionFile {
+  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: file.downloadURL, size: file.size };
+}
+
+/** The API form of a revision. */
+export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRevision): Revision {
+  const { content } = revision;
+  return {
+    object: 'revision',
+    id: revision.id,
+    parents: revision.parents,
+    pages: toPageTree(ctx, where, content),
+    files: [...content.files].sort(byId).map(toFile),
+    reusableContents: content.reusableContents,
+    variables: content.variables,
+    createdAt: revision.createdAt.toISOString(),
+    urls: { app: ctx.urls.app(where.appBase) },
+    type: revision.type,
+  };
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The page `pageId` of the content; NotFound names the parameter. */
+export function findPage(content: RevisionContent, pageId: string): StoredPage {
+  const page = content.pages.find((p) => p.id === pageId);
+  if (!page) throw new NotFound(`Page ${pageId} (path.pageId) not found in this content`);
+  return page;
+}
+
+/** The file `fileId` of the content; NotFound names the parameter. */
+export function findFile(content: RevisionContent, fileId: string): StoredFile {
+  const file = content.files.find((f) => f.id === fileId);
+  if (!file) throw new NotFound(`File ${fileId} (path.fileId) not found in this content`);
+  return file;
+}
+
+/** One page of the content's files in id order, as a list envelope (the cursor is the last id). */
+export function pageOfFiles(content: RevisionContent, request: { page?: string; limit?: number }) {
+  return pageOfItems([...content.files].sort(byId), (f) => f.id, request, toFile);
+}
+
+/** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key, base64url. */
+export function pageOfItems<T, I>(sorted: T[], key: (item: T) => string, request: { page?: string; limit?: number }, map: (item: T) => I) {
+  const limit = request.limit ?? 100;
+  const after = request.page === undefined ? undefined : decodeCursor(request.page);
+  const rest = after === undefined ? sorted : sorted.filter((item) => key(item) > after);
+  const items = rest.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(map),
+    count: sorted.length,
+    ...(rest.length > limit && last && { next: { page: Buffer.from(JSON.stringify([key(last)])).toString('base64url') } }),
+  };
+}
+
+function decodeCursor(page: string): string {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(values) && values.length === 1 && typeof values[0] === 'string') return values[0];
+  } catch {
+    // fall through
+  }
+  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+}

@@ -1,0 +1,35 @@
+// Reading and writing revisions. A space created before it had content points at a revision id with no
+// row yet: reading it gives the empty revision, and the first write makes it a parent like any other.
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db/client.js';
+import { contentRevisions } from '../db/schema/index.js';
+import { newId } from '../ids.js';
+import { emptyContent, type RevisionContent } from './revision-content.js';
+
+export interface StoredRevision {
+  id: string;
+  parents: string[];
+  type: 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
+  createdAt: Date;
+  content: RevisionContent;
+}
+
+/** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
+export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date): Promise<StoredRevision> {
+  const [row] = await db.select().from(contentRevisions).where(eq(contentRevisions.id, id));
+  if (!row) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
+  return { id: row.id, parents: row.parents, type: row.type as StoredRevision['type'], createdAt: row.createdAt, content: row.content as RevisionContent };
+}
+
+/** Writes a new immutable revision of the space and returns it. */
+export async function insertRevision(
+  tx: Ctx,
+  spaceId: string,
+  revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent },
+): Promise<StoredRevision> {
+  const now = tx.now();
+  const id = newId('rev', now.getTime());
+  await tx.db.insert(contentRevisions).values({ id, spaceId, parents: revision.parents, type: revision.type, content: revision.content, createdAt: now });
+  return { id, createdAt: now, ...revision };
+}

@@ -1,0 +1,195 @@
+// The background step after ingestion: derive an issue from each unprocessed conversation of an
+// organization and put it in the cluster of the most similar issues (TF-IDF cosine, see
+// similarity.ts), or in a new cluster. One organization is processed by one job at a time (an advisory
+// transaction lock), so two jobs never create the same cluster twice.
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
+import { newId } from '../ids.js';
+import type { EnqueueInput } from '../jobs/queue.js';
+import type { JobHandler } from '../jobs/runner.js';
+import { addInto, cosine, inverseFrequencies, normalize, SIMILARITY_THRESHOLD, tfidf, tokens, topTerms, type Vector } from './similarity.js';
+
+export const CLUSTER_CONVERSATIONS = 'cluster-conversations';
+// Conversations handled per transaction; the job goes on until none is left.
+const BATCH = 200;
+// The issues the similarity is computed against: the most recent ones of the organization.
+const CORPUS_LIMIT = 5000;
+
+/** The job processing the organization's unprocessed conversations. */
+export function clusterConversationsJob(organizationId: string): EnqueueInput {
+  return { kind: CLUSTER_CONVERSATIONS, payload: { organizationId } };
+}
+
+/** Cuts text to `max` characters at a word boundary, with an ellipsis when cut. */
+function cut(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const head = flat.slice(0, max - 1);
+  return `${head.slice(0, Math.max(head.lastIndexOf(' '), max / 2))}…`;
+}
+
+/**
+ * The issue a conversation raises: its subject (else its first sentence) as the title, and what the user
+ * wrote as the summary. One issue per conversation: a support conversation is usually about one problem.
+ */
+/** The text an issue is compared by: its summary, after the title when the title is not already its beginning. */
+export function issueText(issue: { title: string; summary: string }): string {
+  return issue.summary.startsWith(issue.title.replace(/…$/, '')) ? issue.summary : `${issue.title} ${issue.summary}`;
+}
+
+export function issueOf(conv: { subject: string | null; parts: { body: string }[] }): { title: string; summary: string } {
+  const text = conv.parts.map((p) => p.body).join(' ');
+  const firstSentence = text.split(/(?<=[.!?])\s/)[0] ?? text;
+  return { title: cut(conv.subject ?? firstSentence, 120), summary: cut(text, 500) };
+}
+
+// Icon names by topic word (stems), first match wins; `message-circle` otherwise.
+const ICONS: [RegExp, string][] = [
+  [/^(password|login|sign|auth|token|key|sso|saml|credential)/, 'key'],
+  [/^(bill|invoice|payment|pay|charg|price|plan|subscript|refund)/, 'credit-card'],
+  [/^(api|endpoint|request|rate|limit|webhook|sdk)/, 'code'],
+  [/^(search|find|navigat|menu)/, 'search'],
+  [/^(error|crash|bug|fail|broken)/, 'bug'],
+  [/^(export|import|download|upload|file|pdf)/, 'file'],
+  [/^(team|member|invit|permission|role|access)/, 'users'],
+];
+
+function iconFor(terms: string[]): string {
+  for (const term of terms) for (const [pattern, icon] of ICONS) if (pattern.test(term)) return icon;
+  return 'message-circle';
+}
+
+interface Member {
+  id: string;
+  title: string;
+  vector: Vector;
+}
+
+/** Label, summary and icon of a cluster from its members: the most central issue's title and the heaviest terms. */
+function describe(members: Member[], surface: Map<string, string>) {
+  const centroid = new Map<string, number>();
+  for (const m of members) addInto(centroid, m.vector);
+  const unit = normalize(centroid);
+  const central = members.reduce((best, m) => (cosine(m.vector, unit) > cosine(best.vector, unit) ? m : best));
+  const terms = topTerms(unit, 3);
+  const words = terms.map((t) => surface.get(t) ?? t);
+  const n = members.length;
+  return {
+    label: central.title,
+    summary: `${n} issue${n === 1 ? '' : 's'} about ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? 'this topic')}.`,
+    icon: iconFor(terms),
+  };
+}
+
+/** Processes one batch; returns how many conversations it handled. */
+async function processBatch(db: Parameters<JobHandler>[1]['db'], organizationId: string, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`conversations:${organizationId}`}))`);
+    const pending = await tx
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.organizationId, organizationId), isNull(conversations.processedAt)))
+      .orderBy(conversations.createdAt, conversations.id)
+      .limit(BATCH);
+    if (pending.length === 0) return 0;
+
+    // A re-ingested conversation replaces its issues.
+    await tx.delete(conversationIssues).where(and(eq(conversationIssues.organizationId, organizationId), inArray(conversationIssues.conversationId, pending.map((c) => c.id))));
+    const existing = await tx
+      .select({ id: conversationIssues.id, title: conversationIssues.title, summary: conversationIssues.summary, clusterId: conversationIssues.clusterId })
+      .from(conversationIssues)
+      .where(eq(conversationIssues.organizationId, organizationId))
+      .orderBy(sql`${conversationIssues.createdAt} DESC`)
+      .limit(CORPUS_LIMIT);
+    const fresh = pending.map((c) => ({ conv: c, id: newId('iss', now.getTime()), ...issueOf(c) }));
+
+    const surface = new Map<string, string>();
+    const tokenize = (text: string) => {
+      for (const w of text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []) {
+        const [t] = tokens(w);
+        if (t && !surface.has(t)) surface.set(t, w);
+      }
+      return tokens(text);
+    };
+    const existingTokens = existing.map((i) => tokenize(issueText(i)));
+    const freshTokens = fresh.map((i) => tokenize(issueText(i)));
+    const idf = inverseFrequencies([...existingTokens, ...freshTokens]);
+
+    // Current clusters, with their members' vectors.
+    const members = new Map<string, Member[]>();
+    existing.forEach((issue, k) => {
+      if (issue.clusterId === null) return;
+      const list = members.get(issue.clusterId) ?? [];
+      list.push({ id: issue.id, title: issue.title, vector: tfidf(existingTokens[k], idf) });
+      members.set(issue.clusterId, list);
+    });
+    const centroids = new Map<string, Vector>();
+    for (const [clusterId, list] of members) {
+      const c = new Map<string, number>();
+      for (const m of list) addInto(c, m.vector);
+      centroids.set(clusterId, normalize(c));
+    }
+
+    const touched = new Set<string>();
+    const created = new Set<string>();
+    const assignments: { issue: (typeof fresh)[number]; clusterId: string }[] = [];
+    fresh.forEach((issue, k) => {
+      const vector = tfidf(freshTokens[k], idf);
+      let best: string | undefined;
+      let bestScore = SIMILARITY_THRESHOLD;
+      for (const [clusterId, centroid] of centroids) {
+        const score = cosine(vector, centroid);
+        if (score >= bestScore) [best, bestScore] = [clusterId, score];
+      }
+      const clusterId = best ?? newId('icl', now.getTime());
+      if (!best) created.add(clusterId);
+      const list = members.get(clusterId) ?? [];
+      list.push({ id: issue.id, title: issue.title, vector });
+      members.set(clusterId, list);
+      const c = new Map<string, number>();
+      for (const m of list) addInto(c, m.vector);
+      centroids.set(clusterId, normalize(c));
+      touched.add(clusterId);
+      assignments.push({ issue, clusterId });
+    });
+
+    for (const clusterId of touched) {
+      const { label, summary, icon } = describe(members.get(clusterId)!, surface);
+      if (created.has(clusterId)) {
+        await tx.insert(issueClusters).values({ id: clusterId, organizationId, label, summary, icon, createdAt: now, updatedAt: now });
+      } else {
+        await tx.update(issueClusters).set({ label, summary, icon, updatedAt: now }).where(eq(issueClusters.id, clusterId));
+      }
+    }
+    await tx.insert(conversationIssues).values(
+      assignments.map(({ issue, clusterId }) => ({
+        id: issue.id,
+        organizationId,
+        conversationId: issue.conv.id,
+        clusterId,
+        title: issue.title,
+        summary: issue.summary,
+        createdAt: now,
+        ingestedAt: issue.conv.ingestedAt,
+      })),
+    );
+    await tx
+      .update(conversations)
+      .set({ processedAt: now })
+      .where(and(eq(conversations.organizationId, organizationId), inArray(conversations.id, pending.map((c) => c.id))));
+    // Clusters whose issues all went (re-ingested elsewhere) are dropped.
+    await tx.execute(
+      sql`DELETE FROM ${issueClusters} WHERE ${issueClusters.organizationId} = ${organizationId}
+          AND NOT EXISTS (SELECT 1 FROM ${conversationIssues} WHERE ${conversationIssues.clusterId} = ${issueClusters.id})`,
+    );
+    return pending.length;
+  });
+}
+
+/** Extracts and clusters the issues of every unprocessed conversation of the organization. */
+export const clusterConversations: JobHandler = async (payload, ctx) => {
+  const { organizationId } = payload as { organizationId: string };
+  let handled = 0;
+  for (let n = await processBatch(ctx.db, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, organizationId, ctx.now())) handled += n;
+  if (handled > 0) ctx.log.info({ organizationId, conversations: handled }, 'clustered conversation issues');
+};

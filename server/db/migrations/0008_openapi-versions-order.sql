@@ -1,0 +1,2 @@
+ALTER TABLE "openapi_spec_versions" ADD COLUMN "newest_first" text COLLATE "C" NOT NULL;--> statement-breakpoint
+CREATE INDEX "openapi_spec_versions_newest_idx" ON "openapi_spec_versions" USING btree ("spec_id","newest_first");

@@ -1,0 +1,1 @@
+ALTER TABLE "saml_providers" ADD CONSTRAINT "saml_providers_default_team_id_teams_id_fk" FOREIGN KEY ("default_team_id") REFERENCES "public"."teams"("id") ON DELETE set null ON UPDATE no action;

@@ -1,0 +1,27 @@
+// Revisions of space content: immutable snapshots of the page tree, the files, the variables and the
+// reusable contents of a space (or of a change request), stored whole as one JSON document.
+import { sql } from 'drizzle-orm';
+import { check, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, oneOf } from './columns.js';
+import { spaces } from './content.js';
+
+export const revisionTypeValues = ['edits', 'merge', 'rollback', 'update', 'computed'] as const;
+
+export const contentRevisions = pgTable(
+  'content_revisions',
+  {
+    id: text('id').primaryKey(),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
+    parents: jsonb('parents').$type<string[]>().notNull(),
+    type: text('type').notNull(),
+    // The snapshot (see server/content/revision-content.ts): never updated once written.
+    content: jsonb('content').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('content_revisions_space_idx').on(t.spaceId, t.id),
+    check('content_revisions_type_check', sql.raw(`type IN (${oneOf(revisionTypeValues)})`)),
+  ],
+);

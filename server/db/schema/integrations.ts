@@ -1,0 +1,186 @@
+// Integrations published by organizations, their installations, their images and the events delivered
+// to them (server/integrations/).
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, oneOf, updatedAt } from './columns.js';
+import { organizations } from './core.js';
+import { spaces } from './content.js';
+import { sites } from './sites.js';
+
+// The value sets of the CHECK constraints. They repeat the contract's enums (contract/integrations.ts)
+// because drizzle-kit loads the schema files on their own.
+const visibilityValues = ['public', 'private', 'unlisted'] as const;
+const targetValues = ['all', 'site', 'space', 'organization'] as const;
+const installationStatusValues = ['active', 'pending', 'paused'] as const;
+const selectionValues = ['all', 'selected'] as const;
+/** `pending` until the delivery job ran; the API shows `success` or `failed` (see integrations/event-view.ts). */
+const eventStatusValues = ['pending', 'success', 'failed'] as const;
+
+export const integrations = pgTable(
+  'integrations',
+  {
+    name: text('name').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    summary: text('summary'),
+    visibility: text('visibility').notNull(),
+    target: text('target').notNull(),
+    verified: boolean('verified').notNull().default(false),
+    scopes: text('scopes').array().notNull(),
+    categories: text('categories').array().notNull(),
+    blocks: jsonb('blocks').$type<unknown[]>().notNull(),
+    // Domains of the blocks' urlUnfurl prefixes, lower-cased, for the blockDomain filter.
+    blockDomains: text('block_domains').array().notNull(),
+    contentSources: jsonb('content_sources').$type<unknown[]>().notNull(),
+    externalLinks: jsonb('external_links').$type<unknown[]>().notNull(),
+    configurations: jsonb('configurations').$type<unknown>().notNull(),
+    contentSecurityPolicy: jsonb('content_security_policy').$type<unknown>(),
+    /** File name of the icon in integration_assets (e.g. `icon.png`), null without icon. */
+    iconFile: text('icon_file'),
+    /** File names of the preview images in integration_assets, in order. */
+    previewFiles: text('preview_files').array().notNull(),
+    /** Development mode: events are POSTed to this URL while set. */
+    devTunnelUrl: text('dev_tunnel_url'),
+    /** Development mode: forward the events of every organization, not only the owner's. */
+    devAll: boolean('dev_all').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('integrations_org_idx').on(t.organizationId, t.name),
+    check('integrations_visibility_check', sql.raw(`visibility IN (${oneOf(visibilityValues)})`)),
+    check('integrations_target_check', sql.raw(`target IN (${oneOf(targetValues)})`)),
+  ],
+);
+
+/** The script and its secrets, apart from the integration row so that no read of an integration loads them. */
+export const integrationScripts = pgTable('integration_scripts', {
+  integrationName: text('integration_name')
+    .primaryKey()
+    .references(() => integrations.name, { onDelete: 'cascade' }),
+  runtime: text('runtime').notNull(),
+  script: text('script').notNull(),
+  secrets: jsonb('secrets').$type<Record<string, string>>().notNull(),
+});
+
+/** Icons and preview images, served by GET /v1/integrations/{name}/assets/{file}. */
+export const integrationAssets = pgTable(
+  'integration_assets',
+  {
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    file: text('file').notNull(),
+    contentType: text('content_type').notNull(),
+    /** The image bytes, base64 (as received). */
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.integrationName, t.file] })],
+);
+
+export const integrationInstallations = pgTable(
+  'integration_installations',
+  {
+    id: text('id').primaryKey(),
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    spaceSelection: text('space_selection').notNull(),
+    siteSelection: text('site_selection').notNull(),
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull(),
+    externalIds: text('external_ids').array().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One installation per organization: installing again returns it.
+    uniqueIndex('integration_installations_org_key').on(t.integrationName, t.organizationId),
+    index('integration_installations_list_idx').on(t.integrationName, t.id),
+    index('integration_installations_external_ids_idx').using('gin', t.externalIds),
+    check('integration_installations_status_check', sql.raw(`status IN (${oneOf(installationStatusValues)})`)),
+    check('integration_installations_space_selection_check', sql.raw(`space_selection IN (${oneOf(selectionValues)})`)),
+    check('integration_installations_site_selection_check', sql.raw(`site_selection IN (${oneOf(selectionValues)})`)),
+  ],
+);
+
+/** An installation on one space (no operation of the API creates them yet; they are read by the spaces list). */
+export const integrationSpaceInstallations = pgTable(
+  'integration_space_installations',
+  {
+    id: text('id').primaryKey(),
+    installationId: text('installation_id')
+      .notNull()
+      .references(() => integrationInstallations.id, { onDelete: 'cascade' }),
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull(),
+    externalIds: text('external_ids').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('integration_space_installations_key').on(t.installationId, t.spaceId),
+    index('integration_space_installations_list_idx').on(t.integrationName, t.id),
+    check('integration_space_installations_status_check', sql.raw(`status IN (${oneOf(installationStatusValues)})`)),
+  ],
+);
+
+/** An installation on one docs site (no operation of the API creates them yet; they are read by the sites list). */
+export const integrationSiteInstallations = pgTable(
+  'integration_site_installations',
+  {
+    id: text('id').primaryKey(),
+    installationId: text('installation_id')
+      .notNull()
+      .references(() => integrationInstallations.id, { onDelete: 'cascade' }),
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    siteId: text('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull(),
+    externalIds: text('external_ids').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('integration_site_installations_key').on(t.installationId, t.siteId),
+    index('integration_site_installations_list_idx').on(t.integrationName, t.id),
+    check('integration_site_installations_status_check', sql.raw(`status IN (${oneOf(installationStatusValues)})`)),
+  ],
+);
+
+export const integrationEvents = pgTable(
+  'integration_events',
+  {
+    id: text('id').primaryKey(),
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    installationId: text('installation_id').references(() => integrationInstallations.id, { onDelete: 'set null' }),
+    /** The organization the event comes from: development mode forwards only the owner's unless `all`. */
+    organizationId: text('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull(),
+    /** The trace: one entry per log line `{ message, timestamp, level }`, appended by the delivery. */
+    logs: jsonb('logs').$type<{ message: string; timestamp: string; level: 'debug' | 'info' | 'warn' | 'error' }[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('integration_events_list_idx').on(t.integrationName, t.id),
+    check('integration_events_status_check', sql.raw(`status IN (${oneOf(eventStatusValues)})`)),
+  ],
+);

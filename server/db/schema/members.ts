@@ -1,0 +1,75 @@
+// Teams and their members, organization link invites, agent instructions, and the service's signing
+// secrets. Organization members themselves are in core.ts (`members`).
+import { sql } from 'drizzle-orm';
+import { check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, oneOf } from './columns.js';
+import { members, organizations, users } from './core.js';
+import { roleValues } from './enums.js';
+
+export const teamRoleValues = ['owner', 'member'] as const;
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('teams_org_idx').on(t.organizationId, t.id)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id').notNull(),
+    userId: text('user_id').notNull(),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId] }),
+    // Leaving the organization means leaving its teams.
+    foreignKey({ columns: [t.organizationId, t.userId], foreignColumns: [members.organizationId, members.userId] }).onDelete('cascade'),
+    index('team_members_member_idx').on(t.organizationId, t.userId),
+    check('team_members_role_check', sql.raw(`role IN (${oneOf(teamRoleValues)})`)),
+  ],
+);
+
+export const organizationInvites = pgTable(
+  'organization_invites',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    // null: the invite makes guests
+    role: text('role'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('organization_invites_org_idx').on(t.organizationId),
+    check('organization_invites_role_check', sql.raw(`role IN (${oneOf(roleValues)})`)),
+  ],
+);
+
+export const agentInstructions = pgTable('agent_instructions', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  instructions: jsonb('instructions').$type<unknown>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** Secrets of this database (e.g. the key signing `serviceVisitorClaims`), created on first use. */
+export const serviceSecrets = pgTable('service_secrets', {
+  name: text('name').primaryKey(),
+  secret: text('secret').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,83 @@
+// The API forms of integrations and installations, mapped explicitly from their rows.
+import type { components } from '../../generated/types.js';
+import type { OrganizationRow } from '../auth/access.js';
+import { atLeast, organizationPermissions, type Role } from '../auth/roles.js';
+import type { Ctx } from '../context.js';
+import type { integrationInstallations, integrations } from '../db/schema/index.js';
+import { toOrganization } from '../organizations/organizations.store.js';
+
+export type Integration = components['schemas']['Integration'];
+export type Installation = components['schemas']['IntegrationInstallation'];
+export type IntegrationRow = typeof integrations.$inferSelect;
+export type InstallationRow = typeof integrationInstallations.$inferSelect;
+
+/** The caller's standing in the owning organization of an integration. */
+export interface OwnerMembership {
+  owner: OrganizationRow;
+  /** The caller's role there (null: guest or not a member). */
+  role: Role | null;
+  isMember: boolean;
+}
+
+/** Where an image of the integration is served (GET /v1/integrations/{name}/assets/{file}). */
+export function assetUrl(ctx: Ctx, name: string, file: string): string {
+  return ctx.urls.api(`/integrations/${encodeURIComponent(name)}/assets/${encodeURIComponent(file)}`);
+}
+
+/** The API form of an integration, its owner and permissions seen by the caller; never its script or secrets. */
+export function toIntegration(ctx: Ctx, row: IntegrationRow, membership: OwnerMembership): Integration {
+  const name = encodeURIComponent(row.name);
+  const { owner, role, isMember } = membership;
+  return {
+    object: 'integration',
+    name: row.name,
+    version: row.version,
+    title: row.title,
+    description: row.description,
+    ...(row.summary !== null && { summary: row.summary }),
+    previewImages: row.previewFiles.map((file) => assetUrl(ctx, row.name, file)),
+    target: row.target as Integration['target'],
+    verified: row.verified,
+    visibility: row.visibility as Integration['visibility'],
+    scopes: row.scopes as Integration['scopes'],
+    categories: row.categories as Integration['categories'],
+    blocks: row.blocks as Integration['blocks'],
+    contentSources: row.contentSources as Integration['contentSources'],
+    configurations: row.configurations as Integration['configurations'],
+    externalLinks: row.externalLinks as Integration['externalLinks'],
+    // The owner as the caller sees it: a caller outside it gets no permission there.
+    owner: { ...toOrganization(owner, role, ctx.urls), permissions: organizationPermissions(role, isMember) },
+    urls: {
+      location: ctx.urls.api(`/integrations/${name}`),
+      ...(row.iconFile && { icon: assetUrl(ctx, row.name, row.iconFile) }),
+      app: ctx.urls.app(`/integrations/${name}`),
+      assets: ctx.urls.api(`/integrations/${name}/assets`),
+      publicEndpoint: ctx.urls.api(`/integrations/${name}/integration`),
+    },
+    permissions: { admin: isMember && atLeast(role, 'admin') },
+    ...(row.contentSecurityPolicy != null && { contentSecurityPolicy: row.contentSecurityPolicy as Integration['contentSecurityPolicy'] }),
+  };
+}
+
+/** The API form of an installation; `spaces` is the number of spaces it is installed on. */
+export function toInstallation(ctx: Ctx, row: InstallationRow, spaces: number): Installation {
+  const name = encodeURIComponent(row.integrationName);
+  return {
+    object: 'integration-installation',
+    id: row.id,
+    status: row.status as Installation['status'],
+    space_selection: row.spaceSelection as Installation['space_selection'],
+    site_selection: row.siteSelection as Installation['site_selection'],
+    spaces,
+    configuration: row.configuration,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    urls: {
+      location: ctx.urls.api(`/integrations/${name}/installations/${row.id}`),
+      app: ctx.urls.app(`/o/${row.organizationId}/integrations/${name}`),
+      publicEndpoint: ctx.urls.api(`/integrations/${name}/installations/${row.id}/integration`),
+    },
+    externalIds: row.externalIds,
+    target: { organization: row.organizationId },
+  };
+}

@@ -1,0 +1,44 @@
+// The API form of an organization member, with the per-member counts computed in the same query.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { components } from '../../generated/types.js';
+import { asRole } from '../auth/roles.js';
+import { members, spaces, teamMembers, users } from '../db/schema/index.js';
+import type { Urls } from '../http/urls.js';
+import { toUser } from '../users/users.store.js';
+
+export type Member = components['schemas']['Member'];
+
+/**
+ * The columns a member query selects (members joined with users): the membership, the user, and the
+ * counts. Every role sees every live space of its organization (content has no per-user grants yet), so
+ * a member's `spaces` is the organization's live spaces, and 0 for a guest.
+ */
+export const memberFields = {
+  member: members,
+  user: users,
+  teamCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.organizationId} = ${members.organizationId} AND ${teamMembers.userId} = ${members.userId})`.mapWith(Number),
+  spaceCount: sql<number>`CASE WHEN ${members.role} IS NULL THEN 0 ELSE (SELECT count(*) FROM ${spaces} WHERE ${and(eq(spaces.organizationId, members.organizationId), isNull(spaces.deletedAt))}) END`.mapWith(Number),
+};
+
+export interface MemberRow {
+  member: typeof members.$inferSelect;
+  user: typeof users.$inferSelect;
+  teamCount: number;
+  spaceCount: number;
+}
+
+/** The API form of a member row. */
+export function toMember(row: MemberRow, urls: Urls): Member {
+  return {
+    object: 'member',
+    id: row.member.userId,
+    role: asRole(row.member.role),
+    user: toUser(row.user, urls),
+    disabled: row.member.disabled,
+    joinedAt: row.member.joinedAt.toISOString(),
+    ...(row.member.lastSeenAt && { lastSeenAt: row.member.lastSeenAt.toISOString() }),
+    sso: row.member.sso,
+    spaces: row.spaceCount,
+    teams: row.teamCount,
+  };
+}

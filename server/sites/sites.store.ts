@@ -1,0 +1,158 @@
+// Docs sites: creation with their first site spaces, settings, publication and deletion.
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, ilike, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { siteOperations } from '../../contract/sites.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import { keyAfter } from '../content/order-keys.js';
+import type { Ctx } from '../context.js';
+import { whenUniqueViolation } from '../db/errors.js';
+import { keysetPage, listBody } from '../db/paginate.js';
+import { organizations, siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
+import { BadRequest, Conflict, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { repairDefaults, requireSite, requireSpace, slug } from './structure.js';
+import { toSite, type Site, type SiteRow } from './site-view.js';
+
+type ListQuery = z.output<typeof siteOperations.listSites.query>;
+type CreateSite = z.output<typeof siteOperations.createSite.body>;
+type UpdateSite = z.output<typeof siteOperations.updateSiteById.body>;
+
+const siteSpaceCount = () => sql<number>`(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = "sites"."id")`.mapWith(Number);
+
+/** A site as the API shows it, with its number of site spaces counted now. */
+export async function siteView(ctx: Ctx, org: OrganizationGrant, row: SiteRow): Promise<Site> {
+  const [{ n }] = await ctx.db.select({ n: count() }).from(siteSpaces).where(eq(siteSpaces.siteId, row.id));
+  return toSite(ctx, org.organization, row, n);
+}
+
+/** The organization's sites in creation order, filtered by published space, title text and published state. */
+export async function listSites(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+  const where = and(
+    eq(sites.organizationId, org.organization.id),
+    query.space === undefined ? undefined : sql`EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = "sites"."id" AND ss.space_id = ${query.space})`,
+    query.title === undefined ? undefined : ilike(sites.title, `%${query.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+    query.published === undefined ? undefined : eq(sites.published, query.published),
+  );
+  const page = await keysetPage(ctx.db, sites, where, [sites.id], query, { siteSpaceCount: siteSpaceCount() });
+  return listBody(page, (row) => toSite(ctx, org.organization, row, row.siteSpaceCount));
+}
+
+/** Creates an unpublished site publishing the given spaces at its root; throws NotFound for an unknown space. */
+export async function createSite(ctx: Ctx, org: OrganizationGrant, body: CreateSite | undefined): Promise<Site> {
+  const organizationId = org.organization.id;
+  const now = ctx.now();
+  const row = await ctx.transaction(async (tx) => {
+    const [site] = await tx.db
+      .insert(sites)
+      .values({
+        id: newId('sit', now.getTime()),
+        organizationId,
+        type: body?.type ?? 'basic',
+        title: body?.title || 'Untitled site',
+        visibility: body?.visibility ?? 'public',
+        shareKey: randomBytes(18).toString('base64url'),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    let key: string | null = null;
+    for (const [i, spaceId] of (body?.spaces ?? []).entries()) {
+      await requireSpace(tx, organizationId, spaceId, `body.spaces[${i}]`);
+      const [space] = await tx.db.select({ title: spaces.title }).from(spaces).where(eq(spaces.id, spaceId));
+      key = keyAfter(key);
+      await tx.db.insert(siteSpaces).values({
+        id: newId('sts', now.getTime()),
+        siteId: site.id,
+        spaceId,
+        path: slug(space.title),
+        position: key,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await repairDefaults(tx, site.id);
+    return (await tx.db.select().from(sites).where(eq(sites.id, site.id)))[0];
+  });
+  return siteView(ctx, org, row);
+}
+
+/** Deletes a site with its structure, and stops it being the organization's default content. */
+export async function deleteSite(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    const [deleted] = await tx.db
+      .delete(sites)
+      .where(and(eq(sites.id, siteId), eq(sites.organizationId, org.organization.id)))
+      .returning({ id: sites.id });
+    if (!deleted) return;
+    // organizations.default_content_site is a plain column (core schema): cleared here.
+    await tx.db
+      .update(organizations)
+      .set({ defaultContentSite: null })
+      .where(and(eq(organizations.id, org.organization.id), eq(organizations.defaultContentSite, siteId)));
+  });
+}
+
+/** Applies the given settings; throws NotFound for an unknown default item, Conflict for a taken hostname. */
+export async function updateSite(ctx: Ctx, org: OrganizationGrant, siteId: string, body: UpdateSite): Promise<Site> {
+  const row = await ctx.transaction(async (tx) => {
+    const site = await requireSite(tx, org.organization.id, siteId, true);
+    const defaultSectionId = body.defaultSiteSection;
+    if (defaultSectionId !== undefined) await requireSection(tx, site.id, defaultSectionId, 'body.defaultSiteSection');
+    if (body.defaultSiteSpace !== undefined) {
+      await setDefaultSiteSpace(tx, site, defaultSectionId ?? site.defaultSectionId, body.defaultSiteSpace);
+    }
+    const [updated] = await tx.db
+      .update(sites)
+      .set({
+        title: body.title,
+        visibility: body.visibility,
+        basename: body.basename,
+        hostname: body.hostname,
+        proxy: body.proxy,
+        agentsContext: body.agentsContext,
+        adaptiveEnabled: body.adaptiveContent?.enabled,
+        defaultSectionId,
+        updatedAt: ctx.now(),
+      })
+      .where(eq(sites.id, site.id))
+      .returning()
+      .catch(whenUniqueViolation(() => new Conflict(`body.hostname: ${body.hostname} is already used by another site`)));
+    return updated;
+  });
+  return siteView(ctx, org, row);
+}
+
+async function requireSection(tx: Ctx, siteId: string, sectionId: string, field: string) {
+  const [section] = await tx.db
+    .select()
+    .from(siteSections)
+    .where(and(eq(siteSections.id, sectionId), eq(siteSections.siteId, siteId), eq(siteSections.kind, 'section')));
+  if (!section) throw new NotFound(`${field}: site section ${sectionId} not found in this site`);
+  return section;
+}
+
+// The default site space is chosen at the root or in the default section (the one the visitor lands on).
+async function setDefaultSiteSpace(tx: Ctx, site: SiteRow, defaultSectionId: string | null, siteSpaceId: string) {
+  const [siteSpace] = await tx.db
+    .select()
+    .from(siteSpaces)
+    .where(and(eq(siteSpaces.id, siteSpaceId), eq(siteSpaces.siteId, site.id)));
+  if (!siteSpace) throw new NotFound(`body.defaultSiteSpace: site space ${siteSpaceId} not found in this site`);
+  if (siteSpace.sectionId === null) {
+    await tx.db.update(sites).set({ defaultSiteSpaceId: siteSpace.id }).where(eq(sites.id, site.id));
+  } else if (siteSpace.sectionId === defaultSectionId) {
+    await tx.db.update(siteSections).set({ defaultSiteSpaceId: siteSpace.id }).where(eq(siteSections.id, siteSpace.sectionId));
+  } else {
+    throw new BadRequest(`Invalid request: body.defaultSiteSpace: site space ${siteSpaceId} is neither at the root nor in the default section`);
+  }
+}
+
+/** Publishes a site (publishing a published site changes nothing). */
+export async function publishSite(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<Site> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const [row] = site.published
+    ? [site]
+    : await ctx.db.update(sites).set({ published: true, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
+  return siteView(ctx, org, row);
+}

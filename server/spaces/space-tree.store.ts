@@ -1,0 +1,138 @@
+// A space's place in the content tree: moving it, duplicating it beside itself, transferring it to
+// another organization. Every change runs in a transaction holding the tree lock (content/tree.ts).
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { spaceOperations } from '../../contract/spaces.js';
+import { findCollectionGrant, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
+import { asRole, type Role } from '../auth/roles.js';
+import { anchorOf } from '../collections/collections.store.js';
+import { lastKey, lockTree, placeNextToSpace, type Placement } from '../content/tree.js';
+import type { Ctx } from '../context.js';
+import { changeRequests, spaces } from '../db/schema/index.js';
+import { Conflict, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { toSpace, type Space, type SpaceRow } from './space-view.js';
+
+type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
+type TransferSpace = z.output<typeof spaceOperations.transferSpace.body>;
+
+/** A collection of `organizationId` the caller can see; throws NotFound naming the field. */
+async function collectionIn(ctx: Ctx, organizationId: string, collectionId: string, field: string): Promise<CollectionGrant> {
+  const found = await findCollectionGrant(ctx, collectionId);
+  if (!found || found.row.organizationId !== organizationId) throw new NotFound(`Collection ${collectionId} (${field}) not found`);
+  return found;
+}
+
+/** The levels a space in `parent` inherits when in-collection: the parent's own and those above it. */
+function levelsUnder(parent: CollectionGrant | undefined): Role[] {
+  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
+}
+
+/** A space outside any collection cannot be in-collection: it becomes private. */
+function visibilityAt(parentId: string | null, visibility: string): string {
+  return parentId === null && visibility === 'in-collection' ? 'private' : visibility;
+}
+
+/** Where a move puts the space: next to a sibling space, or last in `parent`; undefined when nothing is asked. */
+async function placementOf(tx: Ctx, organizationId: string, body: MoveSpace): Promise<Placement | undefined> {
+  const anchor = anchorOf(body.position);
+  if (anchor) {
+    const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
+    if (body.parent !== undefined && body.parent !== placement.parentId) {
+      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
+    }
+    return placement;
+  }
+  if (body.parent === undefined) return undefined;
+  return { parentId: body.parent, position: await lastKey(tx, organizationId, body.parent) };
+}
+
+/** Moves a space into a collection, to the top level, and/or next to a sibling space. */
+export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): Promise<Space> {
+  const organizationId = grant.row.organizationId;
+  const moved = await ctx.transaction(async (tx) => {
+    await lockTree(tx, organizationId);
+    const placement = await placementOf(tx, organizationId, body);
+    if (!placement) return undefined;
+    const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');
+    const [row] = await tx.db
+      .update(spaces)
+      .set({
+        parentId: placement.parentId,
+        position: placement.position,
+        visibility: visibilityAt(placement.parentId, grant.row.visibility),
+        updatedAt: ctx.now(),
+      })
+      .where(eq(spaces.id, grant.row.id))
+      .returning();
+    return { row, parent };
+  });
+  if (!moved) return toSpace(ctx, grant.row, grant.role);
+  return toSpace(ctx, moved.row, spaceRole({ orgRole: grant.orgRole, inherited: levelsUnder(moved.parent) }, moved.row));
+}
+
+/**
+ * A new space right after the original, in the same parent, with its settings (title, emoji, visibility,
+ * edit mode, default level, language, merge rules) and a new, empty revision: content is not copied
+ * until spaces have content to copy.
+ */
+export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
+  const source = grant.row;
+  const now = ctx.now();
+  const row = await ctx.transaction(async (tx) => {
+    await lockTree(tx, source.organizationId);
+    const { position } = await placeNextToSpace(tx, source.organizationId, source.id, 'after');
+    const [inserted] = await tx.db
+      .insert(spaces)
+      .values({
+        id: newId('spc', now.getTime()),
+        organizationId: source.organizationId,
+        parentId: source.parentId,
+        title: source.title,
+        emoji: source.emoji,
+        visibility: source.visibility,
+        editMode: source.editMode,
+        mergeRules: source.mergeRules,
+        language: source.language,
+        defaultLevel: source.defaultLevel,
+        revisionId: newId('rev', now.getTime()),
+        position,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  return toSpace(ctx, row, spaceRole(grant, row));
+}
+
+/**
+ * Moves a space to another organization where the caller is admin (NotFound or Forbidden otherwise), last
+ * at its top level or in `collection` there. Its change requests go with it.
+ */
+export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferSpace): Promise<Space> {
+  const target = await requireOrganizationGrant(ctx, body.organization, 'admin');
+  const parent = body.collection === undefined ? undefined : await collectionIn(ctx, body.organization, body.collection, 'body.collection');
+  const parentId = parent?.row.id ?? null;
+  const source: SpaceRow = grant.row;
+  if (source.organizationId === body.organization && source.parentId === parentId) return toSpace(ctx, source, grant.role);
+  const row = await ctx.transaction(async (tx) => {
+    await lockTree(tx, source.organizationId, body.organization);
+    const position = await lastKey(tx, body.organization, parentId);
+    const [moved] = await tx.db
+      .update(spaces)
+      .set({
+        organizationId: body.organization,
+        parentId,
+        position,
+        visibility: visibilityAt(parentId, source.visibility),
+        updatedAt: ctx.now(),
+      })
+      .where(eq(spaces.id, source.id))
+      .returning();
+    await tx.db.update(changeRequests).set({ organizationId: body.organization }).where(eq(changeRequests.spaceId, source.id));
+    return moved;
+  });
+  return toSpace(ctx, row, spaceRole({ orgRole: target.role, inherited: levelsUnder(parent) }, row));
+}
+

@@ -1,0 +1,167 @@
+// SAML providers of an organization: settings, status and the service-provider URLs derived from the
+// public URL. Membership and role are checked by the access layer (the grant) before these run.
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ssoOperations } from '../../contract/sso.js';
+import type { components } from '../../generated/types.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import { asRole } from '../auth/roles.js';
+import type { Ctx } from '../context.js';
+import { keysetPage, type PageRequest } from '../db/paginate.js';
+import { organizations, samlProviders, teams } from '../db/schema/index.js';
+import { BadRequest, NotFound } from '../http/errors.js';
+import type { Urls } from '../http/urls.js';
+import { newId } from '../ids.js';
+import { teamFields, toTeam, type Team } from '../teams/team-view.js';
+import { checkCertificate } from './certificate.js';
+
+type SAMLProvider = components['schemas']['SAMLProvider'];
+type Row = typeof samlProviders.$inferSelect;
+type CreateBody = z.output<typeof ssoOperations.createOrganizationSAMLProvider.body>;
+type UpdateBody = z.output<typeof ssoOperations.updateOrganizationSAMLProvider.body>;
+
+/** The service-provider URLs of a provider: where the identity provider posts assertions, where sign-in starts, our entity id. */
+export function serviceUrls(urls: Urls, id: string) {
+  const base = urls.app(`/auth/saml/${id}`);
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+}
+
+function toSAMLProvider(row: Row, team: Team | undefined, urls: Urls): SAMLProvider {
+  return {
+    object: 'saml-provider',
+    id: row.id,
+    label: row.label,
+    ...(row.ssoUrl !== null && { ssoURL: row.ssoUrl }),
+    ...(row.entityId !== null && { entityID: row.entityId }),
+    ...(row.certificate !== null && { certificate: row.certificate }),
+    ...(team && { defaultTeam: team }),
+    ...(row.defaultRoleSet && { defaultRole: asRole(row.defaultRole) }),
+    createdAt: row.createdAt.toISOString(),
+    status: isActive(row) ? 'active' : 'pending',
+    service: serviceUrls(urls, row.id),
+    urls: { location: urls.api(`/orgs/${row.organizationId}/saml/${row.id}`) },
+  };
+}
+
+/** A provider can be used once the identity provider's URL, entity id and certificate are all known. */
+function isActive(row: Pick<Row, 'ssoUrl' | 'entityId' | 'certificate'>): boolean {
+  return row.ssoUrl !== null && row.entityId !== null && row.certificate !== null;
+}
+
+/** The default teams of the given providers, by team id, in one query. */
+async function teamsOf(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise<Map<string, Team>> {
+  const ids = [...new Set(rows.map((r) => r.defaultTeamId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const found = await ctx.db.select(teamFields(ctx.caller.userId)).from(teams).where(inArray(teams.id, ids));
+  return new Map(found.map((t) => [t.team.id, toTeam(t, grant.role)]));
+}
+
+/** Providers as the API shows them, with their default teams. */
+async function present(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise<SAMLProvider[]> {
+  const byId = await teamsOf(ctx, grant, rows);
+  return rows.map((row) => toSAMLProvider(row, row.defaultTeamId === null ? undefined : byId.get(row.defaultTeamId), ctx.urls));
+}
+
+/** Refuses a default team the organization does not have (400, as the description says). */
+async function checkDefaultTeam(ctx: Ctx, grant: OrganizationGrant, teamId: string | undefined): Promise<void> {
+  if (teamId === undefined) return;
+  const [team] = await ctx.db
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(eq(teams.organizationId, grant.organization.id), eq(teams.id, teamId)));
+  if (!team) throw new BadRequest(`Invalid request: body.defaultTeam: team ${teamId} not found in this organization`);
+}
+
+/** The columns a create or update body sets (undefined: unchanged). */
+async function columnsOf(ctx: Ctx, grant: OrganizationGrant, body: UpdateBody) {
+  await checkDefaultTeam(ctx, grant, body.defaultTeam);
+  return {
+    label: body.label,
+    ssoUrl: body.ssoURL,
+    entityId: body.entityID,
+    certificate: body.certificate === undefined ? undefined : checkCertificate(body.certificate),
+    defaultTeamId: body.defaultTeam,
+    defaultRole: body.defaultRole,
+    defaultRoleSet: body.defaultRole === undefined ? undefined : true,
+  };
+}
+
+/** The providers of the organization, in creation order. */
+export async function listSAMLProviders(ctx: Ctx, grant: OrganizationGrant, page: PageRequest) {
+  const result = await keysetPage(ctx.db, samlProviders, eq(samlProviders.organizationId, grant.organization.id), [samlProviders.id], page);
+  const items = await present(ctx, grant, result.rows);
+  return { items, count: result.count, ...(result.next && { next: result.next }) };
+}
+
+/** Adds a provider (pending until ssoURL, entityID and certificate are all set). */
+export async function createSAMLProvider(ctx: Ctx, grant: OrganizationGrant, body: CreateBody): Promise<SAMLProvider> {
+  const columns = await columnsOf(ctx, grant, body);
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .insert(samlProviders)
+    .values({
+      id: newId('sml', now.getTime()),
+      organizationId: grant.organization.id,
+      label: body.label,
+      ssoUrl: columns.ssoUrl ?? null,
+      entityId: columns.entityId ?? null,
+      certificate: columns.certificate ?? null,
+      defaultTeamId: columns.defaultTeamId ?? null,
+      defaultRole: columns.defaultRole ?? null,
+      defaultRoleSet: columns.defaultRoleSet ?? false,
+      createdAt: now,
+    })
+    .returning();
+  return (await present(ctx, grant, [row]))[0];
+}
+
+async function findRow(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<Row> {
+  const [row] = await ctx.db
+    .select()
+    .from(samlProviders)
+    .where(and(eq(samlProviders.organizationId, grant.organization.id), eq(samlProviders.id, id)));
+  if (!row) throw new NotFound(`SAML provider ${id} not found`);
+  return row;
+}
+
+/** One provider of the organization; NotFound otherwise. */
+export async function getSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<SAMLProvider> {
+  return (await present(ctx, grant, [await findRow(ctx, grant, id)]))[0];
+}
+
+/** Changes the given settings; NotFound for an unknown provider. */
+export async function updateSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id: string, body: UpdateBody): Promise<SAMLProvider> {
+  const columns = await columnsOf(ctx, grant, body);
+  if (Object.values(columns).every((v) => v === undefined)) return getSAMLProvider(ctx, grant, id);
+  const [row] = await ctx.db
+    .update(samlProviders)
+    .set(columns)
+    .where(and(eq(samlProviders.organizationId, grant.organization.id), eq(samlProviders.id, id)))
+    .returning();
+  if (!row) throw new NotFound(`SAML provider ${id} not found`);
+  return (await present(ctx, grant, [row]))[0];
+}
+
+/** Removes a provider; nothing to do when it does not exist. */
+export async function deleteSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<void> {
+  await ctx.db.delete(samlProviders).where(and(eq(samlProviders.organizationId, grant.organization.id), eq(samlProviders.id, id)));
+}
+
+/** The active providers' sign-in options of any organization, in creation order (not paginated); NotFound for an unknown organization. */
+export async function listSSOLogins(ctx: Ctx, organizationId: string) {
+  const [organization] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId));
+  if (!organization) throw new NotFound(`Organization ${organizationId} not found`);
+  const rows = await ctx.db
+    .select({ id: samlProviders.id, label: samlProviders.label })
+    .from(samlProviders)
+    .where(
+      and(
+        eq(samlProviders.organizationId, organizationId),
+        isNotNull(samlProviders.ssoUrl),
+        isNotNull(samlProviders.entityId),
+        isNotNull(samlProviders.certificate),
+      ),
+    )
+    .orderBy(samlProviders.id);
+  return { items: rows.map((r) => ({ id: r.id, label: r.label, startURL: serviceUrls(ctx.urls, r.id).startURL })) };
+}

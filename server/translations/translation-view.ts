@@ -1,0 +1,34 @@
+// The API form of a translation, mapped explicitly from its row.
+import type { components } from '../../generated/types.js';
+import { atLeast, type Role } from '../auth/roles.js';
+import type { translations } from '../db/schema/index.js';
+import type { Urls } from '../http/urls.js';
+
+export type Translation = components['schemas']['Translation'];
+export type TranslationRow = typeof translations.$inferSelect;
+
+/** A translation as a caller with organization role `role` sees it. */
+export function toTranslation(row: TranslationRow, role: Role | null, urls: Urls): Translation {
+  return {
+    object: 'translation',
+    id: row.id,
+    status: row.status as Translation['status'],
+    source: { space: row.sourceSpaceId, language: row.sourceLanguage as Translation['language'] },
+    language: row.language as Translation['language'],
+    ...(row.instructions !== null && { instructions: row.instructions as Translation['instructions'] }),
+    ...(row.resultSpaceId !== null && row.resultRevisionId !== null && { result: { space: row.resultSpaceId, revision: row.resultRevisionId } }),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    stats: {
+      runs: row.runs,
+      totalWords: row.totalWords,
+      totalPages: row.totalPages,
+      totalDuration: row.totalDuration,
+      ...(row.latestRunDuration !== null && { latestRunDuration: row.latestRunDuration }),
+      ...(row.latestPages !== null && { latestPages: row.latestPages }),
+      ...(row.latestWords !== null && { latestWords: row.latestWords }),
+    },
+    permissions: { view: true, edit: atLeast(role, 'create') },
+    urls: { location: urls.api(`/orgs/${row.organizationId}/translations/${row.id}`) },
+  };
+}

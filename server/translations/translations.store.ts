@@ -1,0 +1,87 @@
+// Translations of spaces: set-up, reading, instructions, deletion and queuing runs. The runs themselves
+// are background jobs (run.job.ts).
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { translationOperations } from '../../contract/translations.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import type { Ctx } from '../context.js';
+import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { spaces, translations } from '../db/schema/index.js';
+import { BadRequest, NotFound } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { newestFirstKey } from '../openapi/spec-view.js';
+import { runTranslationJob } from './run.job.js';
+import { toTranslation, type Translation, type TranslationRow } from './translation-view.js';
+
+type CreateBody = z.output<typeof translationOperations.createTranslation.body>;
+
+const inOrganization = (grant: OrganizationGrant, id: string) => and(eq(translations.organizationId, grant.organization.id), eq(translations.id, id));
+
+/** The translations of the organization, newest first. */
+export async function listTranslations(ctx: Ctx, grant: OrganizationGrant, page: PageRequest) {
+  const result = await keysetPage(ctx.db, translations, eq(translations.organizationId, grant.organization.id), [translations.newestFirst], page);
+  return listBody(result, (row) => toTranslation(row, grant.role, ctx.urls));
+}
+
+/** Sets up a pending translation; BadRequest when both languages are the same, NotFound for a space the organization does not have. */
+export async function createTranslation(ctx: Ctx, grant: OrganizationGrant, body: CreateBody): Promise<Translation> {
+  if (body.language === body.source.language) {
+    throw new BadRequest('Invalid request: body.language: must differ from body.source.language');
+  }
+  const [space] = await ctx.db
+    .select({ id: spaces.id })
+    .from(spaces)
+    .where(and(eq(spaces.organizationId, grant.organization.id), eq(spaces.id, body.source.space), isNull(spaces.deletedAt)));
+  if (!space) throw new NotFound(`Space ${body.source.space} not found`);
+  const now = ctx.now();
+  const id = newId('trn', now.getTime());
+  const [row] = await ctx.db
+    .insert(translations)
+    .values({
+      id,
+      organizationId: grant.organization.id,
+      sourceSpaceId: space.id,
+      sourceLanguage: body.source.language,
+      language: body.language,
+      instructions: body.instructions ?? null,
+      status: 'pending',
+      newestFirst: newestFirstKey(id),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return toTranslation(row, grant.role, ctx.urls);
+}
+
+async function findRow(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<TranslationRow> {
+  const [row] = await ctx.db.select().from(translations).where(inOrganization(grant, id));
+  if (!row) throw new NotFound(`Translation ${id} not found`);
+  return row;
+}
+
+/** One translation; NotFound otherwise. */
+export async function getTranslation(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<Translation> {
+  return toTranslation(await findRow(ctx, grant, id), grant.role, ctx.urls);
+}
+
+/** Replaces the instructions (used from the next run on). */
+export async function updateInstructions(ctx: Ctx, grant: OrganizationGrant, id: string, instructions: unknown): Promise<Translation> {
+  const [row] = await ctx.db.update(translations).set({ instructions, updatedAt: ctx.now() }).where(inOrganization(grant, id)).returning();
+  if (!row) throw new NotFound(`Translation ${id} not found`);
+  return toTranslation(row, grant.role, ctx.urls);
+}
+
+/** Deletes a translation (its result space is kept); nothing to do when absent. */
+export async function deleteTranslation(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<void> {
+  await ctx.db.delete(translations).where(inOrganization(grant, id));
+}
+
+/** Queues a run: the translation is pending until a worker takes it. */
+export async function runTranslation(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    const [row] = await tx.db.update(translations).set({ status: 'pending', updatedAt: tx.now() }).where(inOrganization(grant, id)).returning({ id: translations.id });
+    if (!row) throw new NotFound(`Translation ${id} not found`);
+    await enqueueJob(tx.db, runTranslationJob(id), tx.now());
+  });
+}

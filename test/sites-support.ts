@@ -1,0 +1,36 @@
+// Helpers shared by the docs-site tests: spaces, sites, sections and site spaces made through the API.
+import { expect } from 'vitest';
+import type { Account } from './support/harness.js';
+
+/** A new space of the account's organization, titled `title`. */
+export async function newSpace(account: Account, title = 'Space'): Promise<string> {
+  const res = await account.api.post(`/orgs/${account.organizationId}/spaces`, { title });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+/** The API path of a site of the account's organization. */
+export function sitePath(account: Account, siteId: string): string {
+  return `/orgs/${account.organizationId}/sites/${siteId}`;
+}
+
+/** A new site created with `body`; returns the created site. */
+export async function newSite(account: Account, body: object = {}) {
+  const res = await account.api.post(`/orgs/${account.organizationId}/sites`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+/** A new section of a site over a new space titled `title`; returns the section. */
+export async function newSection(account: Account, siteId: string, title: string) {
+  const res = await account.api.post(`${sitePath(account, siteId)}/sections`, { spaceId: await newSpace(account, title), title });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+/** A new site space over a new space titled `title`, in `sectionId` (or the default place). */
+export async function newSiteSpace(account: Account, siteId: string, title: string, sectionId?: string) {
+  const res = await account.api.post(`${sitePath(account, siteId)}/site-spaces`, { spaceId: await newSpace(account, title), sectionId });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
