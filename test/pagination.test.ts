@@ -47,4 +47,14 @@ describe('keyset pagination', () => {
     const res = await admin.api.get(`/orgs/${admin.organizationId}/spaces`, { limit: 1000 });
     expect(res.status).toBe(200);
   });
+
+  it('refuses a forged cursor whose timestamp key is not a timestamp (found by the fuzz test: it was a 500 on PostgreSQL)', async () => {
+    const admin = await h.current.newAdmin();
+    const forged = Buffer.from(JSON.stringify([0, 0])).toString('base64url');
+    for (const path of [`/orgs/${admin.organizationId}/members`, `/orgs/${admin.organizationId}/change-requests`]) {
+      const res = await admin.api.get(path, { page: forged });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.message).toContain('query.page');
+    }
+  });
 });

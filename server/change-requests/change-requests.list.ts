@@ -3,6 +3,7 @@
 // joined in the same query, so no query runs per listed item.
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
+import { isCursorTimestamp } from '../db/paginate.js';
 import { changeRequests, spaces, users } from '../db/schema/index.js';
 import { BadRequest } from '../http/errors.js';
 import { toChangeRequest } from './change-request-view.js';
@@ -21,7 +22,7 @@ export interface ListFilters {
 function decodeCursor(page: string): [string, string] {
   try {
     const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') && !Number.isNaN(Date.parse(v[0]))) return [v[0], v[1]];
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') && isCursorTimestamp(v[0])) return [v[0], v[1]];
   } catch {
     // fall through
   }

@@ -4,13 +4,13 @@ import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
 import type { Db } from '../db/client.js';
-import type { Page, PageRequest } from '../db/paginate.js';
+import { isCursorTimestamp, type Page, type PageRequest } from '../db/paginate.js';
 import { BadRequest } from '../http/errors.js';
 
 function decode(page: string): [string, string] {
   try {
     const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0])) && !v[1].includes('\u0000')) {
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && isCursorTimestamp(v[0]) && !v[1].includes('\u0000')) {
       return [new Date(v[0]).toISOString(), v[1]];
     }
   } catch {

@@ -19,6 +19,14 @@ export interface Page<Row> {
   count: number;
 }
 
+/**
+ * Whether a cursor value is a timestamp as this API writes them (`Date#toISOString`): a forged cursor
+ * with anything else in a timestamp key would otherwise reach the database and fail there.
+ */
+export function isCursorTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
+}
+
 function encodeCursor(values: KeyValue[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
@@ -32,7 +40,11 @@ function decodeCursor(page: string, arity: number): KeyValue[] {
   } catch {
     // fall through to the error below
   }
-  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+  throw invalidCursor();
+}
+
+function invalidCursor(): BadRequest {
+  return new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }
 
 /**
@@ -52,6 +64,7 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
 ): Promise<Page<T['$inferSelect'] & { [K in keyof Extra]: Extra[K] extends SQL<infer V> ? V : unknown }>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.length);
+  if (after?.some((value, i) => keys[i].columnType === 'PgTimestamp' && !isCursorTimestamp(value))) throw invalidCursor();
   const afterCondition = after
     ? sql`(${sql.join(keys, sql`, `)}) ${sql.raw(order === 'asc' ? '>' : '<')} (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
     : undefined;

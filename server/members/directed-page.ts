@@ -4,7 +4,7 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
-import type { PageRequest } from '../db/paginate.js';
+import { isCursorTimestamp, type PageRequest } from '../db/paginate.js';
 import { BadRequest } from '../http/errors.js';
 
 type KeyValue = string | number;
@@ -31,6 +31,9 @@ function decode(page: string, arity: number): KeyValue[] {
 export function directedPage(keys: SortKey[], order: 'asc' | 'desc', request: PageRequest) {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const after = request.page === undefined ? undefined : decode(request.page, keys.length);
+  if (after?.some((value, i) => keys[i].cast === 'timestamptz' && !isCursorTimestamp(value))) {
+    throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+  }
   const values = after?.map((v, i) => (keys[i].cast ? sql`${v}::${sql.raw(keys[i].cast!)}` : sql`${v}`));
   const left = sql.join(keys.map((k) => sql`${k.column}`), sql`, `);
   const condition = values ? (order === 'asc' ? sql`(${left}) > (${sql.join(values, sql`, `)})` : sql`(${left}) < (${sql.join(values, sql`, `)})`) : undefined;
