@@ -2,6 +2,7 @@
 // from one query that returns the resource with the caller's effective role on it. The handler gets that
 // grant and keeps only the conditional rules (e.g. `editMode` needs admin).
 import type { Access } from '../../contract/access.js';
+import type { SpaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../http/errors.js';
@@ -30,7 +31,10 @@ export interface ContentGrant<Row> {
 }
 
 export type CollectionGrant = ContentGrant<CollectionRow>;
-export type SpaceGrant = ContentGrant<SpaceRow>;
+export interface SpaceGrant extends ContentGrant<SpaceRow> {
+  /** The counters the Space shows, read with it (absent for grants read another way). */
+  counts?: SpaceCounts;
+}
 
 /** The grant each kind of access rule hands to the handler. */
 export interface Grants {
@@ -84,7 +88,7 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
 async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean): Promise<SpaceGrant | undefined> {
   const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
-  const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited) };
+  const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited), counts: found.counts };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }

@@ -23,7 +23,7 @@ export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The space of a grant, as the API shows it to the caller. */
 export async function viewSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
-  return toSpace(ctx, { ...grant.row, ...(await readSpaceCounts(ctx.db, grant.row.id)) }, grant.role);
+  return toSpace(ctx, { ...grant.row, ...(grant.counts ?? (await readSpaceCounts(ctx.db, grant.row.id))) }, grant.role);
 }
 
 /** Creates an empty space at the top level or in the collection `parent` (404 when not visible). */
