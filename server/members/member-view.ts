@@ -9,16 +9,20 @@ import { toUser } from '../users/users.store.js';
 export type Member = components['schemas']['Member'];
 
 /**
- * The columns a member query selects (members joined with users): the membership, the user, and the
+ * The columns a member query of `organizationId` selects (members joined with users): the membership, the user, and the
  * counts. Every role sees every live space of its organization (content has no per-user grants yet), so
  * a member's `spaces` is the organization's live spaces, and 0 for a guest.
  */
-export const memberFields = {
-  member: members,
-  user: users,
-  teamCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.organizationId} = ${members.organizationId} AND ${teamMembers.userId} = ${members.userId})`.mapWith(Number),
-  spaceCount: sql<number>`CASE WHEN ${members.role} IS NULL THEN 0 ELSE (SELECT count(*) FROM ${spaces} WHERE ${and(eq(spaces.organizationId, members.organizationId), isNull(spaces.deletedAt))}) END`.mapWith(Number),
-};
+export function memberFields(organizationId: string) {
+  return {
+    member: members,
+    user: users,
+    teamCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.organizationId} = ${members.organizationId} AND ${teamMembers.userId} = ${members.userId})`.mapWith(Number),
+    // Not correlated with the member row, so the database counts the organization's spaces once per
+    // query, not once per listed member (that was 100 counts of every space for a page of 100).
+    spaceCount: sql<number>`CASE WHEN ${members.role} IS NULL THEN 0 ELSE (SELECT count(*) FROM ${spaces} WHERE ${and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt))}) END`.mapWith(Number),
+  };
+}
 
 export interface MemberRow {
   member: typeof members.$inferSelect;

@@ -33,7 +33,7 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
   const page = directedPage([sortKeys[query.sort], { column: members.userId }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   const rows = await ctx.db
-    .select({ ...memberFields, total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ ...memberFields(org.organization.id), total: sql<number>`(${total})`.mapWith(Number) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
@@ -51,7 +51,7 @@ function sortValue(row: { member: typeof members.$inferSelect; user: typeof user
 /** A member of the organization; throws NotFound when the user is not one. */
 export async function getMember(ctx: Ctx, organizationId: string, userId: string): Promise<Member> {
   const [row] = await ctx.db
-    .select(memberFields)
+    .select(memberFields(organizationId))
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
