@@ -5,7 +5,7 @@
 //   - invalid input that is not refused with 400,
 //   - valid input refused with 400, unless the operation documents that refusal (see `documented400`).
 // Path parameters mix ids of a small world of real resources with random text (see fuzz-world.ts).
-// FUZZ_RUNS sets the requests per operation (default 100), FUZZ_SEED the seed (fixed by default; a
+// FUZZ_RUNS sets the requests per operation (default 50, which keeps .ci/run within its 10 minutes), FUZZ_SEED the seed (fixed by default; a
 // failure prints its seed, its path and the shrunk counterexample with its operationId), FUZZ_STATS=1
 // prints the statuses seen per operation.
 import fc from 'fast-check';

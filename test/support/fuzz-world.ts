@@ -19,7 +19,7 @@ function intFromEnv(name: string, fallback: number): number {
 /** Fixed in CI so failures reproduce; `FUZZ_SEED=<n>` explores elsewhere (the seed of a failure is printed). */
 export const FUZZ_SEED = intFromEnv('FUZZ_SEED', 20260314);
 /** Generated requests per operation; `FUZZ_RUNS=<n>` for a longer hunt. */
-export const FUZZ_RUNS = intFromEnv('FUZZ_RUNS', 100);
+export const FUZZ_RUNS = intFromEnv('FUZZ_RUNS', 50);
 
 /** fast-check parameters shared by the fuzz properties. */
 export function fuzzParameters<T>(runs = FUZZ_RUNS): fc.Parameters<T> {
