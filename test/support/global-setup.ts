@@ -21,7 +21,8 @@ async function preparePglite(): Promise<string> {
   await createDb({ kind: 'pglite', pglite }).migrate();
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();
-  const file = path.join(resultsDir, 'pglite-template.tar');
+  // Named per run: two vitest runs side by side (helpers, CI) must not read each other's half-written file.
+  const file = path.join(resultsDir, `pglite-template-${process.pid}.tar`);
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   return file;
 }
@@ -49,13 +50,18 @@ async function preparePostgres(url: string): Promise<{ name: string; drop: () =>
 export default async function setup(project: TestProject) {
   rmSync(operationsLog, { force: true });
   mkdirSync(resultsDir, { recursive: true });
-  project.provide('pgliteTemplate', await preparePglite());
+  const pgliteTemplate = await preparePglite();
+  project.provide('pgliteTemplate', pgliteTemplate);
+  const removePgliteTemplate = () => rmSync(pgliteTemplate, { force: true });
   const url = process.env.DATABASE_URL;
   if (!url) {
     project.provide('postgresTemplate', '');
-    return;
+    return removePgliteTemplate;
   }
   const template = await preparePostgres(url);
   project.provide('postgresTemplate', template.name);
-  return template.drop;
+  return async () => {
+    removePgliteTemplate();
+    await template.drop();
+  };
 }
