@@ -3,9 +3,8 @@
 // joined in the same query, so no query runs per listed item.
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import { isCursorTimestamp } from '../db/paginate.js';
+import { decodeCursor, encodeCursor } from '../db/cursor.js';
 import { changeRequests, spaces, users } from '../db/schema/index.js';
-import { BadRequest } from '../http/errors.js';
 import { toChangeRequest } from './change-request-view.js';
 
 export interface ListFilters {
@@ -17,16 +16,6 @@ export interface ListFilters {
   topic?: string;
   conversationsIssuesCluster?: string;
   orderBy: 'updatedAt' | 'createdAt';
-}
-
-function decodeCursor(page: string): [string, string] {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') && isCursorTimestamp(v[0])) return [v[0], v[1]];
-  } catch {
-    // fall through
-  }
-  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }
 
 /** One page of the change requests matching `scope` and the filters, as a list envelope. */
@@ -43,7 +32,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
     filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
   );
   const sortColumn = filters.orderBy === 'createdAt' ? changeRequests.createdAt : changeRequests.updatedAt;
-  const after = filters.page === undefined ? undefined : decodeCursor(filters.page);
+  const after = filters.page === undefined ? undefined : decodeCursor(filters.page, ['timestamp', 'string']);
   const limit = filters.limit ?? 100;
   const rows = await ctx.db
     .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId })
@@ -64,7 +53,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
   return {
     items: items.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision)),
     count: total,
-    ...(rows.length > limit && last && lastSort && { next: { page: Buffer.from(JSON.stringify([lastSort.toISOString(), last.cr.id])).toString('base64url') } }),
+    ...(rows.length > limit && last && lastSort && { next: { page: encodeCursor([lastSort.toISOString(), last.cr.id]) } }),
   };
 }
 

@@ -8,9 +8,10 @@ import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
+import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
 import { keysetPage } from '../db/paginate.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { bodyMarkdown, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
 
@@ -81,7 +82,7 @@ export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery
     query.authors !== undefined ? inArray(comments.postedBy, query.authors.length > 0 ? query.authors : ['']) : undefined,
   );
   // Ids are time-ordered, so the id order is the posting order.
-  const after = query.page === undefined ? undefined : decodeCursor(query.page);
+  const after = query.page === undefined ? undefined : decodeIdCursor(query.page);
   const limit = query.limit ?? 100;
   const rows = await ctx.db
     .select({ comment: comments, total: sql<number>`count(*) over ()`.mapWith(Number) })
@@ -96,23 +97,13 @@ export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery
   return {
     items: page.map((row) => toComment(ctx, row, details, grant.role, query.format ?? 'markdown')),
     count: total,
-    ...(rows.length > limit && last && { next: { page: Buffer.from(JSON.stringify([last.id])).toString('base64url') } }),
+    ...(rows.length > limit && last && { next: { page: encodeCursor([last.id]) } }),
   };
 }
 
 async function countComments(ctx: Ctx, where: ReturnType<typeof and>): Promise<number> {
   const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(comments).where(where);
   return n;
-}
-
-function decodeCursor(page: string): string {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && !v[0].includes('\u0000')) return v[0];
-  } catch {
-    // fall through
-  }
-  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }
 
 /** The comment, for reading; NotFound when it is not a comment of the space. */

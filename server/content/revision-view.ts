@@ -3,7 +3,8 @@
 // omit (`metadata=false`), and there are no computed pages to compute or skip (`computed=false`).
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
+import { NotFound } from '../http/errors.js';
 import { markdownToDocument } from './markdown-document.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';
@@ -113,23 +114,13 @@ export function pageOfFiles(content: RevisionContent, request: { page?: string; 
 /** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key, base64url. */
 export function pageOfItems<T, I>(sorted: T[], key: (item: T) => string, request: { page?: string; limit?: number }, map: (item: T) => I) {
   const limit = request.limit ?? 100;
-  const after = request.page === undefined ? undefined : decodeCursor(request.page);
+  const after = request.page === undefined ? undefined : decodeIdCursor(request.page);
   const rest = after === undefined ? sorted : sorted.filter((item) => key(item) > after);
   const items = rest.slice(0, limit);
   const last = items.at(-1);
   return {
     items: items.map(map),
     count: sorted.length,
-    ...(rest.length > limit && last && { next: { page: Buffer.from(JSON.stringify([key(last)])).toString('base64url') } }),
+    ...(rest.length > limit && last && { next: { page: encodeCursor([key(last)]) } }),
   };
-}
-
-function decodeCursor(page: string): string {
-  try {
-    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === 1 && typeof values[0] === 'string') return values[0];
-  } catch {
-    // fall through
-  }
-  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }

@@ -3,10 +3,8 @@
 import { and, asc, count, desc, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
-import { BadRequest } from '../http/errors.js';
 import type { Db } from './client.js';
-
-type KeyValue = string | number;
+import { decodeCursor, encodeCursor, type CursorValue } from './cursor.js';
 
 export interface PageRequest {
   page?: string;
@@ -17,34 +15,6 @@ export interface Page<Row> {
   rows: Row[];
   next?: { page: string };
   count: number;
-}
-
-/**
- * Whether a cursor value is a timestamp as this API writes them (`Date#toISOString`): a forged cursor
- * with anything else in a timestamp key would otherwise reach the database and fail there.
- */
-export function isCursorTimestamp(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
-}
-
-function encodeCursor(values: KeyValue[]): string {
-  return Buffer.from(JSON.stringify(values)).toString('base64url');
-}
-
-function decodeCursor(page: string, arity: number): KeyValue[] {
-  try {
-    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === arity && values.every((v) => (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number')) {
-      return values;
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw invalidCursor();
-}
-
-function invalidCursor(): BadRequest {
-  return new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
 }
 
 /**
@@ -63,8 +33,7 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
   order: 'asc' | 'desc' = 'asc',
 ): Promise<Page<T['$inferSelect'] & { [K in keyof Extra]: Extra[K] extends SQL<infer V> ? V : unknown }>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.length);
-  if (after?.some((value, i) => keys[i].columnType === 'PgTimestamp' && !isCursorTimestamp(value))) throw invalidCursor();
+  const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.map((k) => (k.columnType === 'PgTimestamp' ? 'timestamp' : 'scalar')));
   const afterCondition = after
     ? sql`(${sql.join(keys, sql`, `)}) ${sql.raw(order === 'asc' ? '>' : '<')} (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
     : undefined;
@@ -83,7 +52,7 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
   return {
     rows: pageRows as never,
     count: total,
-    ...(hasMore && last && { next: { page: encodeCursor(keys.map((k) => last[columnKey(table, k)] as KeyValue)) } }),
+    ...(hasMore && last && { next: { page: encodeCursor(keys.map((k) => last[columnKey(table, k)] as CursorValue)) } }),
   };
 }
 

@@ -4,10 +4,8 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
-import { isCursorTimestamp, type PageRequest } from '../db/paginate.js';
-import { BadRequest } from '../http/errors.js';
-
-type KeyValue = string | number;
+import { decodeCursor, encodeCursor, type CursorValue } from '../db/cursor.js';
+import type { PageRequest } from '../db/paginate.js';
 
 /** A sort key: the SQL it sorts on, and how a cursor value is written back into SQL (e.g. cast). */
 export interface SortKey {
@@ -15,25 +13,10 @@ export interface SortKey {
   cast?: string;
 }
 
-function decode(page: string, arity: number): KeyValue[] {
-  try {
-    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === arity && values.every((v) => (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number')) {
-      return values;
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
-}
-
 /** The condition, order and limit of one page sorted by `keys` (unique together) in direction `order`. */
 export function directedPage(keys: SortKey[], order: 'asc' | 'desc', request: PageRequest) {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.page === undefined ? undefined : decode(request.page, keys.length);
-  if (after?.some((value, i) => keys[i].cast === 'timestamptz' && !isCursorTimestamp(value))) {
-    throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
-  }
+  const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.map((k) => (k.cast === 'timestamptz' ? 'timestamp' : 'scalar')));
   const values = after?.map((v, i) => (keys[i].cast ? sql`${v}::${sql.raw(keys[i].cast!)}` : sql`${v}`));
   const left = sql.join(keys.map((k) => sql`${k.column}`), sql`, `);
   const condition = values ? (order === 'asc' ? sql`(${left}) > (${sql.join(values, sql`, `)})` : sql`(${left}) < (${sql.join(values, sql`, `)})`) : undefined;
@@ -42,10 +25,10 @@ export function directedPage(keys: SortKey[], order: 'asc' | 'desc', request: Pa
 }
 
 /** The page envelope from `limit + 1` fetched rows; `cursorOf` gives a row's key values. */
-export function finishPage<Row, Item>(rows: Row[], limit: number, total: number, cursorOf: (row: Row) => KeyValue[], toItem: (row: Row) => Item) {
+export function finishPage<Row, Item>(rows: Row[], limit: number, total: number, cursorOf: (row: Row) => CursorValue[], toItem: (row: Row) => Item) {
   const pageRows = rows.slice(0, limit);
   const last = pageRows.at(-1);
-  const next = rows.length > limit && last ? { page: Buffer.from(JSON.stringify(cursorOf(last))).toString('base64url') } : undefined;
+  const next = rows.length > limit && last ? { page: encodeCursor(cursorOf(last)) } : undefined;
   return { items: pageRows.map(toItem), count: total, ...(next && { next }) };
 }
 

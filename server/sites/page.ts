@@ -3,23 +3,19 @@
 // id of the last item of the previous page, opaque to clients.
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
 import type { PageRequest } from '../db/paginate.js';
-import { BadRequest } from '../http/errors.js';
+import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
 
 /** The page of `items` after the cursor, with the total and the next cursor. */
 export function pageOf<T extends { id: string }>(items: T[], request: PageRequest): { rows: T[]; count: number; next?: { page: string } } {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   let start = 0;
   if (request.page !== undefined) {
-    const lastId = decode(request.page);
+    const lastId = decodeIdCursor(request.page);
     const index = items.findIndex((i) => i.id === lastId);
-    if (index < 0) throw new BadRequest('Invalid request: query.page: not a page identifier returned by this list');
+    if (index < 0) throw invalidCursor();
     start = index + 1;
   }
   const rows = items.slice(start, start + limit);
   const hasMore = start + limit < items.length;
-  return { rows, count: items.length, ...(hasMore && { next: { page: Buffer.from(rows.at(-1)!.id).toString('base64url') } }) };
-}
-
-function decode(page: string): string {
-  return Buffer.from(page, 'base64url').toString('utf8');
+  return { rows, count: items.length, ...(hasMore && { next: { page: encodeCursor([rows.at(-1)!.id]) } }) };
 }

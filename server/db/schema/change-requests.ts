@@ -1,6 +1,6 @@
 // Change requests: proposed content of a space, numbered 1, 2, … within the space.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf, updatedAt } from './columns.js';
 import { spaces } from './content.js';
 import { organizations, users } from './core.js';
