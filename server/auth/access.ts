@@ -57,6 +57,11 @@ export function collectionRole(grant: Pick<CollectionGrant, 'orgRole' | 'inherit
   return contentRole(grant.orgRole, asRole(row.defaultLevel), ...grant.inherited);
 }
 
+/** The levels a child of `parent` inherits (a collection, or a space in-collection): the parent's own and those above it. */
+export function inheritedUnder(parent: CollectionGrant | undefined): Role[] {
+  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
+}
+
 /** Stored levels as roles (unknown values dropped). */
 export function levels(values: string[] | null): Role[] {
   return (values ?? []).map(asRole).filter((r): r is Role => r !== null);

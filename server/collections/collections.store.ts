@@ -8,6 +8,7 @@ import type { components } from '../../generated/types.js';
 import {
   collectionRole,
   findCollectionGrant,
+  inheritedUnder,
   levels,
   requireOrganizationGrant,
   spaceRole,
@@ -17,7 +18,7 @@ import {
 } from '../auth/access.js';
 import { chainLevels } from '../auth/grants.js';
 import { asRole, collectionPermissions, type Role } from '../auth/roles.js';
-import { collectionSubtree, lastKey, lockTree, placeNextToSpace, type Placement } from '../content/tree.js';
+import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../content/tree.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { collections, spaces } from '../db/schema/index.js';
@@ -61,11 +62,6 @@ async function parentGrant(ctx: Ctx, organizationId: string, parentId: string): 
   return parent;
 }
 
-/** The levels a child of `parent` inherits: the parent's own and those the parent inherits. */
-function levelsUnder(parent: CollectionGrant | undefined): Role[] {
-  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
-}
-
 /** Creates a collection at the top level or inside `parent` (404 when not visible). */
 export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: CreateCollection): Promise<Collection> {
   const organizationId = org.organization.id;
@@ -88,7 +84,7 @@ export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: C
       .returning();
     return inserted;
   });
-  return toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: levelsUnder(parent) }, row));
+  return toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: inheritedUnder(parent) }, row));
 }
 
 /** Collections of an organization in creation order; all of them, or only the top-level ones. None for guests. */
@@ -129,34 +125,13 @@ export async function deleteCollection(ctx: Ctx, grant: CollectionGrant): Promis
   });
 }
 
-/** The space a move places its item next to, and on which side. */
-export function anchorOf(position: { before?: { space: string }; after?: { space: string } } | undefined) {
-  if (position?.before) return { side: 'before' as const, space: position.before.space };
-  if (position?.after) return { side: 'after' as const, space: position.after.space };
-  return undefined;
-}
-
-/** Where a move puts an item: next to a space, or last in `parent`; undefined when the body asks nothing. */
-async function placementOf(tx: Ctx, organizationId: string, body: MoveCollection): Promise<Placement | undefined> {
-  const anchor = anchorOf(body.position);
-  if (anchor) {
-    const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
-    if (body.parent !== undefined && body.parent !== placement.parentId) {
-      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
-    }
-    return placement;
-  }
-  if (body.parent === undefined) return undefined;
-  return { parentId: body.parent, position: await lastKey(tx, organizationId, body.parent) };
-}
-
 /** Moves a collection to another parent and/or next to a space; throws Conflict for a move into itself. */
 export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: MoveCollection): Promise<Collection> {
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
     // Under the tree lock, the cycle check below still holds when the move is written.
     await lockTree(tx, organizationId);
-    const placement = await placementOf(tx, organizationId, body);
+    const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     let parent: CollectionGrant | undefined;
     if (placement.parentId !== null) {
@@ -170,7 +145,7 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
       .set({ parentId: placement.parentId, position: placement.position, updatedAt: ctx.now() })
       .where(eq(collections.id, grant.row.id))
       .returning();
-    return { row, inherited: levelsUnder(parent) };
+    return { row, inherited: inheritedUnder(parent) };
   });
   if (!moved) return viewCollection(ctx, grant);
   return toCollection(ctx, moved.row, collectionRole({ orgRole: grant.orgRole, inherited: moved.inherited }, moved.row));
@@ -200,6 +175,6 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
 export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, page: PageRequest) {
   const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt));
   const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page);
-  const inherited = levelsUnder(grant);
+  const inherited = inheritedUnder(grant);
   return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: grant.orgRole, inherited }, row)));
 }

@@ -6,7 +6,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, max, min, sql, type SQL, type SQ
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../http/errors.js';
 import { keyAfter, keyBetween } from './order-keys.js';
 
 /**
@@ -78,6 +78,30 @@ export async function placeNextToSpace(tx: Ctx, organizationId: string, anchorSp
   const neighbour = await neighbourKey(tx, organizationId, anchor.parentId, anchor.position, side);
   const position = side === 'before' ? keyBetween(neighbour, anchor.position) : keyBetween(anchor.position, neighbour);
   return { parentId: anchor.parentId, position };
+}
+
+/** What a move body asks: a new parent (null: the top level) and/or a place next to a sibling space. */
+export interface MoveRequest {
+  parent?: string | null;
+  position?: { before?: { space: string }; after?: { space: string } };
+}
+
+/**
+ * Where a move puts a space or a collection: next to the anchor space (whose parent it then shares; a
+ * different `parent` in the same body is a Conflict), or last in `parent`; undefined when the body asks
+ * nothing. Call it holding `lockTree`.
+ */
+export async function placementOfMove(tx: Ctx, organizationId: string, body: MoveRequest): Promise<Placement | undefined> {
+  const anchor = body.position?.before ? { side: 'before' as const, space: body.position.before.space } : body.position?.after ? { side: 'after' as const, space: body.position.after.space } : undefined;
+  if (anchor) {
+    const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
+    if (body.parent !== undefined && body.parent !== placement.parentId) {
+      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
+    }
+    return placement;
+  }
+  if (body.parent === undefined) return undefined;
+  return { parentId: body.parent, position: await lastKey(tx, organizationId, body.parent) };
 }
 
 /** The ids of a collection and of every collection nested in it, at any depth, in one query. */

@@ -3,13 +3,11 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
-import { findCollectionGrant, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
-import { asRole, type Role } from '../auth/roles.js';
-import { anchorOf } from '../collections/collections.store.js';
-import { lastKey, lockTree, placeNextToSpace, type Placement } from '../content/tree.js';
+import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
+import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 
@@ -23,28 +21,9 @@ async function collectionIn(ctx: Ctx, organizationId: string, collectionId: stri
   return found;
 }
 
-/** The levels a space in `parent` inherits when in-collection: the parent's own and those above it. */
-function levelsUnder(parent: CollectionGrant | undefined): Role[] {
-  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
-}
-
 /** A space outside any collection cannot be in-collection: it becomes private. */
 function visibilityAt(parentId: string | null, visibility: string): string {
   return parentId === null && visibility === 'in-collection' ? 'private' : visibility;
-}
-
-/** Where a move puts the space: next to a sibling space, or last in `parent`; undefined when nothing is asked. */
-async function placementOf(tx: Ctx, organizationId: string, body: MoveSpace): Promise<Placement | undefined> {
-  const anchor = anchorOf(body.position);
-  if (anchor) {
-    const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
-    if (body.parent !== undefined && body.parent !== placement.parentId) {
-      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
-    }
-    return placement;
-  }
-  if (body.parent === undefined) return undefined;
-  return { parentId: body.parent, position: await lastKey(tx, organizationId, body.parent) };
 }
 
 /** Moves a space into a collection, to the top level, and/or next to a sibling space. */
@@ -52,7 +31,7 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
     await lockTree(tx, organizationId);
-    const placement = await placementOf(tx, organizationId, body);
+    const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');
     const [row] = await tx.db
@@ -68,7 +47,7 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
     return { row, parent };
   });
   if (!moved) return toSpace(ctx, grant.row, grant.role);
-  return toSpace(ctx, moved.row, spaceRole({ orgRole: grant.orgRole, inherited: levelsUnder(moved.parent) }, moved.row));
+  return toSpace(ctx, moved.row, spaceRole({ orgRole: grant.orgRole, inherited: inheritedUnder(moved.parent) }, moved.row));
 }
 
 /**
@@ -133,6 +112,6 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
     await tx.db.update(changeRequests).set({ organizationId: body.organization }).where(eq(changeRequests.spaceId, source.id));
     return moved;
   });
-  return toSpace(ctx, row, spaceRole({ orgRole: target.role, inherited: levelsUnder(parent) }, row));
+  return toSpace(ctx, row, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
 }
 
