@@ -88,21 +88,13 @@ export async function listInstallations(ctx: Ctx, name: string, query: PageReque
 export async function listSpaceInstallations(ctx: Ctx, name: string, query: SpaceItemsQuery) {
   await administeredIntegration(ctx, name);
   const t = integrationSpaceInstallations;
-  const where = and(eq(t.integrationName, name), query.externalId !== undefined ? sql`${query.externalId}::text = ANY(${t.externalIds})` : undefined);
-  const page = await keysetPage(ctx.db, t, where, [t.id], query);
+  const page = await keysetPage(ctx.db, t, ofIntegration(t, name, query.externalId), [t.id], query);
   const spaceRows = query.extended && page.rows.length > 0 ? await ctx.db.select().from(spaces).where(inArray(spaces.id, page.rows.map((r) => r.spaceId))) : [];
   const byId = new Map(spaceRows.map((s) => [s.id, s]));
-  const encoded = encodeURIComponent(name);
   return listBody(page, (row) => {
-    const path = `/integrations/${encoded}/installations/${row.installationId}/spaces/${row.spaceId}`;
     const space = byId.get(row.spaceId);
     return {
-      integration: name,
-      installation: row.installationId,
-      status: row.status as Installation['status'],
-      configuration: row.configuration,
-      externalIds: row.externalIds,
-      urls: { location: ctx.urls.api(path), publicEndpoint: ctx.urls.api(`${path}/integration`) },
+      ...targetInstallationFields(ctx, name, row, `spaces/${row.spaceId}`),
       // The spaces may be in other organizations: their permissions say the caller gets none through this list.
       space: query.extended && space ? toSpace(ctx, space, null) : row.spaceId,
     };
@@ -117,8 +109,7 @@ export async function listSpaceInstallations(ctx: Ctx, name: string, query: Spac
 export async function listSiteInstallations(ctx: Ctx, name: string, query: SiteItemsQuery) {
   await administeredIntegration(ctx, name);
   const t = integrationSiteInstallations;
-  const where = and(eq(t.integrationName, name), query.externalId !== undefined ? sql`${query.externalId}::text = ANY(${t.externalIds})` : undefined);
-  const page = await keysetPage(ctx.db, t, where, [t.id], query);
+  const page = await keysetPage(ctx.db, t, ofIntegration(t, name, query.externalId), [t.id], query);
   const siteIds = [...new Set(page.rows.map((r) => r.siteId))];
   const siteRows =
     query.extended && siteIds.length > 0
@@ -129,18 +120,34 @@ export async function listSiteInstallations(ctx: Ctx, name: string, query: SiteI
           .where(inArray(sites.id, siteIds))
       : [];
   const byId = new Map(siteRows.map((r) => [r.site.id, r]));
-  const encoded = encodeURIComponent(name);
   return listBody(page, (row) => {
-    const path = `/integrations/${encoded}/installations/${row.installationId}/sites/${row.siteId}`;
     const found = byId.get(row.siteId);
     return {
-      integration: name,
-      installation: row.installationId,
-      status: row.status as Installation['status'],
-      configuration: row.configuration,
-      externalIds: row.externalIds,
-      urls: { location: ctx.urls.api(path), publicEndpoint: ctx.urls.api(`${path}/integration`) },
+      ...targetInstallationFields(ctx, name, row, `sites/${row.siteId}`),
       site: query.extended && found ? toSite(ctx, found.org, found.site, found.siteSpaces) : row.siteId,
     };
   });
+}
+
+/** The rows of a per-space or per-site installation table for one integration, optionally with an external id. */
+function ofIntegration(t: typeof integrationSpaceInstallations | typeof integrationSiteInstallations, name: string, externalId: string | undefined) {
+  return and(eq(t.integrationName, name), externalId !== undefined ? sql`${externalId}::text = ANY(${t.externalIds})` : undefined);
+}
+
+/** What a space installation and a site installation share in the API: all but the target itself. */
+function targetInstallationFields(
+  ctx: Ctx,
+  name: string,
+  row: { installationId: string; status: string; configuration: Record<string, unknown>; externalIds: string[] },
+  target: string,
+) {
+  const path = `/integrations/${encodeURIComponent(name)}/installations/${row.installationId}/${target}`;
+  return {
+    integration: name,
+    installation: row.installationId,
+    status: row.status as Installation['status'],
+    configuration: row.configuration,
+    externalIds: row.externalIds,
+    urls: { location: ctx.urls.api(path), publicEndpoint: ctx.urls.api(`${path}/integration`) },
+  };
 }

@@ -111,10 +111,9 @@ export const integrationInstallations = pgTable(
   ],
 );
 
-/** An installation on one space (no operation of the API creates them yet; they are read by the spaces list). */
-export const integrationSpaceInstallations = pgTable(
-  'integration_space_installations',
-  {
+/** The columns an installation on one space and one on one docs site share (all but the target). */
+function targetInstallationColumns() {
+  return {
     id: text('id').primaryKey(),
     installationId: text('installation_id')
       .notNull()
@@ -122,13 +121,21 @@ export const integrationSpaceInstallations = pgTable(
     integrationName: text('integration_name')
       .notNull()
       .references(() => integrations.name, { onDelete: 'cascade' }),
-    spaceId: text('space_id')
-      .notNull()
-      .references(() => spaces.id, { onDelete: 'cascade' }),
     status: text('status').notNull(),
     configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull(),
     externalIds: text('external_ids').array().notNull(),
     createdAt: createdAt(),
+  };
+}
+
+/** An installation on one space (no operation of the API creates them yet; they are read by the spaces list). */
+export const integrationSpaceInstallations = pgTable(
+  'integration_space_installations',
+  {
+    ...targetInstallationColumns(),
+    spaceId: text('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('integration_space_installations_key').on(t.installationId, t.spaceId),
@@ -141,20 +148,10 @@ export const integrationSpaceInstallations = pgTable(
 export const integrationSiteInstallations = pgTable(
   'integration_site_installations',
   {
-    id: text('id').primaryKey(),
-    installationId: text('installation_id')
-      .notNull()
-      .references(() => integrationInstallations.id, { onDelete: 'cascade' }),
-    integrationName: text('integration_name')
-      .notNull()
-      .references(() => integrations.name, { onDelete: 'cascade' }),
+    ...targetInstallationColumns(),
     siteId: text('site_id')
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
-    status: text('status').notNull(),
-    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull(),
-    externalIds: text('external_ids').array().notNull(),
-    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('integration_site_installations_key').on(t.installationId, t.siteId),
