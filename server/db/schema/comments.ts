@@ -9,6 +9,18 @@ export const commentStatusValues = ['open', 'resolved'] as const;
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** What a comment and a reply both are: a Markdown body ('' when empty) posted, and maybe edited, by a user. */
+function postColumns() {
+  return {
+    postedBy: text('posted_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postedAt: at('posted_at').notNull(),
+    editedAt: at('edited_at'),
+    body: text('body').notNull(),
+  };
+}
+
 export const comments = pgTable(
   'comments',
   {
@@ -16,13 +28,7 @@ export const comments = pgTable(
     spaceId: text('space_id')
       .notNull()
       .references(() => spaces.id, { onDelete: 'cascade' }),
-    postedBy: text('posted_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    postedAt: at('posted_at').notNull(),
-    editedAt: at('edited_at'),
-    // The body as Markdown ('' for an empty body).
-    body: text('body').notNull(),
+    ...postColumns(),
     pageId: text('page_id'),
     nodeId: text('node_id'),
     tableRecord: text('table_record'),
@@ -48,12 +54,7 @@ export const commentReplies = pgTable(
     commentId: text('comment_id')
       .notNull()
       .references(() => comments.id, { onDelete: 'cascade' }),
-    postedBy: text('posted_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    postedAt: at('posted_at').notNull(),
-    editedAt: at('edited_at'),
-    body: text('body').notNull(),
+    ...postColumns(),
   },
   (t) => [index('comment_replies_comment_idx').on(t.commentId, t.id)],
 );
