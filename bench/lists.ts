@@ -12,11 +12,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../server/app.js';
 import { createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
 import { createDb, type Database } from '../server/db/client.js';
+import { createScratchDatabase } from '../server/db/scratch-database.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -37,22 +37,7 @@ async function openStorage(kind: string): Promise<{ database: Database; dispose:
     const database = createDb({ kind: 'pglite', pglite: new PGlite() });
     return { database, dispose: () => database.close() };
   }
-  const name = `bench_lists_${process.pid}`;
-  const admin = new pg.Client({ connectionString: opts['pg-url'] });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(opts['pg-url']!);
-  url.pathname = `/${name}`;
-  const database = createDb({ kind: 'postgres', url: url.toString(), onConnectionError: () => {} });
-  return {
-    database,
-    dispose: async () => {
-      await database.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+  return createScratchDatabase(opts['pg-url']!, { prefix: 'bench_lists' });
 }
 
 /** 100,000 members (each a user) and 100,000 spaces in one organization. */

@@ -5,13 +5,13 @@ import { eq, inArray } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
-import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { addMember, createOrganization, createUser, issueToken } from '../../server/auth/bootstrap.js';
 import type { Role } from '../../server/auth/roles.js';
 import { createCtx, type Ctx } from '../../server/context.js';
 import { createDb, type Database, type Db } from '../../server/db/client.js';
+import { createScratchDatabase } from '../../server/db/scratch-database.js';
 import { collections, spaces } from '../../server/db/schema/index.js';
 import { createUrls } from '../../server/http/urls.js';
 import { apiClient, type ApiClient } from './api.js';
@@ -28,24 +28,7 @@ export interface Account {
 async function openDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   const template = inject('postgresTemplate');
-  if (url && template) {
-    const name = `dwapi_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-    const fileUrl = new URL(url);
-    fileUrl.pathname = `/${name}`;
-    // Dropping the database at the end may reach connections the pool is still closing: not a failure.
-    const database = createDb({ kind: 'postgres', url: fileUrl.toString(), poolSize: 4, onConnectionError: () => {} });
-    return {
-      database,
-      dispose: async () => {
-        await database.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  }
+  if (url && template) return createScratchDatabase(url, { prefix: 'dwapi_test', template, poolSize: 4 });
   const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
   const database = createDb({ kind: 'pglite', pglite });
   return { database, dispose: () => database.close() };
