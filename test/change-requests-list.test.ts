@@ -70,4 +70,22 @@ describe('change request lists', () => {
     expect(byId.get(space.id)).toMatchObject(counts);
     expect(byId.get(other.id)).toMatchObject({ changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0, comments: 0 });
   });
+
+  it('every other answer showing the space (update, move, transfer, the lists of a collection and of a member) shows the same counters', async () => {
+    const { admin, space } = await world();
+    await admin.api.post(`/spaces/${space.id}/comments`, { body: { markdown: 'open' } });
+    const counts = { changeRequests: 3, changeRequestsOpen: 2, changeRequestsDraft: 1, comments: 1 };
+    expect((await admin.api.patch(`/spaces/${space.id}`, { title: 'A2' })).body).toMatchObject(counts);
+    const collection = (await admin.api.post(`/orgs/${admin.organizationId}/collections`, { title: 'C' })).body;
+    expect((await admin.api.post(`/spaces/${space.id}/move`, { parent: collection.id })).body).toMatchObject(counts);
+    expect((await admin.api.get(`/collections/${collection.id}/spaces`)).body.items).toEqual([expect.objectContaining({ id: space.id, ...counts })]);
+    const memberSpaces = await admin.api.get(`/orgs/${admin.organizationId}/members/${admin.userId}/spaces`);
+    expect(memberSpaces.body.items.find((i: { space: { id: string } }) => i.space.id === space.id).space).toMatchObject(counts);
+    const elsewhere = await h.current.newAdmin();
+    await h.current.addMembership(elsewhere.organizationId, admin.userId, 'admin');
+    expect((await admin.api.post(`/spaces/${space.id}/transfer`, { organization: elsewhere.organizationId })).body).toMatchObject(counts);
+    // A duplicate starts with none: change requests and comments are not copied.
+    const copy = await admin.api.post(`/spaces/${space.id}/duplicate`);
+    expect(copy.body).toMatchObject({ changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 0 });
+  });
 });

@@ -29,5 +29,13 @@ export function spaceCountFields() {
 /** The counters of one space, in one query. */
 export async function readSpaceCounts(db: Db, spaceId: string): Promise<SpaceCounts> {
   const [row] = await db.select(spaceCountFields()).from(spaces).where(eq(spaces.id, spaceId));
-  return row ?? { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 0 };
+  return row ?? NEW_SPACE_COUNTS;
+}
+
+/** The counters of a space that has just been created: it has no change requests or comments yet. */
+export const NEW_SPACE_COUNTS: SpaceCounts = { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 0 };
+
+/** The counters of a grant's space: read with the grant by the access check, else now. */
+export async function countsOfGrant(db: Db, grant: { row: { id: string }; counts?: SpaceCounts }): Promise<SpaceCounts> {
+  return grant.counts ?? readSpaceCounts(db, grant.row.id);
 }

@@ -19,6 +19,7 @@ import {
 import { chainLevels } from '../auth/grants.js';
 import { asRole, collectionPermissions, type Role } from '../auth/roles.js';
 import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../content/tree.js';
+import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { collections, spaces } from '../db/schema/index.js';
@@ -174,7 +175,7 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
 /** The spaces directly in a collection, in their order. */
 export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, page: PageRequest) {
   const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page);
+  const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page, spaceCountFields());
   const inherited = inheritedUnder(grant);
   return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: grant.orgRole, inherited }, row)));
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { integrationOperations } from '../../contract/integrations.js';
 import { requireOrganizationGrant } from '../auth/access.js';
+import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
@@ -89,8 +90,8 @@ export async function listSpaceInstallations(ctx: Ctx, name: string, query: Spac
   await administeredIntegration(ctx, name);
   const t = integrationSpaceInstallations;
   const page = await keysetPage(ctx.db, t, ofIntegration(t, name, query.externalId), [t.id], query);
-  const spaceRows = query.extended && page.rows.length > 0 ? await ctx.db.select().from(spaces).where(inArray(spaces.id, page.rows.map((r) => r.spaceId))) : [];
-  const byId = new Map(spaceRows.map((s) => [s.id, s]));
+  const spaceRows = query.extended && page.rows.length > 0 ? await ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, page.rows.map((r) => r.spaceId))) : [];
+  const byId = new Map(spaceRows.map((s) => [s.space.id, { ...s.space, ...s.counts }]));
   return listBody(page, (row) => {
     const space = byId.get(row.spaceId);
     return {

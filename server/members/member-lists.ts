@@ -5,6 +5,7 @@ import type { memberOperations } from '../../contract/members.js';
 import { levels, spaceRole, type OrganizationGrant } from '../auth/access.js';
 import { inheritedBySpace } from '../auth/grants.js';
 import { asRole, type Role } from '../auth/roles.js';
+import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { members, spaces, teamMembers, teams } from '../db/schema/index.js';
 import { NotFound } from '../http/errors.js';
@@ -34,7 +35,7 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
   const page = directedPage([{ column: spaces.id }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);
   const rows = await ctx.db
-    .select({ space: spaces, inherited: inheritedBySpace(), total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ space: spaces, inherited: inheritedBySpace(), counts: spaceCountFields(), total: sql<number>`(${total})`.mapWith(Number) })
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
@@ -44,7 +45,7 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
     const inherited = levels(row.inherited);
     return {
       permission: spaceRole({ orgRole: role, inherited }, row.space) ?? 'read',
-      space: toSpace(ctx, row.space, spaceRole({ orgRole: org.role, inherited }, row.space)),
+      space: toSpace(ctx, { ...row.space, ...row.counts }, spaceRole({ orgRole: org.role, inherited }, row.space)),
     };
   });
 }

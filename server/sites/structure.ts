@@ -3,6 +3,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { levels, spaceRole, type OrganizationGrant } from '../auth/access.js';
 import { inheritedBySpace } from '../auth/grants.js';
+import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
@@ -63,10 +64,10 @@ export async function loadSiteSpaceRows(ctx: Ctx, siteId: string, sectionIds?: s
 export async function loadSpaces(ctx: Ctx, org: OrganizationGrant, ids: string[]): Promise<Map<string, Space>> {
   if (ids.length === 0) return new Map();
   const rows = await ctx.db
-    .select({ row: spaces, inherited: inheritedBySpace() })
+    .select({ row: spaces, inherited: inheritedBySpace(), counts: spaceCountFields() })
     .from(spaces)
     .where(inArray(spaces.id, [...new Set(ids)]));
-  return new Map(rows.map(({ row, inherited }) => [row.id, toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited: levels(inherited) }, row))]));
+  return new Map(rows.map(({ row, inherited, counts }) => [row.id, toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: org.role, inherited: levels(inherited) }, row))]));
 }
 
 /** Site space rows as API objects (their spaces read in one query). */

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
 import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
+import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../http/errors.js';
@@ -46,8 +47,9 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
       .returning();
     return { row, parent };
   });
-  if (!moved) return toSpace(ctx, grant.row, grant.role);
-  return toSpace(ctx, moved.row, spaceRole({ orgRole: grant.orgRole, inherited: inheritedUnder(moved.parent) }, moved.row));
+  const counts = await countsOfGrant(ctx.db, grant);
+  if (!moved) return toSpace(ctx, { ...grant.row, ...counts }, grant.role);
+  return toSpace(ctx, { ...moved.row, ...counts }, spaceRole({ orgRole: grant.orgRole, inherited: inheritedUnder(moved.parent) }, moved.row));
 }
 
 /**
@@ -82,7 +84,8 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
       .returning();
     return inserted;
   });
-  return toSpace(ctx, row, spaceRole(grant, row));
+  // The duplicate's change requests and comments are not copied.
+  return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole(grant, row));
 }
 
 /**
@@ -94,7 +97,9 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
   const parent = body.collection === undefined ? undefined : await collectionIn(ctx, body.organization, body.collection, 'body.collection');
   const parentId = parent?.row.id ?? null;
   const source: SpaceRow = grant.row;
-  if (source.organizationId === body.organization && source.parentId === parentId) return toSpace(ctx, source, grant.role);
+  // Its change requests and comments go with it, so its counters do not change.
+  const counts = await countsOfGrant(ctx.db, grant);
+  if (source.organizationId === body.organization && source.parentId === parentId) return toSpace(ctx, { ...source, ...counts }, grant.role);
   const row = await ctx.transaction(async (tx) => {
     await lockTree(tx, source.organizationId, body.organization);
     const position = await lastKey(tx, body.organization, parentId);
@@ -112,6 +117,6 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
     await tx.db.update(changeRequests).set({ organizationId: body.organization }).where(eq(changeRequests.spaceId, source.id));
     return moved;
   });
-  return toSpace(ctx, row, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
+  return toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
 }
 

@@ -7,9 +7,11 @@ import type { Ctx } from '../context.js';
 export type Space = components['schemas']['Space'];
 export type { SpaceRow };
 
-/** The API form of a space row, with permissions for a caller holding `role` on it. */
-/** The API form of a space row; counters come from the row when its query selected them (spaceCountFields), else 0. */
-export function toSpace(ctx: Ctx, row: SpaceRow & Partial<SpaceCounts>, role: Role | null): Space {
+/**
+ * The API form of a space row with its counters (a list selects them with `spaceCountFields`, one space
+ * reads them with its grant), and permissions for a caller holding `role` on it.
+ */
+export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null): Space {
   return {
     object: 'space',
     id: row.id,
@@ -26,10 +28,10 @@ export function toSpace(ctx: Ctx, row: SpaceRow & Partial<SpaceCounts>, role: Ro
     ...(row.language && { language: row.language as Space['language'] }),
     revision: row.revisionId,
     defaultLevel: asRole(row.defaultLevel),
-    comments: row.comments ?? 0,
-    changeRequests: row.changeRequests ?? 0,
-    changeRequestsOpen: row.changeRequestsOpen ?? 0,
-    changeRequestsDraft: row.changeRequestsDraft ?? 0,
+    comments: row.comments,
+    changeRequests: row.changeRequests,
+    changeRequestsOpen: row.changeRequestsOpen,
+    changeRequestsDraft: row.changeRequestsDraft,
     urls: {
       location: ctx.urls.api(`/spaces/${row.id}`),
       app: ctx.urls.app(`/s/${row.id}`),

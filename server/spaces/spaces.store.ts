@@ -7,7 +7,7 @@ import { findCollectionGrant, levels, spaceRole, type OrganizationGrant, type Sp
 import { inheritedBySpace } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { lastKey, lockTree } from '../content/tree.js';
-import { readSpaceCounts, spaceCountFields } from '../change-requests/space-counts.js';
+import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
@@ -23,7 +23,7 @@ export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The space of a grant, as the API shows it to the caller. */
 export async function viewSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
-  return toSpace(ctx, { ...grant.row, ...(grant.counts ?? (await readSpaceCounts(ctx.db, grant.row.id))) }, grant.role);
+  return toSpace(ctx, { ...grant.row, ...(await countsOfGrant(ctx.db, grant)) }, grant.role);
 }
 
 /** Creates an empty space at the top level or in the collection `parent` (404 when not visible). */
@@ -59,7 +59,7 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
     return inserted;
   });
   const inherited = parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r) => r !== null) : [];
-  return toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited }, row));
+  return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole({ orgRole: org.role, inherited }, row));
 }
 
 /** The organization's spaces that are not deleted, in creation order; none for guests. */
@@ -90,7 +90,7 @@ export async function updateSpace(ctx: Ctx, grant: SpaceGrant, body: UpdateSpace
     })
     .where(eq(spaces.id, grant.row.id))
     .returning();
-  return toSpace(ctx, row, spaceRole(grant, row));
+  return toSpace(ctx, { ...row, ...(await countsOfGrant(ctx.db, grant)) }, spaceRole(grant, row));
 }
 
 /** Marks a space deleted: it can be restored for 7 days, then the purge job removes it. */
@@ -115,5 +115,5 @@ export async function restoreSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> 
     })
     .where(eq(spaces.id, grant.row.id))
     .returning();
-  return toSpace(ctx, row, spaceRole(grant, row));
+  return toSpace(ctx, { ...row, ...(await countsOfGrant(ctx.db, grant)) }, spaceRole(grant, row));
 }
