@@ -358,7 +358,8 @@ export const changeRequestOperations = operations({
     summary: 'Get a PDF of a change request',
     description:
       'Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, ' +
-      'or only that page with `only=true` (which needs `page`). An unknown change request or page is not found.',
+      'or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows ' +
+      'the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found.',
     params: ChangeRequestIdParams,
     query: z.object({
       only: queryBoolean('Produce the PDF of the page `page` only.').optional(),

@@ -83,10 +83,13 @@ export const contentOperations = operations({
     tag: 'content',
     summary: 'Apply a template to a space',
     description:
-      'Fills the space with the content of the template `id`, resolving its named content references from ' +
-      '`params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the ' +
-      'live content. 404 when the space, template or change request does not exist; 409 when the ' +
-      'space is locked or the change request is no longer open.',
+      'Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, ' +
+      '`knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, ' +
+      'nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the ' +
+      'template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, ' +
+      'a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With ' +
+      '`changeRequestId`, the template is applied in that change request instead of the live content. 404 when the ' +
+      'space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived.',
     params: SpaceIdParams,
     body: z
       .strictObject({

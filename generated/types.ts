@@ -759,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a template to a space
-         * @description Fills the space with the content of the template `id`, resolving its named content references from `params.contentRefs`. With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is no longer open. Requires the `edit` role on the space.
+         * @description Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, `knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived. Requires the `edit` role on the space.
          */
         post: operations["applyTemplateToSpace"];
         delete?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a PDF of a change request
-         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). An unknown change request or page is not found. Requires the `read` role on the space.
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space.
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -3213,14 +3213,14 @@ export interface components {
         CreateSpace: {
             title?: string;
             /** @default  */
-            emoji: string;
+            emoji?: string;
             parent?: string;
             language?: components["schemas"]["TranslationLanguage"];
             /**
              * @default live
              * @enum {string}
              */
-            editMode: "live" | "locked";
+            editMode?: "live" | "locked";
         };
         UpdateSpace: {
             title?: string;
@@ -6278,7 +6278,7 @@ export interface components {
              * @description Also forward the requests that do not come from the owning organization.
              * @default false
              */
-            all: boolean;
+            all?: boolean;
         };
         OpenAPISpecList: {
             /** @description Absent on the last page. */

@@ -13,6 +13,7 @@ import { methodNotAllowed } from './http/method-not-allowed.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
+import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
 
 export interface AppOptions {
   db: Db;
@@ -35,6 +36,7 @@ export function createApp(options: AppOptions): Express {
 
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
+  app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
   const v1 = express.Router();
   v1.use(authenticationMiddleware(createAuthenticator(db)));
   v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));

@@ -69,6 +69,10 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { message: /^Invalid request: body\.position(\.(before|after)\.(siteSection|siteSpace|id))?: / },
   { operationId: 'getPublishedContentSite', message: /query\.shareKey: required for a share-link site/ },
   { operationId: 'updateSiteById', message: /body\.defaultSiteSpace: .* neither at the root nor in the default section/ },
+  // Change-request PDF: "only that page with `only=true` (which needs `page`)".
+  { operationId: 'getChangeRequestPDF', message: /query\.page: `only=true` needs `page`/ },
+  // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
+  { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
 ];
 
 function isDocumented400(operationId: string, message: unknown): boolean {

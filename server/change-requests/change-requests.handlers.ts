@@ -11,6 +11,7 @@ import {
   updateChangeRequestContent,
   viewChangeRequest,
 } from './change-requests.store.js';
+import { issuePdfLink } from './pdf-links.js';
 
 export const changeRequestHandlers = {
   async listChangeRequestsForSpace({ grant, query }, ctx) {
@@ -37,6 +38,9 @@ export const changeRequestHandlers = {
   },
   async updateChangeRequest({ grant, params }, ctx) {
     return { status: 200, body: await bringUpToDate(ctx, grant, params.changeRequestId) };
+  },
+  async getChangeRequestPDF({ grant, params, query }, ctx) {
+    return { status: 200, body: { url: await issuePdfLink(ctx, grant, params.changeRequestId, query) } };
   },
   async updateChangeRequestContent({ grant, params, query, body }, ctx) {
     const done = await updateChangeRequestContent(ctx, grant, params.changeRequestId, body);

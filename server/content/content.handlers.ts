@@ -3,11 +3,16 @@ import type { AppHandlers } from '../handlers.js';
 import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
 import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
+import { applyTemplate } from './template-apply.js';
 
 export const contentHandlers = {
   async getCurrentRevision({ grant }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
     return { status: 200, body: toRevision(ctx, where, revision) };
+  },
+  async applyTemplateToSpace({ grant, body }, ctx) {
+    await applyTemplate(ctx, grant, body);
+    return { status: 204 };
   },
   async listPages({ grant }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);

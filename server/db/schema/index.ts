@@ -13,3 +13,5 @@ export * from './sites.js';
 export * from './translations.js';
 export * from './comments.js';
 export * from './conversations.js';
+export * from './change-request-pdfs.js';
+export * from './search.js';

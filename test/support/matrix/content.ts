@@ -51,6 +51,7 @@ export const contentFixtures: MatrixFixtures = {
     postCommentInSpace: () => ({ body: { markdown: 'A comment' } }),
     postCommentReplyInSpace: () => ({ body: { markdown: 'A reply' } }),
     updateChangeRequestContent: () => ({ changes: [{ operation: 'insert_page', document: { markdown: 'Hello' } }] }),
+    applyTemplateToSpace: () => ({ id: 'getting-started' }),
   },
   queries: {
     searchSpaceContent: () => ({ query: 'matrix' }),

@@ -1,0 +1,93 @@
+// getChangeRequestPDF answers a download link rather than the PDF itself. Browsers open that link without
+// an API token, so the link is a capability: `/v1/pdf/<space>/<change request>.pdf?token=<token>`, where
+// the token is 32 random bytes (base64url) and only its SHA-256 is stored. The token sits in the query
+// so the request log, which drops queries, never records it. A link:
+// - pins the change request's revision at the time it was issued (the PDF shows that content, even if the
+//   change request moves on), and the page selection;
+// - lives PDF_LINK_LIFETIME_MS (1 hour); after that it answers 410 Gone, and its row is deleted a day
+//   later (then 404, like a token that never existed or a path that does not match the token);
+// - dies with the change request or space (404).
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import type { SpaceGrant } from '../auth/access.js';
+import { childrenOf, type RevisionContent } from '../content/revision-content.js';
+import { loadRevision } from '../content/revisions.store.js';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db/client.js';
+import { changeRequestPdfs, changeRequests, spaces } from '../db/schema/index.js';
+import { NotFound } from '../http/errors.js';
+import { findChangeRequest } from './change-requests.store.js';
+import { renderPdf, type PdfPage } from './pdf-render.js';
+
+export const PDF_LINK_LIFETIME_MS = 60 * 60 * 1000;
+const EXPIRED_ROWS_KEPT_MS = 24 * 60 * 60 * 1000;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A new download link for the PDF of the change request `ref` (all pages, from `page`, or `page` only). */
+export async function issuePdfLink(ctx: Ctx, grant: SpaceGrant, ref: string, query: { page?: string; only?: boolean }): Promise<string> {
+  const cr = await findChangeRequest(ctx, grant.row.id, ref);
+  if (query.page !== undefined) {
+    const { content } = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt);
+    if (!content.pages.some((p) => p.id === query.page)) throw new NotFound(`Page ${query.page} (query.page) not found in change request ${cr.number}`);
+  }
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.now();
+  // Housekeeping on the way: links expired for more than a day are forgotten.
+  await ctx.db.delete(changeRequestPdfs).where(lt(changeRequestPdfs.expiresAt, new Date(now.getTime() - EXPIRED_ROWS_KEPT_MS)));
+  await ctx.db.insert(changeRequestPdfs).values({
+    tokenHash: hashOf(token),
+    spaceId: grant.row.id,
+    changeRequestId: cr.id,
+    revisionId: cr.revisionId,
+    pageId: query.page ?? null,
+    only: query.only ?? false,
+    expiresAt: new Date(now.getTime() + PDF_LINK_LIFETIME_MS),
+    createdAt: now,
+  });
+  return ctx.urls.api(`/pdf/${grant.row.id}/${cr.id}.pdf?token=${token}`);
+}
+
+/** The pages in reading order (depth first, siblings in order), with their depth. */
+function readingOrder(content: RevisionContent): PdfPage[] {
+  const out: PdfPage[] = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const page of childrenOf(content, parent)) {
+      out.push({ page, depth });
+      walk(page.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}
+
+export type PdfDownload = { status: 'ok'; pdf: Buffer; filename: string } | { status: 'expired' } | { status: 'unknown' };
+
+/** The PDF a link serves, or why it serves none. */
+export async function downloadPdf(db: Db, link: { spaceId: string; changeRequestId: string; token: string }, now: Date): Promise<PdfDownload> {
+  const [row] = await db
+    .select({ link: changeRequestPdfs, number: changeRequests.number, subject: changeRequests.subject, spaceTitle: spaces.title, spaceCreatedAt: spaces.createdAt })
+    .from(changeRequestPdfs)
+    .innerJoin(changeRequests, eq(changeRequests.id, changeRequestPdfs.changeRequestId))
+    .innerJoin(spaces, eq(spaces.id, changeRequestPdfs.spaceId))
+    .where(
+      and(
+        eq(changeRequestPdfs.tokenHash, hashOf(link.token)),
+        eq(changeRequestPdfs.spaceId, link.spaceId),
+        eq(changeRequestPdfs.changeRequestId, link.changeRequestId),
+        isNull(spaces.deletedAt),
+      ),
+    );
+  if (!row) return { status: 'unknown' };
+  if (row.link.expiresAt.getTime() <= now.getTime()) return { status: 'expired' };
+
+  const { content } = await loadRevision(db, row.link.revisionId, row.spaceCreatedAt);
+  let pages = readingOrder(content);
+  // The revision is pinned, so the page checked when the link was issued is still there.
+  const start = pages.findIndex((p) => p.page.id === row.link.pageId);
+  if (start >= 0 && row.link.only) pages = [{ page: pages[start].page, depth: 0 }];
+  else if (start >= 0) pages = pages.slice(start).map((p) => ({ ...p, depth: Math.max(0, p.depth - pages[start].depth) }));
+  const title = `Change request #${row.number}${row.subject ? `: ${row.subject}` : ''}`;
+  const pdf = await renderPdf({ title, lines: [`Space: ${row.spaceTitle}`, `Revision: ${row.link.revisionId}`, `Generated: ${now.toISOString()}`] }, pages);
+  return { status: 'ok', pdf, filename: `change-request-${row.number}.pdf` };
+}

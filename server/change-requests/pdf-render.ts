@@ -1,0 +1,182 @@
+// Renders pages of a revision as a PDF with pdfkit: a title page for the change request, then each
+// content page from a new PDF page, its Markdown parsed with mdast-util-from-markdown and laid out as
+// headings, paragraphs (bold, italic, code and links kept), lists, quotes and code blocks. Every page is
+// also an entry of the PDF outline (the bookmarks pane), nested as in the page tree.
+//
+// The PDF uses the standard PDF fonts (Helvetica, Courier), which cover Latin-1 and the Windows-1252
+// punctuation only: other characters (CJK, emoji, …) print as `?`. Embedding a Unicode font would need
+// one shipped with the server.
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import PDFDocument from 'pdfkit';
+import type { StoredPage } from '../content/revision-content.js';
+
+interface MdNode {
+  type: string;
+  value?: string;
+  depth?: number;
+  ordered?: boolean;
+  start?: number | null;
+  url?: string;
+  alt?: string;
+  children?: MdNode[];
+}
+
+export interface PdfPage {
+  page: StoredPage;
+  /** Depth in the page tree (0 for a top-level page), for the outline. */
+  depth: number;
+}
+
+export interface PdfCover {
+  title: string;
+  lines: string[];
+}
+
+type Font = 'Helvetica' | 'Helvetica-Bold' | 'Helvetica-Oblique' | 'Helvetica-BoldOblique' | 'Courier';
+interface Run {
+  text: string;
+  font: Font;
+  link?: string;
+}
+
+// Windows-1252 beyond Latin-1: what the standard fonts' WinAnsiEncoding can print.
+const winAnsiExtras = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/** The text with every character the standard fonts cannot print replaced by `?`. */
+export function printable(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/\t/g, '    ').normalize('NFC')) {
+    const code = ch.codePointAt(0)!;
+    out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || ch === '\n' || winAnsiExtras.has(ch) ? ch : '?';
+  }
+  return out;
+}
+
+const headingSizes = [20, 16, 14, 12, 11, 11];
+
+function runsOf(nodes: MdNode[] = [], font: Font = 'Helvetica', link?: string): Run[] {
+  return nodes.flatMap((node): Run[] => {
+    switch (node.type) {
+      case 'text':
+        return [{ text: node.value ?? '', font, link }];
+      case 'inlineCode':
+        return [{ text: node.value ?? '', font: 'Courier', link }];
+      case 'strong':
+        return runsOf(node.children, font.includes('Oblique') ? 'Helvetica-BoldOblique' : 'Helvetica-Bold', link);
+      case 'emphasis':
+        return runsOf(node.children, font.includes('Bold') ? 'Helvetica-BoldOblique' : 'Helvetica-Oblique', link);
+      case 'link':
+        // Only absolute URLs are clickable: relative ones point into the app, which a PDF reader cannot open.
+        return runsOf(node.children, font, /^https?:\/\//.test(node.url ?? '') ? node.url : link);
+      case 'image':
+        return [{ text: `[image: ${node.alt || node.url}]`, font: 'Helvetica-Oblique' }];
+      case 'break':
+        return [{ text: '\n', font }];
+      default:
+        return node.children ? runsOf(node.children, font, link) : node.value ? [{ text: node.value, font, link }] : [];
+    }
+  });
+}
+
+class Writer {
+  constructor(private readonly doc: PDFKit.PDFDocument) {}
+
+  runs(runs: Run[], options: { size: number; indent?: number; color?: string }): void {
+    const { doc } = this;
+    const visible = runs.filter((r) => r.text !== '');
+    if (visible.length === 0) return;
+    doc.fontSize(options.size).fillColor(options.color ?? 'black');
+    visible.forEach((run, i) => {
+      const last = i === visible.length - 1;
+      doc.font(run.font).text(printable(run.text), {
+        continued: !last,
+        indent: i === 0 ? options.indent ?? 0 : 0,
+        link: run.link ?? null,
+        underline: run.link !== undefined,
+      });
+    });
+    doc.moveDown(0.5);
+  }
+
+  block(node: MdNode, indent: number): void {
+    const { doc } = this;
+    switch (node.type) {
+      case 'heading':
+        doc.moveDown(0.3);
+        this.runs(runsOf(node.children, 'Helvetica-Bold'), { size: headingSizes[(node.depth ?? 1) - 1], indent });
+        return;
+      case 'paragraph':
+        this.runs(runsOf(node.children), { size: 11, indent });
+        return;
+      case 'code':
+        doc.font('Courier').fontSize(9.5).fillColor('#333333').text(printable(node.value ?? ''), { indent: indent + 12 });
+        doc.moveDown(0.5);
+        return;
+      case 'blockquote':
+        for (const child of node.children ?? []) {
+          if (child.type === 'paragraph') this.runs(runsOf(child.children, 'Helvetica-Oblique'), { size: 11, indent: indent + 18, color: '#555555' });
+          else this.block(child, indent + 18);
+        }
+        return;
+      case 'list':
+        (node.children ?? []).forEach((item, i) => {
+          const marker = node.ordered ? `${(node.start ?? 1) + i}. ` : '• ';
+          const [first, ...rest] = item.children ?? [];
+          if (first?.type === 'paragraph') this.runs([{ text: marker, font: 'Helvetica' }, ...runsOf(first.children)], { size: 11, indent: indent + 12 });
+          else if (first) this.block(first, indent + 12);
+          for (const child of rest) this.block(child, indent + 24);
+        });
+        return;
+      case 'thematicBreak': {
+        const y = doc.y + 4;
+        doc.moveTo(doc.page.margins.left, y).lineTo(doc.page.width - doc.page.margins.right, y).strokeColor('#cccccc').stroke();
+        doc.moveDown(1);
+        return;
+      }
+      case 'html':
+        return; // raw HTML has no PDF form
+      default:
+        if (node.value) this.runs([{ text: node.value, font: 'Helvetica' }], { size: 11, indent });
+        for (const child of node.children ?? []) this.block(child, indent);
+    }
+  }
+}
+
+/** The blocks of a page's Markdown, without a leading heading that only repeats the page title. */
+function blocksOf(page: StoredPage): MdNode[] {
+  const blocks = (fromMarkdown(page.markdown) as MdNode).children ?? [];
+  const [first] = blocks;
+  const headingText = first?.type === 'heading' ? runsOf(first.children).map((r) => r.text).join('').trim() : undefined;
+  return headingText === page.title.trim() ? blocks.slice(1) : blocks;
+}
+
+/** A PDF of the cover and the pages, in the given order. */
+export function renderPdf(cover: PdfCover, pages: PdfPage[]): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: printable(cover.title), Creator: 'Documentation Workspace API' } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const writer = new Writer(doc);
+
+  doc.font('Helvetica-Bold').fontSize(24).text(printable(cover.title));
+  doc.moveDown(0.5);
+  for (const line of cover.lines) doc.font('Helvetica').fontSize(11).fillColor('#555555').text(printable(line));
+  if (pages.length === 0) doc.moveDown(1).fillColor('black').text('This change request has no pages.');
+
+  const parents: PDFKit.PDFOutline[] = [doc.outline];
+  for (const { page, depth } of pages) {
+    doc.addPage();
+    const parent = parents[Math.min(depth, parents.length - 1)];
+    parents[depth + 1] = parent.addItem(printable(page.title));
+    parents.length = depth + 2;
+    doc.font('Helvetica-Bold').fontSize(22).fillColor('black').text(printable(page.title));
+    if (page.description) doc.font('Helvetica-Oblique').fontSize(12).fillColor('#555555').text(printable(page.description));
+    doc.moveDown(0.8);
+    for (const block of blocksOf(page)) writer.block(block, 0);
+  }
+  doc.end();
+  return done;
+}

@@ -1,0 +1,129 @@
+// Keeps the full-text index (search_pages, search_sections) in step with the spaces' current revisions.
+// It is brought up to date lazily, by the search that finds it behind: every write of content (merges,
+// templates, …) stays as it is, and a space nobody searches costs nothing. Pages are compared by a digest
+// of what is indexed, so after a merge only the changed pages (and those under a renamed or moved parent)
+// are indexed again. Two searches catching up the same space queue on its state row, and the second finds
+// the work done.
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { slugify } from '../content/apply-changes.js';
+import { pagePath, type RevisionContent, type StoredPage } from '../content/revision-content.js';
+import { loadRevision } from '../content/revisions.store.js';
+import type { Ctx } from '../context.js';
+import { searchIndexState, searchPages, spaces } from '../db/schema/index.js';
+
+interface IndexedSection {
+  ordinal: number;
+  sectionId: string;
+  title: string;
+  rankedTitle: string;
+  body: string;
+}
+
+interface IndexedPage {
+  pageId: string;
+  digest: string;
+  title: string;
+  path: string;
+  ancestors: { title: string }[];
+  sections: IndexedSection[];
+}
+
+/** The sections of a page: the text before the first heading (under the page title), then one per heading. */
+export function sectionsOf(page: StoredPage): IndexedSection[] {
+  const sections = [{ sectionId: '', title: page.title, body: '' }];
+  let fence = false;
+  for (const line of page.markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const heading = fence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) sections.push({ sectionId: slugify(heading[1]), title: heading[1], body: '' });
+    else sections[sections.length - 1].body += `${line}\n`;
+  }
+  return sections
+    .filter((s, i) => i === 0 || s.body.trim() !== '' || s.title !== '')
+    .map((s, ordinal) => ({ ...s, ordinal, rankedTitle: s.sectionId === '' ? s.title : `${page.title} ${s.title}` }));
+}
+
+function indexedPages(content: RevisionContent): IndexedPage[] {
+  const byId = new Map(content.pages.map((p) => [p.id, p]));
+  return content.pages.map((page) => {
+    const ancestors: { title: string }[] = [];
+    const seen = new Set([page.id]);
+    for (let p = page.parent ? byId.get(page.parent) : undefined; p && !seen.has(p.id); p = p.parent ? byId.get(p.parent) : undefined) {
+      seen.add(p.id);
+      ancestors.unshift({ title: p.title });
+    }
+    const path = pagePath(byId, page);
+    const digest = createHash('sha1').update(JSON.stringify([page.title, path, ancestors, page.markdown])).digest('base64url');
+    return { pageId: page.id, digest, title: page.title, path, ancestors, sections: sectionsOf(page) };
+  });
+}
+
+// Rows per INSERT: one JSON parameter each, small enough for either driver.
+const BATCH_PAGES = 1000;
+const ANALYZE_AFTER_PAGES = 500;
+
+// The revision this process last saw indexed, per space. The index only ever moves to a space's current
+// revision, so when the caller's fresh read of the space names that same revision, the index holds it
+// and the search skips the check (one round trip fewer on every repeated search).
+const indexedHere = new LRUCache<string, string>({ max: 10_000 });
+
+/**
+ * Brings the index of each space up to its current revision: nothing for a space known to be at
+ * `knownRevision` (the revision the caller just read), else one query, and a catch-up where it is behind.
+ */
+export async function ensureIndexed(ctx: Ctx, spaceIds: string[], knownRevision?: string): Promise<void> {
+  const unknown = spaceIds.filter((id) => knownRevision === undefined || indexedHere.get(id) !== knownRevision);
+  if (unknown.length === 0) return;
+  const rows = await ctx.db
+    .select({ id: spaces.id, revisionId: spaces.revisionId, indexed: searchIndexState.revisionId })
+    .from(spaces)
+    .leftJoin(searchIndexState, eq(searchIndexState.spaceId, spaces.id))
+    .where(inArray(spaces.id, unknown));
+  for (const row of rows) {
+    if (row.indexed !== row.revisionId) await catchUp(ctx, row.id);
+    indexedHere.set(row.id, row.revisionId);
+  }
+}
+
+async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    await tx.db.insert(searchIndexState).values({ spaceId, revisionId: '' }).onConflictDoNothing();
+    const [state] = await tx.db.select().from(searchIndexState).where(eq(searchIndexState.spaceId, spaceId)).for('update');
+    // The revision read under the lock: the space's latest, even if the request that got here saw an older one.
+    const [space] = await tx.db.select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt }).from(spaces).where(eq(spaces.id, spaceId));
+    if (!space || state.revisionId === space.revisionId) return;
+
+    const { content } = await loadRevision(tx.db, space.revisionId, space.createdAt);
+    const wanted = indexedPages(content);
+    const have = new Map(
+      (await tx.db.select({ pageId: searchPages.pageId, digest: searchPages.digest }).from(searchPages).where(eq(searchPages.spaceId, spaceId))).map((r) => [r.pageId, r.digest]),
+    );
+    const keep = new Set(wanted.filter((p) => have.get(p.pageId) === p.digest).map((p) => p.pageId));
+    const gone = [...have.keys()].filter((id) => !keep.has(id));
+    // Sections go with their page (ON DELETE CASCADE).
+    for (let i = 0; i < gone.length; i += BATCH_PAGES) {
+      await tx.db.delete(searchPages).where(and(eq(searchPages.spaceId, spaceId), inArray(searchPages.pageId, gone.slice(i, i + BATCH_PAGES))));
+    }
+    const fresh = wanted.filter((p) => !keep.has(p.pageId));
+    for (let i = 0; i < fresh.length; i += BATCH_PAGES) await insertPages(tx, spaceId, fresh.slice(i, i + BATCH_PAGES));
+    // After a big change the planner needs fresh statistics to pick the GIN index over a scan of the
+    // space's sections; PGlite has no autovacuum to gather them, and PostgreSQL's comes later.
+    if (fresh.length >= ANALYZE_AFTER_PAGES) await tx.db.execute(sql`ANALYZE search_pages, search_sections`);
+    await tx.db.update(searchIndexState).set({ revisionId: space.revisionId }).where(eq(searchIndexState.spaceId, spaceId));
+  });
+}
+
+async function insertPages(tx: Ctx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+  const pageRows = JSON.stringify(pages.map(({ pageId, digest, title, path, ancestors }) => ({ pageId, digest, title, path, ancestors })));
+  await tx.db.execute(sql`
+    INSERT INTO search_pages (space_id, page_id, digest, title, path, ancestors)
+    SELECT ${spaceId}, p."pageId", p.digest, p.title, p.path, p.ancestors
+    FROM jsonb_to_recordset(${pageRows}::jsonb) AS p("pageId" text, digest text, title text, path text, ancestors jsonb)`);
+  const sectionRows = JSON.stringify(pages.flatMap((p) => p.sections.map((s) => ({ pageId: p.pageId, ...s }))));
+  await tx.db.execute(sql`
+    INSERT INTO search_sections (space_id, page_id, ordinal, section_id, title, ranked_title, body)
+    SELECT ${spaceId}, s."pageId", s.ordinal, s."sectionId", s.title, s."rankedTitle", s.body
+    FROM jsonb_to_recordset(${sectionRows}::jsonb) AS s("pageId" text, ordinal int, "sectionId" text, title text, "rankedTitle" text, body text)`);
+}
