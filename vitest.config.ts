@@ -1,13 +1,20 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The JSON report is what CI counts (`.ci/run` prints its totals).
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    // The JSON report is what CI counts (`.ci/run` prints its totals); VITEST_JSON moves it (two runs side by side).
+    reporters: ['default', ['json', { outputFile: process.env.VITEST_JSON ?? 'test-results/vitest.json' }]],
     globalSetup: ['test/support/global-setup.ts'],
+    // Vitest's default (one worker less than the cores) is a single worker on a 2-core machine, leaving a
+    // core idle while the worker waits on its database: two files at a time nearly halve the suite there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // PGlite instances and the Prism mock take a few seconds to start on this 2-core machine.
     hookTimeout: 60_000,
     testTimeout: 30_000,
+    // The tests' stand-in servers listen on 127.0.0.1, which user-given URLs may not reach otherwise
+    // (server/http/outbound.ts); test/operating-outbound.test.ts checks the refusal with the flag off.
+    env: { ALLOW_PRIVATE_FETCH: 'true' },
   },
 });

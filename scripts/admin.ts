@@ -6,6 +6,7 @@ import { roles } from '../contract/common.js';
 import { addMember, createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
 import { loadConfig } from '../server/config.js';
 import { createDb } from '../server/db/client.js';
+import { lockStorage } from '../server/storage-lock.js';
 
 const usage = `Usage: npm run admin -- <command> [options]
   create-user  --email <email> --name <display name>     prints the new user id
@@ -43,7 +44,10 @@ async function main() {
     console.error(`${command}: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${usage}`);
     process.exit(2);
   }
-  const database = createDb(loadConfig().storage);
+  const { storage } = loadConfig();
+  // The server's DATA_DIR lock: the CLI must not open an embedded folder a running server holds (errors name the holder).
+  const lock = storage.kind === 'pglite' ? await lockStorage(storage.dataDir, (err) => { throw err; }) : undefined;
+  const database = createDb(storage);
   await database.migrate();
   const db = database.db;
   try {
@@ -54,6 +58,7 @@ async function main() {
     if (command === 'create-token') console.log(await issueToken(db, a.user, a.label));
   } finally {
     await database.close();
+    await lock?.release();
   }
 }
 

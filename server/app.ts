@@ -9,6 +9,7 @@ import type { Db } from './db/client.js';
 import { handlers } from './handlers.js';
 import { bindRoutes } from './http/bind.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
+import { healthRoutes } from './http/health.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
@@ -31,6 +32,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
   app.set('etag', false);
+  app.use(healthRoutes(db)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
   app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id'] }));
   app.use(requestLog(logger));
 

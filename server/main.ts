@@ -1,24 +1,56 @@
-// Reads the configuration, opens and migrates the database, bootstraps a fresh one, starts the job
-// runner, and listens.
+// Reads the configuration, takes the data folder (embedded storage), opens and migrates the database,
+// bootstraps a fresh one, starts the job runner, and listens; on SIGTERM/SIGINT shuts down gracefully.
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { bootstrapIfEmpty } from './auth/bootstrap.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/client.js';
+import { markDraining } from './http/health.js';
 import { startJobs } from './jobs/start.js';
+import { lockStorage, StorageLocked, type StorageLock } from './storage-lock.js';
 
 const config = loadConfig();
 // Log lines are buffered and written in batches (sonic-boom, asynchronous): one write per line would be a
 // system call per request on the hot path. The buffer is flushed on shutdown; a crash may lose its last lines.
-const logger = pino({ level: config.logLevel }, pino.destination({ sync: false, minLength: 4096 }));
+const destination = pino.destination({ sync: false, minLength: 4096 });
+const logger = pino({ level: config.logLevel }, destination);
 // …and at least every second, so a quiet server's lines are not held back.
 setInterval(() => logger.flush(), 1000).unref();
 
-if (config.storage.kind === 'pglite') mkdirSync(config.storage.dataDir, { recursive: true });
+/** Writes out the buffered log lines before the process exits (an asynchronous flush would be cut short). */
+function flushLogs(): void {
+  try {
+    destination.flushSync();
+  } catch {
+    // Not open yet: nothing was written.
+  }
+}
+
+/** Stops the process at start with a message (no stack: the message says what to do). */
+function refuseToStart(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let storageLock: StorageLock | undefined;
+if (config.storage.kind === 'pglite') {
+  mkdirSync(config.storage.dataDir, { recursive: true });
+  try {
+    storageLock = await lockStorage(config.storage.dataDir, (err) => {
+      // Another process took the folder (this one was frozen past the stale threshold): writing on would corrupt it.
+      logger.fatal({ err }, 'lost the DATA_DIR lock; stopping at once');
+      flushLogs();
+      process.exit(1);
+    });
+  } catch (err) {
+    if (err instanceof StorageLocked) refuseToStart(err.message);
+    throw err;
+  }
+}
 const database = createDb(
   config.storage.kind === 'postgres'
-    ? { ...config.storage, onConnectionError: (err) => logger.warn({ err }, 'PostgreSQL connection lost') }
+    ? { ...config.storage, ...config.pool, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
     : config.storage,
 );
 await database.migrate();
@@ -32,30 +64,63 @@ if (fresh) {
       'A fresh database was set up with one organization and one admin user.',
       `  organization: ${fresh.organizationId}`,
       `  user:         ${fresh.userId}`,
-      `  token:        ${fresh.token}`,
-      'Keep the token: it is shown only this once. Try:',
-      `  curl -H "Authorization: Bearer ${fresh.token}" ${config.publicUrl}/v1/user`,
+      // A token the operator chose is not echoed: it would only put a secret into the output they keep.
+      ...(config.bootstrapToken
+        ? ['  token:        the value of BOOTSTRAP_TOKEN', 'Try:', `  curl -H "Authorization: Bearer $BOOTSTRAP_TOKEN" ${config.publicUrl}/v1/user`]
+        : [`  token:        ${fresh.token}`, 'Keep the token: it is shown only this once. Try:', `  curl -H "Authorization: Bearer ${fresh.token}" ${config.publicUrl}/v1/user`]),
       '',
     ].join('\n'),
   );
 }
 
-const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }));
+const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
+  leaseMs: config.jobLeaseMs,
+  stopTimeoutMs: config.shutdownTimeoutMs,
+  // Under the DATA_DIR lock no other process can hold a job: a `running` one is a crashed start's.
+  soleProcess: config.storage.kind === 'pglite',
+});
 
 const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl });
 const server = app.listen(config.port, config.host, () => {
-  logger.info({ url: config.publicUrl, storage: config.storage.kind }, 'listening');
-});
-
-// Jobs first (they finish what they hold), then requests in flight, then the database both use.
-// A second signal does not wait.
-let closing = false;
-async function shutdown() {
-  await jobs.stop();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await database.close();
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ url: config.publicUrl, port, storage: config.storage.kind }, 'listening');
   logger.flush();
+});
+// Node's defaults let a request run 5 minutes; a slow client (or one sending headers a byte at a time)
+// would hold a connection that long. keepAliveTimeout should exceed a load balancer's idle timeout.
+server.requestTimeout = config.requestTimeoutMs;
+server.headersTimeout = config.headersTimeoutMs;
+server.keepAliveTimeout = config.keepAliveTimeoutMs;
+
+/**
+ * Readiness fails first (a load balancer stops sending), the listener closes (no new connections; idle
+ * keep-alive ones are closed), requests in flight finish and the job runner finishes its current job,
+ * both within SHUTDOWN_TIMEOUT_MS; then the connections left are cut, the database closed and the
+ * DATA_DIR lock released. A second signal does not wait.
+ */
+async function shutdown(): Promise<void> {
+  markDraining();
+  logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+  const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Connections that become idle after their last response are closed as they go.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), config.shutdownTimeoutMs)));
+  const outcome = await Promise.race([Promise.all([requestsDone, jobs.stop()]).then(() => 'done' as const), deadline]);
+  clearTimeout(timer);
+  clearInterval(idleSweep);
+  if (outcome === 'late') {
+    logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting the requests still in flight');
+    server.closeAllConnections();
+  }
+  await database.close();
+  await storageLock?.release();
+  logger.info('stopped');
+  flushLogs();
 }
+
+let closing = false;
 function onSignal() {
   if (closing) process.exit(1);
   closing = true;
@@ -63,6 +128,7 @@ function onSignal() {
     () => process.exit(0),
     (err: unknown) => {
       logger.error({ err }, 'shutdown failed');
+      flushLogs();
       process.exit(1);
     },
   );

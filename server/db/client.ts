@@ -1,4 +1,5 @@
 // One Drizzle type for both storages: embedded PGlite (default) and PostgreSQL through node-postgres.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
@@ -19,22 +20,36 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How PostgreSQL connections behave when the server is slow or gone (server/config.ts reads them from the environment). */
+export interface PoolLimits {
+  /** Connections per process; default 10. */
+  poolSize?: number;
+  /** The longest wait for a new connection (or for a free one in the pool) before the query fails (→ 503); default 5 s. */
+  connectTimeoutMs?: number;
+}
+
 const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
 
 export type StorageConfig =
   | {
       kind: 'postgres';
       url: string;
-      poolSize?: number;
       /** Told about connections the server drops (restart, failover); default: a warning on stderr. */
       onConnectionError?: (err: Error) => void;
-    }
+    } & PoolLimits
   | { kind: 'pglite'; dataDir?: string; pglite?: PGlite };
 
 /** Opens the configured storage: an existing PGlite instance, a PGlite folder (in memory when absent), or PostgreSQL. */
 export function createDb(config: StorageConfig): Database {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolSize ?? 10,
+      // Without a deadline a query waits forever for a database that does not answer the connection.
+      connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
+      // TCP keep-alive notices a peer that vanished without closing (a failover, a cut network).
+      keepAlive: true,
+    });
     // A connection the server closes emits 'error'; unheard, that would crash the process. The pool
     // replaces the connection on the next query, and a query in flight fails on its own.
     const onError = config.onConnectionError ?? ((err: Error) => console.warn(`PostgreSQL connection lost: ${err.message}`));
@@ -57,6 +72,68 @@ export function createDb(config: StorageConfig): Database {
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
   };
+}
+
+// SQLSTATE classes and codes meaning "the database cannot serve now" rather than "this query is wrong":
+// 08 connection exception, 57P01–57P03 shutdown / starting up, 53300 too many connections.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// node-postgres raises these as plain Errors without a code.
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Cannot use a pool after calling end/i;
+
+/**
+ * Whether `err` (or an error it wraps: Drizzle puts the driver's in `cause`) says the database could not
+ * be reached or is not accepting work, as opposed to a failing query. Such a request is answered 503.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let current = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
+    if (UNAVAILABLE_MESSAGES.test(current.message)) return true;
+    // AggregateError: every address of the host refused (Node's happy-eyeballs connect).
+    if (current instanceof AggregateError && current.errors.some((e) => isDatabaseUnavailable(e))) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * An error as it may be logged: nothing of the values a failed query carried, which can be anything a
+ * request sent, an integration's secrets included. Drizzle puts the bound values in its message, its
+ * stack's first line and `params`; the database's own message may quote one too ("invalid input syntax
+ * for type integer: \"…\"", "Key (x)=(…) already exists"). So a failed query is logged as its SQL text, and
+ * a database error as its SQLSTATE and the names it gives (constraint, table, column), with the frames.
+ */
+export function loggableError(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error) || depth > 4) return err;
+  const e = err as Error & { query?: unknown; params?: unknown; code?: unknown; severity?: unknown; constraint?: string; table?: string; column?: string };
+  const frames = (err.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).join('\n');
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string') {
+    const message = `database error SQLSTATE ${e.code}${e.constraint ? ` on constraint ${e.constraint}` : ''} (message not logged: it may quote a value)`;
+    return { type: err.name, code: e.code, constraint: e.constraint, table: e.table, column: e.column, message, stack: `${err.name}: ${message}\n${frames}` };
+  }
+  if (typeof e.query === 'string' && Array.isArray(e.params)) {
+    return { type: err.name, message: `Failed query: ${e.query} (parameters not logged)`, stack: `${err.name}: Failed query\n${frames}`, cause: loggableError(err.cause, depth + 1) };
+  }
+  if (err.cause === undefined) return err;
+  return { type: err.name, message: err.message, stack: err.stack, cause: loggableError(err.cause, depth + 1) };
+}
+
+/** Whether the database answers and every migration of this build is applied (the readiness check). */
+export async function databaseReady(db: Db): Promise<boolean> {
+  // drizzle's migrators record each applied migration in drizzle.__drizzle_migrations; its created_at is the journal entry's `when`.
+  const rows = await queryRows<{ last: string | null }>(db, sql`SELECT max(created_at)::text AS last FROM drizzle.__drizzle_migrations`);
+  return Number(rows[0]?.last ?? 0) >= latestMigrationMillis();
+}
+
+let latestMigration: number | undefined;
+function latestMigrationMillis(): number {
+  latestMigration ??= Math.max(
+    0,
+    ...(JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] }).entries.map((e) => e.when),
+  );
+  return latestMigration;
 }
 
 type DirectQuery = (name: string, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;

@@ -1,10 +1,11 @@
 // Expected failures are typed errors raised anywhere below the HTTP layer; one middleware renders them.
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable, loggableError } from '../db/client.js';
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 503,
     message: string,
   ) {
     super(message);
@@ -65,12 +66,26 @@ const parserErrors: Record<string, { status: ApiError['status']; message: string
   'charset.unsupported': { status: 415, message: 'Unsupported request body charset' },
 };
 
-/** Renders every error as the error body; anything unexpected becomes a 500 that leaks nothing. */
+/** Seconds a client is told to wait (`Retry-After`) when the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Renders every error as the error body; anything unexpected becomes a 500 that leaks nothing. A database
+ * that cannot be reached (down, restarting, failing over, out of connections) is a 503 with `Retry-After`:
+ * the request did not happen and may be sent again; the next request uses a fresh connection.
+ */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    if (isDatabaseUnavailable(err)) {
+      // The message only: a driver error carries no credentials, but its whole object is noise in a storm.
+      logger.warn({ reqId: req.id, reason: (err as Error).message }, 'database unavailable');
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.status(503).json(errorBody(503, 'The database is unavailable; retry shortly'));
+      return;
+    }
     const parserError = typeof err?.type === 'string' ? parserErrors[err.type] : undefined;
     const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
-    if (!known) logger.error({ err, reqId: req.id }, 'unexpected error');
+    if (!known) logger.error({ err: loggableError(err), reqId: req.id }, 'unexpected error');
     const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
     res.status(status).json(errorBody(status, message));
   };

@@ -5,6 +5,7 @@
 // recorded as handled.
 import { eq } from 'drizzle-orm';
 import { integrationEvents, integrations } from '../db/schema/index.js';
+import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
 import { appendLog, DELIVER_INTEGRATION_EVENT, logLine, settleEvent } from './events.store.js';
 
@@ -12,29 +13,26 @@ export { DELIVER_INTEGRATION_EVENT };
 
 /** How long one delivery attempt may take before it is abandoned. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/** The most of a tunnel's answer read (its body is not used; a bigger one fails the attempt). */
+const DELIVERY_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** Whether development mode sends this event to the tunnel: the owner's events, or all with `all`. */
 export function forwardedToTunnel(integration: { organizationId: string; devTunnelUrl: string | null; devAll: boolean }, eventOrganizationId: string | null): boolean {
   return integration.devTunnelUrl !== null && (integration.devAll || eventOrganizationId === integration.organizationId);
 }
 
-/** One POST of the payload to the tunnel; throws with a readable reason on a non-2xx answer, a timeout or a network error. */
+/** One POST of the payload to the tunnel; throws with a readable reason on a non-2xx answer, a timeout, a refused address or a network error. */
 async function post(url: string, eventId: string, payload: unknown, timeoutMs: number): Promise<number> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-integration-event-id': eventId },
-      body: JSON.stringify(payload),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-  } catch (err) {
-    const reason = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(err);
-    throw new Error(reason);
-  }
-  // The body is not used; reading it frees the connection.
-  await response.arrayBuffer().catch(() => undefined);
+  // The tunnel URL is given by the integration's publisher: a user-given URL, held to public addresses.
+  const response = await outboundRequest(url, { timeoutMs, maxBytes: DELIVERY_MAX_RESPONSE_BYTES }, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-integration-event-id': eventId },
+    body: JSON.stringify(payload),
+    redirect: 'manual',
+    origin: 'user',
+  }).catch((err: unknown) => {
+    throw err instanceof OutboundTimeout ? new Error(`no answer within ${timeoutMs} ms`) : err;
+  });
   if (response.status < 200 || response.status > 299) throw new Error(`the tunnel answered ${response.status}`);
   return response.status;
 }

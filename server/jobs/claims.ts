@@ -75,3 +75,23 @@ export async function recordFailure(db: Db, job: JobRow, error: string, retryAt:
     .returning({ id: jobs.id });
   return updated.length > 0;
 }
+
+/** Extends a running job's lease (the heartbeat of a long job); false when its claim was lost. */
+export async function renewLease(db: Db, job: JobRow, lockedUntil: Date, now: Date): Promise<boolean> {
+  const renewed = await db.update(jobs).set({ lockedUntil, updatedAt: now }).where(stillHeld(job)).returning({ id: jobs.id });
+  return renewed.length > 0;
+}
+
+/**
+ * Makes every running claim expire now, so the runner takes those jobs over at once. Only for embedded
+ * storage at start: the DATA_DIR lock (server/storage-lock.ts) proves no other process is alive, so a
+ * `running` job there was held by a process that died (kill -9, power loss) and will never finish it.
+ */
+export async function expireOrphanedClaims(db: Db, now: Date): Promise<number> {
+  const expired = await db
+    .update(jobs)
+    .set({ lockedUntil: now, updatedAt: now })
+    .where(and(eq(jobs.status, 'running'), sql`${jobs.lockedUntil} > ${now}`))
+    .returning({ id: jobs.id });
+  return expired.length;
+}

@@ -1,9 +1,9 @@
 // The worker loop inside the server process: claim a due job, run its handler, record the outcome,
 // repeat; sleep when nothing is due. Several runners (processes) share one jobs table safely: see claims.ts.
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.js';
+import { loggableError, type Db } from '../db/client.js';
 import { backoffMs, type BackoffOptions } from './backoff.js';
-import { claimJob, completeJob, recordFailure, type JobRow } from './claims.js';
+import { claimJob, completeJob, recordFailure, renewLease, type JobRow } from './claims.js';
 import type { EnqueueInput } from './queue.js';
 
 /** What a handler receives besides its payload. */
@@ -29,7 +29,11 @@ export interface JobRunnerOptions {
   now?: () => Date;
   /** Sleep between polls when nothing is due; default 1 s. */
   pollIntervalMs?: number;
-  /** How long a claim holds before another worker may take the job over; longer than any job runs. Default 5 min. */
+  /**
+   * How long a claim holds before another worker may take the job over. The worker renews it every third
+   * of that while the job runs (a heartbeat), so a job may run longer; a dead worker's job is taken over
+   * within this time. Default 60 s.
+   */
   leaseMs?: number;
   /** Jobs run at the same time by this runner; default 1. */
   concurrency?: number;
@@ -51,7 +55,7 @@ export interface JobRunner {
 
 /** A runner over `db` for the given handlers; nothing runs before `start()` (or `runOnce`/`drain`). */
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
-  const { db, logger, handlers, now = () => new Date(), pollIntervalMs = 1000, leaseMs = 5 * 60_000 } = options;
+  const { db, logger, handlers, now = () => new Date(), pollIntervalMs = 1000, leaseMs = 60_000 } = options;
   const { concurrency = 1, backoff, stopTimeoutMs = 30_000 } = options;
   const kinds = Object.keys(handlers);
   let state: 'idle' | 'running' | 'stopping' = 'idle';
@@ -83,12 +87,22 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return;
     }
     const followUps: EnqueueInput[] = [];
+    const heartbeat = setInterval(() => {
+      renewLease(db, job, new Date(now().getTime() + leaseMs), now()).then(
+        (held) => held || log.warn('job lease was taken over while it ran'),
+        (err: unknown) => log.warn({ err }, 'job lease renewal failed'),
+      );
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    // A job stuck past stop()'s timeout must not keep the process alive.
+    heartbeat.unref();
     try {
       const handler = handlers[job.kind];
       if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
       await handler(job.payload, { db, log, now, job, enqueueOnSuccess: (input) => followUps.push(input) });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+    } catch (caught) {
+      clearInterval(heartbeat);
+      const err = loggableError(caught);
+      const message = err instanceof Error ? err.message : ((err as { message?: string }).message ?? String(err));
       const retryAt = job.attempts < job.maxAttempts ? new Date(now().getTime() + backoffMs(job.attempts, backoff)) : null;
       const held = await recordFailure(db, job, message, retryAt, now());
       if (!held) log.warn({ err }, 'job failed after its lease was taken over; the new holder decides');
@@ -96,6 +110,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       else log.error({ err }, 'job failed for good');
       return;
     }
+    clearInterval(heartbeat);
     const held = await completeJob(db, job, followUps, now());
     if (held) log.info({ durationMs: Date.now() - startedAt }, 'job done');
     else log.warn('job finished after its lease was taken over; the new holder decides');

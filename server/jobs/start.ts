@@ -1,13 +1,27 @@
 // The runner of a server process: every registered handler, and the startup jobs enqueued first.
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
+import { expireOrphanedClaims } from './claims.js';
 import { enqueueJob } from './queue.js';
 import { jobHandlers, startupJobs } from './registry.js';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner.js';
 
+export interface StartJobsOptions extends Partial<JobRunnerOptions> {
+  /**
+   * True when this process is known to be the only one on the database (embedded storage under its
+   * DATA_DIR lock): jobs left `running` by a crashed predecessor are taken over at once instead of when
+   * their lease expires. On PostgreSQL other processes may be running them, so their leases stand.
+   */
+  soleProcess?: boolean;
+}
+
 /** Enqueues the startup jobs (no-ops when pending), then starts a runner with every registered handler. */
-export async function startJobs(db: Db, logger: Logger, options: Partial<JobRunnerOptions> = {}): Promise<JobRunner> {
+export async function startJobs(db: Db, logger: Logger, { soleProcess = false, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
   const now = new Date();
+  if (soleProcess) {
+    const orphans = await expireOrphanedClaims(db, now);
+    if (orphans > 0) logger.warn({ jobs: orphans }, 'taking over jobs a previous process left running');
+  }
   for (const job of startupJobs(now)) await enqueueJob(db, job, now);
   const runner = createJobRunner({ db, logger, handlers: jobHandlers, ...options });
   runner.start();

@@ -5,14 +5,14 @@ import { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { FetchTimeout, fetchText, type FetchLimits } from './fetch-text.js';
+import { fetchText, OutboundTimeout, type OutboundLimits } from '../http/outbound.js';
 import { fileNameOf, parseOpenAPI } from './parse.js';
 import { newestFirstKey } from './spec-view.js';
 
 export const PROCESS_OPENAPI_SPEC = 'process-openapi-spec';
 
 /** Default limits of a source fetch: 10 s, and the 5 MiB a text source may have. */
-export const defaultSpecFetchLimits: FetchLimits = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024 };
+export const defaultSpecFetchLimits: OutboundLimits = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024 };
 
 /** The job processing revision `revision` of a specification's source. */
 export function processOpenAPISpecJob(specId: string, revision: string): EnqueueInput {
@@ -24,13 +24,14 @@ type Outcome =
   | { ok: true; files: Record<string, unknown> }
   | { ok: false; code: 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR'; errors: { message: string; code?: string }[] };
 
-async function produce(sourceUrl: string | null, sourceText: string | null, limits: FetchLimits): Promise<Outcome> {
+async function produce(sourceUrl: string | null, sourceText: string | null, limits: OutboundLimits): Promise<Outcome> {
   let text: string;
   if (sourceUrl !== null) {
     try {
-      text = await fetchText(sourceUrl, limits, { headers: { accept: 'application/json, application/yaml, text/yaml, */*' } });
+      // A user-given URL: public addresses only (server/http/outbound.ts).
+      text = await fetchText(sourceUrl, limits, { headers: { accept: 'application/json, application/yaml, text/yaml, */*' }, origin: 'user' });
     } catch (err) {
-      const code = err instanceof FetchTimeout ? 'FETCH_TIMEOUT' : 'FETCH_ERROR';
+      const code = err instanceof OutboundTimeout ? 'FETCH_TIMEOUT' : 'FETCH_ERROR';
       return { ok: false, code, errors: [{ message: (err as Error).message, code }] };
     }
   } else {
@@ -42,7 +43,7 @@ async function produce(sourceUrl: string | null, sourceText: string | null, limi
 }
 
 /** The handler, with fetch limits (tests shorten the deadline). */
-export function processOpenAPISpecHandler(limits: FetchLimits = defaultSpecFetchLimits): JobHandler {
+export function processOpenAPISpecHandler(limits: OutboundLimits = defaultSpecFetchLimits): JobHandler {
   return async (payload, ctx) => {
     const { specId, revision } = payload as { specId: string; revision: string };
     const current = and(eq(openAPISpecs.id, specId), eq(openAPISpecs.sourceRevision, revision));

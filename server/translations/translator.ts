@@ -1,6 +1,6 @@
 // The machine translation behind translation runs, as an interface with two providers: one speaking the
 // LibreTranslate HTTP API (TRANSLATOR_URL), and one that copies the text unchanged (no translator set up).
-import { fetchText, type FetchLimits } from '../openapi/fetch-text.js';
+import { fetchText, type OutboundLimits } from '../http/outbound.js';
 
 export interface Translator {
   readonly name: string;
@@ -15,14 +15,20 @@ export const copyTranslator: Translator = {
 };
 
 /** A LibreTranslate server (`POST <url>/translate` with `q` as an array), every call with a deadline and a size cap. */
-export function libreTranslator(baseUrl: string, limits: FetchLimits = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024 }): Translator {
+export function libreTranslator(baseUrl: string, limits: OutboundLimits = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024 }): Translator {
   const endpoint = new URL('translate', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
   return {
     name: 'libretranslate',
     async translate(texts, from, to) {
       if (texts.length === 0) return [];
       const body = JSON.stringify({ q: texts, source: from, target: to, format: 'text' });
-      const text = await fetchText(endpoint, limits, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await fetchText(endpoint, limits, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        // TRANSLATOR_URL is the operator's own choice, often a LibreTranslate on the same host.
+        origin: 'operator',
+      });
       const parsed = JSON.parse(text) as { translatedText?: unknown };
       const out = parsed.translatedText;
       if (!Array.isArray(out) || out.length !== texts.length || !out.every((t) => typeof t === 'string')) {

@@ -49,6 +49,7 @@ async function preparePostgres(url: string): Promise<{ name: string; drop: () =>
 
 export default async function setup(project: TestProject) {
   rmSync(operationsLog, { force: true });
+  rmSync(path.join(resultsDir, 'logs'), { recursive: true, force: true }); // the run's logs, for scripts/check-secrets.ts
   mkdirSync(resultsDir, { recursive: true });
   const pgliteTemplate = await preparePglite();
   project.provide('pgliteTemplate', pgliteTemplate);

@@ -15,6 +15,7 @@ import { createScratchDatabase } from '../../server/db/scratch-database.js';
 import { collections, spaces } from '../../server/db/schema/index.js';
 import { createUrls } from '../../server/http/urls.js';
 import { apiClient, type ApiClient } from './api.js';
+import { recordToken, suiteLogger } from './suite-log.js';
 
 export const PUBLIC_URL = 'https://api.test.example';
 
@@ -45,7 +46,7 @@ export class Harness {
   ) {
     this.app = createApp({
       db,
-      logger: pino({ level: 'silent' }),
+      logger: suiteLogger(), // debug level, checked for tokens by scripts/check-secrets.ts
       publicUrl: PUBLIC_URL,
       now: () => new Date(Date.now() + this.clockOffsetMs),
     });
@@ -104,6 +105,7 @@ export class Harness {
     const n = ++this.counter;
     const user = await createUser(this.db, { email: `user${n}-${randomBytes(3).toString('hex')}@example.com`, displayName: `User ${n}` });
     const token = await issueToken(this.db, user.id, 'test');
+    recordToken(token);
     return { userId: user.id, token, api: apiClient(this.app, token) };
   }
 }

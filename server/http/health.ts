@@ -1,0 +1,46 @@
+// Probes for load balancers and orchestrators, outside /v1 and without authentication:
+//   GET /health  liveness: the process answers HTTP. Touches no database, so a database outage does not
+//                make an orchestrator restart healthy processes.
+//   GET /ready   readiness: the database answers and every migration of this build is applied, and the
+//                process is not shutting down. 503 (error body, Retry-After) otherwise, so a load balancer
+//                sends its traffic elsewhere.
+import { Router } from 'express';
+import type { Db } from '../db/client.js';
+import { databaseReady } from '../db/client.js';
+import { errorBody, RETRY_AFTER_SECONDS } from './errors.js';
+
+/** The longest /ready waits for the database before answering 503: a probe must answer within its own deadline. */
+const READY_TIMEOUT_MS = 2000;
+
+// Set by server/main.ts on SIGTERM; module state because one process has one shutdown.
+let draining = false;
+
+/** From now on /ready answers 503: the load balancer stops sending new requests while those in flight finish. */
+export function markDraining(): void {
+  draining = true;
+}
+
+function notReady(res: import('express').Response, message: string) {
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(503).json(errorBody(503, message));
+}
+
+export function healthRoutes(db: Db): Router {
+  const router = Router();
+  router.get('/health', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  router.get('/ready', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (draining) return notReady(res, 'The server is shutting down');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS)));
+    const outcome = await Promise.race([databaseReady(db).then((ok) => (ok ? 'ready' : 'migrations')).catch(() => 'unreachable' as const), timeout]);
+    clearTimeout(timer);
+    if (outcome === 'ready') return void res.json({ status: 'ready' });
+    if (outcome === 'migrations') return notReady(res, 'The database schema is older than this server: migrations are pending');
+    notReady(res, 'The database is unavailable');
+  });
+  return router;
+}
