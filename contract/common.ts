@@ -93,6 +93,7 @@ export const errorStatusNames = {
   413: 'PayloadTooLargeError',
   415: 'UnsupportedMediaTypeError',
   500: 'UnexpectedError',
+  503: 'ServiceUnavailableError',
 } as const;
 
 export const errorExamples: Record<keyof typeof errorStatusNames, string> = {
@@ -104,6 +105,7 @@ export const errorExamples: Record<keyof typeof errorStatusNames, string> = {
   413: 'Request body is larger than this operation accepts',
   415: 'Request body must be application/json',
   500: 'An unexpected error occurred',
+  503: 'The database is unavailable; retry shortly',
 };
 
 export const languages = [

@@ -7316,6 +7316,34 @@ export interface components {
                 };
             };
         };
+        /** @description Service Unavailable error. */
+        ServiceUnavailableError: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 503,
+                 *         "message": "The database is unavailable; retry shortly"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * Format: int32
+                         * @enum {integer}
+                         */
+                        code: 503;
+                        message: string;
+                    };
+                };
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -7356,6 +7384,7 @@ export interface operations {
             };
             401: components["responses"]["UnauthorizedError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listOrganizationsForAuthenticatedUser: {
@@ -7440,6 +7469,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createOrganization: {
@@ -7532,6 +7562,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOrganizationById: {
@@ -7607,6 +7638,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateOrganizationById: {
@@ -7697,6 +7729,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteOrganizationInviteById: {
@@ -7725,6 +7758,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     joinOrganization: {
@@ -7750,6 +7784,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOrganizationsForEmailDomain: {
@@ -7828,6 +7863,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOrganizationAgentInstructions: {
@@ -7899,6 +7935,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateOrganizationAgentInstructions: {
@@ -8004,6 +8041,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listMembersInOrganizationById: {
@@ -8076,6 +8114,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getMemberInOrganizationById: {
@@ -8129,6 +8168,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     removeMemberFromOrganizationById: {
@@ -8158,6 +8198,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateMemberInOrganizationById: {
@@ -8223,6 +8264,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateOrganizationMemberLastSeenAt: {
@@ -8255,6 +8297,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     setUserAsSSOMemberForOrganization: {
@@ -8308,6 +8351,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpacesForOrganizationMember: {
@@ -8396,6 +8440,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listTeamsForOrganizationMember: {
@@ -8460,6 +8505,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listTeamMembersInOrganizationById: {
@@ -8534,6 +8580,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateMembersInOrganizationTeam: {
@@ -8584,6 +8631,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listTeamsInOrganizationById: {
@@ -8643,6 +8691,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createOrganizationTeam: {
@@ -8702,6 +8751,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getTeamInOrganizationById: {
@@ -8746,6 +8796,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     removeTeamFromOrganizationById: {
@@ -8774,6 +8825,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateTeamInOrganizationById: {
@@ -8829,6 +8881,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     addMemberToOrganizationTeamById: {
@@ -8870,6 +8923,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteMemberFromOrganizationTeamById: {
@@ -8900,6 +8954,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getCollectionById: {
@@ -8949,6 +9004,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteCollectionById: {
@@ -8974,6 +9030,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateCollectionById: {
@@ -9037,6 +9094,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpacesInCollectionById: {
@@ -9117,6 +9175,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     moveCollection: {
@@ -9185,6 +9244,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     transferCollection: {
@@ -9246,6 +9306,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listCollectionsInOrganizationById: {
@@ -9310,6 +9371,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createCollection: {
@@ -9372,6 +9434,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpacesInOrganizationById: {
@@ -9452,6 +9515,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createSpace: {
@@ -9535,6 +9599,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getSpaceById: {
@@ -9605,6 +9670,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteSpaceById: {
@@ -9630,6 +9696,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSpaceById: {
@@ -9711,6 +9778,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     restoreSpace: {
@@ -9779,6 +9847,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     duplicateSpace: {
@@ -9849,6 +9918,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     moveSpace: {
@@ -9935,6 +10005,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     transferSpace: {
@@ -10015,6 +10086,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listCommentsInSpace: {
@@ -10144,6 +10216,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     postCommentInSpace: {
@@ -10266,6 +10339,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getCommentInSpace: {
@@ -10377,6 +10451,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateCommentInSpace: {
@@ -10500,6 +10575,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteCommentInSpace: {
@@ -10528,6 +10604,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listCommentRepliesInSpace: {
@@ -10602,6 +10679,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     postCommentReplyInSpace: {
@@ -10675,6 +10753,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getCommentReplyInSpace: {
@@ -10739,6 +10818,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateCommentReplyInSpace: {
@@ -10814,6 +10894,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteCommentReplyInSpace: {
@@ -10844,6 +10925,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getCurrentRevision: {
@@ -10976,6 +11058,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     applyTemplateToSpace: {
@@ -11023,6 +11106,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listPages: {
@@ -11105,6 +11189,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listFiles: {
@@ -11166,6 +11251,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getFileById: {
@@ -11217,6 +11303,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpaceFileBacklinks: {
@@ -11271,6 +11358,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getPageById: {
@@ -11355,6 +11443,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpacePageLinks: {
@@ -11422,6 +11511,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpacePageBacklinks: {
@@ -11476,6 +11566,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSpaceLinks: {
@@ -11541,6 +11632,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     searchSpaceContent: {
@@ -11609,6 +11701,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     searchOrganizationContent: {
@@ -11683,6 +11776,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listChangeRequestsForSpace: {
@@ -11792,6 +11886,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createChangeRequest: {
@@ -11888,6 +11983,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getChangeRequestById: {
@@ -11972,6 +12068,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateChangeRequestById: {
@@ -12070,6 +12167,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     mergeChangeRequest: {
@@ -12107,6 +12205,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateChangeRequest: {
@@ -12144,6 +12243,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getChangeRequestPDF: {
@@ -12183,6 +12283,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listChangeRequestsForOrganization: {
@@ -12296,6 +12397,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getRevisionOfChangeRequestById: {
@@ -12430,6 +12532,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateChangeRequestContent: {
@@ -12553,6 +12656,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listPagesInChangeRequest: {
@@ -12637,6 +12741,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listFilesInChangeRequestById: {
@@ -12700,6 +12805,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getFileInChangeRequestById: {
@@ -12753,6 +12859,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listChangeRequestFileBacklinks: {
@@ -12809,6 +12916,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getPageInChangeRequestById: {
@@ -12895,6 +13003,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listChangeRequestPageLinks: {
@@ -12962,6 +13071,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSites: {
@@ -13046,6 +13156,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createSite: {
@@ -13127,6 +13238,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getSiteById: {
@@ -13194,6 +13306,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteSiteById: {
@@ -13222,6 +13335,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSiteById: {
@@ -13304,6 +13418,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getSiteAdaptiveSchema: {
@@ -13364,6 +13479,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSiteAdaptiveSchema: {
@@ -13458,6 +13574,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSiteAdaptiveTemplateConditions: {
@@ -13498,6 +13615,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getPublishedContentSite: {
@@ -13677,6 +13795,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     publishSite: {
@@ -13744,6 +13863,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSiteSections: {
@@ -13856,6 +13976,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     addSectionToSite: {
@@ -13966,6 +14087,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteSiteSectionById: {
@@ -13996,6 +14118,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSiteSectionById: {
@@ -14109,6 +14232,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     moveSiteSection: {
@@ -14224,6 +14348,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSiteSectionGroups: {
@@ -14342,6 +14467,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     addSectionGroupToSite: {
@@ -14462,6 +14588,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteSiteSectionGroupById: {
@@ -14492,6 +14619,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSiteSectionGroupById: {
@@ -14611,6 +14739,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     addSectionToSiteSectionGroup: {
@@ -14729,6 +14858,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     removeSectionFromSiteSectionGroup: {
@@ -14761,6 +14891,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     moveSiteSectionGroup: {
@@ -14884,6 +15015,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSiteSpaces: {
@@ -14983,6 +15115,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     addSpaceToSite: {
@@ -15077,6 +15210,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteSiteSpaceById: {
@@ -15107,6 +15241,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateSiteSpaceById: {
@@ -15204,6 +15339,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     moveSiteSpace: {
@@ -15304,6 +15440,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listIntegrations: {
@@ -15489,6 +15626,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getIntegrationByName: {
@@ -15649,6 +15787,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     publishIntegration: {
@@ -15884,6 +16023,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     unpublishIntegration: {
@@ -15909,6 +16049,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listIntegrationInstallations: {
@@ -15979,6 +16120,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     installIntegration: {
@@ -16045,6 +16187,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listIntegrationEvents: {
@@ -16106,6 +16249,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getIntegrationEvent: {
@@ -16167,6 +16311,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listIntegrationSpaceInstallations: {
@@ -16230,6 +16375,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listIntegrationSiteInstallations: {
@@ -16293,6 +16439,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     setIntegrationDevelopmentMode: {
@@ -16331,6 +16478,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listOpenAPISpecs: {
@@ -16395,6 +16543,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createOpenAPISpec: {
@@ -16460,6 +16609,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOpenAPISpecBySlug: {
@@ -16513,6 +16663,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createOrUpdateOpenAPISpecBySlug: {
@@ -16610,6 +16761,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteOpenAPISpecBySlug: {
@@ -16638,6 +16790,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateOpenAPISpecBySlug: {
@@ -16702,6 +16855,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listOpenAPISpecVersions: {
@@ -16756,6 +16910,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getLatestOpenAPISpecVersion: {
@@ -16797,6 +16952,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getLatestOpenAPISpecVersionContent: {
@@ -16842,6 +16998,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOpenAPISpecVersionById: {
@@ -16885,6 +17042,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOpenAPISpecVersionContentById: {
@@ -16932,6 +17090,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listTranslations: {
@@ -17031,6 +17190,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createTranslation: {
@@ -17158,6 +17318,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getTranslation: {
@@ -17246,6 +17407,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateTranslation: {
@@ -17368,6 +17530,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteTranslation: {
@@ -17396,6 +17559,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     runTranslation: {
@@ -17424,6 +17588,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSAMLProvidersInOrganizationById: {
@@ -17498,6 +17663,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     createOrganizationSAMLProvider: {
@@ -17577,6 +17743,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getOrganizationSAMLProviderById: {
@@ -17640,6 +17807,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     deleteOrganizationSAMLProvider: {
@@ -17668,6 +17836,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     updateOrganizationSAMLProvider: {
@@ -17743,6 +17912,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listSSOProviderLoginsInOrganization: {
@@ -17781,6 +17951,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listConversationsIssuesClusters: {
@@ -17871,6 +18042,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listConversations: {
@@ -17928,6 +18100,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     ingestConversation: {
@@ -17981,6 +18154,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getConversation: {
@@ -18042,6 +18216,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     listConversationsIssues: {
@@ -18116,6 +18291,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
     getConversationsIssue: {
@@ -18175,6 +18351,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
         };
     };
 }

@@ -28,6 +28,8 @@ function registerErrorResponses(registry: OpenAPIRegistry) {
     const code = Number(status) as keyof typeof errorStatusNames;
     registry.registerComponent('responses', name, {
       description: name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2') + ' error.',
+      // The request did not happen (the database could not be reached) and may be sent again after this many seconds.
+      ...(code === 503 && { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } } } }),
       content: {
         'application/json': {
           schema: errorBodySchema(code),
