@@ -1,30 +1,33 @@
 // Starts Prism on the published document, as a child process, and resolves once it answers.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { servePrefixed } from './v1-prefix.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const prismBin = path.join(root, 'node_modules/.bin/prism');
 export const specFile = path.join(root, 'generated/openapi.yaml');
 
-export interface RunningMock {
+export interface RunningPrism {
   /** Where Prism itself listens: the spec's paths at the root. */
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
+export interface PrismOptions {
+  /** Generate answers from the schemas (`-d`) instead of returning the documented examples. */
+  dynamic?: boolean;
+  timeoutMs?: number;
+}
+
 /** Starts `prism mock` (CORS on) on the given port; rejects if it has not started within `timeoutMs`. */
-export function startPrism(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<RunningMock> {
-  const child = spawn(prismBin, ['mock', specFile, '--port', String(port), '--host', host, '--cors'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startPrism(port: number, host = '127.0.0.1', { dynamic = false, timeoutMs = 60_000 }: PrismOptions = {}): Promise<RunningPrism> {
+  const args = ['mock', specFile, '--port', String(port), '--host', host, '--cors', ...(dynamic ? ['--dynamic'] : [])];
+  const child = spawn(prismBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = `http://${host}:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
@@ -38,6 +41,11 @@ export function startPrism(port: number, host = '127.0.0.1', timeoutMs = 60_000)
       output += chunk.toString();
       if (output.includes('Prism is listening')) {
         clearTimeout(timer);
+        // The front logs every request in words; Prism's own log is not needed past start-up.
+        child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
+        child.stdout.resume();
+        child.stderr.resume();
         resolve({ url, process: child, stop });
       }
     };
@@ -50,31 +58,8 @@ export function startPrism(port: number, host = '127.0.0.1', timeoutMs = 60_000)
   });
 }
 
-export interface ServedMock {
-  /** Base URL of the API, ending in /v1, as for the real server. */
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-/** Prism on a free internal port, served under `/v1` on `port` (0: any free port). */
-export async function startMock(port: number, host = '127.0.0.1'): Promise<ServedMock & { prism: RunningMock }> {
-  const prism = await startPrism(await freePort(host), host);
-  const front: Server = await servePrefixed(new URL(prism.url), port, host).catch(async (err) => {
-    await prism.stop();
-    throw err;
-  });
-  const { port: actual } = front.address() as AddressInfo;
-  return {
-    baseUrl: `http://${host}:${actual}/v1`,
-    prism,
-    stop: async () => {
-      await new Promise((resolve) => front.close(resolve));
-      await prism.stop();
-    },
-  };
-}
-
-async function freePort(host: string): Promise<number> {
+/** A free TCP port on `host`, for a backend the front forwards to. */
+export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, host, () => {
       const { port } = probe.address() as AddressInfo;

@@ -6,11 +6,12 @@ import type { Logger } from 'pino';
 import { authenticationMiddleware, createAuthenticator } from './auth/authenticate.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
-import { handlers } from './handlers.js';
+import { handlers, type AppHandlers } from './handlers.js';
 import { bindRoutes } from './http/bind.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
+import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
@@ -23,6 +24,8 @@ export interface AppOptions {
   publicUrl: string;
   /** The clock; defaults to the real one. */
   now?: () => Date;
+  /** The operation handlers; defaults to the real ones (the hybrid-mock test swaps one for its 501 stub). */
+  handlers?: AppHandlers;
 }
 
 export function createApp(options: AppOptions): Express {
@@ -39,9 +42,10 @@ export function createApp(options: AppOptions): Express {
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
+  app.use(referenceDocs({ publicUrl }));
   const v1 = express.Router();
   v1.use(authenticationMiddleware(createAuthenticator(db)));
-  v1.use(bindRoutes(handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
+  v1.use(bindRoutes(options.handlers ?? handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
   v1.use(methodNotAllowed());
   app.use('/v1', v1);
   app.use((req, res) => {

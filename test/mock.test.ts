@@ -1,14 +1,14 @@
 // Starts the Prism mock on the published document and calls every operation once, with the
 // documented examples, checking that each answer is a success the spec allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type ServedMock } from '../mock/prism.js';
+import { startMockMode, type RunningMock } from '../mock/modes.js';
 import { responseProblems, specOperations } from './support/spec.js';
 
 type Json = Record<string, any>;
 
-let mock: ServedMock;
+let mock: RunningMock;
 beforeAll(async () => {
-  mock = await startMock(0);
+  mock = await startMockMode('examples', { log: () => {} });
 });
 afterAll(async () => mock?.stop());
 

@@ -1,0 +1,51 @@
+// The publishing half of the demo: a published site with sections, an integration with an installation,
+// an OpenAPI specification with two versions, a translation that has run, and ingested conversations.
+import { DEMO_CONVERSATIONS, DEMO_INTEGRATION, DEMO_OPENAPI, DEMO_OWNER, DEMO_SITE, DEMO_TRANSLATION } from './data.js';
+import type { DemoContent } from './content.js';
+import { must, type DemoActors } from './seed.js';
+
+/** `runJobs` completes the background work a step enqueued (processing, translation, clustering). */
+export async function seedPlatform(organizationId: string, actors: DemoActors, content: DemoContent, runJobs: () => Promise<void>): Promise<void> {
+  const owner = actors[DEMO_OWNER.key].api;
+  const org = { params: { path: { organizationId } } };
+
+  const site = await must(owner.POST('/orgs/{organizationId}/sites', { ...org, body: { title: DEMO_SITE.title, visibility: 'public' } }));
+  const sitePath = { organizationId, siteId: site.id };
+  for (const section of DEMO_SITE.sections) {
+    await must(
+      owner.POST('/orgs/{organizationId}/sites/{siteId}/sections', {
+        params: { path: sitePath },
+        body: { spaceId: content.spaces[section.space], title: section.title, icon: section.icon },
+      }),
+    );
+  }
+  await must(owner.POST('/orgs/{organizationId}/sites/{siteId}/site-spaces', { params: { path: sitePath }, body: { spaceId: content.spaces[DEMO_SITE.extraSpace] } }));
+  await must(owner.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: { path: sitePath } }));
+
+  const integration = { params: { path: { integrationName: DEMO_INTEGRATION.name } } };
+  await must(owner.POST('/integrations/{integrationName}', { ...integration, body: { ...DEMO_INTEGRATION.definition, organization: organizationId } }));
+  await must(owner.POST('/integrations/{integrationName}/installations', { ...integration, body: { organization: organizationId } }));
+
+  const [first, ...later] = DEMO_OPENAPI.versions;
+  await must(owner.POST('/orgs/{organizationId}/openapi', { ...org, body: { slug: DEMO_OPENAPI.slug, source: { text: first } } }));
+  await runJobs();
+  for (const text of later) {
+    await must(
+      owner.PUT('/orgs/{organizationId}/openapi/{specSlug}', { params: { path: { organizationId, specSlug: DEMO_OPENAPI.slug } }, body: { source: { text } } }),
+    );
+    await runJobs();
+  }
+
+  const translation = await must(
+    owner.POST('/orgs/{organizationId}/translations', {
+      ...org,
+      body: { source: { space: content.spaces[DEMO_TRANSLATION.space], language: DEMO_TRANSLATION.from }, language: DEMO_TRANSLATION.to },
+    }),
+  );
+  await must(owner.POST('/orgs/{organizationId}/translations/{translationId}/run', { params: { path: { organizationId, translationId: translation.id } } }));
+
+  for (const c of DEMO_CONVERSATIONS) {
+    await must(owner.POST('/orgs/{organizationId}/conversations', { ...org, body: { id: c.id, subject: c.subject, parts: [{ type: 'message', role: 'user', body: c.body }] } }));
+  }
+  await runJobs();
+}

@@ -1,0 +1,122 @@
+// The demo workspace (server/demo/): what `npm run seed` and the stateful mock load. Seeded through the
+// API on the harness's database, then read back through the API; a second seed changes nothing.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { count } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as schema from '../server/db/schema/index.js';
+import { DEMO_CHANGE_REQUESTS, DEMO_CONVERSATIONS, DEMO_PEOPLE, DEMO_SITE, DEMO_TEAMS } from '../server/demo/data.js';
+import { seedDemoWorkspace } from '../server/demo/seed.js';
+import { createClient, type ApiClient } from '../client/index.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { useHarness } from './support/harness.js';
+
+const h = useHarness();
+const TABLES = {
+  users: schema.users, members: schema.members, teams: schema.teams, collections: schema.collections, spaces: schema.spaces,
+  changeRequests: schema.changeRequests, comments: schema.comments, commentReplies: schema.commentReplies, sites: schema.sites,
+  siteSections: schema.siteSections, siteSpaces: schema.siteSpaces, integrations: schema.integrations,
+  installations: schema.integrationInstallations, specs: schema.openAPISpecs, specVersions: schema.openAPISpecVersions,
+  translations: schema.translations, conversations: schema.conversations, tokens: schema.apiTokens, revisions: schema.contentRevisions,
+};
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [name, table] of Object.entries(TABLES)) counts[name] = (await h.current.db.select({ n: count() }).from(table))[0].n;
+  return counts;
+}
+
+describe('demo workspace seed', () => {
+  let organizationId: string;
+  let api: ApiClient;
+  let server: Server;
+  afterAll(() => server?.close());
+
+  it('fills an empty database through the API, with a token for the owner', async () => {
+    const result = await seedDemoWorkspace(h.current.db, { ownerToken: 'demo-seed-test-token-0123456789' });
+    expect(result).toMatchObject({ created: true, token: 'demo-seed-test-token-0123456789' });
+    organizationId = result.organizationId;
+    server = h.current.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    api = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, token: result.created ? result.token : '' });
+    const org = await api.GET('/orgs/{organizationId}', { params: { path: { organizationId } } });
+    expect(org.data?.title).toBe('Acme Robotics');
+  });
+
+  it('has members of every role, two teams, nested collections and spaces with pages', async () => {
+    const org = { params: { path: { organizationId } } };
+    const members = (await api.GET('/orgs/{organizationId}/members', { params: { path: { organizationId }, query: { limit: 100 } } })).data!.items;
+    expect(members.map((m) => String(m.role)).sort()).toEqual(DEMO_PEOPLE.map((p) => String(p.role)).sort());
+    const teams = (await api.GET('/orgs/{organizationId}/teams', org)).data!.items;
+    expect(teams.map((t) => t.title).sort()).toEqual(DEMO_TEAMS.map((t) => t.title).sort());
+    const collections = (await api.GET('/orgs/{organizationId}/collections', org)).data!.items;
+    expect(collections.some((c) => c.parent)).toBe(true);
+    const gettingStarted = await sourceSpace('Getting started');
+    const pages = (await api.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId: gettingStarted.id } } })).data!.pages;
+    expect(pages.map((p) => p.title)).toEqual(['Introduction', 'Installation', 'First program', 'Troubleshooting']);
+    expect(pages[0].pages?.map((p) => p.title)).toEqual(['Safety']);
+  });
+
+  it('has change requests in each status, comments with replies, a published site with sections', async () => {
+    const spaces = (await api.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId } } })).data!.items;
+    const statuses = new Set<string>();
+    for (const space of spaces) {
+      for (const status of ['draft', 'open', 'merged', 'archived'] as const) {
+        const crs = (await api.GET('/spaces/{spaceId}/change-requests', { params: { path: { spaceId: space.id }, query: { status } } })).data!.items;
+        for (const cr of crs) statuses.add(cr.status);
+      }
+    }
+    expect([...statuses].sort()).toEqual([...new Set(DEMO_CHANGE_REQUESTS.map((cr) => cr.status))].sort());
+    const gettingStarted = await sourceSpace('Getting started');
+    const comments = (await api.GET('/spaces/{spaceId}/comments', { params: { path: { spaceId: gettingStarted.id } } })).data!.items;
+    expect(comments.map((c) => c.replies)).toEqual([2]);
+    const sites = (await api.GET('/orgs/{organizationId}/sites', { params: { path: { organizationId } } })).data!.items;
+    expect(sites).toMatchObject([{ title: DEMO_SITE.title, published: true }]);
+  });
+
+  it('has an installed integration, a specification with two versions, a run translation and conversations', async () => {
+    const org = { params: { path: { organizationId } } };
+    const installations = (await api.GET('/integrations/{integrationName}/installations', { params: { path: { integrationName: 'acme-robotics-status' } } })).data!.items;
+    expect(installations).toHaveLength(1);
+    const versions = (await api.GET('/orgs/{organizationId}/openapi/{specSlug}/versions', { params: { path: { organizationId, specSlug: 'robot-arm-api' } } })).data!.items;
+    expect(versions).toHaveLength(2);
+    const translations = (await api.GET('/orgs/{organizationId}/translations', org)).data!.items;
+    expect(translations).toMatchObject([{ language: 'fr', status: 'completed' }]);
+    const conversations = (await api.GET('/orgs/{organizationId}/conversations', org)).data!.items;
+    expect(conversations).toHaveLength(DEMO_CONVERSATIONS.length);
+  });
+
+  /** The space of the demo titled `title` (not its French translation). */
+  async function sourceSpace(title: string) {
+    const spaces = (await api.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId } } })).data!.items;
+    return spaces.find((s) => s.title === title && s.language !== 'fr')!;
+  }
+
+  it('changes nothing when run again', async () => {
+    const before = await rowCounts();
+    expect(await seedDemoWorkspace(h.current.db)).toEqual({ created: false, organizationId, ownerId: expect.any(String) });
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('npm run seed', () => {
+  it('fills a fresh DATA_DIR, then says there is nothing to do', { timeout: 180_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'seed-test-'));
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', BOOTSTRAP_TOKEN: 'seed-script-test-token-0123456789' };
+    delete (env as Record<string, string | undefined>).DATABASE_URL;
+    const run = () => promisify(execFile)('npx', ['tsx', 'scripts/seed.ts'], { cwd: path.resolve(import.meta.dirname, '..'), env });
+    try {
+      const first = await run();
+      expect(first.stdout).toContain('Seeded the demo workspace "Acme Robotics"');
+      expect(first.stdout).toContain('token:        seed-script-test-token-0123456789');
+      const second = await run();
+      expect(second.stdout).toMatch(/The demo workspace is already there \(organization org_\w+\): nothing changed\./);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
