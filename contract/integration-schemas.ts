@@ -343,14 +343,19 @@ export const integrationSpaceInstallationExample = {
   space: ex.spaceId,
 };
 
-export const IntegrationSpaceInstallation = z
-  .object({
+/** What an installation on a space and one on a site share: all but the target. */
+const targetInstallationFields = {
     integration: z.string().openapi({ description: 'Name of the integration.' }),
     installation: z.string().openapi({ description: 'Id of the installation.' }),
     status: IntegrationInstallationStatus,
     configuration: freeFormConfiguration,
     externalIds: z.array(z.string()),
     urls: installationItemUrls,
+};
+
+export const IntegrationSpaceInstallation = z
+  .object({
+    ...targetInstallationFields,
     space: z.union([z.string(), Space]).openapi({ description: 'Id of the space, or the Space itself with `extended=true`.' }),
   })
   .openapi('IntegrationSpaceInstallation', {
@@ -373,12 +378,7 @@ export const integrationSiteInstallationExample = {
 
 export const IntegrationSiteInstallation = z
   .object({
-    integration: z.string().openapi({ description: 'Name of the integration.' }),
-    installation: z.string().openapi({ description: 'Id of the installation.' }),
-    status: IntegrationInstallationStatus,
-    configuration: freeFormConfiguration,
-    externalIds: z.array(z.string()),
-    urls: installationItemUrls,
+    ...targetInstallationFields,
     site: z
       .union([z.string(), Site])
       .openapi({ description: 'Id of the site, or the Site itself with `extended=true`.' }),
