@@ -11,11 +11,11 @@
 // (merged per storage) and bench/results/soak.md. Exit code 1 when a limit is broken.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
+import { freePort } from '../test/support/child-server.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -42,14 +42,6 @@ const warmupMs = ms(opts.warmup!);
 const connections = Number(opts.connections);
 const token = 'soak-token-0123456789abcdef';
 const root = path.resolve(import.meta.dirname, '..');
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** The server process's resident memory in MiB (Linux /proc). */
 function rssMiB(pid: number): number {
