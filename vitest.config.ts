@@ -12,6 +12,7 @@ const storageIndependentTests = [
   'test/mock-dynamic.test.ts',
   'test/mock-stateful.test.ts',
   'test/mock-hybrid.test.ts',
+  'test/mock-launch.test.ts',
 ];
 
 export default defineConfig({

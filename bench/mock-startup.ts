@@ -20,7 +20,7 @@ const TOKEN = 'bench-mock-startup-token-0123456789';
 async function timeStart(mode: MockMode): Promise<number> {
   const port = await freePort('127.0.0.1');
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/start.ts', '--mode', mode], {
+  const child = spawn(process.execPath, ['mock/launch.mjs', '--mode', mode], {
     cwd: root,
     env: { ...process.env, MOCK_PORT: String(port), BOOTSTRAP_TOKEN: TOKEN },
     stdio: 'ignore',

@@ -6,13 +6,10 @@
 //   hybrid    the real server, and Prism for every operation the server answers 501 (not implemented yet).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino, type Logger } from 'pino';
-import { createApp } from '../server/app.js';
+import type { Logger } from 'pino';
 import type { AppHandlers } from '../server/handlers.js';
-import { startJobs } from '../server/jobs/start.js';
-import { openDemoDatabase } from './demo-database.js';
 import { frontApp } from './front.js';
-import { freePort, startPrism, type RunningPrism } from './prism.js';
+import { freePort, startPrism } from './prism.js';
 
 export const MOCK_MODES = ['examples', 'dynamic', 'stateful', 'hybrid'] as const;
 export type MockMode = (typeof MOCK_MODES)[number];
@@ -45,7 +42,7 @@ export interface RunningMock {
 
 /** Starts the mock in `mode` and resolves once it answers. */
 export async function startMockMode(mode: MockMode, options: MockOptions = {}): Promise<RunningMock> {
-  const { port = 0, host = '127.0.0.1', log, logger = pino({ level: 'warn' }) } = options;
+  const { port = 0, host = '127.0.0.1', log } = options;
   // The front listens first (its port is the public URL the server needs); a request that arrives while
   // the backends start waits for them rather than going unanswered.
   let handle: http.RequestListener | undefined;
@@ -60,49 +57,29 @@ export async function startMockMode(mode: MockMode, options: MockOptions = {}): 
   const stop = async () => {
     for (const step of stops.reverse()) await step();
   };
-  try {
-    const usesPrism = mode !== 'stateful';
-    const usesServer = mode === 'stateful' || mode === 'hybrid';
-    // Prism and the database start side by side: the slower of the two sets the start-up time.
-    const [prism, server] = await Promise.all([
-      usesPrism ? startPrismOnFreePort(host, mode === 'dynamic') : undefined,
-      usesServer ? startServer(publicUrl, logger, options) : undefined,
-    ]);
-    if (prism) stops.push(prism.stop);
-    if (server) stops.push(server.stop);
-    handle = frontApp({ publicUrl, log, prism: prism && new URL(prism.url), server: server && new URL(server.url) });
-    for (const [req, res] of waiting.splice(0)) handle(req, res);
-    return { mode, baseUrl: `${publicUrl}/v1`, token: server?.token, organizationId: server?.organizationId, seededFromCache: server?.fromCache, stop };
-  } catch (err) {
+  const usesPrism = mode !== 'stateful';
+  const usesServer = mode === 'stateful' || mode === 'hybrid';
+  // Prism's process is spawned first, so that it starts on the other core while this one loads the
+  // server's modules and its database: the slower of the two sets the start-up time.
+  const prismStarting = usesPrism ? startPrism(await freePort(host), host, { dynamic: mode === 'dynamic' }) : undefined;
+  const serverStarting = usesServer
+    ? import('./server-backend.js').then(({ startServerBackend }) =>
+        startServerBackend({ publicUrl, token: options.token, handlers: options.handlers, logger: options.logger }),
+      )
+    : undefined;
+  const [prism, server] = await Promise.allSettled([prismStarting, serverStarting]);
+  // Whatever started is stopped with the mock, or at once if the other half failed.
+  if (prism.status === 'fulfilled' && prism.value) stops.push(prism.value.stop);
+  if (server.status === 'fulfilled' && server.value) stops.push(server.value.stop);
+  const failure = [prism, server].find((half) => half.status === 'rejected');
+  if (failure) {
     for (const [, res] of waiting.splice(0)) res.writeHead(503).end();
     await stop();
-    throw err;
+    throw failure.reason;
   }
-}
-
-async function startPrismOnFreePort(host: string, dynamic: boolean): Promise<RunningPrism> {
-  return startPrism(await freePort(host), host, { dynamic });
-}
-
-/** The real server on the demo database, on an internal port, with its job runner. */
-async function startServer(publicUrl: string, logger: Logger, options: MockOptions) {
-  const demo = await openDemoDatabase(options.token);
-  const app = createApp({ db: demo.database.db, logger, publicUrl, handlers: options.handlers });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const jobs = await startJobs(demo.database.db, logger.child({ component: 'jobs' }));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: demo.token,
-    organizationId: demo.organizationId,
-    fromCache: demo.fromCache,
-    stop: async () => {
-      await jobs.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await demo.database.close();
-    },
-  };
+  const prismUrl = prism.status === 'fulfilled' ? prism.value?.url : undefined;
+  const backend = server.status === 'fulfilled' ? server.value : undefined;
+  handle = frontApp({ publicUrl, log, prism: prismUrl ? new URL(prismUrl) : undefined, server: backend && new URL(backend.url) });
+  for (const [req, res] of waiting.splice(0)) handle(req, res);
+  return { mode, baseUrl: `${publicUrl}/v1`, token: backend?.token, organizationId: backend?.organizationId, seededFromCache: backend?.fromCache, stop };
 }

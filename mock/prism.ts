@@ -5,7 +5,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const prismBin = path.join(root, 'node_modules/.bin/prism');
-export const specFile = path.join(root, 'generated/openapi.yaml');
+export const specFile = path.join(root, 'generated/openapi.json');
 
 export interface RunningPrism {
   /** Where Prism itself listens: the spec's paths at the root. */
