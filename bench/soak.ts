@@ -25,6 +25,9 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '30s' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     out: { type: 'string', default: path.resolve(import.meta.dirname, 'results', 'soak.json') },
+    // To find what grows: the server writes a V8 heap snapshot into this folder after the warm-up and
+    // at the end (each pauses it for a few seconds; not for a recorded run).
+    'heap-snapshots': { type: 'string' },
   },
 });
 
@@ -51,7 +54,9 @@ function rssMiB(pid: number): number {
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const snapshots = opts['heap-snapshots'] && path.resolve(opts['heap-snapshots']);
+  if (snapshots) mkdirSync(snapshots, { recursive: true });
+  const child = spawn(process.execPath, [...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -144,6 +149,7 @@ async function soak(storage: Storage) {
   const workers = Array.from({ length: connections }, (_, n) => worker(n));
   await new Promise((resolve) => setTimeout(resolve, warmupMs));
   measuring = true;
+  if (opts['heap-snapshots']) child.kill('SIGUSR2');
   const rssStart = rssMiB(child.pid!);
   const samples: { atS: number; rssMiB: number }[] = [{ atS: 0, rssMiB: rssStart }];
   const startedAt = Date.now();
@@ -151,6 +157,7 @@ async function soak(storage: Storage) {
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   const rssEnd = rssMiB(child.pid!);
   measuring = false;
+  if (opts['heap-snapshots']) child.kill('SIGUSR2');
   running = false;
   clearInterval(sampler);
   await Promise.all(workers);

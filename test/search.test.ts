@@ -81,4 +81,20 @@ describe('search', () => {
     const other = await outsider.api.get(`/orgs/${outsider.organizationId}/search`, { query: 'deploy' });
     expect(other.body).toEqual({ items: [], count: 0 });
   });
+
+  it('get /orgs/{organizationId}/search follows the organization: spaces written since the last search, not deleted ones', async () => {
+    const admin = await h.current.newAdmin();
+    const alpha = await spaceWith(admin, 'Alpha', [['Deploy', 'How to deploy the service.']]);
+    const titles = async () => {
+      const res = await admin.api.get(`/orgs/${admin.organizationId}/search`, { query: 'deploy' });
+      expect(res.status).toBe(200);
+      return { count: res.body.count, titles: res.body.items.map((i: { title: string }) => i.title).sort() };
+    };
+    expect(await titles()).toEqual({ count: 1, titles: ['Alpha'] });
+    // Written after the first search: the index of the new space is brought up to date by the next one.
+    await spaceWith(admin, 'Delta', [['Rollout', 'We deploy on Tuesdays.']]);
+    expect(await titles()).toEqual({ count: 2, titles: ['Alpha', 'Delta'] });
+    expect((await admin.api.delete(`/spaces/${alpha.spaceId}`)).status).toBe(204);
+    expect(await titles()).toEqual({ count: 1, titles: ['Delta'] });
+  });
 });

@@ -5,7 +5,7 @@
 // are indexed again. Two searches catching up the same space queue on its state row, and the second finds
 // the work done.
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { slugify } from '../content/apply-changes.js';
 import { pagePath, type RevisionContent, type StoredPage } from '../content/revision-content.js';
@@ -71,21 +71,34 @@ const ANALYZE_AFTER_PAGES = 500;
 const indexedHere = new LRUCache<string, string>({ max: 10_000 });
 
 /**
- * Brings the index of each space up to its current revision: nothing for a space known to be at
- * `knownRevision` (the revision the caller just read), else one query, and a catch-up where it is behind.
+ * Brings the index of a space up to its current revision: nothing when it is known to be at
+ * `knownRevision` (the revision the caller just read), else one query, and a catch-up if it is behind.
  */
-export async function ensureIndexed(ctx: Ctx, spaceIds: string[], knownRevision?: string): Promise<void> {
-  const unknown = spaceIds.filter((id) => knownRevision === undefined || indexedHere.get(id) !== knownRevision);
-  if (unknown.length === 0) return;
-  const rows = await ctx.db
-    .select({ id: spaces.id, revisionId: spaces.revisionId, indexed: searchIndexState.revisionId })
+export async function ensureSpaceIndexed(ctx: Ctx, spaceId: string, knownRevision: string): Promise<void> {
+  if (indexedHere.get(spaceId) === knownRevision) return;
+  const [row] = await ctx.db
+    .select({ revisionId: spaces.revisionId, indexed: searchIndexState.revisionId })
     .from(spaces)
     .leftJoin(searchIndexState, eq(searchIndexState.spaceId, spaces.id))
-    .where(inArray(spaces.id, unknown));
-  for (const row of rows) {
-    if (row.indexed !== row.revisionId) await catchUp(ctx, row.id);
-    indexedHere.set(row.id, row.revisionId);
-  }
+    .where(eq(spaces.id, spaceId));
+  if (!row) return;
+  if (row.indexed !== row.revisionId) await catchUp(ctx, spaceId);
+  indexedHere.set(spaceId, row.revisionId);
+}
+
+/**
+ * Brings the index of every live space of the organization up to date. The database names the spaces
+ * that are behind (usually none, or the few written since the last search), so the cost of a search does
+ * not grow with the number of spaces in the organization: an organization of 20,000 spaces once had its
+ * every space id read into memory on each search, and the server's memory grew with the organization.
+ */
+export async function ensureOrganizationIndexed(ctx: Ctx, organizationId: string): Promise<void> {
+  const behind = await ctx.db
+    .select({ id: spaces.id })
+    .from(spaces)
+    .leftJoin(searchIndexState, eq(searchIndexState.spaceId, spaces.id))
+    .where(and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt), sql`${searchIndexState.revisionId} IS DISTINCT FROM ${spaces.revisionId}`));
+  for (const { id } of behind) await catchUp(ctx, id);
 }
 
 async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {

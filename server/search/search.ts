@@ -8,7 +8,7 @@ import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
-import { ensureIndexed } from './search-index.js';
+import { ensureOrganizationIndexed, ensureSpaceIndexed } from './search-index.js';
 
 type SearchSpaceResult = components['schemas']['SearchSpaceResult'];
 
@@ -26,6 +26,7 @@ function offsetOf(page: string | undefined): number {
 interface Row {
   total: number | string;
   space_id: string;
+  space_title: string;
   page_id: string;
   title: string;
   path: string;
@@ -45,21 +46,21 @@ interface Row {
  */
 export const RANK_FULL_TEXT_UP_TO = 200;
 
+/** What a search covers: one space (at the revision the caller read), or every live space of an organization. */
+type Scope = { spaceId: string; revisionId: string } | { organizationId: string };
+
 /**
- * The ranked items (pages, or spaces when `bySpace`) matching `query` in the given spaces: the rows of
- * the items at positions [offset, offset + limit), with the total number of items.
+ * The ranked items (pages, or spaces when `bySpace`) matching `query` in the scope: the rows of the items
+ * at positions [offset, offset + limit), with the total number of items.
  */
-async function searchRows(
-  ctx: Ctx,
-  scope: { spaceIds: string[]; revisionId?: string },
-  query: string,
-  bySpace: boolean,
-  offset: number,
-  limit: number,
-): Promise<{ rows: Row[]; total: number }> {
-  const { spaceIds } = scope;
-  await ensureIndexed(ctx, spaceIds, scope.revisionId);
-  const spaces = sql`ARRAY[${sql.join(spaceIds.map((id) => sql`${id}`), sql`, `)}]::text[]`;
+async function searchRows(ctx: Ctx, scope: Scope, query: string, bySpace: boolean, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
+  if ('spaceId' in scope) await ensureSpaceIndexed(ctx, scope.spaceId, scope.revisionId);
+  else await ensureOrganizationIndexed(ctx, scope.organizationId);
+  // The organization's spaces stay in the database: their number does not weigh on the server.
+  const inScope =
+    'spaceId' in scope
+      ? sql`p.space_id = ${scope.spaceId}`
+      : sql`p.space_id IN (SELECT id FROM spaces WHERE organization_id = ${scope.organizationId} AND deleted_at IS NULL)`;
   const bySpaceTotal = bySpace ? sql`count(DISTINCT space_id)` : sql`count(*)`;
   // The item order: by the full text when few pages match, else by title (see RANK_FULL_TEXT_UP_TO). The
   // page vector is read again (by primary key) only in the first case.
@@ -84,15 +85,16 @@ async function searchRows(
       sql`WITH q AS (SELECT websearch_to_tsquery('english', ${query}) AS q),
           m AS MATERIALIZED (
             SELECT p.space_id, p.page_id, ts_rank(p.title_tsv, q.q) AS title_rank
-            FROM search_pages p, q WHERE p.space_id = ANY(${spaces}) AND p.tsv @@ q.q),
+            FROM search_pages p, q WHERE ${inScope} AND p.tsv @@ q.q),
           n AS (SELECT count(*) AS pages, ${bySpaceTotal} AS total FROM m),
           ranked AS (SELECT m.space_id, m.page_id, ${rank} AS rank FROM m, n, q),
           ${chosen}
-          SELECT n.total, c.space_id, c.page_id, p.title, p.path, p.ancestors,
+          SELECT n.total, c.space_id, sp.title AS space_title, c.page_id, p.title, p.path, p.ancestors,
                  s.section_id, s.title AS section_title, s.body ~ '\\S' AS has_body,
                  ts_headline('english', s.body, q.q, 'MaxFragments=1, MaxWords=30, MinWords=10') AS headline
           FROM chosen c CROSS JOIN q CROSS JOIN n
           JOIN search_pages p ON p.space_id = c.space_id AND p.page_id = c.page_id
+          JOIN spaces sp ON sp.id = c.space_id
           LEFT JOIN search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id AND (s.tsv @@ q.q) IS TRUE
           ORDER BY c.item_rank DESC, c.space_id, c.rank DESC, c.page_id, s.ordinal`,
     );
@@ -100,15 +102,15 @@ async function searchRows(
     // No match, or past the last result: the rows carry no total, so count on their own.
     const [{ total }] = await queryRows<{ total: number | string }>(
       tx.db,
-      sql`SELECT ${bySpaceTotal} AS total FROM search_pages p WHERE p.space_id = ANY(${spaces}) AND p.tsv @@ websearch_to_tsquery('english', ${query})`,
+      sql`SELECT ${bySpaceTotal} AS total FROM search_pages p WHERE ${inScope} AND p.tsv @@ websearch_to_tsquery('english', ${query})`,
     );
     return { rows, total: Number(total) };
   });
 }
 
 /** The API form of each matching page, in row order, with its space. */
-function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; result: SearchSpaceResult }[] {
-  const byPage = new Map<string, { spaceId: string; result: SearchSpaceResult }>();
+function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
+  const byPage = new Map<string, { spaceId: string; spaceTitle: string; result: SearchSpaceResult }>();
   for (const row of rows) {
     const key = `${row.space_id}/${row.page_id}`;
     const app = (suffix: string) => ctx.urls.app(`/s/${row.space_id}/${row.path}${suffix}`);
@@ -116,6 +118,7 @@ function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; result: SearchSpac
     if (!entry) {
       entry = {
         spaceId: row.space_id,
+        spaceTitle: row.space_title,
         result: { id: row.page_id, title: row.title, path: row.path, sections: [], ancestors: row.ancestors, urls: { app: app('') } },
       };
       byPage.set(key, entry);
@@ -151,20 +154,21 @@ function envelope<I>(items: I[], total: number, offset: number, limit: number) {
 export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: string }, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, total } = await searchRows(ctx, { spaceIds: [space.id], revisionId: space.revisionId }, query, false, offset, limit);
+  const { rows, total } = await searchRows(ctx, { spaceId: space.id, revisionId: space.revisionId }, query, false, offset, limit);
   return envelope(resultsOf(ctx, rows).map((r) => r.result), total, offset, limit);
 }
 
-/** A page of the spaces matching `query`, in the order of their best page, each with its matching pages. */
-export async function searchSpaces(ctx: Ctx, spaces: { id: string; title: string }[], query: string, request: PageRequest) {
+/**
+ * A page of the live spaces of the organization matching `query`, in the order of their best page, each
+ * with its matching pages.
+ */
+export async function searchOrganization(ctx: Ctx, organizationId: string, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  if (spaces.length === 0) return envelope([], 0, offset, limit);
-  const { rows, total } = await searchRows(ctx, { spaceIds: spaces.map((s) => s.id) }, query, true, offset, limit);
-  const titles = new Map(spaces.map((s) => [s.id, s.title]));
+  const { rows, total } = await searchRows(ctx, { organizationId }, query, true, offset, limit);
   const bySpace = new Map<string, { id: string; title: string; pages: SearchSpaceResult[] }>();
-  for (const { spaceId, result } of resultsOf(ctx, rows)) {
-    const entry = bySpace.get(spaceId) ?? { id: spaceId, title: titles.get(spaceId) ?? '', pages: [] };
+  for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows)) {
+    const entry = bySpace.get(spaceId) ?? { id: spaceId, title: spaceTitle, pages: [] };
     entry.pages.push(result);
     bySpace.set(spaceId, entry);
   }
