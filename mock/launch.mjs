@@ -14,7 +14,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const SOURCES = ['contract', 'generated', 'mock', 'server'];
 const cacheDir = path.join(root, 'node_modules/.cache/docs-workspace-api');
 
-
 async function buildBundle() {
   const { build } = await import('esbuild');
   // Built aside and renamed: a mock starting beside this one never loads half a bundle.
@@ -65,7 +64,7 @@ const keepSourceLocation = {
   },
 };
 
-/** A hash of every source the bundle is built from, and of the esbuild that builds it. */
+/** A hash of every source the bundle is built from, and of package-lock.json (the esbuild that builds it). */
 function fingerprint() {
   const hash = createHash('sha256');
   hash.update(readFileSync(path.join(root, 'package-lock.json')));
