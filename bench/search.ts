@@ -34,6 +34,8 @@ const { values: opts } = parseArgs({
     clients: { type: 'string', default: '8' },
     // Print the timing of each part of the search query once (EXPLAIN ANALYZE), then stop.
     explain: { type: 'boolean', default: false },
+    // Run only the query rows whose name contains this text (e.g. --only "no match"), for profiling.
+    only: { type: 'string', default: '' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -228,6 +230,7 @@ async function run(kind: string) {
     }
     const perQuery: Record<string, unknown> = {};
     for (const [name, qs] of Object.entries(queries)) {
+      if (!name.includes(opts.only!)) continue;
       let next = 0;
       const q = () => qs[next++ % qs.length];
       await Promise.all(Array.from({ length: clients }, () => call('GET', searchUrl(q())))); // warm-up
