@@ -173,8 +173,9 @@ function pgliteDirectQuery(client: PGlite): DirectQuery {
   };
 }
 
-/** A text value as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
+/** A text value (or null) as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
 function textLiteral(value: unknown): string {
+  if (value === null) return 'NULL';
   if (typeof value !== 'string') throw new TypeError('directQuery on PGlite takes text parameters only');
   return `'${value.replaceAll("'", "''")}'`;
 }

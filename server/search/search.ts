@@ -3,10 +3,9 @@
 // stored tsvector per page under a GIN index, and one per section): a search counts the matching pages,
 // ranks them and cuts the requested page of results, then reads the sections of those pages only, to tell
 // which match and to write their excerpts (ts_headline).
-import { sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
-import { queryRows } from '../db/client.js';
+import { directQuery } from '../db/client.js';
 import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
 import { ensureOrganizationIndexed, ensureSpaceIndexed } from './search-index.js';
 
@@ -50,62 +49,25 @@ export const RANK_FULL_TEXT_UP_TO = 200;
 type Scope = { spaceId: string; revisionId: string } | { organizationId: string };
 
 /**
- * The ranked items (pages, or spaces when `bySpace`) matching `query` in the scope: the rows of the items
- * at positions [offset, offset + limit), with the total number of items.
+ * The ranked items (pages, or spaces for an organization) matching `query` in the scope: the rows of the
+ * items at positions [offset, offset + limit), with the total number of items. The query itself is the
+ * database function `search_content` (migration 0017), which each connection plans once.
  */
-async function searchRows(ctx: Ctx, scope: Scope, query: string, bySpace: boolean, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
+async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
   if ('spaceId' in scope) await ensureSpaceIndexed(ctx, scope.spaceId, scope.revisionId);
   else await ensureOrganizationIndexed(ctx, scope.organizationId);
-  // The organization's spaces stay in the database: their number does not weigh on the server.
-  const inScope =
-    'spaceId' in scope
-      ? sql`p.space_id = ${scope.spaceId}`
-      : sql`p.space_id IN (SELECT id FROM spaces WHERE organization_id = ${scope.organizationId} AND deleted_at IS NULL)`;
-  const bySpaceTotal = bySpace ? sql`count(DISTINCT space_id)` : sql`count(*)`;
-  // The item order: by the full text when few pages match, else by title (see RANK_FULL_TEXT_UP_TO). The
-  // page vector is read again (by primary key) only in the first case.
-  const rank = sql`CASE WHEN n.pages <= ${RANK_FULL_TEXT_UP_TO}
-    THEN (SELECT ts_rank(v.tsv, q.q) FROM search_pages v WHERE v.space_id = m.space_id AND v.page_id = m.page_id)
-    ELSE m.title_rank END`;
-  const chosen = bySpace
-    ? sql`chosen_spaces AS (SELECT space_id, max(rank) AS item_rank FROM ranked GROUP BY space_id ORDER BY item_rank DESC, space_id LIMIT ${limit} OFFSET ${offset}),
-          chosen AS (SELECT r.*, s.item_rank FROM ranked r JOIN chosen_spaces s USING (space_id))`
-    : sql`chosen AS (SELECT *, rank AS item_rank FROM ranked ORDER BY rank DESC, page_id LIMIT ${limit} OFFSET ${offset})`;
-  return ctx.transaction(async (tx) => {
-    // The planner prefers reading every row of the space when a word is on most pages, which reads and
-    // decompresses every page's vector; the GIN bitmap answers a plain word without reading any vector
-    // (measured on PGlite, 10,000 pages: count 100+ ms by the scan, 5–17 ms by the bitmap).
-    await tx.db.execute(sql`SET LOCAL enable_seqscan = off`);
-    // One pass over the matching pages gives the count and the title ranks (MATERIALIZED: the count and the
-    // ranking read it once); only the sections of the returned pages are read then (by primary key; "IS
-    // TRUE" keeps the planner off the vector), and only they get an excerpt (ts_headline parses the text
-    // again, ~0.1-0.3 ms a section).
-    const rows = await queryRows<Row>(
-      tx.db,
-      sql`WITH q AS (SELECT websearch_to_tsquery('english', ${query}) AS q),
-          m AS MATERIALIZED (
-            SELECT p.space_id, p.page_id, ts_rank(p.title_tsv, q.q) AS title_rank
-            FROM search_pages p, q WHERE ${inScope} AND p.tsv @@ q.q),
-          n AS (SELECT count(*) AS pages, ${bySpaceTotal} AS total FROM m),
-          ranked AS (SELECT m.space_id, m.page_id, ${rank} AS rank FROM m, n, q),
-          ${chosen}
-          SELECT n.total, c.space_id, sp.title AS space_title, c.page_id, p.title, p.path, p.ancestors,
-                 s.section_id, s.title AS section_title, s.body ~ '\\S' AS has_body,
-                 ts_headline('english', s.body, q.q, 'MaxFragments=1, MaxWords=30, MinWords=10') AS headline
-          FROM chosen c CROSS JOIN q CROSS JOIN n
-          JOIN search_pages p ON p.space_id = c.space_id AND p.page_id = c.page_id
-          JOIN spaces sp ON sp.id = c.space_id
-          LEFT JOIN search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id AND (s.tsv @@ q.q) IS TRUE
-          ORDER BY c.item_rank DESC, c.space_id, c.rank DESC, c.page_id, s.ordinal`,
-    );
-    if (rows.length > 0) return { rows, total: Number(rows[0].total) };
-    // No match, or past the last result: the rows carry no total, so count on their own.
-    const [{ total }] = await queryRows<{ total: number | string }>(
-      tx.db,
-      sql`SELECT ${bySpaceTotal} AS total FROM search_pages p WHERE ${inScope} AND p.tsv @@ websearch_to_tsquery('english', ${query})`,
-    );
-    return { rows, total: Number(total) };
-  });
+  const spaceId = 'spaceId' in scope ? scope.spaceId : null;
+  const organizationId = 'organizationId' in scope ? scope.organizationId : null;
+  const rows = (await directQuery(
+    ctx.db,
+    'search_content',
+    'SELECT * FROM search_content($1, $2, $3, $4::integer, $5::integer, $6::integer)',
+    // Numbers as text: PGlite's prepared statements take text parameters only (server/db/client.ts).
+    [query, spaceId, organizationId, String(offset), String(limit), String(RANK_FULL_TEXT_UP_TO)],
+  )) as unknown as Row[];
+  // No match, or past the last result: the one row carries the total alone (no page).
+  const total = rows.length > 0 ? Number(rows[0].total) : 0;
+  return { rows: rows.filter((row) => row.page_id !== null), total };
 }
 
 /** The API form of each matching page, in row order, with its space. */
@@ -154,7 +116,7 @@ function envelope<I>(items: I[], total: number, offset: number, limit: number) {
 export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: string }, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, total } = await searchRows(ctx, { spaceId: space.id, revisionId: space.revisionId }, query, false, offset, limit);
+  const { rows, total } = await searchRows(ctx, { spaceId: space.id, revisionId: space.revisionId }, query, offset, limit);
   return envelope(resultsOf(ctx, rows).map((r) => r.result), total, offset, limit);
 }
 
@@ -165,7 +127,7 @@ export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: str
 export async function searchOrganization(ctx: Ctx, organizationId: string, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, total } = await searchRows(ctx, { organizationId }, query, true, offset, limit);
+  const { rows, total } = await searchRows(ctx, { organizationId }, query, offset, limit);
   const bySpace = new Map<string, { id: string; title: string; pages: SearchSpaceResult[] }>();
   for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows)) {
     const entry = bySpace.get(spaceId) ?? { id: spaceId, title: spaceTitle, pages: [] };
