@@ -207,7 +207,7 @@ async function run(kind: string) {
 
     if (opts.explain) {
       // The three parts of a search (count, ranking, sections with excerpts), for a rare, a common and a
-      // ubiquitous word and a phrase, with the planner steered as server/search/search.ts steers it.
+      // ubiquitous word and a phrase, with the planner steered as the search function steers it (migration 0017_search-function).
       const explain = async (text: string) => {
         const res = (await database.db.execute(`EXPLAIN (ANALYZE, COSTS OFF) ${text}` as never)) as unknown as { rows: Record<string, string>[] };
         console.log(res.rows.map((r) => Object.values(r)[0]).join('\n'));
