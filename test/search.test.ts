@@ -43,6 +43,15 @@ describe('search', () => {
       expect.objectContaining({ id: 'installing-the-cli', title: 'Installing the CLI', path: 'getting-started/quickstart#installing-the-cli' }),
     ]);
     expect(res.body.items[0].sections[0].body).toContain('<b>Install</b>');
+    // Every matching section of a page, each with its own path and link.
+    const two = await admin.api.get(`/spaces/${s.spaceId}/search`, { query: 'install or token' });
+    expect(two.body.items).toHaveLength(1);
+    expect(two.body.items[0]).toMatchObject({ title: 'Quickstart', path: 'getting-started/quickstart', ancestors: [{ title: 'Getting started' }] });
+    expect(two.body.items[0].sections).toEqual([
+      expect.objectContaining({ id: 'installing-the-cli', path: 'getting-started/quickstart#installing-the-cli' }),
+      expect.objectContaining({ id: 'tokens', title: 'Tokens', path: 'getting-started/quickstart#tokens', body: 'Create a <b>token</b>' }),
+    ]);
+    expect(two.body.items[0].sections[1].urls.app).toBe(`${two.body.items[0].urls.app}#tokens`);
     const byTitle = await admin.api.get(`/spaces/${s.spaceId}/search`, { query: 'pricing' });
     expect(byTitle.body.items.map((i: { id: string }) => i.id)).toEqual([s.pages[2]]);
     expect((await admin.api.get(`/spaces/${s.spaceId}/search`, { query: 'kubernetes' })).body).toEqual({ items: [], count: 0 });

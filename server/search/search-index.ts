@@ -1,17 +1,18 @@
-// Keeps the full-text index (search_pages, search_sections) in step with the spaces' current revisions.
+// Keeps the full-text index (search_pages, search_sections, search_page_pairs, search_terms) in step with
+// the spaces' current revisions.
 // It is brought up to date lazily, by the search that finds it behind: every write of content (merges,
 // templates, …) stays as it is, and a space nobody searches costs nothing. Pages are compared by a digest
 // of what is indexed, so after a merge only the changed pages (and those under a renamed or moved parent)
 // are indexed again. Two searches catching up the same space queue on its state row, and the second finds
 // the work done.
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { slugify } from '../content/apply-changes.js';
 import { pagePath, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import { searchIndexState, searchPages, spaces } from '../db/schema/index.js';
+import { searchIndexState, searchPages, searchTerms, spaces } from '../db/schema/index.js';
 
 interface IndexedSection {
   ordinal: number;
@@ -116,10 +117,9 @@ async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
     );
     const keep = new Set(wanted.filter((p) => have.get(p.pageId) === p.digest).map((p) => p.pageId));
     const gone = [...have.keys()].filter((id) => !keep.has(id));
-    // Sections go with their page (ON DELETE CASCADE).
-    for (let i = 0; i < gone.length; i += BATCH_PAGES) {
-      await tx.db.delete(searchPages).where(and(eq(searchPages.spaceId, spaceId), inArray(searchPages.pageId, gone.slice(i, i + BATCH_PAGES))));
-    }
+    for (let i = 0; i < gone.length; i += BATCH_PAGES) await deletePages(tx, spaceId, gone.slice(i, i + BATCH_PAGES));
+    // A word on no page any more has no count.
+    if (gone.length > 0) await tx.db.delete(searchTerms).where(and(eq(searchTerms.spaceId, spaceId), lte(searchTerms.pages, 0)));
     const fresh = wanted.filter((p) => !keep.has(p.pageId));
     for (let i = 0; i < fresh.length; i += BATCH_PAGES) await insertPages(tx, spaceId, fresh.slice(i, i + BATCH_PAGES));
     // After a big change the planner needs fresh statistics to pick the GIN index over a scan of the
@@ -128,21 +128,51 @@ async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
     // New entries of a GIN index wait in its pending list, which every search then reads in full, and
     // which only (auto)vacuum would merge: merge them now. Right after a 10,000-page build, the pending
     // list made PGlite's planner prefer reading every row (100 ms for a word on 13 pages; 1 ms after).
-    if (fresh.length > 0) await tx.db.execute(sql`SELECT gin_clean_pending_list('search_pages_tsv_idx'::regclass)`);
-    await tx.db.update(searchIndexState).set({ revisionId: space.revisionId }).where(eq(searchIndexState.spaceId, spaceId));
+    if (fresh.length > 0) {
+      for (const index of ['search_pages_tsv_idx', 'search_pages_title_tsv_idx', 'search_page_pairs_idx']) {
+        await tx.db.execute(sql`SELECT gin_clean_pending_list(${index}::regclass)`);
+      }
+    }
+    await tx.db.update(searchIndexState).set({ revisionId: space.revisionId, pages: wanted.length }).where(eq(searchIndexState.spaceId, spaceId));
   });
 }
 
+/** The words of `rows` (the pages a statement wrote, or deleted) added to the space's counts, or taken from them with `-`. */
+const countWordsOf = (spaceId: string, rows: string, sign: '' | '-') => sql`
+  INSERT INTO search_terms (space_id, lexeme, pages)
+  SELECT ${spaceId}, w.lexeme, ${sql.raw(sign)}count(*)::integer FROM ${sql.raw(rows)} CROSS JOIN LATERAL unnest(tsvector_to_array(${sql.raw(rows)}.tsv)) AS w(lexeme)
+  GROUP BY w.lexeme
+  ON CONFLICT (space_id, lexeme) DO UPDATE SET pages = search_terms.pages + excluded.pages`;
+
+/**
+ * Indexes pages: their rows, their word pairs and their words' counts in one statement (so the counts are
+ * of exactly the rows written), then their sections.
+ */
 async function insertPages(tx: Ctx, spaceId: string, pages: IndexedPage[]): Promise<void> {
   const pageRows = JSON.stringify(pages.map(({ pageId, digest, title, path, ancestors, markdown }) => ({ pageId, digest, title, path, ancestors, markdown })));
   await tx.db.execute(sql`
-    INSERT INTO search_pages (space_id, page_id, digest, title, path, ancestors, tsv)
-    SELECT ${spaceId}, p."pageId", p.digest, p.title, p.path, p.ancestors,
-           setweight(to_tsvector('english', p.title), 'A') || to_tsvector('english', p.markdown)
-    FROM jsonb_to_recordset(${pageRows}::jsonb) AS p("pageId" text, digest text, title text, path text, ancestors jsonb, markdown text)`);
+    WITH inserted AS (
+           INSERT INTO search_pages (space_id, page_id, digest, title, path, ancestors, tsv)
+           SELECT ${spaceId}, p."pageId", p.digest, p.title, p.path, p.ancestors,
+                  setweight(to_tsvector('english', p.title), 'A') || to_tsvector('english', p.markdown)
+           FROM jsonb_to_recordset(${pageRows}::jsonb) AS p("pageId" text, digest text, title text, path text, ancestors jsonb, markdown text)
+           RETURNING space_id, page_id, tsv),
+         paired AS (
+           INSERT INTO search_page_pairs (space_id, page_id, pairs) SELECT space_id, page_id, search_word_pairs(tsv) FROM inserted)
+    ${countWordsOf(spaceId, 'inserted', '')}`);
   const sectionRows = JSON.stringify(pages.flatMap((p) => p.sections.map((s) => ({ pageId: p.pageId, ...s }))));
   await tx.db.execute(sql`
     INSERT INTO search_sections (space_id, page_id, ordinal, section_id, title, ranked_title, body)
     SELECT ${spaceId}, s."pageId", s.ordinal, s."sectionId", s.title, s."rankedTitle", s.body
     FROM jsonb_to_recordset(${sectionRows}::jsonb) AS s("pageId" text, ordinal int, "sectionId" text, title text, "rankedTitle" text, body text)`);
+}
+
+/** Removes pages from the index (their sections and pairs go with them), and their words from the counts, in one statement. */
+async function deletePages(tx: Ctx, spaceId: string, pageIds: string[]): Promise<void> {
+  await tx.db.execute(sql`
+    WITH deleted AS (
+           DELETE FROM search_pages
+           WHERE space_id = ${spaceId} AND page_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(pageIds)}::jsonb))
+           RETURNING tsv)
+    ${countWordsOf(spaceId, 'deleted', '-')}`);
 }

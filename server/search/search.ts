@@ -1,12 +1,13 @@
-// Full-text search of content with PostgreSQL's own text search (websearch_to_tsquery, ts_rank,
-// ts_headline), the same on PGlite and on PostgreSQL. Pages are indexed ahead of time (search-index.ts: a
-// stored tsvector per page under a GIN index, and one per section): a search counts the matching pages,
+// Full-text search of content with PostgreSQL's own text search (websearch_to_tsquery, ts_rank), the same
+// on PGlite and on PostgreSQL. Pages are indexed ahead of time (search-index.ts: a stored tsvector per page
+// under a GIN index, one per section, and each word's page count): a search counts the matching pages,
 // ranks them and cuts the requested page of results, then reads the sections of those pages only, to tell
-// which match and to write their excerpts (ts_headline).
+// which match; the server writes their excerpts (excerpt.ts).
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { directQuery } from '../db/client.js';
 import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
+import { excerpt, queryWords } from './excerpt.js';
 import { ensureOrganizationIndexed, ensureSpaceIndexed } from './search-index.js';
 
 type SearchSpaceResult = components['schemas']['SearchSpaceResult'];
@@ -30,18 +31,18 @@ interface Row {
   title: string;
   path: string;
   ancestors: { title: string }[];
-  section_id: string | null;
-  section_title: string;
-  has_body: boolean;
-  headline: string;
+  /** The sections of the page matching the query on their own, in order; '' for the text before the first heading. */
+  sections: { id: string; title: string; body: string }[];
+  /** The query as the database read it (a tsquery's text form), on the first row. */
+  query: string | null;
 }
 
 /**
- * Up to this many matching pages are ranked by their full text (ts_rank over each page's vector, which
- * is read from TOAST and costs ~10–20 µs a page). A query matching more pages (a word on nearly every
- * page) is ranked by the page titles alone, a vector kept in the row: the order then puts the pages whose
- * title matches first, and the others by id. Either way the order is total and fixed for a given content,
- * so `page` cursors (positions in it) stay consistent, and `count` stays exact.
+ * Up to this many matching pages are ranked by their full text (ts_rank over each page's vector, a few
+ * µs a page). A query matching more pages (a word on nearly every page) is ranked by the page titles
+ * alone: the order then puts the pages whose title matches first, and the others by id, which lets a
+ * one-word query read its first results along the primary key. Either way the order is total and fixed
+ * for a given content, so `page` cursors (positions in it) stay consistent, and `count` stays exact.
  */
 export const RANK_FULL_TEXT_UP_TO = 200;
 
@@ -51,7 +52,7 @@ type Scope = { spaceId: string; revisionId: string } | { organizationId: string 
 /**
  * The ranked items (pages, or spaces for an organization) matching `query` in the scope: the rows of the
  * items at positions [offset, offset + limit), with the total number of items. The query itself is the
- * database function `search_content` (migration 0017), which each connection plans once.
+ * database function `search_content` (migrations 0017 and 0022), which each connection plans once.
  */
 async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
   if ('spaceId' in scope) await ensureSpaceIndexed(ctx, scope.spaceId, scope.revisionId);
@@ -72,31 +73,26 @@ async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number,
 
 /** The API form of each matching page, in row order, with its space. */
 function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
-  const byPage = new Map<string, { spaceId: string; spaceTitle: string; result: SearchSpaceResult }>();
-  for (const row of rows) {
-    const key = `${row.space_id}/${row.page_id}`;
-    const app = (suffix: string) => ctx.urls.app(`/s/${row.space_id}/${row.path}${suffix}`);
-    let entry = byPage.get(key);
-    if (!entry) {
-      entry = {
-        spaceId: row.space_id,
-        spaceTitle: row.space_title,
-        result: { id: row.page_id, title: row.title, path: row.path, sections: [], ancestors: row.ancestors, urls: { app: app('') } },
-      };
-      byPage.set(key, entry);
-    }
+  const words = queryWords(rows[0]?.query ?? '');
+  return rows.map((row) => {
+    const url = ctx.urls.app(`/s/${row.space_id}/${row.path}`);
     // No section matches when the page matches only as a whole (words of a phrase or of an AND in different
     // sections); the text before the first heading is a section only when it has text (a title match alone).
-    if (row.section_id === null || (row.section_id === '' && !row.has_body)) continue;
-    entry.result.sections.push({
-      id: row.section_id,
-      title: row.section_title,
-      path: row.section_id === '' ? row.path : `${row.path}#${row.section_id}`,
-      body: row.headline,
-      urls: { app: app(row.section_id === '' ? '' : `#${row.section_id}`) },
-    });
-  }
-  return [...byPage.values()];
+    const sections = row.sections
+      .filter((section) => section.id !== '' || /\S/.test(section.body))
+      .map((section) => ({
+        id: section.id,
+        title: section.title,
+        path: section.id === '' ? row.path : `${row.path}#${section.id}`,
+        body: excerpt(section.body, words),
+        urls: { app: section.id === '' ? url : `${url}#${section.id}` },
+      }));
+    return {
+      spaceId: row.space_id,
+      spaceTitle: row.space_title,
+      result: { id: row.page_id, title: row.title, path: row.path, sections, ancestors: row.ancestors, urls: { app: url } },
+    };
+  });
 }
 
 interface PageRequest {
