@@ -2,7 +2,7 @@
 // of events to a tunnel by the background runner.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents, jobs } from '../server/db/schema/index.js';
@@ -183,6 +183,26 @@ describe('integration events', () => {
     expect(await claimJob(h.current.db, [DELIVER_INTEGRATION_EVENT], new Date(), 1)).not.toBeNull();
     await deliverAll(() => new Date(Date.now() + 1000));
     expect(receiver.received.filter((r) => r.path === `/hook/${name}`)).toHaveLength(1);
+  });
+
+  it('marks the event failed when the worker of its last attempt died, without delivering it again', async () => {
+    const owner = await h.current.newAdmin();
+    const name = unique('lastcrash');
+    await publishAs(owner, name);
+    await owner.api.put(`/integrations/${name}/dev`, { tunnelUrl: `${receiver.url}/hook/${name}` });
+    await install(owner, name);
+    const [pending] = await eventsOf(owner, name);
+    // Its last allowed attempt was claimed by a worker that then died (the lease ran out).
+    await h.current.db
+      .update(jobs)
+      .set({ status: 'running', attempts: sql`${jobs.maxAttempts}`, lockedUntil: new Date(Date.now() - 1) })
+      .where(and(eq(jobs.kind, DELIVER_INTEGRATION_EVENT), sql`${jobs.payload}->>'eventId' = ${pending.id}`));
+    await deliverAll();
+    expect(receiver.received.filter((r) => r.path === `/hook/${name}`)).toHaveLength(0);
+    const [event] = await eventsOf(owner, name);
+    expect(event.status).toBe('failed');
+    const { body } = await owner.api.get(`/integrations/${name}/events/${event.id}`);
+    expect(body.trace.logs.map((l: { message: string }) => l.message)).toContain('The worker of the last delivery attempt stopped before finishing');
   });
 
   it('marks the event failed after its bounded attempts when the tunnel fails, each attempt in the trace', async () => {

@@ -165,9 +165,13 @@ describe('jobs runner', () => {
       createdAt: new Date(t),
       updatedAt: new Date(t),
     });
-    const runner = createJobRunner({ db: h.current.db, logger: silent, handlers: { poison: async () => void (ran = true) } });
+    const settled: unknown[] = [];
+    const poison = Object.assign(async () => void (ran = true), { onExhausted: async (payload: unknown) => void settled.push(payload) });
+    const runner = createJobRunner({ db: h.current.db, logger: silent, handlers: { poison } });
     expect(await runner.drain()).toBe(1);
     expect(ran).toBe(false);
+    // The kind settles its own records (what its last attempt would have marked).
+    expect(settled).toEqual([{}]);
     const [row] = await rowsOf('poison');
     expect(row).toMatchObject({ status: 'failed', attempts: 3 });
     expect(row.lastError).toContain('lease expired');

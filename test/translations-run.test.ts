@@ -2,10 +2,10 @@
 // pages, and the figures.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentRevisions, spaces } from '../server/db/schema/index.js';
+import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
 import { newId } from '../server/ids.js';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/run.job.js';
@@ -144,6 +144,22 @@ describe('translation runs', () => {
       backoff: { baseMs: 0, maxMs: 0 },
     });
     await runner.drain();
+    const after = (await admin.api.get(`/orgs/${admin.organizationId}/translations/${created.id}`)).body;
+    expect(after.status).toBe('pending');
+  });
+
+  it('leave a translation pending again when the worker of its last attempt died mid-run', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
+    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'pt' })).body;
+    await admin.api.post(`/orgs/${admin.organizationId}/translations/${created.id}/run`);
+    // The run had started (running) when the worker of the job's last allowed attempt died.
+    await h.current.db.update(translations).set({ status: 'running' }).where(eq(translations.id, created.id));
+    await h.current.db
+      .update(jobs)
+      .set({ status: 'running', attempts: sql`${jobs.maxAttempts}`, lockedUntil: new Date(Date.now() - 1) })
+      .where(and(eq(jobs.kind, RUN_TRANSLATION), sql`${jobs.payload}->>'translationId' = ${created.id}`));
+    expect(await drain(copyTranslator)).toBe(1);
     const after = (await admin.api.get(`/orgs/${admin.organizationId}/translations/${created.id}`)).body;
     expect(after.status).toBe('pending');
   });

@@ -1,8 +1,8 @@
 // Delivery of integration events, as jobs of the background runner (so an event accepted before a crash
 // is delivered after it). In development mode the event is POSTed as JSON to the tunnel; each attempt
-// is one job run, logged in the event's trace; after DELIVERY_ATTEMPTS failed attempts the event is
-// `failed`. Outside development mode there is nothing to run the script in this service: the event is
-// recorded as handled.
+// is one job run, logged in the event's trace; after DELIVERY_ATTEMPTS failed attempts (or when the
+// worker of the last one died) the event is `failed`. Outside development mode there is nothing to run
+// the script in this service: the event is recorded as handled.
 import { eq } from 'drizzle-orm';
 import { integrationEvents, integrations } from '../db/schema/index.js';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
@@ -45,7 +45,14 @@ function describe(err: unknown): string {
 
 /** The delivery job handler, with the time one attempt may take (tests shorten it). */
 export function createDeliveryHandler({ timeoutMs = DELIVERY_TIMEOUT_MS }: { timeoutMs?: number } = {}): JobHandler {
-  return (payload, ctx) => deliver(payload, ctx, timeoutMs);
+  return Object.assign((payload: unknown, ctx: JobContext) => deliver(payload, ctx, timeoutMs), {
+    // The worker of the last attempt died mid-delivery: the event failed (it would stay `pending`, which
+    // the API reports as delivered).
+    onExhausted: async (payload: unknown, ctx: JobContext) => {
+      const { eventId } = payload as { eventId: string };
+      await settleEvent(ctx.db, eventId, 'failed', logLine(ctx.now(), 'error', 'The worker of the last delivery attempt stopped before finishing'));
+    },
+  });
 }
 
 /** Delivers one event (payload `{ eventId }`); safe to repeat: a settled event is left alone. */

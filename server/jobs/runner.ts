@@ -17,8 +17,16 @@ export interface JobContext {
   enqueueOnSuccess(input: EnqueueInput): void;
 }
 
-/** Runs one job; throwing fails the attempt. Jobs run at least once, so a handler must be safe to repeat. */
-export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
+/**
+ * Runs one job; throwing fails the attempt. Jobs run at least once, so a handler must be safe to repeat.
+ * `onExhausted`, when a kind has one, settles the job's own records when the runner fails the job without
+ * running it (the worker of its last allowed attempt died): the handler's own last-attempt branch never
+ * runs then, and what it would have marked (an event still `pending`, a translation still `running`)
+ * would stay so.
+ */
+export type JobHandler = ((payload: unknown, ctx: JobContext) => Promise<void>) & {
+  onExhausted?: (payload: unknown, ctx: JobContext) => Promise<void>;
+};
 export type JobHandlers = Record<string, JobHandler>;
 
 export interface JobRunnerOptions {
@@ -83,7 +91,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     // Taken over after the worker of its last allowed attempt died: running it again could kill this one too.
     if (job.attempts > job.maxAttempts) {
       const held = await recordFailure(db, job, 'The worker of its last attempt stopped before finishing (lease expired)', null, now());
-      if (held) log.error('job failed: lease expired on its last attempt');
+      if (!held) return;
+      log.error('job failed: lease expired on its last attempt');
+      const onExhausted = handlers[job.kind]?.onExhausted;
+      await onExhausted?.(job.payload, { db, log, now, job, enqueueOnSuccess: () => undefined }).catch((err: unknown) =>
+        log.error({ err: loggableError(err) }, 'job failed: settling its records failed'),
+      );
       return;
     }
     const followUps: EnqueueInput[] = [];

@@ -2,7 +2,7 @@
 // description, text) through the configured Translator, then write the result space's new revision and
 // the run's figures in one transaction. The provider calls happen before that transaction, so no lock
 // is held while waiting on the network.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { createCtx, type Ctx } from '../context.js';
 import { lastKey, lockTree } from '../content/tree.js';
 import type { RevisionContent, StoredPage } from '../content/revision-content.js';
@@ -61,6 +61,19 @@ function jobCtx(job: JobContext): Ctx {
 
 /** The handler, with the translator to use (tests pass one on a local server). */
 export function runTranslationHandler(translator: Translator = configuredTranslator()): JobHandler {
+  return Object.assign(run(translator), { onExhausted: endRun });
+}
+
+/** No run is in progress any more: pending when it never ran, completed when an earlier run's result stands. */
+async function endRun(payload: unknown, job: JobContext): Promise<void> {
+  const { translationId } = payload as { translationId: string };
+  await job.db
+    .update(translations)
+    .set({ status: sql`CASE WHEN ${translations.runs} > 0 THEN 'completed' ELSE 'pending' END` })
+    .where(and(eq(translations.id, translationId), eq(translations.status, 'running')));
+}
+
+function run(translator: Translator): JobHandler {
   return async (payload, job) => {
     const { translationId } = payload as { translationId: string };
     const startedAt = Date.now();
@@ -73,13 +86,7 @@ export function runTranslationHandler(translator: Translator = configuredTransla
     try {
       translated = await translateContent(translator, source?.title ?? '', content, translation.sourceLanguage, translation.language);
     } catch (err) {
-      // The last attempt failed: no run is in progress any more (pending: never run; completed: an earlier run's result stands).
-      if (job.job.attempts >= job.job.maxAttempts) {
-        await job.db
-          .update(translations)
-          .set({ status: translation.runs > 0 ? 'completed' : 'pending' })
-          .where(eq(translations.id, translationId));
-      }
+      if (job.job.attempts >= job.job.maxAttempts) await endRun(payload, job);
       throw err;
     }
     const durationSeconds = (Date.now() - startedAt) / 1000;
