@@ -87,6 +87,49 @@ describe('applyTemplateToSpace', () => {
     expect(links.body.stats.broken.total).toBe(0);
   });
 
+  it('post /spaces/{spaceId}/content/template links only http(s) URLs, escaped so they cannot add Markdown of their own', async () => {
+    const admin = await h.current.newAdmin();
+    const space = await newSpace(admin);
+    for (const url of ['javascript:alert(1)', 'not a url', 'ftp://example.com/spec.yaml']) {
+      const refused = await admin.api.post(`/spaces/${space.id}/content/template`, { id: 'api-reference', params: { contentRefs: { spec: { kind: 'url', url } } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain('body.params.contentRefs.spec.url');
+    }
+    expect((await admin.api.get(`/spaces/${space.id}/content/pages`)).body.pages).toEqual([]);
+    const res = await admin.api.post(`/spaces/${space.id}/content/template`, {
+      id: 'api-reference',
+      params: { contentRefs: { spec: { kind: 'url', url: 'https://example.com/a)b\n# Injected' } } },
+    });
+    expect(res.status).toBe(204);
+    const pages = (await admin.api.get(`/spaces/${space.id}/content/pages`)).body.pages as Tree;
+    const overview = await admin.api.get(`/spaces/${space.id}/content/page/${pages[0].id}`, { format: 'markdown' });
+    expect(overview.body.markdown).toContain('[OpenAPI specification](https://example.com/a%29b#%20Injected)');
+    expect(overview.body.markdown).not.toMatch(/^# Injected/m);
+  });
+
+  it('post /spaces/{spaceId}/content/template links an OpenAPI spec of the organization given by id or slug, at its slug; 400 for another', async () => {
+    const admin = await h.current.newAdmin();
+    const created = await admin.api.post(`/orgs/${admin.organizationId}/openapi`, { slug: 'pets-api', source: { url: 'https://example.com/pets.yaml' } });
+    expect(created.status).toBe(201);
+    for (const spec of [created.body.id, 'pets-api']) {
+      const space = await newSpace(admin);
+      const res = await admin.api.post(`/spaces/${space.id}/content/template`, { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec } } } });
+      expect(res.status).toBe(204);
+      const pages = (await admin.api.get(`/spaces/${space.id}/content/pages`)).body.pages as Tree;
+      const overview = await admin.api.get(`/spaces/${space.id}/content/page/${pages[0].id}`, { format: 'markdown' });
+      expect(overview.body.markdown).toContain(`[OpenAPI specification: pets-api](`);
+      expect(overview.body.markdown).toContain(`/o/${admin.organizationId}/openapi/pets-api)`);
+    }
+    const space = await newSpace(admin);
+    const other = await h.current.newAdmin();
+    const othersSpec = (await other.api.post(`/orgs/${other.organizationId}/openapi`, { slug: 'theirs', source: { url: 'https://example.com/t.yaml' } })).body;
+    for (const spec of ['no-such-spec', othersSpec.id]) {
+      const refused = await admin.api.post(`/spaces/${space.id}/content/template`, { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec } } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain('body.params.contentRefs.spec.spec');
+    }
+  });
+
   it('post /spaces/{spaceId}/content/template with changeRequestId writes in the change request only', async () => {
     const admin = await h.current.newAdmin();
     const space = await newSpace(admin);

@@ -10,13 +10,13 @@
 //   request's next one and the caller becomes a contributor, as with `updateChangeRequestContent`.
 // - `editMode: locked` refuses the template with 409 (as the operation declares), and so does a merged or
 //   archived change request. Unknown template or change request: 404, naming `body.id` / `body.changeRequestId`.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { contentOperations } from '../../contract/content.js';
 import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
-import { changeRequests, spaces } from '../db/schema/index.js';
+import { changeRequests, openAPISpecs, spaces } from '../db/schema/index.js';
 import { BadRequest, Conflict, NotFound } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { slugify } from './apply-changes.js';
@@ -38,6 +38,9 @@ export function checkedTemplate(id: string, refs: ContentRefs = {}): Template {
     if (!expected.kinds.includes(ref.kind)) {
       throw new BadRequest(`body.params.contentRefs.${name}.kind: expected one of ${expected.kinds.join(', ')}, got ${ref.kind}`);
     }
+    if (ref.kind === 'url' && linkTarget(ref.url) === undefined) {
+      throw new BadRequest(`body.params.contentRefs.${name}.url: expected an absolute http or https URL, got ${JSON.stringify(ref.url)}`);
+    }
   }
   for (const [name, expected] of Object.entries(template.refs)) {
     if (expected.required && !refs[name]) throw new BadRequest(`body.params.contentRefs.${name}: required by the template ${id}`);
@@ -45,18 +48,55 @@ export function checkedTemplate(id: string, refs: ContentRefs = {}): Template {
   return template;
 }
 
-/** The Markdown a content reference becomes in a template page. */
+/**
+ * A user-given URL as a Markdown link target: http or https only (no `javascript:`), in its normalised form,
+ * where spaces, quotes and angle brackets are already escaped; parentheses are escaped too, so that the
+ * target cannot end the link early and add Markdown of its own.
+ */
+function linkTarget(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+/** Text shown inside a link's brackets, with the characters Markdown would read escaped. */
+const linkText = (text: string) => text.replace(/[\\[\]`*_<>]/g, (ch) => `\\${ch}`).replace(/\s+/g, ' ');
+
+/**
+ * `refs` with each OpenAPI spec reference (by id or by slug) naming the spec of the organization by its
+ * slug, which the app's address of a spec uses; 400 naming the field when the organization has no such spec.
+ */
+async function withSpecSlugs(ctx: Ctx, organizationId: string, refs: ContentRefs): Promise<ContentRefs> {
+  const resolved: ContentRefs = {};
+  for (const [name, ref] of Object.entries(refs)) {
+    if (ref.kind !== 'openapi') {
+      resolved[name] = ref;
+      continue;
+    }
+    const [spec] = await ctx.db
+      .select({ slug: openAPISpecs.slug })
+      .from(openAPISpecs)
+      .where(and(eq(openAPISpecs.organizationId, organizationId), or(eq(openAPISpecs.id, ref.spec), eq(openAPISpecs.slug, ref.spec))));
+    if (!spec) throw new BadRequest(`body.params.contentRefs.${name}.spec: the organization has no OpenAPI spec ${JSON.stringify(ref.spec)}`);
+    resolved[name] = { ...ref, spec: spec.slug };
+  }
+  return resolved;
+}
+
+/** The Markdown a content reference becomes in a template page (ids as path segments, escaped). */
 function refMarkdown(ctx: Ctx, space: SpaceRow, label: string, ref: ContentRefs[string] | undefined): string {
   if (!ref) return `No ${label.toLowerCase()} is linked yet.`;
+  const segment = encodeURIComponent;
   switch (ref.kind) {
     case 'url':
-      return `[${label}](${ref.url})`;
+      return `[${label}](${linkTarget(ref.url)})`;
     case 'page':
-      return `[${label}](${ref.space && ref.space !== space.id ? ctx.urls.app(`/s/${ref.space}/${ref.page}`) : ref.page})`;
+      return `[${label}](${ref.space && ref.space !== space.id ? ctx.urls.app(`/s/${segment(ref.space)}/${segment(ref.page)}`) : segment(ref.page)})`;
     case 'file':
-      return `[${label}](${ref.space && ref.space !== space.id ? ctx.urls.app(`/s/${ref.space}/files/${ref.file}`) : ref.file})`;
+      return `[${label}](${ref.space && ref.space !== space.id ? ctx.urls.app(`/s/${segment(ref.space)}/files/${segment(ref.file)}`) : segment(ref.file)})`;
     case 'openapi':
-      return `[${label}: ${ref.spec}](${ctx.urls.app(`/o/${space.organizationId}/openapi/${encodeURIComponent(ref.spec)}`)})`;
+      return `[${label}: ${linkText(ref.spec)}](${ctx.urls.app(`/o/${space.organizationId}/openapi/${segment(ref.spec)}`)})`;
     default:
       return label;
   }
@@ -115,8 +155,8 @@ export function withTemplate(ctx: Ctx, space: SpaceRow, content: RevisionContent
 
 /** Applies the template to the space's live content, or to the change request `body.changeRequestId`. */
 export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Promise<void> {
-  const refs = body.params?.contentRefs ?? {};
-  const template = checkedTemplate(body.id, refs);
+  const template = checkedTemplate(body.id, body.params?.contentRefs ?? {});
+  const refs = await withSpecSlugs(ctx, grant.row.organizationId, body.params?.contentRefs ?? {});
   await ctx.transaction(async (tx) => {
     // The space row lock orders this write with merges and change-request edits (as in change-requests.store.ts).
     const [space] = await tx.db.select().from(spaces).where(eq(spaces.id, grant.row.id)).for('no key update');
