@@ -97,6 +97,9 @@ describe('getChangeRequestPDF', () => {
     }
     // The page tree is the outline, in reading order.
     expect(outline(pdf.body)).toEqual([['Introduction', ['First week']], 'Holidays']);
+    // Rendered once per link: the next download is the same file, to its generation time.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await download(res.body.url)).body.equals(pdf.body)).toBe(true);
   });
 
   it('get /spaces/{spaceId}/change-requests/{changeRequestId}/pdf with page and only=true renders that page alone; page alone starts there', async () => {

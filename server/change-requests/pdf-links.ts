@@ -4,11 +4,13 @@
 // so the request log, which drops queries, never records it. A link:
 // - pins the change request's revision at the time it was issued (the PDF shows that content, even if the
 //   change request moves on), and the page selection;
-// - lives PDF_LINK_LIFETIME_MS (1 hour); after that it answers 410 Gone, and its row is deleted a day
-//   later (then 404, like a token that never existed or a path that does not match the token);
+// - lives PDF_LINK_LIFETIME_MS (1 hour); after that it answers 410 Gone until its row is deleted, which
+//   the next link issued does for rows expired a day or more (then 404, like a token that never existed
+//   or a path that does not match the token);
 // - dies with the change request or space (404).
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import { childrenOf, type RevisionContent } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
@@ -61,6 +63,14 @@ function readingOrder(content: RevisionContent): PdfPage[] {
   return out;
 }
 
+/**
+ * The PDFs rendered for live links, by token hash: a link's content is pinned, so its PDF is rendered once
+ * rather than on every download (rendering a change request of many pages holds the event loop). The
+ * link's row is still checked on every download, so a deleted space or change request, or an expired
+ * link, is refused even when its PDF is here. The change request's subject is the one of the first download.
+ */
+const renderedPdfs = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (pdf) => Math.max(1, pdf.length), ttl: PDF_LINK_LIFETIME_MS });
+
 export type PdfDownload = { status: 'ok'; pdf: Buffer; filename: string } | { status: 'expired' } | { status: 'unknown' };
 
 /** The PDF a link serves, or why it serves none. */
@@ -81,6 +91,9 @@ export async function downloadPdf(db: Db, link: { spaceId: string; changeRequest
   if (!row) return { status: 'unknown' };
   if (row.link.expiresAt.getTime() <= now.getTime()) return { status: 'expired' };
 
+  const filename = `change-request-${row.number}.pdf`;
+  const rendered = renderedPdfs.get(row.link.tokenHash);
+  if (rendered) return { status: 'ok', pdf: rendered, filename };
   const { content } = await loadRevision(db, row.link.revisionId, row.spaceCreatedAt);
   let pages = readingOrder(content);
   // The revision is pinned, so the page checked when the link was issued is still there.
@@ -89,5 +102,6 @@ export async function downloadPdf(db: Db, link: { spaceId: string; changeRequest
   else if (start >= 0) pages = pages.slice(start).map((p) => ({ ...p, depth: Math.max(0, p.depth - pages[start].depth) }));
   const title = `Change request #${row.number}${row.subject ? `: ${row.subject}` : ''}`;
   const pdf = await renderPdf({ title, lines: [`Space: ${row.spaceTitle}`, `Revision: ${row.link.revisionId}`, `Generated: ${now.toISOString()}`] }, pages);
-  return { status: 'ok', pdf, filename: `change-request-${row.number}.pdf` };
+  renderedPdfs.set(row.link.tokenHash, pdf);
+  return { status: 'ok', pdf, filename };
 }

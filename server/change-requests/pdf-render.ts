@@ -45,7 +45,8 @@ const winAnsiExtras = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•
 /** The text with every character the standard fonts cannot print replaced by `?`. */
 export function printable(text: string): string {
   let out = '';
-  for (const ch of text.replace(/\t/g, '    ').normalize('NFC')) {
+  // Markdown keeps Windows line ends (\r\n) in its text and code: a line end is printed as one.
+  for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').normalize('NFC')) {
     const code = ch.codePointAt(0)!;
     out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || ch === '\n' || winAnsiExtras.has(ch) ? ch : '?';
   }
@@ -90,7 +91,9 @@ class Writer {
       const last = i === visible.length - 1;
       doc.font(run.font).text(printable(run.text), {
         continued: !last,
+        // Every line of a wrapped list item or quote stays under its first (pdfkit indents the first alone).
         indent: i === 0 ? options.indent ?? 0 : 0,
+        indentAllLines: true,
         link: run.link ?? null,
         underline: run.link !== undefined,
       });
@@ -109,7 +112,7 @@ class Writer {
         this.runs(runsOf(node.children), { size: 11, indent });
         return;
       case 'code':
-        doc.font('Courier').fontSize(9.5).fillColor('#333333').text(printable(node.value ?? ''), { indent: indent + 12 });
+        doc.font('Courier').fontSize(9.5).fillColor('#333333').text(printable(node.value ?? ''), { indent: indent + 12, indentAllLines: true });
         doc.moveDown(0.5);
         return;
       case 'blockquote':
