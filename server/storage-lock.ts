@@ -37,9 +37,17 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
-/** Whether `holder` is a process of this host that no longer exists (signal 0 checks existence only). */
-function provablyDead(holder: Holder | undefined): boolean {
-  if (!holder || holder.host !== hostname() || holder.pid === process.pid) return false;
+/** The folders this process holds: a recorded holder with our own pid that is not among them is an earlier process. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether `holder` of `folder` is a process of this host that no longer exists (signal 0 checks existence
+ * only). A holder with this process's own pid, for a folder this process does not hold, was an earlier
+ * process: a container restarted after kill -9 has the same host name and, often, the same pid (1).
+ */
+function provablyDead(holder: Holder | undefined, folder: string): boolean {
+  if (!holder || holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return !heldHere.has(folder);
   try {
     process.kill(holder.pid, 0);
     return false;
@@ -60,7 +68,7 @@ export async function lockStorage(dataDir: string, onLost: (err: Error) => void)
   const files = paths(folder);
   const holder = readHolder(files.pid);
   // A dead holder's lock is still refreshed by nobody: wait out the short threshold (retries cover it).
-  const dead = provablyDead(holder);
+  const dead = provablyDead(holder, folder);
   const options = {
     lockfilePath: files.lock,
     realpath: false,
@@ -82,8 +90,10 @@ export async function lockStorage(dataDir: string, onLost: (err: Error) => void)
   }
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   writeFileSync(files.pid, `${JSON.stringify(me)}\n`);
+  heldHere.add(folder);
   return {
     async release() {
+      heldHere.delete(folder);
       rmSync(files.pid, { force: true });
       await unlock();
     },
