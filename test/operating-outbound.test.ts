@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe('outbound address policy', () => {
   it('classifies loopback, private, link-local, metadata, CGNAT and mapped addresses as not public', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', 'not-an-ip']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::7f00:1', '::808:808', '224.0.0.1', 'not-an-ip']) {
       expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
     }
     for (const address of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111']) {

@@ -49,6 +49,9 @@ export function isPublicAddress(address: string): boolean {
   let parsed = ipaddr.parse(address);
   // ::ffff:127.0.0.1 is 127.0.0.1.
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  // ::7f00:1, the deprecated IPv4-compatible form of 127.0.0.1 (::/96), which ipaddr.js calls `unicast`: a
+  // host with IPv6-in-IPv4 tunnelling could route it to the embedded IPv4 address.
+  if (parsed.kind() === 'ipv6' && parsed.match(ipaddr.parseCIDR('::/96'))) return false;
   // ipaddr.js names every special-purpose range; only the remainder, `unicast`, is the public internet.
   return parsed.range() === 'unicast';
 }
