@@ -1,12 +1,12 @@
 // The baseline of bench/http.ts: the least a server can do for GET /v1/spaces/{id} on our schema — a plain
 // Express 5 app with two raw parametrized queries per request (token hash -> user, then the space row) and
 // the row as JSON. No logging, no validation, no ORM, no permission check: what is left of the project's
-// cost once those are gone. Started by bench/http.ts as a child process:
+// cost once those are gone. The storage drivers are the project's (PGlite on its own thread, node-postgres). Started by bench/http.ts as a child process:
 //   PORT=… (DATABASE_URL=postgres://… | DATA_DIR=<PGlite folder>) npx tsx bench/baseline-server.ts
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import express from 'express';
 import pg from 'pg';
+import { PGliteThread } from '../server/db/pglite-thread.js';
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -17,7 +17,9 @@ function openStorage(): { query: Query; close: () => Promise<void> } {
     return { query: async (text, params) => (await pool.query(text, params)).rows, close: () => pool.end() };
   }
   if (!process.env.DATA_DIR) throw new Error('baseline-server: set DATABASE_URL or DATA_DIR');
-  const client = new PGlite(process.env.DATA_DIR);
+  // PGlite on a thread of its own, as the project runs it (server/db/pglite-thread.ts): the comparison is
+  // of what the servers do around the same storage.
+  const client = new PGliteThread({ dataDir: process.env.DATA_DIR });
   return {
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
     close: () => client.close(),

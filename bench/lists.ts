@@ -11,7 +11,6 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
 import { createApp } from '../server/app.js';
 import { createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
@@ -34,7 +33,7 @@ const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storag
 
 async function openStorage(kind: string): Promise<{ database: Database; dispose: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const database = createDb({ kind: 'pglite', pglite: new PGlite() });
+    const database = createDb({ kind: 'pglite' });
     return { database, dispose: () => database.close() };
   }
   return createScratchDatabase(opts['pg-url']!, { prefix: 'bench_lists' });

@@ -18,7 +18,6 @@ import { loadavg, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createApp } from '../server/app.js';
@@ -144,7 +143,7 @@ function generatedContent(count: number): RevisionContent {
 
 async function openStorage(kind: string): Promise<{ database: Database; dispose: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const database = createDb({ kind: 'pglite', pglite: new PGlite() });
+    const database = createDb({ kind: 'pglite' });
     return { database, dispose: () => database.close() };
   }
   return createScratchDatabase(opts['pg-url']!, { prefix: 'bench_search' });

@@ -1,7 +1,7 @@
 // One Drizzle type for both storages: embedded PGlite (default) and PostgreSQL through node-postgres.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PGliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -37,9 +38,20 @@ export type StorageConfig =
       /** Told about connections the server drops (restart, failover); default: a warning on stderr. */
       onConnectionError?: (err: Error) => void;
     } & PoolLimits
-  | { kind: 'pglite'; dataDir?: string; pglite?: PGlite };
+  | {
+      kind: 'pglite';
+      /** The data folder; in memory when absent. */
+      dataDir?: string;
+      /** A data folder dumped by PGlite's `dumpDataDir`, to start from (the tests' migrated template). */
+      loadDataDir?: Uint8Array;
+      /** A PGlite to use on this thread instead of one on its own thread (tools that dump or copy data). */
+      pglite?: PGlite;
+    };
 
-/** Opens the configured storage: an existing PGlite instance, a PGlite folder (in memory when absent), or PostgreSQL. */
+/**
+ * Opens the configured storage: PGlite on a thread of its own (pglite-thread.ts) over a folder, a dump or
+ * memory; an existing PGlite instance on this thread; or PostgreSQL.
+ */
 export function createDb(config: StorageConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -64,7 +76,7 @@ export function createDb(config: StorageConfig): Database {
       close: () => pool.end(),
     };
   }
-  const client = config.pglite ?? new PGlite(config.dataDir);
+  const client = config.pglite ?? new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir }).asPGlite();
   const db = drizzlePglite(client, { schema });
   directQueries.set(db as unknown as Db, pgliteDirectQuery(client));
   return {

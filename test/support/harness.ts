@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app.js';
@@ -30,8 +29,7 @@ async function openDatabase(): Promise<{ database: Database; dispose: () => Prom
   const url = process.env.DATABASE_URL;
   const template = inject('postgresTemplate');
   if (url && template) return createScratchDatabase(url, { prefix: 'dwapi_test', template, poolSize: 4 });
-  const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
-  const database = createDb({ kind: 'pglite', pglite });
+  const database = createDb({ kind: 'pglite', loadDataDir: readFileSync(inject('pgliteTemplate')) });
   return { database, dispose: () => database.close() };
 }
 

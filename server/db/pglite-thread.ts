@@ -1,0 +1,158 @@
+// PGlite on a thread of its own (pglite-worker.mjs), spoken to from the server's thread through the part
+// of PGlite's interface that Drizzle and directQuery use: query, exec, transaction, close.
+//
+// Why: PGlite runs the database on the thread that calls it. On the server's thread, every query stopped
+// every other request for its whole run (a search index build for seconds), and the garbage of reading
+// results (~400 kB a search) brought V8's major collections, each pausing all requests in flight: with
+// 8 clients, the search benchmark's p95 went over 50 ms in single runs (bench/results/search.md). Here the
+// server's thread only serializes each query and its rows, and the second core runs the database.
+import { Worker } from 'node:worker_threads';
+import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+
+type Request =
+  | { op: 'query'; text: string; params: unknown[]; rowMode: 'object' | 'array'; textTypes: number[]; tx?: number }
+  | { op: 'exec'; text: string; tx?: number }
+  | { op: 'begin'; tx: number }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' };
+
+type Answer = { id: number; result: unknown } | { id: number; error: Record<string, unknown> & { message: string } };
+
+export interface PGliteThreadOptions {
+  /** The data folder; in memory when absent. */
+  dataDir?: string;
+  /** A data folder dumped by `dumpDataDir` to start from (the tests' migrated template). */
+  loadDataDir?: Uint8Array;
+}
+
+/** An error of the database thread, with PostgreSQL's fields (code, constraint, …) as PGlite gave them. */
+function errorFrom(plain: Record<string, unknown> & { message: string }): Error {
+  const err = new Error(plain.message);
+  Object.assign(err, plain);
+  // Where the caller waited, after where the database failed.
+  err.stack = `${plain.stack ?? err.message}\n    --- on the server's thread ---\n${new Error().stack?.split('\n').slice(1).join('\n') ?? ''}`;
+  return err;
+}
+
+/**
+ * The OIDs of the types whose values the caller wants as text. Drizzle's PGlite session asks this for
+ * dates, timestamps and intervals with parsers returning their text as is; a parser doing anything else
+ * cannot cross to the database thread, so it is refused rather than silently ignored.
+ */
+function textTypesOf(options: QueryOptions | undefined): number[] {
+  if (options?.serializers || options?.blob || options?.onNotice || options?.paramTypes) {
+    throw new TypeError('PGlite thread: only rowMode and text parsers are supported in query options');
+  }
+  return Object.entries(options?.parsers ?? {}).map(([oid, parser]) => {
+    if (parser('2001-02-03 04:05:06', Number(oid)) !== '2001-02-03 04:05:06') {
+      throw new TypeError(`PGlite thread: the parser of type ${oid} does more than keep the text`);
+    }
+    return Number(oid);
+  });
+}
+
+export class PGliteThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  private nextId = 1;
+  private nextTransaction = 1;
+  private closing: Promise<void> | undefined;
+  /** Settles when the database has started (or failed to). */
+  readonly waitReady: Promise<void>;
+
+  constructor(options: PGliteThreadOptions = {}) {
+    this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: options,
+    });
+    this.waitReady = new Promise((resolve, reject) => {
+      const onStart = (message: { ready?: boolean; error?: Record<string, unknown> & { message: string } }) => {
+        if (message.ready === undefined) return;
+        this.worker.off('message', onStart);
+        if (message.ready) resolve();
+        else reject(errorFrom(message.error!));
+      };
+      this.worker.on('message', onStart);
+    });
+    this.waitReady.catch(() => {});
+    // The thread keeps the process alive only while a query waits on it (a script that forgets to close
+    // the database still ends); starting counts as waiting.
+    void this.waitReady.finally(() => {
+      if (this.waiting.size === 0) this.worker.unref();
+    });
+    this.worker.on('message', (message: Answer) => {
+      const waiter = this.waiting.get(message.id);
+      if (!waiter) return;
+      this.waiting.delete(message.id);
+      if (this.waiting.size === 0) this.worker.unref();
+      if ('error' in message) waiter.reject(errorFrom(message.error));
+      else waiter.resolve(message.result);
+    });
+    // The thread died (out of memory, a crash in PGlite): every query waiting fails instead of hanging.
+    const failAll = (err: Error) => {
+      for (const waiter of this.waiting.values()) waiter.reject(err);
+      this.waiting.clear();
+    };
+    this.worker.on('error', failAll);
+    this.worker.on('exit', (code) => failAll(new Error(`the database thread stopped (exit code ${code})`)));
+  }
+
+  private send<T>(request: Request): Promise<T> {
+    if (this.closing && request.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (this.waiting.size === 0) this.worker.ref();
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  query<T>(text: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+    return this.send({ op: 'query', text, params, rowMode: options?.rowMode ?? 'object', textTypes: textTypesOf(options), tx });
+  }
+
+  exec(text: string, _options?: QueryOptions, tx?: number): Promise<Results[]> {
+    return this.send({ op: 'exec', text, tx });
+  }
+
+  /**
+   * Runs `callback` in a transaction, as PGlite's own does: committed when it resolves, rolled back when
+   * it throws; meanwhile the database runs this transaction's queries only.
+   */
+  async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    const tx = this.nextTransaction++;
+    await this.send({ op: 'begin', tx });
+    let closed = false;
+    const handle = {
+      query: <R>(text: string, params?: unknown[], options?: QueryOptions) => this.query<R>(text, params, options, tx),
+      exec: (text: string, options?: QueryOptions) => this.exec(text, options, tx),
+      get closed() {
+        return closed;
+      },
+    } as unknown as Transaction;
+    let result: T;
+    try {
+      result = await callback(handle);
+    } catch (err) {
+      closed = true;
+      await this.send({ op: 'end', tx, commit: false });
+      throw err;
+    }
+    closed = true;
+    await this.send({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  /** Closes the database (its data is flushed to the folder) and stops the thread. */
+  close(): Promise<void> {
+    this.closing ??= this.send<void>({ op: 'close' })
+      .catch(() => {})
+      .then(() => this.worker.terminate())
+      .then(() => undefined);
+    return this.closing;
+  }
+
+  /** This object where Drizzle expects a PGlite instance. */
+  asPGlite(): PGlite {
+    return this as unknown as PGlite;
+  }
+}
