@@ -13,6 +13,7 @@ const storageIndependentTests = [
   'test/mock-stateful.test.ts',
   'test/mock-hybrid.test.ts',
   'test/mock-launch.test.ts',
+  'test/pglite-thread.test.ts',
 ];
 
 export default defineConfig({

@@ -1,0 +1,75 @@
+// PGlite on its own thread (server/db/pglite-thread.ts) behaves as PGlite on the caller's thread for what
+// the server uses: queries with text parsers, transactions that commit or roll back and hold the database
+// meanwhile, PostgreSQL's error fields, and closing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGliteThread } from '../server/db/pglite-thread.js';
+
+let database: PGliteThread;
+beforeAll(async () => {
+  database = new PGliteThread();
+  await database.waitReady;
+  await database.exec('CREATE TABLE t (id integer PRIMARY KEY, at timestamptz)');
+});
+afterAll(() => database.close());
+
+describe('PGlite on its own thread', () => {
+  it('answers rows as objects or arrays, keeping a type as text when a parser asks for it', async () => {
+    await database.query("INSERT INTO t VALUES (1, '2001-02-03 04:05:06+00')");
+    const asObjects = await database.query<{ id: number; at: Date }>('SELECT id, at FROM t WHERE id = $1', [1]);
+    expect(asObjects.rows).toEqual([{ id: 1, at: new Date('2001-02-03T04:05:06Z') }]);
+    const asText = await database.query('SELECT id, at FROM t WHERE id = $1', [1], { rowMode: 'array', parsers: { 1184: (value: string) => value } });
+    expect(asText.rows).toEqual([[1, '2001-02-03 04:05:06+00']]);
+    expect(() => database.query('SELECT 1', [], { parsers: { 1184: (value: string) => value.length } })).toThrow(/parser of type 1184/);
+  });
+
+  it('commits a transaction whose callback resolves, and rolls back one whose callback throws', async () => {
+    const result = await database.transaction(async (tx) => {
+      await tx.query('INSERT INTO t VALUES (2, now())');
+      return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0].n;
+    });
+    expect(result).toBe(2);
+    await expect(
+      database.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES (3, now())');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await database.query('SELECT id FROM t ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('runs a query from outside an open transaction only after it ends', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = database.transaction(async (tx) => {
+      await tx.query('INSERT INTO t VALUES (4, now())');
+      order.push('inserted');
+      await held;
+      order.push('committing');
+    });
+    // Let the transaction open and insert before the outside query is sent.
+    while (order.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const outside = database.query<{ id: number }>('SELECT id FROM t WHERE id = 4').then((r) => {
+      order.push('outside read');
+      return r.rows;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await transaction;
+    expect(await outside).toEqual([{ id: 4 }]);
+    expect(order).toEqual(['inserted', 'committing', 'outside read']);
+  });
+
+  it("keeps PostgreSQL's error fields (SQLSTATE, constraint) across the thread", async () => {
+    const err = await database.query('INSERT INTO t VALUES (1, now())').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: '23505', constraint: 't_pkey', severity: 'ERROR' });
+  });
+
+  it('refuses queries once closed', async () => {
+    const other = new PGliteThread();
+    await other.waitReady;
+    await other.close();
+    await expect(other.query('SELECT 1')).rejects.toThrow('PGlite is closed');
+  });
+});
