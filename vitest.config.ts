@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Test files that use no database at all (the spec, the mocks, the client's types, pure functions). */
+/** Test files that never open the suite's database (the spec, the mocks, the client's types, pure functions, PGlite's thread). */
 const storageIndependentTests = [
   'test/spec.test.ts',
   'test/schema-enums.test.ts',
