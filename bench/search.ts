@@ -7,10 +7,11 @@
 //
 // The pages (Markdown with headings, paragraphs, lists and code, words drawn with a Zipf-like skew from a
 // fixed vocabulary, seeded PRNG) are written as one revision row; requests go over HTTP to a real
-// listening server in this process (PGlite runs on this thread in any case). The clients run on this
-// thread too: in a process of their own (2026-11-23), or a worker thread (11-22), they took the second
-// core from the server at the wrong moments, and PGlite's p95 grew (59-100 ms against 42-56 ms) while
-// its p50 fell. With `--storage both`, each storage is measured in a child process of its own.
+// listening server in this process (PGlite on a thread of its own, as the server runs it). The clients
+// run on the server's thread: in a process of their own (2026-11-23), or a worker thread (11-22), they
+// took the second core from the server at the wrong moments (then PGlite ran on the server's thread),
+// and PGlite's p95 grew (59-100 ms against 42-56 ms) while its p50 fell. With `--storage both`, each
+// storage is measured in a child process of its own.
 // Results: bench/results/search.json.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
