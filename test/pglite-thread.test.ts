@@ -66,6 +66,15 @@ describe('PGlite on its own thread', () => {
     expect(err).toMatchObject({ code: '23505', constraint: 't_pkey', severity: 'ERROR' });
   });
 
+  it('fails the queries waiting on a thread that stopped, and every later one, rather than hanging', async () => {
+    const other = new PGliteThread();
+    await other.waitReady;
+    const waiting = other.query('SELECT pg_sleep(0.2)');
+    await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(waiting).rejects.toThrow(/database thread stopped/);
+    await expect(other.query('SELECT 1')).rejects.toThrow(/database thread stopped/);
+  });
+
   it('refuses queries once closed', async () => {
     const other = new PGliteThread();
     await other.waitReady;

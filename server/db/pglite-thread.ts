@@ -40,10 +40,11 @@ function errorFrom(plain: Record<string, unknown> & { message: string }): Error 
  * cannot cross to the database thread, so it is refused rather than silently ignored.
  */
 function textTypesOf(options: QueryOptions | undefined): number[] {
-  if (options?.serializers || options?.blob || options?.onNotice || options?.paramTypes) {
+  if (!options) return [];
+  if (options.serializers || options.blob || options.onNotice || options.paramTypes) {
     throw new TypeError('PGlite thread: only rowMode and text parsers are supported in query options');
   }
-  return Object.entries(options?.parsers ?? {}).map(([oid, parser]) => {
+  return Object.entries(options.parsers ?? {}).map(([oid, parser]) => {
     if (parser('2001-02-03 04:05:06', Number(oid)) !== '2001-02-03 04:05:06') {
       throw new TypeError(`PGlite thread: the parser of type ${oid} does more than keep the text`);
     }
@@ -57,6 +58,8 @@ export class PGliteThread {
   private nextId = 1;
   private nextTransaction = 1;
   private closing: Promise<void> | undefined;
+  /** Why the thread stopped, once it has. */
+  private stopped: Error | undefined;
   /** Settles when the database has started (or failed to). */
   readonly waitReady: Promise<void>;
 
@@ -87,8 +90,10 @@ export class PGliteThread {
       if ('error' in message) waiter.reject(errorFrom(message.error));
       else waiter.resolve(message.result);
     });
-    // The thread died (out of memory, a crash in PGlite): every query waiting fails instead of hanging.
+    // The thread died (out of memory, a crash in PGlite): every query waiting, and every later one, fails
+    // instead of hanging.
     const failAll = (err: Error) => {
+      this.stopped ??= err;
       for (const waiter of this.waiting.values()) waiter.reject(err);
       this.waiting.clear();
     };
@@ -98,6 +103,7 @@ export class PGliteThread {
 
   private send<T>(request: Request): Promise<T> {
     if (this.closing && request.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
+    if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
