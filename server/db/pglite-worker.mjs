@@ -84,10 +84,15 @@ parentPort.on('message', (message) => {
   } catch (err) {
     answer = Promise.reject(err);
   }
-  answer.then(
-    (result) => parentPort.postMessage({ id: message.id, result }),
-    (err) => parentPort.postMessage({ id: message.id, error: plainError(err) }),
-  );
+  const fail = (err) => parentPort.postMessage({ id: message.id, error: plainError(err) });
+  answer.then((result) => {
+    try {
+      parentPort.postMessage({ id: message.id, result });
+    } catch (err) {
+      // A value that cannot be copied to another thread fails its query, not the thread.
+      fail(err);
+    }
+  }, fail);
 });
 
 database.waitReady.then(
