@@ -8,6 +8,7 @@ export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  PGLITE_THREAD: z.enum(['true', 'false'], 'must be true or false').default('true'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   LOG_LEVEL: LogLevel.default('info'),
   BOOTSTRAP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -30,7 +31,8 @@ export interface Config {
   host: string;
   /** Base of every absolute URL the API returns (`urls.location`, …), without a trailing slash. */
   publicUrl: string;
-  storage: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+  /** PGlite runs on a thread of its own unless `thread` is false (server/db/pglite-thread.ts says why). */
+  storage: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string; thread: boolean };
   /** PostgreSQL connections of this process (unused on PGlite). */
   pool: { poolSize: number; connectTimeoutMs: number };
   logLevel: z.infer<typeof LogLevel>;
@@ -61,7 +63,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: c.PORT,
     host: c.HOST,
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
-    storage: c.DATABASE_URL ? { kind: 'postgres', url: c.DATABASE_URL } : { kind: 'pglite', dataDir: c.DATA_DIR },
+    storage: c.DATABASE_URL ? { kind: 'postgres', url: c.DATABASE_URL } : { kind: 'pglite', dataDir: c.DATA_DIR, thread: c.PGLITE_THREAD === 'true' },
     pool: { poolSize: c.DB_POOL_SIZE, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
     logLevel: c.LOG_LEVEL,
     bootstrapToken: c.BOOTSTRAP_TOKEN,

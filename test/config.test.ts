@@ -8,7 +8,7 @@ describe('configuration', () => {
       port: 3000,
       host: '127.0.0.1',
       publicUrl: 'http://127.0.0.1:3000',
-      storage: { kind: 'pglite', dataDir: './data' },
+      storage: { kind: 'pglite', dataDir: './data', thread: true },
       logLevel: 'info',
     });
   });
@@ -18,6 +18,11 @@ describe('configuration', () => {
     expect(config.storage).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
     expect(config.publicUrl).toBe('https://api.example.com');
     expect(config.port).toBe(8080);
+  });
+
+  it('runs PGlite on the server thread with PGLITE_THREAD=false', () => {
+    expect(loadConfig({ PGLITE_THREAD: 'false', DATA_DIR: '/srv/data' }).storage).toEqual({ kind: 'pglite', dataDir: '/srv/data', thread: false });
+    expect(() => loadConfig({ PGLITE_THREAD: 'no' })).toThrow(/PGLITE_THREAD: must be true or false/);
   });
 
   it('refuses bad values, naming each variable', () => {

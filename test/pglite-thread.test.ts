@@ -2,6 +2,8 @@
 // the server uses: queries with text parsers, transactions that commit or roll back and hold the database
 // meanwhile, PostgreSQL's error fields, and closing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { createDb } from '../server/db/client.js';
 import { PGliteThread } from '../server/db/pglite-thread.js';
 
 let database: PGliteThread;
@@ -73,6 +75,17 @@ describe('PGlite on its own thread', () => {
     await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await expect(waiting).rejects.toThrow(/database thread stopped/);
     await expect(other.query('SELECT 1')).rejects.toThrow(/database thread stopped/);
+  });
+
+  it('is what createDb opens for PGlite, unless told to stay on the caller thread (PGLITE_THREAD=false)', async () => {
+    const threaded = createDb({ kind: 'pglite' });
+    const inline = createDb({ kind: 'pglite', thread: false });
+    try {
+      expect((threaded.db as unknown as { $client: unknown }).$client).toBeInstanceOf(PGliteThread);
+      expect((inline.db as unknown as { $client: unknown }).$client).toBeInstanceOf(PGlite);
+    } finally {
+      await Promise.all([threaded.close(), inline.close()]);
+    }
   });
 
   it('refuses queries once closed', async () => {

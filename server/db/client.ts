@@ -1,7 +1,7 @@
 // One Drizzle type for both storages: embedded PGlite (default) and PostgreSQL through node-postgres.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -46,6 +46,11 @@ export type StorageConfig =
       loadDataDir?: Uint8Array;
       /** A PGlite to use on this thread instead of one on its own thread (tools that dump or copy data). */
       pglite?: PGlite;
+      /**
+       * false: PGlite on the server's thread, as before 2026-11-23 (quicker for a load of mostly writes,
+       * whose transactions wait less; see bench/results/soak.md). Default true.
+       */
+      thread?: boolean;
     };
 
 /**
@@ -76,7 +81,11 @@ export function createDb(config: StorageConfig): Database {
       close: () => pool.end(),
     };
   }
-  const client = config.pglite ?? new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir }).asPGlite();
+  const client =
+    config.pglite ??
+    (config.thread === false
+      ? new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) })
+      : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir }).asPGlite());
   const db = drizzlePglite(client, { schema });
   directQueries.set(db as unknown as Db, pgliteDirectQuery(client));
   return {
