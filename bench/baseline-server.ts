@@ -1,7 +1,8 @@
 // The baseline of bench/http.ts: the least a server can do for GET /v1/spaces/{id} on our schema — a plain
 // Express 5 app with two raw parametrized queries per request (token hash -> user, then the space row) and
 // the row as JSON. No logging, no validation, no ORM, no permission check: what is left of the project's
-// cost once those are gone. The storage drivers are the project's (PGlite on its own thread, node-postgres). Started by bench/http.ts as a child process:
+// cost once those are gone. The storage drivers are the project's (PGlite on its own thread,
+// node-postgres). Started by bench/http.ts as a child process:
 //   PORT=… (DATABASE_URL=postgres://… | DATA_DIR=<PGlite folder>) npx tsx bench/baseline-server.ts
 import { createHash } from 'node:crypto';
 import express from 'express';

@@ -54,8 +54,8 @@ export type StorageConfig =
     };
 
 /**
- * Opens the configured storage: PGlite on a thread of its own (pglite-thread.ts) over a folder, a dump or
- * memory; an existing PGlite instance on this thread; or PostgreSQL.
+ * Opens the configured storage: PGlite over a folder, a dump or memory, on a thread of its own
+ * (pglite-thread.ts) unless `thread` is false; an existing PGlite instance on this thread; or PostgreSQL.
  */
 export function createDb(config: StorageConfig): Database {
   if (config.kind === 'postgres') {
