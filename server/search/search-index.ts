@@ -99,42 +99,60 @@ export async function ensureOrganizationIndexed(ctx: Ctx, organizationId: string
     .from(spaces)
     .leftJoin(searchIndexState, eq(searchIndexState.spaceId, spaces.id))
     .where(and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt), sql`${searchIndexState.revisionId} IS DISTINCT FROM ${spaces.revisionId}`));
-  for (const { id } of behind) await catchUp(ctx, id);
+  if (behind.length === 0) return;
+  // One transaction for all of them: each transaction holds PGlite's only session while its opening,
+  // answered by the database thread, waits in this thread's event loop (server/db/pglite-thread.ts), so one
+  // per space made a search behind ~40 spaces take seconds under a load of writes. On PostgreSQL the state
+  // rows are locked in id order, as every such search does, so two of them cannot deadlock.
+  await ctx.transaction(async (tx) => {
+    let fresh = 0;
+    for (const id of behind.map((b) => b.id).sort()) fresh += await catchUpIn(tx, id);
+    if (fresh > 0) await cleanPendingLists(tx);
+  });
 }
 
 async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
   await ctx.transaction(async (tx) => {
-    await tx.db.insert(searchIndexState).values({ spaceId, revisionId: '' }).onConflictDoNothing();
-    const [state] = await tx.db.select().from(searchIndexState).where(eq(searchIndexState.spaceId, spaceId)).for('update');
-    // The revision read under the lock: the space's latest, even if the request that got here saw an older one.
-    const [space] = await tx.db.select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt }).from(spaces).where(eq(spaces.id, spaceId));
-    if (!space || state.revisionId === space.revisionId) return;
-
-    const { content } = await loadRevision(tx.db, space.revisionId, space.createdAt);
-    const wanted = indexedPages(content);
-    const have = new Map(
-      (await tx.db.select({ pageId: searchPages.pageId, digest: searchPages.digest }).from(searchPages).where(eq(searchPages.spaceId, spaceId))).map((r) => [r.pageId, r.digest]),
-    );
-    const keep = new Set(wanted.filter((p) => have.get(p.pageId) === p.digest).map((p) => p.pageId));
-    const gone = [...have.keys()].filter((id) => !keep.has(id));
-    for (let i = 0; i < gone.length; i += BATCH_PAGES) await deletePages(tx, spaceId, gone.slice(i, i + BATCH_PAGES));
-    // A word on no page any more has no count.
-    if (gone.length > 0) await tx.db.delete(searchTerms).where(and(eq(searchTerms.spaceId, spaceId), lte(searchTerms.pages, 0)));
-    const fresh = wanted.filter((p) => !keep.has(p.pageId));
-    for (let i = 0; i < fresh.length; i += BATCH_PAGES) await insertPages(tx, spaceId, fresh.slice(i, i + BATCH_PAGES));
-    // After a big change the planner needs fresh statistics to pick the GIN index over a scan of the
-    // space's sections; PGlite has no autovacuum to gather them, and PostgreSQL's comes later.
-    if (fresh.length >= ANALYZE_AFTER_PAGES) await tx.db.execute(sql`ANALYZE search_pages, search_sections`);
-    // New entries of a GIN index wait in its pending list, which every search then reads in full, and
-    // which only (auto)vacuum would merge: merge them now. Right after a 10,000-page build, the pending
-    // list made PGlite's planner prefer reading every row (100 ms for a word on 13 pages; 1 ms after).
-    if (fresh.length > 0) {
-      for (const index of ['search_pages_tsv_idx', 'search_pages_title_tsv_idx', 'search_page_pairs_idx']) {
-        await tx.db.execute(sql`SELECT gin_clean_pending_list(${index}::regclass)`);
-      }
-    }
-    await tx.db.update(searchIndexState).set({ revisionId: space.revisionId, pages: wanted.length }).where(eq(searchIndexState.spaceId, spaceId));
+    if ((await catchUpIn(tx, spaceId)) > 0) await cleanPendingLists(tx);
   });
+}
+
+/**
+ * New entries of a GIN index wait in its pending list, which every search then reads in full, and which
+ * only (auto)vacuum would merge: merge them now. Right after a 10,000-page build, the pending list made
+ * PGlite's planner prefer reading every row (100 ms for a word on 13 pages; 1 ms after).
+ */
+async function cleanPendingLists(tx: Ctx): Promise<void> {
+  for (const index of ['search_pages_tsv_idx', 'search_pages_title_tsv_idx', 'search_page_pairs_idx']) {
+    await tx.db.execute(sql`SELECT gin_clean_pending_list(${index}::regclass)`);
+  }
+}
+
+/** Brings one space's index to its current revision, in the caller's transaction; the number of pages it indexed anew. */
+async function catchUpIn(tx: Ctx, spaceId: string): Promise<number> {
+  await tx.db.insert(searchIndexState).values({ spaceId, revisionId: '' }).onConflictDoNothing();
+  const [state] = await tx.db.select().from(searchIndexState).where(eq(searchIndexState.spaceId, spaceId)).for('update');
+  // The revision read under the lock: the space's latest, even if the request that got here saw an older one.
+  const [space] = await tx.db.select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt }).from(spaces).where(eq(spaces.id, spaceId));
+  if (!space || state.revisionId === space.revisionId) return 0;
+
+  const { content } = await loadRevision(tx.db, space.revisionId, space.createdAt);
+  const wanted = indexedPages(content);
+  const have = new Map(
+    (await tx.db.select({ pageId: searchPages.pageId, digest: searchPages.digest }).from(searchPages).where(eq(searchPages.spaceId, spaceId))).map((r) => [r.pageId, r.digest]),
+  );
+  const keep = new Set(wanted.filter((p) => have.get(p.pageId) === p.digest).map((p) => p.pageId));
+  const gone = [...have.keys()].filter((id) => !keep.has(id));
+  for (let i = 0; i < gone.length; i += BATCH_PAGES) await deletePages(tx, spaceId, gone.slice(i, i + BATCH_PAGES));
+  // A word on no page any more has no count.
+  if (gone.length > 0) await tx.db.delete(searchTerms).where(and(eq(searchTerms.spaceId, spaceId), lte(searchTerms.pages, 0)));
+  const fresh = wanted.filter((p) => !keep.has(p.pageId));
+  for (let i = 0; i < fresh.length; i += BATCH_PAGES) await insertPages(tx, spaceId, fresh.slice(i, i + BATCH_PAGES));
+  // After a big change the planner needs fresh statistics to pick the GIN index over a scan of the
+  // space's sections; PGlite has no autovacuum to gather them, and PostgreSQL's comes later.
+  if (fresh.length >= ANALYZE_AFTER_PAGES) await tx.db.execute(sql`ANALYZE search_pages, search_sections`);
+  await tx.db.update(searchIndexState).set({ revisionId: space.revisionId, pages: wanted.length }).where(eq(searchIndexState.spaceId, spaceId));
+  return fresh.length;
 }
 
 /** The words of `rows` (the pages a statement wrote, or deleted) added to the space's counts, or taken from them with `-`. */
