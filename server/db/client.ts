@@ -47,8 +47,8 @@ export type StorageConfig =
       /** A PGlite to use on this thread instead of one on its own thread (tools that dump or copy data). */
       pglite?: PGlite;
       /**
-       * false: PGlite on the server's thread, as before 2026-11-23 (quicker for a load of mostly writes,
-       * whose transactions wait less; see bench/results/soak.md). Default true.
+       * false: PGlite on the server's thread, as before 2026-11-23 (slower reads; a transaction's opening
+       * no longer waits in the event loop, see bench/results/soak.md). Default true.
        */
       thread?: boolean;
     };
