@@ -155,8 +155,9 @@ export function withTemplate(ctx: Ctx, space: SpaceRow, content: RevisionContent
 
 /** Applies the template to the space's live content, or to the change request `body.changeRequestId`. */
 export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Promise<void> {
-  const template = checkedTemplate(body.id, body.params?.contentRefs ?? {});
-  const refs = await withSpecSlugs(ctx, grant.row.organizationId, body.params?.contentRefs ?? {});
+  const given = body.params?.contentRefs ?? {};
+  const template = checkedTemplate(body.id, given);
+  const refs = await withSpecSlugs(ctx, grant.row.organizationId, given);
   await ctx.transaction(async (tx) => {
     // The space row lock orders this write with merges and change-request edits (as in change-requests.store.ts).
     const [space] = await tx.db.select().from(spaces).where(eq(spaces.id, grant.row.id)).for('no key update');
