@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { AppHandlers } from '../server/handlers.js';
+import type { AppHandlers } from '../server/handler-types.js';
 import { frontApp } from './front.js';
 import { freePort, startPrism } from './prism.js';
 

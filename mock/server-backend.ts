@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createApp } from '../server/app.js';
-import type { AppHandlers } from '../server/handlers.js';
+import type { AppHandlers } from '../server/handler-types.js';
 import { startJobs } from '../server/jobs/start.js';
 import { openDemoDatabase } from './demo-database.js';
 

@@ -2,15 +2,14 @@
 // answers 501 (see http/not-implemented.ts): the stubs are computed as "all operations minus the
 // implemented ones", so a real handler can never be shadowed by a forgotten stub.
 import { contractOperations } from '../contract/index.js';
-import type { Handlers, OperationId } from '../generated/router.js';
-import type { Grants } from './auth/access.js';
+import type { OperationId } from '../generated/router.js';
 import { agentInstructionHandlers } from './agent-instructions/agent-instructions.handlers.js';
 import { changeRequestContentHandlers } from './change-requests/change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests/change-requests.handlers.js';
 import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
-import type { Ctx } from './context.js';
+import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
@@ -25,8 +24,6 @@ import { spaceHandlers } from './spaces/spaces.handlers.js';
 import { spaceTreeHandlers } from './spaces/space-tree.handlers.js';
 import { teamHandlers } from './teams/teams.handlers.js';
 import { userHandlers } from './users/users.handlers.js';
-
-export type AppHandlers = Handlers<Ctx, Grants>;
 
 const implemented = {
   ...userHandlers,

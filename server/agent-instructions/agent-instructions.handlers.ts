@@ -1,5 +1,5 @@
 import type { agentInstructionOperations } from '../../contract/agent-instructions.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { getAgentInstructions, putAgentInstructions } from './agent-instructions.store.js';
 
 export const agentInstructionHandlers = {

@@ -4,7 +4,7 @@ import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { agentInstructions, users } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { toUser } from '../users/users.store.js';
 
 export type AgentInstructions = components['schemas']['AgentInstructions'];

@@ -2,16 +2,23 @@
 // from one query that returns the resource with the caller's effective role on it. The handler gets that
 // grant and keeps only the conditional rules (e.g. `editMode` needs admin).
 import type { Access } from '../../contract/access.js';
-import type { SpaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
-import { Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, NotFound } from '../errors.js';
 import { readCollectionGrant, readOrganizationGrant, readSpaceGrant } from './grants.js';
 import { asRole, atLeast, contentRole, type Role } from './roles.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type CollectionRow = typeof collections.$inferSelect;
 export type SpaceRow = typeof spaces.$inferSelect;
+
+/** The counters a Space shows (its change requests by status, its open comments), read with its grant. */
+export interface SpaceCounts {
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+  comments: number;
+}
 
 export interface OrganizationGrant {
   organization: OrganizationRow;

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { apiTokens } from '../db/schema/index.js';
-import { Unauthorized } from '../http/errors.js';
+import { Unauthorized } from '../errors.js';
 import { hashToken } from './tokens.js';
 
 /**

@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiTokens, members, organizations, users } from '../db/schema/index.js';
 import { whenUniqueViolation } from '../db/errors.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Role } from './roles.js';
 import { hashToken, newToken } from './tokens.js';

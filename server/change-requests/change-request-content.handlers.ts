@@ -4,7 +4,7 @@ import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision
 import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { findChangeRequest } from './change-requests.store.js';
 
 /** The latest revision of a change request, with where its pages open in the app. */

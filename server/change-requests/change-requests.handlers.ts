@@ -1,6 +1,6 @@
 import type { changeRequestOperations } from '../../contract/change-requests.js';
 import { toFile } from '../content/revision-view.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { listChangeRequests, organizationScope, spaceScope } from './change-requests.list.js';
 import {
   bringUpToDate,

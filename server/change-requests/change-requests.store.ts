@@ -10,7 +10,7 @@ import { mergeContent } from '../content/merge.js';
 import { loadRevision, insertRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions, spaces, users } from '../db/schema/index.js';
-import { Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { baseRevision, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
 

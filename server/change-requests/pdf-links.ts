@@ -17,7 +17,7 @@ import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { changeRequestPdfs, changeRequests, spaces } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { findChangeRequest } from './change-requests.store.js';
 import { renderPdf, type PdfPage } from './pdf-render.js';
 

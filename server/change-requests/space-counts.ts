@@ -1,15 +1,11 @@
 // The counters a Space shows (its change requests by status, its open comments), as scalar subqueries a
 // query over `spaces` adds to its select: lists get them for every row in the same query.
 import { eq, sql } from 'drizzle-orm';
+import type { SpaceCounts } from '../auth/access.js';
 import type { Db } from '../db/client.js';
 import { spaces } from '../db/schema/index.js';
 
-export interface SpaceCounts {
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-  comments: number;
-}
+export type { SpaceCounts };
 
 // The outer column is written qualified: Drizzle renders a single-table select's columns unqualified,
 // which inside the subquery would name the inner table's `id`.

@@ -1,5 +1,5 @@
 import type { collectionOperations } from '../../contract/collections.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import {
   createCollection,
   deleteCollection,

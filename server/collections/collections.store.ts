@@ -23,7 +23,7 @@ import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { collections, spaces } from '../db/schema/index.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace } from '../spaces/space-view.js';
 

@@ -1,5 +1,5 @@
 import type { commentOperations } from '../../contract/comments.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import {
   deleteComment,
   deleteReply,

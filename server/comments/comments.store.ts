@@ -11,7 +11,7 @@ import type { Ctx } from '../context.js';
 import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
 import { keysetPage } from '../db/paginate.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
-import { Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { bodyMarkdown, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
 

@@ -3,7 +3,7 @@
 // `body.changes[i]`, and nothing is written.
 import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { documentToMarkdown } from './markdown-document.js';
 import { keyBetween } from './order-keys.js';

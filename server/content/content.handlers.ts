@@ -1,5 +1,5 @@
 import type { contentOperations } from '../../contract/content.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
 import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';

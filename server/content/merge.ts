@@ -1,6 +1,6 @@
 // Three-way merge of revision contents, record by record: a page (or file, or variable) changed on one
 // side only since the base takes that side; changed on both sides to different values is a conflict.
-import { Conflict } from '../http/errors.js';
+import { Conflict } from '../errors.js';
 import type { RevisionContent, StoredPage } from './revision-content.js';
 
 /** JSON with sorted keys, so two equal records compare equal whatever order their keys were set in. */

@@ -4,7 +4,7 @@
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { markdownToDocument } from './markdown-document.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';

@@ -17,7 +17,7 @@ import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, openAPISpecs, spaces } from '../db/schema/index.js';
-import { BadRequest, Conflict, NotFound } from '../http/errors.js';
+import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { slugify } from './apply-changes.js';
 import { keyAfter } from './order-keys.js';

@@ -6,7 +6,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, max, min, sql, type SQL, type SQ
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { keyAfter, keyBetween } from './order-keys.js';
 
 /**

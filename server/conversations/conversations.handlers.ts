@@ -1,5 +1,5 @@
 import type { conversationOperations } from '../../contract/conversations.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { getConversation, getIssue, ingestConversation, listClusters, listConversations, listIssues } from './conversations.store.js';
 
 export const conversationHandlers = {

@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { clusterConversationsJob } from './cluster.job.js';
 import { toCluster, toConversation, toConversationDetail, toIssueDetail, type ClusterFigures, type ClusterRow } from './conversation-view.js';

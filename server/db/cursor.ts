@@ -1,7 +1,7 @@
 // The opaque `next.page` cursor every list hands out: the sort-key values of the previous page's last
 // row, as base64url JSON. Decoding checks the shape the list expects, so a forged cursor is a 400 naming
 // `query.page`, never a value that reaches the database and fails there (a NUL, a malformed timestamp).
-import { BadRequest } from '../http/errors.js';
+import { BadRequest } from '../errors.js';
 
 export type CursorValue = string | number;
 

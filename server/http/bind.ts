@@ -6,7 +6,7 @@ import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
 import { checkAccess, type Grants } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { ApiError, BadRequest } from './errors.js';
+import { ApiError, BadRequest } from '../errors.js';
 import { validatePart } from './validation.js';
 
 type AnyHandler = (input: unknown, ctx: Ctx) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;

@@ -1,57 +1,9 @@
-// Expected failures are typed errors raised anywhere below the HTTP layer; one middleware renders them.
+// Renders the errors of the ground floor (server/errors.ts), the body parser's and the database's as the
+// API's one error body.
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable, loggableError } from '../db/client.js';
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 503,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export class BadRequest extends ApiError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
-export class Unauthorized extends ApiError {
-  constructor(message = 'Missing or invalid access token') {
-    super(401, message);
-  }
-}
-export class Forbidden extends ApiError {
-  constructor(message = 'You do not have the permission to perform this action') {
-    super(403, message);
-  }
-}
-export class NotFound extends ApiError {
-  constructor(message: string) {
-    super(404, message);
-  }
-}
-export class Conflict extends ApiError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-export class NotImplemented extends ApiError {
-  constructor(operationId: string) {
-    super(501, `${operationId} is not implemented yet`);
-  }
-}
-
-/** The value of `lookup`, or undefined when it throws NotFound: for deletes, where missing is fine. */
-export async function unlessNotFound<T>(lookup: Promise<T>): Promise<T | undefined> {
-  try {
-    return await lookup;
-  } catch (err) {
-    if (err instanceof NotFound) return undefined;
-    throw err;
-  }
-}
+import { ApiError } from '../errors.js';
 
 /** `{ error: { code, message } }`, the one error body of the API. */
 export function errorBody(status: number, message: string) {

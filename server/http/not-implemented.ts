@@ -1,8 +1,8 @@
 // Handlers for operations whose area has not landed: they answer 501 with the error body, and the
 // coverage report lists them as not implemented. Nothing else is ever faked.
 import type { OperationId } from '../../generated/router.js';
-import type { AppHandlers } from '../handlers.js';
-import { NotImplemented } from './errors.js';
+import type { AppHandlers } from '../handler-types.js';
+import { NotImplemented } from '../errors.js';
 
 const stubs = new WeakSet<object>();
 

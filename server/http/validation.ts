@@ -1,6 +1,6 @@
 // The one formatter of validation errors: a 400 naming each offending field.
 import type { z } from 'zod';
-import { BadRequest } from './errors.js';
+import { BadRequest } from '../errors.js';
 
 export type RequestPart = 'params' | 'query' | 'body';
 

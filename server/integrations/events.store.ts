@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { integrationEvents } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { administeredIntegration } from './integration-access.js';

@@ -1,6 +1,6 @@
 // Icons and preview images arrive as base64 text. Their type is read from the bytes' signature, never
 // from a name: anything that is not a PNG, JPEG, GIF, WebP or SVG image is refused.
-import { BadRequest } from '../http/errors.js';
+import { BadRequest } from '../errors.js';
 
 export interface Image {
   contentType: string;

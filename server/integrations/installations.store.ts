@@ -7,7 +7,7 @@ import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
-import { Forbidden } from '../http/errors.js';
+import { Forbidden } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSite } from '../sites/site-view.js';
 import { toSpace } from '../spaces/space-view.js';

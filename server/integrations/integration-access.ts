@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { asRole, atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { integrations, members, organizations } from '../db/schema/index.js';
-import { Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, NotFound } from '../errors.js';
 import type { IntegrationRow, OwnerMembership } from './integration-view.js';
 
 export interface IntegrationGrant extends OwnerMembership {

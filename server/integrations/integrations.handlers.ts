@@ -1,6 +1,6 @@
 // The Integrations operations: each maps its input to the stores and their result to a response.
 import type { integrationOperations } from '../../contract/integrations.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { getEvent, listEvents } from './events.store.js';
 import { installIntegration, listInstallations, listSiteInstallations, listSpaceInstallations } from './installations.store.js';
 import { getIntegration, listIntegrations, publishIntegration, setDevelopmentMode, unpublishIntegration } from './integrations.store.js';

@@ -7,7 +7,7 @@ import { asRole } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody } from '../db/paginate.js';
 import { integrationAssets, integrations, integrationScripts, organizations } from '../db/schema/index.js';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { administeredIntegration, canSee, isOwnerAdmin, readIntegration, visibleIntegration } from './integration-access.js';
 import { toIntegration, type Integration } from './integration-view.js';
 import { readImage, type Image } from './images.js';

@@ -8,7 +8,7 @@ import { asRole, type Role } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { members, spaces, teamMembers, teams } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { toSpace } from '../spaces/space-view.js';
 import { teamFields, toTeam } from '../teams/team-view.js';
 import { containsPattern, directedPage, finishPage } from './directed-page.js';

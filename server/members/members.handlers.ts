@@ -1,5 +1,5 @@
 import type { memberOperations } from '../../contract/members.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { listTeamMembers } from '../teams/team-members.store.js';
 import { listMemberSpaces, listMemberTeams } from './member-lists.js';
 import { getMember, listMembers, removeMember, setSsoMember, updateMemberRole } from './members.store.js';

@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { containsPattern, directedPage, finishPage, type SortKey } from './directed-page.js';
 import { memberFields, toMember, type Member } from './member-view.js';
 

@@ -1,5 +1,5 @@
 import type { openAPISpecOperations } from '../../contract/openapi-specs.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import {
   createSpec,
   deleteSpec,

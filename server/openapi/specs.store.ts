@@ -8,7 +8,7 @@ import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { processOpenAPISpecJob } from './process.job.js';

@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import { asRole, organizationPermissions } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, organizationInvites, organizations, users } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toOrganization, type Organization } from './organizations.store.js';
 

@@ -1,5 +1,5 @@
 import type { organizationOperations } from '../../contract/organizations.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { createOrganization, deleteInvite, joinOrganization, organizationsForEmailDomain } from './organization-membership.store.js';
 import { listOrganizationsForCaller, updateOrganization, viewOrganization } from './organizations.store.js';
 

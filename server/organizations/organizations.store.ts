@@ -10,7 +10,7 @@ import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { members, organizations, sites } from '../db/schema/index.js';
-import { BadRequest, Conflict } from '../http/errors.js';
+import { BadRequest, Conflict } from '../errors.js';
 import type { Urls } from '../http/urls.js';
 
 export type Organization = components['schemas']['Organization'];

@@ -1,5 +1,5 @@
 import type { searchOperations } from '../../contract/search.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { searchOrganization, searchSpace } from './search.js';
 
 export const searchHandlers = {

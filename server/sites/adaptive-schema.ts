@@ -7,7 +7,7 @@ import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { requireSite } from './structure.js';
 
 type SiteAdaptiveSchema = components['schemas']['SiteAdaptiveSchema'];

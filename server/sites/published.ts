@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { defaultCustomization } from './customization.js';
 import { siteView } from './sites.store.js';
 import { loadItems, loadSiteSpaceRows, requireSite, siteSpaceViews, treeOrder } from './structure.js';

@@ -6,7 +6,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import { keyAfter, keyBetween } from '../content/order-keys.js';
 import type { Ctx } from '../context.js';
 import { siteSections } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { placeItem, requireSection } from './site-sections.store.js';
@@ -84,7 +84,7 @@ export async function addSectionGroup(ctx: Ctx, org: OrganizationGrant, siteId: 
 /** Deletes a group; its items take its place in its parent, in their order (nothing when it does not exist). */
 export async function deleteSectionGroup(ctx: Ctx, org: OrganizationGrant, siteId: string, groupId: string): Promise<void> {
   await ctx.transaction(async (tx) => {
-    const site = await requireSite(tx, org.organization.id, siteId, true).catch(() => undefined);
+    const site = await unlessNotFound(requireSite(tx, org.organization.id, siteId, true));
     const group = site && (await requireGroup(tx, site.id, groupId).catch(() => undefined));
     if (!site || !group) return;
     const items = await loadItems(tx, site.id);
@@ -123,7 +123,7 @@ export async function addSectionToGroup(ctx: Ctx, org: OrganizationGrant, siteId
 /** Takes a section out of a group, to the end of the root (nothing when it was not in the group). */
 export async function removeSectionFromGroup(ctx: Ctx, org: OrganizationGrant, siteId: string, groupId: string, sectionId: string) {
   await ctx.transaction(async (tx) => {
-    const site = await requireSite(tx, org.organization.id, siteId, true).catch(() => undefined);
+    const site = await unlessNotFound(requireSite(tx, org.organization.id, siteId, true));
     if (!site) return;
     const [section] = await tx.db
       .select({ id: siteSections.id })

@@ -6,7 +6,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import { keyAfter } from '../content/order-keys.js';
 import type { Ctx } from '../context.js';
 import { siteSections, siteSpaces, spaces } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { keyNextTo } from './positions.js';
@@ -67,7 +67,7 @@ export async function requireSection(tx: Ctx, siteId: string, sectionId: string,
 /** Deletes a section and its site spaces (nothing when it does not exist). */
 export async function deleteSection(ctx: Ctx, org: OrganizationGrant, siteId: string, sectionId: string): Promise<void> {
   await ctx.transaction(async (tx) => {
-    const site = await requireSite(tx, org.organization.id, siteId, true).catch(() => undefined);
+    const site = await unlessNotFound(requireSite(tx, org.organization.id, siteId, true));
     if (!site) return;
     await tx.db.delete(siteSections).where(and(eq(siteSections.id, sectionId), eq(siteSections.siteId, site.id), eq(siteSections.kind, 'section')));
     await repairDefaults(tx, site.id);

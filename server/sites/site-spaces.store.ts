@@ -7,7 +7,7 @@ import { keyAfter } from '../content/order-keys.js';
 import { keyNextTo } from './positions.js';
 import type { Ctx } from '../context.js';
 import { siteSections, siteSpaces, spaces } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { lastSiteSpaceKey, loadItems, loadSiteSpaceRows, repairDefaults, requireSite, requireSpace, siteSpaceViews, slug, treeOrder } from './structure.js';
@@ -85,7 +85,7 @@ export async function insertSiteSpace(tx: Ctx, siteId: string, sectionId: string
 /** Removes a site space (nothing when it does not exist); another one becomes the default if needed. */
 export async function deleteSiteSpace(ctx: Ctx, org: OrganizationGrant, siteId: string, siteSpaceId: string): Promise<void> {
   await ctx.transaction(async (tx) => {
-    const site = await requireSite(tx, org.organization.id, siteId, true).catch(() => undefined);
+    const site = await unlessNotFound(requireSite(tx, org.organization.id, siteId, true));
     if (!site) return;
     await tx.db.delete(siteSpaces).where(and(eq(siteSpaces.id, siteSpaceId), eq(siteSpaces.siteId, site.id)));
     await repairDefaults(tx, site.id);

@@ -2,7 +2,7 @@ import type { siteSectionGroupOperations } from '../../contract/site-section-gro
 import type { siteSectionOperations } from '../../contract/site-sections.js';
 import type { siteSpaceOperations } from '../../contract/site-spaces.js';
 import type { siteOperations } from '../../contract/sites.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { getAdaptiveSchema, listTemplateConditions, putAdaptiveSchema } from './adaptive-schema.js';
 import { getPublished } from './published.js';
 import {

@@ -9,7 +9,7 @@ import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody } from '../db/paginate.js';
 import { organizations, siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
-import { BadRequest, Conflict, NotFound } from '../http/errors.js';
+import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { repairDefaults, requireSite, requireSpace, slug } from './structure.js';
 import { toSite, type Site, type SiteRow } from './site-view.js';

@@ -7,7 +7,7 @@ import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { toSpace, type Space } from '../spaces/space-view.js';
 import { toSection, toSiteSpace, type ItemRow, type SiteRow, type SiteSection, type SiteSpace, type SiteSpaceRow } from './site-view.js';
 

@@ -1,5 +1,5 @@
 import type { spaceOperations } from '../../contract/spaces.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { duplicateSpace, moveSpace, transferSpace } from './space-tree.store.js';
 
 export const spaceTreeHandlers = {

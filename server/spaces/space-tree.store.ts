@@ -8,7 +8,7 @@ import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content
 import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 

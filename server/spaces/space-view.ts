@@ -1,7 +1,7 @@
 import type { components } from '../../generated/types.js';
 import type { SpaceRow } from '../auth/access.js';
 import { asRole, spacePermissions, type Role } from '../auth/roles.js';
-import type { SpaceCounts } from '../change-requests/space-counts.js';
+import type { SpaceCounts } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 
 export type Space = components['schemas']['Space'];

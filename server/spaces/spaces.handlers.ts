@@ -1,5 +1,5 @@
 import type { spaceOperations } from '../../contract/spaces.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { createSpace, deleteSpace, listSpacesInOrganization, restoreSpace, updateSpace, viewSpace } from './spaces.store.js';
 
 export const spaceHandlers = {

@@ -11,7 +11,7 @@ import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-req
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
-import { Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space } from './space-view.js';
 

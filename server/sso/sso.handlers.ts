@@ -1,5 +1,5 @@
 import type { ssoOperations } from '../../contract/sso.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import {
   createSAMLProvider,
   deleteSAMLProvider,

@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import type { PageRequest } from '../db/paginate.js';
 import { members, teamMembers, teams, users } from '../db/schema/index.js';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { directedPage, finishPage } from '../members/directed-page.js';
 import { memberFields, toMember } from '../members/member-view.js';
 import { managesTeam } from './team-view.js';

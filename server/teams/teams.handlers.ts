@@ -1,5 +1,5 @@
 import type { teamOperations } from '../../contract/teams.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { putTeamMember, removeTeamMember, updateTeamMembers } from './team-members.store.js';
 import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from './teams.store.js';
 

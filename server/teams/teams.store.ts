@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { containsPattern, directedPage, finishPage } from '../members/directed-page.js';
 import { teamFields, toTeam, type Team } from './team-view.js';

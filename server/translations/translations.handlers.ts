@@ -1,5 +1,5 @@
 import type { translationOperations } from '../../contract/translations.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import {
   createTranslation,
   deleteTranslation,

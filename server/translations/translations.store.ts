@@ -7,7 +7,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces, translations } from '../db/schema/index.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { newestFirstKey } from '../openapi/spec-view.js';

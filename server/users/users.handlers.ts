@@ -1,5 +1,5 @@
 import type { userOperations } from '../../contract/users.js';
-import type { AppHandlers } from '../handlers.js';
+import type { AppHandlers } from '../handler-types.js';
 import { getUser } from './users.store.js';
 
 export const userHandlers = {

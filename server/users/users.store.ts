@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../errors.js';
 import type { Urls } from '../http/urls.js';
 
 export type User = components['schemas']['User'];
