@@ -29,8 +29,16 @@ export const sites = pgTable(
     adaptiveEnabled: boolean('adaptive_enabled').notNull().default(false),
     adaptiveSchema: jsonb('adaptive_schema').$type<Record<string, unknown>>(),
     adaptiveSchemaUpdatedAt: timestamp('adaptive_schema_updated_at', { withTimezone: true, mode: 'date' }),
-    // The secret of share-link sites, checked by the published-profile read.
+    // The secret of share-link sites: part of their published URL (server/published/), and checked by the
+    // published-profile read.
     shareKey: text('share_key').notNull(),
+    // The key visitor JWTs of `visitor-auth` sites are signed with (HS256), shown to admins by the
+    // publishing-auth operations; null for sites made before it existed, until it is first read.
+    visitorAuthKey: text('visitor_auth_key'),
+    // Where a visitor without a valid token is sent (publishing-auth `fallbackURL`).
+    visitorAuthFallbackUrl: text('visitor_auth_fallback_url'),
+    // The stored customization (updateSiteCustomizationById), merged over the defaults when read.
+    customization: jsonb('customization').$type<Record<string, unknown>>(),
     // Both defaults are kept valid by the store (re-chosen when the default item is removed).
     defaultSectionId: text('default_section_id').references((): AnyPgColumn => siteSections.id, { onDelete: 'set null' }),
     defaultSiteSpaceId: text('default_site_space_id').references((): AnyPgColumn => siteSpaces.id, { onDelete: 'set null' }),
