@@ -1,6 +1,7 @@
 // Comments of a space, their replies, and the reactions to both.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { changeRequestReviews, changeRequests } from './change-requests.js';
 import { oneOf } from './columns.js';
 import { spaces } from './content.js';
 import { users } from './core.js';
@@ -29,6 +30,10 @@ export const comments = pgTable(
       .notNull()
       .references(() => spaces.id, { onDelete: 'cascade' }),
     ...postColumns(),
+    // A comment of a change request (on its content or its review) rather than of the space's content.
+    changeRequestId: text('change_request_id').references(() => changeRequests.id, { onDelete: 'cascade' }),
+    // The review it was posted with, if any.
+    reviewId: text('review_id').references(() => changeRequestReviews.id, { onDelete: 'cascade' }),
     pageId: text('page_id'),
     nodeId: text('node_id'),
     tableRecord: text('table_record'),
@@ -43,6 +48,7 @@ export const comments = pgTable(
   (t) => [
     index('comments_space_idx').on(t.spaceId, t.id),
     index('comments_page_idx').on(t.spaceId, t.pageId, t.id),
+    index('comments_change_request_idx').on(t.changeRequestId, t.status),
     check('comments_status_check', sql.raw(`status IN (${oneOf(commentStatusValues)})`)),
   ],
 );
