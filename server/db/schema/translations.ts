@@ -5,6 +5,16 @@ import { createdAt, oneOf, orderKey, updatedAt } from './columns.js';
 import { spaces } from './content.js';
 import { organizations } from './core.js';
 
+export interface TranslationRunRecord {
+  status: 'completed' | 'failed';
+  provider: 'copy' | 'libretranslate' | 'openai';
+  translated: boolean;
+  translatedPages: number;
+  skippedPages: number;
+  finishedAt: string;
+  error?: string;
+}
+
 export const translationStatusValues = ['pending', 'running', 'completed'] as const;
 
 export const translations = pgTable(
@@ -32,6 +42,12 @@ export const translations = pgTable(
     latestRunDuration: doublePrecision('latest_run_duration'),
     latestPages: integer('latest_pages'),
     latestWords: integer('latest_words'),
+    // How the latest run ended (the API's `latestRun`): completed or failed, provider, pages translated and skipped.
+    latestRun: jsonb('latest_run').$type<TranslationRunRecord>(),
+    // What each unit of the source looked like when the result space last got its translation (a hash per page
+    // id, `$title` for the space title, of the text and what it was translated with): a run sends only units
+    // whose hash changed.
+    sourceHashes: jsonb('source_hashes').$type<Record<string, string>>(),
     // The id with every character inverted: an ascending keyset lists the newest first.
     newestFirst: orderKey('newest_first').notNull(),
     createdAt: createdAt(),
