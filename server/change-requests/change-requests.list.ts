@@ -3,7 +3,7 @@
 // joined in the same query, so no query runs per listed item.
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import { decodeCursor, encodeCursor } from '../db/cursor.js';
+import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { changeRequests, spaces, users } from '../db/schema/index.js';
 import { toChangeRequest } from './change-request-view.js';
 
@@ -32,28 +32,29 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
     filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
   );
   const sortColumn = filters.orderBy === 'createdAt' ? changeRequests.createdAt : changeRequests.updatedAt;
-  const after = filters.page === undefined ? undefined : decodeCursor(filters.page, ['timestamp', 'string']);
-  const limit = filters.limit ?? 100;
+  const keys: SortKey[] = [
+    { column: sortColumn, kind: 'timestamp', cast: 'timestamptz' },
+    { column: changeRequests.id, kind: 'string' },
+  ];
+  const limit = pageLimit(filters);
   const rows = await ctx.db
     .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId })
     .from(changeRequests)
     .innerJoin(users, eq(users.id, changeRequests.createdBy))
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
-    .where(and(where, after && sql`(${sortColumn}, ${changeRequests.id}) < (${after[0]}::timestamptz, ${after[1]})`))
-    .orderBy(desc(sortColumn), desc(changeRequests.id))
+    .where(and(where, afterCursor(keys, 'desc', filters.page)))
+    .orderBy(...orderOf(keys, 'desc'))
     .limit(limit + 1);
   const [{ total }] = await ctx.db
     .select({ total: count() })
     .from(changeRequests)
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
     .where(where);
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  const lastSort = last && (filters.orderBy === 'createdAt' ? last.cr.createdAt : last.cr.updatedAt);
+  const page = cutPage(rows, limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
   return {
-    items: items.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision)),
+    items: page.rows.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision)),
     count: total,
-    ...(rows.length > limit && last && lastSort && { next: { page: encodeCursor([lastSort.toISOString(), last.cr.id]) } }),
+    ...(page.next && { next: page.next }),
   };
 }
 

@@ -8,7 +8,7 @@ import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
+import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { keysetPage } from '../db/paginate.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
@@ -82,22 +82,23 @@ export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery
     query.authors !== undefined ? inArray(comments.postedBy, query.authors.length > 0 ? query.authors : ['']) : undefined,
   );
   // Ids are time-ordered, so the id order is the posting order.
-  const after = query.page === undefined ? undefined : decodeIdCursor(query.page);
-  const limit = query.limit ?? 100;
+  const keys: SortKey[] = [{ column: comments.id, kind: 'string' }];
+  const order = query.order ?? 'desc';
+  const limit = pageLimit(query);
   const rows = await ctx.db
     .select({ comment: comments, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(comments)
-    .where(and(where, after === undefined ? undefined : query.order === 'asc' ? sql`${comments.id} > ${after}` : sql`${comments.id} < ${after}`))
-    .orderBy(query.order === 'asc' ? asc(comments.id) : desc(comments.id))
+    .where(and(where, afterCursor(keys, order, query.page)))
+    .orderBy(...orderOf(keys, order))
     .limit(limit + 1);
-  const total = after === undefined ? (rows[0]?.total ?? 0) : await countComments(ctx, where);
-  const page = rows.slice(0, limit).map((r) => r.comment);
-  const details = await loadDetails(ctx, page, page.map((c) => c.id));
-  const last = page.at(-1);
+  const total = query.page === undefined ? (rows[0]?.total ?? 0) : await countComments(ctx, where);
+  const page = cutPage(rows, limit, ({ comment }) => [comment.id]);
+  const pageComments = page.rows.map((r) => r.comment);
+  const details = await loadDetails(ctx, pageComments, pageComments.map((c) => c.id));
   return {
-    items: page.map((row) => toComment(ctx, row, details, grant.role, query.format ?? 'markdown')),
+    items: pageComments.map((row) => toComment(ctx, row, details, grant.role, query.format ?? 'markdown')),
     count: total,
-    ...(rows.length > limit && last && { next: { page: encodeCursor([last.id]) } }),
+    ...(page.next && { next: page.next }),
   };
 }
 

@@ -3,7 +3,7 @@
 // omit (`metadata=false`), and there are no computed pages to compute or skip (`computed=false`).
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
-import { decodeIdCursor, encodeCursor } from '../db/cursor.js';
+import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
 import { markdownToDocument } from './markdown-document.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
@@ -111,16 +111,11 @@ export function pageOfFiles(content: RevisionContent, request: { page?: string; 
   return pageOfItems([...content.files].sort(byId), (f) => f.id, request, toFile);
 }
 
-/** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key, base64url. */
-export function pageOfItems<T, I>(sorted: T[], key: (item: T) => string, request: { page?: string; limit?: number }, map: (item: T) => I) {
-  const limit = request.limit ?? 100;
+/** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key (server/db/cursor.ts). */
+export function pageOfItems<T, I>(sorted: T[], key: (item: T) => string, request: PageRequest, map: (item: T) => I) {
+  const limit = pageLimit(request);
   const after = request.page === undefined ? undefined : decodeIdCursor(request.page);
   const rest = after === undefined ? sorted : sorted.filter((item) => key(item) > after);
-  const items = rest.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(map),
-    count: sorted.length,
-    ...(rest.length > limit && last && { next: { page: encodeCursor([key(last)]) } }),
-  };
+  const page = cutPage(rest.slice(0, limit + 1), limit, (last) => [key(last)]);
+  return { items: page.rows.map(map), count: sorted.length, ...(page.next && { next: page.next }) };
 }

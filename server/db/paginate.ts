@@ -1,15 +1,10 @@
-// Keyset pagination: a page starts strictly after the keys of the previous page's last row, so page
-// 1,000 costs what page 1 costs (given an index on the keys). The cursor is those keys, opaque to clients.
-import { and, asc, count, desc, getTableColumns, sql, type SQL } from 'drizzle-orm';
+// Keyset pagination over one table's columns (the cursor rules are server/db/cursor.ts's).
+import { and, count, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { DEFAULT_PAGE_SIZE } from '../../contract/common.js';
 import type { Db } from './client.js';
-import { decodeCursor, encodeCursor, type CursorValue } from './cursor.js';
+import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey } from './cursor.js';
 
-export interface PageRequest {
-  page?: string;
-  limit?: number;
-}
+export type { PageRequest };
 
 export interface Page<Row> {
   rows: Row[];
@@ -32,28 +27,19 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
   extra?: Extra,
   order: 'asc' | 'desc' = 'asc',
 ): Promise<Page<T['$inferSelect'] & { [K in keyof Extra]: Extra[K] extends SQL<infer V> ? V : unknown }>> {
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.page === undefined ? undefined : decodeCursor(request.page, keys.map((k) => (k.columnType === 'PgTimestamp' ? 'timestamp' : 'scalar')));
-  const afterCondition = after
-    ? sql`(${sql.join(keys, sql`, `)}) ${sql.raw(order === 'asc' ? '>' : '<')} (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`
-    : undefined;
+  const limit = pageLimit(request);
+  const sortKeys: SortKey[] = keys.map((k) => ({ column: k, kind: k.columnType === 'PgTimestamp' ? 'timestamp' : 'scalar' }));
   const totalOf = () => db.select({ total: count() }).from(table as PgTable).where(where);
   const rows = (await db
     .select({ ...getTableColumns(table), ...extra, pageTotal: sql<number>`(${totalOf()})`.mapWith(Number) })
     .from(table as PgTable)
-    .where(and(where, afterCondition))
-    .orderBy(...keys.map((k) => (order === 'asc' ? asc(k) : desc(k))))
+    .where(and(where, afterCursor(sortKeys, order, request.page)))
+    .orderBy(...orderOf(sortKeys, order))
     .limit(limit + 1)) as Record<string, unknown>[];
   const total = rows.length > 0 ? (rows[0].pageTotal as number) : (await totalOf())[0].total;
   for (const row of rows) delete row.pageTotal;
-  const hasMore = rows.length > limit;
-  const pageRows = rows.slice(0, limit);
-  const last = pageRows.at(-1);
-  return {
-    rows: pageRows as never,
-    count: total,
-    ...(hasMore && last && { next: { page: encodeCursor(keys.map((k) => last[columnKey(table, k)] as CursorValue)) } }),
-  };
+  const page = cutPage(rows, limit, (last) => keys.map((k) => last[columnKey(table, k)] as CursorValue));
+  return { rows: page.rows as never, count: total, ...(page.next && { next: page.next }) };
 }
 
 /** The property name under which Drizzle returns a column in a selected row. */
