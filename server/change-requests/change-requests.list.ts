@@ -1,7 +1,7 @@
 // The two change-request lists (a space's, an organization's): newest first by `updatedAt` or
 // `createdAt`, keyset-paginated on (that time, id), with the creator and the space's current revision
 // joined in the same query, so no query runs per listed item.
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { changeRequests, spaces, users } from '../db/schema/index.js';

@@ -1,7 +1,7 @@
 // Comments and replies of a space: posting (on the space, a page, a block or a table cell), editing,
 // resolving, reactions, and idempotent deletes. The reply counter of a comment changes in the same
 // transaction as its replies, with the comment row locked.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
