@@ -90,7 +90,7 @@ export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: C
 
 /** Collections of an organization in creation order; all of them, or only the top-level ones. None for guests. */
 export async function listCollections(ctx: Ctx, org: OrganizationGrant, nested: boolean, page: PageRequest) {
-  // Guests see no content unless granted it, and content grants are not stored yet.
+  // A guest reaches no content: the description has no per-user grants on content (see design.md).
   if (org.role === null) return { items: [], count: 0 };
   const where = and(eq(collections.organizationId, org.organization.id), nested ? undefined : isNull(collections.parentId));
   const result = await keysetPage(ctx.db, collections, where, [collections.id], page, { inherited: chainLevels(collections.parentId) });

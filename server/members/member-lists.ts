@@ -29,7 +29,7 @@ async function memberRole(ctx: Ctx, organizationId: string, userId: string): Pro
 /** The live spaces a member can access, by id in direction `order`, each with the member's role on it. */
 export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
   const role = await memberRole(ctx, org.organization.id, userId);
-  // A guest reaches no content (content grants are not stored); nor does a guest caller see any.
+  // A guest reaches no content (the description has no per-user grants on content); nor does a guest caller see any.
   if (role === null || org.role === null) return { items: [], count: 0 };
   const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
   const page = directedPage([{ column: spaces.id }], query.order, query);

@@ -10,7 +10,7 @@ export type Member = components['schemas']['Member'];
 
 /**
  * The columns a member query of `organizationId` selects (members joined with users): the membership, the user, and the
- * counts. Every role sees every live space of its organization (content has no per-user grants yet), so
+ * counts. Every role sees every live space of its organization (the description has no per-user grants on content), so
  * a member's `spaces` is the organization's live spaces, and 0 for a guest.
  */
 export function memberFields(organizationId: string) {

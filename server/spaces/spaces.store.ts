@@ -64,7 +64,7 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
 
 /** The organization's spaces that are not deleted, in creation order; none for guests. */
 export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
-  // Guests see no content unless granted it, and content grants are not stored yet.
+  // A guest reaches no content: the description has no per-user grants on content (see design.md).
   if (org.role === null) return { items: [], count: 0 };
   const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
   const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { inherited: inheritedBySpace(), ...spaceCountFields() });
