@@ -15,3 +15,4 @@ export * from './comments.js';
 export * from './conversations.js';
 export * from './change-request-pdfs.js';
 export * from './search.js';
+export * from './operating.js';
