@@ -29,6 +29,14 @@ export const translationExample = {
     latestPages: 14,
     latestWords: 5230,
   },
+  latestRun: {
+    status: 'completed' as const,
+    provider: 'openai' as const,
+    translated: true,
+    translatedPages: 14,
+    skippedPages: 112,
+    finishedAt: ex.updatedAt,
+  },
   permissions: { view: true, edit: true },
   urls: { location: `${ex.baseUrl}/v1/orgs/${ex.orgId}/translations/${translationId}` },
 };
@@ -39,6 +47,26 @@ export const TranslationStatus = z
     description: 'pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.',
     example: 'completed',
   });
+
+export const TranslationRun = z
+  .object({
+    status: z.enum(['completed', 'failed']).openapi({
+      description:
+        '`completed`: the result space holds the run\'s output; `failed`: the translator failed or did not answer in time, ' +
+        'and the result space was left as it was (nothing of the run is written).',
+    }),
+    provider: z.enum(['copy', 'libretranslate', 'openai']).openapi({
+      description:
+        'The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is ' +
+        'configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model.',
+    }),
+    translated: z.boolean().openapi({ description: 'Whether the text was machine translated; false with the `copy` provider, whose output is the source text.' }),
+    translatedPages: z.number().int().min(0).openapi({ description: 'Pages sent to the translator: new pages, and pages changed since the previous run.' }),
+    skippedPages: z.number().int().min(0).openapi({ description: 'Pages unchanged since the previous run, whose earlier translation was kept.' }),
+    finishedAt: DateTime,
+    error: z.string().optional().openapi({ description: 'Why the run failed.' }),
+  })
+  .openapi('TranslationRun', { description: 'The outcome of a translation run.' });
 
 export const Translation = z
   .object({
@@ -73,6 +101,7 @@ export const Translation = z
         latestWords: z.number().int().min(0).optional().openapi({ description: 'Words translated by the latest run.' }),
       })
       .openapi({ description: 'Usage figures; the `latest*` figures are absent until a first run finished.' }),
+    latestRun: TranslationRun.optional().openapi({ description: 'How the latest run went; absent until a first run ended.' }),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({ location: z.url() }),
   })
@@ -189,8 +218,13 @@ export const translationOperations = operations({
     summary: 'Run a translation',
     description:
       'Triggers a run that brings the translated content up to date with the source space; the run happens in the ' +
-      'background and the translation is `running` until it is `completed`. An unknown ' +
-      'translation is not found (404).',
+      'background and the translation is `running` until it is `completed`. Only text is translated (titles, ' +
+      'descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions ' +
+      'given to translators that take them, and only pages changed since the previous run are sent again ' +
+      '(`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text ' +
+      'and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not ' +
+      'answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. ' +
+      'An unknown translation is not found (404).',
     params: TranslationIdParams,
     responses: { 204: { description: 'A run is triggered.' } },
     errors: [403, 404],

@@ -633,13 +633,13 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space, newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page) and `authors` (comments posted by any of these users). Requires the `read` role on the space.
+         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space.
          */
         get: operations["listCommentsInSpace"];
         put?: never;
         /**
          * Post a comment
-         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`). An unknown space or page is not found. Requires the `comment` role on the space.
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). An unknown space, change request or page is not found. Requires the `comment` role on the space.
          */
         post: operations["postCommentInSpace"];
         delete?: never;
@@ -983,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Create a change request
-         * @description Opens a change request on the space, starting from its current revision, with the caller as creator. Properties other than `subject` are accepted and ignored. The body may be omitted. Requires the `edit` role on the space.
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. Requires the `edit` role on the space.
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -1027,7 +1027,7 @@ export interface paths {
         put?: never;
         /**
          * Merge a change request
-         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space to be met (403 otherwise); a change request already merged or archived is a conflict (409). Requires the `review` role on the space.
+         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space (its own, or the organization's with `inherit`) to be met: otherwise 403, whose message names every unmet rule; users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` rules are never met (this service has no review agent and does not evaluate expressions). A change request already merged or archived, or a locked space (`editMode: locked`), is a conflict (409). Requires the `review` role on the space.
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1111,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request is a conflict (409); an unknown change request or page is not found. Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -1240,6 +1240,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users asked to review a change request
+         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space.
+         */
+        get: operations["getRequestedReviewersByChangeRequestId"];
+        put?: never;
+        /**
+         * Request reviews of a change request
+         * @description Asks users to review the change request at its current revision, and optionally updates its `subject` and `description` at the same time. Asking a user again renews the request. Each user must be able to review the space (the review role on it: 400 otherwise, naming the user); an unknown user, or one outside the organization, is not found. A merged or archived change request is a conflict (409). Requires the `edit` role on the space.
+         */
+        post: operations["requestReviewersForChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a review request
+         * @description Withdraws the request to review the change request from a user; the reviews they already gave stay. Answers 205 when the request is withdrawn, 204 when the user was not asked. An unknown change request is not found. Requires the `edit` role on the space.
+         */
+        delete: operations["removeRequestedReviewerFromChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the reviews of a change request
+         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space.
+         */
+        get: operations["getReviewsByChangeRequestId"];
+        put?: never;
+        /**
+         * Review a change request
+         * @description Approves the current revision of the change request, or asks for changes (`status`), optionally with a `comment` (posted as a comment of the change request, targeting the review). A review made before the change request changed again is outdated and counts for no merge rule, nor do reviews by its author. Needs the review role; a merged or archived change request is a conflict (409). Requires the `review` role on the space.
+         */
+        post: operations["submitChangeRequestReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a review of a change request
+         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space.
+         */
+        get: operations["getChangeRequestReviewById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites": {
         parameters: {
             query?: never;
@@ -1345,7 +1433,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its sections in navigation order (groups flattened, each section naming its group) with their site spaces, the customizations (defaults filled in) and the integration scripts. A share-link site needs its `shareKey` (the `share-key` of its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns what a published site renders: the site, its sections in navigation order (groups flattened, each section naming its group) with their site spaces, the customizations (defaults filled in) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1370,6 +1458,94 @@ export interface paths {
          * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["publishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a site
+         * @description Takes a docs site offline: it is no longer `published` and its URLs answer 404 from the next request on. Its settings and structure are kept; publishing it again serves it at the same URLs. Unpublishing an unpublished site changes nothing. An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        post: operations["unpublishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site
+         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and favicon. An unknown site is not found (404). Requires the `read` role in the organization.
+         */
+        get: operations["getSiteCustomizationById"];
+        /**
+         * Set the customization of a site
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex or an image URL that is not http(s) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        put: operations["updateSiteCustomizationById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/publishing/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the visitor authentication of a site
+         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        get: operations["getSitePublishingAuthById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the visitor authentication of a site
+         * @description Changes the backend (only `custom` exists here) and the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead). An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        patch: operations["updateSitePublishingAuthById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate the visitor key of a site
+         * @description Replaces the key visitor JWTs are signed with: tokens signed with the old key stop working at once. An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        post: operations["regenerateSitePublishingAuthById"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1792,6 +1968,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/{integrationName}/installations/{installationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an installation of an integration
+         * @description Returns an installation of the integration. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        get: operations["getIntegrationInstallationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Uninstall an integration
+         * @description Removes the installation with its installations on spaces and sites, and emits an `installation_deleted` event with its last configuration. Needs the admin role in the organization it is installed in (403 for other members). Succeeds with no content also when the installation does not exist or the caller cannot see it. Open to any authenticated caller.
+         */
+        delete: operations["uninstallIntegration"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an installation of an integration
+         * @description Changes the settings of an installation: `configuration` (checked against the `account` configuration schema of the integration: a missing required setting or a value of the wrong type is refused, 400), `externalIds`, and `space_selection` / `site_selection` (`all`: every space or site of the organization, present and future; `selected`: those it was installed on). A change of configuration or selection emits an `installation_setup` event with the previous state. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        patch: operations["updateIntegrationInstallation"];
+        trace?: never;
+    };
+    "/integrations/{integrationName}/installations/{installationId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the spaces of an installation
+         * @description Lists the spaces the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        get: operations["listIntegrationInstallationSpaces"];
+        put?: never;
+        /**
+         * Install an integration on a space
+         * @description Installs the installation on a space of its organization (an unknown space, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on spaces (its `target` `all` or `space`; 400 otherwise). A new one emits `space_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        post: operations["installIntegrationOnSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the installation of an integration on a space
+         * @description Returns the installation on the space; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        get: operations["getIntegrationSpaceInstallation"];
+        put?: never;
+        post?: never;
+        /**
+         * Uninstall an integration from a space
+         * @description Removes the installation from the space and emits `space_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller.
+         */
+        delete: operations["uninstallIntegrationFromSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the installation of an integration on a space
+         * @description Changes the `configuration` (checked against the `space` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the space; a change of configuration emits `space_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        patch: operations["updateIntegrationSpaceInstallation"];
+        trace?: never;
+    };
+    "/integrations/{integrationName}/installations/{installationId}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the docs sites of an installation
+         * @description Lists the docs sites the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        get: operations["listIntegrationInstallationSites"];
+        put?: never;
+        /**
+         * Install an integration on a docs site
+         * @description Installs the installation on a docs site of its organization (an unknown docs site, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on docs sites (its `target` `all` or `site`; 400 otherwise). A new one emits `site_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        post: operations["installIntegrationOnSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the installation of an integration on a docs site
+         * @description Returns the installation on the docs site; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        get: operations["getIntegrationSiteInstallation"];
+        put?: never;
+        post?: never;
+        /**
+         * Uninstall an integration from a docs site
+         * @description Removes the installation from the docs site and emits `site_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller.
+         */
+        delete: operations["uninstallIntegrationFromSite"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the installation of an integration on a docs site
+         * @description Changes the `configuration` (checked against the `site` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the docs site; a change of configuration emits `site_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        patch: operations["updateIntegrationSiteInstallation"];
+        trace?: never;
+    };
     "/orgs/{organizationId}/openapi": {
         parameters: {
             query?: never;
@@ -2011,7 +2319,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them, and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -2612,12 +2920,13 @@ export interface components {
             };
             nodes: components["schemas"]["DocumentBlock"][];
         };
-        /** @description A block of a rich-text document; blocks nest. */
+        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). */
         DocumentBlock: {
             /** @enum {string} */
             object: "block";
             /** @enum {string} */
-            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update";
+            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update" | "table-row" | "table-cell";
+            /** @description Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it. */
             key?: string;
             isVoid?: boolean;
             data?: {
@@ -2626,7 +2935,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"])[];
+            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
         };
         /** @description A run of text inside a block. */
         DocumentText: {
@@ -2636,10 +2945,27 @@ export interface components {
                 /** @enum {string} */
                 object: "leaf";
                 text: string;
+                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
                 marks?: {
+                    /** @enum {string} */
+                    object?: "mark";
                     type: string;
                 }[];
             }[];
+        };
+        /** @description An inline node inside a block: a link, an image, … */
+        DocumentInline: {
+            /** @enum {string} */
+            object: "inline";
+            /** @enum {string} */
+            type: "link" | "inline-image" | "emoji" | "inline-math" | "annotation" | "mention" | "expression" | "icon" | "button";
+            key?: string;
+            isVoid?: boolean;
+            /** @description For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`. */
+            data?: {
+                [key: string]: unknown;
+            };
+            nodes?: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
         };
         UpdateAgentInstructions: {
             instructions: components["schemas"]["Document"] & unknown;
@@ -3368,6 +3694,18 @@ export interface components {
              */
             editedAt?: string;
             reactions: components["schemas"]["CommentReaction"][];
+            body: components["schemas"]["MarkdownOrDocument"];
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+            permissions: {
+                view: boolean;
+                /** @description Whether the caller may change the body (the author only). */
+                edit: boolean;
+                reply: boolean;
+                delete: boolean;
+            };
             /** @description Number of replies. */
             replies: number;
             /** @description The users who replied, with the number of their replies and the time of their latest one. */
@@ -3380,7 +3718,6 @@ export interface components {
                 count: number;
                 user: components["schemas"]["User"];
             }[];
-            body: components["schemas"]["MarkdownOrDocument"];
             /** @description What the comment is about. */
             target: {
                 /** @description The block of the page the comment is anchored to. */
@@ -3403,17 +3740,6 @@ export interface components {
                 space?: string;
                 /** @description Id of the revision the comment was posted on. */
                 revision?: string;
-            };
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
-            permissions: {
-                view: boolean;
-                /** @description Whether the caller may change the body (the author only). */
-                edit: boolean;
-                reply: boolean;
-                delete: boolean;
             };
             status: components["schemas"]["CommentStatus"];
             /**
@@ -3457,6 +3783,8 @@ export interface components {
         CommentStatus: "open" | "resolved";
         PostComment: {
             body: components["schemas"]["MarkdownOrDocument"];
+            /** @description Id (or number) of the change request of the space commented on. */
+            changeRequest?: string;
             /** @description Key of the block commented on. */
             node?: string;
             /** @description Id of the page commented on. */
@@ -3531,6 +3859,7 @@ export interface components {
             postedAt: string;
             /**
              * Format: date-time
+             * @description When the body was last changed; absent if never edited.
              * @example 2026-03-14T09:26:53.000Z
              */
             editedAt?: string;
@@ -4343,6 +4672,9 @@ export interface components {
          *       "comments": 2,
          *       "outdated": false,
          *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+         *       "permissions": {
+         *         "merge": true
+         *       },
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
          *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -4385,6 +4717,11 @@ export interface components {
             outdated: boolean;
             /** @description Id of the conversations issues cluster it addresses. */
             conversationsIssuesCluster?: string;
+            /** @description What the caller may do with it; given when the change request is read or written by itself, not in lists. */
+            permissions?: {
+                /** @description Whether the caller may merge it now: it is open or draft, the space is not locked, the caller has the review role and the merge rules are met (or the caller may bypass them). */
+                merge: boolean;
+            };
             urls: {
                 /** Format: uri */
                 location: string;
@@ -4401,6 +4738,9 @@ export interface components {
         CreateChangeRequest: {
             /** @description Title of the change request. */
             subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+            /** @description Id of the conversations issues cluster of the organization it addresses. */
+            conversationsIssuesCluster?: string;
         } & {
             [key: string]: unknown;
         };
@@ -4591,6 +4931,229 @@ export interface components {
             contentType: string;
             /** @description Content of the file, base64-encoded (at most 1 MB encoded). */
             base64: string;
+        };
+        RequestedChangeRequestReviewers: {
+            /** @description The requests made, one per user. */
+            users: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        };
+        /**
+         * @description A user asked to review a change request.
+         * @example {
+         *       "object": "change-request-requested-reviewer",
+         *       "revision": "rev_01JD3QD6S8WP3MZ",
+         *       "requestedBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "kind": "user",
+         *       "user": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       }
+         *     }
+         */
+        ChangeRequestRequestedReviewer: {
+            /** @enum {string} */
+            object: "change-request-requested-reviewer";
+            /** @description The revision of the change request when the review was requested. */
+            revision: string;
+            requestedBy: components["schemas"]["User"] & unknown;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * @description Reviews are requested from users (teams are not requested here).
+             * @enum {string}
+             */
+            kind: "user";
+            user: components["schemas"]["User"] & unknown;
+        };
+        RequestChangeRequestReviewers: {
+            /** @description Ids of the users asked to review. */
+            users: string[];
+            /** @description A new subject for the change request. */
+            subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+        };
+        ChangeRequestRequestedReviewerList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        };
+        /**
+         * @description A review of a change request: approved, or changes requested.
+         * @example {
+         *       "object": "change-request-review",
+         *       "id": "crr_01JD3QH4C7ZD9LE",
+         *       "revision": "rev_01JD3QD6S8WP3MZ",
+         *       "reviewer": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "requestedBy": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "status": "approved",
+         *       "outdated": false,
+         *       "comment": {
+         *         "object": "comment",
+         *         "id": "cmt_01JD3QE6T9WH5MB",
+         *         "postedBy": {
+         *           "object": "user",
+         *           "id": "usr_01JD3Q6Z9B8XKRD",
+         *           "displayName": "Ada Lovelace",
+         *           "email": "ada@example.com",
+         *           "photoURL": "https://avatars.example.com/u/ada.png",
+         *           "urls": {
+         *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *           }
+         *         },
+         *         "postedAt": "2026-03-14T09:26:53.000Z",
+         *         "editedAt": "2026-03-14T09:31:20.000Z",
+         *         "reactions": [
+         *           {
+         *             "emoji": "👍",
+         *             "count": 1,
+         *             "users": [
+         *               {
+         *                 "user": {
+         *                   "object": "user",
+         *                   "id": "usr_01JD3Q6Z9B8XKRD",
+         *                   "displayName": "Ada Lovelace",
+         *                   "email": "ada@example.com",
+         *                   "photoURL": "https://avatars.example.com/u/ada.png",
+         *                   "urls": {
+         *                     "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *                   }
+         *                 },
+         *                 "reactedAt": "2026-05-02T17:03:12.000Z"
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "replies": 1,
+         *         "repliers": [
+         *           {
+         *             "updatedAt": "2026-05-02T16:41:07.000Z",
+         *             "count": 1,
+         *             "user": {
+         *               "object": "user",
+         *               "id": "usr_01JD3Q6Z9B8XKRD",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@example.com",
+         *               "photoURL": "https://avatars.example.com/u/ada.png",
+         *               "urls": {
+         *                 "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *               }
+         *             }
+         *           }
+         *         ],
+         *         "body": {
+         *           "markdown": "Should this step mention the **API token** scope?"
+         *         },
+         *         "target": {
+         *           "changeRequest": "crq_01JD3QG5P8TN2WA",
+         *           "review": "crr_01JD3QH4C7ZD9LE",
+         *           "space": "spc_01JD3Q7F2V6RM0A",
+         *           "revision": "rev_01JD3QD6S8WP3MZ"
+         *         },
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "edit": true,
+         *           "reply": true,
+         *           "delete": true
+         *         },
+         *         "status": "open"
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-03-14T09:26:53.000Z",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA/reviews/crr_01JD3QH4C7ZD9LE"
+         *       }
+         *     }
+         */
+        ChangeRequestReview: {
+            /** @enum {string} */
+            object: "change-request-review";
+            id: string;
+            /** @description The revision of the change request this review was made against. */
+            revision: string;
+            reviewer: components["schemas"]["User"] & unknown;
+            requestedBy?: components["schemas"]["User"] & unknown;
+            status: components["schemas"]["ChangeRequestReviewStatus"];
+            /** @description true once the change request has a newer revision than the one reviewed, or the reviewer reviewed again; outdated reviews count for no merge rule. */
+            outdated: boolean;
+            comment?: components["schemas"]["Comment"] & unknown;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description Status of a change request review.
+         * @example approved
+         * @enum {string}
+         */
+        ChangeRequestReviewStatus: "approved" | "changes-requested";
+        SubmitChangeRequestReview: {
+            status: components["schemas"]["ChangeRequestReviewStatus"];
+            comment?: components["schemas"]["Document"] & unknown;
+        };
+        ChangeRequestReviewList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ChangeRequestReview"][];
         };
         SiteList: {
             /** @description Absent on the last page. */
@@ -5306,6 +5869,121 @@ export interface components {
         SiteCustomizationColor: {
             light: string;
             dark: string;
+        };
+        /**
+         * @description The whole customization of a site (a full replacement: omitted fields take their defaults). Colors are hex (`#346DDB`), images `http(s)` URLs.
+         * @example {
+         *       "title": "Acme Developer Docs",
+         *       "styling": {
+         *         "theme": "clean",
+         *         "primaryColor": {
+         *           "light": "#346DDB",
+         *           "dark": "#5B8DEF"
+         *         },
+         *         "font": "Inter",
+         *         "corners": "rounded"
+         *       },
+         *       "themes": {
+         *         "default": "light",
+         *         "toggeable": true
+         *       },
+         *       "feedback": {
+         *         "enabled": true
+         *       },
+         *       "pagination": {
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        SiteCustomizationSettingsInput: components["schemas"]["SiteCustomizationSettings"] & {
+            styling?: {
+                theme?: string;
+                primaryColor?: {
+                    light: string;
+                    dark: string;
+                };
+                tint?: {
+                    color: {
+                        light: string;
+                        dark: string;
+                    };
+                };
+                infoColor?: components["schemas"]["SiteCustomizationColor"];
+                successColor?: components["schemas"]["SiteCustomizationColor"];
+                warningColor?: components["schemas"]["SiteCustomizationColor"];
+                dangerColor?: components["schemas"]["SiteCustomizationColor"];
+                corners?: string;
+                depth?: string;
+                links?: string;
+                font?: string;
+                monospaceFont?: string;
+                icons?: string;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                };
+                search?: string;
+            };
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            };
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"] & unknown;
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"] & unknown;
+                    }[];
+                    condition?: string;
+                }[];
+            };
+        };
+        /**
+         * @description How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as `?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor's adaptive-content claims.
+         * @example {
+         *       "object": "publishing-auth",
+         *       "backend": "custom",
+         *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
+         *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+         *     }
+         */
+        SitePublishingAuth: {
+            /** @enum {string} */
+            object: "publishing-auth";
+            /**
+             * @description Who signs visitor tokens: `custom`, the site owner's own backend.
+             * @enum {string}
+             */
+            backend: "custom";
+            /** @description The key visitor JWTs are signed with (HS256). Keep it on the signing backend. */
+            privateKey: string;
+            /**
+             * Format: uri
+             * @description Where a visitor without a valid token is sent to sign in.
+             */
+            fallbackURL?: string;
+        };
+        UpdateSitePublishingAuth: {
+            /** @enum {string} */
+            backend: "custom";
+            /**
+             * Format: uri
+             * @description An http(s) URL; null removes it, omitted keeps it.
+             */
+            fallbackURL?: string | null;
         };
         SiteSectionList: {
             /** @description Absent on the last page. */
@@ -6112,10 +6790,10 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Whether the integration handled the event: `failed` once every delivery attempt failed, `success` otherwise (an event still waiting for delivery says so in its trace).
+             * @description Whether the integration handled the event: `pending` until a delivery attempt is answered, `success` once the script (or the development tunnel) answered 2xx, `failed` once every attempt failed (the reason of each is in the trace).
              * @enum {string}
              */
-            status: "success" | "failed";
+            status: "pending" | "success" | "failed";
         };
         /**
          * @description Kind of an event delivered to an integration.
@@ -6279,6 +6957,68 @@ export interface components {
              * @default false
              */
             all?: boolean;
+        };
+        UpdateIntegrationInstallation: {
+            /** @description Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON. */
+            configuration?: {
+                [key: string]: unknown;
+            };
+            /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
+            externalIds?: string[];
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            space_selection?: "all" | "selected";
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            site_selection?: "all" | "selected";
+        };
+        IntegrationInstallationSpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSpaceInstallation"][];
+        };
+        InstallIntegrationOnSpace: {
+            /** @description Id of the space to install the integration on. */
+            space: string;
+        };
+        UpdateIntegrationSpaceInstallation: {
+            /** @description Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON. */
+            configuration?: {
+                [key: string]: unknown;
+            };
+            /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
+            externalIds?: string[];
+        };
+        IntegrationInstallationSiteList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSiteInstallation"][];
+        };
+        InstallIntegrationOnSite: {
+            /** @description Id of the docs site to install the integration on. */
+            siteId: string;
+        };
+        UpdateIntegrationSiteInstallation: {
+            /** @description Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON. */
+            configuration?: {
+                [key: string]: unknown;
+            };
+            /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
+            externalIds?: string[];
         };
         OpenAPISpecList: {
             /** @description Absent on the last page. */
@@ -6539,6 +7279,14 @@ export interface components {
          *         "latestPages": 14,
          *         "latestWords": 5230
          *       },
+         *       "latestRun": {
+         *         "status": "completed",
+         *         "provider": "openai",
+         *         "translated": true,
+         *         "translatedPages": 14,
+         *         "skippedPages": 112,
+         *         "finishedAt": "2026-05-02T16:41:07.000Z"
+         *       },
          *       "permissions": {
          *         "view": true,
          *         "edit": true
@@ -6595,6 +7343,7 @@ export interface components {
                 /** @description Words translated by the latest run. */
                 latestWords?: number;
             };
+            latestRun?: components["schemas"]["TranslationRun"];
             permissions: {
                 view: boolean;
                 edit: boolean;
@@ -6610,6 +7359,32 @@ export interface components {
          * @enum {string}
          */
         TranslationStatus: "pending" | "running" | "completed";
+        /** @description How the latest run went; absent until a first run ended. */
+        TranslationRun: {
+            /**
+             * @description `completed`: the result space holds the run's output; `failed`: the translator failed or did not answer in time, and the result space was left as it was (nothing of the run is written).
+             * @enum {string}
+             */
+            status: "completed" | "failed";
+            /**
+             * @description The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model.
+             * @enum {string}
+             */
+            provider: "copy" | "libretranslate" | "openai";
+            /** @description Whether the text was machine translated; false with the `copy` provider, whose output is the source text. */
+            translated: boolean;
+            /** @description Pages sent to the translator: new pages, and pages changed since the previous run. */
+            translatedPages: number;
+            /** @description Pages unchanged since the previous run, whose earlier translation was kept. */
+            skippedPages: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            finishedAt: string;
+            /** @description Why the run failed. */
+            error?: string;
+        };
         CreateTranslation: {
             /** @description The content to translate. */
             source: {
@@ -6658,9 +7433,9 @@ export interface components {
          *       "createdAt": "2026-03-14T09:26:53.000Z",
          *       "status": "active",
          *       "service": {
-         *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-         *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-         *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+         *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+         *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+         *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
          *       },
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
@@ -6699,15 +7474,15 @@ export interface components {
             service: {
                 /**
                  * Format: uri
-                 * @description Assertion consumer service URL to configure in the identity provider.
+                 * @description Assertion consumer service URL to configure in the identity provider (HTTP-POST binding). The response must be signed with `certificate`, issued by `entityID`, for this service's `entityID` (audience) and this URL (recipient), within its validity window, and answer a sign-in started at `startURL`.
                  */
                 acsURL: string;
                 /**
                  * Format: uri
-                 * @description URL that starts a sign-in with this provider.
+                 * @description URL that starts a sign-in with this provider: redirects the browser to `ssoURL` with an AuthnRequest. Optional `returnTo` query parameter (a URL on this service's origin) receives the one-time `code` afterwards.
                  */
                 startURL: string;
-                /** @description Entity id (audience) of the service provider. */
+                /** @description Entity id (audience) of the service provider; the URL serves its SAML metadata. */
                 entityID: string;
             };
             urls: {
@@ -6756,7 +7531,7 @@ export interface components {
          *         {
          *           "id": "sml_01JD3QG6T2MV8HN",
          *           "label": "Acme Okta",
-         *           "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
+         *           "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
          *         }
          *       ]
          *     }
@@ -7111,6 +7886,12 @@ export interface components {
         /** @description Bad Request error. */
         BadRequestError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7137,6 +7918,12 @@ export interface components {
         /** @description Unauthorized error. */
         UnauthorizedError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7163,6 +7950,12 @@ export interface components {
         /** @description Forbidden error. */
         ForbiddenError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7189,6 +7982,12 @@ export interface components {
         /** @description Not Found error. */
         NotFoundError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7215,6 +8014,12 @@ export interface components {
         /** @description Conflict error. */
         ConflictError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7241,6 +8046,12 @@ export interface components {
         /** @description Payload Too Large error. */
         PayloadTooLargeError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7267,6 +8078,12 @@ export interface components {
         /** @description Unsupported Media Type error. */
         UnsupportedMediaTypeError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7290,9 +8107,49 @@ export interface components {
                 };
             };
         };
+        /** @description Too Many Requests error. */
+        TooManyRequestsError: {
+            headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 429,
+                 *         "message": "Too many requests: at most 1200 a minute; retry after 42 s"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * Format: int32
+                         * @enum {integer}
+                         */
+                        code: 429;
+                        message: string;
+                    };
+                };
+            };
+        };
         /** @description Unexpected error. */
         UnexpectedError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7319,6 +8176,12 @@ export interface components {
         /** @description Service Unavailable error. */
         ServiceUnavailableError: {
             headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -7364,6 +8227,12 @@ export interface operations {
             /** @description The authenticated user. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7383,6 +8252,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7404,6 +8274,12 @@ export interface operations {
             /** @description A page of organizations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7468,6 +8344,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7501,6 +8378,12 @@ export interface operations {
             /** @description The created organization. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created organization. */
                     Location?: string;
                     [name: string]: unknown;
@@ -7561,6 +8444,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7580,6 +8464,12 @@ export interface operations {
             /** @description The organization. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7637,6 +8527,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7667,6 +8558,12 @@ export interface operations {
             /** @description The updated organization. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +8625,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7749,6 +8647,12 @@ export interface operations {
             /** @description The invite link no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7757,6 +8661,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7776,6 +8681,12 @@ export interface operations {
             /** @description The caller is a member. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7783,6 +8694,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7802,6 +8714,12 @@ export interface operations {
             /** @description The organizations allowing the domain. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,6 +8780,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7881,6 +8800,12 @@ export interface operations {
             /** @description The agent instructions. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,6 +8859,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -7985,6 +8911,12 @@ export interface operations {
             /** @description The saved agent instructions. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8040,6 +8972,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8072,6 +9005,12 @@ export interface operations {
             /** @description A page of members. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8113,6 +9052,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8134,6 +9074,12 @@ export interface operations {
             /** @description The member. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8167,6 +9113,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8188,6 +9135,12 @@ export interface operations {
             /** @description The user is not a member of the organization. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8197,6 +9150,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8227,6 +9181,12 @@ export interface operations {
             /** @description The updated member. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8263,6 +9223,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8282,6 +9243,12 @@ export interface operations {
             /** @description The activity is recorded. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,6 +9263,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8317,6 +9285,12 @@ export interface operations {
             /** @description The SSO member. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8350,6 +9324,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8378,6 +9353,12 @@ export interface operations {
             /** @description A page of spaces with the role of the member. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8439,6 +9420,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8467,6 +9449,12 @@ export interface operations {
             /** @description A page of teams with the role of the member. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8504,6 +9492,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8530,6 +9519,12 @@ export interface operations {
             /** @description A page of team members. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,6 +9574,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8620,6 +9616,12 @@ export interface operations {
             /** @description The team members are updated. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8630,6 +9632,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8658,6 +9661,12 @@ export interface operations {
             /** @description A page of teams. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8690,6 +9699,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8722,6 +9732,12 @@ export interface operations {
             /** @description The created team. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created team. */
                     Location?: string;
                     [name: string]: unknown;
@@ -8750,6 +9766,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8771,6 +9788,12 @@ export interface operations {
             /** @description The team. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8795,6 +9818,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8816,6 +9840,12 @@ export interface operations {
             /** @description The team no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8824,6 +9854,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8854,6 +9885,12 @@ export interface operations {
             /** @description The updated team. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +9917,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8912,6 +9950,12 @@ export interface operations {
             /** @description The user is a member of the team with the given role. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8922,6 +9966,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8945,6 +9990,12 @@ export interface operations {
             /** @description The user is not a member of the team. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8953,6 +10004,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -8972,6 +10024,12 @@ export interface operations {
             /** @description The collection. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9003,6 +10061,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9022,6 +10081,12 @@ export interface operations {
             /** @description The collection is gone. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9029,6 +10094,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9059,6 +10125,12 @@ export interface operations {
             /** @description The updated collection. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,6 +10165,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9117,6 +10190,12 @@ export interface operations {
             /** @description A page of spaces. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9174,6 +10253,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9208,6 +10288,12 @@ export interface operations {
             /** @description The moved collection. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9243,6 +10329,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9271,6 +10358,12 @@ export interface operations {
             /** @description The transferred collection. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9305,6 +10398,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9331,6 +10425,12 @@ export interface operations {
             /** @description A page of collections. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9370,6 +10470,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9399,6 +10500,12 @@ export interface operations {
             /** @description The created collection. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9433,6 +10540,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9457,6 +10565,12 @@ export interface operations {
             /** @description A page of spaces. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9514,6 +10628,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9544,6 +10659,12 @@ export interface operations {
             /** @description The created space. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created space. */
                     Location?: string;
                     [name: string]: unknown;
@@ -9598,6 +10719,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9620,6 +10742,12 @@ export interface operations {
             /** @description The space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9669,6 +10797,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9688,6 +10817,12 @@ export interface operations {
             /** @description The space is deleted. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9695,6 +10830,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9725,6 +10861,12 @@ export interface operations {
             /** @description The updated space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9777,6 +10919,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9796,6 +10939,12 @@ export interface operations {
             /** @description The restored space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9846,6 +10995,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9865,6 +11015,12 @@ export interface operations {
             /** @description The new copy. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the new space. */
                     Location?: string;
                     [name: string]: unknown;
@@ -9917,6 +11073,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -9951,6 +11108,12 @@ export interface operations {
             /** @description The moved space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10004,6 +11167,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10033,6 +11197,12 @@ export interface operations {
             /** @description The transferred space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10085,6 +11255,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10104,6 +11275,8 @@ export interface operations {
                 format?: "document" | "markdown";
                 /** @description Only the comments on this page (a page id). */
                 targetPage?: string;
+                /** @description Only the comments of this change request (its id or number). */
+                changeRequest?: string;
                 /** @description Only the comments posted by these users (user ids; repeat the parameter). */
                 authors?: string[];
             };
@@ -10119,6 +11292,12 @@ export interface operations {
             /** @description A page of comments. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10215,6 +11394,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10247,6 +11427,12 @@ export interface operations {
             /** @description The posted comment. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10338,6 +11524,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10362,6 +11549,12 @@ export interface operations {
             /** @description The comment. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,6 +11643,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10483,6 +11677,12 @@ export interface operations {
             /** @description The updated comment. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10574,6 +11774,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10595,6 +11796,12 @@ export interface operations {
             /** @description The comment is gone. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10603,6 +11810,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10631,6 +11839,12 @@ export interface operations {
             /** @description A page of replies. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10678,6 +11892,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10710,6 +11925,12 @@ export interface operations {
             /** @description The posted reply. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10752,6 +11973,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10778,6 +12000,12 @@ export interface operations {
             /** @description The reply. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10817,6 +12045,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10851,6 +12080,12 @@ export interface operations {
             /** @description The updated reply. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10893,6 +12128,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10916,6 +12152,12 @@ export interface operations {
             /** @description The reply is gone. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10924,6 +12166,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -10948,6 +12191,12 @@ export interface operations {
             /** @description The current revision. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,6 +12306,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11094,6 +12344,12 @@ export interface operations {
             /** @description The template is applied. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11105,6 +12361,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11129,6 +12386,12 @@ export interface operations {
             /** @description The page tree. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11188,6 +12451,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11216,6 +12480,12 @@ export interface operations {
             /** @description A page of files. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11250,6 +12520,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11276,6 +12547,12 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11302,6 +12579,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11328,6 +12606,12 @@ export interface operations {
             /** @description A page of backlinks. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11357,6 +12641,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11387,6 +12672,12 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11442,6 +12733,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11470,6 +12762,12 @@ export interface operations {
             /** @description A page of links, with statistics. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11510,6 +12808,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11536,6 +12835,12 @@ export interface operations {
             /** @description A page of backlinks. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11565,6 +12870,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11591,6 +12897,12 @@ export interface operations {
             /** @description A page of links, with statistics. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11631,6 +12943,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11657,6 +12970,12 @@ export interface operations {
             /** @description A page of matching pages. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +13019,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11726,6 +13046,12 @@ export interface operations {
             /** @description A page of spaces with matching pages. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11775,6 +13101,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11813,6 +13140,12 @@ export interface operations {
             /** @description A page of change requests. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11871,6 +13204,9 @@ export interface operations {
                      *           "comments": 2,
                      *           "outdated": false,
                      *           "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *           "permissions": {
+                     *             "merge": true
+                     *           },
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -11885,6 +13221,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -11903,7 +13240,31 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subject": "Document the API token scopes"
+                 *       "subject": "Document the API token scopes",
+                 *       "description": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["CreateChangeRequest"];
@@ -11913,6 +13274,12 @@ export interface operations {
             /** @description The created change request. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created change request. */
                     Location?: string;
                     [name: string]: unknown;
@@ -11967,6 +13334,9 @@ export interface operations {
                      *       "comments": 2,
                      *       "outdated": false,
                      *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "permissions": {
+                     *         "merge": true
+                     *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -11982,6 +13352,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12003,6 +13374,12 @@ export interface operations {
             /** @description The change request. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12055,6 +13432,9 @@ export interface operations {
                      *       "comments": 2,
                      *       "outdated": false,
                      *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "permissions": {
+                     *         "merge": true
+                     *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -12067,6 +13447,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12098,6 +13479,12 @@ export interface operations {
             /** @description The updated change request. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12150,6 +13537,9 @@ export interface operations {
                      *       "comments": 2,
                      *       "outdated": false,
                      *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "permissions": {
+                     *         "merge": true
+                     *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -12166,6 +13556,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12187,6 +13578,12 @@ export interface operations {
             /** @description The merge is done. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12204,6 +13601,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12225,6 +13623,12 @@ export interface operations {
             /** @description The change request is up to date. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12242,6 +13646,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             409: components["responses"]["ConflictError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12268,6 +13673,12 @@ export interface operations {
             /** @description Where to download the PDF. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12282,6 +13693,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12324,6 +13736,12 @@ export interface operations {
             /** @description A page of change requests. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,6 +13800,9 @@ export interface operations {
                      *           "comments": 2,
                      *           "outdated": false,
                      *           "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *           "permissions": {
+                     *             "merge": true
+                     *           },
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -12396,6 +13817,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12422,6 +13844,12 @@ export interface operations {
             /** @description The revision of the change request. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12531,6 +13959,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12587,6 +14016,12 @@ export interface operations {
             /** @description The updated change request (`compat=true`), or what the batch did (`compat=false`). */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12639,6 +14074,9 @@ export interface operations {
                      *       "comments": 2,
                      *       "outdated": false,
                      *       "conversationsIssuesCluster": "cls_01JD3QF2A5YB8KD",
+                     *       "permissions": {
+                     *         "merge": true
+                     *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA",
                      *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/~/changes/12"
@@ -12655,6 +14093,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12681,6 +14120,12 @@ export interface operations {
             /** @description The page tree. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12740,6 +14185,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12770,6 +14216,12 @@ export interface operations {
             /** @description A page of files. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12804,6 +14256,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12832,6 +14285,12 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12858,6 +14317,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12886,6 +14346,12 @@ export interface operations {
             /** @description A page of backlinks. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,6 +14381,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -12947,6 +14414,12 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13002,6 +14475,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13030,6 +14504,12 @@ export interface operations {
             /** @description A page of links, with statistics. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13070,6 +14550,738 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getRequestedReviewersByChangeRequestId: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requested reviewers. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "change-request-requested-reviewer",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ",
+                     *           "requestedBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "kind": "user",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestRequestedReviewerList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    requestReviewersForChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "users": [
+                 *         "usr_01JD3Q6Z9B8XKRD"
+                 *       ],
+                 *       "subject": "Document the API token scopes",
+                 *       "description": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RequestChangeRequestReviewers"];
+            };
+        };
+        responses: {
+            /** @description The requests made. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "object": "change-request-requested-reviewer",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ",
+                     *           "requestedBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "kind": "user",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestedChangeRequestReviewers"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeRequestedReviewerFromChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the requested reviewer. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user was not asked to review. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is withdrawn. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getReviewsByChangeRequestId: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+                /** @description Only the outdated reviews (true) or only the current ones (false). */
+                outdated?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "change-request-review",
+                     *           "id": "crr_01JD3QH4C7ZD9LE",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ",
+                     *           "reviewer": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "requestedBy": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "status": "approved",
+                     *           "outdated": false,
+                     *           "comment": {
+                     *             "object": "comment",
+                     *             "id": "cmt_01JD3QE6T9WH5MB",
+                     *             "postedBy": {
+                     *               "object": "user",
+                     *               "id": "usr_01JD3Q6Z9B8XKRD",
+                     *               "displayName": "Ada Lovelace",
+                     *               "email": "ada@example.com",
+                     *               "photoURL": "https://avatars.example.com/u/ada.png",
+                     *               "urls": {
+                     *                 "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *               }
+                     *             },
+                     *             "postedAt": "2026-03-14T09:26:53.000Z",
+                     *             "editedAt": "2026-03-14T09:31:20.000Z",
+                     *             "reactions": [
+                     *               {
+                     *                 "emoji": "👍",
+                     *                 "count": 1,
+                     *                 "users": [
+                     *                   {
+                     *                     "user": {
+                     *                       "object": "user",
+                     *                       "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                       "displayName": "Ada Lovelace",
+                     *                       "email": "ada@example.com",
+                     *                       "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                       "urls": {
+                     *                         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                       }
+                     *                     },
+                     *                     "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "replies": 1,
+                     *             "repliers": [
+                     *               {
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "count": 1,
+                     *                 "user": {
+                     *                   "object": "user",
+                     *                   "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                   "displayName": "Ada Lovelace",
+                     *                   "email": "ada@example.com",
+                     *                   "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                   "urls": {
+                     *                     "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "body": {
+                     *               "markdown": "Should this step mention the **API token** scope?"
+                     *             },
+                     *             "target": {
+                     *               "changeRequest": "crq_01JD3QG5P8TN2WA",
+                     *               "review": "crr_01JD3QH4C7ZD9LE",
+                     *               "space": "spc_01JD3Q7F2V6RM0A",
+                     *               "revision": "rev_01JD3QD6S8WP3MZ"
+                     *             },
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *             },
+                     *             "permissions": {
+                     *               "view": true,
+                     *               "edit": true,
+                     *               "reply": true,
+                     *               "delete": true
+                     *             },
+                     *             "status": "open"
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-03-14T09:26:53.000Z",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA/reviews/crr_01JD3QH4C7ZD9LE"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestReviewList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    submitChangeRequestReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "approved",
+                 *       "comment": {
+                 *         "object": "document",
+                 *         "data": {
+                 *           "schemaVersion": 1
+                 *         },
+                 *         "nodes": [
+                 *           {
+                 *             "object": "block",
+                 *             "type": "paragraph",
+                 *             "key": "b7fQz2",
+                 *             "nodes": [
+                 *               {
+                 *                 "object": "text",
+                 *                 "leaves": [
+                 *                   {
+                 *                     "object": "leaf",
+                 *                     "text": "Answer in a friendly, concise tone."
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmitChangeRequestReview"];
+            };
+        };
+        responses: {
+            /** @description The review. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description URL of the review. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request-review",
+                     *       "id": "crr_01JD3QH4C7ZD9LE",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "reviewer": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "requestedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "status": "approved",
+                     *       "outdated": false,
+                     *       "comment": {
+                     *         "object": "comment",
+                     *         "id": "cmt_01JD3QE6T9WH5MB",
+                     *         "postedBy": {
+                     *           "object": "user",
+                     *           "id": "usr_01JD3Q6Z9B8XKRD",
+                     *           "displayName": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "photoURL": "https://avatars.example.com/u/ada.png",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *           }
+                     *         },
+                     *         "postedAt": "2026-03-14T09:26:53.000Z",
+                     *         "editedAt": "2026-03-14T09:31:20.000Z",
+                     *         "reactions": [
+                     *           {
+                     *             "emoji": "👍",
+                     *             "count": 1,
+                     *             "users": [
+                     *               {
+                     *                 "user": {
+                     *                   "object": "user",
+                     *                   "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                   "displayName": "Ada Lovelace",
+                     *                   "email": "ada@example.com",
+                     *                   "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                   "urls": {
+                     *                     "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                   }
+                     *                 },
+                     *                 "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "replies": 1,
+                     *         "repliers": [
+                     *           {
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "count": 1,
+                     *             "user": {
+                     *               "object": "user",
+                     *               "id": "usr_01JD3Q6Z9B8XKRD",
+                     *               "displayName": "Ada Lovelace",
+                     *               "email": "ada@example.com",
+                     *               "photoURL": "https://avatars.example.com/u/ada.png",
+                     *               "urls": {
+                     *                 "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "body": {
+                     *           "markdown": "Should this step mention the **API token** scope?"
+                     *         },
+                     *         "target": {
+                     *           "changeRequest": "crq_01JD3QG5P8TN2WA",
+                     *           "review": "crr_01JD3QH4C7ZD9LE",
+                     *           "space": "spc_01JD3Q7F2V6RM0A",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ"
+                     *         },
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "edit": true,
+                     *           "reply": true,
+                     *           "delete": true
+                     *         },
+                     *         "status": "open"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-03-14T09:26:53.000Z",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA/reviews/crr_01JD3QH4C7ZD9LE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestReview"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getChangeRequestReviewById: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`). */
+                format?: "document" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the change request, or its number within the space. */
+                changeRequestId: string;
+                /** @description The id of the review. */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "change-request-review",
+                     *       "id": "crr_01JD3QH4C7ZD9LE",
+                     *       "revision": "rev_01JD3QD6S8WP3MZ",
+                     *       "reviewer": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "requestedBy": {
+                     *         "object": "user",
+                     *         "id": "usr_01JD3Q6Z9B8XKRD",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "photoURL": "https://avatars.example.com/u/ada.png",
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *         }
+                     *       },
+                     *       "status": "approved",
+                     *       "outdated": false,
+                     *       "comment": {
+                     *         "object": "comment",
+                     *         "id": "cmt_01JD3QE6T9WH5MB",
+                     *         "postedBy": {
+                     *           "object": "user",
+                     *           "id": "usr_01JD3Q6Z9B8XKRD",
+                     *           "displayName": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "photoURL": "https://avatars.example.com/u/ada.png",
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *           }
+                     *         },
+                     *         "postedAt": "2026-03-14T09:26:53.000Z",
+                     *         "editedAt": "2026-03-14T09:31:20.000Z",
+                     *         "reactions": [
+                     *           {
+                     *             "emoji": "👍",
+                     *             "count": 1,
+                     *             "users": [
+                     *               {
+                     *                 "user": {
+                     *                   "object": "user",
+                     *                   "id": "usr_01JD3Q6Z9B8XKRD",
+                     *                   "displayName": "Ada Lovelace",
+                     *                   "email": "ada@example.com",
+                     *                   "photoURL": "https://avatars.example.com/u/ada.png",
+                     *                   "urls": {
+                     *                     "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *                   }
+                     *                 },
+                     *                 "reactedAt": "2026-05-02T17:03:12.000Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "replies": 1,
+                     *         "repliers": [
+                     *           {
+                     *             "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *             "count": 1,
+                     *             "user": {
+                     *               "object": "user",
+                     *               "id": "usr_01JD3Q6Z9B8XKRD",
+                     *               "displayName": "Ada Lovelace",
+                     *               "email": "ada@example.com",
+                     *               "photoURL": "https://avatars.example.com/u/ada.png",
+                     *               "urls": {
+                     *                 "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "body": {
+                     *           "markdown": "Should this step mention the **API token** scope?"
+                     *         },
+                     *         "target": {
+                     *           "changeRequest": "crq_01JD3QG5P8TN2WA",
+                     *           "review": "crr_01JD3QH4C7ZD9LE",
+                     *           "space": "spc_01JD3Q7F2V6RM0A",
+                     *           "revision": "rev_01JD3QD6S8WP3MZ"
+                     *         },
+                     *         "urls": {
+                     *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/comments/cmt_01JD3QE6T9WH5MB"
+                     *         },
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "edit": true,
+                     *           "reply": true,
+                     *           "delete": true
+                     *         },
+                     *         "status": "open"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-03-14T09:26:53.000Z",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A/change-requests/crq_01JD3QG5P8TN2WA/reviews/crr_01JD3QH4C7ZD9LE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestReview"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13100,6 +15312,12 @@ export interface operations {
             /** @description A page of sites. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13155,6 +15373,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13188,6 +15407,12 @@ export interface operations {
             /** @description The created site. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13237,6 +15462,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13258,6 +15484,12 @@ export interface operations {
             /** @description The site. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13305,6 +15537,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13326,6 +15559,12 @@ export interface operations {
             /** @description The site no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13334,6 +15573,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13367,6 +15607,12 @@ export interface operations {
             /** @description The updated site. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13417,6 +15663,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13438,6 +15685,12 @@ export interface operations {
             /** @description The adaptive schema. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13478,6 +15731,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13531,6 +15785,12 @@ export interface operations {
             /** @description The stored adaptive schema. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13573,6 +15833,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13594,6 +15855,12 @@ export interface operations {
             /** @description The template conditions. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13614,6 +15881,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13638,6 +15906,12 @@ export interface operations {
             /** @description The published site profile. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13794,6 +16068,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13815,6 +16090,12 @@ export interface operations {
             /** @description The published site. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13862,6 +16143,386 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpublished site. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site",
+                     *       "id": "sit_01JD3QE4R7HN2WX",
+                     *       "type": "premium",
+                     *       "title": "Acme Developer Docs",
+                     *       "hostname": "docs.acme.example.com",
+                     *       "basename": "developers",
+                     *       "visibility": "public",
+                     *       "published": true,
+                     *       "siteSpaces": 2,
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "adaptiveContent": {
+                     *         "enabled": false
+                     *       },
+                     *       "ads": {
+                     *         "status": "pending",
+                     *         "submittable": false
+                     *       },
+                     *       "agentsContext": "included",
+                     *       "features": [
+                     *         {
+                     *           "id": "site-customization",
+                     *           "plan": "premium",
+                     *           "frozen": false,
+                     *           "customizations": [
+                     *             "styling.font"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "published": "https://docs.acme.example.com/developers"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customization. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme Developer Docs",
+                 *       "styling": {
+                 *         "theme": "clean",
+                 *         "primaryColor": {
+                 *           "light": "#346DDB",
+                 *           "dark": "#5B8DEF"
+                 *         },
+                 *         "font": "Inter",
+                 *         "corners": "rounded"
+                 *       },
+                 *       "themes": {
+                 *         "default": "light",
+                 *         "toggeable": true
+                 *       },
+                 *       "feedback": {
+                 *         "enabled": true
+                 *       },
+                 *       "pagination": {
+                 *         "enabled": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SiteCustomizationSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The stored customization, defaults filled in. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor authentication settings. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "publishing-auth",
+                     *       "backend": "custom",
+                     *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "backend": "custom",
+                 *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSitePublishingAuth"];
+            };
+        };
+        responses: {
+            /** @description The visitor authentication settings. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "publishing-auth",
+                     *       "backend": "custom",
+                     *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    regenerateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings with the new key. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "publishing-auth",
+                     *       "backend": "custom",
+                     *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -13890,6 +16551,12 @@ export interface operations {
             /** @description A page of sections. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13975,6 +16642,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14007,6 +16675,12 @@ export interface operations {
             /** @description The created section. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14086,6 +16760,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14109,6 +16784,12 @@ export interface operations {
             /** @description The section no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14117,6 +16798,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14152,6 +16834,12 @@ export interface operations {
             /** @description The updated section. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14231,6 +16919,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14268,6 +16957,12 @@ export interface operations {
             /** @description The moved section. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14347,6 +17042,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14373,6 +17069,12 @@ export interface operations {
             /** @description A page of section groups. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14466,6 +17168,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14500,6 +17203,12 @@ export interface operations {
             /** @description The created section group. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14587,6 +17296,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14610,6 +17320,12 @@ export interface operations {
             /** @description The section group no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14618,6 +17334,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14651,6 +17368,12 @@ export interface operations {
             /** @description The updated section group. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14738,6 +17461,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14770,6 +17494,12 @@ export interface operations {
             /** @description The section group, with the section added. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14857,6 +17587,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14882,6 +17613,12 @@ export interface operations {
             /** @description The section is not part of the group. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14890,6 +17627,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -14927,6 +17665,12 @@ export interface operations {
             /** @description The moved section group. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15014,6 +17758,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15044,6 +17789,12 @@ export interface operations {
             /** @description A page of site spaces. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15114,6 +17865,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15145,6 +17897,12 @@ export interface operations {
             /** @description The created site space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15209,6 +17967,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15232,6 +17991,12 @@ export interface operations {
             /** @description The site space no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15240,6 +18005,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15274,6 +18040,12 @@ export interface operations {
             /** @description The updated site space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +18110,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15375,6 +18148,12 @@ export interface operations {
             /** @description The moved site space. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15439,6 +18218,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15476,6 +18256,12 @@ export interface operations {
             /** @description A page of integrations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15625,6 +18411,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15644,6 +18431,12 @@ export interface operations {
             /** @description The integration. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15786,6 +18579,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -15877,6 +18671,12 @@ export interface operations {
             /** @description The published integration. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16022,6 +18822,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16041,6 +18842,12 @@ export interface operations {
             /** @description The integration is unpublished. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16048,6 +18855,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16074,6 +18882,12 @@ export interface operations {
             /** @description A page of installations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16119,6 +18933,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16147,6 +18962,12 @@ export interface operations {
             /** @description The installation. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16186,6 +19007,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16210,6 +19032,12 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16248,6 +19076,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16269,6 +19098,12 @@ export interface operations {
             /** @description The event and its trace. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16310,6 +19145,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16338,6 +19174,12 @@ export interface operations {
             /** @description A page of space installations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,6 +19216,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16402,6 +19245,12 @@ export interface operations {
             /** @description A page of site installations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16438,6 +19287,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16467,6 +19317,12 @@ export interface operations {
             /** @description The development mode is updated. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16477,6 +19333,825 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getIntegrationInstallationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installation. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "integration-installation",
+                     *       "id": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "space_selection": "selected",
+                     *       "site_selection": "all",
+                     *       "spaces": 1,
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213",
+                     *         "anonymizeIp": true
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-account-48213"
+                     *       ],
+                     *       "target": {
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    uninstallIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration is uninstalled. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateIntegrationInstallation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "configuration": {
+                 *         "trackingId": "AC-48213",
+                 *         "anonymizeIp": true
+                 *       },
+                 *       "externalIds": [
+                 *         "acme-account-48213"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateIntegrationInstallation"];
+            };
+        };
+        responses: {
+            /** @description The updated installation. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "integration-installation",
+                     *       "id": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "space_selection": "selected",
+                     *       "site_selection": "all",
+                     *       "spaces": 1,
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213",
+                     *         "anonymizeIp": true
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-account-48213"
+                     *       ],
+                     *       "target": {
+                     *         "organization": "org_01JD3Q6Z8N4TQVJ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listIntegrationInstallationSpaces: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Return the space as a Space object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of space installations. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "integration": "acme-analytics",
+                     *           "installation": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "configuration": {
+                     *             "dashboard": "weekly-visits"
+                     *           },
+                     *           "externalIds": [
+                     *             "acme-project-771"
+                     *           ],
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *           },
+                     *           "space": "spc_01JD3Q7F2V6RM0A"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallationSpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    installIntegrationOnSpace: {
+        parameters: {
+            query?: {
+                /** @description Return the space as a Space object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "space": "spc_01JD3Q7F2V6RM0A"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InstallIntegrationOnSpace"];
+            };
+        };
+        responses: {
+            /** @description The installation on the space. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description URL of the installation on the space. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "dashboard": "weekly-visits"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-project-771"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "space": "spc_01JD3Q7F2V6RM0A"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSpaceInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getIntegrationSpaceInstallation: {
+        parameters: {
+            query?: {
+                /** @description Return the space as a Space object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installation on the space. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "dashboard": "weekly-visits"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-project-771"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "space": "spc_01JD3Q7F2V6RM0A"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSpaceInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    uninstallIntegrationFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration is uninstalled from the space. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateIntegrationSpaceInstallation: {
+        parameters: {
+            query?: {
+                /** @description Return the space as a Space object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "configuration": {
+                 *         "dashboard": "weekly-visits"
+                 *       },
+                 *       "externalIds": [
+                 *         "acme-project-771"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateIntegrationSpaceInstallation"];
+            };
+        };
+        responses: {
+            /** @description The updated installation on the space. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "dashboard": "weekly-visits"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-project-771"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "space": "spc_01JD3Q7F2V6RM0A"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSpaceInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listIntegrationInstallationSites: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Return the docs site as a Site object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of site installations. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "integration": "acme-analytics",
+                     *           "installation": "ins_01JD3QG8K3PV6YC",
+                     *           "status": "active",
+                     *           "configuration": {
+                     *             "trackingId": "AC-48213"
+                     *           },
+                     *           "externalIds": [
+                     *             "acme-site-19"
+                     *           ],
+                     *           "urls": {
+                     *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *           },
+                     *           "site": "sit_01JD3QJ5W1RN7KD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationInstallationSiteList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    installIntegrationOnSite: {
+        parameters: {
+            query?: {
+                /** @description Return the docs site as a Site object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "siteId": "sit_01JD3QJ5W1RN7KD"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InstallIntegrationOnSite"];
+            };
+        };
+        responses: {
+            /** @description The installation on the docs site. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description URL of the installation on the docs site. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-site-19"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *       },
+                     *       "site": "sit_01JD3QJ5W1RN7KD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSiteInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getIntegrationSiteInstallation: {
+        parameters: {
+            query?: {
+                /** @description Return the docs site as a Site object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the docs site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installation on the docs site. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-site-19"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *       },
+                     *       "site": "sit_01JD3QJ5W1RN7KD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSiteInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    uninstallIntegrationFromSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the docs site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration is uninstalled from the docs site. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateIntegrationSiteInstallation: {
+        parameters: {
+            query?: {
+                /** @description Return the docs site as a Site object instead of its id (default false). */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+                /** @description The id of the docs site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "configuration": {
+                 *         "trackingId": "AC-48213"
+                 *       },
+                 *       "externalIds": [
+                 *         "acme-site-19"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateIntegrationSiteInstallation"];
+            };
+        };
+        responses: {
+            /** @description The updated installation on the docs site. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integration": "acme-analytics",
+                     *       "installation": "ins_01JD3QG8K3PV6YC",
+                     *       "status": "active",
+                     *       "configuration": {
+                     *         "trackingId": "AC-48213"
+                     *       },
+                     *       "externalIds": [
+                     *         "acme-site-19"
+                     *       ],
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *       },
+                     *       "site": "sit_01JD3QJ5W1RN7KD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationSiteInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16501,6 +20176,12 @@ export interface operations {
             /** @description A page of specifications. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16542,6 +20223,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16573,6 +20255,12 @@ export interface operations {
             /** @description The created specification. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created specification. */
                     Location?: string;
                     [name: string]: unknown;
@@ -16608,6 +20296,7 @@ export interface operations {
             409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16629,6 +20318,12 @@ export interface operations {
             /** @description The specification. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16662,6 +20357,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16694,6 +20390,12 @@ export interface operations {
             /** @description The updated specification. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16726,6 +20428,12 @@ export interface operations {
             /** @description The created specification. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created specification. */
                     Location?: string;
                     [name: string]: unknown;
@@ -16760,6 +20468,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16781,6 +20490,12 @@ export interface operations {
             /** @description The specification is gone. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16789,6 +20504,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16819,6 +20535,12 @@ export interface operations {
             /** @description The updated specification. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16854,6 +20576,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16880,6 +20603,12 @@ export interface operations {
             /** @description A page of versions. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16909,6 +20638,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16930,6 +20660,12 @@ export interface operations {
             /** @description The latest version. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16951,6 +20687,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -16972,6 +20709,12 @@ export interface operations {
             /** @description The content of the latest version. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16997,6 +20740,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17020,6 +20764,12 @@ export interface operations {
             /** @description The version. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17041,6 +20791,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17064,6 +20815,12 @@ export interface operations {
             /** @description The content of the version. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17089,6 +20846,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17113,6 +20871,12 @@ export interface operations {
             /** @description A page of translations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17171,6 +20935,14 @@ export interface operations {
                      *             "latestPages": 14,
                      *             "latestWords": 5230
                      *           },
+                     *           "latestRun": {
+                     *             "status": "completed",
+                     *             "provider": "openai",
+                     *             "translated": true,
+                     *             "translatedPages": 14,
+                     *             "skippedPages": 112,
+                     *             "finishedAt": "2026-05-02T16:41:07.000Z"
+                     *           },
                      *           "permissions": {
                      *             "view": true,
                      *             "edit": true
@@ -17189,6 +20961,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17245,6 +21018,12 @@ export interface operations {
             /** @description The created translation. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created translation. */
                     Location?: string;
                     [name: string]: unknown;
@@ -17299,6 +21078,14 @@ export interface operations {
                      *         "latestPages": 14,
                      *         "latestWords": 5230
                      *       },
+                     *       "latestRun": {
+                     *         "status": "completed",
+                     *         "provider": "openai",
+                     *         "translated": true,
+                     *         "translatedPages": 14,
+                     *         "skippedPages": 112,
+                     *         "finishedAt": "2026-05-02T16:41:07.000Z"
+                     *       },
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -17317,6 +21104,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17338,6 +21126,12 @@ export interface operations {
             /** @description The translation. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17390,6 +21184,14 @@ export interface operations {
                      *         "latestPages": 14,
                      *         "latestWords": 5230
                      *       },
+                     *       "latestRun": {
+                     *         "status": "completed",
+                     *         "provider": "openai",
+                     *         "translated": true,
+                     *         "translatedPages": 14,
+                     *         "skippedPages": 112,
+                     *         "finishedAt": "2026-05-02T16:41:07.000Z"
+                     *       },
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -17406,6 +21208,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17459,6 +21262,12 @@ export interface operations {
             /** @description The updated translation. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17511,6 +21320,14 @@ export interface operations {
                      *         "latestPages": 14,
                      *         "latestWords": 5230
                      *       },
+                     *       "latestRun": {
+                     *         "status": "completed",
+                     *         "provider": "openai",
+                     *         "translated": true,
+                     *         "translatedPages": 14,
+                     *         "skippedPages": 112,
+                     *         "finishedAt": "2026-05-02T16:41:07.000Z"
+                     *       },
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -17529,6 +21346,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17550,6 +21368,12 @@ export interface operations {
             /** @description The translation no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17558,6 +21382,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17579,6 +21404,12 @@ export interface operations {
             /** @description A run is triggered. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17587,6 +21418,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17611,6 +21443,12 @@ export interface operations {
             /** @description A page of SAML providers. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17644,9 +21482,9 @@ export interface operations {
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "status": "active",
                      *           "service": {
-                     *             "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-                     *             "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-                     *             "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *             "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *             "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *             "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
                      *           },
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
@@ -17662,6 +21500,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17695,6 +21534,12 @@ export interface operations {
             /** @description The created SAML provider. */
             201: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description URL of the created SAML provider. */
                     Location?: string;
                     [name: string]: unknown;
@@ -17724,9 +21569,9 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "status": "active",
                      *       "service": {
-                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
                      *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
@@ -17742,6 +21587,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17763,6 +21609,12 @@ export interface operations {
             /** @description The SAML provider. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17790,9 +21642,9 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "status": "active",
                      *       "service": {
-                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
                      *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
@@ -17806,6 +21658,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17827,6 +21680,12 @@ export interface operations {
             /** @description The SAML provider no longer exists. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17835,6 +21694,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17866,6 +21726,12 @@ export interface operations {
             /** @description The updated SAML provider. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17893,9 +21759,9 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "status": "active",
                      *       "service": {
-                     *         "acsURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-                     *         "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-                     *         "entityID": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+                     *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+                     *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+                     *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
                      *       },
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
@@ -17911,6 +21777,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17930,6 +21797,12 @@ export interface operations {
             /** @description The sign-in options. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17939,7 +21812,7 @@ export interface operations {
                      *         {
                      *           "id": "sml_01JD3QG6T2MV8HN",
                      *           "label": "Acme Okta",
-                     *           "startURL": "https://app.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
+                     *           "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
                      *         }
                      *       ]
                      *     }
@@ -17950,6 +21823,7 @@ export interface operations {
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -17980,6 +21854,12 @@ export interface operations {
             /** @description A page of issues clusters. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18041,6 +21921,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -18067,6 +21948,12 @@ export interface operations {
             /** @description A page of conversations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18099,6 +21986,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -18143,6 +22031,12 @@ export interface operations {
             /** @description The conversation is ingested; issues are extracted in the background. */
             204: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18153,6 +22047,7 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -18174,6 +22069,12 @@ export interface operations {
             /** @description The conversation. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18215,6 +22116,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -18243,6 +22145,12 @@ export interface operations {
             /** @description A page of issues with their conversations. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18290,6 +22198,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };
@@ -18311,6 +22220,12 @@ export interface operations {
             /** @description The issue and its conversation. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18350,6 +22265,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
         };

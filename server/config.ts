@@ -13,6 +13,14 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: LogLevel.default('info'),
   BOOTSTRAP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRANSLATOR_URL: z.url().optional(),
+  TRANSLATOR_KIND: z.enum(['copy', 'libretranslate', 'openai'], 'must be copy, libretranslate or openai').optional(),
+  TRANSLATOR_MODEL: z.string().min(1).optional(),
+  TRANSLATOR_API_KEY: z.string().min(1).optional(),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  INSIGHTS_KIND: z.enum(['heuristic', 'openai'], 'must be heuristic or openai').default('heuristic'),
+  INSIGHTS_URL: z.url().optional(),
+  INSIGHTS_MODEL: z.string().min(1).optional(),
+  INSIGHTS_API_KEY: z.string().min(1).optional(),
   ALLOW_PRIVATE_FETCH: z.enum(['true', 'false'], 'must be true or false').default('false'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
@@ -24,7 +32,23 @@ export const ConfigSchema = z.object({
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
+}).superRefine((c, ctx) => {
+  // A provider that talks to a server needs where it is, and the OpenAI-compatible ones which model.
+  const kind = c.TRANSLATOR_KIND ?? (c.TRANSLATOR_URL ? 'libretranslate' : 'copy');
+  if (kind !== 'copy' && !c.TRANSLATOR_URL) ctx.addIssue({ code: 'custom', path: ['TRANSLATOR_URL'], message: `is required when TRANSLATOR_KIND=${kind}` });
+  if (kind === 'openai' && !c.TRANSLATOR_MODEL) ctx.addIssue({ code: 'custom', path: ['TRANSLATOR_MODEL'], message: 'is required when TRANSLATOR_KIND=openai' });
+  if (c.INSIGHTS_KIND === 'openai' && !c.INSIGHTS_URL) ctx.addIssue({ code: 'custom', path: ['INSIGHTS_URL'], message: 'is required when INSIGHTS_KIND=openai' });
+  if (c.INSIGHTS_KIND === 'openai' && !c.INSIGHTS_MODEL) ctx.addIssue({ code: 'custom', path: ['INSIGHTS_MODEL'], message: 'is required when INSIGHTS_KIND=openai' });
 });
+
+/** The translator of translation runs (server/translations/translator.ts). */
+export type TranslatorSettings =
+  | { kind: 'copy' }
+  | { kind: 'libretranslate'; url: string; apiKey?: string; timeoutMs: number }
+  | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs: number };
+
+/** How issues are found in conversations (server/conversations/issue-extraction.ts). */
+export type InsightsSettings = { kind: 'heuristic' } | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs: number };
 
 export interface Config {
   port: number;
@@ -37,8 +61,12 @@ export interface Config {
   pool: { poolSize: number; connectTimeoutMs: number };
   logLevel: z.infer<typeof LogLevel>;
   bootstrapToken?: string;
-  /** LibreTranslate-compatible server the translation runs use; absent: text is copied unchanged. */
+  /** TRANSLATOR_URL as given (the server of `translator`). */
   translatorUrl?: string;
+  /** The translator of translation runs: TRANSLATOR_KIND (default libretranslate when TRANSLATOR_URL is set, else copy). */
+  translator: TranslatorSettings;
+  /** How issues are found in conversations: INSIGHTS_KIND (default heuristic). */
+  insights: InsightsSettings;
   /** Whether user-given URLs may reach loopback/private addresses (server/http/outbound.ts reads it from the environment). */
   allowPrivateFetch: boolean;
   /** After SIGTERM: the longest wait for requests in flight and the job in progress before closing anyway. */
@@ -68,6 +96,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     bootstrapToken: c.BOOTSTRAP_TOKEN,
     translatorUrl: c.TRANSLATOR_URL,
+    translator: translatorSettings(c),
+    insights:
+      c.INSIGHTS_KIND === 'openai'
+        ? { kind: 'openai', url: c.INSIGHTS_URL!, model: c.INSIGHTS_MODEL!, apiKey: c.INSIGHTS_API_KEY, timeoutMs: c.PROVIDER_TIMEOUT_MS }
+        : { kind: 'heuristic' },
     allowPrivateFetch: c.ALLOW_PRIVATE_FETCH === 'true',
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
@@ -75,4 +108,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
   };
+}
+
+function translatorSettings(c: z.output<typeof ConfigSchema>): TranslatorSettings {
+  const kind = c.TRANSLATOR_KIND ?? (c.TRANSLATOR_URL ? 'libretranslate' : 'copy');
+  if (kind === 'copy') return { kind };
+  if (kind === 'libretranslate') return { kind, url: c.TRANSLATOR_URL!, apiKey: c.TRANSLATOR_API_KEY, timeoutMs: c.PROVIDER_TIMEOUT_MS };
+  return { kind, url: c.TRANSLATOR_URL!, model: c.TRANSLATOR_MODEL!, apiKey: c.TRANSLATOR_API_KEY, timeoutMs: c.PROVIDER_TIMEOUT_MS };
 }

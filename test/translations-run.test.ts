@@ -1,33 +1,62 @@
-// Translation runs against a local LibreTranslate-compatible server: the result space, its translated
-// pages, and the figures.
+// Translation runs against stand-in translators on a local server, one for each protocol: LibreTranslate
+// (`POST /translate`) and OpenAI-compatible chat completions (`POST /v1/chat/completions`). Both
+// "translate" by upper-casing, so any code or URL that reached them would come back changed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
 import { newId } from '../server/ids.js';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/run.job.js';
 import { loadConfig } from '../server/config.js';
-import { configuredTranslator, copyTranslator, libreTranslator, type Translator } from '../server/translations/translator.js';
+import { configuredTranslator, copyTranslator, libreTranslator, openAITranslator, type Translator } from '../server/translations/translator.js';
 import { useHarness, type Account } from './support/harness.js';
 
 const h = useHarness();
 let server: Server;
 let base: string;
-const requests: { q: string[]; source: string; target: string }[] = [];
+
+/** How the stand-ins answer: `ok`, `fail-after` (a 500 once `okCalls` calls were answered), `hang` (never). */
+const behaviour = { mode: 'ok' as 'ok' | 'fail-after' | 'hang', okCalls: 0, answered: 0 };
+const libreCalls: { q: string[]; source: string; target: string; api_key?: string }[] = [];
+const chatCalls: { body: { model: string; messages: { role: string; content: string }[] }; authorization?: string }[] = [];
+
+beforeEach(() => {
+  behaviour.mode = 'ok';
+  behaviour.okCalls = 0;
+  behaviour.answered = 0;
+  libreCalls.length = 0;
+  chatCalls.length = 0;
+});
 
 beforeAll(async () => {
-  // A LibreTranslate stand-in: "translates" by prefixing the target language.
   server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/translate') return void res.writeHead(404).end();
-      const body = JSON.parse(raw) as { q: string[]; source: string; target: string };
-      requests.push(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ translatedText: body.q.map((t) => `[${body.target}] ${t}`) }));
+      if (behaviour.mode === 'hang') return; // never answers
+      if (behaviour.mode === 'fail-after' && behaviour.answered >= behaviour.okCalls) {
+        return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model overloaded' } }));
+      }
+      behaviour.answered++;
+      if (req.method === 'POST' && req.url === '/translate') {
+        const body = JSON.parse(raw);
+        libreCalls.push(body);
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ translatedText: body.q.map((t: string) => t.toUpperCase()) }));
+      }
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+        const body = JSON.parse(raw);
+        chatCalls.push({ body, authorization: req.headers.authorization });
+        const { texts } = JSON.parse(body.messages.at(-1).content) as { texts: string[] };
+        // Models often wrap JSON in a fence.
+        const content = '```json\n' + JSON.stringify({ translations: texts.map((t) => t.toUpperCase()) }) + '\n```';
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      }
+      res.writeHead(404).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,135 +68,281 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+const libre = () => libreTranslator(base, { timeoutMs: 5_000, maxBytes: 1024 * 1024 });
+const openai = (timeoutMs = 5_000) => openAITranslator({ baseUrl: `${base}/v1`, model: 'stand-in-model', apiKey: 'sk-test-key', limits: { timeoutMs, maxBytes: 1024 * 1024 } });
+
 function page(id: string, title: string, markdown: string, parent: string | null = null) {
   const at = new Date().toISOString();
   return { id, parent, position: 'a0', type: 'document', title, slug: id, markdown, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: at, updatedAt: at };
 }
 
-/** A space whose current revision holds the given pages (written straight to the database). */
-async function spaceWithPages(account: Account, title: string, pages: ReturnType<typeof page>[]) {
-  const id = (await account.api.post(`/orgs/${account.organizationId}/spaces`, { title })).body.id as string;
+/** Writes a new current revision of the space holding the given pages (straight to the database). */
+async function setPages(spaceId: string, pages: ReturnType<typeof page>[]) {
   const revisionId = newId('rev');
   await h.current.db.insert(contentRevisions).values({
     id: revisionId,
-    spaceId: id,
+    spaceId,
     parents: [],
     type: 'edits',
     content: { pages, files: [], variables: {}, reusableContents: [] },
     createdAt: new Date(),
   });
-  await h.current.db.update(spaces).set({ revisionId }).where(eq(spaces.id, id));
-  return id;
+  await h.current.db.update(spaces).set({ revisionId }).where(eq(spaces.id, spaceId));
 }
 
-async function drain(translator: Translator) {
-  const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), handlers: { [RUN_TRANSLATION]: runTranslationHandler(translator) } });
+async function spaceWithPages(account: Account, title: string, pages: ReturnType<typeof page>[]) {
+  const res = await account.api.post(`/orgs/${account.organizationId}/spaces`, { title });
+  expect(res.status).toBe(201);
+  await setPages(res.body.id, pages);
+  return res.body.id as string;
+}
+
+async function createTranslation(account: Account, source: string, language: string, instructions?: object) {
+  const res = await account.api.post(`/orgs/${account.organizationId}/translations`, { source: { space: source, language: 'en' }, language, ...(instructions && { instructions }) });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+async function drain(translator: Translator, backoff?: { baseMs: number; maxMs: number }) {
+  const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), handlers: { [RUN_TRANSLATION]: runTranslationHandler(translator) }, ...(backoff && { backoff }) });
   return runner.drain();
 }
 
-async function run(account: Account, id: string, translator: Translator) {
-  expect((await account.api.post(`/orgs/${account.organizationId}/translations/${id}/run`)).status).toBe(204);
-  await drain(translator);
-  return (await account.api.get(`/orgs/${account.organizationId}/translations/${id}`)).body;
+async function get(account: Account, id: string) {
+  const res = await account.api.get(`/orgs/${account.organizationId}/translations/${id}`);
+  expect(res.status).toBe(200);
+  return res.body;
 }
 
+async function run(account: Account, id: string, translator: Translator, backoff?: { baseMs: number; maxMs: number }) {
+  expect((await account.api.post(`/orgs/${account.organizationId}/translations/${id}/run`)).status).toBe(204);
+  await drain(translator, backoff);
+  return get(account, id);
+}
+
+async function resultPages(revisionId: string) {
+  const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revisionId));
+  return (revision.content as { pages: { id: string; title: string; description?: string; markdown: string; parent: string | null }[] }).pages;
+}
+
+const CODE_PAGE = [
+  'Install the tool with `npm install tool`, then read https://example.com/docs and [the guide](https://example.com/guide).',
+  '',
+  '```bash',
+  'npm install tool --save',
+  '```',
+  '',
+  '- Keep the **API key** secret',
+].join('\n');
+
+const instructions = {
+  object: 'document',
+  nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use the formal "vous". Keep "Acme Cloud" untranslated.' }] }] }],
+};
+
 describe('translation runs', () => {
-  it('produce a result space with translated page titles and texts, and the run figures', async () => {
+  it('with LibreTranslate translate text only: code blocks, inline code and URLs come back untouched; the run reports its figures', async () => {
     const admin = await h.current.newAdmin();
-    const source = await spaceWithPages(admin, 'User guide', [
-      page('p1', 'Getting started', 'Install the app and sign in.'),
-      page('p2', 'Billing', 'Invoices are sent monthly.', 'p1'),
-    ]);
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'fr' })).body;
-    const done = await run(admin, created.id, libreTranslator(base));
+    const source = await spaceWithPages(admin, 'User guide', [page('p1', 'Getting started', CODE_PAGE), page('p2', 'Billing', 'Invoices are sent monthly.', 'p1')]);
+    const id = await createTranslation(admin, source, 'fr');
+    const done = await run(admin, id, libre());
     expect(done.status).toBe('completed');
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'libretranslate', translated: true, translatedPages: 2, skippedPages: 0 });
+    expect(done.latestRun.error).toBeUndefined();
     expect(done.result.space).not.toBe(source);
-    // Words: "User guide" 2 + "Getting started" 2 + 6 + "Billing" 1 + 4.
-    expect(done.stats).toMatchObject({ runs: 1, totalPages: 2, latestPages: 2, totalWords: 15, latestWords: 15 });
-    expect(done.stats.latestRunDuration).toBeGreaterThanOrEqual(0);
-    expect(done.stats.totalDuration).toBe(done.stats.latestRunDuration);
-    expect(requests.every((r) => r.source === 'en' && r.target === 'fr')).toBe(true);
+    // Nothing but text reached the translator.
+    const sent = libreCalls.flatMap((c) => c.q);
+    expect(sent.some((t) => t.includes('npm') || t.includes('example.com') || t.includes('`') || t.includes('**'))).toBe(false);
+    expect(sent).toContain('Install the tool with');
+    expect(libreCalls.every((c) => c.source === 'en' && c.target === 'fr')).toBe(true);
+    // Words: "User guide" 2 + "Getting started" 2 + "Install the tool with" 4 + "then read" 2 + "and" 1 + "the guide" 2
+    // + "Keep the" 2 + "API key" 2 + "secret" 1 + "Billing" 1 + "Invoices are sent monthly." 4.
+    expect(done.stats).toMatchObject({ runs: 1, totalPages: 2, latestPages: 2, totalWords: 23, latestWords: 23 });
 
     const [result] = await h.current.db.select().from(spaces).where(eq(spaces.id, done.result.space));
-    expect(result).toMatchObject({ title: '[fr] User guide', language: 'fr', organizationId: admin.organizationId, revisionId: done.result.revision });
-    const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, done.result.revision));
-    const pages = (revision.content as { pages: { id: string; title: string; markdown: string; parent: string | null }[] }).pages;
-    expect(pages.map((p) => [p.title, p.markdown, p.parent])).toEqual([
-      ['[fr] Getting started', '[fr] Install the app and sign in.', null],
-      ['[fr] Billing', '[fr] Invoices are sent monthly.', 'p1'],
+    expect(result).toMatchObject({ title: 'USER GUIDE', language: 'fr', revisionId: done.result.revision });
+    const pages = await resultPages(done.result.revision);
+    expect(pages.map((p) => [p.id, p.title, p.parent])).toEqual([
+      ['p1', 'GETTING STARTED', null],
+      ['p2', 'BILLING', 'p1'],
     ]);
+    expect(pages[0].markdown).toBe(
+      [
+        'INSTALL THE TOOL WITH `npm install tool`, THEN READ <https://example.com/docs> AND [THE GUIDE](https://example.com/guide).',
+        '',
+        '```bash',
+        'npm install tool --save',
+        '```',
+        '',
+        '- KEEP THE **API KEY** SECRET',
+        '',
+      ].join('\n'),
+    );
+    expect(pages[1].markdown).toBe('INVOICES ARE SENT MONTHLY.\n');
   });
 
-  it('update the same result space on the next run and add up the figures', async () => {
+  it('with an OpenAI-compatible model send the instructions in the prompt, the model and the key, and only text', async () => {
     const admin = await h.current.newAdmin();
-    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello world.')]);
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'de' })).body;
-    const first = await run(admin, created.id, libreTranslator(base));
-    const second = await run(admin, created.id, libreTranslator(base));
+    const source = await spaceWithPages(admin, 'Acme Cloud', [page('p1', 'Setup', CODE_PAGE)]);
+    const id = await createTranslation(admin, source, 'fr', instructions);
+    const done = await run(admin, id, openai());
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'openai', translated: true, translatedPages: 1, skippedPages: 0 });
+    expect(chatCalls.length).toBeGreaterThan(0);
+    for (const call of chatCalls) {
+      expect(call.authorization).toBe('Bearer sk-test-key');
+      expect(call.body.model).toBe('stand-in-model');
+      const system = call.body.messages[0];
+      expect(system.role).toBe('system');
+      expect(system.content).toContain('Use the formal "vous". Keep "Acme Cloud" untranslated.');
+      expect(system.content).toContain('"en"');
+      expect(system.content).toContain('"fr"');
+    }
+    const sent = chatCalls.flatMap((c) => JSON.parse(c.body.messages.at(-1)!.content).texts as string[]);
+    expect(sent.some((t) => t.includes('npm') || t.includes('https://'))).toBe(false);
+    const [translated] = await resultPages(done.result.revision);
+    expect(translated.title).toBe('SETUP');
+    expect(translated.markdown).toContain('```bash\nnpm install tool --save\n```');
+    expect(translated.markdown).toContain('`npm install tool`');
+    expect(translated.markdown).toContain('[THE GUIDE](https://example.com/guide)');
+
+    // New instructions apply from the next run on: every page is translated again with them.
+    const changed = { ...instructions, nodes: [{ ...instructions.nodes[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use "tu".' }] }] }] };
+    expect((await admin.api.put(`/orgs/${admin.organizationId}/translations/${id}`, { instructions: changed })).status).toBe(200);
+    chatCalls.length = 0;
+    const again = await run(admin, id, openai());
+    expect(again.latestRun).toMatchObject({ translatedPages: 1, skippedPages: 0 });
+    expect(chatCalls[0].body.messages[0].content).toContain('Use "tu".');
+  });
+
+  it('translate only the pages changed since the last run and say how many were skipped', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello world.'), page('p2', 'Usage', 'Call the endpoint.'), page('p3', 'Limits', 'Ten per second.')]);
+    const id = await createTranslation(admin, source, 'de');
+    const first = await run(admin, id, libre());
+    expect(first.latestRun).toMatchObject({ translatedPages: 3, skippedPages: 0 });
+
+    // p2 changes, p3 goes, p4 comes.
+    await setPages(source, [page('p1', 'Intro', 'Hello world.'), page('p2', 'Usage', 'Call the new endpoint.'), page('p4', 'Errors', 'Retry later.')]);
+    libreCalls.length = 0;
+    const second = await run(admin, id, libre());
+    expect(second.latestRun).toMatchObject({ status: 'completed', translatedPages: 2, skippedPages: 1 });
+    expect(second.stats).toMatchObject({ runs: 2, latestPages: 2, totalPages: 5 });
+    const sent = libreCalls.flatMap((c) => c.q);
+    expect(sent).toEqual(expect.arrayContaining(['Usage', 'Call the new endpoint.', 'Errors', 'Retry later.']));
+    expect(sent).not.toContain('Intro');
+    expect(sent).not.toContain('Guide');
     expect(second.result.space).toBe(first.result.space);
-    expect(second.result.revision).not.toBe(first.result.revision);
-    expect(second.stats).toMatchObject({ runs: 2, totalPages: 2, latestPages: 1, totalWords: 8, latestWords: 4 });
-    const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, second.result.revision));
-    expect(revision.parents).toEqual([first.result.revision]);
+    const pages = await resultPages(second.result.revision);
+    expect(pages.map((p) => [p.id, p.title, p.markdown])).toEqual([
+      ['p1', 'INTRO', 'HELLO WORLD.\n'],
+      ['p2', 'USAGE', 'CALL THE NEW ENDPOINT.\n'],
+      ['p4', 'ERRORS', 'RETRY LATER.\n'],
+    ]);
+
+    // Nothing changed: nothing is sent, and no revision is added.
+    libreCalls.length = 0;
+    const third = await run(admin, id, libre());
+    expect(libreCalls).toHaveLength(0);
+    expect(third.latestRun).toMatchObject({ status: 'completed', translatedPages: 0, skippedPages: 3 });
+    expect(third.stats).toMatchObject({ runs: 3, latestPages: 0, latestWords: 0 });
+    expect(third.result.revision).toBe(second.result.revision);
   });
 
-  it('translate at least the space title when the space has no pages, and copy text unchanged with the copying provider', async () => {
-    const admin = await h.current.newAdmin();
-    const source = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Empty space' })).body.id;
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'es' })).body;
-    const done = await run(admin, created.id, copyTranslator);
-    expect(done.stats).toMatchObject({ runs: 1, totalPages: 0, totalWords: 2 });
-    const [result] = await h.current.db.select().from(spaces).where(eq(spaces.id, done.result.space));
-    expect(result.title).toBe('Empty space');
-  });
-
-  it('fail the attempt (to be retried) when the translator is unreachable, leaving the figures unchanged', async () => {
+  it('fail the run with a clear error when the translator fails mid-run, leaving the result space as it was', async () => {
     const admin = await h.current.newAdmin();
     const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'it' })).body;
-    const after = await run(admin, created.id, libreTranslator('http://127.0.0.1:1', { timeoutMs: 500, maxBytes: 1024 }));
+    const id = await createTranslation(admin, source, 'it');
+    const first = await run(admin, id, libre());
+    const [before] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    const revisionsOf = async () => (await h.current.db.select({ id: contentRevisions.id }).from(contentRevisions).where(eq(contentRevisions.spaceId, first.result.space))).map((r) => r.id).sort();
+    const revisionsBefore = await revisionsOf();
+
+    // Many changed pages: several batches, the second of which fails on every attempt.
+    await setPages(source, Array.from({ length: 60 }, (_, i) => page(`p${i}`, `Page ${i}`, `Text ${i}.`)));
+    behaviour.mode = 'fail-after';
+    behaviour.answered = 0;
+    behaviour.okCalls = 1;
+    const failed = await run(admin, id, libre(), { baseMs: 0, maxMs: 0 });
+    expect(failed.status).toBe('completed'); // the earlier run's result stands
+    expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'libretranslate', translatedPages: 0, skippedPages: 0 });
+    expect(failed.latestRun.error).toMatch(/translator failed: .*answered 500/);
+    expect(failed.stats.runs).toBe(1);
+    expect(failed.result).toEqual(first.result);
+    const [after] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    expect(after).toEqual(before);
+    expect(await revisionsOf()).toEqual(revisionsBefore);
+    // The stand-in did translate the first batch: the failure came after it, and none of it was kept.
+    expect(libreCalls.length).toBeGreaterThan(1);
+  });
+
+  it('fail a first run that times out without creating a result space', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
+    const id = await createTranslation(admin, source, 'es');
+    const spacesBefore = (await h.current.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.organizationId, admin.organizationId))).length;
+    behaviour.mode = 'hang';
+    const failed = await run(admin, id, openai(300), { baseMs: 0, maxMs: 0 });
+    expect(failed.status).toBe('pending');
+    expect(failed.result).toBeUndefined();
+    expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'openai' });
+    expect(failed.latestRun.error).toMatch(/did not answer within 300 ms/);
+    const spacesAfter = (await h.current.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.organizationId, admin.organizationId))).length;
+    expect(spacesAfter).toBe(spacesBefore);
+  });
+
+  it('keep the translation running while a failed attempt waits for its retry', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
+    const id = await createTranslation(admin, source, 'it');
+    const after = await run(admin, id, libreTranslator('http://127.0.0.1:1', { timeoutMs: 500, maxBytes: 1024 }));
     expect(after.status).toBe('running');
     expect(after.stats.runs).toBe(0);
     expect(after.result).toBeUndefined();
+    expect(after.latestRun).toBeUndefined();
   });
 
-  it('leave a translation pending again once its last attempt failed', async () => {
+  it('label a run of the copy provider as a copy: text unchanged, no words counted as translated', async () => {
     const admin = await h.current.newAdmin();
-    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'pt' })).body;
-    await admin.api.post(`/orgs/${admin.organizationId}/translations/${created.id}/run`);
-    const broken = libreTranslator('http://127.0.0.1:1', { timeoutMs: 500, maxBytes: 1024 });
-    const runner = createJobRunner({
-      db: h.current.db,
-      logger: pino({ level: 'silent' }),
-      handlers: { [RUN_TRANSLATION]: runTranslationHandler(broken) },
-      backoff: { baseMs: 0, maxMs: 0 },
-    });
-    await runner.drain();
-    const after = (await admin.api.get(`/orgs/${admin.organizationId}/translations/${created.id}`)).body;
-    expect(after.status).toBe('pending');
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', CODE_PAGE)]);
+    const id = await createTranslation(admin, source, 'es');
+    const done = await run(admin, id, copyTranslator);
+    expect(done.status).toBe('completed');
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'copy', translated: false, translatedPages: 1, skippedPages: 0 });
+    expect(done.stats).toMatchObject({ runs: 1, latestWords: 0, totalWords: 0 });
+    const [copied] = await resultPages(done.result.revision);
+    expect(copied.markdown).toBe(CODE_PAGE);
+    // Once a translator is set up, the copies are translated for real.
+    const translated = await run(admin, id, libre());
+    expect(translated.latestRun).toMatchObject({ provider: 'libretranslate', translated: true, translatedPages: 1, skippedPages: 0 });
   });
 
-  it('leave a translation pending again when the worker of its last attempt died mid-run', async () => {
+  it('leave a translation pending again when the worker of its last attempt died mid-run, and say so', async () => {
     const admin = await h.current.newAdmin();
     const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
-    const created = (await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'pt' })).body;
-    await admin.api.post(`/orgs/${admin.organizationId}/translations/${created.id}/run`);
+    const id = await createTranslation(admin, source, 'pt');
+    expect((await admin.api.post(`/orgs/${admin.organizationId}/translations/${id}/run`)).status).toBe(204);
     // The run had started (running) when the worker of the job's last allowed attempt died.
-    await h.current.db.update(translations).set({ status: 'running' }).where(eq(translations.id, created.id));
+    await h.current.db.update(translations).set({ status: 'running' }).where(eq(translations.id, id));
     await h.current.db
       .update(jobs)
       .set({ status: 'running', attempts: sql`${jobs.maxAttempts}`, lockedUntil: new Date(Date.now() - 1) })
-      .where(and(eq(jobs.kind, RUN_TRANSLATION), sql`${jobs.payload}->>'translationId' = ${created.id}`));
+      .where(and(eq(jobs.kind, RUN_TRANSLATION), sql`${jobs.payload}->>'translationId' = ${id}`));
     expect(await drain(copyTranslator)).toBe(1);
-    const after = (await admin.api.get(`/orgs/${admin.organizationId}/translations/${created.id}`)).body;
+    const after = await get(admin, id);
     expect(after.status).toBe('pending');
+    expect(after.latestRun).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
   });
 
-  it('use the LibreTranslate provider when TRANSLATOR_URL is set, else the copying one; a bad TRANSLATOR_URL stops the start', () => {
-    expect(configuredTranslator({}).name).toBe('copy');
-    expect(configuredTranslator({ TRANSLATOR_URL: 'http://127.0.0.1:5000' }).name).toBe('libretranslate');
+  it('choose the provider from TRANSLATOR_KIND and check its settings at start', () => {
+    expect(configuredTranslator({}).kind).toBe('copy');
+    expect(configuredTranslator({ TRANSLATOR_URL: 'http://127.0.0.1:5000' }).kind).toBe('libretranslate');
+    const model = configuredTranslator({ TRANSLATOR_KIND: 'openai', TRANSLATOR_URL: 'http://127.0.0.1:11434/v1', TRANSLATOR_MODEL: 'llama3.1' });
+    expect([model.kind, model.label, model.translates]).toEqual(['openai', 'llama3.1', true]);
+    expect(configuredTranslator({ TRANSLATOR_KIND: 'copy', TRANSLATOR_URL: 'http://127.0.0.1:5000' }).kind).toBe('copy');
     expect(loadConfig({ TRANSLATOR_URL: 'http://127.0.0.1:5000' }).translatorUrl).toBe('http://127.0.0.1:5000');
     expect(() => loadConfig({ TRANSLATOR_URL: 'not a url' })).toThrow(/TRANSLATOR_URL/);
+    expect(() => loadConfig({ TRANSLATOR_KIND: 'deepl' })).toThrow(/TRANSLATOR_KIND/);
+    expect(() => loadConfig({ TRANSLATOR_KIND: 'libretranslate' })).toThrow(/TRANSLATOR_URL: is required/);
+    expect(() => loadConfig({ TRANSLATOR_KIND: 'openai', TRANSLATOR_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/TRANSLATOR_MODEL: is required/);
   });
 });

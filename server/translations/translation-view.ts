@@ -28,6 +28,7 @@ export function toTranslation(row: TranslationRow, role: Role | null, urls: Urls
       ...(row.latestPages !== null && { latestPages: row.latestPages }),
       ...(row.latestWords !== null && { latestWords: row.latestWords }),
     },
+    ...(row.latestRun !== null && { latestRun: row.latestRun }),
     permissions: { view: true, edit: atLeast(role, 'create') },
     urls: { location: urls.api(`/orgs/${row.organizationId}/translations/${row.id}`) },
   };

@@ -1,45 +1,124 @@
-// The machine translation behind translation runs, as an interface with two providers: one speaking the
-// LibreTranslate HTTP API (TRANSLATOR_URL), and one that copies the text unchanged (no translator set up).
+// The machine translation behind translation runs, as an interface with three providers chosen by
+// TRANSLATOR_KIND (server/config.ts checks the settings at start):
+// - `libretranslate`: the LibreTranslate HTTP API (`POST <TRANSLATOR_URL>/translate`, `q` as an array);
+//   it has no way to take instructions, so they are not sent (README says so);
+// - `openai`: OpenAI-compatible chat completions (server/providers/chat-completions.ts), the
+//   translation's instructions in the system prompt;
+// - `copy`: copies the text unchanged. It is not a translation: runs with it are labelled as copies.
+// A provider only ever receives plain text (titles, descriptions, the text nodes of pages: see
+// markdown-text.ts), in batches.
+import { loadConfig, type TranslatorSettings } from '../config.js';
 import { fetchText, type OutboundLimits } from '../http/outbound.js';
+import { chatCompletion, parseJsonAnswer, ProviderError, type ChatSettings } from '../providers/chat-completions.js';
+
+export type TranslatorKind = 'copy' | 'libretranslate' | 'openai';
+
+export interface TranslateRequest {
+  from: string;
+  to: string;
+  /** The translation's instructions as plain text (tone, glossary, terms to keep); absent when none. */
+  instructions?: string;
+}
 
 export interface Translator {
-  readonly name: string;
+  readonly kind: TranslatorKind;
+  /** Model name (openai) or server (libretranslate), for the run's report. */
+  readonly label: string;
+  /** Whether the provider translates (false for copy). */
+  readonly translates: boolean;
+  /** The largest batch one call takes: texts and characters. */
+  readonly batch: { texts: number; chars: number };
   /** The texts in `to`, in the same order; throws when the provider fails. */
-  translate(texts: string[], from: string, to: string): Promise<string[]>;
+  translate(texts: string[], request: TranslateRequest): Promise<string[]>;
 }
+
+const DEFAULT_LIMITS: OutboundLimits = { timeoutMs: 60_000, maxBytes: 10 * 1024 * 1024 };
 
 /** Copies text unchanged: the provider when no translator is configured. */
 export const copyTranslator: Translator = {
-  name: 'copy',
+  kind: 'copy',
+  label: 'copy',
+  translates: false,
+  batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
   translate: async (texts) => [...texts],
 };
 
-/** A LibreTranslate server (`POST <url>/translate` with `q` as an array), every call with a deadline and a size cap. */
-export function libreTranslator(baseUrl: string, limits: OutboundLimits = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024 }): Translator {
+function checkCount(out: unknown, expected: number, who: string): string[] {
+  if (!Array.isArray(out) || out.length !== expected || !out.every((t) => typeof t === 'string')) {
+    throw new ProviderError(`${who} answered without one translated text per input (${expected} sent)`);
+  }
+  return out as string[];
+}
+
+/** A LibreTranslate server, every call with a deadline and a size cap; TRANSLATOR_API_KEY is sent as `api_key`. */
+export function libreTranslator(baseUrl: string, limits: OutboundLimits = DEFAULT_LIMITS, apiKey?: string): Translator {
   const endpoint = new URL('translate', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
   return {
-    name: 'libretranslate',
-    async translate(texts, from, to) {
+    kind: 'libretranslate',
+    label: baseUrl,
+    translates: true,
+    batch: { texts: 50, chars: 20_000 },
+    async translate(texts, { from, to }) {
       if (texts.length === 0) return [];
-      const body = JSON.stringify({ q: texts, source: from, target: to, format: 'text' });
-      const text = await fetchText(endpoint, limits, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        // TRANSLATOR_URL is the operator's own choice, often a LibreTranslate on the same host.
-        origin: 'operator',
-      });
-      const parsed = JSON.parse(text) as { translatedText?: unknown };
-      const out = parsed.translatedText;
-      if (!Array.isArray(out) || out.length !== texts.length || !out.every((t) => typeof t === 'string')) {
-        throw new Error('The translator answered without one translated text per input');
+      const body = JSON.stringify({ q: texts, source: from, target: to, format: 'text', ...(apiKey && { api_key: apiKey }) });
+      // TRANSLATOR_URL is the operator's own choice, often a LibreTranslate on the same host.
+      const text = await fetchText(endpoint, limits, { method: 'POST', headers: { 'content-type': 'application/json' }, body, origin: 'operator' });
+      let parsed: { translatedText?: unknown };
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ProviderError(`${endpoint} answered with something other than JSON`);
       }
-      return out as string[];
+      return checkCount(parsed.translatedText, texts.length, endpoint);
     },
   };
 }
 
-/** The translator configured by TRANSLATOR_URL (checked at start by server/config.ts), else the copying one. */
+/** The system prompt: what to do with the batch, the format of the answer, then the team's instructions. */
+export function translationPrompt({ from, to, instructions }: TranslateRequest): string {
+  return [
+    `You translate documentation from the language with code "${from}" into the language with code "${to}".`,
+    'You receive a JSON object {"texts": [...]}: short pieces of text cut out of Markdown pages (code, URLs and markup were taken out ' +
+      'and stay as they are). Translate each piece on its own, keeping its meaning, its line breaks and any product names.',
+    'Answer with only a JSON object {"translations": [...]} holding exactly one translated string per input string, in the same order.',
+    ...(instructions ? ['Follow these instructions of the documentation team (tone, glossary, terms to keep):', instructions] : []),
+  ].join('\n\n');
+}
+
+/** An OpenAI-compatible chat-completions model. */
+export function openAITranslator(settings: ChatSettings): Translator {
+  return {
+    kind: 'openai',
+    label: settings.model,
+    translates: true,
+    // Smaller batches than LibreTranslate: the answer must fit the model's output window.
+    batch: { texts: 40, chars: 6_000 },
+    async translate(texts, request) {
+      if (texts.length === 0) return [];
+      const content = await chatCompletion(settings, [
+        { role: 'system', content: translationPrompt(request) },
+        { role: 'user', content: JSON.stringify({ texts }) },
+      ]);
+      const answer = parseJsonAnswer(content);
+      const list = Array.isArray(answer) ? answer : (answer as { translations?: unknown } | null)?.translations;
+      return checkCount(list, texts.length, `The model ${settings.model}`);
+    },
+  };
+}
+
+/** The translator for the given settings. */
+export function translatorFor(settings: TranslatorSettings): Translator {
+  switch (settings.kind) {
+    case 'libretranslate':
+      return libreTranslator(settings.url, { ...DEFAULT_LIMITS, timeoutMs: settings.timeoutMs }, settings.apiKey);
+    case 'openai':
+      return openAITranslator({ baseUrl: settings.url, model: settings.model, apiKey: settings.apiKey, limits: { ...DEFAULT_LIMITS, timeoutMs: settings.timeoutMs } });
+    case 'copy':
+      return copyTranslator;
+  }
+}
+
+/** The translator the environment configures (TRANSLATOR_KIND, TRANSLATOR_URL, …; checked at start by server/config.ts). */
 export function configuredTranslator(env: Record<string, string | undefined> = process.env): Translator {
-  return env.TRANSLATOR_URL ? libreTranslator(env.TRANSLATOR_URL) : copyTranslator;
+  return translatorFor(loadConfig(env).translator);
 }
