@@ -8,7 +8,8 @@ import { Team, teamExample } from './teams.js';
 import { z } from './zod.js';
 
 const samlProviderId = 'sml_01JD3QG6T2MV8HN';
-const samlServiceBase = `${ex.appUrl}/auth/saml/${samlProviderId}`;
+// Served by this server outside /v1 (server/sso/saml.routes.ts): start, assertion consumer, metadata.
+const samlServiceBase = `${ex.baseUrl}/auth/saml/${samlProviderId}`;
 
 const certificateExample =
   '-----BEGIN CERTIFICATE-----\n' +
@@ -53,9 +54,18 @@ export const SAMLProvider = z
     }),
     service: z
       .object({
-        acsURL: z.url().openapi({ description: 'Assertion consumer service URL to configure in the identity provider.' }),
-        startURL: z.url().openapi({ description: 'URL that starts a sign-in with this provider.' }),
-        entityID: z.string().openapi({ description: 'Entity id (audience) of the service provider.' }),
+        acsURL: z.url().openapi({
+          description:
+            'Assertion consumer service URL to configure in the identity provider (HTTP-POST binding). The response must be ' +
+            'signed with `certificate`, issued by `entityID`, for this service\'s `entityID` (audience) and this URL ' +
+            '(recipient), within its validity window, and answer a sign-in started at `startURL`.',
+        }),
+        startURL: z.url().openapi({
+          description:
+            'URL that starts a sign-in with this provider: redirects the browser to `ssoURL` with an AuthnRequest. ' +
+            'Optional `returnTo` query parameter (a URL on this service\'s origin) receives the one-time `code` afterwards.',
+        }),
+        entityID: z.string().openapi({ description: 'Entity id (audience) of the service provider; the URL serves its SAML metadata.' }),
       })
       .openapi({ description: 'The service-provider settings to enter in the identity provider.' }),
     urls: z.object({ location: z.url() }),

@@ -17,6 +17,8 @@ import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
+import type { SamlSigning } from './sso/saml-settings.js';
+import { samlRoutes } from './sso/saml.routes.js';
 
 export interface AppOptions {
   db: Db;
@@ -27,6 +29,8 @@ export interface AppOptions {
   now?: () => Date;
   /** The operation handlers; defaults to the real ones (the hybrid-mock test swaps one for its 501 stub). */
   handlers?: AppHandlers;
+  /** The key and certificate this service signs its SAML AuthnRequests with; absent: requests are not signed. */
+  samlSigning?: SamlSigning;
 }
 
 export function createApp(options: AppOptions): Express {
@@ -43,6 +47,7 @@ export function createApp(options: AppOptions): Express {
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
+  app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
   const v1 = express.Router();
   v1.use(authenticationMiddleware(createAuthenticator(db)));

@@ -26,9 +26,9 @@ describe('SAML providers', () => {
     expect(p).toMatchObject({ object: 'saml-provider', label: 'Acme Okta', status: 'active', defaultRole: 'edit', ssoURL: complete.ssoURL });
     expect(p.certificate).toContain('-----BEGIN CERTIFICATE-----');
     expect(p.service).toEqual({
-      acsURL: `${PUBLIC_URL}/app/auth/saml/${p.id}/acs`,
-      startURL: `${PUBLIC_URL}/app/auth/saml/${p.id}/start`,
-      entityID: `${PUBLIC_URL}/app/auth/saml/${p.id}/metadata`,
+      acsURL: `${PUBLIC_URL}/auth/saml/${p.id}/acs`,
+      startURL: `${PUBLIC_URL}/auth/saml/${p.id}/start`,
+      entityID: `${PUBLIC_URL}/auth/saml/${p.id}/metadata`,
     });
     expect(p.urls.location).toBe(`${PUBLIC_URL}/v1/orgs/${admin.organizationId}/saml/${p.id}`);
     expect(res.headers.location).toBe(p.urls.location);

@@ -1,5 +1,5 @@
 // SAML providers of an organization: settings, status and the service-provider URLs derived from the
-// public URL. Membership and role are checked by the access layer (the grant) before these run.
+// public URL (served by saml.routes.ts). Membership and role are checked by the access layer (the grant) before these run.
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ssoOperations } from '../../contract/sso.js';
@@ -14,17 +14,13 @@ import type { Urls } from '../http/urls.js';
 import { newId } from '../ids.js';
 import { teamFields, toTeam, type Team } from '../teams/team-view.js';
 import { checkCertificate } from './certificate.js';
+import { isActive } from './saml-settings.js';
+import { serviceUrls } from './service-urls.js';
 
 type SAMLProvider = components['schemas']['SAMLProvider'];
 type Row = typeof samlProviders.$inferSelect;
 type CreateBody = z.output<typeof ssoOperations.createOrganizationSAMLProvider.body>;
 type UpdateBody = z.output<typeof ssoOperations.updateOrganizationSAMLProvider.body>;
-
-/** The service-provider URLs of a provider: where the identity provider posts assertions, where sign-in starts, our entity id. */
-export function serviceUrls(urls: Urls, id: string) {
-  const base = urls.app(`/auth/saml/${id}`);
-  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
-}
 
 function toSAMLProvider(row: Row, team: Team | undefined, urls: Urls): SAMLProvider {
   return {
@@ -41,11 +37,6 @@ function toSAMLProvider(row: Row, team: Team | undefined, urls: Urls): SAMLProvi
     service: serviceUrls(urls, row.id),
     urls: { location: urls.api(`/orgs/${row.organizationId}/saml/${row.id}`) },
   };
-}
-
-/** A provider can be used once the identity provider's URL, entity id and certificate are all known. */
-function isActive(row: Pick<Row, 'ssoUrl' | 'entityId' | 'certificate'>): boolean {
-  return row.ssoUrl !== null && row.entityId !== null && row.certificate !== null;
 }
 
 /** The default teams of the given providers, by team id, in one query. */

@@ -1,0 +1,33 @@
+// Where this server serves SAML sign-in (outside /v1: identity providers and browsers reach it without a
+// token). The provider's `service` URLs and the sign-in options are built from these paths.
+import type { Urls } from '../http/urls.js';
+
+/** Express paths of the sign-in routes (server/sso/saml.routes.ts). */
+export const SSO_PATHS = {
+  start: '/auth/saml/:providerId/start',
+  acs: '/auth/saml/:providerId/acs',
+  metadata: '/auth/saml/:providerId/metadata',
+  token: '/auth/saml/token',
+  signedIn: '/auth/saml/signed-in',
+} as const;
+
+/** The public base URL (`PUBLIC_URL`), recovered from the API's own URL builder (`<public>/v1<path>`). */
+export function publicBase(urls: Urls): string {
+  return urls.api('').replace(/\/v1$/, '');
+}
+
+/** The service-provider URLs of a provider: where the identity provider posts assertions, where sign-in starts, our entity id (which serves our metadata). */
+export function serviceUrls(urls: Urls, id: string) {
+  const base = `${publicBase(urls)}/auth/saml/${encodeURIComponent(id)}`;
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+}
+
+/** Where a sign-in lands when the start URL names no `returnTo`: a page of this server showing the one-time code. */
+export function defaultReturnTo(urls: Urls): string {
+  return `${publicBase(urls)}${SSO_PATHS.signedIn}`;
+}
+
+/** The token-exchange URL. */
+export function tokenUrl(urls: Urls): string {
+  return `${publicBase(urls)}${SSO_PATHS.token}`;
+}
