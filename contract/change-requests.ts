@@ -40,6 +40,7 @@ export const changeRequestExample = {
   comments: 2,
   outdated: false,
   conversationsIssuesCluster: issuesClusterId,
+  permissions: { merge: true },
   urls: {
     location: `${ex.baseUrl}/v1/spaces/${ex.spaceId}/change-requests/${changeRequestId}`,
     app: `${ex.appUrl}/s/${ex.spaceId}/~/changes/12`,
@@ -68,13 +69,23 @@ export const ChangeRequest = z
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
     outdated: z.boolean().openapi({ description: 'true when the change request is not up to date with the main content.' }),
     conversationsIssuesCluster: z.string().optional().openapi({ description: 'Id of the conversations issues cluster it addresses.' }),
+    permissions: z
+      .object({
+        merge: z.boolean().openapi({
+          description:
+            'Whether the caller may merge it now: it is open or draft, the space is not locked, the caller has the review ' +
+            'role and the merge rules are met (or the caller may bypass them).',
+        }),
+      })
+      .optional()
+      .openapi({ description: 'What the caller may do with it; given when the change request is read or written by itself, not in lists.' }),
     urls: z.object({ location: z.url(), app: z.url() }),
   })
   .openapi('ChangeRequest', { description: 'A set of proposed changes to the content of a space.', example: changeRequestExample });
 
 const ChangeRequestList = listOf('ChangeRequestList', ChangeRequest);
 
-const ChangeRequestIdParams = SpaceIdParams.extend({
+export const ChangeRequestIdParams = SpaceIdParams.extend({
   changeRequestId: z
     .string()
     .min(1)
@@ -269,14 +280,24 @@ export const changeRequestOperations = operations({
     tag: 'change-requests',
     summary: 'Create a change request',
     description:
-      'Opens a change request on the space, starting from its current revision, with the caller as creator. ' +
-      'Properties other than `subject` are accepted and ignored. The body may be omitted.',
+      'Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, ' +
+      '`description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is ' +
+      'not found). Other properties are accepted and ignored. The body may be omitted.',
     params: SpaceIdParams,
     body: z
-      .looseObject({ subject: z.string().optional().openapi({ description: 'Title of the change request.' }) })
+      .looseObject({
+        subject: z.string().max(1000).optional().openapi({ description: 'Title of the change request.' }),
+        description: Document.optional().openapi({ description: 'What the change request is about.' }),
+        conversationsIssuesCluster: z
+          .string()
+          .min(1)
+          .max(128)
+          .optional()
+          .openapi({ description: 'Id of the conversations issues cluster of the organization it addresses.' }),
+      })
       .openapi('CreateChangeRequest'),
     bodyOptional: true,
-    bodyExample: { subject: 'Document the API token scopes' },
+    bodyExample: { subject: 'Document the API token scopes', description: documentExample },
     responses: {
       201: {
         ...changeRequestResponse('The created change request.'),
@@ -326,7 +347,11 @@ export const changeRequestOperations = operations({
     description:
       'Merges the changes of a change request into the content of the space: the result is a new space revision, which ' +
       'becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space ' +
-      'to be met (403 otherwise); a change request already merged or archived is a conflict (409).',
+      '(its own, or the organization\'s with `inherit`) to be met: otherwise 403, whose message names every unmet rule; ' +
+      'users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, ' +
+      'made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` ' +
+      'rules are never met (this service has no review agent and does not evaluate expressions). A change request ' +
+      'already merged or archived, or a locked space (`editMode: locked`), is a conflict (409).',
     params: ChangeRequestIdParams,
     responses: { 200: { description: 'The merge is done.', schema: ChangeRequestMergeResult, example: mergeResultExample } },
     errors: [403, 404, 409],
@@ -412,8 +437,8 @@ export const changeRequestOperations = operations({
     description:
       'Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change ' +
       'request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with ' +
-      '`compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request ' +
-      'is a conflict (409); an unknown change request or page is not found.',
+      '`compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, ' +
+      'or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found.',
     params: ChangeRequestIdParams,
     query: z.object({
       compat: queryBoolean('true (default): answer the change request; false: answer a ChangeRequestContentUpdate.')

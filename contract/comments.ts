@@ -72,19 +72,35 @@ export const commentExample = {
   status: 'open' as const,
 };
 
+/** What a comment and a reply both are: a body posted, maybe edited, by a user, with reactions. */
+const postFields = {
+  id: z.string(),
+  postedBy: User,
+  postedAt: DateTime,
+  editedAt: DateTime.optional().openapi({ description: 'When the body was last changed; absent if never edited.' }),
+  reactions: z.array(CommentReaction),
+  body: MarkdownOrDocument,
+  urls: z.object({ location: z.url() }),
+  permissions: CommentPermissions,
+};
+
+/** The body a comment or a reply is posted with, and what changing one takes. */
+const postBody = { body: MarkdownOrDocument };
+const reactions = (description: string) => z.array(reactionEmoji).max(100).optional().openapi({ description });
+const updateBodyFields = {
+  body: MarkdownOrDocument.optional(),
+  addedReactions: reactions('Emojis the caller reacts with.'),
+  removedReactions: reactions('Emojis whose reaction by the caller is removed.'),
+};
+
 export const Comment = z
   .object({
     object: z.literal('comment'),
-    id: z.string(),
-    postedBy: User,
-    postedAt: DateTime,
-    editedAt: DateTime.optional().openapi({ description: 'When the body was last changed; absent if never edited.' }),
-    reactions: z.array(CommentReaction),
+    ...postFields,
     replies: z.number().int().openapi({ description: 'Number of replies.' }),
     repliers: z
       .array(z.object({ updatedAt: DateTime, count: z.number().int(), user: User }))
       .openapi({ description: 'The users who replied, with the number of their replies and the time of their latest one.' }),
-    body: MarkdownOrDocument,
     target: z
       .object({
         node: z.object({ id: z.string() }).optional().openapi({ description: 'The block of the page the comment is anchored to.' }),
@@ -99,8 +115,6 @@ export const Comment = z
         revision: z.string().optional().openapi({ description: 'Id of the revision the comment was posted on.' }),
       })
       .openapi({ description: 'What the comment is about.' }),
-    urls: z.object({ location: z.url() }),
-    permissions: CommentPermissions,
     status: CommentStatus,
     resolvedAt: DateTime.optional(),
     resolvedBy: User.optional(),
@@ -121,14 +135,7 @@ export const commentReplyExample = {
 export const CommentReply = z
   .object({
     object: z.literal('comment-reply'),
-    id: z.string(),
-    postedBy: User,
-    postedAt: DateTime,
-    editedAt: DateTime.optional(),
-    reactions: z.array(CommentReaction),
-    body: MarkdownOrDocument,
-    urls: z.object({ location: z.url() }),
-    permissions: CommentPermissions,
+    ...postFields,
   })
   .openapi('CommentReply', { description: 'A reply to a comment.', example: commentReplyExample });
 
@@ -140,12 +147,12 @@ const CommentReplyIdParams = CommentIdParams.extend({
   commentReplyId: z.string().min(1).max(128).openapi({ description: 'The id of the reply.', example: commentReplyId }),
 });
 
-const format = z
+export const commentBodyFormat = z
   .enum(['document', 'markdown'])
   .optional()
   .openapi({ description: 'Format of the returned bodies: `markdown` (`{ markdown }`, the default) or `document` (`{ document }`).' });
 
-const reactions = (description: string) => z.array(reactionEmoji).max(100).optional().openapi({ description });
+const format = commentBodyFormat;
 
 const commentResponse = (description: string) => ({ description, schema: Comment, example: commentExample });
 const replyResponse = (description: string) => ({ description, schema: CommentReply, example: commentReplyExample });
@@ -157,8 +164,9 @@ export const commentOperations = operations({
     tag: 'comments',
     summary: 'List the comments of a space',
     description:
-      'Lists the comments of a space, newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), ' +
-      '`targetPage` (comments on one page) and `authors` (comments posted by any of these users).',
+      'Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: ' +
+      '`status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one ' +
+      'change request) and `authors` (comments posted by any of these users).',
     params: SpaceIdParams,
     query: z.object({
       ...paginationQuery,
@@ -169,6 +177,12 @@ export const commentOperations = operations({
         .openapi({ description: 'Only open, or only resolved comments (default all).' }),
       format,
       targetPage: z.string().min(1).max(128).optional().openapi({ description: 'Only the comments on this page (a page id).' }),
+      changeRequest: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .openapi({ description: 'Only the comments of this change request (its id or number).' }),
       authors: queryArray(z.string().min(1).max(128), 'Only the comments posted by these users (user ids; repeat the parameter).').optional(),
     }),
     responses: {
@@ -184,11 +198,18 @@ export const commentOperations = operations({
     summary: 'Post a comment',
     description:
       'Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell ' +
-      '(`tableCell`). An unknown space or page is not found.',
+      '(`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). ' +
+      'An unknown space, change request or page is not found.',
     params: SpaceIdParams,
     body: z
       .strictObject({
-        body: MarkdownOrDocument,
+        ...postBody,
+        changeRequest: z
+          .string()
+          .min(1)
+          .max(128)
+          .optional()
+          .openapi({ description: 'Id (or number) of the change request of the space commented on.' }),
         node: z.string().min(1).max(128).optional().openapi({ description: 'Key of the block commented on.' }),
         page: z.string().min(1).max(128).optional().openapi({ description: 'Id of the page commented on.' }),
         tableCell: z
@@ -230,9 +251,7 @@ export const commentOperations = operations({
     body: z
       .strictObject({
         resolved: z.boolean().optional().openapi({ description: 'true resolves the comment, false reopens it.' }),
-        body: MarkdownOrDocument.optional(),
-        addedReactions: reactions('Emojis the caller reacts with.'),
-        removedReactions: reactions('Emojis whose reaction by the caller is removed.'),
+        ...updateBodyFields,
       })
       .openapi('UpdateComment'),
     bodyExample: { resolved: true, addedReactions: ['👍'] },
@@ -278,7 +297,7 @@ export const commentOperations = operations({
     summary: 'Reply to a comment',
     description: 'Posts a reply to a comment. An unknown comment is not found.',
     params: CommentIdParams,
-    body: z.strictObject({ body: MarkdownOrDocument }).openapi('PostCommentReply'),
+    body: z.strictObject(postBody).openapi('PostCommentReply'),
     bodyExample: { body: { markdown: 'Yes: it needs the `space:content:write` scope.' } },
     responses: { 200: replyResponse('The posted reply.') },
     errors: [403, 404],
@@ -306,11 +325,7 @@ export const commentOperations = operations({
       'unchanged.',
     params: CommentReplyIdParams,
     body: z
-      .strictObject({
-        body: MarkdownOrDocument.optional(),
-        addedReactions: reactions('Emojis the caller reacts with.'),
-        removedReactions: reactions('Emojis whose reaction by the caller is removed.'),
-      })
+      .strictObject(updateBodyFields)
       .openapi('UpdateCommentReply'),
     bodyExample: { body: { markdown: 'Yes: it needs the `space:content:write` scope, see [Scopes](https://docs.example.com/scopes).' } },
     responses: { 200: replyResponse('The updated reply.') },

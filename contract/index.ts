@@ -1,6 +1,7 @@
 // Composes the areas of the contract. Nothing is defined here: each area owns its schemas and operations.
 import { agentInstructionOperations } from './agent-instructions.js';
 import { changeRequestContentOperations } from './change-request-content.js';
+import { changeRequestReviewOperations } from './change-request-reviews.js';
 import { changeRequestOperations } from './change-requests.js';
 import { collectionOperations } from './collections.js';
 import { commentOperations } from './comments.js';
@@ -36,6 +37,7 @@ export const areaOperations = {
   search: searchOperations,
   changeRequests: changeRequestOperations,
   changeRequestContent: changeRequestContentOperations,
+  changeRequestReviews: changeRequestReviewOperations,
   sites: siteOperations,
   siteSections: siteSectionOperations,
   siteSectionGroups: siteSectionGroupOperations,

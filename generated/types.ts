@@ -2409,7 +2409,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). `status` keeps only the clusters still to address (`open`: some task is in the backlog or started, or no task was created yet) or those addressed (`resolved`: every task is completed or cancelled); without it, all clusters are listed. Requires the `read` role in the organization.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;
@@ -7622,19 +7622,25 @@ export interface components {
             icon?: string;
             /** @description What the issues of the cluster have in common; absent until summarized. */
             summary?: string;
-            /** @description Exactly 13 numbers: the new issues of each of the past 13 weeks (about 3 months), oldest week first. */
+            /** @description Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested). */
             weeklyPulse: number[];
             /** @description Number of issues per conversation source. */
             sources: {
                 [key: string]: number;
             };
+            /** @description Issues and conversations of the cluster, and its tasks: the change requests addressing it. */
             stats: {
                 issues: number;
                 conversations: number;
+                /** @description Change requests created for the cluster (`conversationsIssuesCluster`). */
                 tasksTotal: number;
+                /** @description Of them, drafts. */
                 tasksBacklog: number;
+                /** @description Of them, open. */
                 tasksStarted: number;
+                /** @description Of them, merged. */
                 tasksCompleted: number;
+                /** @description Of them, archived. */
                 tasksCancelled: number;
             };
             urls: {
@@ -21839,7 +21845,7 @@ export interface operations {
                 order?: "asc" | "desc";
                 /** @description Timestamp to sort by (default `updatedAt`). */
                 orderBy?: "updatedAt" | "createdAt";
-                /** @description `open`: tasks remain to do (or none exist yet); `resolved`: all tasks completed or cancelled. */
+                /** @description `resolved`: some task merged and none draft or open; `open`: every other cluster. */
                 status?: "open" | "resolved";
             };
             header?: never;

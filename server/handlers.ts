@@ -6,6 +6,7 @@ import type { OperationId } from '../generated/router.js';
 import { agentInstructionHandlers } from './agent-instructions/agent-instructions.handlers.js';
 import { changeRequestContentHandlers } from './change-requests/change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests/change-requests.handlers.js';
+import { changeRequestReviewHandlers } from './change-requests/reviews.handlers.js';
 import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
@@ -37,6 +38,7 @@ const implemented = {
   ...contentHandlers,
   ...changeRequestHandlers,
   ...changeRequestContentHandlers,
+  ...changeRequestReviewHandlers,
   ...commentHandlers,
   ...searchHandlers,
   ...integrationHandlers,

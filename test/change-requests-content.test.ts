@@ -106,7 +106,7 @@ describe('change request content', () => {
     expect(await tree()).toEqual([['X', ['Y']]]);
   });
 
-  it('post /spaces/{spaceId}/change-requests/{changeRequestId}/content answers 409 when closed, 403 when locked or below edit, 404 when unknown', async () => {
+  it('post /spaces/{spaceId}/change-requests/{changeRequestId}/content answers 409 when closed or locked, 403 below edit, 404 when unknown', async () => {
     const admin = await h.current.newAdmin();
     const commenter = await h.current.newMember(admin.organizationId, 'comment');
     const { space, base, send } = await setup(admin);
@@ -115,7 +115,8 @@ describe('change request content', () => {
     expect((await admin.api.post(`/spaces/${space.id}/change-requests/404/content`, { changes: change })).status).toBe(404);
     await admin.api.patch(`/spaces/${space.id}`, { editMode: 'locked' });
     const locked = await send(change);
-    expect(locked.status).toBe(403);
+    // A locked space is a state of the space, not a role the caller lacks: 409, as in applyTemplateToSpace.
+    expect(locked.status).toBe(409);
     expect(locked.body.error.message).toContain('locked');
     await admin.api.patch(`/spaces/${space.id}`, { editMode: 'live' });
     await admin.api.patch(base, { status: 'archived' });

@@ -131,7 +131,7 @@ describe('change request merge and update', () => {
     expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${archived.id}/merge`)).status).toBe(409);
   });
 
-  it('post /spaces/{spaceId}/change-requests/{changeRequestId}/merge answers 403 below review and when the space is locked', async () => {
+  it('post /spaces/{spaceId}/change-requests/{changeRequestId}/merge answers 403 below review and 409 when the space is locked', async () => {
     const admin = await h.current.newAdmin();
     const editor = await h.current.newMember(admin.organizationId, 'edit');
     const spaceId = await newSpace(admin);
@@ -139,7 +139,8 @@ describe('change request merge and update', () => {
     expect((await editor.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`)).status).toBe(403);
     await admin.api.patch(`/spaces/${spaceId}`, { editMode: 'locked' });
     const locked = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`);
-    expect(locked.status).toBe(403);
+    // A locked space is a state of the space, not a role the caller lacks: 409, as in applyTemplateToSpace.
+    expect(locked.status).toBe(409);
     expect(locked.body.error.message).toContain('locked');
   });
 

@@ -1,4 +1,5 @@
 // The API form of a change request row.
+import { sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import type { changeRequests, users } from '../db/schema/index.js';
@@ -13,8 +14,26 @@ export function baseRevision(row: Pick<ChangeRequestRow, 'revisionInitial' | 're
   return row.revisionMergedAncestor ?? row.revisionInitial;
 }
 
-/** The API form; `spaceRevision` is the space's current revision (for `outdated`). */
-export function toChangeRequest(ctx: Ctx, row: ChangeRequestRow, creator: UserRow, spaceRevision: string): ChangeRequest {
+/**
+ * The number of open comments of each change request, as a field of a select over `change_requests`
+ * (the outer column written qualified, as Drizzle leaves a single-table select's columns unqualified).
+ */
+export function openCommentsField() {
+  return sql<number>`(SELECT count(*) FROM comments c WHERE c.change_request_id = "change_requests"."id" AND c.status = 'open')`.mapWith(Number);
+}
+
+/**
+ * The API form; `spaceRevision` is the space's current revision (for `outdated`), `comments` its open
+ * comments, `mayMerge` the caller's `permissions.merge` when the change request is shown by itself.
+ */
+export function toChangeRequest(
+  ctx: Ctx,
+  row: ChangeRequestRow,
+  creator: UserRow,
+  spaceRevision: string,
+  comments: number,
+  mayMerge?: boolean,
+): ChangeRequest {
   return {
     object: 'change-request',
     id: row.id,
@@ -30,10 +49,11 @@ export function toChangeRequest(ctx: Ctx, row: ChangeRequestRow, creator: UserRo
     revisionInitial: row.revisionInitial,
     ...(row.revisionMergedAncestor && { revisionMergedAncestor: row.revisionMergedAncestor }),
     ...(row.revisionMerged && { revisionMerged: row.revisionMerged }),
-    // Comments are not stored yet.
-    comments: 0,
+    comments,
     // A merged change request is part of the space: it cannot fall behind any more.
     outdated: row.status !== 'merged' && baseRevision(row) !== spaceRevision,
+    ...(row.conversationsIssuesClusterId && { conversationsIssuesCluster: row.conversationsIssuesClusterId }),
+    ...(mayMerge !== undefined && { permissions: { merge: mayMerge } }),
     urls: {
       location: ctx.urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`),
       app: ctx.urls.app(`/s/${row.spaceId}/~/changes/${row.number}`),

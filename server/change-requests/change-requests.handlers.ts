@@ -19,16 +19,19 @@ export const changeRequestHandlers = {
   },
   async listChangeRequestsForOrganization({ grant, query }, ctx) {
     // Guests see no content unless granted it, and content grants are not stored (as for the space list).
-    // Sites do not record which spaces they publish yet, so a `site` filter matches nothing.
-    if (grant.role === null || query.site !== undefined) return { status: 200, body: { items: [], count: 0 } };
+    if (grant.role === null) return { status: 200, body: { items: [], count: 0 } };
     return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query) };
   },
   async createChangeRequest({ grant, body }, ctx) {
-    const changeRequest = await createChangeRequest(ctx, grant, typeof body?.subject === 'string' ? body.subject : undefined);
+    const changeRequest = await createChangeRequest(ctx, grant, {
+      subject: body?.subject,
+      description: body?.description,
+      conversationsIssuesCluster: body?.conversationsIssuesCluster,
+    });
     return { status: 201, body: changeRequest, headers: { Location: changeRequest.urls.location } };
   },
   async getChangeRequestById({ grant, params }, ctx) {
-    return { status: 200, body: await viewChangeRequest(ctx, await findChangeRequest(ctx, grant.row.id, params.changeRequestId)) };
+    return { status: 200, body: await viewChangeRequest(ctx, await findChangeRequest(ctx, grant.row.id, params.changeRequestId), grant) };
   },
   async updateChangeRequestById({ grant, params, body }, ctx) {
     return { status: 200, body: await updateChangeRequest(ctx, grant, params.changeRequestId, body) };

@@ -1,11 +1,11 @@
 // The two change-request lists (a space's, an organization's): newest first by `updatedAt` or
 // `createdAt`, keyset-paginated on (that time, id), with the creator and the space's current revision
 // joined in the same query, so no query runs per listed item.
-import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
-import { changeRequests, spaces, users } from '../db/schema/index.js';
-import { toChangeRequest } from './change-request-view.js';
+import { changeRequestReviewers, changeRequests, siteSpaces, spaces, users } from '../db/schema/index.js';
+import { openCommentsField, toChangeRequest } from './change-request-view.js';
 
 export interface ListFilters {
   page?: string;
@@ -15,21 +15,33 @@ export interface ListFilters {
   requestedReviewer?: string;
   topic?: string;
   conversationsIssuesCluster?: string;
+  /** Only the change requests of the spaces this site publishes. */
+  site?: string;
   orderBy: 'updatedAt' | 'createdAt';
 }
 
 /** One page of the change requests matching `scope` and the filters, as a list envelope. */
 export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters) {
-  // Reviews, topics and issue clusters are not recorded on change requests yet, so nothing matches
-  // those filters (rather than ignoring them and answering unfiltered lists).
-  if (filters.requestedReviewer !== undefined || filters.topic !== undefined || filters.conversationsIssuesCluster !== undefined) {
-    return { items: [], count: 0 };
-  }
+  // Change requests here are never opened from a site topic, so none is about one: `topic` matches nothing
+  // (rather than being ignored, which would answer an unfiltered list).
+  if (filters.topic !== undefined) return { items: [], count: 0 };
   const where = and(
     scope,
     isNull(spaces.deletedAt),
     filters.creator !== undefined ? eq(changeRequests.createdBy, filters.creator) : undefined,
     filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
+    filters.requestedReviewer !== undefined
+      ? exists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(changeRequestReviewers)
+            .where(and(eq(changeRequestReviewers.changeRequestId, changeRequests.id), eq(changeRequestReviewers.userId, filters.requestedReviewer))),
+        )
+      : undefined,
+    filters.conversationsIssuesCluster !== undefined ? eq(changeRequests.conversationsIssuesClusterId, filters.conversationsIssuesCluster) : undefined,
+    filters.site !== undefined
+      ? inArray(changeRequests.spaceId, ctx.db.select({ id: siteSpaces.spaceId }).from(siteSpaces).where(eq(siteSpaces.siteId, filters.site)))
+      : undefined,
   );
   const sortColumn = filters.orderBy === 'createdAt' ? changeRequests.createdAt : changeRequests.updatedAt;
   const keys: SortKey[] = [
@@ -38,7 +50,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
   ];
   const limit = pageLimit(filters);
   const rows = await ctx.db
-    .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId })
+    .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId, comments: openCommentsField() })
     .from(changeRequests)
     .innerJoin(users, eq(users.id, changeRequests.createdBy))
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
@@ -52,7 +64,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
     .where(where);
   const page = cutPage(rows, limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
   return {
-    items: page.rows.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision)),
+    items: page.rows.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision, r.comments)),
     count: total,
     ...(page.next && { next: page.next }),
   };

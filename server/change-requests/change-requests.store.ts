@@ -9,32 +9,38 @@ import { applyChanges } from '../content/apply-changes.js';
 import { mergeContent } from '../content/merge.js';
 import { loadRevision, insertRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import { changeRequests, contentRevisions, spaces, users } from '../db/schema/index.js';
-import { Conflict, Forbidden, NotFound } from '../errors.js';
+import { changeRequests, contentRevisions, issueClusters, spaces, users } from '../db/schema/index.js';
+import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { baseRevision, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
+import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
+import { mayMerge, refuseLocked, requireMergeRules } from './merge-check.js';
 
 type Ops = typeof changeRequestOperations;
 type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
 type ContentBody = z.output<Ops['updateChangeRequestContent']['body']>;
 
 /** The change request `ref` (an id, or a number within the space) of the space; throws NotFound. */
-export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false): Promise<ChangeRequestRow> {
+export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false, field = 'path.changeRequestId'): Promise<ChangeRequestRow> {
   const byRef = /^\d{1,9}$/.test(ref) ? eq(changeRequests.number, Number(ref)) : eq(changeRequests.id, ref);
   const query = ctx.db.select().from(changeRequests).where(and(eq(changeRequests.spaceId, spaceId), byRef));
   const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw new NotFound(`Change request ${ref} (path.changeRequestId) not found in this space`);
+  if (!row) throw new NotFound(`Change request ${ref} (${field}) not found in this space`);
   return row;
 }
 
-/** The API form of a change request, with its creator and its space's current revision read in one query. */
-export async function viewChangeRequest(ctx: Ctx, row: ChangeRequestRow): Promise<ChangeRequest> {
+/**
+ * The API form of a change request, with its creator, its space and its open comments read in one query;
+ * with the caller's `grant` on the space it also tells whether the caller may merge it now.
+ */
+export async function viewChangeRequest(ctx: Ctx, row: ChangeRequestRow, grant?: SpaceGrant): Promise<ChangeRequest> {
   const [found] = await ctx.db
-    .select({ creator: users, spaceRevision: spaces.revisionId })
-    .from(users)
-    .innerJoin(spaces, eq(spaces.id, row.spaceId))
-    .where(eq(users.id, row.createdBy));
-  return toChangeRequest(ctx, row, found.creator, found.spaceRevision);
+    .select({ creator: users, space: spaces, comments: openCommentsField() })
+    .from(changeRequests)
+    .innerJoin(users, eq(users.id, changeRequests.createdBy))
+    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .where(eq(changeRequests.id, row.id));
+  const mayMergeNow = grant && (await mayMerge(ctx, found.space, row, grant.role));
+  return toChangeRequest(ctx, row, found.creator, found.space.revisionId, found.comments, mayMergeNow);
 }
 
 /** Locks the space row for the rest of the transaction and returns it fresh (current revision, edit mode). */
@@ -44,13 +50,27 @@ async function lockSpace(tx: Ctx, spaceId: string): Promise<SpaceRow> {
   return row;
 }
 
-function refuseLocked(space: SpaceRow): void {
-  if (space.editMode === 'locked') throw new Forbidden('The space is locked (editMode: locked): its content cannot be changed');
+/** What a change request is opened with. */
+export interface NewChangeRequest {
+  subject?: string;
+  description?: unknown;
+  conversationsIssuesCluster?: string;
+}
+
+/** The cluster `id` of the organization; throws NotFound naming the field otherwise. */
+async function requireCluster(ctx: Ctx, organizationId: string, id: string): Promise<string> {
+  const [row] = await ctx.db
+    .select({ id: issueClusters.id })
+    .from(issueClusters)
+    .where(and(eq(issueClusters.id, id), eq(issueClusters.organizationId, organizationId)));
+  if (!row) throw new NotFound(`body.conversationsIssuesCluster: cluster ${id} not found in this organization`);
+  return row.id;
 }
 
 /** Opens a change request from the space's current revision, with the next number of the space. */
-export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, subject: string | undefined): Promise<ChangeRequest> {
+export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, given: NewChangeRequest): Promise<ChangeRequest> {
   const row = await ctx.transaction(async (tx) => {
+    const cluster = given.conversationsIssuesCluster === undefined ? null : await requireCluster(tx, grant.row.organizationId, given.conversationsIssuesCluster);
     // The space row lock serializes creations in the space, so max + 1 is free (the unique index backs it).
     const space = await lockSpace(tx, grant.row.id);
     const [{ last }] = await tx.db.select({ last: max(changeRequests.number) }).from(changeRequests).where(eq(changeRequests.spaceId, space.id));
@@ -63,7 +83,9 @@ export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, subject: 
         spaceId: space.id,
         number: (last ?? 0) + 1,
         status: 'open',
-        subject: subject ?? null,
+        subject: given.subject ?? null,
+        description: given.description ?? null,
+        conversationsIssuesClusterId: cluster,
         createdBy: tx.caller.userId,
         revisionId: space.revisionId,
         revisionInitial: space.revisionId,
@@ -73,7 +95,7 @@ export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, subject: 
       .returning();
     return inserted;
   });
-  return viewChangeRequest(ctx, row);
+  return viewChangeRequest(ctx, row, grant);
 }
 
 /** Changes the subject, description or status; a merged change request keeps its status (409). */
@@ -95,7 +117,7 @@ export async function updateChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: stri
       .returning();
     return updated;
   });
-  return viewChangeRequest(ctx, row);
+  return viewChangeRequest(ctx, row, grant);
 }
 
 function refuseClosed(row: ChangeRequestRow, action: string): void {
@@ -138,7 +160,7 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
       })
       .where(eq(changeRequests.id, cr.id))
       .returning();
-    return { changeRequest: await viewChangeRequest(tx, updated), results: applied.results, insertedFiles: applied.insertedFiles };
+    return { changeRequest: await viewChangeRequest(tx, updated, { ...grant, row: space }), results: applied.results, insertedFiles: applied.insertedFiles };
   });
 }
 
@@ -149,6 +171,7 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     refuseLocked(space);
     const cr = await findChangeRequest(tx, space.id, ref, true);
     refuseClosed(cr, 'merged');
+    await requireMergeRules(tx, space, cr);
     const ours = (await loadRevision(tx.db, cr.revisionId, space.createdAt)).content;
     const base = baseRevision(cr);
     const content =

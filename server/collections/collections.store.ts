@@ -22,7 +22,7 @@ import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../conten
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
-import { collections, spaces } from '../db/schema/index.js';
+import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace } from '../spaces/space-view.js';
@@ -162,6 +162,12 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
     const position = await lastKey(tx, targetOrganizationId, null);
     await tx.db.update(collections).set({ organizationId: targetOrganizationId }).where(inArray(collections.id, ids));
     await tx.db.update(spaces).set({ organizationId: targetOrganizationId }).where(inArray(spaces.parentId, ids));
+    // The change requests of its spaces go with them, as in transferSpace (issue clusters stay behind).
+    const movedSpaces = tx.db.select({ id: spaces.id }).from(spaces).where(inArray(spaces.parentId, ids));
+    await tx.db
+      .update(changeRequests)
+      .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
+      .where(inArray(changeRequests.spaceId, movedSpaces));
     const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })

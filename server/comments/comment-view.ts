@@ -94,6 +94,8 @@ export function toComment(ctx: Ctx, row: CommentRow, details: Details, role: Rol
     target: {
       ...(row.nodeId && { node: { id: row.nodeId } }),
       ...(row.tableRecord && row.tableDefinition && { tableCell: { record: row.tableRecord, definition: row.tableDefinition } }),
+      ...(row.changeRequestId && { changeRequest: row.changeRequestId }),
+      ...(row.reviewId && { review: row.reviewId }),
       ...(row.pageId && { page: { id: row.pageId } }),
       space: row.spaceId,
       revision: row.revisionId,

@@ -7,6 +7,7 @@ import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
 import { loadRevision } from '../content/revisions.store.js';
+import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { keysetPage } from '../db/paginate.js';
@@ -47,18 +48,23 @@ async function viewReply(ctx: Ctx, grant: SpaceGrant, row: ReplyRow, format: Bod
   return toReply(ctx, grant.row.id, row, await loadDetails(ctx, [row], []), grant.role, format);
 }
 
-/** Posts a comment; `page` must be a page of the space's current content (`node` is kept as given). */
-export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): Promise<Comment> {
-  if (body.page !== undefined) {
-    const { content } = await loadRevision(ctx.db, grant.row.revisionId, grant.row.createdAt);
-    if (!content.pages.some((p) => p.id === body.page)) throw new NotFound(`body.page: page ${body.page} not found in this space`);
-  }
+/** What a new comment is about: the space's current content, or a change request (and maybe its review). */
+interface CommentTarget {
+  revisionId: string;
+  changeRequestId?: string;
+  reviewId?: string;
+}
+
+/** Inserts an open comment by the caller; the target is already checked. */
+export async function insertComment(ctx: Ctx, spaceId: string, target: CommentTarget, body: Omit<PostBody, 'changeRequest'>): Promise<CommentRow> {
   const now = ctx.now();
   const [row] = await ctx.db
     .insert(comments)
     .values({
       id: newId('cmt', now.getTime()),
-      spaceId: grant.row.id,
+      spaceId,
+      changeRequestId: target.changeRequestId ?? null,
+      reviewId: target.reviewId ?? null,
       postedBy: ctx.caller.userId,
       postedAt: now,
       body: bodyMarkdown(body.body),
@@ -66,16 +72,34 @@ export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): 
       nodeId: body.node ?? null,
       tableRecord: body.tableCell?.record ?? null,
       tableDefinition: body.tableCell?.definition ?? null,
-      revisionId: grant.row.revisionId,
+      revisionId: target.revisionId,
       status: 'open',
     })
     .returning();
+  return row;
+}
+
+/**
+ * Posts a comment on the space's current content, or with `changeRequest` on that change request's
+ * current revision; `page` must be a page of that content (`node` is kept as given).
+ */
+export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): Promise<Comment> {
+  const changeRequest = body.changeRequest === undefined ? undefined : await findChangeRequest(ctx, grant.row.id, body.changeRequest, false, 'body.changeRequest');
+  const revisionId = changeRequest?.revisionId ?? grant.row.revisionId;
+  if (body.page !== undefined) {
+    const { content } = await loadRevision(ctx.db, revisionId, grant.row.createdAt);
+    const where = changeRequest ? `change request ${changeRequest.number}` : 'this space';
+    if (!content.pages.some((p) => p.id === body.page)) throw new NotFound(`body.page: page ${body.page} not found in ${where}`);
+  }
+  const row = await insertComment(ctx, grant.row.id, { revisionId, changeRequestId: changeRequest?.id }, body);
   return viewComment(ctx, grant, row, 'markdown');
 }
 
 /** Comments of the space, newest (or oldest) first, with the filters; details loaded for the page at once. */
 export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery) {
+  const changeRequest = query.changeRequest === undefined ? undefined : await findChangeRequest(ctx, grant.row.id, query.changeRequest, false, 'query.changeRequest');
   const where = and(
+    changeRequest ? eq(comments.changeRequestId, changeRequest.id) : undefined,
     eq(comments.spaceId, grant.row.id),
     query.status !== 'all' ? eq(comments.status, query.status) : undefined,
     query.targetPage !== undefined ? eq(comments.pageId, query.targetPage) : undefined,

@@ -114,7 +114,8 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
       })
       .where(eq(spaces.id, source.id))
       .returning();
-    await tx.db.update(changeRequests).set({ organizationId: body.organization }).where(eq(changeRequests.spaceId, source.id));
+    // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
+    await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
     return moved;
   });
   return toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));

@@ -3,7 +3,7 @@
 // adds its own file here and one line below; the matrix itself names no operation.
 import type { MatrixFixtures } from './types.js';
 import { contentTreeFixtures } from './content-tree.js';
-import { integrationFixtures } from './integrations.js';
+import { integrationFixtures, integrationTargetFixtures } from './integrations.js';
 import { membersTeamsFixtures } from './members-teams.js';
 import { openAPIFixtures } from './openapi.js';
 import { ssoFixtures } from './sso.js';
@@ -11,8 +11,10 @@ import { conversationFixtures } from './conversations.js';
 import { translationFixtures } from './translations.js';
 import { contentFixtures } from './content.js';
 import { siteFixtures } from './sites.js';
+import { changeRequestReviewFixtures } from './change-request-reviews.js';
 
 export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
-export const matrixFixtures: MatrixFixtures[] = [membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures];
+// integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures];

@@ -1,0 +1,64 @@
+// Reads what the merge rules of a change request depend on (the space's rules, the organization's when
+// the space inherits them, the reviews) and asks merge-rules.ts for the verdict. Used by the merge, which
+// refuses with the unmet rules, and by the change request's `permissions.merge`.
+import { asc, eq } from 'drizzle-orm';
+import type { SpaceRow } from '../auth/access.js';
+import { atLeast, type Role } from '../auth/roles.js';
+import type { Ctx } from '../context.js';
+import { changeRequestReviews, organizations } from '../db/schema/index.js';
+import { Conflict, Forbidden } from '../errors.js';
+import { baseRevision, type ChangeRequestRow } from './change-request-view.js';
+import { effectiveRules, evaluateMergeRules, unmetMessage, type ReviewFacts, type Rule, type RulesVerdict } from './merge-rules.js';
+
+/** The space's own rules, or the organization's when it inherits them. */
+async function rulesOf(ctx: Ctx, space: SpaceRow): Promise<Rule[]> {
+  const own = space.mergeRules as { type?: string } | null;
+  if (own?.type !== 'inherit') return effectiveRules(own, undefined);
+  const [org] = await ctx.db.select({ mergeRules: organizations.mergeRules }).from(organizations).where(eq(organizations.id, space.organizationId));
+  return effectiveRules(own, org?.mergeRules);
+}
+
+/** The reviews of a change request, oldest first, as the rules see them. */
+export async function reviewFacts(ctx: Ctx, changeRequestId: string): Promise<ReviewFacts[]> {
+  const rows = await ctx.db
+    .select()
+    .from(changeRequestReviews)
+    .where(eq(changeRequestReviews.changeRequestId, changeRequestId))
+    .orderBy(asc(changeRequestReviews.createdAt), asc(changeRequestReviews.id));
+  return rows.map((r) => ({ id: r.id, reviewer: r.reviewerId, status: r.status as ReviewFacts['status'], revision: r.revisionId, createdAt: r.createdAt }));
+}
+
+/** The verdict of the rules for the caller merging `cr` now; `space` is the space row as it is now. */
+export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow): Promise<{ rules: Rule[]; verdict: RulesVerdict }> {
+  const rules = await rulesOf(ctx, space);
+  const reviews = rules.length === 0 ? [] : await reviewFacts(ctx, cr.id);
+  const verdict = evaluateMergeRules(rules, {
+    changeRequest: {
+      createdBy: cr.createdBy,
+      revision: cr.revisionId,
+      subject: cr.subject,
+      description: cr.description,
+      outdated: baseRevision(cr) !== space.revisionId,
+    },
+    reviews,
+    actor: ctx.caller.userId,
+  });
+  return { rules, verdict };
+}
+
+/** A locked space refuses every change of content, in change requests and merges alike: a conflict (409). */
+export function refuseLocked(space: SpaceRow): void {
+  if (space.editMode === 'locked') throw new Conflict('The space is locked (editMode: locked): its content cannot be changed');
+}
+
+/** Throws Forbidden naming every unmet merge rule, unless the caller may bypass them. */
+export async function requireMergeRules(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow): Promise<void> {
+  const { rules, verdict } = await mergeVerdict(ctx, space, cr);
+  if (!verdict.mergeable) throw new Forbidden(unmetMessage(rules, verdict.unmet));
+}
+
+/** Whether the caller, with `role` on the space, may merge `cr` now (what `permissions.merge` says). */
+export async function mayMerge(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, role: Role | null): Promise<boolean> {
+  if (!atLeast(role, 'review') || space.editMode === 'locked' || cr.status === 'merged' || cr.status === 'archived') return false;
+  return (await mergeVerdict(ctx, space, cr)).verdict.mergeable;
+}
