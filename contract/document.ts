@@ -8,9 +8,15 @@ export const topLevelBlockTypes = [
   'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook', 'content-ref', 'integration', 'reusable-content',
   'stepper', 'if', 'columns', 'updates',
 ] as const;
-export const nestedBlockTypes = ['list-item', 'code-line', 'image', 'tabs-item', 'stepper-step', 'column', 'update'] as const;
+export const nestedBlockTypes = ['list-item', 'code-line', 'image', 'tabs-item', 'stepper-step', 'column', 'update', 'table-row', 'table-cell'] as const;
+export const inlineTypes = ['link', 'inline-image', 'emoji', 'inline-math', 'annotation', 'mention', 'expression', 'icon', 'button'] as const;
 
-export const DocumentText = z
+export interface DocumentTextShape {
+  object: 'text';
+  leaves: { object: 'leaf'; text: string; marks?: { object?: 'mark'; type: string }[] }[];
+}
+
+export const DocumentText: z.ZodType<DocumentTextShape> = z
   .object({
     object: z.literal('text'),
     leaves: z
@@ -18,12 +24,38 @@ export const DocumentText = z
         z.object({
           object: z.literal('leaf'),
           text: z.string().max(100_000),
-          marks: z.array(z.object({ type: z.string().max(50) })).max(20).optional(),
+          marks: z
+            .array(z.object({ object: z.literal('mark').optional(), type: z.string().max(50) }))
+            .max(20)
+            .optional()
+            .openapi({ description: 'Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, …' }),
         }),
       )
       .max(1000),
   })
   .openapi('DocumentText', { description: 'A run of text inside a block.' });
+
+export interface DocumentInlineShape {
+  object: 'inline';
+  type: (typeof inlineTypes)[number];
+  key?: string;
+  isVoid?: boolean;
+  data?: Record<string, unknown>;
+  nodes?: (DocumentTextShape | DocumentInlineShape)[];
+}
+
+export const DocumentInline: z.ZodType<DocumentInlineShape> = z
+  .object({
+    object: z.literal('inline'),
+    type: z.enum(inlineTypes),
+    key: z.string().max(100).optional(),
+    isVoid: z.boolean().optional(),
+    data: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`.',
+    }),
+    nodes: z.array(z.lazy(() => z.union([DocumentText, DocumentInline]))).max(10_000).optional(),
+  })
+  .openapi('DocumentInline', { description: 'An inline node inside a block: a link, an image, …' });
 
 export interface DocumentBlockShape {
   object: 'block';
@@ -31,19 +63,25 @@ export interface DocumentBlockShape {
   key?: string;
   isVoid?: boolean;
   data?: { align?: 'start' | 'center' | 'end' } & Record<string, unknown>;
-  nodes?: (DocumentBlockShape | z.infer<typeof DocumentText>)[];
+  nodes?: (DocumentBlockShape | DocumentTextShape | DocumentInlineShape)[];
 }
 
 export const DocumentBlock: z.ZodType<DocumentBlockShape> = z
   .object({
     object: z.literal('block'),
     type: z.enum([...topLevelBlockTypes, ...nestedBlockTypes]),
-    key: z.string().max(100).optional(),
+    key: z.string().max(100).optional().openapi({
+      description:
+        'Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it.',
+    }),
     isVoid: z.boolean().optional(),
     data: z.looseObject({ align: z.enum(['start', 'center', 'end']).optional() }).optional(),
-    nodes: z.array(z.lazy(() => z.union([DocumentBlock, DocumentText]))).max(10_000).optional(),
+    nodes: z.array(z.lazy(() => z.union([DocumentBlock, DocumentText, DocumentInline]))).max(10_000).optional(),
   })
-  .openapi('DocumentBlock', { description: 'A block of a rich-text document; blocks nest.' });
+  .openapi('DocumentBlock', {
+    description:
+      'A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none).',
+  });
 
 export const documentExample = {
   object: 'document' as const,

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { documentToMarkdown } from './markdown-document.js';
+import { pageDocument, setPageContent, setPageDocument } from './block-keys.js';
+import { documentToMarkdown, type Block, type Document } from './markdown-document.js';
 import { keyBetween } from './order-keys.js';
 import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
@@ -30,6 +31,11 @@ function markdownOf(body: Body | undefined): string | undefined {
   if ('markdown' in body) return body.markdown;
   if ('document' in body) return documentToMarkdown(body.document);
   return '';
+}
+
+/** The document a body gives, with the block keys its client sent (markdown bodies give none). */
+function givenDocument(body: Body | undefined): Document | undefined {
+  return body && 'document' in body ? (body.document as Document) : undefined;
 }
 
 /** A URL-safe slug of a title. */
@@ -93,13 +99,14 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           type: 'document',
           title,
           slug: change.slug || slugify(title),
-          markdown,
+          markdown: '',
           hidden: change.hidden ?? false,
           noIndex: change.noIndex ?? false,
           noRobotsIndex: change.noRobotsIndex ?? false,
           createdAt: now,
           updatedAt: now,
         };
+        setPageContent(page, markdown, givenDocument(change.document));
         setMetadata(page, change);
         next.pages.push(page);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
@@ -109,7 +116,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'update_page': {
         const page = find(change.page, 'page');
         const markdown = markdownOf(change.document);
-        if (markdown !== undefined) page.markdown = markdown;
+        if (markdown !== undefined) setPageContent(page, markdown, givenDocument(change.document));
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
@@ -140,7 +147,13 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         const old = source.pages.find((p) => p.id === id);
         const current = next.pages.find((p) => p.id === id);
         if (!old && !current) throw new NotFound(`${at}.page: page ${change.page} not found in the change request or the revision`);
-        // Blocks have no identity in stored Markdown, so `block` reverts the whole page.
+        if (change.block !== undefined) {
+          if (!old || !current) throw new BadRequest(`${at}.block: page ${change.page} is not in both the change request and the revision; revert the whole page`);
+          setPageDocument(current, revertBlocks(pageDocument(current).nodes, pageDocument(old).nodes, change.block, at));
+          current.updatedAt = now;
+          results.push({ object: 'updated_page', page: id });
+          break;
+        }
         if (!old) {
           const gone = subtreeIds(next, id);
           next.pages = next.pages.filter((p) => !gone.has(p.id));
@@ -181,4 +194,75 @@ function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; 
   if (change.icon !== undefined) page.icon = change.icon || undefined;
   if (change.description !== undefined) page.description = change.description;
   if (change.condition !== undefined) page.condition = change.condition || undefined;
+}
+
+interface Place {
+  siblings: Block[];
+  index: number;
+  parent: Block | undefined;
+}
+
+const blocksOf = (b: Block): Block[] => (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
+
+/** Where the block `key` is in the tree: its list of siblings, its index there, its parent block. */
+function findBlock(blocks: Block[], key: string, parent?: Block): Place | undefined {
+  for (const [index, b] of blocks.entries()) {
+    if (b.key === key) return { siblings: blocks, index, parent };
+    const inner = findBlock(blocksOf(b), key, b);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** A deep copy of the blocks whose block children are mutable arrays (`nodes` holds only blocks where it matters). */
+function mutableTree(blocks: Block[]): Block[] {
+  return structuredClone(blocks);
+}
+
+/**
+ * The current blocks with the blocks `keys` as they are in `old`: changed back, put back where they were
+ * (after the nearest earlier sibling still there) or removed when they did not exist then.
+ */
+export function revertBlocks(currentBlocks: Block[], oldBlocks: Block[], keys: string[], at: string): Block[] {
+  const current = mutableTree(currentBlocks);
+  for (const [i, key] of keys.entries()) {
+    const was = findBlock(oldBlocks, key);
+    const is = findBlock(current, key);
+    if (!was && !is) throw new NotFound(`${at}.block[${i}]: block ${key} not found in the page or in the revision`);
+    const nodesOf = (parent: Block | undefined): (Block | NonNullable<Block['nodes']>[number])[] | undefined =>
+      parent === undefined ? current : parent.nodes;
+    if (was && is) {
+      replaceIn(nodesOf(is.parent), is.siblings[is.index], structuredClone(was.siblings[was.index]));
+    } else if (is) {
+      removeIn(nodesOf(is.parent), is.siblings[is.index]);
+    } else if (was) {
+      const parent = was.parent === undefined ? undefined : findBlock(current, was.parent.key ?? '');
+      if (was.parent !== undefined && !parent) {
+        throw new BadRequest(`${at}.block[${i}]: block ${key} was inside block ${was.parent.key}, which is no longer in the page; revert that block`);
+      }
+      const parentBlock = parent ? parent.siblings[parent.index] : undefined;
+      const target = nodesOf(parentBlock) ?? [];
+      let position = 0;
+      for (let k = was.index - 1; k >= 0; k--) {
+        const anchor = target.findIndex((n) => n.object === 'block' && n.key === was.siblings[k].key);
+        if (anchor >= 0) {
+          position = anchor + 1;
+          break;
+        }
+      }
+      target.splice(position, 0, structuredClone(was.siblings[was.index]));
+      if (parentBlock && !parentBlock.nodes) parentBlock.nodes = target;
+    }
+  }
+  return current;
+}
+
+function replaceIn(nodes: unknown[] | undefined, from: Block, to: Block): void {
+  const i = nodes?.indexOf(from) ?? -1;
+  if (nodes && i >= 0) nodes[i] = to;
+}
+
+function removeIn(nodes: unknown[] | undefined, block: Block): void {
+  const i = nodes?.indexOf(block) ?? -1;
+  if (nodes && i >= 0) nodes.splice(i, 1);
 }

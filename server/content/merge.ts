@@ -1,6 +1,14 @@
-// Three-way merge of revision contents, record by record: a page (or file, or variable) changed on one
-// side only since the base takes that side; changed on both sides to different values is a conflict.
+// Three-way merge of revision contents. Records (pages, files, variables, reusable contents) changed on
+// one side only since the base take that side. A page changed on both sides is merged field by field,
+// and its content block by block (by block key, block-keys.ts): the order of the blocks with node-diff3's
+// diff3 over the key sequences, each block's content taking the side that changed it. Refused (409,
+// naming the page and the block or field): a block changed on both sides differently, a block deleted on
+// one side and changed on the other, blocks moved around the same place on both sides, a field changed
+// on both sides differently.
+import { diff3Merge } from 'node-diff3';
 import { Conflict } from '../errors.js';
+import { blockSignature, pageDocument, setPageDocument } from './block-keys.js';
+import type { Block } from './markdown-document.js';
 import type { RevisionContent, StoredPage } from './revision-content.js';
 
 /** JSON with sorted keys, so two equal records compare equal whatever order their keys were set in. */
@@ -16,8 +24,14 @@ function same(a: unknown, b: unknown): boolean {
   return stable(a) === stable(b);
 }
 
-/** For each key of the three maps, the merged value; the keys changed on both sides go to `conflicts`. */
-function mergeMaps<T>(base: Map<string, T>, theirs: Map<string, T>, ours: Map<string, T>, conflicts: string[]): Map<string, T> {
+/** For each key of the three maps, the merged value; keys changed on both sides go through `both` (or to `conflicts`). */
+function mergeMaps<T>(
+  base: Map<string, T>,
+  theirs: Map<string, T>,
+  ours: Map<string, T>,
+  conflicts: string[],
+  both?: (b: T | undefined, t: T | undefined, o: T | undefined) => T | undefined,
+): Map<string, T> {
   const merged = new Map<string, T>();
   for (const key of new Set([...base.keys(), ...theirs.keys(), ...ours.keys()])) {
     const b = base.get(key);
@@ -26,6 +40,7 @@ function mergeMaps<T>(base: Map<string, T>, theirs: Map<string, T>, ours: Map<st
     let value: T | undefined;
     if (same(t, o) || same(b, o)) value = t;
     else if (same(b, t)) value = o;
+    else if (both) value = both(b, t, o);
     else {
       conflicts.push(key);
       continue;
@@ -37,14 +52,118 @@ function mergeMaps<T>(base: Map<string, T>, theirs: Map<string, T>, ours: Map<st
 
 const byId = <T extends { id: string }>(items: T[]) => new Map(items.map((i) => [i.id, i]));
 
+/** How a page is named in a conflict message. */
+const pageName = (p: StoredPage) => `page "${p.title}" (${p.id})`;
+
+/** The page's fields other than its content. */
+const PAGE_FIELDS = ['parent', 'position', 'type', 'title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+
+/** The order of the block keys: diff3 over the three sequences; a stretch rearranged on both sides is refused. */
+function mergeOrder(base: string[], theirs: string[], ours: string[], page: StoredPage): string[] {
+  const out: string[] = [];
+  for (const region of diff3Merge(ours, base, theirs)) {
+    if (region.ok) out.push(...region.ok);
+    else if (region.conflict) out.push(...resolveStretch(region.conflict, page));
+  }
+  return out;
+}
+
+/**
+ * A stretch both sides changed. When neither side reordered the blocks it kept, the stretch is the base's
+ * blocks kept by both, with each side's new blocks after the block they follow on that side (theirs
+ * first). Blocks deleted on one side and changed on the other are found by the caller.
+ */
+function resolveStretch(c: { a: string[]; o: string[]; b: string[] }, page: StoredPage): string[] {
+  const { a: ours, o: base, b: theirs } = c;
+  const keepsOrder = (side: string[]) => {
+    const kept = side.filter((k) => base.includes(k));
+    return same(kept, base.filter((k) => kept.includes(k)));
+  };
+  if (!keepsOrder(ours) || !keepsOrder(theirs)) {
+    throw new Conflict(`Blocks ${base.join(', ')} of ${pageName(page)} were moved both in the change request and in the space`);
+  }
+  const result = base.filter((k) => ours.includes(k) && theirs.includes(k));
+  const insertedBy = new Map<string, 'theirs' | 'ours'>();
+  for (const [side, keys] of [['theirs', theirs], ['ours', ours]] as const) {
+    // Ours goes after what theirs inserted at the same place.
+    const skipTheirs = (from: number) => {
+      let at = from;
+      while (side === 'ours' && insertedBy.get(result[at + 1]) === 'theirs') at++;
+      return at;
+    };
+    let cursor = skipTheirs(-1);
+    for (const key of keys) {
+      const at = result.indexOf(key);
+      if (at >= 0) cursor = skipTheirs(at);
+      else if (!base.includes(key)) {
+        result.splice(cursor + 1, 0, key);
+        insertedBy.set(key, side);
+        cursor++;
+      }
+    }
+  }
+  return result;
+}
+
+/** The blocks of a page's content, by key, with their order. */
+function blocksOf(page: StoredPage) {
+  const nodes = pageDocument(page).nodes;
+  return { order: nodes.map((b) => b.key ?? ''), byKey: new Map(nodes.map((b) => [b.key ?? '', b])) };
+}
+
+/** The content of a page changed on both sides, merged block by block. */
+function mergeBlocks(base: StoredPage, theirs: StoredPage, ours: StoredPage): Block[] {
+  const b = blocksOf(base);
+  const t = blocksOf(theirs);
+  const o = blocksOf(ours);
+  const order = mergeOrder(b.order, t.order, o.order, ours);
+  const sig = (x: Block | undefined) => (x === undefined ? undefined : blockSignature(x));
+  const merged: Block[] = [];
+  for (const key of order) {
+    const [bb, tb, ob] = [b.byKey.get(key), t.byKey.get(key), o.byKey.get(key)];
+    if (sig(tb) === sig(ob) || sig(bb) === sig(ob)) merged.push((tb ?? ob)!);
+    else if (sig(bb) === sig(tb)) merged.push((ob ?? tb)!);
+    else throw new Conflict(`Block ${key} of ${pageName(ours)} was changed both in the change request and in the space`);
+  }
+  // A base block missing from the result was deleted on a side; the other side must have left it unchanged.
+  for (const key of b.order) {
+    if (order.includes(key)) continue;
+    const base = sig(b.byKey.get(key));
+    const changed = [t.byKey.get(key), o.byKey.get(key)].some((x) => x !== undefined && sig(x) !== base);
+    if (changed) throw new Conflict(`Block ${key} of ${pageName(ours)} was deleted on one side (change request or space) and changed on the other`);
+  }
+  return merged;
+}
+
+/** A page changed on both sides: each field from the side that changed it, the content block by block. */
+function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined, ours: StoredPage | undefined): StoredPage | undefined {
+  if (!base) throw new Conflict(`${pageName((ours ?? theirs)!)} was created on both sides with different content`);
+  if (!theirs || !ours) {
+    throw new Conflict(`${pageName(base)} was deleted on one side (change request or space) and changed on the other`);
+  }
+  const page: StoredPage = { ...theirs };
+  for (const field of PAGE_FIELDS) {
+    const [b, t, o] = [base[field], theirs[field], ours[field]];
+    if (same(t, o) || same(b, o)) continue;
+    if (same(b, t)) (page as unknown as Record<string, unknown>)[field] = o;
+    else throw new Conflict(`The ${field} of ${pageName(ours)} was changed both in the change request and in the space`);
+  }
+  page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
+  const content = (p: StoredPage) => pageDocument(p).nodes.map(blockSignature);
+  const [bc, tc, oc] = [content(base), content(theirs), content(ours)];
+  if (same(bc, oc)) return page;
+  if (same(bc, tc) || same(tc, oc)) return { ...page, markdown: ours.markdown, keys: ours.keys };
+  setPageDocument(page, mergeBlocks(base, theirs, ours));
+  return page;
+}
+
 /**
  * `ours` (a change request) merged with `theirs` (the space) from their common `base`. Throws Conflict,
- * naming the pages, when a page was changed on both sides or would be left under a deleted page.
+ * naming the page and the block or field, when they cannot be merged (see the top of the file).
  */
 export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): RevisionContent {
   const conflicts: string[] = [];
-  const pages = mergeMaps(byId(base.pages), byId(theirs.pages), byId(ours.pages), conflicts);
-  if (conflicts.length > 0) throw new Conflict(`Pages changed both in the change request and in the space since it was based: ${conflicts.join(', ')}`);
+  const pages = mergeMaps(byId(base.pages), byId(theirs.pages), byId(ours.pages), conflicts, mergePage);
   const orphans = [...pages.values()].filter((p: StoredPage) => p.parent !== null && !pages.has(p.parent));
   if (orphans.length > 0) {
     throw new Conflict(`Pages whose parent page was deleted on the other side: ${orphans.map((p) => p.id).join(', ')}`);

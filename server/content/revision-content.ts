@@ -1,6 +1,7 @@
 // The snapshot a revision holds. Pages are stored flat, each with its parent and an order key among its
 // siblings: a page is then one record that a merge can compare, take or refuse on its own, and the tree
 // is rebuilt on read (revision-tree.ts).
+import type { KeyTree } from './block-keys.js';
 
 export interface StoredPage {
   id: string;
@@ -11,6 +12,8 @@ export interface StoredPage {
   title: string;
   slug: string;
   markdown: string;
+  /** Keys of the blocks of `markdown`, shaped like its document (server/content/block-keys.ts). */
+  keys?: KeyTree;
   description?: string;
   emoji?: string;
   icon?: string;

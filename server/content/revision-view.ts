@@ -5,7 +5,7 @@ import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
-import { markdownToDocument } from './markdown-document.js';
+import { pageDocument } from './block-keys.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';
 
@@ -46,7 +46,7 @@ function pageView(
     createdAt: page.createdAt,
     updatedAt: page.updatedAt,
     ...(options.format === 'markdown' && { markdown: page.markdown }),
-    ...(options.format === 'document' && { document: markdownToDocument(page.markdown) }),
+    ...(options.format === 'document' && { document: pageDocument(page) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,
     path,

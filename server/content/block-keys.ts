@@ -1,0 +1,150 @@
+// Stable keys of the blocks of a page. A page stores its Markdown and, beside it, the keys of its blocks
+// as a tree shaped like the document's blocks (`StoredPage.keys`). Markdown has no room for them, so
+// each write aligns the new blocks with the previous ones: unchanged blocks keep their keys (an LCS over
+// the blocks' content, node-diff3's diffIndices), and in each changed stretch a block takes the key of the
+// previous block of the same type at its place, so a block edited in place keeps its key. New blocks
+// get new random keys. A page written before keys existed (or by code that sets only its Markdown) has
+// keys derived from its blocks' content, so they are the same at every read and survive edits of other
+// blocks. Comments (`node`), `revert_page.block` and the block-level merge (merge.ts) name blocks by key.
+import { createHash, randomBytes } from 'node:crypto';
+import { diffIndices } from 'node-diff3';
+import { documentToMarkdown, markdownToDocument, type Block, type Document } from './markdown-document.js';
+import type { StoredPage } from './revision-content.js';
+
+/** One entry per child block: its key, with the keys of its own child blocks when it has some. */
+export type KeyTree = (string | [string, KeyTree])[];
+
+const childBlocks = (b: Block): Block[] => (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
+
+/** The block's content without keys, as one comparable string. */
+export function blockSignature(b: Block): string {
+  return JSON.stringify(b, (k, v) => (k === 'key' ? undefined : v));
+}
+
+function newKey(): string {
+  return randomBytes(6).toString('base64url');
+}
+
+/** A copy of the block whose own block children are `children`. */
+function withChildren(b: Block, children: Block[]): Block {
+  let i = 0;
+  return { ...b, nodes: b.nodes?.map((n) => (n.object === 'block' ? children[i++] : n)) };
+}
+
+/** Keys derived from content (for blocks with no stored key): the same for the same blocks at every read. */
+function derivedKeys(blocks: Block[], prefix: string): Block[] {
+  const seen = new Map<string, number>();
+  return blocks.map((b, i) => {
+    const digest = prefix === '' ? createHash('sha1').update(blockSignature(b)).digest('base64url').slice(0, 10) : `${prefix}.${i}`;
+    const n = seen.get(digest) ?? 0;
+    seen.set(digest, n + 1);
+    const key = n === 0 ? digest : `${digest}~${n}`;
+    return withChildren({ ...b, key }, derivedKeys(childBlocks(b), key));
+  });
+}
+
+/** The blocks with the keys of `tree`; a level whose shape does not match gets derived keys. */
+function overlay(blocks: Block[], tree: KeyTree | undefined, prefix: string): Block[] {
+  if (!tree || tree.length !== blocks.length) return derivedKeys(blocks, prefix);
+  return blocks.map((b, i) => {
+    const entry = tree[i];
+    const key = typeof entry === 'string' ? entry : entry[0];
+    return withChildren({ ...b, key }, overlay(childBlocks(b), typeof entry === 'string' ? undefined : entry[1], key));
+  });
+}
+
+/** Makes every key of the document unique (a duplicate gets a new key). */
+function dedupe(blocks: Block[], used: Set<string>): Block[] {
+  return blocks.map((b) => {
+    const key = b.key && !used.has(b.key) ? b.key : newKey();
+    used.add(key);
+    return withChildren({ ...b, key }, dedupe(childBlocks(b), used));
+  });
+}
+
+/** The key tree of a keyed document, to store beside its Markdown. */
+export function keyTreeOf(blocks: Block[]): KeyTree {
+  return blocks.map((b) => {
+    const children = childBlocks(b);
+    return children.length > 0 ? [b.key ?? '', keyTreeOf(children)] : (b.key ?? '');
+  });
+}
+
+/** The document of a stored page, every block with its key. */
+export function pageDocument(page: Pick<StoredPage, 'markdown' | 'keys'>): Document {
+  const doc = markdownToDocument(page.markdown);
+  return { ...doc, nodes: dedupe(overlay(doc.nodes, page.keys, ''), new Set()) };
+}
+
+/** Every block key of the page. */
+export function blockKeysOf(page: Pick<StoredPage, 'markdown' | 'keys'>): Set<string> {
+  const keys = new Set<string>();
+  const walk = (blocks: Block[]) => {
+    for (const b of blocks) {
+      if (b.key) keys.add(b.key);
+      walk(childBlocks(b));
+    }
+  };
+  walk(pageDocument(page).nodes);
+  return keys;
+}
+
+/**
+ * `next` with keys taken from `previous` (see the top of the file); blocks of `next` that already have a
+ * key keep it. Keys are not yet unique: dedupe does that.
+ */
+function align(next: Block[], previous: Block[], fill = true): Block[] {
+  const out: Block[] = next.map((b) => ({ ...b }));
+  const pair = (j: number, old: Block | undefined) => {
+    const b = out[j];
+    const key = b.key ?? old?.key ?? (fill ? newKey() : undefined);
+    out[j] = withChildren({ ...b, ...(key !== undefined && { key }) }, align(childBlocks(b), old && old.type === b.type ? childBlocks(old) : [], fill));
+  };
+  const oldSigs = previous.map(blockSignature);
+  const newSigs = next.map(blockSignature);
+  let i = 0;
+  let j = 0;
+  const stretch = (oldEnd: number, newEnd: number) => {
+    // A changed stretch: each new block takes the next unused old block of its type, in order.
+    let from = i;
+    for (; j < newEnd; j++) {
+      let k = from;
+      while (k < oldEnd && previous[k].type !== next[j].type) k++;
+      if (k < oldEnd) {
+        pair(j, previous[k]);
+        from = k + 1;
+      } else pair(j, undefined);
+    }
+    i = oldEnd;
+  };
+  for (const hunk of diffIndices(oldSigs, newSigs)) {
+    const [oldStart, oldLength] = hunk.buffer1;
+    const [newStart, newLength] = hunk.buffer2;
+    for (; j < newStart; i++, j++) pair(j, previous[i]);
+    stretch(oldStart + oldLength, newStart + newLength);
+  }
+  for (; j < next.length; i++, j++) pair(j, previous[i]);
+  return out;
+}
+
+/**
+ * Sets the page's content to `markdown`. Its blocks take their keys from `given` (a document sent with
+ * keys) where it has them, then from the page's current blocks.
+ */
+export function setPageContent(page: StoredPage, markdown: string, given?: Document): void {
+  const parsed = markdownToDocument(markdown).nodes;
+  const fromGiven = given ? align(parsed, given.nodes, false) : parsed;
+  const previous = page.markdown === '' && !page.keys ? [] : pageDocument(page).nodes;
+  const keyed = dedupe(align(fromGiven, previous), new Set());
+  page.markdown = markdown;
+  page.keys = keyTreeOf(keyed);
+}
+
+/** Sets the page's content to a keyed document (a merge or a revert): Markdown written, keys kept. */
+export function setPageDocument(page: StoredPage, blocks: Block[]): void {
+  const markdown = documentToMarkdown({ nodes: blocks });
+  // Read back, so the stored keys follow the blocks the Markdown gives (adjacent lists stay apart, etc.).
+  const keyed = dedupe(align(markdownToDocument(markdown).nodes, blocks), new Set());
+  page.markdown = markdown;
+  page.keys = keyTreeOf(keyed);
+}
