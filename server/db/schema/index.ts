@@ -16,3 +16,4 @@ export * from './conversations.js';
 export * from './change-request-pdfs.js';
 export * from './search.js';
 export * from './operating.js';
+export * from './content-files.js';
