@@ -83,3 +83,17 @@ export const ssoSignInCodes = pgTable(
   },
   (t) => [index('sso_sign_in_codes_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Accounts a SAML sign-in created: their email was asserted by that organization's identity provider only,
+ * so they do not count as verified anywhere else (joining another organization by email domain is refused).
+ */
+export const ssoCreatedUsers = pgTable('sso_created_users', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
