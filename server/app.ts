@@ -3,20 +3,26 @@
 import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { authenticationMiddleware, createAuthenticator } from './auth/authenticate.js';
+import { createAuthenticator } from './auth/authenticate.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
 import { handlers } from './handlers.js';
 import { bindRoutes } from './http/bind.js';
+import { statementCounting } from './http/statement-counting.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
+import { measureRequests, metricsRoute } from './http/metrics.js';
+import { authenticateWithRateLimit, RATE_LIMIT_HEADERS } from './http/rate-limit.js';
+import type { Metrics } from './operating/metrics.js';
+import type { RateLimiter } from './operating/rate-limit.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
+import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
 
@@ -29,6 +35,16 @@ export interface AppOptions {
   now?: () => Date;
   /** The operation handlers; defaults to the real ones (the hybrid-mock test swaps one for its 501 stub). */
   handlers?: AppHandlers;
+  /** Counts every /v1 request per token or address and refuses those over the limit (429); absent: no limit, no rate-limit headers. */
+  rateLimiter?: RateLimiter;
+  /** Measures every request and serves GET /metrics (with `metricsToken`, only to that bearer token); absent: no /metrics. */
+  metrics?: Metrics;
+  metricsToken?: string;
+  /**
+   * Told, for every request that reached an operation, how many SQL statements it sent after
+   * authentication (the query-budget test); unset, nothing is counted.
+   */
+  onStatements?: (operationId: string, statements: number) => void;
   /** The key and certificate this service signs its SAML AuthnRequests with; absent: requests are not signed. */
   samlSigning?: SamlSigning;
 }
@@ -41,16 +57,22 @@ export function createApp(options: AppOptions): Express {
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
   app.set('etag', false);
   app.use(healthRoutes(db)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
-  app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id'] }));
+  if (options.metrics) {
+    app.use(metricsRoute(options.metrics, options.metricsToken)); // outside /v1, not measured and not in the request log
+    app.use(measureRequests(options.metrics));
+  }
+  app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }));
   app.use(requestLog(logger));
 
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
+  app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
   const v1 = express.Router();
-  v1.use(authenticationMiddleware(createAuthenticator(db)));
+  v1.use(authenticateWithRateLimit(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()));
+  if (options.onStatements) v1.use(statementCounting(options.onStatements));
   v1.use(bindRoutes(options.handlers ?? handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
   v1.use(methodNotAllowed());
   app.use('/v1', v1);

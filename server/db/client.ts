@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
+import { countStatement, statementCountingLogger } from './query-count.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -72,7 +73,7 @@ export function createDb(config: StorageConfig): Database {
     const onError = config.onConnectionError ?? ((err: Error) => console.warn(`PostgreSQL connection lost: ${err.message}`));
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
-    const db = drizzlePg(pool, { schema });
+    const db = drizzlePg(pool, { schema, logger: statementCountingLogger });
     // A named statement: node-postgres prepares it once per connection and the server caches its plan.
     directQueries.set(db as unknown as Db, async (name, text, params) => (await pool.query({ name, text, values: params })).rows);
     return {
@@ -86,7 +87,7 @@ export function createDb(config: StorageConfig): Database {
     (config.thread === false
       ? new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) })
       : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir }).asPGlite());
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(client, { schema, logger: statementCountingLogger });
   directQueries.set(db as unknown as Db, pgliteDirectQuery(client));
   return {
     db: db as unknown as Db,
@@ -171,7 +172,10 @@ const directQueries = new WeakMap<Db, DirectQuery>();
  */
 export async function directQuery(db: Db, name: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
   const direct = directQueries.get(db);
-  if (direct) return direct(name, text, params);
+  if (direct) {
+    countStatement();
+    return direct(name, text, params);
+  }
   const chunks = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`));
   return queryRows<Record<string, unknown>>(db, sql.join(chunks));
 }

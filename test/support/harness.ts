@@ -13,7 +13,9 @@ import { createDb, type Database, type Db } from '../../server/db/client.js';
 import { createScratchDatabase } from '../../server/db/scratch-database.js';
 import { collections, spaces } from '../../server/db/schema/index.js';
 import { createUrls } from '../../server/http/urls.js';
+import { createRateLimiter } from '../../server/operating/rate-limit.js';
 import { apiClient, type ApiClient } from './api.js';
+import { StatementRecorder } from './query-budget.js';
 import { recordToken, suiteLogger } from './suite-log.js';
 
 export const PUBLIC_URL = 'https://api.test.example';
@@ -37,6 +39,8 @@ export class Harness {
   private clockOffsetMs = 0;
   private counter = 0;
   readonly app: ReturnType<typeof createApp>;
+  /** The statements each operation sent, held against test/query-budget.json when the file ends. */
+  readonly statements = new StatementRecorder();
 
   constructor(
     readonly db: Db,
@@ -47,6 +51,10 @@ export class Harness {
       logger: suiteLogger(), // debug level, checked for tokens by scripts/check-secrets.ts
       publicUrl: PUBLIC_URL,
       now: () => new Date(Date.now() + this.clockOffsetMs),
+      // Limited, so every answer carries the rate-limit headers, but far above what a test file sends with one
+      // token (test/operating-rate-limit.test.ts tests the limit itself).
+      rateLimiter: createRateLimiter({ perMinute: 1_000_000 }),
+      onStatements: this.statements.onStatements,
     });
   }
 
@@ -115,6 +123,9 @@ export function useHarness(): { readonly current: Harness } {
     const { database, dispose } = await openDatabase();
     holder.current = new Harness(database.db, dispose);
   });
-  afterAll(async () => holder.current?.dispose());
+  afterAll(async () => {
+    await holder.current?.dispose();
+    holder.current?.statements.check();
+  });
   return holder;
 }
