@@ -1,6 +1,7 @@
 // Binds the generated route table to the handlers: validation in, typed replies out. Handlers never see
 // `req` or `res`.
-import express, { type Request, type Response, type Router } from 'express';
+import { isUtf8 } from 'node:buffer';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { contractOperations } from '../../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
@@ -33,6 +34,25 @@ function readInput(op: Operation, req: Request) {
   };
 }
 
+/** Refuses a body whose bytes (after Content-Encoding) are not UTF-8, which JSON must be, instead of reading U+FFFD into it. */
+function utf8Only(_req: Request, _res: Response, bytes: Buffer) {
+  if (!isUtf8(bytes)) throw Object.assign(new Error('Request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid-utf8' });
+}
+
+/**
+ * Express's JSON parser with a size limit and the UTF-8 check. A body that fails to decompress (says
+ * `Content-Encoding: gzip` and is not) comes out of it as an untyped 400: it is labelled here, so the
+ * error middleware answers 400 instead of taking it for an unexpected error.
+ */
+function jsonBody(limit: number): RequestHandler {
+  const parse = express.json({ limit, verify: utf8Only });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      const e = err as { type?: string; status?: number } | undefined;
+      next(e && e.type === undefined && e.status === 400 ? Object.assign(e, { type: 'encoding.failed' }) : err);
+    });
+}
+
 /**
  * An Express router serving every operation of the route table: input validated (400), then the
  * operation's access rule applied (404/403, or 204 for an idempotent delete of nothing), then the handler.
@@ -56,7 +76,7 @@ export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Req
     const op: Operation = contractOperations[route.operationId as OperationId];
     const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
     // Each operation that takes a body parses it, with its own size limit, after authentication.
-    const parseBody = op.body ? [express.json({ limit: op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })] : [];
+    const parseBody = op.body ? [jsonBody(op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)] : [];
     routerFor(segment)[route.method](`/${rest.join('/')}`, ...parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
       const input = readInput(op, req);

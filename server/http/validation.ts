@@ -9,44 +9,68 @@ const NUL = '\u0000';
 /** A path segment as shown in a message, with U+0000 written out so the message stays readable. */
 const shown = (key: PropertyKey) => String(key).replaceAll(NUL, '\\u0000');
 
-/** At most this many NUL problems are listed, each path at most this long: a message stays readable. */
-const MAX_NUL_PROBLEMS = 10;
+/** At most this many text problems are listed, each path at most this long: a message stays readable. */
+const MAX_TEXT_PROBLEMS = 10;
 const MAX_PATH_LENGTH = 200;
+/**
+ * Deepest nesting of arrays and objects any request part may have, checked before the schema (whose
+ * recursive validation of a Document exhausts the stack somewhere under 1,000 levels). No schema of the
+ * API comes near it: a Document block inside 30 lists is about 100 levels.
+ */
+export const MAX_NESTING = 256;
+
+/** Whether a string holds a UTF-16 surrogate without its pair (JSON's `"\ud800"`), which no Unicode text holds. */
+const hasLoneSurrogate = (s: string) => !(s as string & { isWellFormed(): boolean }).isWellFormed();
 
 /**
- * One rule for every string of every request: U+0000 is refused, in values and in object keys
- * (PostgreSQL text and jsonb cannot store it). Walks the raw input without recursion, so that a deeply
- * nested body cannot exhaust the stack; returns one problem per offending field.
+ * One rule for every string of every request: U+0000 and lone surrogates are refused, in values and in
+ * object keys (PostgreSQL text and jsonb cannot store U+0000; a lone surrogate would be stored as U+FFFD,
+ * silently altered); and nothing may nest deeper than MAX_NESTING. Walks the raw input without recursion,
+ * so that a deeply nested body cannot exhaust the stack; returns one problem per offending field, and
+ * whether the nesting limit was passed (then the schema must not see the value).
  */
-function nulProblems(part: RequestPart, value: unknown): string[] {
+function textProblems(part: RequestPart, value: unknown): { problems: string[]; tooDeep: boolean } {
   const found: string[] = [];
-  const problem = (path: string) => {
+  let tooDeep = false;
+  const problem = (path: string, what: string) => {
     const shortPath = path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
-    found.push(`${shortPath}: must not contain the NUL character (U+0000)`);
+    found.push(`${shortPath}: ${what}`);
   };
-  const stack: { value: unknown; path: string }[] = [{ value, path: part }];
+  const check = (text: string, path: string) => {
+    if (text.includes(NUL)) problem(path, 'must not contain the NUL character (U+0000)');
+    if (hasLoneSurrogate(text)) problem(path, 'must not contain a lone surrogate (U+D800 to U+DFFF): not valid Unicode text');
+  };
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: part, depth: 0 }];
   while (stack.length > 0) {
-    const { value: v, path } = stack.pop()!;
+    const { value: v, path, depth } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes(NUL)) problem(path);
+      check(v, path);
     } else if (v !== null && typeof v === 'object') {
+      if (depth >= MAX_NESTING) {
+        if (!tooDeep) problem(path, `nested deeper than ${MAX_NESTING} levels`);
+        tooDeep = true;
+        continue;
+      }
       const entries = Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
         // Paths past the limit are not shown: stop extending them (a deep body would make them huge).
         const childPath = path.length > MAX_PATH_LENGTH ? path : `${path}.${shown(key)}`;
-        if (key.includes(NUL)) problem(childPath);
-        stack.push({ value: child, path: childPath });
+        check(key, childPath);
+        stack.push({ value: child, path: childPath, depth: depth + 1 });
       }
     }
   }
-  const more = found.length - MAX_NUL_PROBLEMS;
-  return more > 0 ? [...found.slice(0, MAX_NUL_PROBLEMS), `and ${more} more field(s) containing U+0000`] : found;
+  const more = found.length - MAX_TEXT_PROBLEMS;
+  const problems = more > 0 ? [...found.slice(0, MAX_TEXT_PROBLEMS), `and ${more} more field(s) with such problems`] : found;
+  return { problems, tooDeep };
 }
 
 /** Parses one part of a request with its contract schema; throws a BadRequest naming the fields. */
 export function validatePart<T>(part: RequestPart, schema: z.ZodType<T>, value: unknown): T {
-  const nul = nulProblems(part, value);
+  const text = textProblems(part, value);
+  if (text.tooDeep) throw new BadRequest(`Invalid request: ${text.problems.join('; ')}`);
+  const nul = text.problems;
   const result = schema.safeParse(value);
   if (result.success && nul.length === 0) return result.data;
   const problems = result.success
