@@ -18,8 +18,10 @@ export interface ApiResponse {
 interface Options {
   query?: Record<string, string | number | boolean | string[]>;
   body?: unknown;
-  /** Raw body and content type, to test what the JSON parser refuses. */
-  raw?: { data: string; contentType: string };
+  /** Raw body (text or bytes) and content type, to test what the JSON parser refuses. */
+  raw?: { data: string | Buffer; contentType: string };
+  /** Extra request headers, e.g. `Content-Encoding`. */
+  headers?: Record<string, string>;
   token?: string | null;
 }
 
@@ -27,8 +29,10 @@ interface Options {
 export async function send(app: Express, method: Method, path: string, options: Options = {}): Promise<ApiResponse> {
   let req = request(app)[method](path);
   if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
+  for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
   if (options.query) req = req.query(options.query);
-  if (options.raw) req = req.set('Content-Type', options.raw.contentType).send(options.raw.data);
+  // Bytes go as they are: superagent would otherwise serialize a Buffer as JSON for a JSON content type.
+  if (options.raw) req = req.set('Content-Type', options.raw.contentType).serialize((x) => x).send(options.raw.data);
   else if (options.body !== undefined) req = req.send(options.body as object);
   const res = await req;
   const op = findOperation(method, path);

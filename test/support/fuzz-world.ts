@@ -1,11 +1,27 @@
 // Shared by the fuzz tests: their settings (seed, number of runs), the operations the server really
-// implements, and a small world of real resources whose ids the generated requests mix with random ones.
+// implements, and a world of real resources, made through the API, whose ids the generated requests use.
+//
+// The world has two layers:
+//   - a base made before each fuzzed operation: an admin of two organizations (A and B) and a third one
+//     (C) they are not in; collections and spaces at several levels, one space deleted; one member of A
+//     per role and a guest (for the recipes that need them);
+//   - for the operation under test, coherent sets of its path parameters ("tuples": a site and a section
+//     of that site, a space and a change request of that space, …) made by the same recipes the access
+//     matrix uses (test/support/matrix/*: one function per path parameter name, plus a minimal valid body
+//     or query where `{}` is not one). Adding a resource kind to the fuzz world is adding its recipe
+//     there; nothing here names an operation.
+// Valid requests take their path from a tuple most of the time (else from random text mixed with world
+// ids), and their body from the recipe's body, the recipe's body with generated optional properties, or
+// a fully generated one. Property and parameter names that carry ids (`spaceId`, `parent`, `organization`,
+// …) draw from every id the world holds.
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { addMember } from '../../server/auth/bootstrap.js';
+import type { Role } from '../../server/auth/roles.js';
 import { handlers } from '../../server/handlers.js';
 import { isImplemented } from '../../server/http/not-implemented.js';
 import type { Account, Harness } from './harness.js';
+import { matrixFixtures, type MatrixWorld } from './matrix/index.js';
 import { specOperations, type SpecOperation } from './spec.js';
 
 function intFromEnv(name: string, fallback: number): number {
@@ -16,15 +32,25 @@ function intFromEnv(name: string, fallback: number): number {
   return n;
 }
 
-/** Fixed in CI so failures reproduce; `FUZZ_SEED=<n>` explores elsewhere (the seed of a failure is printed). */
-export const FUZZ_SEED = intFromEnv('FUZZ_SEED', 20260314);
+/** Today's date as a number (UTC), e.g. 20261123: the default seed, so each day explores new inputs. */
+const today = Number(new Date().toISOString().slice(0, 10).replaceAll('-', ''));
+
+/** The seed of every fuzz property: `FUZZ_SEED=<n>` pins it (to replay a failure); by default it changes daily. */
+export const FUZZ_SEED = intFromEnv('FUZZ_SEED', today);
 /** Generated requests per operation; `FUZZ_RUNS=<n>` for a longer hunt. */
 export const FUZZ_RUNS = intFromEnv('FUZZ_RUNS', 50);
+/** fast-check's replay path of a failure (printed with it), with FUZZ_SEED, to run exactly the failing case first. */
+const FUZZ_PATH = process.env.FUZZ_PATH || undefined;
 
-/** fast-check parameters shared by the fuzz properties. */
+console.info(`fuzz: seed ${FUZZ_SEED}${process.env.FUZZ_SEED ? ' (FUZZ_SEED)' : ' (today\'s; FUZZ_SEED=<n> pins one)'}, ${FUZZ_RUNS} runs`);
+
+/**
+ * fast-check parameters shared by the fuzz properties. No time limit: every run is made (a run that
+ * stopped at a limit would count as passed with fewer cases than it claims); the test's own timeout fails
+ * a run that is too slow, and FUZZ_RUNS sizes the runs to finish.
+ */
 export function fuzzParameters<T>(runs = FUZZ_RUNS): fc.Parameters<T> {
-  // Past 150 s (a large FUZZ_RUNS), stop generating, or stop shrinking and report the failure as it is.
-  return { seed: FUZZ_SEED, numRuns: runs, interruptAfterTimeLimit: 150_000 };
+  return { seed: FUZZ_SEED, numRuns: runs, ...(FUZZ_PATH && { path: FUZZ_PATH }) };
 }
 
 /** Operations with a real handler: the others answer 501 and are skipped until their area lands. */
@@ -32,20 +58,44 @@ export const implementedOperations: SpecOperation[] = specOperations.filter((op)
   isImplemented((handlers as Record<string, unknown>)[op.operationId]),
 );
 
-/** Real ids, by the name of the parameter or property that carries them. */
+type Params = Record<string, string>;
+
+/** One coherent set of path parameters for an operation, with the recipe's body and query for them. */
+export interface Tuple {
+  params: Params;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+/** Real ids, by the name of the path parameter that carries them (`spaceId`, `siteId`, …). */
 export interface World {
   admin: Account;
+  /** The world as the matrix recipes see it (admin of A, a member of A per role, an outsider). */
+  matrix: MatrixWorld;
   ids: Record<string, string[]>;
 }
 
-const idNames: Record<string, string> = {
-  organizationId: 'organization',
-  organization: 'organization',
-  collectionId: 'collection',
-  parent: 'collection',
-  spaceId: 'space',
-  space: 'space',
+/** Property and parameter names that carry an id of another kind than their own name says. */
+const aliases: Record<string, string> = {
+  organization: 'organizationId',
+  parent: 'collectionId',
+  space: 'spaceId',
+  sectionId: 'siteSectionId',
+  siteSection: 'siteSectionId',
+  siteSpace: 'siteSpaceId',
+  defaultSiteSpace: 'siteSpaceId',
+  defaultTeam: 'teamId',
+  conversation: 'conversationId',
+  changeRequest: 'changeRequestId',
+  site: 'siteId',
+  team: 'teamId',
 };
+
+/** The kind of id a name carries, when the world has ids of it. */
+function kindOf(world: World, name: string): string | undefined {
+  for (const kind of [aliases[name], name, `${name}Id`]) if (kind && world.ids[kind]?.length) return kind;
+  return undefined;
+}
 
 /**
  * Page cursors shaped like the server's (base64url of a JSON list of keys) but with made-up keys, so that
@@ -61,9 +111,13 @@ const forgedCursors = fc
  */
 export function idsFor(world: World, name: string): fc.Arbitrary<string> | undefined {
   if (name === 'page') return forgedCursors;
-  const kind = idNames[name];
-  const ids = kind ? world.ids[kind] : undefined;
-  return ids && ids.length > 0 ? fc.constantFrom(...ids) : undefined;
+  const kind = kindOf(world, name);
+  return kind ? fc.constantFrom(...world.ids[kind]) : undefined;
+}
+
+function remember(world: World, name: string, id: string) {
+  const list = (world.ids[name] ??= []);
+  if (!list.includes(id)) list.push(id);
 }
 
 async function created(account: Account, path: string, body: object): Promise<string> {
@@ -72,17 +126,32 @@ async function created(account: Account, path: string, body: object): Promise<st
   return res.body.id as string;
 }
 
-/**
- * An admin of two organizations (A and B) and a third organization (C) they are not in; in A a
- * collection with a nested one and spaces at each level, one of them deleted; a collection and space in
- * B and in C. Created through the API where it can be (organizations and memberships have no
- * implemented operation yet).
- */
-export async function createWorld(h: Harness): Promise<World> {
+const roles: Role[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
+
+/** The accounts of the world: an admin of A and B, the owner of B, a stranger (C), a member of A per role and a guest. */
+export interface Accounts {
+  admin: Account;
+  ownerB: Account;
+  stranger: Account;
+  members: MatrixWorld['members'];
+}
+
+export async function createAccounts(h: Harness): Promise<Accounts> {
   const admin = await h.newAdmin();
   const ownerB = await h.newAdmin();
   const stranger = await h.newAdmin();
   await addMember(h.db, ownerB.organizationId, admin.userId, 'admin');
+  const members = { guest: await h.newMember(admin.organizationId, null) } as MatrixWorld['members'];
+  for (const role of roles) members[role] = await h.newMember(admin.organizationId, role);
+  return { admin, ownerB, stranger, members };
+}
+
+/**
+ * The base world: in A a collection with a nested one and spaces at each level, one of them deleted;
+ * a collection and space in B and in C. Made through the API.
+ */
+export async function createWorld(h: Harness, accounts: Accounts): Promise<World> {
+  const { admin, ownerB, stranger, members } = accounts;
   const [a, b, c] = [admin.organizationId, ownerB.organizationId, stranger.organizationId];
 
   const shelf = await created(admin, `/orgs/${a}/collections`, { title: 'Shelf' });
@@ -101,10 +170,46 @@ export async function createWorld(h: Harness): Promise<World> {
 
   return {
     admin,
+    matrix: { h, admin, outsider: stranger, members },
     ids: {
-      organization: [a, b, c],
-      collection: [shelf, nested, inB, inC],
-      space: [...spaces, trashed],
+      organizationId: [a, b, c],
+      collectionId: [shelf, nested, inB, inC],
+      spaceId: [...spaces, trashed],
+      userId: [admin.userId, ownerB.userId, members.read.userId],
     },
   };
+}
+
+/** The recipe for a path parameter, a body or a query of the matrix fixtures (test/support/matrix/). */
+const recipe = {
+  param: (name: string) => matrixFixtures.find((f) => f.params?.[name])?.params?.[name],
+  body: (operationId: string) => matrixFixtures.find((f) => f.bodies?.[operationId])?.bodies?.[operationId],
+  query: (operationId: string) => matrixFixtures.find((f) => f.queries?.[operationId])?.queries?.[operationId],
+};
+
+/**
+ * `count` coherent sets of the operation's path parameters, each made fresh by the recipes (so that a
+ * delete or move in one leaves the others), with the recipe's body and query for each; their ids join
+ * the world's. Fails naming the path parameter that has no recipe.
+ */
+export async function tuplesFor(world: World, op: SpecOperation, count = 2): Promise<Tuple[]> {
+  const tuples: Tuple[] = [];
+  for (let i = 0; i < count; i++) {
+    const params: Params = {};
+    for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+      const make = recipe.param(name);
+      if (!make) throw new Error(`No recipe for the path parameter ${name}: add one under test/support/matrix/ (it serves the access matrix and the fuzz world)`);
+      params[name] = await make(world.matrix, params);
+      remember(world, name, params[name]);
+    }
+    const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(world.matrix, params) : undefined;
+    const query = recipe.query(op.operationId)?.(world.matrix, params);
+    tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });
+  }
+  return tuples;
+}
+
+/** Whether an operation has the recipes the fuzz world needs (a path parameter without one fails tuplesFor). */
+export function missingRecipes(op: SpecOperation): string[] {
+  return [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name).filter((name) => !recipe.param(name));
 }
