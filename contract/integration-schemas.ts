@@ -9,9 +9,11 @@ import { z } from './zod.js';
 
 // Ids of this area's examples.
 export const exampleIntegrationName = 'acme-analytics';
-const installationId = 'ins_01JD3QG8K3PV6YC';
+export const exampleInstallationId = 'ins_01JD3QG8K3PV6YC';
+const installationId = exampleInstallationId;
 export const exampleEventId = 'evt_01JD3QH2T9MB4ZR';
-const siteId = 'sit_01JD3QJ5W1RN7KD';
+export const exampleSiteId = 'sit_01JD3QJ5W1RN7KD';
+const siteId = exampleSiteId;
 
 /** An integration name: letters, digits, `-`, `_` and `.`. */
 export const integrationNamePattern = /^[a-zA-Z0-9-_.]+$/;
@@ -311,6 +313,19 @@ const freeFormConfiguration = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'Settings, free-form, following the configuration schema of the integration.' });
 
+/** Settings given to an installation (checked against the integration's configuration schema; at most 64 KiB of JSON). */
+export const ConfigurationInput = z
+  .record(z.string().min(1).max(100), z.unknown())
+  .openapi({ description: 'Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON.' });
+
+/** External ids the integration gives an installation in its own system (the public API allows 5). */
+export const ExternalIdsInput = z
+  .array(z.string().min(1).max(256))
+  .max(5)
+  .openapi({ description: 'Ids the integration gives the installation in its own system (at most 5); replaces the previous ones.' });
+
+export const IntegrationInstallationSelection = installationSelection;
+
 export const IntegrationInstallation = z
   .object({
     object: z.literal('integration-installation'),
@@ -426,10 +441,11 @@ export const IntegrationEvent = z
           .openapi({ description: 'State of the installation before the event, on installation events.' }),
       })
       .openapi({ description: 'What was delivered; other kinds of events carry further fields.' }),
-    status: z.enum(['success', 'failed']).openapi({
+    status: z.enum(['pending', 'success', 'failed']).openapi({
       description:
-        'Whether the integration handled the event: `failed` once every delivery attempt failed, `success` ' +
-        'otherwise (an event still waiting for delivery says so in its trace).',
+        'Whether the integration handled the event: `pending` until a delivery attempt is answered, `success` ' +
+        'once the script (or the development tunnel) answered 2xx, `failed` once every attempt failed (the ' +
+        'reason of each is in the trace).',
     }),
   })
   .openapi('IntegrationEvent', { description: 'An event delivered to an integration.', example: integrationEventExample });

@@ -21,13 +21,18 @@ import {
   integrationEventWithTraceExample,
   integrationExample,
   IntegrationExternalLink,
+  ConfigurationInput,
+  ExternalIdsInput,
   IntegrationInstallation,
   integrationInstallationExample,
+  IntegrationInstallationSelection,
   integrationNamePattern,
   IntegrationScope,
   integrationScopes,
   IntegrationSiteInstallation,
   integrationSiteInstallationExample,
+  exampleInstallationId,
+  exampleSiteId,
   IntegrationSpaceInstallation,
   integrationSpaceInstallationExample,
   IntegrationTarget,
@@ -36,11 +41,19 @@ import {
   MAX_PREVIEW_BASE64,
   MAX_SCRIPT,
 } from './integration-schemas.js';
-import { operations } from './operation.js';
+import { operations, type Operation } from './operation.js';
 import { z } from './zod.js';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters and bodies
+
+// Installations: who may call (stated in each description) is applied by the store, like the rest of
+// this area. An installation is managed by the admins of the organization it is installed in; the
+// admins of the organization owning the integration may read it.
+const INSTALLATION_ACCESS =
+  'Needs the admin role in the organization the integration is installed in; admins of the organization owning ' +
+  'the integration may read it (403 for their writes), and other members of either get 403. An unknown ' +
+  'integration or installation, or one the caller cannot see, is not found.';
 
 const IntegrationNameParams = z.object({
   integrationName: z
@@ -49,6 +62,10 @@ const IntegrationNameParams = z.object({
     .max(128)
     .regex(integrationNamePattern)
     .openapi({ description: 'The name of the integration.', example: exampleIntegrationName }),
+});
+
+const InstallationParams = IntegrationNameParams.extend({
+  installationId: z.string().min(1).max(128).openapi({ description: 'The id of the installation.', example: exampleInstallationId }),
 });
 
 const externalIdQuery = z
@@ -127,6 +144,11 @@ const PublishIntegration = z
   .openapi('PublishIntegration');
 
 const integrationResponse = (description: string) => ({ description, schema: Integration, example: integrationExample });
+
+// Functions below are hoisted; the tables they build are made before the operation table uses them.
+const targetIdParam = (what: string, example: string) => z.string().min(1).max(128).openapi({ description: `The id of the ${what}.`, example });
+const spaceInstallationOperations = targetInstallationOperations('space', InstallationParams.extend({ spaceId: targetIdParam('space', ex.spaceId) }));
+const siteInstallationOperations = targetInstallationOperations('site', InstallationParams.extend({ siteId: targetIdParam('docs site', exampleSiteId) }));
 
 export const integrationOperations = operations({
   listIntegrations: {
@@ -370,4 +392,184 @@ export const integrationOperations = operations({
     errors: [403, 404],
     access: access.caller(),
   },
+  ...installationOperations(),
+  listIntegrationInstallationSpaces: spaceInstallationOperations.list,
+  installIntegrationOnSpace: spaceInstallationOperations.install,
+  getIntegrationSpaceInstallation: spaceInstallationOperations.get,
+  updateIntegrationSpaceInstallation: spaceInstallationOperations.update,
+  uninstallIntegrationFromSpace: spaceInstallationOperations.uninstall,
+  listIntegrationInstallationSites: siteInstallationOperations.list,
+  installIntegrationOnSite: siteInstallationOperations.install,
+  getIntegrationSiteInstallation: siteInstallationOperations.get,
+  updateIntegrationSiteInstallation: siteInstallationOperations.update,
+  uninstallIntegrationFromSite: siteInstallationOperations.uninstall,
 });
+
+/** Reading, configuring and removing one installation in an organization. */
+function installationOperations() {
+  const params = InstallationParams;
+  return operations({
+    getIntegrationInstallationById: {
+      method: 'get',
+      path: '/integrations/{integrationName}/installations/{installationId}',
+      tag: 'integrations',
+      summary: 'Get an installation of an integration',
+      description: `Returns an installation of the integration. ${INSTALLATION_ACCESS}`,
+      params,
+      responses: { 200: { description: 'The installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    updateIntegrationInstallation: {
+      method: 'patch',
+      path: '/integrations/{integrationName}/installations/{installationId}',
+      tag: 'integrations',
+      summary: 'Update an installation of an integration',
+      description:
+        'Changes the settings of an installation: `configuration` (checked against the `account` configuration schema ' +
+        'of the integration: a missing required setting or a value of the wrong type is refused, 400), `externalIds`, ' +
+        'and `space_selection` / `site_selection` (`all`: every space or site of the organization, present and ' +
+        'future; `selected`: those it was installed on). A change of configuration or selection emits an ' +
+        `\`installation_setup\` event with the previous state. ${INSTALLATION_ACCESS}`,
+      params,
+      body: z
+        .strictObject({
+          configuration: ConfigurationInput.optional(),
+          externalIds: ExternalIdsInput.optional(),
+          space_selection: IntegrationInstallationSelection.optional(),
+          site_selection: IntegrationInstallationSelection.optional(),
+        })
+        .openapi('UpdateIntegrationInstallation'),
+      bodyExample: { configuration: { trackingId: 'AC-48213', anonymizeIp: true }, externalIds: ['acme-account-48213'] },
+      responses: { 200: { description: 'The updated installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    uninstallIntegration: {
+      method: 'delete',
+      path: '/integrations/{integrationName}/installations/{installationId}',
+      tag: 'integrations',
+      summary: 'Uninstall an integration',
+      description:
+        'Removes the installation with its installations on spaces and sites, and emits an `installation_deleted` ' +
+        'event with its last configuration. Needs the admin role in the organization it is installed in (403 for ' +
+        'other members). Succeeds with no content also when the installation does not exist or the caller cannot see it.',
+      params,
+      responses: { 204: { description: 'The integration is uninstalled.' } },
+      errors: [403],
+      access: access.caller(),
+    },
+  });
+}
+
+/** Installing an installation on one space or one docs site, and reading, configuring and removing it. */
+function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'site', targetParams: P) {
+  const Kind = kind === 'space' ? 'Space' : 'Site';
+  const plural = `${kind}s`;
+  const what = kind === 'space' ? 'space' : 'docs site';
+  const schema = kind === 'space' ? IntegrationSpaceInstallation : IntegrationSiteInstallation;
+  const example = kind === 'space' ? integrationSpaceInstallationExample : integrationSiteInstallationExample;
+  const targetId = `${kind}Id` as const;
+
+  const extendedQuery = z.object({
+    extended: queryBoolean(`Return the ${what} as a ${Kind} object instead of its id (default false).`)
+      .default(false)
+      .openapi({ default: false }),
+  });
+  const path = `/integrations/{integrationName}/installations/{installationId}/${plural}`;
+  const itemPath = `${path}/{${targetId}}`;
+  // The public API names the body field `space` for spaces and `siteId` for sites.
+  const bodyField = kind === 'space' ? 'space' : 'siteId';
+  const events = `\`${kind}_installation_setup\``;
+  return {
+    list: {
+      method: 'get',
+      path,
+      tag: 'integrations',
+      summary: `List the ${what}s of an installation`,
+      description: `Lists the ${what}s the installation is installed on, in the order they were added. ${INSTALLATION_ACCESS}`,
+      params: InstallationParams,
+      query: z.object({ ...paginationQuery, extended: extendedQuery.shape.extended }),
+      responses: {
+        200: {
+          description: `A page of ${kind} installations.`,
+          schema: listOf(`IntegrationInstallation${Kind}List`, schema),
+          example: listExample([example]),
+        },
+      },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    install: {
+      method: 'post',
+      path,
+      tag: 'integrations',
+      summary: `Install an integration on a ${what}`,
+      description:
+        `Installs the installation on a ${what} of its organization (an unknown ${what}, or one of another ` +
+        `organization, is not found), or returns the one it already has there. The integration must be installable ` +
+        `on ${what}s (its \`target\` \`all\` or \`${kind}\`; 400 otherwise). A new one emits ${events}. ${INSTALLATION_ACCESS}`,
+      params: InstallationParams,
+      query: extendedQuery,
+      body: z
+        .strictObject({ [bodyField]: z.string().min(1).max(128).openapi({ description: `Id of the ${what} to install the integration on.` }) })
+        .openapi(`InstallIntegrationOn${Kind}`),
+      bodyExample: { [bodyField]: kind === 'space' ? ex.spaceId : exampleSiteId },
+      responses: {
+        201: {
+          description: `The installation on the ${what}.`,
+          schema,
+          example,
+          headers: { Location: { description: `URL of the installation on the ${what}.`, example: example.urls.location } },
+        },
+      },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    get: {
+      method: 'get',
+      path: itemPath,
+      tag: 'integrations',
+      summary: `Get the installation of an integration on a ${what}`,
+      description: `Returns the installation on the ${what}; not found when it is not installed there. ${INSTALLATION_ACCESS}`,
+      params: targetParams,
+      query: extendedQuery,
+      responses: { 200: { description: `The installation on the ${what}.`, schema, example } },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    update: {
+      method: 'patch',
+      path: itemPath,
+      tag: 'integrations',
+      summary: `Update the installation of an integration on a ${what}`,
+      description:
+        `Changes the \`configuration\` (checked against the \`${kind}\` configuration schema of the integration, 400 ` +
+        `when it does not fit) and the \`externalIds\` of the installation on the ${what}; a change of configuration ` +
+        `emits ${events} with the previous one. ${INSTALLATION_ACCESS}`,
+      params: targetParams,
+      query: extendedQuery,
+      body: z
+        .strictObject({ configuration: ConfigurationInput.optional(), externalIds: ExternalIdsInput.optional() })
+        .openapi(`UpdateIntegration${Kind}Installation`),
+      bodyExample: { configuration: example.configuration, externalIds: example.externalIds },
+      responses: { 200: { description: `The updated installation on the ${what}.`, schema, example } },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    uninstall: {
+      method: 'delete',
+      path: itemPath,
+      tag: 'integrations',
+      summary: `Uninstall an integration from a ${what}`,
+      description:
+        `Removes the installation from the ${what} and emits \`${kind}_installation_deleted\` with its last ` +
+        `configuration. Needs the admin role in the organization of the installation (403 for other members). ` +
+        `Succeeds with no content also when it was not installed there or the caller cannot see it.`,
+      params: targetParams,
+      responses: { 204: { description: `The integration is uninstalled from the ${what}.` } },
+      errors: [403],
+      access: access.caller(),
+    },
+  } satisfies Record<string, Operation>;
+}

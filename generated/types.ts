@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Join an organization
-         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400. Open to any authenticated caller.
+         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400. An organization with `sso` true is joined only by signing in through one of its SAML providers (400 here), and an account created by another organization's SAML sign-in does not join by email domain (400). Open to any authenticated caller.
          */
         post: operations["joinOrganization"];
         delete?: never;
@@ -2641,7 +2641,7 @@ export interface components {
                 type: "site";
                 site: string;
             };
-            /** @description Whether SSO is enforced organization-wide. */
+            /** @description Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers (joining by email domain is refused). */
             sso: boolean;
             /** @description Whether all AI features are on. */
             ai: boolean;

@@ -96,7 +96,7 @@ describe('integration events', () => {
       installationId: installation.id,
       createdAt: event.createdAt,
       payload: { eventId: event.id, type: 'installation_setup', installationId: installation.id, status: 'active', previous: { status: 'pending', configuration: {} } },
-      status: 'success',
+      status: 'pending',
     });
     const queued = await owner.api.get(`/integrations/${name}/events/${event.id}`);
     expect(queued.status).toBe(200);

@@ -26,19 +26,18 @@ export function logLine(now: Date, level: LogLine['level'], message: string): Lo
   return { message, timestamp: now.toISOString(), level };
 }
 
-/**
- * The API form of an event. The description knows two statuses: an event reads `failed` once its
- * delivery failed for good, `success` otherwise — one still waiting for delivery says so in its trace.
- */
+/** The API form of an event: `pending` until delivered, then `success` or `failed`. */
 export function toEvent(row: EventRow): IntegrationEvent {
+  const installationId = row.installationId ?? (row.payload.installationId as string | undefined);
   return {
     object: 'integration-event',
     id: row.id,
     integrationId: row.integrationName,
-    ...(row.installationId && { installationId: row.installationId }),
+    // An uninstalled installation's events lose the reference, not the id their payload carries.
+    ...(installationId !== undefined && { installationId }),
     createdAt: row.createdAt.toISOString(),
     payload: row.payload as IntegrationEvent['payload'],
-    status: row.status === 'failed' ? 'failed' : 'success',
+    status: row.status as IntegrationEvent['status'],
   };
 }
 

@@ -1,26 +1,20 @@
-// Installations of integrations in organizations, and their installations on spaces and sites.
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { z } from 'zod';
-import type { integrationOperations } from '../../contract/integrations.js';
+// Installations of integrations in organizations (their installations on spaces and sites are in
+// target-installations.store.ts).
+import { and, eq, sql } from 'drizzle-orm';
 import { requireOrganizationGrant } from '../auth/access.js';
-import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
-import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
+import { integrationInstallations } from '../db/schema/index.js';
 import { Forbidden } from '../errors.js';
 import { newId } from '../ids.js';
-import { toSite } from '../sites/site-view.js';
-import { toSpace } from '../spaces/space-view.js';
+import { checkConfiguration } from './configuration.js';
 import { recordEvent } from './events.store.js';
 import { administeredIntegration, visibleIntegration } from './integration-access.js';
+import { installationGrant, readInstallationGrant } from './installation-access.js';
 import { toInstallation, type Installation } from './integration-view.js';
+import { spacesCount } from './target-installations.store.js';
 
-type Ops = typeof integrationOperations;
-export type SpaceItemsQuery = z.output<Ops['listIntegrationSpaceInstallations']['query']>;
-export type SiteItemsQuery = z.output<Ops['listIntegrationSiteInstallations']['query']>;
-
-// Qualified by hand: inside a subquery, an unqualified `id` would be the inner table's.
-const spacesOf = sql<number>`(SELECT count(*) FROM integration_space_installations AS isi WHERE isi.installation_id = "integration_installations"."id")`.mapWith(Number);
+const spacesOf = spacesCount();
 
 /**
  * Installs the integration in `organizationId` (admin needed there), or returns the installation it
@@ -82,73 +76,81 @@ export async function listInstallations(ctx: Ctx, name: string, query: PageReque
   return listBody(page, (row) => toInstallation(ctx, row, row.spaces));
 }
 
+/** One installation of the integration (admins of its organization or of the integration's owner). */
+export async function getInstallation(ctx: Ctx, name: string, installationId: string): Promise<Installation> {
+  await installationGrant(ctx, name, installationId, 'read');
+  return readInstallation(ctx, installationId);
+}
+
+export interface InstallationUpdate {
+  configuration?: Record<string, unknown>;
+  externalIds?: string[];
+  space_selection?: 'all' | 'selected';
+  site_selection?: 'all' | 'selected';
+}
+
 /**
- * The installations of an integration on spaces, across its installations, in creation order (owner
- * admins only). With `extended`, each space is the Space itself.
+ * Changes an installation's settings (admins of its organization). A change of configuration or of a
+ * selection emits `installation_setup` with the state before it; external ids alone emit nothing.
  */
-export async function listSpaceInstallations(ctx: Ctx, name: string, query: SpaceItemsQuery) {
-  await administeredIntegration(ctx, name);
-  const t = integrationSpaceInstallations;
-  const page = await keysetPage(ctx.db, t, ofIntegration(t, name, query.externalId), [t.id], query);
-  const spaceRows = query.extended && page.rows.length > 0 ? await ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, page.rows.map((r) => r.spaceId))) : [];
-  const byId = new Map(spaceRows.map((s) => [s.space.id, { ...s.space, ...s.counts }]));
-  return listBody(page, (row) => {
-    const space = byId.get(row.spaceId);
-    return {
-      ...targetInstallationFields(ctx, name, row, `spaces/${row.spaceId}`),
-      // The spaces may be in other organizations: their permissions say the caller gets none through this list.
-      space: query.extended && space ? toSpace(ctx, space, null) : row.spaceId,
-    };
+export async function updateInstallation(ctx: Ctx, name: string, installationId: string, update: InstallationUpdate): Promise<Installation> {
+  return ctx.transaction(async (tx) => {
+    const { integration, installation } = await installationGrant(tx, name, installationId, 'manage', true);
+    const configuration = update.configuration && checkConfiguration(integration.configurations, 'account', update.configuration);
+    const now = tx.now();
+    const [updated] = await tx.db
+      .update(integrationInstallations)
+      .set({
+        ...(configuration && { configuration }),
+        ...(update.externalIds && { externalIds: [...new Set(update.externalIds)] }),
+        ...(update.space_selection && { spaceSelection: update.space_selection }),
+        ...(update.site_selection && { siteSelection: update.site_selection }),
+        updatedAt: now,
+      })
+      .where(eq(integrationInstallations.id, installationId))
+      .returning();
+    const setupChanged =
+      configuration !== undefined ||
+      (update.space_selection !== undefined && update.space_selection !== installation.spaceSelection) ||
+      (update.site_selection !== undefined && update.site_selection !== installation.siteSelection);
+    if (setupChanged) {
+      await recordEvent(tx.db, now, {
+        integrationName: name,
+        type: 'installation_setup',
+        installationId,
+        organizationId: installation.organizationId,
+        fields: { status: updated.status, previous: { status: installation.status, configuration: installation.configuration } },
+      });
+    }
+    return readInstallation(tx, installationId);
   });
 }
 
 /**
- * The installations of an integration on docs sites, across its installations, in creation order (owner
- * admins only). With `extended`, each site is the Site itself (organizations and site-space counts read
- * in one query each for the page).
+ * Removes an installation with its installations on spaces and sites (admins of its organization) and
+ * emits `installation_deleted` with its last configuration. Nothing to do when it does not exist or the
+ * caller cannot see it (the caller gets 204 anyway).
  */
-export async function listSiteInstallations(ctx: Ctx, name: string, query: SiteItemsQuery) {
-  await administeredIntegration(ctx, name);
-  const t = integrationSiteInstallations;
-  const page = await keysetPage(ctx.db, t, ofIntegration(t, name, query.externalId), [t.id], query);
-  const siteIds = [...new Set(page.rows.map((r) => r.siteId))];
-  const siteRows =
-    query.extended && siteIds.length > 0
-      ? await ctx.db
-          .select({ site: sites, org: organizations, siteSpaces: sql<number>`(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = "sites"."id")`.mapWith(Number) })
-          .from(sites)
-          .innerJoin(organizations, eq(organizations.id, sites.organizationId))
-          .where(inArray(sites.id, siteIds))
-      : [];
-  const byId = new Map(siteRows.map((r) => [r.site.id, r]));
-  return listBody(page, (row) => {
-    const found = byId.get(row.siteId);
-    return {
-      ...targetInstallationFields(ctx, name, row, `sites/${row.siteId}`),
-      site: query.extended && found ? toSite(ctx, found.org, found.site, found.siteSpaces) : row.siteId,
-    };
+export async function uninstallInstallation(ctx: Ctx, name: string, installationId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    if (!(await readInstallationGrant(tx, name, installationId))) return;
+    const { installation } = await installationGrant(tx, name, installationId, 'manage', true);
+    // Recorded first: the event's reference to the installation is cleared by the delete (the payload keeps its id).
+    await recordEvent(tx.db, tx.now(), {
+      integrationName: name,
+      type: 'installation_deleted',
+      installationId,
+      organizationId: installation.organizationId,
+      fields: { previous: { configuration: installation.configuration } },
+    });
+    await tx.db.delete(integrationInstallations).where(eq(integrationInstallations.id, installationId));
   });
 }
 
-/** The rows of a per-space or per-site installation table for one integration, optionally with an external id. */
-function ofIntegration(t: typeof integrationSpaceInstallations | typeof integrationSiteInstallations, name: string, externalId: string | undefined) {
-  return and(eq(t.integrationName, name), externalId !== undefined ? sql`${externalId}::text = ANY(${t.externalIds})` : undefined);
-}
-
-/** What a space installation and a site installation share in the API: all but the target itself. */
-function targetInstallationFields(
-  ctx: Ctx,
-  name: string,
-  row: { installationId: string; status: string; configuration: Record<string, unknown>; externalIds: string[] },
-  target: string,
-) {
-  const path = `/integrations/${encodeURIComponent(name)}/installations/${row.installationId}/${target}`;
-  return {
-    integration: name,
-    installation: row.installationId,
-    status: row.status as Installation['status'],
-    configuration: row.configuration,
-    externalIds: row.externalIds,
-    urls: { location: ctx.urls.api(path), publicEndpoint: ctx.urls.api(`${path}/integration`) },
-  };
+async function readInstallation(ctx: Ctx, installationId: string): Promise<Installation> {
+  const [found] = await ctx.db
+    .select({ row: integrationInstallations, spaces: spacesOf })
+    .from(integrationInstallations)
+    .where(eq(integrationInstallations.id, installationId));
+  return toInstallation(ctx, found.row, found.spaces);
 }

@@ -24,6 +24,21 @@ export function assetUrl(ctx: Ctx, name: string, file: string): string {
   return ctx.urls.api(`/integrations/${encodeURIComponent(name)}/assets/${encodeURIComponent(file)}`);
 }
 
+/**
+ * The public endpoints (served outside /v1, without a token, by public-endpoint.route.ts): requests there
+ * go to the integration's script as fetch events. The `/integration` segment ends the endpoint's own
+ * path; what follows it is the path the script sees.
+ */
+export function integrationEndpointPath(name: string): string {
+  return `/integrations/${encodeURIComponent(name)}/integration`;
+}
+export function installationEndpointPath(name: string, installationId: string): string {
+  return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/integration`;
+}
+export function targetEndpointPath(name: string, installationId: string, kind: 'space' | 'site', targetId: string): string {
+  return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/${kind}s/${encodeURIComponent(targetId)}/integration`;
+}
+
 /** The API form of an integration, its owner and permissions seen by the caller; never its script or secrets. */
 export function toIntegration(ctx: Ctx, row: IntegrationRow, membership: OwnerMembership): Integration {
   const name = encodeURIComponent(row.name);
@@ -52,7 +67,7 @@ export function toIntegration(ctx: Ctx, row: IntegrationRow, membership: OwnerMe
       ...(row.iconFile && { icon: assetUrl(ctx, row.name, row.iconFile) }),
       app: ctx.urls.app(`/integrations/${name}`),
       assets: ctx.urls.api(`/integrations/${name}/assets`),
-      publicEndpoint: ctx.urls.api(`/integrations/${name}/integration`),
+      publicEndpoint: ctx.urls.root(integrationEndpointPath(row.name)),
     },
     permissions: { admin: isMember && atLeast(role, 'admin') },
     ...(row.contentSecurityPolicy != null && { contentSecurityPolicy: row.contentSecurityPolicy as Integration['contentSecurityPolicy'] }),
@@ -75,7 +90,7 @@ export function toInstallation(ctx: Ctx, row: InstallationRow, spaces: number): 
     urls: {
       location: ctx.urls.api(`/integrations/${name}/installations/${row.id}`),
       app: ctx.urls.app(`/o/${row.organizationId}/integrations/${name}`),
-      publicEndpoint: ctx.urls.api(`/integrations/${name}/installations/${row.id}/integration`),
+      publicEndpoint: ctx.urls.root(installationEndpointPath(row.integrationName, row.id)),
     },
     externalIds: row.externalIds,
     target: { organization: row.organizationId },

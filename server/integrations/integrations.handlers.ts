@@ -2,7 +2,15 @@
 import type { integrationOperations } from '../../contract/integrations.js';
 import type { AppHandlers } from '../handler-types.js';
 import { getEvent, listEvents } from './events.store.js';
-import { installIntegration, listInstallations, listSiteInstallations, listSpaceInstallations } from './installations.store.js';
+import { getInstallation, installIntegration, listInstallations, uninstallInstallation, updateInstallation } from './installations.store.js';
+import {
+  getTargetInstallation,
+  installOnTarget,
+  listInstallationTargets,
+  listIntegrationTargets,
+  uninstallFromTarget,
+  updateTargetInstallation,
+} from './target-installations.store.js';
 import { getIntegration, listIntegrations, publishIntegration, setDevelopmentMode, unpublishIntegration } from './integrations.store.js';
 
 export const integrationHandlers = {
@@ -32,10 +40,54 @@ export const integrationHandlers = {
     return { status: 200, body: await getEvent(ctx, params.integrationName, params.eventId) };
   },
   async listIntegrationSpaceInstallations({ params, query }, ctx) {
-    return { status: 200, body: await listSpaceInstallations(ctx, params.integrationName, query) };
+    return { status: 200, body: await listIntegrationTargets(ctx, params.integrationName, 'space', query) };
   },
   async listIntegrationSiteInstallations({ params, query }, ctx) {
-    return { status: 200, body: await listSiteInstallations(ctx, params.integrationName, query) };
+    return { status: 200, body: await listIntegrationTargets(ctx, params.integrationName, 'site', query) };
+  },
+  async getIntegrationInstallationById({ params }, ctx) {
+    return { status: 200, body: await getInstallation(ctx, params.integrationName, params.installationId) };
+  },
+  async updateIntegrationInstallation({ params, body }, ctx) {
+    return { status: 200, body: await updateInstallation(ctx, params.integrationName, params.installationId, body) };
+  },
+  async uninstallIntegration({ params }, ctx) {
+    await uninstallInstallation(ctx, params.integrationName, params.installationId);
+    return { status: 204 };
+  },
+  async listIntegrationInstallationSpaces({ params, query }, ctx) {
+    return { status: 200, body: await listInstallationTargets(ctx, params.integrationName, params.installationId, 'space', query) };
+  },
+  async installIntegrationOnSpace({ params, query, body }, ctx) {
+    const { item } = await installOnTarget(ctx, params.integrationName, params.installationId, 'space', body.space, query.extended);
+    return { status: 201, body: item, headers: { Location: item.urls.location! } };
+  },
+  async getIntegrationSpaceInstallation({ params, query }, ctx) {
+    return { status: 200, body: await getTargetInstallation(ctx, params.integrationName, params.installationId, 'space', params.spaceId, query.extended) };
+  },
+  async updateIntegrationSpaceInstallation({ params, query, body }, ctx) {
+    return { status: 200, body: await updateTargetInstallation(ctx, params.integrationName, params.installationId, 'space', params.spaceId, body, query.extended) };
+  },
+  async uninstallIntegrationFromSpace({ params }, ctx) {
+    await uninstallFromTarget(ctx, params.integrationName, params.installationId, 'space', params.spaceId);
+    return { status: 204 };
+  },
+  async listIntegrationInstallationSites({ params, query }, ctx) {
+    return { status: 200, body: await listInstallationTargets(ctx, params.integrationName, params.installationId, 'site', query) };
+  },
+  async installIntegrationOnSite({ params, query, body }, ctx) {
+    const { item } = await installOnTarget(ctx, params.integrationName, params.installationId, 'site', body.siteId, query.extended);
+    return { status: 201, body: item, headers: { Location: item.urls.location! } };
+  },
+  async getIntegrationSiteInstallation({ params, query }, ctx) {
+    return { status: 200, body: await getTargetInstallation(ctx, params.integrationName, params.installationId, 'site', params.siteId, query.extended) };
+  },
+  async updateIntegrationSiteInstallation({ params, query, body }, ctx) {
+    return { status: 200, body: await updateTargetInstallation(ctx, params.integrationName, params.installationId, 'site', params.siteId, body, query.extended) };
+  },
+  async uninstallIntegrationFromSite({ params }, ctx) {
+    await uninstallFromTarget(ctx, params.integrationName, params.installationId, 'site', params.siteId);
+    return { status: 204 };
   },
   async setIntegrationDevelopmentMode({ params, body }, ctx) {
     await setDevelopmentMode(ctx, params.integrationName, body);

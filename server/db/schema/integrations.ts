@@ -13,7 +13,7 @@ const visibilityValues = ['public', 'private', 'unlisted'] as const;
 const targetValues = ['all', 'site', 'space', 'organization'] as const;
 const installationStatusValues = ['active', 'pending', 'paused'] as const;
 const selectionValues = ['all', 'selected'] as const;
-/** `pending` until the delivery job ran; the API shows `success` or `failed` (see integrations/event-view.ts). */
+/** `pending` until a delivery attempt is answered, then `success` (2xx) or `failed` after the last attempt. */
 const eventStatusValues = ['pending', 'success', 'failed'] as const;
 
 export const integrations = pgTable(
@@ -128,7 +128,7 @@ function targetInstallationColumns() {
   };
 }
 
-/** An installation on one space (no operation of the API creates them yet; they are read by the spaces list). */
+/** An installation on one space, made by installIntegrationOnSpace (server/integrations/target-installations.store.ts). */
 export const integrationSpaceInstallations = pgTable(
   'integration_space_installations',
   {
@@ -144,7 +144,7 @@ export const integrationSpaceInstallations = pgTable(
   ],
 );
 
-/** An installation on one docs site (no operation of the API creates them yet; they are read by the sites list). */
+/** An installation on one docs site, made by installIntegrationOnSite; its script is served on the site. */
 export const integrationSiteInstallations = pgTable(
   'integration_site_installations',
   {

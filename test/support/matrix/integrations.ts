@@ -1,5 +1,7 @@
 // Matrix fixtures of integrations: a fresh public integration of the world's organization, an event of
 // it (from installing it there), and what each caller gets from the rules the store applies.
+import { contentTreeFixtures } from './content-tree.js';
+import { siteFixtures } from './sites.js';
 import type { MatrixCaller, MatrixFixtures, MatrixWorld } from './types.js';
 
 let counter = 0;
@@ -16,6 +18,42 @@ async function publish({ admin }: MatrixWorld): Promise<string> {
   return name;
 }
 
+/** An installation of the integration (in `path`) in the world's organization. */
+async function installation({ admin }: MatrixWorld, path: Record<string, string>): Promise<string> {
+  const res = await admin.api.post(`/integrations/${path.integrationName}/installations`, { organization: admin.organizationId });
+  if (res.status !== 200) throw new Error(`install failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/**
+ * A space (site) of the world's organization; when the call names an installation, the installation is
+ * installed on it, so the operations on one space (site) installation find it.
+ */
+function installedTarget(kind: 'space' | 'site', make: (world: MatrixWorld, path: Record<string, string>) => Promise<string>) {
+  return async (world: MatrixWorld, path: Record<string, string>) => {
+    const id = await make(world, path);
+    if (path.installationId) {
+      const body = kind === 'space' ? { space: id } : { siteId: id };
+      const res = await world.admin.api.post(`/integrations/${path.integrationName}/installations/${path.installationId}/${kind}s`, body);
+      if (res.status !== 201) throw new Error(`install on ${kind} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    return id;
+  };
+}
+
+/** Ahead of the other fixtures (see index.ts): spaces and sites, installed on when the path has an installation. */
+export const integrationTargetFixtures: MatrixFixtures = {
+  params: {
+    spaceId: installedTarget('space', contentTreeFixtures.params!.spaceId),
+    siteId: installedTarget('site', siteFixtures.params!.siteId),
+  },
+};
+
+/** Admins of the installation's organization (the world's); other members 403, an outsider does not see it. */
+const installationAdmins = (caller: MatrixCaller) => (caller === 'admin' ? 'success' : caller === 'outsider' ? 404 : 403);
+/** The same for an uninstall, which answers 204 for what the caller cannot see. */
+const installationRemovers = (caller: MatrixCaller) => (caller === 'admin' ? 'success' : caller === 'outsider' ? 204 : 403);
+
 /** Only admins of the owning organization; others see the public integration, so 403. */
 const ownerAdmins = (caller: MatrixCaller) => (caller === 'admin' ? 'success' : 403);
 /** Admin of the target organization (the world's): an outsider cannot see it (404), members without admin 403. */
@@ -24,6 +62,7 @@ const targetAdmins = (caller: MatrixCaller) => (caller === 'admin' ? 'success' :
 export const integrationFixtures: MatrixFixtures = {
   params: {
     integrationName: publish,
+    installationId: installation,
     eventId: async ({ admin }, path) => {
       await admin.api.post(`/integrations/${path.integrationName}/installations`, { organization: admin.organizationId });
       return (await admin.api.get(`/integrations/${path.integrationName}/events`)).body.items[0].id;
@@ -33,6 +72,11 @@ export const integrationFixtures: MatrixFixtures = {
     publishIntegration: (world) => publishBody(world.admin.organizationId),
     installIntegration: (world) => ({ organization: world.admin.organizationId }),
     setIntegrationDevelopmentMode: () => ({ tunnelUrl: 'http://127.0.0.1:9/matrix' }),
+    updateIntegrationInstallation: () => ({ externalIds: ['matrix'] }),
+    installIntegrationOnSpace: async (world) => ({ space: await contentTreeFixtures.params!.spaceId(world, {}) }),
+    installIntegrationOnSite: async (world) => ({ siteId: await siteFixtures.params!.siteId(world, {}) }),
+    updateIntegrationSpaceInstallation: () => ({ externalIds: ['matrix'] }),
+    updateIntegrationSiteInstallation: () => ({ externalIds: ['matrix'] }),
   },
   expected: {
     publishIntegration: targetAdmins,
@@ -44,6 +88,19 @@ export const integrationFixtures: MatrixFixtures = {
     listIntegrationSpaceInstallations: ownerAdmins,
     listIntegrationSiteInstallations: ownerAdmins,
     setIntegrationDevelopmentMode: ownerAdmins,
+    getIntegrationInstallationById: installationAdmins,
+    updateIntegrationInstallation: installationAdmins,
+    uninstallIntegration: installationRemovers,
+    listIntegrationInstallationSpaces: installationAdmins,
+    installIntegrationOnSpace: installationAdmins,
+    getIntegrationSpaceInstallation: installationAdmins,
+    updateIntegrationSpaceInstallation: installationAdmins,
+    uninstallIntegrationFromSpace: installationRemovers,
+    listIntegrationInstallationSites: installationAdmins,
+    installIntegrationOnSite: installationAdmins,
+    getIntegrationSiteInstallation: installationAdmins,
+    updateIntegrationSiteInstallation: installationAdmins,
+    uninstallIntegrationFromSite: installationRemovers,
   },
 };
 

@@ -1,0 +1,266 @@
+// Installations of an integration's installation on one space or one docs site: one module for both
+// targets, parameterised by a `Target` (the table, the column naming the space or site, the events).
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { components } from '../../generated/types.js';
+import { spaceCountFields } from '../change-requests/space-counts.js';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db/client.js';
+import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
+import { BadRequest, NotFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { toSite } from '../sites/site-view.js';
+import { toSpace } from '../spaces/space-view.js';
+import { checkConfiguration } from './configuration.js';
+import { recordEvent } from './events.store.js';
+import { administeredIntegration } from './integration-access.js';
+import { installationGrant, readInstallationGrant, type InstallationGrant } from './installation-access.js';
+import { targetEndpointPath } from './integration-view.js';
+
+export type TargetKind = 'space' | 'site';
+type SpaceItem = components['schemas']['IntegrationSpaceInstallation'];
+type SiteItem = components['schemas']['IntegrationSiteInstallation'];
+type Item<K extends TargetKind> = K extends 'space' ? SpaceItem : SiteItem;
+
+/** A row of either table, the target's id read through `Target.idOf`. */
+type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
+export type TargetInstallationRow = Omit<SpaceInstallationRow, 'spaceId'>;
+
+interface Target {
+  kind: TargetKind;
+  /** Typed as the space table: the two tables have the same columns but for the target's. */
+  table: typeof integrationSpaceInstallations;
+  targetColumn: PgColumn;
+  idOf(row: TargetInstallationRow): string;
+  idPrefix: string;
+  /** The installation's column saying whether it covers every space (site) of its organization. */
+  selection: 'spaceSelection' | 'siteSelection';
+}
+
+const targets: Record<TargetKind, Target> = {
+  space: {
+    kind: 'space',
+    table: integrationSpaceInstallations,
+    targetColumn: integrationSpaceInstallations.spaceId,
+    idOf: (row) => (row as SpaceInstallationRow).spaceId,
+    idPrefix: 'isi',
+    selection: 'spaceSelection',
+  },
+  site: {
+    kind: 'site',
+    table: integrationSiteInstallations as unknown as typeof integrationSpaceInstallations,
+    targetColumn: integrationSiteInstallations.siteId,
+    idOf: (row) => (row as unknown as typeof integrationSiteInstallations.$inferSelect).siteId,
+    idPrefix: 'iti',
+    selection: 'siteSelection',
+  },
+};
+
+export interface TargetItemsQuery extends PageRequest {
+  externalId?: string;
+  extended: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/**
+ * The installations on `kind` of an integration, across its installations, in creation order (admins of
+ * the owner only), optionally those with an external id. With `extended`, each target is the object.
+ */
+export async function listIntegrationTargets<K extends TargetKind>(ctx: Ctx, name: string, kind: K, query: TargetItemsQuery) {
+  await administeredIntegration(ctx, name);
+  const t = targets[kind];
+  const where = and(eq(t.table.integrationName, name), externalIdFilter(t, query.externalId));
+  return targetPage<K>(ctx, t, where, query, null);
+}
+
+/** The installations on `kind` of one installation, in the order they were added. */
+export async function listInstallationTargets<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, query: TargetItemsQuery) {
+  const grant = await installationGrant(ctx, name, installationId, 'read');
+  const t = targets[kind];
+  return targetPage<K>(ctx, t, eq(t.table.installationId, installationId), query, roleOf(grant));
+}
+
+/** The installation on one space (site); NotFound when it is not installed there. */
+export async function getTargetInstallation<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, targetId: string, extended: boolean): Promise<Item<K>> {
+  const grant = await installationGrant(ctx, name, installationId, 'read');
+  const t = targets[kind];
+  const row = await findRow(ctx.db, t, installationId, targetId);
+  if (!row) throw new NotFound(`The integration ${name} is not installed on the ${kind} ${targetId}`);
+  return (await renderItems(ctx, t, [row], extended, roleOf(grant)))[0] as Item<K>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/**
+ * Installs the installation on a space (site) of its organization, or returns the one already there
+ * (`created` false). A new one starts active with no configuration and emits `<kind>_installation_setup`.
+ */
+export async function installOnTarget<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, targetId: string, extended: boolean) {
+  return ctx.transaction(async (tx) => {
+    const grant = await installationGrant(tx, name, installationId, 'manage', true);
+    const t = targets[kind];
+    if (grant.integration.target !== 'all' && grant.integration.target !== kind) {
+      throw new BadRequest(`The integration ${name} cannot be installed on a ${kind}: its target is ${grant.integration.target}`);
+    }
+    await requireTargetInOrganization(tx.db, kind, targetId, grant.installation.organizationId);
+    const now = tx.now();
+    const values = {
+      id: newId(t.idPrefix, now.getTime()),
+      installationId,
+      integrationName: name,
+      status: 'active',
+      configuration: {},
+      externalIds: [],
+      createdAt: now,
+      [kind === 'space' ? 'spaceId' : 'siteId']: targetId,
+    } as unknown as SpaceInstallationRow;
+    // The unique (installation, target) index: installing twice (or concurrently) keeps one.
+    const [created] = await tx.db.insert(t.table).values(values).onConflictDoNothing().returning();
+    if (created) {
+      await emit(tx, grant, kind, targetId, `${kind}_installation_setup`, { status: created.status, previous: { status: 'pending', configuration: {} } });
+    }
+    const row = created ?? (await findRow(tx.db, t, installationId, targetId))!;
+    const item = (await renderItems(tx, t, [row], extended, roleOf(grant)))[0] as Item<K>;
+    return { item, created: created !== undefined };
+  });
+}
+
+export interface TargetInstallationUpdate {
+  configuration?: Record<string, unknown>;
+  externalIds?: string[];
+}
+
+/**
+ * Replaces the configuration and/or the external ids of the installation on a space (site). A change of
+ * configuration is checked against the integration's form for the target and emits
+ * `<kind>_installation_setup` with the previous state.
+ */
+export async function updateTargetInstallation<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, targetId: string, update: TargetInstallationUpdate, extended: boolean): Promise<Item<K>> {
+  return ctx.transaction(async (tx) => {
+    const grant = await installationGrant(tx, name, installationId, 'manage', true);
+    const t = targets[kind];
+    const row = await findRow(tx.db, t, installationId, targetId, true);
+    if (!row) throw new NotFound(`The integration ${name} is not installed on the ${kind} ${targetId}`);
+    const configuration = update.configuration && checkConfiguration(grant.integration.configurations, kind, update.configuration);
+    const [updated] = await tx.db
+      .update(t.table)
+      .set({ ...(configuration && { configuration }), ...(update.externalIds && { externalIds: [...new Set(update.externalIds)] }) })
+      .where(eq(t.table.id, row.id))
+      .returning();
+    if (configuration) {
+      await emit(tx, grant, kind, targetId, `${kind}_installation_setup`, { status: updated.status, previous: { status: row.status, configuration: row.configuration } });
+    }
+    return (await renderItems(tx, t, [updated], extended, roleOf(grant)))[0] as Item<K>;
+  });
+}
+
+/**
+ * Removes the installation from a space (site) and emits `<kind>_installation_deleted`. Nothing to do
+ * when it is not installed there or the caller cannot see the installation (the caller gets 204 anyway).
+ */
+export async function uninstallFromTarget(ctx: Ctx, name: string, installationId: string, kind: TargetKind, targetId: string): Promise<void> {
+  await ctx.transaction(async (tx) => {
+    if (!(await readInstallationGrant(tx, name, installationId))) return;
+    const grant = await installationGrant(tx, name, installationId, 'manage', true);
+    const t = targets[kind];
+    const [removed] = await tx.db
+      .delete(t.table)
+      .where(and(eq(t.table.installationId, installationId), eq(t.targetColumn, targetId)))
+      .returning();
+    if (removed) await emit(tx, grant, kind, targetId, `${kind}_installation_deleted`, { previous: { configuration: removed.configuration } });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function roleOf(grant: InstallationGrant) {
+  // The admins of the installation's organization are admins of its spaces and sites; the owner's admins
+  // reading across organizations have no role there.
+  return grant.canManage ? ('admin' as const) : null;
+}
+
+function externalIdFilter(t: Target, externalId: string | undefined): SQL | undefined {
+  return externalId !== undefined ? sql`${externalId}::text = ANY(${t.table.externalIds})` : undefined;
+}
+
+async function findRow(db: Db, t: Target, installationId: string, targetId: string, lock = false): Promise<TargetInstallationRow | undefined> {
+  const query = db.select().from(t.table).where(and(eq(t.table.installationId, installationId), eq(t.targetColumn, targetId)));
+  const [row] = await (lock ? query.for('update') : query);
+  return row;
+}
+
+/** A space (site) of the organization that can receive an installation: not deleted, not elsewhere. */
+async function requireTargetInOrganization(db: Db, kind: TargetKind, targetId: string, organizationId: string): Promise<void> {
+  const found =
+    kind === 'space'
+      ? await db.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.id, targetId), eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt)))
+      : await db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, targetId), eq(sites.organizationId, organizationId)));
+  if (found.length === 0) throw new NotFound(`No ${kind} ${targetId} in the organization of the installation`);
+}
+
+async function emit(ctx: Ctx, grant: InstallationGrant, kind: TargetKind, targetId: string, type: `${TargetKind}_installation_${'setup' | 'deleted'}`, fields: Record<string, unknown>) {
+  await recordEvent(ctx.db, ctx.now(), {
+    integrationName: grant.integration.name,
+    type,
+    installationId: grant.installation.id,
+    organizationId: grant.installation.organizationId,
+    fields: { [kind === 'space' ? 'spaceId' : 'siteId']: targetId, ...fields },
+  });
+}
+
+async function targetPage<K extends TargetKind>(ctx: Ctx, t: Target, where: SQL | undefined, query: TargetItemsQuery, role: 'admin' | null) {
+  const page = await keysetPage(ctx.db, t.table, where, [t.table.id], query);
+  const items = (await renderItems(ctx, t, page.rows, query.extended, role)) as Item<K>[];
+  let i = 0;
+  return listBody(page, () => items[i++]);
+}
+
+/** The API form of rows of one table; with `extended`, the spaces (sites) are read in one query for all. */
+async function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], extended: boolean, role: 'admin' | null): Promise<(SpaceItem | SiteItem)[]> {
+  const ids = [...new Set(rows.map((r) => t.idOf(r)))];
+  const objects = extended && ids.length > 0 ? await (t.kind === 'space' ? readSpaces(ctx, ids, role) : readSites(ctx, ids)) : new Map<string, unknown>();
+  return rows.map((row) => {
+    const targetId = t.idOf(row);
+    const path = targetEndpointPath(row.integrationName, row.installationId, t.kind, targetId);
+    const base = {
+      integration: row.integrationName,
+      installation: row.installationId,
+      status: row.status as SpaceItem['status'],
+      configuration: row.configuration,
+      externalIds: row.externalIds,
+      urls: {
+        location: ctx.urls.api(`/integrations/${encodeURIComponent(row.integrationName)}/installations/${row.installationId}/${t.kind}s/${targetId}`),
+        publicEndpoint: ctx.urls.root(path),
+      },
+    };
+    const target = (extended && objects.get(targetId)) || targetId;
+    return t.kind === 'space' ? ({ ...base, space: target } as SpaceItem) : ({ ...base, site: target } as SiteItem);
+  });
+}
+
+async function readSpaces(ctx: Ctx, ids: string[], role: 'admin' | null) {
+  const rows = await ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, ids));
+  return new Map<string, unknown>(rows.map((s) => [s.space.id, toSpace(ctx, { ...s.space, ...s.counts }, role)]));
+}
+
+async function readSites(ctx: Ctx, ids: string[]) {
+  const rows = await ctx.db
+    .select({ site: sites, org: organizations, siteSpaces: sql<number>`(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = "sites"."id")`.mapWith(Number) })
+    .from(sites)
+    .innerJoin(organizations, eq(organizations.id, sites.organizationId))
+    .where(inArray(sites.id, ids));
+  return new Map<string, unknown>(rows.map((r) => [r.site.id, toSite(ctx, r.org, r.site, r.siteSpaces)]));
+}
+
+/** How many spaces an installation is on: every live space of its organization with `space_selection: all`. */
+export function spacesCount(): SQL<number> {
+  return sql<number>`(CASE WHEN "integration_installations"."space_selection" = 'all'
+    THEN (SELECT count(*) FROM spaces AS s WHERE s.organization_id = "integration_installations"."organization_id" AND s.deleted_at IS NULL)
+    ELSE (SELECT count(*) FROM integration_space_installations AS isi WHERE isi.installation_id = "integration_installations"."id") END)`.mapWith(Number);
+}
+
