@@ -1,12 +1,14 @@
 // The baseline of bench/http.ts: the least a server can do for GET /v1/spaces/{id} on our schema — a plain
 // Express 5 app with two raw parametrized queries per request (token hash -> user, then the space row) and
 // the row as JSON. No logging, no validation, no ORM, no permission check: what is left of the project's
-// cost once those are gone. The storage drivers are the project's (PGlite on its own thread,
-// node-postgres). Started by bench/http.ts as a child process:
-//   PORT=… (DATABASE_URL=postgres://… | DATA_DIR=<PGlite folder>) npx tsx bench/baseline-server.ts
+// cost once those are gone. Storage as a plain server would run it: node-postgres, or PGlite in-process
+// over a data folder (BASELINE_PGLITE=thread runs it on the project's PGlite thread instead, a variant
+// that compares only what the servers do around the same storage). Started by bench/http.ts:
+//   PORT=… (DATABASE_URL=postgres://… | DATA_DIR=<PGlite folder> [BASELINE_PGLITE=thread]) npx tsx bench/baseline-server.ts
 import { createHash } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import { PGliteThread } from '../server/db/pglite-thread.js';
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -18,9 +20,7 @@ function openStorage(): { query: Query; close: () => Promise<void> } {
     return { query: async (text, params) => (await pool.query(text, params)).rows, close: () => pool.end() };
   }
   if (!process.env.DATA_DIR) throw new Error('baseline-server: set DATABASE_URL or DATA_DIR');
-  // PGlite on a thread of its own, as the project runs it (server/db/pglite-thread.ts): the comparison is
-  // of what the servers do around the same storage.
-  const client = new PGliteThread({ dataDir: process.env.DATA_DIR });
+  const client = process.env.BASELINE_PGLITE === 'thread' ? new PGliteThread({ dataDir: process.env.DATA_DIR }) : new PGlite(process.env.DATA_DIR);
   return {
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
     close: () => client.close(),

@@ -5,7 +5,10 @@
 //
 //   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
+//                         [--baseline-pglite plain|thread]
 //
+// The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
+// `--baseline-pglite thread` gives it the project's PGlite thread instead.
 // Also read from BENCH_STORAGE, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP, BENCH_ROUNDS, BENCH_PG_URL.
 // With several rounds (project then baseline, again and again) the medians are reported: on a shared
 // machine, one round can be skewed by other work. Results go to bench/results/http.json. `--profile DIR` runs both servers under `node --cpu-prof` (profiles in
@@ -30,6 +33,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     profile: { type: 'string' },
+    'baseline-pglite': { type: 'string', default: process.env.BENCH_BASELINE_PGLITE ?? 'plain' },
   },
 });
 type Storage = 'pglite' | 'postgres';
@@ -240,7 +244,8 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
       await call('GET', server.url + spaceUrl);
       return load(`project/${storage}`, server, spaceUrl);
     });
-    const baselineServer = startServer(`baseline-${storage}`, 'bench/baseline-server.ts', storageEnv, profileArgs(`baseline-${storage}`));
+    const baselineEnv = { ...storageEnv, ...(opts['baseline-pglite'] === 'thread' && { BASELINE_PGLITE: 'thread' }) };
+    const baselineServer = startServer(`baseline-${storage}`, 'bench/baseline-server.ts', baselineEnv, profileArgs(`baseline-${storage}`));
     const baseline = await withServer(baselineServer, async (server) => {
       const row = await call('GET', server.url + spaceUrl);
       if (!spaceUrl.endsWith(`/${row.id}`)) throw new Error(`baseline answered another row: ${JSON.stringify(row)}`);
@@ -292,6 +297,7 @@ try {
       // itself adds about 2 by the end).
       loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
       request: 'GET /v1/spaces/{id}',
+      baselinePglite: opts['baseline-pglite'] === 'thread' ? 'on the project\'s PGlite thread' : 'in-process, over a data folder',
       connections,
       warmupSeconds: warmup,
       durationSeconds: duration,
