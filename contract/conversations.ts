@@ -166,17 +166,23 @@ export const IssuesCluster = z
       .array(z.number())
       .min(13)
       .max(13)
-      .openapi({ description: 'Exactly 13 numbers: the new issues of each of the past 13 weeks (about 3 months), oldest week first.' }),
+      .openapi({
+        description:
+          'Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current ' +
+          'one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested).',
+      }),
     sources: z.record(z.string(), z.number()).openapi({ description: 'Number of issues per conversation source.' }),
-    stats: z.object({
-      issues: count,
-      conversations: count,
-      tasksTotal: count,
-      tasksBacklog: count,
-      tasksStarted: count,
-      tasksCompleted: count,
-      tasksCancelled: count,
-    }),
+    stats: z
+      .object({
+        issues: count,
+        conversations: count,
+        tasksTotal: count.openapi({ description: 'Change requests created for the cluster (`conversationsIssuesCluster`).' }),
+        tasksBacklog: count.openapi({ description: 'Of them, drafts.' }),
+        tasksStarted: count.openapi({ description: 'Of them, open.' }),
+        tasksCompleted: count.openapi({ description: 'Of them, merged.' }),
+        tasksCancelled: count.openapi({ description: 'Of them, archived.' }),
+      })
+      .openapi({ description: 'Issues and conversations of the cluster, and its tasks: the change requests addressing it.' }),
     urls: z.object({ location: z.url(), app: z.url() }),
   })
   .openapi('IssuesCluster', {
@@ -208,9 +214,11 @@ export const conversationOperations = operations({
     summary: 'List the issues clusters of an organization',
     description:
       'Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in ' +
-      'the `order` direction (by default the most recently updated first). `status` keeps only the clusters still ' +
-      'to address (`open`: some task is in the backlog or started, or no task was created yet) or those addressed ' +
-      '(`resolved`: every task is completed or cancelled); without it, all clusters are listed.',
+      'the `order` direction (by default the most recently updated first). The tasks of a cluster are the change ' +
+      'requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed ' +
+      '(`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task ' +
+      'given up) or those still to address (`open`: every other, those without tasks included); without it, all ' +
+      'clusters are listed.',
     params: OrganizationIdParams,
     query: z.object({
       ...paginationQuery,
@@ -222,7 +230,7 @@ export const conversationOperations = operations({
       status: z
         .enum(['open', 'resolved'])
         .optional()
-        .openapi({ description: '`open`: tasks remain to do (or none exist yet); `resolved`: all tasks completed or cancelled.' }),
+        .openapi({ description: '`resolved`: some task merged and none draft or open; `open`: every other cluster.' }),
     }),
     responses: {
       200: {

@@ -1,17 +1,22 @@
-// The background step after ingestion: derive an issue from each unprocessed conversation of an
-// organization and put it in the cluster of the most similar issues (TF-IDF cosine, see
-// similarity.ts), or in a new cluster. One organization is processed by one job at a time (an advisory
-// transaction lock), so two jobs never create the same cluster twice.
+// The background step after ingestion: find the issues of each unprocessed conversation of an
+// organization (what the user asks or reports: issue-extraction.ts, one or several per conversation) and
+// put each in the cluster of the most similar issues (TF-IDF cosine, see similarity.ts), or in a new
+// cluster. Issues are found before the transaction (a model may take seconds); the transaction then holds
+// an advisory lock of the organization, so two jobs never create the same cluster twice, and skips a
+// conversation re-ingested in between (its own job follows).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
 import { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
+import { configuredExtractor, type FoundIssue, type IssueExtractor } from './issue-extraction.js';
 import { addInto, cosine, inverseFrequencies, normalize, SIMILARITY_THRESHOLD, tfidf, tokens, topTerms, type Vector } from './similarity.js';
 
 export const CLUSTER_CONVERSATIONS = 'cluster-conversations';
-// Conversations handled per transaction; the job goes on until none is left.
-const BATCH = 200;
+// Conversations handled per transaction; the job goes on until none is left. A model answers one
+// conversation at a time, so its batches are smaller (each batch's issues are found before its transaction).
+const BATCH = { heuristic: 200, openai: 20 };
 // The issues the similarity is computed against: the most recent ones of the organization.
 const CORPUS_LIMIT = 5000;
 
@@ -20,27 +25,9 @@ export function clusterConversationsJob(organizationId: string): EnqueueInput {
   return { kind: CLUSTER_CONVERSATIONS, payload: { organizationId } };
 }
 
-/** Cuts text to `max` characters at a word boundary, with an ellipsis when cut. */
-function cut(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const head = flat.slice(0, max - 1);
-  return `${head.slice(0, Math.max(head.lastIndexOf(' '), max / 2))}…`;
-}
-
-/**
- * The issue a conversation raises: its subject (else its first sentence) as the title, and what the user
- * wrote as the summary. One issue per conversation: a support conversation is usually about one problem.
- */
 /** The text an issue is compared by: its summary, after the title when the title is not already its beginning. */
 export function issueText(issue: { title: string; summary: string }): string {
   return issue.summary.startsWith(issue.title.replace(/…$/, '')) ? issue.summary : `${issue.title} ${issue.summary}`;
-}
-
-export function issueOf(conv: { subject: string | null; parts: { body: string }[] }): { title: string; summary: string } {
-  const text = conv.parts.map((p) => p.body).join(' ');
-  const firstSentence = text.split(/(?<=[.!?])\s/)[0] ?? text;
-  return { title: cut(conv.subject ?? firstSentence, 120), summary: cut(text, 500) };
 }
 
 // Icon names by topic word (stems), first match wins; `message-circle` otherwise.
@@ -81,17 +68,29 @@ function describe(members: Member[], surface: Map<string, string>) {
   };
 }
 
-/** Processes one batch; returns how many conversations it handled. */
-async function processBatch(db: Parameters<JobHandler>[1]['db'], organizationId: string, now: Date): Promise<number> {
+/** Processes one batch; returns how many conversations it took (found unprocessed). */
+async function processBatch(db: Db, extractor: IssueExtractor, organizationId: string, now: Date): Promise<number> {
+  const candidates = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.organizationId, organizationId), isNull(conversations.processedAt)))
+    .orderBy(conversations.createdAt, conversations.id)
+    .limit(BATCH[extractor.kind]);
+  if (candidates.length === 0) return 0;
+  const found = new Map<string, FoundIssue[]>();
+  for (const c of candidates) found.set(c.id, await extractor.extract(c));
+
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`conversations:${organizationId}`}))`);
-    const pending = await tx
-      .select()
+    // Still unprocessed, and not re-ingested since their issues were found.
+    const current = await tx
+      .select({ id: conversations.id, ingestedAt: conversations.ingestedAt })
       .from(conversations)
-      .where(and(eq(conversations.organizationId, organizationId), isNull(conversations.processedAt)))
-      .orderBy(conversations.createdAt, conversations.id)
-      .limit(BATCH);
-    if (pending.length === 0) return 0;
+      .where(and(eq(conversations.organizationId, organizationId), isNull(conversations.processedAt), inArray(conversations.id, candidates.map((c) => c.id))));
+    const unchanged = new Set(current.filter((r) => candidates.find((c) => c.id === r.id)!.ingestedAt.getTime() === r.ingestedAt.getTime()).map((r) => r.id));
+    const pending = candidates.filter((c) => unchanged.has(c.id));
+    // Taken by another job meanwhile, or re-ingested: the next batch reads them again.
+    if (pending.length === 0) return candidates.length;
 
     // A re-ingested conversation replaces its issues.
     await tx.delete(conversationIssues).where(and(eq(conversationIssues.organizationId, organizationId), inArray(conversationIssues.conversationId, pending.map((c) => c.id))));
@@ -101,7 +100,7 @@ async function processBatch(db: Parameters<JobHandler>[1]['db'], organizationId:
       .where(eq(conversationIssues.organizationId, organizationId))
       .orderBy(sql`${conversationIssues.createdAt} DESC`)
       .limit(CORPUS_LIMIT);
-    const fresh = pending.map((c) => ({ conv: c, id: newId('iss', now.getTime()), ...issueOf(c) }));
+    const fresh = pending.flatMap((c) => found.get(c.id)!.map((issue) => ({ conv: c, id: newId('iss', now.getTime()), ...issue })));
 
     const surface = new Map<string, string>();
     const tokenize = (text: string) => {
@@ -182,14 +181,21 @@ async function processBatch(db: Parameters<JobHandler>[1]['db'], organizationId:
       sql`DELETE FROM ${issueClusters} WHERE ${issueClusters.organizationId} = ${organizationId}
           AND NOT EXISTS (SELECT 1 FROM ${conversationIssues} WHERE ${conversationIssues.clusterId} = ${issueClusters.id})`,
     );
-    return pending.length;
+    return candidates.length;
   });
 }
 
-/** Extracts and clusters the issues of every unprocessed conversation of the organization. */
-export const clusterConversations: JobHandler = async (payload, ctx) => {
-  const { organizationId } = payload as { organizationId: string };
-  let handled = 0;
-  for (let n = await processBatch(ctx.db, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, organizationId, ctx.now())) handled += n;
-  if (handled > 0) ctx.log.info({ organizationId, conversations: handled }, 'clustered conversation issues');
-};
+/** The job handler, with the extractor to use (tests pass one on a local server); by default the configured one, read at the first run. */
+export function clusterConversationsHandler(extractor?: IssueExtractor): JobHandler {
+  let resolved = extractor;
+  return async (payload, ctx) => {
+    resolved ??= configuredExtractor();
+    const { organizationId } = payload as { organizationId: string };
+    let handled = 0;
+    for (let n = await processBatch(ctx.db, resolved, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, resolved, organizationId, ctx.now())) handled += n;
+    if (handled > 0) ctx.log.info({ organizationId, conversations: handled, extractor: resolved.kind }, 'clustered conversation issues');
+  };
+}
+
+/** Extracts and clusters the issues of every unprocessed conversation of the organization, with the configured extractor. */
+export const clusterConversations: JobHandler = clusterConversationsHandler();

@@ -61,6 +61,8 @@ export interface ClusterFigures {
   sources: Record<string, number>;
   issues: number;
   conversations: number;
+  /** The change requests created for the cluster (its tasks), counted by their status. */
+  tasks: Partial<Record<'draft' | 'open' | 'merged' | 'archived', number>>;
 }
 
 /** A cluster with its figures (computed for a whole page at once by the store). */
@@ -75,15 +77,16 @@ export function toCluster(row: ClusterRow, figures: ClusterFigures, urls: Urls):
     ...(row.summary !== null && { summary: row.summary }),
     weeklyPulse: figures.weeklyPulse,
     sources: figures.sources,
-    // Tasks are not tracked by this service yet: every cluster has none.
+    // Its tasks are the change requests created with `conversationsIssuesCluster` set to it: a draft is in the
+    // backlog, an open one started, a merged one completed, an archived one cancelled.
     stats: {
       issues: figures.issues,
       conversations: figures.conversations,
-      tasksTotal: 0,
-      tasksBacklog: 0,
-      tasksStarted: 0,
-      tasksCompleted: 0,
-      tasksCancelled: 0,
+      tasksTotal: Object.values(figures.tasks).reduce((n, c) => n + c, 0),
+      tasksBacklog: figures.tasks.draft ?? 0,
+      tasksStarted: figures.tasks.open ?? 0,
+      tasksCompleted: figures.tasks.merged ?? 0,
+      tasksCancelled: figures.tasks.archived ?? 0,
     },
     urls: {
       location: urls.api(`/orgs/${row.organizationId}/conversations-clusters/${row.id}`),

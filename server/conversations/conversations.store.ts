@@ -6,11 +6,12 @@ import type { conversationOperations } from '../../contract/conversations.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
-import { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
+import { changeRequests, conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { clusterConversationsJob } from './cluster.job.js';
 import { toCluster, toConversation, toConversationDetail, toIssueDetail, type ClusterFigures, type ClusterRow } from './conversation-view.js';
+import { PULSE_WEEKS, WEEK_MS, weekStart } from './pulse-weeks.js';
 import { timePage } from './time-page.js';
 
 type IngestBody = z.output<typeof conversationOperations.ingestConversation.body>;
@@ -18,8 +19,6 @@ type ClusterQuery = z.output<typeof conversationOperations.listConversationsIssu
 type IssueQuery = z.output<typeof conversationOperations.listConversationsIssues.query>;
 type ConversationQuery = z.output<typeof conversationOperations.listConversations.query>;
 
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
-const PULSE_WEEKS = 13;
 
 /**
  * Stores the conversation (replacing one with the same id, and its issues) and queues the extraction of
@@ -95,26 +94,37 @@ export async function getIssue(ctx: Ctx, grant: OrganizationGrant, id: string) {
   return toIssueDetail(row.issue, row.conversation, ctx.urls);
 }
 
-/** The figures of the given clusters, from one aggregate query: per-source counts, conversations, and weekly counts. */
+/**
+ * The figures of the given clusters: per-source counts, conversations and the weekly pulse from one
+ * aggregate query over their issues, and the tasks from one over the change requests addressing them.
+ * An issue counts in the week its conversation took place (pulse-weeks.ts).
+ */
 async function clusterFigures(ctx: Ctx, clusterIds: string[]): Promise<Map<string, ClusterFigures>> {
   const figures = new Map<string, ClusterFigures>(
-    clusterIds.map((id) => [id, { weeklyPulse: Array(PULSE_WEEKS).fill(0), sources: {}, issues: 0, conversations: 0 }]),
+    clusterIds.map((id) => [id, { weeklyPulse: Array(PULSE_WEEKS).fill(0), sources: {}, issues: 0, conversations: 0, tasks: {} }]),
   );
   if (clusterIds.length === 0) return figures;
-  const now = ctx.now();
-  // Week 12 (the last) is the 7 days ending now; week 0 began 13 weeks ago.
-  const rows = await queryRows<{ cluster_id: string; source: string; weeks_ago: number | string; issues: number | string; conversations: number | string }>(
-    ctx.db,
-    sql`SELECT cluster_id, source, weeks_ago, count(*) AS issues, count(DISTINCT conversation_id) AS conversations
-        FROM (
-          SELECT i.cluster_id, c.source, i.conversation_id,
-            floor(extract(epoch FROM (${now.toISOString()}::timestamptz - i.created_at)) * 1000 / ${WEEK_MS})::int AS weeks_ago
-          FROM ${conversationIssues} i
-          JOIN ${conversations} c ON c.organization_id = i.organization_id AND c.id = i.conversation_id
-          WHERE i.cluster_id IN (${sql.join(clusterIds.map((id) => sql`${id}`), sql`, `)})
-        ) x
-        GROUP BY GROUPING SETS ((cluster_id, source, weeks_ago), (cluster_id))`,
-  );
+  const thisWeek = weekStart(ctx.now()).getTime();
+  const ids = sql.join(clusterIds.map((id) => sql`${id}`), sql`, `);
+  const [rows, tasks] = await Promise.all([
+    queryRows<{ cluster_id: string; source: string; weeks_ago: number | string; issues: number | string; conversations: number | string }>(
+      ctx.db,
+      sql`SELECT cluster_id, source, weeks_ago, count(*) AS issues, count(DISTINCT conversation_id) AS conversations
+          FROM (
+            SELECT i.cluster_id, c.source, i.conversation_id,
+              ceil((${thisWeek}::float8 - extract(epoch FROM c.created_at)::float8 * 1000) / ${WEEK_MS})::int AS weeks_ago
+            FROM ${conversationIssues} i
+            JOIN ${conversations} c ON c.organization_id = i.organization_id AND c.id = i.conversation_id
+            WHERE i.cluster_id IN (${ids})
+          ) x
+          GROUP BY GROUPING SETS ((cluster_id, source, weeks_ago), (cluster_id))`,
+    ),
+    ctx.db
+      .select({ clusterId: changeRequests.conversationsIssuesClusterId, status: changeRequests.status, count: sql<number | string>`count(*)` })
+      .from(changeRequests)
+      .where(inArray(changeRequests.conversationsIssuesClusterId, clusterIds))
+      .groupBy(changeRequests.conversationsIssuesClusterId, changeRequests.status),
+  ]);
   for (const row of rows) {
     const f = figures.get(row.cluster_id)!;
     if (row.source === null) {
@@ -127,14 +137,22 @@ async function clusterFigures(ctx: Ctx, clusterIds: string[]): Promise<Map<strin
     const weeksAgo = Number(row.weeks_ago);
     if (weeksAgo >= 0 && weeksAgo < PULSE_WEEKS) f.weeklyPulse[PULSE_WEEKS - 1 - weeksAgo] += Number(row.issues);
   }
+  for (const task of tasks) figures.get(task.clusterId!)!.tasks[task.status as keyof ClusterFigures['tasks']] = Number(task.count);
   return figures;
 }
 
+/**
+ * A cluster is resolved once the change requests created for it (its tasks) are merged: at least one is
+ * merged and none is still a draft or open. An archived change request is a task given up, which neither
+ * resolves a cluster nor keeps it open. Every other cluster is open, those without tasks included.
+ */
+const resolved = sql`(EXISTS (SELECT 1 FROM ${changeRequests} cr WHERE cr.conversations_issues_cluster_id = ${issueClusters.id} AND cr.status = 'merged')
+  AND NOT EXISTS (SELECT 1 FROM ${changeRequests} cr WHERE cr.conversations_issues_cluster_id = ${issueClusters.id} AND cr.status IN ('draft', 'open')))`;
+
 /** The clusters of the organization, ordered as asked, each with its figures. */
 export async function listClusters(ctx: Ctx, grant: OrganizationGrant, query: ClusterQuery) {
-  // No tasks are stored: every cluster is open, none resolved.
-  const resolvedOnly: SQL | undefined = query.status === 'resolved' ? sql`false` : undefined;
-  const where = and(eq(issueClusters.organizationId, grant.organization.id), resolvedOnly);
+  const byStatus: SQL | undefined = query.status === 'resolved' ? resolved : query.status === 'open' ? sql`NOT ${resolved}` : undefined;
+  const where = and(eq(issueClusters.organizationId, grant.organization.id), byStatus);
   const time = query.orderBy === 'createdAt' ? issueClusters.createdAt : issueClusters.updatedAt;
   const read = (r: ClusterRow) => ({ time: query.orderBy === 'createdAt' ? r.createdAt : r.updatedAt, id: r.id });
   const page = await timePage(ctx.db, issueClusters, where, time, issueClusters.id, query.order, query, read);
