@@ -92,6 +92,7 @@ export const errorStatusNames = {
   409: 'ConflictError',
   413: 'PayloadTooLargeError',
   415: 'UnsupportedMediaTypeError',
+  429: 'TooManyRequestsError',
   500: 'UnexpectedError',
   503: 'ServiceUnavailableError',
 } as const;
@@ -104,6 +105,7 @@ export const errorExamples: Record<keyof typeof errorStatusNames, string> = {
   409: 'The request conflicts with the current state of the resource',
   413: 'Request body is larger than this operation accepts',
   415: 'Request body must be application/json',
+  429: 'Too many requests: at most 1200 a minute; retry after 42 s',
   500: 'An unexpected error occurred',
   503: 'The database is unavailable; retry shortly',
 };

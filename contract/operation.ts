@@ -4,7 +4,7 @@ import type { z } from './zod.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation may declare; each maps to one shared response component. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 export interface SuccessResponse {
   description: string;
@@ -61,11 +61,11 @@ function accessErrors(rule: Access): ErrorStatus[] {
 }
 
 /**
- * The error statuses an operation documents: 401, 500 and 503 (the database unreachable) everywhere, 400 when it takes any input,
+ * The error statuses an operation documents: 401, 429 (over the rate limit), 500 and 503 (the database unreachable) everywhere, 400 when it takes any input,
  * 413/415 when it takes a body, those of its access rule, plus those it declares itself.
  */
 export function errorsOf(op: Operation): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([401, 500, 503, ...accessErrors(op.access), ...(op.errors ?? [])]);
+  const statuses = new Set<ErrorStatus>([401, 429, 500, 503, ...accessErrors(op.access), ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.body) {
     statuses.add(413);

@@ -7367,10 +7367,10 @@ export interface components {
              */
             status: "completed" | "failed";
             /**
-             * @description The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model.
+             * @description The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model; `memory`: texts taken from a fixed translation memory (the demo workspace's French, seeded without a translator).
              * @enum {string}
              */
-            provider: "copy" | "libretranslate" | "openai";
+            provider: "copy" | "libretranslate" | "openai" | "memory";
             /** @description Whether the text was machine translated; false with the `copy` provider, whose output is the source text. */
             translated: boolean;
             /** @description Pages sent to the translator: new pages, and pages changed since the previous run. */

@@ -23,13 +23,25 @@ function errorBodySchema(code: number) {
   };
 }
 
+/**
+ * The rate-limit headers every /v1 answer carries while the server limits requests (RATE_LIMIT_PER_MINUTE
+ * above 0, the default): not `required`, since a server run with the limit off sends none.
+ */
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute to this token (or, without a valid token, this address).', required: false, schema: { type: 'integer' as const, example: 1200 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', required: false, schema: { type: 'integer' as const, example: 1187 } },
+  'X-RateLimit-Reset': { description: 'When the current minute ends and the count starts again, in seconds since the Unix epoch.', required: false, schema: { type: 'integer' as const, example: 1764000060 } },
+};
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } } };
+
 function registerErrorResponses(registry: OpenAPIRegistry) {
   for (const [status, name] of Object.entries(errorStatusNames)) {
     const code = Number(status) as keyof typeof errorStatusNames;
     registry.registerComponent('responses', name, {
       description: name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2') + ' error.',
-      // The request did not happen (the database could not be reached) and may be sent again after this many seconds.
-      ...(code === 503 && { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } } } }),
+      // 503: the request did not happen (the database could not be reached); 429: the token or address is over
+      // its rate limit. Either may be sent again after Retry-After seconds.
+      headers: { ...rateLimitHeaders, ...((code === 503 || code === 429) && retryAfter) },
       content: {
         'application/json': {
           schema: errorBodySchema(code),
@@ -45,11 +57,12 @@ function successResponses(op: Operation): Record<string, ResponseConfig> {
   for (const [status, res] of Object.entries(op.responses)) {
     out[status] = {
       description: res.description,
-      ...(res.headers && {
-        headers: Object.fromEntries(
-          Object.entries(res.headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string', example: h.example } }]),
+      headers: {
+        ...rateLimitHeaders,
+        ...Object.fromEntries(
+          Object.entries(res.headers ?? {}).map(([name, h]) => [name, { description: h.description, schema: { type: 'string', example: h.example } }]),
         ),
-      }),
+      },
       ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
     };
   }

@@ -29,6 +29,8 @@ export const ConfigSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
@@ -77,6 +79,10 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** How long a job claim holds without a heartbeat (server/jobs/runner.ts). */
   jobLeaseMs: number;
+  /** Requests per token (or per address without a valid token) and minute; 0: no limit (server/operating/rate-limit.ts). */
+  rateLimitPerMinute: number;
+  /** When set, GET /metrics needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 /** Parses the environment; throws an error naming every bad variable. */
@@ -107,6 +113,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
+    rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
+    metricsToken: c.METRICS_TOKEN,
   };
 }
 

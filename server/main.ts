@@ -1,31 +1,21 @@
 // Reads the configuration, takes the data folder (embedded storage), opens and migrates the database,
 // bootstraps a fresh one, starts the job runner, and listens; on SIGTERM/SIGINT shuts down gracefully.
 import { mkdirSync } from 'node:fs';
-import { pino } from 'pino';
 import { createApp } from './app.js';
+import { readSamlSigning } from './sso/signing-key.js';
 import { bootstrapIfEmpty } from './auth/bootstrap.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/client.js';
 import { markDraining } from './http/health.js';
 import { startJobs } from './jobs/start.js';
+import { createServerLogger } from './operating/logger.js';
+import { createMetrics } from './operating/metrics.js';
+import { createRateLimiter } from './operating/rate-limit.js';
 import { lockStorage, StorageLocked, type StorageLock } from './storage-lock.js';
 
 const config = loadConfig();
-// Log lines are buffered and written in batches (sonic-boom, asynchronous): one write per line would be a
-// system call per request on the hot path. The buffer is flushed on shutdown; a crash may lose its last lines.
-const destination = pino.destination({ sync: false, minLength: 4096 });
-const logger = pino({ level: config.logLevel }, destination);
-// …and at least every second, so a quiet server's lines are not held back.
-setInterval(() => logger.flush(), 1000).unref();
-
-/** Writes out the buffered log lines before the process exits (an asynchronous flush would be cut short). */
-function flushLogs(): void {
-  try {
-    destination.flushSync();
-  } catch {
-    // Not open yet: nothing was written.
-  }
-}
+// Pretty lines on a terminal, JSON lines (buffered, flushed every second and on exit) otherwise.
+const { logger, flushSync: flushLogs } = createServerLogger(config.logLevel);
 
 /** Stops the process at start with a message (no stack: the message says what to do). */
 function refuseToStart(message: string): never {
@@ -80,7 +70,17 @@ const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
   soleProcess: config.storage.kind === 'pglite',
 });
 
-const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl });
+// Counts shared through PostgreSQL by every process; on PGlite (one process) in memory.
+const rateLimiter =
+  config.rateLimitPerMinute > 0
+    ? createRateLimiter({
+        perMinute: config.rateLimitPerMinute,
+        shared: config.storage.kind === 'postgres' ? database.db : undefined,
+        onSyncError: (err) => logger.warn({ reason: (err as Error).message }, 'rate limit: could not share the counts (kept for the next try)'),
+      })
+    : undefined;
+const metrics = createMetrics({ db: database.db, logger });
+const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl, samlSigning: config.samlSigning && readSamlSigning(config.samlSigning), rateLimiter, metrics, metricsToken: config.metricsToken });
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -114,6 +114,7 @@ async function shutdown(): Promise<void> {
     logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting the requests still in flight');
     server.closeAllConnections();
   }
+  await rateLimiter?.close();
   await database.close();
   await storageLock?.release();
   logger.info('stopped');

@@ -157,6 +157,11 @@ export class PGliteThread {
     return this.closing;
   }
 
+  /** Queries sent to the database thread and not yet answered (the /metrics page shows it). */
+  get queueLength(): number {
+    return this.waiting.size;
+  }
+
   /** This object where Drizzle expects a PGlite instance. */
   asPGlite(): PGlite {
     return this as unknown as PGlite;

@@ -1,0 +1,47 @@
+// Authentication with rate limiting (server/operating/rate-limit.ts), in front of every /v1 operation.
+// A request with a valid token counts against its token; one without (missing or invalid token) against its
+// address (the connection's, as Express sees it: behind a load balancer that is the balancer's, so such
+// requests, all answered 401 anyway, share one budget). Every answer carries X-RateLimit-Limit,
+// X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); a request over the limit is answered 429 with
+// the error body and Retry-After, before any query of its own.
+import type { RequestHandler, Response } from 'express';
+import type { Authenticator } from '../auth/authenticate.js';
+import { authenticationMiddleware } from '../auth/authenticate.js';
+import { ApiError, Unauthorized } from '../errors.js';
+import type { RateLimiter, RateLimitState } from '../operating/rate-limit.js';
+
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+function apply(res: Response, state: RateLimitState, onRefused?: () => void): void {
+  res.setHeader('X-RateLimit-Limit', String(state.limit));
+  res.setHeader('X-RateLimit-Remaining', String(state.remaining));
+  res.setHeader('X-RateLimit-Reset', String(state.reset));
+  if (state.limited) {
+    onRefused?.();
+    res.setHeader('Retry-After', String(state.retryAfter));
+    throw new ApiError(429, `Too many requests: at most ${state.limit} a minute; retry after ${state.retryAfter} s`);
+  }
+}
+
+/**
+ * Puts the authenticated caller in `res.locals.caller`, counting the request against `limiter` when one is
+ * given (without one, authentication only, and no rate-limit headers).
+ */
+export function authenticateWithRateLimit(authenticate: Authenticator, limiter: RateLimiter | undefined, onRefused?: () => void): RequestHandler {
+  if (!limiter) return authenticationMiddleware(authenticate);
+  return async (req, res, next) => {
+    let caller;
+    try {
+      caller = await authenticate(req.headers.authorization);
+    } catch (err) {
+      // Counted against the address, then answered 401 (or 429 once the address is over its limit).
+      if (err instanceof Unauthorized) apply(res, limiter.hit(`address:${req.socket.remoteAddress ?? 'unknown'}`), onRefused);
+      throw err;
+    }
+    // The authenticator accepted the header, so it holds the token.
+    const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization!)![1];
+    apply(res, limiter.hit(`token:${token}`), onRefused);
+    res.locals.caller = caller;
+    next();
+  };
+}
