@@ -14,6 +14,7 @@ const storageIndependentTests = [
   'test/mock-hybrid.test.ts',
   'test/mock-launch.test.ts',
   'test/pglite-thread.test.ts',
+  'test/api-diff.test.ts',
 ];
 
 export default defineConfig({

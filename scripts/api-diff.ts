@@ -1,0 +1,117 @@
+// The breaking-change gate. `npm run api:diff -- OLD.json NEW.json` prints the differences between two
+// published documents, classified as breaking (major), additive (minor) or neither (patch), and exits 1
+// when one is breaking. `--gate` compares the generated document with the last released one
+// (api/released/openapi.json) and fails on a breaking change unless info.version's major was raised
+// (run by `npm run lint`). The rating is Redocly CLI's `diff` (pinned in package.json, runs offline) with
+// its recommended diff rules (api/redocly-diff.yaml).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+export const releasedDocument = path.join(root, 'api/released/openapi.json');
+export const generatedDocument = path.join(root, 'generated/openapi.json');
+
+export type Impact = 'major' | 'minor' | 'patch';
+
+export interface Change {
+  impact: Impact;
+  kind: string;
+  /** JSON pointer of the change in the document (`#/paths/~1spaces~1{spaceId}/get/...`). */
+  path: string;
+  /** What the diff rules say of it (empty for a change no rule names, e.g. an added path). */
+  messages: string[];
+}
+
+export interface Diff {
+  bump: Impact | 'none';
+  changes: Change[];
+}
+
+interface RedoclyChange {
+  path: string;
+  kind: string;
+  impact: Impact;
+  verdicts: { ruleId: string; impact: Impact; message: string }[];
+}
+
+/**
+ * A rule Redocly rates otherwise: an `anyOf` branch added to a response schema widens what the server may
+ * answer, like a response enum gaining a value (minor, see api/redocly-diff.yaml), where Redocly rates
+ * every combinator change major. Removed branches, and branches of requests, keep Redocly's rating.
+ */
+function widensAnswer(c: RedoclyChange): boolean {
+  return c.kind === 'added' && c.path.includes('/responses/') && c.verdicts.length > 0 && c.verdicts.every((v) => v.ruleId === 'schema-combinator-changed' && v.message.startsWith('`anyOf` subschema'));
+}
+
+/** Compares two documents with `redocly diff`; throws when Redocly cannot read them. */
+export function diffDocuments(oldFile: string, newFile: string): Diff {
+  const run = spawnSync(
+    path.join(root, 'node_modules/.bin/redocly'),
+    ['diff', oldFile, newFile, '--config', path.join(root, 'api/redocly-diff.yaml'), '--format=json', '--fail-on=none'],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const start = run.stdout.indexOf('{');
+  if (run.status !== 0 || start < 0) throw new Error(`redocly diff failed (${run.status}): ${run.stderr}${run.stdout}`);
+  const report = JSON.parse(run.stdout.slice(start)) as { bump?: Impact | 'none'; changes: RedoclyChange[] };
+  const changes = report.changes.map((c) => ({
+    impact: widensAnswer(c) ? 'minor' : c.impact,
+    kind: c.kind,
+    path: c.path,
+    messages: c.verdicts.map((v) => `${v.ruleId}: ${v.message}`),
+  }));
+  const order: Impact[] = ['major', 'minor', 'patch'];
+  return { bump: order.find((i) => changes.some((c) => c.impact === i)) ?? 'none', changes };
+}
+
+const labels: Record<Impact, string> = { major: 'breaking', minor: 'additive', patch: 'neither (documentation, narrowed answers)' };
+
+/** The changes as Markdown lines, breaking first (only those of the given impacts). */
+export function describeDiff(diff: Diff, impacts: Impact[] = ['major', 'minor', 'patch']): string[] {
+  return impacts.flatMap((impact) => {
+    const changes = diff.changes.filter((c) => c.impact === impact);
+    if (changes.length === 0) return [];
+    const line = (c: Change) => `- ${c.kind} \`${c.path}\`${c.messages.length ? `: ${c.messages.join('; ')}` : ''}`;
+    return [`${changes.length} ${labels[impact]}:`, ...changes.map(line)];
+  });
+}
+
+const majorOf = (file: string) => Number(String(JSON.parse(readFileSync(file, 'utf8')).info?.version ?? '0').split('.')[0]);
+
+/** Why the generated document may not be published as it is (a breaking change without a new major), or undefined. */
+export function gateProblem(oldFile = releasedDocument, newFile = generatedDocument): { diff: Diff; problem?: string } {
+  const diff = diffDocuments(oldFile, newFile);
+  if (diff.bump !== 'major') return { diff };
+  if (majorOf(newFile) > majorOf(oldFile)) return { diff };
+  return {
+    diff,
+    problem:
+      `breaking changes against the released document (${path.relative(root, oldFile)}): make them additive, or raise ` +
+      "info.version's major (contract/index.ts) and record the release with `npm run api:release`",
+  };
+}
+
+function main(args: string[]) {
+  if (args[0] === '--gate') {
+    const { diff, problem } = gateProblem();
+    for (const line of describeDiff(diff, ['major'])) console.log(line); // the others: npm run api:diff -- api/released/openapi.json generated/openapi.json
+    const counts = (['major', 'minor', 'patch'] as Impact[]).map((i) => `${diff.changes.filter((c) => c.impact === i).length} ${labels[i].split(' ')[0]}`);
+    console.log(`api gate: ${counts.join(', ')} change(s) since the released document (bump ${diff.bump})`);
+    if (problem) {
+      console.error(`api gate: ${problem}`);
+      process.exit(1);
+    }
+    return;
+  }
+  const [oldFile, newFile] = args;
+  if (!oldFile || !newFile) {
+    console.error('usage: npm run api:diff -- OLD.json NEW.json   (or --gate: released vs generated)');
+    process.exit(2);
+  }
+  const diff = diffDocuments(oldFile, newFile);
+  for (const line of describeDiff(diff)) console.log(line);
+  console.log(`${diff.changes.length} change(s), bump ${diff.bump}`);
+  if (diff.bump === 'major') process.exit(1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main(process.argv.slice(2));
