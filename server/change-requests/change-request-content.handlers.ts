@@ -1,6 +1,7 @@
 import type { changeRequestContentOperations } from '../../contract/change-request-content.js';
 import type { SpaceGrant } from '../auth/access.js';
 import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
+import { fileLinks } from '../content/file-links.js';
 import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
@@ -11,7 +12,7 @@ import { findChangeRequest } from './change-requests.store.js';
 async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string) {
   const cr = await findChangeRequest(ctx, grant.row.id, ref);
   const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt);
-  return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}` }, revision, cr };
+  return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}`, links: await fileLinks(ctx, grant.row.id) }, revision, cr };
 }
 
 export const changeRequestContentHandlers = {
@@ -24,12 +25,12 @@ export const changeRequestContentHandlers = {
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
   },
   async listFilesInChangeRequestById({ grant, params, query }, ctx) {
-    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: pageOfFiles(revision.content, query) };
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: pageOfFiles(revision.content, query, where.links) };
   },
   async getFileInChangeRequestById({ grant, params }, ctx) {
-    const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: toFile(findFile(revision.content, params.fileId)) };
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links) };
   },
   async getPageInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);

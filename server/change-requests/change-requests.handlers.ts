@@ -1,4 +1,5 @@
 import type { changeRequestOperations } from '../../contract/change-requests.js';
+import { fileLinks } from '../content/file-links.js';
 import { toFile } from '../content/revision-view.js';
 import type { AppHandlers } from '../handler-types.js';
 import { listChangeRequests, organizationScope, spaceScope } from './change-requests.list.js';
@@ -50,12 +51,13 @@ export const changeRequestHandlers = {
     if (query.compat) return { status: 200, body: done.changeRequest };
     const base = `/spaces/${grant.row.id}/change-requests/${done.changeRequest.id}/content/page`;
     const page = (id: string) => ({ object: 'page' as const, id, urls: { location: ctx.urls.api(`${base}/${id}`) } });
+    const links = await fileLinks(ctx, grant.row.id);
     return {
       status: 200,
       body: {
         changeRequest: done.changeRequest,
         changes: done.results.map((r) => (r.object === 'deleted_page' ? r : { ...r, page: page(r.page) })),
-        insertedFiles: done.insertedFiles.map(toFile),
+        insertedFiles: done.insertedFiles.map((f) => toFile(f, links)),
       },
     };
   },

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { changeRequestOperations } from '../../contract/change-requests.js';
 import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { applyChanges } from '../content/apply-changes.js';
+import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { mergeContent } from '../content/merge.js';
 import { loadRevision, insertRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
@@ -139,6 +140,8 @@ async function spaceRevision(tx: Ctx, space: SpaceRow, id: string | undefined) {
 
 /** Applies a batch of changes as one new revision of the change request; all or nothing. */
 export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, body: ContentBody) {
+  // Files are decoded and fetched before the transaction, so no slow fetch holds the space's lock.
+  const files = await prepareFiles(body.changes);
   return ctx.transaction(async (tx) => {
     const space = await lockSpace(tx, grant.row.id);
     refuseLocked(space);
@@ -148,9 +151,10 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     const applied = await applyChanges(current.content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),
-      fileUrl: (id, name) => tx.urls.app(`/s/${space.id}/files/${id}/${encodeURIComponent(name)}`),
+      files,
     }, baseRevision(cr));
     const revision = await insertRevision(tx, space.id, { parents: [cr.revisionId], type: 'edits', content: applied.content });
+    await saveFiles(tx, space.id, applied.fileBytes);
     const [updated] = await tx.db
       .update(changeRequests)
       .set({

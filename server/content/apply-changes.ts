@@ -7,6 +7,7 @@ import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageDocument, setPageContent, setPageDocument } from './block-keys.js';
 import { documentToMarkdown, type Block, type Document } from './markdown-document.js';
+import { preparedKey, type PreparedFiles } from './file-bytes.js';
 import { keyBetween } from './order-keys.js';
 import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
@@ -22,8 +23,8 @@ export interface ApplyContext {
   now: Date;
   /** Content of another revision of the space (for `revert_page`); undefined when there is none. */
   revision(id: string | undefined): Promise<RevisionContent | undefined>;
-  /** Where an inserted file given as base64 can be found. */
-  fileUrl(fileId: string, name: string): string;
+  /** The bytes of the batch's inserted files, read before the transaction (file-bytes.ts prepareFiles). */
+  files: PreparedFiles;
 }
 
 function markdownOf(body: Body | undefined): string | undefined {
@@ -76,6 +77,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   const refs = new Map<string, string>();
   const results: ChangeResult[] = [];
   const insertedFiles: StoredFile[] = [];
+  const fileBytes: { file: StoredFile; bytes: Buffer }[] = [];
   const now = ctx.now.toISOString();
 
   for (const [i, change] of changes.entries()) {
@@ -168,15 +170,16 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'insert_files': {
         for (const [j, input] of change.files.entries()) {
           const id = newId('fil', ctx.now.getTime());
-          const base64 = 'base64' in input ? input.base64 : undefined;
+          const prepared = ctx.files.get(preparedKey(i, j));
+          if (!prepared) throw new Error(`${at}.files[${j}]: the file was not read before the batch (prepareFiles)`);
           const file: StoredFile = {
             id,
             name: input.name,
-            contentType: input.contentType ?? guessContentType(input.name),
-            // A file given by URL is not fetched: its size is unknown (0) and it downloads from there.
-            downloadURL: 'url' in input ? input.url : ctx.fileUrl(id, input.name),
-            size: base64 === undefined ? 0 : Buffer.from(base64, 'base64').length,
+            contentType: prepared.contentType ?? guessContentType(input.name),
+            size: prepared.bytes.length,
+            ...(prepared.dimensions && { dimensions: prepared.dimensions }),
           };
+          fileBytes.push({ file, bytes: prepared.bytes });
           if (input.ref !== undefined && refs.has(input.ref)) throw new BadRequest(`${at}.files[${j}].ref: ${input.ref} is already used in this batch`);
           if (input.ref !== undefined) refs.set(input.ref, id);
           next.files.push(file);
@@ -186,7 +189,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       }
     }
   }
-  return { content: next, results, insertedFiles };
+  return { content: next, results, insertedFiles, fileBytes };
 }
 
 function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; description?: string; condition?: string }) {

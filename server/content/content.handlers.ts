@@ -19,12 +19,12 @@ export const contentHandlers = {
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
   },
   async listFiles({ grant, query }, ctx) {
-    const { revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: pageOfFiles(revision.content, query) };
+    const { where, revision } = await spaceContent(ctx, grant.row);
+    return { status: 200, body: pageOfFiles(revision.content, query, where.links) };
   },
   async getFileById({ grant, params }, ctx) {
-    const { revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: toFile(findFile(revision.content, params.fileId)) };
+    const { where, revision } = await spaceContent(ctx, grant.row);
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links) };
   },
   async getPageById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);

@@ -29,8 +29,11 @@ export interface StoredFile {
   id: string;
   name: string;
   contentType: string;
-  downloadURL: string;
+  /** Revisions written before files kept their bytes held the URL here; the API now signs a link on read. */
+  downloadURL?: string;
   size: number;
+  /** Width and height in pixels, for images (read from the bytes when the file was inserted). */
+  dimensions?: { width: number; height: number };
 }
 
 export interface RevisionContent {

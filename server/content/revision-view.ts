@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
 import { pageDocument } from './block-keys.js';
+import type { FileLinks } from './file-links.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';
 
@@ -18,6 +19,8 @@ export interface ContentLocation {
   spaceId: string;
   /** App path prefix, e.g. `/s/<space>` or `/s/<space>/~/changes/3`. */
   appBase: string;
+  /** Signed download links of the space's files (file-links.ts). */
+  links: FileLinks;
 }
 
 export type PageFormat = 'document' | 'markdown';
@@ -66,9 +69,16 @@ export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionCo
   return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true }));
 }
 
-/** The API form of a stored file. */
-export function toFile(file: StoredFile): RevisionFile {
-  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: file.downloadURL, size: file.size };
+/** The API form of a stored file, with a signed download link served by this server. */
+export function toFile(file: StoredFile, links: FileLinks): RevisionFile {
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: links.url(file),
+    size: file.size,
+    ...(file.dimensions && { dimensions: file.dimensions }),
+  };
 }
 
 /** The API form of a revision. */
@@ -79,7 +89,7 @@ export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRev
     id: revision.id,
     parents: revision.parents,
     pages: toPageTree(ctx, where, content),
-    files: [...content.files].sort(byId).map(toFile),
+    files: [...content.files].sort(byId).map((f) => toFile(f, where.links)),
     reusableContents: content.reusableContents,
     variables: content.variables,
     createdAt: revision.createdAt.toISOString(),
@@ -107,8 +117,8 @@ export function findFile(content: RevisionContent, fileId: string): StoredFile {
 }
 
 /** One page of the content's files in id order, as a list envelope (the cursor is the last id). */
-export function pageOfFiles(content: RevisionContent, request: { page?: string; limit?: number }) {
-  return pageOfItems([...content.files].sort(byId), (f) => f.id, request, toFile);
+export function pageOfFiles(content: RevisionContent, request: { page?: string; limit?: number }, links: FileLinks) {
+  return pageOfItems([...content.files].sort(byId), (f) => f.id, request, (f) => toFile(f, links));
 }
 
 /** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key (server/db/cursor.ts). */

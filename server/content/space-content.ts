@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
+import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
 import { loadRevision, type StoredRevision } from './revisions.store.js';
@@ -10,7 +11,7 @@ import { loadRevision, type StoredRevision } from './revisions.store.js';
 /** The space's current revision, with where its pages open in the app. */
 export async function spaceContent(ctx: Ctx, space: SpaceRow): Promise<{ where: ContentLocation; revision: StoredRevision }> {
   const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt);
-  return { where: { spaceId: space.id, appBase: `/s/${space.id}` }, revision };
+  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision };
 }
 
 /** The contents of the open change requests of the space, in one query (for their broken-link counts). */

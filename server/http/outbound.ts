@@ -21,6 +21,8 @@ export class OutboundTimeout extends Error {}
 export class OutboundFailed extends Error {}
 /** The address is not public and ALLOW_PRIVATE_FETCH is not set. */
 export class PrivateAddressRefused extends OutboundFailed {}
+/** The answer is larger than the cap on the bytes read. */
+export class OutboundTooLarge extends OutboundFailed {}
 
 export interface OutboundInit {
   method?: string;
@@ -114,7 +116,7 @@ function rootCause(err: unknown): unknown {
 /** One HTTP call within `limits`; any status is an answer. Throws OutboundTimeout, PrivateAddressRefused or OutboundFailed. */
 export async function outboundRequest(url: string, limits: OutboundLimits, init: OutboundInit): Promise<OutboundResponse> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const tooLarge = () => new OutboundFailed(`${url} is larger than ${limits.maxBytes} bytes`);
+  const tooLarge = () => new OutboundTooLarge(`${url} is larger than ${limits.maxBytes} bytes`);
   try {
     const res = await undiciFetch(url, {
       method: init.method ?? 'GET',

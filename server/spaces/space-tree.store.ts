@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
+import { copyFiles } from '../content/file-bytes.js';
+import { insertRevision, loadRevision } from '../content/revisions.store.js';
 import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
 import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
@@ -54,8 +56,9 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
 
 /**
  * A new space right after the original, in the same parent, with its settings (title, emoji, visibility,
- * edit mode, default level, language, merge rules) and a new, empty revision: content is not copied
- * until spaces have content to copy.
+ * edit mode, default level, language, merge rules) and its content: a first revision holding the
+ * original's current pages (same ids, tree and block keys), files and variables, and a copy of the
+ * files' bytes, all in one transaction.
  */
 export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> {
   const source = grant.row;
@@ -63,6 +66,10 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
   const row = await ctx.transaction(async (tx) => {
     await lockTree(tx, source.organizationId);
     const { position } = await placeNextToSpace(tx, source.organizationId, source.id, 'after');
+    // The content as of now: the space row is read again under the lock, so a merge that committed
+    // meanwhile is in the copy.
+    const [fresh] = await tx.db.select({ revisionId: spaces.revisionId }).from(spaces).where(eq(spaces.id, source.id)).for('share');
+    const { content } = await loadRevision(tx.db, fresh?.revisionId ?? source.revisionId, source.createdAt);
     const [inserted] = await tx.db
       .insert(spaces)
       .values({
@@ -82,7 +89,10 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
         updatedAt: now,
       })
       .returning();
-    return inserted;
+    const revision = await insertRevision(tx, inserted.id, { parents: [], type: 'edits', content });
+    await copyFiles(tx, source.id, inserted.id);
+    const [withContent] = await tx.db.update(spaces).set({ revisionId: revision.id }).where(eq(spaces.id, inserted.id)).returning();
+    return withContent;
   });
   // The duplicate's change requests and comments are not copied.
   return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole(grant, row));
