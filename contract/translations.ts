@@ -55,10 +55,11 @@ export const TranslationRun = z
         '`completed`: the result space holds the run\'s output; `failed`: the translator failed or did not answer in time, ' +
         'and the result space was left as it was (nothing of the run is written).',
     }),
-    provider: z.enum(['copy', 'libretranslate', 'openai']).openapi({
+    provider: z.enum(['copy', 'libretranslate', 'openai', 'memory']).openapi({
       description:
         'The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is ' +
-        'configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model.',
+        'configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model; ' +
+        '`memory`: texts taken from a fixed translation memory (the demo workspace\'s French, seeded without a translator).',
     }),
     translated: z.boolean().openapi({ description: 'Whether the text was machine translated; false with the `copy` provider, whose output is the source text.' }),
     translatedPages: z.number().int().min(0).openapi({ description: 'Pages sent to the translator: new pages, and pages changed since the previous run.' }),

@@ -90,6 +90,19 @@ describe('demo workspace seed', () => {
     expect(conversations).toHaveLength(DEMO_CONVERSATIONS.length);
   });
 
+  it('has a space translated into French (from its translation memory when no translator is set up) and a resolved issues cluster', async () => {
+    const org = { params: { path: { organizationId } } };
+    const [translation] = (await api.GET('/orgs/{organizationId}/translations', org)).data!.items;
+    expect(translation.latestRun).toMatchObject({ status: 'completed', provider: 'memory', translated: true, translatedPages: 5, skippedPages: 0 });
+    const translated = await api.GET('/spaces/{spaceId}', { params: { path: { spaceId: translation.result!.space } } });
+    expect(translated.data).toMatchObject({ title: 'Premiers pas', language: 'fr' });
+    const pages = (await api.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId: translation.result!.space } } })).data!.pages;
+    expect(pages.map((p) => p.title)).toEqual(['Introduction', 'Installation', 'Premier programme', 'Dépannage']);
+    const resolved = (await api.GET('/orgs/{organizationId}/conversations-clusters', { params: { path: { organizationId }, query: { status: 'resolved' } } })).data!.items;
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0].stats).toMatchObject({ tasksTotal: 1, tasksCompleted: 1 });
+  });
+
   /** The space of the demo titled `title` (not its French translation). */
   async function sourceSpace(title: string) {
     const spaces = (await api.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId } } })).data!.items;

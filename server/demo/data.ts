@@ -176,6 +176,43 @@ export const DEMO_OPENAPI = {
 
 export const DEMO_TRANSLATION = { space: 'getting-started', from: 'en' as const, to: 'fr' as const };
 
+/**
+ * The French of every text of the translated space (its title, page titles and the text nodes of its pages),
+ * used as a translation memory when the seed runs without a translator (TRANSLATOR_KIND=copy), so the demo
+ * shows a translated space; the run then reports the `memory` provider.
+ */
+export const DEMO_FRENCH: Record<string, string> = {
+  'Getting started': 'Premiers pas',
+  Introduction: 'Introduction',
+  'The Acme R2 arm lifts up to 5 kg and is programmed over a REST API.': 'Le bras Acme R2 soulève jusqu’à 5 kg et se programme par une API REST.',
+  Safety: 'Sécurité',
+  'Always press the emergency stop before reaching into the work area.': 'Appuyez toujours sur l’arrêt d’urgence avant d’entrer dans la zone de travail.',
+  Installation: 'Installation',
+  'Bolt the base to a flat surface.': 'Boulonnez la base sur une surface plane.',
+  'Connect power and Ethernet.': 'Branchez l’alimentation et l’Ethernet.',
+  Open: 'Ouvrez',
+  'to finish the setup.': 'pour terminer la configuration.',
+  'First program': 'Premier programme',
+  Send: 'Envoyez',
+  'with a target pose to make the arm move.': 'avec une pose cible pour faire bouger le bras.',
+  Troubleshooting: 'Dépannage',
+  'If the arm does not home, check the power cable.': 'Si le bras ne revient pas en position d’origine, vérifiez le câble d’alimentation.',
+  'After a firmware update, run the homing routine once from the setup page.':
+    'Après une mise à jour du micrologiciel, lancez une fois la mise en position d’origine depuis la page de configuration.',
+};
+
+/**
+ * The change request that addresses the issues cluster of a conversation (by id), merged: the cluster is
+ * then resolved. It rewrites a page of the space (by title).
+ */
+export const DEMO_CLUSTER_TASK = {
+  conversation: 'demo-conversation-2',
+  space: 'getting-started',
+  subject: 'Explain homing after a firmware update',
+  page: 'Troubleshooting',
+  markdown: '# Troubleshooting\n\nIf the arm does not home, check the power cable.\n\nAfter a firmware update, run the homing routine once from the setup page.\n',
+};
+
 /** Questions readers asked the support assistant; ingested as conversations, then clustered. */
 export const DEMO_CONVERSATIONS = [
   { id: 'demo-conversation-1', subject: 'Arm does not home', body: 'After unboxing, the arm does not move to its home position. What should I check?' },

@@ -1,6 +1,7 @@
 // The publishing half of the demo: a published site with sections, an integration with an installation,
-// an OpenAPI specification with two versions, a translation that has run, and ingested conversations.
-import { DEMO_CONVERSATIONS, DEMO_INTEGRATION, DEMO_OPENAPI, DEMO_OWNER, DEMO_SITE, DEMO_TRANSLATION } from './data.js';
+// an OpenAPI specification with two versions, ingested conversations with a cluster resolved by a merged
+// change request, and a translation that has run.
+import { DEMO_CLUSTER_TASK, DEMO_CONVERSATIONS, DEMO_INTEGRATION, DEMO_OPENAPI, DEMO_OWNER, DEMO_SITE, DEMO_TRANSLATION } from './data.js';
 import type { DemoContent } from './content.js';
 import { must, type DemoActors } from './seed.js';
 
@@ -36,6 +37,29 @@ export async function seedPlatform(organizationId: string, actors: DemoActors, c
     await runJobs();
   }
 
+  for (const c of DEMO_CONVERSATIONS) {
+    await must(owner.POST('/orgs/{organizationId}/conversations', { ...org, body: { id: c.id, subject: c.subject, parts: [{ type: 'message', role: 'user', body: c.body }] } }));
+  }
+  await runJobs();
+
+  // A change request created for the cluster of one conversation's issue, merged: that cluster is resolved.
+  const issues = await must(owner.GET('/orgs/{organizationId}/conversations-issues', { params: { path: { organizationId }, query: { conversation: DEMO_CLUSTER_TASK.conversation } } }));
+  const cluster = issues.items[0]?.issue.cluster;
+  if (!cluster) throw new Error(`Demo seed: conversation ${DEMO_CLUSTER_TASK.conversation} has no clustered issue`);
+  const spaceId = content.spaces[DEMO_CLUSTER_TASK.space];
+  const pages = await must(owner.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId } } }));
+  const page = pages.pages.find((p) => p.title === DEMO_CLUSTER_TASK.page);
+  if (!page) throw new Error(`Demo seed: no page ${DEMO_CLUSTER_TASK.page} in ${DEMO_CLUSTER_TASK.space}`);
+  const task = await must(owner.POST('/spaces/{spaceId}/change-requests', { params: { path: { spaceId } }, body: { subject: DEMO_CLUSTER_TASK.subject, conversationsIssuesCluster: cluster } }));
+  const taskPath = { spaceId, changeRequestId: task.id };
+  await must(
+    owner.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/content', {
+      params: { path: taskPath, query: { compat: false } },
+      body: { changes: [{ operation: 'update_page', page: page.id, document: { markdown: DEMO_CLUSTER_TASK.markdown } }] },
+    }),
+  );
+  await must(owner.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/merge', { params: { path: taskPath } }));
+
   const translation = await must(
     owner.POST('/orgs/{organizationId}/translations', {
       ...org,
@@ -43,9 +67,5 @@ export async function seedPlatform(organizationId: string, actors: DemoActors, c
     }),
   );
   await must(owner.POST('/orgs/{organizationId}/translations/{translationId}/run', { params: { path: { organizationId, translationId: translation.id } } }));
-
-  for (const c of DEMO_CONVERSATIONS) {
-    await must(owner.POST('/orgs/{organizationId}/conversations', { ...org, body: { id: c.id, subject: c.subject, parts: [{ type: 'message', role: 'user', body: c.body }] } }));
-  }
   await runJobs();
 }

@@ -17,8 +17,9 @@ import { CLUSTER_CONVERSATIONS } from '../conversations/cluster.job.js';
 import { jobHandlers } from '../jobs/registry.js';
 import { createJobRunner } from '../jobs/runner.js';
 import { PROCESS_OPENAPI_SPEC } from '../openapi/process.job.js';
-import { RUN_TRANSLATION } from '../translations/run.job.js';
-import { DEMO_OWNER, DEMO_ORGANIZATION_SEEDING_TITLE, DEMO_ORGANIZATION_TITLE, DEMO_PEOPLE } from './data.js';
+import { runTranslationHandler, RUN_TRANSLATION } from '../translations/run.job.js';
+import { configuredTranslator, memoryTranslator } from '../translations/translator.js';
+import { DEMO_FRENCH, DEMO_OWNER, DEMO_ORGANIZATION_SEEDING_TITLE, DEMO_ORGANIZATION_TITLE, DEMO_PEOPLE } from './data.js';
 import { seedContent } from './content.js';
 import { seedPlatform } from './platform.js';
 
@@ -103,6 +104,8 @@ const SEED_JOB_KINDS = [PROCESS_OPENAPI_SPEC, RUN_TRANSLATION, CLUSTER_CONVERSAT
 /** Runs the due background jobs the seed caused, to completion. */
 async function runJobs(db: Db, logger: Logger): Promise<void> {
   const handlers = Object.fromEntries(Object.entries(jobHandlers).filter(([kind]) => SEED_JOB_KINDS.includes(kind)));
+  // Without a translator, the demo's own French (a translation memory) stands in for one, so the demo shows a translated space.
+  if (configuredTranslator().kind === 'copy') handlers[RUN_TRANSLATION] = runTranslationHandler(memoryTranslator({ fr: DEMO_FRENCH }));
   await createJobRunner({ db, logger, handlers }).drain();
 }
 

@@ -4,14 +4,16 @@
 //   it has no way to take instructions, so they are not sent (README says so);
 // - `openai`: OpenAI-compatible chat completions (server/providers/chat-completions.ts), the
 //   translation's instructions in the system prompt;
-// - `copy`: copies the text unchanged. It is not a translation: runs with it are labelled as copies.
+// - `copy`: copies the text unchanged. It is not a translation: runs with it are labelled as copies;
+// - `memory`: looks texts up in a fixed translation memory (the demo workspace's own French, so the demo
+//   shows a translated space without a translator); not a TRANSLATOR_KIND.
 // A provider only ever receives plain text (titles, descriptions, the text nodes of pages: see
 // markdown-text.ts), in batches.
 import { loadConfig, type TranslatorSettings } from '../config.js';
 import { fetchText, type OutboundLimits } from '../http/outbound.js';
 import { chatCompletion, parseJsonAnswer, ProviderError, type ChatSettings } from '../providers/chat-completions.js';
 
-export type TranslatorKind = 'copy' | 'libretranslate' | 'openai';
+export type TranslatorKind = 'copy' | 'libretranslate' | 'openai' | 'memory';
 
 export interface TranslateRequest {
   from: string;
@@ -70,6 +72,21 @@ export function libreTranslator(baseUrl: string, limits: OutboundLimits = DEFAUL
         throw new ProviderError(`${endpoint} answered with something other than JSON`);
       }
       return checkCount(parsed.translatedText, texts.length, endpoint);
+    },
+  };
+}
+
+/** Texts looked up in a translation memory, by target language then source text; a text it lacks fails the run, naming it. */
+export function memoryTranslator(memory: Record<string, Record<string, string>>): Translator {
+  return {
+    kind: 'memory',
+    label: 'translation memory',
+    translates: true,
+    batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
+    async translate(texts, { to }) {
+      const missing = texts.filter((t) => memory[to]?.[t] === undefined);
+      if (missing.length > 0) throw new ProviderError(`The translation memory has no "${to}" for: ${missing.map((t) => JSON.stringify(t)).join(', ')}`);
+      return texts.map((t) => memory[to][t]);
     },
   };
 }

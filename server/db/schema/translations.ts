@@ -7,7 +7,7 @@ import { organizations } from './core.js';
 
 export interface TranslationRunRecord {
   status: 'completed' | 'failed';
-  provider: 'copy' | 'libretranslate' | 'openai';
+  provider: 'copy' | 'libretranslate' | 'openai' | 'memory';
   translated: boolean;
   translatedPages: number;
   skippedPages: number;
