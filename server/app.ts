@@ -23,7 +23,6 @@ import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
 import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
-import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
 
@@ -68,7 +67,6 @@ export function createApp(options: AppOptions): Express {
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
-  app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
