@@ -10,7 +10,7 @@ import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { mergeContent } from '../content/merge.js';
 import { loadRevision, insertRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import { changeRequests, contentRevisions, issueClusters, spaces, users } from '../db/schema/index.js';
+import { changeRequests, contentRevisions, issueClusters, organizations, spaces, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
@@ -35,12 +35,13 @@ export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, 
  */
 export async function viewChangeRequest(ctx: Ctx, row: ChangeRequestRow, grant?: SpaceGrant): Promise<ChangeRequest> {
   const [found] = await ctx.db
-    .select({ creator: users, space: spaces, comments: openCommentsField() })
+    .select({ creator: users, space: spaces, comments: openCommentsField(), organizationRules: organizations.mergeRules })
     .from(changeRequests)
     .innerJoin(users, eq(users.id, changeRequests.createdBy))
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .innerJoin(organizations, eq(organizations.id, spaces.organizationId))
     .where(eq(changeRequests.id, row.id));
-  const mayMergeNow = grant && (await mayMerge(ctx, found.space, row, grant.role));
+  const mayMergeNow = grant && (await mayMerge(ctx, found.space, row, grant.role, found.organizationRules));
   return toChangeRequest(ctx, row, found.creator, found.space.revisionId, found.comments, mayMergeNow);
 }
 

@@ -10,10 +10,11 @@ import { Conflict, Forbidden } from '../errors.js';
 import { baseRevision, type ChangeRequestRow } from './change-request-view.js';
 import { effectiveRules, evaluateMergeRules, unmetMessage, type ReviewFacts, type Rule, type RulesVerdict } from './merge-rules.js';
 
-/** The space's own rules, or the organization's when it inherits them. */
-async function rulesOf(ctx: Ctx, space: SpaceRow): Promise<Rule[]> {
+/** The space's own rules, or the organization's when it inherits them (read now unless given). */
+async function rulesOf(ctx: Ctx, space: SpaceRow, organizationRules?: unknown): Promise<Rule[]> {
   const own = space.mergeRules as { type?: string } | null;
   if (own?.type !== 'inherit') return effectiveRules(own, undefined);
+  if (organizationRules !== undefined) return effectiveRules(own, organizationRules);
   const [org] = await ctx.db.select({ mergeRules: organizations.mergeRules }).from(organizations).where(eq(organizations.id, space.organizationId));
   return effectiveRules(own, org?.mergeRules);
 }
@@ -28,9 +29,12 @@ export async function reviewFacts(ctx: Ctx, changeRequestId: string): Promise<Re
   return rows.map((r) => ({ id: r.id, reviewer: r.reviewerId, status: r.status as ReviewFacts['status'], revision: r.revisionId, createdAt: r.createdAt }));
 }
 
-/** The verdict of the rules for the caller merging `cr` now; `space` is the space row as it is now. */
-export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow): Promise<{ rules: Rule[]; verdict: RulesVerdict }> {
-  const rules = await rulesOf(ctx, space);
+/**
+ * The verdict of the rules for the caller merging `cr` now; `space` is the space row as it is now,
+ * `organizationRules` the organization's rules when the caller has read them already.
+ */
+export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, organizationRules?: unknown): Promise<{ rules: Rule[]; verdict: RulesVerdict }> {
+  const rules = await rulesOf(ctx, space, organizationRules);
   const reviews = rules.length === 0 ? [] : await reviewFacts(ctx, cr.id);
   const verdict = evaluateMergeRules(rules, {
     changeRequest: {
@@ -58,7 +62,7 @@ export async function requireMergeRules(ctx: Ctx, space: SpaceRow, cr: ChangeReq
 }
 
 /** Whether the caller, with `role` on the space, may merge `cr` now (what `permissions.merge` says). */
-export async function mayMerge(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, role: Role | null): Promise<boolean> {
+export async function mayMerge(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, role: Role | null, organizationRules?: unknown): Promise<boolean> {
   if (!atLeast(role, 'review') || space.editMode === 'locked' || cr.status === 'merged' || cr.status === 'archived') return false;
-  return (await mergeVerdict(ctx, space, cr)).verdict.mergeable;
+  return (await mergeVerdict(ctx, space, cr, organizationRules)).verdict.mergeable;
 }
