@@ -57,7 +57,11 @@ export const Organization = z
     communityType: z.enum(['nonProfit', 'openSource', 'education']).optional(),
     defaultRole: NullableRole,
     defaultContent: z.object({ type: z.literal('site'), site: z.string() }).optional(),
-    sso: z.boolean().openapi({ description: 'Whether SSO is enforced organization-wide.' }),
+    sso: z.boolean().openapi({
+      description:
+        'Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers ' +
+        '(joining by email domain is refused).',
+    }),
     ai: z.boolean().openapi({ description: 'Whether all AI features are on.' }),
     inviteLinks: z.boolean(),
     plan: z.enum(['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal']),
@@ -228,7 +232,9 @@ export const organizationOperations = operations({
     summary: 'Join an organization',
     description:
       "Makes the caller a member of the organization, with its default role, when the caller's verified email " +
-      'domain is one of the email domains the organization allows; otherwise 400.',
+      'domain is one of the email domains the organization allows; otherwise 400. An organization with `sso` true is ' +
+      'joined only by signing in through one of its SAML providers (400 here), and an account created by another ' +
+      "organization's SAML sign-in does not join by email domain (400).",
     params: OrganizationIdParams,
     responses: { 204: { description: 'The caller is a member.' } },
     errors: [404],

@@ -29,11 +29,16 @@ export const ConfigSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
+  SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
+}).refine((c) => (c.SAML_SIGNING_KEY_FILE === undefined) === (c.SAML_SIGNING_CERT_FILE === undefined), {
+  path: ['SAML_SIGNING_CERT_FILE'],
+  message: 'SAML_SIGNING_KEY_FILE and SAML_SIGNING_CERT_FILE are set together',
 }).superRefine((c, ctx) => {
   // A provider that talks to a server needs where it is, and the OpenAI-compatible ones which model.
   const kind = c.TRANSLATOR_KIND ?? (c.TRANSLATOR_URL ? 'libretranslate' : 'copy');
@@ -79,6 +84,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** How long a job claim holds without a heartbeat (server/jobs/runner.ts). */
   jobLeaseMs: number;
+  /** PEM files of the key (and its certificate) SAML AuthnRequests are signed with; absent: not signed. */
+  samlSigning?: { keyFile: string; certFile: string };
   /** Requests per token (or per address without a valid token) and minute; 0: no limit (server/operating/rate-limit.ts). */
   rateLimitPerMinute: number;
   /** When set, GET /metrics needs it as a bearer token. */
@@ -113,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
+    samlSigning: c.SAML_SIGNING_KEY_FILE && c.SAML_SIGNING_CERT_FILE ? { keyFile: c.SAML_SIGNING_KEY_FILE, certFile: c.SAML_SIGNING_CERT_FILE } : undefined,
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,
   };

@@ -2,13 +2,18 @@
 // certificate generated here with node:crypto, responses signed with xml-crypto) answers the AuthnRequests
 // of the real app; the one-time code is exchanged for a token that then works on /v1.
 import { createPublicKey, verify } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
 import { members, samlAssertions, ssoSignInCodes, users } from '../server/db/schema/index.js';
+import { readSamlSigning } from '../server/sso/signing-key.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 import { newIdp, newKeyPair, samlResponse, type ResponseOptions, type TestIdp } from './support/saml-idp.js';
 import { recordToken } from './support/suite-log.js';
@@ -81,7 +86,7 @@ async function refusal(res: request.Response, status: number, reason: string) {
   expect(res.status).toBe(status);
   expect(res.headers.location).toBeUndefined();
   expect(res.body.error.code).toBe(status);
-  const line = logLines.findLast((l) => l.msg === 'SAML sign-in refused');
+  const line = [...logLines].reverse().find((l) => l.msg === 'SAML sign-in refused');
   expect(line?.reason).toBe(reason);
 }
 
@@ -186,7 +191,7 @@ describe('SAML sign-in: first and later sign-ins', () => {
     expect(teams.status).toBe(200);
     expect(teams.body.items.map((t: { team: { id: string }; member: { role: string } }) => [t.team.id, t.member.role])).toEqual([[team.body.id, 'member']]);
     // The new member works in the organization with their token.
-    const asMember = await request(h.current.app).get(`/v1/orgs/${admin.organizationId}/members`).set('Authorization', `Bearer ${token}`);
+    const asMember = await request(h.current.app).get(`/v1/orgs/${admin.organizationId}/members/${admin.userId}`).set('Authorization', `Bearer ${token}`);
     expect(asMember.status).toBe(200);
 
     // The code is good once.
@@ -336,5 +341,50 @@ describe('SAML sign-in: refusals let nobody in', () => {
     expect(madeUp.status).toBe(400);
     const page = await request(app).get('/auth/saml/signed-in');
     expect(page.status).toBe(400);
+  });
+});
+
+describe('SAML request signing key (SAML_SIGNING_KEY_FILE, SAML_SIGNING_CERT_FILE)', () => {
+  it('is read from its files at start, and a key that does not match its certificate stops the start', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'saml-key-'));
+    const pair = newKeyPair();
+    const other = newKeyPair();
+    writeFileSync(path.join(dir, 'key.pem'), pair.privateKey);
+    writeFileSync(path.join(dir, 'cert.pem'), pair.certificate);
+    writeFileSync(path.join(dir, 'other.pem'), other.certificate);
+    expect(readSamlSigning({ keyFile: path.join(dir, 'key.pem'), certFile: path.join(dir, 'cert.pem') }).certificate).toBe(pair.certificate);
+    expect(() => readSamlSigning({ keyFile: path.join(dir, 'key.pem'), certFile: path.join(dir, 'other.pem') })).toThrow(/does not match/);
+    expect(() => readSamlSigning({ keyFile: path.join(dir, 'missing.pem'), certFile: path.join(dir, 'cert.pem') })).toThrow(/SAML_SIGNING_KEY_FILE/);
+    expect(() => loadConfig({ SAML_SIGNING_KEY_FILE: path.join(dir, 'key.pem') })).toThrow(/SAML_SIGNING_CERT_FILE/);
+    expect(loadConfig({ SAML_SIGNING_KEY_FILE: 'k.pem', SAML_SIGNING_CERT_FILE: 'c.pem' }).samlSigning).toEqual({ keyFile: 'k.pem', certFile: 'c.pem' });
+  });
+});
+
+describe('what SSO enforces on joining by email domain', () => {
+  it('an organization with sso true is joined only through its providers; without it the same person joins by domain', async () => {
+    const admin = await h.current.newAdmin();
+    const person = await h.current.newAdmin(); // harness users have @example.com emails
+    const enforced = await admin.api.patch(`/orgs/${admin.organizationId}`, { emailDomains: ['example.com'], sso: true });
+    expect(enforced.status).toBe(200);
+    expect(enforced.body.sso).toBe(true);
+    const refused = await person.api.post(`/orgs/${admin.organizationId}/join`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('enforces SSO');
+    expect((await admin.api.get(`/orgs/${admin.organizationId}/members/${person.userId}`)).status).toBe(404);
+    expect((await admin.api.patch(`/orgs/${admin.organizationId}`, { sso: false })).status).toBe(200);
+    expect((await person.api.post(`/orgs/${admin.organizationId}/join`)).status).toBe(204);
+  });
+
+  it("an account created by one organization's SSO does not join another organization by email domain", async () => {
+    const admin = await h.current.newAdmin();
+    const idp = newIdp();
+    const provider = await createProvider(admin, idp);
+    const email = newEmail(); // @acme.test
+    const { token } = await signIn(idp, provider, email);
+    const other = await h.current.newAdmin();
+    expect((await other.api.patch(`/orgs/${other.organizationId}`, { emailDomains: ['acme.test'] })).status).toBe(200);
+    const joined = await request(h.current.app).post(`/v1/orgs/${other.organizationId}/join`).set('Authorization', `Bearer ${token}`);
+    expect(joined.status).toBe(400);
+    expect(joined.body.error.message).toContain("another organization's SSO");
   });
 });

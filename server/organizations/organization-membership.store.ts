@@ -10,6 +10,7 @@ import { members, organizationInvites, organizations, users } from '../db/schema
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toOrganization, type Organization } from './organizations.store.js';
+import { checkJoinByEmailDomain } from '../sso/join-policy.js';
 
 type CreateOrganization = z.output<typeof organizationOperations.createOrganization.body>;
 
@@ -58,6 +59,7 @@ export async function joinOrganization(ctx: Ctx, organizationId: string): Promis
     .from(members)
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, ctx.caller.userId)));
   if (already) return;
+  await checkJoinByEmailDomain(ctx.db, org, ctx.caller.userId);
   const domain = domainOf(user.email);
   if (!normalizeDomains(org.emailDomains).includes(domain)) {
     throw new BadRequest(`Invalid request: your email domain ${domain} is not one this organization lets join`);

@@ -35,10 +35,13 @@ export async function loadProvider(db: Db, id: string): Promise<ActiveProvider> 
   return row;
 }
 
-/** Where the browser goes back with its code: a URL of this service's origin (no open redirect), by default its own signed-in page. */
+/**
+ * Where the browser goes back with its code: a URL on the origin of this service or of its web app (no open
+ * redirect that would hand the code to someone else), by default this service's own signed-in page.
+ */
 export function checkReturnTo(urls: Urls, value: unknown): string {
   if (value === undefined || value === '') return defaultReturnTo(urls);
-  const refuse = () => new SignInRefused(400, 'bad-return-to', 'Invalid request: query.returnTo: must be an absolute URL on the origin of this service');
+  const refuse = () => new SignInRefused(400, 'bad-return-to', 'Invalid request: query.returnTo: must be an absolute URL on the origin of this service or of its web app');
   if (typeof value !== 'string' || value.length > 2048) throw refuse();
   let url: URL;
   try {
@@ -46,7 +49,8 @@ export function checkReturnTo(urls: Urls, value: unknown): string {
   } catch {
     throw refuse();
   }
-  if (url.origin !== new URL(publicBase(urls)).origin) throw refuse();
+  const allowed = [new URL(publicBase(urls)).origin, new URL(urls.app('/')).origin];
+  if (!allowed.includes(url.origin)) throw refuse();
   return url.toString();
 }
 

@@ -7,7 +7,7 @@
 // administrator first (invite link), then signs in with SSO.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { members, organizations, teamMembers, users } from '../db/schema/index.js';
+import { members, organizations, ssoCreatedUsers, teamMembers, users } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 import type { ActiveProvider } from './saml-settings.js';
 import { SignInRefused } from './sign-in-refused.js';
@@ -24,8 +24,8 @@ async function userByEmail(db: Db, email: string): Promise<string | undefined> {
   return row?.id;
 }
 
-/** The user with `email`, created when nobody has it (created: true). */
-async function findOrCreateUser(db: Db, email: string, displayName: string, now: Date): Promise<{ id: string; created: boolean }> {
+/** The user with `email`, created when nobody has it (created: true, recorded as created by this organization's SSO). */
+async function findOrCreateUser(db: Db, organizationId: string, email: string, displayName: string, now: Date): Promise<{ id: string; created: boolean }> {
   const existing = await userByEmail(db, email);
   if (existing) return { id: existing, created: false };
   const [created] = await db
@@ -33,7 +33,10 @@ async function findOrCreateUser(db: Db, email: string, displayName: string, now:
     .values({ id: newId('usr', now.getTime()), email, displayName, createdAt: now })
     .onConflictDoNothing()
     .returning({ id: users.id });
-  if (created) return { id: created.id, created: true };
+  if (created) {
+    await db.insert(ssoCreatedUsers).values({ userId: created.id, organizationId, createdAt: now });
+    return { id: created.id, created: true };
+  }
   // Created by a concurrent sign-in of the same email in the meantime.
   const raced = await userByEmail(db, email);
   if (!raced) throw new Error(`user ${email} neither created nor found`);
@@ -42,7 +45,7 @@ async function findOrCreateUser(db: Db, email: string, displayName: string, now:
 
 /** Signs `email` in to the provider's organization (run inside the sign-in's transaction). */
 export async function provisionMember(db: Db, provider: ActiveProvider, email: string, displayName: string, now: Date): Promise<Provisioned> {
-  const user = await findOrCreateUser(db, email, displayName, now);
+  const user = await findOrCreateUser(db, provider.organizationId, email, displayName, now);
   const [member] = await db
     .select({ role: members.role, disabled: members.disabled })
     .from(members)
