@@ -4,7 +4,10 @@ import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { samlProviders } from '../db/schema/index.js';
 import type { serviceUrls } from './service-urls.js';
 
-/** Clocks of the identity provider and ours may differ by this much. */
+/**
+ * Clocks of the identity provider and ours may differ by this much. The library reads the machine's clock for
+ * NotBefore/NotOnOrAfter; our own expiries (requests, codes, remembered assertions) use the app's clock.
+ */
 export const CLOCK_SKEW_MS = 60_000;
 /** How long a sign-in started here may take at the identity provider (password, second factor). */
 export const REQUEST_TTL_MS = 10 * 60_000;
