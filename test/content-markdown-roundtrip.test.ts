@@ -1,0 +1,92 @@
+// Markdown <-> Document (server/content/markdown-document.ts): a property test over generated Markdown
+// documents (headings, paragraphs with marks, inline code, links, images, lists, task lists, tables, code
+// blocks with a language, quotes, dividers, characters Markdown must escape) checks markdown -> document
+// -> markdown is stable: the document read back from the written Markdown is the same document, and
+// writing it again gives the same Markdown. Examples pin the document shapes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { documentToMarkdown, markdownToDocument } from '../server/content/markdown-document.js';
+
+const word = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{1,8}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('*', '_', '#', '[x]', '<b>', '`', '\\', '|', '~', '&amp;', '1.', '-', '+', '>', 'é', '😀') },
+);
+const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join(' '));
+const plain = fc.array(fc.stringMatching(/^[A-Za-z0-9]{1,8}$/), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' '));
+const url = fc.stringMatching(/^[a-z]{1,8}$/).map((p) => `https://example.com/${p}`);
+
+const inline = fc.oneof(
+  { weight: 4, arbitrary: words },
+  { weight: 1, arbitrary: plain.map((t) => `**${t}**`) },
+  { weight: 1, arbitrary: plain.map((t) => `_${t}_`) },
+  { weight: 1, arbitrary: plain.map((t) => `~~${t}~~`) },
+  { weight: 1, arbitrary: plain.map((t) => `\`${t}\``) },
+  { weight: 1, arbitrary: fc.tuple(plain, url, fc.option(plain, { nil: undefined })).map(([t, u, title]) => `[${t}](${u}${title ? ` "${title}"` : ''})`) },
+  { weight: 1, arbitrary: fc.tuple(plain, url).map(([alt, u]) => `![${alt}](${u}.png)`) },
+);
+const line = fc.array(inline, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' '));
+
+const paragraph = line;
+const heading = fc.tuple(fc.integer({ min: 1, max: 6 }), line).map(([depth, text]) => `${'#'.repeat(depth)} ${text}`);
+const bullet = fc.array(line, { minLength: 1, maxLength: 4 }).map((items) => items.map((i) => `- ${i}`).join('\n'));
+const ordered = fc
+  .tuple(fc.integer({ min: 1, max: 9 }), fc.array(line, { minLength: 1, maxLength: 4 }))
+  .map(([start, items]) => items.map((item, n) => `${start + n}. ${item}`).join('\n'));
+const tasks = fc.array(fc.tuple(fc.boolean(), line), { minLength: 1, maxLength: 4 }).map((items) => items.map(([done, i]) => `- [${done ? 'x' : ' '}] ${i}`).join('\n'));
+const nested = fc.tuple(line, line, line).map(([a, b, c]) => `- ${a}\n  - ${b}\n- ${c}`);
+const code = fc
+  .tuple(fc.option(fc.constantFrom('ts', 'js', 'python', 'bash', 'json'), { nil: undefined }), fc.array(fc.stringMatching(/^[ -~]{0,30}$/).filter((l) => !l.includes('```')), { maxLength: 4 }))
+  .map(([lang, lines]) => `\`\`\`${lang ?? ''}\n${lines.join('\n')}\n\`\`\``);
+const quote = fc.array(line, { minLength: 1, maxLength: 2 }).map((ls) => ls.map((l) => `> ${l}`).join('\n>\n'));
+const cell = fc.array(fc.oneof(plain, plain.map((t) => `**${t}**`), plain.map((t) => `\`${t}\``)), { minLength: 1, maxLength: 2 }).map((p) => p.join(' '));
+const table = fc
+  .integer({ min: 1, max: 4 })
+  .chain((columns) =>
+    fc.tuple(
+      fc.array(cell, { minLength: columns, maxLength: columns }),
+      fc.array(fc.constantFrom('---', ':--', '--:', ':-:'), { minLength: columns, maxLength: columns }),
+      fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { maxLength: 3 }),
+    ),
+  )
+  .map(([header, align, rows]) => [header, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n'));
+const divider = fc.constant('---');
+
+const block = fc.oneof(paragraph, heading, bullet, ordered, tasks, nested, code, quote, table, divider);
+const markdownDocument = fc.array(block, { minLength: 1, maxLength: 8 }).map((blocks) => blocks.join('\n\n'));
+
+describe('Markdown <-> Document', () => {
+  it('markdown -> document -> markdown is stable for generated documents', () => {
+    fc.assert(
+      fc.property(markdownDocument, (markdown) => {
+        const document = markdownToDocument(markdown);
+        const written = documentToMarkdown(document);
+        expect(markdownToDocument(written)).toEqual(document);
+        expect(documentToMarkdown(markdownToDocument(written))).toBe(written);
+      }),
+      { numRuns: 150 },
+    );
+    // Each run parses three times and writes twice; on a loaded machine that takes a while.
+  }, 120_000);
+
+  it('keeps marks, links, images, lists, tables and code languages in the document', () => {
+    const document = markdownToDocument(
+      '#### Deep\n\nA **bold** and [link](https://x.test "Title") ![alt](https://x.test/i.png)\n\n3. three\n4. four\n\n- [x] done\n\n| a | b |\n|:-|-:|\n| `1` | 2 |\n\n```ts\nconst a = 1;\n```',
+    );
+    expect(document.nodes.map((b) => b.type)).toEqual(['heading-3', 'paragraph', 'list-ordered', 'list-tasks', 'table', 'code']);
+    expect(document.nodes[0].data).toEqual({ level: 4 });
+    expect(document.nodes[1].nodes).toEqual([
+      { object: 'text', leaves: [{ object: 'leaf', text: 'A ' }, { object: 'leaf', text: 'bold', marks: [{ object: 'mark', type: 'bold' }] }, { object: 'leaf', text: ' and ' }] },
+      { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://x.test' }, title: 'Title' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'link' }] }] },
+      { object: 'text', leaves: [{ object: 'leaf', text: ' ' }] },
+      { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.test/i.png' }, alt: 'alt' } },
+    ]);
+    expect(document.nodes[2].data).toEqual({ start: 3 });
+    expect(document.nodes[3].nodes?.[0]).toMatchObject({ type: 'list-item', data: { checked: true } });
+    expect(document.nodes[4]).toMatchObject({ type: 'table', data: { alignments: ['left', 'right'] } });
+    expect(document.nodes[4].nodes?.map((row) => (row as { type: string }).type)).toEqual(['table-row', 'table-row']);
+    expect(document.nodes[5]).toMatchObject({ type: 'code', data: { syntax: 'ts' } });
+    expect(documentToMarkdown(document)).toBe(
+      '#### Deep\n\nA **bold** and [link](https://x.test "Title") ![alt](https://x.test/i.png)\n\n3. three\n4. four\n\n- [x] done\n\n| a   |  b |\n| :-- | -: |\n| `1` |  2 |\n\n```ts\nconst a = 1;\n```',
+    );
+  });
+});
