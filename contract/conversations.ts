@@ -340,7 +340,8 @@ export const conversationOperations = operations({
     summary: 'List the conversation issues of an organization',
     description:
       'Lists the issues found in the conversations of the organization, most recent first, each with its conversation; ' +
-      '`cluster` and `conversation` keep only the issues of that cluster or conversation.',
+      '`cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue ' +
+      'per thing the user asks or reports in it.',
     params: OrganizationIdParams,
     query: z.object({
       ...paginationQuery,

@@ -2473,7 +2473,7 @@ export interface paths {
         };
         /**
          * List the conversation issues of an organization
-         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. Requires the `read` role in the organization.
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization.
          */
         get: operations["listConversationsIssues"];
         put?: never;
