@@ -15,6 +15,7 @@ const storageIndependentTests = [
   'test/mock-launch.test.ts',
   'test/pglite-thread.test.ts',
   'test/api-diff.test.ts',
+  'test/openapi-links.test.ts',
 ];
 
 export default defineConfig({
