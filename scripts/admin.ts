@@ -1,18 +1,24 @@
 // `npm run admin -- <command> [options]`: creates users, organizations, memberships and tokens in the
 // configured storage (DATA_DIR or DATABASE_URL, as for `npm start`).
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { roles } from '../contract/common.js';
 import { addMember, createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
 import { loadConfig } from '../server/config.js';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { createDb } from '../server/db/client.js';
+import { copyToPostgres } from '../server/operating/copy-to-postgres.js';
 import { lockStorage } from '../server/storage-lock.js';
 
 const usage = `Usage: npm run admin -- <command> [options]
   create-user  --email <email> --name <display name>     prints the new user id
   create-org   --title <title> --owner <user id>         prints the new organization id (owner becomes admin)
   add-member   --org <org id> --user <user id> --role <${roles.join('|')}|guest>
-  create-token --user <user id> [--label <label>]        prints the new token (shown only once)`;
+  create-token --user <user id> [--label <label>]        prints the new token (shown only once)
+  copy-to-postgres --database-url <postgres://…>          copies everything in DATA_DIR into that empty PostgreSQL
+                                                          database (migrated first); the server must be stopped`;
 
 const options = {
   email: { type: 'string' },
@@ -23,6 +29,7 @@ const options = {
   user: { type: 'string' },
   role: { type: 'string' },
   label: { type: 'string' },
+  'database-url': { type: 'string' },
 } as const;
 
 const schemas = {
@@ -30,6 +37,7 @@ const schemas = {
   'create-org': z.object({ title: z.string().min(2).max(255), owner: z.string().min(1) }),
   'add-member': z.object({ org: z.string().min(1), user: z.string().min(1), role: z.enum([...roles, 'guest']) }),
   'create-token': z.object({ user: z.string().min(1), label: z.string().min(1).max(50).default('cli') }),
+  'copy-to-postgres': z.object({ 'database-url': z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL') }),
 };
 
 async function main() {
@@ -45,6 +53,7 @@ async function main() {
     process.exit(2);
   }
   const { storage } = loadConfig();
+  if (command === 'copy-to-postgres') return copyDataDir(storage, (parsed.data as Record<string, string>)['database-url']);
   // The server's DATA_DIR lock: the CLI must not open an embedded folder a running server holds (errors name the holder).
   const lock = storage.kind === 'pglite' ? await lockStorage(storage.dataDir, (err) => { throw err; }) : undefined;
   const database = createDb(storage);
@@ -59,6 +68,36 @@ async function main() {
   } finally {
     await database.close();
     await lock?.release();
+  }
+}
+
+/**
+ * Copies the embedded DATA_DIR into an empty PostgreSQL database, under the DATA_DIR lock (so no server is
+ * writing to it), after migrating both to this build's version.
+ */
+async function copyDataDir(storage: ReturnType<typeof loadConfig>['storage'], databaseUrl: string) {
+  if (storage.kind !== 'pglite') throw new Error('copy-to-postgres reads the embedded DATA_DIR: unset DATABASE_URL');
+  if (!existsSync(storage.dataDir)) throw new Error(`DATA_DIR ${storage.dataDir} does not exist: nothing to copy`);
+  const lock = await lockStorage(storage.dataDir, (err) => {
+    throw err;
+  });
+  // PGlite on this thread: the copy reads it through a cursor.
+  const pglite = new PGlite({ dataDir: storage.dataDir });
+  const source = createDb({ kind: 'pglite', pglite });
+  const target = createDb({ kind: 'postgres', url: databaseUrl, poolSize: 2 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    await source.migrate();
+    await target.migrate();
+    console.log(`Copying ${storage.dataDir} into ${new URL(databaseUrl).pathname.slice(1) || 'the database'}:`);
+    const result = await copyToPostgres(pglite, pool, (line) => console.log(`  ${line}`));
+    const rows = result.tables.reduce((sum, t) => sum + t.rows, 0);
+    console.log(`Copied ${rows} rows of ${result.tables.length} tables (migration ${result.migration.slice(0, 12)}). Start the server with DATABASE_URL set to this database.`);
+  } finally {
+    await pool.end();
+    await target.close();
+    await source.close();
+    await lock.release();
   }
 }
 
