@@ -5,6 +5,7 @@
 //
 //   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
+//                         [--rate-limit 1000000000 (0: off)]
 //                         [--baseline-pglite plain|thread]
 //
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
@@ -31,6 +32,9 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '32' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '2' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
+    // Rate limiting on (the server's default) but far above what the load sends with its one token, so its
+    // cost is measured and no request refused; `--rate-limit 0` turns it off for a comparison.
+    'rate-limit': { type: 'string', default: process.env.BENCH_RATE_LIMIT ?? '1000000000' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     profile: { type: 'string' },
     'baseline-pglite': { type: 'string', default: process.env.BENCH_BASELINE_PGLITE ?? 'plain' },
@@ -227,7 +231,7 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
     storage === 'pglite' ? { DATA_DIR: path.join(tmp, 'pglite') } : { DATABASE_URL: await createDatabase() };
   // One folder per server: the tsx loader thread writes a (small) profile of its own next to the main one.
   const profileArgs = (server: string) => (opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, server)}`] : []);
-  const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token };
+  const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: opts['rate-limit'] };
   let spaceUrl = '';
 
   // Rounds alternate the two servers, so that a burst of other work on the machine hits both alike.
@@ -299,6 +303,7 @@ try {
       request: 'GET /v1/spaces/{id}',
       baselinePglite: opts['baseline-pglite'] === 'thread' ? 'on the project\'s PGlite thread' : 'in-process, over a data folder',
       connections,
+      rateLimitPerMinute: Number(opts['rate-limit']),
       warmupSeconds: warmup,
       durationSeconds: duration,
       rounds,
