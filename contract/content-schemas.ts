@@ -18,31 +18,25 @@ export const revisionFileExample = {
   id: fileId,
   name: 'architecture-overview.png',
   contentType: 'image/png',
-  downloadURL: `https://files.docs.example.com/spaces/${ex.spaceId}/files/${fileId}/architecture-overview.png`,
+  downloadURL: `${ex.baseUrl}/v1/files/${ex.spaceId}/${fileId}/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c`,
   size: 184_320,
   dimensions: { width: 1600, height: 900 },
-  git: { oid: '3b18e512dba79e4c8300dd08aeb37f8e728b8dad', path: '.gitbook/assets/architecture-overview.png' },
 };
-
-const GitLocation = z.object({
-  oid: z.string().openapi({ description: 'Git object id.' }),
-  path: z.string().openapi({ description: 'Path in the Git repository.' }),
-});
 
 export const RevisionFile = z
   .object({
     id: z.string(),
     name: z.string().openapi({ description: 'File name, with its extension.' }),
     contentType: z.string().openapi({ description: 'MIME type of the file.' }),
-    downloadURL: z.url().openapi({ description: 'URL to download the file from.' }),
+    downloadURL: z.url().openapi({
+      description:
+        'Where to download the file: a link served by this API, opened without a token (it is signed), valid for an hour; read the file again for a fresh one.',
+    }),
     size: z.number().openapi({ description: 'Size in bytes.' }),
     dimensions: z
       .object({ width: z.number(), height: z.number() })
       .optional()
-      .openapi({ description: 'Width and height in pixels, for images.' }),
-    git: GitLocation.optional().openapi({
-      description: 'Git object id and path of the file, when the space is synchronized with Git (absent when `metadata=false`).',
-    }),
+      .openapi({ description: 'Width and height in pixels, for images (read from the image when it was inserted).' }),
   })
   .openapi('RevisionFile', { description: 'A file of a revision.', example: revisionFileExample });
 
@@ -73,29 +67,6 @@ export const RevisionComputedSource = z
     },
   });
 
-const RevisionPageLayout = z
-  .object({
-    width: z.enum(['default', 'wide']).optional(),
-    cover: z.boolean().optional().openapi({ description: 'Whether the cover is shown.' }),
-    coverSize: z.enum(['hero', 'full', 'background']).optional(),
-    title: z.boolean().optional(),
-    description: z.boolean().optional(),
-    tableOfContents: z.boolean().optional(),
-    outline: z.boolean().optional(),
-    pagination: z.boolean().optional(),
-    metadata: z.boolean().optional(),
-  })
-  .openapi('RevisionPageLayout', { description: 'How the page is laid out: which parts are shown, and how wide.' });
-
-const RevisionPageCover = z
-  .object({
-    ref: ContentRef.optional().openapi({ description: 'Image of the cover.' }),
-    refDark: ContentRef.optional().openapi({ description: 'Image of the cover in dark mode.' }),
-    yPos: z.number().openapi({ description: 'Vertical position of the image in the cover.' }),
-    height: z.number().optional().openapi({ description: 'Height of the cover, in pixels.' }),
-  })
-  .openapi('RevisionPageCover', { description: 'Cover image of a page.' });
-
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
@@ -113,10 +84,6 @@ const revisionPageFields = {
   slug: z.string().optional().openapi({ description: 'Last segment of the page path.' }),
   path: z.string().optional().openapi({ description: 'Path of the page in the space, from the root.' }),
   description: z.string().optional(),
-  git: GitLocation.optional().openapi({ description: 'Git object id and path of the page (absent when `metadata=false`).' }),
-  layout: RevisionPageLayout.optional(),
-  cover: RevisionPageCover.optional(),
-  variables: z.record(z.string(), z.string()).optional().openapi({ description: 'Variables of the page, by name.' }),
   hidden: z.boolean().optional().openapi({ description: 'Whether the page is hidden from the table of contents.' }),
   noIndex: z.boolean().optional().openapi({ description: 'Whether the page is excluded from search in the published site.' }),
   noRobotsIndex: z.boolean().optional().openapi({ description: 'Whether search engines are asked not to index the page.' }),
@@ -139,20 +106,6 @@ export const revisionPageExample = {
   path: 'getting-started/quickstart',
   description: 'Install the CLI and publish your first page in five minutes.',
   pages: [],
-  git: { oid: '9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0', path: 'getting-started/quickstart.md' },
-  layout: {
-    width: 'default' as const,
-    cover: true,
-    coverSize: 'hero' as const,
-    title: true,
-    description: true,
-    tableOfContents: true,
-    outline: true,
-    pagination: true,
-    metadata: true,
-  },
-  cover: { ref: { kind: 'file' as const, file: fileId }, yPos: 0, height: 240 },
-  variables: { productName: 'Acme CLI' },
   hidden: false,
   noIndex: false,
   noRobotsIndex: false,
@@ -179,7 +132,6 @@ export const revisionPagesExample = { pages: [revisionPageExample] };
 export const revisionReusableContentExample = {
   id: reusableContentId,
   title: 'Support contact',
-  git: { oid: 'c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2', path: 'includes/support-contact.md' },
   document: 'doc_01JD3QE4W6HS2XN',
 };
 
@@ -187,7 +139,6 @@ export const RevisionReusableContent = z
   .object({
     id: z.string(),
     title: z.string(),
-    git: GitLocation.optional(),
     document: z.string().optional().openapi({ description: 'Id of the document holding the content; absent when empty.' }),
     computed: RevisionComputedSource.optional().openapi({ description: 'For computed reusable content: how it is produced.' }),
     computedSeed: z.string().optional(),
@@ -208,18 +159,7 @@ export const revisionExample = {
   reusableContents: [revisionReusableContentExample],
   variables: { productName: 'Acme CLI' },
   createdAt: ex.updatedAt,
-  git: {
-    oid: '5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8',
-    message: 'Document the quickstart',
-    createdByGitBook: true,
-    url: 'https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8',
-    ref: 'refs/heads/main',
-  },
-  urls: {
-    app: `${ex.appUrl}/s/${ex.spaceId}`,
-    published: 'https://docs.acme.example.com/getting-started',
-    public: 'https://docs.acme.example.com/getting-started',
-  },
+  urls: { app: `${ex.appUrl}/s/${ex.spaceId}` },
   type: 'edits' as const,
 };
 
@@ -233,21 +173,7 @@ export const Revision = z
     reusableContents: z.array(RevisionReusableContent),
     variables: z.record(z.string(), z.string()).openapi({ description: 'Variables of the space, by name.' }),
     createdAt: DateTime,
-    git: z
-      .object({
-        oid: z.string().openapi({ description: 'Id of the Git commit.' }),
-        message: z.string().openapi({ description: 'Commit message.' }),
-        createdByGitBook: z.boolean().openapi({ description: 'Whether the commit was made by the service rather than imported.' }),
-        url: z.url().optional().openapi({ description: 'URL of the commit in the Git provider.' }),
-        ref: z.string().optional().openapi({ description: 'Git reference (branch) of the commit.' }),
-      })
-      .optional()
-      .openapi({ description: 'Git commit of the revision, when the space is synchronized with Git (absent when `metadata=false`).' }),
-    urls: z.object({
-      app: z.url(),
-      published: z.url().optional(),
-      public: z.url().optional(),
-    }),
+    urls: z.object({ app: z.url() }),
     type: z.enum(revisionTypes).openapi({
       description:
         'How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.',

@@ -1111,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -3910,32 +3910,6 @@ export interface components {
          *           "path": "getting-started/quickstart",
          *           "description": "Install the CLI and publish your first page in five minutes.",
          *           "pages": [],
-         *           "git": {
-         *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-         *             "path": "getting-started/quickstart.md"
-         *           },
-         *           "layout": {
-         *             "width": "default",
-         *             "cover": true,
-         *             "coverSize": "hero",
-         *             "title": true,
-         *             "description": true,
-         *             "tableOfContents": true,
-         *             "outline": true,
-         *             "pagination": true,
-         *             "metadata": true
-         *           },
-         *           "cover": {
-         *             "ref": {
-         *               "kind": "file",
-         *               "file": "fil_01JD3QC8M2ZR7TB"
-         *             },
-         *             "yPos": 0,
-         *             "height": 240
-         *           },
-         *           "variables": {
-         *             "productName": "Acme CLI"
-         *           },
          *           "hidden": false,
          *           "noIndex": false,
          *           "noRobotsIndex": false
@@ -3946,15 +3920,11 @@ export interface components {
          *           "id": "fil_01JD3QC8M2ZR7TB",
          *           "name": "architecture-overview.png",
          *           "contentType": "image/png",
-         *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+         *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
          *           "size": 184320,
          *           "dimensions": {
          *             "width": 1600,
          *             "height": 900
-         *           },
-         *           "git": {
-         *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-         *             "path": ".gitbook/assets/architecture-overview.png"
          *           }
          *         }
          *       ],
@@ -3962,10 +3932,6 @@ export interface components {
          *         {
          *           "id": "rsc_01JD3QE2K8PA4ZG",
          *           "title": "Support contact",
-         *           "git": {
-         *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
-         *             "path": "includes/support-contact.md"
-         *           },
          *           "document": "doc_01JD3QE4W6HS2XN"
          *         }
          *       ],
@@ -3973,17 +3939,8 @@ export interface components {
          *         "productName": "Acme CLI"
          *       },
          *       "createdAt": "2026-05-02T16:41:07.000Z",
-         *       "git": {
-         *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-         *         "message": "Document the quickstart",
-         *         "createdByGitBook": true,
-         *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-         *         "ref": "refs/heads/main"
-         *       },
          *       "urls": {
-         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
-         *         "published": "https://docs.acme.example.com/getting-started",
-         *         "public": "https://docs.acme.example.com/getting-started"
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
          *       },
          *       "type": "edits"
          *     }
@@ -4007,29 +3964,9 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             createdAt: string;
-            /** @description Git commit of the revision, when the space is synchronized with Git (absent when `metadata=false`). */
-            git?: {
-                /** @description Id of the Git commit. */
-                oid: string;
-                /** @description Commit message. */
-                message: string;
-                /** @description Whether the commit was made by the service rather than imported. */
-                createdByGitBook: boolean;
-                /**
-                 * Format: uri
-                 * @description URL of the commit in the Git provider.
-                 */
-                url?: string;
-                /** @description Git reference (branch) of the commit. */
-                ref?: string;
-            };
             urls: {
                 /** Format: uri */
                 app: string;
-                /** Format: uri */
-                published?: string;
-                /** Format: uri */
-                public?: string;
             };
             /**
              * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.
@@ -4053,32 +3990,6 @@ export interface components {
          *       "path": "getting-started/quickstart",
          *       "description": "Install the CLI and publish your first page in five minutes.",
          *       "pages": [],
-         *       "git": {
-         *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-         *         "path": "getting-started/quickstart.md"
-         *       },
-         *       "layout": {
-         *         "width": "default",
-         *         "cover": true,
-         *         "coverSize": "hero",
-         *         "title": true,
-         *         "description": true,
-         *         "tableOfContents": true,
-         *         "outline": true,
-         *         "pagination": true,
-         *         "metadata": true
-         *       },
-         *       "cover": {
-         *         "ref": {
-         *           "kind": "file",
-         *           "file": "fil_01JD3QC8M2ZR7TB"
-         *         },
-         *         "yPos": 0,
-         *         "height": 240
-         *       },
-         *       "variables": {
-         *         "productName": "Acme CLI"
-         *       },
          *       "hidden": false,
          *       "noIndex": false,
          *       "noRobotsIndex": false
@@ -4116,19 +4027,6 @@ export interface components {
             /** @description Path of the page in the space, from the root. */
             path?: string;
             description?: string;
-            /** @description Git object id and path of the page (absent when `metadata=false`). */
-            git?: {
-                /** @description Git object id. */
-                oid: string;
-                /** @description Path in the Git repository. */
-                path: string;
-            };
-            layout?: components["schemas"]["RevisionPageLayout"];
-            cover?: components["schemas"]["RevisionPageCover"];
-            /** @description Variables of the page, by name. */
-            variables?: {
-                [key: string]: string;
-            };
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
             /** @description Whether the page is excluded from search in the published site. */
@@ -4141,32 +4039,42 @@ export interface components {
             /** @description Child pages, in order (documents and groups). */
             pages?: components["schemas"]["RevisionPage"][];
         };
-        /** @description How the page is laid out: which parts are shown, and how wide. */
-        RevisionPageLayout: {
-            /** @enum {string} */
-            width?: "default" | "wide";
-            /** @description Whether the cover is shown. */
-            cover?: boolean;
-            /** @enum {string} */
-            coverSize?: "hero" | "full" | "background";
-            title?: boolean;
-            description?: boolean;
-            tableOfContents?: boolean;
-            outline?: boolean;
-            pagination?: boolean;
-            metadata?: boolean;
-        };
-        /** @description Cover image of a page. */
-        RevisionPageCover: {
-            ref?: components["schemas"]["ContentRef"];
-            refDark?: components["schemas"]["ContentRef"] & unknown;
-            /** @description Vertical position of the image in the cover. */
-            yPos: number;
-            /** @description Height of the cover, in pixels. */
-            height?: number;
+        /**
+         * @description For computed pages: how the content is produced.
+         * @example {
+         *       "type": "builtin:openapi",
+         *       "dependencies": {
+         *         "spec": {
+         *           "ref": {
+         *             "kind": "openapi",
+         *             "spec": "petstore"
+         *           }
+         *         }
+         *       },
+         *       "props": {
+         *         "doc": "operations"
+         *       }
+         *     }
+         */
+        RevisionComputedSource: {
+            /**
+             * @description What computes the content.
+             * @enum {string}
+             */
+            type: "builtin:openapi" | "builtin:translation";
+            /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
+            dependencies: {
+                [key: string]: {
+                    ref: components["schemas"]["ContentRef"];
+                };
+            };
+            /** @description Free-form properties given to the computation (e.g. `doc`). */
+            props: {
+                [key: string]: unknown;
+            };
         };
         /**
-         * @description Image of the cover.
+         * @description A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …
          * @example {
          *       "kind": "file",
          *       "file": "fil_01JD3QC8M2ZR7TB"
@@ -4220,54 +4128,16 @@ export interface components {
             spec: string;
         };
         /**
-         * @description For computed pages: how the content is produced.
-         * @example {
-         *       "type": "builtin:openapi",
-         *       "dependencies": {
-         *         "spec": {
-         *           "ref": {
-         *             "kind": "openapi",
-         *             "spec": "petstore"
-         *           }
-         *         }
-         *       },
-         *       "props": {
-         *         "doc": "operations"
-         *       }
-         *     }
-         */
-        RevisionComputedSource: {
-            /**
-             * @description What computes the content.
-             * @enum {string}
-             */
-            type: "builtin:openapi" | "builtin:translation";
-            /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
-            dependencies: {
-                [key: string]: {
-                    ref: components["schemas"]["ContentRef"] & unknown;
-                };
-            };
-            /** @description Free-form properties given to the computation (e.g. `doc`). */
-            props: {
-                [key: string]: unknown;
-            };
-        };
-        /**
          * @description A file of a revision.
          * @example {
          *       "id": "fil_01JD3QC8M2ZR7TB",
          *       "name": "architecture-overview.png",
          *       "contentType": "image/png",
-         *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+         *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
          *       "size": 184320,
          *       "dimensions": {
          *         "width": 1600,
          *         "height": 900
-         *       },
-         *       "git": {
-         *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-         *         "path": ".gitbook/assets/architecture-overview.png"
          *       }
          *     }
          */
@@ -4279,22 +4149,15 @@ export interface components {
             contentType: string;
             /**
              * Format: uri
-             * @description URL to download the file from.
+             * @description Where to download the file: a link served by this API, opened without a token (it is signed), valid for an hour; read the file again for a fresh one.
              */
             downloadURL: string;
             /** @description Size in bytes. */
             size: number;
-            /** @description Width and height in pixels, for images. */
+            /** @description Width and height in pixels, for images (read from the image when it was inserted). */
             dimensions?: {
                 width: number;
                 height: number;
-            };
-            /** @description Git object id and path of the file, when the space is synchronized with Git (absent when `metadata=false`). */
-            git?: {
-                /** @description Git object id. */
-                oid: string;
-                /** @description Path in the Git repository. */
-                path: string;
             };
         };
         /**
@@ -4302,22 +4165,12 @@ export interface components {
          * @example {
          *       "id": "rsc_01JD3QE2K8PA4ZG",
          *       "title": "Support contact",
-         *       "git": {
-         *         "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
-         *         "path": "includes/support-contact.md"
-         *       },
          *       "document": "doc_01JD3QE4W6HS2XN"
          *     }
          */
         RevisionReusableContent: {
             id: string;
             title: string;
-            git?: {
-                /** @description Git object id. */
-                oid: string;
-                /** @description Path in the Git repository. */
-                path: string;
-            };
             /** @description Id of the document holding the content; absent when empty. */
             document?: string;
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
@@ -4329,7 +4182,7 @@ export interface components {
             params?: {
                 /** @description Content references the template uses, by name. */
                 contentRefs?: {
-                    [key: string]: components["schemas"]["ContentRef"] & unknown;
+                    [key: string]: components["schemas"]["ContentRef"];
                 };
             };
             /** @description Id of a change request of the space to apply the template in. */
@@ -4353,32 +4206,6 @@ export interface components {
          *           "path": "getting-started/quickstart",
          *           "description": "Install the CLI and publish your first page in five minutes.",
          *           "pages": [],
-         *           "git": {
-         *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-         *             "path": "getting-started/quickstart.md"
-         *           },
-         *           "layout": {
-         *             "width": "default",
-         *             "cover": true,
-         *             "coverSize": "hero",
-         *             "title": true,
-         *             "description": true,
-         *             "tableOfContents": true,
-         *             "outline": true,
-         *             "pagination": true,
-         *             "metadata": true
-         *           },
-         *           "cover": {
-         *             "ref": {
-         *               "kind": "file",
-         *               "file": "fil_01JD3QC8M2ZR7TB"
-         *             },
-         *             "yPos": 0,
-         *             "height": 240
-         *           },
-         *           "variables": {
-         *             "productName": "Acme CLI"
-         *           },
          *           "hidden": false,
          *           "noIndex": false,
          *           "noRobotsIndex": false
@@ -4489,7 +4316,7 @@ export interface components {
             relation: string;
             targetReference: components["schemas"]["ContentRef"] & unknown;
             /** @description Where the link appears. */
-            locationReferences: (components["schemas"]["ContentRef"] & unknown)[];
+            locationReferences: components["schemas"]["ContentRef"][];
         };
         /**
          * @description ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.
@@ -5781,10 +5608,10 @@ export interface components {
                 links?: {
                     title: string;
                     style?: string;
-                    to?: components["schemas"]["ContentRef"] & unknown;
+                    to?: components["schemas"]["ContentRef"];
                     links?: {
                         title: string;
-                        to: components["schemas"]["ContentRef"] & unknown;
+                        to: components["schemas"]["ContentRef"];
                     }[];
                     condition?: string;
                 }[];
@@ -5800,7 +5627,7 @@ export interface components {
                     title: string;
                     links: {
                         title: string;
-                        to: components["schemas"]["ContentRef"] & unknown;
+                        to: components["schemas"]["ContentRef"];
                     }[];
                 }[];
                 copyright?: string;
@@ -5810,7 +5637,7 @@ export interface components {
                 message?: string;
                 link?: {
                     title: string;
-                    to: components["schemas"]["ContentRef"] & unknown;
+                    to: components["schemas"]["ContentRef"];
                 };
                 style?: string;
             };
@@ -5942,10 +5769,10 @@ export interface components {
                 links?: {
                     title: string;
                     style?: string;
-                    to?: components["schemas"]["ContentRef"] & unknown;
+                    to?: components["schemas"]["ContentRef"];
                     links?: {
                         title: string;
-                        to: components["schemas"]["ContentRef"] & unknown;
+                        to: components["schemas"]["ContentRef"];
                     }[];
                     condition?: string;
                 }[];
@@ -12180,7 +12007,7 @@ export interface operations {
     getCurrentRevision: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -12228,32 +12055,6 @@ export interface operations {
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
                      *           "pages": [],
-                     *           "git": {
-                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *             "path": "getting-started/quickstart.md"
-                     *           },
-                     *           "layout": {
-                     *             "width": "default",
-                     *             "cover": true,
-                     *             "coverSize": "hero",
-                     *             "title": true,
-                     *             "description": true,
-                     *             "tableOfContents": true,
-                     *             "outline": true,
-                     *             "pagination": true,
-                     *             "metadata": true
-                     *           },
-                     *           "cover": {
-                     *             "ref": {
-                     *               "kind": "file",
-                     *               "file": "fil_01JD3QC8M2ZR7TB"
-                     *             },
-                     *             "yPos": 0,
-                     *             "height": 240
-                     *           },
-                     *           "variables": {
-                     *             "productName": "Acme CLI"
-                     *           },
                      *           "hidden": false,
                      *           "noIndex": false,
                      *           "noRobotsIndex": false
@@ -12264,15 +12065,11 @@ export interface operations {
                      *           "id": "fil_01JD3QC8M2ZR7TB",
                      *           "name": "architecture-overview.png",
                      *           "contentType": "image/png",
-                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *           "size": 184320,
                      *           "dimensions": {
                      *             "width": 1600,
                      *             "height": 900
-                     *           },
-                     *           "git": {
-                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *             "path": ".gitbook/assets/architecture-overview.png"
                      *           }
                      *         }
                      *       ],
@@ -12280,10 +12077,6 @@ export interface operations {
                      *         {
                      *           "id": "rsc_01JD3QE2K8PA4ZG",
                      *           "title": "Support contact",
-                     *           "git": {
-                     *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
-                     *             "path": "includes/support-contact.md"
-                     *           },
                      *           "document": "doc_01JD3QE4W6HS2XN"
                      *         }
                      *       ],
@@ -12291,17 +12084,8 @@ export interface operations {
                      *         "productName": "Acme CLI"
                      *       },
                      *       "createdAt": "2026-05-02T16:41:07.000Z",
-                     *       "git": {
-                     *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-                     *         "message": "Document the quickstart",
-                     *         "createdByGitBook": true,
-                     *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-                     *         "ref": "refs/heads/main"
-                     *       },
                      *       "urls": {
-                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
-                     *         "published": "https://docs.acme.example.com/getting-started",
-                     *         "public": "https://docs.acme.example.com/getting-started"
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "type": "edits"
                      *     }
@@ -12375,7 +12159,7 @@ export interface operations {
     listPages: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -12418,32 +12202,6 @@ export interface operations {
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
                      *           "pages": [],
-                     *           "git": {
-                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *             "path": "getting-started/quickstart.md"
-                     *           },
-                     *           "layout": {
-                     *             "width": "default",
-                     *             "cover": true,
-                     *             "coverSize": "hero",
-                     *             "title": true,
-                     *             "description": true,
-                     *             "tableOfContents": true,
-                     *             "outline": true,
-                     *             "pagination": true,
-                     *             "metadata": true
-                     *           },
-                     *           "cover": {
-                     *             "ref": {
-                     *               "kind": "file",
-                     *               "file": "fil_01JD3QC8M2ZR7TB"
-                     *             },
-                     *             "yPos": 0,
-                     *             "height": 240
-                     *           },
-                     *           "variables": {
-                     *             "productName": "Acme CLI"
-                     *           },
                      *           "hidden": false,
                      *           "noIndex": false,
                      *           "noRobotsIndex": false
@@ -12469,7 +12227,7 @@ export interface operations {
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -12506,15 +12264,11 @@ export interface operations {
                      *           "id": "fil_01JD3QC8M2ZR7TB",
                      *           "name": "architecture-overview.png",
                      *           "contentType": "image/png",
-                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *           "size": 184320,
                      *           "dimensions": {
                      *             "width": 1600,
                      *             "height": 900
-                     *           },
-                     *           "git": {
-                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *             "path": ".gitbook/assets/architecture-overview.png"
                      *           }
                      *         }
                      *       ]
@@ -12534,7 +12288,7 @@ export interface operations {
     getFileById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -12567,15 +12321,11 @@ export interface operations {
                      *       "id": "fil_01JD3QC8M2ZR7TB",
                      *       "name": "architecture-overview.png",
                      *       "contentType": "image/png",
-                     *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *       "size": 184320,
                      *       "dimensions": {
                      *         "width": 1600,
                      *         "height": 900
-                     *       },
-                     *       "git": {
-                     *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *         "path": ".gitbook/assets/architecture-overview.png"
                      *       }
                      *     }
                      */
@@ -12659,7 +12409,7 @@ export interface operations {
                 format?: "document" | "markdown";
                 /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
                 evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -12702,32 +12452,6 @@ export interface operations {
                      *       "path": "getting-started/quickstart",
                      *       "description": "Install the CLI and publish your first page in five minutes.",
                      *       "pages": [],
-                     *       "git": {
-                     *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *         "path": "getting-started/quickstart.md"
-                     *       },
-                     *       "layout": {
-                     *         "width": "default",
-                     *         "cover": true,
-                     *         "coverSize": "hero",
-                     *         "title": true,
-                     *         "description": true,
-                     *         "tableOfContents": true,
-                     *         "outline": true,
-                     *         "pagination": true,
-                     *         "metadata": true
-                     *       },
-                     *       "cover": {
-                     *         "ref": {
-                     *           "kind": "file",
-                     *           "file": "fil_01JD3QC8M2ZR7TB"
-                     *         },
-                     *         "yPos": 0,
-                     *         "height": 240
-                     *       },
-                     *       "variables": {
-                     *         "productName": "Acme CLI"
-                     *       },
                      *       "hidden": false,
                      *       "noIndex": false,
                      *       "noRobotsIndex": false
@@ -13831,7 +13555,7 @@ export interface operations {
     getRevisionOfChangeRequestById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -13881,32 +13605,6 @@ export interface operations {
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
                      *           "pages": [],
-                     *           "git": {
-                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *             "path": "getting-started/quickstart.md"
-                     *           },
-                     *           "layout": {
-                     *             "width": "default",
-                     *             "cover": true,
-                     *             "coverSize": "hero",
-                     *             "title": true,
-                     *             "description": true,
-                     *             "tableOfContents": true,
-                     *             "outline": true,
-                     *             "pagination": true,
-                     *             "metadata": true
-                     *           },
-                     *           "cover": {
-                     *             "ref": {
-                     *               "kind": "file",
-                     *               "file": "fil_01JD3QC8M2ZR7TB"
-                     *             },
-                     *             "yPos": 0,
-                     *             "height": 240
-                     *           },
-                     *           "variables": {
-                     *             "productName": "Acme CLI"
-                     *           },
                      *           "hidden": false,
                      *           "noIndex": false,
                      *           "noRobotsIndex": false
@@ -13917,15 +13615,11 @@ export interface operations {
                      *           "id": "fil_01JD3QC8M2ZR7TB",
                      *           "name": "architecture-overview.png",
                      *           "contentType": "image/png",
-                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *           "size": 184320,
                      *           "dimensions": {
                      *             "width": 1600,
                      *             "height": 900
-                     *           },
-                     *           "git": {
-                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *             "path": ".gitbook/assets/architecture-overview.png"
                      *           }
                      *         }
                      *       ],
@@ -13933,10 +13627,6 @@ export interface operations {
                      *         {
                      *           "id": "rsc_01JD3QE2K8PA4ZG",
                      *           "title": "Support contact",
-                     *           "git": {
-                     *             "oid": "c41d07a3be85e6c1d3f0a2b7e48c95d16f3a09f2",
-                     *             "path": "includes/support-contact.md"
-                     *           },
                      *           "document": "doc_01JD3QE4W6HS2XN"
                      *         }
                      *       ],
@@ -13944,17 +13634,8 @@ export interface operations {
                      *         "productName": "Acme CLI"
                      *       },
                      *       "createdAt": "2026-05-02T16:41:07.000Z",
-                     *       "git": {
-                     *         "oid": "5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-                     *         "message": "Document the quickstart",
-                     *         "createdByGitBook": true,
-                     *         "url": "https://github.com/acme/docs/commit/5e6c1d3f0a2b7e48c95d16f3a09f2c41d07a3be8",
-                     *         "ref": "refs/heads/main"
-                     *       },
                      *       "urls": {
-                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A",
-                     *         "published": "https://docs.acme.example.com/getting-started",
-                     *         "public": "https://docs.acme.example.com/getting-started"
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "type": "edits"
                      *     }
@@ -14107,7 +13788,7 @@ export interface operations {
     listPagesInChangeRequest: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -14152,32 +13833,6 @@ export interface operations {
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
                      *           "pages": [],
-                     *           "git": {
-                     *             "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *             "path": "getting-started/quickstart.md"
-                     *           },
-                     *           "layout": {
-                     *             "width": "default",
-                     *             "cover": true,
-                     *             "coverSize": "hero",
-                     *             "title": true,
-                     *             "description": true,
-                     *             "tableOfContents": true,
-                     *             "outline": true,
-                     *             "pagination": true,
-                     *             "metadata": true
-                     *           },
-                     *           "cover": {
-                     *             "ref": {
-                     *               "kind": "file",
-                     *               "file": "fil_01JD3QC8M2ZR7TB"
-                     *             },
-                     *             "yPos": 0,
-                     *             "height": 240
-                     *           },
-                     *           "variables": {
-                     *             "productName": "Acme CLI"
-                     *           },
                      *           "hidden": false,
                      *           "noIndex": false,
                      *           "noRobotsIndex": false
@@ -14203,7 +13858,7 @@ export interface operations {
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -14242,15 +13897,11 @@ export interface operations {
                      *           "id": "fil_01JD3QC8M2ZR7TB",
                      *           "name": "architecture-overview.png",
                      *           "contentType": "image/png",
-                     *           "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *           "size": 184320,
                      *           "dimensions": {
                      *             "width": 1600,
                      *             "height": 900
-                     *           },
-                     *           "git": {
-                     *             "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *             "path": ".gitbook/assets/architecture-overview.png"
                      *           }
                      *         }
                      *       ]
@@ -14270,7 +13921,7 @@ export interface operations {
     getFileInChangeRequestById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -14305,15 +13956,11 @@ export interface operations {
                      *       "id": "fil_01JD3QC8M2ZR7TB",
                      *       "name": "architecture-overview.png",
                      *       "contentType": "image/png",
-                     *       "downloadURL": "https://files.docs.example.com/spaces/spc_01JD3Q7F2V6RM0A/files/fil_01JD3QC8M2ZR7TB/architecture-overview.png",
+                     *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
                      *       "size": 184320,
                      *       "dimensions": {
                      *         "width": 1600,
                      *         "height": 900
-                     *       },
-                     *       "git": {
-                     *         "oid": "3b18e512dba79e4c8300dd08aeb37f8e728b8dad",
-                     *         "path": ".gitbook/assets/architecture-overview.png"
                      *       }
                      *     }
                      */
@@ -14399,7 +14046,7 @@ export interface operations {
                 format?: "document" | "markdown";
                 /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
                 evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Include mutable metadata such as Git information (default true; false omits it). */
+                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -14444,32 +14091,6 @@ export interface operations {
                      *       "path": "getting-started/quickstart",
                      *       "description": "Install the CLI and publish your first page in five minutes.",
                      *       "pages": [],
-                     *       "git": {
-                     *         "oid": "9f2c41d07a3be85e6c1d3f0a2b7e48c95d16f3a0",
-                     *         "path": "getting-started/quickstart.md"
-                     *       },
-                     *       "layout": {
-                     *         "width": "default",
-                     *         "cover": true,
-                     *         "coverSize": "hero",
-                     *         "title": true,
-                     *         "description": true,
-                     *         "tableOfContents": true,
-                     *         "outline": true,
-                     *         "pagination": true,
-                     *         "metadata": true
-                     *       },
-                     *       "cover": {
-                     *         "ref": {
-                     *           "kind": "file",
-                     *           "file": "fil_01JD3QC8M2ZR7TB"
-                     *         },
-                     *         "yPos": 0,
-                     *         "height": 240
-                     *       },
-                     *       "variables": {
-                     *         "productName": "Acme CLI"
-                     *       },
                      *       "hidden": false,
                      *       "noIndex": false,
                      *       "noRobotsIndex": false
