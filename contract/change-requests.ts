@@ -438,7 +438,8 @@ export const changeRequestOperations = operations({
       'Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change ' +
       'request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with ' +
       '`compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, ' +
-      'or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found.',
+      'or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. ' +
+      'A file whose `url` cannot be fetched is refused (400, naming it).',
     params: ChangeRequestIdParams,
     query: z.object({
       compat: queryBoolean('true (default): answer the change request; false: answer a ChangeRequestContentUpdate.')

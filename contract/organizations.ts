@@ -189,7 +189,14 @@ export const organizationOperations = operations({
       'created too, from the OpenAPI document at `openapiUrl` when given.',
     query: z.object({
       withDefaultSite: queryBoolean('Also create a default docs site.').optional(),
-      openapiUrl: z.url().max(2048).optional().openapi({ description: 'Only with `withDefaultSite`: an OpenAPI document to publish.' }),
+      // Zod's URL check reads the text as a browser would (leading blanks, control characters dropped); the
+      // refinement holds it to what `format: uri` allows, as the fuzz test found (" A:\u0001…" was accepted).
+      openapiUrl: z
+        .url()
+        .max(2048)
+        .refine((url) => /^https?:\/\/[^\s\u0000-\u001f\u007f]+$/.test(url), 'must be an http or https URL without blanks or control characters')
+        .optional()
+        .openapi({ description: 'Only with `withDefaultSite`: an OpenAPI document to publish.' }),
     }),
     body: z
       .strictObject({

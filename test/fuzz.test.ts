@@ -99,6 +99,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'updateSiteById', message: /body\.defaultSiteSpace: .* neither at the root nor in the default section/ },
   // Change-request PDF: "only that page with `only=true` (which needs `page`)".
   { operationId: 'getChangeRequestPDF', message: /query\.page: `only=true` needs `page`/ },
+  // Change-request content: "a file whose `url` cannot be fetched is refused (400, naming it)".
+  { operationId: 'updateChangeRequestContent', message: /^body\.changes\[\d+\]\.files\[\d+\]\.url: .* could not be fetched/ },
   // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
   { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
 ];
@@ -306,7 +308,10 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
 
     const first = recipeRequest(op, tuples[0]);
     const failed = await send(failingApp, op.method as 'get', first.path, { token: world.admin.token, query: first.query, ...(first.body && { body: first.body.json }) });
-    const failedAnswer = `${op.operationId} with a failing handler -> ${failed.status} ${JSON.stringify(failed.body)}`;
+    const failedAnswer =
+      failed.status === 400
+        ? `the recipe request of ${op.operationId} is refused (${failed.body.error?.message}): give it a body or query recipe under test/support/matrix/`
+        : `${op.operationId} with a failing handler -> ${failed.status} ${JSON.stringify(failed.body)}`;
     // 204: an idempotent delete of what the caller cannot see answers before the handler; joinOrganization as a member.
     if (failed.status !== 204) expect(failed.body, failedAnswer).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
 
