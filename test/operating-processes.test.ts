@@ -1,0 +1,91 @@
+// Three server processes on one PostgreSQL database, as behind a load balancer: concurrent change-request
+// creates across them get unique numbers, the rate-limit count of a token is shared, a deleted token is
+// refused by every process once its cache time has passed, and a process killed with SIGKILL leaves the
+// others serving. PostgreSQL only.
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TOKEN_CACHE_TTL_MS } from '../server/auth/authenticate.js';
+import { issueToken } from '../server/auth/bootstrap.js';
+import { hashToken } from '../server/auth/tokens.js';
+import { queryRows } from '../server/db/client.js';
+import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
+import { call, CHILD_TOKEN, killChild, startChildServer, type ChildServer } from './support/child-server.js';
+import { recordToken } from './support/suite-log.js';
+
+const adminUrl = process.env.DATABASE_URL;
+const LIMIT = 60;
+
+async function getWith(server: ChildServer, token: string, pathname = '/user') {
+  const res = await fetch(`${server.url}/v1${pathname}`, { headers: { authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  return res;
+}
+
+describe.skipIf(!adminUrl)('three processes on one PostgreSQL', () => {
+  let scratch: ScratchDatabase | undefined;
+  const servers: ChildServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await killChild(server);
+    await scratch?.dispose();
+  });
+
+  it('share numbers, rate limits and token revocation, and keep serving when one is killed', { timeout: 240_000 }, async () => {
+    scratch = await createScratchDatabase(adminUrl!, { prefix: 'dwapi_processes', template: inject('postgresTemplate'), poolSize: 2 });
+    const env = { DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+    // The first one bootstraps the database; the other two find it ready.
+    servers.push(await startChildServer(env));
+    servers.push(...(await Promise.all([startChildServer(env), startChildServer(env)])));
+    const [a, b, c] = servers;
+
+    // Change-request numbers: 24 creates at once, spread over the three processes.
+    const org = (await call(a.url, 'GET', '/orgs')).body.items[0].id as string;
+    const space = (await call(b.url, 'POST', `/orgs/${org}/spaces`, { title: 'Shared' })).body.id as string;
+    const created = await Promise.all(Array.from({ length: 24 }, (_, i) => call(servers[i % 3].url, 'POST', `/spaces/${space}/change-requests`, { subject: `CR ${i}` })));
+    expect(created.map((r) => r.status)).toEqual(Array(24).fill(201));
+    expect(created.map((r) => r.body.number as number).sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+
+    // Rate limits: a token's LIMIT requests spread over three processes (LIMIT / 3 each) use up its minute
+    // on all of them, once their counts are shared (every 0.5 s).
+    const [{ user_id: userId }] = await queryRows<{ user_id: string }>(scratch.database.db, sql`SELECT user_id FROM api_tokens LIMIT 1`);
+    const limited = await issueToken(scratch.database.db, userId, 'rate-limit test');
+    recordToken(limited);
+    // Fresh minute: not to straddle two windows.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 500));
+    const statuses = await Promise.all(Array.from({ length: LIMIT }, (_, i) => getWith(servers[i % 3], limited).then((r) => r.status)));
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (const server of servers) {
+      const res = await getWith(server, limited);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+
+    // A deleted token: known to (cached by) every process, refused by all once the cache time has passed.
+    const revoked = await issueToken(scratch.database.db, userId, 'revoked');
+    recordToken(revoked);
+    for (const server of servers) expect((await getWith(server, revoked)).status).toBe(200);
+    await scratch.database.db.execute(sql`DELETE FROM api_tokens WHERE token_hash = ${hashToken(revoked)}`);
+    await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS + 500));
+    for (const server of servers) expect((await getWith(server, revoked)).status).toBe(401);
+
+    // One process killed under load: the other two answer every request (25 each, within a fresh token's limit).
+    const loadToken = await issueToken(scratch.database.db, userId, 'load');
+    recordToken(loadToken);
+    const answers: number[] = [];
+    const clients = [a, b].map(async (server) => {
+      for (let i = 0; i < 25; i++) {
+        answers.push((await getWith(server, loadToken, `/spaces/${space}`)).status);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    c.kill('SIGKILL');
+    expect((await c.exited).signal).toBe('SIGKILL');
+    await Promise.all(clients);
+    expect(answers).toEqual(Array(50).fill(200));
+    const after = await call(b.url, 'POST', `/spaces/${space}/change-requests`, { subject: 'After the kill' });
+    expect(after.status).toBe(201);
+    expect(after.body.number).toBe(25);
+  });
+});
