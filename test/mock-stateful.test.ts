@@ -21,10 +21,10 @@ describe('stateful mock', () => {
     const organizationId = mock.organizationId!;
     const { data, response } = await api.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId } } });
     expect(response.status).toBe(200);
-    // Every demo space, and the French translation of "Getting started" (a space of its own).
+    // Every demo space, and the French translation of "Getting started" (a space of its own, "Premiers pas").
     const titles = data!.items.map((s) => s.title);
     for (const space of DEMO_SPACES) expect(titles).toContain(space.title);
-    expect(data!.items.find((s) => s.title === 'Getting started' && s.language === 'fr')).toBeDefined();
+    expect(data!.items.find((s) => s.title === 'Premiers pas' && s.language === 'fr')).toBeDefined();
   });
 
   it('reads back what a client writes, and logs each request with its status', async () => {
