@@ -24,9 +24,12 @@ const h = useHarness();
 // whose log lines the tests read.
 const logLines: { msg: string; reason?: string; detail?: string }[] = [];
 let app: ReturnType<typeof createApp>;
+// This app's clock (requests, codes and remembered assertions expire by it); the library checks the
+// assertion's own window against the machine's clock.
+let clockOffsetMs = 0;
 beforeAll(() => {
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
-  app = createApp({ db: h.current.db, logger, publicUrl: PUBLIC_URL });
+  app = createApp({ db: h.current.db, logger, publicUrl: PUBLIC_URL, now: () => new Date(Date.now() + clockOffsetMs) });
 });
 
 const pathOf = (url: string) => url.slice(PUBLIC_URL.length);
@@ -331,6 +334,42 @@ describe('SAML sign-in: refusals let nobody in', () => {
     const pending = (await admin.api.post(`/orgs/${admin.organizationId}/saml`, { label: 'Half', ssoURL: idp.ssoURL, entityID: idp.entityID })).body as Provider;
     await refusal(await post(pending, response), 403, 'provider-not-active');
     expect(await userIdOf(email)).toBeUndefined();
+  });
+
+  it('of two posts of one response at the same time, exactly one signs in', async () => {
+    const admin = await h.current.newAdmin();
+    const idp = newIdp();
+    const provider = await createProvider(admin, idp);
+    const started = await start(provider);
+    const response = respond(idp, provider, newEmail(), { inResponseTo: started.id });
+    const answers = await Promise.all([post(provider, response), post(provider, response)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 401]);
+  });
+
+  it('refuses a response to a request started more than 10 minutes ago, and a code older than 2 minutes', async () => {
+    const admin = await h.current.newAdmin();
+    const idp = newIdp();
+    const provider = await createProvider(admin, idp);
+    const email = newEmail();
+    const started = await start(provider);
+    clockOffsetMs = 11 * 60_000;
+    try {
+      await refusal(await post(provider, respond(idp, provider, email, { inResponseTo: started.id })), 401, 'unknown-request');
+    } finally {
+      clockOffsetMs = 0;
+    }
+    const fresh = await start(provider);
+    const acs = await post(provider, respond(idp, provider, email, { inResponseTo: fresh.id }));
+    expect(acs.status).toBe(303);
+    const code = new URL(acs.headers.location).searchParams.get('code');
+    clockOffsetMs = 3 * 60_000;
+    try {
+      const late = await request(app).post('/auth/saml/token').send({ code });
+      expect(late.status).toBe(400);
+      expect(late.body.error.message).toContain('expired');
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 
   it('the token exchange refuses a missing or made-up code (400)', async () => {
