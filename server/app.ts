@@ -21,6 +21,8 @@ import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './http/urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
+import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
+import { setServerOrigin } from './runtime/script-runtime.js';
 import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
 import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
@@ -66,6 +68,9 @@ export function createApp(options: AppOptions): Express {
 
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
+  // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
+  setServerOrigin(publicUrl);
+  app.use(publicEndpointRoutes(db, publicUrl));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
   app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token

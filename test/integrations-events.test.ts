@@ -7,19 +7,22 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents, jobs } from '../server/db/schema/index.js';
 import { createDeliveryHandler, deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
+import { verifySignature } from '../server/integrations/signature.js';
 import { claimJob } from '../server/jobs/claims.js';
 import { createJobRunner, type JobHandler } from '../server/jobs/runner.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
 
 const h = useHarness();
+/** A script that handles every event (answers 200). */
+const okScript = 'export default { fetch() { return new Response("ok") } }';
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
 
 /** A local tunnel: records the JSON bodies it receives and answers `status` to each. */
 interface Receiver {
   url: string;
-  received: { path: string; body: any; headers: IncomingMessage['headers'] }[];
+  received: { path: string; body: any; raw: string; headers: IncomingMessage['headers'] }[];
   status: number;
   server: Server;
 }
@@ -30,7 +33,7 @@ async function startReceiver(): Promise<Receiver> {
     let data = '';
     req.on('data', (chunk) => (data += chunk));
     req.on('end', () => {
-      receiver.received.push({ path: req.url ?? '', body: JSON.parse(data), headers: req.headers });
+      receiver.received.push({ path: req.url ?? '', body: JSON.parse(data), raw: data, headers: req.headers });
       res.writeHead(receiver.status).end();
     });
   });
@@ -86,7 +89,13 @@ describe('integration events', () => {
   it('post /integrations/{integrationName}/installations emits installation_setup, listed and read with its trace', async () => {
     const owner = await h.current.newAdmin();
     const name = unique('events');
-    await publishAs(owner, name);
+    // The script answers 2xx and logs what it got: the log joins the event's trace.
+    const script = `export default { async fetch(request, env) {
+      const event = await request.json();
+      console.log('got', event.type, request.headers.get('x-integration-event'), env.installationId === event.installationId);
+      return new Response('ok');
+    } }`;
+    await publishAs(owner, name, { script });
     const installation = await install(owner, name);
     const [event] = await eventsOf(owner, name);
     expect(event).toEqual({
@@ -104,8 +113,12 @@ describe('integration events', () => {
     expect(queued.body.trace.logs.map((l: { message: string }) => l.message)).toEqual(['Event queued for delivery']);
     await deliverAll();
     const done = await owner.api.get(`/integrations/${name}/events/${event.id}`);
-    expect(done.body.trace.logs).toHaveLength(2);
-    expect(done.body.trace.logs[1]).toMatchObject({ level: 'info', message: expect.stringContaining('recorded without delivery') });
+    expect(done.body.event.status).toBe('success');
+    expect(done.body.trace.logs.map((l: { message: string }) => l.message)).toEqual([
+      'Event queued for delivery',
+      'got installation_setup installation_setup true',
+      'Delivery attempt 1 to the script: 200',
+    ]);
     // Installing again emits nothing.
     await install(owner, name);
     expect(await eventsOf(owner, name)).toHaveLength(1);
@@ -150,7 +163,7 @@ describe('integration events', () => {
   it('delivers installation_setup to the development tunnel, by a runner started after the event was accepted', async () => {
     const owner = await h.current.newAdmin();
     const name = unique('tunnel');
-    await publishAs(owner, name);
+    await publishAs(owner, name, { secrets: { SIGNING_SECRET: 'tunnel-secret' } });
     expect((await owner.api.put(`/integrations/${name}/dev`, { tunnelUrl: `${receiver.url}/hook/${name}` })).status).toBe(204);
     const installation = await install(owner, name);
     // No runner was running: the event waits in the jobs table, as it would across a restart.
@@ -168,6 +181,13 @@ describe('integration events', () => {
     });
     expect(got[0].headers['content-type']).toBe('application/json');
     expect(got[0].headers['x-integration-event-id']).toBe(event.id);
+    // The receiver checks origin and age: the HMAC of "<t>.<raw body>" with the integration's secret.
+    const signature = String(got[0].headers['x-integration-signature']);
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verifySignature('tunnel-secret', got[0].raw, signature, new Date())).toBe(true);
+    expect(verifySignature('another-secret', got[0].raw, signature, new Date())).toBe(false);
+    expect(verifySignature('tunnel-secret', got[0].raw.replace('active', 'paused'), signature, new Date())).toBe(false);
+    expect(verifySignature('tunnel-secret', got[0].raw, signature, new Date(Date.now() + 3_600_000))).toBe(false);
     const read = await owner.api.get(`/integrations/${name}/events/${event.id}`);
     expect(read.body.event.status).toBe('success');
     expect(read.body.trace.logs.at(-1)).toMatchObject({ level: 'info', message: `Delivery attempt 1 to ${receiver.url}/hook/${name}: 200` });
@@ -278,7 +298,7 @@ describe('integration events', () => {
     const other = await h.current.newAdmin();
     const third = await h.current.newAdmin();
     const name = unique('scoped');
-    await publishAs(owner, name);
+    await publishAs(owner, name, { script: okScript });
     const path = `/hook/${name}`;
     await owner.api.put(`/integrations/${name}/dev`, { tunnelUrl: `${receiver.url}${path}` });
     const foreign = await install(other, name);
@@ -299,5 +319,54 @@ describe('integration events', () => {
     expect(got.map((r) => r.body.installationId)).toHaveLength(2);
     expect(got[0].body.installationId).toBe(thirdInstall.id);
     expect(receiver.received.filter((r) => r.path === `/hook/${theirs}`)).toHaveLength(0);
+  });
+
+  it('marks an event failed with the reason after its attempts when the script throws or answers non-2xx; pending until then', async () => {
+    const owner = await h.current.newAdmin();
+    const cases = [
+      ["export default { fetch() { console.error('cannot handle'); throw new Error('boom') } }", 'Error: boom'],
+      ["export default { fetch() { return new Response('no', { status: 500 }) } }", 'the script answered 500'],
+      ['export default {}', 'no default export with a fetch'],
+    ] as const;
+    for (const [script, reason] of cases) {
+      const name = unique('fails');
+      await publishAs(owner, name, { script });
+      await install(owner, name);
+      const [pending] = await eventsOf(owner, name);
+      expect(pending.status).toBe('pending');
+      await deliverAll();
+      const read = await owner.api.get(`/integrations/${name}/events/${pending.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.event.status).toBe('failed');
+      const failures = read.body.trace.logs.filter((l: { level: string; message: string }) => l.level === 'error' && l.message.startsWith('Delivery attempt'));
+      expect(failures.map((l: { message: string }) => l.message.slice(0, 30))).toEqual([1, 2, 3].map((n) => `Delivery attempt ${n} to the script failed`.slice(0, 30)));
+      expect(failures[2].message).toContain(reason);
+    }
+  });
+
+  it('delivers space_installation_setup and uninstall events to the script with the installation configuration in env', async () => {
+    const owner = await h.current.newAdmin();
+    const name = unique('target');
+    const script = `export default { async fetch(request, env) {
+      const event = await request.json();
+      console.log(event.type, event.spaceId === env.spaceId, JSON.stringify(env.configuration), env.secrets.KEY);
+      return new Response(null, { status: 204 });
+    } }`;
+    await publishAs(owner, name, { script, secrets: { KEY: 'k-1' } });
+    const installation = await install(owner, name);
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installation.id}`, { configuration: { plan: 'pro' } })).status).toBe(200);
+    const space = (await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'S' })).body;
+    expect((await owner.api.post(`/integrations/${name}/installations/${installation.id}/spaces`, { space: space.id })).status).toBe(201);
+    expect((await owner.api.delete(`/integrations/${name}/installations/${installation.id}/spaces/${space.id}`)).status).toBe(204);
+    await deliverAll();
+    const events = await eventsOf(owner, name);
+    expect(events.map((e: { status: string }) => e.status)).toEqual(['success', 'success', 'success', 'success']);
+    const traces = await Promise.all(events.map(async (e: { id: string }) => (await owner.api.get(`/integrations/${name}/events/${e.id}`)).body.trace.logs[1].message));
+    expect(traces).toEqual([
+      'space_installation_deleted true {"plan":"pro"} k-1',
+      'space_installation_setup true {"plan":"pro"} k-1',
+      'installation_setup true {"plan":"pro"} k-1',
+      'installation_setup true {"plan":"pro"} k-1',
+    ]);
   });
 });

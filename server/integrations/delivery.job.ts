@@ -1,13 +1,20 @@
 // Delivery of integration events, as jobs of the background runner (so an event accepted before a crash
-// is delivered after it). In development mode the event is POSTed as JSON to the tunnel; each attempt
-// is one job run, logged in the event's trace; after DELIVERY_ATTEMPTS failed attempts (or when the
-// worker of the last one died) the event is `failed`. Outside development mode there is nothing to run
-// the script in this service: the event is recorded as handled.
+// is delivered after it). Each attempt is one job run, logged in the event's trace:
+// - in development mode (for the event's organization) the event is POSTed as JSON to the tunnel, signed
+//   (see signature.ts);
+// - otherwise it is POSTed as JSON to the published script's fetch, in the sandbox (server/runtime/),
+//   with the header `X-Integration-Event: <type>`; what the script logs joins the trace.
+// A 2xx answer settles the event `success`; an error, a timeout or another status fails the attempt, and
+// after DELIVERY_ATTEMPTS failed attempts (or when the worker of the last one died) the event is `failed`.
 import { eq } from 'drizzle-orm';
-import { integrationEvents, integrations } from '../db/schema/index.js';
+import { integrationEvents, integrations, integrationScripts } from '../db/schema/index.js';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
-import { appendLog, DELIVER_INTEGRATION_EVENT, logLine, settleEvent } from './events.store.js';
+import { scriptServerOrigin } from '../runtime/script-runtime.js';
+import { appendLog, DELIVER_INTEGRATION_EVENT, logLine, settleEvent, type LogLine } from './events.store.js';
+import { integrationEndpointPath } from './integration-view.js';
+import { sandboxRunner, scriptEnv, type ScriptRunner } from './script-invocation.js';
+import { signatureHeader, SIGNATURE_HEADER, SIGNING_SECRET_NAME } from './signature.js';
 
 export { DELIVER_INTEGRATION_EVENT };
 
@@ -22,12 +29,17 @@ export function forwardedToTunnel(integration: { organizationId: string; devTunn
 }
 
 /** One POST of the payload to the tunnel; throws with a readable reason on a non-2xx answer, a timeout, a refused address or a network error. */
-async function post(url: string, eventId: string, payload: unknown, timeoutMs: number): Promise<number> {
+async function post(url: string, eventId: string, payload: unknown, timeoutMs: number, signingSecret: string | undefined, now: Date): Promise<number> {
+  const body = JSON.stringify(payload);
   // The tunnel URL is given by the integration's publisher: a user-given URL, held to public addresses.
   const response = await outboundRequest(url, { timeoutMs, maxBytes: DELIVERY_MAX_RESPONSE_BYTES }, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-integration-event-id': eventId },
-    body: JSON.stringify(payload),
+    headers: {
+      'content-type': 'application/json',
+      'x-integration-event-id': eventId,
+      ...(signingSecret !== undefined && { [SIGNATURE_HEADER]: signatureHeader(signingSecret, body, now) }),
+    },
+    body,
     redirect: 'manual',
     origin: 'user',
   }).catch((err: unknown) => {
@@ -43,9 +55,9 @@ function describe(err: unknown): string {
   return `${err.message}${cause}`;
 }
 
-/** The delivery job handler, with the time one attempt may take (tests shorten it). */
-export function createDeliveryHandler({ timeoutMs = DELIVERY_TIMEOUT_MS }: { timeoutMs?: number } = {}): JobHandler {
-  return Object.assign((payload: unknown, ctx: JobContext) => deliver(payload, ctx, timeoutMs), {
+/** The delivery job handler, with the time one attempt may take and what runs scripts (tests change them). */
+export function createDeliveryHandler({ timeoutMs = DELIVERY_TIMEOUT_MS, runner = sandboxRunner }: { timeoutMs?: number; runner?: ScriptRunner } = {}): JobHandler {
+  return Object.assign((payload: unknown, ctx: JobContext) => deliver(payload, ctx, timeoutMs, runner), {
     // The worker of the last attempt died mid-delivery: the event failed (it would stay `pending`, which
     // the API reports as delivered).
     onExhausted: async (payload: unknown, ctx: JobContext) => {
@@ -56,27 +68,36 @@ export function createDeliveryHandler({ timeoutMs = DELIVERY_TIMEOUT_MS }: { tim
 }
 
 /** Delivers one event (payload `{ eventId }`); safe to repeat: a settled event is left alone. */
-async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number): Promise<void> {
+async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, runner: ScriptRunner): Promise<void> {
   const { eventId } = payload as { eventId: string };
   const [found] = await ctx.db
-    .select({ event: integrationEvents, integration: integrations })
+    .select({ event: integrationEvents, integration: integrations, secrets: integrationScripts.secrets })
     .from(integrationEvents)
     .innerJoin(integrations, eq(integrations.name, integrationEvents.integrationName))
+    .leftJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
     .where(eq(integrationEvents.id, eventId));
   // Unpublished meanwhile (its events went with it), or delivered by an earlier run.
   if (!found || found.event.status !== 'pending') return;
   const { event, integration } = found;
-  if (!forwardedToTunnel(integration, event.organizationId)) {
-    await settleEvent(ctx.db, eventId, 'success', logLine(ctx.now(), 'info', 'Not in development mode for this organization: recorded without delivery'));
-    return;
-  }
-  const url = integration.devTunnelUrl!;
   const attempt = ctx.job.attempts;
+  const tunnel = forwardedToTunnel(integration, event.organizationId);
+  const where = tunnel ? integration.devTunnelUrl! : 'the script';
+  let scriptLogs: LogLine[] = [];
   try {
-    const status = await post(url, eventId, event.payload, timeoutMs);
-    await settleEvent(ctx.db, eventId, 'success', logLine(ctx.now(), 'info', `Delivery attempt ${attempt} to ${url}: ${status}`));
+    let status: number;
+    if (tunnel) {
+      status = await post(integration.devTunnelUrl!, eventId, event.payload, timeoutMs, found.secrets?.[SIGNING_SECRET_NAME], ctx.now());
+    } else {
+      const ran = await runScript(ctx, integration.name, event.payload, runner);
+      scriptLogs = ran.logs;
+      status = ran.status;
+      if (status < 200 || status > 299) throw new Error(`the script answered ${status}`);
+    }
+    await appendLogs(ctx, eventId, scriptLogs);
+    await settleEvent(ctx.db, eventId, 'success', logLine(ctx.now(), 'info', `Delivery attempt ${attempt} to ${where}: ${status}`));
   } catch (err) {
-    const line = logLine(ctx.now(), 'error', `Delivery attempt ${attempt} to ${url} failed: ${describe(err)}`);
+    await appendLogs(ctx, eventId, scriptLogs.length > 0 ? scriptLogs : ((err as { logs?: LogLine[] }).logs ?? []));
+    const line = logLine(ctx.now(), 'error', `Delivery attempt ${attempt} to ${where} failed: ${describe(err)}`);
     if (attempt >= ctx.job.maxAttempts) {
       await settleEvent(ctx.db, eventId, 'failed', line);
       return;
@@ -85,6 +106,36 @@ async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number): Pr
     // The runner retries the job after its backoff.
     throw err;
   }
+}
+
+/** The event as a POST of its JSON to the script's fetch, at the integration's public endpoint. */
+async function runScript(ctx: JobContext, name: string, payload: Record<string, unknown>, runner: ScriptRunner) {
+  const target = {
+    installationId: payload.installationId as string | undefined,
+    spaceId: payload.spaceId as string | undefined,
+    siteId: payload.siteId as string | undefined,
+  };
+  const loaded = await scriptEnv(ctx.db, name, target);
+  if (!loaded) throw new Error('the integration has no script');
+  return runner({
+    key: name,
+    script: loaded.script,
+    env: loaded.env,
+    request: {
+      method: 'POST',
+      url: `${scriptServerOrigin()}${integrationEndpointPath(name)}`,
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-integration-event', String(payload.type)],
+      ],
+      body: JSON.stringify(payload),
+    },
+  });
+}
+
+/** The lines the script logged, in the event's trace. */
+async function appendLogs(ctx: JobContext, eventId: string, logs: LogLine[]) {
+  for (const line of logs) await appendLog(ctx.db, eventId, line);
 }
 
 /** The handler the server registers (server/jobs/registry.ts). */

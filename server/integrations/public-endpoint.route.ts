@@ -1,0 +1,102 @@
+// The public endpoints of integrations (`urls.publicEndpoint`), served outside /v1 without a token, as
+// an integration's own HTTP surface: a request to an endpoint (or below it) is handed to the published
+// script's fetch as the request (method, URL with the path below the endpoint and the query, headers,
+// body), and its Response is the answer, with the integration's contentSecurityPolicy as the
+// Content-Security-Policy header. The installation (and the space or site installation) in the path must
+// exist. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
+// for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
+import express, { type Request, type Response, type Router } from 'express';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { ScriptFailed } from '../runtime/script-runtime.js';
+import { sandboxRunner, scriptEnv, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
+
+/** The largest request body handed to a script. */
+const MAX_BODY = '1mb';
+
+// Headers that belong to the connection, not to the script's answer.
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'proxy-connection', 'te', 'trailer']);
+
+/** The header value of an integration's contentSecurityPolicy (a string, or directives by name). */
+export function cspHeader(policy: unknown): string | undefined {
+  if (typeof policy === 'string') return policy.trim() || undefined;
+  if (policy && typeof policy === 'object') {
+    const value = Object.entries(policy as Record<string, string>)
+      .map(([directive, sources]) => `${directive} ${sources}`.trim())
+      .join('; ');
+    return value || undefined;
+  }
+  return undefined;
+}
+
+function errorAnswer(res: Response, status: number, message: string) {
+  res.status(status).json({ error: { code: status, message } });
+}
+
+export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRunner = sandboxRunner): Router {
+  const router = express.Router();
+  const body = express.text({ type: () => true, limit: MAX_BODY });
+
+  const serve = (targetOf: (req: Request) => ScriptTarget) => async (req: Request, res: Response) => {
+    const name = String(req.params.name);
+    const target = targetOf(req);
+    if (!(await targetExists(db, name, target))) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const loaded = await scriptEnv(db, name, target);
+    if (!loaded) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const headers: [string, string][] = [];
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (key.startsWith('x-integration-') || value === undefined) continue;
+      headers.push([key, Array.isArray(value) ? value.join(', ') : value]);
+    }
+    try {
+      const answer = await runner({
+        key: name,
+        script: loaded.script,
+        env: loaded.env,
+        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, body: typeof req.body === 'string' ? req.body : '' },
+      });
+      for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
+      const csp = cspHeader(loaded.integration.contentSecurityPolicy);
+      if (csp) res.setHeader('Content-Security-Policy', csp);
+      res.status(answer.status).send(answer.body);
+    } catch (err) {
+      if (!(err instanceof ScriptFailed)) throw err;
+      errorAnswer(res, err.message.startsWith('Too many invocations') ? 503 : 502, `The integration's script failed: ${err.message}`);
+    }
+  };
+
+  const below = '{/*rest}';
+  router.all(`/integrations/:name/integration${below}`, body, serve(() => ({})));
+  router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve((req) => ({ installationId: String(req.params.installationId) })));
+  router.all(
+    `/integrations/:name/installations/:installationId/spaces/:spaceId/integration${below}`,
+    body,
+    serve((req) => ({ installationId: String(req.params.installationId), spaceId: String(req.params.spaceId) })),
+  );
+  router.all(
+    `/integrations/:name/installations/:installationId/sites/:siteId/integration${below}`,
+    body,
+    serve((req) => ({ installationId: String(req.params.installationId), siteId: String(req.params.siteId) })),
+  );
+  return router;
+}
+
+/** Whether the installation (and its installation on the space or site) in the path exists. */
+async function targetExists(db: Db, name: string, target: ScriptTarget): Promise<boolean> {
+  if (!target.installationId) return true;
+  const [installation] = await db
+    .select({ id: integrationInstallations.id })
+    .from(integrationInstallations)
+    .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationName, name)));
+  if (!installation) return false;
+  if (target.spaceId) {
+    const t = integrationSpaceInstallations;
+    return (await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)))).length > 0;
+  }
+  if (target.siteId) {
+    const t = integrationSiteInstallations;
+    return (await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)))).length > 0;
+  }
+  return true;
+}

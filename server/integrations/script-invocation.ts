@@ -1,0 +1,61 @@
+// Runs an integration's published script for one request (an event delivery or a request to a public
+// endpoint): reads the script, its secrets and the configurations of the installation concerned, builds
+// the script's `env`, and hands the request to the sandboxed runtime (server/runtime/).
+//
+// `env` (the second argument of the script's fetch):
+//   secrets          the integration's secrets, by name (also what the publisher gave in `secrets`)
+//   installationId   the installation concerned, when any
+//   configuration    that installation's configuration ({} when none)
+//   spaceId / siteId and spaceConfiguration / siteConfiguration, when the request concerns one
+//   integration      { name, version }
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
+
+export interface ScriptTarget {
+  installationId?: string;
+  spaceId?: string;
+  siteId?: string;
+}
+
+/** What runs the script: the sandboxed runtime by default; tests may pass their own. */
+export type ScriptRunner = (options: { key: string; script: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
+
+export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().invoke(options);
+
+/** The env a script gets for a request about `target`. */
+export async function scriptEnv(db: Db, name: string, target: ScriptTarget) {
+  const [found] = await db
+    .select({ integration: integrations, script: integrationScripts })
+    .from(integrations)
+    .innerJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
+    .where(eq(integrations.name, name));
+  if (!found) return undefined;
+  const env: Record<string, unknown> = {
+    secrets: found.script.secrets,
+    integration: { name, version: found.integration.version },
+    configuration: {},
+  };
+  if (target.installationId) {
+    const [installation] = await db
+      .select({ configuration: integrationInstallations.configuration })
+      .from(integrationInstallations)
+      .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationName, name)));
+    env.installationId = target.installationId;
+    env.configuration = installation?.configuration ?? {};
+    if (target.spaceId) {
+      const t = integrationSpaceInstallations;
+      const [row] = await db.select({ configuration: t.configuration }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)));
+      env.spaceId = target.spaceId;
+      env.spaceConfiguration = row?.configuration ?? {};
+    }
+    if (target.siteId) {
+      const t = integrationSiteInstallations;
+      const [row] = await db.select({ configuration: t.configuration }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)));
+      env.siteId = target.siteId;
+      env.siteConfiguration = row?.configuration ?? {};
+    }
+  }
+  return { integration: found.integration, script: found.script.script, env };
+}

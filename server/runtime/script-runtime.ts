@@ -1,0 +1,269 @@
+// The runtime of integration scripts (`runtime: v1`): a small pool of sandbox threads
+// (sandbox-worker.mjs, QuickJS in WebAssembly) that run a script's `fetch(request, env, context)` with
+// limits, each enforced here or in the sandbox:
+// - memory: one invocation's WebAssembly instance may grow to at most `memoryBytes` (64 MiB);
+// - CPU time: an invocation is interrupted after `cpuMs` (5 s) of running guest code (time spent waiting
+//   on its own fetch calls does not count), and a thread that does not answer within `wallMs` is
+//   replaced (the invocations it ran fail), so nothing holds the server;
+// - concurrency: at most `perIntegration` invocations of one integration run at once; the next ones wait
+//   in a queue of at most `queueLimit`, past which an invocation is refused at once;
+// - no file system, no process, no timers, no imports: the sandbox has none of them;
+// - outbound fetch: only through the host function below, i.e. server/http/outbound.ts with a deadline,
+//   a size cap and the address rules of user-given URLs (except the server's own API).
+import { Worker } from 'node:worker_threads';
+import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
+
+export interface RuntimeLimits {
+  memoryBytes: number;
+  cpuMs: number;
+  /** The longest an invocation may take in all, its fetch calls included. */
+  wallMs: number;
+  stackBytes: number;
+  perIntegration: number;
+  queueLimit: number;
+  /** Deadline and answer cap of each fetch a script makes. */
+  fetchTimeoutMs: number;
+  fetchMaxBytes: number;
+  /** Calls per invocation. */
+  fetchesPerInvocation: number;
+}
+
+export const DEFAULT_LIMITS: RuntimeLimits = {
+  memoryBytes: 64 * 1024 * 1024,
+  cpuMs: 5_000,
+  wallMs: 30_000,
+  stackBytes: 512 * 1024,
+  perIntegration: 4,
+  queueLimit: 64,
+  fetchTimeoutMs: 10_000,
+  fetchMaxBytes: 5 * 1024 * 1024,
+  fetchesPerInvocation: 50,
+};
+
+export interface ScriptRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  /** The body as text ('' for none). */
+  body: string;
+}
+
+export interface ScriptLog {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  timestamp: string;
+}
+
+export interface ScriptResponse {
+  status: number;
+  headers: [string, string][];
+  body: string;
+  logs: ScriptLog[];
+  cpuMs: number;
+}
+
+/** The script failed: it threw, answered no Response, ran out of CPU time or memory, or a limit refused it. */
+export class ScriptFailed extends Error {
+  constructor(
+    message: string,
+    readonly logs: ScriptLog[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface InvokeOptions {
+  /** Whose limit of concurrent invocations this one counts against (the integration's name). */
+  key: string;
+  script: string;
+  request: ScriptRequest;
+  env: Record<string, unknown>;
+}
+
+interface Pending {
+  resolve: (value: ScriptResponse) => void;
+  reject: (err: Error) => void;
+  fetches: number;
+  timer: NodeJS.Timeout;
+}
+
+/** One sandbox thread and the invocations it runs. */
+class SandboxThread {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  readonly ready: Promise<void>;
+
+  constructor(private readonly runtime: ScriptRuntime) {
+    this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    this.worker.unref();
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('message', () => resolve());
+      this.worker.once('error', reject);
+    });
+    this.ready.catch(() => {});
+    this.worker.on('message', (message) => this.onMessage(message));
+    this.worker.on('error', (err) => this.fail(`The sandbox thread failed: ${err.message}`));
+    this.worker.on('exit', () => this.fail('The sandbox thread stopped'));
+  }
+
+  private onMessage(message: { type: string; id: number; fetchId?: number; request?: unknown; result?: ScriptResponse; error?: { message: string; logs: ScriptLog[] } }) {
+    const pending = this.pending.get(message.id);
+    if (message.type === 'fetch') {
+      const answer = pending && pending.fetches++ < this.runtime.limits.fetchesPerInvocation
+        ? this.runtime.hostFetch(message.request as HostFetchRequest)
+        : Promise.resolve(JSON.stringify({ error: `At most ${this.runtime.limits.fetchesPerInvocation} fetch calls per invocation` }));
+      void answer.then((text) => this.worker.postMessage({ type: 'fetched', fetchId: message.fetchId, answer: text }));
+      return;
+    }
+    if (message.type !== 'result' || !pending) return;
+    this.pending.delete(message.id);
+    clearTimeout(pending.timer);
+    if (message.error) pending.reject(new ScriptFailed(message.error.message, message.error.logs));
+    else pending.resolve(message.result!);
+  }
+
+  /** Fails every invocation of this thread (it stopped or is being replaced). */
+  fail(reason: string) {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new ScriptFailed(reason));
+      this.pending.delete(id);
+    }
+    this.runtime.replace(this);
+  }
+}
+
+interface HostFetchRequest {
+  url: string;
+  method: string;
+  headers: [string, string][];
+  body: string | null;
+  redirect?: string;
+}
+
+/** A pool of sandbox threads; one per process is enough (sharedScriptRuntime). */
+export class ScriptRuntime {
+  private threads: SandboxThread[] = [];
+  private next = 0;
+  private nextId = 1;
+  private readonly running = new Map<string, number>();
+  private readonly queues = new Map<string, (() => void)[]>();
+
+  constructor(
+    readonly limits: RuntimeLimits = DEFAULT_LIMITS,
+    readonly options: { threads?: number; ownApiOrigin?: string } = {},
+  ) {}
+
+  /** Runs the script's fetch for `request`; rejects with ScriptFailed when the script or a limit fails it. */
+  async invoke(options: InvokeOptions): Promise<ScriptResponse> {
+    await this.acquire(options.key);
+    try {
+      return await this.run(options);
+    } finally {
+      this.release(options.key);
+    }
+  }
+
+  private async run({ script, request, env }: InvokeOptions): Promise<ScriptResponse> {
+    const thread = this.thread();
+    await thread.ready;
+    const id = this.nextId++;
+    return new Promise<ScriptResponse>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // Past its whole deadline: the thread is replaced, which fails what it was running.
+        thread.pending.get(id)?.reject(new ScriptFailed(`The script did not answer within ${this.limits.wallMs} ms`));
+        thread.pending.delete(id);
+        void thread.worker.terminate();
+      }, this.limits.wallMs);
+      thread.pending.set(id, { resolve, reject, fetches: 0, timer });
+      thread.worker.postMessage({ type: 'invoke', id, script, request, env, limits: this.limits });
+    });
+  }
+
+  /** A fetch call of a script: through the outbound guard, answered as JSON text to the sandbox. */
+  async hostFetch(request: HostFetchRequest): Promise<string> {
+    try {
+      const own = this.options.ownApiOrigin !== undefined && new URL(request.url).origin === this.options.ownApiOrigin;
+      const response = await outboundRequest(
+        request.url,
+        { timeoutMs: this.limits.fetchTimeoutMs, maxBytes: this.limits.fetchMaxBytes },
+        {
+          method: request.method,
+          headers: Object.fromEntries(request.headers),
+          ...(request.body !== null && request.method !== 'GET' && request.method !== 'HEAD' && { body: request.body }),
+          redirect: request.redirect === 'manual' ? 'manual' : 'follow',
+          // The server's own API is where the operator runs it; every other URL is the script's choice.
+          origin: own ? 'operator' : 'user',
+        },
+      );
+      return JSON.stringify({ status: response.status, headers: [...response.headers.entries()], body: response.body.toString('utf8') });
+    } catch (err) {
+      const message = err instanceof OutboundTimeout ? err.message : err instanceof Error ? err.message : String(err);
+      return JSON.stringify({ error: `fetch failed: ${message}` });
+    }
+  }
+
+  private thread(): SandboxThread {
+    const count = this.options.threads ?? 2;
+    while (this.threads.length < count) this.threads.push(new SandboxThread(this));
+    return this.threads[this.next++ % this.threads.length];
+  }
+
+  /** Drops a thread that stopped; the next invocation starts a new one. */
+  replace(thread: SandboxThread) {
+    this.threads = this.threads.filter((t) => t !== thread);
+  }
+
+  private acquire(key: string): Promise<void> {
+    const running = this.running.get(key) ?? 0;
+    if (running < this.limits.perIntegration) {
+      this.running.set(key, running + 1);
+      return Promise.resolve();
+    }
+    const queue = this.queues.get(key) ?? [];
+    if (queue.length >= this.limits.queueLimit) {
+      return Promise.reject(new ScriptFailed(`Too many invocations of ${key} at once (${this.limits.perIntegration} running, ${queue.length} waiting)`));
+    }
+    this.queues.set(key, queue);
+    // The slot is handed over by release(), so the count stays as it is.
+    return new Promise((resolve) => queue.push(resolve));
+  }
+
+  private release(key: string) {
+    const next = this.queues.get(key)?.shift();
+    if (next) return next();
+    const running = (this.running.get(key) ?? 1) - 1;
+    if (running === 0) this.running.delete(key);
+    else this.running.set(key, running);
+    if (this.queues.get(key)?.length === 0) this.queues.delete(key);
+  }
+
+  async close(): Promise<void> {
+    const threads = this.threads;
+    this.threads = [];
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+}
+
+let shared: ScriptRuntime | undefined;
+let serverOrigin = 'http://127.0.0.1';
+
+/**
+ * Where this server answers (its PUBLIC_URL), set by createApp: a script's calls to the server's own API
+ * are not held to public addresses, and event requests are addressed to its public endpoints.
+ */
+export function setServerOrigin(publicUrl: string): void {
+  serverOrigin = new URL(publicUrl).origin;
+  if (shared) shared.options.ownApiOrigin = serverOrigin;
+}
+
+/** The origin set by setServerOrigin. */
+export function scriptServerOrigin(): string {
+  return serverOrigin;
+}
+
+/** The process's runtime, made on first use (its threads do not keep the process alive). */
+export function sharedScriptRuntime(): ScriptRuntime {
+  shared ??= new ScriptRuntime(DEFAULT_LIMITS, { ownApiOrigin: serverOrigin });
+  return shared;
+}

@@ -1,0 +1,214 @@
+// The script runtime (server/runtime/): scripts in the Workers module format run in the QuickJS sandbox
+// with their limits (CPU time, memory, concurrency, no file system or process, outbound fetch through the
+// guard), and the public endpoints of installations hand requests to them with the integration's CSP.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, ScriptRuntime, type ScriptRequest } from '../server/runtime/script-runtime.js';
+import { useHarness, type Account } from './support/harness.js';
+import { publishAs } from './support/matrix/integrations.js';
+
+const h = useHarness();
+let n = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
+
+const post: ScriptRequest = { method: 'POST', url: 'https://api.test.example/integrations/x/integration', headers: [['content-type', 'application/json']], body: '{"type":"installation_setup"}' };
+
+describe('script runtime', () => {
+  // Short CPU time so the limit tests are quick; the other limits are the defaults.
+  const runtime = new ScriptRuntime({ ...DEFAULT_LIMITS, cpuMs: 500, perIntegration: 2 }, { threads: 2 });
+  let slow: Server;
+  let slowUrl = '';
+  let inFlight = 0;
+  let mostInFlight = 0;
+  beforeAll(async () => {
+    // An upstream that answers after 150 ms and counts how many requests it holds at once.
+    slow = createServer((req, res) => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`slow ${req.url}`);
+      }, 150);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await runtime.close();
+    await new Promise((resolve) => slow.close(resolve));
+  });
+
+  const run = (script: string, env: Record<string, unknown> = {}, key = 'test') => runtime.invoke({ key, script, request: post, env });
+
+  it('runs a Workers-format script with Request, Response, Headers, URL, TextEncoder/TextDecoder and env', async () => {
+    const answer = await run(
+      `export default { async fetch(request, env, context) {
+        const body = await request.json();
+        const url = new URL(request.url);
+        const headers = new Headers({ 'X-One': '1' });
+        headers.append('x-one', '2');
+        const roundTrip = new TextDecoder().decode(new TextEncoder().encode('héllo ✓'));
+        context.waitUntil(Promise.resolve());
+        console.log('handled', body.type);
+        return Response.json({ type: body.type, path: url.pathname, method: request.method, one: headers.get('x-one'), roundTrip, secret: env.secrets.KEY }, { status: 201 });
+      } }`,
+      { secrets: { KEY: 'k-1' } },
+    );
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body)).toEqual({ type: 'installation_setup', path: '/integrations/x/integration', method: 'POST', one: '1, 2', roundTrip: 'héllo ✓', secret: 'k-1' });
+    expect(answer.headers).toContainEqual(['content-type', 'application/json']);
+    expect(answer.logs).toMatchObject([{ level: 'info', message: 'handled installation_setup' }]);
+  });
+
+  it('stops an endless loop after its CPU time while the server keeps answering', async () => {
+    const looping = run('export default { fetch() { for (;;) {} } }');
+    // The loop runs on a sandbox thread: the server's thread answers meanwhile.
+    const started = Date.now();
+    const health = await request(h.current.app).get('/health');
+    expect(health.status).toBe(200);
+    const answeredWhileLooping = Date.now() - started;
+    await expect(looping).rejects.toThrow('more than 500 ms of CPU time');
+    expect(answeredWhileLooping).toBeLessThan(10_000); // not a timing assertion: it would be never if the thread were blocked
+    // A loop at load time is stopped too, and the runtime runs the next script normally.
+    await expect(run('for (;;) {}')).rejects.toThrow('CPU time');
+    expect((await run('export default { fetch() { return new Response("after") } }')).body).toBe('after');
+  });
+
+  it('stops a script that allocates past its memory limit', async () => {
+    const huge = run('export default { fetch() { const all = []; for (;;) all.push(new Array(100000).fill(1.5)); } }');
+    await expect(huge).rejects.toThrow('out of memory');
+    // A string built by repeated growth (the case QuickJS's own accounting misses) is held too.
+    await expect(run("export default { fetch() { const all = []; for (;;) all.push('y'.repeat(1 << 20)); } }")).rejects.toThrow(/out of memory/);
+    await expect(run('export default { fetch() { const big = new Array(20_000_000).fill(1.5); return new Response(String(big.length)) } }')).rejects.toThrow('out of memory');
+  });
+
+  it('reports a script that throws, answers no Response, or never settles', async () => {
+    await expect(run("export default { async fetch() { throw new Error('boom') } }")).rejects.toThrow('Error: boom');
+    await expect(run('export default { fetch() { return "text" } }')).rejects.toThrow('must return a Response');
+    await expect(run('export default { fetch() { return new Promise(() => {}) } }')).rejects.toThrow('never settled');
+    await expect(run('export const nothing = 1;')).rejects.toThrow('no default export');
+  });
+
+  it('has no file system, process, timers or imports', async () => {
+    await expect(run("import fs from 'fs'; export default { fetch() { return new Response('x') } }")).rejects.toThrow('Imports are not available');
+    await expect(run("import * as std from 'std'; export default { fetch() { return new Response(std.loadFile('/etc/passwd')) } }")).rejects.toThrow('Imports are not available');
+    const globals = await run(
+      "export default { fetch() { return new Response([typeof process, typeof require, typeof setTimeout, typeof setInterval, typeof std, typeof os, typeof __host].join(',')) } }",
+    );
+    expect(globals.body).toBe('undefined,undefined,undefined,undefined,undefined,undefined,undefined');
+  });
+
+  it('fetches only through the outbound guard: private addresses are refused', async () => {
+    const previous = process.env.ALLOW_PRIVATE_FETCH;
+    process.env.ALLOW_PRIVATE_FETCH = 'false';
+    try {
+      const answer = await run(
+        `export default { async fetch() {
+          const tried = [];
+          for (const url of ['http://169.254.169.254/latest/meta-data', '${slowUrl}/', 'http://10.0.0.1/']) {
+            try { await fetch(url); tried.push('reached ' + url); } catch (e) { tried.push(String(e.message)); }
+          }
+          return Response.json(tried);
+        } }`,
+      );
+      const tried = JSON.parse(answer.body) as string[];
+      expect(tried).toHaveLength(3);
+      for (const line of tried) expect(line).toContain('not a public address');
+    } finally {
+      process.env.ALLOW_PRIVATE_FETCH = previous;
+    }
+  });
+
+  it('runs at most perIntegration invocations of one integration at once; the others wait their turn', async () => {
+    mostInFlight = 0;
+    const script = `export default { async fetch() { const r = await fetch('${slowUrl}/one'); return new Response(await r.text()) } }`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => run(script, {}, 'busy')));
+    expect(answers.map((a) => a.body)).toEqual(Array(6).fill('slow /one'));
+    expect(mostInFlight).toBe(2);
+  });
+});
+
+describe('public endpoints', () => {
+  let owner: Account;
+  let name: string;
+  let installationId: string;
+  const script = `export default { async fetch(request, env) {
+    const url = new URL(request.url);
+    return Response.json({
+      method: request.method,
+      path: url.pathname,
+      query: url.searchParams.get('q'),
+      body: await request.text(),
+      header: request.headers.get('x-custom'),
+      forged: request.headers.get('x-integration-event'),
+      installationId: env.installationId ?? null,
+      configuration: env.configuration,
+      spaceConfiguration: env.spaceConfiguration ?? null,
+    }, { status: url.pathname.endsWith('/teapot') ? 418 : 200, headers: { 'x-from-script': 'yes' } });
+  } }`;
+
+  beforeAll(async () => {
+    owner = await h.current.newAdmin();
+    name = unique('endpoint');
+    await publishAs(owner, name, { script, contentSecurityPolicy: { 'script-src': "'self'", 'frame-ancestors': "'none'" } });
+    const installed = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installed.status).toBe(200);
+    installationId = installed.body.id;
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { configuration: { plan: 'pro' } })).status).toBe(200);
+  });
+
+  it("hands a request to the installation's public endpoint to the script, with the integration's CSP on the answer", async () => {
+    const installation = (await owner.api.get(`/integrations/${name}/installations/${installationId}`)).body;
+    const endpoint = new URL(installation.urls.publicEndpoint);
+    expect(endpoint.pathname).toBe(`/integrations/${name}/installations/${installationId}/integration`);
+    const res = await request(h.current.app)
+      .post(`${endpoint.pathname}/hooks/teapot?q=1`)
+      .set('content-type', 'text/plain')
+      .set('x-custom', 'c')
+      .set('x-integration-event', 'installation_setup')
+      .send('hello');
+    expect(res.status).toBe(418);
+    expect(res.headers['content-security-policy']).toBe("script-src 'self'; frame-ancestors 'none'");
+    expect(res.headers['x-from-script']).toBe('yes');
+    expect(res.body).toEqual({
+      method: 'POST',
+      path: `/integrations/${name}/installations/${installationId}/integration/hooks/teapot`,
+      query: '1',
+      body: 'hello',
+      header: 'c',
+      forged: null,
+      installationId,
+      configuration: { plan: 'pro' },
+      spaceConfiguration: null,
+    });
+    // The integration's own endpoint (no installation) answers too.
+    const integration = (await owner.api.get(`/integrations/${name}`)).body;
+    const root = await request(h.current.app).get(new URL(integration.urls.publicEndpoint).pathname);
+    expect(root.status).toBe(200);
+    expect(root.body).toMatchObject({ method: 'GET', installationId: null, configuration: {} });
+  });
+
+  it('serves the endpoint of a space installation with its configuration, and 404 for one that does not exist', async () => {
+    const space = (await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Endpoint' })).body;
+    const base = `/integrations/${name}/installations/${installationId}/spaces`;
+    expect((await request(h.current.app).get(`${base}/${space.id}/integration`)).status).toBe(404);
+    const installed = await owner.api.post(base, { space: space.id });
+    expect(installed.status).toBe(201);
+    expect((await owner.api.patch(`${base}/${space.id}`, { configuration: { board: 'b-1' } })).status).toBe(200);
+    const res = await request(h.current.app).get(new URL(installed.body.urls.publicEndpoint).pathname);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ installationId, spaceConfiguration: { board: 'b-1' } });
+    expect((await request(h.current.app).get(`/integrations/${name}/installations/ins_unknown/integration`)).status).toBe(404);
+    expect((await request(h.current.app).get(`/integrations/no-such-integration/integration`)).status).toBe(404);
+  });
+
+  it('answers 502 with the reason when the script fails', async () => {
+    const failing = unique('failing');
+    await publishAs(owner, failing, { script: "export default { fetch() { throw new Error('broken') } }" });
+    const res = await request(h.current.app).get(`/integrations/${failing}/integration`);
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toContain('Error: broken');
+  });
+});
