@@ -5,7 +5,8 @@
 // (run by `npm run lint`). The rating is Redocly CLI's `diff` (pinned in package.json, runs offline) with
 // its recommended diff rules (api/redocly-diff.yaml).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -44,13 +45,41 @@ function widensAnswer(c: RedoclyChange): boolean {
   return c.kind === 'added' && c.path.includes('/responses/') && c.verdicts.length > 0 && c.verdicts.every((v) => v.ruleId === 'schema-combinator-changed' && v.message.startsWith('`anyOf` subschema'));
 }
 
+/** Keywords that describe a schema without constraining it. */
+const annotations = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
+
+/**
+ * The document with `allOf: [X, { description }]` written as X with its description: the generator wraps
+ * a `$ref` in `allOf` only to describe it, and unwrapping it changes nothing a client sees, where Redocly
+ * rates the removed `allOf` as breaking.
+ */
+export function unwrapDescribedRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unwrapDescribedRefs);
+  if (node === null || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unwrapDescribedRefs(v)])) as Record<string, any>;
+  if (!Array.isArray(out.allOf)) return out;
+  const onlyAnnotations = (s: Record<string, unknown>) => Object.keys(s).every((k) => annotations.has(k));
+  const constraining = (out.allOf as Record<string, any>[]).filter((s) => !onlyAnnotations(s));
+  if (constraining.length !== 1) return out;
+  const { allOf, ...rest } = out;
+  const notes = Object.assign({}, ...(allOf as Record<string, any>[]).filter(onlyAnnotations));
+  return { ...constraining[0], ...notes, ...rest };
+}
+
 /** Compares two documents with `redocly diff`; throws when Redocly cannot read them. */
-export function diffDocuments(oldFile: string, newFile: string): Diff {
+export function diffDocuments(oldPath: string, newPath: string): Diff {
+  const dir = mkdtempSync(path.join(tmpdir(), 'api-diff-'));
+  const [oldFile, newFile] = [oldPath, newPath].map((file, i) => {
+    const out = path.join(dir, `${i === 0 ? 'old' : 'new'}-${path.basename(file)}`);
+    writeFileSync(out, JSON.stringify(unwrapDescribedRefs(JSON.parse(readFileSync(file, 'utf8')))));
+    return out;
+  });
   const run = spawnSync(
     path.join(root, 'node_modules/.bin/redocly'),
     ['diff', oldFile, newFile, '--config', path.join(root, 'api/redocly-diff.yaml'), '--format=json', '--fail-on=none'],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
+  rmSync(dir, { recursive: true, force: true });
   const start = run.stdout.indexOf('{');
   if (run.status !== 0 || start < 0) throw new Error(`redocly diff failed (${run.status}): ${run.stderr}${run.stdout}`);
   const report = JSON.parse(run.stdout.slice(start)) as { bump?: Impact | 'none'; changes: RedoclyChange[] };

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffDocuments, gateProblem } from '../scripts/api-diff.js';
+import { diffDocuments, gateProblem, unwrapDescribedRefs } from '../scripts/api-diff.js';
 import { release } from '../scripts/api-release.js';
 
 type Json = Record<string, any>;
@@ -65,7 +65,8 @@ function apiDiff(newFile: string) {
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
-describe('api:diff, the breaking-change gate', () => {
+// Each case runs Redocly (a second or two alone, much more on a loaded machine), some twice.
+describe('api:diff, the breaking-change gate', { timeout: 180_000 }, () => {
   it.each([
     ['a removed response property', (d: Json) => delete thing(d).properties.note, /property-removed: Property `note`/],
     ['a new required query parameter', (d: Json) => d.paths['/things'].get.parameters.push({ name: 'must', in: 'query', required: true, schema: { type: 'string' } }), /parameter-became-required/],
@@ -115,6 +116,14 @@ describe('api:diff, the breaking-change gate', () => {
     );
     expect(diff.changes.length).toBeGreaterThanOrEqual(4);
     expect(diff.bump).toBe('minor');
+  });
+
+  it('reads a $ref wrapped in allOf only to describe it as the $ref itself (no breaking change when unwrapped)', () => {
+    const wrapped = { allOf: [{ $ref: '#/components/schemas/Thing' }, { description: 'The thing.' }] };
+    expect(unwrapDescribedRefs({ properties: { a: wrapped } })).toEqual({ properties: { a: { $ref: '#/components/schemas/Thing', description: 'The thing.' } } });
+    // An allOf that constrains twice is left as it is.
+    const both = { allOf: [{ $ref: '#/components/schemas/Thing' }, { required: ['id'] }] };
+    expect(unwrapDescribedRefs(both)).toEqual(both);
   });
 
   it('the command exits 1 on a breaking change and 0 on an additive one, listing both classified', () => {
