@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents, jobs } from '../server/db/schema/index.js';
 import { createDeliveryHandler, deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
 import { verifySignature } from '../server/integrations/signature.js';
+import { emitSpaceContentUpdated } from '../server/integrations/content-events.js';
+import { createCtx } from '../server/context.js';
+import { createUrls } from '../server/http/urls.js';
 import { claimJob } from '../server/jobs/claims.js';
 import { createJobRunner, type JobHandler } from '../server/jobs/runner.js';
 import { useHarness, type Account } from './support/harness.js';
@@ -368,5 +371,36 @@ describe('integration events', () => {
       'installation_setup true {"plan":"pro"} k-1',
       'installation_setup true {"plan":"pro"} k-1',
     ]);
+  });
+
+  it('emits space_content_updated to the installations on the space and those on every space of its organization', async () => {
+    const owner = await h.current.newAdmin();
+    const name = unique('content');
+    const script = `export default { async fetch(request) {
+      const event = await request.json();
+      if (event.type === 'space_content_updated') console.log(event.spaceId, event.revisionId, event.updatedBy[0].id);
+      return new Response('ok');
+    } }`;
+    await publishAs(owner, name, { script });
+    const installation = await install(owner, name);
+    const [onSpace, elsewhere] = [
+      (await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Installed' })).body,
+      (await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Not installed' })).body,
+    ];
+    expect((await owner.api.post(`/integrations/${name}/installations/${installation.id}/spaces`, { space: onSpace.id })).status).toBe(201);
+    const ctx = createCtx({ caller: { userId: owner.userId }, db: h.current.db, now: () => new Date(), urls: createUrls('https://api.test.example'), log: pino({ level: 'silent' }) });
+    expect(await emitSpaceContentUpdated(ctx, onSpace.id, 'rev_new')).toBe(1);
+    expect(await emitSpaceContentUpdated(ctx, elsewhere.id, 'rev_other')).toBe(0);
+    // With space_selection all, every space of the organization is covered.
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installation.id}`, { space_selection: 'all' })).status).toBe(200);
+    expect(await emitSpaceContentUpdated(ctx, elsewhere.id, 'rev_other')).toBe(1);
+    await deliverAll();
+    const updates = (await eventsOf(owner, name)).filter((e: { payload: { type: string } }) => e.payload.type === 'space_content_updated');
+    expect(updates.map((e: { status: string; payload: { spaceId: string } }) => [e.status, e.payload.spaceId])).toEqual([
+      ['success', elsewhere.id],
+      ['success', onSpace.id],
+    ]);
+    const trace = (await owner.api.get(`/integrations/${name}/events/${updates[1].id}`)).body.trace.logs;
+    expect(trace[1].message).toBe(`${onSpace.id} rev_new ${owner.userId}`);
   });
 });

@@ -86,6 +86,9 @@ async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, run
   try {
     let status: number;
     if (tunnel) {
+      if (found.secrets?.[SIGNING_SECRET_NAME] === undefined) {
+        await appendLog(ctx.db, eventId, logLine(ctx.now(), 'warn', `Unsigned: the integration has no ${SIGNING_SECRET_NAME} secret to sign tunnel deliveries with`));
+      }
       status = await post(integration.devTunnelUrl!, eventId, event.payload, timeoutMs, found.secrets?.[SIGNING_SECRET_NAME], ctx.now());
     } else {
       const ran = await runScript(ctx, integration.name, event.payload, runner);
