@@ -52,6 +52,9 @@ export const siteExample = {
 };
 
 const imagePair = z.object({ light: z.url(), dark: z.url() });
+/** Colors the published site puts in its style sheet: hex notation only, so a stored value cannot break out of CSS. */
+const cssColor = z.string().regex(/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/, 'must be a hex color such as #346DDB');
+const imagePairInput = z.strictObject({ light: z.url({ protocol: /^https?$/ }), dark: z.url({ protocol: /^https?$/ }) });
 
 export const Site = z
   .object({
@@ -185,6 +188,21 @@ export const SiteCustomizationSettings = z
     example: siteCustomizationExample,
   });
 
+/** What `updateSiteCustomizationById` accepts: the settings, with colors and images held to what can be rendered safely. */
+export const SiteCustomizationSettingsInput = SiteCustomizationSettings.extend({
+  styling: SiteCustomizationSettings.shape.styling.unwrap().extend({
+    primaryColor: z.strictObject({ light: cssColor, dark: cssColor }).optional(),
+    tint: z.strictObject({ color: z.strictObject({ light: cssColor, dark: cssColor }) }).optional(),
+  }).optional(),
+  favicon: z.strictObject({ icon: imagePairInput }).optional(),
+  header: SiteCustomizationSettings.shape.header.unwrap().extend({ logo: imagePairInput.optional() }).optional(),
+}).openapi('SiteCustomizationSettingsInput', {
+  description:
+    'The whole customization of a site (a full replacement: omitted fields take their defaults). Colors are hex ' +
+    '(`#346DDB`), images `http(s)` URLs.',
+  example: siteCustomizationExample,
+});
+
 export const publishedContentSiteExample = {
   object: 'published-content-site' as const,
   site: siteExample,
@@ -263,6 +281,30 @@ export const SiteAdaptiveSchema = z
   });
 
 const siteResponse = (description: string) => ({ description, schema: Site, example: siteExample });
+
+export const sitePublishingAuthExample = {
+  object: 'publishing-auth' as const,
+  backend: 'custom' as const,
+  privateKey: 'k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o',
+  fallbackURL: 'https://auth.acme.example.com/docs-login',
+};
+
+export const SitePublishingAuth = z
+  .object({
+    object: z.literal('publishing-auth'),
+    backend: z.enum(['custom']).openapi({ description: 'Who signs visitor tokens: `custom`, the site owner\'s own backend.' }),
+    privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
+    fallbackURL: z.url().optional().openapi({ description: 'Where a visitor without a valid token is sent to sign in.' }),
+  })
+  .openapi('SitePublishingAuth', {
+    description:
+      'How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as ' +
+      '`?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor\'s ' +
+      'adaptive-content claims.',
+    example: sitePublishingAuthExample,
+  });
+
+const httpUrl = z.url({ protocol: /^https?$/ });
 
 export const siteOperations = operations({
   listSites: {
@@ -437,8 +479,10 @@ export const siteOperations = operations({
     description:
       'Returns what a published site renders: the site, its sections in navigation order (groups flattened, each ' +
       'section naming its group) with their site spaces, the customizations (defaults filled in) and the integration ' +
-      'scripts. A share-link site needs its `shareKey` (the `share-key` of its published URL): without it the ' +
-      'request is refused (400), with a wrong one the site is not found (404). An unknown site is not found (404).',
+      'scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the ' +
+      'request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not ' +
+      'found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the ' +
+      'integrations installed on the site.',
     params: SiteIdParams,
     query: z.object({ shareKey: shareKeyQuery }),
     responses: {
@@ -457,6 +501,100 @@ export const siteOperations = operations({
       'nothing). An unknown site is not found (404).',
     params: SiteIdParams,
     responses: { 200: siteResponse('The published site.') },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  unpublishSite: {
+    method: 'post',
+    path: '/orgs/{organizationId}/sites/{siteId}/unpublish',
+    tag: 'sites',
+    summary: 'Unpublish a site',
+    description:
+      'Takes a docs site offline: it is no longer `published` and its URLs answer 404 from the next request on. Its ' +
+      'settings and structure are kept; publishing it again serves it at the same URLs. Unpublishing an unpublished ' +
+      'site changes nothing. An unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: { 200: siteResponse('The unpublished site.') },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  getSiteCustomizationById: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}/customization',
+    tag: 'sites',
+    summary: 'Get the customization of a site',
+    description:
+      'Returns the customization of a site with every default filled in (the title defaults to the site\'s). The ' +
+      'published site applies its title, primary and tint colors, header logo and favicon. An unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: {
+      200: { description: 'The customization.', schema: SiteCustomizationSettings, example: siteCustomizationExample },
+    },
+    errors: [404],
+    access: access.organization('read'),
+  },
+  updateSiteCustomizationById: {
+    method: 'put',
+    path: '/orgs/{organizationId}/sites/{siteId}/customization',
+    tag: 'sites',
+    summary: 'Set the customization of a site',
+    description:
+      'Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults ' +
+      'filled in; the published site shows it from the next request on. A color that is not hex or an image URL that ' +
+      'is not http(s) is refused (400). An unknown site is not found (404).',
+    params: SiteIdParams,
+    body: SiteCustomizationSettingsInput,
+    bodyExample: siteCustomizationExample,
+    responses: {
+      200: { description: 'The stored customization, defaults filled in.', schema: SiteCustomizationSettings, example: siteCustomizationExample },
+    },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  getSitePublishingAuthById: {
+    method: 'get',
+    path: '/orgs/{organizationId}/sites/{siteId}/publishing/auth',
+    tag: 'sites',
+    summary: 'Get the visitor authentication of a site',
+    description:
+      'Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs ' +
+      'must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the ' +
+      'visibility is switched. An unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  updateSitePublishingAuthById: {
+    method: 'patch',
+    path: '/orgs/{organizationId}/sites/{siteId}/publishing/auth',
+    tag: 'sites',
+    summary: 'Update the visitor authentication of a site',
+    description:
+      'Changes the backend (only `custom` exists here) and the `fallbackURL` visitors without a valid token are ' +
+      'redirected to (`null` removes it: they get a 401 page instead). An unknown site is not found (404).',
+    params: SiteIdParams,
+    body: z
+      .strictObject({
+        backend: z.enum(['custom']),
+        fallbackURL: httpUrl.nullable().optional().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }),
+      })
+      .openapi('UpdateSitePublishingAuth'),
+    bodyExample: { backend: 'custom', fallbackURL: 'https://auth.acme.example.com/docs-login' },
+    responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  regenerateSitePublishingAuthById: {
+    method: 'post',
+    path: '/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate',
+    tag: 'sites',
+    summary: 'Regenerate the visitor key of a site',
+    description:
+      'Replaces the key visitor JWTs are signed with: tokens signed with the old key stop working at once. An ' +
+      'unknown site is not found (404).',
+    params: SiteIdParams,
+    responses: { 200: { description: 'The settings with the new key.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),
   },

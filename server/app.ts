@@ -27,12 +27,18 @@ import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js'
 import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
+import { webAppNotice } from './published/app-notice.js';
+import { customHostnameSites, publishedSitesRouter } from './published/published.routes.js';
 
 export interface AppOptions {
   db: Db;
   logger: Logger;
   /** Base of the absolute URLs in responses, e.g. `https://api.example.com`. */
   publicUrl: string;
+  /** Base of published docs sites (PUBLISHED_URL); default `<publicUrl>/sites`, served here (server/published/). */
+  publishedUrl?: string;
+  /** Where the web app lives (APP_URL), for `urls.app`; default `<publicUrl>/app`, where this server says what it is. */
+  appUrl?: string;
   /** The clock; defaults to the real one. */
   now?: () => Date;
   /** The operation handlers; defaults to the real ones (the hybrid-mock test swaps one for its 501 stub). */
@@ -53,7 +59,7 @@ export interface AppOptions {
 
 export function createApp(options: AppOptions): Express {
   const { db, logger, publicUrl, now = () => new Date() } = options;
-  const urls = createUrls(publicUrl);
+  const urls = createUrls(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   const app = express();
   app.disable('x-powered-by');
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
@@ -65,6 +71,8 @@ export function createApp(options: AppOptions): Express {
   }
   app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }));
   app.use(requestLog(logger));
+  // A request for a site's custom hostname is that site's, whatever its path (but /v1).
+  app.use(customHostnameSites({ db, urls }, [new URL(publicUrl).hostname, new URL(urls.published('')).hostname]));
 
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
@@ -81,6 +89,8 @@ export function createApp(options: AppOptions): Express {
   v1.use(bindRoutes(options.handlers ?? handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
   v1.use(methodNotAllowed());
   app.use('/v1', v1);
+  app.use(new URL(urls.published('')).pathname.replace(/\/$/, '') || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to
+  if (!options.appUrl) app.get('/app{/*rest}', webAppNotice()); // urls.app under this server: say where the app is, not 404
   app.use((req, res) => {
     res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));
   });

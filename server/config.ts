@@ -7,6 +7,8 @@ export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
+  PUBLISHED_URL: z.url().optional(),
+  APP_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   PGLITE_THREAD: z.enum(['true', 'false'], 'must be true or false').default('true'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
@@ -62,6 +64,10 @@ export interface Config {
   host: string;
   /** Base of every absolute URL the API returns (`urls.location`, …), without a trailing slash. */
   publicUrl: string;
+  /** Base of published docs sites (`<PUBLISHED_URL>/<organization>/<site>`); default `<publicUrl>/sites`, served by this server. */
+  publishedUrl: string;
+  /** Where the web app lives (`urls.app` of every resource); not served by this server. Unset: `<publicUrl>/app`, where this server answers a page saying so. */
+  appUrl?: string;
   /** PGlite runs on a thread of its own unless `thread` is false (server/db/pglite-thread.ts says why). */
   storage: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string; thread: boolean };
   /** PostgreSQL connections of this process (unused on PGlite). */
@@ -100,10 +106,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/+$/, '');
   return {
     port: c.PORT,
     host: c.HOST,
-    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
+    publishedUrl: (c.PUBLISHED_URL ?? `${publicUrl}/sites`).replace(/\/+$/, ''),
+    appUrl: c.APP_URL?.replace(/\/+$/, ''),
     storage: c.DATABASE_URL ? { kind: 'postgres', url: c.DATABASE_URL } : { kind: 'pglite', dataDir: c.DATA_DIR, thread: c.PGLITE_THREAD === 'true' },
     pool: { poolSize: c.DB_POOL_SIZE, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
     logLevel: c.LOG_LEVEL,

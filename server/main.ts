@@ -80,7 +80,7 @@ const rateLimiter =
       })
     : undefined;
 const metrics = createMetrics({ db: database.db, logger });
-const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl, samlSigning: config.samlSigning && readSamlSigning(config.samlSigning), rateLimiter, metrics, metricsToken: config.metricsToken });
+const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl, publishedUrl: config.publishedUrl, appUrl: config.appUrl, samlSigning: config.samlSigning && readSamlSigning(config.samlSigning), rateLimiter, metrics, metricsToken: config.metricsToken });
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -50,7 +50,9 @@ describe('published site profile', () => {
     const reader = await h.current.newMember(admin.organizationId, 'read');
     const site = await newSite(admin, { visibility: 'share-link', spaces: [await newSpace(admin)] });
     const published = (await admin.api.post(`${sitePath(admin, site.id)}/publish`)).body;
-    const shareKey = new URL(published.urls.published).searchParams.get('share-key') ?? '';
+    // The key is the path segment after `~s` of the published URL.
+    const segments = new URL(published.urls.published).pathname.split('/');
+    const shareKey = segments[segments.indexOf('~s') + 1] ?? '';
     expect(shareKey).toBeTruthy();
     const path = `${sitePath(admin, site.id)}/published`;
     const missing = await reader.api.get(path);
@@ -61,8 +63,10 @@ describe('published site profile', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.site.id).toBe(site.id);
     expect((await admin.api.get(`${sitePath(admin, 'sit_nope')}/published`)).status).toBe(404);
-    // A public site needs no key.
+    // A public site needs no key; an unpublished one has no profile.
     const open = await newSite(admin);
+    expect((await reader.api.get(`${sitePath(admin, open.id)}/published`)).status).toBe(404);
+    await admin.api.post(`${sitePath(admin, open.id)}/publish`);
     expect((await reader.api.get(`${sitePath(admin, open.id)}/published`)).status).toBe(200);
   });
 });

@@ -96,7 +96,7 @@ describe('sites', () => {
     const res = await admin.api.post(`${sitePath(admin, site.id)}/publish`);
     expect(res.status).toBe(200);
     expect(res.body.published).toBe(true);
-    expect(res.body.urls.published).toBe(`https://api.test.example/app/published/${admin.organizationId}/${site.id}`);
+    expect(res.body.urls.published).toBe(`https://api.test.example/sites/${admin.organizationId}/${site.id}`);
     const again = await admin.api.post(`${sitePath(admin, site.id)}/publish`);
     expect(again.body).toEqual(res.body);
     expect((await admin.api.post(`${sitePath(admin, 'sit_nope')}/publish`)).status).toBe(404);
@@ -124,7 +124,7 @@ describe('site settings', () => {
       agentsContext: 'excluded',
       adaptiveContent: { enabled: true },
       hostname: 'docs.acme.example.com',
-      proxy: { origin: 'https://acme.example.com/docs', target: `https://api.test.example/app/published/${admin.organizationId}/developers` },
+      proxy: { origin: 'https://acme.example.com/docs', target: `https://api.test.example/sites/${admin.organizationId}/developers` },
     });
     const unchanged = await admin.api.patch(sitePath(admin, site.id), {});
     expect(unchanged.body).toEqual(res.body);

@@ -2,16 +2,27 @@
 export interface Urls {
   /** `<public>/v1<path>`: where the API serves a resource. */
   api(path: string): string;
-  /** `<public>/app<path>`: where a person opens it in the web app. */
+  /** `<APP_URL><path>`: where a person opens it in the web app (not served by this server). */
   app(path: string): string;
+  /** `<PUBLISHED_URL><path>`: where this server serves published docs sites (server/published/). */
+  published(path: string): string;
   /** `<public><path>`: what this server serves outside the API (e.g. integration public endpoints). */
   root(path: string): string;
 }
 
-export function createUrls(publicUrl: string): Urls {
+/** Where the web app and the published sites live; each defaults to a path under the public URL. */
+export interface UrlBases {
+  appUrl?: string;
+  publishedUrl?: string;
+}
+
+export function createUrls(publicUrl: string, bases: UrlBases = {}): Urls {
+  const app = bases.appUrl ?? `${publicUrl}/app`;
+  const published = bases.publishedUrl ?? `${publicUrl}/sites`;
   return {
     api: (path) => `${publicUrl}/v1${path}`,
-    app: (path) => `${publicUrl}/app${path}`,
+    app: (path) => `${app}${path}`,
+    published: (path) => `${published}${path}`,
     root: (path) => `${publicUrl}${path}`,
   };
 }

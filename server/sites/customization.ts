@@ -1,7 +1,15 @@
-// The customization of a published site, with the defaults a site starts from. No operation of the
-// description changes customizations yet, so the published profile shows these defaults (titled after
-// the site and each site space); a stored override would be merged over them here.
+// The customization of a published site: the defaults a site starts from (titled after the site, or a
+// site space), with what `updateSiteCustomizationById` stored merged over them. The published profile
+// and the published site (server/published/) both read it through `siteCustomization`.
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import type { Ctx } from '../context.js';
+import { sites } from '../db/schema/index.js';
+import type { SiteRow } from './site-view.js';
+import { requireSite } from './structure.js';
 
 export type SiteCustomization = components['schemas']['SiteCustomizationSettings'];
 
@@ -44,4 +52,42 @@ export function defaultCustomization(title: string): SiteCustomization {
     socialPreview: {},
     insights: { trackingCookie: true },
   };
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` merged into `base`, object by object (arrays and values replace). */
+function merged(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    out[key] = isObject(value) && isObject(base[key]) ? merged(base[key], value) : value;
+  }
+  return out;
+}
+
+/** The customization of a site: its stored one over the defaults. */
+export function siteCustomization(site: Pick<SiteRow, 'title' | 'customization'>): SiteCustomization {
+  const defaults = defaultCustomization(site.title) as Json;
+  return (site.customization ? merged(defaults, site.customization) : defaults) as SiteCustomization;
+}
+
+/** The customization of a site of the organization, defaults filled in. */
+export async function getCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteCustomization> {
+  return siteCustomization(await requireSite(ctx, org.organization.id, siteId));
+}
+
+type CustomizationInput = z.output<typeof siteOperations.updateSiteCustomizationById.body>;
+
+/** Replaces the stored customization (a full replacement: what is left out takes its default). */
+export async function putCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string, body: CustomizationInput): Promise<SiteCustomization> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const [row] = await ctx.db
+    .update(sites)
+    .set({ customization: body as Json, updatedAt: ctx.now() })
+    .where(eq(sites.id, site.id))
+    .returning();
+  return siteCustomization(row);
 }

@@ -1,32 +1,28 @@
 // The published profile of a site: what a renderer needs, read in a fixed number of queries.
-import { timingSafeEqual } from 'node:crypto';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { BadRequest, NotFound } from '../errors.js';
-import { defaultCustomization } from './customization.js';
+import { defaultCustomization, siteCustomization } from './customization.js';
+import { siteScripts } from './site-scripts.js';
 import { siteView } from './sites.store.js';
 import { loadItems, loadSiteSpaceRows, requireSite, siteSpaceViews, treeOrder } from './structure.js';
-import { toSection } from './site-view.js';
+import { sameSecret, toSection } from './site-view.js';
 
 type PublishedContentSite = components['schemas']['PublishedContentSite'];
 
-function sameKey(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * The published profile: the site, its sections in navigation order (groups flattened, each section
- * naming its group) with their site spaces, the customizations and the scripts. A share-link site needs
- * its `shareKey` (400 without it; a wrong one is not found, like a link that does not resolve).
+ * naming its group) with their site spaces, the customizations and the scripts. Only a published site has
+ * one; a share-link site needs its `shareKey` (400 without it; a wrong one is not found, like a link that
+ * does not resolve). Site spaces of spaces in the trash are left out, as the published site leaves them out.
  */
 export async function getPublished(ctx: Ctx, org: OrganizationGrant, siteId: string, shareKey: string | undefined): Promise<PublishedContentSite> {
   const site = await requireSite(ctx, org.organization.id, siteId);
+  if (!site.published) throw new NotFound(`Site ${siteId} is not published`);
   if (site.visibility === 'share-link') {
     if (shareKey === undefined) throw new BadRequest('Invalid request: query.shareKey: required for a share-link site');
-    if (!sameKey(shareKey, site.shareKey)) throw new NotFound(`Site ${siteId} not found for this share key`);
+    if (!sameSecret(shareKey, site.shareKey)) throw new NotFound(`Site ${siteId} not found for this share key`);
   }
   const items = treeOrder(await loadItems(ctx, site.id));
   const sections = items.filter((i) => i.kind === 'section');
@@ -34,7 +30,7 @@ export async function getPublished(ctx: Ctx, org: OrganizationGrant, siteId: str
   const rows = (await loadSiteSpaceRows(ctx, site.id)).sort(
     (a, b) => (a.sectionId === null ? -1 : rank.get(a.sectionId)!) - (b.sectionId === null ? -1 : rank.get(b.sectionId)!),
   );
-  const siteSpaces = await siteSpaceViews(ctx, org, site, rows, items);
+  const siteSpaces = (await siteSpaceViews(ctx, org, site, rows, items)).filter((v) => !v.space.deletedAt);
   return {
     object: 'published-content-site',
     site: await siteView(ctx, org, site),
@@ -43,10 +39,9 @@ export async function getPublished(ctx: Ctx, org: OrganizationGrant, siteId: str
       structure: sections.map((s) => toSection(ctx, org.organization, site, s, siteSpaces.filter((v) => v.section === s.id))),
     },
     customizations: {
-      site: defaultCustomization(site.title),
+      site: siteCustomization(site),
       siteSpaces: Object.fromEntries(siteSpaces.map((s) => [s.id, defaultCustomization(s.title)])),
     },
-    // Integration scripts come with the integrations area; a site has none until then.
-    scripts: [],
+    scripts: await siteScripts(ctx.db, site.id, ctx.urls),
   };
 }

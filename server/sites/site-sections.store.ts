@@ -12,7 +12,7 @@ import { pageOf } from './page.js';
 import { keyNextTo } from './positions.js';
 import { insertSiteSpace } from './site-spaces.store.js';
 import { lastItemKey, loadItems, repairDefaults, requireSite, requireSpace, sectionView, sectionViews, slug, treeOrder } from './structure.js';
-import type { ItemRow, SiteSection } from './site-view.js';
+import { forReader, type ItemRow, type SiteSection } from './site-view.js';
 
 type ListQuery = z.output<typeof siteSectionOperations.listSiteSections.query>;
 type AddSection = z.output<typeof siteSectionOperations.addSectionToSite.body>;
@@ -21,7 +21,8 @@ type Position = z.output<typeof siteSectionOperations.moveSiteSection.body>['pos
 
 /** The sections of a site in navigation order (groups flattened), each with its site spaces. */
 export async function listSiteSections(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  // `shareKey` resolves the published URLs of a share-link site; without it (or with a wrong one) they are absent.
+  const site = forReader(await requireSite(ctx, org.organization.id, siteId), query.shareKey);
   const sections = treeOrder(await loadItems(ctx, site.id)).filter((i) => i.kind === 'section');
   const page = pageOf(sections, query);
   return { items: await sectionViews(ctx, org, site, page.rows), count: page.count, ...(page.next && { next: page.next }) };

@@ -11,7 +11,7 @@ import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { lastSiteSpaceKey, loadItems, loadSiteSpaceRows, repairDefaults, requireSite, requireSpace, siteSpaceViews, slug, treeOrder } from './structure.js';
-import type { SiteRow, SiteSpace, SiteSpaceRow } from './site-view.js';
+import { forReader, type SiteRow, type SiteSpace, type SiteSpaceRow } from './site-view.js';
 
 type ListQuery = z.output<typeof siteSpaceOperations.listSiteSpaces.query>;
 type AddSiteSpace = z.output<typeof siteSpaceOperations.addSpaceToSite.body>;
@@ -20,7 +20,8 @@ type Position = z.output<typeof siteSpaceOperations.moveSiteSpace.body>['positio
 
 /** The site spaces of a site in navigation order (root first, then section by section), optionally by default flag. */
 export async function listSiteSpaces(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  // `shareKey` resolves the published URLs of a share-link site; without it (or with a wrong one) they are absent.
+  const site = forReader(await requireSite(ctx, org.organization.id, siteId), query.shareKey);
   const items = treeOrder(await loadItems(ctx, site.id));
   const rank = new Map(items.map((item, i) => [item.id, i]));
   const rows = (await loadSiteSpaceRows(ctx, site.id))

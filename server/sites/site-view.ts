@@ -1,4 +1,5 @@
-// API forms of sites, site spaces, sections and section groups, built from rows.
+// API forms of sites, site spaces, sections and section groups, built from rows, and where sites are served.
+import { timingSafeEqual } from 'node:crypto';
 import type { components } from '../../generated/types.js';
 import type { OrganizationRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
@@ -14,28 +15,62 @@ export type ItemRow = typeof siteSections.$inferSelect;
 export type SiteSpaceRow = typeof siteSpaces.$inferSelect;
 
 /**
- * Where the site is served: its custom hostname, else its proxy, else under the organization's hostname
- * (or the app when the organization has none). A share-link site's URL carries its secret key.
+ * Where this server serves the site: `<PUBLISHED_URL>/<organization hostname or id>/<basename or site id>`
+ * (server/published/ answers there; the organization's hostname is a name, not a DNS host, so it is a path
+ * segment). A proxy forwards to this URL.
  */
-export function siteBaseUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): string {
-  const name = site.basename ?? site.id;
-  if (site.hostname) return `https://${site.hostname}`;
-  if (site.proxy) return `https://${site.proxy}`;
-  return org.hostname ? `https://${org.hostname}/${name}` : ctx.urls.app(`/published/${org.id}/${name}`);
+export function siteServedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): string {
+  return ctx.urls.published(`/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename ?? site.id)}`);
 }
 
-/** The published URL of `path` in the site, when the site is published. */
+/**
+ * Where readers open the site: its custom hostname (served by this server for requests whose `Host` is that
+ * hostname), else its proxy, else where this server serves it.
+ */
+export function siteBaseUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): string {
+  if (site.hostname) return `https://${site.hostname}`;
+  if (site.proxy) return `https://${site.proxy}`;
+  return siteServedUrl(ctx, org, site);
+}
+
+/** The path segments that carry a share-link site's secret key in its URLs. */
+export const shareKeySegment = '~s';
+
+/**
+ * The site row as a reader holding `given` sees it: a share-link site whose key was not given (or is
+ * wrong) loses its key, so none of its published URLs can be built for that reader.
+ */
+export function forReader(site: SiteRow, given: string | undefined): SiteRow {
+  if (site.visibility !== 'share-link' || (given !== undefined && sameSecret(given, site.shareKey))) return site;
+  return { ...site, shareKey: '' };
+}
+
+/** Compares secrets in constant time. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The published URL of `path` in the site, when the site is published: a share-link site's URLs carry its
+ * key (`<base>/~s/<key>/<path>`), and have none for a reader without the key (see `forReader`).
+ */
 export function publishedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow, path?: string): string | undefined {
   if (!site.published) return undefined;
-  const base = siteBaseUrl(ctx, org, site) + (path ? `/${path}` : '');
-  return site.visibility === 'share-link' ? `${base}?share-key=${site.shareKey}` : base;
+  let base = siteBaseUrl(ctx, org, site);
+  if (site.visibility === 'share-link') {
+    if (!site.shareKey) return undefined;
+    base += `/${shareKeySegment}/${site.shareKey}`;
+  }
+  return base + (path ? `/${path.split('/').map(encodeURIComponent).join('/')}` : '');
 }
 
 /** The API form of a site row, with its number of site spaces. */
 export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, siteSpaceCount: number): Site {
   const published = publishedUrl(ctx, org, row);
   // The proxy forwards to where the site would be served without it.
-  const target = org.hostname ? `https://${org.hostname}/${row.basename ?? row.id}` : ctx.urls.app(`/published/${org.id}/${row.basename ?? row.id}`);
+  const target = siteServedUrl(ctx, org, row);
   return {
     object: 'site',
     id: row.id,
@@ -71,7 +106,8 @@ export interface SiteSpaceContext {
 export function toSiteSpace({ ctx, org, site, section }: SiteSpaceContext, row: SiteSpaceRow, space: Space): SiteSpace {
   const isDefault = section ? section.defaultSiteSpaceId === row.id : site.defaultSiteSpaceId === row.id;
   const path = section?.path ? `${section.path}/${row.path}` : row.path;
-  const published = publishedUrl(ctx, org, site, path);
+  // A site space whose space is in the trash is not served, so it has no published URL.
+  const published = space.deletedAt ? undefined : publishedUrl(ctx, org, site, path);
   return {
     object: 'site-space',
     id: row.id,

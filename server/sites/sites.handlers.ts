@@ -16,7 +16,9 @@ import {
 } from './site-section-groups.store.js';
 import { addSection, deleteSection, listSiteSections, moveSection, updateSection } from './site-sections.store.js';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from './site-spaces.store.js';
-import { createSite, deleteSite, listSites, publishSite, siteView, updateSite } from './sites.store.js';
+import { createSite, deleteSite, listSites, publishSite, siteView, unpublishSite, updateSite } from './sites.store.js';
+import { getCustomization, putCustomization } from './customization.js';
+import { getPublishingAuth, regeneratePublishingAuth, updatePublishingAuth } from './publishing-auth.js';
 import { requireSite } from './structure.js';
 
 type Ops = keyof typeof siteOperations | keyof typeof siteSectionOperations | keyof typeof siteSectionGroupOperations | keyof typeof siteSpaceOperations;
@@ -41,6 +43,24 @@ export const siteHandlers = {
   },
   async publishSite({ grant, params }, ctx) {
     return { status: 200, body: await publishSite(ctx, grant, params.siteId) };
+  },
+  async unpublishSite({ grant, params }, ctx) {
+    return { status: 200, body: await unpublishSite(ctx, grant, params.siteId) };
+  },
+  async getSiteCustomizationById({ grant, params }, ctx) {
+    return { status: 200, body: await getCustomization(ctx, grant, params.siteId) };
+  },
+  async updateSiteCustomizationById({ grant, params, body }, ctx) {
+    return { status: 200, body: await putCustomization(ctx, grant, params.siteId, body) };
+  },
+  async getSitePublishingAuthById({ grant, params }, ctx) {
+    return { status: 200, body: await getPublishingAuth(ctx, grant, params.siteId) };
+  },
+  async updateSitePublishingAuthById({ grant, params, body }, ctx) {
+    return { status: 200, body: await updatePublishingAuth(ctx, grant, params.siteId, body) };
+  },
+  async regenerateSitePublishingAuthById({ grant, params }, ctx) {
+    return { status: 200, body: await regeneratePublishingAuth(ctx, grant, params.siteId) };
   },
   async getPublishedContentSite({ grant, params, query }, ctx) {
     return { status: 200, body: await getPublished(ctx, grant, params.siteId, query.shareKey) };

@@ -1,6 +1,6 @@
 // Docs sites: creation with their first site spaces, settings, publication and deletion.
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { OrganizationGrant } from '../auth/access.js';
@@ -11,7 +11,8 @@ import { keysetPage, listBody } from '../db/paginate.js';
 import { organizations, siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
 import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { repairDefaults, requireSite, requireSpace, slug } from './structure.js';
+import { newVisitorKey } from './publishing-auth.js';
+import { repairDefaults, requireSite, slug } from './structure.js';
 import { toSite, type Site, type SiteRow } from './site-view.js';
 
 type ListQuery = z.output<typeof siteOperations.listSites.query>;
@@ -52,24 +53,28 @@ export async function createSite(ctx: Ctx, org: OrganizationGrant, body: CreateS
         title: body?.title || 'Untitled site',
         visibility: body?.visibility ?? 'public',
         shareKey: randomBytes(18).toString('base64url'),
+        visitorAuthKey: newVisitorKey(),
         createdAt: now,
         updatedAt: now,
       })
       .returning();
-    let key: string | null = null;
-    for (const [i, spaceId] of (body?.spaces ?? []).entries()) {
-      await requireSpace(tx, organizationId, spaceId, `body.spaces[${i}]`);
-      const [space] = await tx.db.select({ title: spaces.title }).from(spaces).where(eq(spaces.id, spaceId));
-      key = keyAfter(key);
-      await tx.db.insert(siteSpaces).values({
-        id: newId('sts', now.getTime()),
-        siteId: site.id,
-        spaceId,
-        path: slug(space.title),
-        position: key,
-        createdAt: now,
-        updatedAt: now,
-      });
+    // The spaces are checked in one query and their site spaces inserted in one statement, whatever their number.
+    const spaceIds = body?.spaces ?? [];
+    if (spaceIds.length) {
+      const found = await tx.db
+        .select({ id: spaces.id, title: spaces.title })
+        .from(spaces)
+        .where(and(inArray(spaces.id, spaceIds), eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt)));
+      const titleOf = new Map(found.map((f) => [f.id, f.title]));
+      const missing = spaceIds.findIndex((id) => !titleOf.has(id));
+      if (missing >= 0) throw new NotFound(`body.spaces[${missing}]: space ${spaceIds[missing]} not found in this organization`);
+      let key: string | null = null;
+      await tx.db.insert(siteSpaces).values(
+        spaceIds.map((spaceId) => {
+          key = keyAfter(key);
+          return { id: newId('sts', now.getTime()), siteId: site.id, spaceId, path: slug(titleOf.get(spaceId)!), position: key, createdAt: now, updatedAt: now };
+        }),
+      );
     }
     await repairDefaults(tx, site.id);
     return (await tx.db.select().from(sites).where(eq(sites.id, site.id)))[0];
@@ -154,5 +159,14 @@ export async function publishSite(ctx: Ctx, org: OrganizationGrant, siteId: stri
   const [row] = site.published
     ? [site]
     : await ctx.db.update(sites).set({ published: true, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
+  return siteView(ctx, org, row);
+}
+
+/** Unpublishes a site: the published site answers 404 from the next request (it reads the flag on each one). */
+export async function unpublishSite(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<Site> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const [row] = !site.published
+    ? [site]
+    : await ctx.db.update(sites).set({ published: false, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
   return siteView(ctx, org, row);
 }

@@ -1,0 +1,258 @@
+// Published docs sites, served to their readers as HTML (outside /v1, without an API token):
+//   <PUBLISHED_URL>/<organization hostname or id>/<basename or site id>/<section>/<site space>/<page path>
+// and, for a request whose Host is a site's custom hostname, the same from `/` of that host. A share-link
+// site is served under `…/~s/<share key>/`; a visitor-auth site needs a visitor token (visitor.ts). An
+// unknown, unpublished or unreachable site answers the same 404, so no URL tells whether a site exists.
+// Every request reads the site row, so unpublishing or deleting takes the site down at once.
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { siteHostnamePattern } from '../../contract/sites.js';
+import type { Db } from '../db/client.js';
+import type { Urls } from '../http/urls.js';
+import { siteCustomization } from '../sites/customization.js';
+import { visitorKey } from '../sites/publishing-auth.js';
+import { siteScripts } from '../sites/site-scripts.js';
+import { sameSecret, shareKeySegment, type SiteRow } from '../sites/site-view.js';
+import type { Visitor } from './conditions.js';
+import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
+import { renderPage } from './render-markdown.js';
+import { findSiteByHost, findSiteByPath, loadStructure, spaceTree, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
+import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
+import { searchPage } from './site-search.js';
+
+export interface PublishedOptions {
+  db: Db;
+  urls: Urls;
+}
+
+/** Where a site is being served in this request. */
+interface Place {
+  found: FoundSite;
+  /** Path of the site's home on this host (no trailing slash; '' at the root of a custom hostname). */
+  base: string;
+  /** Scheme and host the site's URLs are given with (PUBLISHED_URL's, or `https://<custom hostname>`), for the sitemap. */
+  origin: string;
+  segments: string[];
+}
+
+function sendHtml(res: Response, status: number, html: string, site?: SiteRow, indexable = true) {
+  res.status(status).type('html');
+  // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
+  res.set('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
+  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
+  res.set('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  if (!indexable || (site && site.visibility !== 'public')) res.set('X-Robots-Tag', 'noindex');
+  res.send(html);
+}
+
+const notFound = (res: Response) => sendHtml(res, 404, notFoundHtml(), undefined, false);
+
+const joinPath = (...parts: string[]) => parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
+
+/** The reader's access to the site: the visitor, or the answer already sent. */
+async function admit(db: Db, req: Request, res: Response, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
+  const { site } = place.found;
+  let { base, segments } = place;
+  if (!site.published) return void notFound(res);
+  if (site.visibility === 'share-link') {
+    if (segments[0] !== shareKeySegment || !segments[1] || !sameSecret(segments[1], site.shareKey)) return void notFound(res);
+    base = `${base}/${shareKeySegment}/${encodeURIComponent(segments[1])}`;
+    segments = segments.slice(2);
+  }
+  const cookiePath = base || '/';
+  const taken = takeFromQuery(req, site, cookiePath);
+  if (taken) {
+    res.set('Set-Cookie', taken.cookies);
+    res.set('Cache-Control', 'no-store');
+    return void res.redirect(302, taken.location);
+  }
+  let signed: Record<string, unknown> | undefined;
+  if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) signed = await verifiedClaims(req, site, await visitorKey({ db }, site));
+  if (site.visibility === 'visitor-auth' && !signed) {
+    if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.set('Set-Cookie', forgetToken(site, cookiePath));
+    if (site.visitorAuthFallbackUrl) {
+      const fallback = new URL(site.visitorAuthFallbackUrl);
+      fallback.searchParams.set('location', req.originalUrl);
+      res.set('Cache-Control', 'no-store');
+      return void res.redirect(302, fallback.toString());
+    }
+    return void sendHtml(res, 401, signInHtml(), site, false);
+  }
+  return { visitor: visitorOf(req, site, signed), base, segments };
+}
+
+/** Links of the sections and site spaces around the current one. */
+function chrome(base: string, nav: Navigation) {
+  const sections: Link[] = nav.sections.map((s) => {
+    return { title: s.title, href: `${base}/${joinPath(sectionSegment(s))}`, current: s.id === nav.section?.id };
+  });
+  const variants: Link[] = nav.variants.map((v) => ({
+    title: v.space.title,
+    href: `${base}/${joinPath(variantPath(nav.section, v))}`,
+    current: v.row.id === nav.variant?.row.id,
+  }));
+  return { sections, variants };
+}
+
+async function servePlace(options: PublishedOptions, req: Request, res: Response, place: Place): Promise<void> {
+  const { db, urls } = options;
+  const admitted = await admit(db, req, res, place);
+  if (!admitted) return;
+  const { visitor, base, segments } = admitted;
+  const { site } = place.found;
+  const origin = place.origin;
+
+  if (segments.length === 1 && segments[0] === 'robots.txt') {
+    const open = site.visibility === 'public';
+    res.type('text/plain').set('Cache-Control', 'no-cache');
+    res.send(open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
+    return;
+  }
+
+  const structure = await loadStructure(db, site.id);
+  if (segments.length === 1 && segments[0] === 'sitemap.xml') {
+    res.type('application/xml').set('Cache-Control', 'no-cache');
+    res.send(await sitemap(db, site, structure, `${origin}${base}`));
+    return;
+  }
+
+  const customization = siteCustomization(site);
+  const siteTitle = customization.title || site.title;
+  const scripts = await siteScripts(db, site.id, urls);
+  const nav = navigate(site, structure, visitor, segments[0] === '~search' ? [] : segments);
+  const { sections, variants } = chrome(base, nav);
+  const home = base || '/';
+  const searchAction = `${base}/~search`;
+  const frame = { siteTitle, customization, scripts, home, sections, variants, searchAction };
+
+  if (!nav.variant) {
+    sendHtml(res, 404, pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: '<p>This site has nothing to show yet.</p>' }), site, false);
+    return;
+  }
+  const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
+  const tree = await spaceTree(db, nav.variant.space);
+  const readable = readablePages(tree, visitor);
+  const order = readingOrder(readable);
+  const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
+  const sidebarFor = (currentId?: string): SidebarEntry[] => {
+    const hidden = new Set<string>();
+    return readable
+      .filter(({ page }) => {
+        if (page.hidden || (page.parent && hidden.has(page.parent))) {
+          hidden.add(page.id);
+          return false;
+        }
+        return true;
+      })
+      .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
+  };
+
+  if (segments[0] === '~search') {
+    const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+    const content = await searchPage(db, structure, nav, visitor, query, (siteSpaceId, path) => {
+      const entry = structure.siteSpaces.find((e) => e.row.id === siteSpaceId)!;
+      const section = structure.items.find((i) => i.id === entry.row.sectionId);
+      return `${base}/${joinPath(variantPath(section, entry), path)}`;
+    });
+    sendHtml(res, 200, pageHtml({ ...frame, title: 'Search', indexable: false, sidebar: sidebarFor(), content, query }), site, false);
+    return;
+  }
+
+  const pagePath = nav.rest.map((s) => s).join('/');
+  let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
+  if (target && target.page.type === 'group') {
+    const inside = order.find((p) => p.path.startsWith(`${target!.path}/`));
+    if (inside) return void res.redirect(302, hrefOf(inside));
+    target = undefined;
+  }
+  if (!target) {
+    const content = pagePath === '' ? '<p>This space has no pages yet.</p>' : '<p>There is no page at this address. The pages of this space are listed beside.</p>';
+    sendHtml(res, 404, pageHtml({ ...frame, title: pagePath === '' ? siteTitle : 'Page not found', indexable: false, sidebar: sidebarFor(), content }), site, false);
+    return;
+  }
+  const at = order.findIndex((p) => p.page.id === target!.page.id);
+  const previous = at > 0 ? order[at - 1] : undefined;
+  const next = at >= 0 && at < order.length - 1 ? order[at + 1] : undefined;
+  const indexable = site.visibility === 'public' && pageIndexable(target.page);
+  const html = pageHtml({
+    ...frame,
+    title: target.page.title,
+    description: target.page.description,
+    indexable,
+    sidebar: sidebarFor(target.page.id),
+    content: renderPage(tree.revisionId, target.page.id, target.page.markdown),
+    ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
+    ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
+  });
+  sendHtml(res, 200, html, site, indexable);
+}
+
+/** The sitemap of a public site: every page an anonymous reader may see and search engines may index. */
+async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absoluteBase: string): Promise<string> {
+  const urls: string[] = [];
+  if (site.visibility === 'public') {
+    const anonymous: Visitor = { claims: {} };
+    const sections = navigate(site, structure, anonymous, []).sections;
+    const places = sections.length ? sections.map((s) => navigate(site, structure, anonymous, [sectionSegment(s)])) : [navigate(site, structure, anonymous, [])];
+    for (const place of places) {
+      for (const variant of place.variants) {
+        const tree = await spaceTree(db, variant.space);
+        const variantBase = `${absoluteBase}/${joinPath(variantPath(place.section, variant))}`.replace(/\/$/, '');
+        for (const p of readingOrder(readablePages(tree, anonymous))) {
+          if (pageIndexable(p.page)) urls.push(`${variantBase}/${joinPath(p.path)}`);
+        }
+      }
+    }
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
+    .map((u) => `<url><loc>${escapeHtml(u)}</loc></url>`)
+    .join('\n')}\n</urlset>\n`;
+}
+
+/** Runs `handler`, passing errors to Express's error middleware. */
+const wrap =
+  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req, res, next) =>
+    handler(req, res).catch(next);
+
+/** The sites under PUBLISHED_URL, to mount at its path. */
+export function publishedSitesRouter(options: PublishedOptions): Router {
+  const router = express.Router();
+  router.get(
+    '/:org/:site{/*rest}',
+    wrap(async (req, res) => {
+      const params = req.params as { org: string; site: string; rest?: string[] };
+      const found = await findSiteByPath(options.db, params.org, params.site);
+      if (!found) return notFound(res);
+      const mount = req.baseUrl;
+      const base = `${mount}/${encodeURIComponent(params.org)}/${encodeURIComponent(params.site)}`;
+      await servePlace(options, req, res, { found, base, origin: new URL(options.urls.published('')).origin, segments: params.rest ?? [] });
+    }),
+  );
+  return router;
+}
+
+/**
+ * Requests whose Host is a site's custom hostname: the site, from `/`. Other hosts (the API's own) pass
+ * through; `/v1` is never a site's.
+ */
+export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
+  const own = new Set(ownHosts.map((h) => h.toLowerCase()));
+  return (req, res, next) => {
+    const host = req.hostname?.toLowerCase();
+    // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
+    if (!host || own.has(host) || !siteHostnamePattern.test(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
+    findSiteByHost(options.db, host)
+      .then(async (found) => {
+        if (!found) return next();
+        let segments: string[];
+        try {
+          segments = req.path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+        } catch {
+          return notFound(res); // a malformed escape leads nowhere
+        }
+        await servePlace(options, req, res, { found, base: '', origin: `https://${host}`, segments });
+      })
+      .catch(next);
+  };
+}

@@ -1,0 +1,130 @@
+// Who reads a published site: the visitor token of a `visitor-auth` site (a JWT signed with the site's key,
+// HS256, verified with jose), and the visitor's claims for adaptive content: the token's claims and the
+// unsigned ones the visitor sets, kept only where the site's adaptive schema allows them.
+//
+// A token or claims arrive once in the URL (`?jwt_token=…`, `?visitor.<claim>=true`); the site keeps them in
+// cookies scoped to its path and redirects to the same URL without them, so they do not stay in the address
+// bar, the history or logs of later requests.
+import { Ajv, type ValidateFunction } from 'ajv';
+import cookie from 'cookie';
+import type { Request } from 'express';
+import { jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
+import type { SiteRow } from '../sites/site-view.js';
+import type { Visitor } from './conditions.js';
+
+export const TOKEN_PARAM = 'jwt_token';
+const CLAIM_PARAM_PREFIX = 'visitor.';
+const MAX_COOKIE_BYTES = 4000;
+
+const tokenCookie = (site: SiteRow) => `dw_visitor_${site.id}`;
+const claimsCookie = (site: SiteRow) => `dw_claims_${site.id}`;
+
+/** Claims a JWT carries about itself, never visitor attributes. */
+const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+/**
+ * When the request carries a token or unsigned claims in its query: the cookies to set and the URL to
+ * redirect to (the same one without them). Undefined otherwise.
+ */
+export function takeFromQuery(req: Request, site: SiteRow, cookiePath: string): { cookies: string[]; location: string } | undefined {
+  const url = new URL(req.originalUrl, 'http://placeholder');
+  const token = url.searchParams.get(TOKEN_PARAM);
+  const claimNames = [...url.searchParams.keys()].filter((k) => k.startsWith(CLAIM_PARAM_PREFIX));
+  if (token === null && claimNames.length === 0) return undefined;
+  const options = { path: cookiePath, httpOnly: true, sameSite: 'lax' as const, secure: req.secure };
+  const cookies: string[] = [];
+  if (token !== null && token.length <= MAX_COOKIE_BYTES) cookies.push(cookie.serialize(tokenCookie(site), token, options));
+  if (claimNames.length) {
+    const unsigned = { ...readUnsigned(req, site) };
+    for (const name of claimNames) {
+      const value = url.searchParams.get(name);
+      unsigned[name.slice(CLAIM_PARAM_PREFIX.length)] = value === 'true' ? true : value === 'false' ? false : value;
+    }
+    const text = JSON.stringify(unsigned);
+    if (text.length <= MAX_COOKIE_BYTES) cookies.push(cookie.serialize(claimsCookie(site), text, options));
+  }
+  url.searchParams.delete(TOKEN_PARAM);
+  for (const name of claimNames) url.searchParams.delete(name);
+  return { cookies, location: url.pathname + url.search };
+}
+
+function cookies(req: Request): Record<string, string | undefined> {
+  const header = req.headers.cookie;
+  return header ? cookie.parse(header) : {};
+}
+
+function readUnsigned(req: Request, site: SiteRow): Record<string, unknown> {
+  const text = cookies(req)[claimsCookie(site)];
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The verified claims of the visitor's token; undefined without a token or when it is not valid (expired, wrongly signed, …). */
+export async function verifiedClaims(req: Request, site: SiteRow, key: string): Promise<Record<string, unknown> | undefined> {
+  const token = cookies(req)[tokenCookie(site)];
+  if (!token) return undefined;
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(key), { algorithms: ['HS256'] });
+    return payload as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cookie that forgets a token the site refused. */
+export function forgetToken(site: SiteRow, cookiePath: string): string {
+  return cookie.serialize(tokenCookie(site), '', { path: cookiePath, httpOnly: true, sameSite: 'lax', maxAge: 0 });
+}
+
+// Unknown properties are removed (the schemas have `additionalProperties: false`); a claim of the wrong type
+// is dropped below.
+const ajv = new Ajv({ removeAdditional: 'all', strict: false, allErrors: true });
+const validators = new LRUCache<string, ValidateFunction>({ max: 500 });
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | undefined {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      return undefined;
+    }
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/**
+ * The visitor as adaptive content sees it: the token's claims (registered JWT claims aside) and the unsigned
+ * ones, validated against the site's adaptive schema: what it does not declare, or declares with another
+ * type, is left out. Without adaptive content (or a schema) the visitor has no claims.
+ */
+export function visitorOf(req: Request, site: SiteRow, signed: Record<string, unknown> | undefined): Visitor {
+  if (!site.adaptiveEnabled || !site.adaptiveSchema) return { claims: {} };
+  const validate = validatorFor(site.adaptiveSchema);
+  if (!validate) return { claims: {} };
+  const claims: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(signed ?? {})) if (!REGISTERED.has(name) && name !== 'unsigned') claims[name] = value;
+  claims.unsigned = readUnsigned(req, site);
+  // Each round drops the claims Ajv names; a schema of flat booleans needs one or two.
+  for (let round = 0; round < 5 && !(validate(claims) as boolean); round++) {
+    for (const error of validate.errors ?? []) {
+      const path = error.instancePath.split('/').slice(1);
+      if (path.length === 0) continue;
+      let holder: Record<string, unknown> = claims;
+      for (const part of path.slice(0, -1)) holder = (holder[part] ?? {}) as Record<string, unknown>;
+      delete holder[path[path.length - 1]];
+      if (path.length === 1 && path[0] === 'unsigned') claims.unsigned = {};
+    }
+    if (!validate.errors?.some((e) => e.instancePath)) break;
+  }
+  const valid: boolean = validate(claims);
+  return valid ? { claims: claims as Visitor['claims'] } : { claims: {} };
+}

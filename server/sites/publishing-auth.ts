@@ -1,0 +1,65 @@
+// Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256) and where a
+// visitor without a valid token is sent. The published site (server/published/visitor.ts) verifies with it.
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { siteOperations } from '../../contract/sites.js';
+import type { components } from '../../generated/types.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import type { Ctx } from '../context.js';
+import { sites } from '../db/schema/index.js';
+import type { SiteRow } from './site-view.js';
+import { requireSite } from './structure.js';
+
+type SitePublishingAuth = components['schemas']['SitePublishingAuth'];
+type UpdateAuth = z.output<typeof siteOperations.updateSitePublishingAuthById.body>;
+
+/** A new visitor key: 256 random bits, as HS256 asks for. */
+export function newVisitorKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function toAuth(site: SiteRow, key: string): SitePublishingAuth {
+  return {
+    object: 'publishing-auth',
+    backend: 'custom',
+    privateKey: key,
+    ...(site.visitorAuthFallbackUrl && { fallbackURL: site.visitorAuthFallbackUrl }),
+  };
+}
+
+/**
+ * The site's visitor key. Sites created before keys existed get theirs on first use; the conditional update
+ * keeps two first readers from handing out different keys.
+ */
+export async function visitorKey(ctx: Pick<Ctx, 'db'>, site: SiteRow): Promise<string> {
+  if (site.visitorAuthKey) return site.visitorAuthKey;
+  await ctx.db.update(sites).set({ visitorAuthKey: newVisitorKey() }).where(and(eq(sites.id, site.id), isNull(sites.visitorAuthKey)));
+  const [row] = await ctx.db.select({ key: sites.visitorAuthKey }).from(sites).where(eq(sites.id, site.id));
+  return row!.key!;
+}
+
+export async function getPublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SitePublishingAuth> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  return toAuth(site, await visitorKey(ctx, site));
+}
+
+export async function updatePublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string, body: UpdateAuth): Promise<SitePublishingAuth> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const key = await visitorKey(ctx, site);
+  if (body.fallbackURL === undefined) return toAuth(site, key);
+  const [row] = await ctx.db
+    .update(sites)
+    .set({ visitorAuthFallbackUrl: body.fallbackURL, updatedAt: ctx.now() })
+    .where(eq(sites.id, site.id))
+    .returning();
+  return toAuth(row, key);
+}
+
+/** Replaces the key: tokens signed with the old one stop working from the next request. */
+export async function regeneratePublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SitePublishingAuth> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const key = newVisitorKey();
+  const [row] = await ctx.db.update(sites).set({ visitorAuthKey: key, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
+  return toAuth(row, key);
+}
