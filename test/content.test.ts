@@ -12,10 +12,12 @@ async function spaceWithContent(admin: Account) {
     changes: [
       { operation: 'insert_page', document: { markdown: '# Guide\n\nRead **this** first.\n\n- one\n- two' }, ref: 'guide', emoji: '📘', description: 'Start here' },
       { operation: 'insert_page', document: { markdown: 'Install it.' }, title: 'Setup', into: 'guide' },
-      { operation: 'insert_files', files: [{ name: 'logo.png', base64: 'iVBORw0KGgo=', contentType: 'image/png' }, { name: 'spec.json', url: 'https://example.com/spec.json' }] },
+      { operation: 'insert_files', files: [{ name: 'logo.png', base64: 'iVBORw0KGgo=', contentType: 'image/png' }, { name: 'spec.json', base64: 'eyJvcGVuYXBpIjoiMy4xLjAifQ==', contentType: 'application/json' }] },
     ],
   });
+  expect(done.status).toBe(200);
   const merged = await admin.api.post(`/spaces/${space.id}/change-requests/${cr.id}/merge`);
+  expect(merged.status).toBe(200);
   return {
     spaceId: space.id as string,
     revision: merged.body.revision as string,
@@ -81,7 +83,11 @@ describe('space content', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: logo.id, name: 'logo.png', contentType: 'image/png', size: 8 });
     const spec = c.files.find((f) => f.name === 'spec.json')!;
-    expect((await admin.api.get(`/spaces/${c.spaceId}/content/files/${spec.id}`)).body).toMatchObject({ contentType: 'application/json', downloadURL: 'https://example.com/spec.json' });
+    expect((await admin.api.get(`/spaces/${c.spaceId}/content/files/${spec.id}`)).body).toMatchObject({
+      contentType: 'application/json',
+      size: 19,
+      downloadURL: expect.stringMatching(new RegExp(`^https://api\\.test\\.example/v1/files/${c.spaceId}/${spec.id}/spec\\.json\\?expires=\\d+&signature=[\\w-]+$`)),
+    });
     expect((await admin.api.get(`/spaces/${c.spaceId}/content/files/fil_missing`)).status).toBe(404);
   });
 
