@@ -159,7 +159,7 @@ export const IssuesCluster = z
     id: z.string(),
     label: z.string(),
     createdAt: DateTime,
-    updatedAt: DateTime.openapi({ description: 'When an issue was last added to the cluster or its tasks last changed.' }),
+    updatedAt: DateTime.openapi({ description: 'When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).' }),
     icon: z.string().max(50).optional().openapi({ description: 'Name of an icon standing for the topic.' }),
     summary: z.string().optional().openapi({ description: 'What the issues of the cluster have in common; absent until summarized.' }),
     weeklyPulse: z

@@ -7441,7 +7441,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description When an issue was last added to the cluster or its tasks last changed.
+             * @description When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).
              * @example 2026-03-14T09:26:53.000Z
              */
             updatedAt: string;
