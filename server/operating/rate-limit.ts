@@ -102,7 +102,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter & { 
   async function syncOnce(db: Db): Promise<void> {
     const window = Math.floor(now() / WINDOW_MS);
     // Forget the keys of past minutes (their pending counts are in `stale`).
-    for (const [key, entry] of entries) if (entry.window < window) entries.delete(key), entry.pending > 0 && stale.push(entry);
+    for (const [key, entry] of entries) {
+      if (entry.window >= window) continue;
+      entries.delete(key);
+      if (entry.pending > 0) stale.push(entry);
+    }
     const batch = [...stale, ...entries.values()];
     stale = [];
     if (batch.length === 0) return;
