@@ -1,0 +1,105 @@
+// Integration script runtime benchmark.
+// 1. In process, the runtime alone (server/runtime/): the start-up cost (a new runtime's first
+//    invocation: its sandbox thread, the WebAssembly compile and warm-up), one invocation of a trivial
+//    fetch once warm, and invocations per second at 16 concurrent.
+// 2. Over HTTP, a server on PGlite (child process): a public-endpoint request with a trivial script against
+//    GET /v1/spaces/{id}, each with autocannon at 16 connections, in the same run.
+//
+//   npx tsx bench/script-runtime.ts [--duration 10]
+// Results go to bench/results/script-runtime.json.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
+
+const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' } } });
+const duration = Number(opts.duration);
+const root = path.resolve(import.meta.dirname, '..');
+const trivial = 'export default { fetch() { return new Response("ok") } }';
+const request = { method: 'GET', url: 'http://bench.invalid/', headers: [] as [string, string][], body: '' };
+
+async function runtimeAlone() {
+  const runtime = new ScriptRuntime({ ...DEFAULT_LIMITS, perIntegration: 16 }, { threads: 2 });
+  let t = performance.now();
+  await runtime.invoke({ key: 'bench', script: trivial, request, env: {} });
+  const startupMs = performance.now() - t;
+  const singles: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    t = performance.now();
+    await runtime.invoke({ key: 'bench', script: trivial, request, env: {} });
+    singles.push(performance.now() - t);
+  }
+  singles.sort((a, b) => a - b);
+  const until = Date.now() + duration * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (Date.now() < until) {
+      await runtime.invoke({ key: 'bench', script: trivial, request, env: {} });
+      done++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: 16 }, worker));
+  const perSecond = done / ((Date.now() - started) / 1000);
+  await runtime.close();
+  return { startupMs: Math.round(startupMs), warmInvocationMs: { p50: +singles[25].toFixed(1), p95: +singles[47].toFixed(1) }, invocationsPerSecondAt16: Math.round(perSecond) };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as net.AddressInfo).port;
+  server.close();
+  return port;
+}
+
+async function overHttp() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-script-'));
+  const port = await freePort();
+  const token = 'bench-token-0123456789abcdef';
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: tmp, PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (let i = 0; i < 240; i++) {
+      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const api = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${base}/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const org = (await api('GET', '/orgs')).items[0].id;
+    const space = await api('POST', `/orgs/${org}/spaces`, { title: 'Bench' });
+    await api('POST', '/integrations/bench', { title: 'Bench', description: 'Bench', scopes: [], organization: org, script: trivial });
+    const installation = await api('POST', '/integrations/bench/installations', { organization: org });
+    const endpoint = new URL(installation.urls.publicEndpoint).pathname;
+    const load = async (url: string, headers: Record<string, string> = {}) => {
+      await autocannon({ url, connections: 16, duration: 2, headers });
+      const result = await autocannon({ url, connections: 16, duration, headers });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return { requestsPerSecond: Math.round(result.requests.average), latencyMs: { p50: result.latency.p50, p99: result.latency.p99 } };
+    };
+    const space16 = await load(`${base}/v1/spaces/${space.id}`, { authorization: `Bearer ${token}` });
+    const endpoint16 = await load(`${base}${endpoint}`);
+    return { getSpace: space16, publicEndpoint: endpoint16, latencyRatioP50: +(endpoint16.latencyMs.p50 / space16.latencyMs.p50).toFixed(2) };
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const results = { at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, durationS: duration, runtime: await runtimeAlone(), http: await overHttp() };
+console.log(JSON.stringify(results, null, 2));
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+writeFileSync(path.join(root, 'bench/results/script-runtime.json'), `${JSON.stringify(results, null, 2)}\n`);
