@@ -7,9 +7,26 @@
 // keys derived from its blocks' content, so they are the same at every read and survive edits of other
 // blocks. Comments (`node`), `revert_page.block` and the block-level merge (merge.ts) name blocks by key.
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { diffIndices } from 'node-diff3';
 import { documentToMarkdown, markdownToDocument, type Block, type Document } from './markdown-document.js';
 import type { StoredPage } from './revision-content.js';
+
+/**
+ * Parsed documents by Markdown text: a merge or a batch reads the same pages several times, and parsing
+ * (micromark with GFM) is the costly part. The documents are shared, so nothing here changes them: every
+ * function below copies the blocks it changes.
+ */
+const parsed = new LRUCache<string, Document>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (_doc, markdown) => Math.max(1, markdown.length * 4) });
+
+function parse(markdown: string): Document {
+  let doc = parsed.get(markdown);
+  if (!doc) {
+    doc = markdownToDocument(markdown);
+    parsed.set(markdown, doc);
+  }
+  return doc;
+}
 
 /** One entry per child block: its key, with the keys of its own child blocks when it has some. */
 export type KeyTree = (string | [string, KeyTree])[];
@@ -72,7 +89,7 @@ export function keyTreeOf(blocks: Block[]): KeyTree {
 
 /** The document of a stored page, every block with its key. */
 export function pageDocument(page: Pick<StoredPage, 'markdown' | 'keys'>): Document {
-  const doc = markdownToDocument(page.markdown);
+  const doc = parse(page.markdown);
   return { ...doc, nodes: dedupe(overlay(doc.nodes, page.keys, ''), new Set()) };
 }
 
@@ -132,8 +149,8 @@ function align(next: Block[], previous: Block[], fill = true): Block[] {
  * keys) where it has them, then from the page's current blocks.
  */
 export function setPageContent(page: StoredPage, markdown: string, given?: Document): void {
-  const parsed = markdownToDocument(markdown).nodes;
-  const fromGiven = given ? align(parsed, given.nodes, false) : parsed;
+  const blocks = parse(markdown).nodes;
+  const fromGiven = given ? align(blocks, given.nodes, false) : blocks;
   const previous = page.markdown === '' && !page.keys ? [] : pageDocument(page).nodes;
   const keyed = dedupe(align(fromGiven, previous), new Set());
   page.markdown = markdown;
@@ -144,7 +161,7 @@ export function setPageContent(page: StoredPage, markdown: string, given?: Docum
 export function setPageDocument(page: StoredPage, blocks: Block[]): void {
   const markdown = documentToMarkdown({ nodes: blocks });
   // Read back, so the stored keys follow the blocks the Markdown gives (adjacent lists stay apart, etc.).
-  const keyed = dedupe(align(markdownToDocument(markdown).nodes, blocks), new Set());
+  const keyed = dedupe(align(parse(markdown).nodes, blocks), new Set());
   page.markdown = markdown;
   page.keys = keyTreeOf(keyed);
 }

@@ -1,0 +1,127 @@
+// Content writes and page merges on a space of 200 pages, on PGlite and on PostgreSQL, over HTTP to a real
+// listening server in this process: one `updateChangeRequestContent` of 50 changes (each page rewritten, so
+// each is parsed and its block keys aligned), then a merge that must merge those 50 pages block by block
+// (the space moved on meanwhile: another change request edited other blocks of the same pages).
+//
+//   npx tsx bench/content-merge.ts [--storage pglite|postgres|both] [--pages 200] [--changes 50] [--rounds 5]
+//
+// Results: bench/results/content-merge.json (the median and the worst of the rounds, each on a fresh space).
+import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { createApp } from '../server/app.js';
+import { createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
+import { createDb, type Database } from '../server/db/client.js';
+import { createScratchDatabase } from '../server/db/scratch-database.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    storage: { type: 'string', default: 'both' },
+    pages: { type: 'string', default: '200' },
+    changes: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '5' },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const pageCount = Number(opts.pages);
+const changeCount = Number(opts.changes);
+const rounds = Number(opts.rounds);
+const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
+
+/** A page of a documentation set: a heading, paragraphs, a list, a code block; `edit` changes paragraph `which`. */
+function pageMarkdown(n: number, edits: Record<number, string> = {}): string {
+  const paragraph = (i: number) => edits[i] ?? `Paragraph ${i} of page ${n}: configure the **server**, set the \`token\` and read [the guide](https://docs.example.com/${n}/${i}).`;
+  return [
+    `# Page ${n}`,
+    paragraph(0),
+    paragraph(1),
+    '- install the CLI\n- sign in\n- publish',
+    paragraph(2),
+    '```bash\nnpm install -g example-cli\nexample login\n```',
+    paragraph(3),
+    '| Option | Default |\n| --- | --- |\n| `timeout` | 30 s |',
+    paragraph(4),
+  ].join('\n\n');
+}
+
+async function openStorage(kind: string): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = createDb({ kind: 'pglite' });
+    return { database, dispose: () => database.close() };
+  }
+  return createScratchDatabase(opts['pg-url']!, { prefix: 'bench_merge' });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (ms: number) => Math.round(ms);
+
+async function run(kind: string) {
+  const { database, dispose } = await openStorage(kind);
+  const app = createApp({ db: database.db, logger: pino({ level: 'silent' }), publicUrl: 'http://bench.example' });
+  const listening = app.listen(0, '127.0.0.1');
+  try {
+    if (!listening.listening) await new Promise((resolve) => listening.once('listening', resolve));
+    await database.migrate();
+    const owner = await createUser(database.db, { email: 'owner@bench.example', displayName: 'Owner' });
+    const organization = await createOrganization(database.db, { title: 'Bench', ownerId: owner.id });
+    const token = await issueToken(database.db, owner.id, 'bench');
+    const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/v1`;
+    const call = async (method: string, url: string, body?: unknown) => {
+      const started = performance.now();
+      const res = await fetch(base + url, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const json = (await res.json()) as any;
+      if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(json)}`);
+      return { ms: performance.now() - started, body: json };
+    };
+    const batch = (spaceId: string, crId: string, changes: unknown[]) => call('POST', `/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, { changes });
+
+    const update: number[] = [];
+    const merge: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const space = (await call('POST', `/orgs/${organization.id}/spaces`, { title: `Bench ${r}` })).body;
+      const seed = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Seed' })).body;
+      const ids: string[] = [];
+      for (let from = 0; from < pageCount; from += 50) {
+        const changes = Array.from({ length: Math.min(50, pageCount - from) }, (_, i) => ({ operation: 'insert_page', title: `Page ${from + i}`, document: { markdown: pageMarkdown(from + i) } }));
+        const done = await batch(space.id, seed.id, changes);
+        ids.push(...done.body.changes.map((c: { page: { id: string } }) => c.page.id));
+      }
+      await call('POST', `/spaces/${space.id}/change-requests/${seed.id}/merge`);
+
+      const ours = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Ours' })).body;
+      const theirs = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Theirs' })).body;
+      const edited = ids.slice(0, changeCount);
+      await batch(space.id, theirs.id, edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(i, { 4: `Last paragraph of page ${i}, edited in the space.` }) } })));
+      await call('POST', `/spaces/${space.id}/change-requests/${theirs.id}/merge`);
+      // The measured batch: 50 pages rewritten, each keeping its other blocks' keys.
+      const ourChanges = edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(i, { 1: `Second paragraph of page ${i}, edited in the change request.` }) } }));
+      update.push((await batch(space.id, ours.id, ourChanges)).ms);
+      // The measured merge: 200 pages, 50 of them changed on both sides, merged block by block.
+      merge.push((await call('POST', `/spaces/${space.id}/change-requests/${ours.id}/merge`)).ms);
+      const check = (await call('GET', `/spaces/${space.id}/content/page/${edited[0]}?format=markdown`)).body.markdown as string;
+      if (!check.includes('edited in the space') || !check.includes('edited in the change request')) throw new Error('the merge lost an edit');
+    }
+    const result = {
+      updateChangeRequestContent: { medianMs: round(median(update)), maxMs: round(Math.max(...update)), runsMs: update.map(round) },
+      merge: { medianMs: round(median(merge)), maxMs: round(Math.max(...merge)), runsMs: merge.map(round) },
+    };
+    console.log(kind, JSON.stringify(result));
+    return result;
+  } finally {
+    listening.close();
+    await dispose();
+  }
+}
+
+async function main() {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, changes: changeCount, rounds };
+  for (const kind of storages) results[kind] = await run(kind);
+  writeFileSync(new URL('./results/content-merge.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+await main();
