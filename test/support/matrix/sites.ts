@@ -1,4 +1,4 @@
-// Matrix fixtures of docs sites: sites (with an adaptive schema, so it can be read), sections, section
+// Matrix fixtures of docs sites: sites (published, with an adaptive schema, so both can be read), sections, section
 // groups and site spaces, each created fresh in the site chosen for the call.
 import type { MatrixFixtures, MatrixWorld } from './types.js';
 
@@ -30,6 +30,8 @@ export const siteFixtures: MatrixFixtures = {
       const { admin } = world;
       const site = (await admin.api.post(`/orgs/${admin.organizationId}/sites`, { title: 'Matrix', spaces: [await newSpace(world)] })).body;
       await admin.api.put(`/orgs/${admin.organizationId}/sites/${site.id}/adaptive-schema`, { jsonSchema: adaptiveSchema });
+      // Published, so that what a published site answers (its profile, getPublishedContentSite) can be read.
+      await admin.api.post(`/orgs/${admin.organizationId}/sites/${site.id}/publish`);
       return site.id;
     },
     siteSectionId: newSection,
@@ -44,6 +46,7 @@ export const siteFixtures: MatrixFixtures = {
     addSectionGroupToSite: () => ({ title: 'Matrix group' }),
     addSectionToSiteSectionGroup: async (world, path) => ({ sectionId: await newSection(world, path) }),
     updateSiteAdaptiveSchema: () => ({ jsonSchema: adaptiveSchema }),
+    updateSitePublishingAuthById: () => ({ backend: 'custom', fallbackURL: 'https://auth.test.example/docs-login' }),
     moveSiteSection: async (world, path) => ({ position: { after: { type: 'site-section', siteSection: await newSection(world, path) } } }),
     moveSiteSectionGroup: async (world, path) => ({ position: { before: { type: 'site-section', id: await newSection(world, path) } } }),
     moveSiteSpace: async (world, path) => ({ position: { before: { type: 'site-space', siteSpace: await newRootSiteSpace(world, path) } } }),
