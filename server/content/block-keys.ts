@@ -108,7 +108,7 @@ export function blockKeysOf(page: Pick<StoredPage, 'markdown' | 'keys'>): Set<st
 
 /**
  * `next` with keys taken from `previous` (see the top of the file); blocks of `next` that already have a
- * key keep it. Keys are not yet unique: dedupe does that.
+ * key keep it. The keys may repeat (a client may send one twice): dedupe makes them unique.
  */
 function align(next: Block[], previous: Block[], fill = true): Block[] {
   const out: Block[] = next.map((b) => ({ ...b }));

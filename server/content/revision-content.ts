@@ -1,6 +1,6 @@
 // The snapshot a revision holds. Pages are stored flat, each with its parent and an order key among its
 // siblings: a page is then one record that a merge can compare, take or refuse on its own, and the tree
-// is rebuilt on read (revision-tree.ts).
+// is rebuilt on read (revision-view.ts).
 import type { KeyTree } from './block-keys.js';
 
 export interface StoredPage {
