@@ -74,7 +74,7 @@ async function overHttp() {
       await new Promise((r) => setTimeout(r, 500));
     }
     const api = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${base}/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+      const res = await fetch(`${base}/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
       return res.json();
     };
