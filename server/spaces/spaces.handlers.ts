@@ -1,5 +1,6 @@
 import type { spaceOperations } from '../../contract/spaces.js';
 import type { AppHandlers } from '../handler-types.js';
+import { spacePublishedUrl } from '../sites/space-published-url.js';
 import { createSpace, deleteSpace, listSpacesInOrganization, restoreSpace, updateSpace, viewSpace } from './spaces.store.js';
 
 export const spaceHandlers = {
@@ -10,8 +11,11 @@ export const spaceHandlers = {
   async listSpacesInOrganizationById({ grant, query }, ctx) {
     return { status: 200, body: await listSpacesInOrganization(ctx, grant, query) };
   },
-  async getSpaceById({ grant }, ctx) {
-    return { status: 200, body: await viewSpace(ctx, grant) };
+  async getSpaceById({ grant, query }, ctx) {
+    const space = await viewSpace(ctx, grant);
+    // `shareKey` resolves the URL of a space published by a share-link site (server/sites/space-published-url.ts).
+    const published = await spacePublishedUrl(ctx, space.id, query.shareKey);
+    return { status: 200, body: published ? { ...space, urls: { ...space.urls, published } } : space };
   },
   async updateSpaceById({ grant, body }, ctx) {
     return { status: 200, body: await updateSpace(ctx, grant, body) };
