@@ -22,5 +22,14 @@ export function countingStatements<T>(work: (tally: Readonly<Tally>) => T): T {
   return tallies.run(tally, () => work(tally));
 }
 
+// Transaction control: Drizzle sends BEGIN and COMMIT as statements on node-postgres but not on PGlite
+// (whose own transaction call sends them), so they are left out of the count on both: a budget means the
+// same work on either storage. Savepoints (nested transactions) are the same on both, and counted.
+const TRANSACTION_CONTROL = /^(begin|commit|rollback)\b/i;
+
 /** The Drizzle logger that counts each statement Drizzle sends (its text and values are not kept). */
-export const statementCountingLogger = { logQuery: (_query: string, _params: unknown[]) => countStatement() };
+export const statementCountingLogger = {
+  logQuery: (query: string, _params: unknown[]) => {
+    if (!TRANSACTION_CONTROL.test(query)) countStatement();
+  },
+};
