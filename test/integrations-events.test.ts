@@ -403,4 +403,26 @@ describe('integration events', () => {
     const trace = (await owner.api.get(`/integrations/${name}/events/${updates[1].id}`)).body.trace.logs;
     expect(trace[1].message).toBe(`${onSpace.id} rev_new ${owner.userId}`);
   });
+
+  it('emits space_content_updated when a change request is merged into a space it is installed on', async () => {
+    const owner = await h.current.newAdmin();
+    const name = unique('merged');
+    await publishAs(owner, name, { script: `export default { async fetch() { return new Response('ok'); } }` });
+    const installation = await install(owner, name);
+    const space = (await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Docs' })).body;
+    expect((await owner.api.post(`/integrations/${name}/installations/${installation.id}/spaces`, { space: space.id })).status).toBe(201);
+    const cr = await owner.api.post(`/spaces/${space.id}/change-requests`, { subject: 'Add a page' });
+    expect(cr.status).toBe(201);
+    const edit = await owner.api.post(`/spaces/${space.id}/change-requests/${cr.body.id}/content?compat=false`, {
+      changes: [{ operation: 'insert_page', document: { markdown: '# Hello' } }],
+    });
+    expect(edit.status).toBe(200);
+    const merged = await owner.api.post(`/spaces/${space.id}/change-requests/${cr.body.id}/merge`);
+    expect(merged.status).toBe(200);
+    await deliverAll();
+    const updates = (await eventsOf(owner, name)).filter((e: { payload: { type: string } }) => e.payload.type === 'space_content_updated');
+    expect(updates.map((e: { status: string; payload: { spaceId: string; revisionId: string } }) => [e.status, e.payload.spaceId, e.payload.revisionId])).toEqual([
+      ['success', space.id, merged.body.revision],
+    ]);
+  });
 });

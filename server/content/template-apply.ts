@@ -24,6 +24,7 @@ import { keyAfter } from './order-keys.js';
 import { childrenOf, type RevisionContent, type StoredPage } from './revision-content.js';
 import { insertRevision, loadRevision } from './revisions.store.js';
 import { templates, type Template, type TemplatePage } from './templates.js';
+import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 
 type Body = z.output<(typeof contentOperations)['applyTemplateToSpace']['body']>;
 type ContentRefs = NonNullable<NonNullable<Body['params']>['contentRefs']>;
@@ -169,6 +170,7 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
       const current = await loadRevision(tx.db, space.revisionId, space.createdAt);
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
       await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
+      await emitSpaceContentUpdated(tx, space.id, revision.id);
       return;
     }
 
