@@ -210,4 +210,19 @@ describe('published site pages', () => {
     expect(v2Page.text).toContain('GET /v2/robots');
     expect(v2Page.text).toMatch(/<div class="variants">.*API v1.*API v2/s);
   });
+
+  it('searches the site space being read from the search box, linking to the published pages', async () => {
+    const admin = await h.current.newAdmin();
+    const { site } = await docsSite(admin);
+    const url = (await publish(admin, site.id)).urls.published;
+    const res = await open(h.current, `${url}/~search?q=robots`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.text).toContain(`href="${new URL(url).pathname}/guides/introduction`);
+    expect(res.text).toMatch(/1 page of Guides match/);
+    const none = await open(h.current, `${url}/~search?q=zeppelin`);
+    expect(none.status).toBe(200);
+    expect(none.text).toContain('No page of Guides matches');
+    expect((await open(h.current, `${url}/~search`)).text).toContain('Type words to look for');
+  });
 });
