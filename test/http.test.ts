@@ -26,7 +26,8 @@ const withPathParams = operations.filter(([, op]) => op.params);
 
 describe('shared HTTP behaviour', () => {
   // The per-operation cases are one test each (all operations in a loop, every miss listed), not one
-  // test per operation: they prove the same thing, and the count of tests stays meaningful.
+  // test per operation: they prove the same thing, and the count of tests stays meaningful. Each loop
+  // makes one request per operation (about 170), hence their longer timeout.
 
   /** Runs `check` for every operation given and fails listing the ones that answered otherwise. */
   async function everyOperation(ops: [string, Operation][], check: (id: string, op: Operation) => Promise<string | undefined>) {
@@ -44,7 +45,7 @@ describe('shared HTTP behaviour', () => {
       const res = await send(h.current.app, op.method, concrete(op.path), { token: 'dwt_wrong' });
       return res.status === 401 && res.body.error.code === 401 ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
     });
-  });
+  }, 120_000);
 
   it('every operation with a body returns 415 for a body that is not JSON', async () => {
     const admin = await h.current.newAdmin();
@@ -52,7 +53,7 @@ describe('shared HTTP behaviour', () => {
       const res = await send(h.current.app, op.method, concrete(op.path), { token: admin.token, raw: { data: 'title=x', contentType: 'text/plain' } });
       return res.status === 415 ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
     });
-  });
+  }, 120_000);
 
   it('every operation with a body returns 413 for a body over its size limit', async () => {
     const admin = await h.current.newAdmin();
@@ -61,7 +62,7 @@ describe('shared HTTP behaviour', () => {
       const res = await send(h.current.app, op.method, concrete(op.path), { token: admin.token, raw: { data, contentType: 'application/json' } });
       return res.status === 413 ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
     });
-  });
+  }, 120_000);
 
   it('an operation with a larger size limit accepts a body over 1 MiB', async () => {
     const admin = await h.current.newAdmin();
@@ -84,7 +85,7 @@ describe('shared HTTP behaviour', () => {
       });
       return res.status === 400 && /params\.\w+: /.test(res.body.error?.message) ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
     });
-  });
+  }, 120_000);
 
   it('an operation no area implements answers 501 with the error body', async () => {
     // A stub as server/handlers.ts computes them, behind the real error middleware. Not through `send`:
@@ -152,10 +153,10 @@ describe('shared HTTP behaviour', () => {
     // Fails at the token lookup, before any handler; test/fuzz.test.ts makes every handler fail past it.
     it('every operation returns 500 without internals', async () => {
       await everyOperation(operations, async (_id, op) => {
-        const res = await send(app, op.method, concrete(op.path), { token: 'dwt_anything' });
+        const res = await send(app, op.method, concrete(op.path), { token: 'dwt_anything', expectServerError: true });
         const internals = JSON.stringify(res.body) !== JSON.stringify({ error: { code: 500, message: 'An unexpected error occurred' } });
         return res.status === 500 && !internals ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
       });
-    });
+    }, 120_000);
   });
 });
