@@ -189,7 +189,8 @@ export const SiteCustomizationSettings = z
   });
 
 /** What `updateSiteCustomizationById` accepts: the settings, with colors and images held to what can be rendered safely. */
-export const SiteCustomizationSettingsInput = SiteCustomizationSettings.extend({
+export const SiteCustomizationSettingsInput = z.object({
+  ...SiteCustomizationSettings.shape,
   styling: SiteCustomizationSettings.shape.styling.unwrap().extend({
     primaryColor: z.strictObject({ light: cssColor, dark: cssColor }).optional(),
     tint: z.strictObject({ color: z.strictObject({ light: cssColor, dark: cssColor }) }).optional(),

@@ -5722,7 +5722,8 @@ export interface components {
          *       }
          *     }
          */
-        SiteCustomizationSettingsInput: components["schemas"]["SiteCustomizationSettings"] & {
+        SiteCustomizationSettingsInput: {
+            title?: string;
             styling?: {
                 theme?: string;
                 primaryColor?: {
@@ -5776,6 +5777,75 @@ export interface components {
                     }[];
                     condition?: string;
                 }[];
+            };
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                }[];
+                copyright?: string;
+            };
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"];
+                };
+                style?: string;
+            };
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            };
+            pdf?: {
+                enabled: boolean;
+            };
+            feedback?: {
+                enabled: boolean;
+            };
+            ai?: {
+                mode: string;
+            };
+            advancedCustomization?: {
+                enabled: boolean;
+            };
+            git?: {
+                showEditLink: boolean;
+            };
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            };
+            externalLinks?: {
+                target: string;
+            };
+            pagination?: {
+                enabled: boolean;
+            };
+            trademark?: {
+                enabled: boolean;
+            };
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            };
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            };
+            insights?: {
+                trackingCookie: boolean;
             };
         };
         /**
