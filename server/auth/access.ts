@@ -41,6 +41,11 @@ export type CollectionGrant = ContentGrant<CollectionRow>;
 export interface SpaceGrant extends ContentGrant<SpaceRow> {
   /** The counters the Space shows, read with it (absent for grants read another way). */
   counts?: SpaceCounts;
+  /**
+   * Whether a published site publishes the space, read with it so that reading a space looks for its
+   * published URL only when it has one (absent for grants read another way: then look).
+   */
+  onPublishedSite?: boolean;
 }
 
 /** The grant each kind of access rule hands to the handler. */
@@ -100,7 +105,7 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
 async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean): Promise<SpaceGrant | undefined> {
   const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
-  const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited), counts: found.counts };
+  const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited), counts: found.counts, onPublishedSite: found.onPublishedSite };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }

@@ -35,7 +35,8 @@ const queries = {
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'draft') AS change_requests_draft,
-      (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments
+      (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments,
+      EXISTS (SELECT 1 FROM site_spaces x JOIN sites y ON y.id = x.site_id AND y.published WHERE x.space_id = s.id) AS on_published_site
     FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
 };
 
@@ -71,6 +72,7 @@ export async function readSpaceGrant(db: Db, id: string, userId: string) {
         changeRequestsDraft: Number(raw.change_requests_draft),
         comments: Number(raw.comments),
       },
+      onPublishedSite: raw.on_published_site === true,
     }
   );
 }

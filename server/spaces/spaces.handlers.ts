@@ -14,7 +14,7 @@ export const spaceHandlers = {
   async getSpaceById({ grant, query }, ctx) {
     const space = await viewSpace(ctx, grant);
     // `shareKey` resolves the URL of a space published by a share-link site (server/sites/space-published-url.ts).
-    const published = await spacePublishedUrl(ctx, space.id, query.shareKey);
+    const published = grant.onPublishedSite === false ? undefined : await spacePublishedUrl(ctx, space.id, query.shareKey);
     return { status: 200, body: published ? { ...space, urls: { ...space.urls, published } } : space };
   },
   async updateSpaceById({ grant, body }, ctx) {
