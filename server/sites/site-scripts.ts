@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
 import type { Urls } from '../http/urls.js';
+import { installationEndpointPath } from '../integrations/integration-view.js';
 
 export interface SiteScript {
   script: string;
@@ -42,7 +43,7 @@ export async function siteScripts(db: Db, siteId: string, urls: Urls): Promise<S
   return rows.map((row) => {
     const policy = policyText(row.content_security_policy);
     return {
-      script: urls.api(`/integrations/${encodeURIComponent(row.integration_name)}/installations/${row.installation_id}/integration`),
+      script: urls.root(installationEndpointPath(row.integration_name, row.installation_id)),
       ...(policy && { contentSecurityPolicy: policy }),
       cookies: false,
     };
