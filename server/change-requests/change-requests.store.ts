@@ -16,6 +16,7 @@ import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
 import { mayMerge, refuseLocked, requireMergeRules } from './merge-check.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
 
 type Ops = typeof changeRequestOperations;
 type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
@@ -187,6 +188,7 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     const revision = await insertRevision(tx, space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content });
     const now = tx.now();
     await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
+    await enqueueSpaceIndexing(tx, space.id);
     await tx.db.update(changeRequests).set({ status: 'merged', revisionMerged: revision.id, updatedAt: now }).where(eq(changeRequests.id, cr.id));
     await emitSpaceContentUpdated(tx, space.id, revision.id);
     return { revision: revision.id, result: 'merge' as const };

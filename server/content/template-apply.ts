@@ -25,6 +25,7 @@ import { childrenOf, type RevisionContent, type StoredPage } from './revision-co
 import { insertRevision, loadRevision } from './revisions.store.js';
 import { templates, type Template, type TemplatePage } from './templates.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
 
 type Body = z.output<(typeof contentOperations)['applyTemplateToSpace']['body']>;
 type ContentRefs = NonNullable<NonNullable<Body['params']>['contentRefs']>;
@@ -170,6 +171,7 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
       const current = await loadRevision(tx.db, space.revisionId, space.createdAt);
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
       await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
+      await enqueueSpaceIndexing(tx, space.id);
       await emitSpaceContentUpdated(tx, space.id, revision.id);
       return;
     }

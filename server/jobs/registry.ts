@@ -5,6 +5,7 @@ import { purgeDeletedSpaces, purgeDeletedSpacesJob, PURGE_DELETED_SPACES } from 
 import { processOpenAPISpecHandler, PROCESS_OPENAPI_SPEC } from '../openapi/process.job.js';
 import { runTranslationHandler, RUN_TRANSLATION } from '../translations/run.job.js';
 import { clusterConversations, CLUSTER_CONVERSATIONS } from '../conversations/cluster.job.js';
+import { indexSpaceSearch, INDEX_SPACE, sweepSearchIndexes, sweepSearchIndexesJob, SWEEP_SEARCH_INDEXES } from '../search/index.job.js';
 import type { EnqueueInput } from './queue.js';
 import type { JobHandlers } from './runner.js';
 
@@ -14,9 +15,12 @@ export const jobHandlers: JobHandlers = {
   [RUN_TRANSLATION]: runTranslationHandler(),
   [CLUSTER_CONVERSATIONS]: clusterConversations,
   [DELIVER_INTEGRATION_EVENT]: deliverIntegrationEvent,
+  [INDEX_SPACE]: indexSpaceSearch,
+  [SWEEP_SEARCH_INDEXES]: sweepSearchIndexes,
 };
 
 /** The jobs each server start makes sure are pending; their uniqueKey makes that a no-op when they are. */
 export function startupJobs(now: Date): EnqueueInput[] {
-  return [purgeDeletedSpacesJob(now)];
+  // The sweep waits a minute: a starting server answers its first requests first.
+  return [purgeDeletedSpacesJob(now), sweepSearchIndexesJob(new Date(now.getTime() + 60_000))];
 }

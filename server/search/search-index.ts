@@ -1,17 +1,18 @@
 // Keeps the full-text index (search_pages, search_sections, search_page_pairs, search_terms) in step with
 // the spaces' current revisions.
-// It is brought up to date lazily, by the search that finds it behind: every write of content (merges,
-// templates, …) stays as it is, and a space nobody searches costs nothing. Pages are compared by a digest
-// of what is indexed, so after a merge only the changed pages (and those under a renamed or moved parent)
-// are indexed again. Two searches catching up the same space queue on its state row, and the second finds
-// the work done.
+// It is brought up to date by a job each write of a space's content queues (index.job.ts), and by the
+// search of a space that finds it behind (so a reader of the space never sees it stale); the organization
+// search only reads it. Pages are compared by a digest of what is indexed, so after a merge only the changed
+// pages (and those under a renamed or moved parent) are indexed again. Two catch-ups of the same space queue
+// on its state row, and the second finds the work done.
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { slugify } from '../content/apply-changes.js';
 import { pagePath, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
+import type { Db } from '../db/client.js';
 import { searchIndexState, searchPages, searchTerms, spaces } from '../db/schema/index.js';
 
 interface IndexedSection {
@@ -87,34 +88,17 @@ export async function ensureSpaceIndexed(ctx: Ctx, spaceId: string, knownRevisio
   indexedHere.set(spaceId, row.revisionId);
 }
 
-/**
- * Brings the index of every live space of the organization up to date. The database names the spaces
- * that are behind (usually none, or the few written since the last search), so the cost of a search does
- * not grow with the number of spaces in the organization: an organization of 20,000 spaces once had its
- * every space id read into memory on each search, and the server's memory grew with the organization.
- */
-export async function ensureOrganizationIndexed(ctx: Ctx, organizationId: string): Promise<void> {
-  const behind = await ctx.db
-    .select({ id: spaces.id })
-    .from(spaces)
-    .leftJoin(searchIndexState, eq(searchIndexState.spaceId, spaces.id))
-    .where(and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt), sql`${searchIndexState.revisionId} IS DISTINCT FROM ${spaces.revisionId}`));
-  if (behind.length === 0) return;
-  // One transaction for all of them: each transaction holds PGlite's only session while its opening,
-  // answered by the database thread, waits in this thread's event loop (server/db/pglite-thread.ts), so one
-  // per space made a search behind ~40 spaces take seconds under a load of writes. On PostgreSQL the state
-  // rows are locked in id order, as every such search does, so two of them cannot deadlock.
-  await ctx.transaction(async (tx) => {
-    let fresh = 0;
-    for (const id of behind.map((b) => b.id).sort()) fresh += await catchUpIn(tx, id);
-    if (fresh > 0) await cleanPendingLists(tx);
-  });
+async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
+  await ctx.transaction((tx) => catchUpWithin(tx, spaceId));
 }
 
-async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
-  await ctx.transaction(async (tx) => {
-    if ((await catchUpIn(tx, spaceId)) > 0) await cleanPendingLists(tx);
-  });
+/** Brings one space's index to its current revision, in a transaction of its own: the job of index.job.ts. */
+export async function catchUpSpace(db: Db, spaceId: string): Promise<void> {
+  await db.transaction((tx) => catchUpWithin({ db: tx as unknown as Db }, spaceId));
+}
+
+async function catchUpWithin(tx: Pick<Ctx, 'db'>, spaceId: string): Promise<void> {
+  if ((await catchUpIn(tx, spaceId)) > 0) await cleanPendingLists(tx);
 }
 
 /**
@@ -122,14 +106,14 @@ async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
  * only (auto)vacuum would merge: merge them now. Right after a 10,000-page build, the pending list made
  * PGlite's planner prefer reading every row (100 ms for a word on 13 pages; 1 ms after).
  */
-async function cleanPendingLists(tx: Ctx): Promise<void> {
+async function cleanPendingLists(tx: Pick<Ctx, 'db'>): Promise<void> {
   for (const index of ['search_pages_tsv_idx', 'search_pages_title_tsv_idx', 'search_page_pairs_idx']) {
     await tx.db.execute(sql`SELECT gin_clean_pending_list(${index}::regclass)`);
   }
 }
 
 /** Brings one space's index to its current revision, in the caller's transaction; the number of pages it indexed anew. */
-async function catchUpIn(tx: Ctx, spaceId: string): Promise<number> {
+async function catchUpIn(tx: Pick<Ctx, 'db'>, spaceId: string): Promise<number> {
   await tx.db.insert(searchIndexState).values({ spaceId, revisionId: '' }).onConflictDoNothing();
   const [state] = await tx.db.select().from(searchIndexState).where(eq(searchIndexState.spaceId, spaceId)).for('update');
   // The revision read under the lock: the space's latest, even if the request that got here saw an older one.
@@ -166,7 +150,7 @@ const countWordsOf = (spaceId: string, rows: string, sign: '' | '-') => sql`
  * Indexes pages: their rows, their word pairs and their words' counts in one statement (so the counts are
  * of exactly the rows written), then their sections.
  */
-async function insertPages(tx: Ctx, spaceId: string, pages: IndexedPage[]): Promise<void> {
+async function insertPages(tx: Pick<Ctx, 'db'>, spaceId: string, pages: IndexedPage[]): Promise<void> {
   const pageRows = JSON.stringify(pages.map(({ pageId, digest, title, path, ancestors, markdown }) => ({ pageId, digest, title, path, ancestors, markdown })));
   await tx.db.execute(sql`
     WITH inserted AS (
@@ -186,7 +170,7 @@ async function insertPages(tx: Ctx, spaceId: string, pages: IndexedPage[]): Prom
 }
 
 /** Removes pages from the index (their sections and pairs go with them), and their words from the counts, in one statement. */
-async function deletePages(tx: Ctx, spaceId: string, pageIds: string[]): Promise<void> {
+async function deletePages(tx: Pick<Ctx, 'db'>, spaceId: string, pageIds: string[]): Promise<void> {
   await tx.db.execute(sql`
     WITH deleted AS (
            DELETE FROM search_pages

@@ -8,7 +8,7 @@ import type { Ctx } from '../context.js';
 import { directQuery } from '../db/client.js';
 import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
 import { excerpt, queryWords } from './excerpt.js';
-import { ensureOrganizationIndexed, ensureSpaceIndexed } from './search-index.js';
+import { ensureSpaceIndexed } from './search-index.js';
 
 type SearchSpaceResult = components['schemas']['SearchSpaceResult'];
 
@@ -55,8 +55,13 @@ type Scope = { spaceId: string; revisionId: string } | { organizationId: string 
  * database function `search_content` (migrations 0017 and 0022), which each connection plans once.
  */
 async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
+  // A space searched directly is brought up to date here, so its reader never sees a page of results older
+  // than the content they just read. The organization search catches up nothing: it searches what is
+  // indexed, and each write of content queues the catch-up of its space (index.job.ts), so a space's latest
+  // change is found there once that job has run, a few seconds after the write; until then the space is
+  // searched at the revision last indexed. A sweep (index.job.ts) queues the catch-up of any space still
+  // behind, e.g. indexed only by searches before these jobs existed.
   if ('spaceId' in scope) await ensureSpaceIndexed(ctx, scope.spaceId, scope.revisionId);
-  else await ensureOrganizationIndexed(ctx, scope.organizationId);
   const spaceId = 'spaceId' in scope ? scope.spaceId : null;
   const organizationId = 'organizationId' in scope ? scope.organizationId : null;
   const rows = (await directQuery(

@@ -13,6 +13,7 @@ import { changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
 type TransferSpace = z.output<typeof spaceOperations.transferSpace.body>;
@@ -92,6 +93,7 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
     const revision = await insertRevision(tx, inserted.id, { parents: [], type: 'edits', content });
     await copyFiles(tx, source.id, inserted.id);
     const [withContent] = await tx.db.update(spaces).set({ revisionId: revision.id }).where(eq(spaces.id, inserted.id)).returning();
+    await enqueueSpaceIndexing(tx, inserted.id);
     return withContent;
   });
   // The duplicate's change requests and comments are not copied.

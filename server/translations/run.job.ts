@@ -20,6 +20,7 @@ import type { JobContext, JobHandler } from '../jobs/runner.js';
 import { markdownText } from './markdown-text.js';
 import { runKey, unitHash, TITLE_UNIT } from './source-hashes.js';
 import { configuredTranslator, type TranslateRequest, type Translator } from './translator.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
 
 export const RUN_TRANSLATION = 'run-translation';
 
@@ -248,6 +249,7 @@ function run(current: () => Translator): JobHandler {
         const written = await insertRevision(tx, target.id, { parents: [target.revisionId], type: 'update', content });
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
+        await enqueueSpaceIndexing(tx, target.id);
       }
       const report: TranslationRunRecord = {
         status: 'completed',
