@@ -957,7 +957,7 @@ export interface paths {
         };
         /**
          * Search the content of an organization
-         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included).
+         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. A space's latest change is found a few seconds after it is written (its index is brought up to date in the background); until then the space is searched as it was. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included).
          */
         get: operations["searchOrganizationContent"];
         put?: never;
