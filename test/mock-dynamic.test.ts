@@ -22,7 +22,8 @@ describe('dynamic mock', () => {
     const answers = [await get('/orgs/org_demo/spaces'), await get('/orgs/org_demo/spaces'), await get('/orgs/org_demo/spaces')];
     for (const answer of answers) {
       expect(answer.status).toBe(200);
-      expect(responseProblems(op, answer.status, answer.body, answer.headers)).toEqual([]);
+      // Open objects: Prism's generated data adds properties the published (open) schemas allow.
+      expect(responseProblems(op, answer.status, answer.body, answer.headers, { open: true })).toEqual([]);
     }
     const distinct = new Set(answers.map((a) => JSON.stringify(a.body)));
     expect(distinct.size).toBe(3);
