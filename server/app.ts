@@ -19,7 +19,7 @@ import type { RateLimiter } from './operating/rate-limit.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
-import { createUrls } from './http/urls.js';
+import { createUrls } from './urls.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
 import { setServerOrigin } from './runtime/script-runtime.js';

@@ -2,7 +2,7 @@
 // and the unit of work.
 import type { Logger } from 'pino';
 import type { Db } from './db/client.js';
-import type { Urls } from './http/urls.js';
+import type { Urls } from './urls.js';
 
 export interface Caller {
   userId: string;

@@ -10,7 +10,7 @@ import { createDeliveryHandler, deliverIntegrationEvent, DELIVER_INTEGRATION_EVE
 import { verifySignature } from '../server/integrations/signature.js';
 import { emitSpaceContentUpdated } from '../server/integrations/content-events.js';
 import { createCtx } from '../server/context.js';
-import { createUrls } from '../server/http/urls.js';
+import { createUrls } from '../server/urls.js';
 import { claimJob } from '../server/jobs/claims.js';
 import { createJobRunner, type JobHandler } from '../server/jobs/runner.js';
 import { useHarness, type Account } from './support/harness.js';

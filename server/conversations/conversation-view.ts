@@ -1,7 +1,7 @@
 // API shapes of conversations, issues and clusters, mapped explicitly from rows.
 import type { components } from '../../generated/types.js';
 import type { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 
 export type Conversation = components['schemas']['Conversation'];
 export type IssuesCluster = components['schemas']['IssuesCluster'];

@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { asRole } from '../auth/roles.js';
 import { members, spaces, teamMembers, users } from '../db/schema/index.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 import { toUser } from '../users/users.store.js';
 
 export type Member = components['schemas']['Member'];

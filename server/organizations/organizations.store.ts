@@ -11,7 +11,7 @@ import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { members, organizations, sites } from '../db/schema/index.js';
 import { BadRequest, Conflict } from '../errors.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 
 export type Organization = components['schemas']['Organization'];
 export type OrganizationUpdate = z.output<typeof organizationOperations.updateOrganizationById.body>;

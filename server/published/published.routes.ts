@@ -7,7 +7,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 import { siteCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScripts } from '../sites/site-scripts.js';

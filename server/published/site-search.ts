@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { createCtx } from '../context.js';
 import type { Db } from '../db/client.js';
-import { createUrls } from '../http/urls.js';
+import { createUrls } from '../urls.js';
 import { searchSpace } from '../search/search.js';
 import type { Visitor } from './conditions.js';
 import { readablePages, type Navigation } from './navigation.js';

@@ -4,7 +4,7 @@
 // read here; if they change, this is the one function to adapt.
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 import { installationEndpointPath } from '../integrations/integration-view.js';
 
 export interface SiteScript {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { samlAssertions, samlProviders, samlRequests } from '../db/schema/index.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 import { ASSERTION_MEMORY_MS, CLOCK_SKEW_MS, isActive, REQUEST_TTL_MS, samlFor, type ActiveProvider, type SamlSigning } from './saml-settings.js';
 import { defaultReturnTo, publicBase, serviceUrls } from './service-urls.js';
 import { issueSignInCode, withCode } from './sign-in-codes.js';

@@ -10,7 +10,7 @@ import type { Ctx } from '../context.js';
 import { keysetPage, type PageRequest } from '../db/paginate.js';
 import { organizations, samlProviders, teams } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 import { newId } from '../ids.js';
 import { teamFields, toTeam, type Team } from '../teams/team-view.js';
 import { checkCertificate } from './certificate.js';

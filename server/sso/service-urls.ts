@@ -1,6 +1,6 @@
 // Where this server serves SAML sign-in (outside /v1: identity providers and browsers reach it without a
 // token). The provider's `service` URLs and the sign-in options are built from these paths.
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 
 /** Express paths of the sign-in routes (server/sso/saml.routes.ts). */
 export const SSO_PATHS = {

@@ -13,7 +13,7 @@ import type { RevisionContent, StoredPage } from '../content/revision-content.js
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
 import { spaces, translations } from '../db/schema/index.js';
 import type { TranslationRunRecord } from '../db/schema/translations.js';
-import { createUrls } from '../http/urls.js';
+import { createUrls } from '../urls.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';

@@ -2,7 +2,7 @@
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import type { translations } from '../db/schema/index.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 
 export type Translation = components['schemas']['Translation'];
 export type TranslationRow = typeof translations.$inferSelect;

@@ -3,7 +3,7 @@ import type { components } from '../../generated/types.js';
 import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
-import type { Urls } from '../http/urls.js';
+import type { Urls } from '../urls.js';
 
 export type User = components['schemas']['User'];
 type UserRow = typeof users.$inferSelect;

@@ -12,7 +12,7 @@ import { createCtx, type Ctx } from '../../server/context.js';
 import { createDb, type Database, type Db } from '../../server/db/client.js';
 import { createScratchDatabase } from '../../server/db/scratch-database.js';
 import { collections, spaces } from '../../server/db/schema/index.js';
-import { createUrls } from '../../server/http/urls.js';
+import { createUrls } from '../../server/urls.js';
 import { createRateLimiter } from '../../server/operating/rate-limit.js';
 import { apiClient, type ApiClient } from './api.js';
 import { StatementRecorder } from './query-budget.js';

@@ -1,4 +1,5 @@
-// Absolute URLs of resources, built from the configured public base URL.
+// Absolute URLs of resources, built from the configured public base URL. The ground floor beside errors.ts:
+// it imports nothing, so every floor (the Ctx, stores, views) can name the `Urls` it is handed.
 export interface Urls {
   /** `<public>/v1<path>`: where the API serves a resource. */
   api(path: string): string;
