@@ -38,7 +38,7 @@ const today = Number(new Date().toISOString().slice(0, 10).replaceAll('-', ''));
 /** The seed of every fuzz property: `FUZZ_SEED=<n>` pins it (to replay a failure); by default it changes daily. */
 export const FUZZ_SEED = intFromEnv('FUZZ_SEED', today);
 /** Generated requests per operation; `FUZZ_RUNS=<n>` for a longer hunt. */
-export const FUZZ_RUNS = intFromEnv('FUZZ_RUNS', 50);
+export const FUZZ_RUNS = intFromEnv('FUZZ_RUNS', 20);
 /** fast-check's replay path of a failure (printed with it), with FUZZ_SEED, to run exactly the failing case first. */
 const FUZZ_PATH = process.env.FUZZ_PATH || undefined;
 
