@@ -42,7 +42,7 @@ export class TooLarge extends ApiError {
 }
 export class NotImplemented extends ApiError {
   constructor(operationId: string) {
-    super(501, `${operationId} is not implemented yet`);
+    super(501, `${operationId} has no handler in this server`);
   }
 }
 

@@ -96,7 +96,7 @@ describe('shared HTTP behaviour', () => {
     app.use(errorMiddleware(pino({ level: 'silent' })));
     const res = await request(app).get('/stub');
     expect(res.status).toBe(501);
-    expect(res.body).toEqual({ error: { code: 501, message: 'listSites is not implemented yet' } });
+    expect(res.body).toEqual({ error: { code: 501, message: 'listSites has no handler in this server' } });
   });
 
   it('routes a literal path segment before a parameter: /versions/latest is not a version id', () => {

@@ -157,7 +157,7 @@ export class PGliteThread {
     return this.closing;
   }
 
-  /** Queries sent to the database thread and not yet answered (the /metrics page shows it). */
+  /** Queries sent to the database thread and still waiting for their answer (the /metrics page shows it). */
   get queueLength(): number {
     return this.waiting.size;
   }

@@ -33,7 +33,7 @@ export const samlProviders = pgTable(
 
 const expiresAt = () => timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull();
 
-/** AuthnRequests sent and not answered yet: a response must answer one of them (InResponseTo), once. */
+/** AuthnRequests sent and still awaiting their response: a response must answer one of them (InResponseTo), once. */
 export const samlRequests = pgTable(
   'saml_requests',
   {
