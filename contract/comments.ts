@@ -199,7 +199,9 @@ export const commentOperations = operations({
     description:
       'Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell ' +
       '(`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). ' +
-      'An unknown space, change request or page is not found.',
+      '`node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, ' +
+      'and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the ' +
+      "page's `format=document`).",
     params: SpaceIdParams,
     body: z
       .strictObject({
@@ -210,7 +212,12 @@ export const commentOperations = operations({
           .max(128)
           .optional()
           .openapi({ description: 'Id (or number) of the change request of the space commented on.' }),
-        node: z.string().min(1).max(128).optional().openapi({ description: 'Key of the block commented on.' }),
+        node: z
+          .string()
+          .min(1)
+          .max(128)
+          .optional()
+          .openapi({ description: "Key of the block commented on: a block `key` of the page's document (needs `page`)." }),
         page: z.string().min(1).max(128).optional().openapi({ description: 'Id of the page commented on.' }),
         tableCell: z
           .strictObject({

@@ -639,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * Post a comment
-         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). An unknown space, change request or page is not found. Requires the `comment` role on the space.
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). `node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the page's `format=document`). Requires the `comment` role on the space.
          */
         post: operations["postCommentInSpace"];
         delete?: never;
@@ -3785,7 +3785,7 @@ export interface components {
             body: components["schemas"]["MarkdownOrDocument"];
             /** @description Id (or number) of the change request of the space commented on. */
             changeRequest?: string;
-            /** @description Key of the block commented on. */
+            /** @description Key of the block commented on: a block `key` of the page's document (needs `page`). */
             node?: string;
             /** @description Id of the page commented on. */
             page?: string;

@@ -34,8 +34,16 @@ describe('comments', () => {
       permissions: { view: true, edit: true, reply: true, delete: true },
     });
     expect(onSpace.body.urls.location).toBe(`https://api.test.example/v1/spaces/${spaceId}/comments/${onSpace.body.id}`);
-    const onNode = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'Here' }, page: pageId, node: 'b1' });
-    expect(onNode.body.target).toMatchObject({ page: { id: pageId }, node: { id: 'b1' } });
+    const doc = await admin.api.get(`/spaces/${spaceId}/content/page/${pageId}`, { format: 'document' });
+    expect(doc.status).toBe(200);
+    const key = doc.body.document.nodes[0].key as string;
+    expect(key).toEqual(expect.any(String));
+    const onNode = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'Here' }, page: pageId, node: key });
+    expect(onNode.status).toBe(200);
+    expect(onNode.body.target).toMatchObject({ page: { id: pageId }, node: { id: key } });
+    const read = await admin.api.get(`/spaces/${spaceId}/comments/${onNode.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.target.node).toEqual({ id: key });
     const onCell = await admin.api.post(`/spaces/${spaceId}/comments`, { body: {}, page: pageId, tableCell: { record: 'r1', definition: 'c1' } });
     expect(onCell.body.target.tableCell).toEqual({ record: 'r1', definition: 'c1' });
     expect(onCell.body.body).toEqual({});
@@ -49,6 +57,40 @@ describe('comments', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toContain('body.page');
     expect((await reader.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'x' } })).status).toBe(403);
+  });
+
+  it('post /spaces/{spaceId}/comments refuses a node that is not a block key of the page at that revision', async () => {
+    const admin = await h.current.newAdmin();
+    const { spaceId, pageId } = await spaceWithPage(admin);
+    const unknown = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'x' }, page: pageId, node: 'b1' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain('target.node');
+    expect(unknown.body.error.message).toContain('b1');
+    const noPage = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'x' }, node: 'b1' });
+    expect(noPage.status).toBe(400);
+    expect(noPage.body.error.message).toContain('target.node');
+    const cellNoPage = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'x' }, tableCell: { record: 'r1', definition: 'c1' } });
+    expect(cellNoPage.status).toBe(400);
+    expect(cellNoPage.body.error.message).toContain('body.tableCell');
+
+    // A block added in a change request is a block of the page in that change request, not in the space.
+    const cr = (await admin.api.post(`/spaces/${spaceId}/change-requests`)).body;
+    const edited = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      changes: [{ operation: 'update_page', page: pageId, document: { markdown: '# Guide\n\nA new paragraph.' } }],
+    });
+    expect(edited.status).toBe(200);
+    const crDoc = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });
+    expect(crDoc.status).toBe(200);
+    const spaceDoc = await admin.api.get(`/spaces/${spaceId}/content/page/${pageId}`, { format: 'document' });
+    const spaceKeys = new Set(spaceDoc.body.document.nodes.map((n: { key: string }) => n.key));
+    const added = crDoc.body.document.nodes.map((n: { key: string }) => n.key).find((k: string) => !spaceKeys.has(k));
+    expect(added).toEqual(expect.any(String));
+    const onCr = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'New?' }, changeRequest: cr.id, page: pageId, node: added });
+    expect(onCr.status).toBe(200);
+    expect(onCr.body.target).toMatchObject({ changeRequest: cr.id, page: { id: pageId }, node: { id: added } });
+    const onSpace = await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'New?' }, page: pageId, node: added });
+    expect(onSpace.status).toBe(404);
+    expect(onSpace.body.error.message).toContain('target.node');
   });
 
   it('get /spaces/{spaceId}/comments lists newest first with the status, targetPage, authors and order filters', async () => {

@@ -6,13 +6,14 @@ import type { z } from 'zod';
 import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
+import { blockKeysOf } from '../content/block-keys.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { keysetPage } from '../db/paginate.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
-import { Forbidden, NotFound } from '../errors.js';
+import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { bodyMarkdown, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
 
@@ -81,15 +82,23 @@ export async function insertComment(ctx: Ctx, spaceId: string, target: CommentTa
 
 /**
  * Posts a comment on the space's current content, or with `changeRequest` on that change request's
- * current revision; `page` must be a page of that content (`node` is kept as given).
+ * current revision. `page` must be a page of that content, and `node` a block key of that page there
+ * (blockKeysOf: the keys the page's document shows), so the anchor names a block a reader can find.
  */
 export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): Promise<Comment> {
   const changeRequest = body.changeRequest === undefined ? undefined : await findChangeRequest(ctx, grant.row.id, body.changeRequest, false, 'body.changeRequest');
   const revisionId = changeRequest?.revisionId ?? grant.row.revisionId;
-  if (body.page !== undefined) {
+  if (body.page === undefined) {
+    if (body.node !== undefined) throw new BadRequest('body.node (target.node): a block is anchored in a page; give its page in body.page');
+    if (body.tableCell !== undefined) throw new BadRequest('body.tableCell (target.tableCell): a table cell is anchored in a page; give its page in body.page');
+  } else {
     const { content } = await loadRevision(ctx.db, revisionId, grant.row.createdAt);
     const where = changeRequest ? `change request ${changeRequest.number}` : 'this space';
-    if (!content.pages.some((p) => p.id === body.page)) throw new NotFound(`body.page: page ${body.page} not found in ${where}`);
+    const page = content.pages.find((p) => p.id === body.page);
+    if (!page) throw new NotFound(`body.page: page ${body.page} not found in ${where}`);
+    if (body.node !== undefined && !blockKeysOf(page).has(body.node)) {
+      throw new NotFound(`body.node (target.node): block ${body.node} is not a block of page ${body.page} in ${where} (read the block keys from the page's document)`);
+    }
   }
   const row = await insertComment(ctx, grant.row.id, { revisionId, changeRequestId: changeRequest?.id }, body);
   return viewComment(ctx, grant, row, 'markdown');
