@@ -80,7 +80,7 @@ export const DocumentBlock: z.ZodType<DocumentBlockShape> = z
   })
   .openapi('DocumentBlock', {
     description:
-      'A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none).',
+      'A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). A `hint` holds blocks, with `data.style` (info, warning, danger or success); in Markdown it is `{% hint style=\"…\" %}` … `{% endhint %}`.',
   });
 
 export const documentExample = {

@@ -2920,7 +2920,7 @@ export interface components {
             };
             nodes: components["schemas"]["DocumentBlock"][];
         };
-        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). */
+        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). A `hint` holds blocks, with `data.style` (info, warning, danger or success); in Markdown it is `{% hint style="…" %}` … `{% endhint %}`. */
         DocumentBlock: {
             /** @enum {string} */
             object: "block";

@@ -1,6 +1,6 @@
 // Markdown <-> Document (server/content/markdown-document.ts): a property test over generated Markdown
 // documents (headings, paragraphs with marks, inline code, links, images, lists, task lists, tables, code
-// blocks with a language, quotes, dividers, characters Markdown must escape) checks markdown -> document
+// blocks with a language, quotes, GitBook hints, dividers, characters Markdown must escape) checks markdown -> document
 // -> markdown is stable: the document read back from the written Markdown is the same document, and
 // writing it again gives the same Markdown. Examples pin the document shapes.
 import fc from 'fast-check';
@@ -51,10 +51,47 @@ const table = fc
   .map(([header, align, rows]) => [header, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n'));
 const divider = fc.constant('---');
 
-const block = fc.oneof(paragraph, heading, bullet, ordered, tasks, nested, code, quote, table, divider);
+const hintStyle = fc.constantFrom('info', 'warning', 'danger', 'success');
+const hintInner = fc.array(fc.oneof(paragraph, heading, bullet, ordered, code, quote, table), { maxLength: 3 });
+// With and without blank lines around the markers: a marker interrupts a paragraph.
+const hint = fc
+  .tuple(hintStyle, hintInner, fc.boolean())
+  .map(([style, inner, airy]) => [`{% hint style="${style}" %}`, ...inner, '{% endhint %}'].join(airy ? '\n\n' : '\n'));
+// Marker-like text that is not a hint (unknown style, a lone marker, a marker inside a line) stays text.
+const notHint = fc.constantFrom('{% hint style="bogus" %}', '{% endhint %}', 'a {% endhint %} b', '{% hint style="info" %}');
+
+const block = fc.oneof(paragraph, heading, bullet, ordered, tasks, nested, code, quote, table, divider, hint, notHint);
 const markdownDocument = fc.array(block, { minLength: 1, maxLength: 8 }).map((blocks) => blocks.join('\n\n'));
 
 describe('Markdown <-> Document', () => {
+  it('reads and writes GitBook hints as hint blocks with their style', () => {
+    const document = markdownToDocument('Before\n{% hint style="warning" %}\nMind the **gap**.\n\n- one\n{% endhint %}\n\n{% hint style="success" %}\n{% endhint %}');
+    expect(document.nodes.map((b) => b.type)).toEqual(['paragraph', 'hint', 'hint']);
+    expect(document.nodes[1]).toMatchObject({ type: 'hint', data: { style: 'warning' } });
+    expect(document.nodes[1].nodes?.map((b) => (b as { type: string }).type)).toEqual(['paragraph', 'list-unordered']);
+    expect(document.nodes[2]).toEqual({ object: 'block', type: 'hint', data: { style: 'success' }, nodes: [] });
+    expect(documentToMarkdown(document)).toBe(
+      'Before\n\n{% hint style="warning" %}\nMind the **gap**.\n\n- one\n{% endhint %}\n\n{% hint style="success" %}\n\n{% endhint %}',
+    );
+    // A hint given as a document, inside a list item; a style outside the enum is written as info.
+    const given = {
+      nodes: [
+        { object: 'block' as const, type: 'list-unordered' as const, nodes: [{ object: 'block' as const, type: 'list-item' as const, nodes: [
+          { object: 'block' as const, type: 'hint' as const, data: { style: 'danger' }, nodes: [{ object: 'block' as const, type: 'paragraph' as const, nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: 'Careful' }] }] }] },
+        ] }] },
+        { object: 'block' as const, type: 'hint' as const, data: { style: 'purple' }, nodes: [] },
+      ],
+    };
+    const written = documentToMarkdown(given);
+    expect(written).toBe('- {% hint style="danger" %}\n  Careful\n  {% endhint %}\n\n{% hint style="info" %}\n\n{% endhint %}');
+    const back = markdownToDocument(written);
+    expect(back.nodes[0].nodes?.[0]).toMatchObject({ type: 'list-item', nodes: [{ type: 'hint', data: { style: 'danger' } }] });
+    // Text that looks like a marker is escaped, so it reads back as text.
+    const text = documentToMarkdown({ nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '{% endhint %}' }] }] }] });
+    expect(text).toBe('\\{% endhint %}');
+    expect(markdownToDocument(text).nodes[0]).toMatchObject({ type: 'paragraph', nodes: [{ leaves: [{ text: '{% endhint %}' }] }] });
+  });
+
   it('markdown -> document -> markdown is stable for generated documents', () => {
     fc.assert(
       fc.property(markdownDocument, (markdown) => {

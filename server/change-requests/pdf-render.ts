@@ -1,6 +1,6 @@
 // Renders pages of a revision as a PDF with pdfkit: a title page for the change request, then each
 // content page from a new PDF page, its Markdown parsed with mdast-util-from-markdown and laid out as
-// headings, paragraphs (bold, italic, code and links kept), lists, quotes and code blocks. Every page is
+// headings, paragraphs (bold, italic, code and links kept), lists, quotes, hints and code blocks. Every page is
 // also an entry of the PDF outline (the bookmarks pane), nested as in the page tree.
 //
 // The PDF uses the standard PDF fonts (Helvetica, Courier), which cover Latin-1 and the Windows-1252
@@ -8,6 +8,7 @@
 // one shipped with the server.
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import PDFDocument from 'pdfkit';
+import { hintFromMarkdown, hintSyntax } from '../content/markdown-hints.js';
 import type { StoredPage } from '../content/revision-content.js';
 
 interface MdNode {
@@ -18,6 +19,7 @@ interface MdNode {
   start?: number | null;
   url?: string;
   alt?: string;
+  style?: string;
   children?: MdNode[];
 }
 
@@ -121,6 +123,11 @@ class Writer {
           else this.block(child, indent + 18);
         }
         return;
+      case 'hint':
+        // A hint: its style as a label (Info, Warning, …), its blocks indented under it.
+        this.runs([{ text: `${(node.style ?? 'info').charAt(0).toUpperCase()}${(node.style ?? 'info').slice(1)}`, font: 'Helvetica-Bold' }], { size: 11, indent: indent + 18, color: '#555555' });
+        for (const child of node.children ?? []) this.block(child, indent + 18);
+        return;
       case 'list':
         (node.children ?? []).forEach((item, i) => {
           const marker = node.ordered ? `${(node.start ?? 1) + i}. ` : '• ';
@@ -147,7 +154,7 @@ class Writer {
 
 /** The blocks of a page's Markdown, without a leading heading that only repeats the page title. */
 function blocksOf(page: StoredPage): MdNode[] {
-  const blocks = (fromMarkdown(page.markdown) as MdNode).children ?? [];
+  const blocks = (fromMarkdown(page.markdown, { extensions: [hintSyntax()], mdastExtensions: [hintFromMarkdown()] }) as MdNode).children ?? [];
   const [first] = blocks;
   const headingText = first?.type === 'heading' ? runsOf(first.children).map((r) => r.text).join('').trim() : undefined;
   return headingText === page.title.trim() ? blocks.slice(1) : blocks;

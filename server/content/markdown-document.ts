@@ -4,7 +4,8 @@
 // say is lost on the way: headings (levels 4 to 6 are `heading-3` blocks with `data.level`), paragraphs,
 // bold, italic, strikethrough, inline code, links (with title), images (with alt and title), ordered
 // (with start), bullet and task lists (tight or loose), tables (with column alignment), code blocks
-// (language and meta), quotes, dividers and raw HTML. Reference-style links and images are resolved to
+// (language and meta), quotes, GitBook hints (`{% hint style="…" %}`, markdown-hints.ts), dividers and
+// raw HTML. Reference-style links and images are resolved to
 // the links they stand for; a hard line break becomes a soft one (a newline in the text).
 // Block keys are not made here: server/content/block-keys.ts gives them.
 import type * as Md from 'mdast';
@@ -12,6 +13,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
+import { hintFromMarkdown, hintStyles, hintSyntax, hintToMarkdown, type HintStyle } from './markdown-hints.js';
 import type { DocumentBlockShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
 
 export type Block = DocumentBlockShape;
@@ -67,7 +69,8 @@ function inlines(children: Md.PhrasingContent[], defs: Definitions, marks: strin
         pushLeaf(out, leaf('\n', marks));
         break;
       case 'inlineCode':
-        pushLeaf(out, leaf(node.value, [...marks, 'code']));
+        // CommonMark shows a line ending in a code span as a space (and the writer cannot always keep one).
+        pushLeaf(out, leaf(node.value.replace(/\r\n|\r|\n/g, ' '), [...marks, 'code']));
         break;
       case 'html':
         pushLeaf(out, leaf(node.value, marks));
@@ -148,6 +151,8 @@ function toBlock(node: Md.RootContent, defs: Definitions): Block | undefined {
     }
     case 'blockquote':
       return block('blockquote', toBlocks(node.children, defs));
+    case 'hint':
+      return block('hint', toBlocks(node.children, defs), { style: node.style });
     case 'thematicBreak':
       return { object: 'block', type: 'divider', isVoid: true, data: {} };
     case 'table': {
@@ -179,7 +184,7 @@ function definitionsOf(root: Md.Root): Definitions {
 
 /** The mdast tree of a Markdown text, with GFM. */
 export function parseMarkdown(markdown: string): Md.Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  return fromMarkdown(markdown, { extensions: [gfm(), hintSyntax()], mdastExtensions: [gfmFromMarkdown(), hintFromMarkdown()] });
 }
 
 /** The rich-text document of a Markdown text (blocks without keys). */
@@ -280,6 +285,11 @@ function blockToMd(b: Block): Md.RootContent | undefined {
       };
     case 'blockquote':
       return { type: 'blockquote', children: blocksToMd(childBlocks(b)) as Md.BlockContent[] };
+    case 'hint': {
+      // A style outside the public API's enum is written as `info`, the default style.
+      const style = hintStyles.includes(data.style as HintStyle) ? (data.style as HintStyle) : 'info';
+      return { type: 'hint', style, children: blocksToMd(childBlocks(b)) as Md.BlockContent[] };
+    }
     case 'divider':
       return { type: 'thematicBreak' };
     case 'table': {
@@ -291,7 +301,7 @@ function blockToMd(b: Block): Md.RootContent | undefined {
       };
     }
     default: {
-      // Blocks Markdown has no syntax for (hints, tabs, embeds, …) keep their blocks, or failing that their text.
+      // Blocks Markdown has no syntax for (tabs, embeds, …) keep their blocks, or failing that their text.
       const inner = childBlocks(b);
       if (inner.length > 0) return { type: 'blockquote', children: blocksToMd(inner) as Md.BlockContent[] };
       const text = textOfBlock(b);
@@ -303,5 +313,5 @@ function blockToMd(b: Block): Md.RootContent | undefined {
 /** Markdown for a rich-text document. */
 export function documentToMarkdown(document: { nodes: Block[] }): string {
   const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes) };
-  return toMarkdown(root, { extensions: [gfmToMarkdown()], bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' }).replace(/\n+$/, '');
+  return toMarkdown(root, { extensions: [gfmToMarkdown(), hintToMarkdown()], bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' }).replace(/\n+$/, '');
 }

@@ -23,9 +23,9 @@ a{color:var(--primary)}header.top{display:flex;gap:1.5rem;align-items:center;pad
 .brand{font-weight:600;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}.brand img{height:28px}
 nav.sections a{margin-right:1rem;color:var(--muted);text-decoration:none}nav.sections a[aria-current]{color:var(--primary);font-weight:600}
 form.search{margin-left:auto}form.search input{padding:.35rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
-.layout{display:flex;max-width:1200px;margin:0 auto}aside{width:260px;flex:none;padding:1.5rem 1rem;border-right:1px solid var(--line)}
-aside ul{list-style:none;margin:0;padding:0}aside li a{display:block;padding:.2rem .5rem;border-radius:4px;color:var(--fg);text-decoration:none}
-aside li a[aria-current]{background:var(--code);color:var(--primary);font-weight:600}aside .group{margin-top:1rem;font-size:.8rem;text-transform:uppercase;color:var(--muted)}
+.layout{display:flex;max-width:1200px;margin:0 auto}.layout>aside{width:260px;flex:none;padding:1.5rem 1rem;border-right:1px solid var(--line)}
+.layout>aside ul{list-style:none;margin:0;padding:0}.layout>aside li a{display:block;padding:.2rem .5rem;border-radius:4px;color:var(--fg);text-decoration:none}
+.layout>aside li a[aria-current]{background:var(--code);color:var(--primary);font-weight:600}.layout>aside .group{margin-top:1rem;font-size:.8rem;text-transform:uppercase;color:var(--muted)}
 .variants{margin-bottom:1rem}.variants a{display:inline-block;margin:0 .4rem .4rem 0;padding:.1rem .5rem;border:1px solid var(--line);border-radius:999px;font-size:.85rem;text-decoration:none}
 .variants a[aria-current]{border-color:var(--primary)}main{flex:1;min-width:0;padding:1.5rem 2.5rem}
 h1,h2,h3,h4{line-height:1.25}.anchor{margin-left:.4rem;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h1:hover .anchor{opacity:1}
@@ -33,7 +33,9 @@ h1,h2,h3,h4{line-height:1.25}.anchor{margin-left:.4rem;opacity:0;text-decoration
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.4rem .7rem}blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--line);color:var(--muted)}
 nav.pager{display:flex;justify-content:space-between;margin-top:3rem;padding-top:1rem;border-top:1px solid var(--line)}nav.pager a{text-decoration:none}
 footer{padding:2rem 1.5rem;color:var(--muted);font-size:.85rem;text-align:center}.results li{margin-bottom:1rem}
-@media (max-width:800px){.layout{display:block}aside{width:auto;border-right:0;border-bottom:1px solid var(--line)}main{padding:1rem}}`;
+.hint{margin:1rem 0;padding:.75rem 1rem;border-left:4px solid var(--hint);border-radius:6px;background:color-mix(in srgb,var(--hint) 10%,transparent)}.hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}
+.hint-info{--hint:#346DDB}.hint-success{--hint:#1E8E3E}.hint-warning{--hint:#E8A317}.hint-danger{--hint:#D93025}
+@media (max-width:800px){.layout{display:block}.layout>aside{width:auto;border-right:0;border-bottom:1px solid var(--line)}main{padding:1rem}}`;
 }
 
 export interface Link {

@@ -1,22 +1,54 @@
 // Page content as HTML: the stored Markdown through remark -> rehype, sanitized before anything else
 // touches it, so stored content never runs script in a reader's browser (raw HTML in the Markdown is
 // dropped, `javascript:` links lose their href, ids are prefixed). Headings then get ids and anchor links.
+// GitBook hints (`{% hint style="…" %}`, server/content/markdown-hints.ts) are read as the content API
+// reads them and become `<aside class="hint hint-<style>" role="note">`; the sanitizer allows exactly that.
 // A revision never changes, so the HTML of a page of a revision is cached (by revision id and page id).
+import type { Element } from 'hast';
 import { LRUCache } from 'lru-cache';
+import type { State } from 'mdast-util-to-hast';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
-import rehypeSanitize from 'rehype-sanitize';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
+import { hintFromMarkdown, hintStyles, hintSyntax, type Hint } from '../content/markdown-hints.js';
+
+/** remark plugin: the hint syntax, in the parser's extensions (as remark-gfm adds GFM's). */
+function remarkHints(this: Processor) {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(hintSyntax());
+  (data.fromMarkdownExtensions ??= []).push(hintFromMarkdown());
+}
+
+/** mdast-util-to-hast handler: a hint is an aside (a note beside the text) with its style as a class. */
+function hintToHast(state: State, node: Hint): Element {
+  const element: Element = {
+    type: 'element',
+    tagName: 'aside',
+    properties: { className: ['hint', `hint-${node.style}`], role: 'note' },
+    children: state.wrap(state.all(node), true),
+  };
+  state.patch(node, element);
+  return state.applyData(node, element);
+}
+
+/** GitHub's schema, plus the hint asides (only their classes and role). */
+const schema: SanitizeSchema = {
+  ...defaultSchema,
+  tagNames: [...(defaultSchema.tagNames ?? []), 'aside'],
+  attributes: { ...defaultSchema.attributes, aside: [['className', 'hint', ...hintStyles.map((s) => `hint-${s}`)], ['role', 'note']] },
+};
 
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
-  .use(remarkRehype) // raw HTML nodes are not carried over (no allowDangerousHtml)
-  .use(rehypeSanitize) // GitHub's schema: no script, no event handlers, no javascript: URLs
+  .use(remarkHints)
+  .use(remarkRehype, { handlers: { hint: hintToHast } }) // raw HTML nodes are not carried over (no allowDangerousHtml)
+  .use(rehypeSanitize, schema) // GitHub's schema: no script, no event handlers, no javascript: URLs
   .use(rehypeSlug) // after sanitizing: ids made from the heading text, not taken from the content
   .use(rehypeAutolinkHeadings, { behavior: 'append', properties: { className: ['anchor'], ariaLabel: 'Link to this section' }, content: { type: 'text', value: '#' } })
   .use(rehypeStringify)
