@@ -24,7 +24,7 @@ export function openCommentsField() {
 
 /**
  * The API form; `spaceRevision` is the space's current revision (for `outdated`), `comments` its open
- * comments, `mayMerge` the caller's `permissions.merge` when the change request is shown by itself.
+ * comments, `mayMerge` the caller's `permissions.merge` (merge-check.ts; left out when not given).
  */
 export function toChangeRequest(
   ctx: Ctx,

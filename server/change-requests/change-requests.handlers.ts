@@ -16,12 +16,12 @@ import { issuePdfLink } from './pdf-links.js';
 
 export const changeRequestHandlers = {
   async listChangeRequestsForSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listChangeRequests(ctx, spaceScope(grant.row.id, query.status), query) };
+    return { status: 200, body: await listChangeRequests(ctx, spaceScope(grant.row.id, query.status), query, grant.orgRole) };
   },
   async listChangeRequestsForOrganization({ grant, query }, ctx) {
     // Guests see no content unless granted it, and content grants are not stored (as for the space list).
     if (grant.role === null) return { status: 200, body: { items: [], count: 0 } };
-    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query) };
+    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query, grant.role) };
   },
   async createChangeRequest({ grant, body }, ctx) {
     const changeRequest = await createChangeRequest(ctx, grant, {

@@ -1,11 +1,18 @@
 // The two change-request lists (a space's, an organization's): newest first by `updatedAt` or
-// `createdAt`, keyset-paginated on (that time, id), with the creator and the space's current revision
-// joined in the same query, so no query runs per listed item.
+// `createdAt`, keyset-paginated on (that time, id), with the creator, the space (its current revision,
+// edit mode and merge rules), the organization's merge rules, the levels the caller inherits on the space
+// and the reviews joined in the same query, so no query runs per listed item and `permissions.merge`
+// says what the merge would decide (merge-check.ts).
 import { and, count, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { levels, spaceRole } from '../auth/access.js';
+import { inheritedBySpace } from '../auth/grants.js';
+import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
-import { changeRequestReviewers, changeRequests, siteSpaces, spaces, users } from '../db/schema/index.js';
+import { changeRequestReviewers, changeRequests, organizations, siteSpaces, spaces, users } from '../db/schema/index.js';
 import { openCommentsField, toChangeRequest } from './change-request-view.js';
+import { mayMergeListed } from './merge-check.js';
+import type { ReviewFacts } from './merge-rules.js';
 
 export interface ListFilters {
   page?: string;
@@ -20,8 +27,19 @@ export interface ListFilters {
   orderBy: 'updatedAt' | 'createdAt';
 }
 
-/** One page of the change requests matching `scope` and the filters, as a list envelope. */
-export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters) {
+/** The reviews of each change request, oldest first, as a field of the select (a JSON array). */
+function reviewsField() {
+  return sql<{ id: string; reviewer: string; status: ReviewFacts['status']; revision: string; at: number }[]>`(
+    SELECT coalesce(json_agg(json_build_object('id', r.id, 'reviewer', r.reviewer_id, 'status', r.status, 'revision', r.revision_id,
+      'at', floor(extract(epoch FROM r.created_at) * 1000)) ORDER BY r.created_at, r.id), '[]'::json)
+    FROM change_request_reviews r WHERE r.change_request_id = "change_requests"."id")`;
+}
+
+/**
+ * One page of the change requests matching `scope` and the filters, as a list envelope; `orgRole` is the
+ * caller's role in the organization (null: guest), from which its role on each space follows.
+ */
+export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters, orgRole: Role | null) {
   // Change requests here are never opened from a site topic, so none is about one: `topic` matches nothing
   // (rather than being ignored, which would answer an unfiltered list).
   if (filters.topic !== undefined) return { items: [], count: 0 };
@@ -50,10 +68,19 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
   ];
   const limit = pageLimit(filters);
   const rows = await ctx.db
-    .select({ cr: changeRequests, creator: users, spaceRevision: spaces.revisionId, comments: openCommentsField() })
+    .select({
+      cr: changeRequests,
+      creator: users,
+      space: { revisionId: spaces.revisionId, editMode: spaces.editMode, mergeRules: spaces.mergeRules, defaultLevel: spaces.defaultLevel, visibility: spaces.visibility },
+      inherited: inheritedBySpace(),
+      organizationRules: organizations.mergeRules,
+      comments: openCommentsField(),
+      reviews: reviewsField(),
+    })
     .from(changeRequests)
     .innerJoin(users, eq(users.id, changeRequests.createdBy))
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .innerJoin(organizations, eq(organizations.id, spaces.organizationId))
     .where(and(where, afterCursor(keys, 'desc', filters.page)))
     .orderBy(...orderOf(keys, 'desc'))
     .limit(limit + 1);
@@ -64,7 +91,12 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
     .where(where);
   const page = cutPage(rows, limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
   return {
-    items: page.rows.map((r) => toChangeRequest(ctx, r.cr, r.creator, r.spaceRevision, r.comments)),
+    items: page.rows.map((r) => {
+      const role = spaceRole({ orgRole, inherited: levels(r.inherited) }, r.space);
+      const reviews = r.reviews.map((v) => ({ id: v.id, reviewer: v.reviewer, status: v.status, revision: v.revision, createdAt: new Date(Number(v.at)) }));
+      const mayMerge = mayMergeListed(ctx, r.space, r.cr, role, r.organizationRules, reviews);
+      return toChangeRequest(ctx, r.cr, r.creator, r.space.revisionId, r.comments, mayMerge);
+    }),
     count: total,
     ...(page.next && { next: page.next }),
   };

@@ -1,6 +1,6 @@
 // Reads what the merge rules of a change request depend on (the space's rules, the organization's when
 // the space inherits them, the reviews) and asks merge-rules.ts for the verdict. Used by the merge, which
-// refuses with the unmet rules, and by the change request's `permissions.merge`.
+// refuses with the unmet rules, and by the change request's `permissions.merge` (alone and in lists).
 import { asc, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import { atLeast, type Role } from '../auth/roles.js';
@@ -29,14 +29,9 @@ export async function reviewFacts(ctx: Ctx, changeRequestId: string): Promise<Re
   return rows.map((r) => ({ id: r.id, reviewer: r.reviewerId, status: r.status as ReviewFacts['status'], revision: r.revisionId, createdAt: r.createdAt }));
 }
 
-/**
- * The verdict of the rules for the caller merging `cr` now; `space` is the space row as it is now,
- * `organizationRules` the organization's rules when the caller has read them already.
- */
-export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, organizationRules?: unknown): Promise<{ rules: Rule[]; verdict: RulesVerdict }> {
-  const rules = await rulesOf(ctx, space, organizationRules);
-  const reviews = rules.length === 0 ? [] : await reviewFacts(ctx, cr.id);
-  const verdict = evaluateMergeRules(rules, {
+/** The verdict of `rules` for the caller merging `cr` now, given its reviews; `space` as it is now. */
+export function verdictWith(ctx: Ctx, space: Pick<SpaceRow, 'revisionId'>, cr: ChangeRequestRow, rules: Rule[], reviews: ReviewFacts[]): RulesVerdict {
+  return evaluateMergeRules(rules, {
     changeRequest: {
       createdBy: cr.createdBy,
       revision: cr.revisionId,
@@ -47,7 +42,16 @@ export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestR
     reviews,
     actor: ctx.caller.userId,
   });
-  return { rules, verdict };
+}
+
+/**
+ * The verdict of the rules for the caller merging `cr` now; `space` is the space row as it is now,
+ * `organizationRules` the organization's rules when the caller has read them already.
+ */
+export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, organizationRules?: unknown): Promise<{ rules: Rule[]; verdict: RulesVerdict }> {
+  const rules = await rulesOf(ctx, space, organizationRules);
+  const reviews = rules.length === 0 ? [] : await reviewFacts(ctx, cr.id);
+  return { rules, verdict: verdictWith(ctx, space, cr, rules, reviews) };
 }
 
 /** A locked space refuses every change of content, in change requests and merges alike: a conflict (409). */
@@ -61,8 +65,29 @@ export async function requireMergeRules(ctx: Ctx, space: SpaceRow, cr: ChangeReq
   if (!verdict.mergeable) throw new Forbidden(unmetMessage(rules, verdict.unmet));
 }
 
+/** What forbids a merge before any rule is read: too low a role, a locked space, a closed change request. */
+function closedToMerge(space: Pick<SpaceRow, 'editMode'>, cr: ChangeRequestRow, role: Role | null): boolean {
+  return !atLeast(role, 'review') || space.editMode === 'locked' || cr.status === 'merged' || cr.status === 'archived';
+}
+
 /** Whether the caller, with `role` on the space, may merge `cr` now (what `permissions.merge` says). */
 export async function mayMerge(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, role: Role | null, organizationRules?: unknown): Promise<boolean> {
-  if (!atLeast(role, 'review') || space.editMode === 'locked' || cr.status === 'merged' || cr.status === 'archived') return false;
+  if (closedToMerge(space, cr, role)) return false;
   return (await mergeVerdict(ctx, space, cr, organizationRules)).verdict.mergeable;
+}
+
+/**
+ * `permissions.merge` for a listed change request, from what the list read with it (the space row, the
+ * organization's rules, the reviews): no statement of its own, so a list costs the same for any length.
+ */
+export function mayMergeListed(
+  ctx: Ctx,
+  space: Pick<SpaceRow, 'editMode' | 'revisionId' | 'mergeRules'>,
+  cr: ChangeRequestRow,
+  role: Role | null,
+  organizationRules: unknown,
+  reviews: ReviewFacts[],
+): boolean {
+  if (closedToMerge(space, cr, role)) return false;
+  return verdictWith(ctx, space, cr, effectiveRules(space.mergeRules, organizationRules), reviews).mergeable;
 }
