@@ -20,7 +20,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function start(env: Record<string, string>, options?: { port?: number }) {
+async function start(env: Record<string, string>, options?: { port?: number; freshDataDir?: boolean }) {
   const server = await startChildServer(env, options);
   children.push(server);
   return server;
@@ -88,7 +88,8 @@ async function homeOrganization(base: string): Promise<string> {
 describe.skipIf(onPostgres)('exclusive DATA_DIR (embedded storage)', () => {
   it('refuses a second server on the same folder naming the folder and the holder, takes over after kill -9, and releases on exit', { timeout: 120_000 }, async () => {
     const env = await freshStorage();
-    const first = await start(env);
+    // A first start on an empty folder, as `npm start` on a new machine makes: initdb and every migration.
+    const first = await start(env, { freshDataDir: true });
     const holderPid = first.child.pid!;
     const created = await call(first.url, 'POST', `/orgs/${await homeOrganization(first.url)}/spaces`, { title: 'Before the crash' });
     expect(created.status).toBe(201);

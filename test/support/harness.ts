@@ -2,19 +2,19 @@
 // PostgreSQL when DATABASE_URL is set. Every response goes through the spec check (see api.ts).
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { addMember, createOrganization, createUser, issueToken } from '../../server/auth/bootstrap.js';
 import type { Role } from '../../server/auth/roles.js';
 import { createCtx, type Ctx } from '../../server/context.js';
-import { createDb, type Database, type Db } from '../../server/db/client.js';
+import type { Database, Db } from '../../server/db/client.js';
 import { createScratchDatabase } from '../../server/db/scratch-database.js';
 import { collections, spaces } from '../../server/db/schema/index.js';
 import { createUrls } from '../../server/urls.js';
 import { createRateLimiter } from '../../server/operating/rate-limit.js';
 import { apiClient, type ApiClient } from './api.js';
+import { takePgliteDatabase } from './pglite-pool.js';
 import { StatementRecorder } from './query-budget.js';
 import { recordToken, suiteLogger } from './suite-log.js';
 
@@ -31,8 +31,7 @@ async function openDatabase(): Promise<{ database: Database; dispose: () => Prom
   const url = process.env.DATABASE_URL;
   const template = inject('postgresTemplate');
   if (url && template) return createScratchDatabase(url, { prefix: 'dwapi_test', template, poolSize: 4 });
-  const database = createDb({ kind: 'pglite', loadDataDir: readFileSync(inject('pgliteTemplate')) });
-  return { database, dispose: () => database.close() };
+  return takePgliteDatabase();
 }
 
 export class Harness {
