@@ -282,7 +282,9 @@ export const changeRequestOperations = operations({
     description:
       'Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, ' +
       '`description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is ' +
-      'not found). Other properties are accepted and ignored. The body may be omitted.',
+      'not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) ' +
+      'still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) ' +
+      'until it is unlocked.',
     params: SpaceIdParams,
     body: z
       .looseObject({
@@ -364,7 +366,8 @@ export const changeRequestOperations = operations({
     summary: 'Bring a change request up to date',
     description:
       'Applies the changes of the main content made since the change request was created (or last updated) to it, so that ' +
-      'it is no longer `outdated`. Needs the edit role; a merged change request is a conflict (409).',
+      'it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), ' +
+      'is a conflict (409).',
     params: ChangeRequestIdParams,
     responses: {
       200: {

@@ -983,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Create a change request
-         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. Requires the `edit` role on the space.
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) until it is unlocked. Requires the `edit` role on the space.
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Bring a change request up to date
-         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request is a conflict (409). Requires the `edit` role on the space.
+         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), is a conflict (409). Requires the `edit` role on the space.
          */
         post: operations["updateChangeRequest"];
         delete?: never;

@@ -418,16 +418,44 @@ describe('what a change request keeps', () => {
 });
 
 describe('locked spaces', () => {
-  it('a locked space answers 409 to content edits and merges of its change requests', async () => {
+  it('a locked space answers 409 to every write of content (change-request edits, updates, merges, templates) and takes comments and reviews', async () => {
     const admin = await h.current.newAdmin();
+    const reviewer = await h.current.newMember(admin.organizationId, 'review');
     const spaceId = await newSpace(admin);
     const cr = await openChangeRequest(admin, spaceId);
+    await edit(admin, spaceId, cr.id, 'Draft text.');
+    // Another change request merged, so `cr` is outdated and bringing it up to date would write.
+    const other = await openChangeRequest(admin, spaceId);
+    await edit(admin, spaceId, other.id, 'Merged text.');
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${other.id}/merge`)).status).toBe(200);
+    expect((await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}`)).body.outdated).toBe(true);
+    const before = (await admin.api.get(`/spaces/${spaceId}`)).body.revision;
+
     expect((await admin.api.patch(`/spaces/${spaceId}`, { editMode: 'locked' })).status).toBe(200);
-    const content = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', document: {} }] });
-    expect(content.status).toBe(409);
-    const merge = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`);
-    expect(merge.status).toBe(409);
-    expect(merge.body.error.message).toContain('locked');
-    expect((await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}`)).body.permissions).toEqual({ merge: false });
+    const base = `/spaces/${spaceId}/change-requests/${cr.id}`;
+    const writes = {
+      updateChangeRequestContent: await admin.api.post(`${base}/content`, { changes: [{ operation: 'insert_page', document: {} }] }),
+      updateChangeRequest: await admin.api.post(`${base}/update`),
+      mergeChangeRequest: await admin.api.post(`${base}/merge`),
+      applyTemplateToSpace: await admin.api.post(`/spaces/${spaceId}/content/template`, { id: 'changelog' }),
+      applyTemplateInChangeRequest: await admin.api.post(`/spaces/${spaceId}/content/template`, { id: 'changelog', changeRequestId: cr.id }),
+    };
+    for (const [name, res] of Object.entries(writes)) {
+      expect(res.status, name).toBe(409);
+      expect(res.body.error.message, name).toContain('editMode: locked');
+    }
+    expect((await admin.api.get(`/spaces/${spaceId}`)).body.revision).toBe(before);
+    const still = (await admin.api.get(base)).body;
+    expect(still).toMatchObject({ outdated: true, status: 'open', permissions: { merge: false } });
+    // Opening a change request, commenting and reviewing write no content: they go on.
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Later' })).status).toBe(201);
+    expect((await admin.api.post(`/spaces/${spaceId}/comments`, { body: { markdown: 'Wait for the unlock' }, changeRequest: cr.id })).status).toBe(200);
+    await review(reviewer, spaceId, cr.id, { status: 'approved' });
+
+    // Unlocked, the same writes go through.
+    expect((await admin.api.patch(`/spaces/${spaceId}`, { editMode: 'live' })).status).toBe(200);
+    expect((await admin.api.post(`${base}/update`)).status).toBe(200);
+    expect((await admin.api.post(`/spaces/${spaceId}/content/template`, { id: 'changelog', changeRequestId: cr.id })).status).toBe(204);
+    expect((await admin.api.post(`${base}/merge`)).status).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import type { changeRequestOperations } from '../../contract/change-requests.js'
 import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { applyChanges } from '../content/apply-changes.js';
 import { prepareFiles, saveFiles } from '../content/file-bytes.js';
+import { refuseLocked } from '../content/locked.js';
 import { mergeContent } from '../content/merge.js';
 import { loadRevision, insertRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
@@ -14,7 +15,7 @@ import { changeRequests, contentRevisions, issueClusters, organizations, spaces,
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
-import { mayMerge, refuseLocked, requireMergeRules } from './merge-check.js';
+import { mayMerge, requireMergeRules } from './merge-check.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 
@@ -199,6 +200,7 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
 export async function bringUpToDate(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'update' }> {
   return ctx.transaction(async (tx) => {
     const space = await lockSpace(tx, grant.row.id);
+    refuseLocked(space);
     const cr = await findChangeRequest(tx, space.id, ref, true);
     if (cr.status === 'merged') throw new Conflict(`Change request ${cr.number} is merged: it cannot be updated`);
     const base = baseRevision(cr);

@@ -6,7 +6,7 @@ import type { SpaceRow } from '../auth/access.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { changeRequestReviews, organizations } from '../db/schema/index.js';
-import { Conflict, Forbidden } from '../errors.js';
+import { Forbidden } from '../errors.js';
 import { baseRevision, type ChangeRequestRow } from './change-request-view.js';
 import { effectiveRules, evaluateMergeRules, unmetMessage, type ReviewFacts, type Rule, type RulesVerdict } from './merge-rules.js';
 
@@ -52,11 +52,6 @@ export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestR
   const rules = await rulesOf(ctx, space, organizationRules);
   const reviews = rules.length === 0 ? [] : await reviewFacts(ctx, cr.id);
   return { rules, verdict: verdictWith(ctx, space, cr, rules, reviews) };
-}
-
-/** A locked space refuses every change of content, in change requests and merges alike: a conflict (409). */
-export function refuseLocked(space: SpaceRow): void {
-  if (space.editMode === 'locked') throw new Conflict('The space is locked (editMode: locked): its content cannot be changed');
 }
 
 /** Throws Forbidden naming every unmet merge rule, unless the caller may bypass them. */

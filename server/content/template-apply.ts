@@ -20,6 +20,7 @@ import { changeRequests, openAPISpecs, spaces } from '../db/schema/index.js';
 import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { slugify } from './apply-changes.js';
+import { refuseLocked } from './locked.js';
 import { keyAfter } from './order-keys.js';
 import { childrenOf, type RevisionContent, type StoredPage } from './revision-content.js';
 import { insertRevision, loadRevision } from './revisions.store.js';
@@ -164,7 +165,7 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
     // The space row lock orders this write with merges and change-request edits (as in change-requests.store.ts).
     const [space] = await tx.db.select().from(spaces).where(eq(spaces.id, grant.row.id)).for('no key update');
     if (!space) throw new NotFound(`Space ${grant.row.id} not found`);
-    if (space.editMode === 'locked') throw new Conflict('The space is locked (editMode: locked): its content cannot be changed');
+    refuseLocked(space);
     const now = tx.now();
 
     if (body.changeRequestId === undefined) {
