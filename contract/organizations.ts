@@ -42,6 +42,10 @@ export const organizationExample = {
   },
 };
 
+const OrganizationType = z.enum(['business', 'community']);
+const OrganizationUseCase = z.enum(['internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase', 'designSystem', 'openSourceDocs', 'notes', 'other']);
+const OrganizationCommunityType = z.enum(['nonProfit', 'openSource', 'education']);
+
 export const Organization = z
   .object({
     object: z.literal('organization'),
@@ -50,11 +54,11 @@ export const Organization = z
     createdAt: DateTime,
     emailDomains: z.array(z.string()),
     hostname: z.string().optional().openapi({ description: "Default hostname for the organization's public content." }),
-    type: z.enum(['business', 'community']).optional(),
-    useCase: z
-      .enum(['internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase', 'designSystem', 'openSourceDocs', 'notes', 'other'])
-      .optional(),
-    communityType: z.enum(['nonProfit', 'openSource', 'education']).optional(),
+    type: OrganizationType.optional().openapi({ description: 'What kind of organization it is; absent until set with `updateOrganizationById`.' }),
+    useCase: OrganizationUseCase.optional().openapi({ description: 'What the organization uses the workspace for; absent until set with `updateOrganizationById`.' }),
+    communityType: OrganizationCommunityType.optional().openapi({
+      description: 'What kind of community, for a `community` organization; absent until set, and for other organizations.',
+    }),
     defaultRole: NullableRole,
     defaultContent: z.object({ type: z.literal('site'), site: z.string() }).optional(),
     sso: z.boolean().openapi({
@@ -125,6 +129,11 @@ export const UpdateOrganization = z
       .regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/)
       .optional()
       .openapi({ description: 'Default hostname (a subdomain) for public content.' }),
+    type: OrganizationType.optional().openapi({ description: 'What kind of organization it is; `business` clears `communityType`.' }),
+    useCase: OrganizationUseCase.optional().openapi({ description: 'What the organization uses the workspace for.' }),
+    communityType: OrganizationCommunityType.optional().openapi({
+      description: 'What kind of community: only for an organization whose `type` is (or is set to) `community`, else refused (400).',
+    }),
     defaultRole: NullableRole.optional(),
     defaultContent: z.strictObject({ type: z.literal('site'), site: z.string().min(1) }).optional(),
     logo: z.url().max(2048).optional(),
@@ -170,7 +179,8 @@ export const organizationOperations = operations({
     summary: 'Update an organization',
     description:
       'Changes the given settings of an organization; omitted fields are left unchanged. ' +
-      'A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` ' +
+      'A `defaultContent` that names a site the organization does not have is refused (400), as is a `communityType` ' +
+      'for an organization whose `type` is not `community`; a `hostname` ' +
       'another organization uses is a conflict (409).',
     params: OrganizationIdParams,
     body: UpdateOrganization,

@@ -13,7 +13,8 @@ import { copyToPostgres } from '../server/operating/copy-to-postgres.js';
 import { lockStorage } from '../server/storage-lock.js';
 
 const usage = `Usage: npm run admin -- <command> [options]
-  create-user  --email <email> --name <display name>     prints the new user id
+  create-user  --email <email> --name <display name> [--photo-url <https URL>]
+                                                          prints the new user id (the photo is the user's photoURL)
   create-org   --title <title> --owner <user id>         prints the new organization id (owner becomes admin)
   add-member   --org <org id> --user <user id> --role <${roles.join('|')}|guest>
   create-token --user <user id> [--label <label>]        prints the new token (shown only once)
@@ -23,6 +24,7 @@ const usage = `Usage: npm run admin -- <command> [options]
 const options = {
   email: { type: 'string' },
   name: { type: 'string' },
+  'photo-url': { type: 'string' },
   title: { type: 'string' },
   owner: { type: 'string' },
   org: { type: 'string' },
@@ -33,7 +35,7 @@ const options = {
 } as const;
 
 const schemas = {
-  'create-user': z.object({ email: z.email(), name: z.string().min(1) }),
+  'create-user': z.object({ email: z.email(), name: z.string().min(1), 'photo-url': z.url({ protocol: /^https?$/ }).max(2048).optional() }),
   'create-org': z.object({ title: z.string().min(2).max(255), owner: z.string().min(1) }),
   'add-member': z.object({ org: z.string().min(1), user: z.string().min(1), role: z.enum([...roles, 'guest']) }),
   'create-token': z.object({ user: z.string().min(1), label: z.string().min(1).max(50).default('cli') }),
@@ -61,7 +63,7 @@ async function main() {
   const db = database.db;
   try {
     const a = parsed.data as Record<string, string>;
-    if (command === 'create-user') console.log((await createUser(db, { email: a.email, displayName: a.name })).id);
+    if (command === 'create-user') console.log((await createUser(db, { email: a.email, displayName: a.name, photoUrl: a['photo-url'] })).id);
     if (command === 'create-org') console.log((await createOrganization(db, { title: a.title, ownerId: a.owner })).id);
     if (command === 'add-member') await addMember(db, a.org, a.user, a.role === 'guest' ? null : (a.role as (typeof roles)[number]));
     if (command === 'create-token') console.log(await issueToken(db, a.user, a.label));

@@ -76,6 +76,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { message: /^Invalid request: query\.page: not a page identifier/ },
   // "A `defaultContent` that names a site the organization does not have is refused (400)".
   { operationId: 'updateOrganizationById', message: /defaultContent/ },
+  // "as is a `communityType` for an organization whose `type` is not `community`".
+  { operationId: 'updateOrganizationById', message: /body\.communityType: only for an organization whose type is community/ },
   // SAML providers: "a `defaultTeam` the organization does not have" and a certificate that is not X.509 are refused (400).
   { operationId: 'createOrganizationSAMLProvider', message: /body\.(defaultTeam|certificate)/ },
   { operationId: 'updateOrganizationSAMLProvider', message: /body\.(defaultTeam|certificate)/ },

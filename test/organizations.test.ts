@@ -68,6 +68,28 @@ describe('organizations', () => {
     expect((await admin.api.get(`/orgs/${admin.organizationId}`)).body.title).toBe('Renamed');
   });
 
+  it('patch /orgs/{organizationId} stores type, use case and community type, read back; a business has no community type', async () => {
+    const admin = await h.current.newAdmin();
+    const path = `/orgs/${admin.organizationId}`;
+    const fresh = await admin.api.get(path);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).not.toHaveProperty('type'); // absent until set, as the schema says
+    const community = await admin.api.patch(path, { type: 'community', useCase: 'openSourceDocs', communityType: 'openSource' });
+    expect(community.status, JSON.stringify(community.body)).toBe(200);
+    expect(community.body).toMatchObject({ type: 'community', useCase: 'openSourceDocs', communityType: 'openSource' });
+    const read = await admin.api.get(path);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ type: 'community', useCase: 'openSourceDocs', communityType: 'openSource' });
+    const business = await admin.api.patch(path, { type: 'business' });
+    expect(business.status).toBe(200);
+    expect(business.body).toMatchObject({ type: 'business', useCase: 'openSourceDocs' });
+    expect(business.body).not.toHaveProperty('communityType');
+    const refused = await admin.api.patch(path, { communityType: 'education' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^Invalid request: body\.communityType: only for an organization whose type is community/);
+    expect((await admin.api.get(path)).body).not.toHaveProperty('communityType');
+  });
+
   it('patch /orgs/{organizationId} returns 400 for an unknown default site and leaves the organization', async () => {
     const admin = await h.current.newAdmin();
     const res = await admin.api.patch(`/orgs/${admin.organizationId}`, { title: 'Lost', defaultContent: { type: 'site', site: 'site_nope' } });

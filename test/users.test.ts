@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createUser, issueToken } from '../server/auth/bootstrap.js';
 import { send } from './support/api.js';
 import { useHarness } from './support/harness.js';
 
@@ -11,6 +12,18 @@ describe('GET /user', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'user', id: admin.userId, displayName: expect.any(String) });
     expect(res.body.urls.location).toBe(`https://api.test.example/v1/users/${admin.userId}`);
+  });
+
+  it('get /user returns the photo a user was created with (the admin CLI\'s --photo-url), and none otherwise', async () => {
+    const user = await createUser(h.current.db, { email: `photo-${Date.now()}@example.com`, displayName: 'Pictured', photoUrl: 'https://avatars.example.com/p.png' });
+    const token = await issueToken(h.current.db, user.id, 'test');
+    const res = await send(h.current.app, 'get', '/v1/user', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.photoURL).toBe('https://avatars.example.com/p.png');
+    const plain = await h.current.newAdmin();
+    const without = await plain.api.get('/user');
+    expect(without.status).toBe(200);
+    expect(without.body).not.toHaveProperty('photoURL');
   });
 
   it('get /user returns 401 without a token', async () => {

@@ -9,10 +9,10 @@ import type { Role } from './roles.js';
 import { hashToken, newToken } from './tokens.js';
 
 /** Creates a user; throws Conflict when the email is taken. */
-export async function createUser(db: Db, input: { email: string; displayName: string }, now = new Date()) {
+export async function createUser(db: Db, input: { email: string; displayName: string; photoUrl?: string }, now = new Date()) {
   const [user] = await db
     .insert(users)
-    .values({ id: newId('usr', now.getTime()), email: input.email, displayName: input.displayName, createdAt: now })
+    .values({ id: newId('usr', now.getTime()), email: input.email, displayName: input.displayName, photoUrl: input.photoUrl ?? null, createdAt: now })
     .returning()
     .catch(whenUniqueViolation(() => new Conflict(`A user with email ${input.email} already exists`)));
   return user;

@@ -60,15 +60,26 @@ export function viewOrganization(ctx: Ctx, grant: OrganizationGrant): Organizati
   return toOrganization(grant.organization, grant.role, ctx.urls);
 }
 
-/** Applies the given settings. Throws BadRequest for an unknown default site, Conflict for a taken hostname. */
+/**
+ * Applies the given settings. Throws BadRequest for an unknown default site or a community type of an organization
+ * that is not a community, Conflict for a taken hostname.
+ */
 export async function updateOrganization(ctx: Ctx, grant: OrganizationGrant, update: OrganizationUpdate): Promise<Organization> {
   if (update.defaultContent) {
     const site = update.defaultContent.site;
     const [found] = await ctx.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, site), eq(sites.organizationId, grant.organization.id)));
     if (!found) throw new BadRequest(`Invalid request: body.defaultContent.site: site ${site} not found in this organization`);
   }
+  // communityType describes a community: refused for any other type; a change to business clears it.
+  const type = update.type ?? grant.organization.type;
+  if (update.communityType !== undefined && type !== 'community') {
+    throw new BadRequest(`Invalid request: body.communityType: only for an organization whose type is community (this one's is ${type ?? 'not set'})`);
+  }
   const changes = {
     title: update.title,
+    type: update.type,
+    useCase: update.useCase,
+    communityType: update.type !== undefined && update.type !== 'community' ? null : update.communityType,
     emailDomains: update.emailDomains,
     hostname: update.hostname,
     defaultRole: update.defaultRole,
