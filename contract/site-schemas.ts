@@ -75,14 +75,14 @@ export const SiteSection = z
     object: z.literal('site-section'),
     id: z.string(),
     title: z.string(),
-    description: z.string().optional(),
+    description: z.string().optional().openapi({ description: 'Text shown under the section title; absent until one is set with `updateSiteSectionById`.' }),
     default: z.boolean().openapi({ description: 'Whether it is the default section of the site.' }),
     path: z.string().openapi({ description: 'Path of the section in the published site URL.' }),
     condition: SiteCondition.optional(),
     sectionGroup: z.string().optional().openapi({ description: 'Id of the section group holding it; absent at the root.' }),
     siteSpaces: z.array(SiteSpace).openapi({ description: 'The site spaces (variants) of the section.' }),
     urls: z.object({ published: z.url().optional().openapi({ description: 'Present when the site is published.' }) }),
-    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the section.' }),
+    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the section; absent when none is set.' }),
   })
   .openapi('SiteSection', { description: 'A section of a docs site: one or more site spaces under a path.', example: siteSectionExample });
 
@@ -101,7 +101,7 @@ export const SiteSectionGroup = z
     title: z.string(),
     sectionGroup: z.string().optional().openapi({ description: 'Id of the parent section group; absent at the root.' }),
     children: z.array(SiteSection).openapi({ description: 'The sections of the group, in their order.' }),
-    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the group.' }),
+    icon: z.string().optional().openapi({ description: 'Name of the icon shown next to the group; absent when none is set.' }),
   })
   .openapi('SiteSectionGroup', { description: 'A named group of sections of a docs site.', example: siteSectionGroupExample });
 

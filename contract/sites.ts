@@ -41,9 +41,7 @@ export const siteExample = {
   siteSpaces: 2,
   createdAt: ex.createdAt,
   adaptiveContent: { enabled: false },
-  ads: { status: 'pending' as const, submittable: false },
   agentsContext: 'included' as const,
-  features: [{ id: 'site-customization', plan: 'premium' as const, frozen: false, customizations: ['styling.font'] }],
   urls: {
     location: siteLocation,
     app: `${ex.appUrl}/o/${ex.orgId}/sites/${siteEx.siteId}`,
@@ -63,8 +61,8 @@ export const Site = z
     type: SiteType.openapi({ description: 'Plan of the site; `basic` unless chosen otherwise.' }),
     title: z.string(),
     icon: z.object({ icon: imagePair }).optional().openapi({ description: 'Icon of the site, for light and dark themes.' }),
-    hostname: z.string().regex(siteHostnamePattern).optional().openapi({ description: 'Custom hostname the site is served on.' }),
-    basename: z.string().optional().openapi({ description: 'A short name for the site, used in its default URL.' }),
+    hostname: z.string().regex(siteHostnamePattern).optional().openapi({ description: 'Custom hostname the site is served on; absent until one is set with `updateSiteById`.' }),
+    basename: z.string().optional().openapi({ description: 'A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then).' }),
     proxy: z
       .object({
         origin: z.string().openapi({ description: 'The proxied URL the site is served from (a domain plus a sub-path).' }),
@@ -77,22 +75,7 @@ export const Site = z
     siteSpaces: z.number().int().openapi({ description: 'Number of site spaces of the site.' }),
     createdAt: DateTime,
     adaptiveContent: z.object({ enabled: z.boolean() }).optional().openapi({ description: 'Whether adaptive content is on.' }),
-    ads: z
-      .object({ status: z.enum(['pending', 'in-review', 'rejected', 'live', 'disabled']), submittable: z.boolean() })
-      .optional()
-      .openapi({ description: 'State of the ads program for the site.' }),
     agentsContext: agentsContext.optional(),
-    features: z
-      .array(
-        z.object({
-          id: z.string(),
-          plan: SiteType.openapi({ description: 'Plan that includes the feature.' }),
-          frozen: z.boolean(),
-          customizations: z.array(z.string()),
-        }),
-      )
-      .optional()
-      .openapi({ description: 'Features of the site.' }),
     urls: z.object({
       location: z.url(),
       app: z.url(),
@@ -295,7 +278,7 @@ export const SitePublishingAuth = z
     object: z.literal('publishing-auth'),
     backend: z.enum(['custom']).openapi({ description: 'Who signs visitor tokens: `custom`, the site owner\'s own backend.' }),
     privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
-    fallbackURL: z.url().optional().openapi({ description: 'Where a visitor without a valid token is sent to sign in.' }),
+    fallbackURL: z.url().optional().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }),
   })
   .openapi('SitePublishingAuth', {
     description:
