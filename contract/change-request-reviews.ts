@@ -63,7 +63,7 @@ export const ChangeRequestReview = z
         'true once the change request has a newer revision than the one reviewed, or the reviewer reviewed again; outdated ' +
         'reviews count for no merge rule.',
     }),
-    comment: Comment.optional().openapi({ description: 'The comment given with the review, if any.' }),
+    comment: Comment.optional().openapi({ description: 'The comment given with the review; absent when it was given without one.' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     urls: z.object({ location: z.url() }),

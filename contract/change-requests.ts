@@ -53,8 +53,8 @@ export const ChangeRequest = z
     id: z.string(),
     number: z.number().int().openapi({ description: 'Incremental number of the change request within its space.' }),
     status: ChangeRequestStatus,
-    subject: z.string().optional(),
-    description: Document.optional(),
+    subject: z.string().optional().openapi({ description: 'One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).' }),
+    description: Document.optional().openapi({ description: 'Longer explanation of the change; absent until one is given.' }),
     createdBy: User,
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -68,7 +68,7 @@ export const ChangeRequest = z
     revisionMerged: z.string().optional().openapi({ description: 'Id of the space revision the merge produced, once merged.' }),
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
     outdated: z.boolean().openapi({ description: 'true when the change request is not up to date with the main content.' }),
-    conversationsIssuesCluster: z.string().optional().openapi({ description: 'Id of the conversations issues cluster it addresses.' }),
+    conversationsIssuesCluster: z.string().optional().openapi({ description: 'Id of the conversations issues cluster it addresses; absent when it was not made for one.' }),
     permissions: z
       .object({
         merge: z.boolean().openapi({

@@ -27,7 +27,7 @@ export const Collection = z
     object: z.literal('collection'),
     id: z.string(),
     title: z.string().max(50),
-    description: z.string().max(100).optional(),
+    description: z.string().max(100).optional().openapi({ description: 'Short description; absent until one is set.' }),
     organization: z.string().openapi({ description: 'Id of the owning organization.' }),
     parent: z.string().optional().openapi({ description: 'Id of the parent collection, absent at the top level.' }),
     defaultLevel: NullableRole.openapi({ description: 'Role every organization member has on the content by default.' }),

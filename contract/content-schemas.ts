@@ -36,7 +36,7 @@ export const RevisionFile = z
     dimensions: z
       .object({ width: z.number(), height: z.number() })
       .optional()
-      .openapi({ description: 'Width and height in pixels, for images (read from the image when it was inserted).' }),
+      .openapi({ description: 'Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …).' }),
   })
   .openapi('RevisionFile', { description: 'A file of a revision.', example: revisionFileExample });
 
@@ -70,7 +70,7 @@ export const RevisionComputedSource = z
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
-  emoji: z.string().optional(),
+  emoji: z.string().optional().openapi({ description: 'Emoji shown with the title; absent until a change sets one.' }),
   icon: z.string().optional(),
   type: z.enum(pageTypes).openapi({
     description:
@@ -83,7 +83,7 @@ const revisionPageFields = {
   urls: z.object({ app: z.url() }).optional(),
   slug: z.string().optional().openapi({ description: 'Last segment of the page path.' }),
   path: z.string().optional().openapi({ description: 'Path of the page in the space, from the root.' }),
-  description: z.string().optional(),
+  description: z.string().optional().openapi({ description: 'Short summary of the page; absent until a change sets one.' }),
   hidden: z.boolean().optional().openapi({ description: 'Whether the page is hidden from the table of contents.' }),
   noIndex: z.boolean().optional().openapi({ description: 'Whether the page is excluded from search in the published site.' }),
   noRobotsIndex: z.boolean().optional().openapi({ description: 'Whether search engines are asked not to index the page.' }),

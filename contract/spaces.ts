@@ -62,8 +62,8 @@ export const Space = z
     editMode: z.enum(['live', 'locked']).optional().openapi({ description: 'live: direct edits; locked: all edits locked.' }),
     mergeRules: SpaceMergeRules,
     organization: z.string(),
-    parent: z.string().optional().openapi({ description: 'Id of the parent collection.' }),
-    language: TranslationLanguage.optional(),
+    parent: z.string().optional().openapi({ description: 'Id of the parent collection; absent at the top level.' }),
+    language: TranslationLanguage.optional().openapi({ description: 'Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).' }),
     gitSync: z
       .object({
         repoName: z.string(),

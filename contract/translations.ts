@@ -81,7 +81,7 @@ export const Translation = z
       })
       .openapi({ description: 'The content to translate.' }),
     language: TranslationLanguage.openapi({ description: 'Language to translate into.' }),
-    instructions: Document.optional().openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep.' }),
+    instructions: Document.optional().openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep; absent until some are given.' }),
     result: z
       .object({
         space: z.string().openapi({ description: 'Id of the space holding the translated content.' }),

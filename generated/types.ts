@@ -63,7 +63,7 @@ export interface paths {
         head?: never;
         /**
          * Update an organization
-         * @description Changes the given settings of an organization; omitted fields are left unchanged. A `defaultContent` that names a site the organization does not have is refused (400); a `hostname` another organization uses is a conflict (409). Requires the `admin` role in the organization.
+         * @description Changes the given settings of an organization; omitted fields are left unchanged. A `defaultContent` that names a site the organization does not have is refused (400), as is a `communityType` for an organization whose `type` is not `community`; a `hostname` another organization uses is a conflict (409). Requires the `admin` role in the organization.
          */
         patch: operations["updateOrganizationById"];
         trace?: never;
@@ -2550,6 +2550,7 @@ export interface components {
             id: string;
             displayName: string;
             email?: string;
+            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
             photoURL?: string;
             urls: {
                 /** Format: uri */
@@ -2629,11 +2630,20 @@ export interface components {
             emailDomains: string[];
             /** @description Default hostname for the organization's public content. */
             hostname?: string;
-            /** @enum {string} */
+            /**
+             * @description What kind of organization it is; absent until set with `updateOrganizationById`.
+             * @enum {string}
+             */
             type?: "business" | "community";
-            /** @enum {string} */
+            /**
+             * @description What the organization uses the workspace for; absent until set with `updateOrganizationById`.
+             * @enum {string}
+             */
             useCase?: "internalDocs" | "docsSite" | "audienceControlledSite" | "productDocs" | "teamKnowledgeBase" | "designSystem" | "openSourceDocs" | "notes" | "other";
-            /** @enum {string} */
+            /**
+             * @description What kind of community, for a `community` organization; absent until set, and for other organizations.
+             * @enum {string}
+             */
             communityType?: "nonProfit" | "openSource" | "education";
             defaultRole: components["schemas"]["MemberRole"] | null;
             defaultContent?: {
@@ -2799,6 +2809,21 @@ export interface components {
             emailDomains?: string[];
             /** @description Default hostname (a subdomain) for public content. */
             hostname?: string;
+            /**
+             * @description What kind of organization it is; `business` clears `communityType`.
+             * @enum {string}
+             */
+            type?: "business" | "community";
+            /**
+             * @description What the organization uses the workspace for.
+             * @enum {string}
+             */
+            useCase?: "internalDocs" | "docsSite" | "audienceControlledSite" | "productDocs" | "teamKnowledgeBase" | "designSystem" | "openSourceDocs" | "notes" | "other";
+            /**
+             * @description What kind of community: only for an organization whose `type` is (or is set to) `community`, else refused (400).
+             * @enum {string}
+             */
+            communityType?: "nonProfit" | "openSource" | "education";
             defaultRole?: components["schemas"]["MemberRole"] | null;
             defaultContent?: {
                 /** @enum {string} */
@@ -3177,7 +3202,7 @@ export interface components {
             editMode?: "live" | "locked";
             mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
             organization: string;
-            /** @description Id of the parent collection. */
+            /** @description Id of the parent collection; absent at the top level. */
             parent?: string;
             language?: components["schemas"]["TranslationLanguage"];
             gitSync?: {
@@ -3249,7 +3274,7 @@ export interface components {
             type: "none";
         };
         /**
-         * @description Language of content.
+         * @description Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).
          * @example en
          * @enum {string}
          */
@@ -3450,6 +3475,7 @@ export interface components {
             object: "collection";
             id: string;
             title: string;
+            /** @description Short description; absent until one is set. */
             description?: string;
             /** @description Id of the owning organization. */
             organization: string;
@@ -3541,7 +3567,7 @@ export interface components {
             /** @default  */
             emoji?: string;
             parent?: string;
-            language?: components["schemas"]["TranslationLanguage"];
+            language?: components["schemas"]["TranslationLanguage"] & unknown;
             /**
              * @default live
              * @enum {string}
@@ -3554,7 +3580,7 @@ export interface components {
             /** @enum {string} */
             editMode?: "live" | "locked";
             defaultLevel?: components["schemas"]["MemberRole"] | null;
-            language?: components["schemas"]["TranslationLanguage"];
+            language?: components["schemas"]["TranslationLanguage"] & unknown;
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
         MoveSpace: {
@@ -3998,6 +4024,7 @@ export interface components {
         RevisionPage: {
             id: string;
             title: string;
+            /** @description Emoji shown with the title; absent until a change sets one. */
             emoji?: string;
             icon?: string;
             /**
@@ -4026,6 +4053,7 @@ export interface components {
             slug?: string;
             /** @description Path of the page in the space, from the root. */
             path?: string;
+            /** @description Short summary of the page; absent until a change sets one. */
             description?: string;
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
@@ -4154,7 +4182,7 @@ export interface components {
             downloadURL: string;
             /** @description Size in bytes. */
             size: number;
-            /** @description Width and height in pixels, for images (read from the image when it was inserted). */
+            /** @description Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …). */
             dimensions?: {
                 width: number;
                 height: number;
@@ -4515,6 +4543,7 @@ export interface components {
             /** @description Incremental number of the change request within its space. */
             number: number;
             status: components["schemas"]["ChangeRequestStatus"];
+            /** @description One-line summary; absent until one is given (at creation or with `updateChangeRequestById`). */
             subject?: string;
             description?: components["schemas"]["Document"] & unknown;
             createdBy: components["schemas"]["User"];
@@ -4542,7 +4571,7 @@ export interface components {
             comments: number;
             /** @description true when the change request is not up to date with the main content. */
             outdated: boolean;
-            /** @description Id of the conversations issues cluster it addresses. */
+            /** @description Id of the conversations issues cluster it addresses; absent when it was not made for one. */
             conversationsIssuesCluster?: string;
             /** @description What the caller may do with it; given when the change request is read or written by itself, not in lists. */
             permissions?: {
@@ -5008,21 +5037,7 @@ export interface components {
          *       "adaptiveContent": {
          *         "enabled": false
          *       },
-         *       "ads": {
-         *         "status": "pending",
-         *         "submittable": false
-         *       },
          *       "agentsContext": "included",
-         *       "features": [
-         *         {
-         *           "id": "site-customization",
-         *           "plan": "premium",
-         *           "frozen": false,
-         *           "customizations": [
-         *             "styling.font"
-         *           ]
-         *         }
-         *       ],
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -5045,9 +5060,9 @@ export interface components {
                     dark: string;
                 };
             };
-            /** @description Custom hostname the site is served on. */
+            /** @description Custom hostname the site is served on; absent until one is set with `updateSiteById`. */
             hostname?: string;
-            /** @description A short name for the site, used in its default URL. */
+            /** @description A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then). */
             basename?: string;
             /** @description Present when the site is served through a reverse proxy. */
             proxy?: {
@@ -5072,24 +5087,11 @@ export interface components {
             adaptiveContent?: {
                 enabled: boolean;
             };
-            /** @description State of the ads program for the site. */
-            ads?: {
-                /** @enum {string} */
-                status: "pending" | "in-review" | "rejected" | "live" | "disabled";
-                submittable: boolean;
-            };
             /**
              * @description excluded: AI agents cannot access the site; included: they can.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
-            /** @description Features of the site. */
-            features?: {
-                id: string;
-                plan: components["schemas"]["SiteType"] & unknown;
-                frozen: boolean;
-                customizations: string[];
-            }[];
             urls: {
                 /** Format: uri */
                 location: string;
@@ -5217,21 +5219,7 @@ export interface components {
          *         "adaptiveContent": {
          *           "enabled": false
          *         },
-         *         "ads": {
-         *           "status": "pending",
-         *           "submittable": false
-         *         },
          *         "agentsContext": "included",
-         *         "features": [
-         *           {
-         *             "id": "site-customization",
-         *             "plan": "premium",
-         *             "frozen": false,
-         *             "customizations": [
-         *               "styling.font"
-         *             ]
-         *           }
-         *         ],
          *         "urls": {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -5444,6 +5432,7 @@ export interface components {
             object: "site-section";
             id: string;
             title: string;
+            /** @description Text shown under the section title; absent until one is set with `updateSiteSectionById`. */
             description?: string;
             /** @description Whether it is the default section of the site. */
             default: boolean;
@@ -5462,7 +5451,7 @@ export interface components {
                  */
                 published?: string;
             };
-            /** @description Name of the icon shown next to the section. */
+            /** @description Name of the icon shown next to the section; absent when none is set. */
             icon?: string;
         };
         /**
@@ -5869,7 +5858,7 @@ export interface components {
             privateKey: string;
             /**
              * Format: uri
-             * @description Where a visitor without a valid token is sent to sign in.
+             * @description Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.
              */
             fallbackURL?: string;
         };
@@ -6028,7 +6017,7 @@ export interface components {
             sectionGroup?: string;
             /** @description The sections of the group, in their order. */
             children: components["schemas"]["SiteSection"][];
-            /** @description Name of the icon shown next to the group. */
+            /** @description Name of the icon shown next to the group; absent when none is set. */
             icon?: string;
         };
         AddSiteSectionGroup: {
@@ -6272,7 +6261,7 @@ export interface components {
             title: string;
             /** @description One-line description. */
             description: string;
-            /** @description Long Markdown presentation. */
+            /** @description Long Markdown presentation; absent when it was published without one. */
             summary?: string;
             /** @description URLs of the preview images. */
             previewImages: string[];
@@ -6490,7 +6479,7 @@ export interface components {
             label: string;
         };
         /**
-         * @description Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events.
+         * @description Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.
          * @example {
          *       "script-src": "'self' https://cdn.acme.example.com"
          *     }
@@ -6529,7 +6518,7 @@ export interface components {
             secrets?: {
                 [key: string]: string;
             };
-            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"];
+            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"] & unknown;
         };
         IntegrationInstallationList: {
             /** @description Absent on the last page. */
@@ -7347,12 +7336,12 @@ export interface components {
             label: string;
             /**
              * Format: uri
-             * @description Single sign-on URL of the identity provider.
+             * @description Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).
              */
             ssoURL?: string;
-            /** @description Entity id (issuer) of the identity provider. */
+            /** @description Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then). */
             entityID?: string;
-            /** @description PEM certificate the identity provider signs its responses with. */
+            /** @description PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then). */
             certificate?: string;
             defaultTeam?: components["schemas"]["Team"] & unknown;
             /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
@@ -15039,21 +15028,7 @@ export interface operations {
                      *           "adaptiveContent": {
                      *             "enabled": false
                      *           },
-                     *           "ads": {
-                     *             "status": "pending",
-                     *             "submittable": false
-                     *           },
                      *           "agentsContext": "included",
-                     *           "features": [
-                     *             {
-                     *               "id": "site-customization",
-                     *               "plan": "premium",
-                     *               "frozen": false,
-                     *               "customizations": [
-                     *                 "styling.font"
-                     *               ]
-                     *             }
-                     *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15128,21 +15103,7 @@ export interface operations {
                      *       "adaptiveContent": {
                      *         "enabled": false
                      *       },
-                     *       "ads": {
-                     *         "status": "pending",
-                     *         "submittable": false
-                     *       },
                      *       "agentsContext": "included",
-                     *       "features": [
-                     *         {
-                     *           "id": "site-customization",
-                     *           "plan": "premium",
-                     *           "frozen": false,
-                     *           "customizations": [
-                     *             "styling.font"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15205,21 +15166,7 @@ export interface operations {
                      *       "adaptiveContent": {
                      *         "enabled": false
                      *       },
-                     *       "ads": {
-                     *         "status": "pending",
-                     *         "submittable": false
-                     *       },
                      *       "agentsContext": "included",
-                     *       "features": [
-                     *         {
-                     *           "id": "site-customization",
-                     *           "plan": "premium",
-                     *           "frozen": false,
-                     *           "customizations": [
-                     *             "styling.font"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15328,21 +15275,7 @@ export interface operations {
                      *       "adaptiveContent": {
                      *         "enabled": false
                      *       },
-                     *       "ads": {
-                     *         "status": "pending",
-                     *         "submittable": false
-                     *       },
                      *       "agentsContext": "included",
-                     *       "features": [
-                     *         {
-                     *           "id": "site-customization",
-                     *           "plan": "premium",
-                     *           "frozen": false,
-                     *           "customizations": [
-                     *             "styling.font"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15629,21 +15562,7 @@ export interface operations {
                      *         "adaptiveContent": {
                      *           "enabled": false
                      *         },
-                     *         "ads": {
-                     *           "status": "pending",
-                     *           "submittable": false
-                     *         },
                      *         "agentsContext": "included",
-                     *         "features": [
-                     *           {
-                     *             "id": "site-customization",
-                     *             "plan": "premium",
-                     *             "frozen": false,
-                     *             "customizations": [
-                     *               "styling.font"
-                     *             ]
-                     *           }
-                     *         ],
                      *         "urls": {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15811,21 +15730,7 @@ export interface operations {
                      *       "adaptiveContent": {
                      *         "enabled": false
                      *       },
-                     *       "ads": {
-                     *         "status": "pending",
-                     *         "submittable": false
-                     *       },
                      *       "agentsContext": "included",
-                     *       "features": [
-                     *         {
-                     *           "id": "site-customization",
-                     *           "plan": "premium",
-                     *           "frozen": false,
-                     *           "customizations": [
-                     *             "styling.font"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
@@ -15886,21 +15791,7 @@ export interface operations {
                      *       "adaptiveContent": {
                      *         "enabled": false
                      *       },
-                     *       "ads": {
-                     *         "status": "pending",
-                     *         "submittable": false
-                     *       },
                      *       "agentsContext": "included",
-                     *       "features": [
-                     *         {
-                     *           "id": "site-customization",
-                     *           "plan": "premium",
-                     *           "frozen": false,
-                     *           "customizations": [
-                     *             "styling.font"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
