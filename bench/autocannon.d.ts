@@ -1,4 +1,4 @@
-// autocannon 9 ships no types (and @types/autocannon is not a dependency): the part bench/http.ts uses.
+// autocannon 9 ships no types (and @types/autocannon is not a dependency): the part bench/http.ts and bench/write-path.ts use.
 declare module 'autocannon' {
   namespace autocannon {
     interface Options {
@@ -7,6 +7,18 @@ declare module 'autocannon' {
       /** seconds */
       duration?: number;
       headers?: Record<string, string>;
+      method?: string;
+      body?: string;
+      /** A sequence each connection sends in turn (bench/write-path.ts), with a context object per connection. */
+      requests?: RequestStep[];
+    }
+    interface RequestStep {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: { method?: string; path?: string; body?: string; headers?: Record<string, string> }, context: Record<string, unknown>) => unknown;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
     interface Histogram {
       average: number;

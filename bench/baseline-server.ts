@@ -10,19 +10,44 @@ import express from 'express';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteThread } from '../server/db/pglite-thread.js';
+import { writeRoutes } from './baseline-writes.js';
 
-type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+export type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+export interface Storage {
+  query: Query;
+  /** Runs `work` in one transaction (BEGIN … COMMIT, ROLLBACK when it throws). */
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  close: () => Promise<void>;
+}
 
-function openStorage(): { query: Query; close: () => Promise<void> } {
+function openStorage(): Storage {
   if (process.env.DATABASE_URL) {
     // Pool of 10, like the project's createDb.
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-    return { query: async (text, params) => (await pool.query(text, params)).rows, close: () => pool.end() };
+    return {
+      query: async (text, params) => (await pool.query(text, params)).rows,
+      async transaction(work) {
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          const result = await work(async (text, params) => (await client.query(text, params)).rows);
+          await client.query('commit');
+          return result;
+        } catch (err) {
+          await client.query('rollback');
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
   }
   if (!process.env.DATA_DIR) throw new Error('baseline-server: set DATABASE_URL or DATA_DIR');
   const client = process.env.BASELINE_PGLITE === 'thread' ? new PGliteThread({ dataDir: process.env.DATA_DIR }) : new PGlite(process.env.DATA_DIR);
   return {
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+    transaction: (work) => client.transaction((tx) => work(async (text, params) => (await tx.query<Record<string, unknown>>(text, params)).rows)),
     close: () => client.close(),
   };
 }
@@ -46,6 +71,9 @@ app.get('/v1/spaces/:spaceId', async (req, res) => {
   }
   res.json(space);
 });
+
+// The write path of bench/write-path.ts (bench/baseline-writes.ts): the same rows as the project, in one transaction.
+app.use(writeRoutes(storage));
 
 const server = app.listen(Number(process.env.PORT ?? 3100), '127.0.0.1');
 function shutdown() {

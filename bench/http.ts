@@ -6,7 +6,7 @@
 //   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
-//                         [--baseline-pglite plain|thread]
+//                         [--baseline-pglite plain|thread] [--out http.json]
 //
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
 // `--baseline-pglite thread` gives it the project's PGlite thread instead.
@@ -14,10 +14,11 @@
 // With several rounds (project then baseline, again and again) the medians are reported: on a shared
 // machine, one round can be skewed by other work. Results go to bench/results/http.json. `--profile DIR` runs both servers under `node --cpu-prof` (profiles in
 // DIR/<server>-<storage>/, the largest is the main thread's; summarize with bench/profile-summary.ts) and
-// writes no results, since the profiler slows the servers down.
+// writes no results, since the profiler slows the servers down. On PostgreSQL the database backends' CPU
+// per request is measured too (server + database CPU is what bounds req/s on 2 cores).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,8 @@ const { values: opts } = parseArgs({
     'rate-limit': { type: 'string', default: process.env.BENCH_RATE_LIMIT ?? '1000000000' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     profile: { type: 'string' },
+    // Where the results go, under bench/results/ (e.g. http-rate-limit-off.json for a comparison run).
+    out: { type: 'string', default: 'http.json' },
     'baseline-pglite': { type: 'string', default: process.env.BENCH_BASELINE_PGLITE ?? 'plain' },
   },
 });
@@ -147,6 +150,11 @@ interface Measure {
    * machine. With PGlite it includes the database; with PostgreSQL, the database's own processes are not in it.
    */
   cpuMs: number;
+  /**
+   * PostgreSQL only: CPU time of the database's backends serving this server, per request, in ms. The two
+   * servers share the 2 cores with PostgreSQL, so server + database CPU per request is what bounds req/s.
+   */
+  dbCpuMs?: number;
 }
 
 /** User + system CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
@@ -155,20 +163,57 @@ function cpuTimeMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU time used so far by the PostgreSQL backends connected to `database` (their process title is
+ * `postgres: [cluster:] <user> <database> <host>…`), by pid. Backends of other databases (other work on the machine)
+ * are not counted.
+ */
+function databaseCpuMs(database: string | undefined): Map<number, number> {
+  const byPid = new Map<number, number>();
+  if (!database) return byPid;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) byPid.set(Number(entry), cpuTimeMs(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return byPid;
+}
+
+/** CPU used between two samples of databaseCpuMs (backends started in between count from 0). */
+function databaseCpuUsed(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
+}
+
 /** Warm-up, then the measured run; any answer other than 2xx, or any socket error, fails the bench. */
-async function load(name: string, { url, pid }: Server, resource: string): Promise<Measure> {
+async function load(name: string, { url, pid }: Server, resource: string, database?: string): Promise<Measure> {
   for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
     if (seconds <= 0) continue;
     const cpuBefore = cpuTimeMs(pid);
+    const dbBefore = databaseCpuMs(database);
     const r = await autocannon({ url: url + resource, connections, duration: seconds, headers: auth });
     const cpu = cpuTimeMs(pid) - cpuBefore;
+    const dbCpu = databaseCpuUsed(dbBefore, databaseCpuMs(database));
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
       throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
     }
     if (phase === 'measure') {
       const { requests, latency } = r;
       const cpuMs = Math.round((cpu / requests.total) * 1000) / 1000;
-      return { requests: requests.total, rps: Math.round(requests.average), p50: latency.p50, p99: latency.p99, cpuMs };
+      const perRequest = (ms: number) => Math.round((ms / requests.total) * 1000) / 1000;
+      return {
+        requests: requests.total,
+        rps: Math.round(requests.average),
+        p50: latency.p50,
+        p99: latency.p99,
+        cpuMs,
+        ...(database && { dbCpuMs: perRequest(dbCpu) }),
+      };
     }
   }
   throw new Error('--duration must be positive');
@@ -202,6 +247,8 @@ interface StorageResult {
   ratio: number;
   /** project CPU ms per request ÷ baseline's */
   cpuRatio: number;
+  /** PostgreSQL: (server + database) CPU per request, project ÷ baseline */
+  totalCpuRatio?: number;
   rounds?: { baseline: Measure; project: Measure }[];
 }
 
@@ -222,6 +269,7 @@ const medianOf = (ms: Measure[]): Measure => ({
   p50: median(ms.map((m) => m.p50)),
   p99: median(ms.map((m) => m.p99)),
   cpuMs: median(ms.map((m) => m.cpuMs)),
+  ...(ms[0].dbCpuMs !== undefined && { dbCpuMs: median(ms.map((m) => m.dbCpuMs!)) }),
 });
 
 async function benchStorage(storage: Storage): Promise<StorageResult> {
@@ -229,6 +277,7 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   // open in one process, and neither server competes with the other for the 2 cores).
   const storageEnv: Record<string, string> =
     storage === 'pglite' ? { DATA_DIR: path.join(tmp, 'pglite') } : { DATABASE_URL: await createDatabase() };
+  const database = storageEnv.DATABASE_URL && new URL(storageEnv.DATABASE_URL).pathname.slice(1);
   // One folder per server: the tsx loader thread writes a (small) profile of its own next to the main one.
   const profileArgs = (server: string) => (opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, server)}`] : []);
   const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: opts['rate-limit'] };
@@ -246,14 +295,14 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
         spaceUrl = `/v1/spaces/${space.id}`;
       }
       await call('GET', server.url + spaceUrl);
-      return load(`project/${storage}`, server, spaceUrl);
+      return load(`project/${storage}`, server, spaceUrl, database);
     });
     const baselineEnv = { ...storageEnv, ...(opts['baseline-pglite'] === 'thread' && { BASELINE_PGLITE: 'thread' }) };
     const baselineServer = startServer(`baseline-${storage}`, 'bench/baseline-server.ts', baselineEnv, profileArgs(`baseline-${storage}`));
     const baseline = await withServer(baselineServer, async (server) => {
       const row = await call('GET', server.url + spaceUrl);
       if (!spaceUrl.endsWith(`/${row.id}`)) throw new Error(`baseline answered another row: ${JSON.stringify(row)}`);
-      return load(`baseline/${storage}`, server, spaceUrl);
+      return load(`baseline/${storage}`, server, spaceUrl, database);
     });
     results.push({ baseline, project });
   }
@@ -265,6 +314,7 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
     project,
     ratio: round2(project.rps / baseline.rps),
     cpuRatio: round2(project.cpuMs / baseline.cpuMs),
+    ...(project.dbCpuMs !== undefined && { totalCpuRatio: round2((project.cpuMs + project.dbCpuMs) / (baseline.cpuMs + baseline.dbCpuMs!)) }),
     ...(rounds > 1 && { rounds: results }),
   };
 }
@@ -281,16 +331,23 @@ try {
   }
 
   const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => String(c).padStart(i === 0 ? 18 : 12)).join(''));
-  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'req/s ratio', 'CPU ratio']);
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'req/s ratio', 'CPU ratio', '+DB ratio']);
   for (const [storage, r] of Object.entries(results)) {
-    row([`${storage} baseline`, r.baseline.rps, r.baseline.p50, r.baseline.p99, r.baseline.cpuMs]);
-    row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.ratio, r.cpuRatio]);
+    row([`${storage} baseline`, r.baseline.rps, r.baseline.p50, r.baseline.p99, r.baseline.cpuMs, r.baseline.dbCpuMs ?? '']);
+    row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.project.dbCpuMs ?? '', r.ratio, r.cpuRatio, r.totalCpuRatio ?? '']);
+  }
+  // One line per figure, for the record and for a rerun on a quiet machine.
+  const limiting = Number(opts['rate-limit']) > 0 ? 'rate limiting on' : 'rate limiting off';
+  for (const [storage, r] of Object.entries(results)) {
+    console.log(
+      `SUMMARY http ${storage} (${limiting}, median of ${rounds}): project ${r.project.rps} req/s vs baseline ${r.baseline.rps} req/s = ${r.ratio}x (target >= 1.0); CPU per request ${r.cpuRatio}x${r.totalCpuRatio !== undefined ? `, with the database's ${r.totalCpuRatio}x` : ''}`,
+    );
   }
 
   if (opts.profile) {
     console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the servers)`);
   } else {
-    const file = path.join(import.meta.dirname, 'results', 'http.json');
+    const file = path.resolve(import.meta.dirname, 'results', opts.out!);
     mkdirSync(path.dirname(file), { recursive: true });
     const record = {
       date: new Date().toISOString(),

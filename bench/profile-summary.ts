@@ -2,7 +2,9 @@
 // the nearest npm package or project folder on the stack (Node internals, native and wasm code count for
 // their caller, so a socket write made by res.json is Express's, a file write made by pino is pino's);
 // then inclusive time per package or folder (the samples with it anywhere on the stack).
-//   npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last SECONDS]
+//   npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last SECONDS] [--callers NAME]
+// `--callers writev` adds where the self time of the functions named so comes from: their nearest callers
+// outside Node's internals (e.g. which socket writes are the response's and which the database driver's).
 // Profiles come from `npx tsx bench/http.ts --profile DIR` (node --cpu-prof on each server). `--last 10`
 // keeps only the final 10 s of samples, i.e. the measured load, without start-up (module loading, PGlite's
 // initdb, migrations) and warm-up.
@@ -23,7 +25,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' }, callers: { type: 'string' } } });
 const [file] = positionals;
 if (!file) throw new Error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last SECONDS]');
 const top = Number(opts.top);
@@ -63,6 +65,7 @@ const transparent = (a: string) => a.startsWith('node:') || a === '(native)' || 
 const selfByFunction = new Map<string, number>();
 const selfByOwner = new Map<string, number>();
 const inclusiveByArea = new Map<string, number>();
+const callers = new Map<string, number>();
 let total = 0;
 let idle = 0;
 const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
@@ -79,6 +82,15 @@ profile.samples.forEach((id, i) => {
   for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) stack.push(area(byId.get(n)!));
   add(selfByOwner, stack.find((a) => !transparent(a) && a !== '(root)') ?? stack[0], us);
   for (const a of new Set(stack)) if (!transparent(a)) add(inclusiveByArea, a, us);
+  if (opts.callers && node.callFrame.functionName === opts.callers) {
+    // The first three frames above it that are not Node internals or native code.
+    const frames: string[] = [];
+    for (let n = parent.get(id); n !== undefined && frames.length < 3; n = parent.get(n)) {
+      const frame = byId.get(n)!;
+      if (!transparent(area(frame)) && area(frame) !== '(root)') frames.push(label(frame));
+    }
+    add(callers, frames.join(' < ') || '(no caller outside Node)', us);
+  }
 });
 
 const busy = total - idle;
@@ -92,3 +104,4 @@ console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(idle / 1e6).toFi
 print('Self time by function', selfByFunction);
 print('Self time by owner (nearest package / project folder on the stack)', selfByOwner);
 print('Inclusive time by package / folder (on the stack)', inclusiveByArea);
+if (opts.callers) print(`Callers of ${opts.callers} (self time)`, callers);

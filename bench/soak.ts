@@ -23,6 +23,8 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '10m' },
     connections: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '30s' },
+    // Rate limiting on (the server's default) but far above what the one token sends, so nothing is refused.
+    'rate-limit': { type: 'string', default: '1000000000' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     out: { type: 'string', default: path.resolve(import.meta.dirname, 'results', 'soak.json') },
     // To find what grows: the server writes a V8 heap snapshot into this folder after the warm-up and
@@ -58,7 +60,7 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   const child = spawn(process.execPath, [...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: opts['rate-limit']!, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -77,6 +79,8 @@ interface Tally {
   otherErrors: number;
   examples: string[];
   latencies: number[];
+  /** latencies by kind of request (read, list, search, create, cr-open, cr-write, cr-merge) */
+  byKind: Map<string, number[]>;
 }
 
 async function soak(storage: Storage) {
@@ -92,10 +96,10 @@ async function soak(storage: Storage) {
   }
   const { child, base } = await startServer(env);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const tally: Tally = { requests: 0, serverErrors: 0, otherErrors: 0, examples: [], latencies: [] };
+  const tally: Tally = { requests: 0, serverErrors: 0, otherErrors: 0, examples: [], latencies: [], byKind: new Map() };
   let measuring = false;
 
-  async function send(method: string, pathname: string, body?: unknown): Promise<any> {
+  async function send(method: string, pathname: string, body?: unknown, kind = 'other'): Promise<any> {
     const started = performance.now();
     let status = 0;
     let json: any;
@@ -109,7 +113,11 @@ async function soak(storage: Storage) {
     }
     if (measuring) {
       tally.requests++;
-      tally.latencies.push(performance.now() - started);
+      const took = performance.now() - started;
+      tally.latencies.push(took);
+      let kindLatencies = tally.byKind.get(kind);
+      if (!kindLatencies) tally.byKind.set(kind, (kindLatencies = []));
+      kindLatencies.push(took);
       if (status >= 500 || status === 0) tally.serverErrors++;
       else if (status >= 300) tally.otherErrors++;
       if ((status >= 300 || status === 0) && tally.examples.length < 10) tally.examples.push(`${method} ${pathname} → ${status} ${JSON.stringify(json).slice(0, 200)}`);
@@ -127,21 +135,21 @@ async function soak(storage: Storage) {
   async function worker(n: number) {
     for (let i = 0; running; i++) {
       const r = Math.random();
-      if (r < 0.4) await send('GET', `/spaces/${pick()}`);
-      else if (r < 0.55) await send('GET', `/orgs/${org}/spaces?limit=20`);
-      else if (r < 0.65) await send('GET', `/orgs/${org}/search?query=${words[i % words.length]}`);
+      if (r < 0.4) await send('GET', `/spaces/${pick()}`, undefined, 'read');
+      else if (r < 0.55) await send('GET', `/orgs/${org}/spaces?limit=20`, undefined, 'list');
+      else if (r < 0.65) await send('GET', `/orgs/${org}/search?query=${words[i % words.length]}`, undefined, 'search');
       else if (r < 0.9) {
-        const created = await send('POST', `/orgs/${org}/spaces`, { title: `Space ${n}-${i} ${words[i % words.length]}` });
+        const created = await send('POST', `/orgs/${org}/spaces`, { title: `Space ${n}-${i} ${words[i % words.length]}` }, 'create');
         // A bounded pool: reads spread over recent spaces without the array growing for ever.
         if (created) spaces[spaces.length < 2000 ? spaces.length : Math.floor(Math.random() * 2000)] = created.id;
       } else {
         const space = pick();
-        const cr = await send('POST', `/spaces/${space}/change-requests`, { subject: `Soak ${n}-${i}` });
+        const cr = await send('POST', `/spaces/${space}/change-requests`, { subject: `Soak ${n}-${i}` }, 'cr-open');
         if (!cr) continue;
         const wrote = await send('POST', `/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
           changes: [{ operation: 'insert_page', document: { markdown: `# Page ${n}-${i}\n\nAbout ${words[i % words.length]}.` } }],
-        });
-        if (wrote) await send('POST', `/spaces/${space}/change-requests/${cr.id}/merge`);
+        }, 'cr-write');
+        if (wrote) await send('POST', `/spaces/${space}/change-requests/${cr.id}/merge`, undefined, 'cr-merge');
       }
     }
   }
@@ -168,8 +176,14 @@ async function soak(storage: Storage) {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await scratch?.dispose();
 
-  const sorted = tally.latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  };
+  const pct = (p: number) => percentile(tally.latencies, p);
+  const byKind = Object.fromEntries(
+    [...tally.byKind].map(([kind, values]) => [kind, { requests: values.length, p50Ms: percentile(values, 50), p99Ms: percentile(values, 99) }]),
+  );
   const growth = Math.round(((rssEnd - rssStart) / rssStart) * 1000) / 10;
   return {
     storage,
@@ -182,6 +196,9 @@ async function soak(storage: Storage) {
     otherNon2xx: tally.otherErrors,
     p50Ms: pct(50),
     p99Ms: pct(99),
+    /** the target: p99 under 4× p50 */
+    p99OverP50: Math.round((pct(99) / pct(50)) * 100) / 100,
+    byKind,
     rssStartMiB: rssStart,
     rssEndMiB: rssEnd,
     rssPeakMiB: Math.max(...samples.map((s) => s.rssMiB), rssEnd),
@@ -205,6 +222,9 @@ for (const storage of storages) {
   const { examples, rssSamples, ...summary } = result;
   console.log(summary);
   if (examples.length > 0) console.log(examples.join('\n'));
+  console.log(
+    `SUMMARY soak ${storage} (${connections} connections, ${result.durationS} s): ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, p99/p50 ${result.p99OverP50} (target < 4), 5xx ${result.serverErrors}, RSS growth ${result.rssGrowthPercent} %`,
+  );
 }
 mkdirSync(path.dirname(opts.out!), { recursive: true });
 writeFileSync(opts.out!, `${JSON.stringify(results, null, 2)}\n`);
