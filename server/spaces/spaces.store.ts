@@ -13,6 +13,7 @@ import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { insertSpace } from './space-inserts.js';
 import { toSpace, type Space } from './space-view.js';
 
 type CreateSpace = z.output<typeof spaceOperations.createSpace.body>;
@@ -34,29 +35,23 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
     throw new NotFound(`Parent collection ${body.parent} not found`);
   }
   const now = ctx.now();
-  const row = await ctx.transaction(async (tx) => {
-    await lockTree(tx, organizationId);
-    const parentId = parent?.row.id ?? null;
-    const [inserted] = await tx.db
-      .insert(spaces)
-      .values({
-        id: newId('spc', now.getTime()),
-        organizationId,
-        parentId,
-        title: body.title || 'Untitled',
-        emoji: body.emoji,
-        visibility: parentId ? 'in-collection' : 'private',
-        editMode: body.editMode,
-        mergeRules: { type: 'inherit' },
-        language: body.language ?? null,
-        // Every space starts with an empty first revision; the content area gives revisions their pages.
-        revisionId: newId('rev', now.getTime()),
-        position: await lastKey(tx, organizationId, parentId),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return inserted;
+  const parentId = parent?.row.id ?? null;
+  // At the end of its parent, in one transaction under the organization's tree lock (with the creations
+  // that arrived meanwhile: server/spaces/space-inserts.ts).
+  const row = await insertSpace(ctx, {
+    id: newId('spc', now.getTime()),
+    organizationId,
+    parentId,
+    title: body.title || 'Untitled',
+    emoji: body.emoji,
+    visibility: parentId ? 'in-collection' : 'private',
+    editMode: body.editMode,
+    mergeRules: { type: 'inherit' },
+    language: body.language ?? null,
+    // Every space starts with an empty first revision; the content area gives revisions their pages.
+    revisionId: newId('rev', now.getTime()),
+    createdAt: now,
+    updatedAt: now,
   });
   const inherited = parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r) => r !== null) : [];
   return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole({ orgRole: org.role, inherited }, row));
