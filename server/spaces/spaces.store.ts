@@ -6,7 +6,6 @@ import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, levels, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
 import { inheritedBySpace } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
-import { lastKey, lockTree } from '../content/tree.js';
 import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
