@@ -2,39 +2,16 @@
 // the site's published URL, follows the sidebar to a second page and finds the rendered table, code block
 // and link. A screenshot goes to test-results/published-site.png. Skipped, saying why, where
 // /usr/bin/chromium is absent (`apt-get install -y chromium`; CI installs it).
-import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pino } from 'pino';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../server/app.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, useBrowser } from './support/browser.js';
 import { PUBLIC_URL, useHarness } from './support/harness.js';
 import { resultsDir } from './support/paths.js';
 import { publish, spaceWithPages } from './published-support.js';
 import { newSite, sitePath } from './sites-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`published site browser test skipped: ${CHROMIUM} is missing (install it with \`apt-get install -y chromium\`).`);
-
 const h = useHarness();
-let server: http.Server;
-let publicUrl: string;
-let browser: Browser;
-beforeAll(async () => {
-  if (!hasChromium) return;
-  server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  server.on('request', createApp({ db: h.current.db, logger: pino({ level: 'silent' }), publicUrl }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-});
+const chrome = useBrowser(h, 'published site');
 
 describe.skipIf(!hasChromium)('published site in Chromium', () => {
   it('opens the site, follows the sidebar to a second page and shows its table, code block and link', { timeout: 120_000 }, async () => {
@@ -50,9 +27,9 @@ describe.skipIf(!hasChromium)('published site in Chromium', () => {
     const site = await newSite(admin, { title: 'Acme Robotics Docs', spaces: [space] });
     const custom = await admin.api.put(`${sitePath(admin, site.id)}/customization`, { styling: { primaryColor: { light: '#C2410C', dark: '#FB923C' } } });
     expect(custom.status).toBe(200);
-    const url = (await publish(admin, site.id)).urls.published.replace(PUBLIC_URL, publicUrl);
+    const url = (await publish(admin, site.id)).urls.published.replace(PUBLIC_URL, chrome.publicUrl);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chrome.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
     await expect(page.title()).resolves.toBe('Introduction | Acme Robotics Docs');
