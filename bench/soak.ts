@@ -3,6 +3,7 @@
 //
 //   npx tsx bench/soak.ts [--storage pglite|postgres|both] [--duration 10m] [--connections 32] [--warmup 30s]
 //                         [--pg-url postgres://postgres@127.0.0.1:5432/test] [--out bench/results/soak.json]
+//                         [--server-env NAME=value …] [--rate-limit 1000000000]
 //
 // Each of --connections workers loops over: read a space (40%), list spaces (15%), search the
 // organization (10%), create a space (25%), and open + write + merge a change request (10%, 3 writes).
@@ -23,6 +24,8 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '10m' },
     connections: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '30s' },
+    // Extra server settings, e.g. --server-env DB_POOL_SIZE=20 (repeatable), to compare configurations.
+    'server-env': { type: 'string', multiple: true, default: [] },
     // Rate limiting on (the server's default) but far above what the one token sends, so nothing is refused.
     'rate-limit': { type: 'string', default: '1000000000' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -48,6 +51,8 @@ const connections = Number(opts.connections);
 const token = 'soak-token-0123456789abcdef';
 const root = path.resolve(import.meta.dirname, '..');
 
+const serverEnv = Object.fromEntries(opts['server-env']!.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+
 /** The server process's resident memory in MiB (Linux /proc). */
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
@@ -60,7 +65,7 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   const child = spawn(process.execPath, [...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: opts['rate-limit']!, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: opts['rate-limit']!, ...serverEnv, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
