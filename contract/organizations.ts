@@ -195,8 +195,12 @@ export const organizationOperations = operations({
     tag: 'organizations',
     summary: 'Create an organization',
     description:
-      'Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is ' +
-      'created too, from the OpenAPI document at `openapiUrl` when given.',
+      'Creates an organization with the caller as its admin. With `withDefaultSite=true`, it starts with a first ' +
+      'docs site (unpublished) publishing a first space, both named after the organization, and the site is its ' +
+      'default content; the onboarding answers set it up (`audience`: `public` and `mixed` make a public site, ' +
+      '`mixed` with adaptive content on, `protected` a visitor-auth one, `internal` a share-link one; the interest ' +
+      '`adaptive-content` turns adaptive content on). `openapiUrl` adds the OpenAPI specification `api`, fetched ' +
+      'from that URL in the background (see `getOpenAPISpecBySlug`). Everything is created together or not at all.',
     query: z.object({
       withDefaultSite: queryBoolean('Also create a default docs site.').optional(),
       // Zod's URL check reads the text as a browser would (leading blanks, control characters dropped); the
@@ -213,9 +217,13 @@ export const organizationOperations = operations({
         title: z.string().min(2).max(255).regex(/\S.*\S/, 'must not be blank'),
         emailDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
         onboardingPreferences: z
-          .looseObject({})
+          .looseObject({
+            source: z.enum(['markdown-in-git', 'import', 'template']).nullable().optional().openapi({ description: "Where the user's docs come from today (recorded by the public API for recommendations; it changes nothing here)." }),
+            audience: z.enum(['public', 'mixed', 'protected', 'internal']).nullable().optional().openapi({ description: 'Who may read the default site: decides its visibility.' }),
+            interests: z.array(z.enum(['adaptive-content', 'api-docs', 'proactive-agent'])).max(3).optional().openapi({ description: '`adaptive-content` turns adaptive content on for the default site.' }),
+          })
           .optional()
-          .openapi({ description: 'Free-form onboarding answers, used only with `withDefaultSite`.' }),
+          .openapi({ description: "Onboarding answers (the public API's SiteOnboardingPreferences), used only with `withDefaultSite`." }),
       })
       .openapi('CreateOrganization'),
     bodyExample: { title: 'Acme Docs', emailDomains: ['acme.example.com'] },

@@ -18,6 +18,55 @@ describe('organization creation, joining and invites', () => {
     expect(mine.body.items.map((o: { id: string }) => o.id)).toContain(res.body.id);
   });
 
+  it('post /orgs?withDefaultSite=true starts the organization with a site set up from the onboarding answers, its default content', async () => {
+    const someone = await h.current.newAdmin();
+    const openapiUrl = 'https://acme.example.com/openapi.yaml';
+    const res = await someone.api.post(`/orgs?withDefaultSite=true&openapiUrl=${encodeURIComponent(openapiUrl)}`, {
+      title: 'Starter Co',
+      onboardingPreferences: { source: 'template', audience: 'protected', interests: ['adaptive-content', 'api-docs'] },
+    });
+    expect(res.status).toBe(201);
+    const siteId = res.body.defaultContent?.site as string;
+    expect(siteId).toMatch(/^sit_/);
+    const site = await someone.api.get(`/orgs/${res.body.id}/sites/${siteId}`);
+    expect(site.status).toBe(200);
+    expect(site.body).toMatchObject({ title: 'Starter Co', visibility: 'visitor-auth', published: false, adaptiveContent: { enabled: true } });
+    const siteSpaces = await someone.api.get(`/orgs/${res.body.id}/sites/${siteId}/site-spaces`);
+    expect(siteSpaces.status).toBe(200);
+    expect(siteSpaces.body.items).toHaveLength(1);
+    const space = await someone.api.get(`/spaces/${siteSpaces.body.items[0].space.id}`);
+    expect(space.status).toBe(200);
+    expect(space.body).toMatchObject({ title: 'Starter Co', organization: res.body.id });
+    const spec = await someone.api.get(`/orgs/${res.body.id}/openapi/api`);
+    expect(spec.status).toBe(200);
+    expect(spec.body.sourceURL).toBe(openapiUrl);
+
+    // A mixed audience: a public site with adaptive content; no openapiUrl, no specification.
+    const mixed = await someone.api.post('/orgs?withDefaultSite=true', { title: 'Mixed Co', onboardingPreferences: { audience: 'mixed', interests: [] } });
+    expect(mixed.status).toBe(201);
+    const mixedSite = await someone.api.get(`/orgs/${mixed.body.id}/sites/${mixed.body.defaultContent.site}`);
+    expect(mixedSite.body).toMatchObject({ visibility: 'public', adaptiveContent: { enabled: true } });
+    expect((await someone.api.get(`/orgs/${mixed.body.id}/openapi`)).body.items).toEqual([]);
+
+    // Without withDefaultSite: no site, no default content.
+    const bare = await someone.api.post('/orgs', { title: 'Bare Co' });
+    expect(bare.status).toBe(201);
+    expect(bare.body.defaultContent).toBeUndefined();
+    expect((await someone.api.get(`/orgs/${bare.body.id}/sites`)).body.items).toEqual([]);
+  });
+
+  it('post /orgs refuses an unknown onboarding audience or interest with a 400 naming it, and creates nothing', async () => {
+    const someone = await h.current.newAdmin();
+    const before = (await someone.api.get('/orgs')).body.items.length;
+    const audience = await someone.api.post('/orgs?withDefaultSite=true', { title: 'Odd Co', onboardingPreferences: { audience: 'everyone' } });
+    expect(audience.status).toBe(400);
+    expect(audience.body.error.message).toContain('body.onboardingPreferences.audience');
+    const interest = await someone.api.post('/orgs?withDefaultSite=true', { title: 'Odd Co', onboardingPreferences: { interests: ['gardening'] } });
+    expect(interest.status).toBe(400);
+    expect(interest.body.error.message).toContain('body.onboardingPreferences.interests');
+    expect((await someone.api.get('/orgs')).body.items.length).toBe(before);
+  });
+
   it('post /orgs returns 400 for a missing or blank title', async () => {
     const someone = await h.current.newAdmin();
     const missing = await someone.api.post('/orgs', {});

@@ -11,17 +11,20 @@ import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toOrganization, type Organization } from './organizations.store.js';
 import { checkJoinByEmailDomain } from '../sso/join-policy.js';
+import { createDefaultSite } from './default-site.js';
 
 type CreateOrganization = z.output<typeof organizationOperations.createOrganization.body>;
 
 /** Email domains compare without case. */
 const normalizeDomains = (domains: string[] | undefined) => [...new Set((domains ?? []).map((d) => d.trim().toLowerCase()))];
 
+type CreateOrganizationQuery = z.output<typeof organizationOperations.createOrganization.query>;
+
 /**
- * Creates an organization with the caller as its admin. `withDefaultSite` is accepted but creates no
- * site until docs sites are stored (another area).
+ * Creates an organization with the caller as its admin; with `withDefaultSite`, its first docs site too
+ * (default-site.ts), in the same transaction.
  */
-export async function createOrganization(ctx: Ctx, body: CreateOrganization): Promise<Organization> {
+export async function createOrganization(ctx: Ctx, body: CreateOrganization, query: CreateOrganizationQuery = {}): Promise<Organization> {
   const now = ctx.now();
   const row = await ctx.transaction(async (tx) => {
     const [organization] = await tx.db
@@ -35,7 +38,9 @@ export async function createOrganization(ctx: Ctx, body: CreateOrganization): Pr
       })
       .returning();
     await tx.db.insert(members).values({ organizationId: organization.id, userId: ctx.caller.userId, role: 'admin', joinedAt: now });
-    return organization;
+    if (!query.withDefaultSite) return organization;
+    await createDefaultSite(tx, { organization, role: 'admin' }, body.onboardingPreferences, query.openapiUrl);
+    return (await tx.db.select().from(organizations).where(eq(organizations.id, organization.id)))[0];
   });
   return toOrganization(row, 'admin', ctx.urls);
 }

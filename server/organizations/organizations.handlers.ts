@@ -13,8 +13,8 @@ export const organizationHandlers = {
   async updateOrganizationById({ grant, body }, ctx) {
     return { status: 200, body: await updateOrganization(ctx, grant, body) };
   },
-  async createOrganization({ body }, ctx) {
-    const organization = await createOrganization(ctx, body);
+  async createOrganization({ body, query }, ctx) {
+    const organization = await createOrganization(ctx, body, query);
     return { status: 201, body: organization, headers: { Location: organization.urls.location } };
   },
   async deleteOrganizationInviteById({ grant, params }, ctx) {
