@@ -1,7 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Test files that never open the suite's database (the spec, the mocks, the client's types, pure functions, PGlite's thread). */
+/**
+ * Test files whose outcome does not depend on the suite's database: the spec, the mocks, the client's
+ * types, pure functions, PGlite's thread, and the reference docs in a browser (a page the server serves
+ * from the published document, without a query).
+ */
 const storageIndependentTests = [
   'test/spec.test.ts',
   'test/schema-enums.test.ts',
@@ -16,13 +20,14 @@ const storageIndependentTests = [
   'test/pglite-thread.test.ts',
   'test/api-diff.test.ts',
   'test/openapi-links.test.ts',
+  'test/docs-browser.test.ts',
 ];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // `.ci/run` runs the suite twice, on PGlite then on PostgreSQL; the second pass (STORAGE_PASS=again)
-    // leaves out the files that never open a database, which the first pass has already run.
+    // leaves out the files whose outcome does not depend on the database, which the first pass has run.
     exclude: [...configDefaults.exclude, ...(process.env.STORAGE_PASS === 'again' ? storageIndependentTests : [])],
     // The JSON report is what CI counts (`.ci/run` prints its totals); VITEST_JSON moves it (two runs side by side).
     reporters: ['default', ['json', { outputFile: process.env.VITEST_JSON ?? 'test-results/vitest.json' }]],
