@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, a first docs site is created too, from the OpenAPI document at `openapiUrl` when given. Open to any authenticated caller.
+         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, it starts with a first docs site (unpublished) publishing a first space, both named after the organization, and the site is its default content; the onboarding answers set it up (`audience`: `public` and `mixed` make a public site, `mixed` with adaptive content on, `protected` a visitor-auth one, `internal` a share-link one; the interest `adaptive-content` turns adaptive content on). `openapiUrl` adds the OpenAPI specification `api`, fetched from that URL in the background (see `getOpenAPISpecBySlug`). Everything is created together or not at all. Open to any authenticated caller.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -2840,8 +2840,21 @@ export interface components {
         CreateOrganization: {
             title: string;
             emailDomains?: string[];
-            /** @description Free-form onboarding answers, used only with `withDefaultSite`. */
+            /** @description Onboarding answers (the public API's SiteOnboardingPreferences), used only with `withDefaultSite`. */
             onboardingPreferences?: {
+                /**
+                 * @description Where the user's docs come from today (recorded by the public API for recommendations; it changes nothing here).
+                 * @enum {string|null}
+                 */
+                source?: "markdown-in-git" | "import" | "template" | null;
+                /**
+                 * @description Who may read the default site: decides its visibility.
+                 * @enum {string|null}
+                 */
+                audience?: "public" | "mixed" | "protected" | "internal" | null;
+                /** @description `adaptive-content` turns adaptive content on for the default site. */
+                interests?: ("adaptive-content" | "api-docs" | "proactive-agent")[];
+            } & {
                 [key: string]: unknown;
             };
         };
