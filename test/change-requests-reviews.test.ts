@@ -415,6 +415,28 @@ describe('what a change request keeps', () => {
     const there = await admin.api.get(`/orgs/${target.organizationId}/change-requests`);
     expect(there.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
   });
+
+  it('post /spaces/{spaceId}/transfer carries the change requests of the space, with their content and reviews', async () => {
+    const admin = await h.current.newAdmin();
+    const ann = await h.current.newMember(admin.organizationId, 'review');
+    const target = await h.current.newAdmin();
+    await h.current.addMembership(target.organizationId, admin.userId, 'admin');
+    const spaceId = await newSpace(admin);
+    const cr = await openChangeRequest(admin, spaceId, { subject: 'Travelling' });
+    await edit(admin, spaceId, cr.id, 'Carried along.');
+    await review(ann, spaceId, cr.id, { status: 'approved' });
+    const moved = await admin.api.post(`/spaces/${spaceId}/transfer`, { organization: target.organizationId });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await admin.api.get(`/orgs/${admin.organizationId}/change-requests`)).body).toEqual({ items: [], count: 0 });
+    const there = await admin.api.get(`/orgs/${target.organizationId}/change-requests`);
+    expect(there.status).toBe(200);
+    expect(there.body.items.map((c: { id: string; subject: string }) => [c.id, c.subject])).toEqual([[cr.id, 'Travelling']]);
+    const pages = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/pages`);
+    expect(pages.status).toBe(200);
+    expect(pages.body.pages).toHaveLength(1);
+    const reviews = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/reviews`);
+    expect(reviews.body.items.map((r: { status: string }) => r.status)).toEqual(['approved']);
+  });
 });
 
 describe('locked spaces', () => {

@@ -1,5 +1,6 @@
 // Behaviour every operation shares: authentication, body parsing, unknown routes, CORS, unexpected errors.
 import { pino } from 'pino';
+import { sql } from 'drizzle-orm';
 import express from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,30 @@ describe('shared HTTP behaviour', () => {
     const log = lines.join('');
     expect(log).toContain('"operationId":"getAuthenticatedUser"');
     expect(log).not.toContain(admin.token);
+  });
+
+  // Past the token lookup and the access rule: the handler's own query fails (its table is gone for the
+  // length of the request), the client gets a bare 500 and the log keeps where and how it failed.
+  it('a database failure inside a handler returns 500 without internals, and logs them', async () => {
+    const admin = await h.current.newAdmin();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const app = createApp({ db: h.current.db, logger, publicUrl: 'https://x.example' });
+    const teams = `/v1/orgs/${admin.organizationId}/teams`;
+    expect((await send(app, 'get', teams, { token: admin.token })).status).toBe(200); // authenticated, allowed, answered
+    await h.current.db.execute(sql`ALTER TABLE teams RENAME TO teams_gone`);
+    try {
+      const res = await send(app, 'get', teams, { token: admin.token, expectServerError: true });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
+      expect(JSON.stringify(res.headers)).not.toMatch(/teams|relation/);
+      // The log names the failed query, its SQLSTATE (undefined table) and where it was sent from; the
+      // database's message stays out of it, as it may quote a value.
+      expect(lines.join('')).toMatch(/Failed query: select .*SQLSTATE 42P01.*teams\.store\.ts/);
+    } finally {
+      await h.current.db.execute(sql`ALTER TABLE teams_gone RENAME TO teams`);
+    }
+    expect((await send(app, 'get', teams, { token: admin.token })).status).toBe(200);
   });
 
   describe('with a database that fails', () => {
