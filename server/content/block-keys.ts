@@ -33,19 +33,37 @@ export type KeyTree = (string | [string, KeyTree])[];
 
 const childBlocks = (b: Block): Block[] => (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
 
+/**
+ * Signatures already computed, by block object. A block is never changed once made (see `parsed`), and a
+ * copy that differs only by its keys (`withKey`) shares its original's signature: a page's blocks are
+ * then serialized once per Markdown text, not at each comparison of a merge or an alignment.
+ */
+const signatures = new WeakMap<Block, string>();
+
 /** The block's content without keys, as one comparable string. */
 export function blockSignature(b: Block): string {
-  return JSON.stringify(b, (k, v) => (k === 'key' ? undefined : v));
+  let signature = signatures.get(b);
+  if (signature === undefined) {
+    signature = JSON.stringify(b, (k, v) => (k === 'key' ? undefined : v));
+    signatures.set(b, signature);
+  }
+  return signature;
 }
 
 function newKey(): string {
   return randomBytes(6).toString('base64url');
 }
 
-/** A copy of the block whose own block children are `children`. */
-function withChildren(b: Block, children: Block[]): Block {
+/**
+ * A copy of the block with `key` (none: the block's own) whose block children are `children`, the same
+ * blocks as its own but for their keys: the copy has the same signature.
+ */
+function withKey(b: Block, key: string | undefined, children: Block[]): Block {
   let i = 0;
-  return { ...b, nodes: b.nodes?.map((n) => (n.object === 'block' ? children[i++] : n)) };
+  const copy: Block = { ...b, ...(key !== undefined && { key }), nodes: b.nodes?.map((n) => (n.object === 'block' ? children[i++] : n)) };
+  const signature = signatures.get(b);
+  if (signature !== undefined) signatures.set(copy, signature);
+  return copy;
 }
 
 /** Keys derived from content (for blocks with no stored key): the same for the same blocks at every read. */
@@ -56,7 +74,7 @@ function derivedKeys(blocks: Block[], prefix: string): Block[] {
     const n = seen.get(digest) ?? 0;
     seen.set(digest, n + 1);
     const key = n === 0 ? digest : `${digest}~${n}`;
-    return withChildren({ ...b, key }, derivedKeys(childBlocks(b), key));
+    return withKey(b, key, derivedKeys(childBlocks(b), key));
   });
 }
 
@@ -66,7 +84,7 @@ function overlay(blocks: Block[], tree: KeyTree | undefined, prefix: string): Bl
   return blocks.map((b, i) => {
     const entry = tree[i];
     const key = typeof entry === 'string' ? entry : entry[0];
-    return withChildren({ ...b, key }, overlay(childBlocks(b), typeof entry === 'string' ? undefined : entry[1], key));
+    return withKey(b, key, overlay(childBlocks(b), typeof entry === 'string' ? undefined : entry[1], key));
   });
 }
 
@@ -75,7 +93,7 @@ function dedupe(blocks: Block[], used: Set<string>): Block[] {
   return blocks.map((b) => {
     const key = b.key && !used.has(b.key) ? b.key : newKey();
     used.add(key);
-    return withChildren({ ...b, key }, dedupe(childBlocks(b), used));
+    return withKey(b, key, dedupe(childBlocks(b), used));
   });
 }
 
@@ -113,9 +131,10 @@ export function blockKeysOf(page: Pick<StoredPage, 'markdown' | 'keys'>): Set<st
 function align(next: Block[], previous: Block[], fill = true): Block[] {
   const out: Block[] = next.map((b) => ({ ...b }));
   const pair = (j: number, old: Block | undefined) => {
-    const b = out[j];
+    // From `next` itself (not the placeholder copy in `out`), so the keyed copy keeps its signature.
+    const b = next[j];
     const key = b.key ?? old?.key ?? (fill ? newKey() : undefined);
-    out[j] = withChildren({ ...b, ...(key !== undefined && { key }) }, align(childBlocks(b), old && old.type === b.type ? childBlocks(old) : [], fill));
+    out[j] = withKey(b, key, align(childBlocks(b), old && old.type === b.type ? childBlocks(old) : [], fill));
   };
   const oldSigs = previous.map(blockSignature);
   const newSigs = next.map(blockSignature);

@@ -105,31 +105,38 @@ function resolveStretch(c: { a: string[]; o: string[]; b: string[] }, page: Stor
   return result;
 }
 
-/** The blocks of a page's content, by key, with their order. */
-function blocksOf(page: StoredPage) {
+/** The blocks of a page's content: their keys in order, each block and its signature by key (computed once). */
+interface PageBlocks {
+  order: string[];
+  byKey: Map<string, Block>;
+  sigs: Map<string, string>;
+  /** The signatures in order: the page's content, comparable as a whole. */
+  content: string[];
+}
+
+function blocksOf(page: StoredPage): PageBlocks {
   const nodes = pageDocument(page).nodes;
-  return { order: nodes.map((b) => b.key ?? ''), byKey: new Map(nodes.map((b) => [b.key ?? '', b])) };
+  const order = nodes.map((b) => b.key ?? '');
+  const content = nodes.map(blockSignature);
+  return { order, byKey: new Map(nodes.map((b, i) => [order[i], b])), sigs: new Map(order.map((k, i) => [k, content[i]])), content };
 }
 
 /** The content of a page changed on both sides, merged block by block. */
-function mergeBlocks(base: StoredPage, theirs: StoredPage, ours: StoredPage): Block[] {
-  const b = blocksOf(base);
-  const t = blocksOf(theirs);
-  const o = blocksOf(ours);
+function mergeBlocks(b: PageBlocks, t: PageBlocks, o: PageBlocks, ours: StoredPage): Block[] {
   const order = mergeOrder(b.order, t.order, o.order, ours);
-  const sig = (x: Block | undefined) => (x === undefined ? undefined : blockSignature(x));
   const merged: Block[] = [];
   for (const key of order) {
-    const [bb, tb, ob] = [b.byKey.get(key), t.byKey.get(key), o.byKey.get(key)];
-    if (sig(tb) === sig(ob) || sig(bb) === sig(ob)) merged.push((tb ?? ob)!);
-    else if (sig(bb) === sig(tb)) merged.push((ob ?? tb)!);
+    const [bs, ts, os] = [b.sigs.get(key), t.sigs.get(key), o.sigs.get(key)];
+    if (ts === os || bs === os) merged.push((t.byKey.get(key) ?? o.byKey.get(key))!);
+    else if (bs === ts) merged.push((o.byKey.get(key) ?? t.byKey.get(key))!);
     else throw new Conflict(`Block ${key} of ${pageName(ours)} was changed both in the change request and in the space`);
   }
   // A base block missing from the result was deleted on a side; the other side must have left it unchanged.
+  const kept = new Set(order);
   for (const key of b.order) {
-    if (order.includes(key)) continue;
-    const base = sig(b.byKey.get(key));
-    const changed = [t.byKey.get(key), o.byKey.get(key)].some((x) => x !== undefined && sig(x) !== base);
+    if (kept.has(key)) continue;
+    const base = b.sigs.get(key);
+    const changed = [t.sigs.get(key), o.sigs.get(key)].some((x) => x !== undefined && x !== base);
     if (changed) throw new Conflict(`Block ${key} of ${pageName(ours)} was deleted on one side (change request or space) and changed on the other`);
   }
   return merged;
@@ -149,11 +156,10 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
     else throw new Conflict(`The ${field} of ${pageName(ours)} was changed both in the change request and in the space`);
   }
   page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
-  const content = (p: StoredPage) => pageDocument(p).nodes.map(blockSignature);
-  const [bc, tc, oc] = [content(base), content(theirs), content(ours)];
-  if (same(bc, oc)) return page;
-  if (same(bc, tc) || same(tc, oc)) return { ...page, markdown: ours.markdown, keys: ours.keys };
-  setPageDocument(page, mergeBlocks(base, theirs, ours));
+  const [b, t, o] = [blocksOf(base), blocksOf(theirs), blocksOf(ours)];
+  if (same(b.content, o.content)) return page;
+  if (same(b.content, t.content) || same(t.content, o.content)) return { ...page, markdown: ours.markdown, keys: ours.keys };
+  setPageDocument(page, mergeBlocks(b, t, o, ours));
   return page;
 }
 
