@@ -21,7 +21,7 @@ export const AgentInstructions = z
     object: z.literal('agent-instructions'),
     instructions: Document.openapi({ description: 'The instructions, as rich text.' }),
     updatedAt: DateTime.openapi({ description: 'When the instructions were last saved.' }),
-    updatedBy: User.optional().openapi({ description: 'Who last saved the instructions; absent once that user is deleted.' }),
+    updatedBy: User.openapi({ description: 'Who last saved the instructions; absent once that user is deleted.' }).optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('AgentInstructions', {

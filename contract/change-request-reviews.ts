@@ -56,14 +56,14 @@ export const ChangeRequestReview = z
     id: z.string(),
     revision: z.string().openapi({ description: 'The revision of the change request this review was made against.' }),
     reviewer: User.openapi({ description: 'The user who reviewed.' }),
-    requestedBy: User.optional().openapi({ description: 'The user who asked for the review; absent when it was given unasked.' }),
+    requestedBy: User.openapi({ description: 'The user who asked for the review; absent when it was given unasked.' }).optional(),
     status: ChangeRequestReviewStatus,
     outdated: z.boolean().openapi({
       description:
         'true once the change request has a newer revision than the one reviewed, or the reviewer reviewed again; outdated ' +
         'reviews count for no merge rule.',
     }),
-    comment: Comment.optional().openapi({ description: 'The comment given with the review; absent when it was given without one.' }),
+    comment: Comment.openapi({ description: 'The comment given with the review; absent when it was given without one.' }).optional(),
     createdAt: DateTime,
     updatedAt: DateTime,
     urls: z.object({ location: z.url() }),
@@ -93,8 +93,8 @@ export const changeRequestReviewOperations = operations({
     body: z
       .strictObject({
         users: z.array(z.string().min(1).max(128)).min(1).max(50).openapi({ description: 'Ids of the users asked to review.' }),
-        subject: z.string().max(1000).optional().openapi({ description: 'A new subject for the change request.' }),
-        description: Document.optional().openapi({ description: 'A new description for the change request.' }),
+        subject: z.string().max(1000).openapi({ description: 'A new subject for the change request.' }).optional(),
+        description: Document.openapi({ description: 'A new description for the change request.' }).optional(),
       })
       .openapi('RequestChangeRequestReviewers'),
     bodyExample: { users: [userExample.id], subject: 'Document the API token scopes', description: documentExample },
@@ -158,7 +158,7 @@ export const changeRequestReviewOperations = operations({
     body: z
       .strictObject({
         status: ChangeRequestReviewStatus,
-        comment: Document.optional().openapi({ description: 'A comment given with the review.' }),
+        comment: Document.openapi({ description: 'A comment given with the review.' }).optional(),
       })
       .openapi('SubmitChangeRequestReview'),
     bodyExample: { status: 'approved', comment: documentExample },

@@ -53,8 +53,8 @@ export const ChangeRequest = z
     id: z.string(),
     number: z.number().int().openapi({ description: 'Incremental number of the change request within its space.' }),
     status: ChangeRequestStatus,
-    subject: z.string().optional().openapi({ description: 'One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).' }),
-    description: Document.optional().openapi({ description: 'Longer explanation of the change; absent until one is given.' }),
+    subject: z.string().openapi({ description: 'One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).' }).optional(),
+    description: Document.openapi({ description: 'Longer explanation of the change; absent until one is given.' }).optional(),
     createdBy: User,
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -65,10 +65,10 @@ export const ChangeRequest = z
       .string()
       .optional()
       .openapi({ description: 'Id of the latest space revision the change request was brought up to date with.' }),
-    revisionMerged: z.string().optional().openapi({ description: 'Id of the space revision the merge produced, once merged.' }),
+    revisionMerged: z.string().openapi({ description: 'Id of the space revision the merge produced, once merged.' }).optional(),
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
     outdated: z.boolean().openapi({ description: 'true when the change request is not up to date with the main content.' }),
-    conversationsIssuesCluster: z.string().optional().openapi({ description: 'Id of the conversations issues cluster it addresses; absent when it was not made for one.' }),
+    conversationsIssuesCluster: z.string().openapi({ description: 'Id of the conversations issues cluster it addresses; absent when it was not made for one.' }).optional(),
     permissions: z
       .object({
         merge: z.boolean().openapi({
@@ -93,14 +93,14 @@ export const ChangeRequestIdParams = SpaceIdParams.extend({
     .openapi({ description: 'The id of the change request, or its number within the space.', example: changeRequestId }),
 });
 
-const userFilter = (description: string) => z.string().min(1).max(128).optional().openapi({ description });
+const userFilter = (description: string) => z.string().min(1).max(128).openapi({ description }).optional();
 
 /** The filters both change-request lists share, besides `status`. */
 const changeRequestFilters = {
   creator: userFilter('Only the change requests created by this user (a user id).'),
   contributor: userFilter('Only the change requests this user contributed to (a user id).'),
   requestedReviewer: userFilter('Only the change requests whose review is requested from this user (a user id).'),
-  topic: z.string().min(1).max(128).optional().openapi({ description: 'Only the change requests about this site topic (a topic id).' }),
+  topic: z.string().min(1).max(128).openapi({ description: 'Only the change requests about this site topic (a topic id).' }).optional(),
   conversationsIssuesCluster: z
     .string()
     .min(1)
@@ -148,17 +148,17 @@ const pageMetadata = {
   title: z.string().min(1).max(500).optional(),
   slug: z.string().max(100).optional(),
   emoji: z.string().max(50).optional(),
-  icon: z.string().max(50).optional().openapi({ description: 'Name of an icon.' }),
+  icon: z.string().max(50).openapi({ description: 'Name of an icon.' }).optional(),
   description: z.string().max(1000).optional(),
   hidden: z.boolean().optional(),
   noIndex: z.boolean().optional(),
   noRobotsIndex: z.boolean().optional(),
-  condition: z.string().max(1024).optional().openapi({ description: 'Display condition of the page; `""` removes it.' }),
+  condition: z.string().max(1024).openapi({ description: 'Display condition of the page; `""` removes it.' }).optional(),
 };
 
 const fileBase = {
   name: z.string().min(1).max(256).openapi({ description: 'File name, with its extension.' }),
-  ref: z.string().min(1).max(128).optional().openapi({ description: 'Name under which the batch refers to this file.' }),
+  ref: z.string().min(1).max(128).openapi({ description: 'Name under which the batch refers to this file.' }).optional(),
 };
 const contentType = z.string().min(1).max(255).openapi({ description: 'MIME type of the file.' });
 
@@ -189,8 +189,8 @@ export const ChangeRequestContentChange = z
       .strictObject({
         operation: z.literal('update_page'),
         page: pageRef.openapi({ description: 'Id of the page, or the `ref` of a page inserted earlier in the batch.' }),
-        document: MarkdownOrDocument.optional().openapi({ description: 'The new content of the page.' }),
-        into: pageRef.nullable().optional().openapi({ description: 'Id of the new parent page; null moves it to the root.' }),
+        document: MarkdownOrDocument.openapi({ description: 'The new content of the page.' }).optional(),
+        into: pageRef.nullable().openapi({ description: 'Id of the new parent page; null moves it to the root.' }).optional(),
         at: position.optional(),
         ...pageMetadata,
       })
@@ -199,9 +199,9 @@ export const ChangeRequestContentChange = z
       .strictObject({
         operation: z.literal('insert_page'),
         document: MarkdownOrDocument,
-        into: pageRef.optional().openapi({ description: 'Id of the parent page; omitted: at the root.' }),
+        into: pageRef.openapi({ description: 'Id of the parent page; omitted: at the root.' }).optional(),
         at: position.optional(),
-        ref: z.string().min(1).max(128).optional().openapi({ description: 'Name under which later changes of the batch refer to this page.' }),
+        ref: z.string().min(1).max(128).openapi({ description: 'Name under which later changes of the batch refer to this page.' }).optional(),
         ...pageMetadata,
       })
       .openapi('ChangeRequestInsertPage'),
@@ -288,8 +288,8 @@ export const changeRequestOperations = operations({
     params: SpaceIdParams,
     body: z
       .looseObject({
-        subject: z.string().max(1000).optional().openapi({ description: 'Title of the change request.' }),
-        description: Document.optional().openapi({ description: 'What the change request is about.' }),
+        subject: z.string().max(1000).openapi({ description: 'Title of the change request.' }).optional(),
+        description: Document.openapi({ description: 'What the change request is about.' }).optional(),
         conversationsIssuesCluster: z
           .string()
           .min(1)
@@ -333,7 +333,7 @@ export const changeRequestOperations = operations({
       .strictObject({
         subject: z.string().optional(),
         description: Document.optional(),
-        status: z.enum(['draft', 'open', 'archived']).optional().openapi({ description: 'Use the merge operation to merge.' }),
+        status: z.enum(['draft', 'open', 'archived']).openapi({ description: 'Use the merge operation to merge.' }).optional(),
       })
       .openapi('UpdateChangeRequest'),
     bodyExample: { subject: 'Document the API token scopes', status: 'open' },
@@ -391,7 +391,7 @@ export const changeRequestOperations = operations({
     params: ChangeRequestIdParams,
     query: z.object({
       only: queryBoolean('Produce the PDF of the page `page` only.').optional(),
-      page: z.string().min(1).max(128).optional().openapi({ description: 'Id of a page of the change request (not a list cursor).' }),
+      page: z.string().min(1).max(128).openapi({ description: 'Id of a page of the change request (not a list cursor).' }).optional(),
     })
       .refine((q) => !q.only || q.page !== undefined, { message: '`only=true` needs `page`', path: ['page'] }),
     responses: {
@@ -426,7 +426,7 @@ export const changeRequestOperations = operations({
         .max(128)
         .optional()
         .openapi({ description: 'Only the change requests of the spaces this site publishes (a site id).' }),
-      space: z.string().min(1).max(128).optional().openapi({ description: 'Only the change requests of this space (a space id).' }),
+      space: z.string().min(1).max(128).openapi({ description: 'Only the change requests of this space (a space id).' }).optional(),
     }),
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],

@@ -77,7 +77,7 @@ const postFields = {
   id: z.string(),
   postedBy: User,
   postedAt: DateTime,
-  editedAt: DateTime.optional().openapi({ description: 'When the body was last changed; absent if never edited.' }),
+  editedAt: DateTime.openapi({ description: 'When the body was last changed; absent if never edited.' }).optional(),
   reactions: z.array(CommentReaction),
   body: MarkdownOrDocument,
   urls: z.object({ location: z.url() }),
@@ -86,7 +86,7 @@ const postFields = {
 
 /** The body a comment or a reply is posted with, and what changing one takes. */
 const postBody = { body: MarkdownOrDocument };
-const reactions = (description: string) => z.array(reactionEmoji).max(100).optional().openapi({ description });
+const reactions = (description: string) => z.array(reactionEmoji).max(100).openapi({ description }).optional();
 const updateBodyFields = {
   body: MarkdownOrDocument.optional(),
   addedReactions: reactions('Emojis the caller reacts with.'),
@@ -103,16 +103,16 @@ export const Comment = z
       .openapi({ description: 'The users who replied, with the number of their replies and the time of their latest one.' }),
     target: z
       .object({
-        node: z.object({ id: z.string() }).optional().openapi({ description: 'The block of the page the comment is anchored to.' }),
+        node: z.object({ id: z.string() }).openapi({ description: 'The block of the page the comment is anchored to.' }).optional(),
         tableCell: z
           .object({ record: z.string(), definition: z.string() })
           .optional()
           .openapi({ description: 'The table cell the comment is anchored to: its record (row) and definition (column).' }),
-        changeRequest: z.string().optional().openapi({ description: 'Id of the change request the comment belongs to.' }),
-        review: z.string().optional().openapi({ description: 'Id of the change-request review the comment belongs to.' }),
-        page: z.object({ id: z.string() }).optional().openapi({ description: 'The page commented on.' }),
+        changeRequest: z.string().openapi({ description: 'Id of the change request the comment belongs to.' }).optional(),
+        review: z.string().openapi({ description: 'Id of the change-request review the comment belongs to.' }).optional(),
+        page: z.object({ id: z.string() }).openapi({ description: 'The page commented on.' }).optional(),
         space: z.string().optional(),
-        revision: z.string().optional().openapi({ description: 'Id of the revision the comment was posted on.' }),
+        revision: z.string().openapi({ description: 'Id of the revision the comment was posted on.' }).optional(),
       })
       .openapi({ description: 'What the comment is about.' }),
     status: CommentStatus,
@@ -176,7 +176,7 @@ export const commentOperations = operations({
         .default('all')
         .openapi({ description: 'Only open, or only resolved comments (default all).' }),
       format,
-      targetPage: z.string().min(1).max(128).optional().openapi({ description: 'Only the comments on this page (a page id).' }),
+      targetPage: z.string().min(1).max(128).openapi({ description: 'Only the comments on this page (a page id).' }).optional(),
       changeRequest: z
         .string()
         .min(1)
@@ -218,7 +218,7 @@ export const commentOperations = operations({
           .max(128)
           .optional()
           .openapi({ description: "Key of the block commented on: a block `key` of the page's document (needs `page`)." }),
-        page: z.string().min(1).max(128).optional().openapi({ description: 'Id of the page commented on.' }),
+        page: z.string().min(1).max(128).openapi({ description: 'Id of the page commented on.' }).optional(),
         tableCell: z
           .strictObject({
             record: z.string().min(1).max(128).openapi({ description: 'Id of the row.' }),
@@ -257,7 +257,7 @@ export const commentOperations = operations({
     params: CommentIdParams,
     body: z
       .strictObject({
-        resolved: z.boolean().optional().openapi({ description: 'true resolves the comment, false reopens it.' }),
+        resolved: z.boolean().openapi({ description: 'true resolves the comment, false reopens it.' }).optional(),
         ...updateBodyFields,
       })
       .openapi('UpdateComment'),

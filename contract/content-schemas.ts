@@ -70,7 +70,7 @@ export const RevisionComputedSource = z
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
-  emoji: z.string().optional().openapi({ description: 'Emoji shown with the title; absent until a change sets one.' }),
+  emoji: z.string().openapi({ description: 'Emoji shown with the title; absent until a change sets one.' }).optional(),
   icon: z.string().optional(),
   type: z.enum(pageTypes).openapi({
     description:
@@ -78,17 +78,17 @@ const revisionPageFields = {
   }),
   createdAt: DateTime.optional(),
   updatedAt: DateTime.optional(),
-  markdown: z.string().optional().openapi({ description: 'The content as Markdown, when requested with `format=markdown`.' }),
-  document: Document.optional().openapi({ description: 'The content as a rich-text document, when requested with `format=document`.' }),
+  markdown: z.string().openapi({ description: 'The content as Markdown, when requested with `format=markdown`.' }).optional(),
+  document: Document.openapi({ description: 'The content as a rich-text document, when requested with `format=document`.' }).optional(),
   urls: z.object({ app: z.url() }).optional(),
-  slug: z.string().optional().openapi({ description: 'Last segment of the page path.' }),
-  path: z.string().optional().openapi({ description: 'Path of the page in the space, from the root.' }),
-  description: z.string().optional().openapi({ description: 'Short summary of the page; absent until a change sets one.' }),
-  hidden: z.boolean().optional().openapi({ description: 'Whether the page is hidden from the table of contents.' }),
-  noIndex: z.boolean().optional().openapi({ description: 'Whether the page is excluded from search in the published site.' }),
-  noRobotsIndex: z.boolean().optional().openapi({ description: 'Whether search engines are asked not to index the page.' }),
-  computed: RevisionComputedSource.optional().openapi({ description: 'For computed pages: how the content is produced.' }),
-  computedSeed: z.string().optional().openapi({ description: 'Seed making the computed content stable across computations.' }),
+  slug: z.string().openapi({ description: 'Last segment of the page path.' }).optional(),
+  path: z.string().openapi({ description: 'Path of the page in the space, from the root.' }).optional(),
+  description: z.string().openapi({ description: 'Short summary of the page; absent until a change sets one.' }).optional(),
+  hidden: z.boolean().openapi({ description: 'Whether the page is hidden from the table of contents.' }).optional(),
+  noIndex: z.boolean().openapi({ description: 'Whether the page is excluded from search in the published site.' }).optional(),
+  noRobotsIndex: z.boolean().openapi({ description: 'Whether search engines are asked not to index the page.' }).optional(),
+  computed: RevisionComputedSource.openapi({ description: 'For computed pages: how the content is produced.' }).optional(),
+  computedSeed: z.string().openapi({ description: 'Seed making the computed content stable across computations.' }).optional(),
 };
 
 const RevisionPageFields = z.object(revisionPageFields);
@@ -139,8 +139,8 @@ export const RevisionReusableContent = z
   .object({
     id: z.string(),
     title: z.string(),
-    document: z.string().optional().openapi({ description: 'Id of the document holding the content; absent when empty.' }),
-    computed: RevisionComputedSource.optional().openapi({ description: 'For computed reusable content: how it is produced.' }),
+    document: z.string().openapi({ description: 'Id of the document holding the content; absent when empty.' }).optional(),
+    computed: RevisionComputedSource.openapi({ description: 'For computed reusable content: how it is produced.' }).optional(),
     computedSeed: z.string().optional(),
   })
   .openapi('RevisionReusableContent', {
@@ -248,8 +248,8 @@ export const BacklinkItem = z
     versionContext: z
       .object({ type: z.literal('revision'), revision: z.string() })
       .openapi({ description: 'Revision in which the reference was found.' }),
-    file: z.string().optional().openapi({ description: 'Id of the file holding the reference, when `kind` is `file`.' }),
-    page: z.string().optional().openapi({ description: 'Id of the page holding the reference, when `kind` is `page`.' }),
+    file: z.string().openapi({ description: 'Id of the file holding the reference, when `kind` is `file`.' }).optional(),
+    page: z.string().openapi({ description: 'Id of the page holding the reference, when `kind` is `page`.' }).optional(),
   })
   .openapi('BacklinkItem', { description: 'A place in content that refers to the page or file.', example: backlinkItemExample });
 

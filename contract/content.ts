@@ -53,7 +53,7 @@ export const pageQuery = {
 
 /** `status`: filters a link list. */
 export const linkStatusQuery = {
-  status: LinkStatus.optional().openapi({ description: 'Only the links with this status (default: all).' }),
+  status: LinkStatus.openapi({ description: 'Only the links with this status (default: all).' }).optional(),
 };
 
 export const FileIdParam = z.string().min(1).max(128).openapi({ description: 'The id of the file.', example: fileId });

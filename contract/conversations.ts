@@ -34,13 +34,13 @@ export const Conversation = z
     id: z.string().openapi({ description: 'The identifier given when the conversation was ingested.' }),
     subject: z.string().optional(),
     createdAt: DateTime.openapi({ description: 'When the conversation took place (`metadata.createdAt`), else when it was ingested.' }),
-    processedAt: DateTime.optional().openapi({ description: 'When issues were extracted from it; absent until then.' }),
+    processedAt: DateTime.openapi({ description: 'When issues were extracted from it; absent until then.' }).optional(),
     source: z.string().openapi({
       description: 'Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly.',
     }),
     urls: z.object({
       location: z.url(),
-      source: z.url().optional().openapi({ description: 'The conversation in its source tool (`metadata.url`).' }),
+      source: z.url().openapi({ description: 'The conversation in its source tool (`metadata.url`).' }).optional(),
     }),
   })
   .openapi('Conversation', {
@@ -79,9 +79,9 @@ export const ConversationDetail = z
     conversation: Conversation,
     parts: z.array(ConversationPart),
     metadata: z.object({
-      url: z.url().optional().openapi({ description: 'The conversation in its source tool.' }),
-      attributes: z.record(z.string(), z.string()).optional().openapi({ description: 'Free-form attributes given at ingestion.' }),
-      createdAt: DateTime.optional().openapi({ description: 'When the conversation took place, as given at ingestion.' }),
+      url: z.url().openapi({ description: 'The conversation in its source tool.' }).optional(),
+      attributes: z.record(z.string(), z.string()).openapi({ description: 'Free-form attributes given at ingestion.' }).optional(),
+      createdAt: DateTime.openapi({ description: 'When the conversation took place, as given at ingestion.' }).optional(),
     }),
   })
   .openapi('ConversationDetail', { description: 'A conversation with its messages and metadata.', example: conversationDetailExample });
@@ -109,7 +109,7 @@ export const ConversationIssue = z
     createdAt: DateTime.openapi({ description: 'When the issue was found in the conversation.' }),
     ingestedAt: DateTime.openapi({ description: 'When the conversation it comes from was ingested.' }),
     conversation: z.string().openapi({ description: 'Id of the conversation it was found in.' }),
-    cluster: z.string().optional().openapi({ description: 'Id of the issues cluster it belongs to; absent until it is clustered.' }),
+    cluster: z.string().openapi({ description: 'Id of the issues cluster it belongs to; absent until it is clustered.' }).optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('ConversationIssue', {
@@ -160,8 +160,8 @@ export const IssuesCluster = z
     label: z.string(),
     createdAt: DateTime,
     updatedAt: DateTime.openapi({ description: 'When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).' }),
-    icon: z.string().max(50).optional().openapi({ description: 'Name of an icon standing for the topic.' }),
-    summary: z.string().optional().openapi({ description: 'What the issues of the cluster have in common; absent until summarized.' }),
+    icon: z.string().max(50).openapi({ description: 'Name of an icon standing for the topic.' }).optional(),
+    summary: z.string().openapi({ description: 'What the issues of the cluster have in common; absent until summarized.' }).optional(),
     weeklyPulse: z
       .array(z.number())
       .min(13)
@@ -204,7 +204,7 @@ const IssueIdParams = OrganizationIdParams.extend({
   issueId: z.string().min(1).max(128).openapi({ description: 'The id of the conversation issue.', example: issueId }),
 });
 
-const idFilter = (description: string) => z.string().min(1).max(128).optional().openapi({ description });
+const idFilter = (description: string) => z.string().min(1).max(128).openapi({ description }).optional();
 
 export const conversationOperations = operations({
   listConversationsIssuesClusters: {
@@ -289,13 +289,13 @@ export const conversationOperations = operations({
           .openapi({ description: 'Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool).' }),
         metadata: z
           .strictObject({
-            url: z.url().max(2048).optional().openapi({ description: 'The conversation in its source tool.' }),
+            url: z.url().max(2048).openapi({ description: 'The conversation in its source tool.' }).optional(),
             attributes: z
               .record(z.string().min(1).max(100), z.string().max(1000))
               .refine((a) => Object.keys(a).length <= MAX_ATTRIBUTES, { message: `at most ${MAX_ATTRIBUTES} attributes` })
               .optional()
               .openapi({ description: `Free-form attributes (at most ${MAX_ATTRIBUTES}), e.g. the customer plan.`, maxProperties: MAX_ATTRIBUTES }),
-            createdAt: DateTime.optional().openapi({ description: 'When the conversation took place.' }),
+            createdAt: DateTime.openapi({ description: 'When the conversation took place.' }).optional(),
           })
           .optional(),
         subject: trimmedText(1, 500).optional(),

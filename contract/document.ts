@@ -50,9 +50,9 @@ export const DocumentInline: z.ZodType<DocumentInlineShape> = z
     type: z.enum(inlineTypes),
     key: z.string().max(100).optional(),
     isVoid: z.boolean().optional(),
-    data: z.record(z.string(), z.unknown()).optional().openapi({
+    data: z.record(z.string(), z.unknown()).openapi({
       description: 'For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`.',
-    }),
+    }).optional(),
     nodes: z.array(z.lazy(() => z.union([DocumentText, DocumentInline]))).max(10_000).optional(),
   })
   .openapi('DocumentInline', { description: 'An inline node inside a block: a link, an image, …' });
@@ -70,10 +70,10 @@ export const DocumentBlock: z.ZodType<DocumentBlockShape> = z
   .object({
     object: z.literal('block'),
     type: z.enum([...topLevelBlockTypes, ...nestedBlockTypes]),
-    key: z.string().max(100).optional().openapi({
+    key: z.string().max(100).openapi({
       description:
         'Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it.',
-    }),
+    }).optional(),
     isVoid: z.boolean().optional(),
     data: z.looseObject({ align: z.enum(['start', 'center', 'end']).optional() }).optional(),
     nodes: z.array(z.lazy(() => z.union([DocumentBlock, DocumentText, DocumentInline]))).max(10_000).optional(),

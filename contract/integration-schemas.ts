@@ -117,7 +117,7 @@ export const IntegrationConfigurationProperty = z
         .max(2048)
         .optional()
         .openapi({ description: 'Endpoint of the integration that suggests values while the user types.' }),
-      enum: z.array(z.string().max(1000)).max(1000).optional().openapi({ description: 'The only values allowed.' }),
+      enum: z.array(z.string().max(1000)).max(1000).openapi({ description: 'The only values allowed.' }).optional(),
     }),
     z.object({ ...configurationPropertyBase, type: z.literal('number'), default: z.number().optional() }),
     z.object({ ...configurationPropertyBase, type: z.literal('boolean'), default: z.boolean().optional() }),
@@ -144,7 +144,7 @@ export const configurationSchemaExample = {
 export const IntegrationConfigurationSchema = z
   .object({
     properties: z.record(z.string().max(100), IntegrationConfigurationProperty).openapi({ description: 'The settings, by name.' }),
-    required: z.array(z.string().max(100)).max(100).optional().openapi({ description: 'Names of the settings that must be given.' }),
+    required: z.array(z.string().max(100)).max(100).openapi({ description: 'Names of the settings that must be given.' }).optional(),
   })
   .openapi('IntegrationConfigurationSchema', {
     description: 'The form of settings asked when the integration is installed or configured.',
@@ -153,9 +153,9 @@ export const IntegrationConfigurationSchema = z
 
 export const IntegrationConfigurations = z
   .object({
-    account: IntegrationConfigurationSchema.optional().openapi({ description: 'Settings of an installation in an organization.' }),
-    space: IntegrationConfigurationSchema.optional().openapi({ description: 'Settings of an installation on a space.' }),
-    site: IntegrationConfigurationSchema.optional().openapi({ description: 'Settings of an installation on a site.' }),
+    account: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation in an organization.' }).optional(),
+    space: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation on a space.' }).optional(),
+    site: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation on a site.' }).optional(),
   })
   .openapi('IntegrationConfigurations', { example: { account: configurationSchemaExample } });
 
@@ -263,7 +263,7 @@ export const Integration = z
     version: z.number().int().openapi({ description: 'Number of the published version, incremented at every publication.' }),
     title: z.string(),
     description: z.string().openapi({ description: 'One-line description.' }),
-    summary: z.string().optional().openapi({ description: 'Long Markdown presentation; absent when it was published without one.' }),
+    summary: z.string().openapi({ description: 'Long Markdown presentation; absent when it was published without one.' }).optional(),
     previewImages: z.array(z.string()).openapi({ description: 'URLs of the preview images.' }),
     target: IntegrationTarget,
     verified: z.boolean().openapi({ description: 'Whether the integration was reviewed by the service.' }),
@@ -283,7 +283,7 @@ export const Integration = z
       publicEndpoint: z.url().openapi({ description: 'Where the integration receives requests and events.' }),
     }),
     permissions: z.object({ admin: z.boolean().openapi({ description: 'Whether the caller may publish or unpublish it.' }) }),
-    contentSecurityPolicy: IntegrationContentSecurityPolicy.optional().openapi({ description: 'Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.' }),
+    contentSecurityPolicy: IntegrationContentSecurityPolicy.openapi({ description: 'Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.' }).optional(),
   })
   .openapi('Integration', { description: 'An app that extends the workspace, published by an organization.', example: integrationExample });
 
@@ -427,7 +427,7 @@ export const IntegrationEvent = z
     object: z.literal('integration-event'),
     id: z.string(),
     integrationId: z.string().openapi({ description: 'The integration that received the event.' }),
-    installationId: z.string().optional().openapi({ description: 'The installation the event concerns, when any.' }),
+    installationId: z.string().openapi({ description: 'The installation the event concerns, when any.' }).optional(),
     createdAt: DateTime,
     payload: z
       .looseObject({

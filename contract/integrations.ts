@@ -98,7 +98,7 @@ const publishIntegrationExample = {
 
 const PublishIntegration = z
   .strictObject({
-    runtime: z.enum(['v1']).optional().openapi({ description: 'Runtime of the script; omitted means the default runtime.' }),
+    runtime: z.enum(['v1']).openapi({ description: 'Runtime of the script; omitted means the default runtime.' }).optional(),
     icon: z
       .string()
       .max(MAX_ICON_BASE64)
@@ -111,7 +111,7 @@ const PublishIntegration = z
       }),
     title: trimmedText(1, 100),
     description: trimmedText(1, 1000).openapi({ description: 'One-line description.' }),
-    summary: z.string().max(50_000).optional().openapi({ description: 'Long Markdown presentation.' }),
+    summary: z.string().max(50_000).openapi({ description: 'Long Markdown presentation.' }).optional(),
     previewImages: z
       .array(z.string().max(MAX_PREVIEW_BASE64).regex(base64Pattern))
       .max(5)
@@ -161,8 +161,8 @@ export const integrationOperations = operations({
       'organizations the caller is a member of. The filters combine.',
     query: z.object({
       ...paginationQuery,
-      search: z.string().min(1).max(256).optional().openapi({ description: 'Only integrations whose name or title contains this text.' }),
-      category: z.enum(IntegrationCategory.options).optional().openapi({ description: 'Only integrations of this category.' }),
+      search: z.string().min(1).max(256).openapi({ description: 'Only integrations whose name or title contains this text.' }).optional(),
+      category: z.enum(IntegrationCategory.options).openapi({ description: 'Only integrations of this category.' }).optional(),
       blockDomain: z
         .string()
         .max(100)
@@ -171,9 +171,9 @@ export const integrationOperations = operations({
         .openapi({ description: 'Only integrations with a block that unfurls URLs of this domain.' }),
       blocks: queryBoolean('true: only integrations with blocks; false: only those without.').optional(),
       contentSources: queryBoolean('true: only integrations with content sources; false: only those without.').optional(),
-      owner: z.string().min(1).max(128).optional().openapi({ description: 'Only integrations published by this organization (id).' }),
-      scope: z.enum(integrationScopes).optional().openapi({ description: 'Only integrations that ask for this scope.' }),
-      target: z.enum(IntegrationTarget.options).optional().openapi({ description: 'Only integrations installable on this target.' }),
+      owner: z.string().min(1).max(128).openapi({ description: 'Only integrations published by this organization (id).' }).optional(),
+      scope: z.enum(integrationScopes).openapi({ description: 'Only integrations that ask for this scope.' }).optional(),
+      target: z.enum(IntegrationTarget.options).openapi({ description: 'Only integrations installable on this target.' }).optional(),
     }),
     responses: {
       200: { description: 'A page of integrations.', schema: listOf('IntegrationList', Integration), example: listExample([integrationExample]) },

@@ -32,7 +32,7 @@ export const Member = z
     user: User,
     disabled: z.boolean().openapi({ description: 'Whether the membership is disabled.' }),
     joinedAt: DateTime,
-    lastSeenAt: DateTime.optional().openapi({ description: 'Last activity in the organization; absent when never seen.' }),
+    lastSeenAt: DateTime.openapi({ description: 'Last activity in the organization; absent when never seen.' }).optional(),
     sso: z.boolean().openapi({ description: 'Whether the member signs in through the SSO of the organization.' }),
     spaces: z.number().int().openapi({ description: 'Number of spaces the member has access to.' }),
     teams: z.number().int().openapi({ description: 'Number of teams the member belongs to.' }),
@@ -160,7 +160,7 @@ export const memberOperations = operations({
       'An unknown organization, or a user who is not a member, is not found (404).',
     params: MemberParams,
     body: z
-      .strictObject({ role: NullableRole.optional().openapi({ description: 'The new role; null for a guest.' }) })
+      .strictObject({ role: NullableRole.openapi({ description: 'The new role; null for a guest.' }).optional() })
       .openapi('UpdateMember'),
     bodyExample: { role: 'review' },
     responses: { 200: memberResponse('The updated member.') },

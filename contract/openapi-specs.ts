@@ -78,10 +78,10 @@ export const OpenAPISpec = z
     createdAt: DateTime,
     updatedAt: DateTime,
     slug: z.string().regex(openAPISpecSlugPattern).openapi({ description: 'Name of the specification in its URLs, unique in the organization.' }),
-    sourceURL: z.url().optional().openapi({ description: 'Where the specification is fetched from; absent when it was given as text.' }),
+    sourceURL: z.url().openapi({ description: 'Where the specification is fetched from; absent when it was given as text.' }).optional(),
     processingState: OpenAPISpecProcessingState,
     visibility: OpenAPISpecVisibility,
-    lastVersion: z.string().optional().openapi({ description: 'Id of the latest version; absent until one is processed.' }),
+    lastVersion: z.string().openapi({ description: 'Id of the latest version; absent until one is processed.' }).optional(),
     lastProcessedAt: DateTime.optional(),
     lastProcessErrorCode: OpenAPISpecProcessingErrorCode.optional(),
     lastProcessedErrors: z
@@ -92,7 +92,7 @@ export const OpenAPISpec = z
     urls: z.object({
       location: z.url(),
       app: z.url(),
-      published: z.url().optional().openapi({ description: 'Public link, when the specification is public.' }),
+      published: z.url().openapi({ description: 'Public link, when the specification is public.' }).optional(),
     }),
   })
   .openapi('OpenAPISpec', { description: 'An OpenAPI specification of an organization.', example: openAPISpecExample });

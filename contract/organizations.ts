@@ -5,8 +5,6 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { z } from './zod.js';
 
-const pricePair = z.object({ monthly: z.number(), yearly: z.number() });
-
 export const organizationExample = {
   object: 'organization' as const,
   id: ex.orgId,
@@ -53,12 +51,12 @@ export const Organization = z
     title: z.string().openapi({ description: 'Name of the organization.' }),
     createdAt: DateTime,
     emailDomains: z.array(z.string()),
-    hostname: z.string().optional().openapi({ description: "Default hostname for the organization's public content." }),
-    type: OrganizationType.optional().openapi({ description: 'What kind of organization it is; absent until set with `updateOrganizationById`.' }),
-    useCase: OrganizationUseCase.optional().openapi({ description: 'What the organization uses the workspace for; absent until set with `updateOrganizationById`.' }),
-    communityType: OrganizationCommunityType.optional().openapi({
+    hostname: z.string().openapi({ description: "Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`)." }).optional(),
+    type: OrganizationType.openapi({ description: 'What kind of organization it is; absent until set with `updateOrganizationById`.' }).optional(),
+    useCase: OrganizationUseCase.openapi({ description: 'What the organization uses the workspace for; absent until set with `updateOrganizationById`.' }).optional(),
+    communityType: OrganizationCommunityType.openapi({
       description: 'What kind of community, for a `community` organization; absent until set, and for other organizations.',
-    }),
+    }).optional(),
     defaultRole: NullableRole,
     defaultContent: z.object({ type: z.literal('site'), site: z.string() }).optional(),
     sso: z.boolean().openapi({
@@ -69,36 +67,8 @@ export const Organization = z
     ai: z.boolean().openapi({ description: 'Whether all AI features are on.' }),
     inviteLinks: z.boolean(),
     plan: z.enum(['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal']),
-    billing: z
-      .object({
-        interval: z.enum(['monthly', 'yearly']).optional(),
-        endDate: DateTime.optional(),
-        hasPaymentFailed: z.boolean().optional(),
-        isScheduledToCancel: z.boolean().optional(),
-        pricing: z
-          .object({
-            members: z.object({ plus_2024: pricePair, pro_2024: pricePair }),
-            sites: z.object({ premium: pricePair, ultimate: pricePair }),
-          })
-          .optional(),
-        usageAddons: z.record(z.string(), z.object({ enabled: z.boolean() })).optional(),
-      })
-      .optional(),
     mergeRules: OrganizationMergeRules,
     urls: z.object({ location: z.url(), app: z.url(), logo: z.url().optional() }),
-    trial: z
-      .object({
-        status: z.enum(['notapplicable', 'none', 'active', 'ended', 'expired']),
-        count: z.number().int().optional(),
-        endDate: DateTime.optional(),
-        decision: z.enum(['downgrade']).optional(),
-      })
-      .optional(),
-    customHostname: z.string().optional(),
-    blocked: z.object({ source: z.enum(['backoffice', 'external', 'internal']), reason: z.string() }).optional(),
-    internal_billingMigration: z
-      .object({ deadline: DateTime, discountPercent: z.number(), discountEndDate: DateTime.optional() })
-      .optional(),
     permissions: z.object({
       view: z.boolean(),
       admin: z.boolean(),
@@ -129,11 +99,11 @@ export const UpdateOrganization = z
       .regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/)
       .optional()
       .openapi({ description: 'Default hostname (a subdomain) for public content.' }),
-    type: OrganizationType.optional().openapi({ description: 'What kind of organization it is; `business` clears `communityType`.' }),
-    useCase: OrganizationUseCase.optional().openapi({ description: 'What the organization uses the workspace for.' }),
-    communityType: OrganizationCommunityType.optional().openapi({
+    type: OrganizationType.openapi({ description: 'What kind of organization it is; `business` clears `communityType`.' }).optional(),
+    useCase: OrganizationUseCase.openapi({ description: 'What the organization uses the workspace for.' }).optional(),
+    communityType: OrganizationCommunityType.openapi({
       description: 'What kind of community: only for an organization whose `type` is (or is set to) `community`, else refused (400).',
-    }),
+    }).optional(),
     defaultRole: NullableRole.optional(),
     defaultContent: z.strictObject({ type: z.literal('site'), site: z.string().min(1) }).optional(),
     logo: z.url().max(2048).optional(),
@@ -218,9 +188,9 @@ export const organizationOperations = operations({
         emailDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
         onboardingPreferences: z
           .looseObject({
-            source: z.enum(['markdown-in-git', 'import', 'template']).nullable().optional().openapi({ description: "Where the user's docs come from today (recorded by the public API for recommendations; it changes nothing here)." }),
-            audience: z.enum(['public', 'mixed', 'protected', 'internal']).nullable().optional().openapi({ description: 'Who may read the default site: decides its visibility.' }),
-            interests: z.array(z.enum(['adaptive-content', 'api-docs', 'proactive-agent'])).max(3).optional().openapi({ description: '`adaptive-content` turns adaptive content on for the default site.' }),
+            source: z.enum(['markdown-in-git', 'import', 'template']).nullable().openapi({ description: "Where the user's docs come from today (recorded by the public API for recommendations; it changes nothing here)." }).optional(),
+            audience: z.enum(['public', 'mixed', 'protected', 'internal']).nullable().openapi({ description: 'Who may read the default site: decides its visibility.' }).optional(),
+            interests: z.array(z.enum(['adaptive-content', 'api-docs', 'proactive-agent'])).max(3).openapi({ description: '`adaptive-content` turns adaptive content on for the default site.' }).optional(),
           })
           .optional()
           .openapi({ description: "Onboarding answers (the public API's SiteOnboardingPreferences), used only with `withDefaultSite`." }),

@@ -49,9 +49,9 @@ export const siteSectionGroupOperations = operations({
     body: z
       .strictObject({
         title: trimmedText(1),
-        icon: z.string().min(1).optional().openapi({ description: 'Name of the icon of the group.' }),
-        sections: z.array(z.string().min(1)).optional().openapi({ description: 'Ids of the sections to put in the group.' }),
-        parent: z.string().min(1).optional().openapi({ description: 'Id of the parent group; omitted means the root.' }),
+        icon: z.string().min(1).openapi({ description: 'Name of the icon of the group.' }).optional(),
+        sections: z.array(z.string().min(1)).openapi({ description: 'Ids of the sections to put in the group.' }).optional(),
+        parent: z.string().min(1).openapi({ description: 'Id of the parent group; omitted means the root.' }).optional(),
       })
       .openapi('AddSiteSectionGroup'),
     bodyExample: { title: 'Developers', icon: 'code', sections: [siteEx.siteSectionId] },

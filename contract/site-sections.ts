@@ -46,7 +46,7 @@ export const siteSectionOperations = operations({
       .strictObject({
         spaceId: z.string().min(1).openapi({ description: 'Id of the space to add as a site space of the section.' }),
         title: trimmedText(1).optional(),
-        icon: z.string().min(1).optional().openapi({ description: 'Name of the icon of the section.' }),
+        icon: z.string().min(1).openapi({ description: 'Name of the icon of the section.' }).optional(),
       })
       .openapi('AddSiteSection'),
     bodyExample: { spaceId: ex.spaceId, title: 'Guides', icon: 'book-open' },
@@ -80,8 +80,8 @@ export const siteSectionOperations = operations({
     body: z
       .strictObject({
         title: trimmedText(1).optional(),
-        path: z.string().min(1).optional().openapi({ description: 'Path of the section in the published site URL.' }),
-        defaultSiteSpace: z.string().min(1).optional().openapi({ description: 'Id of the site space to make the default of the section.' }),
+        path: z.string().min(1).openapi({ description: 'Path of the section in the published site URL.' }).optional(),
+        defaultSiteSpace: z.string().min(1).openapi({ description: 'Id of the site space to make the default of the section.' }).optional(),
         condition: SiteCondition.nullable().optional(),
         icon: z.string().min(1).optional(),
         description: z.string().optional(),

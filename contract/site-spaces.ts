@@ -53,7 +53,7 @@ export const siteSpaceOperations = operations({
     body: z
       .strictObject({
         spaceId: z.string().min(1).openapi({ description: 'Id of the space to publish.' }),
-        sectionId: z.string().min(1).optional().openapi({ description: 'Id of the section to add the site space to.' }),
+        sectionId: z.string().min(1).openapi({ description: 'Id of the section to add the site space to.' }).optional(),
       })
       .openapi('AddSiteSpace'),
     bodyExample: { spaceId: ex.spaceId, sectionId: siteEx.siteSectionId },
@@ -85,9 +85,9 @@ export const siteSpaceOperations = operations({
     params: SiteSpaceIdParams,
     body: z
       .strictObject({
-        path: z.string().min(1).optional().openapi({ description: 'Path of the site space in the published site URL.' }),
+        path: z.string().min(1).openapi({ description: 'Path of the site space in the published site URL.' }).optional(),
         condition: SiteCondition.nullable().optional(),
-        spaceId: z.string().min(1).optional().openapi({ description: 'Id of the space the site space publishes.' }),
+        spaceId: z.string().min(1).openapi({ description: 'Id of the space the site space publishes.' }).optional(),
       })
       .openapi('UpdateSiteSpace'),
     bodyExample: { path: 'getting-started', condition: null, spaceId: ex.spaceId },

@@ -60,9 +60,9 @@ export const Site = z
     id: z.string(),
     type: SiteType.openapi({ description: 'Plan of the site; `basic` unless chosen otherwise.' }),
     title: z.string(),
-    icon: z.object({ icon: imagePair }).optional().openapi({ description: 'Icon of the site, for light and dark themes.' }),
-    hostname: z.string().regex(siteHostnamePattern).optional().openapi({ description: 'Custom hostname the site is served on; absent until one is set with `updateSiteById`.' }),
-    basename: z.string().optional().openapi({ description: 'A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then).' }),
+    icon: z.object({ icon: imagePair }).openapi({ description: 'Icon of the site, for light and dark themes.' }).optional(),
+    hostname: z.string().regex(siteHostnamePattern).openapi({ description: 'Custom hostname the site is served on; absent until one is set with `updateSiteById`.' }).optional(),
+    basename: z.string().openapi({ description: 'A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then).' }).optional(),
     proxy: z
       .object({
         origin: z.string().openapi({ description: 'The proxied URL the site is served from (a domain plus a sub-path).' }),
@@ -74,12 +74,12 @@ export const Site = z
     published: z.boolean(),
     siteSpaces: z.number().int().openapi({ description: 'Number of site spaces of the site.' }),
     createdAt: DateTime,
-    adaptiveContent: z.object({ enabled: z.boolean() }).optional().openapi({ description: 'Whether adaptive content is on.' }),
+    adaptiveContent: z.object({ enabled: z.boolean() }).openapi({ description: 'Whether adaptive content is on.' }).optional(),
     agentsContext: agentsContext.optional(),
     urls: z.object({
       location: z.url(),
       app: z.url(),
-      published: z.url().optional().openapi({ description: 'Present when the site is published.' }),
+      published: z.url().openapi({ description: 'Present when the site is published.' }).optional(),
     }),
   })
   .openapi('Site', { description: 'A published docs site: sections and site spaces served at a URL.', example: siteExample });
@@ -278,7 +278,7 @@ export const SitePublishingAuth = z
     object: z.literal('publishing-auth'),
     backend: z.enum(['custom']).openapi({ description: 'Who signs visitor tokens: `custom`, the site owner\'s own backend.' }),
     privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
-    fallbackURL: z.url().optional().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }),
+    fallbackURL: z.url().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }).optional(),
   })
   .openapi('SitePublishingAuth', {
     description:
@@ -302,8 +302,8 @@ export const siteOperations = operations({
     params: OrganizationIdParams,
     query: z.object({
       ...paginationQuery,
-      space: z.string().min(1).max(128).optional().openapi({ description: 'Only sites that publish this space.' }),
-      title: z.string().min(1).max(256).optional().openapi({ description: 'Only sites whose title contains this text.' }),
+      space: z.string().min(1).max(128).openapi({ description: 'Only sites that publish this space.' }).optional(),
+      title: z.string().min(1).max(256).openapi({ description: 'Only sites whose title contains this text.' }).optional(),
       published: queryBoolean('Only published sites (true) or unpublished ones (false).').optional(),
     }),
     responses: {
@@ -326,7 +326,7 @@ export const siteOperations = operations({
         type: SiteType.optional(),
         title: trimmedText(1).optional(),
         visibility: SiteVisibility.optional(),
-        spaces: z.array(z.string().min(1)).optional().openapi({ description: 'Ids of spaces to add as site spaces.' }),
+        spaces: z.array(z.string().min(1)).openapi({ description: 'Ids of spaces to add as site spaces.' }).optional(),
       })
       .openapi('CreateSite'),
     bodyOptional: true,
@@ -374,7 +374,7 @@ export const siteOperations = operations({
       .strictObject({
         title: trimmedText(1).optional(),
         visibility: SiteVisibility.optional(),
-        basename: z.string().min(1).optional().openapi({ description: 'A short name for the site.' }),
+        basename: z.string().min(1).openapi({ description: 'A short name for the site.' }).optional(),
         hostname: z
           .string()
           .regex(siteHostnamePattern)
@@ -383,8 +383,8 @@ export const siteOperations = operations({
           .openapi({ description: 'Custom hostname to serve the site on (unique across sites); null removes it.' }),
         adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),
         agentsContext: agentsContext.optional(),
-        defaultSiteSpace: z.string().min(1).optional().openapi({ description: 'Id of the site space to make the default.' }),
-        defaultSiteSection: z.string().min(1).optional().openapi({ description: 'Id of the section to make the default.' }),
+        defaultSiteSpace: z.string().min(1).openapi({ description: 'Id of the site space to make the default.' }).optional(),
+        defaultSiteSection: z.string().min(1).openapi({ description: 'Id of the section to make the default.' }).optional(),
         proxy: z
           .string()
           .regex(siteProxyPattern)
@@ -561,7 +561,7 @@ export const siteOperations = operations({
     body: z
       .strictObject({
         backend: z.enum(['custom']),
-        fallbackURL: httpUrl.nullable().optional().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }),
+        fallbackURL: httpUrl.nullable().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }).optional(),
       })
       .openapi('UpdateSitePublishingAuth'),
     bodyExample: { backend: 'custom', fallbackURL: 'https://auth.acme.example.com/docs-login' },

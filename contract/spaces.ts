@@ -59,21 +59,11 @@ export const Space = z
     createdAt: DateTime,
     updatedAt: DateTime,
     deletedAt: DateTime.optional(),
-    editMode: z.enum(['live', 'locked']).optional().openapi({ description: 'live: direct edits; locked: all edits locked.' }),
+    editMode: z.enum(['live', 'locked']).openapi({ description: 'live: direct edits; locked: all edits locked.' }).optional(),
     mergeRules: SpaceMergeRules,
     organization: z.string(),
-    parent: z.string().optional().openapi({ description: 'Id of the parent collection; absent at the top level.' }),
-    language: TranslationLanguage.optional().openapi({ description: 'Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).' }),
-    gitSync: z
-      .object({
-        repoName: z.string(),
-        installationProvider: z.enum(['github', 'gitlab', 'github-legacy']),
-        integration: z.string(),
-        url: z.url().optional(),
-        updatedAt: DateTime.optional(),
-      })
-      .optional(),
-    visitorAuth: z.object({ backend: z.enum(['custom', 'integration']), integration: z.string().optional() }).optional(),
+    parent: z.string().openapi({ description: 'Id of the parent collection; absent at the top level.' }).optional(),
+    language: TranslationLanguage.openapi({ description: 'Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).' }).optional(),
     revision: z.string().openapi({ description: 'Id of the active revision.' }),
     defaultLevel: NullableRole,
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
@@ -83,9 +73,9 @@ export const Space = z
     urls: z.object({
       location: z.url(),
       app: z.url(),
-      published: z.url().optional(),
-      public: z.url().optional(),
-      icon: z.url().optional(),
+      published: z.url().openapi({
+        description: 'Where readers open the space: absent unless a published site publishes it (`getSpaceById` only; a share-link site needs `shareKey`).',
+      }).optional(),
     }),
     permissions: z.object({
       view: z.boolean(),
@@ -272,7 +262,7 @@ export const spaceOperations = operations({
     body: z
       .strictObject({
         organization: z.string().min(1).openapi({ description: 'Id of the target organization.' }),
-        collection: z.string().min(1).optional().openapi({ description: 'Id of a collection of the target organization.' }),
+        collection: z.string().min(1).openapi({ description: 'Id of a collection of the target organization.' }).optional(),
       })
       .openapi('TransferSpace'),
     bodyExample: { organization: ex.orgId2, collection: ex.collectionId2 },

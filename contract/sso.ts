@@ -41,13 +41,13 @@ export const SAMLProvider = z
     object: z.literal('saml-provider'),
     id: z.string(),
     label: z.string().openapi({ description: 'Name shown on the sign-in button.' }),
-    ssoURL: z.url().optional().openapi({ description: 'Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).' }),
-    entityID: z.string().optional().openapi({ description: 'Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then).' }),
-    certificate: z.string().optional().openapi({ description: 'PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then).' }),
-    defaultTeam: Team.optional().openapi({ description: 'Team that people signing in for the first time join; absent when none is set.' }),
-    defaultRole: NullableRole.optional().openapi({
+    ssoURL: z.url().openapi({ description: 'Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).' }).optional(),
+    entityID: z.string().openapi({ description: 'Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then).' }).optional(),
+    certificate: z.string().openapi({ description: 'PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then).' }).optional(),
+    defaultTeam: Team.openapi({ description: 'Team that people signing in for the first time join; absent when none is set.' }).optional(),
+    defaultRole: NullableRole.openapi({
       description: 'Role of people signing in for the first time, null for guests; absent: the organization default role.',
-    }),
+    }).optional(),
     createdAt: DateTime,
     status: z.enum(['active', 'pending']).openapi({
       description: 'active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.',

@@ -166,8 +166,8 @@ export const teamOperations = operations({
     params: TeamIdParams,
     body: z
       .strictObject({
-        add: z.array(userIdOrEmail).max(1000).optional().openapi({ description: 'Users to add, by user id or email.' }),
-        remove: z.array(userIdOrEmail).max(1000).optional().openapi({ description: 'Users to remove, by user id or email.' }),
+        add: z.array(userIdOrEmail).max(1000).openapi({ description: 'Users to add, by user id or email.' }).optional(),
+        remove: z.array(userIdOrEmail).max(1000).openapi({ description: 'Users to remove, by user id or email.' }).optional(),
         memberships: z
           .record(z.string().min(1).max(254), z.strictObject({ role: TeamMemberRole }))
           .optional()

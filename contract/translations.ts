@@ -65,7 +65,7 @@ export const TranslationRun = z
     translatedPages: z.number().int().min(0).openapi({ description: 'Pages sent to the translator: new pages, and pages changed since the previous run.' }),
     skippedPages: z.number().int().min(0).openapi({ description: 'Pages unchanged since the previous run, whose earlier translation was kept.' }),
     finishedAt: DateTime,
-    error: z.string().optional().openapi({ description: 'Why the run failed.' }),
+    error: z.string().openapi({ description: 'Why the run failed.' }).optional(),
   })
   .openapi('TranslationRun', { description: 'The outcome of a translation run.' });
 
@@ -81,7 +81,7 @@ export const Translation = z
       })
       .openapi({ description: 'The content to translate.' }),
     language: TranslationLanguage.openapi({ description: 'Language to translate into.' }),
-    instructions: Document.optional().openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep; absent until some are given.' }),
+    instructions: Document.openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep; absent until some are given.' }).optional(),
     result: z
       .object({
         space: z.string().openapi({ description: 'Id of the space holding the translated content.' }),
@@ -97,12 +97,12 @@ export const Translation = z
         totalWords: z.number().int().min(0).openapi({ description: 'Words translated across all runs.' }),
         totalPages: z.number().int().min(0).openapi({ description: 'Pages translated across all runs.' }),
         totalDuration: z.number().min(0).openapi({ description: 'Time spent across all runs, in seconds.' }),
-        latestRunDuration: z.number().min(0).optional().openapi({ description: 'Duration of the latest run, in seconds.' }),
-        latestPages: z.number().int().min(0).optional().openapi({ description: 'Pages translated by the latest run.' }),
-        latestWords: z.number().int().min(0).optional().openapi({ description: 'Words translated by the latest run.' }),
+        latestRunDuration: z.number().min(0).openapi({ description: 'Duration of the latest run, in seconds.' }).optional(),
+        latestPages: z.number().int().min(0).openapi({ description: 'Pages translated by the latest run.' }).optional(),
+        latestWords: z.number().int().min(0).openapi({ description: 'Words translated by the latest run.' }).optional(),
       })
       .openapi({ description: 'Usage figures; the `latest*` figures are absent until a first run finished.' }),
-    latestRun: TranslationRun.optional().openapi({ description: 'How the latest run went; absent until a first run ended.' }),
+    latestRun: TranslationRun.openapi({ description: 'How the latest run went; absent until a first run ended.' }).optional(),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({ location: z.url() }),
   })
@@ -156,7 +156,7 @@ export const translationOperations = operations({
           })
           .openapi({ description: 'The content to translate.' }),
         language: TranslationLanguage.openapi({ description: 'Language to translate into.' }),
-        instructions: Document.optional().openapi({ description: 'Guidance for the translator.' }),
+        instructions: Document.openapi({ description: 'Guidance for the translator.' }).optional(),
       })
       .openapi('CreateTranslation'),
     bodyExample: { source: { space: ex.spaceId, language: 'en' }, language: 'fr', instructions: documentExample },

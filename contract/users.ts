@@ -18,7 +18,7 @@ export const User = z
     id: z.string(),
     displayName: z.string(),
     email: z.string().optional(),
-    photoURL: z.string().optional().openapi({ description: "URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one)." }),
+    photoURL: z.string().openapi({ description: "URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one)." }).optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('User', { description: 'A person using the service.', example: userExample });

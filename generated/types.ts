@@ -2509,63 +2509,217 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description A subdomain of the service pointing at an organization.
-         * @example {
-         *       "object": "subdomain",
-         *       "subdomain": "acme",
-         *       "target": {
-         *         "type": "organization",
-         *         "organization": "org_01JD3Q6Z8N4TQVJ"
-         *       },
-         *       "isActive": true
-         *     }
+         * @description Role in an organization, strongest first: admin (administrate content, create and delete spaces), create, review, edit (live or change requests), comment, read.
+         * @example edit
+         * @enum {string}
          */
-        Subdomain: {
+        MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /**
+         * @description Role in a team: owners manage the team members.
+         * @example member
+         * @enum {string}
+         */
+        TeamMemberRole: "owner" | "member";
+        /**
+         * @description Language of content.
+         * @example en
+         * @enum {string}
+         */
+        TranslationLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
+        /** @description A run of text inside a block. */
+        DocumentText: {
             /** @enum {string} */
-            object: "subdomain";
-            subdomain: string;
-            target: {
+            object: "text";
+            leaves: {
                 /** @enum {string} */
-                type: "organization";
-                organization: string;
+                object: "leaf";
+                text: string;
+                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
+                marks?: {
+                    /** @enum {string} */
+                    object?: "mark";
+                    type: string;
+                }[];
+            }[];
+        };
+        /** @description An inline node inside a block: a link, an image, … */
+        DocumentInline: {
+            /** @enum {string} */
+            object: "inline";
+            /** @enum {string} */
+            type: "link" | "inline-image" | "emoji" | "inline-math" | "annotation" | "mention" | "expression" | "icon" | "button";
+            key?: string;
+            isVoid?: boolean;
+            /** @description For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`. */
+            data?: {
+                [key: string]: unknown;
             };
-            isActive: boolean;
+            nodes?: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
+        };
+        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). A `hint` holds blocks, with `data.style` (info, warning, danger or success); in Markdown it is `{% hint style="…" %}` … `{% endhint %}`. */
+        DocumentBlock: {
+            /** @enum {string} */
+            object: "block";
+            /** @enum {string} */
+            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update" | "table-row" | "table-cell";
+            /** @description Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it. */
+            key?: string;
+            isVoid?: boolean;
+            data?: {
+                /** @enum {string} */
+                align?: "start" | "center" | "end";
+            } & {
+                [key: string]: unknown;
+            };
+            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
         };
         /**
-         * @description A person using the service.
+         * @description A rich-text document: a tree of blocks.
          * @example {
-         *       "object": "user",
-         *       "id": "usr_01JD3Q6Z9B8XKRD",
-         *       "displayName": "Ada Lovelace",
-         *       "email": "ada@example.com",
-         *       "photoURL": "https://avatars.example.com/u/ada.png",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *       }
+         *       "object": "document",
+         *       "data": {
+         *         "schemaVersion": 1
+         *       },
+         *       "nodes": [
+         *         {
+         *           "object": "block",
+         *           "type": "paragraph",
+         *           "key": "b7fQz2",
+         *           "nodes": [
+         *             {
+         *               "object": "text",
+         *               "leaves": [
+         *                 {
+         *                   "object": "leaf",
+         *                   "text": "Answer in a friendly, concise tone."
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ]
          *     }
          */
-        User: {
+        Document: {
             /** @enum {string} */
-            object: "user";
-            id: string;
-            displayName: string;
-            email?: string;
-            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
-            photoURL?: string;
-            urls: {
-                /** Format: uri */
-                location: string;
+            object: "document";
+            data?: {
+                schemaVersion?: number;
+            } & {
+                [key: string]: unknown;
             };
+            nodes: components["schemas"]["DocumentBlock"][];
         };
-        OrganizationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Organization"][];
+        /**
+         * @description A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …
+         * @example {
+         *       "kind": "file",
+         *       "file": "fil_01JD3QC8M2ZR7TB"
+         *     }
+         */
+        ContentRef: {
+            /** @enum {string} */
+            kind: "file";
+            file: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "url";
+            url: string;
+        } | {
+            /** @enum {string} */
+            kind: "page";
+            page: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "anchor";
+            anchor: string;
+            page?: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "user";
+            user: string;
+        } | {
+            /** @enum {string} */
+            kind: "collection";
+            collection: string;
+        } | {
+            /** @enum {string} */
+            kind: "space";
+            space: string;
+        } | {
+            /** @enum {string} */
+            kind: "reusable-content";
+            reusableContent: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "tag";
+            tag: string;
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "openapi";
+            spec: string;
+        };
+        /**
+         * @example {
+         *       "rule": "require_specific_reviewers",
+         *       "users": [
+         *         "usr_01JD3Q6Z9B8XKRD"
+         *       ]
+         *     }
+         */
+        MergeRule: {
+            /** @enum {string} */
+            rule: "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
+            users: string[];
+        } | {
+            /** @enum {string} */
+            rule: "require_at_least_one_review" | "require_at_least_one_approved_review" | "require_all_reviews_approved" | "require_agent_review" | "require_up_to_date_change_request" | "require_change_request_subject" | "require_change_request_description" | "require_author_to_merge";
+        } | {
+            /** @enum {string} */
+            rule: "custom";
+            expression: string;
+            message?: string;
+        };
+        /**
+         * @description Organization-wide merge rules: a list of rules, or `none` (merging needs no review).
+         * @example {
+         *       "type": "rules",
+         *       "rules": [
+         *         {
+         *           "rule": "require_at_least_one_approved_review"
+         *         }
+         *       ]
+         *     }
+         */
+        MergeRulesStandaloneConfiguration: {
+            /** @enum {string} */
+            type: "rules";
+            rules: components["schemas"]["MergeRule"][];
+        } | {
+            /** @enum {string} */
+            type: "none";
+        };
+        /**
+         * @description A space's merge rules: `inherit` the organization's, its own `rules`, or `none`.
+         * @example {
+         *       "type": "inherit"
+         *     }
+         */
+        MergeRulesSpaceConfiguration: {
+            /** @enum {string} */
+            type: "inherit";
+        } | {
+            /** @enum {string} */
+            type: "rules";
+            rules: components["schemas"]["MergeRule"][];
+        } | {
+            /** @enum {string} */
+            type: "none";
         };
         /**
          * @description An organization: the owner of members, teams and content.
@@ -2628,7 +2782,7 @@ export interface components {
              */
             createdAt: string;
             emailDomains: string[];
-            /** @description Default hostname for the organization's public content. */
+            /** @description Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`). */
             hostname?: string;
             /**
              * @description What kind of organization it is; absent until set with `updateOrganizationById`.
@@ -2658,44 +2812,6 @@ export interface components {
             inviteLinks: boolean;
             /** @enum {string} */
             plan: "free_2024" | "plus_2024" | "pro_2024" | "enterprise_2024" | "community_2024" | "free" | "plus" | "pro" | "internal";
-            billing?: {
-                /** @enum {string} */
-                interval?: "monthly" | "yearly";
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                endDate?: string;
-                hasPaymentFailed?: boolean;
-                isScheduledToCancel?: boolean;
-                pricing?: {
-                    members: {
-                        plus_2024: {
-                            monthly: number;
-                            yearly: number;
-                        };
-                        pro_2024: {
-                            monthly: number;
-                            yearly: number;
-                        };
-                    };
-                    sites: {
-                        premium: {
-                            monthly: number;
-                            yearly: number;
-                        };
-                        ultimate: {
-                            monthly: number;
-                            yearly: number;
-                        };
-                    };
-                };
-                usageAddons?: {
-                    [key: string]: {
-                        enabled: boolean;
-                    };
-                };
-            };
             mergeRules: components["schemas"]["MergeRulesStandaloneConfiguration"];
             urls: {
                 /** Format: uri */
@@ -2704,37 +2820,6 @@ export interface components {
                 app: string;
                 /** Format: uri */
                 logo?: string;
-            };
-            trial?: {
-                /** @enum {string} */
-                status: "notapplicable" | "none" | "active" | "ended" | "expired";
-                count?: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                endDate?: string;
-                /** @enum {string} */
-                decision?: "downgrade";
-            };
-            customHostname?: string;
-            blocked?: {
-                /** @enum {string} */
-                source: "backoffice" | "external" | "internal";
-                reason: string;
-            };
-            internal_billingMigration?: {
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                deadline: string;
-                discountPercent: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                discountEndDate?: string;
             };
             permissions: {
                 view: boolean;
@@ -2750,52 +2835,6 @@ export interface components {
                 listInstallations: boolean;
                 installIntegration: boolean;
             };
-        };
-        /**
-         * @description Role in an organization, strongest first: admin (administrate content, create and delete spaces), create, review, edit (live or change requests), comment, read.
-         * @example edit
-         * @enum {string}
-         */
-        MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
-        /**
-         * @description Organization-wide merge rules: a list of rules, or `none` (merging needs no review).
-         * @example {
-         *       "type": "rules",
-         *       "rules": [
-         *         {
-         *           "rule": "require_at_least_one_approved_review"
-         *         }
-         *       ]
-         *     }
-         */
-        MergeRulesStandaloneConfiguration: {
-            /** @enum {string} */
-            type: "rules";
-            rules: components["schemas"]["MergeRule"][];
-        } | {
-            /** @enum {string} */
-            type: "none";
-        };
-        /**
-         * @example {
-         *       "rule": "require_specific_reviewers",
-         *       "users": [
-         *         "usr_01JD3Q6Z9B8XKRD"
-         *       ]
-         *     }
-         */
-        MergeRule: {
-            /** @enum {string} */
-            rule: "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
-            users: string[];
-        } | {
-            /** @enum {string} */
-            rule: "require_at_least_one_review" | "require_at_least_one_approved_review" | "require_all_reviews_approved" | "require_agent_review" | "require_up_to_date_change_request" | "require_change_request_subject" | "require_change_request_description" | "require_author_to_merge";
-        } | {
-            /** @enum {string} */
-            rule: "custom";
-            expression: string;
-            message?: string;
         };
         /**
          * @example {
@@ -2837,6 +2876,16 @@ export interface components {
             inviteLinks?: boolean;
             mergeRules?: components["schemas"]["MergeRulesStandaloneConfiguration"];
         };
+        OrganizationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Organization"][];
+        };
         CreateOrganization: {
             title: string;
             emailDomains?: string[];
@@ -2860,6 +2909,32 @@ export interface components {
         };
         OrganizationsForEmailDomain: {
             organizations: components["schemas"]["Organization"][];
+        };
+        /**
+         * @description A person using the service.
+         * @example {
+         *       "object": "user",
+         *       "id": "usr_01JD3Q6Z9B8XKRD",
+         *       "displayName": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "photoURL": "https://avatars.example.com/u/ada.png",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *       }
+         *     }
+         */
+        User: {
+            /** @enum {string} */
+            object: "user";
+            id: string;
+            displayName: string;
+            email?: string;
+            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
+            photoURL?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
         };
         /**
          * @description Instructions the organization's AI agent follows: tone, conventions, what to avoid.
@@ -2908,7 +2983,7 @@ export interface components {
         AgentInstructions: {
             /** @enum {string} */
             object: "agent-instructions";
-            instructions: components["schemas"]["Document"];
+            instructions: components["schemas"]["Document"] & unknown;
             /**
              * Format: date-time
              * @description When the instructions were last saved.
@@ -2921,169 +2996,318 @@ export interface components {
                 location: string;
             };
         };
+        UpdateAgentInstructions: {
+            instructions: components["schemas"]["Document"] & unknown;
+        };
         /**
-         * @description The instructions, as rich text.
+         * @description A file of a revision.
          * @example {
-         *       "object": "document",
-         *       "data": {
-         *         "schemaVersion": 1
+         *       "id": "fil_01JD3QC8M2ZR7TB",
+         *       "name": "architecture-overview.png",
+         *       "contentType": "image/png",
+         *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
+         *       "size": 184320,
+         *       "dimensions": {
+         *         "width": 1600,
+         *         "height": 900
+         *       }
+         *     }
+         */
+        RevisionFile: {
+            id: string;
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description MIME type of the file. */
+            contentType: string;
+            /**
+             * Format: uri
+             * @description Where to download the file: a link served by this API, opened without a token (it is signed), valid for an hour; read the file again for a fresh one.
+             */
+            downloadURL: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …). */
+            dimensions?: {
+                width: number;
+                height: number;
+            };
+        };
+        RevisionFileList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["RevisionFile"][];
+        };
+        /**
+         * @description How computed content is produced.
+         * @example {
+         *       "type": "builtin:openapi",
+         *       "dependencies": {
+         *         "spec": {
+         *           "ref": {
+         *             "kind": "openapi",
+         *             "spec": "petstore"
+         *           }
+         *         }
          *       },
-         *       "nodes": [
+         *       "props": {
+         *         "doc": "operations"
+         *       }
+         *     }
+         */
+        RevisionComputedSource: {
+            /**
+             * @description What computes the content.
+             * @enum {string}
+             */
+            type: "builtin:openapi" | "builtin:translation";
+            /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
+            dependencies: {
+                [key: string]: {
+                    ref: components["schemas"]["ContentRef"];
+                };
+            };
+            /** @description Free-form properties given to the computation (e.g. `doc`). */
+            props: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A page of a revision, with its child pages.
+         * @example {
+         *       "id": "pag_01JD3QD4T7WX9KM",
+         *       "title": "Quickstart",
+         *       "emoji": "⚡",
+         *       "type": "document",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *       },
+         *       "slug": "quickstart",
+         *       "path": "getting-started/quickstart",
+         *       "description": "Install the CLI and publish your first page in five minutes.",
+         *       "pages": [],
+         *       "hidden": false,
+         *       "noIndex": false,
+         *       "noRobotsIndex": false
+         *     }
+         */
+        RevisionPage: {
+            id: string;
+            title: string;
+            /** @description Emoji shown with the title; absent until a change sets one. */
+            emoji?: string;
+            icon?: string;
+            /**
+             * @description document: a page with content; group: a heading grouping child pages; link: an entry pointing elsewhere; computed: content produced by a computation.
+             * @enum {string}
+             */
+            type: "document" | "group" | "link" | "computed";
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt?: string;
+            /** @description The content as Markdown, when requested with `format=markdown`. */
+            markdown?: string;
+            document?: components["schemas"]["Document"] & unknown;
+            urls?: {
+                /** Format: uri */
+                app: string;
+            };
+            /** @description Last segment of the page path. */
+            slug?: string;
+            /** @description Path of the page in the space, from the root. */
+            path?: string;
+            /** @description Short summary of the page; absent until a change sets one. */
+            description?: string;
+            /** @description Whether the page is hidden from the table of contents. */
+            hidden?: boolean;
+            /** @description Whether the page is excluded from search in the published site. */
+            noIndex?: boolean;
+            /** @description Whether search engines are asked not to index the page. */
+            noRobotsIndex?: boolean;
+            computed?: components["schemas"]["RevisionComputedSource"] & unknown;
+            /** @description Seed making the computed content stable across computations. */
+            computedSeed?: string;
+            /** @description Child pages, in order (documents and groups). */
+            pages?: components["schemas"]["RevisionPage"][];
+        };
+        /**
+         * @description The page tree of a revision.
+         * @example {
+         *       "pages": [
          *         {
-         *           "object": "block",
-         *           "type": "paragraph",
-         *           "key": "b7fQz2",
-         *           "nodes": [
-         *             {
-         *               "object": "text",
-         *               "leaves": [
-         *                 {
-         *                   "object": "leaf",
-         *                   "text": "Answer in a friendly, concise tone."
-         *                 }
-         *               ]
-         *             }
-         *           ]
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "emoji": "⚡",
+         *           "type": "document",
+         *           "createdAt": "2026-03-14T09:26:53.000Z",
+         *           "updatedAt": "2026-05-02T16:41:07.000Z",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           },
+         *           "slug": "quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "pages": [],
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
          *         }
          *       ]
          *     }
          */
-        Document: {
-            /** @enum {string} */
-            object: "document";
-            data?: {
-                schemaVersion?: number;
-            } & {
-                [key: string]: unknown;
-            };
-            nodes: components["schemas"]["DocumentBlock"][];
-        };
-        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). A `hint` holds blocks, with `data.style` (info, warning, danger or success); in Markdown it is `{% hint style="…" %}` … `{% endhint %}`. */
-        DocumentBlock: {
-            /** @enum {string} */
-            object: "block";
-            /** @enum {string} */
-            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update" | "table-row" | "table-cell";
-            /** @description Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it. */
-            key?: string;
-            isVoid?: boolean;
-            data?: {
-                /** @enum {string} */
-                align?: "start" | "center" | "end";
-            } & {
-                [key: string]: unknown;
-            };
-            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
-        };
-        /** @description A run of text inside a block. */
-        DocumentText: {
-            /** @enum {string} */
-            object: "text";
-            leaves: {
-                /** @enum {string} */
-                object: "leaf";
-                text: string;
-                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
-                marks?: {
-                    /** @enum {string} */
-                    object?: "mark";
-                    type: string;
-                }[];
-            }[];
-        };
-        /** @description An inline node inside a block: a link, an image, … */
-        DocumentInline: {
-            /** @enum {string} */
-            object: "inline";
-            /** @enum {string} */
-            type: "link" | "inline-image" | "emoji" | "inline-math" | "annotation" | "mention" | "expression" | "icon" | "button";
-            key?: string;
-            isVoid?: boolean;
-            /** @description For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`. */
-            data?: {
-                [key: string]: unknown;
-            };
-            nodes?: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
-        };
-        UpdateAgentInstructions: {
-            instructions: components["schemas"]["Document"] & unknown;
-        };
-        MemberList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Member"][];
+        RevisionPages: {
+            /** @description Top-level pages, in order, each with its child pages. */
+            pages: components["schemas"]["RevisionPage"][];
         };
         /**
-         * @description A user who is a member of an organization.
+         * @description A block of content that pages of the space can include.
          * @example {
-         *       "object": "member",
-         *       "id": "usr_01JD3Q6Z9B8XKRD",
-         *       "role": "admin",
-         *       "user": {
-         *         "object": "user",
-         *         "id": "usr_01JD3Q6Z9B8XKRD",
-         *         "displayName": "Ada Lovelace",
-         *         "email": "ada@example.com",
-         *         "photoURL": "https://avatars.example.com/u/ada.png",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *         }
-         *       },
-         *       "disabled": false,
-         *       "joinedAt": "2026-03-14T09:26:53.000Z",
-         *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
-         *       "sso": false,
-         *       "spaces": 12,
-         *       "teams": 2
+         *       "id": "rsc_01JD3QE2K8PA4ZG",
+         *       "title": "Support contact",
+         *       "document": "doc_01JD3QE4W6HS2XN"
          *     }
          */
-        Member: {
-            /** @enum {string} */
-            object: "member";
-            /** @description The id of the member: the id of its user. */
+        RevisionReusableContent: {
             id: string;
-            role: components["schemas"]["MemberRole"] | null;
-            user: components["schemas"]["User"];
-            /** @description Whether the membership is disabled. */
-            disabled: boolean;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            joinedAt: string;
-            /**
-             * Format: date-time
-             * @description Last activity in the organization; absent when never seen.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            lastSeenAt?: string;
-            /** @description Whether the member signs in through the SSO of the organization. */
-            sso: boolean;
-            /** @description Number of spaces the member has access to. */
-            spaces: number;
-            /** @description Number of teams the member belongs to. */
-            teams: number;
-        };
-        UpdateMember: {
-            /** @description The new role; null for a guest. */
-            role?: components["schemas"]["MemberRole"] | null;
+            title: string;
+            /** @description Id of the document holding the content; absent when empty. */
+            document?: string;
+            computed?: components["schemas"]["RevisionComputedSource"] & unknown;
+            computedSeed?: string;
         };
         /**
-         * @description The answer to a ping of an organization member.
+         * @description A version of the content of a space: its pages, files and reusable contents.
          * @example {
-         *       "serviceVisitorClaims": "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.4pQ7cM2hVdJk1x9sYwRZfN0bT5uE6gL8aH3iK2jP0qo"
+         *       "object": "revision",
+         *       "id": "rev_01JD3Q7F2V6RM0B",
+         *       "parents": [
+         *         "rev_01JD3Q7E8T1GH5C"
+         *       ],
+         *       "pages": [
+         *         {
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "emoji": "⚡",
+         *           "type": "document",
+         *           "createdAt": "2026-03-14T09:26:53.000Z",
+         *           "updatedAt": "2026-05-02T16:41:07.000Z",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           },
+         *           "slug": "quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "pages": [],
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ],
+         *       "files": [
+         *         {
+         *           "id": "fil_01JD3QC8M2ZR7TB",
+         *           "name": "architecture-overview.png",
+         *           "contentType": "image/png",
+         *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
+         *           "size": 184320,
+         *           "dimensions": {
+         *             "width": 1600,
+         *             "height": 900
+         *           }
+         *         }
+         *       ],
+         *       "reusableContents": [
+         *         {
+         *           "id": "rsc_01JD3QE2K8PA4ZG",
+         *           "title": "Support contact",
+         *           "document": "doc_01JD3QE4W6HS2XN"
+         *         }
+         *       ],
+         *       "variables": {
+         *         "productName": "Acme CLI"
+         *       },
+         *       "createdAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *       },
+         *       "type": "edits"
          *     }
          */
-        MemberPing: {
-            /** @description A token of claims to attach to the user when visiting the published content. */
-            serviceVisitorClaims?: string;
+        Revision: {
+            /** @enum {string} */
+            object: "revision";
+            id: string;
+            /** @description Ids of the parent revisions. */
+            parents: string[];
+            /** @description Top-level pages, in order, each with its child pages. */
+            pages: components["schemas"]["RevisionPage"][];
+            files: components["schemas"]["RevisionFile"][];
+            reusableContents: components["schemas"]["RevisionReusableContent"][];
+            /** @description Variables of the space, by name. */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+            /**
+             * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.
+             * @enum {string}
+             */
+            type: "edits" | "merge" | "rollback" | "update" | "computed";
         };
-        MemberSpaceList: {
+        /**
+         * @description ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.
+         * @example broken
+         * @enum {string}
+         */
+        LinkStatus: "ok" | "broken" | "in-app";
+        /**
+         * @description A link found in content, with its status.
+         * @example {
+         *       "status": "broken",
+         *       "relation": "link",
+         *       "targetReference": {
+         *         "kind": "page",
+         *         "page": "pag_01JD3QF0Z3VC7MR"
+         *       },
+         *       "locationReferences": [
+         *         {
+         *           "kind": "page",
+         *           "page": "pag_01JD3QD4T7WX9KM"
+         *         }
+         *       ]
+         *     }
+         */
+        LinkItem: {
+            status: components["schemas"]["LinkStatus"];
+            /** @description How the location refers to the target, e.g. `link`. */
+            relation: string;
+            targetReference: components["schemas"]["ContentRef"] & unknown;
+            /** @description Where the link appears. */
+            locationReferences: components["schemas"]["ContentRef"][];
+        };
+        /** @description A page of links, with statistics. */
+        LinkItemList: {
             /** @description Absent on the last page. */
             next?: {
                 /** @description Pass as `page` to fetch the next page. */
@@ -3091,55 +3315,177 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["MemberSpace"][];
+            items: components["schemas"]["LinkItem"][];
+            /** @description Counts of all links, regardless of the `status` filter and pagination. */
+            stats: {
+                /** @description Number of links. */
+                total: number;
+                broken: {
+                    /** @description Number of broken links. */
+                    total: number;
+                    /** @description Number of broken links in open change requests. */
+                    changeRequest: number;
+                };
+            };
         };
         /**
-         * @description A space an organization member has access to.
+         * @description A place in content that refers to the page or file.
          * @example {
-         *       "permission": "edit",
-         *       "space": {
-         *         "object": "space",
-         *         "id": "spc_01JD3Q7F2V6RM0A",
-         *         "title": "Getting started",
-         *         "emoji": "🚀",
-         *         "visibility": "in-collection",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "updatedAt": "2026-05-02T16:41:07.000Z",
-         *         "editMode": "live",
-         *         "mergeRules": {
-         *           "type": "inherit"
-         *         },
-         *         "organization": "org_01JD3Q6Z8N4TQVJ",
-         *         "parent": "col_01JD3Q7C1P5WS8E",
-         *         "language": "en",
-         *         "revision": "rev_01JD3Q7F2V6RM0B",
-         *         "defaultLevel": "read",
-         *         "comments": 3,
-         *         "changeRequests": 12,
-         *         "changeRequestsOpen": 2,
-         *         "changeRequestsDraft": 1,
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
-         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
-         *         },
-         *         "permissions": {
-         *           "view": true,
-         *           "access": true,
-         *           "admin": true,
-         *           "viewInviteLinks": true,
-         *           "edit": true,
-         *           "triggerGitSync": true,
-         *           "comment": true,
-         *           "merge": true,
-         *           "review": true,
-         *           "installIntegration": true
+         *       "kind": "page",
+         *       "organization": "org_01JD3Q6Z8N4TQVJ",
+         *       "space": "spc_01JD3Q7H4KX9T3C",
+         *       "versionContext": {
+         *         "type": "revision",
+         *         "revision": "rev_01JD3Q7J6MB2W8D"
+         *       },
+         *       "page": "pag_01JD3QF2H9KD4SY"
+         *     }
+         */
+        BacklinkItem: {
+            /**
+             * @description What kind of content holds the reference.
+             * @enum {string}
+             */
+            kind: "page" | "file";
+            /** @description Id of the organization holding the reference. */
+            organization: string;
+            /** @description Id of the space holding the reference. */
+            space: string;
+            /** @description Revision in which the reference was found. */
+            versionContext: {
+                /** @enum {string} */
+                type: "revision";
+                revision: string;
+            };
+            /** @description Id of the file holding the reference, when `kind` is `file`. */
+            file?: string;
+            /** @description Id of the page holding the reference, when `kind` is `page`. */
+            page?: string;
+        };
+        BacklinkItemList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["BacklinkItem"][];
+        };
+        /**
+         * @description A page of a space matching a search.
+         * @example {
+         *       "id": "pag_01JD3QD4T7WX9KM",
+         *       "title": "Quickstart",
+         *       "path": "getting-started/quickstart",
+         *       "sections": [
+         *         {
+         *           "id": "installing-the-cli",
+         *           "title": "Installing the CLI",
+         *           "path": "getting-started/quickstart#installing-the-cli",
+         *           "body": "Install the CLI with npm, then sign in with your access token.",
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+         *           }
          *         }
+         *       ],
+         *       "ancestors": [
+         *         {
+         *           "title": "Getting started"
+         *         }
+         *       ],
+         *       "urls": {
+         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
          *       }
          *     }
          */
-        MemberSpace: {
-            permission: components["schemas"]["MemberRole"] & unknown;
-            space: components["schemas"]["Space"];
+        SearchSpaceResult: {
+            /** @description Id of the page. */
+            id: string;
+            title: string;
+            path: string;
+            /** @description Sections of the page matching the query. */
+            sections: {
+                /** @description Anchor of the section in the page. */
+                id: string;
+                title: string;
+                path: string;
+                /** @description Text of the section matching the query. */
+                body: string;
+                urls: {
+                    /** Format: uri */
+                    app: string;
+                };
+            }[];
+            /** @description Parent pages, from the root. */
+            ancestors: {
+                title: string;
+            }[];
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+        };
+        SearchSpaceResultList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SearchSpaceResult"][];
+        };
+        /**
+         * @description A space of an organization with its pages matching a search.
+         * @example {
+         *       "id": "spc_01JD3Q7F2V6RM0A",
+         *       "title": "Getting started",
+         *       "pages": [
+         *         {
+         *           "id": "pag_01JD3QD4T7WX9KM",
+         *           "title": "Quickstart",
+         *           "path": "getting-started/quickstart",
+         *           "sections": [
+         *             {
+         *               "id": "installing-the-cli",
+         *               "title": "Installing the CLI",
+         *               "path": "getting-started/quickstart#installing-the-cli",
+         *               "body": "Install the CLI with npm, then sign in with your access token.",
+         *               "urls": {
+         *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+         *               }
+         *             }
+         *           ],
+         *           "ancestors": [
+         *             {
+         *               "title": "Getting started"
+         *             }
+         *           ],
+         *           "urls": {
+         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        SearchOrganizationResult: {
+            /** @description Id of the space. */
+            id: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Pages of the space matching the query. */
+            pages: components["schemas"]["SearchSpaceResult"][];
+        };
+        SearchOrganizationResultList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SearchOrganizationResult"][];
         };
         /**
          * @description A container of pages and files.
@@ -3217,25 +3563,7 @@ export interface components {
             organization: string;
             /** @description Id of the parent collection; absent at the top level. */
             parent?: string;
-            language?: components["schemas"]["TranslationLanguage"];
-            gitSync?: {
-                repoName: string;
-                /** @enum {string} */
-                installationProvider: "github" | "gitlab" | "github-legacy";
-                integration: string;
-                /** Format: uri */
-                url?: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                updatedAt?: string;
-            };
-            visitorAuth?: {
-                /** @enum {string} */
-                backend: "custom" | "integration";
-                integration?: string;
-            };
+            language?: components["schemas"]["TranslationLanguage"] & unknown;
             /** @description Id of the active revision. */
             revision: string;
             defaultLevel: components["schemas"]["MemberRole"] | null;
@@ -3249,12 +3577,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 app: string;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where readers open the space: absent unless a published site publishes it (`getSpaceById` only; a share-link site needs `shareKey`).
+                 */
                 published?: string;
-                /** Format: uri */
-                public?: string;
-                /** Format: uri */
-                icon?: string;
             };
             permissions: {
                 view: boolean;
@@ -3269,261 +3596,6 @@ export interface components {
                 installIntegration: boolean;
             };
         };
-        /**
-         * @description A space's merge rules: `inherit` the organization's, its own `rules`, or `none`.
-         * @example {
-         *       "type": "inherit"
-         *     }
-         */
-        MergeRulesSpaceConfiguration: {
-            /** @enum {string} */
-            type: "inherit";
-        } | {
-            /** @enum {string} */
-            type: "rules";
-            rules: components["schemas"]["MergeRule"][];
-        } | {
-            /** @enum {string} */
-            type: "none";
-        };
-        /**
-         * @description Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).
-         * @example en
-         * @enum {string}
-         */
-        TranslationLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
-        MemberTeamList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["MemberTeam"][];
-        };
-        /**
-         * @description A team an organization member belongs to.
-         * @example {
-         *       "team": {
-         *         "object": "team",
-         *         "id": "tem_01JD3QF4H7ZNB2S",
-         *         "title": "Developer Relations",
-         *         "members": 6,
-         *         "spaces": 4,
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "permissions": {
-         *           "admin": true,
-         *           "view": true
-         *         }
-         *       },
-         *       "member": {
-         *         "role": "owner"
-         *       }
-         *     }
-         */
-        MemberTeam: {
-            team: components["schemas"]["Team"];
-            /** @description The membership of the member in the team. */
-            member: {
-                role: components["schemas"]["TeamMemberRole"];
-            };
-        };
-        /**
-         * @description A group of members of an organization, given access to content together.
-         * @example {
-         *       "object": "team",
-         *       "id": "tem_01JD3QF4H7ZNB2S",
-         *       "title": "Developer Relations",
-         *       "members": 6,
-         *       "spaces": 4,
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "permissions": {
-         *         "admin": true,
-         *         "view": true
-         *       }
-         *     }
-         */
-        Team: {
-            /** @enum {string} */
-            object: "team";
-            id: string;
-            /** @description Name of the team. */
-            title: string;
-            /** @description Number of members of the team. */
-            members: number;
-            /** @description Number of spaces the team has access to. */
-            spaces: number;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            permissions: {
-                /** @description Whether the caller may manage the team (rename, delete, change members). */
-                admin: boolean;
-                /** @description Whether the caller may see the team. */
-                view: boolean;
-            };
-        };
-        /**
-         * @description Role in a team: owners manage the team members.
-         * @example member
-         * @enum {string}
-         */
-        TeamMemberRole: "owner" | "member";
-        TeamMemberList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["TeamMember"][];
-        };
-        /**
-         * @description A member of a team.
-         * @example {
-         *       "organization": {
-         *         "object": "member",
-         *         "id": "usr_01JD3Q6Z9B8XKRD",
-         *         "role": "admin",
-         *         "user": {
-         *           "object": "user",
-         *           "id": "usr_01JD3Q6Z9B8XKRD",
-         *           "displayName": "Ada Lovelace",
-         *           "email": "ada@example.com",
-         *           "photoURL": "https://avatars.example.com/u/ada.png",
-         *           "urls": {
-         *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *           }
-         *         },
-         *         "disabled": false,
-         *         "joinedAt": "2026-03-14T09:26:53.000Z",
-         *         "lastSeenAt": "2026-05-02T16:41:07.000Z",
-         *         "sso": false,
-         *         "spaces": 12,
-         *         "teams": 2
-         *       },
-         *       "team": {
-         *         "role": "member"
-         *       },
-         *       "permissions": {
-         *         "view": true
-         *       }
-         *     }
-         */
-        TeamMember: {
-            organization: components["schemas"]["Member"];
-            /** @description The membership of the user in the team. */
-            team: {
-                role: components["schemas"]["TeamMemberRole"];
-            };
-            permissions: {
-                /** @description Whether the caller may see this member. */
-                view: boolean;
-            };
-        };
-        TeamList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Team"][];
-        };
-        CreateTeam: {
-            /** @description Name of the team. */
-            title: string;
-            /** @description Ids of organization members to put in the team. */
-            members?: string[];
-        };
-        UpdateTeam: {
-            /** @description New name of the team. */
-            title: string;
-        };
-        UpdateTeamMembers: {
-            /** @description Users to add, by user id or email. */
-            add?: string[];
-            /** @description Users to remove, by user id or email. */
-            remove?: string[];
-            /** @description The team role to give each user, keyed by user id. */
-            memberships?: {
-                [key: string]: {
-                    role: components["schemas"]["TeamMemberRole"];
-                };
-            };
-        };
-        AddTeamMember: {
-            role?: components["schemas"]["TeamMemberRole"];
-        };
-        /**
-         * @description A group of spaces and collections.
-         * @example {
-         *       "object": "collection",
-         *       "id": "col_01JD3Q7C1P5WS8E",
-         *       "title": "Product guides",
-         *       "description": "Everything customers need to get started",
-         *       "organization": "org_01JD3Q6Z8N4TQVJ",
-         *       "defaultLevel": "read",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/collections/col_01JD3Q7C1P5WS8E",
-         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/c/col_01JD3Q7C1P5WS8E"
-         *       },
-         *       "permissions": {
-         *         "view": true,
-         *         "admin": true,
-         *         "viewInviteLinks": true,
-         *         "create": true
-         *       }
-         *     }
-         */
-        Collection: {
-            /** @enum {string} */
-            object: "collection";
-            id: string;
-            title: string;
-            /** @description Short description; absent until one is set. */
-            description?: string;
-            /** @description Id of the owning organization. */
-            organization: string;
-            /** @description Id of the parent collection, absent at the top level. */
-            parent?: string;
-            /** @description Role every organization member has on the content by default. */
-            defaultLevel: components["schemas"]["MemberRole"] | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-                /** Format: uri */
-                app: string;
-            };
-            permissions: {
-                view: boolean;
-                admin: boolean;
-                viewInviteLinks: boolean;
-                create: boolean;
-            };
-        };
-        UpdateCollection: {
-            title?: string;
-            description?: string;
-            defaultLevel?: components["schemas"]["MemberRole"] | null;
-        };
         SpaceList: {
             /** @description Absent on the last page. */
             next?: {
@@ -3534,53 +3606,12 @@ export interface components {
             count: number;
             items: components["schemas"]["Space"][];
         };
-        MoveCollection: {
-            parent?: string | null;
-            /**
-             * @description Either `before` or `after`, not both.
-             * @example {
-             *       "before": {
-             *         "type": "space",
-             *         "space": "spc_01JD3Q7F2V6RM0A"
-             *       }
-             *     }
-             */
-            position?: {
-                before?: {
-                    /** @enum {string} */
-                    type: "space";
-                    space: string;
-                };
-                after?: {
-                    /** @enum {string} */
-                    type: "space";
-                    space: string;
-                };
-            };
-        };
-        TransferCollection: {
-            organization: string;
-        };
-        CollectionList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Collection"][];
-        };
-        CreateCollection: {
-            title?: string;
-            parent?: string;
-        };
         CreateSpace: {
             title?: string;
             /** @default  */
             emoji?: string;
             parent?: string;
-            language?: components["schemas"]["TranslationLanguage"] & unknown;
+            language?: components["schemas"]["TranslationLanguage"];
             /**
              * @default live
              * @enum {string}
@@ -3593,7 +3624,7 @@ export interface components {
             /** @enum {string} */
             editMode?: "live" | "locked";
             defaultLevel?: components["schemas"]["MemberRole"] | null;
-            language?: components["schemas"]["TranslationLanguage"] & unknown;
+            language?: components["schemas"]["TranslationLanguage"];
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
         MoveSpace: {
@@ -3626,16 +3657,50 @@ export interface components {
             /** @description Id of a collection of the target organization. */
             collection?: string;
         };
-        CommentList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
+        ApplySpaceTemplate: {
+            /** @description Id of the template. */
+            id: string;
+            params?: {
+                /** @description Content references the template uses, by name. */
+                contentRefs?: {
+                    [key: string]: components["schemas"]["ContentRef"];
+                };
             };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Comment"][];
+            /** @description Id of a change request of the space to apply the template in. */
+            changeRequestId?: string;
         };
+        /**
+         * @description Rich text: `{ markdown }` (1–100000 characters), `{ document }` (a rich-text document), or `{}` (empty).
+         * @example {
+         *       "markdown": "Should this step mention the **API token** scope?"
+         *     }
+         */
+        MarkdownOrDocument: {
+            /** @description The text, in Markdown. */
+            markdown: string;
+        } | {
+            document: components["schemas"]["Document"];
+        } | Record<string, never>;
+        /** @description The users who reacted to a comment or reply with one emoji. */
+        CommentReaction: {
+            emoji: string;
+            /** @description Number of users who reacted with this emoji. */
+            count: number;
+            users: {
+                user: components["schemas"]["User"];
+                /**
+                 * Format: date-time
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                reactedAt: string;
+            }[];
+        };
+        /**
+         * @description open, or resolved (then `resolvedAt` and `resolvedBy` are set).
+         * @example open
+         * @enum {string}
+         */
+        CommentStatus: "open" | "resolved";
         /**
          * @description A comment on a space, a page or a block.
          * @example {
@@ -3788,73 +3853,6 @@ export interface components {
             resolvedAt?: string;
             resolvedBy?: components["schemas"]["User"];
         };
-        /** @description The users who reacted to a comment or reply with one emoji. */
-        CommentReaction: {
-            emoji: string;
-            /** @description Number of users who reacted with this emoji. */
-            count: number;
-            users: {
-                user: components["schemas"]["User"];
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                reactedAt: string;
-            }[];
-        };
-        /**
-         * @description Rich text: `{ markdown }` (1–100000 characters), `{ document }` (a rich-text document), or `{}` (empty).
-         * @example {
-         *       "markdown": "Should this step mention the **API token** scope?"
-         *     }
-         */
-        MarkdownOrDocument: {
-            /** @description The text, in Markdown. */
-            markdown: string;
-        } | {
-            document: components["schemas"]["Document"] & unknown;
-        } | Record<string, never>;
-        /**
-         * @description open, or resolved (then `resolvedAt` and `resolvedBy` are set).
-         * @example open
-         * @enum {string}
-         */
-        CommentStatus: "open" | "resolved";
-        PostComment: {
-            body: components["schemas"]["MarkdownOrDocument"];
-            /** @description Id (or number) of the change request of the space commented on. */
-            changeRequest?: string;
-            /** @description Key of the block commented on: a block `key` of the page's document (needs `page`). */
-            node?: string;
-            /** @description Id of the page commented on. */
-            page?: string;
-            /** @description The table cell commented on. */
-            tableCell?: {
-                /** @description Id of the row. */
-                record: string;
-                /** @description Id of the column. */
-                definition: string;
-            };
-        };
-        UpdateComment: {
-            /** @description true resolves the comment, false reopens it. */
-            resolved?: boolean;
-            body?: components["schemas"]["MarkdownOrDocument"];
-            /** @description Emojis the caller reacts with. */
-            addedReactions?: string[];
-            /** @description Emojis whose reaction by the caller is removed. */
-            removedReactions?: string[];
-        };
-        CommentReplyList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["CommentReply"][];
-        };
         /**
          * @description A reply to a comment.
          * @example {
@@ -3916,6 +3914,51 @@ export interface components {
                 delete: boolean;
             };
         };
+        CommentList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Comment"][];
+        };
+        PostComment: {
+            body: components["schemas"]["MarkdownOrDocument"];
+            /** @description Id (or number) of the change request of the space commented on. */
+            changeRequest?: string;
+            /** @description Key of the block commented on: a block `key` of the page's document (needs `page`). */
+            node?: string;
+            /** @description Id of the page commented on. */
+            page?: string;
+            /** @description The table cell commented on. */
+            tableCell?: {
+                /** @description Id of the row. */
+                record: string;
+                /** @description Id of the column. */
+                definition: string;
+            };
+        };
+        UpdateComment: {
+            /** @description true resolves the comment, false reopens it. */
+            resolved?: boolean;
+            body?: components["schemas"]["MarkdownOrDocument"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: string[];
+            /** @description Emojis whose reaction by the caller is removed. */
+            removedReactions?: string[];
+        };
+        CommentReplyList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["CommentReply"][];
+        };
         PostCommentReply: {
             body: components["schemas"]["MarkdownOrDocument"];
         };
@@ -3927,569 +3970,11 @@ export interface components {
             removedReactions?: string[];
         };
         /**
-         * @description A version of the content of a space: its pages, files and reusable contents.
-         * @example {
-         *       "object": "revision",
-         *       "id": "rev_01JD3Q7F2V6RM0B",
-         *       "parents": [
-         *         "rev_01JD3Q7E8T1GH5C"
-         *       ],
-         *       "pages": [
-         *         {
-         *           "id": "pag_01JD3QD4T7WX9KM",
-         *           "title": "Quickstart",
-         *           "emoji": "⚡",
-         *           "type": "document",
-         *           "createdAt": "2026-03-14T09:26:53.000Z",
-         *           "updatedAt": "2026-05-02T16:41:07.000Z",
-         *           "urls": {
-         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
-         *           },
-         *           "slug": "quickstart",
-         *           "path": "getting-started/quickstart",
-         *           "description": "Install the CLI and publish your first page in five minutes.",
-         *           "pages": [],
-         *           "hidden": false,
-         *           "noIndex": false,
-         *           "noRobotsIndex": false
-         *         }
-         *       ],
-         *       "files": [
-         *         {
-         *           "id": "fil_01JD3QC8M2ZR7TB",
-         *           "name": "architecture-overview.png",
-         *           "contentType": "image/png",
-         *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
-         *           "size": 184320,
-         *           "dimensions": {
-         *             "width": 1600,
-         *             "height": 900
-         *           }
-         *         }
-         *       ],
-         *       "reusableContents": [
-         *         {
-         *           "id": "rsc_01JD3QE2K8PA4ZG",
-         *           "title": "Support contact",
-         *           "document": "doc_01JD3QE4W6HS2XN"
-         *         }
-         *       ],
-         *       "variables": {
-         *         "productName": "Acme CLI"
-         *       },
-         *       "createdAt": "2026-05-02T16:41:07.000Z",
-         *       "urls": {
-         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
-         *       },
-         *       "type": "edits"
-         *     }
-         */
-        Revision: {
-            /** @enum {string} */
-            object: "revision";
-            id: string;
-            /** @description Ids of the parent revisions. */
-            parents: string[];
-            /** @description Top-level pages, in order, each with its child pages. */
-            pages: components["schemas"]["RevisionPage"][];
-            files: components["schemas"]["RevisionFile"][];
-            reusableContents: components["schemas"]["RevisionReusableContent"][];
-            /** @description Variables of the space, by name. */
-            variables: {
-                [key: string]: string;
-            };
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            urls: {
-                /** Format: uri */
-                app: string;
-            };
-            /**
-             * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.
-             * @enum {string}
-             */
-            type: "edits" | "merge" | "rollback" | "update" | "computed";
-        };
-        /**
-         * @description A page of a revision, with its child pages.
-         * @example {
-         *       "id": "pag_01JD3QD4T7WX9KM",
-         *       "title": "Quickstart",
-         *       "emoji": "⚡",
-         *       "type": "document",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "urls": {
-         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
-         *       },
-         *       "slug": "quickstart",
-         *       "path": "getting-started/quickstart",
-         *       "description": "Install the CLI and publish your first page in five minutes.",
-         *       "pages": [],
-         *       "hidden": false,
-         *       "noIndex": false,
-         *       "noRobotsIndex": false
-         *     }
-         */
-        RevisionPage: {
-            id: string;
-            title: string;
-            /** @description Emoji shown with the title; absent until a change sets one. */
-            emoji?: string;
-            icon?: string;
-            /**
-             * @description document: a page with content; group: a heading grouping child pages; link: an entry pointing elsewhere; computed: content produced by a computation.
-             * @enum {string}
-             */
-            type: "document" | "group" | "link" | "computed";
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt?: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt?: string;
-            /** @description The content as Markdown, when requested with `format=markdown`. */
-            markdown?: string;
-            document?: components["schemas"]["Document"] & unknown;
-            urls?: {
-                /** Format: uri */
-                app: string;
-            };
-            /** @description Last segment of the page path. */
-            slug?: string;
-            /** @description Path of the page in the space, from the root. */
-            path?: string;
-            /** @description Short summary of the page; absent until a change sets one. */
-            description?: string;
-            /** @description Whether the page is hidden from the table of contents. */
-            hidden?: boolean;
-            /** @description Whether the page is excluded from search in the published site. */
-            noIndex?: boolean;
-            /** @description Whether search engines are asked not to index the page. */
-            noRobotsIndex?: boolean;
-            computed?: components["schemas"]["RevisionComputedSource"];
-            /** @description Seed making the computed content stable across computations. */
-            computedSeed?: string;
-            /** @description Child pages, in order (documents and groups). */
-            pages?: components["schemas"]["RevisionPage"][];
-        };
-        /**
-         * @description For computed pages: how the content is produced.
-         * @example {
-         *       "type": "builtin:openapi",
-         *       "dependencies": {
-         *         "spec": {
-         *           "ref": {
-         *             "kind": "openapi",
-         *             "spec": "petstore"
-         *           }
-         *         }
-         *       },
-         *       "props": {
-         *         "doc": "operations"
-         *       }
-         *     }
-         */
-        RevisionComputedSource: {
-            /**
-             * @description What computes the content.
-             * @enum {string}
-             */
-            type: "builtin:openapi" | "builtin:translation";
-            /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
-            dependencies: {
-                [key: string]: {
-                    ref: components["schemas"]["ContentRef"];
-                };
-            };
-            /** @description Free-form properties given to the computation (e.g. `doc`). */
-            props: {
-                [key: string]: unknown;
-            };
-        };
-        /**
-         * @description A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …
-         * @example {
-         *       "kind": "file",
-         *       "file": "fil_01JD3QC8M2ZR7TB"
-         *     }
-         */
-        ContentRef: {
-            /** @enum {string} */
-            kind: "file";
-            file: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "url";
-            url: string;
-        } | {
-            /** @enum {string} */
-            kind: "page";
-            page: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "anchor";
-            anchor: string;
-            page?: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "user";
-            user: string;
-        } | {
-            /** @enum {string} */
-            kind: "collection";
-            collection: string;
-        } | {
-            /** @enum {string} */
-            kind: "space";
-            space: string;
-        } | {
-            /** @enum {string} */
-            kind: "reusable-content";
-            reusableContent: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "tag";
-            tag: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "openapi";
-            spec: string;
-        };
-        /**
-         * @description A file of a revision.
-         * @example {
-         *       "id": "fil_01JD3QC8M2ZR7TB",
-         *       "name": "architecture-overview.png",
-         *       "contentType": "image/png",
-         *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
-         *       "size": 184320,
-         *       "dimensions": {
-         *         "width": 1600,
-         *         "height": 900
-         *       }
-         *     }
-         */
-        RevisionFile: {
-            id: string;
-            /** @description File name, with its extension. */
-            name: string;
-            /** @description MIME type of the file. */
-            contentType: string;
-            /**
-             * Format: uri
-             * @description Where to download the file: a link served by this API, opened without a token (it is signed), valid for an hour; read the file again for a fresh one.
-             */
-            downloadURL: string;
-            /** @description Size in bytes. */
-            size: number;
-            /** @description Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …). */
-            dimensions?: {
-                width: number;
-                height: number;
-            };
-        };
-        /**
-         * @description A block of content that pages of the space can include.
-         * @example {
-         *       "id": "rsc_01JD3QE2K8PA4ZG",
-         *       "title": "Support contact",
-         *       "document": "doc_01JD3QE4W6HS2XN"
-         *     }
-         */
-        RevisionReusableContent: {
-            id: string;
-            title: string;
-            /** @description Id of the document holding the content; absent when empty. */
-            document?: string;
-            computed?: components["schemas"]["RevisionComputedSource"] & unknown;
-            computedSeed?: string;
-        };
-        ApplySpaceTemplate: {
-            /** @description Id of the template. */
-            id: string;
-            params?: {
-                /** @description Content references the template uses, by name. */
-                contentRefs?: {
-                    [key: string]: components["schemas"]["ContentRef"];
-                };
-            };
-            /** @description Id of a change request of the space to apply the template in. */
-            changeRequestId?: string;
-        };
-        /**
-         * @description The page tree of a revision.
-         * @example {
-         *       "pages": [
-         *         {
-         *           "id": "pag_01JD3QD4T7WX9KM",
-         *           "title": "Quickstart",
-         *           "emoji": "⚡",
-         *           "type": "document",
-         *           "createdAt": "2026-03-14T09:26:53.000Z",
-         *           "updatedAt": "2026-05-02T16:41:07.000Z",
-         *           "urls": {
-         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
-         *           },
-         *           "slug": "quickstart",
-         *           "path": "getting-started/quickstart",
-         *           "description": "Install the CLI and publish your first page in five minutes.",
-         *           "pages": [],
-         *           "hidden": false,
-         *           "noIndex": false,
-         *           "noRobotsIndex": false
-         *         }
-         *       ]
-         *     }
-         */
-        RevisionPages: {
-            /** @description Top-level pages, in order, each with its child pages. */
-            pages: components["schemas"]["RevisionPage"][];
-        };
-        RevisionFileList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["RevisionFile"][];
-        };
-        BacklinkItemList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["BacklinkItem"][];
-        };
-        /**
-         * @description A place in content that refers to the page or file.
-         * @example {
-         *       "kind": "page",
-         *       "organization": "org_01JD3Q6Z8N4TQVJ",
-         *       "space": "spc_01JD3Q7H4KX9T3C",
-         *       "versionContext": {
-         *         "type": "revision",
-         *         "revision": "rev_01JD3Q7J6MB2W8D"
-         *       },
-         *       "page": "pag_01JD3QF2H9KD4SY"
-         *     }
-         */
-        BacklinkItem: {
-            /**
-             * @description What kind of content holds the reference.
-             * @enum {string}
-             */
-            kind: "page" | "file";
-            /** @description Id of the organization holding the reference. */
-            organization: string;
-            /** @description Id of the space holding the reference. */
-            space: string;
-            /** @description Revision in which the reference was found. */
-            versionContext: {
-                /** @enum {string} */
-                type: "revision";
-                revision: string;
-            };
-            /** @description Id of the file holding the reference, when `kind` is `file`. */
-            file?: string;
-            /** @description Id of the page holding the reference, when `kind` is `page`. */
-            page?: string;
-        };
-        /** @description A page of links, with statistics. */
-        LinkItemList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["LinkItem"][];
-            /** @description Counts of all links, regardless of the `status` filter and pagination. */
-            stats: {
-                /** @description Number of links. */
-                total: number;
-                broken: {
-                    /** @description Number of broken links. */
-                    total: number;
-                    /** @description Number of broken links in open change requests. */
-                    changeRequest: number;
-                };
-            };
-        };
-        /**
-         * @description A link found in content, with its status.
-         * @example {
-         *       "status": "broken",
-         *       "relation": "link",
-         *       "targetReference": {
-         *         "kind": "page",
-         *         "page": "pag_01JD3QF0Z3VC7MR"
-         *       },
-         *       "locationReferences": [
-         *         {
-         *           "kind": "page",
-         *           "page": "pag_01JD3QD4T7WX9KM"
-         *         }
-         *       ]
-         *     }
-         */
-        LinkItem: {
-            status: components["schemas"]["LinkStatus"];
-            /** @description How the location refers to the target, e.g. `link`. */
-            relation: string;
-            targetReference: components["schemas"]["ContentRef"] & unknown;
-            /** @description Where the link appears. */
-            locationReferences: components["schemas"]["ContentRef"][];
-        };
-        /**
-         * @description ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.
-         * @example broken
+         * @description draft: work in progress; open: submitted for review; archived: closed without merging; merged: its changes are in the space.
+         * @example open
          * @enum {string}
          */
-        LinkStatus: "ok" | "broken" | "in-app";
-        SearchSpaceResultList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SearchSpaceResult"][];
-        };
-        /**
-         * @description A page of a space matching a search.
-         * @example {
-         *       "id": "pag_01JD3QD4T7WX9KM",
-         *       "title": "Quickstart",
-         *       "path": "getting-started/quickstart",
-         *       "sections": [
-         *         {
-         *           "id": "installing-the-cli",
-         *           "title": "Installing the CLI",
-         *           "path": "getting-started/quickstart#installing-the-cli",
-         *           "body": "Install the CLI with npm, then sign in with your access token.",
-         *           "urls": {
-         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
-         *           }
-         *         }
-         *       ],
-         *       "ancestors": [
-         *         {
-         *           "title": "Getting started"
-         *         }
-         *       ],
-         *       "urls": {
-         *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
-         *       }
-         *     }
-         */
-        SearchSpaceResult: {
-            /** @description Id of the page. */
-            id: string;
-            title: string;
-            path: string;
-            /** @description Sections of the page matching the query. */
-            sections: {
-                /** @description Anchor of the section in the page. */
-                id: string;
-                title: string;
-                path: string;
-                /** @description Text of the section matching the query. */
-                body: string;
-                urls: {
-                    /** Format: uri */
-                    app: string;
-                };
-            }[];
-            /** @description Parent pages, from the root. */
-            ancestors: {
-                title: string;
-            }[];
-            urls: {
-                /** Format: uri */
-                app: string;
-            };
-        };
-        SearchOrganizationResultList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SearchOrganizationResult"][];
-        };
-        /**
-         * @description A space of an organization with its pages matching a search.
-         * @example {
-         *       "id": "spc_01JD3Q7F2V6RM0A",
-         *       "title": "Getting started",
-         *       "pages": [
-         *         {
-         *           "id": "pag_01JD3QD4T7WX9KM",
-         *           "title": "Quickstart",
-         *           "path": "getting-started/quickstart",
-         *           "sections": [
-         *             {
-         *               "id": "installing-the-cli",
-         *               "title": "Installing the CLI",
-         *               "path": "getting-started/quickstart#installing-the-cli",
-         *               "body": "Install the CLI with npm, then sign in with your access token.",
-         *               "urls": {
-         *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
-         *               }
-         *             }
-         *           ],
-         *           "ancestors": [
-         *             {
-         *               "title": "Getting started"
-         *             }
-         *           ],
-         *           "urls": {
-         *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
-        SearchOrganizationResult: {
-            /** @description Id of the space. */
-            id: string;
-            /** @description Title of the space. */
-            title: string;
-            /** @description Pages of the space matching the query. */
-            pages: components["schemas"]["SearchSpaceResult"][];
-        };
-        ChangeRequestList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["ChangeRequest"][];
-        };
+        ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
         /**
          * @description A set of proposed changes to the content of a space.
          * @example {
@@ -4598,29 +4083,15 @@ export interface components {
                 app: string;
             };
         };
-        /**
-         * @description draft: work in progress; open: submitted for review; archived: closed without merging; merged: its changes are in the space.
-         * @example open
-         * @enum {string}
-         */
-        ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
-        CreateChangeRequest: {
-            /** @description Title of the change request. */
-            subject?: string;
-            description?: components["schemas"]["Document"] & unknown;
-            /** @description Id of the conversations issues cluster of the organization it addresses. */
-            conversationsIssuesCluster?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        UpdateChangeRequest: {
-            subject?: string;
-            description?: components["schemas"]["Document"] & unknown;
-            /**
-             * @description Use the merge operation to merge.
-             * @enum {string}
-             */
-            status?: "draft" | "open" | "archived";
+        ChangeRequestList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ChangeRequest"][];
         };
         /**
          * @description The outcome of merging a change request.
@@ -4648,57 +4119,29 @@ export interface components {
             /** @enum {string} */
             result: "update";
         };
-        /** @description Where to download a PDF. */
-        ChangeRequestPDF: {
+        /** @description A file to insert, fetched from `url` or given as `base64` (which needs `contentType`). */
+        ChangeRequestInsertedFile: {
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description Name under which the batch refers to this file. */
+            ref?: string;
+            /** @description MIME type of the file. */
+            contentType?: string;
             /**
              * Format: uri
-             * @description URL of the PDF.
+             * @description URL the file is fetched from.
              */
             url: string;
-        };
-        /** @description The change request after a batch update of its content, with what each change did (`compat=false`). */
-        ChangeRequestContentUpdate: {
-            changeRequest: components["schemas"]["ChangeRequest"];
-            changes: components["schemas"]["ChangeRequestContentChangeResult"][];
-            insertedFiles?: components["schemas"]["RevisionFile"][];
-        };
-        /** @description What one change of the batch did to a page. */
-        ChangeRequestContentChangeResult: {
-            /** @enum {string} */
-            object: "created_page";
+        } | {
+            /** @description File name, with its extension. */
+            name: string;
+            /** @description Name under which the batch refers to this file. */
             ref?: string;
-            page: {
-                /** @enum {string} */
-                object: "page";
-                id: string;
-                urls: {
-                    /** Format: uri */
-                    location: string;
-                };
-            };
-        } | {
-            /** @enum {string} */
-            object: "updated_page";
-            page: {
-                /** @enum {string} */
-                object: "page";
-                id: string;
-                urls: {
-                    /** Format: uri */
-                    location: string;
-                };
-            };
-        } | {
-            /** @enum {string} */
-            object: "deleted_page";
-            /** @description Id of the deleted page. */
-            page: string;
+            /** @description MIME type of the file. */
+            contentType: string;
+            /** @description Content of the file, base64-encoded (at most 1 MB encoded). */
+            base64: string;
         };
-        UpdateChangeRequestContent: {
-            changes: components["schemas"]["ChangeRequestContentChange"][];
-        };
-        /** @description One change of a batch, chosen by `operation`. */
-        ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"];
         ChangeRequestUpdatePage: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -4778,33 +4221,81 @@ export interface components {
             operation: "insert_files";
             files: components["schemas"]["ChangeRequestInsertedFile"][];
         };
-        /** @description A file to insert, fetched from `url` or given as `base64` (which needs `contentType`). */
-        ChangeRequestInsertedFile: {
-            /** @description File name, with its extension. */
-            name: string;
-            /** @description Name under which the batch refers to this file. */
+        /** @description One change of a batch, chosen by `operation`. */
+        ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"];
+        /** @description What one change of the batch did to a page. */
+        ChangeRequestContentChangeResult: {
+            /** @enum {string} */
+            object: "created_page";
             ref?: string;
-            /** @description MIME type of the file. */
-            contentType?: string;
+            page: {
+                /** @enum {string} */
+                object: "page";
+                id: string;
+                urls: {
+                    /** Format: uri */
+                    location: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            object: "updated_page";
+            page: {
+                /** @enum {string} */
+                object: "page";
+                id: string;
+                urls: {
+                    /** Format: uri */
+                    location: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            object: "deleted_page";
+            /** @description Id of the deleted page. */
+            page: string;
+        };
+        /** @description The change request after a batch update of its content, with what each change did (`compat=false`). */
+        ChangeRequestContentUpdate: {
+            changeRequest: components["schemas"]["ChangeRequest"];
+            changes: components["schemas"]["ChangeRequestContentChangeResult"][];
+            insertedFiles?: components["schemas"]["RevisionFile"][];
+        };
+        CreateChangeRequest: {
+            /** @description Title of the change request. */
+            subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+            /** @description Id of the conversations issues cluster of the organization it addresses. */
+            conversationsIssuesCluster?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateChangeRequest: {
+            subject?: string;
+            description?: components["schemas"]["Document"];
+            /**
+             * @description Use the merge operation to merge.
+             * @enum {string}
+             */
+            status?: "draft" | "open" | "archived";
+        };
+        /** @description Where to download a PDF. */
+        ChangeRequestPDF: {
             /**
              * Format: uri
-             * @description URL the file is fetched from.
+             * @description URL of the PDF.
              */
             url: string;
-        } | {
-            /** @description File name, with its extension. */
-            name: string;
-            /** @description Name under which the batch refers to this file. */
-            ref?: string;
-            /** @description MIME type of the file. */
-            contentType: string;
-            /** @description Content of the file, base64-encoded (at most 1 MB encoded). */
-            base64: string;
         };
-        RequestedChangeRequestReviewers: {
-            /** @description The requests made, one per user. */
-            users: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        UpdateChangeRequestContent: {
+            changes: components["schemas"]["ChangeRequestContentChange"][];
         };
+        /**
+         * @description Status of a change request review.
+         * @example approved
+         * @enum {string}
+         */
+        ChangeRequestReviewStatus: "approved" | "changes-requested";
         /**
          * @description A user asked to review a change request.
          * @example {
@@ -4851,23 +4342,6 @@ export interface components {
              */
             kind: "user";
             user: components["schemas"]["User"] & unknown;
-        };
-        RequestChangeRequestReviewers: {
-            /** @description Ids of the users asked to review. */
-            users: string[];
-            /** @description A new subject for the change request. */
-            subject?: string;
-            description?: components["schemas"]["Document"] & unknown;
-        };
-        ChangeRequestRequestedReviewerList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["ChangeRequestRequestedReviewer"][];
         };
         /**
          * @description A review of a change request: approved, or changes requested.
@@ -5004,12 +4478,27 @@ export interface components {
                 location: string;
             };
         };
-        /**
-         * @description Status of a change request review.
-         * @example approved
-         * @enum {string}
-         */
-        ChangeRequestReviewStatus: "approved" | "changes-requested";
+        RequestChangeRequestReviewers: {
+            /** @description Ids of the users asked to review. */
+            users: string[];
+            /** @description A new subject for the change request. */
+            subject?: string;
+            description?: components["schemas"]["Document"] & unknown;
+        };
+        RequestedChangeRequestReviewers: {
+            /** @description The requests made, one per user. */
+            users: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        };
+        ChangeRequestRequestedReviewerList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        };
         SubmitChangeRequestReview: {
             status: components["schemas"]["ChangeRequestReviewStatus"];
             comment?: components["schemas"]["Document"] & unknown;
@@ -5024,7 +4513,98 @@ export interface components {
             count: number;
             items: components["schemas"]["ChangeRequestReview"][];
         };
-        SiteList: {
+        /**
+         * @description A group of spaces and collections.
+         * @example {
+         *       "object": "collection",
+         *       "id": "col_01JD3Q7C1P5WS8E",
+         *       "title": "Product guides",
+         *       "description": "Everything customers need to get started",
+         *       "organization": "org_01JD3Q6Z8N4TQVJ",
+         *       "defaultLevel": "read",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/collections/col_01JD3Q7C1P5WS8E",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/c/col_01JD3Q7C1P5WS8E"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "admin": true,
+         *         "viewInviteLinks": true,
+         *         "create": true
+         *       }
+         *     }
+         */
+        Collection: {
+            /** @enum {string} */
+            object: "collection";
+            id: string;
+            title: string;
+            /** @description Short description; absent until one is set. */
+            description?: string;
+            /** @description Id of the owning organization. */
+            organization: string;
+            /** @description Id of the parent collection, absent at the top level. */
+            parent?: string;
+            /** @description Role every organization member has on the content by default. */
+            defaultLevel: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+            permissions: {
+                view: boolean;
+                admin: boolean;
+                viewInviteLinks: boolean;
+                create: boolean;
+            };
+        };
+        UpdateCollection: {
+            title?: string;
+            description?: string;
+            defaultLevel?: components["schemas"]["MemberRole"] | null;
+        };
+        MoveCollection: {
+            parent?: string | null;
+            /**
+             * @description Either `before` or `after`, not both.
+             * @example {
+             *       "before": {
+             *         "type": "space",
+             *         "space": "spc_01JD3Q7F2V6RM0A"
+             *       }
+             *     }
+             */
+            position?: {
+                before?: {
+                    /** @enum {string} */
+                    type: "space";
+                    space: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "space";
+                    space: string;
+                };
+            };
+        };
+        TransferCollection: {
+            organization: string;
+        };
+        CollectionList: {
             /** @description Absent on the last page. */
             next?: {
                 /** @description Pass as `page` to fetch the next page. */
@@ -5032,8 +4612,622 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["Site"][];
+            items: components["schemas"]["Collection"][];
         };
+        CreateCollection: {
+            title?: string;
+            parent?: string;
+        };
+        /**
+         * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
+         * @example {
+         *       "object": "conversation",
+         *       "id": "cnv_01JD3QH8W5PZ3RC",
+         *       "subject": "Cannot find where to rotate an API token",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "processedAt": "2026-03-14T09:31:12.000Z",
+         *       "source": "intercom",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *         "source": "https://support.acme.example.com/conversations/48213"
+         *       }
+         *     }
+         */
+        Conversation: {
+            /** @enum {string} */
+            object: "conversation";
+            /** @description The identifier given when the conversation was ingested. */
+            id: string;
+            subject?: string;
+            /**
+             * Format: date-time
+             * @description When the conversation took place (`metadata.createdAt`), else when it was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When issues were extracted from it; absent until then.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            processedAt?: string;
+            /** @description Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly. */
+            source: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool (`metadata.url`).
+                 */
+                source?: string;
+            };
+        };
+        /** @description One message of a conversation. */
+        ConversationPart: {
+            /** @enum {string} */
+            type: "message";
+            /**
+             * @description Who wrote the message.
+             * @enum {string}
+             */
+            role: "user";
+            /** @description Text of the message. */
+            body: string;
+        };
+        /**
+         * @description A conversation with its messages and metadata.
+         * @example {
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       },
+         *       "parts": [
+         *         {
+         *           "type": "message",
+         *           "role": "user",
+         *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "url": "https://support.acme.example.com/conversations/48213",
+         *         "attributes": {
+         *           "plan": "pro",
+         *           "locale": "en-US"
+         *         },
+         *         "createdAt": "2026-03-14T09:26:53.000Z"
+         *       }
+         *     }
+         */
+        ConversationDetail: {
+            conversation: components["schemas"]["Conversation"];
+            parts: components["schemas"]["ConversationPart"][];
+            metadata: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes given at ingestion. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place, as given at ingestion.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+        };
+        /**
+         * @description A documentation issue found in a conversation: something the user could not find or understand.
+         * @example {
+         *       "object": "conversation-issue",
+         *       "id": "iss_01JD3QJ2Y9KT6SD",
+         *       "title": "Token rotation is not documented",
+         *       "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *       "createdAt": "2026-03-14T09:31:12.000Z",
+         *       "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *       "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *       "cluster": "icl_01JD3QK4A3NW7VF",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *       }
+         *     }
+         */
+        ConversationIssue: {
+            /** @enum {string} */
+            object: "conversation-issue";
+            id: string;
+            title: string;
+            summary: string;
+            /**
+             * Format: date-time
+             * @description When the issue was found in the conversation.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the conversation it comes from was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            ingestedAt: string;
+            /** @description Id of the conversation it was found in. */
+            conversation: string;
+            /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
+            cluster?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description An issue with the conversation it was found in.
+         * @example {
+         *       "issue": {
+         *         "object": "conversation-issue",
+         *         "id": "iss_01JD3QJ2Y9KT6SD",
+         *         "title": "Token rotation is not documented",
+         *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *         "createdAt": "2026-03-14T09:31:12.000Z",
+         *         "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *         "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *         "cluster": "icl_01JD3QK4A3NW7VF",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *         }
+         *       },
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       }
+         *     }
+         */
+        ConversationIssueDetail: {
+            issue: components["schemas"]["ConversationIssue"];
+            conversation: components["schemas"]["Conversation"];
+        };
+        /**
+         * @description A group of similar conversation issues, with its trend and the state of the tasks addressing it.
+         * @example {
+         *       "object": "issues-cluster",
+         *       "id": "icl_01JD3QK4A3NW7VF",
+         *       "label": "API token management",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "icon": "key",
+         *       "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
+         *       "weeklyPulse": [
+         *         0,
+         *         1,
+         *         0,
+         *         2,
+         *         3,
+         *         1,
+         *         4,
+         *         2,
+         *         5,
+         *         3,
+         *         6,
+         *         4,
+         *         7
+         *       ],
+         *       "sources": {
+         *         "intercom": 31,
+         *         "api": 7
+         *       },
+         *       "stats": {
+         *         "issues": 38,
+         *         "conversations": 35,
+         *         "tasksTotal": 4,
+         *         "tasksBacklog": 1,
+         *         "tasksStarted": 1,
+         *         "tasksCompleted": 2,
+         *         "tasksCancelled": 0
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
+         *       }
+         *     }
+         */
+        IssuesCluster: {
+            /** @enum {string} */
+            object: "issues-cluster";
+            id: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Name of an icon standing for the topic. */
+            icon?: string;
+            /** @description What the issues of the cluster have in common; absent until summarized. */
+            summary?: string;
+            /** @description Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested). */
+            weeklyPulse: number[];
+            /** @description Number of issues per conversation source. */
+            sources: {
+                [key: string]: number;
+            };
+            /** @description Issues and conversations of the cluster, and its tasks: the change requests addressing it. */
+            stats: {
+                issues: number;
+                conversations: number;
+                /** @description Change requests created for the cluster (`conversationsIssuesCluster`). */
+                tasksTotal: number;
+                /** @description Of them, drafts. */
+                tasksBacklog: number;
+                /** @description Of them, open. */
+                tasksStarted: number;
+                /** @description Of them, merged. */
+                tasksCompleted: number;
+                /** @description Of them, archived. */
+                tasksCancelled: number;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+        };
+        IssuesClusterList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IssuesCluster"][];
+        };
+        ConversationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Conversation"][];
+        };
+        IngestConversation: {
+            /** @description Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool). */
+            id: string;
+            metadata?: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes (at most 50), e.g. the customer plan. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+            subject?: string;
+            /** @description The messages, in order (1–500). */
+            parts: {
+                /** @enum {string} */
+                type: "message";
+                /** @enum {string} */
+                role: "user";
+                body: string;
+            }[];
+        };
+        ConversationIssueDetailList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ConversationIssueDetail"][];
+        };
+        /**
+         * @description public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; visitor-auth: visitors authenticated by JWT.
+         * @example public
+         * @enum {string}
+         */
+        SiteVisibility: "public" | "unlisted" | "share-link" | "visitor-auth";
+        /**
+         * @description A space published by a docs site, at a path of the site.
+         * @example {
+         *       "object": "site-space",
+         *       "id": "sts_01JD3QH7X1NE9QC",
+         *       "path": "getting-started",
+         *       "section": "sec_01JD3QF6T9KB5MZ",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "spc_01JD3Q7F2V6RM0A",
+         *         "title": "Getting started",
+         *         "emoji": "🚀",
+         *         "visibility": "in-collection",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "updatedAt": "2026-05-02T16:41:07.000Z",
+         *         "editMode": "live",
+         *         "mergeRules": {
+         *           "type": "inherit"
+         *         },
+         *         "organization": "org_01JD3Q6Z8N4TQVJ",
+         *         "parent": "col_01JD3Q7C1P5WS8E",
+         *         "language": "en",
+         *         "revision": "rev_01JD3Q7F2V6RM0B",
+         *         "defaultLevel": "read",
+         *         "comments": 3,
+         *         "changeRequests": 12,
+         *         "changeRequestsOpen": 2,
+         *         "changeRequestsDraft": 1,
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "comment": true,
+         *           "merge": true,
+         *           "review": true,
+         *           "installIntegration": true
+         *         }
+         *       },
+         *       "title": "Getting started",
+         *       "default": true,
+         *       "hasAdvancedCustomizationFeature": false,
+         *       "urls": {
+         *         "published": "https://docs.acme.example.com/developers/getting-started"
+         *       }
+         *     }
+         */
+        SiteSpace: {
+            /** @enum {string} */
+            object: "site-space";
+            id: string;
+            /** @description Path of the site space in the published site URL. */
+            path: string;
+            /** @description Id of the site section holding it; absent at the root of the site. */
+            section?: string;
+            space: components["schemas"]["Space"];
+            title: string;
+            /** @description Whether it is the default site space of its section (or of the site). */
+            default: boolean;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string;
+            hasAdvancedCustomizationFeature: boolean;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Present when the site is published.
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * @description A section of a docs site: one or more site spaces under a path.
+         * @example {
+         *       "object": "site-section",
+         *       "id": "sec_01JD3QF6T9KB5MZ",
+         *       "title": "Guides",
+         *       "description": "Step-by-step guides to integrate Acme",
+         *       "default": true,
+         *       "path": "guides",
+         *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *       "siteSpaces": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "sts_01JD3QH7X1NE9QC",
+         *           "path": "getting-started",
+         *           "section": "sec_01JD3QF6T9KB5MZ",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "spc_01JD3Q7F2V6RM0A",
+         *             "title": "Getting started",
+         *             "emoji": "🚀",
+         *             "visibility": "in-collection",
+         *             "createdAt": "2026-03-14T09:26:53.000Z",
+         *             "updatedAt": "2026-05-02T16:41:07.000Z",
+         *             "editMode": "live",
+         *             "mergeRules": {
+         *               "type": "inherit"
+         *             },
+         *             "organization": "org_01JD3Q6Z8N4TQVJ",
+         *             "parent": "col_01JD3Q7C1P5WS8E",
+         *             "language": "en",
+         *             "revision": "rev_01JD3Q7F2V6RM0B",
+         *             "defaultLevel": "read",
+         *             "comments": 3,
+         *             "changeRequests": 12,
+         *             "changeRequestsOpen": 2,
+         *             "changeRequestsDraft": 1,
+         *             "urls": {
+         *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "comment": true,
+         *               "merge": true,
+         *               "review": true,
+         *               "installIntegration": true
+         *             }
+         *           },
+         *           "title": "Getting started",
+         *           "default": true,
+         *           "hasAdvancedCustomizationFeature": false,
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/getting-started"
+         *           }
+         *         }
+         *       ],
+         *       "urls": {
+         *         "published": "https://docs.acme.example.com/developers/guides"
+         *       },
+         *       "icon": "book-open"
+         *     }
+         */
+        SiteSection: {
+            /** @enum {string} */
+            object: "site-section";
+            id: string;
+            title: string;
+            /** @description Text shown under the section title; absent until one is set with `updateSiteSectionById`. */
+            description?: string;
+            /** @description Whether it is the default section of the site. */
+            default: boolean;
+            /** @description Path of the section in the published site URL. */
+            path: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string;
+            /** @description Id of the section group holding it; absent at the root. */
+            sectionGroup?: string;
+            /** @description The site spaces (variants) of the section. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Present when the site is published.
+                 */
+                published?: string;
+            };
+            /** @description Name of the icon shown next to the section; absent when none is set. */
+            icon?: string;
+        };
+        /**
+         * @description A named group of sections of a docs site.
+         * @example {
+         *       "object": "site-section-group",
+         *       "id": "ssg_01JD3QG3W5MD8PB",
+         *       "title": "Developers",
+         *       "children": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "sec_01JD3QF6T9KB5MZ",
+         *           "title": "Guides",
+         *           "description": "Step-by-step guides to integrate Acme",
+         *           "default": true,
+         *           "path": "guides",
+         *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "sts_01JD3QH7X1NE9QC",
+         *               "path": "getting-started",
+         *               "section": "sec_01JD3QF6T9KB5MZ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "spc_01JD3Q7F2V6RM0A",
+         *                 "title": "Getting started",
+         *                 "emoji": "🚀",
+         *                 "visibility": "in-collection",
+         *                 "createdAt": "2026-03-14T09:26:53.000Z",
+         *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+         *                 "editMode": "live",
+         *                 "mergeRules": {
+         *                   "type": "inherit"
+         *                 },
+         *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+         *                 "parent": "col_01JD3Q7C1P5WS8E",
+         *                 "language": "en",
+         *                 "revision": "rev_01JD3Q7F2V6RM0B",
+         *                 "defaultLevel": "read",
+         *                 "comments": 3,
+         *                 "changeRequests": 12,
+         *                 "changeRequestsOpen": 2,
+         *                 "changeRequestsDraft": 1,
+         *                 "urls": {
+         *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "comment": true,
+         *                   "merge": true,
+         *                   "review": true,
+         *                   "installIntegration": true
+         *                 }
+         *               },
+         *               "title": "Getting started",
+         *               "default": true,
+         *               "hasAdvancedCustomizationFeature": false,
+         *               "urls": {
+         *                 "published": "https://docs.acme.example.com/developers/getting-started"
+         *               }
+         *             }
+         *           ],
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/guides"
+         *           },
+         *           "icon": "book-open"
+         *         }
+         *       ],
+         *       "icon": "code"
+         *     }
+         */
+        SiteSectionGroup: {
+            /** @enum {string} */
+            object: "site-section-group";
+            id: string;
+            title: string;
+            /** @description Id of the parent section group; absent at the root. */
+            sectionGroup?: string;
+            /** @description The sections of the group, in their order. */
+            children: components["schemas"]["SiteSection"][];
+            /** @description Name of the icon shown next to the group; absent when none is set. */
+            icon?: string;
+        };
+        /**
+         * @description Plan of a docs site, which decides the features it has.
+         * @example premium
+         * @enum {string}
+         */
+        SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
         /**
          * @description A published docs site: sections and site spaces served at a URL.
          * @example {
@@ -5062,7 +5256,7 @@ export interface components {
             /** @enum {string} */
             object: "site";
             id: string;
-            type: components["schemas"]["SiteType"];
+            type: components["schemas"]["SiteType"] & unknown;
             title: string;
             /** @description Icon of the site, for light and dark themes. */
             icon?: {
@@ -5118,101 +5312,311 @@ export interface components {
             };
         };
         /**
-         * @description Plan of the site; `basic` unless chosen otherwise.
-         * @example premium
-         * @enum {string}
-         */
-        SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
-        /**
-         * @description public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; visitor-auth: visitors authenticated by JWT.
-         * @example public
-         * @enum {string}
-         */
-        SiteVisibility: "public" | "unlisted" | "share-link" | "visitor-auth";
-        CreateSite: {
-            type?: components["schemas"]["SiteType"] & unknown;
-            title?: string;
-            visibility?: components["schemas"]["SiteVisibility"];
-            /** @description Ids of spaces to add as site spaces. */
-            spaces?: string[];
-        };
-        UpdateSite: {
-            title?: string;
-            visibility?: components["schemas"]["SiteVisibility"];
-            /** @description A short name for the site. */
-            basename?: string;
-            /** @description Custom hostname to serve the site on (unique across sites); null removes it. */
-            hostname?: string | null;
-            adaptiveContent?: {
-                enabled: boolean;
-            };
-            /**
-             * @description excluded: AI agents cannot access the site; included: they can.
-             * @enum {string}
-             */
-            agentsContext?: "excluded" | "included";
-            /** @description Id of the site space to make the default. */
-            defaultSiteSpace?: string;
-            /** @description Id of the section to make the default. */
-            defaultSiteSection?: string;
-            /** @description A domain plus a sub-path to serve the site from, e.g. `acme.example.com/docs`; null removes the proxy. */
-            proxy?: string | null;
-        };
-        /**
-         * @description The attributes visitors of a site may carry, on which adaptive content conditions are written.
+         * @description A CSS color for the light and the dark theme.
          * @example {
-         *       "object": "site-adaptive-schema",
-         *       "jsonSchema": {
-         *         "type": "object",
-         *         "properties": {
-         *           "isBetaUser": {
-         *             "type": "boolean",
-         *             "description": "Whether the visitor is enrolled in the beta program."
-         *           },
-         *           "isEnterprise": {
-         *             "type": "boolean",
-         *             "description": "Whether the visitor belongs to an enterprise customer."
-         *           },
-         *           "unsigned": {
-         *             "type": "object",
-         *             "description": "Claims the visitor may set without signing them.",
-         *             "properties": {
-         *               "prefersDarkMode": {
-         *                 "type": "boolean"
-         *               }
-         *             },
-         *             "additionalProperties": false
-         *           }
-         *         },
-         *         "additionalProperties": false
-         *       },
-         *       "updatedAt": "2026-05-02T16:41:07.000Z"
+         *       "light": "#346DDB",
+         *       "dark": "#5B8DEF"
          *     }
          */
-        SiteAdaptiveSchema: {
-            /** @enum {string} */
-            object: "site-adaptive-schema";
-            /** @description A draft-07 JSON Schema of the visitor attributes: an object of boolean properties, plus an `unsigned` object of boolean claims, with no additional properties. */
-            jsonSchema: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt: string;
+        SiteCustomizationColor: {
+            light: string;
+            dark: string;
         };
-        UpdateSiteAdaptiveSchema: {
-            /** @description The draft-07 JSON Schema of the visitor attributes. */
-            jsonSchema: {
-                [key: string]: unknown;
+        /**
+         * @description Customization of a docs site or of one of its site spaces; absent fields keep their defaults.
+         * @example {
+         *       "title": "Acme Developer Docs",
+         *       "styling": {
+         *         "theme": "clean",
+         *         "primaryColor": {
+         *           "light": "#346DDB",
+         *           "dark": "#5B8DEF"
+         *         },
+         *         "font": "Inter",
+         *         "corners": "rounded"
+         *       },
+         *       "themes": {
+         *         "default": "light",
+         *         "toggeable": true
+         *       },
+         *       "feedback": {
+         *         "enabled": true
+         *       },
+         *       "pagination": {
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        SiteCustomizationSettings: {
+            title?: string;
+            styling?: {
+                theme?: string;
+                primaryColor?: components["schemas"]["SiteCustomizationColor"];
+                tint?: {
+                    color: components["schemas"]["SiteCustomizationColor"];
+                };
+                infoColor?: components["schemas"]["SiteCustomizationColor"];
+                successColor?: components["schemas"]["SiteCustomizationColor"];
+                warningColor?: components["schemas"]["SiteCustomizationColor"];
+                dangerColor?: components["schemas"]["SiteCustomizationColor"];
+                corners?: string;
+                depth?: string;
+                links?: string;
+                font?: string;
+                monospaceFont?: string;
+                icons?: string;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                };
+                search?: string;
+            };
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            };
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"];
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                    condition?: string;
+                }[];
+            };
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                }[];
+                copyright?: string;
+            };
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"];
+                };
+                style?: string;
+            };
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            };
+            pdf?: {
+                enabled: boolean;
+            };
+            feedback?: {
+                enabled: boolean;
+            };
+            ai?: {
+                mode: string;
+            };
+            advancedCustomization?: {
+                enabled: boolean;
+            };
+            git?: {
+                showEditLink: boolean;
+            };
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            };
+            externalLinks?: {
+                target: string;
+            };
+            pagination?: {
+                enabled: boolean;
+            };
+            trademark?: {
+                enabled: boolean;
+            };
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            };
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            };
+            insights?: {
+                trackingCookie: boolean;
             };
         };
-        SiteAdaptiveTemplateConditions: {
-            items: {
-                description: string;
-                condition: string;
-            }[];
+        /**
+         * @description The whole customization of a site (a full replacement: omitted fields take their defaults). Colors are hex (`#346DDB`), images `http(s)` URLs.
+         * @example {
+         *       "title": "Acme Developer Docs",
+         *       "styling": {
+         *         "theme": "clean",
+         *         "primaryColor": {
+         *           "light": "#346DDB",
+         *           "dark": "#5B8DEF"
+         *         },
+         *         "font": "Inter",
+         *         "corners": "rounded"
+         *       },
+         *       "themes": {
+         *         "default": "light",
+         *         "toggeable": true
+         *       },
+         *       "feedback": {
+         *         "enabled": true
+         *       },
+         *       "pagination": {
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        SiteCustomizationSettingsInput: {
+            title?: string;
+            styling?: {
+                theme?: string;
+                primaryColor?: {
+                    light: string;
+                    dark: string;
+                };
+                tint?: {
+                    color: {
+                        light: string;
+                        dark: string;
+                    };
+                };
+                infoColor?: components["schemas"]["SiteCustomizationColor"];
+                successColor?: components["schemas"]["SiteCustomizationColor"];
+                warningColor?: components["schemas"]["SiteCustomizationColor"];
+                dangerColor?: components["schemas"]["SiteCustomizationColor"];
+                corners?: string;
+                depth?: string;
+                links?: string;
+                font?: string;
+                monospaceFont?: string;
+                icons?: string;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                };
+                search?: string;
+            };
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            };
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"];
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                    condition?: string;
+                }[];
+            };
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                }[];
+                copyright?: string;
+            };
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"];
+                };
+                style?: string;
+            };
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            };
+            pdf?: {
+                enabled: boolean;
+            };
+            feedback?: {
+                enabled: boolean;
+            };
+            ai?: {
+                mode: string;
+            };
+            advancedCustomization?: {
+                enabled: boolean;
+            };
+            git?: {
+                showEditLink: boolean;
+            };
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            };
+            externalLinks?: {
+                target: string;
+            };
+            pagination?: {
+                enabled: boolean;
+            };
+            trademark?: {
+                enabled: boolean;
+            };
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            };
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            };
+            insights?: {
+                trackingCookie: boolean;
+            };
         };
         /**
          * @description Everything needed to render a published docs site: the site, its structure, customizations and scripts.
@@ -5373,482 +5777,48 @@ export interface components {
             }[];
         };
         /**
-         * @description A section of a docs site: one or more site spaces under a path.
+         * @description The attributes visitors of a site may carry, on which adaptive content conditions are written.
          * @example {
-         *       "object": "site-section",
-         *       "id": "sec_01JD3QF6T9KB5MZ",
-         *       "title": "Guides",
-         *       "description": "Step-by-step guides to integrate Acme",
-         *       "default": true,
-         *       "path": "guides",
-         *       "sectionGroup": "ssg_01JD3QG3W5MD8PB",
-         *       "siteSpaces": [
-         *         {
-         *           "object": "site-space",
-         *           "id": "sts_01JD3QH7X1NE9QC",
-         *           "path": "getting-started",
-         *           "section": "sec_01JD3QF6T9KB5MZ",
-         *           "space": {
-         *             "object": "space",
-         *             "id": "spc_01JD3Q7F2V6RM0A",
-         *             "title": "Getting started",
-         *             "emoji": "🚀",
-         *             "visibility": "in-collection",
-         *             "createdAt": "2026-03-14T09:26:53.000Z",
-         *             "updatedAt": "2026-05-02T16:41:07.000Z",
-         *             "editMode": "live",
-         *             "mergeRules": {
-         *               "type": "inherit"
-         *             },
-         *             "organization": "org_01JD3Q6Z8N4TQVJ",
-         *             "parent": "col_01JD3Q7C1P5WS8E",
-         *             "language": "en",
-         *             "revision": "rev_01JD3Q7F2V6RM0B",
-         *             "defaultLevel": "read",
-         *             "comments": 3,
-         *             "changeRequests": 12,
-         *             "changeRequestsOpen": 2,
-         *             "changeRequestsDraft": 1,
-         *             "urls": {
-         *               "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
-         *               "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
-         *             },
-         *             "permissions": {
-         *               "view": true,
-         *               "access": true,
-         *               "admin": true,
-         *               "viewInviteLinks": true,
-         *               "edit": true,
-         *               "triggerGitSync": true,
-         *               "comment": true,
-         *               "merge": true,
-         *               "review": true,
-         *               "installIntegration": true
-         *             }
+         *       "object": "site-adaptive-schema",
+         *       "jsonSchema": {
+         *         "type": "object",
+         *         "properties": {
+         *           "isBetaUser": {
+         *             "type": "boolean",
+         *             "description": "Whether the visitor is enrolled in the beta program."
          *           },
-         *           "title": "Getting started",
-         *           "default": true,
-         *           "hasAdvancedCustomizationFeature": false,
-         *           "urls": {
-         *             "published": "https://docs.acme.example.com/developers/getting-started"
+         *           "isEnterprise": {
+         *             "type": "boolean",
+         *             "description": "Whether the visitor belongs to an enterprise customer."
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "description": "Claims the visitor may set without signing them.",
+         *             "properties": {
+         *               "prefersDarkMode": {
+         *                 "type": "boolean"
+         *               }
+         *             },
+         *             "additionalProperties": false
          *           }
-         *         }
-         *       ],
-         *       "urls": {
-         *         "published": "https://docs.acme.example.com/developers/guides"
+         *         },
+         *         "additionalProperties": false
          *       },
-         *       "icon": "book-open"
+         *       "updatedAt": "2026-05-02T16:41:07.000Z"
          *     }
          */
-        SiteSection: {
+        SiteAdaptiveSchema: {
             /** @enum {string} */
-            object: "site-section";
-            id: string;
-            title: string;
-            /** @description Text shown under the section title; absent until one is set with `updateSiteSectionById`. */
-            description?: string;
-            /** @description Whether it is the default section of the site. */
-            default: boolean;
-            /** @description Path of the section in the published site URL. */
-            path: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
-            condition?: string;
-            /** @description Id of the section group holding it; absent at the root. */
-            sectionGroup?: string;
-            /** @description The site spaces (variants) of the section. */
-            siteSpaces: components["schemas"]["SiteSpace"][];
-            urls: {
-                /**
-                 * Format: uri
-                 * @description Present when the site is published.
-                 */
-                published?: string;
+            object: "site-adaptive-schema";
+            /** @description A draft-07 JSON Schema of the visitor attributes: an object of boolean properties, plus an `unsigned` object of boolean claims, with no additional properties. */
+            jsonSchema: {
+                [key: string]: unknown;
             };
-            /** @description Name of the icon shown next to the section; absent when none is set. */
-            icon?: string;
-        };
-        /**
-         * @description A space published by a docs site, at a path of the site.
-         * @example {
-         *       "object": "site-space",
-         *       "id": "sts_01JD3QH7X1NE9QC",
-         *       "path": "getting-started",
-         *       "section": "sec_01JD3QF6T9KB5MZ",
-         *       "space": {
-         *         "object": "space",
-         *         "id": "spc_01JD3Q7F2V6RM0A",
-         *         "title": "Getting started",
-         *         "emoji": "🚀",
-         *         "visibility": "in-collection",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "updatedAt": "2026-05-02T16:41:07.000Z",
-         *         "editMode": "live",
-         *         "mergeRules": {
-         *           "type": "inherit"
-         *         },
-         *         "organization": "org_01JD3Q6Z8N4TQVJ",
-         *         "parent": "col_01JD3Q7C1P5WS8E",
-         *         "language": "en",
-         *         "revision": "rev_01JD3Q7F2V6RM0B",
-         *         "defaultLevel": "read",
-         *         "comments": 3,
-         *         "changeRequests": 12,
-         *         "changeRequestsOpen": 2,
-         *         "changeRequestsDraft": 1,
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
-         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
-         *         },
-         *         "permissions": {
-         *           "view": true,
-         *           "access": true,
-         *           "admin": true,
-         *           "viewInviteLinks": true,
-         *           "edit": true,
-         *           "triggerGitSync": true,
-         *           "comment": true,
-         *           "merge": true,
-         *           "review": true,
-         *           "installIntegration": true
-         *         }
-         *       },
-         *       "title": "Getting started",
-         *       "default": true,
-         *       "hasAdvancedCustomizationFeature": false,
-         *       "urls": {
-         *         "published": "https://docs.acme.example.com/developers/getting-started"
-         *       }
-         *     }
-         */
-        SiteSpace: {
-            /** @enum {string} */
-            object: "site-space";
-            id: string;
-            /** @description Path of the site space in the published site URL. */
-            path: string;
-            /** @description Id of the site section holding it; absent at the root of the site. */
-            section?: string;
-            space: components["schemas"]["Space"];
-            title: string;
-            /** @description Whether it is the default site space of its section (or of the site). */
-            default: boolean;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
-            condition?: string;
-            hasAdvancedCustomizationFeature: boolean;
-            urls: {
-                /**
-                 * Format: uri
-                 * @description Present when the site is published.
-                 */
-                published?: string;
-            };
-        };
-        /**
-         * @description Customization of a docs site or of one of its site spaces; absent fields keep their defaults.
-         * @example {
-         *       "title": "Acme Developer Docs",
-         *       "styling": {
-         *         "theme": "clean",
-         *         "primaryColor": {
-         *           "light": "#346DDB",
-         *           "dark": "#5B8DEF"
-         *         },
-         *         "font": "Inter",
-         *         "corners": "rounded"
-         *       },
-         *       "themes": {
-         *         "default": "light",
-         *         "toggeable": true
-         *       },
-         *       "feedback": {
-         *         "enabled": true
-         *       },
-         *       "pagination": {
-         *         "enabled": true
-         *       }
-         *     }
-         */
-        SiteCustomizationSettings: {
-            title?: string;
-            styling?: {
-                theme?: string;
-                primaryColor?: components["schemas"]["SiteCustomizationColor"];
-                tint?: {
-                    color: components["schemas"]["SiteCustomizationColor"];
-                };
-                infoColor?: components["schemas"]["SiteCustomizationColor"];
-                successColor?: components["schemas"]["SiteCustomizationColor"];
-                warningColor?: components["schemas"]["SiteCustomizationColor"];
-                dangerColor?: components["schemas"]["SiteCustomizationColor"];
-                corners?: string;
-                depth?: string;
-                links?: string;
-                font?: string;
-                monospaceFont?: string;
-                icons?: string;
-                sidebar?: {
-                    background?: string;
-                    list?: string;
-                };
-                search?: string;
-            };
-            favicon?: {
-                icon: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-            };
-            header?: {
-                logo?: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-                links?: {
-                    title: string;
-                    style?: string;
-                    to?: components["schemas"]["ContentRef"];
-                    links?: {
-                        title: string;
-                        to: components["schemas"]["ContentRef"];
-                    }[];
-                    condition?: string;
-                }[];
-            };
-            footer?: {
-                logo?: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-                groups?: {
-                    title: string;
-                    links: {
-                        title: string;
-                        to: components["schemas"]["ContentRef"];
-                    }[];
-                }[];
-                copyright?: string;
-            };
-            announcement?: {
-                enabled: boolean;
-                message?: string;
-                link?: {
-                    title: string;
-                    to: components["schemas"]["ContentRef"];
-                };
-                style?: string;
-            };
-            themes?: {
-                default?: string;
-                toggeable?: boolean;
-            };
-            pdf?: {
-                enabled: boolean;
-            };
-            feedback?: {
-                enabled: boolean;
-            };
-            ai?: {
-                mode: string;
-            };
-            advancedCustomization?: {
-                enabled: boolean;
-            };
-            git?: {
-                showEditLink: boolean;
-            };
-            pageActions?: {
-                externalAI?: boolean;
-                markdown?: boolean;
-                mcp?: boolean;
-            };
-            externalLinks?: {
-                target: string;
-            };
-            pagination?: {
-                enabled: boolean;
-            };
-            trademark?: {
-                enabled: boolean;
-            };
-            privacyPolicy?: {
-                /** Format: uri */
-                url?: string;
-            };
-            socialPreview?: {
-                /** Format: uri */
-                url?: string;
-            };
-            insights?: {
-                trackingCookie: boolean;
-            };
-        };
-        /**
-         * @description A CSS color for the light and the dark theme.
-         * @example {
-         *       "light": "#346DDB",
-         *       "dark": "#5B8DEF"
-         *     }
-         */
-        SiteCustomizationColor: {
-            light: string;
-            dark: string;
-        };
-        /**
-         * @description The whole customization of a site (a full replacement: omitted fields take their defaults). Colors are hex (`#346DDB`), images `http(s)` URLs.
-         * @example {
-         *       "title": "Acme Developer Docs",
-         *       "styling": {
-         *         "theme": "clean",
-         *         "primaryColor": {
-         *           "light": "#346DDB",
-         *           "dark": "#5B8DEF"
-         *         },
-         *         "font": "Inter",
-         *         "corners": "rounded"
-         *       },
-         *       "themes": {
-         *         "default": "light",
-         *         "toggeable": true
-         *       },
-         *       "feedback": {
-         *         "enabled": true
-         *       },
-         *       "pagination": {
-         *         "enabled": true
-         *       }
-         *     }
-         */
-        SiteCustomizationSettingsInput: {
-            title?: string;
-            styling?: {
-                theme?: string;
-                primaryColor?: {
-                    light: string;
-                    dark: string;
-                };
-                tint?: {
-                    color: {
-                        light: string;
-                        dark: string;
-                    };
-                };
-                infoColor?: components["schemas"]["SiteCustomizationColor"];
-                successColor?: components["schemas"]["SiteCustomizationColor"];
-                warningColor?: components["schemas"]["SiteCustomizationColor"];
-                dangerColor?: components["schemas"]["SiteCustomizationColor"];
-                corners?: string;
-                depth?: string;
-                links?: string;
-                font?: string;
-                monospaceFont?: string;
-                icons?: string;
-                sidebar?: {
-                    background?: string;
-                    list?: string;
-                };
-                search?: string;
-            };
-            favicon?: {
-                icon: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-            };
-            header?: {
-                logo?: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-                links?: {
-                    title: string;
-                    style?: string;
-                    to?: components["schemas"]["ContentRef"];
-                    links?: {
-                        title: string;
-                        to: components["schemas"]["ContentRef"];
-                    }[];
-                    condition?: string;
-                }[];
-            };
-            footer?: {
-                logo?: {
-                    /** Format: uri */
-                    light: string;
-                    /** Format: uri */
-                    dark: string;
-                };
-                groups?: {
-                    title: string;
-                    links: {
-                        title: string;
-                        to: components["schemas"]["ContentRef"];
-                    }[];
-                }[];
-                copyright?: string;
-            };
-            announcement?: {
-                enabled: boolean;
-                message?: string;
-                link?: {
-                    title: string;
-                    to: components["schemas"]["ContentRef"];
-                };
-                style?: string;
-            };
-            themes?: {
-                default?: string;
-                toggeable?: boolean;
-            };
-            pdf?: {
-                enabled: boolean;
-            };
-            feedback?: {
-                enabled: boolean;
-            };
-            ai?: {
-                mode: string;
-            };
-            advancedCustomization?: {
-                enabled: boolean;
-            };
-            git?: {
-                showEditLink: boolean;
-            };
-            pageActions?: {
-                externalAI?: boolean;
-                markdown?: boolean;
-                mcp?: boolean;
-            };
-            externalLinks?: {
-                target: string;
-            };
-            pagination?: {
-                enabled: boolean;
-            };
-            trademark?: {
-                enabled: boolean;
-            };
-            privacyPolicy?: {
-                /** Format: uri */
-                url?: string;
-            };
-            socialPreview?: {
-                /** Format: uri */
-                url?: string;
-            };
-            insights?: {
-                trackingCookie: boolean;
-            };
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
         };
         /**
          * @description How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as `?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor's adaptive-content claims.
@@ -5875,6 +5845,57 @@ export interface components {
              */
             fallbackURL?: string;
         };
+        SiteList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Site"][];
+        };
+        CreateSite: {
+            type?: components["schemas"]["SiteType"];
+            title?: string;
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description Ids of spaces to add as site spaces. */
+            spaces?: string[];
+        };
+        UpdateSite: {
+            title?: string;
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description A short name for the site. */
+            basename?: string;
+            /** @description Custom hostname to serve the site on (unique across sites); null removes it. */
+            hostname?: string | null;
+            adaptiveContent?: {
+                enabled: boolean;
+            };
+            /**
+             * @description excluded: AI agents cannot access the site; included: they can.
+             * @enum {string}
+             */
+            agentsContext?: "excluded" | "included";
+            /** @description Id of the site space to make the default. */
+            defaultSiteSpace?: string;
+            /** @description Id of the section to make the default. */
+            defaultSiteSection?: string;
+            /** @description A domain plus a sub-path to serve the site from, e.g. `acme.example.com/docs`; null removes the proxy. */
+            proxy?: string | null;
+        };
+        UpdateSiteAdaptiveSchema: {
+            /** @description The draft-07 JSON Schema of the visitor attributes. */
+            jsonSchema: {
+                [key: string]: unknown;
+            };
+        };
+        SiteAdaptiveTemplateConditions: {
+            items: {
+                description: string;
+                condition: string;
+            }[];
+        };
         UpdateSitePublishingAuth: {
             /** @enum {string} */
             backend: "custom";
@@ -5884,251 +5905,207 @@ export interface components {
              */
             fallbackURL?: string | null;
         };
-        SiteSectionList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SiteSection"][];
-        };
-        AddSiteSection: {
-            /** @description Id of the space to add as a site space of the section. */
-            spaceId: string;
-            title?: string;
-            /** @description Name of the icon of the section. */
-            icon?: string;
-        };
-        UpdateSiteSection: {
-            title?: string;
-            /** @description Path of the section in the published site URL. */
-            path?: string;
-            /** @description Id of the site space to make the default of the section. */
-            defaultSiteSpace?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
-            condition?: string | null;
-            icon?: string;
-            description?: string;
-        };
-        MoveSiteSection: {
-            /**
-             * @description Either `before` or `after`, not both.
-             * @example {
-             *       "before": {
-             *         "type": "site-section",
-             *         "siteSection": "sec_01JD3QF8V2PC7NA"
-             *       }
-             *     }
-             */
-            position: {
-                before?: {
-                    /** @enum {string} */
-                    type: "site-section";
-                    siteSection: string;
-                };
-                after?: {
-                    /** @enum {string} */
-                    type: "site-section";
-                    siteSection: string;
-                };
-            };
-        };
-        SiteSectionGroupList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SiteSectionGroup"][];
-        };
         /**
-         * @description A named group of sections of a docs site.
+         * @description What the integration can be installed on; `all` means every target.
+         * @example all
+         * @enum {string}
+         */
+        IntegrationTarget: "all" | "site" | "space" | "organization";
+        /**
+         * @description A permission the integration asks for when installed.
+         * @example space:content:read
+         * @enum {string}
+         */
+        IntegrationScope: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:visitor:claims" | "site:adaptive:read" | "site:adaptive:write" | "conversations:ingest" | "openapi:read" | "openapi:write";
+        /**
+         * @description A category of the integrations directory.
+         * @example analytics
+         * @enum {string}
+         */
+        IntegrationCategory: "analytics" | "collaboration" | "content" | "marketing" | "visitor-auth" | "other";
+        /**
+         * @description public: listed for everyone; unlisted: installable by anyone who knows the name, not listed; private: only the owning organization.
+         * @example public
+         * @enum {string}
+         */
+        IntegrationVisibility: "public" | "private" | "unlisted";
+        /**
+         * @description State of an installation.
+         * @example active
+         * @enum {string}
+         */
+        IntegrationInstallationStatus: "active" | "pending" | "paused";
+        /**
+         * @description Kind of an event delivered to an integration.
+         * @example installation_setup
+         * @enum {string}
+         */
+        IntegrationEventType: "installation_setup" | "installation_deleted" | "space_installation_setup" | "space_installation_deleted" | "site_installation_setup" | "site_installation_deleted" | "site_view" | "space_content_updated" | "space_gitsync_completed" | "space_gitsync_started" | "space_visibility_updated" | "task" | "fetch" | "fetch_published_script" | "fetch_visitor_authentication" | "ui_render" | "content_compute_document" | "content_compute_revision" | "page_feedback";
+        /**
+         * @description One setting of an integration configuration form; the fields beside `type` depend on it.
          * @example {
-         *       "object": "site-section-group",
-         *       "id": "ssg_01JD3QG3W5MD8PB",
-         *       "title": "Developers",
-         *       "children": [
-         *         {
-         *           "object": "site-section",
-         *           "id": "sec_01JD3QF6T9KB5MZ",
-         *           "title": "Guides",
-         *           "description": "Step-by-step guides to integrate Acme",
-         *           "default": true,
-         *           "path": "guides",
-         *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
-         *           "siteSpaces": [
-         *             {
-         *               "object": "site-space",
-         *               "id": "sts_01JD3QH7X1NE9QC",
-         *               "path": "getting-started",
-         *               "section": "sec_01JD3QF6T9KB5MZ",
-         *               "space": {
-         *                 "object": "space",
-         *                 "id": "spc_01JD3Q7F2V6RM0A",
-         *                 "title": "Getting started",
-         *                 "emoji": "🚀",
-         *                 "visibility": "in-collection",
-         *                 "createdAt": "2026-03-14T09:26:53.000Z",
-         *                 "updatedAt": "2026-05-02T16:41:07.000Z",
-         *                 "editMode": "live",
-         *                 "mergeRules": {
-         *                   "type": "inherit"
-         *                 },
-         *                 "organization": "org_01JD3Q6Z8N4TQVJ",
-         *                 "parent": "col_01JD3Q7C1P5WS8E",
-         *                 "language": "en",
-         *                 "revision": "rev_01JD3Q7F2V6RM0B",
-         *                 "defaultLevel": "read",
-         *                 "comments": 3,
-         *                 "changeRequests": 12,
-         *                 "changeRequestsOpen": 2,
-         *                 "changeRequestsDraft": 1,
-         *                 "urls": {
-         *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
-         *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
-         *                 },
-         *                 "permissions": {
-         *                   "view": true,
-         *                   "access": true,
-         *                   "admin": true,
-         *                   "viewInviteLinks": true,
-         *                   "edit": true,
-         *                   "triggerGitSync": true,
-         *                   "comment": true,
-         *                   "merge": true,
-         *                   "review": true,
-         *                   "installIntegration": true
-         *                 }
-         *               },
-         *               "title": "Getting started",
-         *               "default": true,
-         *               "hasAdvancedCustomizationFeature": false,
-         *               "urls": {
-         *                 "published": "https://docs.acme.example.com/developers/getting-started"
-         *               }
-         *             }
-         *           ],
-         *           "urls": {
-         *             "published": "https://docs.acme.example.com/developers/guides"
-         *           },
-         *           "icon": "book-open"
-         *         }
-         *       ],
-         *       "icon": "code"
+         *       "type": "string",
+         *       "title": "Tracking id",
+         *       "description": "The id of your analytics property.",
+         *       "default": ""
          *     }
          */
-        SiteSectionGroup: {
+        IntegrationConfigurationProperty: {
+            title?: string;
+            description?: string;
             /** @enum {string} */
-            object: "site-section-group";
+            type: "string";
+            default?: string;
+            /** @description Endpoint of the integration that suggests values while the user types. */
+            completion_url?: string;
+            /** @description The only values allowed. */
+            enum?: string[];
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "number";
+            default?: number;
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "boolean";
+            default?: boolean;
+        } | {
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            type: "button";
+            /** @description Endpoint of the integration called when the button is pressed. */
+            callback_url: string;
+            button_text: string;
+        };
+        /**
+         * @description The form of settings asked when the integration is installed or configured.
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfigurationSchema: {
+            /** @description The settings, by name. */
+            properties: {
+                [key: string]: components["schemas"]["IntegrationConfigurationProperty"];
+            };
+            /** @description Names of the settings that must be given. */
+            required?: string[];
+        };
+        /**
+         * @example {
+         *       "account": {
+         *         "properties": {
+         *           "trackingId": {
+         *             "type": "string",
+         *             "title": "Tracking id",
+         *             "description": "The id of your analytics property."
+         *           },
+         *           "anonymizeIp": {
+         *             "type": "boolean",
+         *             "title": "Anonymize IP addresses",
+         *             "default": true
+         *           }
+         *         },
+         *         "required": [
+         *           "trackingId"
+         *         ]
+         *       }
+         *     }
+         */
+        IntegrationConfigurations: {
+            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+        };
+        /**
+         * @description A custom block the integration provides to the editor.
+         * @example {
+         *       "id": "chart",
+         *       "title": "Analytics chart",
+         *       "description": "Embed a live chart of a dashboard.",
+         *       "icon": "chart-line",
+         *       "urlUnfurl": [
+         *         "https://analytics.acme.example.com/dashboards/"
+         *       ],
+         *       "markdown": {
+         *         "codeblock": "acme-chart",
+         *         "body": "dashboard: weekly-visits"
+         *       }
+         *     }
+         */
+        IntegrationBlock: {
             id: string;
             title: string;
-            /** @description Id of the parent section group; absent at the root. */
-            sectionGroup?: string;
-            /** @description The sections of the group, in their order. */
-            children: components["schemas"]["SiteSection"][];
-            /** @description Name of the icon shown next to the group; absent when none is set. */
+            description?: string;
             icon?: string;
+            /** @description URL prefixes that are turned into this block when pasted. */
+            urlUnfurl?: string[];
+            markdown?: {
+                /** @description Language tag of the Markdown code block that holds the block. */
+                codeblock: string;
+                /** @description Body of the code block. */
+                body: string;
+            };
         };
-        AddSiteSectionGroup: {
+        /**
+         * @description A source of generated content the integration provides.
+         * @example {
+         *       "id": "dashboards",
+         *       "title": "Dashboards",
+         *       "description": "Generate pages from your dashboards.",
+         *       "icon": "chart-bar",
+         *       "configuration": {
+         *         "componentId": "dashboardPicker"
+         *       }
+         *     }
+         */
+        IntegrationContentSource: {
+            id: string;
             title: string;
-            /** @description Name of the icon of the group. */
+            description?: string;
             icon?: string;
-            /** @description Ids of the sections to put in the group. */
-            sections?: string[];
-            /** @description Id of the parent group; omitted means the root. */
-            parent?: string;
-        };
-        UpdateSiteSectionGroup: {
-            title?: string;
-            icon?: string;
-        };
-        AddSectionToSiteSectionGroup: {
-            /** @description Id of the section to add. */
-            sectionId: string;
-        };
-        MoveSiteSectionGroup: {
-            /**
-             * @description Either `before` or `after`, not both.
-             * @example {
-             *       "before": {
-             *         "type": "site-section",
-             *         "id": "sec_01JD3QF8V2PC7NA"
-             *       }
-             *     }
-             */
-            position: {
-                before?: {
-                    /** @enum {string} */
-                    type: "site-section";
-                    id: string;
-                };
-                after?: {
-                    /** @enum {string} */
-                    type: "site-section";
-                    id: string;
-                };
+            configuration?: {
+                /** @description UI component that configures the source. */
+                componentId: string;
             };
         };
-        SiteSpaceList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SiteSpace"][];
+        /**
+         * @example {
+         *       "url": "https://acme.example.com/docs/analytics-integration",
+         *       "label": "Documentation"
+         *     }
+         */
+        IntegrationExternalLink: {
+            /** Format: uri */
+            url: string;
+            label: string;
         };
-        AddSiteSpace: {
-            /** @description Id of the space to publish. */
-            spaceId: string;
-            /** @description Id of the section to add the site space to. */
-            sectionId?: string;
-        };
-        UpdateSiteSpace: {
-            /** @description Path of the site space in the published site URL. */
-            path?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
-            condition?: string | null;
-            /** @description Id of the space the site space publishes. */
-            spaceId?: string;
-        };
-        MoveSiteSpace: {
-            /**
-             * @description Either `before` or `after`, not both.
-             * @example {
-             *       "before": {
-             *         "type": "site-space",
-             *         "siteSpace": "sts_01JD3QH9Y4PF2RD"
-             *       }
-             *     }
-             */
-            position: {
-                before?: {
-                    /** @enum {string} */
-                    type: "site-space";
-                    siteSpace: string;
-                };
-                after?: {
-                    /** @enum {string} */
-                    type: "site-space";
-                    siteSpace: string;
-                };
-            };
-        };
-        IntegrationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Integration"][];
+        /**
+         * @description Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events.
+         * @example {
+         *       "script-src": "'self' https://cdn.acme.example.com"
+         *     }
+         */
+        IntegrationContentSecurityPolicy: string | {
+            [key: string]: string;
         };
         /**
          * @description An app that extends the workspace, published by an organization.
@@ -6308,240 +6285,7 @@ export interface components {
                 /** @description Whether the caller may publish or unpublish it. */
                 admin: boolean;
             };
-            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"];
-        };
-        /**
-         * @description What the integration can be installed on; `all` means every target.
-         * @example all
-         * @enum {string}
-         */
-        IntegrationTarget: "all" | "site" | "space" | "organization";
-        /**
-         * @description public: listed for everyone; unlisted: installable by anyone who knows the name, not listed; private: only the owning organization.
-         * @example public
-         * @enum {string}
-         */
-        IntegrationVisibility: "public" | "private" | "unlisted";
-        /**
-         * @description A permission the integration asks for when installed.
-         * @example space:content:read
-         * @enum {string}
-         */
-        IntegrationScope: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:visitor:claims" | "site:adaptive:read" | "site:adaptive:write" | "conversations:ingest" | "openapi:read" | "openapi:write";
-        /**
-         * @description A category of the integrations directory.
-         * @example analytics
-         * @enum {string}
-         */
-        IntegrationCategory: "analytics" | "collaboration" | "content" | "marketing" | "visitor-auth" | "other";
-        /**
-         * @description A custom block the integration provides to the editor.
-         * @example {
-         *       "id": "chart",
-         *       "title": "Analytics chart",
-         *       "description": "Embed a live chart of a dashboard.",
-         *       "icon": "chart-line",
-         *       "urlUnfurl": [
-         *         "https://analytics.acme.example.com/dashboards/"
-         *       ],
-         *       "markdown": {
-         *         "codeblock": "acme-chart",
-         *         "body": "dashboard: weekly-visits"
-         *       }
-         *     }
-         */
-        IntegrationBlock: {
-            id: string;
-            title: string;
-            description?: string;
-            icon?: string;
-            /** @description URL prefixes that are turned into this block when pasted. */
-            urlUnfurl?: string[];
-            markdown?: {
-                /** @description Language tag of the Markdown code block that holds the block. */
-                codeblock: string;
-                /** @description Body of the code block. */
-                body: string;
-            };
-        };
-        /**
-         * @description A source of generated content the integration provides.
-         * @example {
-         *       "id": "dashboards",
-         *       "title": "Dashboards",
-         *       "description": "Generate pages from your dashboards.",
-         *       "icon": "chart-bar",
-         *       "configuration": {
-         *         "componentId": "dashboardPicker"
-         *       }
-         *     }
-         */
-        IntegrationContentSource: {
-            id: string;
-            title: string;
-            description?: string;
-            icon?: string;
-            configuration?: {
-                /** @description UI component that configures the source. */
-                componentId: string;
-            };
-        };
-        /**
-         * @example {
-         *       "account": {
-         *         "properties": {
-         *           "trackingId": {
-         *             "type": "string",
-         *             "title": "Tracking id",
-         *             "description": "The id of your analytics property."
-         *           },
-         *           "anonymizeIp": {
-         *             "type": "boolean",
-         *             "title": "Anonymize IP addresses",
-         *             "default": true
-         *           }
-         *         },
-         *         "required": [
-         *           "trackingId"
-         *         ]
-         *       }
-         *     }
-         */
-        IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"];
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-        };
-        /**
-         * @description Settings of an installation in an organization.
-         * @example {
-         *       "properties": {
-         *         "trackingId": {
-         *           "type": "string",
-         *           "title": "Tracking id",
-         *           "description": "The id of your analytics property."
-         *         },
-         *         "anonymizeIp": {
-         *           "type": "boolean",
-         *           "title": "Anonymize IP addresses",
-         *           "default": true
-         *         }
-         *       },
-         *       "required": [
-         *         "trackingId"
-         *       ]
-         *     }
-         */
-        IntegrationConfigurationSchema: {
-            /** @description The settings, by name. */
-            properties: {
-                [key: string]: components["schemas"]["IntegrationConfigurationProperty"];
-            };
-            /** @description Names of the settings that must be given. */
-            required?: string[];
-        };
-        /**
-         * @description One setting of an integration configuration form; the fields beside `type` depend on it.
-         * @example {
-         *       "type": "string",
-         *       "title": "Tracking id",
-         *       "description": "The id of your analytics property.",
-         *       "default": ""
-         *     }
-         */
-        IntegrationConfigurationProperty: {
-            title?: string;
-            description?: string;
-            /** @enum {string} */
-            type: "string";
-            default?: string;
-            /** @description Endpoint of the integration that suggests values while the user types. */
-            completion_url?: string;
-            /** @description The only values allowed. */
-            enum?: string[];
-        } | {
-            title?: string;
-            description?: string;
-            /** @enum {string} */
-            type: "number";
-            default?: number;
-        } | {
-            title?: string;
-            description?: string;
-            /** @enum {string} */
-            type: "boolean";
-            default?: boolean;
-        } | {
-            title?: string;
-            description?: string;
-            /** @enum {string} */
-            type: "button";
-            /** @description Endpoint of the integration called when the button is pressed. */
-            callback_url: string;
-            button_text: string;
-        };
-        /**
-         * @example {
-         *       "url": "https://acme.example.com/docs/analytics-integration",
-         *       "label": "Documentation"
-         *     }
-         */
-        IntegrationExternalLink: {
-            /** Format: uri */
-            url: string;
-            label: string;
-        };
-        /**
-         * @description Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.
-         * @example {
-         *       "script-src": "'self' https://cdn.acme.example.com"
-         *     }
-         */
-        IntegrationContentSecurityPolicy: string | {
-            [key: string]: string;
-        };
-        PublishIntegration: {
-            /**
-             * @description Runtime of the script; omitted means the default runtime.
-             * @enum {string}
-             */
-            runtime?: "v1";
-            /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
-            icon?: string;
-            title: string;
-            /** @description One-line description. */
-            description: string;
-            /** @description Long Markdown presentation. */
-            summary?: string;
-            /** @description Preview images, base64-encoded (at most 5, each at most 1048576 characters), PNG, JPEG, GIF, WebP or SVG by their bytes (400 otherwise). They are served at the URLs of `previewImages`. */
-            previewImages?: string[];
-            visibility?: components["schemas"]["IntegrationVisibility"];
-            target?: components["schemas"]["IntegrationTarget"];
-            scopes: components["schemas"]["IntegrationScope"][];
-            categories?: components["schemas"]["IntegrationCategory"][];
-            blocks?: components["schemas"]["IntegrationBlock"][];
-            contentSources?: components["schemas"]["IntegrationContentSource"][];
-            externalLinks?: components["schemas"]["IntegrationExternalLink"][];
-            configurations?: components["schemas"]["IntegrationConfigurations"];
-            /** @description Source of the script that handles the events. */
-            script: string;
-            /** @description Id or hostname (subdomain) of the organization that publishes the integration. */
-            organization: string;
-            /** @description Values given to the script at run time, by name; never returned. */
-            secrets?: {
-                [key: string]: string;
-            };
             contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"] & unknown;
-        };
-        IntegrationInstallationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IntegrationInstallation"][];
         };
         /**
          * @description An integration installed in an organization.
@@ -6618,24 +6362,82 @@ export interface components {
             };
         };
         /**
-         * @description State of an installation.
-         * @example active
-         * @enum {string}
+         * @description An installation of an integration on a space.
+         * @example {
+         *       "integration": "acme-analytics",
+         *       "installation": "ins_01JD3QG8K3PV6YC",
+         *       "status": "active",
+         *       "configuration": {
+         *         "dashboard": "weekly-visits"
+         *       },
+         *       "externalIds": [
+         *         "acme-project-771"
+         *       ],
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+         *       },
+         *       "space": "spc_01JD3Q7F2V6RM0A"
+         *     }
          */
-        IntegrationInstallationStatus: "active" | "pending" | "paused";
-        InstallIntegration: {
-            /** @description Id of the organization to install the integration in. */
-            organization: string;
-        };
-        IntegrationEventList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
+        IntegrationSpaceInstallation: {
+            /** @description Name of the integration. */
+            integration: string;
+            /** @description Id of the installation. */
+            installation: string;
+            status: components["schemas"]["IntegrationInstallationStatus"];
+            /** @description Settings, free-form, following the configuration schema of the integration. */
+            configuration: {
+                [key: string]: unknown;
             };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IntegrationEvent"][];
+            externalIds: string[];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                publicEndpoint: string;
+            };
+            /** @description Id of the space, or the Space itself with `extended=true`. */
+            space: string | components["schemas"]["Space"];
+        };
+        /**
+         * @description An installation of an integration on a docs site.
+         * @example {
+         *       "integration": "acme-analytics",
+         *       "installation": "ins_01JD3QG8K3PV6YC",
+         *       "status": "active",
+         *       "configuration": {
+         *         "trackingId": "AC-48213"
+         *       },
+         *       "externalIds": [
+         *         "acme-site-19"
+         *       ],
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+         *       },
+         *       "site": "sit_01JD3QJ5W1RN7KD"
+         *     }
+         */
+        IntegrationSiteInstallation: {
+            /** @description Name of the integration. */
+            integration: string;
+            /** @description Id of the installation. */
+            installation: string;
+            status: components["schemas"]["IntegrationInstallationStatus"];
+            /** @description Settings, free-form, following the configuration schema of the integration. */
+            configuration: {
+                [key: string]: unknown;
+            };
+            externalIds: string[];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                publicEndpoint: string;
+            };
+            /** @description Id of the site, or the Site itself with `extended=true`. */
+            site: string | components["schemas"]["Site"];
         };
         /**
          * @description An event delivered to an integration.
@@ -6695,12 +6497,6 @@ export interface components {
             status: "pending" | "success" | "failed";
         };
         /**
-         * @description Kind of an event delivered to an integration.
-         * @example installation_setup
-         * @enum {string}
-         */
-        IntegrationEventType: "installation_setup" | "installation_deleted" | "space_installation_setup" | "space_installation_deleted" | "site_installation_setup" | "site_installation_deleted" | "site_view" | "space_content_updated" | "space_gitsync_completed" | "space_gitsync_started" | "space_visibility_updated" | "task" | "fetch" | "fetch_published_script" | "fetch_visitor_authentication" | "ui_render" | "content_compute_document" | "content_compute_revision" | "page_feedback";
-        /**
          * @description An event with the logs the integration wrote while handling it.
          * @example {
          *       "event": {
@@ -6747,133 +6543,38 @@ export interface components {
                 }[];
             };
         };
-        IntegrationSpaceInstallationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IntegrationSpaceInstallation"][];
-        };
-        /**
-         * @description An installation of an integration on a space.
-         * @example {
-         *       "integration": "acme-analytics",
-         *       "installation": "ins_01JD3QG8K3PV6YC",
-         *       "status": "active",
-         *       "configuration": {
-         *         "dashboard": "weekly-visits"
-         *       },
-         *       "externalIds": [
-         *         "acme-project-771"
-         *       ],
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
-         *       },
-         *       "space": "spc_01JD3Q7F2V6RM0A"
-         *     }
-         */
-        IntegrationSpaceInstallation: {
-            /** @description Name of the integration. */
-            integration: string;
-            /** @description Id of the installation. */
-            installation: string;
-            status: components["schemas"]["IntegrationInstallationStatus"];
-            /** @description Settings, free-form, following the configuration schema of the integration. */
-            configuration: {
-                [key: string]: unknown;
-            };
-            externalIds: string[];
-            urls: {
-                /** Format: uri */
-                location: string;
-                /** Format: uri */
-                publicEndpoint: string;
-            };
-            /** @description Id of the space, or the Space itself with `extended=true`. */
-            space: string | components["schemas"]["Space"];
-        };
-        IntegrationSiteInstallationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IntegrationSiteInstallation"][];
-        };
-        /**
-         * @description An installation of an integration on a docs site.
-         * @example {
-         *       "integration": "acme-analytics",
-         *       "installation": "ins_01JD3QG8K3PV6YC",
-         *       "status": "active",
-         *       "configuration": {
-         *         "trackingId": "AC-48213"
-         *       },
-         *       "externalIds": [
-         *         "acme-site-19"
-         *       ],
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
-         *       },
-         *       "site": "sit_01JD3QJ5W1RN7KD"
-         *     }
-         */
-        IntegrationSiteInstallation: {
-            /** @description Name of the integration. */
-            integration: string;
-            /** @description Id of the installation. */
-            installation: string;
-            status: components["schemas"]["IntegrationInstallationStatus"];
-            /** @description Settings, free-form, following the configuration schema of the integration. */
-            configuration: {
-                [key: string]: unknown;
-            };
-            externalIds: string[];
-            urls: {
-                /** Format: uri */
-                location: string;
-                /** Format: uri */
-                publicEndpoint: string;
-            };
-            /** @description Id of the site, or the Site itself with `extended=true`. */
-            site: string | components["schemas"]["Site"];
-        };
-        SetIntegrationDevelopmentMode: {
+        PublishIntegration: {
             /**
-             * Format: uri
-             * @description URL the events are dispatched to; an http or https URL (other schemes are refused, 400).
-             */
-            tunnelUrl: string;
-            /**
-             * @description Also forward the requests that do not come from the owning organization.
-             * @default false
-             */
-            all?: boolean;
-        };
-        UpdateIntegrationInstallation: {
-            /** @description Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON. */
-            configuration?: {
-                [key: string]: unknown;
-            };
-            /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
-            externalIds?: string[];
-            /**
-             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @description Runtime of the script; omitted means the default runtime.
              * @enum {string}
              */
-            space_selection?: "all" | "selected";
-            /**
-             * @description all: every item of the organization; selected: only the items the installation was added to.
-             * @enum {string}
-             */
-            site_selection?: "all" | "selected";
+            runtime?: "v1";
+            /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
+            icon?: string;
+            title: string;
+            /** @description One-line description. */
+            description: string;
+            /** @description Long Markdown presentation. */
+            summary?: string;
+            /** @description Preview images, base64-encoded (at most 5, each at most 1048576 characters), PNG, JPEG, GIF, WebP or SVG by their bytes (400 otherwise). They are served at the URLs of `previewImages`. */
+            previewImages?: string[];
+            visibility?: components["schemas"]["IntegrationVisibility"];
+            target?: components["schemas"]["IntegrationTarget"];
+            scopes: components["schemas"]["IntegrationScope"][];
+            categories?: components["schemas"]["IntegrationCategory"][];
+            blocks?: components["schemas"]["IntegrationBlock"][];
+            contentSources?: components["schemas"]["IntegrationContentSource"][];
+            externalLinks?: components["schemas"]["IntegrationExternalLink"][];
+            configurations?: components["schemas"]["IntegrationConfigurations"];
+            /** @description Source of the script that handles the events. */
+            script: string;
+            /** @description Id or hostname (subdomain) of the organization that publishes the integration. */
+            organization: string;
+            /** @description Values given to the script at run time, by name; never returned. */
+            secrets?: {
+                [key: string]: string;
+            };
+            contentSecurityPolicy?: components["schemas"]["IntegrationContentSecurityPolicy"];
         };
         IntegrationInstallationSpaceList: {
             /** @description Absent on the last page. */
@@ -6919,7 +6620,7 @@ export interface components {
             /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
             externalIds?: string[];
         };
-        OpenAPISpecList: {
+        IntegrationList: {
             /** @description Absent on the last page. */
             next?: {
                 /** @description Pass as `page` to fetch the next page. */
@@ -6927,8 +6628,395 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["OpenAPISpec"][];
+            items: components["schemas"]["Integration"][];
         };
+        IntegrationInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationInstallation"][];
+        };
+        InstallIntegration: {
+            /** @description Id of the organization to install the integration in. */
+            organization: string;
+        };
+        IntegrationEventList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationEvent"][];
+        };
+        IntegrationSpaceInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSpaceInstallation"][];
+        };
+        IntegrationSiteInstallationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IntegrationSiteInstallation"][];
+        };
+        SetIntegrationDevelopmentMode: {
+            /**
+             * Format: uri
+             * @description URL the events are dispatched to; an http or https URL (other schemes are refused, 400).
+             */
+            tunnelUrl: string;
+            /**
+             * @description Also forward the requests that do not come from the owning organization.
+             * @default false
+             */
+            all?: boolean;
+        };
+        UpdateIntegrationInstallation: {
+            /** @description Settings following the configuration schema of the integration for this target; replaces the previous ones. At most 64 KiB once written as JSON. */
+            configuration?: {
+                [key: string]: unknown;
+            };
+            /** @description Ids the integration gives the installation in its own system (at most 5); replaces the previous ones. */
+            externalIds?: string[];
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            space_selection?: "all" | "selected";
+            /**
+             * @description all: every item of the organization; selected: only the items the installation was added to.
+             * @enum {string}
+             */
+            site_selection?: "all" | "selected";
+        };
+        /**
+         * @description A group of members of an organization, given access to content together.
+         * @example {
+         *       "object": "team",
+         *       "id": "tem_01JD3QF4H7ZNB2S",
+         *       "title": "Developer Relations",
+         *       "members": 6,
+         *       "spaces": 4,
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "permissions": {
+         *         "admin": true,
+         *         "view": true
+         *       }
+         *     }
+         */
+        Team: {
+            /** @enum {string} */
+            object: "team";
+            id: string;
+            /** @description Name of the team. */
+            title: string;
+            /** @description Number of members of the team. */
+            members: number;
+            /** @description Number of spaces the team has access to. */
+            spaces: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            permissions: {
+                /** @description Whether the caller may manage the team (rename, delete, change members). */
+                admin: boolean;
+                /** @description Whether the caller may see the team. */
+                view: boolean;
+            };
+        };
+        TeamList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Team"][];
+        };
+        CreateTeam: {
+            /** @description Name of the team. */
+            title: string;
+            /** @description Ids of organization members to put in the team. */
+            members?: string[];
+        };
+        UpdateTeam: {
+            /** @description New name of the team. */
+            title: string;
+        };
+        UpdateTeamMembers: {
+            /** @description Users to add, by user id or email. */
+            add?: string[];
+            /** @description Users to remove, by user id or email. */
+            remove?: string[];
+            /** @description The team role to give each user, keyed by user id. */
+            memberships?: {
+                [key: string]: {
+                    role: components["schemas"]["TeamMemberRole"];
+                };
+            };
+        };
+        AddTeamMember: {
+            role?: components["schemas"]["TeamMemberRole"];
+        };
+        /**
+         * @description A user who is a member of an organization.
+         * @example {
+         *       "object": "member",
+         *       "id": "usr_01JD3Q6Z9B8XKRD",
+         *       "role": "admin",
+         *       "user": {
+         *         "object": "user",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "displayName": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "photoURL": "https://avatars.example.com/u/ada.png",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *         }
+         *       },
+         *       "disabled": false,
+         *       "joinedAt": "2026-03-14T09:26:53.000Z",
+         *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
+         *       "sso": false,
+         *       "spaces": 12,
+         *       "teams": 2
+         *     }
+         */
+        Member: {
+            /** @enum {string} */
+            object: "member";
+            /** @description The id of the member: the id of its user. */
+            id: string;
+            role: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+            /** @description Whether the membership is disabled. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            joinedAt: string;
+            /**
+             * Format: date-time
+             * @description Last activity in the organization; absent when never seen.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            lastSeenAt?: string;
+            /** @description Whether the member signs in through the SSO of the organization. */
+            sso: boolean;
+            /** @description Number of spaces the member has access to. */
+            spaces: number;
+            /** @description Number of teams the member belongs to. */
+            teams: number;
+        };
+        MemberList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Member"][];
+        };
+        /**
+         * @description A space an organization member has access to.
+         * @example {
+         *       "permission": "edit",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "spc_01JD3Q7F2V6RM0A",
+         *         "title": "Getting started",
+         *         "emoji": "🚀",
+         *         "visibility": "in-collection",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "updatedAt": "2026-05-02T16:41:07.000Z",
+         *         "editMode": "live",
+         *         "mergeRules": {
+         *           "type": "inherit"
+         *         },
+         *         "organization": "org_01JD3Q6Z8N4TQVJ",
+         *         "parent": "col_01JD3Q7C1P5WS8E",
+         *         "language": "en",
+         *         "revision": "rev_01JD3Q7F2V6RM0B",
+         *         "defaultLevel": "read",
+         *         "comments": 3,
+         *         "changeRequests": 12,
+         *         "changeRequestsOpen": 2,
+         *         "changeRequestsDraft": 1,
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *           "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "comment": true,
+         *           "merge": true,
+         *           "review": true,
+         *           "installIntegration": true
+         *         }
+         *       }
+         *     }
+         */
+        MemberSpace: {
+            permission: components["schemas"]["MemberRole"] & unknown;
+            space: components["schemas"]["Space"];
+        };
+        /**
+         * @description A team an organization member belongs to.
+         * @example {
+         *       "team": {
+         *         "object": "team",
+         *         "id": "tem_01JD3QF4H7ZNB2S",
+         *         "title": "Developer Relations",
+         *         "members": 6,
+         *         "spaces": 4,
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "permissions": {
+         *           "admin": true,
+         *           "view": true
+         *         }
+         *       },
+         *       "member": {
+         *         "role": "owner"
+         *       }
+         *     }
+         */
+        MemberTeam: {
+            team: components["schemas"]["Team"];
+            /** @description The membership of the member in the team. */
+            member: {
+                role: components["schemas"]["TeamMemberRole"];
+            };
+        };
+        /**
+         * @description A member of a team.
+         * @example {
+         *       "organization": {
+         *         "object": "member",
+         *         "id": "usr_01JD3Q6Z9B8XKRD",
+         *         "role": "admin",
+         *         "user": {
+         *           "object": "user",
+         *           "id": "usr_01JD3Q6Z9B8XKRD",
+         *           "displayName": "Ada Lovelace",
+         *           "email": "ada@example.com",
+         *           "photoURL": "https://avatars.example.com/u/ada.png",
+         *           "urls": {
+         *             "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *           }
+         *         },
+         *         "disabled": false,
+         *         "joinedAt": "2026-03-14T09:26:53.000Z",
+         *         "lastSeenAt": "2026-05-02T16:41:07.000Z",
+         *         "sso": false,
+         *         "spaces": 12,
+         *         "teams": 2
+         *       },
+         *       "team": {
+         *         "role": "member"
+         *       },
+         *       "permissions": {
+         *         "view": true
+         *       }
+         *     }
+         */
+        TeamMember: {
+            organization: components["schemas"]["Member"];
+            /** @description The membership of the user in the team. */
+            team: {
+                role: components["schemas"]["TeamMemberRole"];
+            };
+            permissions: {
+                /** @description Whether the caller may see this member. */
+                view: boolean;
+            };
+        };
+        /**
+         * @description The answer to a ping of an organization member.
+         * @example {
+         *       "serviceVisitorClaims": "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYWRtaW4ifQ.4pQ7cM2hVdJk1x9sYwRZfN0bT5uE6gL8aH3iK2jP0qo"
+         *     }
+         */
+        MemberPing: {
+            /** @description A token of claims to attach to the user when visiting the published content. */
+            serviceVisitorClaims?: string;
+        };
+        UpdateMember: {
+            /** @description The new role; null for a guest. */
+            role?: components["schemas"]["MemberRole"] | null;
+        };
+        MemberSpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["MemberSpace"][];
+        };
+        MemberTeamList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["MemberTeam"][];
+        };
+        TeamMemberList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamMember"][];
+        };
+        /**
+         * @description pending: waiting to be fetched and parsed; progress: being processed; complete: processing finished.
+         * @example complete
+         * @enum {string}
+         */
+        OpenAPISpecProcessingState: "pending" | "progress" | "complete";
+        /**
+         * @description Why the last processing failed: the source URL timed out or could not be fetched, or the document could not be parsed.
+         * @example FETCH_TIMEOUT
+         * @enum {string}
+         */
+        OpenAPISpecProcessingErrorCode: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+        /**
+         * @description private: not publicly available; public: available to anyone with its public link.
+         * @example private
+         * @enum {string}
+         */
+        OpenAPISpecVisibility: "private" | "public";
         /**
          * @description An OpenAPI specification of an organization.
          * @example {
@@ -7006,61 +7094,6 @@ export interface components {
             };
         };
         /**
-         * @description pending: waiting to be fetched and parsed; progress: being processed; complete: processing finished.
-         * @example complete
-         * @enum {string}
-         */
-        OpenAPISpecProcessingState: "pending" | "progress" | "complete";
-        /**
-         * @description private: not publicly available; public: available to anyone with its public link.
-         * @example private
-         * @enum {string}
-         */
-        OpenAPISpecVisibility: "private" | "public";
-        /**
-         * @description Why the last processing failed: the source URL timed out or could not be fetched, or the document could not be parsed.
-         * @example FETCH_TIMEOUT
-         * @enum {string}
-         */
-        OpenAPISpecProcessingErrorCode: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
-        CreateOpenAPISpec: {
-            /** @description Name of the specification in its URLs. */
-            slug: string;
-            source: components["schemas"]["OpenAPISpecSource"];
-        };
-        /**
-         * @description Where the specification comes from: a URL it is fetched from, or its text.
-         * @example {
-         *       "url": "https://acme.example.com/openapi.yaml"
-         *     }
-         */
-        OpenAPISpecSource: {
-            /**
-             * Format: uri
-             * @description Where to fetch the specification from.
-             */
-            url: string;
-        } | {
-            /** @description The specification itself, JSON or YAML (at most 5 MB). */
-            text: string;
-        };
-        CreateOrUpdateOpenAPISpec: {
-            source: components["schemas"]["OpenAPISpecSource"];
-        };
-        UpdateOpenAPISpec: {
-            visibility: components["schemas"]["OpenAPISpecVisibility"];
-        };
-        OpenAPISpecVersionList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["OpenAPISpecVersion"][];
-        };
-        /**
          * @description One processed version of an OpenAPI specification.
          * @example {
          *       "object": "openapi-spec-version",
@@ -7118,7 +7151,23 @@ export interface components {
              */
             url: string;
         };
-        TranslationList: {
+        /**
+         * @description Where the specification comes from: a URL it is fetched from, or its text.
+         * @example {
+         *       "url": "https://acme.example.com/openapi.yaml"
+         *     }
+         */
+        OpenAPISpecSource: {
+            /**
+             * Format: uri
+             * @description Where to fetch the specification from.
+             */
+            url: string;
+        } | {
+            /** @description The specification itself, JSON or YAML (at most 5 MB). */
+            text: string;
+        };
+        OpenAPISpecList: {
             /** @description Absent on the last page. */
             next?: {
                 /** @description Pass as `page` to fetch the next page. */
@@ -7126,7 +7175,381 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["Translation"][];
+            items: components["schemas"]["OpenAPISpec"][];
+        };
+        CreateOpenAPISpec: {
+            /** @description Name of the specification in its URLs. */
+            slug: string;
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        CreateOrUpdateOpenAPISpec: {
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        UpdateOpenAPISpec: {
+            visibility: components["schemas"]["OpenAPISpecVisibility"];
+        };
+        OpenAPISpecVersionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["OpenAPISpecVersion"][];
+        };
+        SiteSectionGroupList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSectionGroup"][];
+        };
+        AddSiteSectionGroup: {
+            title: string;
+            /** @description Name of the icon of the group. */
+            icon?: string;
+            /** @description Ids of the sections to put in the group. */
+            sections?: string[];
+            /** @description Id of the parent group; omitted means the root. */
+            parent?: string;
+        };
+        UpdateSiteSectionGroup: {
+            title?: string;
+            icon?: string;
+        };
+        AddSectionToSiteSectionGroup: {
+            /** @description Id of the section to add. */
+            sectionId: string;
+        };
+        MoveSiteSectionGroup: {
+            /**
+             * @description Either `before` or `after`, not both.
+             * @example {
+             *       "before": {
+             *         "type": "site-section",
+             *         "id": "sec_01JD3QF8V2PC7NA"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    id: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    id: string;
+                };
+            };
+        };
+        SiteSectionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSection"][];
+        };
+        AddSiteSection: {
+            /** @description Id of the space to add as a site space of the section. */
+            spaceId: string;
+            title?: string;
+            /** @description Name of the icon of the section. */
+            icon?: string;
+        };
+        UpdateSiteSection: {
+            title?: string;
+            /** @description Path of the section in the published site URL. */
+            path?: string;
+            /** @description Id of the site space to make the default of the section. */
+            defaultSiteSpace?: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string | null;
+            icon?: string;
+            description?: string;
+        };
+        MoveSiteSection: {
+            /**
+             * @description Either `before` or `after`, not both.
+             * @example {
+             *       "before": {
+             *         "type": "site-section",
+             *         "siteSection": "sec_01JD3QF8V2PC7NA"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    siteSection: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-section";
+                    siteSection: string;
+                };
+            };
+        };
+        SiteSpaceList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteSpace"][];
+        };
+        AddSiteSpace: {
+            /** @description Id of the space to publish. */
+            spaceId: string;
+            /** @description Id of the section to add the site space to. */
+            sectionId?: string;
+        };
+        UpdateSiteSpace: {
+            /** @description Path of the site space in the published site URL. */
+            path?: string;
+            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            condition?: string | null;
+            /** @description Id of the space the site space publishes. */
+            spaceId?: string;
+        };
+        MoveSiteSpace: {
+            /**
+             * @description Either `before` or `after`, not both.
+             * @example {
+             *       "before": {
+             *         "type": "site-space",
+             *         "siteSpace": "sts_01JD3QH9Y4PF2RD"
+             *       }
+             *     }
+             */
+            position: {
+                before?: {
+                    /** @enum {string} */
+                    type: "site-space";
+                    siteSpace: string;
+                };
+                after?: {
+                    /** @enum {string} */
+                    type: "site-space";
+                    siteSpace: string;
+                };
+            };
+        };
+        /**
+         * @description A SAML identity provider the members of an organization can sign in with.
+         * @example {
+         *       "object": "saml-provider",
+         *       "id": "sml_01JD3QG6T2MV8HN",
+         *       "label": "Acme Okta",
+         *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
+         *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
+         *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
+         *       "defaultTeam": {
+         *         "object": "team",
+         *         "id": "tem_01JD3QF4H7ZNB2S",
+         *         "title": "Developer Relations",
+         *         "members": 6,
+         *         "spaces": 4,
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "permissions": {
+         *           "admin": true,
+         *           "view": true
+         *         }
+         *       },
+         *       "defaultRole": "read",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "status": "active",
+         *       "service": {
+         *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
+         *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
+         *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
+         *       }
+         *     }
+         */
+        SAMLProvider: {
+            /** @enum {string} */
+            object: "saml-provider";
+            id: string;
+            /** @description Name shown on the sign-in button. */
+            label: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).
+             */
+            ssoURL?: string;
+            /** @description Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then). */
+            entityID?: string;
+            /** @description PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then). */
+            certificate?: string;
+            defaultTeam?: components["schemas"]["Team"] & unknown;
+            /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * @description active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.
+             * @enum {string}
+             */
+            status: "active" | "pending";
+            /** @description The service-provider settings to enter in the identity provider. */
+            service: {
+                /**
+                 * Format: uri
+                 * @description Assertion consumer service URL to configure in the identity provider (HTTP-POST binding). The response must be signed with `certificate`, issued by `entityID`, for this service's `entityID` (audience) and this URL (recipient), within its validity window, and answer a sign-in started at `startURL`.
+                 */
+                acsURL: string;
+                /**
+                 * Format: uri
+                 * @description URL that starts a sign-in with this provider: redirects the browser to `ssoURL` with an AuthnRequest. Optional `returnTo` query parameter (a URL on this service's origin) receives the one-time `code` afterwards.
+                 */
+                startURL: string;
+                /** @description Entity id (audience) of the service provider; the URL serves its SAML metadata. */
+                entityID: string;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description The single sign-on providers people can sign in to an organization with.
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "sml_01JD3QG6T2MV8HN",
+         *           "label": "Acme Okta",
+         *           "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
+         *         }
+         *       ]
+         *     }
+         */
+        SSOProviderLogins: {
+            items: {
+                /** @description Id of the SAML provider. */
+                id: string;
+                label: string;
+                /**
+                 * Format: uri
+                 * @description URL that starts a sign-in with this provider.
+                 */
+                startURL: string;
+            }[];
+        };
+        SAMLProviderList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SAMLProvider"][];
+        };
+        CreateSAMLProvider: {
+            /** @description Name shown on the sign-in button (1–100 characters). */
+            label: string;
+            /** @description Entity id (issuer) of the identity provider. */
+            entityID?: string;
+            /** @description PEM certificate of the identity provider (at most 20000 characters). */
+            certificate?: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider.
+             */
+            ssoURL?: string;
+            /** @description Id of a team of the organization that new people join. */
+            defaultTeam?: string;
+            /** @description Role of people signing in for the first time, null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        UpdateSAMLProvider: {
+            /** @description Name shown on the sign-in button (1–100 characters). */
+            label?: string;
+            /** @description Entity id (issuer) of the identity provider. */
+            entityID?: string;
+            /** @description PEM certificate of the identity provider (at most 20000 characters). */
+            certificate?: string;
+            /**
+             * Format: uri
+             * @description Single sign-on URL of the identity provider.
+             */
+            ssoURL?: string;
+            /** @description Id of a team of the organization that new people join. */
+            defaultTeam?: string;
+            /** @description Role of people signing in for the first time, null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        /**
+         * @description A subdomain of the service pointing at an organization.
+         * @example {
+         *       "object": "subdomain",
+         *       "subdomain": "acme",
+         *       "target": {
+         *         "type": "organization",
+         *         "organization": "org_01JD3Q6Z8N4TQVJ"
+         *       },
+         *       "isActive": true
+         *     }
+         */
+        Subdomain: {
+            /** @enum {string} */
+            object: "subdomain";
+            subdomain: string;
+            target: {
+                /** @enum {string} */
+                type: "organization";
+                organization: string;
+            };
+            isActive: boolean;
+        };
+        /**
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @example completed
+         * @enum {string}
+         */
+        TranslationStatus: "pending" | "running" | "completed";
+        /** @description The outcome of a translation run. */
+        TranslationRun: {
+            /**
+             * @description `completed`: the result space holds the run's output; `failed`: the translator failed or did not answer in time, and the result space was left as it was (nothing of the run is written).
+             * @enum {string}
+             */
+            status: "completed" | "failed";
+            /**
+             * @description The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model; `memory`: texts taken from a fixed translation memory (the demo workspace's French, seeded without a translator).
+             * @enum {string}
+             */
+            provider: "copy" | "libretranslate" | "openai" | "memory";
+            /** @description Whether the text was machine translated; false with the `copy` provider, whose output is the source text. */
+            translated: boolean;
+            /** @description Pages sent to the translator: new pages, and pages changed since the previous run. */
+            translatedPages: number;
+            /** @description Pages unchanged since the previous run, whose earlier translation was kept. */
+            skippedPages: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            finishedAt: string;
+            /** @description Why the run failed. */
+            error?: string;
         };
         /**
          * @description A translation of a space into another language, kept up to date by runs.
@@ -7242,7 +7665,7 @@ export interface components {
                 /** @description Words translated by the latest run. */
                 latestWords?: number;
             };
-            latestRun?: components["schemas"]["TranslationRun"];
+            latestRun?: components["schemas"]["TranslationRun"] & unknown;
             permissions: {
                 view: boolean;
                 edit: boolean;
@@ -7252,37 +7675,15 @@ export interface components {
                 location: string;
             };
         };
-        /**
-         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
-         * @example completed
-         * @enum {string}
-         */
-        TranslationStatus: "pending" | "running" | "completed";
-        /** @description How the latest run went; absent until a first run ended. */
-        TranslationRun: {
-            /**
-             * @description `completed`: the result space holds the run's output; `failed`: the translator failed or did not answer in time, and the result space was left as it was (nothing of the run is written).
-             * @enum {string}
-             */
-            status: "completed" | "failed";
-            /**
-             * @description The translator the server is set up with (`TRANSLATOR_KIND`): `copy` copies the text unchanged (no translator is configured), `libretranslate` a LibreTranslate server, `openai` an OpenAI-compatible chat-completions model; `memory`: texts taken from a fixed translation memory (the demo workspace's French, seeded without a translator).
-             * @enum {string}
-             */
-            provider: "copy" | "libretranslate" | "openai" | "memory";
-            /** @description Whether the text was machine translated; false with the `copy` provider, whose output is the source text. */
-            translated: boolean;
-            /** @description Pages sent to the translator: new pages, and pages changed since the previous run. */
-            translatedPages: number;
-            /** @description Pages unchanged since the previous run, whose earlier translation was kept. */
-            skippedPages: number;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            finishedAt: string;
-            /** @description Why the run failed. */
-            error?: string;
+        TranslationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Translation"][];
         };
         CreateTranslation: {
             /** @description The content to translate. */
@@ -7296,495 +7697,6 @@ export interface components {
         };
         UpdateTranslation: {
             instructions: components["schemas"]["Document"] & unknown;
-        };
-        SAMLProviderList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["SAMLProvider"][];
-        };
-        /**
-         * @description A SAML identity provider the members of an organization can sign in with.
-         * @example {
-         *       "object": "saml-provider",
-         *       "id": "sml_01JD3QG6T2MV8HN",
-         *       "label": "Acme Okta",
-         *       "ssoURL": "https://acme.okta.example.com/app/docs/sso/saml",
-         *       "entityID": "http://www.okta.com/exk1a2b3c4d5e6f7g8h9",
-         *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIC8DCCAdigAwIBAgIQSmXk4VFqY5dNmQ8uGoJ4ZTANBgkqhkiG9w0BAQsFADA0MTIwMAYDVQQD\nEylNaWNyb3NvZnQgQXp1cmUgRmVkZXJhdGVkIFNTTyBDZXJ0aWZpY2F0ZTAeFw0yNjAzMTQwOTI2\n-----END CERTIFICATE-----",
-         *       "defaultTeam": {
-         *         "object": "team",
-         *         "id": "tem_01JD3QF4H7ZNB2S",
-         *         "title": "Developer Relations",
-         *         "members": 6,
-         *         "spaces": 4,
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "permissions": {
-         *           "admin": true,
-         *           "view": true
-         *         }
-         *       },
-         *       "defaultRole": "read",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "status": "active",
-         *       "service": {
-         *         "acsURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/acs",
-         *         "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start",
-         *         "entityID": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/metadata"
-         *       },
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/saml/sml_01JD3QG6T2MV8HN"
-         *       }
-         *     }
-         */
-        SAMLProvider: {
-            /** @enum {string} */
-            object: "saml-provider";
-            id: string;
-            /** @description Name shown on the sign-in button. */
-            label: string;
-            /**
-             * Format: uri
-             * @description Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).
-             */
-            ssoURL?: string;
-            /** @description Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then). */
-            entityID?: string;
-            /** @description PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then). */
-            certificate?: string;
-            defaultTeam?: components["schemas"]["Team"] & unknown;
-            /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
-            defaultRole?: components["schemas"]["MemberRole"] | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * @description active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.
-             * @enum {string}
-             */
-            status: "active" | "pending";
-            /** @description The service-provider settings to enter in the identity provider. */
-            service: {
-                /**
-                 * Format: uri
-                 * @description Assertion consumer service URL to configure in the identity provider (HTTP-POST binding). The response must be signed with `certificate`, issued by `entityID`, for this service's `entityID` (audience) and this URL (recipient), within its validity window, and answer a sign-in started at `startURL`.
-                 */
-                acsURL: string;
-                /**
-                 * Format: uri
-                 * @description URL that starts a sign-in with this provider: redirects the browser to `ssoURL` with an AuthnRequest. Optional `returnTo` query parameter (a URL on this service's origin) receives the one-time `code` afterwards.
-                 */
-                startURL: string;
-                /** @description Entity id (audience) of the service provider; the URL serves its SAML metadata. */
-                entityID: string;
-            };
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
-        };
-        CreateSAMLProvider: {
-            /** @description Name shown on the sign-in button (1–100 characters). */
-            label: string;
-            /** @description Entity id (issuer) of the identity provider. */
-            entityID?: string;
-            /** @description PEM certificate of the identity provider (at most 20000 characters). */
-            certificate?: string;
-            /**
-             * Format: uri
-             * @description Single sign-on URL of the identity provider.
-             */
-            ssoURL?: string;
-            /** @description Id of a team of the organization that new people join. */
-            defaultTeam?: string;
-            /** @description Role of people signing in for the first time, null for guests. */
-            defaultRole?: components["schemas"]["MemberRole"] | null;
-        };
-        UpdateSAMLProvider: {
-            /** @description Name shown on the sign-in button (1–100 characters). */
-            label?: string;
-            /** @description Entity id (issuer) of the identity provider. */
-            entityID?: string;
-            /** @description PEM certificate of the identity provider (at most 20000 characters). */
-            certificate?: string;
-            /**
-             * Format: uri
-             * @description Single sign-on URL of the identity provider.
-             */
-            ssoURL?: string;
-            /** @description Id of a team of the organization that new people join. */
-            defaultTeam?: string;
-            /** @description Role of people signing in for the first time, null for guests. */
-            defaultRole?: components["schemas"]["MemberRole"] | null;
-        };
-        /**
-         * @description The single sign-on providers people can sign in to an organization with.
-         * @example {
-         *       "items": [
-         *         {
-         *           "id": "sml_01JD3QG6T2MV8HN",
-         *           "label": "Acme Okta",
-         *           "startURL": "https://api.docs.example.com/auth/saml/sml_01JD3QG6T2MV8HN/start"
-         *         }
-         *       ]
-         *     }
-         */
-        SSOProviderLogins: {
-            items: {
-                /** @description Id of the SAML provider. */
-                id: string;
-                label: string;
-                /**
-                 * Format: uri
-                 * @description URL that starts a sign-in with this provider.
-                 */
-                startURL: string;
-            }[];
-        };
-        IssuesClusterList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IssuesCluster"][];
-        };
-        /**
-         * @description A group of similar conversation issues, with its trend and the state of the tasks addressing it.
-         * @example {
-         *       "object": "issues-cluster",
-         *       "id": "icl_01JD3QK4A3NW7VF",
-         *       "label": "API token management",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "icon": "key",
-         *       "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
-         *       "weeklyPulse": [
-         *         0,
-         *         1,
-         *         0,
-         *         2,
-         *         3,
-         *         1,
-         *         4,
-         *         2,
-         *         5,
-         *         3,
-         *         6,
-         *         4,
-         *         7
-         *       ],
-         *       "sources": {
-         *         "intercom": 31,
-         *         "api": 7
-         *       },
-         *       "stats": {
-         *         "issues": 38,
-         *         "conversations": 35,
-         *         "tasksTotal": 4,
-         *         "tasksBacklog": 1,
-         *         "tasksStarted": 1,
-         *         "tasksCompleted": 2,
-         *         "tasksCancelled": 0
-         *       },
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
-         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
-         *       }
-         *     }
-         */
-        IssuesCluster: {
-            /** @enum {string} */
-            object: "issues-cluster";
-            id: string;
-            label: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt: string;
-            /** @description Name of an icon standing for the topic. */
-            icon?: string;
-            /** @description What the issues of the cluster have in common; absent until summarized. */
-            summary?: string;
-            /** @description Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested). */
-            weeklyPulse: number[];
-            /** @description Number of issues per conversation source. */
-            sources: {
-                [key: string]: number;
-            };
-            /** @description Issues and conversations of the cluster, and its tasks: the change requests addressing it. */
-            stats: {
-                issues: number;
-                conversations: number;
-                /** @description Change requests created for the cluster (`conversationsIssuesCluster`). */
-                tasksTotal: number;
-                /** @description Of them, drafts. */
-                tasksBacklog: number;
-                /** @description Of them, open. */
-                tasksStarted: number;
-                /** @description Of them, merged. */
-                tasksCompleted: number;
-                /** @description Of them, archived. */
-                tasksCancelled: number;
-            };
-            urls: {
-                /** Format: uri */
-                location: string;
-                /** Format: uri */
-                app: string;
-            };
-        };
-        ConversationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Conversation"][];
-        };
-        /**
-         * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
-         * @example {
-         *       "object": "conversation",
-         *       "id": "cnv_01JD3QH8W5PZ3RC",
-         *       "subject": "Cannot find where to rotate an API token",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "processedAt": "2026-03-14T09:31:12.000Z",
-         *       "source": "intercom",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *         "source": "https://support.acme.example.com/conversations/48213"
-         *       }
-         *     }
-         */
-        Conversation: {
-            /** @enum {string} */
-            object: "conversation";
-            /** @description The identifier given when the conversation was ingested. */
-            id: string;
-            subject?: string;
-            /**
-             * Format: date-time
-             * @description When the conversation took place (`metadata.createdAt`), else when it was ingested.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When issues were extracted from it; absent until then.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            processedAt?: string;
-            /** @description Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly. */
-            source: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool (`metadata.url`).
-                 */
-                source?: string;
-            };
-        };
-        IngestConversation: {
-            /** @description Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool). */
-            id: string;
-            metadata?: {
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool.
-                 */
-                url?: string;
-                /** @description Free-form attributes (at most 50), e.g. the customer plan. */
-                attributes?: {
-                    [key: string]: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the conversation took place.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                createdAt?: string;
-            };
-            subject?: string;
-            /** @description The messages, in order (1–500). */
-            parts: {
-                /** @enum {string} */
-                type: "message";
-                /** @enum {string} */
-                role: "user";
-                body: string;
-            }[];
-        };
-        /**
-         * @description A conversation with its messages and metadata.
-         * @example {
-         *       "conversation": {
-         *         "object": "conversation",
-         *         "id": "cnv_01JD3QH8W5PZ3RC",
-         *         "subject": "Cannot find where to rotate an API token",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "processedAt": "2026-03-14T09:31:12.000Z",
-         *         "source": "intercom",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *           "source": "https://support.acme.example.com/conversations/48213"
-         *         }
-         *       },
-         *       "parts": [
-         *         {
-         *           "type": "message",
-         *           "role": "user",
-         *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
-         *         }
-         *       ],
-         *       "metadata": {
-         *         "url": "https://support.acme.example.com/conversations/48213",
-         *         "attributes": {
-         *           "plan": "pro",
-         *           "locale": "en-US"
-         *         },
-         *         "createdAt": "2026-03-14T09:26:53.000Z"
-         *       }
-         *     }
-         */
-        ConversationDetail: {
-            conversation: components["schemas"]["Conversation"];
-            parts: components["schemas"]["ConversationPart"][];
-            metadata: {
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool.
-                 */
-                url?: string;
-                /** @description Free-form attributes given at ingestion. */
-                attributes?: {
-                    [key: string]: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the conversation took place, as given at ingestion.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                createdAt?: string;
-            };
-        };
-        /** @description One message of a conversation. */
-        ConversationPart: {
-            /** @enum {string} */
-            type: "message";
-            /**
-             * @description Who wrote the message.
-             * @enum {string}
-             */
-            role: "user";
-            /** @description Text of the message. */
-            body: string;
-        };
-        ConversationIssueDetailList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["ConversationIssueDetail"][];
-        };
-        /**
-         * @description An issue with the conversation it was found in.
-         * @example {
-         *       "issue": {
-         *         "object": "conversation-issue",
-         *         "id": "iss_01JD3QJ2Y9KT6SD",
-         *         "title": "Token rotation is not documented",
-         *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
-         *         "createdAt": "2026-03-14T09:31:12.000Z",
-         *         "ingestedAt": "2026-03-14T09:26:53.000Z",
-         *         "conversation": "cnv_01JD3QH8W5PZ3RC",
-         *         "cluster": "icl_01JD3QK4A3NW7VF",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
-         *         }
-         *       },
-         *       "conversation": {
-         *         "object": "conversation",
-         *         "id": "cnv_01JD3QH8W5PZ3RC",
-         *         "subject": "Cannot find where to rotate an API token",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "processedAt": "2026-03-14T09:31:12.000Z",
-         *         "source": "intercom",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *           "source": "https://support.acme.example.com/conversations/48213"
-         *         }
-         *       }
-         *     }
-         */
-        ConversationIssueDetail: {
-            issue: components["schemas"]["ConversationIssue"];
-            conversation: components["schemas"]["Conversation"];
-        };
-        /**
-         * @description A documentation issue found in a conversation: something the user could not find or understand.
-         * @example {
-         *       "object": "conversation-issue",
-         *       "id": "iss_01JD3QJ2Y9KT6SD",
-         *       "title": "Token rotation is not documented",
-         *       "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
-         *       "createdAt": "2026-03-14T09:31:12.000Z",
-         *       "ingestedAt": "2026-03-14T09:26:53.000Z",
-         *       "conversation": "cnv_01JD3QH8W5PZ3RC",
-         *       "cluster": "icl_01JD3QK4A3NW7VF",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
-         *       }
-         *     }
-         */
-        ConversationIssue: {
-            /** @enum {string} */
-            object: "conversation-issue";
-            id: string;
-            title: string;
-            summary: string;
-            /**
-             * Format: date-time
-             * @description When the issue was found in the conversation.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the conversation it comes from was ingested.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            ingestedAt: string;
-            /** @description Id of the conversation it was found in. */
-            conversation: string;
-            /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
-            cluster?: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
         };
     };
     responses: {

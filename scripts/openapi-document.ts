@@ -4,6 +4,7 @@ import { errorExamples, errorStatusNames } from '../contract/common.js';
 import { apiInfo, contractOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { describeAccess } from '../contract/access.js';
 import { errorsOf, type Operation } from '../contract/operation.js';
+import { namedSchemas } from '../contract/zod.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
 function errorBodySchema(code: number) {
@@ -109,6 +110,8 @@ export function buildOpenApiDocument() {
     description: 'An access token, sent as `Authorization: Bearer <token>`.',
   });
   registerErrorResponses(registry);
+  // Named schemas first, each from its own declaration (see `namedSchemas`).
+  for (const [name, schema] of namedSchemas) registry.register(name, schema);
   for (const [name, schema] of Object.entries(standaloneSchemas)) registry.register(name, schema);
   for (const [operationId, op] of Object.entries(contractOperations)) registerOperation(registry, operationId, op);
 
