@@ -29,9 +29,13 @@ const changeCount = Number(opts.changes);
 const rounds = Number(opts.rounds);
 const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
 
-/** A page of a documentation set: a heading, paragraphs, a list, a code block; `edit` changes paragraph `which`. */
-function pageMarkdown(n: number, edits: Record<number, string> = {}): string {
-  const paragraph = (i: number) => edits[i] ?? `Paragraph ${i} of page ${n}: configure the **server**, set the \`token\` and read [the guide](https://docs.example.com/${n}/${i}).`;
+/**
+ * A page of a documentation set: a heading, paragraphs, a list, a code block; `edits` replace paragraphs by
+ * number. Each round's pages differ (`round` is in their links), so no round reads the parses an earlier
+ * round left in the server's parse cache.
+ */
+function pageMarkdown(round: number, n: number, edits: Record<number, string> = {}): string {
+  const paragraph = (i: number) => edits[i] ?? `Paragraph ${i} of page ${n}: configure the **server**, set the \`token\` and read [the guide](https://docs.example.com/${round}/${n}/${i}).`;
   return [
     `# Page ${n}`,
     paragraph(0),
@@ -87,7 +91,7 @@ async function run(kind: string) {
       const seed = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Seed' })).body;
       const ids: string[] = [];
       for (let from = 0; from < pageCount; from += 50) {
-        const changes = Array.from({ length: Math.min(50, pageCount - from) }, (_, i) => ({ operation: 'insert_page', title: `Page ${from + i}`, document: { markdown: pageMarkdown(from + i) } }));
+        const changes = Array.from({ length: Math.min(50, pageCount - from) }, (_, i) => ({ operation: 'insert_page', title: `Page ${from + i}`, document: { markdown: pageMarkdown(r, from + i) } }));
         const done = await batch(space.id, seed.id, changes);
         ids.push(...done.body.changes.map((c: { page: { id: string } }) => c.page.id));
       }
@@ -96,10 +100,10 @@ async function run(kind: string) {
       const ours = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Ours' })).body;
       const theirs = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Theirs' })).body;
       const edited = ids.slice(0, changeCount);
-      await batch(space.id, theirs.id, edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(i, { 4: `Last paragraph of page ${i}, edited in the space.` }) } })));
+      await batch(space.id, theirs.id, edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(r, i, { 4: `Last paragraph of page ${i}, edited in the space.` }) } })));
       await call('POST', `/spaces/${space.id}/change-requests/${theirs.id}/merge`);
       // The measured batch: 50 pages rewritten, each keeping its other blocks' keys.
-      const ourChanges = edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(i, { 1: `Second paragraph of page ${i}, edited in the change request.` }) } }));
+      const ourChanges = edited.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: pageMarkdown(r, i, { 1: `Second paragraph of page ${i}, edited in the change request.` }) } }));
       update.push((await batch(space.id, ours.id, ourChanges)).ms);
       // The measured merge: 200 pages, 50 of them changed on both sides, merged block by block.
       merge.push((await call('POST', `/spaces/${space.id}/change-requests/${ours.id}/merge`)).ms);
