@@ -1,0 +1,382 @@
+// Published-site benchmark: a page of a published docs site (server/published/) served to readers, against
+// the API's hot read `GET /v1/spaces/{id}`, by the same server process in the same run, on PGlite and on
+// PostgreSQL. A served page reads the site and what its cache key is made of in one query and is then
+// answered from the page cache (rendered once per revision, site state and visitor claims); the target is
+// that a page costs no more than 1.5x the API read (req/s and CPU per request).
+//
+//   npx tsx bench/published-site.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32]
+//                                   [--warmup 2] [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
+//                                   [--out published-site.json]
+//
+// Three loads, at --connections each, one after the other on one server: the API read (with a token), a page of
+// a public site (no token, no cookie), and a page of a visitor-auth site with adaptive content (the visitor's
+// JWT in its cookie, verified on every request, with a claim a page condition reads). Each round starts a
+// fresh server (so the page cache starts cold and is warmed by the warm-up), and rounds rotate the order of
+// the loads, so a burst of other work on the machine does not always hit the same one. Medians of the rounds
+// go to bench/results/<out>, with the load average before and after; one SUMMARY line per storage and page.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { SignJWT } from 'jose';
+import { createScratchDatabase } from '../server/db/scratch-database.js';
+import { freePort } from '../test/support/child-server.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    storage: { type: 'string', default: 'both' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
+    'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    out: { type: 'string', default: 'published-site.json' },
+  },
+});
+type Storage = 'pglite' | 'postgres';
+type Load = 'api' | 'page' | 'visitorPage';
+const loads: Load[] = ['api', 'page', 'visitorPage'];
+const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
+if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
+const duration = Number(opts.duration);
+const warmup = Number(opts.warmup);
+const connections = Number(opts.connections);
+const rounds = Number(opts.rounds);
+if (!(duration > 0 && warmup >= 0 && connections > 0 && rounds > 0)) throw new Error('--duration, --connections and --rounds must be positive');
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-published-'));
+const token = 'bench-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${token}` };
+
+const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tmp, { recursive: true, force: true })];
+async function cleanUp() {
+  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()!()).catch((err) => console.error('cleanup:', err));
+}
+async function abort(message: string, code: number) {
+  console.error(message);
+  await cleanUp();
+  process.exit(code);
+}
+process.on('SIGINT', () => void abort('interrupted', 130));
+process.on('SIGTERM', () => void abort('terminated', 143));
+const limitMs = storages.length * rounds * (loads.length * (warmup + duration) * 1000 + 90_000) + 60_000;
+setTimeout(() => void abort(`bench/published-site.ts: gave up after ${limitMs / 1000} s`, 1), limitMs).unref();
+
+interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** The project's server in its own Node process, output to a file (as bench/http.ts), once it answers HTTP. */
+async function startServer(name: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const logFile = path.join(tmp, `${name}.log`);
+  const out = openSync(logFile, 'w');
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL; // never inherit a storage we did not choose
+  // The loads send one token and no token at all: rate limiting stays on (the default) far above them.
+  childEnv.RATE_LIMIT_PER_MINUTE = '1000000000';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
+  closeSync(out);
+  const exited = once(child, 'exit');
+  const stop = () => stopChild(child, exited);
+  cleanups.push(stop);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      throw new Error(`${name} did not start:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
+    }
+    try {
+      await fetch(`${url}/v1/spaces/none`, { headers: auth, signal: AbortSignal.timeout(1000) });
+      return { url, pid: child.pid!, stop };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function call(method: string, url: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = (await res.json()) as Record<string, any>;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** A page of ordinary documentation: headings, paragraphs with links and code, a list, a table, a code block, a hint. */
+function pageMarkdown(n: number): string {
+  return [
+    `Everything about topic ${n}: what it is for, how to set it up and what to watch for.`,
+    '## Before you start',
+    `You need an account with the **edit** role and the \`acme\` CLI (version 2.${n} or later). See [the install guide](https://example.com/install) and the [reference](https://example.com/reference/${n}).`,
+    '- Read the overview first.\n- Keep your token at hand.\n- Check the [status page](https://status.example.com).',
+    '## Options',
+    '| Option | Default | Meaning |\n|---|---|---|\n| `--retries` | `3` | How many times a failed call is retried |\n| `--timeout` | `30s` | The longest a call may take |\n| `--region` | `eu` | Where the data stays |',
+    '## Example',
+    '```sh\nacme login --token "$ACME_TOKEN"\nacme deploy --retries 5 --timeout 60s\nacme status --watch\n```',
+    '{% hint style="info" %}\nA deploy can be rolled back for 30 days.\n{% endhint %}',
+    '### Troubleshooting',
+    `If the deploy stops at step ${n}, run \`acme doctor\` and send its output to support. Most problems come from an expired token or a missing permission on the target project.`,
+  ].join('\n\n');
+}
+
+interface Fixture {
+  spacePath: string;
+  pagePath: string;
+  visitorPagePath: string;
+  visitorCookie: string;
+}
+
+/** Through the API: a space of 24 pages (merged from a change request), a public site and a visitor-auth adaptive site over it. */
+async function makeFixture(api: string): Promise<Fixture> {
+  const orgs = await call('GET', `${api}/v1/orgs`);
+  const org = orgs.items[0].id as string;
+  const space = await call('POST', `${api}/v1/orgs/${org}/spaces`, { title: 'Guides' });
+  const cr = await call('POST', `${api}/v1/spaces/${space.id}/change-requests`, { subject: 'Pages' });
+  const changes = Array.from({ length: 24 }, (_, i) => ({
+    operation: 'insert_page',
+    title: `Topic ${i + 1}`,
+    document: { markdown: pageMarkdown(i + 1) },
+    ...(i === 12 && { condition: 'visitor.claims.isPartner' }),
+  }));
+  await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+  await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+
+  const site = await call('POST', `${api}/v1/orgs/${org}/sites`, { title: 'Acme docs', spaces: [space.id] });
+  const published = await call('POST', `${api}/v1/orgs/${org}/sites/${site.id}/publish`);
+
+  const gated = await call('POST', `${api}/v1/orgs/${org}/sites`, { title: 'Acme partner docs', spaces: [space.id], visibility: 'visitor-auth' });
+  const schema = { type: 'object', properties: { isPartner: { type: 'boolean' } }, additionalProperties: false };
+  await call('PUT', `${api}/v1/orgs/${org}/sites/${gated.id}/adaptive-schema`, { jsonSchema: schema });
+  await call('PATCH', `${api}/v1/orgs/${org}/sites/${gated.id}`, { adaptiveContent: { enabled: true } });
+  const gatedPublished = await call('POST', `${api}/v1/orgs/${org}/sites/${gated.id}/publish`);
+  const { privateKey } = await call('GET', `${api}/v1/orgs/${org}/sites/${gated.id}/publishing/auth`);
+  const jwt = await new SignJWT({ isPartner: true })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(privateKey as string));
+
+  const pathOf = (url: string) => new URL(url).pathname;
+  return {
+    spacePath: `/v1/spaces/${space.id}`,
+    // Pages in the middle of 24: previous and next, a full sidebar. Page 13 has a condition on a claim, so
+    // anonymous readers of the public site do not see it; its visitors with the claim do.
+    pagePath: `${pathOf(published.urls.published)}/topic-12`,
+    visitorPagePath: `${pathOf(gatedPublished.urls.published)}/topic-13`,
+    visitorCookie: `dw_visitor_${gated.id}=${jwt}`,
+  };
+}
+
+interface Measure {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU of the server process per request, ms (PGlite's included; PostgreSQL's backends are dbCpuMs) */
+  cpuMs: number;
+  dbCpuMs?: number;
+  /** bytes of the answer's body */
+  bytes: number;
+}
+
+function cpuTimeMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU used so far by the PostgreSQL backends of `database` (as bench/http.ts measures it), by pid. */
+function databaseCpuMs(database: string | undefined): Map<number, number> {
+  const byPid = new Map<number, number>();
+  if (!database) return byPid;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) byPid.set(Number(entry), cpuTimeMs(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return byPid;
+}
+
+function databaseCpuUsed(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
+}
+
+/** Warm-up, then the measure; any answer but 200, or any error, fails the bench. */
+async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, database?: string): Promise<Measure> {
+  // The answer must be what the load is about (a page, not a sign-in page or a 404 that would be cheaper).
+  const probe = await fetch(server.url + resource, { headers, redirect: 'manual' });
+  const body = await probe.text();
+  if (probe.status !== 200) throw new Error(`${name}: ${resource} answered ${probe.status}: ${body.slice(0, 300)}`);
+  if (resource.startsWith('/v1/') ? !body.includes('"object":"space"') : !/<h1>Topic 1[23]<\/h1>/.test(body)) throw new Error(`${name}: unexpected body ${body.slice(0, 300)}`);
+  for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
+    if (seconds <= 0) continue;
+    const cpuBefore = cpuTimeMs(server.pid);
+    const dbBefore = databaseCpuMs(database);
+    const r = await autocannon({ url: server.url + resource, connections, duration: seconds, headers });
+    const cpu = cpuTimeMs(server.pid) - cpuBefore;
+    const dbCpu = databaseCpuUsed(dbBefore, databaseCpuMs(database));
+    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
+      throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
+    }
+    if (phase === 'measure') {
+      const perRequest = (ms: number) => Math.round((ms / r.requests.total) * 1000) / 1000;
+      return {
+        requests: r.requests.total,
+        rps: Math.round(r.requests.average),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        cpuMs: perRequest(cpu),
+        ...(database && { dbCpuMs: perRequest(dbCpu) }),
+        bytes: Buffer.byteLength(body),
+      };
+    }
+  }
+  throw new Error('--duration must be positive');
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const medianOf = (ms: Measure[]): Measure => ({
+  requests: median(ms.map((m) => m.requests)),
+  rps: median(ms.map((m) => m.rps)),
+  p50: median(ms.map((m) => m.p50)),
+  p99: median(ms.map((m) => m.p99)),
+  cpuMs: median(ms.map((m) => m.cpuMs)),
+  ...(ms[0].dbCpuMs !== undefined && { dbCpuMs: median(ms.map((m) => m.dbCpuMs!)) }),
+  bytes: ms[0].bytes,
+});
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+interface Cost {
+  /** API req/s ÷ page req/s: how many API reads one page costs in throughput (target ≤ 1.5) */
+  rpsCost: number;
+  /** page CPU per request ÷ API's (server, plus the database's on PostgreSQL) */
+  cpuCost: number;
+}
+
+function costOf(page: Measure, api: Measure): Cost {
+  const cpu = (m: Measure) => m.cpuMs + (m.dbCpuMs ?? 0);
+  return { rpsCost: round2(api.rps / page.rps), cpuCost: round2(cpu(page) / cpu(api)) };
+}
+
+interface StorageResult {
+  api: Measure;
+  page: Measure & Cost;
+  visitorPage: Measure & Cost;
+  rounds?: Record<Load, Measure>[];
+}
+
+async function benchStorage(storage: Storage): Promise<StorageResult> {
+  let env: Record<string, string>;
+  if (storage === 'pglite') env = { DATA_DIR: path.join(tmp, 'pglite') };
+  else {
+    const scratch = await createScratchDatabase(opts['pg-url']!, { prefix: 'bench_published' });
+    cleanups.push(() => scratch.dispose());
+    env = { DATABASE_URL: scratch.url };
+  }
+  const database = env.DATABASE_URL && new URL(env.DATABASE_URL).pathname.slice(1);
+  let fixture: Fixture | undefined;
+  const results: Record<Load, Measure>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const server = await startServer(`project-${storage}-${round}`, env);
+    try {
+      fixture ??= await makeFixture(server.url);
+      const f = fixture;
+      const targets: Record<Load, [string, Record<string, string>]> = {
+        api: [f.spacePath, auth],
+        page: [f.pagePath, {}],
+        visitorPage: [f.visitorPagePath, { cookie: f.visitorCookie }],
+      };
+      // Round r starts with load r (mod 3): each load is measured first, second and third in turn.
+      const order = loads.map((_, i) => loads[(i + round) % loads.length]);
+      const measured = {} as Record<Load, Measure>;
+      for (const load of order) measured[load] = await measure(`${storage} ${load}`, server, targets[load][0], targets[load][1], database);
+      results.push(measured);
+      console.log(`  round ${round + 1}: ${loads.map((l) => `${l} ${measured[l].rps} req/s`).join(', ')}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  const api = medianOf(results.map((r) => r.api));
+  const page = medianOf(results.map((r) => r.page));
+  const visitorPage = medianOf(results.map((r) => r.visitorPage));
+  return {
+    api,
+    page: { ...page, ...costOf(page, api) },
+    visitorPage: { ...visitorPage, ...costOf(visitorPage, api) },
+    ...(rounds > 1 && { rounds: results }),
+  };
+}
+
+const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
+const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+const code = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract', 'generated') ? '+' : ''}`;
+try {
+  const results: Partial<Record<Storage, StorageResult>> = {};
+  for (const storage of storages) {
+    console.log(`${storage}: ${connections} connections, ${warmup} s warm-up, ${duration} s measure, ${rounds} round(s), load average ${os.loadavg()[0].toFixed(2)}…`);
+    results[storage] = await benchStorage(storage);
+  }
+  const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => String(c).padStart(i === 0 ? 22 : 11)).join(''));
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'bytes', 'req/s cost', 'CPU cost']);
+  for (const [storage, r] of Object.entries(results)) {
+    for (const load of loads) {
+      const m = r[load] as Measure & Partial<Cost>;
+      row([`${storage} ${load}`, m.rps, m.p50, m.p99, m.cpuMs, m.dbCpuMs ?? '', m.bytes, m.rpsCost ?? '', m.cpuCost ?? '']);
+    }
+  }
+  for (const [storage, r] of Object.entries(results)) {
+    for (const load of ['page', 'visitorPage'] as const) {
+      const m = r[load];
+      console.log(
+        `SUMMARY published-site ${storage} ${load} (median of ${rounds}): ${m.rps} req/s vs GET /v1/spaces/{id} ${r.api.rps} req/s: a page costs ${m.rpsCost}x the API read (target <= 1.5); CPU per request ${m.cpuCost}x`,
+      );
+    }
+  }
+  const file = path.resolve(import.meta.dirname, 'results', opts.out!);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const record = {
+    date: new Date().toISOString(),
+    code,
+    node: process.version,
+    cpus: os.cpus().length,
+    // The 1-minute load average: other work on the machine skews the numbers (the bench itself adds about 2).
+    loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
+    requests: {
+      api: 'GET /v1/spaces/{id} (token)',
+      page: 'GET <published URL>/topic-12 of a public site (24 pages)',
+      visitorPage: 'GET <published URL>/topic-13 of a visitor-auth site with adaptive content over the same space (JWT cookie; the page has a condition on its claim)',
+    },
+    connections,
+    warmupSeconds: warmup,
+    durationSeconds: duration,
+    rounds,
+    results,
+  };
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  console.log(`written to ${path.relative(root, file)}`);
+  await cleanUp();
+} catch (err) {
+  await abort(`bench/published-site.ts failed: ${err instanceof Error ? err.message : String(err)}`, 1);
+}
