@@ -91,6 +91,31 @@ describe('script runtime', () => {
     await expect(run('export const nothing = 1;')).rejects.toThrow('no default export');
   });
 
+  it('ends every invocation without QuickJS aborting: a fetch left unawaited, many objects made after an await, out of memory', async () => {
+    // The sandbox thread's output reaches this process's stderr: QuickJS reports a runtime freed with
+    // objects still alive there ("Aborted(Assertion failed: list_empty(&rt->gc_obj_list)…").
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      written.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    try {
+      const unawaited = await run(`export default { fetch() { fetch('${slowUrl}/late'); return new Response('early') } }`);
+      expect(unawaited.body).toBe('early');
+      await expect(run(`export default { fetch() { fetch('${slowUrl}/late'); throw new Error('gone') } }`)).rejects.toThrow('Error: gone');
+      const many = await run('export default { async fetch() { await 0; const a = []; for (let i = 0; i < 200000; i++) a.push({ i }); return new Response(String(a.length)) } }');
+      expect(many.body).toBe('200000');
+      await expect(run('export default { async fetch() { await 0; const all = []; for (;;) all.push({ a: [1] }); } }')).rejects.toThrow('out of memory');
+      // The late fetches are answered after their invocations ended (150 ms): nothing is resolved into a dropped sandbox.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await run('export default { fetch() { return new Response("next") } }')).body).toBe('next');
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written.join('')).not.toContain('Aborted');
+  });
+
   it('has no file system, process, timers or imports', async () => {
     await expect(run("import fs from 'fs'; export default { fetch() { return new Response('x') } }")).rejects.toThrow('Imports are not available');
     await expect(run("import * as std from 'std'; export default { fetch() { return new Response(std.loadFile('/etc/passwd')) } }")).rejects.toThrow('Imports are not available');

@@ -27,7 +27,9 @@ const INITIAL_PAGES = 256;
 async function freshQuickJS(memoryBytes) {
   const maximum = Math.max(INITIAL_PAGES, Math.ceil(memoryBytes / PAGE));
   const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
-  return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: compiled, wasmMemory }));
+  const QuickJS = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: compiled, wasmMemory }));
+  // Whether the memory grew to (nearly) its maximum: QuickJS's own limit trips a little below it.
+  return { QuickJS, exhausted: () => wasmMemory.buffer.byteLength >= 0.9 * maximum * PAGE };
 }
 const fetches = new Map();
 let nextFetchId = 1;
@@ -70,7 +72,7 @@ async function invoke({ id, script, request, env, limits }) {
   let cpuMs = 0;
   let sliceStart = 0;
   let interrupted = false;
-  const QuickJS = await freshQuickJS(limits.memoryBytes);
+  const { QuickJS, exhausted } = await freshQuickJS(limits.memoryBytes);
   const runtime = QuickJS.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -94,10 +96,20 @@ async function invoke({ id, script, request, env, limits }) {
     }
   };
   const inFlight = new Set();
+  // The promises handed out by the fetch host function, until the host answers: one still waiting when
+  // the invocation ends (the script returned or failed without awaiting it) holds its resolve and reject
+  // functions, which are disposed with the context below.
+  const unsettled = new Set();
   const failure = (message) => ({ message: interrupted ? `The script used more than ${limits.cpuMs} ms of CPU time and was stopped` : message, logs, cpuMs: Math.round(cpuMs) });
   const errorText = (handle) => {
-    const dumped = vm.dump(handle);
-    handle.dispose();
+    let dumped;
+    try {
+      dumped = vm.dump(handle);
+    } finally {
+      handle.dispose();
+    }
+    // Out of memory while making the error itself, QuickJS throws null instead.
+    if (dumped === null && exhausted()) return 'InternalError: out of memory';
     if (dumped && typeof dumped === 'object') return `${dumped.name ?? 'Error'}: ${dumped.message ?? JSON.stringify(dumped)}`;
     return String(dumped);
   };
@@ -114,13 +126,15 @@ async function invoke({ id, script, request, env, limits }) {
     });
     define('fetch', (wire) => {
       const deferred = vm.newPromise();
+      unsettled.add(deferred);
       const fetchId = nextFetchId++;
       const done = new Promise((resolve) => fetches.set(fetchId, resolve)).then((answer) => {
         inFlight.delete(done);
-        if (!deferred.alive) return;
+        if (!unsettled.delete(deferred)) return; // the invocation ended meanwhile
         const value = vm.newString(answer);
         deferred.resolve(value);
-        if (value.alive) value.dispose();
+        value.dispose();
+        deferred.dispose();
       });
       inFlight.add(done);
       parentPort.postMessage({ type: 'fetch', id, fetchId, request: JSON.parse(vm.getString(wire)) });
@@ -167,12 +181,13 @@ async function invoke({ id, script, request, env, limits }) {
     if (err && typeof err === 'object' && 'logs' in err) throw err;
     throw failure(err instanceof Error ? err.message : String(err));
   } finally {
-    try {
-      vm.dispose();
-      runtime.dispose();
-    } catch {
-      // A handle the guest kept alive (e.g. an unsettled promise) makes dispose complain; the whole
-      // WebAssembly instance and its memory are dropped with this invocation either way.
-    }
+    for (const deferred of unsettled) deferred.dispose();
+    unsettled.clear();
+    vm.dispose();
+    // The runtime is not freed: the WebAssembly instance it lives in is dropped with this invocation,
+    // which releases all of it. Freeing it would only check that QuickJS's object list is empty, and in
+    // quickjs-emscripten 0.32.0 (and 0.31.0) that check fails, aborting with "Assertion failed:
+    // list_empty(&rt->gc_obj_list)", after a script allocates many objects inside a promise job (any code
+    // after an await), even with every handle disposed: justjake/quickjs-emscripten#269 and #257.
   }
 }
