@@ -146,6 +146,28 @@ describe('script runtime', () => {
     }
   });
 
+  it("sends and reads bytes in a script's own fetch", async () => {
+    // An upstream answering the bytes it received, each plus one.
+    const echo = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([...Buffer.concat(chunks)].map((b) => (b + 1) & 255))));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`;
+      const answer = await run(
+        `export default { async fetch() {
+          const r = await fetch('${url}', { method: 'POST', body: new Uint8Array([0xff, 0x00, 0xc3, 0x27]) });
+          return Response.json([...new Uint8Array(await r.arrayBuffer())]);
+        } }`,
+      );
+      expect(JSON.parse(answer.body)).toEqual([0x00, 0x01, 0xc4, 0x28]);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
   it('runs at most perIntegration invocations of one integration at once; the others wait their turn', async () => {
     mostInFlight = 0;
     const script = `export default { async fetch() { const r = await fetch('${slowUrl}/one'); return new Response(await r.text()) } }`;
@@ -227,6 +249,47 @@ describe('public endpoints', () => {
     expect(res.body).toMatchObject({ installationId, spaceConfiguration: { board: 'b-1' } });
     expect((await request(h.current.app).get(`/integrations/${name}/installations/ins_unknown/integration`)).status).toBe(404);
     expect((await request(h.current.app).get(`/integrations/no-such-integration/integration`)).status).toBe(404);
+  });
+
+  it('hands a binary body to the script as its bytes, and sends the bytes a script answers', async () => {
+    const binary = unique('binary');
+    // The script answers the bytes it received, reversed, and says how it saw them.
+    await publishAs(owner, binary, {
+      script: `export default { async fetch(request) {
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        const reversed = new Uint8Array(bytes.length);
+        for (let i = 0; i < bytes.length; i++) reversed[i] = bytes[bytes.length - 1 - i];
+        return new Response(reversed, { headers: { 'content-type': 'application/octet-stream', 'x-length': String(bytes.length), 'x-first': String(bytes[0]) } });
+      } }`,
+    });
+    // A PNG signature and every byte value: not UTF-8.
+    const sent = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
+    const binaryParser = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    };
+    const res = await request(h.current.app).post(`/integrations/${binary}/integration`).set('content-type', 'image/png').send(sent).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-length']).toBe(String(sent.length));
+    expect(res.headers['x-first']).toBe('137');
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(Buffer.compare(res.body as Buffer, Buffer.from(sent).reverse())).toBe(0);
+
+    // A literal Uint8Array answer, and text bodies read as bytes (UTF-8) still answered as text.
+    const literal = unique('literal');
+    await publishAs(owner, literal, {
+      script: `export default { async fetch(request) {
+        if (request.method === 'PUT') return new Response(new Uint8Array(await request.arrayBuffer()));
+        return new Response(new Uint8Array([0, 255, 128, 10, 0xc3]));
+      } }`,
+    });
+    const fixed = await request(h.current.app).get(`/integrations/${literal}/integration`).buffer(true).parse(binaryParser);
+    expect(fixed.status).toBe(200);
+    expect([...(fixed.body as Buffer)]).toEqual([0, 255, 128, 10, 0xc3]);
+    const text = await request(h.current.app).put(`/integrations/${literal}/integration`).set('content-type', 'text/plain').send('héllo ✓').buffer(true).parse(binaryParser);
+    expect(text.status).toBe(200);
+    expect((text.body as Buffer).toString('utf8')).toBe('héllo ✓');
   });
 
   it('answers 502 with the reason when the script fails', async () => {

@@ -27,7 +27,7 @@ export class OutboundTooLarge extends OutboundFailed {}
 export interface OutboundInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   /** `follow` (at most 20 hops, each checked) or `manual` (a 3xx is the answer). Default `follow`. */
   redirect?: 'follow' | 'manual';
   /** `user`: a URL someone gave through the API, held to public addresses; `operator`: configured by whoever runs the server. */

@@ -9,7 +9,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
-import { ScriptFailed } from '../runtime/script-runtime.js';
+import { bodyForScript, ScriptFailed, scriptResponseBytes } from '../runtime/script-runtime.js';
 import { sandboxRunner, scriptEnv, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 
 /** The largest request body handed to a script. */
@@ -36,7 +36,8 @@ function errorAnswer(res: Response, status: number, message: string) {
 
 export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRunner = sandboxRunner): Router {
   const router = express.Router();
-  const body = express.text({ type: () => true, limit: MAX_BODY });
+  // The bytes as sent, whatever the content type: text reaches the script as text, other bytes as they are.
+  const body = express.raw({ type: () => true, limit: MAX_BODY });
 
   const serve = (targetOf: (req: Request) => ScriptTarget) => async (req: Request, res: Response) => {
     const name = String(req.params.name);
@@ -54,12 +55,12 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
         key: name,
         script: loaded.script,
         env: loaded.env,
-        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, body: typeof req.body === 'string' ? req.body : '' },
+        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, ...bodyForScript(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) },
       });
       for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
       const csp = cspHeader(loaded.integration.contentSecurityPolicy);
       if (csp) res.setHeader('Content-Security-Policy', csp);
-      res.status(answer.status).send(answer.body);
+      res.status(answer.status).send(scriptResponseBytes(answer));
     } catch (err) {
       if (!(err instanceof ScriptFailed)) throw err;
       errorAnswer(res, err.message.startsWith('Too many invocations') ? 503 : 502, `The integration's script failed: ${err.message}`);

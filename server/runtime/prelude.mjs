@@ -44,6 +44,35 @@ export const PRELUDE = String.raw`
     return s;
   };
 
+  // Bytes cross the host boundary as base64 inside the JSON text (strings are all that crosses it).
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const B64_INDEX = new Uint8Array(128);
+  for (let i = 0; i < 64; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+  const fromBase64 = (text) => {
+    const clean = text.replace(/=+$/, '');
+    const out = new Uint8Array((clean.length * 3) >> 2);
+    let o = 0;
+    for (let i = 0; i < clean.length; i += 4) {
+      const n = (B64_INDEX[clean.charCodeAt(i)] << 18) | (B64_INDEX[clean.charCodeAt(i + 1)] << 12) | (B64_INDEX[clean.charCodeAt(i + 2)] << 6) | B64_INDEX[clean.charCodeAt(i + 3)];
+      out[o++] = n >> 16;
+      if (o < out.length) out[o++] = (n >> 8) & 255;
+      if (o < out.length) out[o++] = n & 255;
+    }
+    return out;
+  };
+  const toBase64 = (bytes) => {
+    const parts = [];
+    let chunk = '';
+    for (let i = 0; i < bytes.length; i += 3) {
+      const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+      chunk += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
+      if (chunk.length >= 4096) { parts.push(chunk); chunk = ''; }
+    }
+    parts.push(chunk);
+    return parts.join('');
+  };
+  const asBytes = (input) => input instanceof Uint8Array ? input : ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+
   class TextEncoder {
     get encoding() { return 'utf-8'; }
     encode(text = '') { return utf8Encode(String(text)); }
@@ -52,8 +81,7 @@ export const PRELUDE = String.raw`
     get encoding() { return 'utf-8'; }
     decode(input) {
       if (input === undefined) return '';
-      const bytes = input instanceof Uint8Array ? input : ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
-      return utf8Decode(bytes);
+      return utf8Decode(asBytes(input));
     }
   }
 
@@ -117,24 +145,31 @@ export const PRELUDE = String.raw`
     [Symbol.iterator]() { return this.entries(); }
   }
 
-  const bodyText = (body) => {
-    if (body === undefined || body === null) return '';
+  // A body is kept as text (a string) or as bytes (a Uint8Array of its own), as it was given.
+  const bodyOf = (body) => {
+    if (body === undefined || body === null) return null;
     if (typeof body === 'string') return body;
     if (body instanceof URLSearchParams) return body.toString();
-    if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
+    if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return asBytes(body).slice();
     return String(body);
   };
+  const bodyBytes = (body) => (body === null ? new Uint8Array(0) : typeof body === 'string' ? utf8Encode(body) : body);
+  /** The body on the wire to the host: text as is, bytes as base64. */
+  const wireBody = (body) => (body === null ? { body: '' } : typeof body === 'string' ? { body } : { body: '', bodyBase64: toBase64(body) });
+  /** A body from the wire: base64 when the host sent bytes. */
+  const fromWire = (wire) => (typeof wire.bodyBase64 === 'string' ? fromBase64(wire.bodyBase64) : wire.body === '' || wire.body === undefined || wire.body === null ? null : wire.body);
 
   class Body {
-    _init(body) { this._body = body === undefined || body === null ? null : bodyText(body); this.bodyUsed = false; }
+    _init(body) { this._body = bodyOf(body); this.bodyUsed = false; }
     _take() {
       if (this.bodyUsed) return Promise.reject(new TypeError('Body has already been read'));
       this.bodyUsed = true;
-      return Promise.resolve(this._body === null ? '' : this._body);
+      return Promise.resolve(this._body);
     }
-    text() { return this._take(); }
-    json() { return this._take().then((t) => JSON.parse(t)); }
-    arrayBuffer() { return this._take().then((t) => utf8Encode(t).buffer); }
+    text() { return this._take().then((b) => (b === null ? '' : typeof b === 'string' ? b : utf8Decode(b))); }
+    json() { return this.text().then((t) => JSON.parse(t)); }
+    arrayBuffer() { return this._take().then((b) => bodyBytes(b).slice().buffer); }
+    bytes() { return this._take().then((b) => bodyBytes(b).slice()); }
     get body() { return this._body; }
   }
 
@@ -173,11 +208,12 @@ export const PRELUDE = String.raw`
 
   const fetch = (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const wire = JSON.stringify({ url: request.url, method: request.method, headers: [...request.headers], body: request._body, redirect: request.redirect });
+    const sent = request._body === null ? { body: null } : wireBody(request._body);
+    const wire = JSON.stringify({ url: request.url, method: request.method, headers: [...request.headers], ...sent, redirect: request.redirect });
     return host.fetch(wire).then((answer) => {
       const parsed = JSON.parse(answer);
       if (parsed.error) throw new TypeError(parsed.error);
-      const response = new Response(parsed.body === '' ? null : parsed.body, { status: parsed.status, headers: parsed.headers });
+      const response = new Response(fromWire(parsed), { status: parsed.status, headers: parsed.headers });
       response.url = request.url;
       return response;
     });
@@ -197,14 +233,14 @@ export const PRELUDE = String.raw`
       return Promise.reject(new TypeError('The script has no default export with a fetch(request, env, context) method'));
     }
     const incoming = JSON.parse(wire);
-    const request = new Request(incoming.url, { method: incoming.method, headers: incoming.headers, body: incoming.body === '' ? null : incoming.body });
+    const request = new Request(incoming.url, { method: incoming.method, headers: incoming.headers, body: fromWire(incoming) });
     const waiting = [];
     const context = { waitUntil: (p) => { waiting.push(Promise.resolve(p).catch((e) => console.error('waitUntil:', String(e)))); }, passThroughOnException() {} };
     return Promise.resolve()
       .then(() => handler.fetch(request, JSON.parse(envJson), context))
       .then((response) => {
         if (!(response instanceof Response)) throw new TypeError('fetch must return a Response');
-        return Promise.all(waiting).then(() => JSON.stringify({ status: response.status, headers: [...response.headers], body: response._body === null ? '' : response._body }));
+        return Promise.all(waiting).then(() => JSON.stringify({ status: response.status, headers: [...response.headers], ...wireBody(response._body) }));
       });
   };
 })();

@@ -10,6 +10,7 @@
 // - no file system, no process, no timers, no imports: the sandbox has none of them;
 // - outbound fetch: only through the host function below, i.e. server/http/outbound.ts with a deadline,
 //   a size cap and the address rules of user-given URLs (except the server's own API).
+import { isUtf8 } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
 
@@ -46,6 +47,8 @@ export interface ScriptRequest {
   headers: [string, string][];
   /** The body as text ('' for none). */
   body: string;
+  /** Instead of `body`, a body that is not text: its bytes, base64. */
+  bodyBase64?: string;
 }
 
 export interface ScriptLog {
@@ -57,7 +60,10 @@ export interface ScriptLog {
 export interface ScriptResponse {
   status: number;
   headers: [string, string][];
+  /** The body, when the script answered text or nothing ('' then). */
   body: string;
+  /** Instead of `body`, when the script answered bytes (an ArrayBuffer or a typed array): base64. */
+  bodyBase64?: string;
   logs: ScriptLog[];
   cpuMs: number;
 }
@@ -138,7 +144,18 @@ interface HostFetchRequest {
   method: string;
   headers: [string, string][];
   body: string | null;
+  bodyBase64?: string;
   redirect?: string;
+}
+
+/** A body read from the network or a client, for the sandbox: text when it is UTF-8, else base64. */
+export function bodyForScript(bytes: Buffer): { body: string; bodyBase64?: string } {
+  return isUtf8(bytes) ? { body: bytes.toString('utf8') } : { body: '', bodyBase64: bytes.toString('base64') };
+}
+
+/** The bytes of a script's answer. */
+export function scriptResponseBytes(response: Pick<ScriptResponse, 'body' | 'bodyBase64'>): Buffer {
+  return response.bodyBase64 !== undefined ? Buffer.from(response.bodyBase64, 'base64') : Buffer.from(response.body, 'utf8');
 }
 
 /** A pool of sandbox threads; one per process is enough (sharedScriptRuntime). */
@@ -190,13 +207,14 @@ export class ScriptRuntime {
         {
           method: request.method,
           headers: Object.fromEntries(request.headers),
-          ...(request.body !== null && request.method !== 'GET' && request.method !== 'HEAD' && { body: request.body }),
+          ...(request.method !== 'GET' && request.method !== 'HEAD' && request.bodyBase64 !== undefined && { body: Buffer.from(request.bodyBase64, 'base64') }),
+          ...(request.method !== 'GET' && request.method !== 'HEAD' && request.bodyBase64 === undefined && request.body !== null && { body: request.body }),
           redirect: request.redirect === 'manual' ? 'manual' : 'follow',
           // The server's own API is where the operator runs it; every other URL is the script's choice.
           origin: own ? 'operator' : 'user',
         },
       );
-      return JSON.stringify({ status: response.status, headers: [...response.headers.entries()], body: response.body.toString('utf8') });
+      return JSON.stringify({ status: response.status, headers: [...response.headers.entries()], ...bodyForScript(response.body) });
     } catch (err) {
       const message = err instanceof OutboundTimeout ? err.message : err instanceof Error ? err.message : String(err);
       return JSON.stringify({ error: `fetch failed: ${message}` });
