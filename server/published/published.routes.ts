@@ -3,20 +3,23 @@
 // and, for a request whose Host is a site's custom hostname, the same from `/` of that host. A share-link
 // site is served under `…/~s/<share key>/`; a visitor-auth site needs a visitor token (visitor.ts). An
 // unknown, unpublished or unreachable site answers the same 404, so no URL tells whether a site exists.
-// Every request reads the site row, so unpublishing or deleting takes the site down at once.
+// Every request reads the site row with the stamp of what its pages are made of (one statement), so
+// unpublishing or deleting takes the site down at once, and any change shows at the next request; the
+// answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
 import { siteCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { siteScripts } from '../sites/site-scripts.js';
+import { siteScriptsOf } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from './conditions.js';
 import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderPage } from './render-markdown.js';
-import { findSiteByHost, findSiteByPath, loadStructure, spaceTree, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
+import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
+import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
 
@@ -95,7 +98,7 @@ function chrome(base: string, nav: Navigation) {
 }
 
 async function servePlace(options: PublishedOptions, req: Request, res: Response, place: Place): Promise<void> {
-  const { db, urls } = options;
+  const { db } = options;
   const admitted = await admit(db, req, res, place);
   if (!admitted) return;
   const { visitor, base, segments } = admitted;
@@ -108,31 +111,37 @@ async function servePlace(options: PublishedOptions, req: Request, res: Response
     res.send(open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
     return;
   }
-
-  const structure = await loadStructure(db, site.id);
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
     res.type('application/xml').set('Cache-Control', 'no-cache');
-    res.send(await sitemap(db, site, structure, `${origin}${base}`));
+    res.send(await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`));
     return;
   }
+  if (segments[0] === '~search') {
+    // A search answers from the search index, which a merge updates later: never cached.
+    const answer = await searchAnswer(options, req, place.found, visitor, base);
+    sendHtml(res, answer.status, answer.html, site, false);
+    return;
+  }
+  const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
+  const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
+  if ('redirect' in answer) return void res.redirect(302, answer.redirect);
+  sendHtml(res, answer.status, answer.html, site, answer.indexable);
+}
 
+/** What every page of the site shows around its content, and where the reader is. */
+async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[]) {
+  const { db, urls } = options;
+  const { site } = found;
+  const structure = await structureOf(db, found);
   const customization = siteCustomization(site);
   const siteTitle = customization.title || site.title;
-  const scripts = await siteScripts(db, site.id, urls);
-  const nav = navigate(site, structure, visitor, segments[0] === '~search' ? [] : segments);
+  const nav = navigate(site, structure, visitor, segments);
   const { sections, variants } = chrome(base, nav);
-  const home = base || '/';
-  const searchAction = `${base}/~search`;
-  const frame = { siteTitle, customization, scripts, home, sections, variants, searchAction };
-
-  if (!nav.variant) {
-    sendHtml(res, 404, pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: '<p>This site has nothing to show yet.</p>' }), site, false);
-    return;
-  }
+  const frame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search` };
+  if (!nav.variant) return { frame, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
   const tree = await spaceTree(db, nav.variant.space);
   const readable = readablePages(tree, visitor);
-  const order = readingOrder(readable);
   const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
   const sidebarFor = (currentId?: string): SidebarEntry[] => {
     const hidden = new Set<string>();
@@ -146,29 +155,28 @@ async function servePlace(options: PublishedOptions, req: Request, res: Response
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor } };
+}
 
-  if (segments[0] === '~search') {
-    const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
-    const content = await searchPage(db, structure, nav, visitor, query, (siteSpaceId, path) => {
-      const entry = structure.siteSpaces.find((e) => e.row.id === siteSpaceId)!;
-      const section = structure.items.find((i) => i.id === entry.row.sectionId);
-      return `${base}/${joinPath(variantPath(section, entry), path)}`;
-    });
-    sendHtml(res, 200, pageHtml({ ...frame, title: 'Search', indexable: false, sidebar: sidebarFor(), content, query }), site, false);
-    return;
-  }
+const nothingYet = '<p>This site has nothing to show yet.</p>';
 
-  const pagePath = nav.rest.map((s) => s).join('/');
+/** The answer to a page's URL: the page, a redirect into a group, or the site's 404 page. */
+async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[]): Promise<Answer> {
+  const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
+  const { site } = found;
+  if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: nothingYet }) };
+  const { tree, readable, hrefOf, sidebarFor } = variant;
+  const order = readingOrder(readable);
+  const pagePath = nav.rest.join('/');
   let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
   if (target && target.page.type === 'group') {
     const inside = order.find((p) => p.path.startsWith(`${target!.path}/`));
-    if (inside) return void res.redirect(302, hrefOf(inside));
+    if (inside) return { redirect: hrefOf(inside) };
     target = undefined;
   }
   if (!target) {
     const content = pagePath === '' ? '<p>This space has no pages yet.</p>' : '<p>There is no page at this address. The pages of this space are listed beside.</p>';
-    sendHtml(res, 404, pageHtml({ ...frame, title: pagePath === '' ? siteTitle : 'Page not found', indexable: false, sidebar: sidebarFor(), content }), site, false);
-    return;
+    return { status: 404, indexable: false, html: pageHtml({ ...frame, title: pagePath === '' ? frame.siteTitle : 'Page not found', indexable: false, sidebar: sidebarFor(), content }) };
   }
   const at = order.findIndex((p) => p.page.id === target!.page.id);
   const previous = at > 0 ? order[at - 1] : undefined;
@@ -184,7 +192,20 @@ async function servePlace(options: PublishedOptions, req: Request, res: Response
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });
-  sendHtml(res, 200, html, site, indexable);
+  return { status: 200, indexable, html };
+}
+
+/** The results page of `…/~search?q=`, in the site space the reader is in (the first one, from the search box). */
+async function searchAnswer(options: PublishedOptions, req: Request, found: FoundSite, visitor: Visitor, base: string): Promise<{ status: number; html: string }> {
+  const { frame, structure, nav, variant } = await pageFrame(options, found, visitor, base, []);
+  if (!variant) return { status: 404, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: nothingYet }) };
+  const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+  const content = await searchPage(options.db, structure, nav, visitor, query, (siteSpaceId, path) => {
+    const entry = structure.siteSpaces.find((e) => e.row.id === siteSpaceId)!;
+    const section = structure.items.find((i) => i.id === entry.row.sectionId);
+    return `${base}/${joinPath(variantPath(section, entry), path)}`;
+  });
+  return { status: 200, html: pageHtml({ ...frame, title: 'Search', indexable: false, sidebar: variant.sidebarFor(), content, query }) };
 }
 
 /** The sitemap of a public site: every page an anonymous reader may see and search engines may index. */

@@ -1,0 +1,51 @@
+// The answers of a published site's pages, kept so that a reader's request costs one query (the site with
+// its stamp, site-data.ts) instead of reading the structure and assembling the page again. The key holds
+// everything the answer depends on:
+//   - the site's stamp: the site row, its sections, its site spaces with their spaces' current revisions
+//     and trash state, the scripts installed on it; a merge, publishing or unpublishing, a change of
+//     visibility, customization, structure or conditions each change it;
+//   - where it is served (the origin and base path, which holds a share-link site's key) and the path asked;
+//   - the visitor's claims, as validated against the adaptive schema: the only thing about the reader a
+//     page depends on, so two readers share an answer only when they would be shown the same page.
+// Who may read at all (published, share key, visitor token) is decided before the cache, on every request.
+import { LRUCache } from 'lru-cache';
+import type { Visitor } from './conditions.js';
+
+export type Answer = { status: number; html: string; indexable: boolean } | { redirect: string };
+
+// Bounded by size: a page is 5-20 kB; 48 MB of them is a few thousand pages.
+const answers = new LRUCache<string, Answer>({
+  maxSize: 48 * 1024 * 1024,
+  sizeCalculation: (answer) => ('html' in answer ? answer.html.length * 2 : answer.redirect.length * 2) + 200,
+});
+// Answers being made: the readers who arrive meanwhile wait for the same one instead of each making it.
+const making = new Map<string, Promise<Answer>>();
+
+export interface AnswerPlace {
+  stamp: string;
+  origin: string;
+  base: string;
+  segments: string[];
+  visitor: Visitor;
+}
+
+export function answerKey(place: AnswerPlace): string {
+  return [place.stamp, place.origin, place.base, place.segments.join('/'), JSON.stringify(place.visitor.claims)].join('\u0000');
+}
+
+/** The answer kept under `key`, or the one `make` makes (kept for the next readers). */
+export async function cachedAnswer(key: string, make: () => Promise<Answer>): Promise<Answer> {
+  const kept = answers.get(key);
+  if (kept) return kept;
+  let pending = making.get(key);
+  if (!pending) {
+    pending = make()
+      .then((answer) => {
+        answers.set(key, answer);
+        return answer;
+      })
+      .finally(() => making.delete(key));
+    making.set(key, pending);
+  }
+  return pending;
+}
