@@ -82,7 +82,7 @@ export const OpenAPISpec = z
     processingState: OpenAPISpecProcessingState,
     visibility: OpenAPISpecVisibility,
     lastVersion: z.string().openapi({ description: 'Id of the latest version; absent until one is processed.' }).optional(),
-    lastProcessedAt: DateTime.optional(),
+    lastProcessedAt: DateTime.openapi({ description: 'When the last processing ended; absent until a first one ended.' }).optional(),
     lastProcessErrorCode: OpenAPISpecProcessingErrorCode.optional(),
     lastProcessedErrors: z
       .array(z.object({ message: z.string(), code: z.string().optional() }))

@@ -7068,6 +7068,7 @@ export interface components {
             lastVersion?: string;
             /**
              * Format: date-time
+             * @description When the last processing ended; absent until a first one ended.
              * @example 2026-03-14T09:26:53.000Z
              */
             lastProcessedAt?: string;

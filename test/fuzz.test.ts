@@ -290,6 +290,8 @@ function count(operationId: string, key: string) {
  * property, accepted or not, is written to test-results/fuzz-drift.json with what its schema says.
  */
 const answered = new Map<string, { op: SpecOperation; status: number; example: Set<string>; seen: Set<string> }>();
+/** Lists whose every success answered no item: nothing of their items could be compared. */
+const emptyLists = new Set<string>();
 /** The objects an answer (or example) shows: itself, or the items of a list (an empty list shows none). */
 function shapes(body: unknown): Json[] {
   if (!isObject(body)) return [];
@@ -303,7 +305,11 @@ function noteProperties(op: SpecOperation, status: number, body: unknown) {
   if (!example || Array.isArray((exampleBody as Json).items) !== Array.isArray((body as Json)?.items)) return;
   // An empty list shows nothing of its items: only answers that show an object are compared.
   const got = shapes(body);
-  if (got.length === 0) return;
+  if (got.length === 0) {
+    if (!answered.has(key)) emptyLists.add(key);
+    return;
+  }
+  emptyLists.delete(key);
   const entry = answered.get(key) ?? { op, status, example: new Set(Object.keys(example)), seen: new Set<string>() };
   for (const item of got) for (const k of Object.keys(item)) entry.seen.add(k);
   answered.set(key, entry);
@@ -470,6 +476,12 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
         .map(([property]) => `${key}: ${property} (shown by the example, never returned, and its schema does not say when it is absent)`),
     );
     expect(unexplained).toEqual([]);
+  });
+
+  // A list that answered only empty pages compared nothing: the world must hold an item of it (a recipe
+  // under test/support/matrix/: the create at the list's path, its item's parameter, or `lists`).
+  it('every list answered at least one item to a valid request', () => {
+    expect([...emptyLists].map((key) => `${key}: every answer was an empty list`)).toEqual([]);
   });
 });
 

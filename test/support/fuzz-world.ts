@@ -185,6 +185,7 @@ const recipe = {
   param: (name: string) => matrixFixtures.find((f) => f.params?.[name])?.params?.[name],
   body: (operationId: string) => matrixFixtures.find((f) => f.bodies?.[operationId])?.bodies?.[operationId],
   query: (operationId: string) => matrixFixtures.find((f) => f.queries?.[operationId])?.queries?.[operationId],
+  list: (operationId: string) => matrixFixtures.find((f) => f.lists?.[operationId])?.lists?.[operationId],
 };
 
 /**
@@ -204,9 +205,36 @@ export async function tuplesFor(world: World, op: SpecOperation, count = 2): Pro
     }
     const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(world.matrix, params) : undefined;
     const query = recipe.query(op.operationId)?.(world.matrix, params);
+    await fillList(world, op, params);
     tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });
   }
   return tuples;
+}
+
+/**
+ * For a list, one item made by the create operation at the same path (`POST /orgs/{organizationId}/sites`
+ * for `GET` of it) with its recipe's body, or by the recipe of the item's path parameter, or by the list's
+ * own recipe (`lists` in test/support/matrix/): so the list answers an item whose properties the drift check
+ * compares with the example's. A create the recipe cannot make leaves the list empty (the fuzz test
+ * names the lists that never answered an item).
+ */
+async function fillList(world: World, op: SpecOperation, params: Params) {
+  if (op.method !== 'get') return;
+  const own = recipe.list(op.operationId);
+  if (own) return void (await own(world.matrix, { ...params }));
+  const create = specOperations.find((o) => o.method === 'post' && o.path === op.path);
+  if (!create) {
+    // Else the recipe of the item's own path parameter (`{fileId}` for `/spaces/{spaceId}/content/files`),
+    // which makes one under the parents already in `params`.
+    const item = specOperations.map((o) => o.path.match(/^(.*)\/\{(\w+)\}$/)).find((m) => m?.[1] === op.path)?.[2];
+    const make = item && !params[item] ? recipe.param(item) : undefined;
+    if (make) await make(world.matrix, { ...params });
+    return;
+  }
+  const body = (await recipe.body(create.operationId)?.(world.matrix, params)) ?? {};
+  const path = create.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]);
+  const res = await world.admin.api.post(path, body);
+  if (res.status >= 300) console.info(`fuzz world: ${create.operationId} for ${op.operationId} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
 }
 
 /** Whether an operation has the recipes the fuzz world needs (a path parameter without one fails tuplesFor). */

@@ -6,7 +6,7 @@ async function changeRequestWithContent({ admin }: MatrixWorld, spaceId: string)
   const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Matrix' });
   const done = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
     changes: [
-      { operation: 'insert_page', document: { markdown: '# Matrix\n\nA page.' } },
+      { operation: 'insert_page', document: { markdown: '# Matrix\n\nA page with [a link](https://example.com/matrix), [its file](matrix.txt) and [itself](matrix).' } },
       { operation: 'insert_files', files: [{ name: 'matrix.txt', contentType: 'text/plain', base64: 'aGk=' }] },
     ],
   });
@@ -56,6 +56,15 @@ export const contentFixtures: MatrixFixtures = {
   queries: {
     searchSpaceContent: () => ({ query: 'matrix' }),
     searchOrganizationContent: () => ({ query: 'matrix' }),
+  },
+  // Search answers what was merged into the space (the organization: into a new space of it).
+  lists: {
+    searchSpaceContent: (world, path) => mergedContent(world, path.spaceId),
+    searchOrganizationContent: async (world, path) => {
+      const space = await world.admin.api.post(`/orgs/${path.organizationId}/spaces`, { title: 'Matrix search' });
+      return mergedContent(world, space.body.id);
+    },
+    listSpaceLinks: (world, path) => mergedContent(world, path.spaceId),
   },
   // Comments and replies (made by the admin) can be deleted by their author or an admin of the space only.
   expected: {

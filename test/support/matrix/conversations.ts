@@ -33,6 +33,13 @@ export const conversationFixtures: MatrixFixtures = {
       return (await admin.api.get(`/orgs/${admin.organizationId}/conversations-issues`, { conversation: body.id })).body.items[0].issue.id;
     },
   },
+  // Two conversations about the same problem, clustered by the job: a cluster of their issues.
+  lists: {
+    listConversationsIssuesClusters: async ({ admin, h }, path) => {
+      for (let i = 0; i < 2; i++) await admin.api.post(`/orgs/${path.organizationId}/conversations`, conversationBody());
+      await drainConversationJobs(h);
+    },
+  },
   bodies: {
     ingestConversation: () => conversationBody(),
   },

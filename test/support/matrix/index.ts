@@ -4,6 +4,7 @@
 import type { MatrixFixtures } from './types.js';
 import { contentTreeFixtures } from './content-tree.js';
 import { integrationFixtures, integrationTargetFixtures } from './integrations.js';
+import { integrationListFixtures } from './integration-lists.js';
 import { membersTeamsFixtures } from './members-teams.js';
 import { openAPIFixtures } from './openapi.js';
 import { ssoFixtures } from './sso.js';
@@ -17,4 +18,4 @@ export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
 // integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
-export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures];
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures];

@@ -28,6 +28,9 @@ export const membersTeamsFixtures: MatrixFixtures = {
     inviteId: async () => 'inv_matrix_unknown',
     emailDomain: async () => 'example.com',
   },
+  lists: {
+    listTeamsForOrganizationMember: ({ admin }, path) => admin.api.put(`/orgs/${path.organizationId}/teams`, { title: 'Matrix', members: [path.userId] }),
+  },
   bodies: {
     createOrganization: () => ({ title: 'Matrix organization' }),
     createOrganizationTeam: () => ({ title: 'Matrix team' }),

@@ -27,4 +27,10 @@ export interface MatrixFixtures {
    * with the fixtures above (a number, or 'success'), instead of success for everyone.
    */
   expected?: Record<string, (caller: MatrixCaller) => number | 'success'>;
+  /**
+   * For a list operation (by id) whose items neither the create operation at its own path nor the recipe
+   * of its item's path parameter makes: puts one item in the list `path` names, so that the fuzz test
+   * compares a real item with the documented example.
+   */
+  lists?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Promise<unknown>>;
 }
