@@ -37,6 +37,8 @@ export const sites = pgTable(
     visitorAuthKey: text('visitor_auth_key'),
     // Where a visitor without a valid token is sent (publishing-auth `fallbackURL`).
     visitorAuthFallbackUrl: text('visitor_auth_fallback_url'),
+    // Where a visitor is sent once signed out of the site (publishing-auth `logoutURL`).
+    visitorAuthLogoutUrl: text('visitor_auth_logout_url'),
     // The stored customization (updateSiteCustomizationById), merged over the defaults when read.
     customization: jsonb('customization').$type<Record<string, unknown>>(),
     // Both defaults are kept valid by the store (re-chosen when the default item is removed).
