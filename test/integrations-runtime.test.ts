@@ -1,10 +1,11 @@
 // The script runtime (server/runtime/): scripts in the Workers module format run in the QuickJS sandbox
 // with their limits (CPU time, memory, concurrency, no file system or process, outbound fetch through the
 // guard), and the public endpoints of installations hand requests to them with the integration's CSP.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifySignature } from '../server/integrations/signature.js';
 import { DEFAULT_LIMITS, ScriptRuntime, type ScriptRequest } from '../server/runtime/script-runtime.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -106,7 +107,7 @@ describe('script runtime', () => {
       await expect(run(`export default { fetch() { fetch('${slowUrl}/late'); throw new Error('gone') } }`)).rejects.toThrow('Error: gone');
       const many = await run('export default { async fetch() { await 0; const a = []; for (let i = 0; i < 200000; i++) a.push({ i }); return new Response(String(a.length)) } }');
       expect(many.body).toBe('200000');
-      await expect(run('export default { async fetch() { await 0; const all = []; for (;;) all.push({ a: [1] }); } }')).rejects.toThrow('out of memory');
+      await expect(run('export default { async fetch() { await 0; const all = []; for (;;) all.push(new Array(100000).fill({ a: 1 })); } }')).rejects.toThrow('out of memory');
       // The late fetches are answered after their invocations ended (150 ms): nothing is resolved into a dropped sandbox.
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect((await run('export default { fetch() { return new Response("next") } }')).body).toBe('next');
@@ -176,6 +177,13 @@ describe('script runtime', () => {
     expect(mostInFlight).toBe(2);
   });
 });
+
+/** Reads an answer's body as its bytes (supertest would parse it by its content type). */
+function binaryParser(res: request.Response, done: (err: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
 
 describe('public endpoints', () => {
   let owner: Account;
@@ -264,11 +272,6 @@ describe('public endpoints', () => {
     });
     // A PNG signature and every byte value: not UTF-8.
     const sent = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
-    const binaryParser = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    };
     const res = await request(h.current.app).post(`/integrations/${binary}/integration`).set('content-type', 'image/png').send(sent).buffer(true).parse(binaryParser);
     expect(res.status).toBe(200);
     expect(res.headers['x-length']).toBe(String(sent.length));
@@ -290,6 +293,88 @@ describe('public endpoints', () => {
     const text = await request(h.current.app).put(`/integrations/${literal}/integration`).set('content-type', 'text/plain').send('héllo ✓').buffer(true).parse(binaryParser);
     expect(text.status).toBe(200);
     expect((text.body as Buffer).toString('utf8')).toBe('héllo ✓');
+  });
+
+  it('forwards requests to the development tunnel in development mode, signed, with the tunnel answer and the CSP', async () => {
+    // The developer's tunnel: records what it receives and answers 201 with bytes.
+    const received: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
+    const tunnel = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(201, { 'content-type': 'application/octet-stream', 'x-from-tunnel': 'yes' }).end(Buffer.from([1, 2, 0xff]));
+      });
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const tunnelUrl = `http://127.0.0.1:${(tunnel.address() as AddressInfo).port}/tunnel?k=1`;
+    try {
+      const dev = unique('devfetch');
+      await publishAs(owner, dev, {
+        visibility: 'public',
+        script: 'export default { fetch() { return new Response("from the script") } }',
+        secrets: { SIGNING_SECRET: 'dev-secret' },
+        contentSecurityPolicy: "default-src 'none'",
+      });
+      const installed = await owner.api.post(`/integrations/${dev}/installations`, { organization: owner.organizationId });
+      expect(installed.status).toBe(200);
+      const endpoint = new URL(installed.body.urls.publicEndpoint).pathname;
+      expect((await owner.api.put(`/integrations/${dev}/dev`, { tunnelUrl })).status).toBe(204);
+
+      const sent = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xc3]);
+      const res = await request(h.current.app)
+        .post(`${endpoint}/hooks/x?q=2`)
+        .set('content-type', 'image/png')
+        .set('x-custom', 'c')
+        .set('x-integration-event', 'installation_setup')
+        .send(sent)
+        .buffer(true)
+        .parse(binaryParser);
+      expect(res.status).toBe(201);
+      expect([...(res.body as Buffer)]).toEqual([1, 2, 0xff]);
+      expect(res.headers['x-from-tunnel']).toBe('yes');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'");
+      expect(received).toHaveLength(1);
+      const [got] = received;
+      expect(got.method).toBe('POST');
+      expect(got.url).toBe('/tunnel/hooks/x?k=1&q=2');
+      expect(Buffer.compare(got.body, sent)).toBe(0);
+      expect(got.headers['content-type']).toBe('image/png');
+      expect(got.headers['x-custom']).toBe('c');
+      // The request's own x-integration-* headers are dropped; the forwarding names the event and the installation.
+      expect(got.headers['x-integration-event']).toBe('fetch');
+      expect(got.headers['x-integration-event-id']).toMatch(/^evt_/);
+      expect(got.headers['x-integration-installation-id']).toBe(installed.body.id);
+      // Signed as event deliveries are: the HMAC of "<t>.<body bytes>" with the integration's secret.
+      const signature = String(got.headers['x-integration-signature']);
+      expect(verifySignature('dev-secret', got.body, signature, new Date())).toBe(true);
+      expect(verifySignature('dev-secret', Buffer.from('other'), signature, new Date())).toBe(false);
+      expect(verifySignature('another-secret', got.body, signature, new Date())).toBe(false);
+
+      // A request of another organization's installation goes to the script (development mode without `all`)…
+      const other = await h.current.newAdmin();
+      const elsewhere = await other.api.post(`/integrations/${dev}/installations`, { organization: other.organizationId });
+      expect(elsewhere.status).toBe(200);
+      const scripted = await request(h.current.app).get(new URL(elsewhere.body.urls.publicEndpoint).pathname);
+      expect(scripted.status).toBe(200);
+      expect(scripted.text).toBe('from the script');
+      expect(received).toHaveLength(1);
+      // …and to the tunnel with `all`.
+      expect((await owner.api.put(`/integrations/${dev}/dev`, { tunnelUrl, all: true })).status).toBe(204);
+      const forwarded = await request(h.current.app).get(new URL(elsewhere.body.urls.publicEndpoint).pathname);
+      expect(forwarded.status).toBe(201);
+      expect(received).toHaveLength(2);
+      expect(received[1]).toMatchObject({ method: 'GET', url: '/tunnel?k=1' });
+      expect(received[1].headers['x-integration-installation-id']).toBe(elsewhere.body.id);
+
+      // A tunnel that cannot be reached answers 502 with the reason.
+      await new Promise((resolve) => tunnel.close(resolve));
+      const down = await request(h.current.app).get(endpoint);
+      expect(down.status).toBe(502);
+      expect(down.body.error.message).toContain('development tunnel failed');
+    } finally {
+      if (tunnel.listening) await new Promise((resolve) => tunnel.close(resolve));
+    }
   });
 
   it('answers 502 with the reason when the script fails', async () => {

@@ -5,12 +5,16 @@
 // Content-Security-Policy header. The installation (and the space or site installation) in the path must
 // exist. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
 // for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
+// In development mode the request goes to the tunnel instead, as the events do (tunnel-forward.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { integrationInstallations, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
 import { bodyForScript, ScriptFailed, scriptResponseBytes } from '../runtime/script-runtime.js';
+import { forwardedToTunnel } from './delivery.job.js';
 import { sandboxRunner, scriptEnv, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
+import { SIGNING_SECRET_NAME } from './signature.js';
+import { forwardToTunnel } from './tunnel-forward.js';
 
 /** The largest request body handed to a script. */
 const MAX_BODY = '1mb';
@@ -39,26 +43,52 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
   // The bytes as sent, whatever the content type: text reaches the script as text, other bytes as they are.
   const body = express.raw({ type: () => true, limit: MAX_BODY });
 
-  const serve = (targetOf: (req: Request) => ScriptTarget) => async (req: Request, res: Response) => {
+  /** `segments`: how many path segments the endpoint has; what follows them is below it. */
+  const serve = (segments: number, targetOf: (req: Request) => ScriptTarget) => async (req: Request, res: Response) => {
     const name = String(req.params.name);
     const target = targetOf(req);
-    if (!(await targetExists(db, name, target))) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const found = await findTarget(db, name, target);
+    if (!found) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
     const loaded = await scriptEnv(db, name, target);
-    if (!loaded) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const integration = loaded?.integration ?? (await readIntegrationRow(db, name));
+    if (!integration) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
     const headers: [string, string][] = [];
     for (const [key, value] of Object.entries(req.headers)) {
       if (key.startsWith('x-integration-') || value === undefined) continue;
       headers.push([key, Array.isArray(value) ? value.join(', ') : value]);
     }
+    const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const csp = cspHeader(integration.contentSecurityPolicy);
+    // The integration's own endpoint (no installation) belongs to its owner.
+    if (forwardedToTunnel(integration, found.organizationId ?? integration.organizationId)) {
+      try {
+        const answer = await forwardToTunnel({
+          tunnelUrl: integration.devTunnelUrl!,
+          below: belowEndpoint(req.originalUrl, segments),
+          method: req.method,
+          headers,
+          body: bytes,
+          target,
+          signingSecret: (loaded?.env.secrets as Record<string, string> | undefined)?.[SIGNING_SECRET_NAME],
+          now: new Date(),
+        });
+        for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase()) && key.toLowerCase() !== 'content-encoding') res.append(key, value);
+        if (csp) res.setHeader('Content-Security-Policy', csp);
+        res.status(answer.status).send(answer.body);
+      } catch (err) {
+        errorAnswer(res, 502, `The integration's development tunnel failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return;
+    }
+    if (!loaded) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
     try {
       const answer = await runner({
         key: name,
         script: loaded.script,
         env: loaded.env,
-        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, ...bodyForScript(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) },
+        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, ...bodyForScript(bytes) },
       });
       for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
-      const csp = cspHeader(loaded.integration.contentSecurityPolicy);
       if (csp) res.setHeader('Content-Security-Policy', csp);
       res.status(answer.status).send(scriptResponseBytes(answer));
     } catch (err) {
@@ -68,36 +98,54 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
   };
 
   const below = '{/*rest}';
-  router.all(`/integrations/:name/integration${below}`, body, serve(() => ({})));
-  router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve((req) => ({ installationId: String(req.params.installationId) })));
+  router.all(`/integrations/:name/integration${below}`, body, serve(3, () => ({})));
+  router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve(5, (req) => ({ installationId: String(req.params.installationId) })));
   router.all(
     `/integrations/:name/installations/:installationId/spaces/:spaceId/integration${below}`,
     body,
-    serve((req) => ({ installationId: String(req.params.installationId), spaceId: String(req.params.spaceId) })),
+    serve(7, (req) => ({ installationId: String(req.params.installationId), spaceId: String(req.params.spaceId) })),
   );
   router.all(
     `/integrations/:name/installations/:installationId/sites/:siteId/integration${below}`,
     body,
-    serve((req) => ({ installationId: String(req.params.installationId), siteId: String(req.params.siteId) })),
+    serve(7, (req) => ({ installationId: String(req.params.installationId), siteId: String(req.params.siteId) })),
   );
   return router;
 }
 
-/** Whether the installation (and its installation on the space or site) in the path exists. */
-async function targetExists(db: Db, name: string, target: ScriptTarget): Promise<boolean> {
-  if (!target.installationId) return true;
+/** What follows the endpoint's `segments` path segments in `originalUrl`: the path below it and the query. */
+export function belowEndpoint(originalUrl: string, segments: number): string {
+  const at = originalUrl.indexOf('?');
+  const path = at < 0 ? originalUrl : originalUrl.slice(0, at);
+  const rest = path.split('/').slice(segments + 1).join('/');
+  return `${rest ? `/${rest}` : ''}${at < 0 ? '' : originalUrl.slice(at)}`;
+}
+
+async function readIntegrationRow(db: Db, name: string) {
+  const [row] = await db.select().from(integrations).where(eq(integrations.name, name));
+  return row;
+}
+
+/**
+ * The installation (and its installation on the space or site) in the path, with the organization it is
+ * in; `organizationId` null for the integration's own endpoint. Undefined when it does not exist.
+ */
+async function findTarget(db: Db, name: string, target: ScriptTarget): Promise<{ organizationId: string | null } | undefined> {
+  if (!target.installationId) return { organizationId: null };
   const [installation] = await db
-    .select({ id: integrationInstallations.id })
+    .select({ organizationId: integrationInstallations.organizationId })
     .from(integrationInstallations)
     .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationName, name)));
-  if (!installation) return false;
+  if (!installation) return undefined;
   if (target.spaceId) {
     const t = integrationSpaceInstallations;
-    return (await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)))).length > 0;
+    const rows = await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)));
+    return rows.length > 0 ? installation : undefined;
   }
   if (target.siteId) {
     const t = integrationSiteInstallations;
-    return (await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)))).length > 0;
+    const rows = await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)));
+    return rows.length > 0 ? installation : undefined;
   }
-  return true;
+  return installation;
 }

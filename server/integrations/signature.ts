@@ -10,17 +10,22 @@ export const SIGNATURE_HEADER = 'x-integration-signature';
 export const SIGNING_SECRET_NAME = 'SIGNING_SECRET';
 
 /** The header value for `body` at `now`. */
-export function signatureHeader(secret: string, body: string, now: Date): string {
+export function signatureHeader(secret: string, body: string | Buffer, now: Date): string {
   const t = Math.floor(now.getTime() / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+  return `t=${t},v1=${sign(secret, t, body)}`;
+}
+
+/** The hex HMAC of "<t>." followed by the body's bytes (a string body as UTF-8). */
+function sign(secret: string, t: number, body: string | Buffer): string {
+  return createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 }
 
 /** Whether `header` signs `body` with `secret` and is at most `toleranceSeconds` old at `now` (what a receiver does). */
-export function verifySignature(secret: string, body: string, header: string, now: Date, toleranceSeconds = 300): boolean {
+export function verifySignature(secret: string, body: string | Buffer, header: string, now: Date, toleranceSeconds = 300): boolean {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(now.getTime() / 1000 - t) > toleranceSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));
+  const expected = Buffer.from(sign(secret, t, body));
   const given = Buffer.from(parts.v1);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
