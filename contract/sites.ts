@@ -80,6 +80,23 @@ export const Site = z
       location: z.url(),
       app: z.url(),
       published: z.url().openapi({ description: 'Present when the site is published.' }).optional(),
+      login: z
+        .url()
+        .openapi({
+          description:
+            'Where a visitor signs in (`<published>/~auth/login`): sent on to the `fallbackURL` of the site\'s visitor ' +
+            'authentication with a `location` to come back to. Present when the site is published and its visitors carry ' +
+            'a token (visibility `visitor-auth`, or adaptive content on).',
+        })
+        .optional(),
+      logout: z
+        .url()
+        .openapi({
+          description:
+            'Where a visitor signs out (`<published>/~auth/logout`): the site forgets their token, then sends them to the ' +
+            '`logoutURL` of its visitor authentication (the site\'s home without one). Present with `login`.',
+        })
+        .optional(),
     }),
   })
   .openapi('Site', { description: 'A published docs site: sections and site spaces served at a URL.', example: siteExample });
@@ -271,6 +288,7 @@ export const sitePublishingAuthExample = {
   backend: 'custom' as const,
   privateKey: 'k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o',
   fallbackURL: 'https://auth.acme.example.com/docs-login',
+  logoutURL: 'https://auth.acme.example.com/logout',
 };
 
 export const SitePublishingAuth = z
@@ -279,12 +297,21 @@ export const SitePublishingAuth = z
     backend: z.enum(['custom']).openapi({ description: 'Who signs visitor tokens: `custom`, the site owner\'s own backend.' }),
     privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
     fallbackURL: z.url().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }).optional(),
+    logoutURL: z
+      .url()
+      .openapi({
+        description:
+          'Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend ' +
+          'that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.',
+      })
+      .optional(),
   })
   .openapi('SitePublishingAuth', {
     description:
       'How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as ' +
       '`?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor\'s ' +
-      'adaptive-content claims.',
+      'adaptive-content claims. The site\'s `urls.login` sends visitors to `fallbackURL`; its `urls.logout` forgets ' +
+      'their token and sends them to `logoutURL`.',
     example: sitePublishingAuthExample,
   });
 
@@ -555,16 +582,19 @@ export const siteOperations = operations({
     tag: 'sites',
     summary: 'Update the visitor authentication of a site',
     description:
-      'Changes the backend (only `custom` exists here) and the `fallbackURL` visitors without a valid token are ' +
-      'redirected to (`null` removes it: they get a 401 page instead). An unknown site is not found (404).',
+      'Changes the backend (only `custom` exists here), the `fallbackURL` visitors without a valid token are ' +
+      'redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once ' +
+      'signed out (`null` removes it: they are sent to the site\'s home). Omitted fields are unchanged. An unknown ' +
+      'site is not found (404).',
     params: SiteIdParams,
     body: z
       .strictObject({
         backend: z.enum(['custom']),
         fallbackURL: httpUrl.nullable().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }).optional(),
+        logoutURL: httpUrl.nullable().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }).optional(),
       })
       .openapi('UpdateSitePublishingAuth'),
-    bodyExample: { backend: 'custom', fallbackURL: 'https://auth.acme.example.com/docs-login' },
+    bodyExample: { backend: 'custom', fallbackURL: 'https://auth.acme.example.com/docs-login', logoutURL: 'https://auth.acme.example.com/logout' },
     responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),

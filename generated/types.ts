@@ -1527,7 +1527,7 @@ export interface paths {
         head?: never;
         /**
          * Update the visitor authentication of a site
-         * @description Changes the backend (only `custom` exists here) and the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the backend (only `custom` exists here), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSitePublishingAuthById"];
         trace?: never;
@@ -5309,6 +5309,16 @@ export interface components {
                  * @description Present when the site is published.
                  */
                 published?: string;
+                /**
+                 * Format: uri
+                 * @description Where a visitor signs in (`<published>/~auth/login`): sent on to the `fallbackURL` of the site's visitor authentication with a `location` to come back to. Present when the site is published and its visitors carry a token (visibility `visitor-auth`, or adaptive content on).
+                 */
+                login?: string;
+                /**
+                 * Format: uri
+                 * @description Where a visitor signs out (`<published>/~auth/logout`): the site forgets their token, then sends them to the `logoutURL` of its visitor authentication (the site's home without one). Present with `login`.
+                 */
+                logout?: string;
             };
         };
         /**
@@ -5821,12 +5831,13 @@ export interface components {
             updatedAt: string;
         };
         /**
-         * @description How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as `?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor's adaptive-content claims.
+         * @description How visitors of a `visitor-auth` site are authenticated: a JWT signed with `privateKey` (HS256), given once as `?jwt_token=` on any published URL of the site (kept in a cookie for the site), whose claims are the visitor's adaptive-content claims. The site's `urls.login` sends visitors to `fallbackURL`; its `urls.logout` forgets their token and sends them to `logoutURL`.
          * @example {
          *       "object": "publishing-auth",
          *       "backend": "custom",
          *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
-         *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+         *       "fallbackURL": "https://auth.acme.example.com/docs-login",
+         *       "logoutURL": "https://auth.acme.example.com/logout"
          *     }
          */
         SitePublishingAuth: {
@@ -5844,6 +5855,11 @@ export interface components {
              * @description Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.
              */
             fallbackURL?: string;
+            /**
+             * Format: uri
+             * @description Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.
+             */
+            logoutURL?: string;
         };
         SiteList: {
             /** @description Absent on the last page. */
@@ -5904,6 +5920,11 @@ export interface components {
              * @description An http(s) URL; null removes it, omitted keeps it.
              */
             fallbackURL?: string | null;
+            /**
+             * Format: uri
+             * @description An http(s) URL; null removes it, omitted keeps it.
+             */
+            logoutURL?: string | null;
         };
         /**
          * @description What the integration can be installed on; `all` means every target.
@@ -15922,7 +15943,8 @@ export interface operations {
                      *       "object": "publishing-auth",
                      *       "backend": "custom",
                      *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
-                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login",
+                     *       "logoutURL": "https://auth.acme.example.com/logout"
                      *     }
                      */
                     "application/json": components["schemas"]["SitePublishingAuth"];
@@ -15954,7 +15976,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "backend": "custom",
-                 *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                 *       "fallbackURL": "https://auth.acme.example.com/docs-login",
+                 *       "logoutURL": "https://auth.acme.example.com/logout"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateSitePublishingAuth"];
@@ -15978,7 +16001,8 @@ export interface operations {
                      *       "object": "publishing-auth",
                      *       "backend": "custom",
                      *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
-                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login",
+                     *       "logoutURL": "https://auth.acme.example.com/logout"
                      *     }
                      */
                     "application/json": components["schemas"]["SitePublishingAuth"];
@@ -16026,7 +16050,8 @@ export interface operations {
                      *       "object": "publishing-auth",
                      *       "backend": "custom",
                      *       "privateKey": "k9Jx2LQw7bQy0t1Z8cVn4mR5sP3aE6dH1uG2fK7jL0o",
-                     *       "fallbackURL": "https://auth.acme.example.com/docs-login"
+                     *       "fallbackURL": "https://auth.acme.example.com/docs-login",
+                     *       "logoutURL": "https://auth.acme.example.com/logout"
                      *     }
                      */
                     "application/json": components["schemas"]["SitePublishingAuth"];

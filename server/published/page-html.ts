@@ -22,7 +22,7 @@ function styleSheet(custom: SiteCustomization): string {
 a{color:var(--primary)}header.top{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line);border-top:3px solid var(--tint)}
 .brand{font-weight:600;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}.brand img{height:28px}
 nav.sections a{margin-right:1rem;color:var(--muted);text-decoration:none}nav.sections a[aria-current]{color:var(--primary);font-weight:600}
-form.search{margin-left:auto}form.search input{padding:.35rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+form.search{margin-left:auto}.signout{color:var(--muted);font-size:.9rem}form.search input{padding:.35rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
 .layout{display:flex;max-width:1200px;margin:0 auto}.layout>aside{width:260px;flex:none;padding:1.5rem 1rem;border-right:1px solid var(--line)}
 .layout>aside ul{list-style:none;margin:0;padding:0}.layout>aside li a{display:block;padding:.2rem .5rem;border-radius:4px;color:var(--fg);text-decoration:none}
 .layout>aside li a[aria-current]{background:var(--code);color:var(--primary);font-weight:600}.layout>aside .group{margin-top:1rem;font-size:.8rem;text-transform:uppercase;color:var(--muted)}
@@ -67,6 +67,8 @@ export interface PageView {
   next?: Link;
   searchAction?: string;
   query?: string;
+  /** The site's sign-out URL, linked from the header (visitor-auth sites). */
+  signOut?: string;
 }
 
 const current = (link: Link) => (link.current ? ' aria-current="page"' : '');
@@ -96,7 +98,7 @@ ${view.description ? `<meta name="description" content="${escapeHtml(view.descri
 ${view.scripts.map((s) => `<script src="${escapeHtml(s.script)}" defer></script>`).join('\n')}</head>
 <body><header class="top"><a class="brand" href="${escapeHtml(view.home)}">${brand}</a>
 <nav class="sections" aria-label="Sections">${view.sections.map((s) => `<a href="${escapeHtml(s.href)}"${current(s)}>${escapeHtml(s.title)}</a>`).join('')}</nav>
-${view.searchAction ? `<form class="search" role="search" action="${escapeHtml(view.searchAction)}"><input type="search" name="q" placeholder="Search" aria-label="Search" value="${escapeHtml(view.query ?? '')}"></form>` : ''}</header>
+${view.searchAction ? `<form class="search" role="search" action="${escapeHtml(view.searchAction)}"><input type="search" name="q" placeholder="Search" aria-label="Search" value="${escapeHtml(view.query ?? '')}"></form>` : ''}${view.signOut ? `<a class="signout" href="${escapeHtml(view.signOut)}">Sign out</a>` : ''}</header>
 <div class="layout"><aside><nav aria-label="Pages">${view.variants.length > 1 ? `<div class="variants">${view.variants.map((v) => `<a href="${escapeHtml(v.href)}"${current(v)}>${escapeHtml(v.title)}</a>`).join('')}</div>` : ''}<ul>${sidebarHtml(view.sidebar)}</ul></nav></aside>
 <main><article><h1>${escapeHtml(view.title)}</h1>${view.description ? `<p class="description">${escapeHtml(view.description)}</p>` : ''}
 ${view.content}</article>

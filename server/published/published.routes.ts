@@ -13,7 +13,7 @@ import type { Urls } from '../urls.js';
 import { siteCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScriptsOf } from '../sites/site-scripts.js';
-import { sameSecret, shareKeySegment, type SiteRow } from '../sites/site-view.js';
+import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from './conditions.js';
 import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
@@ -63,6 +63,7 @@ async function admit(db: Db, req: Request, res: Response, place: Place): Promise
     segments = segments.slice(2);
   }
   const cookiePath = base || '/';
+  if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void signInOrOut(req, res, site, base, segments[1]);
   const taken = takeFromQuery(req, site, cookiePath);
   if (taken) {
     res.set('Set-Cookie', taken.cookies);
@@ -82,6 +83,29 @@ async function admit(db: Db, req: Request, res: Response, place: Place): Promise
     return void sendHtml(res, 401, signInHtml(), site, false);
   }
   return { visitor: visitorOf(req, site, signed), base, segments };
+}
+
+/**
+ * The site's sign-in and sign-out URLs (`urls.login`, `urls.logout`), answered before any token is checked.
+ * Sign-in sends the visitor to the fallback URL (the backend that signs their tokens) with the page to come
+ * back to; sign-out forgets their token and sends them to the logout URL, so the backend can end its own
+ * session too, or to the site's home.
+ */
+function signInOrOut(req: Request, res: Response, site: SiteRow, base: string, action: string) {
+  const home = base || '/';
+  res.set('Cache-Control', 'no-store');
+  if (action === 'logout') {
+    res.set('Set-Cookie', forgetToken(site, home));
+    return res.redirect(302, site.visitorAuthLogoutUrl ?? home);
+  }
+  if (action !== 'login') return notFound(res);
+  // Only a page of this site is passed on as where to come back to.
+  const asked = typeof req.query.location === 'string' ? req.query.location : '';
+  const location = asked === home || asked.startsWith(`${base}/`) ? asked : home;
+  if (!site.visitorAuthFallbackUrl) return sendHtml(res, 401, signInHtml(), site, false);
+  const fallback = new URL(site.visitorAuthFallbackUrl);
+  fallback.searchParams.set('location', location);
+  return res.redirect(302, fallback.toString());
 }
 
 /** Links of the sections and site spaces around the current one. */
@@ -137,7 +161,9 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const siteTitle = customization.title || site.title;
   const nav = navigate(site, structure, visitor, segments);
   const { sections, variants } = chrome(base, nav);
-  const frame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search` };
+  // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
+  const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
+  const frame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search`, signOut };
   if (!nav.variant) return { frame, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
   const tree = await spaceTree(db, nav.variant.space);

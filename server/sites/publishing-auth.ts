@@ -1,5 +1,5 @@
-// Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256) and where a
-// visitor without a valid token is sent. The published site (server/published/visitor.ts) verifies with it.
+// Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256), where a
+// visitor without a valid token is sent (fallbackURL) and where one is sent once signed out (logoutURL). The published site (server/published/visitor.ts) verifies with it.
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -25,6 +25,7 @@ function toAuth(site: SiteRow, key: string): SitePublishingAuth {
     backend: 'custom',
     privateKey: key,
     ...(site.visitorAuthFallbackUrl && { fallbackURL: site.visitorAuthFallbackUrl }),
+    ...(site.visitorAuthLogoutUrl && { logoutURL: site.visitorAuthLogoutUrl }),
   };
 }
 
@@ -47,10 +48,14 @@ export async function getPublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId
 export async function updatePublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string, body: UpdateAuth): Promise<SitePublishingAuth> {
   const site = await requireSite(ctx, org.organization.id, siteId);
   const key = await visitorKey(ctx, site);
-  if (body.fallbackURL === undefined) return toAuth(site, key);
+  if (body.fallbackURL === undefined && body.logoutURL === undefined) return toAuth(site, key);
   const [row] = await ctx.db
     .update(sites)
-    .set({ visitorAuthFallbackUrl: body.fallbackURL, updatedAt: ctx.now() })
+    .set({
+      ...(body.fallbackURL !== undefined && { visitorAuthFallbackUrl: body.fallbackURL }),
+      ...(body.logoutURL !== undefined && { visitorAuthLogoutUrl: body.logoutURL }),
+      updatedAt: ctx.now(),
+    })
     .where(eq(sites.id, site.id))
     .returning();
   return toAuth(row, key);

@@ -66,9 +66,19 @@ export function publishedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow, path
   return base + (path ? `/${path.split('/').map(encodeURIComponent).join('/')}` : '');
 }
 
+/** The path segments, under a site's URL, of its visitors' sign-in and sign-out (server/published/). */
+export const signInPath = '~auth/login';
+export const signOutPath = '~auth/logout';
+
+/** Whether the site's visitors may carry a token: they need a way to sign in and out. */
+export function visitorsSignIn(site: Pick<SiteRow, 'visibility' | 'adaptiveEnabled'>): boolean {
+  return site.visibility === 'visitor-auth' || site.adaptiveEnabled;
+}
+
 /** The API form of a site row, with its number of site spaces. */
 export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, siteSpaceCount: number): Site {
   const published = publishedUrl(ctx, org, row);
+  const signIn = published !== undefined && visitorsSignIn(row);
   // The proxy forwards to where the site would be served without it.
   const target = siteServedUrl(ctx, org, row);
   return {
@@ -89,6 +99,7 @@ export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, siteSpaceCo
       location: ctx.urls.api(`/orgs/${org.id}/sites/${row.id}`),
       app: ctx.urls.app(`/o/${org.id}/sites/${row.id}`),
       ...(published && { published }),
+      ...(signIn && { login: `${published}/${signInPath}`, logout: `${published}/${signOutPath}` }),
     },
   };
 }
