@@ -87,6 +87,16 @@ const revisionPageFields = {
   hidden: z.boolean().openapi({ description: 'Whether the page is hidden from the table of contents.' }).optional(),
   noIndex: z.boolean().openapi({ description: 'Whether the page is excluded from search in the published site.' }).optional(),
   noRobotsIndex: z.boolean().openapi({ description: 'Whether search engines are asked not to index the page.' }).optional(),
+  condition: z
+    .string()
+    .min(1)
+    .openapi({
+      description:
+        'Adaptive-content condition: readers of a published site see the page (and the pages under it) only when it ' +
+        'holds for their claims (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDark`). Present only ' +
+        'when the page has one; set with `condition` in updateChangeRequestContent (`""` removes it).',
+    })
+    .optional(),
   computed: RevisionComputedSource.openapi({ description: 'For computed pages: how the content is produced.' }).optional(),
   computedSeed: z.string().openapi({ description: 'Seed making the computed content stable across computations.' }).optional(),
 };

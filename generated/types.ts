@@ -1996,6 +1996,26 @@ export interface paths {
         patch: operations["updateIntegrationInstallation"];
         trace?: never;
     };
+    "/integrations/{integrationName}/installations/{installationId}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an integration installation API token
+         * @description Creates a temporary API token of the installation (valid one hour): a request made with it acts as the installation, within the `scopes` of the integration (403 naming the missing scope otherwise) and on the organization, spaces and sites the installation covers (403 for a space or site of its organization it is not installed on, 404 elsewhere). What it writes is signed by the installation. Uninstalling the integration revokes its tokens (401). A script run for an installation receives one in `env.apiTokens.installation`. Needs the admin role in the organization that owns the integration (it stands for the integration; 403 otherwise); an unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         */
+        post: operations["createIntegrationInstallationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations/{integrationName}/installations/{installationId}/spaces": {
         parameters: {
             query?: never;
@@ -3137,6 +3157,8 @@ export interface components {
             noIndex?: boolean;
             /** @description Whether search engines are asked not to index the page. */
             noRobotsIndex?: boolean;
+            /** @description Adaptive-content condition: readers of a published site see the page (and the pages under it) only when it holds for their claims (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDark`). Present only when the page has one; set with `condition` in updateChangeRequestContent (`""` removes it). */
+            condition?: string;
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             /** @description Seed making the computed content stable across computations. */
             computedSeed?: string;
@@ -6724,6 +6746,16 @@ export interface components {
              * @enum {string}
              */
             site_selection?: "all" | "selected";
+        };
+        APITemporaryToken: {
+            /** @description Temporary access token to authenticate with the API, as the installation. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the token stops being accepted.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt: string;
         };
         /**
          * @description A group of members of an organization, given access to content together.
@@ -19054,6 +19086,50 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    createIntegrationInstallationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The id of the installation. */
+                installationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API token for the installation. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "dwit_3q2Xv9bKfR1mT0aZ8cLw4sYpN6uHjE5d",
+                     *       "expiresAt": "2026-11-25T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["APITemporaryToken"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

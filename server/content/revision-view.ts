@@ -57,6 +57,7 @@ function pageView(
     hidden: page.hidden,
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
+    ...(page.condition && { condition: page.condition }),
     ...(options.children && {
       pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
     }),
