@@ -1,5 +1,5 @@
 // Integrations, their installations and events: the operations (resources in integration-schemas.ts).
-import { listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
+import { DateTime, listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import {
@@ -442,6 +442,35 @@ function installationOperations() {
         .openapi('UpdateIntegrationInstallation'),
       bodyExample: { configuration: { trackingId: 'AC-48213', anonymizeIp: true }, externalIds: ['acme-account-48213'] },
       responses: { 200: { description: 'The updated installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
+      errors: [403, 404],
+      access: access.caller(),
+    },
+    createIntegrationInstallationToken: {
+      method: 'post',
+      path: '/integrations/{integrationName}/installations/{installationId}/tokens',
+      tag: 'integrations',
+      summary: 'Create an integration installation API token',
+      description:
+        'Creates a temporary API token of the installation (valid one hour): a request made with it acts as the ' +
+        'installation, within the `scopes` of the integration (403 naming the missing scope otherwise) and on the ' +
+        'organization, spaces and sites the installation covers (403 for a space or site of its organization it is not ' +
+        'installed on, 404 elsewhere). What it writes is signed by the installation. Uninstalling the integration ' +
+        'revokes its tokens (401). A script run for an installation receives one in `env.apiTokens.installation`. ' +
+        'Needs the admin role in the organization that owns the integration (it stands for the integration; 403 ' +
+        'otherwise); an unknown integration or installation, or one the caller cannot see, is not found.',
+      params,
+      responses: {
+        200: {
+          description: 'The API token for the installation.',
+          schema: z
+            .object({
+              token: z.string().openapi({ description: 'Temporary access token to authenticate with the API, as the installation.' }),
+              expiresAt: DateTime.openapi({ description: 'When the token stops being accepted.' }),
+            })
+            .openapi('APITemporaryToken'),
+          example: { token: 'dwit_3q2Xv9bKfR1mT0aZ8cLw4sYpN6uHjE5d', expiresAt: '2026-11-25T13:00:00.000Z' },
+        },
+      },
       errors: [403, 404],
       access: access.caller(),
     },

@@ -61,11 +61,12 @@ function accessErrors(rule: Access): ErrorStatus[] {
 }
 
 /**
- * The error statuses an operation documents: 401, 429 (over the rate limit), 500 and 503 (the database unreachable) everywhere, 400 when it takes any input,
+ * The error statuses an operation documents: 401, 403 (an installation token outside its integration's scopes or
+ * installation, whatever the operation), 429 (over the rate limit), 500 and 503 (the database unreachable) everywhere, 400 when it takes any input,
  * 413/415 when it takes a body, those of its access rule, plus those it declares itself.
  */
 export function errorsOf(op: Operation): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([401, 429, 500, 503, ...accessErrors(op.access), ...(op.errors ?? [])]);
+  const statuses = new Set<ErrorStatus>([401, 403, 429, 500, 503, ...accessErrors(op.access), ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.body) {
     statuses.add(413);

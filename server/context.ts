@@ -6,6 +6,22 @@ import type { Urls } from './urls.js';
 
 export interface Caller {
   userId: string;
+  /** Set when the caller is an installation of an integration, authenticated by an installation token. */
+  installation?: InstallationCaller;
+}
+
+/** An installation calling with its token: what it may do and on what (server/auth/installation-caller.ts). */
+export interface InstallationCaller {
+  id: string;
+  integrationName: string;
+  organizationId: string;
+  /** The scopes the integration asks for. */
+  scopes: string[];
+  spaceSelection: string;
+  siteSelection: string;
+  /** The spaces and sites it is installed on (with a `selected` selection, all it covers). */
+  spaceIds: string[];
+  siteIds: string[];
 }
 
 export interface Ctx {

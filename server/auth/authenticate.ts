@@ -6,7 +6,8 @@ import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { apiTokens } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
-import { hashToken } from './tokens.js';
+import { installationTokenLookup } from './installation-tokens.js';
+import { hashToken, isInstallationToken } from './tokens.js';
 
 /**
  * How long a process remembers a valid token: the hot path then spends no query on it. A token removed
@@ -25,11 +26,13 @@ export function createAuthenticator(db: Db): Authenticator {
     .from(apiTokens)
     .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
     .prepare('token_user');
+  const installationLookup = installationTokenLookup(db);
   return async (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw new Unauthorized('Missing access token: send Authorization: Bearer <token>');
     // Keyed by the token itself: a hit then costs no hash either. The cache lives in this process only.
     const token = match[1];
+    if (isInstallationToken(token)) return installationLookup(token);
     let userId = cache.get(token);
     if (userId === undefined) {
       const [row] = await lookup.execute({ hash: hashToken(token) });

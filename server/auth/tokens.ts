@@ -9,3 +9,12 @@ export function newToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** A new installation token (createIntegrationInstallationToken); its prefix tells the authenticator where to look it up. */
+export function newInstallationToken(): string {
+  return `dwit_${randomBytes(24).toString('base64url')}`;
+}
+
+export function isInstallationToken(token: string): boolean {
+  return token.startsWith('dwit_');
+}

@@ -6,6 +6,7 @@ import { contractOperations } from '../../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
 import { checkAccess, type Grants } from '../auth/access.js';
+import { checkInstallationAccess } from '../auth/installation-caller.js';
 import type { Ctx } from '../context.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { validatePart } from './validation.js';
@@ -81,7 +82,10 @@ export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Req
       res.locals.operationId = route.operationId;
       const input = readInput(op, req);
       const ctx = contextOf(req, res);
-      const decision = await checkAccess(ctx, op.access, input.params);
+      const installation = ctx.caller.installation;
+      const decision = installation
+        ? await checkInstallationAccess(ctx, installation, route.operationId, op.access, input.params)
+        : await checkAccess(ctx, op.access, input.params);
       if ('noContent' in decision) {
         res.status(204).end();
         return;

@@ -1,7 +1,9 @@
 // The Integrations operations: each maps its input to the stores and their result to a response.
 import type { integrationOperations } from '../../contract/integrations.js';
 import type { AppHandlers } from '../handler-types.js';
+import { forgetInstallationTokens } from '../auth/installation-tokens.js';
 import { getEvent, listEvents } from './events.store.js';
+import { createInstallationToken } from './installation-tokens.store.js';
 import { getInstallation, installIntegration, listInstallations, uninstallInstallation, updateInstallation } from './installations.store.js';
 import {
   getTargetInstallation,
@@ -21,10 +23,13 @@ export const integrationHandlers = {
     return { status: 200, body: await getIntegration(ctx, params.integrationName) };
   },
   async publishIntegration({ params, body }, ctx) {
-    return { status: 200, body: await publishIntegration(ctx, params.integrationName, body) };
+    const published = await publishIntegration(ctx, params.integrationName, body);
+    forgetInstallationTokens(params.integrationName); // its scopes may have changed
+    return { status: 200, body: published };
   },
   async unpublishIntegration({ params }, ctx) {
     await unpublishIntegration(ctx, params.integrationName);
+    forgetInstallationTokens(params.integrationName);
     return { status: 204 };
   },
   async listIntegrationInstallations({ params, query }, ctx) {
@@ -49,10 +54,16 @@ export const integrationHandlers = {
     return { status: 200, body: await getInstallation(ctx, params.integrationName, params.installationId) };
   },
   async updateIntegrationInstallation({ params, body }, ctx) {
-    return { status: 200, body: await updateInstallation(ctx, params.integrationName, params.installationId, body) };
+    const updated = await updateInstallation(ctx, params.integrationName, params.installationId, body);
+    forgetInstallationTokens(params.integrationName); // its selections may have changed
+    return { status: 200, body: updated };
+  },
+  async createIntegrationInstallationToken({ params }, ctx) {
+    return { status: 200, body: await createInstallationToken(ctx, params.integrationName, params.installationId) };
   },
   async uninstallIntegration({ params }, ctx) {
     await uninstallInstallation(ctx, params.integrationName, params.installationId);
+    forgetInstallationTokens(params.integrationName);
     return { status: 204 };
   },
   async listIntegrationInstallationSpaces({ params, query }, ctx) {
@@ -60,6 +71,7 @@ export const integrationHandlers = {
   },
   async installIntegrationOnSpace({ params, query, body }, ctx) {
     const { item } = await installOnTarget(ctx, params.integrationName, params.installationId, 'space', body.space, query.extended);
+    forgetInstallationTokens(params.integrationName);
     return { status: 201, body: item, headers: { Location: item.urls.location! } };
   },
   async getIntegrationSpaceInstallation({ params, query }, ctx) {
@@ -70,6 +82,7 @@ export const integrationHandlers = {
   },
   async uninstallIntegrationFromSpace({ params }, ctx) {
     await uninstallFromTarget(ctx, params.integrationName, params.installationId, 'space', params.spaceId);
+    forgetInstallationTokens(params.integrationName);
     return { status: 204 };
   },
   async listIntegrationInstallationSites({ params, query }, ctx) {
@@ -77,6 +90,7 @@ export const integrationHandlers = {
   },
   async installIntegrationOnSite({ params, query, body }, ctx) {
     const { item } = await installOnTarget(ctx, params.integrationName, params.installationId, 'site', body.siteId, query.extended);
+    forgetInstallationTokens(params.integrationName);
     return { status: 201, body: item, headers: { Location: item.urls.location! } };
   },
   async getIntegrationSiteInstallation({ params, query }, ctx) {
@@ -87,6 +101,7 @@ export const integrationHandlers = {
   },
   async uninstallIntegrationFromSite({ params }, ctx) {
     await uninstallFromTarget(ctx, params.integrationName, params.installationId, 'site', params.siteId);
+    forgetInstallationTokens(params.integrationName);
     return { status: 204 };
   },
   async setIntegrationDevelopmentMode({ params, body }, ctx) {

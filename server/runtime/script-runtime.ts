@@ -265,6 +265,7 @@ export class ScriptRuntime {
 
 let shared: ScriptRuntime | undefined;
 let serverOrigin = 'http://127.0.0.1';
+let apiEndpoint = 'http://127.0.0.1/v1';
 
 /**
  * Where this server answers (its PUBLIC_URL), set by createApp: a script's calls to the server's own API
@@ -272,7 +273,13 @@ let serverOrigin = 'http://127.0.0.1';
  */
 export function setServerOrigin(publicUrl: string): void {
   serverOrigin = new URL(publicUrl).origin;
+  apiEndpoint = `${publicUrl.replace(/\/$/, '')}/v1`;
   if (shared) shared.options.ownApiOrigin = serverOrigin;
+}
+
+/** Where a script calls this API back (`env.apiEndpoint`): `<PUBLIC_URL>/v1`. */
+export function scriptApiEndpoint(): string {
+  return apiEndpoint;
 }
 
 /** The origin set by setServerOrigin. */

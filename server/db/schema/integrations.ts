@@ -1,9 +1,9 @@
 // Integrations published by organizations, their installations, their images and the events delivered
 // to them (server/integrations/).
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf, updatedAt } from './columns.js';
-import { organizations } from './core.js';
+import { organizations, users } from './core.js';
 import { spaces } from './content.js';
 import { sites } from './sites.js';
 
@@ -109,6 +109,30 @@ export const integrationInstallations = pgTable(
     check('integration_installations_space_selection_check', sql.raw(`space_selection IN (${oneOf(selectionValues)})`)),
     check('integration_installations_site_selection_check', sql.raw(`site_selection IN (${oneOf(selectionValues)})`)),
   ],
+);
+
+/**
+ * The temporary tokens of installations (createIntegrationInstallationToken): a script calls the API back
+ * with one, as its installation, within the integration's scopes (server/auth/installation-access.ts).
+ * Uninstalling removes them. `userId` is the installation's own user, what it writes is signed with
+ * (change requests, comments), one per installation and kept after it (authorship stays).
+ */
+export const integrationInstallationTokens = pgTable(
+  'integration_installation_tokens',
+  {
+    id: text('id').primaryKey(),
+    installationId: text('installation_id')
+      .notNull()
+      .references(() => integrationInstallations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // sha256 of the token, as for access tokens.
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integration_installation_tokens_installation_idx').on(t.installationId)],
 );
 
 /** The columns an installation on one space and one on one docs site share (all but the target). */

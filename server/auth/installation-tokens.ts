@@ -1,0 +1,92 @@
+// Installation tokens: minted by createIntegrationInstallationToken (and for the `env` of a script run
+// for an installation), valid for TOKEN_LIFETIME_MS, removed with their installation. A request with one
+// is the installation's: its own user (made on its first token, named after the integration) for what it
+// writes, and its integration's scopes and coverage for what it may do.
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Caller } from '../context.js';
+import type { Db } from '../db/client.js';
+import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations, users } from '../db/schema/index.js';
+import { Unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import { hashToken, newInstallationToken } from './tokens.js';
+
+/** How long an installation token is valid (GitBook's installation tokens are temporary too). */
+export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+/**
+ * How long a process remembers a valid installation token, as it does access tokens: a request then spends
+ * no query on it. A change of the installation made in this process (uninstall, spaces or sites it is
+ * installed on, selections) is seen at once; one made in another process within this time.
+ */
+const TOKEN_CACHE_TTL_MS = 10_000;
+const remembered = new LRUCache<string, { caller: Caller; expiresAt: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
+
+/** Forgets the remembered tokens of an integration's installations (one of them, or the integration, changed or went). */
+export function forgetInstallationTokens(integrationName: string): void {
+  for (const [token, entry] of remembered.entries()) if (entry.caller.installation?.integrationName === integrationName) remembered.delete(token);
+}
+
+/** The lookup of installation tokens, for the authenticator: the installation, its integration's scopes, what it covers and its user. */
+export function installationTokenLookup(db: Db) {
+  return async (token: string): Promise<Caller> => {
+    const known = remembered.get(token);
+    if (known && known.expiresAt > Date.now()) return known.caller;
+    const [row] = await db
+      .select({
+        userId: integrationInstallationTokens.userId,
+        expiresAt: integrationInstallationTokens.expiresAt,
+        id: integrationInstallations.id,
+        integrationName: integrationInstallations.integrationName,
+        organizationId: integrationInstallations.organizationId,
+        spaceSelection: integrationInstallations.spaceSelection,
+        siteSelection: integrationInstallations.siteSelection,
+        scopes: integrations.scopes,
+        spaceIds: sql<string[]>`ARRAY(SELECT ${integrationSpaceInstallations.spaceId} FROM ${integrationSpaceInstallations} WHERE ${integrationSpaceInstallations.installationId} = ${integrationInstallations.id})`,
+        siteIds: sql<string[]>`ARRAY(SELECT ${integrationSiteInstallations.siteId} FROM ${integrationSiteInstallations} WHERE ${integrationSiteInstallations.installationId} = ${integrationInstallations.id})`,
+      })
+      .from(integrationInstallationTokens)
+      .innerJoin(integrationInstallations, eq(integrationInstallations.id, integrationInstallationTokens.installationId))
+      .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
+      .where(and(eq(integrationInstallationTokens.tokenHash, hashToken(token)), gt(integrationInstallationTokens.expiresAt, sql`now()`)));
+    if (!row) throw new Unauthorized('Invalid access token');
+    const { userId, expiresAt, ...installation } = row;
+    const caller: Caller = { userId, installation };
+    remembered.set(token, { caller, expiresAt: new Date(expiresAt).getTime() });
+    return caller;
+  };
+}
+
+/** The installation's own user: made with its first token, then found by its address. */
+async function installationUser(db: Db, installationId: string, title: string, now: Date): Promise<string> {
+  const email = `installation-${installationId.toLowerCase()}@integrations.invalid`;
+  const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`))[0]?.id;
+  const found = await find();
+  if (found) return found;
+  const inserted = await db
+    .insert(users)
+    .values({ id: newId('usr', now.getTime()), displayName: title, email, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  // Made meanwhile by another request: that one.
+  return inserted[0]?.id ?? (await find())!;
+}
+
+/** A new token of the installation, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
+export async function mintInstallationToken(db: Db, installationId: string, now: Date): Promise<{ token: string; expiresAt: Date } | undefined> {
+  const [installation] = await db
+    .select({ title: integrations.title })
+    .from(integrationInstallations)
+    .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
+    .where(eq(integrationInstallations.id, installationId));
+  if (!installation) return undefined;
+  const userId = await installationUser(db, installationId, installation.title, now);
+  // The installation's expired tokens go as new ones come.
+  await db
+    .delete(integrationInstallationTokens)
+    .where(and(eq(integrationInstallationTokens.installationId, installationId), lt(integrationInstallationTokens.expiresAt, now)));
+  const token = newInstallationToken();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  await db.insert(integrationInstallationTokens).values({ id: newId('itk', now.getTime()), installationId, userId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+  return { token, expiresAt };
+}
