@@ -91,6 +91,7 @@ export const integrationFixtures: MatrixFixtures = {
     getIntegrationInstallationById: installationAdmins,
     updateIntegrationInstallation: installationAdmins,
     uninstallIntegration: installationRemovers,
+    createIntegrationInstallationToken: ownerAdmins,
     listIntegrationInstallationSpaces: installationAdmins,
     installIntegrationOnSpace: installationAdmins,
     getIntegrationSpaceInstallation: installationAdmins,
