@@ -1,0 +1,85 @@
+// The access matrix of installation tokens: every implemented operation, called with a token of an
+// installation (in the matrix world's organization, covering all its spaces and sites), succeeds when one
+// of its integration's scopes allows it (server/auth/installation-scopes.ts) and answers 403 naming the
+// scope otherwise; an operation no scope allows answers 403 to every installation token.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { integrationScopes } from '../contract/integration-schemas.js';
+import { contractOperations } from '../contract/index.js';
+import type { Operation } from '../contract/operation.js';
+import { scopesAllowing } from '../server/auth/installation-scopes.js';
+import { roles } from '../contract/common.js';
+import { handlers } from '../server/handlers.js';
+import { isImplemented } from '../server/http/not-implemented.js';
+import { send } from './support/api.js';
+import { useHarness } from './support/harness.js';
+import { matrixFixtures, type MatrixWorld } from './support/matrix/index.js';
+import { publishAs } from './support/matrix/integrations.js';
+
+const h = useHarness();
+
+const implemented = (Object.entries(contractOperations) as [keyof typeof handlers, Operation][]).filter(([id]) => isImplemented(handlers[id]));
+const scoped = implemented.filter(([id]) => scopesAllowing(id).length > 0);
+
+describe('installation tokens across every operation', () => {
+  let world: MatrixWorld;
+  /** A token of an installation whose integration asks for every scope, and one for every scope but those allowing the operation. */
+  let allScopes: string;
+  const withoutScopes = new Map<string, Promise<string>>();
+  let n = 0;
+
+  /** `all`: the installation covers every space and site of the organization (the scope is checked first). */
+  async function installationToken(scopes: string[], all: boolean): Promise<string> {
+    const name = `token-matrix-${Date.now().toString(36)}-${++n}`;
+    await publishAs(world.admin, name, { scopes });
+    const installed = await world.admin.api.post(`/integrations/${name}/installations`, { organization: world.admin.organizationId });
+    expect(installed.status).toBe(200);
+    if (all) {
+      const selections = await world.admin.api.patch(`/integrations/${name}/installations/${installed.body.id}`, { space_selection: 'all', site_selection: 'all' });
+      expect(selections.status).toBe(200);
+    }
+    const token = await world.admin.api.post(`/integrations/${name}/installations/${installed.body.id}/tokens`);
+    expect(token.status).toBe(200);
+    return token.body.token;
+  }
+
+  beforeAll(async () => {
+    const admin = await h.current.newAdmin();
+    const members = { guest: await h.current.newMember(admin.organizationId, null) } as MatrixWorld['members'];
+    for (const role of roles) members[role] = await h.current.newMember(admin.organizationId, role);
+    world = { h: h.current, admin, outsider: await h.current.newAdmin(), members };
+    allScopes = await installationToken([...integrationScopes], true);
+  });
+
+  async function call(id: string, op: Operation, token: string) {
+    const params: Record<string, string> = {};
+    for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+      const make = matrixFixtures.find((f) => f.params?.[name])?.params?.[name];
+      if (!make) throw new Error(`No matrix fixture for the path parameter ${name}`);
+      params[name] = await make(world, params);
+    }
+    const path = `/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}`;
+    const body = op.body ? ((await matrixFixtures.find((f) => f.bodies?.[id])?.bodies?.[id]?.(world, params)) ?? {}) : undefined;
+    const query = matrixFixtures.find((f) => f.queries?.[id])?.queries?.[id]?.(world, params);
+    const res = await send(h.current.app, op.method, path, { token, body, ...(query && { query }) });
+    return { res, detail: `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}` };
+  }
+
+  it.each(implemented)('%s with an installation token of every scope', async (id, op) => {
+    const { res, detail } = await call(id, op, allScopes);
+    if (scopesAllowing(id).length > 0) expect(res.status >= 200 && res.status < 300, detail).toBe(true);
+    else {
+      expect(res.status, detail).toBe(403);
+      expect(res.body.error.message, detail).toContain(`cannot call ${id}`);
+    }
+  });
+
+  it.each(scoped)('%s with an installation token lacking the scopes that allow it', async (id, op) => {
+    const allowing = scopesAllowing(id);
+    const others = integrationScopes.filter((scope) => !allowing.includes(scope));
+    const key = allowing.join(' ');
+    if (!withoutScopes.has(key)) withoutScopes.set(key, installationToken(others, false));
+    const { res, detail } = await call(id, op, await withoutScopes.get(key)!);
+    expect(res.status, detail).toBe(403);
+    expect(res.body.error.message, detail).toContain(allowing.join(' or '));
+  });
+});
