@@ -43,7 +43,7 @@ const { tokens, logs } = logSecrets();
 if (logs.length > 0 && tokens.size === 0) problems.push('no token was recorded: the harness no longer records the tokens it issues');
 const secrets = [...tokens, ...integrationSecretsOfTests()];
 const shapes: [string, RegExp][] = [
-  ['a token', /dwt_[A-Za-z0-9_-]{20,}/],
+  ['a token', /dwi?t_[A-Za-z0-9_-]{20,}/],
   ['private key material', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
   ['an Authorization header', /"authorization"\s*:/i],
 ];
@@ -66,7 +66,9 @@ const spec = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'
 // its admins read (and rotate) through the publishing-auth operations to sign their visitors' JWTs, as in
 // the public API. Only admins reach those operations; the key never appears in any other answer.
 const PUBLISHING_AUTH = /^\S+ \/orgs\/\{organizationId\}\/sites\/\{siteId\}\/publishing\/auth(\/regenerate)? 200$/;
-const deliberate = (where: string, key: string) => key === 'privateKey' && PUBLISHING_AUTH.test(where);
+// And the token createIntegrationInstallationToken mints, for the admins of the integration's owner.
+const INSTALLATION_TOKEN = 'POST /integrations/{integrationName}/installations/{installationId}/tokens 200';
+const deliberate = (where: string, key: string) => (key === 'privateKey' && PUBLISHING_AUTH.test(where)) || (key === 'token' && where === INSTALLATION_TOKEN);
 function resolve(node: any): any {
   return node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], spec)) : node;
 }
