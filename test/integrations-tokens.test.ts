@@ -107,6 +107,33 @@ describe('a request with an installation token', () => {
     expect((await api.get(`/spaces/${foreign.body.id}`)).status).toBe(404);
   });
 
+  it('reads a site it is installed on with site:metadata:read; 403 for a site it is not installed on', async () => {
+    const s = await setUp(['site:metadata:read']);
+    const site = async (title: string) => {
+      const res = await s.owner.api.post(`/orgs/${s.owner.organizationId}/sites`, { title });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const installed = await site('Installed');
+    const other = await site('Other');
+    expect((await s.owner.api.post(`/integrations/${s.name}/installations/${s.installationId}/sites`, { siteId: installed })).status).toBe(201);
+    const api = apiClient(h.current.app, await tokenOf(s));
+    const read = await api.get(`/orgs/${s.owner.organizationId}/sites/${installed}`);
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(installed);
+    expect((await api.get(`/orgs/${s.owner.organizationId}/sites/${installed}/sections`)).status).toBe(200);
+    const refused = await api.get(`/orgs/${s.owner.organizationId}/sites/${other}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('not installed on the site');
+    const write = await api.patch(`/orgs/${s.owner.organizationId}/sites/${installed}`, { title: 'Renamed' });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toContain('cannot call updateSiteById');
+    // Its spaces: no space scope.
+    const space = await api.get(`/spaces/${s.covered}`);
+    expect(space.status).toBe(403);
+    expect(space.body.error.message).toContain('space:metadata:read');
+  });
+
   it('writes with space:content:write as the installation, signed by its own user', async () => {
     const s = await setUp(['space:content:read', 'space:content:write']);
     const api = apiClient(h.current.app, await tokenOf(s));
