@@ -5,8 +5,8 @@
 // that a page costs no more than 1.5x the API read (req/s and CPU per request).
 //
 //   npx tsx bench/published-site.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32]
-//                                   [--warmup 2] [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
-//                                   [--out published-site.json]
+//                                   [--warmup 5] [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
+//                                   [--out published-site.json] [--profile DIR]
 //
 // Three loads, at --connections each, one after the other on one server: the API read (with a token), a page of
 // a public site (no token, no cookie), and a page of a visitor-auth site with adaptive content (the visitor's
@@ -30,10 +30,15 @@ const { values: opts } = parseArgs({
     storage: { type: 'string', default: 'both' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '2' },
+    // Longer than bench/http.ts's 2 s: a fresh server answered the first load of a round up to 1.5x slower
+    // than the same load later in the round (JIT, caches), whichever load came first.
+    warmup: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '1' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     out: { type: 'string', default: 'published-site.json' },
+    // Runs the server under `node --cpu-prof` (profiles in DIR/project-<storage>-<round>/; the largest is the main
+    // thread's, summarize with bench/profile-summary.ts) and records nothing: the profiler slows it down.
+    profile: { type: 'string' },
   },
 });
 type Storage = 'pglite' | 'postgres';
@@ -74,6 +79,7 @@ interface Server {
 
 /** The project's server in its own Node process, output to a file (as bench/http.ts), once it answers HTTP. */
 async function startServer(name: string, env: Record<string, string>): Promise<Server> {
+  const profileArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, name)}`] : [];
   const port = await freePort();
   const logFile = path.join(tmp, `${name}.log`);
   const out = openSync(logFile, 'w');
@@ -81,7 +87,7 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL; // never inherit a storage we did not choose
   // The loads send one token and no token at all: rate limiting stays on (the default) far above them.
   childEnv.RATE_LIMIT_PER_MINUTE = '1000000000';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
   closeSync(out);
   const exited = once(child, 'exit');
   const stop = () => stopChild(child, exited);
@@ -148,6 +154,9 @@ interface Fixture {
 async function makeFixture(api: string): Promise<Fixture> {
   const orgs = await call('GET', `${api}/v1/orgs`);
   const org = orgs.items[0].id as string;
+  // The API read is the hot path bench/http.ts measures: a space of its own, on no site (reading a space
+  // published on a site also builds its published URL, which costs more).
+  const read = await call('POST', `${api}/v1/orgs/${org}/spaces`, { title: 'Bench' });
   const space = await call('POST', `${api}/v1/orgs/${org}/spaces`, { title: 'Guides' });
   const cr = await call('POST', `${api}/v1/spaces/${space.id}/change-requests`, { subject: 'Pages' });
   const changes = Array.from({ length: 24 }, (_, i) => ({
@@ -175,7 +184,7 @@ async function makeFixture(api: string): Promise<Fixture> {
 
   const pathOf = (url: string) => new URL(url).pathname;
   return {
-    spacePath: `/v1/spaces/${space.id}`,
+    spacePath: `/v1/spaces/${read.id}`,
     // Pages in the middle of 24: previous and next, a full sidebar. Page 13 has a condition on a claim, so
     // anonymous readers of the public site do not see it; its visitors with the claim do.
     pagePath: `${pathOf(published.urls.published)}/topic-12`,
@@ -354,6 +363,11 @@ try {
       );
     }
   }
+  if (opts.profile) {
+    console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
+    await cleanUp();
+    process.exit(0);
+  }
   const file = path.resolve(import.meta.dirname, 'results', opts.out!);
   mkdirSync(path.dirname(file), { recursive: true });
   const record = {
@@ -364,7 +378,7 @@ try {
     // The 1-minute load average: other work on the machine skews the numbers (the bench itself adds about 2).
     loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
     requests: {
-      api: 'GET /v1/spaces/{id} (token)',
+      api: 'GET /v1/spaces/{id} (token; a space on no site, as bench/http.ts reads)',
       page: 'GET <published URL>/topic-12 of a public site (24 pages)',
       visitorPage: 'GET <published URL>/topic-13 of a visitor-auth site with adaptive content over the same space (JWT cookie; the page has a condition on its claim)',
     },

@@ -140,7 +140,7 @@ describe('signing in and out of a served site', () => {
     expect(toHome.headers.location).toBe(`https://auth.example.com/login?app=docs&location=${encodeURIComponent(base)}`);
     const back = await open(h.current, `${published.urls.login}?location=${encodeURIComponent(`${base}/guides/second`)}`);
     expect(back.headers.location).toBe(`https://auth.example.com/login?app=docs&location=${encodeURIComponent(`${base}/guides/second`)}`);
-    for (const elsewhere of ['https://evil.example.com/', '/sites/other/site', `${base}-other/page`]) {
+    for (const elsewhere of ['https://evil.example.com/', '/sites/other/site', `${base}-other/page`, '//evil.example.com/x', `${base}/\\evil`]) {
       const res = await open(h.current, `${published.urls.login}?location=${encodeURIComponent(elsewhere)}`);
       expect(res.status).toBe(302);
       expect(res.headers.location).toBe(`https://auth.example.com/login?app=docs&location=${encodeURIComponent(base)}`);

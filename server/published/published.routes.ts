@@ -99,9 +99,11 @@ function signInOrOut(req: Request, res: Response, site: SiteRow, base: string, a
     return res.redirect(302, site.visitorAuthLogoutUrl ?? home);
   }
   if (action !== 'login') return notFound(res);
-  // Only a page of this site is passed on as where to come back to.
+  // Only a path of this site is passed on as where to come back to (never `//host…`, which browsers read as
+  // another site's address).
   const asked = typeof req.query.location === 'string' ? req.query.location : '';
-  const location = asked === home || asked.startsWith(`${base}/`) ? asked : home;
+  const ours = (asked === home || asked.startsWith(`${base}/`)) && !asked.startsWith('//') && !asked.includes('\\');
+  const location = ours ? asked : home;
   if (!site.visitorAuthFallbackUrl) return sendHtml(res, 401, signInHtml(), site, false);
   const fallback = new URL(site.visitorAuthFallbackUrl);
   fallback.searchParams.set('location', location);
