@@ -85,6 +85,18 @@ describe('script runtime', () => {
     await expect(run('export default { fetch() { const big = new Array(20_000_000).fill(1.5); return new Response(String(big.length)) } }')).rejects.toThrow('out of memory');
   });
 
+  it('reports out of memory when QuickJS runs out of it while making the error itself (it throws null then)', async () => {
+    // Small objects made after an await fill the memory slowly: a runtime with time enough to get there.
+    const patient = new ScriptRuntime({ ...DEFAULT_LIMITS, cpuMs: 20_000 }, { threads: 1 });
+    try {
+      await expect(
+        patient.invoke({ key: 'oom', script: 'export default { async fetch() { await 0; const all = []; for (;;) all.push({ a: [1] }); } }', request: post, env: {} }),
+      ).rejects.toThrow('InternalError: out of memory');
+    } finally {
+      await patient.close();
+    }
+  });
+
   it('reports a script that throws, answers no Response, or never settles', async () => {
     await expect(run("export default { async fetch() { throw new Error('boom') } }")).rejects.toThrow('Error: boom');
     await expect(run('export default { fetch() { return "text" } }')).rejects.toThrow('must return a Response');
