@@ -181,6 +181,57 @@ describe('script runtime', () => {
     }
   });
 
+  describe('warm sandboxes', () => {
+    // A module-level counter tells whether an invocation ran in the sandbox of the one before (it
+    // persists between the invocations a sandbox serves, as in Workers) or in a fresh one (it starts at 1).
+    const counting = `let count = 0;
+      export default { async fetch(request, env) {
+        count++;
+        if (env.act === 'loop') for (;;) {}
+        if (env.act === 'oom') { const all = []; for (;;) all.push(new Array(100000).fill(1.5)); }
+        if (env.act === 'throw') throw new Error('thrown');
+        return Response.json({ count, secret: env.secrets && env.secrets.KEY, seen: typeof globalThis.env, globals: Object.keys(globalThis).sort().join() });
+      } }`;
+    const count = async (key: string, env: Record<string, unknown> = {}) => JSON.parse((await run(counting, env, key)).body) as { count: number; secret?: string; seen: string; globals: string };
+
+    it('serves the next invocation of the same integration and script in the sandbox of the one before', async () => {
+      const key = unique('warm');
+      expect((await count(key)).count).toBe(1);
+      expect((await count(key)).count).toBe(2);
+      expect((await count(key)).count).toBe(3);
+      // Another integration with the same script has sandboxes of its own.
+      expect((await count(unique('other'))).count).toBe(1);
+      // The integration publishes another script: a fresh sandbox runs it.
+      const changed = await run(`${counting}\n// v2`, {}, key);
+      expect(JSON.parse(changed.body).count).toBe(1);
+    });
+
+    it('discards a sandbox stopped for its CPU time, its memory or an exception: the next invocation starts clean', async () => {
+      for (const act of ['loop', 'oom', 'throw']) {
+        const key = unique(`discard-${act}`);
+        expect((await count(key)).count).toBe(1);
+        expect((await count(key)).count).toBe(2);
+        await expect(run(counting, { act }, key)).rejects.toThrow(act === 'loop' ? 'CPU time' : act === 'oom' ? 'out of memory' : 'Error: thrown');
+        expect((await count(key)).count).toBe(1);
+      }
+    });
+
+    it("hands each invocation its own env: two installations' secrets on one warm sandbox each see their own", async () => {
+      const key = unique('env');
+      const first = await count(key, { secrets: { KEY: 'secret-of-a' } });
+      const second = await count(key, { secrets: { KEY: 'secret-of-b' } });
+      const third = await count(key, {});
+      // One sandbox served all three (the counter went on) ...
+      expect([first.count, second.count, third.count]).toEqual([1, 2, 3]);
+      // ... and each saw only the env it was given; the runtime keeps none of it in the sandbox's globals.
+      expect([first.secret, second.secret, third.secret]).toEqual(['secret-of-a', 'secret-of-b', undefined]);
+      expect([first.seen, second.seen, third.seen]).toEqual(['undefined', 'undefined', 'undefined']);
+      expect(second.globals).toBe(first.globals);
+      expect(third.globals).toBe(first.globals);
+      expect(first.globals).not.toMatch(/secret|env/i);
+    });
+  });
+
   it('runs at most perIntegration invocations of one integration at once; the others wait their turn', async () => {
     mostInFlight = 0;
     const script = `export default { async fetch() { const r = await fetch('${slowUrl}/one'); return new Response(await r.text()) } }`;
@@ -387,6 +438,44 @@ describe('public endpoints', () => {
     } finally {
       if (tunnel.listening) await new Promise((resolve) => tunnel.close(resolve));
     }
+  });
+
+  it('runs the requests of two installations in one warm sandbox, each with its own configuration and token', async () => {
+    const shared = unique('shared');
+    await publishAs(owner, shared, {
+      script: `let count = 0;
+        export default { fetch(request, env) {
+          count++;
+          return Response.json({ count, installationId: env.installationId, configuration: env.configuration, token: env.apiTokens.installation, globals: Object.keys(globalThis).length });
+        } }`,
+    });
+    // Installations in two organizations.
+    const endpoints: string[] = [];
+    for (const [who, admin] of [['a', owner], ['b', await h.current.newAdmin()]] as const) {
+      const installed = await admin.api.post(`/integrations/${shared}/installations`, { organization: admin.organizationId });
+      expect(installed.status).toBe(200);
+      expect((await admin.api.patch(`/integrations/${shared}/installations/${installed.body.id}`, { configuration: { who } })).status).toBe(200);
+      endpoints.push(installed.body.id);
+    }
+    const answers = [];
+    for (const id of [endpoints[0], endpoints[1], endpoints[0], endpoints[1]]) {
+      const res = await request(h.current.app).get(`/integrations/${shared}/installations/${id}/integration`);
+      expect(res.status).toBe(200);
+      answers.push(res.body);
+    }
+    // One sandbox served them in turn ...
+    expect(answers.map((a) => a.count)).toEqual([answers[0].count, answers[0].count + 1, answers[0].count + 2, answers[0].count + 3]);
+    // ... and each request saw its own installation, configuration and token, nothing of the other's.
+    expect(answers.map((a) => [a.installationId, a.configuration.who])).toEqual([
+      [endpoints[0], 'a'],
+      [endpoints[1], 'b'],
+      [endpoints[0], 'a'],
+      [endpoints[1], 'b'],
+    ]);
+    expect(answers[0].token).toMatch(/^dwit_/);
+    expect(answers[1].token).not.toBe(answers[0].token);
+    expect(answers[2].token).toBe(answers[0].token);
+    expect(new Set(answers.map((a) => a.globals)).size).toBe(1);
   });
 
   it('answers 502 with the reason when the script fails', async () => {

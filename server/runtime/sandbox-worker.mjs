@@ -1,13 +1,26 @@
 // The sandbox thread (plain JavaScript, started by script-runtime.ts): runs integration scripts in
-// QuickJS compiled to WebAssembly, one fresh WebAssembly instance per invocation, so nothing outlives an
-// invocation and no invocation sees another's state or memory. Being a thread of its own, a script that spins does not stop
-// the server's thread; the interrupt handler stops it once its CPU time is spent, and the memory limit
-// of the QuickJS runtime stops an allocation past it. The script's `fetch` is sent to the server's
-// thread (message `fetch`), which makes the call through server/http/outbound.ts.
+// QuickJS compiled to WebAssembly. Being a thread of its own, a script that spins does not stop the
+// server's thread; the interrupt handler stops it once its CPU time is spent, and the WebAssembly
+// memory's maximum stops an allocation past the memory limit. The script's `fetch` is sent to the
+// server's thread (message `fetch`), which makes the call through server/http/outbound.ts.
 //
-// Messages in:  { type: 'invoke', id, script, request, env, limits: { memoryBytes, cpuMs, stackBytes } }
+// Warm sandboxes, as in the Workers model (an isolate serves many requests of its script, and module
+// state persists between them): a sandbox is one WebAssembly instance with the prelude and one script
+// already evaluated, kept after an invocation that ended well to serve the next invocation of the same
+// integration and script. Measured (bench/results/script-runtime.md), a fresh sandbox costs ~9 ms
+// (instantiation 5, prelude 2.6, the first dispatch 1.2) and a warm one ~0.2 ms. A sandbox serves one
+// invocation at a time; it is discarded, never reused, after an invocation that failed in any way (CPU
+// time spent, out of memory, an exception escaping the handler, no Response), after MAX_USES
+// invocations, or when its integration's script changed; at most IDLE_PER_THREAD wait, the least
+// recently used first to go. The limits stay what they were: the memory limit is per sandbox, CPU time
+// per invocation (counted from zero at each call). `env` is handed to each call as an argument and
+// never kept by the runtime (only a script that stores it itself keeps it, in its own module, which
+// serves its own integration only: pools are per integration and script).
+//
+// Messages in:  { type: 'invoke', id, pool, script, request, env, limits: { memoryBytes, cpuMs, stackBytes, perIntegration } }
 //               { type: 'fetched', fetchId, answer }   (answer: JSON text, `{ error }` or `{ status, headers, body }`)
-// Messages out: { type: 'result', id, result?: { status, headers, body, logs, cpuMs }, error?: { message, logs, cpuMs } }
+// Messages out: { type: 'result', id, kept, evicted, result?: { status, headers, body, logs, cpuMs }, error?: { message, logs, cpuMs } }
+//               (kept: the sandbox waits warm in `pool`; evicted: pools that lost a warm sandbox meanwhile)
 //               { type: 'fetch', id, fetchId, request }
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,47 +28,21 @@ import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { PRELUDE } from './prelude.mjs';
 
-// The WebAssembly code is compiled once per thread; each invocation instantiates it with a memory of
-// its own whose maximum is the invocation's memory limit. QuickJS's own accounting
-// (setMemoryLimit) misses buffers grown by realloc in this build, so the WebAssembly memory's maximum
-// is what holds: past it, allocations fail and the script gets "out of memory".
+// The WebAssembly code is compiled once per thread; each sandbox instantiates it with a memory of its
+// own whose maximum is the memory limit. QuickJS's own accounting (setMemoryLimit) misses buffers
+// grown by realloc in this build, so the WebAssembly memory's maximum is what holds: past it,
+// allocations fail and the script gets "out of memory".
 const compiled = await WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')));
 /** WebAssembly pages are 64 KiB; the module starts with 16 MiB. */
 const PAGE = 65536;
 const INITIAL_PAGES = 256;
+/** Invocations one sandbox serves before it is replaced (bounds what a script's module state may pile up). */
+const MAX_USES = 1000;
+/** Warm sandboxes kept per thread, all pools together (each holds at least 16 MiB). */
+const IDLE_PER_THREAD = 8;
 
-async function freshQuickJS(memoryBytes) {
-  const maximum = Math.max(INITIAL_PAGES, Math.ceil(memoryBytes / PAGE));
-  const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
-  const QuickJS = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: compiled, wasmMemory }));
-  // Whether the memory grew to (nearly) its maximum: QuickJS's own limit trips a little below it.
-  return { QuickJS, exhausted: () => wasmMemory.buffer.byteLength >= 0.9 * maximum * PAGE };
-}
 const fetches = new Map();
 let nextFetchId = 1;
-
-parentPort.on('message', (message) => {
-  if (message.type === 'invoke') {
-    invoke(message).then(
-      (result) => parentPort.postMessage({ type: 'result', id: message.id, result }),
-      (error) => parentPort.postMessage({ type: 'result', id: message.id, error }),
-    );
-  } else if (message.type === 'fetched') {
-    const waiting = fetches.get(message.fetchId);
-    fetches.delete(message.fetchId);
-    waiting?.(message.answer);
-  }
-});
-// One invocation before the first real one: WebAssembly code is compiled in tiers on first use, and that
-// first, slow run would otherwise count against a script's CPU time.
-await invoke({
-  id: 0,
-  script: 'export default { async fetch(r) { await r.text(); return Response.json({ u: new URL(r.url).pathname, t: new TextDecoder().decode(new TextEncoder().encode("x")) }) } }',
-  request: { method: 'POST', url: 'http://warm.invalid/', headers: [['x-warm', '1']], body: '{}' },
-  env: {},
-  limits: { memoryBytes: 64 * 1024 * 1024, cpuMs: 60_000, stackBytes: 512 * 1024 },
-}).catch(() => {});
-parentPort.postMessage({ type: 'ready' });
 
 function parseURL(input, base) {
   try {
@@ -67,53 +54,48 @@ function parseURL(input, base) {
   }
 }
 
-async function invoke({ id, script, request, env, limits }) {
-  const logs = [];
-  let cpuMs = 0;
-  let sliceStart = 0;
-  let interrupted = false;
-  const { QuickJS, exhausted } = await freshQuickJS(limits.memoryBytes);
-  const runtime = QuickJS.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
-  runtime.setMaxStackSize(limits.stackBytes);
-  let counting = false;
-  runtime.setInterruptHandler(() => {
-    if (counting && cpuMs + (performance.now() - sliceStart) > limits.cpuMs) interrupted = true;
-    return interrupted;
-  });
-  // No module may be imported: a script is one self-contained module.
-  runtime.setModuleLoader((name) => ({ error: new Error(`Imports are not available to integration scripts (${name})`) }));
-  const vm = runtime.newContext();
-  /** Runs a synchronous slice of guest code, counting its CPU time. */
-  const slice = (work) => {
-    sliceStart = performance.now();
-    counting = true;
-    try {
-      return work();
-    } finally {
-      counting = false;
-      cpuMs += performance.now() - sliceStart;
-    }
-  };
-  const inFlight = new Set();
-  // The promises handed out by the fetch host function, until the host answers: one still waiting when
-  // the invocation ends (the script returned or failed without awaiting it) holds its resolve and reject
-  // functions, which are disposed with the context below.
-  const unsettled = new Set();
-  const failure = (message) => ({ message: interrupted ? `The script used more than ${limits.cpuMs} ms of CPU time and was stopped` : message, logs, cpuMs: Math.round(cpuMs) });
-  const errorText = (handle) => {
-    let dumped;
-    try {
-      dumped = vm.dump(handle);
-    } finally {
-      handle.dispose();
-    }
-    // Out of memory while making the error itself, QuickJS throws null instead.
-    if (dumped === null && exhausted()) return 'InternalError: out of memory';
-    if (dumped && typeof dumped === 'object') return `${dumped.name ?? 'Error'}: ${dumped.message ?? JSON.stringify(dumped)}`;
-    return String(dumped);
-  };
-  try {
+/** Thrown to end an invocation: what the server's thread gets as `error`. */
+class Failure {
+  constructor(message, logs, cpuMs) {
+    this.message = message;
+    this.logs = logs;
+    this.cpuMs = cpuMs;
+  }
+}
+
+/** One WebAssembly instance with QuickJS, the prelude and a script's module, serving one invocation at a time. */
+class Sandbox {
+  uses = 0;
+  /** The invocation running now: its id, logs, CPU time and the fetch promises it handed out. */
+  call = undefined;
+
+  static async create(limits) {
+    const sandbox = new Sandbox();
+    await sandbox.start(limits);
+    return sandbox;
+  }
+
+  async start(limits) {
+    this.limits = limits;
+    const maximum = Math.max(INITIAL_PAGES, Math.ceil(limits.memoryBytes / PAGE));
+    const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+    const QuickJS = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: compiled, wasmMemory }));
+    // Whether the memory grew to (nearly) its maximum: QuickJS's own limit trips a little below it.
+    this.exhausted = () => wasmMemory.buffer.byteLength >= 0.9 * maximum * PAGE;
+    const runtime = QuickJS.newRuntime();
+    this.runtime = runtime;
+    runtime.setMemoryLimit(limits.memoryBytes);
+    runtime.setMaxStackSize(limits.stackBytes);
+    // Guest code runs only inside slice(), during an invocation: its CPU time is counted there.
+    runtime.setInterruptHandler(() => {
+      const call = this.call;
+      if (call && call.counting && call.cpuMs + (performance.now() - call.sliceStart) > limits.cpuMs) call.interrupted = true;
+      return call?.interrupted ?? false;
+    });
+    // No module may be imported: a script is one self-contained module.
+    runtime.setModuleLoader((name) => ({ error: new Error(`Imports are not available to integration scripts (${name})`) }));
+    const vm = runtime.newContext();
+    this.vm = vm;
     const host = vm.newObject();
     const define = (name, fn) => {
       const handle = vm.newFunction(name, fn);
@@ -122,72 +104,201 @@ async function invoke({ id, script, request, env, limits }) {
     };
     define('parseURL', (input, base) => vm.newString(parseURL(vm.getString(input), vm.getString(base))));
     define('log', (level, text) => {
-      if (logs.length < 200) logs.push({ level: vm.getString(level), message: vm.getString(text).slice(0, 2000), timestamp: new Date().toISOString() });
+      const logs = this.call?.logs;
+      if (logs && logs.length < 200) logs.push({ level: vm.getString(level), message: vm.getString(text).slice(0, 2000), timestamp: new Date().toISOString() });
     });
     define('fetch', (wire) => {
+      const call = this.call;
       const deferred = vm.newPromise();
-      unsettled.add(deferred);
+      call.unsettled.add(deferred);
       const fetchId = nextFetchId++;
       const done = new Promise((resolve) => fetches.set(fetchId, resolve)).then((answer) => {
-        inFlight.delete(done);
-        if (!unsettled.delete(deferred)) return; // the invocation ended meanwhile
+        call.inFlight.delete(done);
+        // The invocation ended meanwhile: its promises were disposed, nothing is resolved into the sandbox.
+        if (!call.unsettled.delete(deferred)) return;
         const value = vm.newString(answer);
         deferred.resolve(value);
         value.dispose();
         deferred.dispose();
       });
-      inFlight.add(done);
-      parentPort.postMessage({ type: 'fetch', id, fetchId, request: JSON.parse(vm.getString(wire)) });
+      call.inFlight.add(done);
+      parentPort.postMessage({ type: 'fetch', id: call.id, fetchId, request: JSON.parse(vm.getString(wire)) });
       return deferred.handle;
     });
     vm.setProp(vm.global, '__host', host);
     host.dispose();
-
     // The prelude is the runtime's own code: its time is not the script's.
     const prelude = vm.evalCode(PRELUDE, 'prelude.js');
-    if (prelude.error) throw failure(`The sandbox could not start: ${errorText(prelude.error)}`);
+    if (prelude.error) throw new Error(`The sandbox could not start: ${this.errorText(prelude.error)}`);
     prelude.value.dispose();
-    const loaded = slice(() => vm.evalCode(script, 'script.js', { type: 'module' }));
-    if (loaded.error) throw failure(`The script failed to load: ${errorText(loaded.error)}`);
-    const namespace = loaded.value;
-    const dispatch = vm.getProp(vm.global, '__dispatch');
-    const wire = vm.newString(JSON.stringify(request));
-    const envJson = vm.newString(JSON.stringify(env));
-    const called = slice(() => vm.callFunction(dispatch, vm.undefined, namespace, wire, envJson));
-    for (const h of [dispatch, wire, envJson, namespace]) h.dispose();
-    if (called.error) throw failure(errorText(called.error));
-    const promise = called.value;
-    try {
-      for (;;) {
-        const jobs = slice(() => runtime.executePendingJobs());
-        if (jobs.error) throw failure(errorText(jobs.error));
-        const state = vm.getPromiseState(promise);
-        if (state.type === 'fulfilled') {
-          const text = vm.getString(state.value);
-          state.value.dispose();
-          const answer = JSON.parse(text);
-          return { ...answer, logs, cpuMs: Math.round(cpuMs) };
-        }
-        if (state.type === 'rejected') throw failure(errorText(state.error));
-        if (interrupted) throw failure('interrupted');
-        // Waiting on the host: a fetch in flight. Nothing in flight and still pending: it never settles.
-        if (inFlight.size === 0) throw failure('The script\'s fetch handler never settled (it awaits something that cannot happen: there are no timers)');
-        await Promise.race(inFlight);
-      }
-    } finally {
-      promise.dispose();
-    }
-  } catch (err) {
-    if (err && typeof err === 'object' && 'logs' in err) throw err;
-    throw failure(err instanceof Error ? err.message : String(err));
-  } finally {
-    for (const deferred of unsettled) deferred.dispose();
-    unsettled.clear();
-    vm.dispose();
-    // The runtime is not freed: the WebAssembly instance it lives in is dropped with this invocation,
-    // which releases all of it. Freeing it would only check that QuickJS's object list is empty, and in
-    // quickjs-emscripten 0.32.0 (and 0.31.0) that check fails, aborting with "Assertion failed:
-    // list_empty(&rt->gc_obj_list)", after a script allocates many objects inside a promise job (any code
-    // after an await), even with every handle disposed: justjake/quickjs-emscripten#269 and #257.
+    this.dispatch = vm.getProp(vm.global, '__dispatch');
   }
+
+  errorText(handle) {
+    let dumped;
+    try {
+      dumped = this.vm.dump(handle);
+    } finally {
+      handle.dispose();
+    }
+    // Out of memory while making the error itself, QuickJS throws null instead.
+    if (dumped === null && this.exhausted()) return 'InternalError: out of memory';
+    if (dumped && typeof dumped === 'object') return `${dumped.name ?? 'Error'}: ${dumped.message ?? JSON.stringify(dumped)}`;
+    return String(dumped);
+  }
+
+  /** Runs a synchronous slice of guest code, counting its CPU time against the invocation. */
+  slice(work) {
+    const call = this.call;
+    call.sliceStart = performance.now();
+    call.counting = true;
+    try {
+      return work();
+    } finally {
+      call.counting = false;
+      call.cpuMs += performance.now() - call.sliceStart;
+    }
+  }
+
+  failure(message) {
+    const call = this.call;
+    return new Failure(call.interrupted ? `The script used more than ${this.limits.cpuMs} ms of CPU time and was stopped` : message, call.logs, Math.round(call.cpuMs));
+  }
+
+  /** Evaluates the script's module (its top-level code counts against the first invocation). */
+  load(script) {
+    const loaded = this.slice(() => this.vm.evalCode(script, 'script.js', { type: 'module' }));
+    if (loaded.error) throw this.failure(`The script failed to load: ${this.errorText(loaded.error)}`);
+    this.namespace = loaded.value;
+  }
+
+  /** One invocation; throws a Failure, after which the sandbox must not be used again. */
+  async invoke(id, script, request, env) {
+    const { vm, runtime } = this;
+    this.uses++;
+    this.call = { id, logs: [], cpuMs: 0, sliceStart: 0, counting: false, interrupted: false, inFlight: new Set(), unsettled: new Set() };
+    try {
+      if (!this.namespace) this.load(script);
+      const wire = vm.newString(JSON.stringify(request));
+      const envJson = vm.newString(JSON.stringify(env));
+      const called = this.slice(() => vm.callFunction(this.dispatch, vm.undefined, this.namespace, wire, envJson));
+      wire.dispose();
+      envJson.dispose();
+      if (called.error) throw this.failure(this.errorText(called.error));
+      const promise = called.value;
+      try {
+        for (;;) {
+          const jobs = this.slice(() => runtime.executePendingJobs());
+          if (jobs.error) throw this.failure(this.errorText(jobs.error));
+          const state = vm.getPromiseState(promise);
+          if (state.type === 'fulfilled') {
+            const text = vm.getString(state.value);
+            state.value.dispose();
+            return { ...JSON.parse(text), logs: this.call.logs, cpuMs: Math.round(this.call.cpuMs) };
+          }
+          if (state.type === 'rejected') throw this.failure(this.errorText(state.error));
+          if (this.call.interrupted) throw this.failure('interrupted');
+          // Waiting on the host: a fetch in flight. Nothing in flight and still pending: it never settles.
+          if (this.call.inFlight.size === 0) throw this.failure("The script's fetch handler never settled (it awaits something that cannot happen: there are no timers)");
+          await Promise.race(this.call.inFlight);
+        }
+      } finally {
+        promise.dispose();
+      }
+    } catch (err) {
+      if (err instanceof Failure) throw err;
+      throw this.failure(err instanceof Error ? err.message : String(err));
+    } finally {
+      // A fetch the script did not await stays pending in the sandbox: its answer is not delivered.
+      for (const deferred of this.call.unsettled) deferred.dispose();
+      this.call.unsettled.clear();
+      this.call = undefined;
+    }
+  }
+  // A discarded sandbox is dropped, its WebAssembly instance with it, which releases all of it; its
+  // QuickJS runtime is not freed. Freeing it would only check that QuickJS's object list is empty, and
+  // in quickjs-emscripten 0.32.0 (and 0.31.0) that check fails, aborting with "Assertion failed:
+  // list_empty(&rt->gc_obj_list)", after a script allocates many objects inside a promise job (any code
+  // after an await), even with every handle disposed: justjake/quickjs-emscripten#269 and #257.
 }
+
+/** Warm sandboxes by pool (integration and script hash), least recently used first. */
+const idle = new Map();
+let idleCount = 0;
+/** Pools that lost a warm sandbox since the last result message (the server's thread counts them). */
+let evicted = [];
+
+function takeIdle(pool) {
+  const list = idle.get(pool);
+  const sandbox = list?.pop();
+  if (!sandbox) return undefined;
+  idleCount--;
+  idle.delete(pool);
+  if (list.length > 0) idle.set(pool, list); // now the most recently used
+  return sandbox;
+}
+
+function dropIdle(pool) {
+  const list = idle.get(pool);
+  if (!list) return;
+  idle.delete(pool);
+  idleCount -= list.length;
+  for (let i = 0; i < list.length; i++) evicted.push(pool);
+}
+
+function keepIdle(pool, sandbox, limit) {
+  // Another script of the same integration (it was published anew): its old sandboxes go.
+  const integration = pool.slice(0, pool.lastIndexOf('\0'));
+  for (const other of [...idle.keys()]) if (other !== pool && other.slice(0, other.lastIndexOf('\0')) === integration) dropIdle(other);
+  const list = idle.get(pool) ?? [];
+  if (list.length >= limit) return false;
+  idle.delete(pool);
+  list.push(sandbox);
+  idle.set(pool, list);
+  idleCount++;
+  while (idleCount > IDLE_PER_THREAD) {
+    const [oldest, oldList] = idle.entries().next().value;
+    oldList.shift();
+    idleCount--;
+    evicted.push(oldest);
+    if (oldList.length === 0) idle.delete(oldest);
+  }
+  return true;
+}
+
+/** Runs one invocation, in a warm sandbox of its pool when one waits; returns whether the sandbox was kept. */
+async function invoke({ id, pool, script, request, env, limits }) {
+  let sandbox = pool === undefined ? undefined : takeIdle(pool);
+  if (sandbox && (sandbox.limits.memoryBytes !== limits.memoryBytes || sandbox.limits.cpuMs !== limits.cpuMs || sandbox.limits.stackBytes !== limits.stackBytes)) sandbox = undefined;
+  sandbox ??= await Sandbox.create(limits);
+  const result = await sandbox.invoke(id, script, request, env);
+  const kept = pool !== undefined && sandbox.uses < MAX_USES && keepIdle(pool, sandbox, limits.perIntegration ?? 1);
+  return { result, kept };
+}
+
+parentPort.on('message', (message) => {
+  if (message.type === 'invoke') {
+    const answer = (fields) => {
+      parentPort.postMessage({ type: 'result', id: message.id, evicted, ...fields });
+      evicted = [];
+    };
+    invoke(message).then(
+      ({ result, kept }) => answer({ result, kept }),
+      (error) => answer({ kept: false, error: error instanceof Failure ? { ...error } : { message: error instanceof Error ? error.message : String(error), logs: [], cpuMs: 0 } }),
+    );
+  } else if (message.type === 'fetched') {
+    const waiting = fetches.get(message.fetchId);
+    fetches.delete(message.fetchId);
+    waiting?.(message.answer);
+  }
+});
+// One invocation before the first real one: WebAssembly code is compiled in tiers on first use, and that
+// first, slow run would otherwise count against a script's CPU time. Its sandbox is not kept.
+await invoke({
+  id: 0,
+  script: 'export default { async fetch(r) { await r.text(); return Response.json({ u: new URL(r.url).pathname, t: new TextDecoder().decode(new TextEncoder().encode("x")) }) } }',
+  request: { method: 'POST', url: 'http://warm.invalid/', headers: [['x-warm', '1']], body: '{}' },
+  env: {},
+  limits: { memoryBytes: 64 * 1024 * 1024, cpuMs: 60_000, stackBytes: 512 * 1024 },
+}).catch(() => {});
+parentPort.postMessage({ type: 'ready' });

@@ -1,7 +1,8 @@
 // The runtime of integration scripts (`runtime: v1`): a small pool of sandbox threads
 // (sandbox-worker.mjs, QuickJS in WebAssembly) that run a script's `fetch(request, env, context)` with
 // limits, each enforced here or in the sandbox:
-// - memory: one invocation's WebAssembly instance may grow to at most `memoryBytes` (64 MiB);
+// - memory: one sandbox's WebAssembly instance may grow to at most `memoryBytes` (64 MiB); a sandbox is
+//   kept warm for the next invocation of the same integration and script (see sandbox-worker.mjs);
 // - CPU time: an invocation is interrupted after `cpuMs` (5 s) of running guest code (time spent waiting
 //   on its own fetch calls does not count), and a thread that does not answer within `wallMs` is
 //   replaced (the invocations it ran fail), so nothing holds the server;
@@ -11,6 +12,7 @@
 // - outbound fetch: only through the host function below, i.e. server/http/outbound.ts with a deadline,
 //   a size cap and the address rules of user-given URLs (except the server's own API).
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
 
@@ -87,6 +89,7 @@ export interface InvokeOptions {
 }
 
 interface Pending {
+  pool: string;
   resolve: (value: ScriptResponse) => void;
   reject: (err: Error) => void;
   fetches: number;
@@ -98,6 +101,8 @@ class SandboxThread {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
   readonly ready: Promise<void>;
+  /** Warm sandboxes waiting in this thread, by pool (integration and script hash), as its answers tell. */
+  readonly warm = new Map<string, number>();
 
   constructor(private readonly runtime: ScriptRuntime) {
     this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
@@ -112,7 +117,17 @@ class SandboxThread {
     this.worker.on('exit', () => this.fail('The sandbox thread stopped'));
   }
 
-  private onMessage(message: { type: string; id: number; fetchId?: number; request?: unknown; result?: ScriptResponse; error?: { message: string; logs: ScriptLog[] } }) {
+  private onMessage(message: {
+    type: string;
+    id: number;
+    fetchId?: number;
+    request?: unknown;
+    result?: ScriptResponse;
+    error?: { message: string; logs: ScriptLog[] };
+    pool?: string;
+    kept?: boolean;
+    evicted?: string[];
+  }) {
     const pending = this.pending.get(message.id);
     if (message.type === 'fetch') {
       const answer = pending && pending.fetches++ < this.runtime.limits.fetchesPerInvocation
@@ -121,11 +136,20 @@ class SandboxThread {
       void answer.then((text) => this.worker.postMessage({ type: 'fetched', fetchId: message.fetchId, answer: text }));
       return;
     }
-    if (message.type !== 'result' || !pending) return;
+    if (message.type !== 'result') return;
+    for (const pool of message.evicted ?? []) this.count(pool, -1);
+    if (message.kept && pending) this.count(pending.pool, +1);
+    if (!pending) return;
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
     if (message.error) pending.reject(new ScriptFailed(message.error.message, message.error.logs));
     else pending.resolve(message.result!);
+  }
+
+  count(pool: string, delta: number) {
+    const count = (this.warm.get(pool) ?? 0) + delta;
+    if (count > 0) this.warm.set(pool, count);
+    else this.warm.delete(pool);
   }
 
   /** Fails every invocation of this thread (it stopped or is being replaced). */
@@ -181,8 +205,10 @@ export class ScriptRuntime {
     }
   }
 
-  private async run({ script, request, env }: InvokeOptions): Promise<ScriptResponse> {
-    const thread = this.thread();
+  private async run({ key, script, request, env }: InvokeOptions): Promise<ScriptResponse> {
+    // Sandboxes are reused by integration and script: a script published anew gets new ones.
+    const pool = `${key}\0${createHash('sha256').update(script).digest('base64')}`;
+    const thread = this.thread(pool);
     await thread.ready;
     const id = this.nextId++;
     return new Promise<ScriptResponse>((resolve, reject) => {
@@ -192,8 +218,8 @@ export class ScriptRuntime {
         thread.pending.delete(id);
         void thread.worker.terminate();
       }, this.limits.wallMs);
-      thread.pending.set(id, { resolve, reject, fetches: 0, timer });
-      thread.worker.postMessage({ type: 'invoke', id, script, request, env, limits: this.limits });
+      thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer });
+      thread.worker.postMessage({ type: 'invoke', id, pool, script, request, env, limits: this.limits });
     });
   }
 
@@ -221,9 +247,15 @@ export class ScriptRuntime {
     }
   }
 
-  private thread(): SandboxThread {
+  /** A thread with a warm sandbox of `pool` (taken for this invocation), else the next in turn. */
+  private thread(pool: string): SandboxThread {
     const count = this.options.threads ?? 2;
     while (this.threads.length < count) this.threads.push(new SandboxThread(this));
+    const warm = this.threads.find((t) => (t.warm.get(pool) ?? 0) > 0);
+    if (warm) {
+      warm.count(pool, -1);
+      return warm;
+    }
     return this.threads[this.next++ % this.threads.length];
   }
 
