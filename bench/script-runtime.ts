@@ -5,8 +5,10 @@
 // 2. Over HTTP, a server on PGlite (child process): a public-endpoint request with a trivial script against
 //    GET /v1/spaces/{id}, each with autocannon at 16 connections, in the same run.
 //
-//   npx tsx bench/script-runtime.ts [--duration 10]
-// Results go to bench/results/script-runtime.json.
+//   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR]
+// Results go to bench/results/script-runtime.json. `--profile DIR` runs the server under `node --cpu-prof`
+// (its main thread's and its sandbox threads' profiles in DIR; summarize with bench/profile-summary.ts
+// --last <duration>), loads only the public endpoint and records nothing: the profiler slows it down.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
 
-const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' } } });
+const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' } } });
 const duration = Number(opts.duration);
 const root = path.resolve(import.meta.dirname, '..');
 const trivial = 'export default { fetch() { return new Response("ok") } }';
@@ -63,7 +65,8 @@ async function overHttp() {
   const port = await freePort();
   const token = 'bench-token-0123456789abcdef';
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const profileArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile)}`] : [];
+  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: tmp, PORT: String(port), BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -89,6 +92,10 @@ async function overHttp() {
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return { requestsPerSecond: Math.round(result.requests.average), latencyMs: { p50: result.latency.p50, p99: result.latency.p99 } };
     };
+    if (opts.profile) {
+      await load(`${base}${endpoint}`);
+      return undefined;
+    }
     const space16 = await load(`${base}/v1/spaces/${space.id}`, { authorization: `Bearer ${token}` });
     const endpoint16 = await load(`${base}${endpoint}`);
     return { getSpace: space16, publicEndpoint: endpoint16, latencyRatioP50: +(endpoint16.latencyMs.p50 / space16.latencyMs.p50).toFixed(2) };
@@ -99,6 +106,11 @@ async function overHttp() {
   }
 }
 
+if (opts.profile) {
+  await overHttp();
+  console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
+  process.exit(0);
+}
 const results = { at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, durationS: duration, runtime: await runtimeAlone(), http: await overHttp() };
 console.log(JSON.stringify(results, null, 2));
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

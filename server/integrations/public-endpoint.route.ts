@@ -7,12 +7,10 @@
 // for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
 // In development mode the request goes to the tunnel instead, as the events do (tunnel-forward.ts).
 import express, { type Request, type Response, type Router } from 'express';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { integrationInstallations, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
 import { bodyForScript, ScriptFailed, scriptResponseBytes } from '../runtime/script-runtime.js';
 import { forwardedToTunnel } from './delivery.job.js';
-import { sandboxRunner, scriptEnv, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
+import { loadScriptTarget, sandboxRunner, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 import { SIGNING_SECRET_NAME } from './signature.js';
 import { forwardToTunnel } from './tunnel-forward.js';
 
@@ -47,11 +45,10 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
   const serve = (segments: number, targetOf: (req: Request) => ScriptTarget) => async (req: Request, res: Response) => {
     const name = String(req.params.name);
     const target = targetOf(req);
-    const found = await findTarget(db, name, target);
-    if (!found) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
-    const loaded = await scriptEnv(db, name, target);
-    const integration = loaded?.integration ?? (await readIntegrationRow(db, name));
-    if (!integration) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    // One statement: the integration, the installation in the path and the script with its env.
+    const read = await loadScriptTarget(db, name, target);
+    if (!read?.exists) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const { integration, loaded } = read;
     const headers: [string, string][] = [];
     for (const [key, value] of Object.entries(req.headers)) {
       if (key.startsWith('x-integration-') || value === undefined) continue;
@@ -60,7 +57,7 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const csp = cspHeader(integration.contentSecurityPolicy);
     // The integration's own endpoint (no installation) belongs to its owner.
-    if (forwardedToTunnel(integration, found.organizationId ?? integration.organizationId)) {
+    if (forwardedToTunnel(integration, read.organizationId ?? integration.organizationId)) {
       try {
         const answer = await forwardToTunnel({
           tunnelUrl: integration.devTunnelUrl!,
@@ -119,33 +116,4 @@ export function belowEndpoint(originalUrl: string, segments: number): string {
   const path = at < 0 ? originalUrl : originalUrl.slice(0, at);
   const rest = path.split('/').slice(segments + 1).join('/');
   return `${rest ? `/${rest}` : ''}${at < 0 ? '' : originalUrl.slice(at)}`;
-}
-
-async function readIntegrationRow(db: Db, name: string) {
-  const [row] = await db.select().from(integrations).where(eq(integrations.name, name));
-  return row;
-}
-
-/**
- * The installation (and its installation on the space or site) in the path, with the organization it is
- * in; `organizationId` null for the integration's own endpoint. Undefined when it does not exist.
- */
-async function findTarget(db: Db, name: string, target: ScriptTarget): Promise<{ organizationId: string | null } | undefined> {
-  if (!target.installationId) return { organizationId: null };
-  const [installation] = await db
-    .select({ organizationId: integrationInstallations.organizationId })
-    .from(integrationInstallations)
-    .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationName, name)));
-  if (!installation) return undefined;
-  if (target.spaceId) {
-    const t = integrationSpaceInstallations;
-    const rows = await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)));
-    return rows.length > 0 ? installation : undefined;
-  }
-  if (target.siteId) {
-    const t = integrationSiteInstallations;
-    const rows = await db.select({ id: t.id }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)));
-    return rows.length > 0 ? installation : undefined;
-  }
-  return installation;
 }

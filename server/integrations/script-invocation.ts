@@ -11,7 +11,7 @@
 //   apiEndpoint      where to call this API back (`<PUBLIC_URL>/v1`)
 //   apiTokens        { installation }: a token of the installation concerned (createIntegrationInstallationToken),
 //                    when there is one; a script calls the API with it within the integration's scopes
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations } from '../db/schema/index.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
@@ -43,42 +43,76 @@ async function installationToken(db: Db, installationId: string): Promise<string
   return minted.token;
 }
 
-/** The env a script gets for a request about `target`. */
-export async function scriptEnv(db: Db, name: string, target: ScriptTarget) {
-  const [found] = await db
-    .select({ integration: integrations, script: integrationScripts })
+// What a request about `target` reads, in one statement (prepared once per database): the integration,
+// its script, and the installation and its space or site installation named in the path (null when they
+// do not exist). The public endpoint's requests once made three statements here besides the path check,
+// and the database's thread was the bottleneck of the endpoint (bench/results/script-runtime.md). Nothing
+// is kept between requests: a change (a new script, a configuration, an uninstall) applies to the next one,
+// in every process.
+function targetStatement(db: Db) {
+  const inst = integrationInstallations;
+  const space = integrationSpaceInstallations;
+  const site = integrationSiteInstallations;
+  return db
+    .select({
+      integration: integrations,
+      script: integrationScripts.script,
+      secrets: integrationScripts.secrets,
+      installationOrganizationId: inst.organizationId,
+      configuration: inst.configuration,
+      spaceConfiguration: space.configuration,
+      siteConfiguration: site.configuration,
+    })
     .from(integrations)
-    .innerJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
-    .where(eq(integrations.name, name));
-  if (!found) return undefined;
+    .leftJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
+    .leftJoin(inst, and(eq(inst.id, sql.placeholder('installationId')), eq(inst.integrationName, integrations.name)))
+    .leftJoin(space, and(eq(space.installationId, inst.id), eq(space.spaceId, sql.placeholder('spaceId'))))
+    .leftJoin(site, and(eq(site.installationId, inst.id), eq(site.siteId, sql.placeholder('siteId'))))
+    .where(eq(integrations.name, sql.placeholder('name')))
+    .prepare('script_target');
+}
+const statements = new WeakMap<Db, ReturnType<typeof targetStatement>>();
+
+/**
+ * The integration, whether the target in the path exists (its installation, and its installation on the
+ * space or site named), the organization of that installation, and the script with its env (undefined
+ * when the integration has no script). Undefined when the integration does not exist.
+ */
+export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
+  let statement = statements.get(db);
+  if (!statement) statements.set(db, (statement = targetStatement(db)));
+  const [row] = await statement.execute({ name, installationId: target.installationId ?? null, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null });
+  if (!row) return undefined;
+  const installed = !target.installationId || row.installationOrganizationId !== null;
+  const exists = installed && (!target.spaceId || row.spaceConfiguration !== null) && (!target.siteId || row.siteConfiguration !== null);
+  // The integration's own endpoint (no installation) belongs to its owner: organizationId null.
+  const organizationId = target.installationId ? row.installationOrganizationId : null;
+  if (row.script === null) return { integration: row.integration, exists, organizationId, loaded: undefined };
   const env: Record<string, unknown> = {
-    secrets: found.script.secrets,
-    integration: { name, version: found.integration.version },
+    secrets: row.secrets,
+    integration: { name, version: row.integration.version },
     configuration: {},
     apiEndpoint: scriptApiEndpoint(),
     apiTokens: {},
   };
   if (target.installationId) {
-    const [installation] = await db
-      .select({ configuration: integrationInstallations.configuration })
-      .from(integrationInstallations)
-      .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationName, name)));
     env.installationId = target.installationId;
-    env.configuration = installation?.configuration ?? {};
-    const token = installation && (await installationToken(db, target.installationId));
+    env.configuration = row.configuration ?? {};
+    const token = row.installationOrganizationId !== null && (await installationToken(db, target.installationId));
     if (token) env.apiTokens = { installation: token };
     if (target.spaceId) {
-      const t = integrationSpaceInstallations;
-      const [row] = await db.select({ configuration: t.configuration }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.spaceId, target.spaceId)));
       env.spaceId = target.spaceId;
-      env.spaceConfiguration = row?.configuration ?? {};
+      env.spaceConfiguration = row.spaceConfiguration ?? {};
     }
     if (target.siteId) {
-      const t = integrationSiteInstallations;
-      const [row] = await db.select({ configuration: t.configuration }).from(t).where(and(eq(t.installationId, target.installationId), eq(t.siteId, target.siteId)));
       env.siteId = target.siteId;
-      env.siteConfiguration = row?.configuration ?? {};
+      env.siteConfiguration = row.siteConfiguration ?? {};
     }
   }
-  return { integration: found.integration, script: found.script.script, env };
+  return { integration: row.integration, exists, organizationId, loaded: { integration: row.integration, script: row.script, env } };
+}
+
+/** The env a script gets for a request about `target`. */
+export async function scriptEnv(db: Db, name: string, target: ScriptTarget) {
+  return (await loadScriptTarget(db, name, target))?.loaded;
 }
