@@ -33,7 +33,7 @@ export function answerKey(place: AnswerPlace): string {
   return [place.stamp, place.origin, place.base, place.segments.join('/'), JSON.stringify(place.visitor.claims)].join('\u0000');
 }
 
-/** The answer kept under `key`, or the one `make` makes (kept for the next readers). */
+/** The answer kept under `key`, or the one `make` makes (kept for the next readers unless it is a 404). */
 export async function cachedAnswer(key: string, make: () => Promise<Answer>): Promise<Answer> {
   const kept = answers.get(key);
   if (kept) return kept;
@@ -41,7 +41,8 @@ export async function cachedAnswer(key: string, make: () => Promise<Answer>): Pr
   if (!pending) {
     pending = make()
       .then((answer) => {
-        answers.set(key, answer);
+        // Not the 404s: any path makes one, so keeping them would let anyone push the site's pages out.
+        if (!('status' in answer) || answer.status === 200) answers.set(key, answer);
         return answer;
       })
       .finally(() => making.delete(key));
