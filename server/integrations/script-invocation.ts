@@ -55,7 +55,14 @@ function targetStatement(db: Db) {
   const site = integrationSiteInstallations;
   return db
     .select({
-      integration: integrations,
+      // What the endpoint and the env use of the integration: the row's lists and blocks stay unread.
+      integration: {
+        organizationId: integrations.organizationId,
+        version: integrations.version,
+        contentSecurityPolicy: integrations.contentSecurityPolicy,
+        devTunnelUrl: integrations.devTunnelUrl,
+        devAll: integrations.devAll,
+      },
       script: integrationScripts.script,
       secrets: integrationScripts.secrets,
       installationOrganizationId: inst.organizationId,
