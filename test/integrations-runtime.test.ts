@@ -190,6 +190,7 @@ describe('script runtime', () => {
         if (env.act === 'loop') for (;;) {}
         if (env.act === 'oom') { const all = []; for (;;) all.push(new Array(100000).fill(1.5)); }
         if (env.act === 'throw') throw new Error('thrown');
+        if (env.act === 'big') new Uint8Array(30 << 20);
         return Response.json({ count, secret: env.secrets && env.secrets.KEY, seen: typeof globalThis.env, globals: Object.keys(globalThis).sort().join() });
       } }`;
     const count = async (key: string, env: Record<string, unknown> = {}) => JSON.parse((await run(counting, env, key)).body) as { count: number; secret?: string; seen: string; globals: string };
@@ -206,7 +207,7 @@ describe('script runtime', () => {
       expect(JSON.parse(changed.body).count).toBe(1);
     });
 
-    it('discards a sandbox stopped for its CPU time, its memory or an exception: the next invocation starts clean', async () => {
+    it('discards a sandbox stopped for its CPU time, its memory or an exception, or grown large: the next invocation starts clean', async () => {
       for (const act of ['loop', 'oom', 'throw']) {
         const key = unique(`discard-${act}`);
         expect((await count(key)).count).toBe(1);
@@ -214,6 +215,11 @@ describe('script runtime', () => {
         await expect(run(counting, { act }, key)).rejects.toThrow(act === 'loop' ? 'CPU time' : act === 'oom' ? 'out of memory' : 'Error: thrown');
         expect((await count(key)).count).toBe(1);
       }
+      // One that ended well but grew its memory past half the limit (a 30 MiB buffer; it would hold the memory while waiting) is not kept either.
+      const key = unique('discard-big');
+      expect((await count(key)).count).toBe(1);
+      expect((await count(key, { act: 'big' })).count).toBe(2);
+      expect((await count(key)).count).toBe(1);
     });
 
     it("hands each invocation its own env: two installations' secrets on one warm sandbox each see their own", async () => {

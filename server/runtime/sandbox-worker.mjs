@@ -11,7 +11,8 @@
 // (instantiation 5, prelude 2.6, the first dispatch 1.2) and a warm one ~0.2 ms. A sandbox serves one
 // invocation at a time; it is discarded, never reused, after an invocation that failed in any way (CPU
 // time spent, out of memory, an exception escaping the handler, no Response), after MAX_USES
-// invocations, or when its integration's script changed; at most IDLE_PER_THREAD wait, the least
+// invocations, when its memory grew past half the limit, or when its integration's script changed
+// (pools are per integration and script hash); at most IDLE_PER_THREAD wait, the least
 // recently used first to go. The limits stay what they were: the memory limit is per sandbox, CPU time
 // per invocation (counted from zero at each call). `env` is handed to each call as an argument and
 // never kept by the runtime (only a script that stores it itself keeps it, in its own module, which
@@ -82,6 +83,8 @@ class Sandbox {
     const QuickJS = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule: compiled, wasmMemory }));
     // Whether the memory grew to (nearly) its maximum: QuickJS's own limit trips a little below it.
     this.exhausted = () => wasmMemory.buffer.byteLength >= 0.9 * maximum * PAGE;
+    // A WebAssembly memory never shrinks: a sandbox that grew past half its maximum is not kept waiting.
+    this.large = () => wasmMemory.buffer.byteLength > (maximum * PAGE) / 2;
     const runtime = QuickJS.newRuntime();
     this.runtime = runtime;
     runtime.setMemoryLimit(limits.memoryBytes);
@@ -272,7 +275,7 @@ async function invoke({ id, pool, script, request, env, limits }) {
   if (sandbox && (sandbox.limits.memoryBytes !== limits.memoryBytes || sandbox.limits.cpuMs !== limits.cpuMs || sandbox.limits.stackBytes !== limits.stackBytes)) sandbox = undefined;
   sandbox ??= await Sandbox.create(limits);
   const result = await sandbox.invoke(id, script, request, env);
-  const kept = pool !== undefined && sandbox.uses < MAX_USES && keepIdle(pool, sandbox, limits.perIntegration ?? 1);
+  const kept = pool !== undefined && sandbox.uses < MAX_USES && !sandbox.large() && keepIdle(pool, sandbox, limits.perIntegration ?? 1);
   return { result, kept };
 }
 
