@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { newSite, sitePath } from './sites-support.js';
+import { newSite, newSpace, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
@@ -83,6 +83,19 @@ describe('published site pages', () => {
     expect(unknown.text).not.toContain('Acme');
     const otherOrg = await open(h.current, `https://api.test.example/sites/org_nope/${site.id}`);
     expect(otherOrg.status).toBe(404);
+  });
+
+  it('says what is missing on a site that publishes no space, and on a space with no pages', async () => {
+    const admin = await h.current.newAdmin();
+    const bare = await newSite(admin, { title: 'Bare docs' });
+    const bareRes = await open(h.current, (await publish(admin, bare.id)).urls.published);
+    expect(bareRes.status).toBe(404);
+    expect(bareRes.text).toContain('this part of the site publishes no space you may read');
+    const empty = await newSpace(admin, 'Empty');
+    const site = await newSite(admin, { title: 'Empty docs', spaces: [empty] });
+    const emptyRes = await open(h.current, (await publish(admin, site.id)).urls.published);
+    expect(emptyRes.status).toBe(404);
+    expect(emptyRes.text).toContain('This space has no pages.');
   });
 
   it('lists indexable pages in sitemap.xml and allows robots for a public site; an unlisted one is not indexed', async () => {

@@ -186,13 +186,14 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor } };
 }
 
-const nothingYet = '<p>This site has nothing to show yet.</p>';
+/** The 404 of a place with no site space the reader may see (none published there, or none their claims show). */
+const noVisibleSpace = '<p>There is no content at this address for you: this part of the site publishes no space you may read.</p>';
 
 /** The answer to a page's URL: the page, a redirect into a group, or the site's 404 page. */
 async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[]): Promise<Answer> {
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
   const { site } = found;
-  if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: nothingYet }) };
+  if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
   const { tree, readable, hrefOf, sidebarFor } = variant;
   const order = readingOrder(readable);
   const pagePath = nav.rest.join('/');
@@ -203,7 +204,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     target = undefined;
   }
   if (!target) {
-    const content = pagePath === '' ? '<p>This space has no pages yet.</p>' : '<p>There is no page at this address. The pages of this space are listed beside.</p>';
+    const content = pagePath === '' ? '<p>This space has no pages.</p>' : '<p>There is no page at this address. The pages of this space are listed beside.</p>';
     return { status: 404, indexable: false, html: pageHtml({ ...frame, title: pagePath === '' ? frame.siteTitle : 'Page not found', indexable: false, sidebar: sidebarFor(), content }) };
   }
   const at = order.findIndex((p) => p.page.id === target!.page.id);
@@ -226,7 +227,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
 /** The results page of `…/~search?q=`, in the site space the reader is in (the first one, from the search box). */
 async function searchAnswer(options: PublishedOptions, req: Request, found: FoundSite, visitor: Visitor, base: string): Promise<{ status: number; html: string }> {
   const { frame, structure, nav, variant } = await pageFrame(options, found, visitor, base, []);
-  if (!variant) return { status: 404, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: nothingYet }) };
+  if (!variant) return { status: 404, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
   const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
   const content = await searchPage(options.db, structure, nav, visitor, query, (siteSpaceId, path) => {
     const entry = structure.siteSpaces.find((e) => e.row.id === siteSpaceId)!;
