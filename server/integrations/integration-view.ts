@@ -19,6 +19,19 @@ export interface OwnerMembership {
   isMember: boolean;
 }
 
+/**
+ * The `Content-Security-Policy` header value of an integration's contentSecurityPolicy (a string, or
+ * sources by directive), sent with its public endpoint's answers and listed with a published site's scripts.
+ */
+export function cspHeader(policy: unknown): string | undefined {
+  if (typeof policy === 'string') return policy.trim() || undefined;
+  if (!policy || typeof policy !== 'object') return undefined;
+  const parts = Object.entries(policy as Record<string, unknown>)
+    .filter(([, sources]) => typeof sources === 'string')
+    .map(([directive, sources]) => `${directive} ${sources as string}`.trim());
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 /** Where an image of the integration is served (GET /v1/integrations/{name}/assets/{file}). */
 export function assetUrl(ctx: Ctx, name: string, file: string): string {
   return ctx.urls.api(`/integrations/${encodeURIComponent(name)}/assets/${encodeURIComponent(file)}`);

@@ -13,24 +13,13 @@ import { forwardedToTunnel } from './delivery.job.js';
 import { loadScriptTarget, sandboxRunner, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 import { SIGNING_SECRET_NAME } from './signature.js';
 import { forwardToTunnel } from './tunnel-forward.js';
+import { cspHeader } from './integration-view.js';
 
 /** The largest request body handed to a script. */
 const MAX_BODY = '1mb';
 
 // Headers that belong to the connection, not to the script's answer.
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'proxy-connection', 'te', 'trailer']);
-
-/** The header value of an integration's contentSecurityPolicy (a string, or directives by name). */
-export function cspHeader(policy: unknown): string | undefined {
-  if (typeof policy === 'string') return policy.trim() || undefined;
-  if (policy && typeof policy === 'object') {
-    const value = Object.entries(policy as Record<string, string>)
-      .map(([directive, sources]) => `${directive} ${sources}`.trim())
-      .join('; ');
-    return value || undefined;
-  }
-  return undefined;
-}
 
 function errorAnswer(res: Response, status: number, message: string) {
   res.status(status).json({ error: { code: status, message } });

@@ -4,22 +4,12 @@
 // read here; if they change, this is the one function to adapt.
 import { directQuery, type Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
-import { installationEndpointPath } from '../integrations/integration-view.js';
+import { cspHeader, installationEndpointPath } from '../integrations/integration-view.js';
 
 export interface SiteScript {
   script: string;
   contentSecurityPolicy?: string;
   cookies: boolean;
-}
-
-/** A content security policy stored as `{ directive: sources }`, as the header writes it. */
-function policyText(policy: unknown): string | undefined {
-  if (typeof policy === 'string') return policy || undefined;
-  if (!policy || typeof policy !== 'object') return undefined;
-  const parts = Object.entries(policy as Record<string, unknown>)
-    .filter(([, value]) => typeof value === 'string')
-    .map(([directive, value]) => `${directive} ${value as string}`);
-  return parts.length ? parts.join('; ') : undefined;
 }
 
 /**
@@ -42,7 +32,7 @@ export function siteScriptsJsonSql(siteId: string): string {
 export function siteScriptsOf(json: unknown, urls: Urls): SiteScript[] {
   const rows = (Array.isArray(json) ? json : []) as [string, string, unknown][];
   return rows.map(([integrationName, installationId, contentSecurityPolicy]) => {
-    const policy = policyText(contentSecurityPolicy);
+    const policy = cspHeader(contentSecurityPolicy);
     return {
       script: urls.root(installationEndpointPath(integrationName, installationId)),
       ...(policy && { contentSecurityPolicy: policy }),
