@@ -12,14 +12,11 @@ import { bodyForScript, ScriptFailed, scriptResponseBytes } from '../runtime/scr
 import { forwardedToTunnel } from './delivery.job.js';
 import { loadScriptTarget, sandboxRunner, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 import { SIGNING_SECRET_NAME } from './signature.js';
-import { forwardToTunnel } from './tunnel-forward.js';
+import { forwardToTunnel, hopByHop } from './tunnel-forward.js';
 import { cspHeader } from './integration-view.js';
 
 /** The largest request body handed to a script. */
 const MAX_BODY = '1mb';
-
-// Headers that belong to the connection, not to the script's answer.
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'proxy-connection', 'te', 'trailer']);
 
 function errorAnswer(res: Response, status: number, message: string) {
   res.status(status).json({ error: { code: status, message } });

@@ -13,8 +13,10 @@ import type { ScriptTarget } from './script-invocation.js';
 const TUNNEL_TIMEOUT_MS = 10_000;
 const TUNNEL_MAX_BYTES = 5 * 1024 * 1024;
 
-// Not forwarded: they belong to the connection to this server, or name this server.
-const dropped = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'proxy-connection', 'te', 'trailer', 'host']);
+/** Headers that belong to one connection (and the body's framing on it), never passed from one side to the other. */
+export const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'proxy-connection', 'te', 'trailer']);
+// Not forwarded: those of the connection to this server, and the host, which names this server.
+const dropped = new Set([...hopByHop, 'host']);
 
 export interface TunnelRequest {
   tunnelUrl: string;
