@@ -1,5 +1,6 @@
 // Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256), where a
-// visitor without a valid token is sent (fallbackURL) and where one is sent once signed out (logoutURL). The published site (server/published/visitor.ts) verifies with it.
+// visitor without a valid token is sent (fallbackURL) and where one is sent once signed out (logoutURL).
+// The published site (server/published/visitor.ts) verifies with the key.
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';

@@ -113,7 +113,7 @@ export const integrationInstallations = pgTable(
 
 /**
  * The temporary tokens of installations (createIntegrationInstallationToken): a script calls the API back
- * with one, as its installation, within the integration's scopes (server/auth/installation-access.ts).
+ * with one, as its installation, within the integration's scopes (server/auth/installation-caller.ts).
  * Uninstalling removes them. `userId` is the installation's own user, what it writes is signed with
  * (change requests, comments), one per installation and kept after it (authorship stays).
  */
