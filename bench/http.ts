@@ -16,15 +16,14 @@
 // DIR/<server>-<storage>/, the largest is the main thread's; summarize with bench/profile-summary.ts) and
 // writes no results, since the profiler slows the servers down. On PostgreSQL the database backends' CPU
 // per request is measured too (server + database CPU is what bounds req/s on 2 cores).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchRun, type Server } from './support/bench-run.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -52,92 +51,12 @@ const connections = Number(opts.connections);
 const rounds = Number(opts.rounds);
 
 const root = path.resolve(import.meta.dirname, '..');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-http-'));
 // main.ts makes this the token of the admin it creates on an empty database: no seeding code needed.
 const token = 'bench-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
-
-// Everything to undo, newest first; run on success, failure, Ctrl-C and the watchdog alike.
-const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tmp, { recursive: true, force: true })];
-async function cleanUp() {
-  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()!()).catch((err) => console.error('cleanup:', err));
-}
-async function abort(message: string, code: number) {
-  console.error(message);
-  await cleanUp();
-  process.exit(code);
-}
-process.on('SIGINT', () => void abort('interrupted', 130));
-process.on('SIGTERM', () => void abort('terminated', 143));
-// Bounded in time whatever happens: two loads and two start-ups (a minute each at most) per storage and round.
-const limitMs = storages.length * rounds * 2 * ((warmup + duration) * 1000 + 60_000) + 60_000;
-setTimeout(() => void abort(`bench/http.ts: gave up after ${limitMs / 1000} s`, 1), limitMs).unref();
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts `script` in its own Node process and waits until it answers HTTP. Its stdout and stderr go to a
- * file, not a pipe: the request log is part of the server's real cost, but a pipe we do not drain fast
- * enough would slow it down (back-pressure) and skew the numbers.
- */
-async function startServer(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  const port = await freePort();
-  const logFile = path.join(tmp, `${name}.log`);
-  const out = openSync(logFile, 'w');
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL; // never inherit a storage we did not choose
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
-  closeSync(out);
-  const exited = once(child, 'exit');
-  const stop = () => stopChild(child, exited);
-  cleanups.push(stop);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(`${name} did not start (exit ${child.exitCode ?? child.signalCode ?? 'timeout'}):\n${tail}`);
-    }
-    try {
-      await fetch(`${url}/v1/spaces/none`, { headers: auth, signal: AbortSignal.timeout(1000) });
-      return { url, pid: child.pid!, stop };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-/** SIGINT (main.ts then closes the database and exits, which also writes a --cpu-prof profile), SIGKILL after 30 s. */
-async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function call(method: string, url: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+// Bounded in time whatever happens: two loads and two start-ups (90 s each at most) per storage and round.
+const limitMs = storages.length * rounds * 2 * ((warmup + duration) * 1000 + 90_000) + 60_000;
+const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('http', limitMs, auth);
 
 interface Measure {
   /** answered in the measured run (warm-up excluded) */

@@ -14,16 +14,15 @@
 // fresh server (so the page cache starts cold and is warmed by the warm-up), and rounds rotate the order of
 // the loads, so a burst of other work on the machine does not always hit the same one. Medians of the rounds
 // go to bench/results/<out>, with the load average before and after; one SUMMARY line per storage and page.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
-import { freePort } from '../test/support/child-server.js';
+import { benchRun, type Server } from './support/bench-run.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -53,77 +52,17 @@ const rounds = Number(opts.rounds);
 if (!(duration > 0 && warmup >= 0 && connections > 0 && rounds > 0)) throw new Error('--duration, --connections and --rounds must be positive');
 
 const root = path.resolve(import.meta.dirname, '..');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-published-'));
 const token = 'bench-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
 
-const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tmp, { recursive: true, force: true })];
-async function cleanUp() {
-  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()!()).catch((err) => console.error('cleanup:', err));
-}
-async function abort(message: string, code: number) {
-  console.error(message);
-  await cleanUp();
-  process.exit(code);
-}
-process.on('SIGINT', () => void abort('interrupted', 130));
-process.on('SIGTERM', () => void abort('terminated', 143));
 const limitMs = storages.length * rounds * (loads.length * (warmup + duration) * 1000 + 90_000) + 60_000;
-setTimeout(() => void abort(`bench/published-site.ts: gave up after ${limitMs / 1000} s`, 1), limitMs).unref();
+const { tmp, cleanups, cleanUp, abort, startServer: startScript, call } = benchRun('published-site', limitMs, auth);
 
-interface Server {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** The project's server in its own Node process, output to a file (as bench/http.ts), once it answers HTTP. */
-async function startServer(name: string, env: Record<string, string>): Promise<Server> {
+/** The project's server in its own Node process (bench/support/bench-run.ts), with the bench's token as its admin's. */
+function startServer(name: string, env: Record<string, string>): Promise<Server> {
   const profileArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, name)}`] : [];
-  const port = await freePort();
-  const logFile = path.join(tmp, `${name}.log`);
-  const out = openSync(logFile, 'w');
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL; // never inherit a storage we did not choose
   // The loads send one token and no token at all: rate limiting stays on (the default) far above them.
-  childEnv.RATE_LIMIT_PER_MINUTE = '1000000000';
-  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
-  closeSync(out);
-  const exited = once(child, 'exit');
-  const stop = () => stopChild(child, exited);
-  cleanups.push(stop);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(`${name} did not start:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
-    }
-    try {
-      await fetch(`${url}/v1/spaces/none`, { headers: auth, signal: AbortSignal.timeout(1000) });
-      return { url, pid: child.pid!, stop };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function call(method: string, url: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
+  return startScript(name, 'server/main.ts', { ...env, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: '1000000000' }, profileArgs);
 }
 
 /** A page of ordinary documentation: headings, paragraphs with links and code, a list, a table, a code block, a hint. */

@@ -13,15 +13,14 @@
 // Each round starts the project, loads it (create, then cycle), stops it, then the same with the baseline,
 // on the same data. Prints one SUMMARY line per storage and load; results (medians of the rounds) go to
 // bench/results/write-path.json. `--profile DIR` runs the servers under `node --cpu-prof` and records nothing.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchRun, type Server } from './support/bench-run.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -44,80 +43,11 @@ const warmup = Number(opts.warmup);
 const connections = Number(opts.connections);
 const rounds = Number(opts.rounds);
 const root = path.resolve(import.meta.dirname, '..');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-write-'));
 const token = 'bench-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
 const json = { ...auth, 'content-type': 'application/json' };
-
-const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tmp, { recursive: true, force: true })];
-async function cleanUp() {
-  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()!()).catch((err) => console.error('cleanup:', err));
-}
-async function abort(message: string, code: number) {
-  console.error(message);
-  await cleanUp();
-  process.exit(code);
-}
-process.on('SIGINT', () => void abort('interrupted', 130));
-process.on('SIGTERM', () => void abort('terminated', 143));
 const limitMs = storages.length * rounds * 2 * (2 * (warmup + duration) * 1000 + 90_000) + 60_000;
-setTimeout(() => void abort(`bench/write-path.ts: gave up after ${limitMs / 1000} s`, 1), limitMs).unref();
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** A server in its own Node process (output to a file, as in bench/http.ts), once it answers HTTP. */
-async function startServer(name: string, script: string, env: Record<string, string>, nodeArgs: string[]): Promise<Server> {
-  const port = await freePort();
-  const logFile = path.join(tmp, `${name}.log`);
-  const out = openSync(logFile, 'w');
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env: childEnv, stdio: ['ignore', out, out] });
-  closeSync(out);
-  const exited = once(child, 'exit');
-  const stop = () => stopChild(child, exited);
-  cleanups.push(stop);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(`${name} did not start:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
-    }
-    try {
-      await fetch(`${url}/v1/spaces/none`, { headers: auth, signal: AbortSignal.timeout(1000) });
-      return { url, pid: child.pid!, stop };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function call(method: string, url: string, body?: unknown) {
-  const res = await fetch(url, { method, headers: json, body: body === undefined ? undefined : JSON.stringify(body) });
-  const answer = (await res.json()) as Record<string, any>;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('write-path', limitMs, auth);
 
 function cpuTimeMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
