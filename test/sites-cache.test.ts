@@ -8,7 +8,7 @@ import { siteSections, sites } from '../server/db/schema/index.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { newSite, sitePath } from './sites-support.js';
+import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
@@ -144,9 +144,7 @@ describe('the page cache of published sites', () => {
     await merge(admin, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta only.' }, condition: 'visitor.claims.isBetaUser' }]);
     const site = await newSite(admin, { title: 'Adaptive', spaces: [space] });
     const path = sitePath(admin, site.id);
-    const schema = { type: 'object', properties: { isBetaUser: { type: 'boolean' } }, additionalProperties: false };
-    expect((await admin.api.put(`${path}/adaptive-schema`, { jsonSchema: schema })).status).toBe(200);
-    expect((await admin.api.patch(path, { adaptiveContent: { enabled: true } })).status).toBe(200);
+    await enableAdaptiveContent(admin, site.id);
     const url: string = (await publish(admin, site.id)).urls.published;
     const key: string = (await admin.api.get(`${path}/publishing/auth`)).body.privateKey;
     const entry = await open(h.current, `${url}/intro?jwt_token=${await sign({ isBetaUser: true }, key)}`);

@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { newSite, sitePath } from './sites-support.js';
+import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
@@ -46,19 +46,9 @@ async function adaptiveSite(admin: Account) {
     { operation: 'insert_page', title: 'Outro', document: { markdown: 'Goodbye.' } },
   ]);
   const site = await newSite(admin, { title: 'Adaptive', spaces: [space] });
-  const path = sitePath(admin, site.id);
-  const schema = {
-    type: 'object',
-    properties: {
-      isBetaUser: { type: 'boolean' },
-      unsigned: { type: 'object', properties: { prefersDark: { type: 'boolean' } }, additionalProperties: false },
-    },
-    additionalProperties: false,
-  };
-  expect((await admin.api.put(`${path}/adaptive-schema`, { jsonSchema: schema })).status).toBe(200);
-  expect((await admin.api.patch(path, { adaptiveContent: { enabled: true } })).status).toBe(200);
+  await enableAdaptiveContent(admin, site.id);
   const url: string = (await publish(admin, site.id)).urls.published;
-  const key: string = (await admin.api.get(`${path}/publishing/auth`)).body.privateKey;
+  const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
   const entry = await open(h.current, `${url}/guides/intro?jwt_token=${await sign({ isBetaUser: true }, key)}`);
   expect(entry.status).toBe(302);
   return { space, site, url, beta: entry.headers['set-cookie'] as unknown as string[] };

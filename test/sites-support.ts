@@ -34,3 +34,19 @@ export async function newSiteSpace(account: Account, siteId: string, title: stri
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
+
+/** An adaptive schema with a signed claim (`isBetaUser`) and an unsigned one (`unsigned.prefersDark`). */
+export const betaClaimsSchema = {
+  type: 'object',
+  properties: {
+    isBetaUser: { type: 'boolean' },
+    unsigned: { type: 'object', properties: { prefersDark: { type: 'boolean' } }, additionalProperties: false },
+  },
+  additionalProperties: false,
+};
+
+/** Sets the site's adaptive schema and turns adaptive content on. */
+export async function enableAdaptiveContent(account: Account, siteId: string, jsonSchema: object = betaClaimsSchema) {
+  expect((await account.api.put(`${sitePath(account, siteId)}/adaptive-schema`, { jsonSchema })).status).toBe(200);
+  expect((await account.api.patch(sitePath(account, siteId), { adaptiveContent: { enabled: true } })).status).toBe(200);
+}

@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
-import { newSite, sitePath } from './sites-support.js';
+import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
@@ -159,16 +159,7 @@ describe('adaptive content', () => {
     expect([s1.status, s2.status, s3.status]).toEqual([200, 200, 200]);
     expect((await admin.api.patch(`${sitePath(admin, site.id)}/sections/${s2.body.id}`, { condition: 'visitor.claims.isBetaUser' })).status).toBe(200);
     expect((await admin.api.patch(`${sitePath(admin, site.id)}/sections/${s3.body.id}`, { condition: 'visitor.claims.unsigned.prefersDark && !visitor.claims.isBetaUser' })).status).toBe(200);
-    const schema = {
-      type: 'object',
-      properties: {
-        isBetaUser: { type: 'boolean' },
-        unsigned: { type: 'object', properties: { prefersDark: { type: 'boolean' } }, additionalProperties: false },
-      },
-      additionalProperties: false,
-    };
-    expect((await admin.api.put(`${sitePath(admin, site.id)}/adaptive-schema`, { jsonSchema: schema })).status).toBe(200);
-    expect((await admin.api.patch(sitePath(admin, site.id), { adaptiveContent: { enabled: true } })).status).toBe(200);
+    await enableAdaptiveContent(admin, site.id);
     const url = (await publish(admin, site.id)).urls.published;
     const key = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
 
