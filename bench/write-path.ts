@@ -6,7 +6,7 @@
 //           (createChangeRequest, updateChangeRequestContent, mergeChangeRequest), each connection on a
 //           space of its own, again and again
 //
-//   npx tsx bench/write-path.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
+//   npx tsx bench/write-path.ts [--storage pglite|postgres|both] [--load create|cycle|both] [--duration 10] [--connections 32] [--warmup 2]
 //                               [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
 //                               [--rate-limit 1000000000 (0: off)] [--profile DIR] [--out write-path.json]
 //
@@ -25,6 +25,7 @@ import { benchRun, type Server } from './support/bench-run.js';
 const { values: opts } = parseArgs({
   options: {
     storage: { type: 'string', default: 'both' },
+    load: { type: 'string', default: 'both' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '2' },
@@ -38,6 +39,7 @@ const { values: opts } = parseArgs({
 type Storage = 'pglite' | 'postgres';
 type Load = 'create' | 'cycle';
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
+const loads: Load[] = opts.load === 'both' ? ['create', 'cycle'] : [opts.load as Load];
 const duration = Number(opts.duration);
 const warmup = Number(opts.warmup);
 const connections = Number(opts.connections);
@@ -171,7 +173,7 @@ async function benchStorage(storage: Storage): Promise<Record<Load, LoadResult>>
           organizationId = (await call('GET', `${server.url}/v1/orgs`)).items[0].id;
           for (let i = 0; i < connections; i++) spaces.push((await call('POST', `${server.url}/v1/orgs/${organizationId}/spaces`, { title: `Cycle ${i}` })).id);
         }
-        for (const kind of ['create', 'cycle'] as const) {
+        for (const kind of loads) {
           const measure = await load(`${which}/${storage}/${kind}`, server, loadOptions(kind, server.url, organizationId, spaces));
           (runs[kind][round] ??= {} as { baseline: Measure; project: Measure })[which] = measure;
         }
@@ -181,7 +183,7 @@ async function benchStorage(storage: Storage): Promise<Record<Load, LoadResult>>
     }
   }
   const result = {} as Record<Load, LoadResult>;
-  for (const kind of ['create', 'cycle'] as const) {
+  for (const kind of loads) {
     const baseline = medianOf(runs[kind].map((r) => r.baseline));
     const project = medianOf(runs[kind].map((r) => r.project));
     result[kind] = { baseline, project, ratio: round2(project.rps / baseline.rps), cpuRatio: round2(project.cpuMs / baseline.cpuMs) };

@@ -1,7 +1,7 @@
 // Change requests: creation (numbered per space), reads by id or number, settings, and the moves of
 // their content (batch edits, update from the space, merge into the space). Every write locks what its
 // rules read first: the space row (its current revision, the next number), then the change request.
-import { and, eq, max, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { changeRequestOperations } from '../../contract/change-requests.js';
 import type { SpaceGrant, SpaceRow } from '../auth/access.js';
@@ -9,15 +9,16 @@ import { applyChanges } from '../content/apply-changes.js';
 import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { refuseLocked } from '../content/locked.js';
 import { mergeContent } from '../content/merge.js';
-import { loadRevision, insertRevision } from '../content/revisions.store.js';
+import { insertRevision, insertRevisionSql, loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions, issueClusters, organizations, spaces, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
-import { mayMerge, requireMergeRules } from './merge-check.js';
-import { emitSpaceContentUpdated } from '../integrations/content-events.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge } from './change-request-statements.js';
+import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
+import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
+import { enqueueSpaceIndexingSql } from '../search/index.job.js';
 
 type Ops = typeof changeRequestOperations;
 type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
@@ -72,35 +73,25 @@ async function requireCluster(ctx: Ctx, organizationId: string, id: string): Pro
   return row.id;
 }
 
-/** Opens a change request from the space's current revision, with the next number of the space. */
+/**
+ * Opens a change request from the space's current revision, with the next number of the space: one
+ * statement (change-request-statements.ts), or, when a concurrent creation took its number, the same
+ * statement again after the space's lock is held.
+ */
 export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, given: NewChangeRequest): Promise<ChangeRequest> {
-  const row = await ctx.transaction(async (tx) => {
-    const cluster = given.conversationsIssuesCluster === undefined ? null : await requireCluster(tx, grant.row.organizationId, given.conversationsIssuesCluster);
-    // The space row lock serializes creations in the space, so max + 1 is free (the unique index backs it).
-    const space = await lockSpace(tx, grant.row.id);
-    const [{ last }] = await tx.db.select({ last: max(changeRequests.number) }).from(changeRequests).where(eq(changeRequests.spaceId, space.id));
-    const now = tx.now();
-    const [inserted] = await tx.db
-      .insert(changeRequests)
-      .values({
-        id: newId('crq', now.getTime()),
-        organizationId: space.organizationId,
-        spaceId: space.id,
-        number: (last ?? 0) + 1,
-        status: 'open',
-        subject: given.subject ?? null,
-        description: given.description ?? null,
-        conversationsIssuesClusterId: cluster,
-        createdBy: tx.caller.userId,
-        revisionId: space.revisionId,
-        revisionInitial: space.revisionId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return inserted;
-  });
-  return viewChangeRequest(ctx, row, grant);
+  const cluster = given.conversationsIssuesCluster === undefined ? null : await requireCluster(ctx, grant.row.organizationId, given.conversationsIssuesCluster);
+  const now = ctx.now();
+  const row = { id: newId('crq', now.getTime()), subject: given.subject ?? null, description: given.description ?? null, clusterId: cluster, createdBy: ctx.caller.userId, now };
+  const created =
+    (await insertChangeRequest(ctx.db, grant.row.id, row)) ??
+    (await ctx.transaction(async (tx) => {
+      await lockSpace(tx, grant.row.id);
+      return insertChangeRequest(tx.db, grant.row.id, row);
+    }));
+  if (!created) throw new NotFound(`Space ${grant.row.id} not found`);
+  // Its reviews are none yet: what `permissions.merge` needs was read with it.
+  const mayMergeNow = mayMergeListed(ctx, created.space, created.row, grant.role, created.organizationRules, []);
+  return toChangeRequest(ctx, created.row, created.creator, created.space.revisionId, created.openComments, mayMergeNow);
 }
 
 /** Changes the subject, description or status; a merged change request keeps its status (409). */
@@ -142,56 +133,54 @@ async function spaceRevision(tx: Ctx, space: SpaceRow, id: string | undefined) {
   return base ? (await loadRevision(tx.db, id, space.createdAt)).content : undefined;
 }
 
+/** The space and its change request `ref`, locked and read with its content (change-request-statements.ts); throws NotFound. */
+async function lockForWrite(tx: Ctx, spaceId: string, ref: string, forMerge: boolean) {
+  const locked = await lockChangeRequest(tx.db, spaceId, ref, forMerge);
+  if (!locked) throw new NotFound(`Change request ${ref} (path.changeRequestId) not found in this space`);
+  return locked;
+}
+
 /** Applies a batch of changes as one new revision of the change request; all or nothing. */
 export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, body: ContentBody) {
   // Files are decoded and fetched before the transaction, so no slow fetch holds the space's lock.
   const files = await prepareFiles(body.changes);
   return ctx.transaction(async (tx) => {
-    const space = await lockSpace(tx, grant.row.id);
+    const { space, cr, content, organizationRules } = await lockForWrite(tx, grant.row.id, ref, false);
     refuseLocked(space);
-    const cr = await findChangeRequest(tx, space.id, ref, true);
     refuseClosed(cr, 'edited');
-    const current = await loadRevision(tx.db, cr.revisionId, space.createdAt);
-    const applied = await applyChanges(current.content, body.changes, {
+    const applied = await applyChanges(content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),
       files,
     }, baseRevision(cr));
-    const revision = await insertRevision(tx, space.id, { parents: [cr.revisionId], type: 'edits', content: applied.content });
+    const now = tx.now();
     await saveFiles(tx, space.id, applied.fileBytes);
-    const [updated] = await tx.db
-      .update(changeRequests)
-      .set({
-        revisionId: revision.id,
-        updatedAt: tx.now(),
-        contributors: sql`CASE WHEN ${changeRequests.contributors} @> ${JSON.stringify([tx.caller.userId])}::jsonb THEN ${changeRequests.contributors} ELSE ${changeRequests.contributors} || ${JSON.stringify([tx.caller.userId])}::jsonb END`,
-      })
-      .where(eq(changeRequests.id, cr.id))
-      .returning();
-    return { changeRequest: await viewChangeRequest(tx, updated, { ...grant, row: space }), results: applied.results, insertedFiles: applied.insertedFiles };
+    const revision = insertRevisionSql(space.id, { parents: [cr.revisionId], type: 'edits', content: applied.content }, now);
+    const updated = await moveChangeRequest(tx.db, cr.id, revision, tx.caller.userId, now);
+    const mayMergeNow = await mayMerge(tx, space, updated.row, grant.role, organizationRules);
+    return {
+      changeRequest: toChangeRequest(tx, updated.row, updated.creator, space.revisionId, updated.openComments, mayMergeNow),
+      results: applied.results,
+      insertedFiles: applied.insertedFiles,
+    };
   });
 }
 
-/** Merges the change request into the space: a new space revision, which becomes `revisionMerged`. */
+/**
+ * Merges the change request into the space: a new space revision, which becomes `revisionMerged`, the
+ * search catch-up queued and the integrations on the space told, in the statement that moves the space.
+ */
 export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'merge' }> {
   return ctx.transaction(async (tx) => {
-    const space = await lockSpace(tx, grant.row.id);
+    const { space, cr, content: ours, organizationRules, sides } = await lockForWrite(tx, grant.row.id, ref, true);
     refuseLocked(space);
-    const cr = await findChangeRequest(tx, space.id, ref, true);
     refuseClosed(cr, 'merged');
-    await requireMergeRules(tx, space, cr);
-    const ours = (await loadRevision(tx.db, cr.revisionId, space.createdAt)).content;
-    const base = baseRevision(cr);
-    const content =
-      base === space.revisionId
-        ? ours
-        : mergeContent((await loadRevision(tx.db, base, space.createdAt)).content, (await loadRevision(tx.db, space.revisionId, space.createdAt)).content, ours);
-    const revision = await insertRevision(tx, space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content });
+    await requireMergeRules(tx, space, cr, organizationRules);
+    const content = sides ? mergeContent(sides.base, sides.space, ours) : ours;
     const now = tx.now();
-    await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
-    await enqueueSpaceIndexing(tx, space.id);
-    await tx.db.update(changeRequests).set({ status: 'merged', revisionMerged: revision.id, updatedAt: now }).where(eq(changeRequests.id, cr.id));
-    await emitSpaceContentUpdated(tx, space.id, revision.id);
+    const revision = insertRevisionSql(space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content }, now);
+    const recipients = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, enqueueSpaceIndexingSql(space.id, now), contentUpdatedRecipientsSql(space.id));
+    await notifyContentUpdated(tx, recipients, space.id, revision.id);
     return { revision: revision.id, result: 'merge' as const };
   });
 }

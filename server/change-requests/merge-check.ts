@@ -54,9 +54,9 @@ export async function mergeVerdict(ctx: Ctx, space: SpaceRow, cr: ChangeRequestR
   return { rules, verdict: verdictWith(ctx, space, cr, rules, reviews) };
 }
 
-/** Throws Forbidden naming every unmet merge rule, unless the caller may bypass them. */
-export async function requireMergeRules(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow): Promise<void> {
-  const { rules, verdict } = await mergeVerdict(ctx, space, cr);
+/** Throws Forbidden naming every unmet merge rule, unless the caller may bypass them; `organizationRules` as in mergeVerdict. */
+export async function requireMergeRules(ctx: Ctx, space: SpaceRow, cr: ChangeRequestRow, organizationRules?: unknown): Promise<void> {
+  const { rules, verdict } = await mergeVerdict(ctx, space, cr, organizationRules);
   if (!verdict.mergeable) throw new Forbidden(unmetMessage(rules, verdict.unmet));
 }
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { contentRevisions } from '../db/schema/index.js';
+import { sqlText } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
 
@@ -20,6 +21,19 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date):
   const [row] = await db.select().from(contentRevisions).where(eq(contentRevisions.id, id));
   if (!row) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
   return { id: row.id, parents: row.parents, type: row.type as StoredRevision['type'], createdAt: row.createdAt, content: row.content as RevisionContent };
+}
+
+/**
+ * The INSERT of a new revision of the space, for a statement that moves something to it in the same round
+ * trip (a change request's write, a merge); `revision.id` is the new revision's.
+ */
+export function insertRevisionSql(spaceId: string, revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent }, now: Date) {
+  const id = newId('rev', now.getTime());
+  return {
+    id,
+    insert: sqlText`INSERT INTO content_revisions (id, space_id, parents, type, content, created_at)
+      VALUES (${id}::text, ${spaceId}::text, ${JSON.stringify(revision.parents)}::jsonb, ${revision.type}::text, ${JSON.stringify(revision.content)}::jsonb, ${now}::timestamptz)`,
+  };
 }
 
 /** Writes a new immutable revision of the space and returns it. */

@@ -160,24 +160,39 @@ function latestMigrationMillis(): number {
 
 type DirectQuery = (name: string, text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
-/** The driver's own query function for each database opened by createDb (not for transactions). */
+/** The driver's own query function for each database opened by createDb. */
 const directQueries = new WeakMap<Db, DirectQuery>();
 
 /**
- * Runs a hot-path query given as SQL text with `$1…` parameters, straight on the driver when `db` is a
- * database (a named prepared statement on PostgreSQL), or through Drizzle inside a transaction. Rows come
- * back with the database's column names. Straight on the driver because Drizzle's PGlite session copies
+ * Runs a query given as SQL text with `$1…` parameters straight on the driver: on a database opened by
+ * createDb, a named prepared statement on PostgreSQL (PREPAREd once on PGlite); in one of its transactions,
+ * on the transaction's own connection. Rows come back with the database's column names and the driver's
+ * types (Date for timestamps, parsed JSON). Straight on the driver because Drizzle's PGlite session copies
  * every type parser into each query's options, which the profile of GET /v1/spaces/{id} showed costing
- * about a tenth of the request.
+ * about a tenth of the request, and Drizzle's builders cost a fifth of the change-request write cycle.
+ * Values: text, numbers, Dates, null; JSON goes as its text (`JSON.stringify`) with a `::jsonb` cast.
  */
 export async function directQuery(db: Db, name: string, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-  const direct = directQueries.get(db);
-  if (direct) {
-    countStatement();
-    return direct(name, text, params);
+  countStatement();
+  const direct = directQueries.get(db) ?? transactionQuery(db);
+  return direct(name, text, params);
+}
+
+/**
+ * The driver's query function of a Drizzle transaction: its session's client is a pooled node-postgres
+ * client, or PGlite's transaction handle (PGlite's own or pglite-thread.ts's).
+ */
+function transactionQuery(tx: Db): DirectQuery {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+  if (client instanceof pg.Client) {
+    return async (name, text, params) => (await client.query({ name, text, values: params })).rows;
   }
-  const chunks = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`));
-  return queryRows<Record<string, unknown>>(db, sql.join(chunks));
+  if (client && typeof (client as { query?: unknown }).query === 'function' && !(client instanceof pg.Pool)) {
+    // Bound parameters, planned on each call: the PREPAREd statements are the database's (pgliteDirectQuery).
+    const handle = client as { query(text: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+    return async (_name, text, params) => (await handle.query(text, params)).rows;
+  }
+  throw new TypeError('directQuery: not a database opened by createDb nor one of its transactions');
 }
 
 /**
@@ -194,22 +209,24 @@ function pgliteDirectQuery(client: PGlite): DirectQuery {
     }
     await ready;
     // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals.
-    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(textLiteral).join(', ')})`)).rows;
+    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(literal).join(', ')})`)).rows;
   };
 }
 
-/** A text value (or null) as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
-function textLiteral(value: unknown): string {
-  if (value === null) return 'NULL';
-  if (typeof value !== 'string') throw new TypeError('directQuery on PGlite takes text parameters only');
-  return `'${value.replaceAll("'", "''")}'`;
+/** A value as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  const text = value instanceof Date ? value.toISOString() : value;
+  if (typeof text !== 'string') throw new TypeError('directQuery on PGlite takes text, numbers, Dates and null');
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** A row of `table` read by `directQuery`, under Drizzle's property names and types. */
-export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
+/** A row of `table` read by `directQuery` (its columns named `<prefix>column`), under Drizzle's property names and types. */
+export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>, prefix = ''): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = raw[column.name];
+    const value = raw[prefix + column.name];
     row[key] = value == null ? null : column.mapFromDriverValue(value);
   }
   return row as T['$inferSelect'];

@@ -1,6 +1,6 @@
 // Putting work on the jobs table. Any server process (or a handler) enqueues; the runners claim it.
-import { jobs } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
+import { runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 
 export interface EnqueueInput {
@@ -15,23 +15,20 @@ export interface EnqueueInput {
   maxAttempts?: number;
 }
 
+/**
+ * The INSERT of a job, for a statement that writes other rows too (a merge enqueues the search catch-up in
+ * its own statement). The partial unique index jobs_unique_key_idx is the only constraint a fresh id can
+ * meet; relying on it (rather than checking first) keeps concurrent enqueuers from both inserting.
+ */
+export function insertJobSql(input: EnqueueInput, now: Date): SqlFragment {
+  return sqlText`INSERT INTO jobs (id, kind, payload, unique_key, run_at, max_attempts, created_at, updated_at)
+    VALUES (${newId('job', now.getTime())}::text, ${input.kind}::text, ${JSON.stringify(input.payload ?? {})}::jsonb, ${input.uniqueKey ?? null}::text,
+      ${input.runAt ?? now}::timestamptz, ${input.maxAttempts ?? 5}::int, ${now}::timestamptz, ${now}::timestamptz)
+    ON CONFLICT DO NOTHING`;
+}
+
 /** Adds a job; returns its id, or null when a queued or running job already holds its `uniqueKey`. */
 export async function enqueueJob(db: Db, input: EnqueueInput, now: Date): Promise<string | null> {
-  const [row] = await db
-    .insert(jobs)
-    .values({
-      id: newId('job', now.getTime()),
-      kind: input.kind,
-      payload: input.payload ?? {},
-      uniqueKey: input.uniqueKey ?? null,
-      runAt: input.runAt ?? now,
-      maxAttempts: input.maxAttempts ?? 5,
-      createdAt: now,
-      updatedAt: now,
-    })
-    // The partial unique index jobs_unique_key_idx is the only constraint a fresh id can meet; relying
-    // on it (rather than checking first) keeps concurrent enqueuers from both inserting.
-    .onConflictDoNothing()
-    .returning({ id: jobs.id });
-  return row?.id ?? null;
+  const [row] = await runSql(db, sqlText`${insertJobSql(input, now)} RETURNING id`);
+  return (row?.id as string | undefined) ?? null;
 }

@@ -5,7 +5,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { searchIndexState, spaces } from '../db/schema/index.js';
-import { enqueueJob, type EnqueueInput } from '../jobs/queue.js';
+import type { SqlFragment } from '../db/sql-text.js';
+import { enqueueJob, insertJobSql, type EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { catchUpSpace } from './search-index.js';
 
@@ -26,6 +27,11 @@ function indexSpaceJob(spaceId: string, runAt: Date): EnqueueInput {
 export async function enqueueSpaceIndexing(tx: Ctx, spaceId: string): Promise<void> {
   const now = tx.now();
   await enqueueJob(tx.db, indexSpaceJob(spaceId, new Date(now.getTime() + INDEX_DELAY_MS)), now);
+}
+
+/** The same enqueueing as an INSERT, for a writer that moves the space in one statement (the merge). */
+export function enqueueSpaceIndexingSql(spaceId: string, now: Date): SqlFragment {
+  return insertJobSql(indexSpaceJob(spaceId, new Date(now.getTime() + INDEX_DELAY_MS)), now);
 }
 
 /**
