@@ -51,12 +51,24 @@ async function neighbourKey(tx: Ctx, organizationId: string, parentId: string | 
 
 /** A key after every item currently under `parentId`. Call it holding `lockTree`. */
 export async function lastKey(tx: Ctx, organizationId: string, parentId: string | null): Promise<string> {
-  const keys = await bothTables(
-    tx,
-    tx.db.select({ k: max(collections.position) }).from(collections).where(sameParent(collections, organizationId, parentId)),
-    tx.db.select({ k: max(spaces.position) }).from(spaces).where(sameParent(spaces, organizationId, parentId)),
+  return (await lastKeys(tx, organizationId, [parentId])).get(parentId)!;
+}
+
+/**
+ * For each of `parentIds`, a key after every item currently under it, in one round trip whatever their
+ * number (a batch of creations, space-inserts.ts). Call it holding `lockTree`.
+ */
+export async function lastKeys(tx: Ctx, organizationId: string, parentIds: (string | null)[]): Promise<Map<string | null, string>> {
+  const distinct = [...new Set(parentIds)];
+  const lasts = distinct.map((parentId, i) => {
+    const c = tx.db.select({ k: max(collections.position) }).from(collections).where(sameParent(collections, organizationId, parentId));
+    const s = tx.db.select({ k: max(spaces.position) }).from(spaces).where(sameParent(spaces, organizationId, parentId));
+    return sql`(${c}) AS ${sql.raw(`c${i}`)}, (${s}) AS ${sql.raw(`s${i}`)}`;
+  });
+  const [row] = await queryRows<Record<string, string | null>>(tx.db, sql`SELECT ${sql.join(lasts, sql`, `)}`);
+  return new Map(
+    distinct.map((parentId, i) => [parentId, keyAfter([row[`c${i}`], row[`s${i}`]].filter((k): k is string => k != null).sort(compareKeys).at(-1))]),
   );
-  return keyAfter(keys.at(-1));
 }
 
 export interface Placement {

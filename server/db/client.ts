@@ -82,13 +82,13 @@ export function createDb(config: StorageConfig): Database {
       close: () => pool.end(),
     };
   }
+  const thread = config.pglite || config.thread === false ? undefined : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir });
   const client =
     config.pglite ??
-    (config.thread === false
-      ? new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) })
-      : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir }).asPGlite());
+    thread?.asPGlite() ??
+    new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) });
   const db = drizzlePglite(client, { schema, logger: statementCountingLogger });
-  directQueries.set(db as unknown as Db, pgliteDirectQuery(client));
+  directQueries.set(db as unknown as Db, thread ? async (name, text, params) => (await thread.execute(name, text, params)).rows : pgliteDirectQuery(client));
   return {
     db: db as unknown as Db,
     migrate: () => migratePglite(db, { migrationsFolder }),
@@ -187,8 +187,14 @@ function transactionQuery(tx: Db): DirectQuery {
   if (client instanceof pg.Client) {
     return async (name, text, params) => (await client.query({ name, text, values: params })).rows;
   }
+  // PGlite on its thread: prepared there (pglite-thread.ts `execute`).
+  const threadHandle = client as { execute?: (name: string, text: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }> };
+  if (typeof threadHandle.execute === 'function') {
+    const execute = threadHandle.execute;
+    return async (name, text, params) => (await execute(name, text, params)).rows;
+  }
   if (client && typeof (client as { query?: unknown }).query === 'function' && !(client instanceof pg.Pool)) {
-    // Bound parameters, planned on each call: the PREPAREd statements are the database's (pgliteDirectQuery).
+    // PGlite on this thread (tools): bound parameters, planned on each call.
     const handle = client as { query(text: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
     return async (_name, text, params) => (await handle.query(text, params)).rows;
   }

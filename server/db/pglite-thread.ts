@@ -1,5 +1,6 @@
 // PGlite on a thread of its own (pglite-worker.mjs), spoken to from the server's thread through the part
-// of PGlite's interface that Drizzle and directQuery use: query, exec, transaction, close.
+// of PGlite's interface that Drizzle and directQuery use: query, exec, transaction, close, and `execute`
+// for directQuery's prepared statements.
 //
 // Why: PGlite runs the database on the thread that calls it. On the server's thread, every query stopped
 // every other request for its whole run (a search index build for seconds), and the garbage of reading
@@ -12,6 +13,7 @@ import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/p
 type Request =
   | { op: 'query'; text: string; params: unknown[]; rowMode: 'object' | 'array'; textTypes: number[]; tx?: number }
   | { op: 'exec'; text: string; tx?: number }
+  | { op: 'execute'; name: string; text: string; params: unknown[]; tx?: number }
   | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'close' };
@@ -121,16 +123,28 @@ export class PGliteThread {
   }
 
   /**
+   * Runs the statement `name`, PREPAREd from `text` by the database thread on first use (it knows what its
+   * session has prepared); values are text, numbers, Dates or null (client.ts `directQuery`).
+   */
+  execute(name: string, text: string, params: unknown[], tx?: number): Promise<Results<Record<string, unknown>>> {
+    return this.send({ op: 'execute', name, text, params, tx });
+  }
+
+  /**
    * Runs `callback` in a transaction, as PGlite's own does: committed when it resolves, rolled back when
    * it throws; meanwhile the database runs this transaction's queries only.
    */
   async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     const tx = this.nextTransaction++;
-    await this.send({ op: 'begin', tx });
+    // Not waited for: the thread holds this transaction's queries until it is open, so the first one
+    // goes out now instead of a round trip later. A failed BEGIN fails them, and is thrown below.
+    const opened = this.send({ op: 'begin', tx });
+    opened.catch(() => {});
     let closed = false;
     const handle = {
       query: <R>(text: string, params?: unknown[], options?: QueryOptions) => this.query<R>(text, params, options, tx),
       exec: (text: string, options?: QueryOptions) => this.exec(text, options, tx),
+      execute: (name: string, text: string, params: unknown[]) => this.execute(name, text, params, tx),
       get closed() {
         return closed;
       },
@@ -140,10 +154,11 @@ export class PGliteThread {
       result = await callback(handle);
     } catch (err) {
       closed = true;
-      await this.send({ op: 'end', tx, commit: false });
+      await opened.then(() => this.send({ op: 'end', tx, commit: false }), () => {});
       throw err;
     }
     closed = true;
+    await opened;
     await this.send({ op: 'end', tx, commit: true });
     return result;
   }

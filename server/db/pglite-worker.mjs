@@ -16,15 +16,47 @@ const database = new PGlite({
   ...(workerData.loadDataDir !== undefined && { loadDataDir: new Blob([workerData.loadDataDir]) }),
 });
 
-/** The open transactions, by the id the server's thread gave them: PGlite's handle, and how to end it. */
+/**
+ * The transactions, by the id the server's thread gave them: `ready` (settles once PGlite opened it: its
+ * queries, sent right behind `begin`, wait for it), PGlite's handle, and how to end it.
+ */
 const transactions = new Map();
 
-/** Where a query runs: in its open transaction, or on the database (which queues it behind any open one). */
-function target(tx) {
+/** Where a query runs: in its transaction once open, or on the database (which queues it behind any open one). */
+async function target(tx) {
   if (tx === undefined) return database;
   const open = transactions.get(tx);
   if (!open) throw new Error(`transaction ${tx} is not open`);
+  await open.ready;
   return open.handle;
+}
+
+/**
+ * The statements PREPAREd in PGlite's only session, by name. A statement prepared in a transaction stays
+ * prepared when the transaction rolls back (PostgreSQL's PREPARE is not transactional).
+ */
+const prepared = new Set();
+
+/** A value as an SQL literal for EXECUTE (standard_conforming_strings: only the quote needs doubling). */
+function literal(value) {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  const text = value instanceof Date ? value.toISOString() : value;
+  if (typeof text !== 'string') throw new TypeError('execute takes text, numbers, Dates and null');
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Runs the statement `name` (PREPAREd from `text` on first use), so that PGlite parses and plans it once:
+ * EXECUTE is a utility statement and takes no bind parameters, so the values go in as quoted literals.
+ */
+async function execute({ name, text, params, tx }) {
+  const on = await target(tx);
+  if (!prepared.has(name)) {
+    await on.exec(`PREPARE ${name} AS ${text}`);
+    prepared.add(name);
+  }
+  return plainResult(await on.query(`EXECUTE ${name}(${params.map(literal).join(', ')})`));
 }
 
 function queryOptions({ rowMode, textTypes }) {
@@ -35,27 +67,32 @@ function queryOptions({ rowMode, textTypes }) {
 const plainResult = ({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows });
 
 const operations = {
-  query: (m) => target(m.tx).query(m.text, m.params, queryOptions(m)).then(plainResult),
-  exec: (m) => target(m.tx).exec(m.text).then((results) => results.map(plainResult)),
+  query: async (m) => plainResult(await (await target(m.tx)).query(m.text, m.params, queryOptions(m))),
+  exec: async (m) => (await (await target(m.tx)).exec(m.text)).map(plainResult),
+  execute,
   // Opens a transaction and answers once it is open; it stays open, holding PGlite's only session, until
-  // `end` settles it: committed, or rolled back by the error its callback then throws.
-  begin: (m) =>
-    new Promise((opened, failed) => {
-      const open = { handle: undefined, commit: undefined, rollback: undefined, ended: undefined };
+  // `end` settles it: committed, or rolled back by the error its callback then throws. It is known at
+  // once, so the queries sent behind it wait for it to open instead of failing.
+  begin: (m) => {
+    const open = { ready: undefined, handle: undefined, commit: undefined, rollback: undefined, ended: undefined };
+    transactions.set(m.tx, open);
+    open.ready = new Promise((opened, failed) => {
       open.ended = database.transaction(
         (handle) =>
           new Promise((commit, rollback) => {
             Object.assign(open, { handle, commit, rollback });
-            transactions.set(m.tx, open);
             opened(undefined);
           }),
       );
-      // A BEGIN that fails answers `begin`; once open, `end` reports how it ended.
+      // A BEGIN that fails answers `begin` (and the queries waiting for it); once open, `end` reports how it ended.
       open.ended.catch(failed).finally(() => transactions.delete(m.tx));
-    }),
+    });
+    return open.ready;
+  },
   end: async (m) => {
     const open = transactions.get(m.tx);
     if (!open) throw new Error(`transaction ${m.tx} is not open`);
+    await open.ready;
     if (m.commit) {
       open.commit();
       await open.ended;

@@ -10,8 +10,9 @@
 // with the position after the one before (the order they came in), as one after the other would have.
 // A batch that fails is retried one space at a time, so one bad creation fails only itself. Across
 // processes, the database lock still orders the batches.
+import { AsyncResource } from 'node:async_hooks';
 import type { Ctx } from '../context.js';
-import { lastKey, lockTree } from '../content/tree.js';
+import { lastKeys, lockTree } from '../content/tree.js';
 import { keyAfter } from '../content/order-keys.js';
 import { spaces } from '../db/schema/index.js';
 import type { SpaceRow } from '../auth/access.js';
@@ -21,6 +22,11 @@ export type NewSpace = Omit<typeof spaces.$inferInsert, 'position'> & { organiza
 
 interface Pending {
   ctx: Ctx;
+  /**
+   * Runs work in the async context of the request that asked for this creation, so a batch's statements
+   * count for the request that leads it (the query budget) rather than for whichever started the drain.
+   */
+  inContext: <T>(work: () => T) => T;
   values: NewSpace;
   resolve: (row: SpaceRow) => void;
   reject: (err: unknown) => void;
@@ -33,12 +39,12 @@ const waiting = new Map<string, Pending[]>();
 async function insertAll(ctx: Ctx, organizationId: string, batch: NewSpace[]): Promise<SpaceRow[]> {
   return ctx.transaction(async (tx) => {
     await lockTree(tx, organizationId);
-    const last = new Map<string | null, string>();
+    // The next free key of each parent, moved on as the batch takes them.
+    const next = await lastKeys(tx, organizationId, batch.map((values) => values.parentId));
     const rows: (typeof spaces.$inferInsert)[] = [];
     for (const values of batch) {
-      const after = last.has(values.parentId) ? last.get(values.parentId)! : await lastKey(tx, organizationId, values.parentId);
-      const position = last.has(values.parentId) ? keyAfter(after) : after;
-      last.set(values.parentId, position);
+      const position = next.get(values.parentId)!;
+      next.set(values.parentId, keyAfter(position));
       rows.push({ ...values, position });
     }
     const inserted = await tx.db.insert(spaces).values(rows).returning();
@@ -56,7 +62,7 @@ async function drain(organizationId: string): Promise<void> {
       return;
     }
     try {
-      const rows = await insertAll(batch[0].ctx, organizationId, batch.map((p) => p.values));
+      const rows = await batch[0].inContext(() => insertAll(batch[0].ctx, organizationId, batch.map((p) => p.values)));
       batch.forEach((p, i) => p.resolve(rows[i]));
     } catch (err) {
       if (batch.length === 1) {
@@ -64,7 +70,7 @@ async function drain(organizationId: string): Promise<void> {
         continue;
       }
       // One of them may be the cause: each on its own, so only that one fails.
-      for (const p of batch) await insertAll(p.ctx, organizationId, [p.values]).then(([row]) => p.resolve(row), p.reject);
+      for (const p of batch) await p.inContext(() => insertAll(p.ctx, organizationId, [p.values])).then(([row]) => p.resolve(row), p.reject);
     }
   }
 }
@@ -76,12 +82,13 @@ async function drain(organizationId: string): Promise<void> {
 export function insertSpace(ctx: Ctx, values: NewSpace): Promise<SpaceRow> {
   if (isTransaction(ctx)) return insertAll(ctx, values.organizationId, [values]).then(([row]) => row);
   return new Promise<SpaceRow>((resolve, reject) => {
+    const pending = { ctx, inContext: AsyncResource.bind(<T>(work: () => T) => work()), values, resolve, reject };
     const queue = waiting.get(values.organizationId);
     if (queue) {
-      queue.push({ ctx, values, resolve, reject });
+      queue.push(pending);
       return;
     }
-    waiting.set(values.organizationId, [{ ctx, values, resolve, reject }]);
+    waiting.set(values.organizationId, [pending]);
     void drain(values.organizationId);
   });
 }
