@@ -103,7 +103,9 @@ async function load(name: string, server: Server, options: autocannon.Options): 
     const r = await autocannon({ ...options, connections, duration: seconds });
     const cpu = cpuTimeMs(server.pid) - cpuBefore;
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
-      throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total} (server log: ${tmp})`);
+      // The server's log lines of refused requests say which and why (the scratch folder goes with the run).
+      const refused = readFileSync(server.logFile, 'utf8').split('\n').filter((line) => /"status":[45]\d\d|"level":(40|50)/.test(line));
+      throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}; the server logged:\n${refused.slice(0, 8).join('\n')}`);
     }
     if (phase === 'measure') {
       return {

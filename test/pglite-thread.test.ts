@@ -62,6 +62,30 @@ describe('PGlite on its own thread', () => {
     expect(order).toEqual(['inserted', 'committing', 'outside read']);
   });
 
+  it('prepares a statement once for concurrent first uses, on the database and in transactions, and keeps it after a rollback', async () => {
+    const text = 'SELECT id, $1::text AS tag FROM t WHERE id = $2::int';
+    // The first uses race: each would PREPARE the same name, and the second PREPARE would fail (42P05).
+    const outside = await Promise.all(Array.from({ length: 10 }, (_, i) => database.execute('race_check', text, [`o${i}`, 1])));
+    expect(outside.map((r) => r.rows[0])).toEqual(Array.from({ length: 10 }, (_, i) => ({ id: 1, tag: `o${i}` })));
+    // A transaction opened while the database PREPAREs, and one using the statement while a query outside waits for it.
+    const [inside] = await Promise.all([
+      database.transaction(async (tx) => {
+        const handle = tx as unknown as PGliteThread;
+        const rows = await Promise.all([handle.execute('race_check', text, ["it's", 1]), handle.execute('race_check', text, ['b', 2])]);
+        return rows.map((r) => r.rows);
+      }),
+      database.execute('race_check', text, ['waiting', 1]),
+    ]);
+    expect(inside).toEqual([[{ id: 1, tag: "it's" }], [{ id: 2, tag: 'b' }]]);
+    await expect(
+      database.transaction(async (tx) => {
+        await (tx as unknown as PGliteThread).execute('rolled_back', 'SELECT $1::int AS n', [5]);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await database.transaction(async (tx) => expect((await (tx as unknown as PGliteThread).execute('rolled_back', 'SELECT $1::int AS n', [6])).rows).toEqual([{ n: 6 }]));
+  });
+
   it("keeps PostgreSQL's error fields (SQLSTATE, constraint) across the thread", async () => {
     const err = await database.query('INSERT INTO t VALUES (1, now())').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);

@@ -11,6 +11,8 @@ import path from 'node:path';
 export interface Server {
   url: string;
   pid: number;
+  /** The server's log file (removed with the scratch folder when the run ends). */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export function benchRun(name: string, limitMs: number, headers: Record<string, 
       }
       try {
         await fetch(`${url}/v1/spaces/none`, { headers, signal: AbortSignal.timeout(1000) });
-        return { url, pid: child.pid!, stop };
+        return { url, pid: child.pid!, logFile, stop };
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

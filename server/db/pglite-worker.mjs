@@ -32,10 +32,26 @@ async function target(tx) {
 }
 
 /**
- * The statements PREPAREd in PGlite's only session, by name. A statement prepared in a transaction stays
- * prepared when the transaction rolls back (PostgreSQL's PREPARE is not transactional).
+ * The statements PREPAREd in PGlite's only session (a statement prepared in a transaction stays prepared
+ * when the transaction rolls back: PREPARE is not transactional), as the promise of their PREPARE, so
+ * that concurrent first uses prepare once. Kept apart for the database and for transactions, under names
+ * of their own: a query in a transaction must never wait for a PREPARE sent to the database, which waits
+ * for that transaction to end. Two transactions never run at once, so the second finds the first's done.
  */
-const prepared = new Set();
+const prepared = { database: new Map(), transaction: new Map() };
+
+function prepare(on, tx, name, text) {
+  const kind = tx === undefined ? 'database' : 'transaction';
+  const statement = tx === undefined ? name : `${name}_tx`;
+  let ready = prepared[kind].get(statement);
+  if (!ready) {
+    ready = on.exec(`PREPARE ${statement} AS ${text}`);
+    prepared[kind].set(statement, ready);
+    // A PREPARE that failed (an aborted transaction) is tried again by the next use.
+    ready.catch(() => prepared[kind].delete(statement));
+  }
+  return ready.then(() => statement);
+}
 
 /** A value as an SQL literal for EXECUTE (standard_conforming_strings: only the quote needs doubling). */
 function literal(value) {
@@ -52,11 +68,8 @@ function literal(value) {
  */
 async function execute({ name, text, params, tx }) {
   const on = await target(tx);
-  if (!prepared.has(name)) {
-    await on.exec(`PREPARE ${name} AS ${text}`);
-    prepared.add(name);
-  }
-  return plainResult(await on.query(`EXECUTE ${name}(${params.map(literal).join(', ')})`));
+  const statement = await prepare(on, tx, name, text);
+  return plainResult(await on.query(`EXECUTE ${statement}(${params.map(literal).join(', ')})`));
 }
 
 function queryOptions({ rowMode, textTypes }) {
