@@ -102,12 +102,21 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
 
-async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean): Promise<SpaceGrant | undefined> {
-  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId);
+async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, withCounters: boolean): Promise<SpaceGrant | undefined> {
+  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, withCounters);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
   const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited), counts: found.counts, onPublishedSite: found.onPublishedSite };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
+}
+
+/** What the operation's handler needs read with its grant. */
+export interface AccessOptions {
+  /**
+   * The space's counters and whether a published site publishes it (SpaceGrant `counts`,
+   * `onPublishedSite`): only the operations answering a Space show them; the others would read them for nothing.
+   */
+  spaceCounters: boolean;
 }
 
 /**
@@ -115,7 +124,7 @@ async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean): P
  * of something the caller cannot see. Throws NotFound for what the caller cannot see, Forbidden for too
  * low a role.
  */
-export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string, string>): Promise<AccessDecision> {
+export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string, string>, options: AccessOptions = { spaceCounters: true }): Promise<AccessDecision> {
   switch (rule.to) {
     case 'caller':
       return { grant: undefined };
@@ -131,7 +140,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
       return { grant };
     }
     case 'space': {
-      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true);
+      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true, options.spaceCounters);
       if (!grant) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);

@@ -29,8 +29,12 @@ const queries = {
     FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
   collection: `SELECT c.*, m.role AS member_role, collection_chain_levels(c.parent_id) AS inherited
     FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
-  // With the counters a Space shows, so reading a space stays one round trip.
+  // Only the row: for the operations that do not answer a Space (a change request's write, a comment…).
   space: `SELECT s.*, m.role AS member_role,
+      CASE WHEN s.visibility = 'in-collection' THEN collection_chain_levels(s.parent_id) END AS inherited
+    FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
+  // With the counters a Space shows, so reading a space stays one round trip.
+  spaceWithCounters: `SELECT s.*, m.role AS member_role,
       CASE WHEN s.visibility = 'in-collection' THEN collection_chain_levels(s.parent_id) END AS inherited,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
@@ -58,22 +62,24 @@ export async function readCollectionGrant(db: Db, id: string, userId: string) {
   return raw && { collection: tableRow(collections, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
 }
 
-/** A space with the caller's organization role, the levels of its collections when in-collection, and its counters. */
-export async function readSpaceGrant(db: Db, id: string, userId: string) {
-  const raw = await readOne(db, 'space', id, userId);
-  return (
-    raw && {
-      space: tableRow(spaces, raw),
-      memberRole: raw.member_role as string | null,
-      inherited: raw.inherited as string[] | null,
-      counts: {
-        changeRequests: Number(raw.change_requests),
-        changeRequestsOpen: Number(raw.change_requests_open),
-        changeRequestsDraft: Number(raw.change_requests_draft),
-        comments: Number(raw.comments),
-      },
-      onPublishedSite: raw.on_published_site === true,
-    }
-  );
+/**
+ * A space with the caller's organization role and the levels of its collections when in-collection;
+ * `withCounters` (the operations answering a Space) also reads its counters and whether a published site
+ * publishes it, which the other operations would only pay for.
+ */
+export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true) {
+  const raw = await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
+  if (!raw) return undefined;
+  const found = { space: tableRow(spaces, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
+  if (!withCounters) return { ...found, counts: undefined, onPublishedSite: undefined };
+  return {
+    ...found,
+    counts: {
+      changeRequests: Number(raw.change_requests),
+      changeRequestsOpen: Number(raw.change_requests_open),
+      changeRequestsDraft: Number(raw.change_requests_draft),
+      comments: Number(raw.comments),
+    },
+    onPublishedSite: raw.on_published_site === true,
+  };
 }
-

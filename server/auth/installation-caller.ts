@@ -7,7 +7,7 @@
 import type { Access } from '../../contract/access.js';
 import type { Ctx, InstallationCaller } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { AccessDecision } from './access.js';
+import type { AccessDecision, AccessOptions } from './access.js';
 import { readOrganizationGrant, readSpaceGrant } from './grants.js';
 import { scopesAllowing } from './installation-scopes.js';
 
@@ -33,7 +33,14 @@ function requireSiteCovered(installation: InstallationCaller, siteId: string) {
 }
 
 /** The access decision for an installation's request to `operationId`. */
-export async function checkInstallationAccess(ctx: Ctx, installation: InstallationCaller, operationId: string, rule: Access, params: Record<string, string>): Promise<AccessDecision> {
+export async function checkInstallationAccess(
+  ctx: Ctx,
+  installation: InstallationCaller,
+  operationId: string,
+  rule: Access,
+  params: Record<string, string>,
+  options: AccessOptions = { spaceCounters: true },
+): Promise<AccessDecision> {
   requireScope(installation, operationId);
   switch (rule.to) {
     case 'caller':
@@ -45,7 +52,7 @@ export async function checkInstallationAccess(ctx: Ctx, installation: Installati
       return { grant: { organization: found.organization, role: 'admin' } };
     }
     case 'space': {
-      const found = await readSpaceGrant(ctx.db, params.spaceId, ctx.caller.userId);
+      const found = await readSpaceGrant(ctx.db, params.spaceId, ctx.caller.userId, options.spaceCounters);
       if (!found || found.space.organizationId !== installation.organizationId || (found.space.deletedAt && rule.deleted !== true)) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);

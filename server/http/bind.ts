@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { contractOperations } from '../../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
+import { Space } from '../../contract/spaces.js';
 import { routes, type Handlers, type OperationId } from '../../generated/router.js';
 import { checkAccess, type Grants } from '../auth/access.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
@@ -90,14 +91,16 @@ export function bindRoutes(handlers: Handlers<Ctx, Grants>, contextOf: (req: Req
     const handler = handlers[route.operationId].bind(handlers) as AnyHandler;
     // Each operation that takes a body parses it, with its own size limit, after authentication.
     const parseBody = op.body ? [jsonBody(op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)] : [];
+    // Only an operation answering a Space reads the space's counters with its grant.
+    const accessOptions = { spaceCounters: Object.values(op.responses).some((response) => response?.schema === Space) };
     routerFor(segment)[route.method](`/${rest.join('/')}`, ...parseBody, async (req, res) => {
       res.locals.operationId = route.operationId;
       const input = readInput(op, req);
       const ctx = contextOf(req, res);
       const installation = ctx.caller.installation;
       const decision = installation
-        ? await checkInstallationAccess(ctx, installation, route.operationId, op.access, input.params)
-        : await checkAccess(ctx, op.access, input.params);
+        ? await checkInstallationAccess(ctx, installation, route.operationId, op.access, input.params, accessOptions)
+        : await checkAccess(ctx, op.access, input.params, accessOptions);
       if ('noContent' in decision) {
         res.status(204).end();
         return;
