@@ -28,6 +28,29 @@ describe('change request content', () => {
     expect(res.body.revisionInitial).toBe(space.revision);
   });
 
+  it('post /spaces/{spaceId}/change-requests/{changeRequestId}/content takes the number as well as the id, adds the writer as a contributor once, and 404s for neither', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, cr } = await setup(admin);
+    const editor = await h.current.newMember(admin.organizationId, 'edit');
+    const byNumber = `/spaces/${space.id}/change-requests/${cr.number}/content?compat=true`;
+    for (const writer of [admin, editor, editor]) {
+      const res = await writer.api.post(byNumber, { changes: [{ operation: 'insert_page', document: { markdown: '# Hello' } }] });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: cr.id, number: cr.number, createdBy: { id: admin.userId }, comments: 0 });
+    }
+    const listed = await admin.api.get(`/spaces/${space.id}/change-requests`, { contributor: editor.userId });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    const pages = await admin.api.get(`/spaces/${space.id}/change-requests/${cr.id}/content/pages`);
+    expect(pages.status).toBe(200);
+    expect(pages.body.pages).toHaveLength(3);
+    for (const ref of [String(cr.number + 1), 'crq_none']) {
+      const missing = await admin.api.post(`/spaces/${space.id}/change-requests/${ref}/content`, { changes: [{ operation: 'insert_page', document: { markdown: 'x' } }] });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.message).toContain(`Change request ${ref} (path.changeRequestId) not found`);
+    }
+  });
+
   it('post /spaces/{spaceId}/change-requests/{changeRequestId}/content inserts, moves, orders, updates and deletes pages', async () => {
     const admin = await h.current.newAdmin();
     const { send, tree, base } = await setup(admin);

@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
+import { uncounted } from '../db/query-count.js';
 import { linkSigningKeys } from '../db/schema/index.js';
 import type { StoredFile } from './revision-content.js';
 
@@ -28,7 +29,8 @@ async function readKey(db: Db): Promise<Buffer> {
 function keyFor(owner: object, db: Db): Promise<Buffer> {
   let key = keys.get(owner);
   if (!key) {
-    key = readKey(db);
+    // Read once, then cached: not counted against the request that happens to read it first.
+    key = uncounted(() => readKey(db));
     keys.set(owner, key);
     key.catch(() => keys.delete(owner));
   }

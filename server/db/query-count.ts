@@ -22,6 +22,14 @@ export function countingStatements<T>(work: (tally: Readonly<Tally>) => T): T {
   return tallies.run(tally, () => work(tally));
 }
 
+/**
+ * Runs `work` outside any tally: for a read made once per process and then cached (a signing key), which
+ * is not the cost of the request that happens to come first.
+ */
+export function uncounted<T>(work: () => T): T {
+  return tallies.exit(work);
+}
+
 // Transaction control: Drizzle sends BEGIN and COMMIT as statements on node-postgres but not on PGlite
 // (whose own transaction call sends them), so they are left out of the count on both: a budget means the
 // same work on either storage. Savepoints (nested transactions) are the same on both, and counted.
