@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
 import { countStatement, statementCountingLogger } from './query-count.js';
+import { sqlLiteral } from './sql-literal.mjs';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -215,17 +216,8 @@ function pgliteDirectQuery(client: PGlite): DirectQuery {
     }
     await ready;
     // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals.
-    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(literal).join(', ')})`)).rows;
+    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`)).rows;
   };
-}
-
-/** A value as an SQL literal (standard_conforming_strings: only the quote needs doubling). */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
-  const text = value instanceof Date ? value.toISOString() : value;
-  if (typeof text !== 'string') throw new TypeError('directQuery on PGlite takes text, numbers, Dates and null');
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /** A row of `table` read by `directQuery` (its columns named `<prefix>column`), under Drizzle's property names and types. */

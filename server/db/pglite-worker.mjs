@@ -7,6 +7,7 @@
 // tsx nor vitest extends to new threads.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { sqlLiteral } from './sql-literal.mjs';
 
 /** A parser giving the value's text as it is: what Drizzle asks for dates, timestamps and intervals. */
 const asText = (value) => value;
@@ -53,15 +54,6 @@ function prepare(on, tx, name, text) {
   return ready.then(() => statement);
 }
 
-/** A value as an SQL literal for EXECUTE (standard_conforming_strings: only the quote needs doubling). */
-function literal(value) {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
-  const text = value instanceof Date ? value.toISOString() : value;
-  if (typeof text !== 'string') throw new TypeError('execute takes text, numbers, Dates and null');
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
 /**
  * Runs the statement `name` (PREPAREd from `text` on first use), so that PGlite parses and plans it once:
  * EXECUTE is a utility statement and takes no bind parameters, so the values go in as quoted literals.
@@ -69,7 +61,7 @@ function literal(value) {
 async function execute({ name, text, params, tx }) {
   const on = await target(tx);
   const statement = await prepare(on, tx, name, text);
-  return plainResult(await on.query(`EXECUTE ${statement}(${params.map(literal).join(', ')})`));
+  return plainResult(await on.query(`EXECUTE ${statement}(${params.map(sqlLiteral).join(', ')})`));
 }
 
 function queryOptions({ rowMode, textTypes }) {
