@@ -3,6 +3,7 @@
 // that never changes (bench/results/write-path.md). A statement is written as fragments, so each area keeps
 // its own SQL (the job queue its insert, the integrations their recipients) while the statement that joins
 // them stays one round trip; each fragment carries its values, and rendering numbers them `$1…` in order.
+import { createHash } from 'node:crypto';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import { directQuery, type Db } from './client.js';
 
@@ -38,15 +39,16 @@ export function renderSql(fragment: SqlFragment): { text: string; params: unknow
   return { text: render(fragment), params };
 }
 
-// One prepared-statement name per distinct text: node-postgres refuses a name reused for another text.
+// The prepared statement's name of each text, made from the text itself: a name never stands for two
+// texts, whichever process prepared it (node-postgres refuses that; PGlite would run the first one).
 const statementNames = new Map<string, string>();
 
-/** Runs the fragment straight on the driver, prepared (on PostgreSQL, per connection) under a name of its text. */
+/** Runs the fragment straight on the driver, prepared under a name of its text (per connection on PostgreSQL). */
 export function runSql(db: Db, fragment: SqlFragment): Promise<Record<string, unknown>[]> {
   const { text, params } = renderSql(fragment);
   let name = statementNames.get(text);
   if (name === undefined) {
-    name = `direct_${statementNames.size + 1}`;
+    name = `direct_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     statementNames.set(text, name);
   }
   return directQuery(db, name, text, params);
