@@ -63,7 +63,7 @@ export async function insertChangeRequest(db: Db, spaceId: string, given: NewCha
   );
   if (!raw) return undefined;
   return {
-    // A new change request has no comments yet.
+    // A change request just opened has no comments.
     ...written(raw, 0),
     space: { revisionId: raw.space_revision_id as string, editMode: raw.space_edit_mode as string, mergeRules: raw.space_merge_rules },
     organizationRules: raw.organization_rules,

@@ -89,7 +89,7 @@ export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, given: Ne
       return insertChangeRequest(tx.db, grant.row.id, row);
     }));
   if (!created) throw new NotFound(`Space ${grant.row.id} not found`);
-  // Its reviews are none yet: what `permissions.merge` needs was read with it.
+  // Just opened, it has no reviews; what else `permissions.merge` needs was read with it.
   const mayMergeNow = mayMergeListed(ctx, created.space, created.row, grant.role, created.organizationRules, []);
   return toChangeRequest(ctx, created.row, created.creator, created.space.revisionId, created.openComments, mayMergeNow);
 }
