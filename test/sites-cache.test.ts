@@ -2,28 +2,14 @@
 // reads a page twice (the second answer comes from the cache), changes something through the API or
 // straight in the database (as another server process sharing it would), and reads again at once.
 import { eq } from 'drizzle-orm';
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { siteSections, sites } from '../server/db/schema/index.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
+import { enableAdaptiveContent, mergeChanges, newSite, signVisitorToken, sitePath } from './sites-support.js';
 
 const h = useHarness();
-
-const sign = (claims: Record<string, unknown>, key: string) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
-
-/** Opens a change request on the space, applies `changes` and merges it. */
-async function merge(admin: Account, spaceId: string, changes: object[]) {
-  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`);
-  expect(cr.status).toBe(201);
-  const content = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
-  expect(content.status, JSON.stringify(content.body)).toBe(200);
-  const merged = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`);
-  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
-}
 
 /** The id of the top-level page titled `title`. */
 async function pageId(admin: Account, spaceId: string, title: string): Promise<string> {
@@ -59,7 +45,7 @@ describe('the page cache of published sites', () => {
     const second = await readTwice(`${url}/second`);
     expect(second.text).not.toContain('rel="next"');
 
-    await merge(admin, space, [
+    await mergeChanges(admin, space, [
       { operation: 'update_page', page: await pageId(admin, space, 'Intro'), document: { markdown: 'New text.' } },
       { operation: 'insert_page', title: 'Third', document: { markdown: 'Third text.' } },
     ]);
@@ -141,13 +127,13 @@ describe('the page cache of published sites', () => {
   it('never gives a reader a page made for other claims, and shows a page condition changed by a merge at once', async () => {
     const admin = await h.current.newAdmin();
     const space = await spaceWithPages(admin, 'Guides', [{ title: 'Intro', markdown: 'For everyone.' }]);
-    await merge(admin, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta only.' }, condition: 'visitor.claims.isBetaUser' }]);
+    await mergeChanges(admin, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta only.' }, condition: 'visitor.claims.isBetaUser' }]);
     const site = await newSite(admin, { title: 'Adaptive', spaces: [space] });
     const path = sitePath(admin, site.id);
     await enableAdaptiveContent(admin, site.id);
     const url: string = (await publish(admin, site.id)).urls.published;
     const key: string = (await admin.api.get(`${path}/publishing/auth`)).body.privateKey;
-    const entry = await open(h.current, `${url}/intro?jwt_token=${await sign({ isBetaUser: true }, key)}`);
+    const entry = await open(h.current, `${url}/intro?jwt_token=${await signVisitorToken({ isBetaUser: true }, key)}`);
     expect(entry.status).toBe(302);
     const beta = entry.headers['set-cookie'] as unknown as string[];
     const base = `${new URL(url).pathname}/guides`;
@@ -170,7 +156,7 @@ describe('the page cache of published sites', () => {
     }
 
     // The condition removed by a merge (`""`): every reader sees the page at the next read.
-    await merge(admin, space, [{ operation: 'update_page', page: await pageId(admin, space, 'Beta'), condition: '' }]);
+    await mergeChanges(admin, space, [{ operation: 'update_page', page: await pageId(admin, space, 'Beta'), condition: '' }]);
     const opened = await open(h.current, `${url}/beta`);
     expect(opened.status).toBe(200);
     expect(opened.text).toContain('Beta only.');

@@ -1,31 +1,12 @@
 // A page's display condition, set through the API (updateChangeRequestContent), read back on the page, and
 // evaluated by the published site against each reader's claims: the page, its subpages, the sidebar,
 // previous/next links, the site search and the sitemap all follow it.
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
+import { draftChanges, enableAdaptiveContent, mergeChanges, newSite, signVisitorToken, sitePath } from './sites-support.js';
 
 const h = useHarness();
-
-const sign = (claims: Record<string, unknown>, key: string) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
-
-/** Applies `changes` in a new change request (returned, unmerged). */
-async function draft(admin: Account, spaceId: string, changes: object[]) {
-  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`);
-  expect(cr.status).toBe(201);
-  const content = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
-  return { id: cr.body.id as string, content };
-}
-
-async function merge(admin: Account, spaceId: string, changes: object[]) {
-  const { id, content } = await draft(admin, spaceId, changes);
-  expect(content.status, JSON.stringify(content.body)).toBe(200);
-  const merged = await admin.api.post(`/spaces/${spaceId}/change-requests/${id}/merge`);
-  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
-}
 
 type ListedPage = { id: string; title: string; condition?: string; pages?: ListedPage[] };
 async function listed(admin: Account, spaceId: string): Promise<ListedPage[]> {
@@ -40,7 +21,7 @@ async function listed(admin: Account, spaceId: string): Promise<ListedPage[]> {
 /** A public site with adaptive content over a space with pages Intro, Beta (conditional, with a subpage) and Outro. */
 async function adaptiveSite(admin: Account) {
   const space = await spaceWithPages(admin, 'Guides', [{ title: 'Intro', markdown: 'For everyone.' }]);
-  await merge(admin, space, [
+  await mergeChanges(admin, space, [
     { operation: 'insert_page', ref: 'beta', title: 'Beta', document: { markdown: 'Beta launch codes.' }, condition: 'visitor.claims.isBetaUser' },
     { operation: 'insert_page', into: 'beta', title: 'Beta details', document: { markdown: 'Beta details text.' } },
     { operation: 'insert_page', title: 'Outro', document: { markdown: 'Goodbye.' } },
@@ -49,7 +30,7 @@ async function adaptiveSite(admin: Account) {
   await enableAdaptiveContent(admin, site.id);
   const url: string = (await publish(admin, site.id)).urls.published;
   const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
-  const entry = await open(h.current, `${url}/guides/intro?jwt_token=${await sign({ isBetaUser: true }, key)}`);
+  const entry = await open(h.current, `${url}/guides/intro?jwt_token=${await signVisitorToken({ isBetaUser: true }, key)}`);
   expect(entry.status).toBe(302);
   return { space, site, url, beta: entry.headers['set-cookie'] as unknown as string[] };
 }
@@ -58,7 +39,7 @@ describe('page conditions', () => {
   it('are set through updateChangeRequestContent, read back on the page (change request and space), and removed with ""', async () => {
     const admin = await h.current.newAdmin();
     const space = await spaceWithPages(admin, 'Guides', [{ title: 'Intro', markdown: 'Hello.' }]);
-    const { id, content } = await draft(admin, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta.' }, condition: 'visitor.claims.isBetaUser' }]);
+    const { id, content } = await draftChanges(admin, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta.' }, condition: 'visitor.claims.isBetaUser' }]);
     expect(content.status).toBe(200);
     const inRequest = await admin.api.get(`/spaces/${space}/change-requests/${id}/content/pages`);
     expect(inRequest.status).toBe(200);
@@ -71,7 +52,7 @@ describe('page conditions', () => {
     expect(one.status).toBe(200);
     expect(one.body.condition).toBe('visitor.claims.isBetaUser');
 
-    await merge(admin, space, [{ operation: 'update_page', page: beta.id, condition: '' }]);
+    await mergeChanges(admin, space, [{ operation: 'update_page', page: beta.id, condition: '' }]);
     const removed = await admin.api.get(`/spaces/${space}/content/page/${beta.id}`);
     expect(removed.status).toBe(200);
     expect(removed.body.condition).toBeUndefined();
@@ -81,7 +62,7 @@ describe('page conditions', () => {
     const admin = await h.current.newAdmin();
     const space = await spaceWithPages(admin, 'Guides', [{ title: 'Intro', markdown: 'Hello.' }]);
     for (const condition of ['x'.repeat(1025), true]) {
-      const { content } = await draft(admin, space, [{ operation: 'insert_page', title: 'Beta', condition }]);
+      const { content } = await draftChanges(admin, space, [{ operation: 'insert_page', title: 'Beta', condition }]);
       expect(content.status).toBe(400);
       expect(content.body.error.message).toContain('condition');
     }
@@ -125,7 +106,7 @@ describe('page conditions', () => {
     const admin = await h.current.newAdmin();
     const { space, url, beta } = await adaptiveSite(admin);
     const pageId = (await listed(admin, space)).find((p) => p.title === 'Beta')!.id;
-    await merge(admin, space, [{ operation: 'update_page', page: pageId, condition: 'visitor.claims.unsigned.prefersDark' }]);
+    await mergeChanges(admin, space, [{ operation: 'update_page', page: pageId, condition: 'visitor.claims.unsigned.prefersDark' }]);
     expect((await open(h.current, `${url}/guides/beta`, beta)).status).toBe(404); // the signed claim no longer opens it
     const dark = await open(h.current, `${url}/guides/intro?visitor.prefersDark=true`);
     expect(dark.status).toBe(302);
@@ -133,7 +114,7 @@ describe('page conditions', () => {
     expect(darkPage.status).toBe(200);
     expect(darkPage.text).toContain('Beta launch codes.');
 
-    await merge(admin, space, [{ operation: 'update_page', page: pageId, condition: 'require("fs")' }]);
+    await mergeChanges(admin, space, [{ operation: 'update_page', page: pageId, condition: 'require("fs")' }]);
     expect((await open(h.current, `${url}/guides/beta`, dark.headers['set-cookie'] as unknown as string[])).status).toBe(404);
     expect((await open(h.current, `${url}/guides/beta`, beta)).status).toBe(404);
   });

@@ -1,15 +1,11 @@
 // Signing visitors in and out of a published site: publishing-auth `logoutURL` (as the public API has it),
 // the site's `urls.login` and `urls.logout`, and what the served site does at them.
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
-import { newSite, sitePath } from './sites-support.js';
+import { newSite, signVisitorToken, sitePath } from './sites-support.js';
 
 const h = useHarness();
-
-const sign = (claims: Record<string, unknown>, key: string) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
 
 async function gatedSite(admin: Account, body: object = { visibility: 'visitor-auth' }, adaptive = false) {
   const space = await spaceWithPages(admin, 'Guides', [
@@ -25,7 +21,7 @@ async function gatedSite(admin: Account, body: object = { visibility: 'visitor-a
 
 /** The cookies of a visitor who arrived with a token signed with `key`. */
 async function signedIn(url: string, key: string): Promise<string[]> {
-  const entry = await open(h.current, `${url}?jwt_token=${await sign({ sub: 'reader' }, key)}`);
+  const entry = await open(h.current, `${url}?jwt_token=${await signVisitorToken({ sub: 'reader' }, key)}`);
   expect(entry.status).toBe(302);
   return entry.headers['set-cookie'] as unknown as string[];
 }

@@ -1,4 +1,5 @@
 // Helpers shared by the docs-site tests: spaces, sites, sections and site spaces made through the API.
+import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { Account } from './support/harness.js';
 
@@ -49,4 +50,25 @@ export const betaClaimsSchema = {
 export async function enableAdaptiveContent(account: Account, siteId: string, jsonSchema: object = betaClaimsSchema) {
   expect((await account.api.put(`${sitePath(account, siteId)}/adaptive-schema`, { jsonSchema })).status).toBe(200);
   expect((await account.api.patch(sitePath(account, siteId), { adaptiveContent: { enabled: true } })).status).toBe(200);
+}
+
+/** A visitor token (JWT, HS256) with `claims`, signed with the site's visitor key `key`. */
+export function signVisitorToken(claims: Record<string, unknown>, key: string, expiresIn = '1h'): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expiresIn).sign(new TextEncoder().encode(key));
+}
+
+/** Applies `changes` in a new change request of the space (returned unmerged, with the write's answer). */
+export async function draftChanges(admin: Account, spaceId: string, changes: object[]) {
+  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`);
+  expect(cr.status).toBe(201);
+  const content = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
+  return { id: cr.body.id as string, content };
+}
+
+/** Opens a change request on the space, applies `changes` and merges it. */
+export async function mergeChanges(admin: Account, spaceId: string, changes: object[]): Promise<void> {
+  const { id, content } = await draftChanges(admin, spaceId, changes);
+  expect(content.status, JSON.stringify(content.body)).toBe(200);
+  const merged = await admin.api.post(`/spaces/${spaceId}/change-requests/${id}/merge`);
+  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
 }

@@ -1,11 +1,10 @@
 // Who may read a published site: share-link sites only with their key in the URL, visitor-auth sites only
 // with a visitor JWT signed with the site's key; adaptive content from the visitor's claims; custom
 // hostnames; the API's published URLs agree with what is served.
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
-import { enableAdaptiveContent, newSite, sitePath } from './sites-support.js';
+import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
@@ -17,9 +16,6 @@ async function siteWith(admin: Account, body: object) {
   const site = await newSite(admin, { title: 'Private docs', spaces: [space], ...body });
   return { site, space };
 }
-
-const sign = (claims: Record<string, unknown>, key: string, expiresIn = '1h') =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expiresIn).sign(new TextEncoder().encode(key));
 
 describe('share-link sites', () => {
   it('are served only under their key; no key, a wrong key or an unpublished site is the same bare 404', async () => {
@@ -96,7 +92,7 @@ describe('visitor-auth sites', () => {
     expect(none.text).not.toContain('Welcome, reader.');
 
     // The token comes once in the URL, is kept in a cookie, and the reader is sent to the clean URL.
-    const entry = await open(h.current, `${url}/guides/second?jwt_token=${await sign({ sub: 'reader-1' }, key)}`);
+    const entry = await open(h.current, `${url}/guides/second?jwt_token=${await signVisitorToken({ sub: 'reader-1' }, key)}`);
     expect(entry.status).toBe(302);
     expect(entry.headers.location).toBe(`${new URL(url).pathname}/guides/second`);
     const cookies = entry.headers['set-cookie'] as unknown as string[];
@@ -112,8 +108,8 @@ describe('visitor-auth sites', () => {
       expect(res.status).toBe(401);
       expect(res.text).not.toContain('Welcome, reader.');
     };
-    await refused(await sign({ sub: 'late' }, key, '-1m')); // expired
-    await refused(await sign({ sub: 'forger' }, 'another-key-of-the-same-length-xxxxxxxxxx')); // wrongly signed
+    await refused(await signVisitorToken({ sub: 'late' }, key, '-1m')); // expired
+    await refused(await signVisitorToken({ sub: 'forger' }, 'another-key-of-the-same-length-xxxxxxxxxx')); // wrongly signed
     await refused('not.a.jwt');
 
     // Regenerating the key refuses tokens signed with the old one at once.
@@ -121,7 +117,7 @@ describe('visitor-auth sites', () => {
     expect(regenerated.status).toBe(200);
     expect(regenerated.body.privateKey).not.toBe(key);
     expect((await open(h.current, `${url}/guides/second`, cookies)).status).toBe(401);
-    const fresh = await open(h.current, `${url}?jwt_token=${await sign({}, regenerated.body.privateKey)}`);
+    const fresh = await open(h.current, `${url}?jwt_token=${await signVisitorToken({}, regenerated.body.privateKey)}`);
     expect((await open(h.current, url, fresh.headers['set-cookie'] as unknown as string[])).status).toBe(200);
 
     // A fallback URL sends visitors without a valid token to sign in.
@@ -170,14 +166,14 @@ describe('adaptive content', () => {
     expect(anonymous.text).not.toContain('>Dark</a>');
     expect((await open(h.current, `${url}/beta`)).text).not.toContain('Beta only.');
 
-    const betaEntry = await open(h.current, `${url}/beta?jwt_token=${await sign({ isBetaUser: true }, key)}`);
+    const betaEntry = await open(h.current, `${url}/beta?jwt_token=${await signVisitorToken({ isBetaUser: true }, key)}`);
     const betaCookies = betaEntry.headers['set-cookie'] as unknown as string[];
     const betaPage = await open(h.current, `${url}/beta`, betaCookies);
     expect(betaPage.text).toContain('Beta only.');
     expect(betaPage.text).toContain('>Beta</a>');
 
     // A signed claim cannot be forged: a wrongly signed token gives no claims.
-    const forged = await open(h.current, `${url}/beta?jwt_token=${await sign({ isBetaUser: true }, 'another-key-of-the-same-length-xxxxxxxxxx')}`);
+    const forged = await open(h.current, `${url}/beta?jwt_token=${await signVisitorToken({ isBetaUser: true }, 'another-key-of-the-same-length-xxxxxxxxxx')}`);
     expect((await open(h.current, `${url}/beta`, forged.headers['set-cookie'] as unknown as string[])).text).not.toContain('Beta only.');
     // An unsigned claim the schema allows works; one it does not allow (isBetaUser unsigned) is ignored.
     const darkEntry = await open(h.current, `${url}/dark?visitor.prefersDark=true&visitor.isBetaUser=true`);
