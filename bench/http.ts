@@ -17,13 +17,14 @@
 // writes no results, since the profiler slows the servers down. On PostgreSQL the database backends' CPU
 // per request is measured too (server + database CPU is what bounds req/s on 2 cores).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRun, type Server } from './support/bench-run.js';
+import { cpuTimeMs, databaseCpuMs, databaseCpuUsed, medianOf, round2 } from './support/measures.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -74,39 +75,6 @@ interface Measure {
    * servers share the 2 cores with PostgreSQL, so server + database CPU per request is what bounds req/s.
    */
   dbCpuMs?: number;
-}
-
-/** User + system CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
-function cpuTimeMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/**
- * CPU time used so far by the PostgreSQL backends connected to `database` (their process title is
- * `postgres: [cluster:] <user> <database> <host>…`), by pid. Backends of other databases (other work on the machine)
- * are not counted.
- */
-function databaseCpuMs(database: string | undefined): Map<number, number> {
-  const byPid = new Map<number, number>();
-  if (!database) return byPid;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) byPid.set(Number(entry), cpuTimeMs(Number(entry)));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return byPid;
-}
-
-/** CPU used between two samples of databaseCpuMs (backends started in between count from 0). */
-function databaseCpuUsed(before: Map<number, number>, after: Map<number, number>): number {
-  let used = 0;
-  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
-  return used;
 }
 
 /** Warm-up, then the measured run; any answer other than 2xx, or any socket error, fails the bench. */
@@ -181,16 +149,6 @@ async function withServer<T>(starting: Promise<Server>, use: (server: Server) =>
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const medianOf = (ms: Measure[]): Measure => ({
-  requests: median(ms.map((m) => m.requests)),
-  rps: median(ms.map((m) => m.rps)),
-  p50: median(ms.map((m) => m.p50)),
-  p99: median(ms.map((m) => m.p99)),
-  cpuMs: median(ms.map((m) => m.cpuMs)),
-  ...(ms[0].dbCpuMs !== undefined && { dbCpuMs: median(ms.map((m) => m.dbCpuMs!)) }),
-});
-
 async function benchStorage(storage: Storage): Promise<StorageResult> {
   // Both servers use the same data one after the other (never together, so a PGlite folder is only ever
   // open in one process, and neither server competes with the other for the 2 cores).
@@ -227,7 +185,6 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   }
   const baseline = medianOf(results.map((r) => r.baseline));
   const project = medianOf(results.map((r) => r.project));
-  const round2 = (x: number) => Math.round(x * 100) / 100;
   return {
     baseline,
     project,

@@ -15,7 +15,7 @@
 // the loads, so a burst of other work on the machine does not always hit the same one. Medians of the rounds
 // go to bench/results/<out>, with the load average before and after; one SUMMARY line per storage and page.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
 import { benchRun, type Server } from './support/bench-run.js';
+import { cpuTimeMs, databaseCpuMs, databaseCpuUsed, medianOf, round2 } from './support/measures.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -144,33 +145,6 @@ interface Measure {
   bytes: number;
 }
 
-function cpuTimeMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU used so far by the PostgreSQL backends of `database` (as bench/http.ts measures it), by pid. */
-function databaseCpuMs(database: string | undefined): Map<number, number> {
-  const byPid = new Map<number, number>();
-  if (!database) return byPid;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) byPid.set(Number(entry), cpuTimeMs(Number(entry)));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return byPid;
-}
-
-function databaseCpuUsed(before: Map<number, number>, after: Map<number, number>): number {
-  let used = 0;
-  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
-  return used;
-}
-
 /** Warm-up, then the measure; any answer but 200, or any error, fails the bench. */
 async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, database?: string): Promise<Measure> {
   // The answer must be what the load is about (a page, not a sign-in page or a 404 that would be cheaper).
@@ -203,18 +177,6 @@ async function measure(name: string, server: Server, resource: string, headers: 
   }
   throw new Error('--duration must be positive');
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const medianOf = (ms: Measure[]): Measure => ({
-  requests: median(ms.map((m) => m.requests)),
-  rps: median(ms.map((m) => m.rps)),
-  p50: median(ms.map((m) => m.p50)),
-  p99: median(ms.map((m) => m.p99)),
-  cpuMs: median(ms.map((m) => m.cpuMs)),
-  ...(ms[0].dbCpuMs !== undefined && { dbCpuMs: median(ms.map((m) => m.dbCpuMs!)) }),
-  bytes: ms[0].bytes,
-});
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 interface Cost {
   /** API req/s ÷ page req/s: how many API reads one page costs in throughput (target ≤ 1.5) */

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRun, type Server } from './support/bench-run.js';
+import { cpuTimeMs, medianOf, round2 } from './support/measures.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -50,11 +51,6 @@ const auth = { authorization: `Bearer ${token}` };
 const json = { ...auth, 'content-type': 'application/json' };
 const limitMs = storages.length * rounds * 2 * (2 * (warmup + duration) * 1000 + 90_000) + 60_000;
 const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('write-path', limitMs, auth);
-
-function cpuTimeMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 interface Measure {
   requests: number;
@@ -138,16 +134,6 @@ async function createDatabase(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const medianOf = (ms: Measure[]): Measure => ({
-  requests: median(ms.map((m) => m.requests)),
-  rps: median(ms.map((m) => m.rps)),
-  p50: median(ms.map((m) => m.p50)),
-  p99: median(ms.map((m) => m.p99)),
-  cpuMs: median(ms.map((m) => m.cpuMs)),
-});
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 interface LoadResult {
   baseline: Measure;
