@@ -1,22 +1,22 @@
-// createApp(config): middleware + the generated router bound to the handlers. No global state, so
-// tests create as many apps as they like.
+// createApp(config): the server's request handler: /v1 (the operations, server/http/operations.ts) and,
+// for every other path, an Express app (health, metrics, sites, sign-in, docs, files). No global state,
+// so tests create as many apps as they like.
+import { createServer, type RequestListener, type Server } from 'node:http';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import { createAuthenticator } from './auth/authenticate.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
 import { handlers } from './handlers.js';
-import { bindRoutes } from './http/bind.js';
-import { statementCounting } from './http/statement-counting.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { measureRequests, metricsRoute } from './http/metrics.js';
-import { authenticateWithRateLimit, RATE_LIMIT_HEADERS } from './http/rate-limit.js';
+import { authenticateRequests, RATE_LIMIT_HEADERS } from './http/rate-limit.js';
 import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
-import { methodNotAllowed } from './http/method-not-allowed.js';
+import { isOperationPath, serveOperations } from './http/operations.js';
 import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
 import { createUrls } from './urls.js';
@@ -57,7 +57,10 @@ export interface AppOptions {
   samlSigning?: SamlSigning;
 }
 
-export function createApp(options: AppOptions): Express {
+/** A request handler that can also listen, as an Express app can. */
+export type App = RequestListener & { listen(port: number, host?: string, listening?: () => void): Server };
+
+export function createApp(options: AppOptions): App {
   const { db, logger, publicUrl, now = () => new Date() } = options;
   const urls = createUrls(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   const app = express();
@@ -69,7 +72,8 @@ export function createApp(options: AppOptions): Express {
     app.use(metricsRoute(options.metrics, options.metricsToken)); // outside /v1, not measured and not in the request log
     app.use(measureRequests(options.metrics));
   }
-  app.use(cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }));
+  const corsHeaders = cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] });
+  app.use(corsHeaders);
   app.use(requestLog(logger));
   // A request for a site's custom hostname is that site's, whatever its path (but /v1).
   app.use(customHostnameSites({ db, urls }, [new URL(publicUrl).hostname, new URL(urls.published('')).hostname]));
@@ -83,17 +87,25 @@ export function createApp(options: AppOptions): Express {
   app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
-  const v1 = express.Router();
-  v1.use(authenticateWithRateLimit(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()));
-  if (options.onStatements) v1.use(statementCounting(options.onStatements));
-  v1.use(bindRoutes(options.handlers ?? handlers, (req, res): Ctx => createCtx({ caller: res.locals.caller as Caller, db, now, urls, log: logger, requestId: req.id })));
-  v1.use(methodNotAllowed());
-  app.use('/v1', v1);
   app.use(new URL(urls.published('')).pathname.replace(/\/$/, '') || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to
   if (!options.appUrl) app.get('/app{/*rest}', webAppNotice()); // urls.app under this server: say where the app is, not 404
   app.use((req, res) => {
     res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));
   });
   app.use(errorMiddleware(logger));
-  return app;
+
+  const operations = serveOperations({
+    handlers: options.handlers ?? handlers,
+    authenticate: authenticateRequests(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()),
+    contextOf: (caller: Caller, requestId: string): Ctx => createCtx({ caller, db, now, urls, log: logger, requestId }),
+    cors: corsHeaders,
+    logger,
+    metrics: options.metrics,
+    onStatements: options.onStatements,
+  });
+  const handle: RequestListener = (req, res) => {
+    if (isOperationPath(req.url ?? '')) operations(req, res, () => void app(req, res));
+    else void app(req, res);
+  };
+  return Object.assign(handle, { listen: (port: number, host?: string, listening?: () => void) => createServer(handle).listen(port, host, listening) });
 }

@@ -125,6 +125,38 @@ describe('shared HTTP behaviour', () => {
     expect(res.body).toEqual({ error: { code: 404, message: 'No operation at GET /v1/nothing-here' } });
   });
 
+  it('an unknown path is 404 with or without a token: the route table is public', async () => {
+    const res = await request(h.current.app).get('/v1/spaces/spc_1/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 404, message: 'No operation at GET /v1/spaces/spc_1/nothing-here' } });
+  });
+
+  it('a path parameter with a malformed percent escape returns 400 naming it', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await request(h.current.app).get('/v1/spaces/spc_%E0%A4%A').set('Authorization', `Bearer ${admin.token}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 400, message: 'Invalid request: params: spaceId: malformed percent-encoding in the path' } });
+  });
+
+  it('serves operations whatever the case of the path, with a trailing slash, and HEAD as GET without a body', async () => {
+    const admin = await h.current.newAdmin();
+    const upper = await request(h.current.app).get('/V1/USER/').set('Authorization', `Bearer ${admin.token}`);
+    expect(upper.status).toBe(200);
+    expect(upper.body.id).toBe(admin.userId);
+    const head = await request(h.current.app).head('/v1/user').set('Authorization', `Bearer ${admin.token}`);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(upper.body)));
+  });
+
+  it('answers 405 with Allow for a known path asked with a method it does not serve', async () => {
+    const admin = await h.current.newAdmin();
+    const res = await request(h.current.app).put('/v1/user').set('Authorization', `Bearer ${admin.token}`);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.body).toEqual({ error: { code: 405, message: 'PUT is not allowed on /user; allowed: GET' } });
+  });
+
   it('answers CORS preflights and exposes Location', async () => {
     const res = await request(h.current.app).options('/v1/user').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'GET');
     expect(res.status).toBe(204);

@@ -1,6 +1,5 @@
 // Bearer-token authentication: the token's sha256 is looked up; the request continues as its user.
 import { eq, sql } from 'drizzle-orm';
-import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
@@ -41,13 +40,5 @@ export function createAuthenticator(db: Db): Authenticator {
       cache.set(token, userId);
     }
     return { userId };
-  };
-}
-
-/** Express middleware putting the authenticated caller in `res.locals.caller`. */
-export function authenticationMiddleware(authenticate: Authenticator): RequestHandler {
-  return async (req, res, next) => {
-    res.locals.caller = await authenticate(req.headers.authorization);
-    next();
   };
 }

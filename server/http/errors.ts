@@ -24,24 +24,36 @@ const parserErrors: Record<string, { status: ApiError['status']; message: string
 /** Seconds a client is told to wait (`Retry-After`) when the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
 
+export interface ErrorReply {
+  status: number;
+  body: ReturnType<typeof errorBody>;
+  headers?: Record<string, string>;
+}
+
 /**
- * Renders every error as the error body; anything unexpected becomes a 500 that leaks nothing. A database
- * that cannot be reached (down, restarting, failing over, out of connections) is a 503 with `Retry-After`:
- * the request did not happen and may be sent again; the next request uses a fresh connection.
+ * Every error as the error body; anything unexpected becomes a 500 that leaks nothing (and is logged). A
+ * database that cannot be reached (down, restarting, failing over, out of connections) is a 503 with
+ * `Retry-After`: the request did not happen and may be sent again; the next request uses a fresh connection.
  */
+export function errorReply(logger: Logger, err: unknown, reqId: string | undefined): ErrorReply {
+  if (isDatabaseUnavailable(err)) {
+    // The message only: a driver error carries no credentials, but its whole object is noise in a storm.
+    logger.warn({ reqId, reason: (err as Error).message }, 'database unavailable');
+    return { status: 503, body: errorBody(503, 'The database is unavailable; retry shortly'), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
+  }
+  const type = (err as { type?: unknown } | undefined)?.type;
+  const parserError = typeof type === 'string' ? parserErrors[type] : undefined;
+  const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
+  if (!known) logger.error({ err: loggableError(err), reqId }, 'unexpected error');
+  const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
+  return { status, body: errorBody(status, message) };
+}
+
+/** The Express error middleware of the routes outside /v1 (server/http/operations.ts answers its own). */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    if (isDatabaseUnavailable(err)) {
-      // The message only: a driver error carries no credentials, but its whole object is noise in a storm.
-      logger.warn({ reqId: req.id, reason: (err as Error).message }, 'database unavailable');
-      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.status(503).json(errorBody(503, 'The database is unavailable; retry shortly'));
-      return;
-    }
-    const parserError = typeof err?.type === 'string' ? parserErrors[err.type] : undefined;
-    const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
-    if (!known) logger.error({ err: loggableError(err), reqId: req.id }, 'unexpected error');
-    const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
-    res.status(status).json(errorBody(status, message));
+    const reply = errorReply(logger, err, req.id);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    res.status(reply.status).json(reply.body);
   };
 }

@@ -1,22 +1,28 @@
 // GET /metrics (outside /v1, not in the request log) and the middleware that measures every request for it.
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Router } from 'express';
 import type { Metrics } from '../operating/metrics.js';
 import { errorBody } from './errors.js';
 
-/** Counts every request in flight and, once answered, observes its duration by operation, method and status. */
+/**
+ * Counts the request in flight and, once answered, observes its duration by operation (`operationIdOf`,
+ * asked then), method and status.
+ */
+export function measureRequest(metrics: Metrics, req: IncomingMessage, res: ServerResponse, operationIdOf: () => string | undefined): void {
+  const started = performance.now();
+  metrics.requestsInFlight.inc();
+  res.once('close', () => {
+    metrics.requestsInFlight.dec();
+    metrics.requestDuration.observe({ operation: operationIdOf() ?? '', method: req.method ?? '', status: String(res.statusCode) }, (performance.now() - started) / 1000);
+  });
+}
+
+/** `measureRequest` as Express middleware, for the routes outside /v1 (which answer no operation). */
 export function measureRequests(metrics: Metrics): RequestHandler {
   return (req, res, next) => {
-    const started = performance.now();
-    metrics.requestsInFlight.inc();
-    res.once('close', () => {
-      metrics.requestsInFlight.dec();
-      metrics.requestDuration.observe(
-        { operation: (res.locals.operationId as string | undefined) ?? '', method: req.method, status: String(res.statusCode) },
-        (performance.now() - started) / 1000,
-      );
-    });
+    measureRequest(metrics, req, res, () => undefined);
     next();
   };
 }

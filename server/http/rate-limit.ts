@@ -1,18 +1,18 @@
-// Authentication with rate limiting (server/operating/rate-limit.ts), in front of every /v1 operation.
+// Authentication with rate limiting (server/operating/rate-limit.ts), in front of every /v1 request.
 // A request with a valid token counts against its token; one without (missing or invalid token) against its
-// address (the connection's, as Express sees it: behind a load balancer that is the balancer's, so such
+// address (the connection's: behind a load balancer that is the balancer's, so such
 // requests, all answered 401 anyway, share one budget). Every answer carries X-RateLimit-Limit,
 // X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); a request over the limit is answered 429 with
 // the error body and Retry-After, before any query of its own.
-import type { RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.js';
-import { authenticationMiddleware } from '../auth/authenticate.js';
+import type { Caller } from '../context.js';
 import { ApiError, Unauthorized } from '../errors.js';
 import type { RateLimiter, RateLimitState } from '../operating/rate-limit.js';
 
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
-function apply(res: Response, state: RateLimitState, onRefused?: () => void): void {
+function apply(res: ServerResponse, state: RateLimitState, onRefused?: () => void): void {
   res.setHeader('X-RateLimit-Limit', String(state.limit));
   res.setHeader('X-RateLimit-Remaining', String(state.remaining));
   res.setHeader('X-RateLimit-Reset', String(state.reset));
@@ -24,12 +24,12 @@ function apply(res: Response, state: RateLimitState, onRefused?: () => void): vo
 }
 
 /**
- * Puts the authenticated caller in `res.locals.caller`, counting the request against `limiter` when one is
- * given (without one, authentication only, and no rate-limit headers).
+ * Authenticates a request, counting it against `limiter` when one is given (without one, authentication
+ * only, and no rate-limit headers): the caller, or a thrown 401 or 429.
  */
-export function authenticateWithRateLimit(authenticate: Authenticator, limiter: RateLimiter | undefined, onRefused?: () => void): RequestHandler {
-  if (!limiter) return authenticationMiddleware(authenticate);
-  return async (req, res, next) => {
+export function authenticateRequests(authenticate: Authenticator, limiter: RateLimiter | undefined, onRefused?: () => void) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<Caller> => {
+    if (!limiter) return authenticate(req.headers.authorization);
     let caller;
     try {
       caller = await authenticate(req.headers.authorization);
@@ -41,7 +41,6 @@ export function authenticateWithRateLimit(authenticate: Authenticator, limiter: 
     // The authenticator accepted the header, so it holds the token.
     const token = /^Bearer\s+(\S+)/i.exec(req.headers.authorization!)![1];
     apply(res, limiter.hit(`token:${token}`), onRefused);
-    res.locals.caller = caller;
-    next();
+    return caller;
   };
 }

@@ -3,6 +3,7 @@
 // secret). A few lines of our own rather than pino-http: profiled on the hot path, pino-http's per-request
 // child logger, serializers and listeners cost about a tenth of a GET; this costs one object per request.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
@@ -13,26 +14,36 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Logs every request once it is answered (or abandoned), at `info`, or `error` for 5xx. */
+/**
+ * Logs the request once it is answered (or abandoned), at `info`, or `error` for 5xx, and returns its id
+ * (the client's `X-Request-Id` if it sent one, else a new one), which the response carries. `path` is the
+ * request's path from the root; `operationIdOf` tells, once answered, which operation answered it.
+ */
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, path: string, operationIdOf: () => string | undefined): string {
+  const started = performance.now();
+  const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
+  res.setHeader('X-Request-Id', id);
+  // 'close' comes once the response is sent, or the connection is gone first (then it is not finished).
+  res.once('close', () => {
+    const line = {
+      reqId: id,
+      method: req.method,
+      path: path.split('?', 1)[0],
+      operationId: operationIdOf(),
+      status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ...(!res.writableFinished && { aborted: true }),
+    };
+    if (res.statusCode >= 500) logger.error(line, 'request failed');
+    else logger.info(line, 'request');
+  });
+  return id;
+}
+
+/** `logRequest` as Express middleware (the routes outside /v1), putting the id in `req.id`. */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = performance.now();
-    req.id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
-    res.setHeader('X-Request-Id', req.id);
-    // 'close' comes once the response is sent, or the connection is gone first (then it is not finished).
-    res.once('close', () => {
-      const line = {
-        reqId: req.id,
-        method: req.method,
-        path: req.originalUrl.split('?', 1)[0],
-        operationId: res.locals.operationId as string | undefined,
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(!res.writableFinished && { aborted: true }),
-      };
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
-      else logger.info(line, 'request');
-    });
+    req.id = logRequest(logger, req, res, req.originalUrl, () => undefined);
     next();
   };
 }

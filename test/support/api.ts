@@ -1,7 +1,7 @@
 // A supertest client that checks every response against the spec and records which operation and
 // status each test exercised, for the coverage report.
 import { appendFileSync } from 'node:fs';
-import type { Express } from 'express';
+import type { App } from '../../server/app.js';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { operationsLog } from './paths.js';
@@ -28,7 +28,7 @@ interface Options {
 }
 
 /** Sends one request to the app and fails the test when the response breaks the spec. */
-export async function send(app: Express, method: Method, path: string, options: Options = {}): Promise<ApiResponse> {
+export async function send(app: App, method: Method, path: string, options: Options = {}): Promise<ApiResponse> {
   let req = request(app)[method](path);
   if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
   for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
@@ -59,7 +59,7 @@ export interface ApiClient {
 }
 
 /** Requests under /v1 authenticated with `token`. */
-export function apiClient(app: Express, token: string): ApiClient {
+export function apiClient(app: App, token: string): ApiClient {
   const v1 = (path: string) => `/v1${path}`;
   return {
     get: (path, query) => send(app, 'get', v1(path), { token, query }),

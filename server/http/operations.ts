@@ -1,0 +1,211 @@
+// Serves /v1: every operation of the route table on Node's own request and response. Express serves the
+// rest of the server (sites, sign-in, docs, files); here its request handling cost more than the whole of
+// a GET's own work (measured: bench/results/http.md). In order, as the Express stack did: the request is
+// measured, CORS answered (a preflight ends there), the request logged, the caller authenticated and
+// rate-limited, the method checked (405), the body parsed (415, 413, 400), the input validated (400),
+// the operation's access rule applied (404/403, or 204 for an idempotent delete of nothing), then the
+// handler. Handlers never see the request or the response; any error becomes the API's error body.
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import express, { type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import typeis from 'type-is';
+import { contractOperations } from '../../contract/index.js';
+import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
+import { Space } from '../../contract/spaces.js';
+import type { Handlers, OperationId } from '../../generated/router.js';
+import { checkAccess, type Grants } from '../auth/access.js';
+import { checkInstallationAccess } from '../auth/installation-caller.js';
+import type { Caller, Ctx } from '../context.js';
+import { countingStatements } from '../db/query-count.js';
+import { ApiError, BadRequest } from '../errors.js';
+import type { Metrics } from '../operating/metrics.js';
+import { errorReply } from './errors.js';
+import { measureRequest } from './metrics.js';
+import { logRequest } from './request-log.js';
+import { compileRouteTable, decodeParams, type RouteLookup } from './route-table.js';
+import { validatePart } from './validation.js';
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+type AnyHandler = (input: unknown, ctx: Ctx) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
+
+export interface OperationsOptions {
+  handlers: Handlers<Ctx, Grants>;
+  /** The caller of a request, or a thrown 401/429 (server/http/rate-limit.ts). */
+  authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Caller>;
+  contextOf: (caller: Caller, requestId: string) => Ctx;
+  /** The CORS middleware the rest of the server uses too. */
+  cors: Middleware;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Told, once answered, how many SQL statements the request sent after authentication (the query-budget test). */
+  onStatements?: (operationId: string, statements: number) => void;
+}
+
+/** What a request has learnt on its way: its id (for the log and errors) and, once routed, its operation. */
+interface Exchange {
+  id: string;
+  operationId?: OperationId;
+}
+
+/** One operation of the table, ready to serve: its contract, handler, body parser and access options. */
+interface BoundOperation {
+  op: Operation;
+  handler: AnyHandler;
+  parseBody?: Middleware;
+  /** Only an operation answering a Space reads the space's counters with its grant. */
+  accessOptions: { spaceCounters: boolean };
+}
+
+/** Refuses a body whose bytes (after Content-Encoding) are not UTF-8, which JSON must be, instead of reading U+FFFD into it. */
+function utf8Only(_req: Request, _res: Response, bytes: Buffer) {
+  if (!isUtf8(bytes)) throw Object.assign(new Error('Request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid-utf8' });
+}
+
+/**
+ * Express's JSON parser (body-parser, which works on Node's own request) with a size limit and the UTF-8
+ * check. A body that fails to decompress (says `Content-Encoding: gzip` and is not) comes out of it as an
+ * untyped 400: it is labelled here, so that it is answered 400 instead of taken for an unexpected error.
+ */
+function jsonBody(limit: number): Middleware {
+  const parse = express.json({ limit, verify: utf8Only }) as unknown as Middleware;
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      const e = err as { type?: string; status?: number } | undefined;
+      next(e && e.type === undefined && e.status === 400 ? Object.assign(e, { type: 'encoding.failed' }) : err);
+    });
+}
+
+function runMiddleware(middleware: Middleware, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => middleware(req, res, (err) => (err ? reject(err) : resolve())));
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The body, once parsed: validated, or 415 when it is not JSON, or 400 when required and absent. */
+function readBody(op: Operation, req: IncomingMessage): unknown {
+  if (!op.body) return undefined;
+  if (hasBody(req) && !typeis(req, ['application/json'])) throw new ApiError(415, 'Request body must be application/json');
+  const body = (req as IncomingMessage & { body?: unknown }).body;
+  if (body === undefined) {
+    if (op.bodyOptional) return validatePart('body', op.body, {});
+    throw new BadRequest('Invalid request: body: a JSON body is required');
+  }
+  return validatePart('body', op.body, body);
+}
+
+/**
+ * The reply as JSON, written straight to the response: the body is always a fresh object, so there is
+ * nothing to negotiate (no ETag: answers are computed per caller, and no client of the API revalidates).
+ */
+function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+/** Whether a request's URL is under /v1 (case-insensitive, as Express mounted it). */
+export function isOperationPath(url: string): boolean {
+  const next = url.charCodeAt(3); // NaN past the end
+  return (url.length === 3 || next === 47 /* / */ || next === 63) /* ? */ && url.slice(0, 3).toLowerCase() === '/v1';
+}
+
+/**
+ * A request handler serving the paths of the route table under /v1 (`isOperationPath`); any other path
+ * (Express's routes under /v1: files, PDFs, integration assets, the published document; and unknown
+ * paths, 404) goes to `next`.
+ */
+export function serveOperations(options: OperationsOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  const { handlers, logger, metrics, onStatements } = options;
+  const lookup = compileRouteTable();
+  const bound = new Map<OperationId, BoundOperation>();
+  for (const operationId of Object.keys(contractOperations) as OperationId[]) {
+    const op: Operation = contractOperations[operationId];
+    bound.set(operationId, {
+      op,
+      handler: handlers[operationId].bind(handlers) as AnyHandler,
+      // Each operation that takes a body parses it, with its own size limit, after authentication.
+      parseBody: op.body ? jsonBody(op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined,
+      accessOptions: { spaceCounters: Object.values(op.responses).some((response) => response?.schema === Space) },
+    });
+  }
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller, found: NonNullable<RouteLookup>, path: string): Promise<void> {
+    if ('allow' in found) {
+      res.setHeader('Allow', found.allow);
+      throw new ApiError(405, `${req.method} is not allowed on ${path}; allowed: ${found.allow}`);
+    }
+    exchange.operationId = found.operationId;
+    const operation = bound.get(found.operationId)!;
+    const { op } = operation;
+    if (operation.parseBody) await runMiddleware(operation.parseBody, req, res); // 413 and malformed JSON first, as before
+    const input = {
+      params: (op.params ? validatePart('params', op.params, decodeParams(found.rawParams)) : {}) as Record<string, string>,
+      query: op.query ? validatePart('query', op.query, parseQuery(queryOf(req.url!))) : {},
+      body: readBody(op, req),
+    };
+    const ctx = options.contextOf(caller, exchange.id);
+    const installation = ctx.caller.installation;
+    const decision = installation
+      ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
+      : await checkAccess(ctx, op.access, input.params, operation.accessOptions);
+    if ('noContent' in decision) {
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
+    const reply = await operation.handler({ ...input, grant: decision.grant }, ctx);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    if (reply.body === undefined) {
+      res.statusCode = reply.status;
+      res.end();
+    } else sendJson(req, res, reply.status, reply.body);
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, exchange: Exchange, found: NonNullable<RouteLookup>, path: string): Promise<void> {
+    const caller = await options.authenticate(req, res);
+    if (!onStatements) return dispatch(req, res, exchange, caller, found, path);
+    // Counted from here: authentication's statements (a token read, cached) are not the operation's.
+    return countingStatements((tally) => {
+      res.once('finish', () => {
+        if (exchange.operationId) onStatements(exchange.operationId, tally.statements);
+      });
+      return dispatch(req, res, exchange, caller, found, path);
+    });
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, exchange: Exchange, err: unknown) {
+    const reply = errorReply(logger, err, exchange.id);
+    if (res.headersSent) {
+      res.destroy(); // an answer already under way cannot become an error: the client sees it cut short
+      return;
+    }
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    sendJson(req, res, reply.status, reply.body);
+  }
+
+  return (req, res, next) => {
+    const url = req.url!;
+    const queryAt = url.indexOf('?');
+    const path = (queryAt < 0 ? url : url.slice(0, queryAt)).slice(3) || '/';
+    const found = lookup(req.method!, path);
+    if (!found) return next();
+    const exchange: Exchange = { id: '' };
+    const operationIdOf = () => exchange.operationId;
+    if (metrics) measureRequest(metrics, req, res, operationIdOf);
+    options.cors(req, res, () => {
+      exchange.id = logRequest(logger, req, res, url, operationIdOf);
+      answer(req, res, exchange, found, path).catch((err: unknown) => fail(req, res, exchange, err));
+    });
+  };
+}
