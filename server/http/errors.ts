@@ -15,7 +15,7 @@ const parserErrors: Record<string, { status: ApiError['status']; message: string
   'entity.too.large': { status: 413, message: 'Request body is larger than this operation accepts' },
   'entity.parse.failed': { status: 400, message: 'Request body is not valid JSON' },
   'encoding.unsupported': { status: 415, message: 'Unsupported request body encoding' },
-  // Labelled by http/bind.ts: a body that is not what its Content-Encoding says, or not UTF-8.
+  // Labelled by http/operations.ts: a body that is not what its Content-Encoding says, or not UTF-8.
   'encoding.failed': { status: 400, message: 'Request body cannot be decoded as its Content-Encoding says (gzip, deflate or br)' },
   'encoding.invalid-utf8': { status: 400, message: 'Request body is not valid UTF-8' },
   'charset.unsupported': { status: 415, message: 'Unsupported request body charset' },
