@@ -1,10 +1,11 @@
 // Serves /v1: every operation of the route table on Node's own request and response. Express serves the
-// rest of the server (sites, sign-in, docs, files); here its request handling cost more than the whole of
-// a GET's own work (measured: bench/results/http.md). In order, as the Express stack did: the request is
-// measured, CORS answered (a preflight ends there), the request logged, the caller authenticated and
-// rate-limited, the method checked (405), the body parsed (415, 413, 400), the input validated (400),
-// the operation's access rule applied (404/403, or 204 for an idempotent delete of nothing), then the
-// handler. Handlers never see the request or the response; any error becomes the API's error body.
+// rest of the server (sites, sign-in, docs, files); here its request handling cost about as much as the
+// whole of a GET's own work (measured: bench/results/http.md). In order, as the Express stack did: the
+// request is measured, CORS answered (a preflight ends there), the request logged, the caller
+// authenticated and rate-limited, the method checked (405), the body parsed (415, 413, 400), the input
+// validated (400), the operation's access rule applied (404/403, or 204 for an idempotent delete of
+// nothing), then the handler. Handlers never see the request or the response; any error becomes the API's
+// error body.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
