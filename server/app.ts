@@ -1,7 +1,7 @@
 // createApp(config): the server's request handler: /v1 (the operations, server/http/operations.ts) and,
 // for every other path, an Express app (health, metrics, sites, sign-in, docs, files). No global state,
 // so tests create as many apps as they like.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { Logger } from 'pino';
@@ -28,7 +28,8 @@ import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
 import { webAppNotice } from './published/app-notice.js';
-import { customHostnameSites, publishedSitesRouter } from './published/published.routes.js';
+import { customHostnameSites, hostnameOf, mayBeCustomHostname, publishedSitesRouter, serveSitePath, sitePath, type SitePath } from './published/published.routes.js';
+import { runExchange } from './http/exchange.js';
 
 export interface AppOptions {
   db: Db;
@@ -76,7 +77,8 @@ export function createApp(options: AppOptions): App {
   app.use(corsHeaders);
   app.use(requestLog(logger));
   // A request for a site's custom hostname is that site's, whatever its path (but /v1).
-  app.use(customHostnameSites({ db, urls }, [new URL(publicUrl).hostname, new URL(urls.published('')).hostname]));
+  const ownHosts = [new URL(publicUrl).hostname, new URL(urls.published('')).hostname];
+  app.use(customHostnameSites({ db, urls }, ownHosts));
 
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
@@ -87,25 +89,42 @@ export function createApp(options: AppOptions): App {
   app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
-  app.use(new URL(urls.published('')).pathname.replace(/\/$/, '') || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to
+  const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
+  app.use(publishedPath || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to
   if (!options.appUrl) app.get('/app{/*rest}', webAppNotice()); // urls.app under this server: say where the app is, not 404
   app.use((req, res) => {
     res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));
   });
   app.use(errorMiddleware(logger));
 
+  const exchange = { logger, metrics: options.metrics, cors: corsHeaders };
   const operations = serveOperations({
     handlers: options.handlers ?? handlers,
     authenticate: authenticateRequests(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()),
     contextOf: (caller: Caller, requestId: string): Ctx => createCtx({ caller, db, now, urls, log: logger, requestId }),
-    cors: corsHeaders,
-    logger,
-    metrics: options.metrics,
+    ...exchange,
     onStatements: options.onStatements,
   });
+  // A page of a published site, asked by path on one of this server's hosts, skips Express too: the same
+  // steps (exchange.ts) and the same functions as Express's route for it, which keeps the other cases (a
+  // host that may be a site's own, a mount at the root or under a path Express serves first, another
+  // spelling of the path).
+  const mayBeSiteHost = mayBeCustomHostname(ownHosts);
+  const servedFirst = ['health', 'ready', 'metrics', 'integrations', 'auth', 'docs']; // first segments of the routes mounted before the sites
+  const pagesSkipExpress = publishedPath !== '' && !servedFirst.includes(publishedPath.split('/')[1].toLowerCase());
+  const sitePage = (req: IncomingMessage): SitePath | null | undefined => {
+    const url = req.url ?? '';
+    if (!pagesSkipExpress || (req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(`${publishedPath}/`)) return undefined;
+    if (mayBeSiteHost(hostnameOf(req.headers.host))) return undefined;
+    const queryAt = url.indexOf('?');
+    return sitePath((queryAt < 0 ? url : url.slice(0, queryAt)).slice(publishedPath.length));
+  };
+
   const handle: RequestListener = (req, res) => {
-    if (isOperationPath(req.url ?? '')) operations(req, res, () => void app(req, res));
-    else void app(req, res);
+    if (isOperationPath(req.url ?? '')) return operations(req, res, () => void app(req, res));
+    const page = sitePage(req);
+    if (page !== undefined) return runExchange(exchange, req, res, () => undefined, () => serveSitePath({ db, urls }, req, res, page, publishedPath, req.url!));
+    void app(req, res);
   };
   return Object.assign(handle, { listen: (port: number, host?: string, listening?: () => void) => createServer(handle).listen(port, host, listening) });
 }

@@ -1,5 +1,6 @@
 // Published sites served as HTML: navigation, pages, Markdown sanitized, 404s, meta, sitemap and robots,
 // customization, unpublishing.
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
@@ -83,6 +84,26 @@ describe('published site pages', () => {
     expect(unknown.text).not.toContain('Acme');
     const otherOrg = await open(h.current, `https://api.test.example/sites/org_nope/${site.id}`);
     expect(otherOrg.status).toBe(404);
+  });
+
+  it('serves the same page by path on any host (its own path, or Express for a host that may be a site\'s), HEAD without a body, a malformed escape as the 404 page', async () => {
+    const admin = await h.current.newAdmin();
+    const { site } = await docsSite(admin);
+    const url = (await publish(admin, site.id)).urls.published;
+    const own = await open(h.current, `${url}/guides/install`);
+    expect(own.status).toBe(200);
+    // A host with a name a site may have, but no site's: custom hostnames pass it on to the path-based route.
+    const elsewhere = await open(h.current, `${url.replace('api.test.example', 'docs.unclaimed.example')}/guides/install`);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.text).toBe(own.text);
+    expect(elsewhere.headers['content-security-policy']).toBe(own.headers['content-security-policy']);
+    const head = await request(h.current.app).head(`${new URL(url).pathname}/guides/install`).set('Host', 'api.test.example');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(own.text));
+    const malformed = await open(h.current, `${url}/guides/%E0%A4%A`);
+    expect(malformed.status).toBe(404);
+    expect(malformed.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
   it('says what is missing on a site that publishes no space, and on a space with no pages', async () => {

@@ -53,7 +53,7 @@ export async function enableAdaptiveContent(account: Account, siteId: string, js
 }
 
 /** A visitor token (JWT, HS256) with `claims`, signed with the site's visitor key `key`. */
-export function signVisitorToken(claims: Record<string, unknown>, key: string, expiresIn = '1h'): Promise<string> {
+export function signVisitorToken(claims: Record<string, unknown>, key: string, expiresIn: string | number = '1h'): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expiresIn).sign(new TextEncoder().encode(key));
 }
 

@@ -1,7 +1,7 @@
 // Who may read a published site: share-link sites only with their key in the URL, visitor-auth sites only
 // with a visitor JWT signed with the site's key; adaptive content from the visitor's claims; custom
 // hostnames; the API's published URLs agree with what is served.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
@@ -77,6 +77,28 @@ describe('share-link sites', () => {
 });
 
 describe('visitor-auth sites', () => {
+  it('refuse a token once it expires, though it was accepted (and its verification remembered) before', async () => {
+    const admin = await h.current.newAdmin();
+    const { site } = await siteWith(admin, { visibility: 'visitor-auth' });
+    const url = (await publish(admin, site.id)).urls.published;
+    const auth = await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`);
+    expect(auth.status).toBe(200);
+    const expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const entry = await open(h.current, `${url}?jwt_token=${await signVisitorToken({ sub: 'reader-2' }, auth.body.privateKey, expiresAt)}`);
+    expect(entry.status).toBe(302);
+    const cookies = entry.headers['set-cookie'] as unknown as string[];
+    for (let i = 0; i < 2; i++) expect((await open(h.current, `${url}/guides/second`, cookies)).status).toBe(200);
+    // The clock past the token's expiry (Date only: the server runs in this process).
+    vi.useFakeTimers({ toFake: ['Date'], now: (expiresAt + 1) * 1000 });
+    try {
+      const late = await open(h.current, `${url}/guides/second`, cookies);
+      expect(late.status).toBe(401);
+      expect(late.text).not.toContain('More.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('are served only with a visitor JWT signed with the site key; expired, wrongly signed or missing tokens are refused', async () => {
     const admin = await h.current.newAdmin();
     const { site } = await siteWith(admin, { visibility: 'visitor-auth' });

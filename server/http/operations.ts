@@ -1,16 +1,14 @@
 // Serves /v1: every operation of the route table on Node's own request and response. Express serves the
-// rest of the server (sites, sign-in, docs, files); here its request handling cost about as much as the
-// whole of a GET's own work (measured: bench/results/http.md). In order, as the Express stack did: the
-// request is measured, CORS answered (a preflight ends there), the request logged, the caller
-// authenticated and rate-limited, the method checked (405), the body parsed (415, 413, 400), the input
-// validated (400), the operation's access rule applied (404/403, or 204 for an idempotent delete of
-// nothing), then the handler. Handlers never see the request or the response; any error becomes the API's
-// error body.
+// rest of the server (sign-in, docs, files); here its request handling cost about as much as the whole of
+// a GET's own work (measured: bench/results/http.md). In order, as the Express stack did: the request is
+// measured, CORS answered and logged (exchange.ts), the caller authenticated and rate-limited, the method
+// checked (405), the body parsed (415, 413, 400), the input validated (400), the operation's access rule
+// applied (404/403, or 204 for an idempotent delete of nothing), then the handler. Handlers never see the
+// request or the response; any error becomes the API's error body.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import express, { type Request, type Response } from 'express';
-import type { Logger } from 'pino';
 import typeis from 'type-is';
 import { contractOperations } from '../../contract/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation.js';
@@ -21,25 +19,17 @@ import { checkInstallationAccess } from '../auth/installation-caller.js';
 import type { Caller, Ctx } from '../context.js';
 import { countingStatements } from '../db/query-count.js';
 import { ApiError, BadRequest } from '../errors.js';
-import type { Metrics } from '../operating/metrics.js';
-import { errorReply } from './errors.js';
-import { measureRequest } from './metrics.js';
-import { logRequest } from './request-log.js';
+import { runExchange, sendJson, type ExchangeOptions, type Middleware } from './exchange.js';
 import { compileRouteTable, decodeParams, type RouteLookup } from './route-table.js';
 import { validatePart } from './validation.js';
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 type AnyHandler = (input: unknown, ctx: Ctx) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
 
-export interface OperationsOptions {
+export interface OperationsOptions extends ExchangeOptions {
   handlers: Handlers<Ctx, Grants>;
   /** The caller of a request, or a thrown 401/429 (server/http/rate-limit.ts). */
   authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Caller>;
   contextOf: (caller: Caller, requestId: string) => Ctx;
-  /** The CORS middleware the rest of the server uses too. */
-  cors: Middleware;
-  logger: Logger;
-  metrics?: Metrics;
   /** Told, once answered, how many SQL statements the request sent after authentication (the query-budget test). */
   onStatements?: (operationId: string, statements: number) => void;
 }
@@ -98,18 +88,6 @@ function readBody(op: Operation, req: IncomingMessage): unknown {
   return validatePart('body', op.body, body);
 }
 
-/**
- * The reply as JSON, written straight to the response: the body is always a fresh object, so there is
- * nothing to negotiate (no ETag: answers are computed per caller, and no client of the API revalidates).
- */
-function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(req.method === 'HEAD' ? undefined : text);
-}
-
 function queryOf(url: string): string {
   const at = url.indexOf('?');
   return at < 0 ? '' : url.slice(at + 1);
@@ -127,7 +105,7 @@ export function isOperationPath(url: string): boolean {
  * paths, 404) goes to `next`.
  */
 export function serveOperations(options: OperationsOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const { handlers, logger, metrics, onStatements } = options;
+  const { handlers, onStatements } = options;
   const lookup = compileRouteTable();
   const bound = new Map<OperationId, BoundOperation>();
   for (const operationId of Object.keys(contractOperations) as OperationId[]) {
@@ -185,16 +163,6 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     });
   }
 
-  function fail(req: IncomingMessage, res: ServerResponse, exchange: Exchange, err: unknown) {
-    const reply = errorReply(logger, err, exchange.id);
-    if (res.headersSent) {
-      res.destroy(); // an answer already under way cannot become an error: the client sees it cut short
-      return;
-    }
-    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-    sendJson(req, res, reply.status, reply.body);
-  }
-
   return (req, res, next) => {
     const url = req.url!;
     const queryAt = url.indexOf('?');
@@ -202,11 +170,15 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     const found = lookup(req.method!, path);
     if (!found) return next();
     const exchange: Exchange = { id: '' };
-    const operationIdOf = () => exchange.operationId;
-    if (metrics) measureRequest(metrics, req, res, operationIdOf);
-    options.cors(req, res, () => {
-      exchange.id = logRequest(logger, req, res, url, operationIdOf);
-      answer(req, res, exchange, found, path).catch((err: unknown) => fail(req, res, exchange, err));
-    });
+    runExchange(
+      options,
+      req,
+      res,
+      () => exchange.operationId,
+      (requestId) => {
+        exchange.id = requestId;
+        return answer(req, res, exchange, found, path);
+      },
+    );
   };
 }

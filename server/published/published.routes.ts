@@ -6,7 +6,9 @@
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
 // answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { RequestHandler } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
@@ -22,6 +24,7 @@ import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
+import { redirect, sendText } from './answers.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -31,6 +34,8 @@ export interface PublishedOptions {
 /** Where a site is being served in this request. */
 interface Place {
   found: FoundSite;
+  /** The request's URL from the root of this server (with its query). */
+  url: string;
   /** Path of the site's home on this host (no trailing slash; '' at the root of a custom hostname). */
   base: string;
   /** Scheme and host the site's URLs are given with (PUBLISHED_URL's, or `https://<custom hostname>`), for the sitemap. */
@@ -38,49 +43,51 @@ interface Place {
   segments: string[];
 }
 
-function sendHtml(res: Response, status: number, html: string, site?: SiteRow, indexable = true) {
-  res.status(status).type('html');
+type Req = IncomingMessage;
+type Res = ServerResponse;
+
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true) {
   // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
-  res.set('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
+  res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
   // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
-  res.set('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
-  if (!indexable || (site && site.visibility !== 'public')) res.set('X-Robots-Tag', 'noindex');
-  res.send(html);
+  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
+  sendText(req, res, status, 'text/html', html);
 }
 
-const notFound = (res: Response) => sendHtml(res, 404, notFoundHtml(), undefined, false);
+const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(), undefined, false);
 
 const joinPath = (...parts: string[]) => parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
 
 /** The reader's access to the site: the visitor, or the answer already sent. */
-async function admit(db: Db, req: Request, res: Response, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
+async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
   const { site } = place.found;
   let { base, segments } = place;
-  if (!site.published) return void notFound(res);
+  if (!site.published) return void notFound(req, res);
   if (site.visibility === 'share-link') {
-    if (segments[0] !== shareKeySegment || !segments[1] || !sameSecret(segments[1], site.shareKey)) return void notFound(res);
+    if (segments[0] !== shareKeySegment || !segments[1] || !sameSecret(segments[1], site.shareKey)) return void notFound(req, res);
     base = `${base}/${shareKeySegment}/${encodeURIComponent(segments[1])}`;
     segments = segments.slice(2);
   }
   const cookiePath = base || '/';
-  if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void signInOrOut(req, res, site, base, segments[1]);
-  const taken = takeFromQuery(req, site, cookiePath);
+  if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void signInOrOut(req, res, place.url, site, base, segments[1]);
+  const taken = takeFromQuery(req, place.url, site, cookiePath);
   if (taken) {
-    res.set('Set-Cookie', taken.cookies);
-    res.set('Cache-Control', 'no-store');
-    return void res.redirect(302, taken.location);
+    res.setHeader('Set-Cookie', taken.cookies);
+    res.setHeader('Cache-Control', 'no-store');
+    return void redirect(req, res, taken.location);
   }
   let signed: Record<string, unknown> | undefined;
   if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) signed = await verifiedClaims(req, site, await visitorKey({ db }, site));
   if (site.visibility === 'visitor-auth' && !signed) {
-    if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.set('Set-Cookie', forgetToken(site, cookiePath));
+    if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.setHeader('Set-Cookie', forgetToken(site, cookiePath));
     if (site.visitorAuthFallbackUrl) {
       const fallback = new URL(site.visitorAuthFallbackUrl);
-      fallback.searchParams.set('location', req.originalUrl);
-      res.set('Cache-Control', 'no-store');
-      return void res.redirect(302, fallback.toString());
+      fallback.searchParams.set('location', place.url);
+      res.setHeader('Cache-Control', 'no-store');
+      return void redirect(req, res, fallback.toString());
     }
-    return void sendHtml(res, 401, signInHtml(), site, false);
+    return void sendHtml(req, res, 401, signInHtml(), site, false);
   }
   return { visitor: visitorOf(req, site, signed), base, segments };
 }
@@ -91,23 +98,24 @@ async function admit(db: Db, req: Request, res: Response, place: Place): Promise
  * back to; sign-out forgets their token and sends them to the logout URL, so the backend can end its own
  * session too, or to the site's home.
  */
-function signInOrOut(req: Request, res: Response, site: SiteRow, base: string, action: string) {
+function signInOrOut(req: Req, res: Res, url: string, site: SiteRow, base: string, action: string) {
   const home = base || '/';
-  res.set('Cache-Control', 'no-store');
+  res.setHeader('Cache-Control', 'no-store');
   if (action === 'logout') {
-    res.set('Set-Cookie', forgetToken(site, home));
-    return res.redirect(302, site.visitorAuthLogoutUrl ?? home);
+    res.setHeader('Set-Cookie', forgetToken(site, home));
+    return redirect(req, res, site.visitorAuthLogoutUrl ?? home);
   }
-  if (action !== 'login') return notFound(res);
+  if (action !== 'login') return notFound(req, res);
   // Only a path of this site is passed on as where to come back to (never `//host…`, which browsers read as
   // another site's address).
-  const asked = typeof req.query.location === 'string' ? req.query.location : '';
+  const query = queryOf(url).location;
+  const asked = typeof query === 'string' ? query : '';
   const ours = (asked === home || asked.startsWith(`${base}/`)) && !asked.startsWith('//') && !asked.includes('\\');
   const location = ours ? asked : home;
-  if (!site.visitorAuthFallbackUrl) return sendHtml(res, 401, signInHtml(), site, false);
+  if (!site.visitorAuthFallbackUrl) return sendHtml(req, res, 401, signInHtml(), site, false);
   const fallback = new URL(site.visitorAuthFallbackUrl);
   fallback.searchParams.set('location', location);
-  return res.redirect(302, fallback.toString());
+  return redirect(req, res, fallback.toString());
 }
 
 /** Links of the sections and site spaces around the current one. */
@@ -123,7 +131,7 @@ function chrome(base: string, nav: Navigation) {
   return { sections, variants };
 }
 
-async function servePlace(options: PublishedOptions, req: Request, res: Response, place: Place): Promise<void> {
+async function servePlace(options: PublishedOptions, req: Req, res: Res, place: Place): Promise<void> {
   const { db } = options;
   const admitted = await admit(db, req, res, place);
   if (!admitted) return;
@@ -133,25 +141,26 @@ async function servePlace(options: PublishedOptions, req: Request, res: Response
 
   if (segments.length === 1 && segments[0] === 'robots.txt') {
     const open = site.visibility === 'public';
-    res.type('text/plain').set('Cache-Control', 'no-cache');
-    res.send(open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
+    res.setHeader('Cache-Control', 'no-cache');
+    sendText(req, res, 200, 'text/plain', open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
     return;
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
-    res.type('application/xml').set('Cache-Control', 'no-cache');
-    res.send(await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`));
+    const xml = await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`);
+    res.setHeader('Cache-Control', 'no-cache');
+    sendText(req, res, 200, 'application/xml', xml);
     return;
   }
   if (segments[0] === '~search') {
     // A search answers from the search index, which a merge updates later: never cached.
-    const answer = await searchAnswer(options, req, place.found, visitor, base);
-    sendHtml(res, answer.status, answer.html, site, false);
+    const answer = await searchAnswer(options, place.url, place.found, visitor, base);
+    sendHtml(req, res, answer.status, answer.html, site, false);
     return;
   }
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
-  if ('redirect' in answer) return void res.redirect(302, answer.redirect);
-  sendHtml(res, answer.status, answer.html, site, answer.indexable);
+  if ('redirect' in answer) return void redirect(req, res, answer.redirect);
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable);
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -225,10 +234,11 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
 }
 
 /** The results page of `…/~search?q=`, in the site space the reader is in (the first one, from the search box). */
-async function searchAnswer(options: PublishedOptions, req: Request, found: FoundSite, visitor: Visitor, base: string): Promise<{ status: number; html: string }> {
+async function searchAnswer(options: PublishedOptions, url: string, found: FoundSite, visitor: Visitor, base: string): Promise<{ status: number; html: string }> {
   const { frame, structure, nav, variant } = await pageFrame(options, found, visitor, base, []);
   if (!variant) return { status: 404, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const query = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+  const q = queryOf(url).q;
+  const query = typeof q === 'string' ? q.slice(0, 200) : '';
   const content = await searchPage(options.db, structure, nav, visitor, query, (siteSpaceId, path) => {
     const entry = structure.siteSpaces.find((e) => e.row.id === siteSpaceId)!;
     const section = structure.items.find((i) => i.id === entry.row.sectionId);
@@ -259,27 +269,67 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
     .join('\n')}\n</urlset>\n`;
 }
 
-/** Runs `handler`, passing errors to Express's error middleware. */
-const wrap =
-  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-  (req, res, next) =>
-    handler(req, res).catch(next);
+/** The query of a URL as Express parsed it (`querystring`: a repeated key gives an array). */
+function queryOf(url: string) {
+  const at = url.indexOf('?');
+  return parseQuery(at < 0 ? '' : url.slice(at + 1));
+}
 
-/** The sites under PUBLISHED_URL, to mount at its path. */
-export function publishedSitesRouter(options: PublishedOptions): Router {
-  const router = express.Router();
-  router.get(
-    '/:org/:site{/*rest}',
-    wrap(async (req, res) => {
-      const params = req.params as { org: string; site: string; rest?: string[] };
-      const found = await findSiteByPath(options.db, params.org, params.site);
-      if (!found) return notFound(res);
-      const mount = req.baseUrl;
-      const base = `${mount}/${encodeURIComponent(params.org)}/${encodeURIComponent(params.site)}`;
-      await servePlace(options, req, res, { found, base, origin: new URL(options.urls.published('')).origin, segments: params.rest ?? [] });
-    }),
-  );
-  return router;
+/** A site's place in a path under PUBLISHED_URL's: `/<organization>/<site>[/<segment>…]`, decoded. */
+export interface SitePath {
+  org: string;
+  site: string;
+  segments: string[];
+}
+
+/**
+ * The site named by `path` (under PUBLISHED_URL's path, with no query), matched as Express's
+ * `/:org/:site{/*rest}` did (one trailing slash allowed); undefined for any other path, and null for a
+ * site's path whose escapes are malformed (a 404 page: it leads nowhere).
+ */
+export function sitePath(path: string): SitePath | null | undefined {
+  const parts = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  if (parts[0] !== '' || !parts[1] || !parts[2]) return undefined;
+  try {
+    const [org, site, ...segments] = parts.slice(1).map((p) => decodeURIComponent(p));
+    return { org, site, segments };
+  } catch {
+    return null;
+  }
+}
+
+/** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
+export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
+  if (!at) return notFound(req, res);
+  const found = await findSiteByPath(options.db, at.org, at.site);
+  if (!found) return notFound(req, res);
+  const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;
+  await servePlace(options, req, res, { found, url, base, origin: new URL(options.urls.published('')).origin, segments: at.segments });
+}
+
+/**
+ * The sites under PUBLISHED_URL, as Express middleware to mount at its path: for the requests the server
+ * does not send past Express (server/app.ts serves the common ones itself, with the same functions).
+ */
+export function publishedSitesRouter(options: PublishedOptions): RequestHandler {
+  return (req, res, next) => {
+    const at = req.method === 'GET' || req.method === 'HEAD' ? sitePath(req.path) : undefined;
+    if (at === undefined) return next();
+    serveSitePath(options, req, res, at, req.baseUrl, req.originalUrl).catch(next);
+  };
+}
+
+/** The hostname of a Host header, lower-cased and without its port (Express's `req.hostname`, without `trust proxy`). */
+export function hostnameOf(host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
+  return (end > 0 ? host.slice(0, end) : host).toLowerCase();
+}
+
+/** Whether a request's host may be a site's custom hostname: a name a site may have, and none of this server's own. */
+export function mayBeCustomHostname(ownHosts: string[]): (host: string | undefined) => boolean {
+  const own = new Set(ownHosts.map((h) => h.toLowerCase()));
+  return (host) => host !== undefined && !own.has(host) && siteHostnamePattern.test(host);
 }
 
 /**
@@ -287,21 +337,21 @@ export function publishedSitesRouter(options: PublishedOptions): Router {
  * through; `/v1` is never a site's.
  */
 export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
-  const own = new Set(ownHosts.map((h) => h.toLowerCase()));
+  const candidate = mayBeCustomHostname(ownHosts);
   return (req, res, next) => {
-    const host = req.hostname?.toLowerCase();
+    const host = hostnameOf(req.headers.host);
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
-    if (!host || own.has(host) || !siteHostnamePattern.test(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
-    findSiteByHost(options.db, host)
+    if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
+    findSiteByHost(options.db, host!)
       .then(async (found) => {
         if (!found) return next();
         let segments: string[];
         try {
           segments = req.path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
         } catch {
-          return notFound(res); // a malformed escape leads nowhere
+          return notFound(req, res); // a malformed escape leads nowhere
         }
-        await servePlace(options, req, res, { found, base: '', origin: `https://${host}`, segments });
+        await servePlace(options, req, res, { found, url: req.originalUrl, base: '', origin: `https://${host}`, segments });
       })
       .catch(next);
   };

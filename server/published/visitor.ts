@@ -7,7 +7,8 @@
 // bar, the history or logs of later requests.
 import { Ajv, type ValidateFunction } from 'ajv';
 import cookie from 'cookie';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { isSecure } from './answers.js';
 import { jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { SiteRow } from '../sites/site-view.js';
@@ -27,12 +28,12 @@ const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
  * When the request carries a token or unsigned claims in its query: the cookies to set and the URL to
  * redirect to (the same one without them). Undefined otherwise.
  */
-export function takeFromQuery(req: Request, site: SiteRow, cookiePath: string): { cookies: string[]; location: string } | undefined {
-  const url = new URL(req.originalUrl, 'http://placeholder');
+export function takeFromQuery(req: IncomingMessage, requestUrl: string, site: SiteRow, cookiePath: string): { cookies: string[]; location: string } | undefined {
+  const url = new URL(requestUrl, 'http://placeholder');
   const token = url.searchParams.get(TOKEN_PARAM);
   const claimNames = [...url.searchParams.keys()].filter((k) => k.startsWith(CLAIM_PARAM_PREFIX));
   if (token === null && claimNames.length === 0) return undefined;
-  const options = { path: cookiePath, httpOnly: true, sameSite: 'lax' as const, secure: req.secure };
+  const options = { path: cookiePath, httpOnly: true, sameSite: 'lax' as const, secure: isSecure(req) };
   const cookies: string[] = [];
   if (token !== null && token.length <= MAX_COOKIE_BYTES) cookies.push(cookie.serialize(tokenCookie(site), token, options));
   if (claimNames.length) {
@@ -49,12 +50,12 @@ export function takeFromQuery(req: Request, site: SiteRow, cookiePath: string): 
   return { cookies, location: url.pathname + url.search };
 }
 
-function cookies(req: Request): Record<string, string | undefined> {
+function cookies(req: IncomingMessage): Record<string, string | undefined> {
   const header = req.headers.cookie;
   return header ? cookie.parse(header) : {};
 }
 
-function readUnsigned(req: Request, site: SiteRow): Record<string, unknown> {
+function readUnsigned(req: IncomingMessage, site: SiteRow): Record<string, unknown> {
   const text = cookies(req)[claimsCookie(site)];
   if (!text) return {};
   try {
@@ -65,12 +66,32 @@ function readUnsigned(req: Request, site: SiteRow): Record<string, unknown> {
   }
 }
 
+/**
+ * Tokens already verified, by site key and token. Every page a reader opens carries the same token, and
+ * verifying its signature again (jose's HMAC through WebCrypto) was most of a visitor-auth page's time
+ * (bench/results/published-site.md). A token's signature under a key does not change, so only its time
+ * claims need checking again: an entry is dropped at the token's `exp` (and checked against it on each
+ * use), after VERIFIED_TTL_MS at most. A token the key does not verify is never kept; a new key (regenerated)
+ * misses every entry made with the old one.
+ */
+const VERIFIED_TTL_MS = 5 * 60_000;
+const verified = new LRUCache<string, Record<string, unknown>>({ max: 10_000, ttl: VERIFIED_TTL_MS });
+
+/** Whether jose would still accept the token's expiry now (`exp` is in seconds; expired once it is not after now). */
+const unexpired = (payload: Record<string, unknown>) => typeof payload.exp !== 'number' || payload.exp > Math.floor(Date.now() / 1000);
+
 /** The verified claims of the visitor's token; undefined without a token or when it is not valid (expired, wrongly signed, …). */
-export async function verifiedClaims(req: Request, site: SiteRow, key: string): Promise<Record<string, unknown> | undefined> {
+export async function verifiedClaims(req: IncomingMessage, site: SiteRow, key: string): Promise<Record<string, unknown> | undefined> {
   const token = cookies(req)[tokenCookie(site)];
   if (!token) return undefined;
+  const cacheKey = `${key}\u0000${token}`;
+  const known = verified.get(cacheKey);
+  // A copy each time: the adaptive schema's validation removes what it does not declare, in place.
+  if (known) return unexpired(known) ? structuredClone(known) : undefined;
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(key), { algorithms: ['HS256'] });
+    const untilExpiry = typeof payload.exp === 'number' ? payload.exp * 1000 - Date.now() : VERIFIED_TTL_MS;
+    if (untilExpiry > 0) verified.set(cacheKey, structuredClone(payload), { ttl: Math.min(untilExpiry, VERIFIED_TTL_MS) });
     return payload as Record<string, unknown>;
   } catch {
     return undefined;
@@ -106,7 +127,7 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction | undef
  * ones, validated against the site's adaptive schema: what it does not declare, or declares with another
  * type, is left out. Without adaptive content (or a schema) the visitor has no claims.
  */
-export function visitorOf(req: Request, site: SiteRow, signed: Record<string, unknown> | undefined): Visitor {
+export function visitorOf(req: IncomingMessage, site: SiteRow, signed: Record<string, unknown> | undefined): Visitor {
   if (!site.adaptiveEnabled || !site.adaptiveSchema) return { claims: {} };
   const validate = validatorFor(site.adaptiveSchema);
   if (!validate) return { claims: {} };
