@@ -1,6 +1,7 @@
-// createApp(config): the server's request handler: /v1 (the operations, server/http/operations.ts) and,
-// for every other path, an Express app (health, metrics, sites, sign-in, docs, files). No global state,
-// so tests create as many apps as they like.
+// createApp(config): the server's request handler: /v1 (the operations, server/http/operations.ts) and the
+// pages of published sites asked by path, both on Node's own request and response, and for every other
+// path an Express app (health, metrics, custom hostnames, sign-in, docs, files). No global state, so tests
+// create as many apps as they like.
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import cors from 'cors';
 import express from 'express';
