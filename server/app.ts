@@ -31,6 +31,7 @@ import { samlRoutes } from './sso/saml.routes.js';
 import { webAppNotice } from './published/app-notice.js';
 import { customHostnameSites, hostnameOf, mayBeCustomHostname, publishedSitesRouter, serveSitePath, sitePath, type SitePath } from './published/published.routes.js';
 import { runExchange } from './http/exchange.js';
+import { pathAndQuery } from './http/node-http.js';
 
 export interface AppOptions {
   db: Db;
@@ -117,8 +118,7 @@ export function createApp(options: AppOptions): App {
     const url = req.url ?? '';
     if (!pagesSkipExpress || (req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(`${publishedPath}/`)) return undefined;
     if (mayBeSiteHost(hostnameOf(req.headers.host))) return undefined;
-    const queryAt = url.indexOf('?');
-    return sitePath((queryAt < 0 ? url : url.slice(0, queryAt)).slice(publishedPath.length));
+    return sitePath(pathAndQuery(url).path.slice(publishedPath.length));
   };
 
   const handle: RequestListener = (req, res) => {

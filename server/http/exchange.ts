@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../operating/metrics.js';
 import { errorReply } from './errors.js';
 import { measureRequest } from './metrics.js';
+import { sendJson } from './node-http.js';
 import { logRequest } from './request-log.js';
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -16,18 +17,6 @@ export interface ExchangeOptions {
   metrics?: Metrics;
   /** The CORS middleware the Express stack uses too. */
   cors: Middleware;
-}
-
-/**
- * The reply as JSON, written straight to the response: the body is always a fresh object, so there is
- * nothing to negotiate (no ETag: answers are computed per caller, and no client of the API revalidates).
- */
-export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 function answerError(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, err: unknown): void {

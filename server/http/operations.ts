@@ -19,7 +19,8 @@ import { checkInstallationAccess } from '../auth/installation-caller.js';
 import type { Caller, Ctx } from '../context.js';
 import { countingStatements } from '../db/query-count.js';
 import { ApiError, BadRequest } from '../errors.js';
-import { runExchange, sendJson, type ExchangeOptions, type Middleware } from './exchange.js';
+import { runExchange, type ExchangeOptions, type Middleware } from './exchange.js';
+import { pathAndQuery, sendJson } from './node-http.js';
 import { compileRouteTable, decodeParams, type RouteLookup } from './route-table.js';
 import { validatePart } from './validation.js';
 
@@ -34,8 +35,12 @@ export interface OperationsOptions extends ExchangeOptions {
   onStatements?: (operationId: string, statements: number) => void;
 }
 
-/** What a request has learnt on its way: its id (for the log and errors) and, once routed, its operation. */
+/** What a request has learnt on its way: its route, its id (for the log and errors) and, once its method is served, its operation. */
 interface Exchange {
+  found: NonNullable<RouteLookup>;
+  /** The path under /v1, and the query string. */
+  path: string;
+  query: string;
   id: string;
   operationId?: OperationId;
 }
@@ -88,11 +93,6 @@ function readBody(op: Operation, req: IncomingMessage): unknown {
   return validatePart('body', op.body, body);
 }
 
-function queryOf(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? '' : url.slice(at + 1);
-}
-
 /** Whether a request's URL is under /v1 (case-insensitive, as Express mounted it). */
 export function isOperationPath(url: string): boolean {
   const next = url.charCodeAt(3); // NaN past the end
@@ -119,7 +119,8 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     });
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller, found: NonNullable<RouteLookup>, path: string): Promise<void> {
+  async function dispatch(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller): Promise<void> {
+    const { found, path } = exchange;
     if ('allow' in found) {
       res.setHeader('Allow', found.allow);
       throw new ApiError(405, `${req.method} is not allowed on ${path}; allowed: ${found.allow}`);
@@ -130,7 +131,7 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     if (operation.parseBody) await runMiddleware(operation.parseBody, req, res); // 413 and malformed JSON first, as before
     const input = {
       params: (op.params ? validatePart('params', op.params, decodeParams(found.rawParams)) : {}) as Record<string, string>,
-      query: op.query ? validatePart('query', op.query, parseQuery(queryOf(req.url!))) : {},
+      query: op.query ? validatePart('query', op.query, parseQuery(exchange.query)) : {},
       body: readBody(op, req),
     };
     const ctx = options.contextOf(caller, exchange.id);
@@ -151,25 +152,24 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     } else sendJson(req, res, reply.status, reply.body);
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse, exchange: Exchange, found: NonNullable<RouteLookup>, path: string): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
     const caller = await options.authenticate(req, res);
-    if (!onStatements) return dispatch(req, res, exchange, caller, found, path);
+    if (!onStatements) return dispatch(req, res, exchange, caller);
     // Counted from here: authentication's statements (a token read, cached) are not the operation's.
     return countingStatements((tally) => {
       res.once('finish', () => {
         if (exchange.operationId) onStatements(exchange.operationId, tally.statements);
       });
-      return dispatch(req, res, exchange, caller, found, path);
+      return dispatch(req, res, exchange, caller);
     });
   }
 
   return (req, res, next) => {
-    const url = req.url!;
-    const queryAt = url.indexOf('?');
-    const path = (queryAt < 0 ? url : url.slice(0, queryAt)).slice(3) || '/';
+    const { path: fullPath, query } = pathAndQuery(req.url!);
+    const path = fullPath.slice(3) || '/';
     const found = lookup(req.method!, path);
     if (!found) return next();
-    const exchange: Exchange = { id: '' };
+    const exchange: Exchange = { found, path, query, id: '' };
     runExchange(
       options,
       req,
@@ -177,7 +177,7 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
       () => exchange.operationId,
       (requestId) => {
         exchange.id = requestId;
-        return answer(req, res, exchange, found, path);
+        return answer(req, res, exchange);
       },
     );
   };

@@ -24,7 +24,7 @@ import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
-import { redirect, sendText } from './answers.js';
+import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -270,10 +270,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
 }
 
 /** The query of a URL as Express parsed it (`querystring`: a repeated key gives an array). */
-function queryOf(url: string) {
-  const at = url.indexOf('?');
-  return parseQuery(at < 0 ? '' : url.slice(at + 1));
-}
+const queryOf = (url: string) => parseQuery(pathAndQuery(url).query);
 
 /** A site's place in a path under PUBLISHED_URL's: `/<organization>/<site>[/<segment>…]`, decoded. */
 export interface SitePath {

@@ -8,7 +8,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import cookie from 'cookie';
 import type { IncomingMessage } from 'node:http';
-import { isSecure } from './answers.js';
+import { isSecure } from '../http/node-http.js';
 import { jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { SiteRow } from '../sites/site-view.js';

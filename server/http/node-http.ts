@@ -1,7 +1,14 @@
-// Answers of the published sites written on Node's own response, as Express's `res.send` and
-// `res.redirect` wrote them (the sites are served without Express on their hot path, see published.routes.ts).
+// Node's own request and response, as the paths served without Express use them (the operations under
+// /v1, published pages): the URL split into path and query, and answers written as Express's `res.send`,
+// `res.json` and `res.redirect` wrote them. A leaf: areas may use it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import encodeUrl from 'encodeurl';
+
+/** A request's URL (`req.url`) as its path and its query string (without the `?`; '' when none). */
+export function pathAndQuery(url: string): { path: string; query: string } {
+  const at = url.indexOf('?');
+  return at < 0 ? { path: url, query: '' } : { path: url.slice(0, at), query: url.slice(at + 1) };
+}
 
 /** `text` with its type (charset utf-8) and length; HEAD gets the headers only. */
 export function sendText(req: IncomingMessage, res: ServerResponse, status: number, type: string, text: string): void {
@@ -9,6 +16,14 @@ export function sendText(req: IncomingMessage, res: ServerResponse, status: numb
   res.setHeader('Content-Type', `${type}; charset=utf-8`);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * The reply as JSON, written straight to the response: the body is always a fresh object, so there is
+ * nothing to negotiate (no ETag: answers are computed per caller, and no client of the API revalidates).
+ */
+export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  sendText(req, res, status, 'application/json', JSON.stringify(body));
 }
 
 /** A 302 to `location` (escaped as a URL, as Express did), with a one-line text body for clients that show it. */
