@@ -26,6 +26,8 @@ export interface MetricsOptions {
   logger?: Logger;
   /** prom-client's process metrics (default true); they observe the whole process, so one app per process should have them. */
   processMetrics?: boolean;
+  /** A host app's registry to add these metrics to (it then owns the process metrics and the scrape); default a new one. */
+  registry?: Registry;
 }
 
 /** The connection pool or PGlite thread behind `db` (drizzle keeps the driver's client as `$client`). */
@@ -33,8 +35,7 @@ function driverOf(db: Db): unknown {
   return (db as unknown as { $client?: unknown }).$client;
 }
 
-export function createMetrics({ db, logger, processMetrics = true }: MetricsOptions): Metrics {
-  const registry = new Registry();
+export function createMetrics({ db, logger, processMetrics = true, registry = new Registry() }: MetricsOptions): Metrics {
   if (processMetrics) collectDefaultMetrics({ register: registry });
 
   const requestDuration = new Histogram({
