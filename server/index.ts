@@ -100,8 +100,14 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
         ? { ...config.storage, ...config.pool, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
         : config.storage,
     );
-    await database.migrate();
-    const bootstrap = await bootstrapIfEmpty(database.db, config.bootstrapToken);
+    // Migrated and, when empty, bootstrapped under the start-up lock: processes started together on one
+    // PostgreSQL take turns (one migrates and bootstraps, the others wait, then find both done).
+    let bootstrap: BootstrapResult | undefined;
+    const migrated = await database.migrate({
+      onWait: () => logger.info('waiting for another process to finish migrating the database'),
+      afterwards: async () => (bootstrap = await bootstrapIfEmpty(database.db, config.bootstrapToken)),
+    });
+    logger.info({ applied: migrated.applied, waited: migrated.waited }, 'database migrated');
     const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
       leaseMs: config.jobLeaseMs,
       stopTimeoutMs: config.shutdownTimeoutMs,
