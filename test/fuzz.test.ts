@@ -9,7 +9,7 @@
 // Valid requests take their ids from a world of real resources made through the API (fuzz-world.ts;
 // its recipes are the access matrix's, test/support/matrix/); the first one of each operation is the
 // recipe's own request.
-// FUZZ_RUNS sets the requests per operation (default 20; .ci/run sets 14 and 10 to stay within its 10 minutes);
+// FUZZ_RUNS sets the requests per operation (default 20, as .ci/run runs it on every pass);
 // FUZZ_SEED the seed (by default today's date, printed); a failure prints its seed, fast-check's replay
 // path (FUZZ_SEED=<seed> FUZZ_PATH=<path> replays it) and the request as a curl command. FUZZ_STATS=1
 // prints the statuses seen per operation.
