@@ -10,6 +10,7 @@ import {
   SiteIdParams,
   siteEx,
   siteLocation,
+  SiteCondition,
   SiteSection,
   siteSectionExample,
   SiteVisibility,
@@ -151,7 +152,7 @@ export const SiteCustomizationSettings = z
               style: z.string().optional(),
               to: ContentRef.optional(),
               links: z.array(link).optional(),
-              condition: z.string().optional(),
+              condition: SiteCondition.optional(),
             }),
           )
           .optional(),
@@ -551,8 +552,9 @@ export const siteOperations = operations({
     summary: 'Set the customization of a site',
     description:
       'Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults ' +
-      'filled in; the published site shows it from the next request on. A color that is not hex or an image URL that ' +
-      'is not http(s) is refused (400). An unknown site is not found (404).',
+      'filled in; the published site shows it from the next request on. A color that is not hex, an image URL that ' +
+      'is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site\'s ' +
+      'adaptive schema does not define) is refused (400). An unknown site is not found (404).',
     params: SiteIdParams,
     body: SiteCustomizationSettingsInput,
     bodyExample: siteCustomizationExample,

@@ -1498,7 +1498,7 @@ export interface paths {
         get: operations["getSiteCustomizationById"];
         /**
          * Set the customization of a site
-         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex or an image URL that is not http(s) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         put: operations["updateSiteCustomizationById"];
         post?: never;
@@ -1595,7 +1595,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1771,7 +1771,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. An unknown site space or space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -4186,7 +4186,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         ChangeRequestInsertPage: {
@@ -4211,7 +4211,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         /** @description Deletes a page with its subpages. */
@@ -5050,7 +5050,7 @@ export interface components {
             title: string;
             /** @description Whether it is the default site space of its section (or of the site). */
             default: boolean;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
             urls: {
@@ -5140,7 +5140,7 @@ export interface components {
             default: boolean;
             /** @description Path of the section in the published site URL. */
             path: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             /** @description Id of the section group holding it; absent at the root. */
             sectionGroup?: string;
@@ -5426,6 +5426,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -5577,6 +5578,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -7325,7 +7327,7 @@ export interface components {
             path?: string;
             /** @description Id of the site space to make the default of the section. */
             defaultSiteSpace?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             icon?: string;
             description?: string;
@@ -7372,7 +7374,7 @@ export interface components {
         UpdateSiteSpace: {
             /** @description Path of the site space in the published site URL. */
             path?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             /** @description Id of the space the site space publishes. */
             spaceId?: string;

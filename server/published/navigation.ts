@@ -3,7 +3,7 @@
 // space they may read. Pure functions of what site-data.ts read.
 import type { StoredPage } from '../content/revision-content.js';
 import type { ItemRow, SiteRow } from '../sites/site-view.js';
-import { conditionHolds, type Visitor } from './conditions.js';
+import { conditionHolds, type Visitor } from '../conditions/evaluate.js';
 import type { SiteStructure, SpaceTree, TreePage } from './site-data.js';
 
 type Entry = SiteStructure['siteSpaces'][number];

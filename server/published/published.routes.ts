@@ -16,7 +16,7 @@ import { siteCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScriptsOf } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
-import type { Visitor } from './conditions.js';
+import type { Visitor } from '../conditions/evaluate.js';
 import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderPage } from './render-markdown.js';

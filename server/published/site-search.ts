@@ -6,7 +6,7 @@ import { createCtx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { createUrls } from '../urls.js';
 import { searchSpace } from '../search/search.js';
-import type { Visitor } from './conditions.js';
+import type { Visitor } from '../conditions/evaluate.js';
 import { readablePages, type Navigation } from './navigation.js';
 import { escapeHtml } from './page-html.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
