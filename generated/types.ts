@@ -2339,7 +2339,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them, and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -3605,6 +3605,7 @@ export interface components {
                  */
                 published?: string;
             };
+            /** @description What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
             permissions: {
                 view: boolean;
                 access: boolean;
@@ -7576,11 +7577,11 @@ export interface components {
             isActive: boolean;
         };
         /**
-         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished; failed: the latest run failed (`latestRun.error` says why; the result of an earlier run, if any, stands).
          * @example completed
          * @enum {string}
          */
-        TranslationStatus: "pending" | "running" | "completed";
+        TranslationStatus: "pending" | "running" | "completed" | "failed";
         /** @description The outcome of a translation run. */
         TranslationRun: {
             /**
@@ -7606,6 +7607,8 @@ export interface components {
             finishedAt: string;
             /** @description Why the run failed. */
             error?: string;
+            /** @description Present when the translation has instructions: whether the translator was given them. Only an `openai` translator takes instructions; `libretranslate`, `copy` and `memory` runs translate without them (false). */
+            instructionsUsed?: boolean;
         };
         /**
          * @description A translation of a space into another language, kept up to date by runs.
