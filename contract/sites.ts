@@ -28,7 +28,12 @@ export const siteProxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const agentsContext = z
   .enum(['excluded', 'included'])
-  .openapi({ description: 'excluded: AI agents cannot access the site; included: they can.' });
+  .openapi({
+    description:
+      'excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests ' +
+      'whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown ' +
+      'at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.',
+  });
 
 export const siteExample = {
   object: 'site' as const,

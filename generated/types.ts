@@ -3153,7 +3153,7 @@ export interface components {
             description?: string;
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
-            /** @description Whether the page is excluded from search in the published site. */
+            /** @description Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL. */
             noIndex?: boolean;
             /** @description Whether search engines are asked not to index the page. */
             noRobotsIndex?: boolean;
@@ -5318,7 +5318,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -5914,7 +5914,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";

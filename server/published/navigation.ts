@@ -96,3 +96,8 @@ export function readingOrder(pages: TreePage[]): TreePage[] {
 export function pageIndexable(page: StoredPage): boolean {
   return !page.noIndex && !page.noRobotsIndex;
 }
+
+/** A URL path of the given parts, each segment escaped (empty parts left out). */
+export function joinPath(...parts: string[]): string {
+  return parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
+}
