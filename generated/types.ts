@@ -1498,7 +1498,7 @@ export interface paths {
         get: operations["getSiteCustomizationById"];
         /**
          * Set the customization of a site
-         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex or an image URL that is not http(s) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         put: operations["updateSiteCustomizationById"];
         post?: never;
@@ -1595,7 +1595,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1771,7 +1771,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. An unknown site space or space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -2339,7 +2339,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them, and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -3153,7 +3153,7 @@ export interface components {
             description?: string;
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
-            /** @description Whether the page is excluded from search in the published site. */
+            /** @description Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL. */
             noIndex?: boolean;
             /** @description Whether search engines are asked not to index the page. */
             noRobotsIndex?: boolean;
@@ -3605,6 +3605,7 @@ export interface components {
                  */
                 published?: string;
             };
+            /** @description What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
             permissions: {
                 view: boolean;
                 access: boolean;
@@ -4186,7 +4187,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         ChangeRequestInsertPage: {
@@ -4211,7 +4212,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         /** @description Deletes a page with its subpages. */
@@ -5050,7 +5051,7 @@ export interface components {
             title: string;
             /** @description Whether it is the default site space of its section (or of the site). */
             default: boolean;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
             urls: {
@@ -5140,7 +5141,7 @@ export interface components {
             default: boolean;
             /** @description Path of the section in the published site URL. */
             path: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             /** @description Id of the section group holding it; absent at the root. */
             sectionGroup?: string;
@@ -5317,7 +5318,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -5426,6 +5427,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -5577,6 +5579,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -5911,7 +5914,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -7325,7 +7328,7 @@ export interface components {
             path?: string;
             /** @description Id of the site space to make the default of the section. */
             defaultSiteSpace?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             icon?: string;
             description?: string;
@@ -7372,7 +7375,7 @@ export interface components {
         UpdateSiteSpace: {
             /** @description Path of the site space in the published site URL. */
             path?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             /** @description Id of the space the site space publishes. */
             spaceId?: string;
@@ -7574,11 +7577,11 @@ export interface components {
             isActive: boolean;
         };
         /**
-         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished; failed: the latest run failed (`latestRun.error` says why; the result of an earlier run, if any, stands).
          * @example completed
          * @enum {string}
          */
-        TranslationStatus: "pending" | "running" | "completed";
+        TranslationStatus: "pending" | "running" | "completed" | "failed";
         /** @description The outcome of a translation run. */
         TranslationRun: {
             /**
@@ -7604,6 +7607,8 @@ export interface components {
             finishedAt: string;
             /** @description Why the run failed. */
             error?: string;
+            /** @description Present when the translation has instructions: whether the translator was given them. Only an `openai` translator takes instructions; `libretranslate`, `copy` and `memory` runs translate without them (false). */
+            instructionsUsed?: boolean;
         };
         /**
          * @description A translation of a space into another language, kept up to date by runs.

@@ -3,6 +3,7 @@
 // `body.changes[i]`, and nothing is written.
 import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
+import { checkCondition, type ClaimNames } from '../conditions/check.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageDocument, setPageContent, setPageDocument } from './block-keys.js';
@@ -25,6 +26,8 @@ export interface ApplyContext {
   revision(id: string | undefined): Promise<RevisionContent | undefined>;
   /** The bytes of the batch's inserted files, read before the transaction (file-bytes.ts prepareFiles). */
   files: PreparedFiles;
+  /** The claims page conditions may read (the adaptive schemas of the sites publishing the space); undefined: any. */
+  claimNames?: ClaimNames;
 }
 
 function markdownOf(body: Body | undefined): string | undefined {
@@ -114,7 +117,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           updatedAt: now,
         };
         setPageContent(page, markdown, givenDocument(change.document));
-        setMetadata(page, change);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         next.pages.push(page);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
         results.push({ object: 'created_page', ...(change.ref !== undefined && { ref: change.ref }), page: page.id });
@@ -127,7 +130,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
-        setMetadata(page, change);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.into !== undefined || change.at !== undefined) {
           const parent = change.into === undefined ? page.parent : change.into === null ? null : find(change.into, 'into').id;
           if (parent !== null && subtreeIds(next, page.id).has(parent)) {
@@ -197,7 +200,10 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   return { content: next, results, insertedFiles, fileBytes };
 }
 
-function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; description?: string; condition?: string }) {
+type Metadata = { emoji?: string; icon?: string; description?: string; condition?: string };
+
+function setMetadata(page: StoredPage, change: Metadata, conditionField: string, claimNames: ClaimNames | undefined) {
+  checkCondition(conditionField, change.condition, claimNames);
   if (change.emoji !== undefined) page.emoji = change.emoji || undefined;
   if (change.icon !== undefined) page.icon = change.icon || undefined;
   if (change.description !== undefined) page.description = change.description;
