@@ -98,7 +98,16 @@ const publishIntegrationExample = {
 
 const PublishIntegration = z
   .strictObject({
-    runtime: z.enum(['v1']).openapi({ description: 'Runtime of the script; omitted means the default runtime.' }).optional(),
+    runtime: z
+      .enum(['v1', 'v2'])
+      .openapi({
+        description:
+          'How the script is called (docs/integrations-runtime.md). `v2`: GitBook\'s dispatch protocol, what ' +
+          '`@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, ' +
+          '`environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` ' +
+          'receives events as JSON and requests as themselves.',
+      })
+      .optional(),
     icon: z
       .string()
       .max(MAX_ICON_BASE64)
@@ -110,7 +119,8 @@ const PublishIntegration = z
           'anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400).',
       }),
     title: trimmedText(1, 100),
-    description: trimmedText(1, 1000).openapi({ description: 'One-line description.' }),
+    // The public API sets no minimum, and @gitbook/cli sends '' for a manifest without one.
+    description: z.string().max(1000).trim().openapi({ description: 'One-line description (may be empty).' }),
     summary: z.string().max(50_000).openapi({ description: 'Long Markdown presentation.' }).optional(),
     previewImages: z
       .array(z.string().max(MAX_PREVIEW_BASE64).regex(base64Pattern))

@@ -6053,6 +6053,37 @@ export interface components {
             required?: string[];
         };
         /**
+         * @description A configuration asked by a UI component of the integration rather than by a form: the component checks the settings, so the server stores what is given (as free-form settings, within the size limit).
+         * @example {
+         *       "componentId": "config"
+         *     }
+         */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the UI component of the integration that asks for the settings. */
+            componentId: string;
+        };
+        /**
+         * @description How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfiguration: components["schemas"]["IntegrationConfigurationSchema"] | components["schemas"]["IntegrationConfigurationComponent"];
+        /**
          * @example {
          *       "account": {
          *         "properties": {
@@ -6074,9 +6105,9 @@ export interface components {
          *     }
          */
         IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            account?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            space?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            site?: components["schemas"]["IntegrationConfiguration"] & unknown;
         };
         /**
          * @description A custom block the integration provides to the editor.
@@ -6588,14 +6619,14 @@ export interface components {
         };
         PublishIntegration: {
             /**
-             * @description Runtime of the script; omitted means the default runtime.
+             * @description How the script is called (docs/integrations-runtime.md). `v2`: GitBook's dispatch protocol, what `@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, `environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` receives events as JSON and requests as themselves.
              * @enum {string}
              */
-            runtime?: "v1";
+            runtime?: "v1" | "v2";
             /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
-            /** @description One-line description. */
+            /** @description One-line description (may be empty). */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
