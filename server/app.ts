@@ -85,7 +85,7 @@ export function createApp(options: AppOptions): App {
   // Integration images are loaded by browsers without a token, so they are served before authentication.
   app.get(ASSETS_PATH, integrationAssetsRoute(db));
   // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
-  setServerOrigin(publicUrl);
+  setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   app.use(publicEndpointRoutes(db, publicUrl));
   app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
   app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
