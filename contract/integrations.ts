@@ -379,7 +379,9 @@ export const integrationOperations = operations({
     description:
       'Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only ' +
       'the events and requests coming from the owning organization go to the tunnel; with `all: true` every one ' +
-      'does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts ' +
+      'does. The tunnel receives what the script would (its protocol, headers and environment; see ' +
+      '`runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a ' +
+      '`SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts ' +
       '(1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose ' +
       'attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An ' +
       'unknown integration, or a private one the caller cannot see, is not found.',
@@ -400,6 +402,21 @@ export const integrationOperations = operations({
     bodyExample: { tunnelUrl: 'https://quiet-river-4821.tunnel.example.com', all: false },
     responses: { 204: { description: 'The development mode is updated.' } },
     errors: [403, 404],
+    access: access.caller(),
+  },
+  disableIntegrationDevelopmentMode: {
+    method: 'delete',
+    path: '/integrations/{integrationName}/dev',
+    tag: 'integrations',
+    summary: 'Disable the development mode of an integration',
+    description:
+      'Ends the development mode: events and requests go to the published script again (what `gitbook dev` does ' +
+      'when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content ' +
+      'also when the integration was not in development mode, does not exist or cannot be seen by the caller (the ' +
+      'public API answers 205 here; this server answers 204 to every delete).',
+    params: IntegrationNameParams,
+    responses: { 204: { description: 'The development mode is off.' } },
+    errors: [403],
     access: access.caller(),
   },
   ...installationOperations(),

@@ -1958,11 +1958,15 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable the development mode of an integration
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         */
+        delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -18978,6 +18982,39 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    disableIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The development mode is off. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

@@ -11,6 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../server/db/schema/index.js';
 import { deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
+import { verifySignature } from '../server/integrations/signature.js';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { setServerOrigin } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
@@ -114,9 +115,9 @@ describe('integrations built with @gitbook/runtime', () => {
   });
 
   /** Publishes the space integration with runtime v2 and a component configuration, installed and configured on a new space. */
-  async function installedOnSpace(scopes = ['space:metadata:read', 'space:content:read']) {
+  async function installedOnSpace(scopes = ['space:metadata:read', 'space:content:read'], secrets: Record<string, string> = {}) {
     const name = unique('gb-space');
-    await publishAs(owner, name, { runtime: 'v2', script: spaceScript, scopes, configurations: { space: { componentId: 'configure' } } });
+    await publishAs(owner, name, { runtime: 'v2', script: spaceScript, scopes, secrets, configurations: { space: { componentId: 'configure' } } });
     const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
     expect(installation.status).toBe(200);
     const space = await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Runtime docs' });
@@ -209,5 +210,69 @@ describe('integrations built with @gitbook/runtime', () => {
     const get = await request(h.current.app).get(s.endpoint);
     expect(get.status).toBe(200);
     expect(get.body).toMatchObject({ method: 'GET', body: null });
+  });
+
+  it('development mode: the tunnel receives what the script would, signed; DELETE /dev hands events back to the script', async () => {
+    const got: { url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
+    const tunnel = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('from the tunnel');
+      });
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const tunnelUrl = `http://127.0.0.1:${(tunnel.address() as AddressInfo).port}/dev`;
+    /** The form a tunnel got, read as @gitbook/runtime reads it. */
+    const formOf = async (i: number) => {
+      const form = await new Request('http://tunnel.invalid/', { method: 'POST', headers: { 'content-type': String(got[i].headers['content-type']) }, body: new Uint8Array(got[i].body) }).formData();
+      return { event: JSON.parse(String(form.get('event'))), environment: JSON.parse(String(form.get('environment'))), fetchBody: form.get('fetch-body') };
+    };
+    try {
+      const s = await installedOnSpace(undefined, { SIGNING_SECRET: 'dev-secret' });
+      await deliverAll(); // the installation events, to the script
+      expect((await owner.api.put(`/integrations/${s.name}/dev`, { tunnelUrl })).status).toBe(204);
+
+      const revision = await mergeAPage(s.space.id);
+      await deliverAll();
+      expect(got).toHaveLength(1);
+      expect(got[0].url).toBe('/dev');
+      const { event, environment } = await formOf(0);
+      expect(event).toMatchObject({ type: 'space_content_updated', spaceId: s.space.id, revisionId: revision, installationId: s.installationId });
+      expect(got[0].headers['x-integration-event-id']).toBe(event.eventId);
+      expect(environment.integration.name).toBe(s.name);
+      expect(environment.installation.id).toBe(s.installationId);
+      expect(environment.spaceInstallation).toMatchObject({ space: s.space.id, configuration: { secret: `secret-of-${s.name}` } });
+      expect(environment.secrets).toEqual({ SIGNING_SECRET: 'dev-secret' });
+      expect(typeof environment.apiTokens.installation).toBe('string');
+      expect(environment.apiEndpoint).toBe(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      expect(verifySignature('dev-secret', got[0].body, String(got[0].headers['x-integration-signature']), new Date())).toBe(true);
+      expect(receiver.received.filter((r) => r.url === `/hook/${s.name}`)).toHaveLength(0);
+
+      // A request to the public endpoint goes there too, as the fetch event the script would get.
+      const fetched = await request(h.current.app).post(`${s.endpoint}/echo?q=1`).set('content-type', 'text/plain').send('ping');
+      expect(fetched.status).toBe(200);
+      expect(fetched.text).toBe('from the tunnel');
+      expect(got).toHaveLength(2);
+      const forwarded = await formOf(1);
+      expect(forwarded.event).toMatchObject({ type: 'fetch', installationId: s.installationId, spaceId: s.space.id, request: { method: 'POST' } });
+      expect(forwarded.event.request.url).toContain(`${s.endpoint}/echo?q=1`);
+      expect(forwarded.fetchBody).toBe('ping');
+      expect(verifySignature('dev-secret', got[1].body, String(got[1].headers['x-integration-signature']), new Date())).toBe(true);
+
+      // Only the owner's admins end it; then events go to the script again.
+      const member = await h.current.newMember(owner.organizationId, 'edit');
+      expect((await member.api.delete(`/integrations/${s.name}/dev`)).status).toBe(403);
+      expect((await owner.api.delete(`/integrations/${s.name}/dev`)).status).toBe(204);
+      expect((await owner.api.delete(`/integrations/${s.name}/dev`)).status).toBe(204);
+      expect((await owner.api.delete(`/integrations/${unique('nothing')}/dev`)).status).toBe(204);
+      await mergeAPage(s.space.id);
+      await deliverAll();
+      expect(got).toHaveLength(2);
+      expect(receiver.received.filter((r) => r.url === `/hook/${s.name}`)).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => tunnel.close(resolve));
+    }
   });
 });

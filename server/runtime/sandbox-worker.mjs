@@ -230,8 +230,12 @@ class Sandbox {
     const { vm, runtime } = this;
     try {
       for (;;) {
+        // Past the deadline nothing more runs, not even a timer that woke for it.
+        if (performance.now() > this.call.deadline) throw this.failure(`The script did not finish within ${this.limits.wallMs} ms`);
         const jobs = this.slice(() => runtime.executePendingJobs());
         if (jobs.error) throw this.failure(this.errorText(jobs.error));
+        // Interrupted for its CPU time, even if the script's own code caught it (a waitUntil wrapper does).
+        if (this.call.interrupted) throw this.failure('interrupted');
         const state = vm.getPromiseState(promise);
         if (state.type === 'fulfilled') {
           const text = vm.getString(state.value);
@@ -239,8 +243,6 @@ class Sandbox {
           return text;
         }
         if (state.type === 'rejected') throw this.failure(this.errorText(state.error));
-        if (this.call.interrupted) throw this.failure('interrupted');
-        if (performance.now() > this.call.deadline) throw this.failure(`The script did not finish within ${this.limits.wallMs} ms`);
         // Waiting on the host: a fetch or a timer. Nothing of them and still pending: it never settles.
         if (this.call.inFlight.size === 0) throw this.failure("The script's fetch handler never settled (it awaits something that cannot happen)");
         await Promise.race(this.call.inFlight);
