@@ -1958,11 +1958,15 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable the development mode of an integration
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         */
+        delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6056,6 +6060,37 @@ export interface components {
             required?: string[];
         };
         /**
+         * @description A configuration asked by a UI component of the integration rather than by a form: the component checks the settings, so the server stores what is given (as free-form settings, within the size limit).
+         * @example {
+         *       "componentId": "config"
+         *     }
+         */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the UI component of the integration that asks for the settings. */
+            componentId: string;
+        };
+        /**
+         * @description How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfiguration: components["schemas"]["IntegrationConfigurationSchema"] | components["schemas"]["IntegrationConfigurationComponent"];
+        /**
          * @example {
          *       "account": {
          *         "properties": {
@@ -6077,9 +6112,9 @@ export interface components {
          *     }
          */
         IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            account?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            space?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            site?: components["schemas"]["IntegrationConfiguration"] & unknown;
         };
         /**
          * @description A custom block the integration provides to the editor.
@@ -6591,14 +6626,14 @@ export interface components {
         };
         PublishIntegration: {
             /**
-             * @description Runtime of the script; omitted means the default runtime.
+             * @description How the script is called (docs/integrations-runtime.md). `v2`: GitBook's dispatch protocol, what `@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, `environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` receives events as JSON and requests as themselves.
              * @enum {string}
              */
-            runtime?: "v1";
+            runtime?: "v1" | "v2";
             /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
-            /** @description One-line description. */
+            /** @description One-line description (may be empty). */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
@@ -18952,6 +18987,39 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    disableIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The development mode is off. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
