@@ -25,6 +25,7 @@ import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite,
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
+import { pageMarkdown } from '../content/page-content.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -226,7 +227,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderPage(tree.revisionId, target.page.id, target.page.markdown),
+    content: renderPage(tree.revisionId, target.page.id, pageMarkdown(target.page)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });
