@@ -2558,11 +2558,15 @@ export interface components {
                 /** @enum {string} */
                 object: "leaf";
                 text: string;
-                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
+                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, `keyboard`, `color`, `superscript`, `subscript`. */
                 marks?: {
                     /** @enum {string} */
                     object?: "mark";
                     type: string;
+                    /** @description For `color`: `text` and `background`, colour names. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
                 }[];
             }[];
         };

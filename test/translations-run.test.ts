@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pageMarkdown } from '../server/content/page-content.js';
+import type { StoredPage } from '../server/content/revision-content.js';
 import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
 import { newId } from '../server/ids.js';
 import { createJobRunner } from '../server/jobs/runner.js';
@@ -122,7 +124,9 @@ async function run(account: Account, id: string, translator: Translator, backoff
 
 async function resultPages(revisionId: string) {
   const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revisionId));
-  return (revision.content as { pages: { id: string; title: string; description?: string; markdown: string; parent: string | null }[] }).pages;
+  // Each page as stored, with its content as the `markdown` format shows it.
+  const pages = (revision.content as { pages: (StoredPage & { id: string; title: string; description?: string; parent: string | null })[] }).pages;
+  return pages.map((p) => ({ ...p, markdown: pageMarkdown(p) }));
 }
 
 const CODE_PAGE = [
@@ -176,10 +180,9 @@ describe('translation runs', () => {
         '```',
         '',
         '- KEEP THE **API KEY** SECRET',
-        '',
       ].join('\n'),
     );
-    expect(pages[1].markdown).toBe('INVOICES ARE SENT MONTHLY.\n');
+    expect(pages[1].markdown).toBe('INVOICES ARE SENT MONTHLY.');
   });
 
   it('with an OpenAI-compatible model send the instructions in the prompt, the model and the key, and only text', async () => {
@@ -247,9 +250,9 @@ describe('translation runs', () => {
     expect(second.result.space).toBe(first.result.space);
     const pages = await resultPages(second.result.revision);
     expect(pages.map((p) => [p.id, p.title, p.markdown])).toEqual([
-      ['p1', 'INTRO', 'HELLO WORLD.\n'],
-      ['p2', 'USAGE', 'CALL THE NEW ENDPOINT.\n'],
-      ['p4', 'ERRORS', 'RETRY LATER.\n'],
+      ['p1', 'INTRO', 'HELLO WORLD.'],
+      ['p2', 'USAGE', 'CALL THE NEW ENDPOINT.'],
+      ['p4', 'ERRORS', 'RETRY LATER.'],
     ]);
 
     // Nothing changed: nothing is sent, and no revision is added.
@@ -325,7 +328,8 @@ describe('translation runs', () => {
     expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'copy', translated: false, translatedPages: 1, skippedPages: 0 });
     expect(done.stats).toMatchObject({ runs: 1, latestWords: 0, totalWords: 0 });
     const [copied] = await resultPages(done.result.revision);
-    expect(copied.markdown).toBe(CODE_PAGE);
+    // The copy keeps the page's Document; its Markdown is written from it (a bare URL as an autolink).
+    expect(copied.markdown).toBe(CODE_PAGE.replace('https://example.com/docs', '<https://example.com/docs>'));
     // Once a translator is set up, the copies are translated for real.
     const translated = await run(admin, id, libre());
     expect(translated.latestRun).toMatchObject({ provider: 'libretranslate', translated: true, translatedPages: 1, skippedPages: 0 });

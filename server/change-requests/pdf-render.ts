@@ -8,8 +8,9 @@
 // one shipped with the server.
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import PDFDocument from 'pdfkit';
-import { hintFromMarkdown, hintSyntax } from '../content/markdown-hints.js';
+import { liquidFromMarkdown, liquidSyntax } from '../content/markdown-liquid.js';
 import type { StoredPage } from '../content/revision-content.js';
+import { pageMarkdown } from '../content/page-content.js';
 
 interface MdNode {
   type: string;
@@ -154,7 +155,7 @@ class Writer {
 
 /** The blocks of a page's Markdown, without a leading heading that only repeats the page title. */
 function blocksOf(page: StoredPage): MdNode[] {
-  const blocks = (fromMarkdown(page.markdown, { extensions: [hintSyntax()], mdastExtensions: [hintFromMarkdown()] }) as MdNode).children ?? [];
+  const blocks = (fromMarkdown(pageMarkdown(page), { extensions: [liquidSyntax()], mdastExtensions: [liquidFromMarkdown()] }) as MdNode).children ?? [];
   const [first] = blocks;
   const headingText = first?.type === 'heading' ? runsOf(first.children).map((r) => r.text).join('').trim() : undefined;
   return headingText === page.title.trim() ? blocks.slice(1) : blocks;

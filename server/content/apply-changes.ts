@@ -6,8 +6,8 @@ import type { ChangeRequestContentChange } from '../../contract/change-requests.
 import { checkCondition, type ClaimNames } from '../conditions/check.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { pageDocument, setPageContent, setPageDocument } from './block-keys.js';
-import { documentToMarkdown, type Block, type Document } from './markdown-document.js';
+import type { Block, Document } from './markdown-document.js';
+import { pageDocument, setPageContent, setPageDocument } from './page-content.js';
 import { preparedKey, type PreparedFiles } from './file-bytes.js';
 import { keyBetween } from './order-keys.js';
 import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
@@ -30,16 +30,23 @@ export interface ApplyContext {
   claimNames?: ClaimNames;
 }
 
-function markdownOf(body: Body | undefined): string | undefined {
-  if (!body) return undefined;
-  if ('markdown' in body) return body.markdown;
-  if ('document' in body) return documentToMarkdown(body.document);
-  return '';
+/** A change's body as page-content.ts takes it. */
+function contentOf(body: Body): Parameters<typeof setPageContent>[1] {
+  if ('markdown' in body) return { markdown: body.markdown };
+  if ('document' in body) return { document: body.document as Document };
+  return {};
 }
 
-/** The document a body gives, with the block keys its client sent (markdown bodies give none). */
-function givenDocument(body: Body | undefined): Document | undefined {
-  return body && 'document' in body ? (body.document as Document) : undefined;
+/** The text of the first heading of a body, for a page inserted without a title. */
+function firstHeading(body: Body | undefined): string | undefined {
+  if (!body) return undefined;
+  if ('markdown' in body) return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body.markdown)?.[1];
+  if ('document' in body) {
+    const heading = (body.document.nodes as Block[]).find((b) => b.type.startsWith('heading-'));
+    const text = (heading?.nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('').trim();
+    return text || undefined;
+  }
+  return undefined;
 }
 
 /** A URL-safe slug of a title. */
@@ -52,10 +59,6 @@ export function slugify(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 100);
   return slug || 'page';
-}
-
-function firstHeading(markdown: string): string | undefined {
-  return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
 }
 
 /** The order key of position `at` (0 first; default last) among the children of `parent`, `self` aside. */
@@ -100,8 +103,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'insert_page': {
         if (change.ref !== undefined && refs.has(change.ref)) throw new BadRequest(`${at}.ref: ${change.ref} is already used in this batch`);
         const parent = change.into === undefined ? null : find(change.into, 'into').id;
-        const markdown = markdownOf(change.document) ?? '';
-        const title = change.title ?? firstHeading(markdown) ?? 'Untitled';
+        const title = change.title ?? firstHeading(change.document) ?? 'Untitled';
         const page: StoredPage = {
           id: newId('pag', ctx.now.getTime()),
           parent,
@@ -109,14 +111,13 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           type: 'document',
           title,
           slug: change.slug || slugify(title),
-          markdown: '',
           hidden: change.hidden ?? false,
           noIndex: change.noIndex ?? false,
           noRobotsIndex: change.noRobotsIndex ?? false,
           createdAt: now,
           updatedAt: now,
         };
-        setPageContent(page, markdown, givenDocument(change.document));
+        setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`);
         setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         next.pages.push(page);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
@@ -125,8 +126,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       }
       case 'update_page': {
         const page = find(change.page, 'page');
-        const markdown = markdownOf(change.document);
-        if (markdown !== undefined) setPageContent(page, markdown, givenDocument(change.document));
+        if (change.document !== undefined) setPageContent(page, contentOf(change.document), `${at}.document`);
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];

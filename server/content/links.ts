@@ -6,6 +6,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { components } from '../../generated/types.js';
 import { pagePath, type RevisionContent, type StoredPage } from './revision-content.js';
+import { pageMarkdown } from './page-content.js';
 
 type ContentRef = components['schemas']['ContentRef'];
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
@@ -82,7 +83,7 @@ export class LinkResolver {
   /** The links of one page, in document order. */
   linksOf(page: StoredPage): FoundLink[] {
     const urls: { url: string; relation: 'link' | 'image' }[] = [];
-    urlsOf(fromMarkdown(page.markdown) as MdNode, urls);
+    urlsOf(fromMarkdown(pageMarkdown(page)) as MdNode, urls);
     return urls.flatMap(({ url, relation }) => {
       const resolved = this.resolve(url, page);
       return resolved ? [{ from: page.id, relation, ...resolved }] : [];

@@ -7,8 +7,9 @@
 // on both sides differently.
 import { diff3Merge } from 'node-diff3';
 import { Conflict } from '../errors.js';
-import { blockSignature, pageDocument, setPageDocument } from './block-keys.js';
+import { blockSignature } from './block-keys.js';
 import type { Block } from './markdown-document.js';
+import { pageDocument, setPageDocument } from './page-content.js';
 import type { RevisionContent, StoredPage } from './revision-content.js';
 
 /** JSON with sorted keys, so two equal records compare equal whatever order their keys were set in. */
@@ -115,10 +116,11 @@ interface PageBlocks {
 }
 
 function blocksOf(page: StoredPage): PageBlocks {
-  const nodes = pageDocument(page).nodes;
+  const document = pageDocument(page);
+  const nodes = document.nodes;
   const order = nodes.map((b) => b.key ?? '');
-  const content = nodes.map(blockSignature);
-  return { order, byKey: new Map(nodes.map((b, i) => [order[i], b])), sigs: new Map(order.map((k, i) => [k, content[i]])), content };
+  const sigs = nodes.map(blockSignature);
+  return { order, byKey: new Map(nodes.map((b, i) => [order[i], b])), sigs: new Map(order.map((k, i) => [k, sigs[i]])), content: [stable(document.data), ...sigs] };
 }
 
 /** The content of a page changed on both sides, merged block by block. */
@@ -142,6 +144,21 @@ function mergeBlocks(b: PageBlocks, t: PageBlocks, o: PageBlocks, ours: StoredPa
   return merged;
 }
 
+/** `page` with the content of `from` (its Document, or a legacy page's Markdown and keys). */
+function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
+  const { document, markdown, keys, ...rest } = page;
+  void document, void markdown, void keys;
+  return { ...rest, ...(from.document && { document: from.document }), ...(from.markdown !== undefined && { markdown: from.markdown }), ...(from.keys && { keys: from.keys }) };
+}
+
+/** The `data` of a page's document merged: the side that changed it, a 409 when both did differently. */
+function mergeData(base: StoredPage, theirs: StoredPage, ours: StoredPage): Record<string, unknown> | undefined {
+  const [b, t, o] = [pageDocument(base).data, pageDocument(theirs).data, pageDocument(ours).data];
+  if (same(t, o) || same(b, o)) return t;
+  if (same(b, t)) return o;
+  throw new Conflict(`The document data of ${pageName(ours)} was changed both in the change request and in the space`);
+}
+
 /** A page changed on both sides: each field from the side that changed it, the content block by block. */
 function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined, ours: StoredPage | undefined): StoredPage | undefined {
   if (!base) throw new Conflict(`${pageName((ours ?? theirs)!)} was created on both sides with different content`);
@@ -158,8 +175,8 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
   page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
   const [b, t, o] = [blocksOf(base), blocksOf(theirs), blocksOf(ours)];
   if (same(b.content, o.content)) return page;
-  if (same(b.content, t.content) || same(t.content, o.content)) return { ...page, markdown: ours.markdown, keys: ours.keys };
-  setPageDocument(page, mergeBlocks(b, t, o, ours));
+  if (same(b.content, t.content) || same(t.content, o.content)) return withContentOf(page, ours);
+  setPageDocument(page, mergeBlocks(b, t, o, ours), mergeData(base, theirs, ours));
   return page;
 }
 

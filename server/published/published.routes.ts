@@ -27,6 +27,7 @@ import { searchPage } from './site-search.js';
 import { isAiAgent, robotsTxt } from './agents.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
+import { pageMarkdown } from '../content/page-content.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -251,7 +252,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderPage(tree.revisionId, target.page.id, target.page.markdown),
+    content: renderPage(tree.revisionId, target.page.id, pageMarkdown(target.page)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });

@@ -1,7 +1,7 @@
 // Page content as HTML: the stored Markdown through remark -> rehype, sanitized before anything else
 // touches it, so stored content never runs script in a reader's browser (raw HTML in the Markdown is
 // dropped, `javascript:` links lose their href, ids are prefixed). Headings then get ids and anchor links.
-// GitBook hints (`{% hint style="…" %}`, server/content/markdown-hints.ts) are read as the content API
+// GitBook hints (`{% hint style="…" %}`, server/content/markdown-liquid.ts) are read as the content API
 // reads them and become `<aside class="hint hint-<style>" role="note">`; the sanitizer allows exactly that.
 // A revision never changes, so the HTML of a page of a revision is cached (by revision id and page id).
 import type { Element } from 'hast';
@@ -15,13 +15,13 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import { hintFromMarkdown, hintStyles, hintSyntax, type Hint } from '../content/markdown-hints.js';
+import { hintStyles, liquidFromMarkdown, liquidSyntax, type Hint } from '../content/markdown-liquid.js';
 
 /** remark plugin: the hint syntax, in the parser's extensions (as remark-gfm adds GFM's). */
 function remarkHints(this: Processor) {
   const data = this.data();
-  (data.micromarkExtensions ??= []).push(hintSyntax());
-  (data.fromMarkdownExtensions ??= []).push(hintFromMarkdown());
+  (data.micromarkExtensions ??= []).push(liquidSyntax());
+  (data.fromMarkdownExtensions ??= []).push(liquidFromMarkdown());
 }
 
 /** mdast-util-to-hast handler: a hint is an aside (a note beside the text) with its style as a class. */

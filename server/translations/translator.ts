@@ -8,7 +8,7 @@
 // - `memory`: looks texts up in a fixed translation memory (the demo workspace's own French, so the demo
 //   shows a translated space without a translator); not a TRANSLATOR_KIND.
 // A provider only ever receives plain text (titles, descriptions, the text nodes of pages: see
-// markdown-text.ts), in batches.
+// document-text.ts), in batches.
 import { loadConfig, type TranslatorSettings } from '../config.js';
 import { fetchText, type OutboundLimits } from '../http/outbound.js';
 import { chatCompletion, parseJsonAnswer, ProviderError, type ChatSettings } from '../providers/chat-completions.js';
