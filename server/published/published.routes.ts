@@ -6,6 +6,7 @@
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
 // answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
+import { requestHost } from '../http/proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { RequestHandler } from 'express';
@@ -362,7 +363,7 @@ export function mayBeCustomHostname(ownHosts: string[]): (host: string | undefin
 export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
   const candidate = mayBeCustomHostname(ownHosts);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host);
+    const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
     if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
     findSiteByHost(options.db, host!)
