@@ -138,7 +138,7 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
     if (placement.parentId !== null) {
       parent = await parentGrant(tx, organizationId, placement.parentId);
       if ((await collectionSubtree(tx, grant.row.id)).includes(parent.row.id)) {
-        throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
+        throw new Conflict('body.parent: a collection cannot be moved into itself or into one of its nested collections');
       }
     }
     const [row] = await tx.db
