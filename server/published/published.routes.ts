@@ -12,12 +12,12 @@ import type { RequestHandler } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
-import { siteCustomization } from '../sites/customization.js';
+import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScriptsOf } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from '../conditions/evaluate.js';
-import { joinPath, navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
@@ -193,9 +193,10 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { db, urls } = options;
   const { site } = found;
   const structure = await structureOf(db, found);
-  const customization = siteCustomization(site);
-  const siteTitle = customization.title || site.title;
   const nav = navigate(site, structure, visitor, segments);
+  // A site space's pages show its overrides over the site's customization.
+  const customization = nav.variant ? siteSpaceCustomization(site, nav.variant.row) : siteCustomization(site);
+  const siteTitle = customization.title || site.title;
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
@@ -277,9 +278,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
   const urls: string[] = [];
   if (site.visibility === 'public') {
     const anonymous: Visitor = { claims: {} };
-    const sections = navigate(site, structure, anonymous, []).sections;
-    const places = sections.length ? sections.map((s) => navigate(site, structure, anonymous, [sectionSegment(s)])) : [navigate(site, structure, anonymous, [])];
-    for (const place of places) {
+    for (const place of placesOf(site, structure, anonymous)) {
       for (const variant of place.variants) {
         const tree = await spaceTree(db, variant.space);
         const variantBase = `${absoluteBase}/${joinPath(variantPath(place.section, variant))}`.replace(/\/$/, '');
