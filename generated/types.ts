@@ -2855,7 +2855,7 @@ export interface components {
             };
             /** @description Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers (joining by email domain is refused). */
             sso: boolean;
-            /** @description Whether all AI features are on. */
+            /** @description Whether all AI features are on. With `false`, no content of the organization goes to a model: a translation run on a server whose translator is a model (`openai`) fails without sending anything (`status` and `latestRun.status` `failed`, `latestRun.error` saying why), LibreTranslate and copy runs go on, and conversation insights are extracted by the heuristic, never by a model. */
             ai: boolean;
             inviteLinks: boolean;
             /** @enum {string} */
