@@ -2199,7 +2199,7 @@ export interface paths {
         head?: never;
         /**
          * Change the visibility of an OpenAPI specification
-         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Requires the `create` role in the organization.
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, and its versions' `url`, without a token). Made private, its public URLs answer 404 from the next request on. Requires the `create` role in the organization.
          */
         patch: operations["updateOpenAPISpecBySlug"];
         trace?: never;
@@ -7203,7 +7203,7 @@ export interface components {
                 app: string;
                 /**
                  * Format: uri
-                 * @description Public link, when the specification is public.
+                 * @description Public link, when the specification is public: its rendered reference, served by this server without a token (`<published>/openapi.json` is the latest version's document).
                  */
                 published?: string;
             };
@@ -7231,7 +7231,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: uri
-             * @description Where this version of the specification can be downloaded.
+             * @description Where this version of the specification can be downloaded: for a public specification, its document, without a token; for a private one, getOpenAPISpecVersionContentById (the token is needed).
              */
             url: string;
             urls: {

@@ -26,6 +26,8 @@ import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor
 import { searchPage } from './site-search.js';
 import { isAiAgent, robotsTxt } from './agents.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
+import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
+import { servePublicSpec } from './public-specs.route.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 
 export interface PublishedOptions {
@@ -322,6 +324,7 @@ export function sitePath(path: string): SitePath | null | undefined {
 /** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
   if (!at) return notFound(req, res);
+  if (at.org === PUBLIC_SPECS_SEGMENT) return servePublicSpec(options.db, options.urls, req, res, at.site, at.segments);
   const found = await findSiteByPath(options.db, at.org, at.site);
   if (!found) return notFound(req, res);
   const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;
