@@ -1433,7 +1433,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its sections in navigation order (groups flattened, each section naming its group) with their site spaces, the customizations (defaults filled in) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
+         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1794,6 +1794,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site space
+         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization.
+         */
+        get: operations["getSiteSpaceCustomizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the customization overrides of a site space
+         * @description Clears every override of the site space: its pages show the site's customization again. Succeeds with no content also when it had none, or when the site space does not exist. Requires the `admin` role in the organization.
+         */
+        delete: operations["deleteSiteSpaceCustomizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Override the customization of a site space
+         * @description Sets the fields of the site's customization that the site space overrides: given fields replace the site's on the pages of this site space, `null` clears a field's override, omitted fields keep theirs. Returns the customization the site space now has; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions is refused (400). An unknown site or site space is not found (404). Requires the `admin` role in the organization.
+         */
+        patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
     };
     "/integrations": {
@@ -2175,7 +2203,7 @@ export interface paths {
         head?: never;
         /**
          * Change the visibility of an OpenAPI specification
-         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Requires the `create` role in the organization.
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, and its versions' `url`, without a token). Made private, its public URLs answer 404 from the next request on. Requires the `create` role in the organization.
          */
         patch: operations["updateOpenAPISpecBySlug"];
         trace?: never;
@@ -2835,7 +2863,7 @@ export interface components {
             };
             /** @description Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers (joining by email domain is refused). */
             sso: boolean;
-            /** @description Whether all AI features are on. */
+            /** @description Whether all AI features are on. With `false`, no content of the organization goes to a model: a translation run on a server whose translator is a model (`openai`) fails without sending anything (`status` and `latestRun.status` `failed`, `latestRun.error` saying why), LibreTranslate and copy runs go on, and conversation insights are extracted by the heuristic, never by a model. */
             ai: boolean;
             inviteLinks: boolean;
             /** @enum {string} */
@@ -5661,6 +5689,20 @@ export interface components {
                 trackingCookie: boolean;
             };
         };
+        /** @description The structure of a site with sections. */
+        PublishedSiteSectionsStructure: {
+            /** @enum {string} */
+            type: "sections";
+            /** @description The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
+            structure: (components["schemas"]["SiteSpace"] | components["schemas"]["SiteSection"])[];
+        };
+        /** @description The structure of a site without sections: its site spaces. */
+        PublishedSiteSpacesStructure: {
+            /** @enum {string} */
+            type: "siteSpaces";
+            /** @description The site spaces of the site, in their order. */
+            structure: components["schemas"]["SiteSpace"][];
+        };
         /**
          * @description Everything needed to render a published docs site: the site, its structure, customizations and scripts.
          * @example {
@@ -5781,7 +5823,26 @@ export interface components {
          *         },
          *         "siteSpaces": {
          *           "sts_01JD3QH7X1NE9QC": {
-         *             "title": "Getting started with Acme"
+         *             "title": "Getting started with Acme",
+         *             "styling": {
+         *               "theme": "clean",
+         *               "primaryColor": {
+         *                 "light": "#346DDB",
+         *                 "dark": "#5B8DEF"
+         *               },
+         *               "font": "Inter",
+         *               "corners": "rounded"
+         *             },
+         *             "themes": {
+         *               "default": "light",
+         *               "toggeable": true
+         *             },
+         *             "feedback": {
+         *               "enabled": true
+         *             },
+         *             "pagination": {
+         *               "enabled": true
+         *             }
          *           }
          *         }
          *       },
@@ -5798,14 +5859,11 @@ export interface components {
             /** @enum {string} */
             object: "published-content-site";
             site: components["schemas"]["Site"];
-            structure: {
-                /** @enum {string} */
-                type: "sections";
-                structure: components["schemas"]["SiteSection"][];
-            };
+            /** @description `sections` when the site has sections; `siteSpaces` when it has none (the one-space site among them). */
+            structure: components["schemas"]["PublishedSiteSectionsStructure"] | components["schemas"]["PublishedSiteSpacesStructure"];
             customizations: {
                 site: components["schemas"]["SiteCustomizationSettings"];
-                /** @description Customization of each site space that overrides the site one, by site space id. */
+                /** @description By site space id, the customization the published site applies on that site space's pages: the site's with the site space's overrides (overrideSiteSpaceCustomizationById) over it. Present for every site space, equal to `site` for one without overrides, so applying it never resets the site's settings. */
                 siteSpaces: {
                     [key: string]: components["schemas"]["SiteCustomizationSettings"];
                 };
@@ -7184,7 +7242,7 @@ export interface components {
                 app: string;
                 /**
                  * Format: uri
-                 * @description Public link, when the specification is public.
+                 * @description Public link, when the specification is public: its rendered reference, served by this server without a token (`<published>/openapi.json` is the latest version's document).
                  */
                 published?: string;
             };
@@ -7212,7 +7270,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: uri
-             * @description Where this version of the specification can be downloaded.
+             * @description Where this version of the specification can be downloaded: for a public specification, its document, without a token; for a private one, getOpenAPISpecVersionContentById (the token is needed).
              */
             url: string;
             urls: {
@@ -7394,6 +7452,147 @@ export interface components {
                     siteSection: string;
                 };
             };
+        };
+        /**
+         * @description Customization fields that override the site's for one site space: a given field replaces the site's value (objects field by field, arrays whole), null clears the override (the site's value applies), an omitted field keeps its override. Colors are hex, images http(s) URLs, as in `updateSiteCustomizationById`.
+         * @example {
+         *       "title": "Acme API v2",
+         *       "styling": {
+         *         "primaryColor": {
+         *           "light": "#D93F0B",
+         *           "dark": "#F26B3A"
+         *         }
+         *       },
+         *       "announcement": null
+         *     }
+         */
+        OverrideSiteSpaceCustomization: {
+            title?: string | null;
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            } | null;
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"];
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
+                    condition?: string;
+                }[];
+            } | null;
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                }[];
+                copyright?: string;
+            } | null;
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"];
+                };
+                style?: string;
+            } | null;
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            } | null;
+            pdf?: {
+                enabled: boolean;
+            } | null;
+            feedback?: {
+                enabled: boolean;
+            } | null;
+            ai?: {
+                mode: string;
+            } | null;
+            advancedCustomization?: {
+                enabled: boolean;
+            } | null;
+            git?: {
+                showEditLink: boolean;
+            } | null;
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            } | null;
+            externalLinks?: {
+                target: string;
+            } | null;
+            pagination?: {
+                enabled: boolean;
+            } | null;
+            trademark?: {
+                enabled: boolean;
+            } | null;
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            } | null;
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            } | null;
+            insights?: {
+                trackingCookie: boolean;
+            } | null;
+            /** @description Styling fields to override; null clears every styling override. */
+            styling?: {
+                theme?: string | null;
+                primaryColor?: {
+                    light: string;
+                    dark: string;
+                } | null;
+                tint?: {
+                    color: {
+                        light: string;
+                        dark: string;
+                    };
+                } | null;
+                infoColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                successColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                warningColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                dangerColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                corners?: string | null;
+                depth?: string | null;
+                links?: string | null;
+                font?: string | null;
+                monospaceFont?: string | null;
+                icons?: string | null;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                } | null;
+                search?: string | null;
+            } | null;
         };
         SiteSpaceList: {
             /** @description Absent on the last page. */
@@ -15728,7 +15927,26 @@ export interface operations {
                      *         },
                      *         "siteSpaces": {
                      *           "sts_01JD3QH7X1NE9QC": {
-                     *             "title": "Getting started with Acme"
+                     *             "title": "Getting started with Acme",
+                     *             "styling": {
+                     *               "theme": "clean",
+                     *               "primaryColor": {
+                     *                 "light": "#346DDB",
+                     *                 "dark": "#5B8DEF"
+                     *               },
+                     *               "font": "Inter",
+                     *               "corners": "rounded"
+                     *             },
+                     *             "themes": {
+                     *               "default": "light",
+                     *               "toggeable": true
+                     *             },
+                     *             "feedback": {
+                     *               "enabled": true
+                     *             },
+                     *             "pagination": {
+                     *               "enabled": true
+                     *             }
                      *           }
                      *         }
                      *       },
@@ -17866,6 +18084,190 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customization of the site space, overrides applied. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    deleteSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site space has no overrides. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    overrideSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme API v2",
+                 *       "styling": {
+                 *         "primaryColor": {
+                 *           "light": "#D93F0B",
+                 *           "dark": "#F26B3A"
+                 *         }
+                 *       },
+                 *       "announcement": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["OverrideSiteSpaceCustomization"];
+            };
+        };
+        responses: {
+            /** @description The customization of the site space, overrides applied. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
                 };
             };
             400: components["responses"]["BadRequestError"];

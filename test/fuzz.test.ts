@@ -137,6 +137,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'updateChangeRequestContent', message: /^body\.changes\[\d+\]\.files\[\d+\]\.url: .* could not be fetched/s },
   // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
   { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
+  // Conditions (sections, site spaces, header links, pages): "a condition outside the grammar ... is refused (400)".
+  { message: /^Invalid request: body\.(condition|header\.links\[\d+\]\.condition|changes\[\d+\]\.condition): at character \d+: / },
 ];
 
 function isDocumented400(operationId: string, message: unknown): boolean {

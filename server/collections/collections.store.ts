@@ -25,6 +25,7 @@ import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { leaveOrganization } from '../spaces/space-departure.js';
 import { toSpace } from '../spaces/space-view.js';
 
 export type Collection = components['schemas']['Collection'];
@@ -168,6 +169,7 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .update(changeRequests)
       .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
       .where(inArray(changeRequests.spaceId, movedSpaces));
+    await leaveOrganization(tx, (await movedSpaces).map((s) => s.id), grant.row.organizationId);
     const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })

@@ -13,12 +13,12 @@ import type { RequestHandler } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
-import { siteCustomization } from '../sites/customization.js';
+import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScriptsOf } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from '../conditions/evaluate.js';
-import { joinPath, navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
@@ -27,6 +27,8 @@ import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor
 import { searchPage } from './site-search.js';
 import { isAiAgent, robotsTxt } from './agents.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
+import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
+import { servePublicSpec } from './public-specs.route.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageMarkdown } from '../content/page-content.js';
 
@@ -195,9 +197,10 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { db, urls } = options;
   const { site } = found;
   const structure = await structureOf(db, found);
-  const customization = siteCustomization(site);
-  const siteTitle = customization.title || site.title;
   const nav = navigate(site, structure, visitor, segments);
+  // A site space's pages show its overrides over the site's customization.
+  const customization = nav.variant ? siteSpaceCustomization(site, nav.variant.row) : siteCustomization(site);
+  const siteTitle = customization.title || site.title;
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
@@ -279,9 +282,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
   const urls: string[] = [];
   if (site.visibility === 'public') {
     const anonymous: Visitor = { claims: {} };
-    const sections = navigate(site, structure, anonymous, []).sections;
-    const places = sections.length ? sections.map((s) => navigate(site, structure, anonymous, [sectionSegment(s)])) : [navigate(site, structure, anonymous, [])];
-    for (const place of places) {
+    for (const place of placesOf(site, structure, anonymous)) {
       for (const variant of place.variants) {
         const tree = await spaceTree(db, variant.space);
         const variantBase = `${absoluteBase}/${joinPath(variantPath(place.section, variant))}`.replace(/\/$/, '');
@@ -325,6 +326,7 @@ export function sitePath(path: string): SitePath | null | undefined {
 /** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
   if (!at) return notFound(req, res);
+  if (at.org === PUBLIC_SPECS_SEGMENT) return servePublicSpec(options.db, options.urls, req, res, at.site, at.segments);
   const found = await findSiteByPath(options.db, at.org, at.site);
   if (!found) return notFound(req, res);
   const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;

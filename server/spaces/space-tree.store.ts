@@ -12,6 +12,7 @@ import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 
@@ -128,6 +129,7 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
       .returning();
     // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
+    if (source.organizationId !== body.organization) await leaveOrganization(tx, [source.id], source.organizationId);
     return moved;
   });
   return toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
