@@ -15,7 +15,7 @@ import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { siteScriptsOf } from '../sites/site-scripts.js';
+import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
@@ -52,11 +52,13 @@ interface Place {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true) {
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = []) {
   // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
   res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
-  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
+  // the site's integration scripts add the sources they load from (site-scripts.ts).
+  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
   sendText(req, res, status, 'text/html', html);
 }
@@ -183,13 +185,13 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (segments[0] === '~search') {
     // A search answers from the search index, which a merge updates later: never cached.
     const answer = await searchAnswer(options, place.url, place.found, visitor, base);
-    sendHtml(req, res, answer.status, answer.html, site, false);
+    sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
   }
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable);
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
