@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pageMarkdown } from '../server/content/page-content.js';
+import { pageDocument, pageMarkdown } from '../server/content/page-content.js';
 import type { StoredPage } from '../server/content/revision-content.js';
 import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
 import { newId } from '../server/ids.js';
@@ -353,6 +353,45 @@ describe('translation runs', () => {
     // Queued again, it is pending until the run starts.
     expect((await admin.api.post(`/orgs/${admin.organizationId}/translations/${id}/run`)).status).toBe(204);
     expect((await get(admin, id)).status).toBe('pending');
+  });
+
+  it('translate the text of hints and tabs only: the blocks keep their form, style and titles in the translated space', async () => {
+    const admin = await h.current.newAdmin();
+    const markdown = '{% hint style="warning" %}\nMind the **gap**.\n{% endhint %}\n\n{% tabs %}\n{% tab title="npm" %}\nRun it.\n{% endtab %}\n{% endtabs %}';
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Start', markdown)]);
+    const id = await createTranslation(admin, source, 'fr');
+    const done = await run(admin, id, libre());
+    expect(done.status).toBe('completed');
+    const sent = libreCalls.flatMap((c) => c.q);
+    expect(sent.some((t) => t.includes('{%') || t.includes('hint') || t.includes('style'))).toBe(false);
+    expect(sent).toEqual(expect.arrayContaining(['Mind the', 'gap', 'Run it.', 'npm']));
+    const [translated] = await resultPages(done.result.revision);
+    expect(translated.markdown).toBe('{% hint style="warning" %}\nMIND THE **GAP**.\n{% endhint %}\n\n{% tabs %}\n{% tab title="NPM" %}\nRUN IT.\n{% endtab %}\n{% endtabs %}');
+    const document = pageDocument(translated);
+    expect(document.nodes.map((b) => [b.type, b.data])).toEqual([
+      ['hint', { style: 'warning' }],
+      ['tabs', undefined],
+    ]);
+  });
+
+  it('fail a run whose source space is in the trash, saying why, and leave the translated space as it was', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Start', 'Hello world.')]);
+    const id = await createTranslation(admin, source, 'fr');
+    const first = await run(admin, id, libre());
+    expect(first.status).toBe('completed');
+    const [before] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    expect((await admin.api.delete(`/spaces/${source}`)).status).toBe(204);
+    libreCalls.length = 0;
+    const second = await run(admin, id, libre());
+    expect(second.latestRun).toMatchObject({ status: 'failed', translatedPages: 0 });
+    expect(second.latestRun.error).toContain(`The source space ${source} is in the trash or was deleted`);
+    expect(second.status).toBe('completed'); // the earlier run's result stands
+    expect(libreCalls).toEqual([]);
+    const [after] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    expect(after.revisionId).toBe(before.revisionId);
+    const pages = await resultPages(after.revisionId);
+    expect(pages.map((p) => p.markdown)).toEqual(['HELLO WORLD.']);
   });
 
   it('choose the provider from TRANSLATOR_KIND and check its settings at start', () => {

@@ -10,6 +10,7 @@ import type { Block, Document } from './markdown-document.js';
 import { pageDocument, setPageContent, setPageDocument } from './page-content.js';
 import { preparedKey, type PreparedFiles } from './file-bytes.js';
 import { keyBetween } from './order-keys.js';
+import { RefResolver } from './ref-resolver.js';
 import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
 type Change = z.output<typeof ChangeRequestContentChange>;
@@ -90,6 +91,11 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   const insertedFiles: StoredFile[] = [];
   const fileBytes: { file: StoredFile; bytes: Buffer }[] = [];
   const now = ctx.now.toISOString();
+  // References in Markdown are read against the content as it is when the change applies; the resolver
+  // is made again after a change that moves pages.
+  let resolver: RefResolver | undefined;
+  const refsFor = (page: StoredPage) => (resolver ??= new RefResolver(next)).markdownRefs(page);
+  const touched = new Set<StoredPage>();
 
   for (const [i, change] of changes.entries()) {
     const at = `body.changes[${i}]`;
@@ -117,16 +123,21 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           createdAt: now,
           updatedAt: now,
         };
-        setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`);
-        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         next.pages.push(page);
+        resolver = undefined;
+        setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`, refsFor(page));
+        touched.add(page);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
         results.push({ object: 'created_page', ...(change.ref !== undefined && { ref: change.ref }), page: page.id });
         break;
       }
       case 'update_page': {
         const page = find(change.page, 'page');
-        if (change.document !== undefined) setPageContent(page, contentOf(change.document), `${at}.document`);
+        if (change.document !== undefined) {
+          setPageContent(page, contentOf(change.document), `${at}.document`, refsFor(page));
+          touched.add(page);
+        }
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
@@ -139,6 +150,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           page.position = positionAt(next, parent, change.at, page.id);
           page.parent = parent;
         }
+        if (change.slug !== undefined || change.into !== undefined) resolver = undefined;
         page.updatedAt = now;
         results.push({ object: 'updated_page', page: page.id });
         break;
@@ -147,10 +159,12 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         const page = find(change.page, 'page');
         const gone = subtreeIds(next, page.id);
         next.pages = next.pages.filter((p) => !gone.has(p.id));
+        resolver = undefined;
         results.push({ object: 'deleted_page', page: page.id });
         break;
       }
       case 'revert_page': {
+        resolver = undefined;
         const id = refs.get(change.page) ?? change.page;
         const source = await ctx.revision(change.revision ?? base);
         if (!source) throw new NotFound(`${at}.revision: revision ${change.revision} not found in this space`);
@@ -197,7 +211,48 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       }
     }
   }
+  // A document of the batch may name a page or a file by the `ref` the batch gave it.
+  if (refs.size > 0) for (const page of touched) if (next.pages.includes(page)) setPageDocument(page, withBatchRefs(pageDocument(page).nodes, refs, insertedFiles));
   return { content: next, results, insertedFiles, fileBytes };
+}
+
+/**
+ * The blocks with references to a batch's `ref`s made references to what they name: `{kind: 'file', file:
+ * 'logo'}`, `{kind: 'page', page: 'intro'}`, or a Markdown link or image to `logo`. Blocks without such a
+ * reference are returned as they are.
+ */
+function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: StoredFile[]): Block[] {
+  const fileIds = new Set(files.map((f) => f.id));
+  const replace = (ref: unknown): unknown => {
+    const r = ref as { kind?: string; file?: string; page?: string; url?: string; anchor?: string } | undefined;
+    if (!r || typeof r !== 'object') return ref;
+    const named = (name: string | undefined) => (name === undefined ? undefined : refs.get(name));
+    if (r.kind === 'file' && named(r.file)) return { ...r, file: named(r.file) };
+    if ((r.kind === 'page' || r.kind === 'anchor') && named(r.page)) return { ...r, page: named(r.page) };
+    if (r.kind === 'url' && named(r.url)) {
+      const id = named(r.url)!;
+      return fileIds.has(id) ? { kind: 'file', file: id } : { kind: 'page', page: id };
+    }
+    return ref;
+  };
+  let changed = false;
+  const walk = <T extends { data?: Record<string, unknown>; nodes?: unknown[] }>(node: T): T => {
+    let out = node;
+    if (node.data && 'ref' in node.data) {
+      const ref = replace(node.data.ref);
+      if (ref !== node.data.ref) {
+        out = { ...out, data: { ...node.data, ref } };
+        changed = true;
+      }
+    }
+    if (node.nodes) {
+      const nodes = node.nodes.map((n) => (n && typeof n === 'object' && 'object' in n && (n as { object: string }).object !== 'text' ? walk(n as T) : n));
+      if (nodes.some((n, i) => n !== node.nodes![i])) out = { ...out, nodes };
+    }
+    return out;
+  };
+  const result = blocks.map((b) => walk(b as Block & { data?: Record<string, unknown> }));
+  return changed ? result : blocks;
 }
 
 type Metadata = { emoji?: string; icon?: string; description?: string; condition?: string };

@@ -363,7 +363,15 @@ function colorName(value: unknown): string | undefined {
   return typeof value === 'string' && /^[\w#-]{1,40}$/.test(value) && value !== 'default' ? value : undefined;
 }
 
-function leafToMd(l: Leaf): Md.PhrasingContent[] {
+/**
+ * An element for the published site's renderer (mdast-util-to-hast makes an element of `data.hName`): the
+ * HTML form of what Markdown writes as raw HTML or a GitBook tag, built as a tree, never as HTML text.
+ */
+function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string>): Md.RootContent & Md.PhrasingContent {
+  return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
+}
+
+function leafToMd(l: Leaf, html = false): Md.PhrasingContent[] {
   const marks = [...(l.marks ?? [])].sort((a, b) => markRank(a) - markRank(b));
   const types = marks.map((m) => m.type);
   let nodes: Md.PhrasingContent[] = [types.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text }];
@@ -371,6 +379,7 @@ function leafToMd(l: Leaf): Md.PhrasingContent[] {
     const wrapper = wrapperOf[m.type];
     const tag = htmlTagOf[m.type];
     if (wrapper) nodes = [{ type: wrapper, children: nodes } as Md.PhrasingContent];
+    else if (html && (tag || m.type === 'color')) nodes = [element(tag ?? 'mark', nodes)];
     else if (tag) nodes = [{ type: 'html', value: `<${tag}>` }, ...nodes, { type: 'html', value: `</${tag}>` }];
     else if (m.type === 'color') {
       const data = (m.data ?? {}) as { text?: unknown; background?: unknown };
@@ -383,6 +392,8 @@ function leafToMd(l: Leaf): Md.PhrasingContent[] {
 
 interface WriteState {
   refs: MarkdownRefs;
+  /** For the published site (documentToMdast): elements instead of raw HTML and GitBook tags where HTML says it. */
+  html?: boolean;
 }
 
 function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
@@ -392,7 +403,7 @@ function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
 function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
   const out: Md.PhrasingContent[] = [];
   for (const node of nodes ?? []) {
-    if (node.object === 'text') for (const l of node.leaves) out.push(...leafToMd(l));
+    if (node.object === 'text') for (const l of node.leaves) out.push(...leafToMd(l, state.html));
     else if (node.object === 'inline') {
       const data = (node.data ?? {}) as { ref?: ContentRefValue; title?: string; alt?: string; caption?: string; formula?: string; code?: string; label?: string };
       switch (node.type) {
@@ -453,6 +464,13 @@ function figureHtml(image: Block, state: WriteState): string {
   return `<figure><img src="${escapeHtml(state.refs.write(data.ref))}" alt="${escapeHtml(alt.replace(/\s+/g, ' '))}">${caption}</figure>`;
 }
 
+function figureElement(image: Block, state: WriteState): Md.RootContent {
+  const data = (image.data ?? {}) as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
+  const img: Md.Image = { type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : '' };
+  const caption = typeof data.caption === 'string' && data.caption !== '' ? [element('figcaption', [{ type: 'text', value: data.caption }])] : [];
+  return element('figure', [img, ...caption] as Md.RootContent[]);
+}
+
 function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   const data = (b.data ?? {}) as Record<string, unknown>;
   const inner = () => blocksToMd(childBlocks(b), state);
@@ -496,7 +514,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
         value: childBlocks(b).map((line) => textOfNodes(line.nodes)).join('\n'),
       };
       const attributes = attributesOf(data, ['title', 'overflow', ...codeFlags]);
-      return Object.keys(attributes).length > 0 ? [liquid('code', attributes, [code])] : [code];
+      return Object.keys(attributes).length > 0 && !state.html ? [liquid('code', attributes, [code])] : [code];
     }
     case 'math':
       return [{ type: 'math', value: typeof data.formula === 'string' ? data.formula : '' } as Md.RootContent];
@@ -524,6 +542,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'tabs':
       return [liquid('tabs', {}, inner())];
     case 'tabs-item':
+      if (state.html) return [element('section', [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: typeof data.title === 'string' ? data.title : '' }] }] }, ...inner()])];
       return [liquid('tab', attributesOf(data, ['title']), inner())];
     case 'stepper':
       return [liquid('stepper', {}, inner())];
@@ -538,16 +557,26 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'update':
       return [liquid('update', attributesOf(data, ['date']), inner())];
     case 'embed':
+      if (state.html) {
+        const url = typeof data.url === 'string' ? data.url : '';
+        return [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }, ...inner()];
+      }
       return [liquid('embed', { url: typeof data.url === 'string' ? data.url : '', ...attributesOf(data, ['fullWidth']) }, inner())];
     case 'file':
+      if (state.html) {
+        const link: Md.Link = { type: 'link', url: state.refs.write(data.ref as ContentRefValue), children: [{ type: 'text', value: state.refs.label(data.ref as ContentRefValue) }] };
+        return [{ type: 'paragraph', children: [link] }, ...inner()];
+      }
       return [liquid('file', { src: state.refs.write(data.ref as ContentRefValue) }, inner())];
     case 'content-ref': {
       const url = state.refs.write(data.ref as ContentRefValue);
       const label = state.refs.label(data.ref as ContentRefValue);
+      if (state.html) return [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: label }] }] }];
       return [liquid('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: label }] }] }])];
     }
     case 'expandable': {
       const title = typeof data.title === 'string' ? data.title.replace(/\s+/g, ' ') : '';
+      if (state.html) return [element('details', [element('summary', [{ type: 'text', value: title }]), ...inner()], data.defaultExpanded === true ? { open: '' } : undefined)];
       return [
         { type: 'html', value: `<details${data.defaultExpanded === true ? ' open' : ''}>\n<summary>${escapeHtml(title)}</summary>` },
         ...inner(),
@@ -555,12 +584,16 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
       ];
     }
     case 'images': {
+      if (state.html) {
+        const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureElement(i, state));
+        return figures.length === 0 ? [] : [figures.length === 1 ? figures[0] : element('div', figures)];
+      }
       const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureHtml(i, state));
       if (figures.length === 0) return [];
       return [{ type: 'html', value: figures.length === 1 ? figures[0] : `<div>${figures.join('')}</div>` }];
     }
     case 'image':
-      return [{ type: 'html', value: figureHtml(b, state) }];
+      return [state.html ? figureElement(b, state) : { type: 'html', value: figureHtml(b, state) }];
     default: {
       // Blocks Markdown has no syntax for (`if`, OpenAPI operations, integrations, …) are in the
       // Document only; their inner blocks, or their text, stand for them here.
@@ -577,6 +610,14 @@ function cellInlines(cell: Block): Block['nodes'] {
   const nodes = cell.nodes ?? [];
   if (nodes.every((n) => n.object !== 'block')) return nodes;
   return nodes.flatMap((n) => (n.object === 'block' ? (n.nodes ?? []).filter((m) => m.object !== 'block') : [n]));
+}
+
+/**
+ * The mdast tree of a document for the published site's renderer: references written by `refs` (the
+ * site's own URLs), raw HTML and GitBook tags given as elements (`siteElement` nodes with `data.hName`).
+ */
+export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs): Md.Root {
+  return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true }) };
 }
 
 /** GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets. */

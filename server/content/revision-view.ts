@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
 import { pageDocument, pageMarkdown } from './page-content.js';
+import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';
@@ -38,6 +39,11 @@ export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionConten
   return pageView(ctx, where, content, byId, page, options);
 }
 
+/** The `markdown` format of a page of `content`: references as relative paths (ref-resolver.ts). */
+export function markdownOfPage(content: RevisionContent, page: StoredPage, revisionId?: string): string {
+  return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && `${revisionId}\u0000${page.id}`);
+}
+
 function pageView(
   ctx: Ctx,
   where: ContentLocation,
@@ -55,7 +61,7 @@ function pageView(
     ...(page.icon && { icon: page.icon }),
     createdAt: page.createdAt,
     updatedAt: page.updatedAt,
-    ...(options.format === 'markdown' && { markdown: pageMarkdown(page, undefined, options.revisionId && `${options.revisionId}\u0000${page.id}`) }),
+    ...(options.format === 'markdown' && { markdown: markdownOfPage(content, page, options.revisionId) }),
     ...(options.format === 'document' && { document: pageDocument(page) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,

@@ -20,7 +20,7 @@ import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow 
 import type { Visitor } from '../conditions/evaluate.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
-import { renderPage } from './render-markdown.js';
+import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
@@ -30,7 +30,9 @@ import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { servePublicSpec } from './public-specs.route.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
-import { pageMarkdown } from '../content/page-content.js';
+import { pageDocument } from '../content/page-content.js';
+import type { StoredFile, StoredPage } from '../content/revision-content.js';
+import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -188,6 +190,8 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
     sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
   }
+  const files = segments.indexOf(FILES_SEGMENT);
+  if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
@@ -212,6 +216,12 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const tree = await spaceTree(db, nav.variant.space);
   const readable = readablePages(tree, visitor);
   const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
+  const byId = new Map(tree.pages.map((p) => [p.page.id, p]));
+  // Where the page's references lead on this site: its pages' URLs and its files' stable URLs.
+  const siteUrls = {
+    page: (page: StoredPage) => (byId.has(page.id) ? hrefOf(byId.get(page.id)!) : `${variantBase}/${joinPath(tree.refs.pathOf(page))}`),
+    file: (file: StoredFile) => `${variantBase}/${FILES_SEGMENT}/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`,
+  };
   const sidebarFor = (currentId?: string): SidebarEntry[] => {
     const hidden = new Set<string>();
     return readable
@@ -224,7 +234,19 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
-  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor } };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } };
+}
+
+/**
+ * A file of a site space, at `<site space>/~files/<file id>/<name>`: served to a reader who may read a page
+ * of that space referring to it (site-files.ts), under a URL that never expires.
+ */
+async function fileAnswer(options: PublishedOptions, req: Req, res: Res, found: FoundSite, visitor: Visitor, place: string[], rest: string[]): Promise<void> {
+  const nav = navigate(found.site, await structureOf(options.db, found), visitor, place);
+  if (!nav.variant || nav.rest.length > 0 || rest.length !== 2) return notFound(req, res);
+  const tree = await spaceTree(options.db, nav.variant.space);
+  const served = await siteFileAnswer(options.db, req, res, { site: found.site, spaceId: nav.variant.space.id, tree, readable: readablePages(tree, visitor), fileId: rest[0] });
+  if (!served) notFound(req, res);
 }
 
 /** The 404 of a place with no site space the reader may see (none published there, or none their claims show). */
@@ -235,7 +257,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, readable, hrefOf, sidebarFor } = variant;
+  const { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
   const order = readingOrder(readable);
   const pagePath = nav.rest.join('/');
   let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
@@ -258,7 +280,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderPage(tree.revisionId, target.page.id, pageMarkdown(target.page)),
+    content: renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });
