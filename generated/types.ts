@@ -2524,6 +2524,390 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a space
+         * @description Gives each of `users` (members of the space's organization, guests included) and `teams` (of the organization) the role `role` on the space, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the space.
+         */
+        post: operations["inviteToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a space
+         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space.
+         */
+        get: operations["listUserPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a space
+         * @description Takes away the role given to the user on the space: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the space.
+         */
+        delete: operations["removeUserFromSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a space
+         * @description Gives the member `userId` the role `role` on the space (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the space.
+         */
+        patch: operations["updateUserPermissionInSpace"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a space
+         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space.
+         */
+        get: operations["listTeamPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a space
+         * @description Takes away the role given to the team on the space: 205 when there was one, 204 when there was none. Requires the `admin` role on the space.
+         */
+        delete: operations["removeTeamFromSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a space
+         * @description Gives the team `teamId` the role `role` on the space (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the space.
+         */
+        patch: operations["updateTeamPermissionInSpace"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a space
+         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space.
+         */
+        get: operations["listPermissionsAggregateInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a collection
+         * @description Gives each of `users` (members of the collection's organization, guests included) and `teams` (of the organization) the role `role` on the collection (it reaches the spaces and collections inside it that are in-collection or inherit), replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the collection.
+         */
+        post: operations["inviteToCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a collection
+         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection.
+         */
+        get: operations["listUserPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a collection
+         * @description Takes away the role given to the user on the collection: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the collection.
+         */
+        delete: operations["removeUserFromCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a collection
+         * @description Gives the member `userId` the role `role` on the collection (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the collection.
+         */
+        patch: operations["updateUserPermissionInCollection"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a collection
+         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection.
+         */
+        get: operations["listTeamPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a collection
+         * @description Takes away the role given to the team on the collection: 205 when there was one, 204 when there was none. Requires the `admin` role on the collection.
+         */
+        delete: operations["removeTeamFromCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a collection
+         * @description Gives the team `teamId` the role `role` on the collection (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the collection.
+         */
+        patch: operations["updateTeamPermissionInCollection"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a collection
+         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection.
+         */
+        get: operations["listPermissionsAggregateInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a site
+         * @description Gives each of `users` (members of the site's organization, guests included) and `teams` (of the organization) the role `role` on the site, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. On a site, a grant raises the organization role for the operations on that site. Requires the `admin` role in the organization.
+         */
+        post: operations["inviteToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a site
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization.
+         */
+        get: operations["listUserPermissionsInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a site
+         * @description Takes away the role given to the user on the site: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role in the organization.
+         */
+        delete: operations["removeUserFromSite"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a site
+         * @description Gives the member `userId` the role `role` on the site (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role in the organization.
+         */
+        patch: operations["updateUserPermissionInSite"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a site
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization.
+         */
+        get: operations["listTeamPermissionsInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a site
+         * @description Takes away the role given to the team on the site: 205 when there was one, 204 when there was none. Requires the `admin` role in the organization.
+         */
+        delete: operations["removeTeamFromSite"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a site
+         * @description Gives the team `teamId` the role `role` on the site (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role in the organization.
+         */
+        patch: operations["updateTeamPermissionInSite"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a site
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization.
+         */
+        get: operations["listPermissionsAggregateInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2534,6 +2918,11 @@ export interface components {
          * @enum {string}
          */
         MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /**
+         * @description Level every organization member has on the content: a role; null for nothing (only the users and teams granted a role reach it); `inherit` for what the enclosing collection gives, or the member's organization role at the top level. A member's role on content is the strongest of this level, their own grant, their teams' grants and the grants on the collections around it; organization admins keep admin; guests reach only what they are granted.
+         * @example inherit
+         */
+        DefaultLevel: components["schemas"]["MemberRole"] | null | "inherit";
         /**
          * @description Role in a team: owners manage the team members.
          * @example member
@@ -3588,7 +3977,7 @@ export interface components {
             language?: components["schemas"]["TranslationLanguage"] & unknown;
             /** @description Id of the active revision. */
             revision: string;
-            defaultLevel: components["schemas"]["MemberRole"] | null;
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /** @description Number of open comments. */
             comments: number;
             changeRequests: number;
@@ -3645,7 +4034,7 @@ export interface components {
             emoji?: string;
             /** @enum {string} */
             editMode?: "live" | "locked";
-            defaultLevel?: components["schemas"]["MemberRole"] | null;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
             language?: components["schemas"]["TranslationLanguage"];
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
@@ -4569,8 +4958,7 @@ export interface components {
             organization: string;
             /** @description Id of the parent collection, absent at the top level. */
             parent?: string;
-            /** @description Role every organization member has on the content by default. */
-            defaultLevel: components["schemas"]["MemberRole"] | null;
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /**
              * Format: date-time
              * @example 2026-03-14T09:26:53.000Z
@@ -4597,7 +4985,7 @@ export interface components {
         UpdateCollection: {
             title?: string;
             description?: string;
-            defaultLevel?: components["schemas"]["MemberRole"] | null;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
         };
         MoveCollection: {
             parent?: string | null;
@@ -7251,6 +7639,151 @@ export interface components {
             /** @description Total number of items across all pages. */
             count: number;
             items: components["schemas"]["OpenAPISpecVersion"][];
+        };
+        InviteUsersAndTeams: {
+            /** @description The role to give them; null takes their grant away (a guest level: nothing). */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description Ids of the organization members (guests included) to give the role to. */
+            users?: string[];
+            /** @description Ids of the teams of the organization to give the role to. */
+            teams?: string[];
+        };
+        UpdatePermission: {
+            /** @description The new role; null takes the grant away. */
+            role: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description The role of a user on a space or collection. */
+        UserContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            user: components["schemas"]["User"];
+        };
+        /** @description The role of a team on a space or collection. */
+        TeamContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            team: components["schemas"]["Team"];
+        };
+        /** @description The role given to a user on a site. */
+        UserSitePermissionOverride: {
+            permission: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+        };
+        /** @description The role given to a team on a site. */
+        TeamSitePermissionOverride: {
+            permission: components["schemas"]["MemberRole"] | null;
+            team: components["schemas"]["Team"];
+        };
+        /** @description Where the role comes from: the organization role, or a grant on the site (to the user, or to one of their teams). */
+        UserSitePermissionOrigin: {
+            /** @enum {string} */
+            type: "organization";
+            organization: string;
+        } | {
+            /** @enum {string} */
+            type: "site";
+            site: string;
+            /** @enum {string} */
+            reason: "member" | "team";
+            team?: string;
+        };
+        /** @description The effective role of a member on a site, and where it comes from. */
+        UserSitePermission: {
+            permission: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+            origin: components["schemas"]["UserSitePermissionOrigin"];
+            /** @description Whether the membership is disabled. */
+            disabled: boolean;
+            /** Format: date-time */
+            lastSeenAt?: string;
+        };
+        SpaceUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        SpaceTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamContentPermission"][];
+        };
+        SpacePermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        CollectionUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        CollectionTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamContentPermission"][];
+        };
+        CollectionPermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        SiteUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserSitePermissionOverride"][];
+        };
+        SiteTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamSitePermissionOverride"][];
+        };
+        SitePermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserSitePermission"][];
         };
         SiteSectionGroupList: {
             /** @description Absent on the last page. */
@@ -21918,6 +22451,1345 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ConversationIssueDetail"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpacePermissionAggregateList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionPermissionAggregateList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "origin": {
+                     *             "type": "site",
+                     *             "site": "sit_01JD3QE4R7HN2WX",
+                     *             "reason": "member"
+                     *           },
+                     *           "disabled": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SitePermissionAggregateList"];
                 };
             };
             400: components["responses"]["BadRequestError"];

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
-import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
+import { findCollectionGrant, inheritedUnder, memberBasis, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
 import { copyFiles } from '../content/file-bytes.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
 import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
@@ -52,7 +52,7 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
   });
   const counts = await countsOfGrant(ctx.db, grant);
   if (!moved) return toSpace(ctx, { ...grant.row, ...counts }, grant.role);
-  return toSpace(ctx, { ...moved.row, ...counts }, spaceRole({ orgRole: grant.orgRole, inherited: inheritedUnder(moved.parent) }, moved.row));
+  return toSpace(ctx, { ...moved.row, ...counts }, spaceRole({ ...grant, inherited: inheritedUnder(moved.parent) }, moved.row));
 }
 
 /**
@@ -130,6 +130,6 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
     return moved;
   });
-  return toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
+  return toSpace(ctx, { ...row, ...counts }, spaceRole(memberBasis(target, inheritedUnder(parent)), row));
 }
 
