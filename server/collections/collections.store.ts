@@ -26,6 +26,7 @@ import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace } from '../spaces/space-view.js';
+import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
 export type Collection = components['schemas']['Collection'];
 type CreateCollection = z.output<typeof collectionOperations.createCollection.body>;
@@ -175,6 +176,8 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .update(changeRequests)
       .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
       .where(inArray(changeRequests.spaceId, movedSpaces));
+    // Only the grants of members of the new organization follow (server/permissions/grant-cleanup.ts).
+    await carryGrantsTo(tx, targetOrganizationId, { collectionIds: ids, spaceIds: movedSpaces });
     const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })

@@ -14,6 +14,7 @@ import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
 type TransferSpace = z.output<typeof spaceOperations.transferSpace.body>;
@@ -128,6 +129,8 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
       .returning();
     // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
+    // Only the grants of members of the new organization follow it (server/permissions/grant-cleanup.ts).
+    await carryGrantsTo(tx, body.organization, { spaceIds: [source.id] });
     return moved;
   });
   return toSpace(ctx, { ...row, ...counts }, spaceRole(memberBasis(target, inheritedUnder(parent)), row));
