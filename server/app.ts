@@ -99,7 +99,7 @@ export function createApp(options: AppOptions): App {
 
   app.use('/v1', api.routes); // files, PDFs, integration images, the published document: no bearer token
   // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
-  setServerOrigin(publicUrl);
+  setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   app.use(publicEndpointRoutes(db, publicUrl));
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
