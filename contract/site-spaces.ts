@@ -81,7 +81,9 @@ export const siteSpaceOperations = operations({
     summary: 'Update a site space',
     description:
       'Changes the path, the condition or the space of a site space; omitted fields are unchanged and ' +
-      '`condition: null` removes the condition. An unknown site space or space is not found (404).',
+      '`condition: null` removes the condition. A condition outside the grammar, or naming a claim the site\'s ' +
+      'adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site ' +
+      'space or space is not found (404).',
     params: SiteSpaceIdParams,
     body: z
       .strictObject({

@@ -10,6 +10,7 @@ import {
   SiteIdParams,
   siteEx,
   siteLocation,
+  SiteCondition,
   SiteSection,
   siteSectionExample,
   SiteVisibility,
@@ -27,7 +28,12 @@ export const siteProxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const agentsContext = z
   .enum(['excluded', 'included'])
-  .openapi({ description: 'excluded: AI agents cannot access the site; included: they can.' });
+  .openapi({
+    description:
+      'excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests ' +
+      'whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown ' +
+      'at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.',
+  });
 
 export const siteExample = {
   object: 'site' as const,
@@ -151,7 +157,7 @@ export const SiteCustomizationSettings = z
               style: z.string().optional(),
               to: ContentRef.optional(),
               links: z.array(link).optional(),
-              condition: z.string().optional(),
+              condition: SiteCondition.optional(),
             }),
           )
           .optional(),
@@ -551,8 +557,9 @@ export const siteOperations = operations({
     summary: 'Set the customization of a site',
     description:
       'Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults ' +
-      'filled in; the published site shows it from the next request on. A color that is not hex or an image URL that ' +
-      'is not http(s) is refused (400). An unknown site is not found (404).',
+      'filled in; the published site shows it from the next request on. A color that is not hex, an image URL that ' +
+      'is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site\'s ' +
+      'adaptive schema does not define) is refused (400). An unknown site is not found (404).',
     params: SiteIdParams,
     body: SiteCustomizationSettingsInput,
     bodyExample: siteCustomizationExample,

@@ -1498,7 +1498,7 @@ export interface paths {
         get: operations["getSiteCustomizationById"];
         /**
          * Set the customization of a site
-         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex or an image URL that is not http(s) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         put: operations["updateSiteCustomizationById"];
         post?: never;
@@ -1595,7 +1595,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1771,7 +1771,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. An unknown site space or space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -1958,11 +1958,15 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable the development mode of an integration
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         */
+        delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2339,7 +2343,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them, and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -3157,7 +3161,7 @@ export interface components {
             description?: string;
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
-            /** @description Whether the page is excluded from search in the published site. */
+            /** @description Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL. */
             noIndex?: boolean;
             /** @description Whether search engines are asked not to index the page. */
             noRobotsIndex?: boolean;
@@ -3609,6 +3613,7 @@ export interface components {
                  */
                 published?: string;
             };
+            /** @description What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
             permissions: {
                 view: boolean;
                 access: boolean;
@@ -4190,7 +4195,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         ChangeRequestInsertPage: {
@@ -4215,7 +4220,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         /** @description Deletes a page with its subpages. */
@@ -5054,7 +5059,7 @@ export interface components {
             title: string;
             /** @description Whether it is the default site space of its section (or of the site). */
             default: boolean;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
             urls: {
@@ -5144,7 +5149,7 @@ export interface components {
             default: boolean;
             /** @description Path of the section in the published site URL. */
             path: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             /** @description Id of the section group holding it; absent at the root. */
             sectionGroup?: string;
@@ -5321,7 +5326,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -5430,6 +5435,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -5581,6 +5587,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -5915,7 +5922,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -6057,6 +6064,37 @@ export interface components {
             required?: string[];
         };
         /**
+         * @description A configuration asked by a UI component of the integration rather than by a form: the component checks the settings, so the server stores what is given (as free-form settings, within the size limit).
+         * @example {
+         *       "componentId": "config"
+         *     }
+         */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the UI component of the integration that asks for the settings. */
+            componentId: string;
+        };
+        /**
+         * @description How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfiguration: components["schemas"]["IntegrationConfigurationSchema"] | components["schemas"]["IntegrationConfigurationComponent"];
+        /**
          * @example {
          *       "account": {
          *         "properties": {
@@ -6078,9 +6116,9 @@ export interface components {
          *     }
          */
         IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            account?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            space?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            site?: components["schemas"]["IntegrationConfiguration"] & unknown;
         };
         /**
          * @description A custom block the integration provides to the editor.
@@ -6592,14 +6630,14 @@ export interface components {
         };
         PublishIntegration: {
             /**
-             * @description Runtime of the script; omitted means the default runtime.
+             * @description How the script is called (docs/integrations-runtime.md). `v2`: GitBook's dispatch protocol, what `@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, `environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` receives events as JSON and requests as themselves.
              * @enum {string}
              */
-            runtime?: "v1";
+            runtime?: "v1" | "v2";
             /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
-            /** @description One-line description. */
+            /** @description One-line description (may be empty). */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
@@ -7329,7 +7367,7 @@ export interface components {
             path?: string;
             /** @description Id of the site space to make the default of the section. */
             defaultSiteSpace?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             icon?: string;
             description?: string;
@@ -7376,7 +7414,7 @@ export interface components {
         UpdateSiteSpace: {
             /** @description Path of the site space in the published site URL. */
             path?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             /** @description Id of the space the site space publishes. */
             spaceId?: string;
@@ -7578,11 +7616,11 @@ export interface components {
             isActive: boolean;
         };
         /**
-         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished; failed: the latest run failed (`latestRun.error` says why; the result of an earlier run, if any, stands).
          * @example completed
          * @enum {string}
          */
-        TranslationStatus: "pending" | "running" | "completed";
+        TranslationStatus: "pending" | "running" | "completed" | "failed";
         /** @description The outcome of a translation run. */
         TranslationRun: {
             /**
@@ -7608,6 +7646,8 @@ export interface components {
             finishedAt: string;
             /** @description Why the run failed. */
             error?: string;
+            /** @description Present when the translation has instructions: whether the translator was given them. Only an `openai` translator takes instructions; `libretranslate`, `copy` and `memory` runs translate without them (false). */
+            instructionsUsed?: boolean;
         };
         /**
          * @description A translation of a space into another language, kept up to date by runs.
@@ -18951,6 +18991,39 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    disableIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The development mode is off. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

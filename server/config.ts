@@ -31,6 +31,7 @@ export const ConfigSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
+  JOB_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
   SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
@@ -90,6 +91,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** How long a job claim holds without a heartbeat (server/jobs/runner.ts). */
   jobLeaseMs: number;
+  /** Days finished jobs are kept before they are deleted (server/jobs/prune.job.ts). */
+  jobRetentionDays: number;
   /** PEM files of the key (and its certificate) SAML AuthnRequests are signed with; absent: not signed. */
   samlSigning?: { keyFile: string; certFile: string };
   /** Requests per token (or per address without a valid token) and minute; 0: no limit (server/operating/rate-limit.ts). */
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
+    jobRetentionDays: c.JOB_RETENTION_DAYS,
     samlSigning: c.SAML_SIGNING_KEY_FILE && c.SAML_SIGNING_CERT_FILE ? { keyFile: c.SAML_SIGNING_KEY_FILE, certFile: c.SAML_SIGNING_CERT_FILE } : undefined,
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,

@@ -153,6 +153,7 @@ describe('translation runs', () => {
     expect(done.status).toBe('completed');
     expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'libretranslate', translated: true, translatedPages: 2, skippedPages: 0 });
     expect(done.latestRun.error).toBeUndefined();
+    expect(done.latestRun.instructionsUsed).toBeUndefined(); // the translation has no instructions
     expect(done.result.space).not.toBe(source);
     // Nothing but text reached the translator.
     const sent = libreCalls.flatMap((c) => c.q);
@@ -189,7 +190,7 @@ describe('translation runs', () => {
     const source = await spaceWithPages(admin, 'Acme Cloud', [page('p1', 'Setup', CODE_PAGE)]);
     const id = await createTranslation(admin, source, 'fr', instructions);
     const done = await run(admin, id, openai());
-    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'openai', translated: true, translatedPages: 1, skippedPages: 0 });
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'openai', translated: true, translatedPages: 1, skippedPages: 0, instructionsUsed: true });
     expect(chatCalls.length).toBeGreaterThan(0);
     for (const call of chatCalls) {
       expect(call.authorization).toBe('Bearer sk-test-key');
@@ -215,6 +216,18 @@ describe('translation runs', () => {
     const again = await run(admin, id, openai());
     expect(again.latestRun).toMatchObject({ translatedPages: 1, skippedPages: 0 });
     expect(chatCalls[0].body.messages[0].content).toContain('Use "tu".');
+  });
+
+  it('with LibreTranslate say the instructions were not used, as they cannot be sent to it', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Acme Cloud', [page('p1', 'Setup', 'Open the console.')]);
+    const id = await createTranslation(admin, source, 'fr', instructions);
+    const done = await run(admin, id, libre());
+    expect(done.status).toBe('completed');
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'libretranslate', translated: true, instructionsUsed: false });
+    expect(JSON.stringify(libreCalls)).not.toContain('vous');
+    const copied = await run(admin, id, copyTranslator);
+    expect(copied.latestRun).toMatchObject({ provider: 'copy', translated: false, instructionsUsed: false });
   });
 
   it('translate only the pages changed since the last run and say how many were skipped', async () => {
@@ -266,7 +279,7 @@ describe('translation runs', () => {
     behaviour.answered = 0;
     behaviour.okCalls = 1;
     const failed = await run(admin, id, libre(), { baseMs: 0, maxMs: 0 });
-    expect(failed.status).toBe('completed'); // the earlier run's result stands
+    expect(failed.status).toBe('failed'); // the earlier run's result stands: `result` is unchanged
     expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'libretranslate', translatedPages: 0, skippedPages: 0 });
     expect(failed.latestRun.error).toMatch(/translator failed: .*answered 500/);
     expect(failed.stats.runs).toBe(1);
@@ -285,7 +298,7 @@ describe('translation runs', () => {
     const spacesBefore = (await h.current.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.organizationId, admin.organizationId))).length;
     behaviour.mode = 'hang';
     const failed = await run(admin, id, openai(300), { baseMs: 0, maxMs: 0 });
-    expect(failed.status).toBe('pending');
+    expect(failed.status).toBe('failed');
     expect(failed.result).toBeUndefined();
     expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'openai' });
     expect(failed.latestRun.error).toMatch(/did not answer within 300 ms/);
@@ -322,7 +335,7 @@ describe('translation runs', () => {
     expect(translated.latestRun).toMatchObject({ provider: 'libretranslate', translated: true, translatedPages: 1, skippedPages: 0 });
   });
 
-  it('leave a translation pending again when the worker of its last attempt died mid-run, and say so', async () => {
+  it('mark a translation failed when the worker of its last attempt died mid-run, and say so', async () => {
     const admin = await h.current.newAdmin();
     const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
     const id = await createTranslation(admin, source, 'pt');
@@ -335,8 +348,11 @@ describe('translation runs', () => {
       .where(and(eq(jobs.kind, RUN_TRANSLATION), sql`${jobs.payload}->>'translationId' = ${id}`));
     expect(await drain(copyTranslator)).toBe(1);
     const after = await get(admin, id);
-    expect(after.status).toBe('pending');
+    expect(after.status).toBe('failed');
     expect(after.latestRun).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
+    // Queued again, it is pending until the run starts.
+    expect((await admin.api.post(`/orgs/${admin.organizationId}/translations/${id}/run`)).status).toBe(204);
+    expect((await get(admin, id)).status).toBe('pending');
   });
 
   it('translate the text of hints and tabs only: the blocks keep their form, style and titles in the translated space', async () => {

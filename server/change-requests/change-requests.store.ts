@@ -19,6 +19,7 @@ import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge }
 import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
 import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexingSql } from '../search/index.job.js';
+import { pageConditionClaims } from '../sites/page-condition-claims.js';
 import { assertStorableDocument } from '../content/document-check.js';
 
 type Ops = typeof changeRequestOperations;
@@ -151,10 +152,12 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     const { space, cr, content, organizationRules } = await lockForWrite(tx, grant.row.id, ref, false);
     refuseLocked(space);
     refuseClosed(cr, 'edited');
+    const setsCondition = body.changes.some((change) => 'condition' in change && change.condition);
     const applied = await applyChanges(content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),
       files,
+      claimNames: setsCondition ? await pageConditionClaims(tx, space.id) : undefined,
     }, baseRevision(cr));
     const now = tx.now();
     await saveFiles(tx, space.id, applied.fileBytes);

@@ -18,7 +18,7 @@ import {
 } from '../auth/access.js';
 import { chainLevels } from '../auth/grants.js';
 import { asRole, collectionPermissions, type Role } from '../auth/roles.js';
-import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../content/tree.js';
+import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
@@ -131,7 +131,7 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
     // Under the tree lock, the cycle check below still holds when the move is written.
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, collections, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     let parent: CollectionGrant | undefined;

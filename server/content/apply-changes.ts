@@ -3,6 +3,7 @@
 // `body.changes[i]`, and nothing is written.
 import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
+import { checkCondition, type ClaimNames } from '../conditions/check.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Block, Document } from './markdown-document.js';
@@ -26,6 +27,8 @@ export interface ApplyContext {
   revision(id: string | undefined): Promise<RevisionContent | undefined>;
   /** The bytes of the batch's inserted files, read before the transaction (file-bytes.ts prepareFiles). */
   files: PreparedFiles;
+  /** The claims page conditions may read (the adaptive schemas of the sites publishing the space); undefined: any. */
+  claimNames?: ClaimNames;
 }
 
 /** A change's body as page-content.ts takes it. */
@@ -124,7 +127,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         resolver = undefined;
         setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`, refsFor(page));
         touched.add(page);
-        setMetadata(page, change);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
         results.push({ object: 'created_page', ...(change.ref !== undefined && { ref: change.ref }), page: page.id });
         break;
@@ -138,7 +141,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
-        setMetadata(page, change);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.into !== undefined || change.at !== undefined) {
           const parent = change.into === undefined ? page.parent : change.into === null ? null : find(change.into, 'into').id;
           if (parent !== null && subtreeIds(next, page.id).has(parent)) {
@@ -252,7 +255,10 @@ function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: Stored
   return changed ? result : blocks;
 }
 
-function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; description?: string; condition?: string }) {
+type Metadata = { emoji?: string; icon?: string; description?: string; condition?: string };
+
+function setMetadata(page: StoredPage, change: Metadata, conditionField: string, claimNames: ClaimNames | undefined) {
+  checkCondition(conditionField, change.condition, claimNames);
   if (change.emoji !== undefined) page.emoji = change.emoji || undefined;
   if (change.icon !== undefined) page.icon = change.icon || undefined;
   if (change.description !== undefined) page.description = change.description;

@@ -1,4 +1,4 @@
-// The published document (GET /v1/openapi.json, /v1/openapi.yaml) and an interactive reference at /docs,
+// The published document (GET /v1/openapi.json, /v1/openapi.yaml, under the API's path) and an interactive reference at /docs,
 // served without a token: both describe the API, they expose no data. Mounted before authentication.
 // The reference is Scalar's standalone bundle, served from node_modules by this server (no CDN: it must
 // work on a machine without internet, and a reference that loads third-party code can break or leak).
@@ -21,7 +21,8 @@ export interface ReferenceDocsOptions {
   publicUrl: string;
 }
 
-export function referenceDocs({ publicUrl }: ReferenceDocsOptions): Router {
+/** GET /openapi.json and /openapi.yaml under the API's path (/v1, or where a host app mounted it). */
+export function publishedDocument(): Router {
   const router = express.Router();
   // Read once, on first request: the JSON document is about 1 MB and most processes never serve it.
   const documents = new Map<string, Promise<string>>();
@@ -34,12 +35,18 @@ export function referenceDocs({ publicUrl }: ReferenceDocsOptions): Router {
     }
     return text;
   };
-  router.get('/v1/openapi.json', async (_req, res) => {
+  router.get('/openapi.json', async (_req, res) => {
     res.type('application/json').send(await document('openapi.json'));
   });
-  router.get('/v1/openapi.yaml', async (_req, res) => {
+  router.get('/openapi.yaml', async (_req, res) => {
     res.type('application/yaml').send(await document('openapi.yaml'));
   });
+  return router;
+}
+
+/** The interactive reference at /docs, reading the standalone server's /v1/openapi.json. */
+export function referenceDocs({ publicUrl }: ReferenceDocsOptions): Router {
+  const router = express.Router();
   router.get(BUNDLE_PATH, (_req, res) => {
     res.sendFile(scalarBundle, { maxAge: '1d' });
   });

@@ -3,7 +3,7 @@
 // space they may read. Pure functions of what site-data.ts read.
 import type { StoredPage } from '../content/revision-content.js';
 import type { ItemRow, SiteRow } from '../sites/site-view.js';
-import { conditionHolds, type Visitor } from './conditions.js';
+import { conditionHolds, type Visitor } from '../conditions/evaluate.js';
 import type { SiteStructure, SpaceTree, TreePage } from './site-data.js';
 
 type Entry = SiteStructure['siteSpaces'][number];
@@ -95,4 +95,9 @@ export function readingOrder(pages: TreePage[]): TreePage[] {
 /** Whether search engines may index the page (the site's visibility decides first). */
 export function pageIndexable(page: StoredPage): boolean {
   return !page.noIndex && !page.noRobotsIndex;
+}
+
+/** A URL path of the given parts, each segment escaped (empty parts left out). */
+export function joinPath(...parts: string[]): string {
+  return parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
 }

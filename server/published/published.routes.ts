@@ -16,14 +16,16 @@ import { siteCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { siteScriptsOf } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
-import type { Visitor } from './conditions.js';
-import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import type { Visitor } from '../conditions/evaluate.js';
+import { joinPath, navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
+import { isAiAgent, robotsTxt } from './agents.js';
+import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
@@ -58,9 +60,15 @@ function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteR
   sendText(req, res, status, 'text/html', html);
 }
 
+/** A text for agents (Markdown, llms.txt), cached like the site's pages and never indexed itself. */
+function sendAgentText(req: Req, res: Res, site: SiteRow, type: string, text: string) {
+  res.setHeader('Cache-Control', site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  sendText(req, res, 200, type, text);
+}
+
 const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(), undefined, false);
 
-const joinPath = (...parts: string[]) => parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
 
 /** The reader's access to the site: the visitor, or the answer already sent. */
 async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
@@ -142,11 +150,28 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const { site } = place.found;
   const origin = place.origin;
 
+  const agentsIncluded = site.agentsContext !== 'excluded';
   if (segments.length === 1 && segments[0] === 'robots.txt') {
-    const open = site.visibility === 'public';
     res.setHeader('Cache-Control', 'no-cache');
-    sendText(req, res, 200, 'text/plain', open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
+    const robots = robotsTxt({ indexable: site.visibility === 'public', agentsExcluded: !agentsIncluded, sitemapUrl: `${origin}${base}/sitemap.xml` });
+    sendText(req, res, 200, 'text/plain', robots);
     return;
+  }
+  // `agentsContext: excluded`: the AI crawlers robots.txt names get nothing else, whether they read it or not.
+  if (!agentsIncluded && isAiAgent(req.headers['user-agent'])) {
+    res.setHeader('X-Robots-Tag', 'noindex');
+    sendText(req, res, 403, 'text/plain', 'AI agents may not read this site.\n');
+    return;
+  }
+  if (agentsIncluded && segments.length === 1 && segments[0] === 'llms.txt') {
+    const title = siteCustomization(site).title || site.title;
+    const text = await llmsAt(db, site, title, await structureOf(db, place.found), visitor, `${origin}${base}`);
+    sendAgentText(req, res, site, 'text/plain', text);
+    return;
+  }
+  if (agentsIncluded && asksMarkdown(segments)) {
+    const markdown = await markdownAt(db, site, await structureOf(db, place.found), visitor, segments);
+    if (markdown !== undefined) return void sendAgentText(req, res, site, 'text/markdown', markdown);
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
     const xml = await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`);

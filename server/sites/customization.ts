@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { checkCondition, claimNamesOf, type ClaimNames } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import type { SiteRow } from './site-view.js';
@@ -79,11 +80,17 @@ export async function getCustomization(ctx: Ctx, org: OrganizationGrant, siteId:
   return siteCustomization(await requireSite(ctx, org.organization.id, siteId));
 }
 
+/** Throws BadRequest naming the header link whose condition is not in the grammar or reads an undefined claim. */
+export function checkHeaderConditions(body: { header?: { links?: { condition?: string }[] } }, names: ClaimNames | undefined): void {
+  for (const [i, link] of (body.header?.links ?? []).entries()) checkCondition(`body.header.links[${i}].condition`, link.condition, names);
+}
+
 type CustomizationInput = z.output<typeof siteOperations.updateSiteCustomizationById.body>;
 
 /** Replaces the stored customization (a full replacement: what is left out takes its default). */
 export async function putCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string, body: CustomizationInput): Promise<SiteCustomization> {
   const site = await requireSite(ctx, org.organization.id, siteId);
+  checkHeaderConditions(body, claimNamesOf(site.adaptiveSchema));
   const [row] = await ctx.db
     .update(sites)
     .set({ customization: body as Json, updatedAt: ctx.now() })

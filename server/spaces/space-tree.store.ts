@@ -6,7 +6,7 @@ import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
 import { copyFiles } from '../content/file-bytes.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
-import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
+import { lastKey, lockTree, lockTreeOfItem, placementOfMove, placeNextToSpace } from '../content/tree.js';
 import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
@@ -34,7 +34,7 @@ function visibilityAt(parentId: string | null, visibility: string): string {
 export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): Promise<Space> {
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, spaces, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');

@@ -4,7 +4,7 @@
 // result space's new revision, the run's figures and its report in one transaction. The provider calls
 // happen before that transaction, so no lock is held while waiting on the network, and a translator that
 // fails or times out leaves nothing of the run in the result space.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { createCtx, type Ctx } from '../context.js';
 import { documentToMarkdown, type Document } from '../content/markdown-document.js';
@@ -160,16 +160,30 @@ export function runTranslationHandler(translator?: Translator): JobHandler {
   });
 }
 
-function failure(translator: Translator, error: string, at: Date): TranslationRunRecord {
-  return { status: 'failed', provider: translator.kind, translated: translator.translates, translatedPages: 0, skippedPages: 0, finishedAt: at.toISOString(), error };
+function failure(translator: Translator, error: string, at: Date, instructions?: string): TranslationRunRecord {
+  return {
+    status: 'failed',
+    provider: translator.kind,
+    translated: translator.translates,
+    translatedPages: 0,
+    skippedPages: 0,
+    finishedAt: at.toISOString(),
+    error,
+    ...instructionsUse(translator, instructions),
+  };
 }
 
-/** No run is in progress any more: pending when it never ran, completed when an earlier run's result stands; the failure is reported. */
+/** `instructionsUsed` of a run's report: present when the translation has instructions, false when the translator cannot take them. */
+function instructionsUse(translator: Translator, instructions: string | undefined): Pick<TranslationRunRecord, 'instructionsUsed'> {
+  return instructions === undefined ? {} : { instructionsUsed: translator.takesInstructions };
+}
+
+/** The run ended without a result: `failed`, with the report saying why (an earlier run's result space, if any, stands). */
 async function endRun(payload: unknown, job: JobContext, report: TranslationRunRecord): Promise<void> {
   const { translationId } = payload as { translationId: string };
   await job.db
     .update(translations)
-    .set({ status: sql`CASE WHEN ${translations.runs} > 0 THEN 'completed' ELSE 'pending' END`, latestRun: report, updatedAt: job.now() })
+    .set({ status: 'failed', latestRun: report, updatedAt: job.now() })
     .where(and(eq(translations.id, translationId), eq(translations.status, 'running')));
 }
 
@@ -216,7 +230,7 @@ function run(current: () => Translator): JobHandler {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       job.log.warn({ translationId, translator: translator.kind, attempt: job.job.attempts, err: reason }, 'translation run failed');
-      if (job.job.attempts >= job.job.maxAttempts) await endRun(payload, job, failure(translator, `The translator failed: ${reason}`, job.now()));
+      if (job.job.attempts >= job.job.maxAttempts) await endRun(payload, job, failure(translator, `The translator failed: ${reason}`, job.now(), instructions));
       throw err;
     }
     const durationSeconds = (Date.now() - startedAt) / 1000;
@@ -274,6 +288,7 @@ function run(current: () => Translator): JobHandler {
         translatedPages: planned.translatedPages,
         skippedPages: planned.skippedPages,
         finishedAt: now.toISOString(),
+        ...instructionsUse(translator, instructions),
       };
       await tx.db
         .update(translations)
