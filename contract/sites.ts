@@ -13,6 +13,7 @@ import {
   SiteCondition,
   SiteSection,
   siteSectionExample,
+  SiteSpace,
   SiteVisibility,
 } from './site-schemas.js';
 import { z } from './zod.js';
@@ -216,7 +217,7 @@ export const publishedContentSiteExample = {
   structure: { type: 'sections' as const, structure: [siteSectionExample] },
   customizations: {
     site: siteCustomizationExample,
-    siteSpaces: { [siteEx.siteSpaceId]: { title: 'Getting started with Acme' } },
+    siteSpaces: { [siteEx.siteSpaceId]: { ...siteCustomizationExample, title: 'Getting started with Acme' } },
   },
   scripts: [
     {
@@ -231,12 +232,34 @@ export const PublishedContentSite = z
   .object({
     object: z.literal('published-content-site'),
     site: Site,
-    structure: z.object({ type: z.literal('sections'), structure: z.array(SiteSection) }),
+    structure: z
+      .union([
+        z
+          .object({
+            type: z.literal('sections'),
+            structure: z.array(z.union([SiteSpace, SiteSection])).openapi({
+              description:
+                'The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the ' +
+                'sections in navigation order (groups flattened, each section naming its group), each with its site spaces.',
+            }),
+          })
+          .openapi('PublishedSiteSectionsStructure', { description: 'The structure of a site with sections.' }),
+        z
+          .object({
+            type: z.literal('siteSpaces'),
+            structure: z.array(SiteSpace).openapi({ description: 'The site spaces of the site, in their order.' }),
+          })
+          .openapi('PublishedSiteSpacesStructure', { description: 'The structure of a site without sections: its site spaces.' }),
+      ])
+      .openapi({ description: '`sections` when the site has sections; `siteSpaces` when it has none (the one-space site among them).' }),
     customizations: z.object({
       site: SiteCustomizationSettings,
-      siteSpaces: z
-        .record(z.string(), SiteCustomizationSettings)
-        .openapi({ description: 'Customization of each site space that overrides the site one, by site space id.' }),
+      siteSpaces: z.record(z.string(), SiteCustomizationSettings).openapi({
+        description:
+          'By site space id, the customization the published site applies on that site space\'s pages: the site\'s with ' +
+          'the site space\'s overrides (overrideSiteSpaceCustomizationById) over it. Present for every site space, equal ' +
+          'to `site` for one without overrides, so applying it never resets the site\'s settings.',
+      }),
     }),
     scripts: z
       .array(
@@ -494,9 +517,10 @@ export const siteOperations = operations({
     tag: 'sites',
     summary: 'Get the published profile of a site',
     description:
-      'Returns what a published site renders: the site, its sections in navigation order (groups flattened, each ' +
-      'section naming its group) with their site spaces, the customizations (defaults filled in) and the integration ' +
-      'scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the ' +
+      'Returns what a published site renders: the site, its structure (a site without sections: its site spaces in ' +
+      'order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, ' +
+      'each section naming its group, with their site spaces), the customizations (defaults filled in; each site ' +
+      'space\'s with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the ' +
       'request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not ' +
       'found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the ' +
       'integrations installed on the site.',

@@ -20,6 +20,7 @@ import type { Middleware } from './http/exchange.js';
 import { measureRequests } from './http/metrics.js';
 import { serveOperations, type ServeOperations } from './http/operations.js';
 import { authenticateRequests } from './http/rate-limit.js';
+import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
 import { publishedDocument } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
@@ -43,6 +44,8 @@ export interface ApiOptions {
   onStatements?: (operationId: string, statements: number) => void;
   /** The base when the host does not tell it: Connect sets no `req.baseUrl` (Express does, and it wins). */
   mountPath?: string;
+  /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts), for requests coming through `handler`. */
+  trustProxy?: TrustProxySetting;
 }
 
 export interface Api {
@@ -76,6 +79,7 @@ function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessag
   const app: Express = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', compileTrust(options.trustProxy));
   const paths = [ASSETS_PATH, PDF_PATH, FILE_PATH, '/openapi.json', '/openapi.yaml'];
   if (options.metrics) app.use(paths, measureRequests(options.metrics));
   app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
@@ -114,8 +118,10 @@ export function createApi(options: ApiOptions): Api {
   });
   const routes = apiRoutes(db, now);
   const hosted = hostedRoutes(options, routes);
+  const trust = compileTrust(options.trustProxy);
   return {
     handler: (req, res, next) => {
+      trustProxies(req, trust);
       // Express and Connect strip the mount path from `req.url`; Express keeps it as `req.baseUrl`.
       const base = ((req as { baseUrl?: string }).baseUrl ?? options.mountPath ?? '').replace(/\/$/, '');
       serve(req, res, () => hosted(req, res, next), base, req.url ?? '/');

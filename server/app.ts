@@ -13,6 +13,7 @@ import { errorBody, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { measureRequests, metricsRoute } from './http/metrics.js';
 import { isOperationPath } from './http/operations.js';
+import { compileTrust, requestHost, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
 import { RATE_LIMIT_HEADERS } from './http/rate-limit.js';
 import { createApi, type Api } from './api.js';
 import type { Metrics } from './operating/metrics.js';
@@ -53,6 +54,8 @@ export interface AppOptions {
   onStatements?: (operationId: string, statements: number) => void;
   /** The key and certificate this service signs its SAML AuthnRequests with; absent: requests are not signed. */
   samlSigning?: SamlSigning;
+  /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts); default none. */
+  trustProxy?: TrustProxySetting;
   /** The API to serve under /v1, when the caller built it (createDocsApi shares one with its `handler`); default one built from these options. */
   api?: Api;
 }
@@ -63,6 +66,7 @@ export type App = RequestListener & { listen(port: number, host?: string, listen
 export function createApp(options: AppOptions): App {
   const { db, logger, publicUrl, now = () => new Date() } = options;
   const corsHeaders = cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] });
+  const trust = compileTrust(options.trustProxy);
   const api = options.api ?? createApi({
     db,
     logger,
@@ -74,10 +78,12 @@ export function createApp(options: AppOptions): App {
     metrics: options.metrics,
     cors: corsHeaders,
     onStatements: options.onStatements,
+    trustProxy: options.trustProxy,
   });
   const urls = api.urlsFor('/v1');
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', trust); // req.ip, req.protocol, req.hostname of the Express routes agree with proxy-trust.ts
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
   app.set('etag', false);
   app.use(healthRoutes(db)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
@@ -116,11 +122,12 @@ export function createApp(options: AppOptions): App {
   const sitePage = (req: IncomingMessage): SitePath | null | undefined => {
     const url = req.url ?? '';
     if (!pagesSkipExpress || (req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(`${publishedPath}/`)) return undefined;
-    if (mayBeSiteHost(hostnameOf(req.headers.host))) return undefined;
+    if (mayBeSiteHost(hostnameOf(requestHost(req)))) return undefined;
     return sitePath(pathAndQuery(url).path.slice(publishedPath.length));
   };
 
   const handle: RequestListener = (req, res) => {
+    trustProxies(req, trust);
     const url = req.url ?? '';
     if (isOperationPath(url)) return api.serve(req, res, () => void app(req, res), '/v1', url.slice(3));
     const page = sitePage(req);

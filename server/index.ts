@@ -126,7 +126,18 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
         : undefined;
     const metrics = createMetrics({ db: database.db, logger, registry: options.registry, processMetrics: !options.registry });
     const samlSigning = config.samlSigning && readSamlSigning(config.samlSigning);
-    const appOptions = { db: database.db, logger, publicUrl: config.publicUrl, publishedUrl: config.publishedUrl, appUrl: config.appUrl, samlSigning, rateLimiter, metrics, metricsToken: config.metricsToken };
+    const appOptions = {
+      db: database.db,
+      logger,
+      publicUrl: config.publicUrl,
+      publishedUrl: config.publishedUrl,
+      appUrl: config.appUrl,
+      samlSigning,
+      rateLimiter,
+      metrics,
+      metricsToken: config.metricsToken,
+      trustProxy: config.trustProxy,
+    };
     const api = createApi({
       ...appOptions,
       bases: { appUrl: config.appUrl, publishedUrl: config.publishedUrl },

@@ -17,6 +17,8 @@ import { setServerOrigin } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
+import { open, publish, spaceWithPages } from './published-support.js';
+import { newSite } from './sites-support.js';
 
 const h = useHarness();
 const PUBLIC_URL = 'https://api.test.example';
@@ -274,5 +276,70 @@ describe('integrations built with @gitbook/runtime', () => {
     } finally {
       await new Promise((resolve) => tunnel.close(resolve));
     }
+  });
+
+  it('a published page loads the script fetch_published_script makes from the site installation, with its CSP merged and cached as its headers say', async () => {
+    const siteIntegration = `
+      import { createIntegration } from '@gitbook/runtime';
+      let made = 0;
+      export default createIntegration({
+        fetch_published_script: async (event, context) => {
+          made++;
+          const { trackingId } = context.environment.siteInstallation!.configuration as { trackingId: string };
+          return new Response('window.tracker = ' + JSON.stringify({ trackingId, site: event.siteId, made }) + ';', {
+            headers: { 'content-type': 'application/javascript', 'cache-control': 'public, max-age=60' },
+          });
+        },
+      });`;
+    const name = unique('gb-site');
+    await publishAs(owner, name, {
+      runtime: 'v2',
+      script: await bundleIntegration(siteIntegration),
+      scopes: ['site:script:inject', 'site:script:cookies'],
+      configurations: { site: { componentId: 'configure' } },
+      contentSecurityPolicy: { 'connect-src': 'https://collect.example.com', 'frame-ancestors': '*' },
+    });
+    const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installation.status).toBe(200);
+    const space = await spaceWithPages(owner, 'Guides', [{ title: 'Intro', markdown: 'Hello readers.' }]);
+    const site = await newSite(owner, { title: 'Tracked docs', spaces: [space] });
+    const url: string = (await publish(owner, site.id)).urls.published;
+    const onSite = await owner.api.post(`/integrations/${name}/installations/${installation.body.id}/sites`, { siteId: site.id });
+    expect(onSite.status).toBe(201);
+    const configured = await owner.api.patch(`/integrations/${name}/installations/${installation.body.id}/sites/${site.id}`, { configuration: { trackingId: 'UA-42' } });
+    expect(configured.status).toBe(200);
+
+    const page = await open(h.current, `${url}/intro`);
+    expect(page.status).toBe(200);
+    const src = `${PUBLIC_URL}/integrations/${name}/installations/${installation.body.id}/sites/${site.id}/script.js`;
+    expect(page.text).toContain(`<script src="${src}" defer></script>`);
+    // The page's policy lets the script send to where it declares, and keeps the page's own frame-ancestors.
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain('connect-src https://collect.example.com');
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain('frame-ancestors *');
+    const profile = await owner.api.get(`/orgs/${owner.organizationId}/sites/${site.id}/published`);
+    expect(profile.status).toBe(200);
+    expect(profile.body.scripts).toEqual([{ script: src, contentSecurityPolicy: 'connect-src https://collect.example.com; frame-ancestors *', cookies: true }]);
+
+    const script = await request(h.current.app).get(new URL(src).pathname);
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toContain('application/javascript');
+    expect(script.headers['cache-control']).toBe('public, max-age=60');
+    expect(script.text).toBe(`window.tracker = {"trackingId":"UA-42","site":"${site.id}","made":1};`);
+    // Kept as its Cache-Control allows: the script is not run again…
+    expect((await request(h.current.app).get(new URL(src).pathname)).text).toContain('"made":1');
+    // …until the configuration changes.
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installation.body.id}/sites/${site.id}`, { configuration: { trackingId: 'UA-43' } })).status).toBe(200);
+    expect((await request(h.current.app).get(new URL(src).pathname)).text).toContain('"trackingId":"UA-43"');
+
+    // Without site:script:inject, an integration installed on the site adds no script.
+    const silent = unique('gb-silent');
+    await publishAs(owner, silent, { runtime: 'v2', script: await bundleIntegration(siteIntegration), scopes: [] });
+    const other = await owner.api.post(`/integrations/${silent}/installations`, { organization: owner.organizationId });
+    expect((await owner.api.post(`/integrations/${silent}/installations/${other.body.id}/sites`, { siteId: site.id })).status).toBe(201);
+    const again = await open(h.current, `${url}/intro`);
+    expect(again.text).not.toContain(silent);
+    expect((await request(h.current.app).get(`/integrations/${silent}/installations/${other.body.id}/sites/${site.id}/script.js`)).status).toBe(404);
   });
 });

@@ -20,7 +20,15 @@ const resourceComponents = [
 
 /** Operations of the public API added after the first 175, with its ids (the issues that asked for them). */
 const addedFromPublicApi = [
-  'disableIntegrationDevelopmentMode', // GitBook's tools (DELETE /integrations/{name}/dev)
+  // GitBook's tools: leaving development mode (DELETE /integrations/{name}/dev).
+  'disableIntegrationDevelopmentMode',
+  // Settings that take effect: a site space's own customization.
+  'getSiteSpaceCustomizationById', 'overrideSiteSpaceCustomizationById', 'deleteSiteSpaceCustomizationById',
+  // Who may see what: the same eight on spaces, collections and sites.
+  ...['Space', 'Collection', 'Site'].flatMap((on) => [
+    `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,
+    `listTeamPermissionsIn${on}`, `updateTeamPermissionIn${on}`, `removeTeamFrom${on}`, `listPermissionsAggregateIn${on}`,
+  ]),
 ];
 
 describe('published document', () => {

@@ -125,7 +125,7 @@ export async function placementOfMove(tx: Ctx, organizationId: string, body: Mov
   if (anchor) {
     const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
     if (body.parent !== undefined && body.parent !== placement.parentId) {
-      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
+      throw new Conflict(`body.position.${anchor.side}.space: space ${anchor.space} is not in the collection given as body.parent`);
     }
     return placement;
   }

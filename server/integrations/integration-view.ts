@@ -54,6 +54,14 @@ export function targetEndpointPath(name: string, installationId: string, kind: '
   return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/${kind}s/${encodeURIComponent(targetId)}/integration`;
 }
 
+/**
+ * Where a published site loads an integration's script (served outside /v1, without a token, by
+ * published-script.route.ts through the script's `fetch_published_script`).
+ */
+export function publishedScriptPath(name: string, installationId: string, siteId: string): string {
+  return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/sites/${encodeURIComponent(siteId)}/script.js`;
+}
+
 /** The API form of an integration, its owner and permissions seen by the caller; never its script or secrets. */
 export function toIntegration(ctx: UrlsOnly, row: IntegrationRow, membership: OwnerMembership): Integration {
   const name = encodeURIComponent(row.name);

@@ -16,6 +16,7 @@ import { dispatchRequest, fetchEvent } from './dispatch-protocol.js';
 import { loadScriptTarget, sandboxRunner, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 import { SIGNING_SECRET_NAME } from './signature.js';
 import { hopByHop, sendToTunnel } from './tunnel-forward.js';
+import { PUBLISHED_SCRIPT_PATH, publishedScriptHandler } from './published-script.route.js';
 import { cspHeader } from './integration-view.js';
 
 /** The largest request body handed to a script. */
@@ -88,6 +89,8 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
     }
   };
 
+  // The scripts published sites load, by the integration's fetch_published_script.
+  router.get(PUBLISHED_SCRIPT_PATH, publishedScriptHandler(db, runner));
   const below = '{/*rest}';
   router.all(`/integrations/:name/integration${below}`, body, serve(3, () => ({})));
   router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve(5, (req) => ({ installationId: String(req.params.installationId) })));

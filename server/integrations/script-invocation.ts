@@ -110,7 +110,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const exists = installed && (!target.spaceId || row.spaceInstallation !== null) && (!target.siteId || row.siteInstallation !== null);
   // The integration's own endpoint (no installation) belongs to its owner: organizationId null.
   const organizationId = target.installationId ? (row.installation?.organizationId ?? null) : null;
-  if (row.script === null) return { integration: row.integration, exists, organizationId, loaded: undefined };
+  if (row.script === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
   const secrets = row.secrets ?? {};
   const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
@@ -129,7 +129,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   } else {
     loaded.env = v1Env(name, row.integration.version, secrets, target, row, token);
   }
-  return { integration: row.integration, exists, organizationId, loaded };
+  return { integration: row.integration, installation: row.installation, exists, organizationId, loaded };
 }
 
 /** The env of a `v1` script (see the top of this file). */

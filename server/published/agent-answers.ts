@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { SiteRow } from '../sites/site-view.js';
 import { llmsTxt, pageMarkdown, type LlmsSection } from './agents.js';
-import { joinPath, navigate, readablePages, readingOrder, sectionSegment, variantPath } from './navigation.js';
+import { joinPath, navigate, placesOf, readablePages, readingOrder, variantPath } from './navigation.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
 
 /** Whether the last segment of a path asks for a page's Markdown (`….md`). */
@@ -31,8 +31,7 @@ export async function markdownAt(db: Db, site: SiteRow, structure: SiteStructure
 
 /** The llms.txt of the site for this reader: every section and site space they see, their pages (not hidden, not `noIndex`). */
 export async function llmsAt(db: Db, site: SiteRow, title: string, structure: SiteStructure, visitor: Visitor, absoluteBase: string): Promise<string> {
-  const sections = navigate(site, structure, visitor, []).sections;
-  const places = sections.length ? sections.map((s) => navigate(site, structure, visitor, [sectionSegment(s)])) : [navigate(site, structure, visitor, [])];
+  const places = placesOf(site, structure, visitor);
   const out: LlmsSection[] = [];
   for (const place of places) {
     for (const variant of place.variants) {

@@ -6,18 +6,19 @@
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
 // answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
+import { requestHost } from '../http/proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { RequestHandler } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
-import { siteCustomization } from '../sites/customization.js';
+import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { siteScriptsOf } from '../sites/site-scripts.js';
+import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import type { Visitor } from '../conditions/evaluate.js';
-import { joinPath, navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
@@ -26,6 +27,8 @@ import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor
 import { searchPage } from './site-search.js';
 import { isAiAgent, robotsTxt } from './agents.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
+import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
+import { servePublicSpec } from './public-specs.route.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
@@ -51,11 +54,13 @@ interface Place {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true) {
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = []) {
   // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
   res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
-  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
+  // the site's integration scripts add the sources they load from (site-scripts.ts).
+  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
   sendText(req, res, status, 'text/html', html);
 }
@@ -182,7 +187,7 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (segments[0] === '~search') {
     // A search answers from the search index, which a merge updates later: never cached.
     const answer = await searchAnswer(options, place.url, place.found, visitor, base);
-    sendHtml(req, res, answer.status, answer.html, site, false);
+    sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
   }
   const files = segments.indexOf(FILES_SEGMENT);
@@ -190,7 +195,7 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable);
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -198,9 +203,10 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { db, urls } = options;
   const { site } = found;
   const structure = await structureOf(db, found);
-  const customization = siteCustomization(site);
-  const siteTitle = customization.title || site.title;
   const nav = navigate(site, structure, visitor, segments);
+  // A site space's pages show its overrides over the site's customization.
+  const customization = nav.variant ? siteSpaceCustomization(site, nav.variant.row) : siteCustomization(site);
+  const siteTitle = customization.title || site.title;
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
@@ -300,9 +306,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
   const urls: string[] = [];
   if (site.visibility === 'public') {
     const anonymous: Visitor = { claims: {} };
-    const sections = navigate(site, structure, anonymous, []).sections;
-    const places = sections.length ? sections.map((s) => navigate(site, structure, anonymous, [sectionSegment(s)])) : [navigate(site, structure, anonymous, [])];
-    for (const place of places) {
+    for (const place of placesOf(site, structure, anonymous)) {
       for (const variant of place.variants) {
         const tree = await spaceTree(db, variant.space);
         const variantBase = `${absoluteBase}/${joinPath(variantPath(place.section, variant))}`.replace(/\/$/, '');
@@ -346,6 +350,7 @@ export function sitePath(path: string): SitePath | null | undefined {
 /** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
   if (!at) return notFound(req, res);
+  if (at.org === PUBLIC_SPECS_SEGMENT) return servePublicSpec(options.db, options.urls, req, res, at.site, at.segments);
   const found = await findSiteByPath(options.db, at.org, at.site);
   if (!found) return notFound(req, res);
   const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;
@@ -384,7 +389,7 @@ export function mayBeCustomHostname(ownHosts: string[]): (host: string | undefin
 export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
   const candidate = mayBeCustomHostname(ownHosts);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host);
+    const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
     if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
     findSiteByHost(options.db, host!)

@@ -22,8 +22,8 @@ export interface FoundSite {
   org: OrgRef;
   /**
    * A digest of everything a served page of the site is made of, read with the site: the site row (visibility,
-   * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces with
-   * their spaces' current revision, title and trash state, and the scripts of the integrations installed on
+   * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces (with
+   * their customization) and their spaces' current revision, title and trash state, and the scripts of the integrations installed on
    * it. Any change to one of them changes the stamp, so what is cached under it (structure.ts below, the page
    * cache) is never served after the change, by this process or any other sharing the database.
    */
@@ -38,7 +38,7 @@ const served = (where: string, order: string) => `SELECT f.*, x.scripts, md5(con
     row_to_json(f)::text,
     coalesce(x.scripts::text, ''),
     coalesce((SELECT json_agg(i ORDER BY i.id)::text FROM site_sections i WHERE i.site_id = f.id), ''),
-    coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position,
+    coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.customization,
                 p.revision_id, p.title, p.deleted_at IS NULL) ORDER BY ss.id)::text
               FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id WHERE ss.site_id = f.id), ''))) AS served_stamp
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id

@@ -55,12 +55,12 @@ export function defaultCustomization(title: string): SiteCustomization {
   };
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `over` merged into `base`, object by object (arrays and values replace). */
-function merged(base: Json, over: Json): Json {
+export function merged(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
@@ -73,6 +73,12 @@ function merged(base: Json, over: Json): Json {
 export function siteCustomization(site: Pick<SiteRow, 'title' | 'customization'>): SiteCustomization {
   const defaults = defaultCustomization(site.title) as Json;
   return (site.customization ? merged(defaults, site.customization) : defaults) as SiteCustomization;
+}
+
+/** The customization of a site space: the site's with the site space's overrides over it. */
+export function siteSpaceCustomization(site: Pick<SiteRow, 'title' | 'customization'>, siteSpace: { customization: Json | null }): SiteCustomization {
+  const ofSite = siteCustomization(site);
+  return (siteSpace.customization ? merged(ofSite as Json, siteSpace.customization) : ofSite) as SiteCustomization;
 }
 
 /** The customization of a site of the organization, defaults filled in. */

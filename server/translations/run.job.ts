@@ -11,7 +11,7 @@ import { documentToMarkdown, type Document } from '../content/markdown-document.
 import { lastKey, lockTree } from '../content/tree.js';
 import type { RevisionContent, StoredPage } from '../content/revision-content.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
-import { spaces, translations } from '../db/schema/index.js';
+import { organizations, spaces, translations } from '../db/schema/index.js';
 import type { TranslationRunRecord } from '../db/schema/translations.js';
 import { createUrls } from '../urls.js';
 import { newId } from '../ids.js';
@@ -187,6 +187,12 @@ async function endRun(payload: unknown, job: JobContext, report: TranslationRunR
     .where(and(eq(translations.id, translationId), eq(translations.status, 'running')));
 }
 
+/** Whether the organization's AI features are on (`ai`); a deleted organization has none. */
+async function organizationAllowsAi(job: JobContext, organizationId: string): Promise<boolean> {
+  const [row] = await job.db.select({ ai: organizations.ai }).from(organizations).where(eq(organizations.id, organizationId));
+  return row?.ai ?? false;
+}
+
 /** The space's title and current content, unless it is deleted. */
 async function spaceContent(job: JobContext, spaceId: string | null) {
   if (spaceId === null) return undefined;
@@ -203,6 +209,14 @@ function run(current: () => Translator): JobHandler {
     const startedAt = Date.now();
     const [translation] = await job.db.update(translations).set({ status: 'running' }).where(eq(translations.id, translationId)).returning();
     if (!translation) return; // deleted since
+    if (translator.ai && !(await organizationAllowsAi(job, translation.organizationId))) {
+      // Refused before anything is read or sent: no text of this organization goes to a model.
+      const reason =
+        `AI features are off for this organization (ai: false) and the server's translator is an AI model ` +
+        `(${translator.kind}): no text was sent to it. Turn AI features on, or set up a translator that is not a model (TRANSLATOR_KIND=libretranslate).`;
+      await endRun(payload, job, failure(translator, reason, job.now()));
+      return;
+    }
     const source = await spaceContent(job, translation.sourceSpaceId);
     if (!source) {
       // Translating nothing would write an empty space over the last translation: the run fails instead.

@@ -30,6 +30,8 @@ export interface Translator {
   readonly translates: boolean;
   /** Whether the provider is given the translation's instructions (only a chat model can take them). */
   readonly takesInstructions: boolean;
+  /** Whether texts go to an AI model: never for an organization whose AI features are off (`ai: false`). */
+  readonly ai: boolean;
   /** The largest batch one call takes: texts and characters. */
   readonly batch: { texts: number; chars: number };
   /** The texts in `to`, in the same order; throws when the provider fails. */
@@ -44,6 +46,7 @@ export const copyTranslator: Translator = {
   label: 'copy',
   translates: false,
   takesInstructions: false,
+  ai: false,
   batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
   translate: async (texts) => [...texts],
 };
@@ -63,6 +66,7 @@ export function libreTranslator(baseUrl: string, limits: OutboundLimits = DEFAUL
     label: baseUrl,
     translates: true,
     takesInstructions: false,
+    ai: false,
     batch: { texts: 50, chars: 20_000 },
     async translate(texts, { from, to }) {
       if (texts.length === 0) return [];
@@ -87,6 +91,7 @@ export function memoryTranslator(memory: Record<string, Record<string, string>>)
     label: 'translation memory',
     translates: true,
     takesInstructions: false,
+    ai: false,
     batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
     async translate(texts, { to }) {
       const missing = texts.filter((t) => memory[to]?.[t] === undefined);
@@ -114,6 +119,7 @@ export function openAITranslator(settings: ChatSettings): Translator {
     label: settings.model,
     translates: true,
     takesInstructions: true,
+    ai: true,
     // Smaller batches than LibreTranslate: the answer must fit the model's output window.
     batch: { texts: 40, chars: 6_000 },
     async translate(texts, request) {
