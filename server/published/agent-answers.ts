@@ -25,7 +25,8 @@ export async function markdownAt(db: Db, site: SiteRow, structure: SiteStructure
   const path = nav.rest.join('/');
   const target = path === '' ? readingOrder(readable)[0] : readable.find((p) => p.path === path);
   if (!target || target.page.type !== 'document') return undefined;
-  return pageMarkdown({ ...target.page, markdown: storedPageMarkdown(target.page) });
+  // References as the `markdown` format writes them: pages as relative `.md` paths, which this site serves to agents.
+  return pageMarkdown({ ...target.page, markdown: storedPageMarkdown(target.page, tree.refs.markdownRefs(target.page), `${tree.revisionId}\u0000${target.page.id}`) });
 }
 
 /** The llms.txt of the site for this reader: every section and site space they see, their pages (not hidden, not `noIndex`). */
