@@ -3,8 +3,12 @@
 //    invocation: its sandbox thread, the WebAssembly compile and warm-up), one invocation of a trivial
 //    fetch in a warm sandbox, one in a fresh sandbox (a script not run before), and invocations per
 //    second at 16 concurrent.
+//    Also an event dispatched in GitBook's protocol (runtime v2: the multipart form with the event and the
+//    environment) to a script built with @gitbook/runtime, in a warm sandbox.
 // 2. Over HTTP, a server on PGlite (child process): a public-endpoint request with a trivial script against
-//    GET /v1/spaces/{id}, each with autocannon at 16 connections, in the same run.
+//    GET /v1/spaces/{id}, each with autocannon at 16 connections, in the same run; and, for a @gitbook/runtime
+//    integration (v2), a request to its public endpoint (a fetch event) and a site's published script
+//    (fetch_published_script, answered no-store so that each request runs it).
 //
 //   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR]
 // Results go to bench/results/script-runtime.json. `--profile DIR` runs the server under `node --cpu-prof`
@@ -18,13 +22,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { dispatchRequest } from '../server/integrations/dispatch-protocol.js';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
+import { bundleIntegration } from '../test/support/gitbook-bundle.js';
 
 const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' } } });
 const duration = Number(opts.duration);
 const root = path.resolve(import.meta.dirname, '..');
 const trivial = 'export default { fetch() { return new Response("ok") } }';
 const request = { method: 'GET', url: 'http://bench.invalid/', headers: [] as [string, string][], body: '' };
+const gitbookScript = await bundleIntegration(`import { createIntegration } from '@gitbook/runtime';
+export default createIntegration({
+  events: { space_content_updated: async () => {} },
+  fetch: async (request) => new Response('ok ' + new URL(request.url).pathname),
+  fetch_published_script: async (event, context) => new Response('window.bench = ' + JSON.stringify(context.environment.siteInstallation?.configuration ?? {}), {
+    headers: { 'content-type': 'application/javascript', 'cache-control': 'no-store' },
+  }),
+});`);
+const benchEnvironment = { integration: { name: 'bench', version: 1 }, secrets: {}, signingSecrets: {}, apiEndpoint: 'http://bench.invalid', apiTokens: {} } as never;
+const benchEvent = { eventId: 'evt_bench', type: 'space_content_updated', installationId: 'ins_bench', spaceId: 'spc_bench', revisionId: 'rev', updatedBy: [] };
 
 async function runtimeAlone() {
   const runtime = new ScriptRuntime({ ...DEFAULT_LIMITS, perIntegration: 16 }, { threads: 2 });
@@ -47,6 +63,14 @@ async function runtimeAlone() {
     cold.push(performance.now() - t);
   }
   cold.sort((a, b) => a - b);
+  // An event in GitBook's protocol to the @gitbook/runtime script (the multipart form parsed in the sandbox).
+  const events: number[] = [];
+  for (let i = 0; i < 51; i++) {
+    t = performance.now();
+    await runtime.invoke({ key: 'bench-v2', script: gitbookScript, request: dispatchRequest('http://bench.invalid', benchEvent, benchEnvironment), env: {} });
+    if (i > 0) events.push(performance.now() - t); // the first one makes the sandbox
+  }
+  events.sort((a, b) => a - b);
   const until = Date.now() + duration * 1000;
   let done = 0;
   const worker = async () => {
@@ -63,6 +87,7 @@ async function runtimeAlone() {
     startupMs: Math.round(startupMs),
     warmInvocationMs: { p50: +singles[25].toFixed(1), p95: +singles[47].toFixed(1) },
     freshSandboxInvocationMs: { p50: +cold[15].toFixed(1), p95: +cold[28].toFixed(1) },
+    gitbookEventMs: { p50: +events[25].toFixed(1), p95: +events[47].toFixed(1) },
     invocationsPerSecondAt16: Math.round(perSecond),
   };
 }
@@ -111,9 +136,26 @@ async function overHttp() {
       await load(`${base}${endpoint}`);
       return undefined;
     }
+    // A @gitbook/runtime integration (v2), installed on a site: its public endpoint and the site's script.
+    await api('POST', '/integrations/bench-v2', { title: 'Bench v2', description: '', scopes: ['site:script:inject'], organization: org, script: gitbookScript, runtime: 'v2' });
+    const v2 = await api('POST', '/integrations/bench-v2/installations', { organization: org });
+    const site = await api('POST', `/orgs/${org}/sites`, { title: 'Bench site' });
+    const onSite = await api('POST', `/integrations/bench-v2/installations/${v2.id}/sites`, { siteId: site.id });
+    await api('PATCH', `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}`, { configuration: { trackingId: 'B-1' } });
+    const v2Endpoint = new URL(onSite.urls.publicEndpoint).pathname;
+    const publishedScript = `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}/script.js`;
     const space16 = await load(`${base}/v1/spaces/${space.id}`, { authorization: `Bearer ${token}` });
     const endpoint16 = await load(`${base}${endpoint}`);
-    return { getSpace: space16, publicEndpoint: endpoint16, latencyRatioP50: +(endpoint16.latencyMs.p50 / space16.latencyMs.p50).toFixed(2) };
+    const v2Endpoint16 = await load(`${base}${v2Endpoint}`);
+    const script16 = await load(`${base}${publishedScript}`);
+    const ratio = (x: { latencyMs: { p50: number } }) => +(x.latencyMs.p50 / space16.latencyMs.p50).toFixed(2);
+    return {
+      getSpace: space16,
+      publicEndpoint: endpoint16,
+      latencyRatioP50: ratio(endpoint16),
+      gitbookPublicEndpoint: { ...v2Endpoint16, latencyRatioP50: ratio(v2Endpoint16) },
+      publishedScript: { ...script16, latencyRatioP50: ratio(script16) },
+    };
   } finally {
     child.kill('SIGTERM');
     await once(child, 'exit');
