@@ -48,10 +48,11 @@ function run(id: string): string {
   const original = readFileSync(handlersFile, 'utf8');
   const answer = documented(id);
   const restore = () => writeFileSync(handlersFile, original);
-  process.once('SIGINT', () => {
+  const interrupted = () => {
     restore();
     process.exit(130);
-  });
+  };
+  process.once('SIGINT', interrupted);
   const files = testFiles(id);
   if (files.length === 0) return `| ${id} | (no test file names it) | — | not caught |`;
   try {
@@ -61,11 +62,12 @@ function run(id: string): string {
         `Object.assign(handlers, { ${id}: async () => (${JSON.stringify({ status: answer.status, ...(answer.body !== undefined && { body: answer.body }), headers: answer.headers })}) });\n`,
     );
     const result = spawnSync('npx', ['vitest', 'run', ...files], { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
-    const out = `${result.stdout}${result.stderr}`;
-    const tests = /Tests\s+(.*)\n/.exec(out)?.[1]?.trim() ?? 'no summary';
+    const out = `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+    const tests = (/Tests\s+(.*)\n/.exec(out)?.[1]?.trim() ?? 'no summary').replaceAll(' | ', ', ');
     return `| ${id} | ${files.join(', ')} | ${tests} | ${result.status === 0 ? 'NOT caught' : 'caught'} |`;
   } finally {
     restore();
+    process.off('SIGINT', interrupted);
   }
 }
 
