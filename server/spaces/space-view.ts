@@ -1,6 +1,6 @@
 import type { components } from '../../generated/types.js';
 import type { SpaceRow } from '../auth/access.js';
-import { asRole, spacePermissions, type Role } from '../auth/roles.js';
+import { asDefaultLevel, spacePermissions, type Role } from '../auth/roles.js';
 import type { SpaceCounts } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 
@@ -27,7 +27,7 @@ export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null
     ...(row.parentId && { parent: row.parentId }),
     ...(row.language && { language: row.language as Space['language'] }),
     revision: row.revisionId,
-    defaultLevel: asRole(row.defaultLevel),
+    defaultLevel: asDefaultLevel(row.defaultLevel),
     comments: row.comments,
     changeRequests: row.changeRequests,
     changeRequestsOpen: row.changeRequestsOpen,
@@ -36,6 +36,16 @@ export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null
       location: ctx.urls.api(`/spaces/${row.id}`),
       app: ctx.urls.app(`/s/${row.id}`),
     },
-    permissions: spacePermissions(role),
+    permissions: lockedPermissions(spacePermissions(role), row.editMode),
   };
+}
+
+/**
+ * The caller's permissions on a space in `editMode`: a locked space refuses every change of its content
+ * (content/locked.ts) whatever the role, so `edit`, `merge` and `triggerGitSync` are false while it is
+ * locked; the admin still may unlock it (`admin` stays).
+ */
+export function lockedPermissions<P extends { edit: boolean; merge: boolean; triggerGitSync: boolean }>(permissions: P, editMode: string): P {
+  if (editMode !== 'locked') return permissions;
+  return { ...permissions, edit: false, merge: false, triggerGitSync: false };
 }
