@@ -135,6 +135,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'getChangeRequestPDF', message: /query\.page: `only=true` needs `page`/ },
   // Change-request content: "a file whose `url` cannot be fetched is refused (400, naming it)".
   { operationId: 'updateChangeRequestContent', message: /^body\.changes\[\d+\]\.files\[\d+\]\.url: .* could not be fetched/s },
+  // Comments: "`node` and `tableCell` need their `page` (400 otherwise)".
+  { operationId: 'postCommentInSpace', message: /^body\.(node|tableCell) .*give its page in body\.page/ },
   // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
   { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
   // Conditions (sections, site spaces, header links, pages): "a condition outside the grammar ... is refused (400)".
@@ -300,8 +302,15 @@ function requests(op: SpecOperation, tuples: Tuple[], options: GenOptions): fc.A
     : fc.oneof({ weight: variants.length - 1, arbitrary: variants[0] }, ...variants.slice(1).map((arbitrary) => ({ weight: 1, arbitrary })));
 }
 
-/** Whether an error names a part of the body or query: a refusal of what the request refers to there, not of its path. */
-const namesBodyOrQuery = (message: unknown) => /\b(body|query)\.\w/.test(String(message));
+/**
+ * Whether an error names a part of the body or query, or quotes an id the body or query carries (`Organization
+ * x not found` for `{ "organization": "x" }`): a refusal of what the request refers to there, not of its path.
+ */
+function namesBodyOrQuery(message: unknown, req: FuzzRequest): boolean {
+  if (/\b(body|query)\.\w/.test(String(message))) return true;
+  const values = JSON.stringify([req.body?.json ?? null, req.query]).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  return values.map((v) => JSON.parse(v) as string).some((v) => v.length > 0 && String(message).includes(` ${v} `));
+}
 
 /**
  * Why the answer to a valid request is wrong, or undefined when it is right. What the request's path
@@ -320,7 +329,7 @@ function validRefusal(op: SpecOperation, req: FuzzRequest, res: { status: number
   if (!req.tuple) return [403, 404, 409, 413].includes(status) ? undefined : `a generated path answered ${status}`;
   const touched = Object.values(req.tuple).some((id) => changed.has(id));
   if (touched && [403, 404, 409].includes(status)) return undefined;
-  if ([403, 404, 409, 413].includes(status) && namesBodyOrQuery(message)) return undefined;
+  if ([403, 404, 409, 413].includes(status) && namesBodyOrQuery(message, req)) return undefined;
   return `the world's ${JSON.stringify(req.tuple)} exist${touched ? '' : ' unchanged'} and are visible to the caller: expected a 2xx or a refusal naming the body or query, got ${status}`;
 }
 

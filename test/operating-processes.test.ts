@@ -9,6 +9,7 @@ import { issueToken } from '../server/auth/bootstrap.js';
 import { hashToken } from '../server/auth/tokens.js';
 import { queryRows } from '../server/db/client.js';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
+import { expectDocumentedAnswer } from './support/api.js';
 import { call, CHILD_TOKEN, killChild, startChildServer, type ChildServer } from './support/child-server.js';
 import { recordToken } from './support/suite-log.js';
 
@@ -18,7 +19,7 @@ const LIMIT = 120;
 
 async function getWith(server: ChildServer, token: string, pathname = '/user') {
   const res = await fetch(`${server.url}/v1${pathname}`, { headers: { authorization: `Bearer ${token}` } });
-  await res.arrayBuffer();
+  expectDocumentedAnswer('get', `/v1${pathname}`, res.status, await res.clone().json(), res.headers);
   return res;
 }
 

@@ -50,6 +50,18 @@ export async function send(app: App, method: Method, path: string, options: Opti
   return { status: res.status, body: res.body, headers: res.headers as Record<string, string> };
 }
 
+/**
+ * Fails the test when an answer not received through `send` (a child server's, by fetch) breaks the
+ * document. `pathname` is under /v1, without the query string. A soft failure: the test goes on and fails
+ * at its end, so a caller that reads any exception as "no answer" (a server being killed) still fails.
+ */
+export function expectDocumentedAnswer(method: string, pathname: string, status: number, body: unknown, headers: Headers): void {
+  const op = findOperation(method, pathname);
+  if (!op) return;
+  const problems = responseProblems(op, status, body, Object.fromEntries(headers.entries()));
+  expect.soft(problems, `${method.toUpperCase()} ${pathname} -> ${status} ${JSON.stringify(body)?.slice(0, 300)}`).toEqual([]);
+}
+
 export interface ApiClient {
   get(path: string, query?: Options['query']): Promise<ApiResponse>;
   delete(path: string): Promise<ApiResponse>;

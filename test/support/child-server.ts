@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { sourceBundle } from '../../scripts/source-bundle.mjs';
+import { expectDocumentedAnswer } from './api.js';
 import { recordChildOutput, recordToken } from './suite-log.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -114,5 +115,8 @@ export async function call(base: string, method: string, pathname: string, body?
     signal: init.signal,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  const parsed = text ? JSON.parse(text) : undefined;
+  // The child's answers are checked against the document like those `send` gets in process.
+  expectDocumentedAnswer(method, `/v1${pathname.split('?')[0]}`, res.status, parsed, res.headers);
+  return { status: res.status, body: parsed, headers: res.headers };
 }
