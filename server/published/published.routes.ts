@@ -28,6 +28,7 @@ import { isAiAgent, robotsTxt } from './agents.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { servePublicSpec } from './public-specs.route.js';
+import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 
 export interface PublishedOptions {
@@ -88,7 +89,9 @@ async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visito
     return void redirect(req, res, taken.location);
   }
   let signed: Record<string, unknown> | undefined;
-  if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) signed = await verifiedClaims(req, site, await visitorKey({ db }, site));
+  if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) {
+    signed = (await verifiedClaims(req, site, await visitorKey({ db }, site))) ?? (await memberClaims(db, req, site));
+  }
   if (site.visibility === 'visitor-auth' && !signed) {
     if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.setHeader('Set-Cookie', forgetToken(site, cookiePath));
     if (site.visitorAuthFallbackUrl) {
