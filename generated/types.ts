@@ -1493,7 +1493,7 @@ export interface paths {
         };
         /**
          * Get the customization of a site
-         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and favicon. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getSiteCustomizationById"];
         /**

@@ -63,10 +63,15 @@ export function robotsTxt(options: { indexable: boolean; agentsExcluded: boolean
 /** The page as Markdown: its title as a heading (unless the content opens with the same one), its description, its content. */
 export function pageMarkdown(page: { title: string; description?: string; markdown: string }): string {
   const body = page.markdown.replace(/^\s+/, '');
-  const opening = /^#\s+(.+?)\s*#*\s*(\n|$)/.exec(body)?.[1];
-  const head = opening !== undefined && sameTitle(opening, page.title) ? [] : [`# ${page.title}`, ''];
+  const head = opensWithTitle(page) ? [] : [`# ${page.title}`, ''];
   const description = page.description ? [`> ${page.description.replace(/\n/g, ' ')}`, ''] : [];
   return `${[...head, ...description, body.trimEnd()].join('\n')}\n`;
+}
+
+/** Whether the page's content opens with its own title as a first-level heading (then it is not shown twice). */
+export function opensWithTitle(page: { title: string; markdown: string }): boolean {
+  const opening = /^\s*#\s+(.+?)\s*#*\s*(\n|$)/.exec(page.markdown)?.[1];
+  return opening !== undefined && sameTitle(opening, page.title);
 }
 
 /** Whether a heading's text is the page's title (case, spaces and emphasis aside). */
