@@ -244,7 +244,7 @@ async function run(kind: string) {
       );
       // The whole function from this process: executed and read back, then executed and counted only.
       for (const text of [lexicon[0], queries['words of rank 1000-1007'][0], queries['quoted phrase'][0], queries['two words'][0]]) {
-        const call = `search_content('${text.replace(/'/g, "''")}', '${space.id}', NULL, 0, ${opts.limit}, 200)`;
+        const call = `search_content('${text.replace(/'/g, "''")}', '${space.id}', NULL, 0, ${opts.limit}, 200, NULL)`;
         for (const form of [`SELECT * FROM ${call}`, `SELECT count(*) FROM ${call}`]) {
           const times: number[] = [];
           for (let i = 0; i < 30; i++) {

@@ -28,6 +28,15 @@ export const access = {
   space: (role: Role, options: { missing?: 'no-content'; deleted?: true } = {}): Access => ({ to: 'space', role, ...options }),
 };
 
+/**
+ * How a caller's role on a space or collection is decided (docs/permissions.md), as every operation on one
+ * states it; a space or collection the caller has no role on is not found (404).
+ */
+export const CONTENT_ROLE_RULE =
+  'the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, ' +
+  'or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it ' +
+  '(for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).';
+
 /** The sentence the published description gives an operation's access rule. */
 export function describeAccess(rule: Access): string {
   switch (rule.to) {
@@ -39,6 +48,6 @@ export function describeAccess(rule: Access): string {
         : `Requires the \`${rule.role}\` role in the organization.`;
     case 'collection':
     case 'space':
-      return `Requires the \`${rule.role}\` role on the ${rule.to}.`;
+      return `Requires the \`${rule.role}\` role on the ${rule.to}: ${CONTENT_ROLE_RULE}`;
   }
 }

@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, queryBoolean, trimmedText } from './common.js';
+import { DateTime, DefaultLevel, listExample, listOf, paginationQuery, positionOf, queryBoolean, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -30,7 +30,7 @@ export const Collection = z
     description: z.string().max(100).openapi({ description: 'Short description; absent until one is set.' }).optional(),
     organization: z.string().openapi({ description: 'Id of the owning organization.' }),
     parent: z.string().openapi({ description: 'Id of the parent collection, absent at the top level.' }).optional(),
-    defaultLevel: NullableRole.openapi({ description: 'Role every organization member has on the content by default.' }),
+    defaultLevel: DefaultLevel,
     createdAt: DateTime,
     updatedAt: DateTime,
     urls: z.object({ location: z.url(), app: z.url() }),
@@ -38,7 +38,7 @@ export const Collection = z
   })
   .openapi('Collection', { description: 'A group of spaces and collections.', example: collectionExample });
 
-const CollectionIdParams = z.object({
+export const CollectionIdParams = z.object({
   collectionId: z.string().min(1).max(128).openapi({ description: 'The id of the collection.', example: ex.collectionId }),
 });
 
@@ -80,7 +80,7 @@ export const collectionOperations = operations({
       .strictObject({
         title: trimmedText(1, 50).optional(),
         description: z.string().max(100).optional(),
-        defaultLevel: NullableRole.optional(),
+        defaultLevel: DefaultLevel.optional(),
       })
       .openapi('UpdateCollection'),
     bodyExample: { title: 'Product guides', description: 'Start here', defaultLevel: 'comment' },

@@ -18,6 +18,21 @@ export const MemberRole = z
  */
 export const NullableRole = z.union([MemberRole, z.null()]);
 
+/**
+ * The level a piece of content (collection, space) gives every organization member, as the public API's
+ * `DefaultLevel`: a role; null, nothing (only those granted reach it: a private space); or `inherit`, what the
+ * enclosing collection gives (the member's organization role at the top level). New content inherits.
+ * Guests get no level, only what they are granted; organization admins keep admin (docs/permissions.md).
+ */
+export const DefaultLevel = z.union([MemberRole, z.null(), z.literal('inherit')]).openapi('DefaultLevel', {
+  description:
+    'Level every organization member has on the content: a role; null for nothing (only the users and teams granted a role reach it); ' +
+    '`inherit` for what the enclosing collection gives, or the member\'s organization role at the top level. ' +
+    'A member\'s role on content is the strongest of this level, their own grant, their teams\' grants and the grants on the collections around it; ' +
+    'organization admins keep admin; guests reach only what they are granted.',
+  example: 'inherit',
+});
+
 export const TeamMemberRole = z
   .enum(['owner', 'member'])
   .openapi('TeamMemberRole', { description: 'Role in a team: owners manage the team members.', example: 'member' });

@@ -11,6 +11,7 @@ import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
 import { organizationOperations } from './organizations.js';
+import { permissionOperationsTable } from './permissions.js';
 import { searchOperations } from './search.js';
 import { siteSectionGroupOperations } from './site-section-groups.js';
 import { siteSectionOperations } from './site-sections.js';
@@ -47,6 +48,7 @@ export const areaOperations = {
   translations: translationOperations,
   sso: ssoOperations,
   conversations: conversationOperations,
+  permissions: permissionOperationsTable,
 } as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

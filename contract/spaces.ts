@@ -1,4 +1,4 @@
-import { DateTime, listExample, listOf, NullableRole, paginationQuery, positionOf, TranslationLanguage, trimmedText } from './common.js';
+import { DateTime, DefaultLevel, listExample, listOf, paginationQuery, positionOf, TranslationLanguage, trimmedText } from './common.js';
 import { ex } from './examples.js';
 import { SpaceMergeRules } from './merge-rules.js';
 import { access } from './access.js';
@@ -65,7 +65,7 @@ export const Space = z
     parent: z.string().openapi({ description: 'Id of the parent collection; absent at the top level.' }).optional(),
     language: TranslationLanguage.openapi({ description: 'Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).' }).optional(),
     revision: z.string().openapi({ description: 'Id of the active revision.' }),
-    defaultLevel: NullableRole,
+    defaultLevel: DefaultLevel,
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
     changeRequests: z.number().int(),
     changeRequestsOpen: z.number().int(),
@@ -179,7 +179,7 @@ export const spaceOperations = operations({
         title: trimmedText(0, 50).optional(),
         emoji: z.string().max(50).optional(),
         editMode: z.enum(['live', 'locked']).optional(),
-        defaultLevel: NullableRole.optional(),
+        defaultLevel: DefaultLevel.optional(),
         language: TranslationLanguage.optional(),
         mergeRules: SpaceMergeRules.optional(),
       })

@@ -389,21 +389,21 @@ export interface paths {
         };
         /**
          * Get a collection
-         * @description Returns a collection of an organization the caller is a member of. Requires the `read` role on the collection.
+         * @description Returns a collection of an organization the caller is a member of. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getCollectionById"];
         put?: never;
         post?: never;
         /**
          * Delete a collection
-         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist. Requires the `admin` role on the collection.
+         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         delete: operations["deleteCollectionById"];
         options?: never;
         head?: never;
         /**
          * Update a collection
-         * @description Changes the title, description or default level of a collection. Requires the `admin` role on the collection.
+         * @description Changes the title, description or default level of a collection. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         patch: operations["updateCollectionById"];
         trace?: never;
@@ -417,7 +417,7 @@ export interface paths {
         };
         /**
          * List the spaces of a collection
-         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection.
+         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listSpacesInCollectionById"];
         put?: never;
@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Move a collection
-         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404). Requires the `admin` role on the collection.
+         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404). Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["moveCollection"];
         delete?: never;
@@ -459,7 +459,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a collection to another organization
-         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations. Requires the `admin` role on the collection.
+         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["transferCollection"];
         delete?: never;
@@ -525,21 +525,21 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space.
+         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getSpaceById"];
         put?: never;
         post?: never;
         /**
          * Delete a space
-         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good.  Succeeds with no content also when the space did not exist. Requires the `admin` role on the space.
+         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good.  Succeeds with no content also when the space did not exist. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         delete: operations["deleteSpaceById"];
         options?: never;
         head?: never;
         /**
          * Update a space
-         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role. Requires the `edit` role on the space.
+         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         patch: operations["updateSpaceById"];
         trace?: never;
@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a deleted space
-         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Requires the `admin` role on the space.
+         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["restoreSpace"];
         delete?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate a space
-         * @description Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, default level, language, merge rules) and a revision of its own. Needs the `create` role on the space. Requires the `create` role on the space.
+         * @description Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, default level, language, merge rules) and a revision of its own. Needs the `create` role on the space. Requires the `create` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["duplicateSpace"];
         delete?: never;
@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Move a space
-         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space.
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["moveSpace"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a space to another organization
-         * @description Moves a space to another organization, into one of its collections when `collection` is given (last among its items). The caller must be an admin of the space and of the target organization (403; an organization or collection the caller cannot see is not found, 404). Requires the `admin` role on the space.
+         * @description Moves a space to another organization, into one of its collections when `collection` is given (last among its items). The caller must be an admin of the space and of the target organization (403; an organization or collection the caller cannot see is not found, 404). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["transferSpace"];
         delete?: never;
@@ -633,13 +633,13 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space.
+         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listCommentsInSpace"];
         put?: never;
         /**
          * Post a comment
-         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). `node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the page's `format=document`). Requires the `comment` role on the space.
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). `node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the page's `format=document`). Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["postCommentInSpace"];
         delete?: never;
@@ -657,18 +657,18 @@ export interface paths {
         };
         /**
          * Get a comment
-         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space.
+         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getCommentInSpace"];
         /**
          * Update a comment
-         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden. Requires the `comment` role on the space.
+         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         put: operations["updateCommentInSpace"];
         post?: never;
         /**
          * Delete a comment
-         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist. Requires the `comment` role on the space.
+         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         delete: operations["deleteCommentInSpace"];
         options?: never;
@@ -685,13 +685,13 @@ export interface paths {
         };
         /**
          * List the replies to a comment
-         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space.
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listCommentRepliesInSpace"];
         put?: never;
         /**
          * Reply to a comment
-         * @description Posts a reply to a comment. An unknown comment is not found. Requires the `comment` role on the space.
+         * @description Posts a reply to a comment. An unknown comment is not found. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["postCommentReplyInSpace"];
         delete?: never;
@@ -709,18 +709,18 @@ export interface paths {
         };
         /**
          * Get a reply to a comment
-         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space.
+         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getCommentReplyInSpace"];
         /**
          * Update a reply to a comment
-         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Requires the `comment` role on the space.
+         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         put: operations["updateCommentReplyInSpace"];
         post?: never;
         /**
          * Delete a reply to a comment
-         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist. Requires the `comment` role on the space.
+         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         delete: operations["deleteCommentReplyInSpace"];
         options?: never;
@@ -737,7 +737,7 @@ export interface paths {
         };
         /**
          * Get the current revision of a space
-         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space.
+         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getCurrentRevision"];
         put?: never;
@@ -759,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a template to a space
-         * @description Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, `knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived. Requires the `edit` role on the space.
+         * @description Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, `knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["applyTemplateToSpace"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * List the pages of a space
-         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space.
+         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listPages"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * List the files of a space
-         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space.
+         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listFiles"];
         put?: never;
@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * Get a file of a space
-         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space.
+         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getFileById"];
         put?: never;
@@ -837,7 +837,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file
-         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space.
+         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listSpaceFileBacklinks"];
         put?: never;
@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * Get a page of a space
-         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space.
+         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageById"];
         put?: never;
@@ -877,7 +877,7 @@ export interface paths {
         };
         /**
          * List the links of a page
-         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space.
+         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listSpacePageLinks"];
         put?: never;
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a page
-         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space.
+         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listSpacePageBacklinks"];
         put?: never;
@@ -917,7 +917,7 @@ export interface paths {
         };
         /**
          * List the links of a space
-         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space.
+         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listSpaceLinks"];
         put?: never;
@@ -937,7 +937,7 @@ export interface paths {
         };
         /**
          * Search the content of a space
-         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist. Requires the `read` role on the space.
+         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["searchSpaceContent"];
         put?: never;
@@ -977,13 +977,13 @@ export interface paths {
         };
         /**
          * List the change requests of a space
-         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space.
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listChangeRequestsForSpace"];
         put?: never;
         /**
          * Create a change request
-         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) until it is unlocked. Requires the `edit` role on the space.
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) until it is unlocked. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         };
         /**
          * Get a change request
-         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space.
+         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getChangeRequestById"];
         put?: never;
@@ -1011,7 +1011,7 @@ export interface paths {
         head?: never;
         /**
          * Update a change request
-         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. A merged change request can no longer change its status (409). Requires the `edit` role on the space.
+         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. A merged change request can no longer change its status (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         patch: operations["updateChangeRequestById"];
         trace?: never;
@@ -1027,7 +1027,7 @@ export interface paths {
         put?: never;
         /**
          * Merge a change request
-         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space (its own, or the organization's with `inherit`) to be met: otherwise 403, whose message names every unmet rule; users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` rules are never met (this service has no review agent and does not evaluate expressions). A change request already merged or archived, or a locked space (`editMode: locked`), is a conflict (409). Requires the `review` role on the space.
+         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space (its own, or the organization's with `inherit`) to be met: otherwise 403, whose message names every unmet rule; users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` rules are never met (this service has no review agent and does not evaluate expressions). A change request already merged or archived, or a locked space (`editMode: locked`), is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Bring a change request up to date
-         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), is a conflict (409). Requires the `edit` role on the space.
+         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["updateChangeRequest"];
         delete?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a PDF of a change request
-         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space.
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -1105,13 +1105,13 @@ export interface paths {
         };
         /**
          * Get the revision of a change request
-         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space.
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getRevisionOfChangeRequestById"];
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space. Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
         };
         /**
          * List the pages of a change request
-         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space.
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listPagesInChangeRequest"];
         put?: never;
@@ -1149,7 +1149,7 @@ export interface paths {
         };
         /**
          * List the files of a change request
-         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space.
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listFilesInChangeRequestById"];
         put?: never;
@@ -1169,7 +1169,7 @@ export interface paths {
         };
         /**
          * Get a file of a change request
-         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space.
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getFileInChangeRequestById"];
         put?: never;
@@ -1189,7 +1189,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file in a change request
-         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space.
+         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listChangeRequestFileBacklinks"];
         put?: never;
@@ -1209,7 +1209,7 @@ export interface paths {
         };
         /**
          * Get a page of a change request
-         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space.
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;
@@ -1229,7 +1229,7 @@ export interface paths {
         };
         /**
          * List the links of a page in a change request
-         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space.
+         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["listChangeRequestPageLinks"];
         put?: never;
@@ -1249,13 +1249,13 @@ export interface paths {
         };
         /**
          * List the users asked to review a change request
-         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space.
+         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getRequestedReviewersByChangeRequestId"];
         put?: never;
         /**
          * Request reviews of a change request
-         * @description Asks users to review the change request at its current revision, and optionally updates its `subject` and `description` at the same time. Asking a user again renews the request. Each user must be able to review the space (the review role on it: 400 otherwise, naming the user); an unknown user, or one outside the organization, is not found. A merged or archived change request is a conflict (409). Requires the `edit` role on the space.
+         * @description Asks users to review the change request at its current revision, and optionally updates its `subject` and `description` at the same time. Asking a user again renews the request. Each user must be able to review the space (the review role on it: 400 otherwise, naming the user); an unknown user, or one outside the organization, is not found. A merged or archived change request is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["requestReviewersForChangeRequest"];
         delete?: never;
@@ -1276,7 +1276,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a review request
-         * @description Withdraws the request to review the change request from a user; the reviews they already gave stay. Answers 205 when the request is withdrawn, 204 when the user was not asked. An unknown change request is not found. Requires the `edit` role on the space.
+         * @description Withdraws the request to review the change request from a user; the reviews they already gave stay. Answers 205 when the request is withdrawn, 204 when the user was not asked. An unknown change request is not found. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         delete: operations["removeRequestedReviewerFromChangeRequest"];
         options?: never;
@@ -1293,13 +1293,13 @@ export interface paths {
         };
         /**
          * List the reviews of a change request
-         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space.
+         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getReviewsByChangeRequestId"];
         put?: never;
         /**
          * Review a change request
-         * @description Approves the current revision of the change request, or asks for changes (`status`), optionally with a `comment` (posted as a comment of the change request, targeting the review). A review made before the change request changed again is outdated and counts for no merge rule, nor do reviews by its author. Needs the review role; a merged or archived change request is a conflict (409). Requires the `review` role on the space.
+         * @description Approves the current revision of the change request, or asks for changes (`status`), optionally with a `comment` (posted as a comment of the change request, targeting the review). A review made before the change request changed again is outdated and counts for no merge rule, nor do reviews by its author. Needs the review role; a merged or archived change request is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["submitChangeRequestReview"];
         delete?: never;
@@ -1317,7 +1317,7 @@ export interface paths {
         };
         /**
          * Get a review of a change request
-         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space.
+         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getChangeRequestReviewById"];
         put?: never;
@@ -1986,11 +1986,15 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable the development mode of an integration
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         */
+        delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2552,6 +2556,390 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a space
+         * @description Gives each of `users` (members of the space's organization, guests included) and `teams` (of the organization) the role `role` on the space, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        post: operations["inviteToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a space
+         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listUserPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a space
+         * @description Takes away the role given to the user on the space: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        delete: operations["removeUserFromSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a space
+         * @description Gives the member `userId` the role `role` on the space (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        patch: operations["updateUserPermissionInSpace"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a space
+         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listTeamPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a space
+         * @description Takes away the role given to the team on the space: 205 when there was one, 204 when there was none. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        delete: operations["removeTeamFromSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a space
+         * @description Gives the team `teamId` the role `role` on the space (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        patch: operations["updateTeamPermissionInSpace"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a space
+         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listPermissionsAggregateInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a collection
+         * @description Gives each of `users` (members of the collection's organization, guests included) and `teams` (of the organization) the role `role` on the collection (it reaches the spaces and collections inside it that are in-collection or inherit), replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        post: operations["inviteToCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a collection
+         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listUserPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a collection
+         * @description Takes away the role given to the user on the collection: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        delete: operations["removeUserFromCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a collection
+         * @description Gives the member `userId` the role `role` on the collection (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        patch: operations["updateUserPermissionInCollection"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a collection
+         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listTeamPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a collection
+         * @description Takes away the role given to the team on the collection: 205 when there was one, 204 when there was none. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        delete: operations["removeTeamFromCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a collection
+         * @description Gives the team `teamId` the role `role` on the collection (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        patch: operations["updateTeamPermissionInCollection"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a collection
+         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listPermissionsAggregateInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users or teams a role on a site
+         * @description Gives each of `users` (members of the site's organization, guests included) and `teams` (of the organization) the role `role` on the site, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. On a site, a grant raises the organization role for the operations on that site. Requires the `admin` role in the organization.
+         */
+        post: operations["inviteToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a site
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization.
+         */
+        get: operations["listUserPermissionsInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a user on a site
+         * @description Takes away the role given to the user on the site: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role in the organization.
+         */
+        delete: operations["removeUserFromSite"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user on a site
+         * @description Gives the member `userId` the role `role` on the site (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role in the organization.
+         */
+        patch: operations["updateUserPermissionInSite"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a site
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization.
+         */
+        get: operations["listTeamPermissionsInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take away the role of a team on a site
+         * @description Takes away the role given to the team on the site: 205 when there was one, 204 when there was none. Requires the `admin` role in the organization.
+         */
+        delete: operations["removeTeamFromSite"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a team on a site
+         * @description Gives the team `teamId` the role `role` on the site (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role in the organization.
+         */
+        patch: operations["updateTeamPermissionInSite"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone who can access a site
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization.
+         */
+        get: operations["listPermissionsAggregateInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2562,6 +2950,11 @@ export interface components {
          * @enum {string}
          */
         MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /**
+         * @description Level every organization member has on the content: a role; null for nothing (only the users and teams granted a role reach it); `inherit` for what the enclosing collection gives, or the member's organization role at the top level. A member's role on content is the strongest of this level, their own grant, their teams' grants and the grants on the collections around it; organization admins keep admin; guests reach only what they are granted.
+         * @example inherit
+         */
+        DefaultLevel: components["schemas"]["MemberRole"] | null | "inherit";
         /**
          * @description Role in a team: owners manage the team members.
          * @example member
@@ -2582,11 +2975,15 @@ export interface components {
                 /** @enum {string} */
                 object: "leaf";
                 text: string;
-                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
+                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, `keyboard`, `color`, `superscript`, `subscript`. */
                 marks?: {
                     /** @enum {string} */
                     object?: "mark";
                     type: string;
+                    /** @description For `color`: `text` and `background`, colour names. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
                 }[];
             }[];
         };
@@ -3616,7 +4013,7 @@ export interface components {
             language?: components["schemas"]["TranslationLanguage"] & unknown;
             /** @description Id of the active revision. */
             revision: string;
-            defaultLevel: components["schemas"]["MemberRole"] | null;
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /** @description Number of open comments. */
             comments: number;
             changeRequests: number;
@@ -3674,7 +4071,7 @@ export interface components {
             emoji?: string;
             /** @enum {string} */
             editMode?: "live" | "locked";
-            defaultLevel?: components["schemas"]["MemberRole"] | null;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
             language?: components["schemas"]["TranslationLanguage"];
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
@@ -4598,8 +4995,7 @@ export interface components {
             organization: string;
             /** @description Id of the parent collection, absent at the top level. */
             parent?: string;
-            /** @description Role every organization member has on the content by default. */
-            defaultLevel: components["schemas"]["MemberRole"] | null;
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /**
              * Format: date-time
              * @example 2026-03-14T09:26:53.000Z
@@ -4626,7 +5022,7 @@ export interface components {
         UpdateCollection: {
             title?: string;
             description?: string;
-            defaultLevel?: components["schemas"]["MemberRole"] | null;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
         };
         MoveCollection: {
             parent?: string | null;
@@ -6114,6 +6510,37 @@ export interface components {
             required?: string[];
         };
         /**
+         * @description A configuration asked by a UI component of the integration rather than by a form: the component checks the settings, so the server stores what is given (as free-form settings, within the size limit).
+         * @example {
+         *       "componentId": "config"
+         *     }
+         */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the UI component of the integration that asks for the settings. */
+            componentId: string;
+        };
+        /**
+         * @description How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfiguration: components["schemas"]["IntegrationConfigurationSchema"] | components["schemas"]["IntegrationConfigurationComponent"];
+        /**
          * @example {
          *       "account": {
          *         "properties": {
@@ -6135,9 +6562,9 @@ export interface components {
          *     }
          */
         IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            account?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            space?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            site?: components["schemas"]["IntegrationConfiguration"] & unknown;
         };
         /**
          * @description A custom block the integration provides to the editor.
@@ -6649,14 +7076,14 @@ export interface components {
         };
         PublishIntegration: {
             /**
-             * @description Runtime of the script; omitted means the default runtime.
+             * @description How the script is called (docs/integrations-runtime.md). `v2`: GitBook's dispatch protocol, what `@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, `environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` receives events as JSON and requests as themselves.
              * @enum {string}
              */
-            runtime?: "v1";
+            runtime?: "v1" | "v2";
             /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
-            /** @description One-line description. */
+            /** @description One-line description (may be empty). */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
@@ -7312,6 +7739,151 @@ export interface components {
             /** @description Total number of items across all pages. */
             count: number;
             items: components["schemas"]["OpenAPISpecVersion"][];
+        };
+        InviteUsersAndTeams: {
+            /** @description The role to give them; null takes their grant away (a guest level: nothing). */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description Ids of the organization members (guests included) to give the role to. */
+            users?: string[];
+            /** @description Ids of the teams of the organization to give the role to. */
+            teams?: string[];
+        };
+        UpdatePermission: {
+            /** @description The new role; null takes the grant away. */
+            role: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description The role of a user on a space or collection. */
+        UserContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            user: components["schemas"]["User"];
+        };
+        /** @description The role of a team on a space or collection. */
+        TeamContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            team: components["schemas"]["Team"];
+        };
+        /** @description The role given to a user on a site. */
+        UserSitePermissionOverride: {
+            permission: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+        };
+        /** @description The role given to a team on a site. */
+        TeamSitePermissionOverride: {
+            permission: components["schemas"]["MemberRole"] | null;
+            team: components["schemas"]["Team"];
+        };
+        /** @description Where the role comes from: the organization role, or a grant on the site (to the user, or to one of their teams). */
+        UserSitePermissionOrigin: {
+            /** @enum {string} */
+            type: "organization";
+            organization: string;
+        } | {
+            /** @enum {string} */
+            type: "site";
+            site: string;
+            /** @enum {string} */
+            reason: "member" | "team";
+            team?: string;
+        };
+        /** @description The effective role of a member on a site, and where it comes from. */
+        UserSitePermission: {
+            permission: components["schemas"]["MemberRole"] | null;
+            user: components["schemas"]["User"];
+            origin: components["schemas"]["UserSitePermissionOrigin"];
+            /** @description Whether the membership is disabled. */
+            disabled: boolean;
+            /** Format: date-time */
+            lastSeenAt?: string;
+        };
+        SpaceUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        SpaceTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamContentPermission"][];
+        };
+        SpacePermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        CollectionUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        CollectionTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamContentPermission"][];
+        };
+        CollectionPermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        SiteUserPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserSitePermissionOverride"][];
+        };
+        SiteTeamPermissionList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["TeamSitePermissionOverride"][];
+        };
+        SitePermissionAggregateList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["UserSitePermission"][];
         };
         SiteSectionGroupList: {
             /** @description Absent on the last page. */
@@ -19359,6 +19931,39 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableError"];
         };
     };
+    disableIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The development mode is off. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
     getIntegrationInstallationById: {
         parameters: {
             query?: never;
@@ -22325,6 +22930,1345 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ConversationIssueDetail"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpacePermissionAggregateList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the collection. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionPermissionAggregateList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "users": [
+                 *         "usr_01JD3QB5N1HEZ4Y"
+                 *       ],
+                 *       "teams": [
+                 *         "tem_01JD3QF4H7ZNB2S"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description The roles are given. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listUserPermissionsInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteUserPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeUserFromSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateUserPermissionInSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the user (a member of the organization). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listTeamPermissionsInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams and their roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "team": {
+                     *             "object": "team",
+                     *             "id": "tem_01JD3QF4H7ZNB2S",
+                     *             "title": "Developer Relations",
+                     *             "members": 6,
+                     *             "spaces": 4,
+                     *             "createdAt": "2026-03-14T09:26:53.000Z",
+                     *             "permissions": {
+                     *               "admin": true,
+                     *               "view": true
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteTeamPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    removeTeamFromSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team had no role given on it. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The role is taken away. */
+            205: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateTeamPermissionInSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the team. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePermission"];
+            };
+        };
+        responses: {
+            /** @description The role is changed. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPermissionsAggregateInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Only the members with this effective role. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members and their effective roles. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "permission": "edit",
+                     *           "user": {
+                     *             "object": "user",
+                     *             "id": "usr_01JD3Q6Z9B8XKRD",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "photoURL": "https://avatars.example.com/u/ada.png",
+                     *             "urls": {
+                     *               "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *             }
+                     *           },
+                     *           "origin": {
+                     *             "type": "site",
+                     *             "site": "sit_01JD3QE4R7HN2WX",
+                     *             "reason": "member"
+                     *           },
+                     *           "disabled": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SitePermissionAggregateList"];
                 };
             };
             400: components["responses"]["BadRequestError"];

@@ -16,6 +16,7 @@ import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
 import { openAPIHandlers } from './openapi/openapi.handlers.js';
+import { permissionHandlers } from './permissions/permissions.handlers.js';
 import { siteHandlers } from './sites/sites.handlers.js';
 import { searchHandlers } from './search/search.handlers.js';
 import { ssoHandlers } from './sso/sso.handlers.js';
@@ -47,6 +48,7 @@ const implemented = {
   ...translationHandlers,
   ...conversationHandlers,
   ...siteHandlers,
+  ...permissionHandlers,
 };
 
 type Missing = Exclude<OperationId, keyof typeof implemented>;

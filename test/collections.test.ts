@@ -13,7 +13,7 @@ describe('collections', () => {
   it('post /orgs/{organizationId}/collections creates a collection, top level or nested', async () => {
     const admin = await h.current.newAdmin();
     const top = await collection(admin, { title: 'Guides' });
-    expect(top).toMatchObject({ object: 'collection', title: 'Guides', organization: admin.organizationId, defaultLevel: null });
+    expect(top).toMatchObject({ object: 'collection', title: 'Guides', organization: admin.organizationId, defaultLevel: 'inherit' });
     expect(top.parent).toBeUndefined();
     expect(top.urls.location).toBe(`https://api.test.example/v1/collections/${top.id}`);
     expect(top.permissions).toEqual({ view: true, admin: true, viewInviteLinks: true, create: true });

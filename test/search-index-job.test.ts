@@ -93,7 +93,7 @@ describe('search index jobs', () => {
     const admin = await h.current.newAdmin();
     const ctx = h.current.ctx(admin.userId);
     const count = () => countingStatements(async (tally) => {
-      await searchOrganization(ctx, admin.organizationId, 'deploy', {});
+      await searchOrganization(ctx, admin.organizationId, null, 'deploy', {});
       return tally.statements;
     });
     const current = await count(); // no space behind
@@ -103,7 +103,7 @@ describe('search index jobs', () => {
     h.current.advanceClock(INDEX_DELAY_MS);
     expect(await runIndexJobs(admin.userId)).toBeGreaterThanOrEqual(3);
     for (const id of spaceIds) expect((await indexJobsOf(id)).map((j) => j.status)).toEqual(['done']);
-    expect((await searchOrganization(ctx, admin.organizationId, 'deploy', {})).count).toBe(3);
+    expect((await searchOrganization(ctx, admin.organizationId, null, 'deploy', {})).count).toBe(3);
     expect(await count()).toBe(current);
   });
 

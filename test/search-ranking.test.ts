@@ -29,7 +29,7 @@ const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await h.current.db.
 /** One page of results of the search function: the page ids in order, and the total. */
 async function resultPage(spaceId: string, query: string, offset: number, limit: number, rankFullTextUpTo = 2) {
   const rows = await rowsOf<{ total: string | number; page_id: string | null }>(
-    sql`SELECT total, page_id FROM search_content(${query}, ${spaceId}, NULL, ${offset}::integer, ${limit}::integer, ${rankFullTextUpTo}::integer)`,
+    sql`SELECT total, page_id FROM search_content(${query}, ${spaceId}, NULL, ${offset}::integer, ${limit}::integer, ${rankFullTextUpTo}::integer, NULL)`,
   );
   return { ids: [...new Set(rows.flatMap((r) => (r.page_id === null ? [] : [r.page_id])))], total: Number(rows[0].total) };
 }

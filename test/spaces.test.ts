@@ -17,7 +17,7 @@ describe('spaces', () => {
       editMode: 'live',
       mergeRules: { type: 'inherit' },
       organization: admin.organizationId,
-      defaultLevel: null,
+      defaultLevel: 'inherit',
       comments: 0,
     });
     expect(res.body.revision).toMatch(/^rev_/);

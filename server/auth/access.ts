@@ -5,8 +5,8 @@ import type { Access } from '../../contract/access.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
-import { readCollectionGrant, readOrganizationGrant, readSpaceGrant } from './grants.js';
-import { asRole, atLeast, contentRole, type Role } from './roles.js';
+import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant } from './grants.js';
+import { asRole, atLeast, contentRole, strongest, type Inherited, type Role } from './roles.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type CollectionRow = typeof collections.$inferSelect;
@@ -24,15 +24,31 @@ export interface OrganizationGrant {
   organization: OrganizationRow;
   /** The caller's role in the organization; null for a guest. */
   role: Role | null;
+  /**
+   * For an operation on a site (`{siteId}` in its path): the caller's role on that site, their
+   * organization role raised by their and their teams' grants on it (absent otherwise).
+   */
+  siteRole?: Role | null;
+}
+
+/**
+ * The ingredients of the caller's role on content (docs/permissions.md), so a handler can recompute it
+ * after a change (a new default level, a move).
+ */
+export interface RoleBasis {
+  /** Whether the caller is an (enabled) member of the content's organization, guests included. */
+  member: boolean;
+  /** The caller's organization role (null: guest, or not a member). */
+  orgRole: Role | null;
+  /** The strongest grant of the caller or of their teams on the content itself. */
+  granted: Role | null;
+  /** What it inherits from the collections around it (for a space, only when in-collection). */
+  inherited: Inherited | undefined;
 }
 
 /** Content with the ingredients of the caller's role, so a handler can recompute it after a change. */
-export interface ContentGrant<Row> {
+export interface ContentGrant<Row> extends RoleBasis {
   row: Row;
-  /** The caller's organization role (null: guest). */
-  orgRole: Role | null;
-  /** Default levels inherited from enclosing collections (for a space, only when in-collection). */
-  inherited: Role[];
   /** The caller's effective role on the content. */
   role: Role | null;
 }
@@ -59,31 +75,44 @@ export interface Grants {
 /** What the access check decided: go on with a grant, or answer 204 right away (idempotent delete). */
 export type AccessDecision = { grant: Grants[keyof Grants] } | { noContent: true };
 
-/** The caller's role on a space, from its own default level and, when in-collection, its collection's. */
-export function spaceRole(grant: Pick<SpaceGrant, 'orgRole' | 'inherited'>, row: Pick<SpaceRow, 'defaultLevel' | 'visibility'>): Role | null {
-  return contentRole(grant.orgRole, asRole(row.defaultLevel), ...(row.visibility === 'in-collection' ? grant.inherited : []));
+/** The caller's role on a space: its own default level and grants, and its collections' when in-collection. */
+export function spaceRole(basis: RoleBasis, row: Pick<SpaceRow, 'defaultLevel' | 'visibility'>): Role | null {
+  return contentRole(basis.member, basis.orgRole, row.defaultLevel, basis.granted, row.visibility === 'in-collection' ? basis.inherited : undefined);
 }
 
-/** The caller's role on a collection, from its own default level and those of the collections enclosing it. */
-export function collectionRole(grant: Pick<CollectionGrant, 'orgRole' | 'inherited'>, row: Pick<CollectionRow, 'defaultLevel'>): Role | null {
-  return contentRole(grant.orgRole, asRole(row.defaultLevel), ...grant.inherited);
+/** The caller's role on a collection: its own default level and grants, and those of the collections enclosing it. */
+export function collectionRole(basis: RoleBasis, row: Pick<CollectionRow, 'defaultLevel'>): Role | null {
+  return contentRole(basis.member, basis.orgRole, row.defaultLevel, basis.granted, basis.inherited);
 }
 
-/** The levels a child of `parent` inherits (a collection, or a space in-collection): the parent's own and those above it. */
-export function inheritedUnder(parent: CollectionGrant | undefined): Role[] {
-  return parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r): r is Role => r !== null) : [];
+/** What a child of `parent` (a collection, or a space in-collection) inherits: the parent's level and the grants on it and above. */
+export function inheritedUnder(parent: CollectionGrant | undefined): Inherited | undefined {
+  if (!parent) return undefined;
+  const level = parent.row.defaultLevel === 'inherit' ? (parent.inherited?.level ?? 'inherit') : parent.row.defaultLevel;
+  return { level, granted: strongest(parent.granted, parent.inherited?.granted) };
 }
 
-/** Stored levels as roles (unknown values dropped). */
-export function levels(values: string[] | null): Role[] {
-  return (values ?? []).map(asRole).filter((r): r is Role => r !== null);
+/** The `{level, granted}` pair the SQL function collection_chain_access returns, read. */
+export function inheritedOf(raw: (string | null)[] | null | undefined): Inherited | undefined {
+  return raw ? { level: raw[0] ?? null, granted: asRole(raw[1]) } : undefined;
+}
+
+/** The role basis of a grant query's row. */
+function basisOf(found: { memberRole: string | null; isMember: boolean; granted: string | null; inherited: (string | null)[] | null }): RoleBasis {
+  return { member: found.isMember, orgRole: asRole(found.memberRole), granted: asRole(found.granted), inherited: inheritedOf(found.inherited) };
+}
+
+/** The basis of a role for a member of an organization (lists built from an organization grant), before grants. */
+export function memberBasis(org: OrganizationGrant, inherited?: Inherited): RoleBasis {
+  return { member: true, orgRole: org.role, granted: null, inherited };
 }
 
 function refuse(what: string, role: Role, rule: { role: Role }): never {
   throw new Forbidden(`You need the ${rule.role} role on this ${what} (you have ${role})`);
 }
 
-async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest'): Promise<OrganizationGrant> {
+async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string): Promise<OrganizationGrant> {
+  if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId);
   const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId);
   // A caller never learns whether another organization exists.
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
@@ -94,10 +123,25 @@ async function organizationGrant(ctx: Ctx, organizationId: string, required: Rol
   return { organization: found.organization, role };
 }
 
+/**
+ * An operation on a site: the caller's role there is their organization role raised by their and their
+ * teams' grants on the site (an admin keeps admin), and that is what the rule's role is checked against.
+ */
+async function organizationSiteGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId: string): Promise<OrganizationGrant> {
+  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId);
+  if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
+  const role = asRole(found.memberRole);
+  const siteRole = role === 'admin' ? role : strongest(role, asRole(found.siteGranted));
+  if (required !== 'guest' && !atLeast(siteRole, required)) {
+    throw new Forbidden(`You need the ${required} role on this site (you have ${siteRole ?? 'guest access'})`);
+  }
+  return { organization: found.organization, role, siteRole };
+}
+
 async function collectionGrant(ctx: Ctx, collectionId: string): Promise<CollectionGrant | undefined> {
   const found = await readCollectionGrant(ctx.db, collectionId, ctx.caller.userId);
   if (!found) return undefined;
-  const grant = { row: found.collection, orgRole: asRole(found.memberRole), inherited: levels(found.inherited) };
+  const grant = { row: found.collection, ...basisOf(found) };
   const role = collectionRole(grant, found.collection);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
@@ -105,7 +149,7 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
 async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, withCounters: boolean): Promise<SpaceGrant | undefined> {
   const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, withCounters);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
-  const grant = { row: found.space, orgRole: asRole(found.memberRole), inherited: levels(found.inherited), counts: found.counts, onPublishedSite: found.onPublishedSite };
+  const grant = { row: found.space, ...basisOf(found), counts: found.counts, onPublishedSite: found.onPublishedSite };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
@@ -129,7 +173,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
     case 'caller':
       return { grant: undefined };
     case 'organization':
-      return { grant: await organizationGrant(ctx, params.organizationId, rule.role) };
+      return { grant: await organizationGrant(ctx, params.organizationId, rule.role, params.siteId) };
     case 'collection': {
       const grant = await collectionGrant(ctx, params.collectionId);
       if (!grant) {
@@ -159,4 +203,10 @@ export async function findCollectionGrant(ctx: Ctx, collectionId: string): Promi
 /** A grant on another organization than the operation's (a transfer's target); throws NotFound or Forbidden. */
 export async function requireOrganizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest'): Promise<OrganizationGrant> {
   return organizationGrant(ctx, organizationId, required);
+}
+
+/** The role another user (`userId`) has on a space, by the same rule as a caller's; null when they cannot see it. */
+export async function roleOfUserOnSpace(ctx: Ctx, spaceId: string, userId: string): Promise<Role | null> {
+  const found = await readSpaceGrant(ctx.db, spaceId, userId, false);
+  return found && !found.space.deletedAt ? spaceRole(basisOf(found), found.space) : null;
 }

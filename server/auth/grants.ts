@@ -1,5 +1,5 @@
 // The queries of the access layer: each reads a resource together with the caller's membership of its
-// organization and the default levels it inherits, in one round trip. They run on every request, so they
+// organization, their grants on it and what it inherits from its collections, in one round trip. They run on every request, so they
 // are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -7,47 +7,87 @@ import { directQuery, tableRow, type Db } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
 
 /**
- * The default levels (non-null) of the collection `start` and of every collection enclosing it: access
- * given on a collection reaches everything inside it. Null when `start` is null. The recursive query is
- * the SQL function `collection_chain_levels` (migration 0002), whose plan the database caches.
+ * What content inside the collection `start` inherits for the user `userId`: `{level, granted}` as text[]
+ * (the SQL function `collection_chain_access`, migration 0033, whose plans the database caches).
  */
-export function chainLevels(start: AnyPgColumn | SQL) {
-  return sql<string[] | null>`collection_chain_levels(${start})`;
+export function chainAccess(start: AnyPgColumn | SQL, userId: string) {
+  return sql<string[] | null>`collection_chain_access(${start}, ${userId})`;
 }
 
-/** For each space row: the levels it inherits, which only an in-collection space does. */
-export function inheritedBySpace() {
-  return sql<string[] | null>`CASE WHEN ${spaces.visibility} = 'in-collection' THEN ${chainLevels(spaces.parentId)} END`;
+/** The strongest grant of `userId` or of their teams on each collection row (null: none). */
+function grantedOnCollection(userId: string) {
+  // The outer columns are written qualified: Drizzle renders a single-table select's columns unqualified,
+  // which inside the subquery would name the grant's own.
+  return sql<string | null>`(SELECT rank_role(max(role_rank(g.role))) FROM content_grants g WHERE g.collection_id = "collections"."id"
+    AND (g.user_id = ${userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = "collections"."organization_id" AND tm.user_id = ${userId})))`;
+}
+
+/**
+ * The role of the member `userId` (organization role `orgRole`) on each space row, by the rule of
+ * docs/permissions.md (SQL function `space_role_of`): null when they cannot see it.
+ */
+export function spaceRoleOf(userId: string, orgRole: string | null) {
+  return sql<string | null>`space_role_of(${spaces}, ${userId}, true, ${orgRole}::text)`;
+}
+
+/** The role of the member `userId` on each collection row, as `spaceRoleOf` for spaces. */
+export function collectionRoleOf(userId: string, orgRole: string | null) {
+  if (orgRole === 'admin') return sql<string | null>`'admin'::text`;
+  return sql<string | null>`content_role(true, ${orgRole}::text, ${collections.defaultLevel}, ${grantedOnCollection(userId)}, ${chainAccess(collections.parentId, userId)})`;
 }
 
 // The caller's membership ($2) of the resource's organization; disabled members count as none.
 const membership = (organizationColumn: string) =>
   `LEFT JOIN members m ON m.organization_id = ${organizationColumn} AND m.user_id = $2 AND NOT m.disabled`;
 
+// The strongest grant of the caller ($2) or of their teams on the resource, for a member only.
+const granted = (column: string, resource: string, organizationColumn: string) =>
+  `CASE WHEN m.user_id IS NOT NULL THEN (SELECT rank_role(max(role_rank(g.role))) FROM content_grants g WHERE g.${column} = ${resource}
+    AND (g.user_id = $2 OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationColumn} AND tm.user_id = $2))) END`;
+
+// What a space inherits: only an in-collection space, only for a member.
+const spaceInherited = `CASE WHEN s.visibility = 'in-collection' AND m.user_id IS NOT NULL THEN collection_chain_access(s.parent_id, $2) END`;
+
 const queries = {
   organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
     FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
-  collection: `SELECT c.*, m.role AS member_role, collection_chain_levels(c.parent_id) AS inherited
+  collection: `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('collection_id', 'c.id', 'c.organization_id')} AS granted,
+      CASE WHEN m.user_id IS NOT NULL THEN collection_chain_access(c.parent_id, $2) END AS inherited
     FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
   // Only the row: for the operations that do not answer a Space (a change request's write, a comment…).
-  space: `SELECT s.*, m.role AS member_role,
-      CASE WHEN s.visibility = 'in-collection' THEN collection_chain_levels(s.parent_id) END AS inherited
+  space: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited
     FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
   // With the counters a Space shows, so reading a space stays one round trip.
-  spaceWithCounters: `SELECT s.*, m.role AS member_role,
-      CASE WHEN s.visibility = 'in-collection' THEN collection_chain_levels(s.parent_id) END AS inherited,
+  spaceWithCounters: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
       (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'draft') AS change_requests_draft,
       (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments,
       EXISTS (SELECT 1 FROM site_spaces x JOIN sites y ON y.id = x.site_id AND y.published WHERE x.space_id = s.id) AS on_published_site
     FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
+  // A site with the caller's membership and grant on it, for the operations on `{siteId}`.
+  organizationSite: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('site_id', '$3 AND g.organization_id = o.id', 'o.id')} AS granted
+    FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
 };
 
 
-async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: string) {
-  const [raw] = await directQuery(db, `grant_${kind}`, queries[kind], [id, userId]);
+async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: string, ...more: string[]) {
+  const [raw] = await directQuery(db, `grant_${kind}`, queries[kind], [id, userId, ...more]);
   return raw;
+}
+
+/** The ingredients of a role on content as the grant queries read them (server/auth/access.ts RoleBasis). */
+function basisOf(raw: Record<string, unknown>) {
+  return {
+    memberRole: raw.member_role as string | null,
+    isMember: raw.is_member === true,
+    granted: raw.granted as string | null,
+    inherited: raw.inherited as string[] | null,
+  };
 }
 
 /** An organization with the caller's membership; undefined when it does not exist. */
@@ -56,10 +96,23 @@ export async function readOrganizationGrant(db: Db, id: string, userId: string) 
   return raw && { organization: tableRow(organizations, raw), memberRole: raw.member_role as string | null, isMember: raw.is_member === true };
 }
 
+/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`. */
+export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string) {
+  const raw = await readOne(db, 'organizationSite', id, userId, siteId);
+  return (
+    raw && {
+      organization: tableRow(organizations, raw),
+      memberRole: raw.member_role as string | null,
+      isMember: raw.is_member === true,
+      siteGranted: raw.granted as string | null,
+    }
+  );
+}
+
 /** A collection with the caller's organization role and the levels of the collections around it. */
 export async function readCollectionGrant(db: Db, id: string, userId: string) {
   const raw = await readOne(db, 'collection', id, userId);
-  return raw && { collection: tableRow(collections, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
+  return raw && { collection: tableRow(collections, raw), ...basisOf(raw) };
 }
 
 /**
@@ -70,7 +123,7 @@ export async function readCollectionGrant(db: Db, id: string, userId: string) {
 export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true) {
   const raw = await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
   if (!raw) return undefined;
-  const found = { space: tableRow(spaces, raw), memberRole: raw.member_role as string | null, inherited: raw.inherited as string[] | null };
+  const found = { space: tableRow(spaces, raw), ...basisOf(raw) };
   if (!withCounters) return { ...found, counts: undefined, onPublishedSite: undefined };
   return {
     ...found,

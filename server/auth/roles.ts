@@ -27,11 +27,34 @@ export function asRole(value: string | null | undefined): Role | null {
 }
 
 /**
- * The caller's role on a piece of content (collection or space): the organization role, raised to the
- * content's default levels (its own and those it inherits). Guests and non-members (null) get nothing.
+ * What content inside a collection inherits from it: `level` is what the collection gives members (the first
+ * default level up the chain that is not `inherit`: a role, or null for nothing; `inherit` when every
+ * collection up to the top inherits, i.e. the organization role), `granted` the strongest grant of the
+ * caller or of their teams on the collection and on those enclosing it.
  */
-export function contentRole(orgRole: Role | null, ...levels: (Role | null | undefined)[]): Role | null {
-  return orgRole == null ? null : strongest(orgRole, ...levels);
+export interface Inherited {
+  level: string | null;
+  granted: Role | null;
+}
+
+/**
+ * The caller's role on a piece of content (collection or space), the rule of docs/permissions.md (the
+ * SQL function `content_role`, migration 0033, is the same rule for lists): nothing for a non-member;
+ * admin for an organization admin; otherwise the strongest of the level the content gives members (its
+ * `defaultLevel`: a role, null for nothing, `inherit` for what the enclosing collection gives, or the
+ * organization role at the top; guests get no level), the caller's own and teams' grants on it, and
+ * their grants on the collections around it.
+ */
+export function contentRole(member: boolean, orgRole: Role | null, defaultLevel: string | null, granted: Role | null, inherited: Inherited | undefined): Role | null {
+  if (!member) return null;
+  if (orgRole === 'admin') return 'admin';
+  return strongest(orgRole === null ? null : memberLevel(orgRole, defaultLevel, inherited), granted, inherited?.granted);
+}
+
+/** The level content with `defaultLevel` gives a member whose organization role is `orgRole`. */
+function memberLevel(orgRole: Role, defaultLevel: string | null, inherited: Inherited | undefined): Role | null {
+  const level = defaultLevel === 'inherit' ? (inherited ? inherited.level : 'inherit') : defaultLevel;
+  return level === 'inherit' ? orgRole : asRole(level);
 }
 
 export function organizationPermissions(role: Role | null, isMember: boolean) {
@@ -75,4 +98,9 @@ export function spacePermissions(role: Role | null) {
     review: atLeast(role, 'review'),
     installIntegration: atLeast(role, 'admin'),
   };
+}
+
+/** A stored `default_level` as the API shows it: a role, `inherit`, or null (nothing). */
+export function asDefaultLevel(value: string | null | undefined): Role | 'inherit' | null {
+  return value === 'inherit' ? 'inherit' : asRole(value);
 }

@@ -1,12 +1,11 @@
 // The two change-request lists (a space's, an organization's): newest first by `updatedAt` or
 // `createdAt`, keyset-paginated on (that time, id), with the creator, the space (its current revision,
-// edit mode and merge rules), the organization's merge rules, the levels the caller inherits on the space
+// edit mode and merge rules), the organization's merge rules, the caller's role on the space
 // and the reviews joined in the same query, so no query runs per listed item and `permissions.merge`
 // says what the merge would decide (merge-check.ts).
 import { and, count, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { levels, spaceRole } from '../auth/access.js';
-import { inheritedBySpace } from '../auth/grants.js';
-import type { Role } from '../auth/roles.js';
+import { spaceRoleOf } from '../auth/grants.js';
+import { asRole, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { changeRequestReviewers, changeRequests, organizations, siteSpaces, spaces, users } from '../db/schema/index.js';
@@ -43,9 +42,12 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
   // Change requests here are never opened from a site topic, so none is about one: `topic` matches nothing
   // (rather than being ignored, which would answer an unfiltered list).
   if (filters.topic !== undefined) return { items: [], count: 0 };
+  // The caller's role on each space (docs/permissions.md); the spaces they cannot see are left out.
+  const roleOnSpace = spaceRoleOf(ctx.caller.userId, orgRole);
   const where = and(
     scope,
     isNull(spaces.deletedAt),
+    orgRole === 'admin' ? undefined : sql`${roleOnSpace} IS NOT NULL`,
     filters.creator !== undefined ? eq(changeRequests.createdBy, filters.creator) : undefined,
     filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
     filters.requestedReviewer !== undefined
@@ -72,7 +74,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
       cr: changeRequests,
       creator: users,
       space: { revisionId: spaces.revisionId, editMode: spaces.editMode, mergeRules: spaces.mergeRules, defaultLevel: spaces.defaultLevel, visibility: spaces.visibility },
-      inherited: inheritedBySpace(),
+      role: roleOnSpace,
       organizationRules: organizations.mergeRules,
       comments: openCommentsField(),
       reviews: reviewsField(),
@@ -92,7 +94,7 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
   const page = cutPage(rows, limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
   return {
     items: page.rows.map((r) => {
-      const role = spaceRole({ orgRole, inherited: levels(r.inherited) }, r.space);
+      const role = asRole(r.role);
       const reviews = r.reviews.map((v) => ({ id: v.id, reviewer: v.reviewer, status: v.status, revision: v.revision, createdAt: new Date(Number(v.at)) }));
       const mayMerge = mayMergeListed(ctx, r.space, r.cr, role, r.organizationRules, reviews);
       return toChangeRequest(ctx, r.cr, r.creator, r.space.revisionId, r.comments, mayMerge);

@@ -6,7 +6,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { changeRequestReviewOperations } from '../../contract/change-request-reviews.js';
 import type { components } from '../../generated/types.js';
-import { spaceRole, type SpaceGrant } from '../auth/access.js';
+import { roleOfUserOnSpace, type SpaceGrant } from '../auth/access.js';
 import { readOrganizationGrant, readSpaceGrant } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { loadDetails, toComment, type BodyFormat } from '../comments/comment-view.js';
@@ -20,6 +20,7 @@ import { newId } from '../ids.js';
 import { toUser } from '../users/users.store.js';
 import type { ChangeRequestRow } from './change-request-view.js';
 import { findChangeRequest } from './change-requests.store.js';
+import { assertStorableDocument } from '../content/document-check.js';
 
 type Ops = typeof changeRequestReviewOperations;
 type RequestBody = z.output<Ops['requestReviewersForChangeRequest']['body']>;
@@ -56,14 +57,14 @@ async function toRequestedReviewers(ctx: Ctx, rows: ReviewerRow[]): Promise<Requ
 async function requireReviewer(ctx: Ctx, grant: SpaceGrant, userId: string, field: string): Promise<void> {
   const membership = await readOrganizationGrant(ctx.db, grant.row.organizationId, userId);
   if (!membership?.isMember) throw new NotFound(`${field}: user ${userId} not found in this organization`);
-  const found = await readSpaceGrant(ctx.db, grant.row.id, userId);
-  const role = found && spaceRole({ orgRole: asRole(found.memberRole), inherited: (found.inherited ?? []).map(asRole).filter((r) => r !== null) }, found.space);
+  const role = await roleOfUserOnSpace(ctx, grant.row.id, userId);
   if (!atLeast(role, 'review')) throw new BadRequest(`${field}: user ${userId} cannot review this space (needs the review role, has ${role ?? 'no role'})`);
 }
 
 /** Asks users to review the change request at its current revision; optionally sets its subject and description. */
 export async function requestReviewers(ctx: Ctx, grant: SpaceGrant, ref: string, body: RequestBody): Promise<RequestedReviewer[]> {
   const wanted = [...new Set(body.users)];
+  if (body.description) assertStorableDocument(body.description, 'body.description');
   const rows = await ctx.transaction(async (tx) => {
     const cr = await findChangeRequest(tx, grant.row.id, ref, true);
     refuseClosed(cr, 'reviewed');

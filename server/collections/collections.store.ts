@@ -9,16 +9,16 @@ import {
   collectionRole,
   findCollectionGrant,
   inheritedUnder,
-  levels,
+  memberBasis,
   requireOrganizationGrant,
   spaceRole,
   type CollectionGrant,
   type CollectionRow,
   type OrganizationGrant,
 } from '../auth/access.js';
-import { chainLevels } from '../auth/grants.js';
-import { asRole, collectionPermissions, type Role } from '../auth/roles.js';
-import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../content/tree.js';
+import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
+import { asDefaultLevel, asRole, collectionPermissions, type Role } from '../auth/roles.js';
+import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
@@ -27,6 +27,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { leaveOrganization } from '../spaces/space-departure.js';
 import { toSpace } from '../spaces/space-view.js';
+import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
 export type Collection = components['schemas']['Collection'];
 type CreateCollection = z.output<typeof collectionOperations.createCollection.body>;
@@ -41,7 +42,7 @@ function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collecti
     ...(row.description != null && { description: row.description }),
     organization: row.organizationId,
     ...(row.parentId && { parent: row.parentId }),
-    defaultLevel: asRole(row.defaultLevel),
+    defaultLevel: asDefaultLevel(row.defaultLevel),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     urls: {
@@ -86,16 +87,23 @@ export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: C
       .returning();
     return inserted;
   });
-  return toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: inheritedUnder(parent) }, row));
+  // A new collection has no grants yet: the creator's role follows from the organization and the parent.
+  return toCollection(ctx, row, collectionRole(memberBasis(org, inheritedUnder(parent)), row));
 }
 
-/** Collections of an organization in creation order; all of them, or only the top-level ones. None for guests. */
+/**
+ * Collections of an organization in creation order; all of them, or only the top-level ones: those the
+ * caller can see (docs/permissions.md), each with the caller's role on it.
+ */
 export async function listCollections(ctx: Ctx, org: OrganizationGrant, nested: boolean, page: PageRequest) {
-  // A guest reaches no content: the description has no per-user grants on content (see design.md).
-  if (org.role === null) return { items: [], count: 0 };
-  const where = and(eq(collections.organizationId, org.organization.id), nested ? undefined : isNull(collections.parentId));
-  const result = await keysetPage(ctx.db, collections, where, [collections.id], page, { inherited: chainLevels(collections.parentId) });
-  return listBody(result, (row) => toCollection(ctx, row, collectionRole({ orgRole: org.role, inherited: levels(row.inherited) }, row)));
+  const role = collectionRoleOf(ctx.caller.userId, org.role);
+  const where = and(
+    eq(collections.organizationId, org.organization.id),
+    nested ? undefined : isNull(collections.parentId),
+    org.role === 'admin' ? undefined : sql`${role} IS NOT NULL`,
+  );
+  const result = await keysetPage(ctx.db, collections, where, [collections.id], page, { role });
+  return listBody(result, (row) => toCollection(ctx, row, asRole(row.role)));
 }
 
 /** Changes title, description or default level. */
@@ -132,14 +140,14 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
     // Under the tree lock, the cycle check below still holds when the move is written.
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, collections, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     let parent: CollectionGrant | undefined;
     if (placement.parentId !== null) {
       parent = await parentGrant(tx, organizationId, placement.parentId);
       if ((await collectionSubtree(tx, grant.row.id)).includes(parent.row.id)) {
-        throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
+        throw new Conflict('body.parent: a collection cannot be moved into itself or into one of its nested collections');
       }
     }
     const [row] = await tx.db
@@ -150,7 +158,7 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
     return { row, inherited: inheritedUnder(parent) };
   });
   if (!moved) return viewCollection(ctx, grant);
-  return toCollection(ctx, moved.row, collectionRole({ orgRole: grant.orgRole, inherited: moved.inherited }, moved.row));
+  return toCollection(ctx, moved.row, collectionRole({ ...grant, inherited: moved.inherited }, moved.row));
 }
 
 /** Moves a collection with everything in it to the top level of another organization where the caller is admin. */
@@ -170,6 +178,8 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
       .where(inArray(changeRequests.spaceId, movedSpaces));
     await leaveOrganization(tx, (await movedSpaces).map((s) => s.id), grant.row.organizationId);
+    // Only the grants of members of the new organization follow (server/permissions/grant-cleanup.ts).
+    await carryGrantsTo(tx, targetOrganizationId, { collectionIds: ids, spaceIds: movedSpaces });
     const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })
@@ -177,13 +187,14 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .returning();
     return moved;
   });
-  return toCollection(ctx, row, collectionRole({ orgRole: target.role, inherited: [] }, row));
+  // The caller is admin in the target organization: admin on what they moved there.
+  return toCollection(ctx, row, collectionRole(memberBasis(target), row));
 }
 
-/** The spaces directly in a collection, in their order. */
+/** The spaces directly in a collection that the caller can see, in their order. */
 export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, page: PageRequest) {
-  const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page, spaceCountFields());
-  const inherited = inheritedUnder(grant);
-  return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: grant.orgRole, inherited }, row)));
+  const role = spaceRoleOf(ctx.caller.userId, grant.orgRole);
+  const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt), grant.orgRole === 'admin' ? undefined : sql`${role} IS NOT NULL`);
+  const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page, { ...spaceCountFields(), role });
+  return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
 }

@@ -70,10 +70,11 @@ function checkClaim(ref: ClaimRef, names: ClaimNames): void {
 
 /**
  * Throws BadRequest (`Invalid request: <field>: at character N: <reason>`) unless `text` is in the grammar
- * and, when `names` is given, reads only claims it defines. Empty text and null mean "no condition".
+ * and, when `names` is given, reads only claims it defines. Null and blank text mean "no condition", as
+ * evaluate.ts reads them: every reader sees the item.
  */
 export function checkCondition(field: string, text: string | null | undefined, names: ClaimNames | undefined): void {
-  if (text === null || text === undefined || text === '') return;
+  if (text === null || text === undefined || text.trim() === '') return;
   try {
     const tree = parseCondition(text);
     if (names) for (const ref of claimsOf(tree)) checkClaim(ref, names);

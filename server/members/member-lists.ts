@@ -2,8 +2,8 @@
 import { and, count, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
-import { levels, spaceRole, type OrganizationGrant } from '../auth/access.js';
-import { inheritedBySpace } from '../auth/grants.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, type Role } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
@@ -26,28 +26,39 @@ async function memberRole(ctx: Ctx, organizationId: string, userId: string): Pro
   return asRole(row.role);
 }
 
-/** The live spaces a member can access, by id in direction `order`, each with the member's role on it. */
+/**
+ * The live spaces a member can access, by id in direction `order`, each with the member's role on it: only
+ * those the caller can see too (docs/permissions.md), so a list never shows a space its caller cannot read.
+ */
 export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
   const role = await memberRole(ctx, org.organization.id, userId);
-  // A guest reaches no content (the description has no per-user grants on content); nor does a guest caller see any.
-  if (role === null || org.role === null) return { items: [], count: 0 };
-  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
+  const memberRoleOnSpace = spaceRoleOf(userId, role);
+  const callerRoleOnSpace = spaceRoleOf(ctx.caller.userId, org.role);
+  const where = and(
+    eq(spaces.organizationId, org.organization.id),
+    isNull(spaces.deletedAt),
+    role === 'admin' ? undefined : sql`${memberRoleOnSpace} IS NOT NULL`,
+    org.role === 'admin' ? undefined : sql`${callerRoleOnSpace} IS NOT NULL`,
+  );
   const page = directedPage([{ column: spaces.id }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);
   const rows = await ctx.db
-    .select({ space: spaces, inherited: inheritedBySpace(), counts: spaceCountFields(), total: sql<number>`(${total})`.mapWith(Number) })
+    .select({
+      space: spaces,
+      memberRole: memberRoleOnSpace,
+      callerRole: callerRoleOnSpace,
+      counts: spaceCountFields(),
+      total: sql<number>`(${total})`.mapWith(Number),
+    })
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
   const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.space.id], (row) => {
-    const inherited = levels(row.inherited);
-    return {
-      permission: spaceRole({ orgRole: role, inherited }, row.space) ?? 'read',
-      space: toSpace(ctx, { ...row.space, ...row.counts }, spaceRole({ orgRole: org.role, inherited }, row.space)),
-    };
-  });
+  return finishPage(rows, page.limit, totalCount, (row) => [row.space.id], (row) => ({
+    permission: asRole(row.memberRole) ?? 'read',
+    space: toSpace(ctx, { ...row.space, ...row.counts }, asRole(row.callerRole)),
+  }));
 }
 
 /** The teams a member belongs to, in creation order, optionally by title, with the member's team role. */

@@ -1,27 +1,39 @@
 // The API form of an organization member, with the per-member counts computed in the same query.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { asRole } from '../auth/roles.js';
-import { members, spaces, teamMembers, users } from '../db/schema/index.js';
+import { members, teamMembers, users } from '../db/schema/index.js';
 import type { Urls } from '../urls.js';
 import { toUser } from '../users/users.store.js';
 
 export type Member = components['schemas']['Member'];
 
 /**
- * The columns a member query of `organizationId` selects (members joined with users): the membership, the user, and the
- * counts. Every role sees every live space of its organization (the description has no per-user grants on content), so
- * a member's `spaces` is the organization's live spaces, and 0 for a guest.
+ * The columns a member query of `organizationId` selects (members joined with users): the membership, the
+ * user, and the counts. A member's `spaces` is the number of live spaces they can see (docs/permissions.md)
+ * that the viewer (`viewerId`, the caller; null for an installation, which sees them all) can see too, so a
+ * count never tells of a space its reader cannot see.
  */
-export function memberFields(organizationId: string) {
+export function memberFields(organizationId: string, viewerId: string | null) {
+  const viewerSees =
+    viewerId === null
+      ? sql``
+      : sql` AND space_role_of(s, ${viewerId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL`;
   return {
     member: members,
     user: users,
     teamCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.organizationId} = ${members.organizationId} AND ${teamMembers.userId} = ${members.userId})`.mapWith(Number),
-    // Not correlated with the member row, so the database counts the organization's spaces once per
-    // query, not once per listed member (that was 100 counts of every space for a page of 100).
-    spaceCount: sql<number>`CASE WHEN ${members.role} IS NULL THEN 0 ELSE (SELECT count(*) FROM ${spaces} WHERE ${and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt))}) END`.mapWith(Number),
+    // The outer columns are written qualified (Drizzle renders a single-table select's columns unqualified).
+    spaceCount: sql<number>`(SELECT count(*) FROM spaces s
+      LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled
+      WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL
+        AND space_role_of(s, "members"."user_id", true, "members"."role") IS NOT NULL${viewerSees})`.mapWith(Number),
   };
+}
+
+/** The viewer whose sight bounds the counts of `memberFields`: the caller, or null for an installation. */
+export function viewerOf(caller: { userId: string; installation?: unknown }): string | null {
+  return caller.installation ? null : caller.userId;
 }
 
 export interface MemberRow {

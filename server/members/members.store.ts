@@ -9,7 +9,7 @@ import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { containsPattern, directedPage, finishPage, type SortKey } from './directed-page.js';
-import { memberFields, toMember, type Member } from './member-view.js';
+import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
 
@@ -33,7 +33,7 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
   const page = directedPage([sortKeys[query.sort], { column: members.userId }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   const rows = await ctx.db
-    .select({ ...memberFields(org.organization.id), total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), total: sql<number>`(${total})`.mapWith(Number) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
@@ -51,7 +51,7 @@ function sortValue(row: { member: typeof members.$inferSelect; user: typeof user
 /** A member of the organization; throws NotFound when the user is not one. */
 export async function getMember(ctx: Ctx, organizationId: string, userId: string): Promise<Member> {
   const [row] = await ctx.db
-    .select(memberFields(organizationId))
+    .select(memberFields(organizationId, viewerOf(ctx.caller)))
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));

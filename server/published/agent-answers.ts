@@ -4,7 +4,7 @@
 import type { Db } from '../db/client.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { SiteRow } from '../sites/site-view.js';
-import { llmsTxt, pageMarkdown, type LlmsSection } from './agents.js';
+import { agentMarkdown, llmsTxt, type LlmsSection } from './agents.js';
 import { joinPath, navigate, placesOf, readablePages, readingOrder, variantPath } from './navigation.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
 
@@ -24,7 +24,7 @@ export async function markdownAt(db: Db, site: SiteRow, structure: SiteStructure
   const path = nav.rest.join('/');
   const target = path === '' ? readingOrder(readable)[0] : readable.find((p) => p.path === path);
   if (!target || target.page.type !== 'document') return undefined;
-  return pageMarkdown(target.page);
+  return agentMarkdown(target.page);
 }
 
 /** The llms.txt of the site for this reader: every section and site space they see, their pages (not hidden, not `noIndex`). */

@@ -6,6 +6,7 @@
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
 // answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
+import { requestHost } from '../http/proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { RequestHandler } from 'express';
@@ -14,11 +15,11 @@ import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { siteScriptsOf } from '../sites/site-scripts.js';
+import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
-import { renderPage } from './render-markdown.js';
+import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
@@ -31,6 +32,9 @@ import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { servePublicSpec } from './public-specs.route.js';
 import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
+import { pageDocument } from '../content/page-content.js';
+import type { StoredFile, StoredPage } from '../content/revision-content.js';
+import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -52,11 +56,13 @@ interface Place {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true) {
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = []) {
   // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
   res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
-  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
+  // the site's integration scripts add the sources they load from (site-scripts.ts).
+  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
   sendText(req, res, status, 'text/html', html);
 }
@@ -185,13 +191,15 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (segments[0] === '~search') {
     // A search answers from the search index, which a merge updates later: never cached.
     const answer = await searchAnswer(options, place.url, place.found, visitor, base);
-    sendHtml(req, res, answer.status, answer.html, site, false);
+    sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
   }
+  const files = segments.indexOf(FILES_SEGMENT);
+  if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable);
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -220,6 +228,12 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const readableById = new Map(readable.map((p) => [p.page.id, p]));
   const current = { spaceId: nav.variant.space.id, tree, hrefOf: (pageId: string) => (readableById.has(pageId) ? hrefOf(readableById.get(pageId)!) : undefined) };
   const frame = { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref, current }) };
+  const byId = new Map(tree.pages.map((p) => [p.page.id, p]));
+  // Where the page's references lead on this site: its pages' URLs and its files' stable URLs.
+  const siteUrls = {
+    page: (page: StoredPage) => (byId.has(page.id) ? hrefOf(byId.get(page.id)!) : `${variantBase}/${joinPath(tree.refs.pathOf(page))}`),
+    file: (file: StoredFile) => `${variantBase}/${FILES_SEGMENT}/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`,
+  };
   const sidebarFor = (currentId?: string): SidebarEntry[] => {
     const hidden = new Set<string>();
     return readable
@@ -232,7 +246,19 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
-  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor } };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } };
+}
+
+/**
+ * A file of a site space, at `<site space>/~files/<file id>/<name>`: served to a reader who may read a page
+ * of that space referring to it (site-files.ts), under a URL that never expires.
+ */
+async function fileAnswer(options: PublishedOptions, req: Req, res: Res, found: FoundSite, visitor: Visitor, place: string[], rest: string[]): Promise<void> {
+  const nav = navigate(found.site, await structureOf(options.db, found), visitor, place);
+  if (!nav.variant || nav.rest.length > 0 || rest.length !== 2) return notFound(req, res);
+  const tree = await spaceTree(options.db, nav.variant.space);
+  const served = await siteFileAnswer(options.db, req, res, { site: found.site, spaceId: nav.variant.space.id, tree, readable: readablePages(tree, visitor), fileId: rest[0] });
+  if (!served) notFound(req, res);
 }
 
 /** The 404 of a place with no site space the reader may see (none published there, or none their claims show). */
@@ -243,7 +269,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, readable, hrefOf, sidebarFor } = variant;
+  const { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
   const order = readingOrder(readable);
   const pagePath = nav.rest.join('/');
   let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
@@ -268,7 +294,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderPage(tree.revisionId, target.page.id, target.page.markdown),
+    content: renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });
@@ -377,7 +403,7 @@ export function mayBeCustomHostname(ownHosts: string[]): (host: string | undefin
 export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
   const candidate = mayBeCustomHostname(ownHosts);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host);
+    const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
     if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
     findSiteByHost(options.db, host!)

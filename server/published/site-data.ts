@@ -4,7 +4,8 @@
 // page tree is kept per revision id (no query once cached).
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { childrenOf, type StoredPage } from '../content/revision-content.js';
+import { RefResolver } from '../content/ref-resolver.js';
+import { childrenOf, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { directQuery, tableRow, type Db } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
@@ -116,6 +117,9 @@ export interface TreePage {
 
 export interface SpaceTree {
   revisionId: string;
+  /** The revision's content (its files, for the site's file URLs), and its references' resolver. */
+  content: RevisionContent;
+  refs: RefResolver;
   /** Every page, depth first in sidebar order. */
   pages: TreePage[];
   byPath: Map<string, TreePage>;
@@ -137,7 +141,7 @@ export async function spaceTree(db: Db, space: PublishedSpace): Promise<SpaceTre
     }
   };
   visit(null, '', 0);
-  const tree = { revisionId: space.revisionId, pages, byPath: new Map(pages.map((p) => [p.path, p])) };
+  const tree = { revisionId: space.revisionId, content, refs: new RefResolver(content), pages, byPath: new Map(pages.map((p) => [p.path, p])) };
   trees.set(space.revisionId, tree);
   return tree;
 }

@@ -7,9 +7,8 @@ export const searchHandlers = {
     return { status: 200, body: await searchSpace(ctx, grant.row, query.query, query) };
   },
   async searchOrganizationContent({ grant, query }, ctx) {
-    // Guests read no content: the description has no per-user grants on content (as for the space list);
-    // members read every space of the organization.
-    if (grant.role === null) return { status: 200, body: { items: [], count: 0 } };
-    return { status: 200, body: await searchOrganization(ctx, grant.organization.id, query.query, query) };
+    // Only the spaces the caller can see (docs/permissions.md): an admin sees them all.
+    const userId = grant.role === 'admin' ? null : ctx.caller.userId;
+    return { status: 200, body: await searchOrganization(ctx, grant.organization.id, userId, query.query, query) };
   },
 } satisfies Partial<Pick<AppHandlers, keyof typeof searchOperations>>;

@@ -46,8 +46,11 @@ interface Row {
  */
 export const RANK_FULL_TEXT_UP_TO = 200;
 
-/** What a search covers: one space (at the revision the caller read), or every live space of an organization. */
-type Scope = { spaceId: string; revisionId: string } | { organizationId: string };
+/**
+ * What a search covers: one space (at the revision the caller read), or the live spaces of an organization
+ * that `userId` can see (null: all of them, for an organization admin).
+ */
+type Scope = { spaceId: string; revisionId: string } | { organizationId: string; userId: string | null };
 
 /**
  * The ranked items (pages, or spaces for an organization) matching `query` in the scope: the rows of the
@@ -64,12 +67,13 @@ async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number,
   if ('spaceId' in scope) await ensureSpaceIndexed(ctx, scope.spaceId, scope.revisionId);
   const spaceId = 'spaceId' in scope ? scope.spaceId : null;
   const organizationId = 'organizationId' in scope ? scope.organizationId : null;
+  const userId = 'organizationId' in scope ? scope.userId : null;
   const rows = (await directQuery(
     ctx.db,
     'search_content',
-    'SELECT * FROM search_content($1, $2, $3, $4::integer, $5::integer, $6::integer)',
+    'SELECT * FROM search_content($1, $2, $3, $4::integer, $5::integer, $6::integer, $7)',
     // Numbers as text: PGlite's prepared statements take text parameters only (server/db/client.ts).
-    [query, spaceId, organizationId, String(offset), String(limit), String(RANK_FULL_TEXT_UP_TO)],
+    [query, spaceId, organizationId, String(offset), String(limit), String(RANK_FULL_TEXT_UP_TO), userId],
   )) as unknown as Row[];
   // No match, or past the last result: the one row carries the total alone (no page).
   const total = rows.length > 0 ? Number(rows[0].total) : 0;
@@ -122,13 +126,13 @@ export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: str
 }
 
 /**
- * A page of the live spaces of the organization matching `query`, in the order of their best page, each
- * with its matching pages.
+ * A page of the live spaces of the organization matching `query` that `userId` can see (null: all), in the
+ * order of their best page, each with its matching pages.
  */
-export async function searchOrganization(ctx: Ctx, organizationId: string, query: string, request: PageRequest) {
+export async function searchOrganization(ctx: Ctx, organizationId: string, userId: string | null, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, total } = await searchRows(ctx, { organizationId }, query, offset, limit);
+  const { rows, total } = await searchRows(ctx, { organizationId, userId }, query, offset, limit);
   const bySpace = new Map<string, { id: string; title: string; pages: SearchSpaceResult[] }>();
   for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows)) {
     const entry = bySpace.get(spaceId) ?? { id: spaceId, title: spaceTitle, pages: [] };

@@ -1,8 +1,9 @@
 // Reading a site's structure: the site row (locked for writes), its items (sections and groups) in tree
 // order, its site spaces with the spaces they publish (one batched query), and the default pointers.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { levels, spaceRole, type OrganizationGrant } from '../auth/access.js';
-import { inheritedBySpace } from '../auth/grants.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import { spaceRoleOf } from '../auth/grants.js';
+import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
@@ -64,10 +65,10 @@ export async function loadSiteSpaceRows(ctx: Ctx, siteId: string, sectionIds?: s
 export async function loadSpaces(ctx: Ctx, org: OrganizationGrant, ids: string[]): Promise<Map<string, Space>> {
   if (ids.length === 0) return new Map();
   const rows = await ctx.db
-    .select({ row: spaces, inherited: inheritedBySpace(), counts: spaceCountFields() })
+    .select({ row: spaces, role: spaceRoleOf(ctx.caller.userId, org.role), counts: spaceCountFields() })
     .from(spaces)
     .where(inArray(spaces.id, [...new Set(ids)]));
-  return new Map(rows.map(({ row, inherited, counts }) => [row.id, toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: org.role, inherited: levels(inherited) }, row))]));
+  return new Map(rows.map(({ row, role, counts }) => [row.id, toSpace(ctx, { ...row, ...counts }, asRole(role))]));
 }
 
 /** Site space rows as API objects (their spaces read in one query). */

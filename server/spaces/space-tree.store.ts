@@ -3,10 +3,10 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
-import { findCollectionGrant, inheritedUnder, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
+import { findCollectionGrant, inheritedUnder, memberBasis, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
 import { copyFiles } from '../content/file-bytes.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
-import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
+import { lastKey, lockTree, lockTreeOfItem, placementOfMove, placeNextToSpace } from '../content/tree.js';
 import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
@@ -15,6 +15,7 @@ import { newId } from '../ids.js';
 import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
 type TransferSpace = z.output<typeof spaceOperations.transferSpace.body>;
@@ -35,7 +36,7 @@ function visibilityAt(parentId: string | null, visibility: string): string {
 export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): Promise<Space> {
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, spaces, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');
@@ -53,7 +54,7 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
   });
   const counts = await countsOfGrant(ctx.db, grant);
   if (!moved) return toSpace(ctx, { ...grant.row, ...counts }, grant.role);
-  return toSpace(ctx, { ...moved.row, ...counts }, spaceRole({ orgRole: grant.orgRole, inherited: inheritedUnder(moved.parent) }, moved.row));
+  return toSpace(ctx, { ...moved.row, ...counts }, spaceRole({ ...grant, inherited: inheritedUnder(moved.parent) }, moved.row));
 }
 
 /**
@@ -130,8 +131,10 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
     // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
     if (source.organizationId !== body.organization) await leaveOrganization(tx, [source.id], source.organizationId);
+    // Only the grants of members of the new organization follow it (server/permissions/grant-cleanup.ts).
+    await carryGrantsTo(tx, body.organization, { spaceIds: [source.id] });
     return moved;
   });
-  return toSpace(ctx, { ...row, ...counts }, spaceRole({ orgRole: target.role, inherited: inheritedUnder(parent) }, row));
+  return toSpace(ctx, { ...row, ...counts }, spaceRole(memberBasis(target, inheritedUnder(parent)), row));
 }
 

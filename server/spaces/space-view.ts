@@ -1,6 +1,6 @@
 import type { components } from '../../generated/types.js';
 import type { SpaceRow } from '../auth/access.js';
-import { asRole, spacePermissions, type Role } from '../auth/roles.js';
+import { asDefaultLevel, spacePermissions, type Role } from '../auth/roles.js';
 import type { SpaceCounts } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 
@@ -27,7 +27,7 @@ export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null
     ...(row.parentId && { parent: row.parentId }),
     ...(row.language && { language: row.language as Space['language'] }),
     revision: row.revisionId,
-    defaultLevel: asRole(row.defaultLevel),
+    defaultLevel: asDefaultLevel(row.defaultLevel),
     comments: row.comments,
     changeRequests: row.changeRequests,
     changeRequestsOpen: row.changeRequestsOpen,

@@ -1,10 +1,10 @@
 // Spaces: creation in the content tree, settings, soft delete and restore. Access to the space itself
 // is checked by the access layer before these run; they apply only the conditional rules.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
-import { findCollectionGrant, levels, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
-import { inheritedBySpace } from '../auth/grants.js';
+import { findCollectionGrant, inheritedUnder, memberBasis, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
+import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
@@ -52,17 +52,19 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
     createdAt: now,
     updatedAt: now,
   });
-  const inherited = parent ? [asRole(parent.row.defaultLevel), ...parent.inherited].filter((r) => r !== null) : [];
-  return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole({ orgRole: org.role, inherited }, row));
+  // A new space has no grants yet: the creator's role follows from the organization and the parent.
+  return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole(memberBasis(org, inheritedUnder(parent)), row));
 }
 
-/** The organization's spaces that are not deleted, in creation order; none for guests. */
+/**
+ * The organization's spaces that are not deleted and that the caller can see (docs/permissions.md: a guest
+ * only those granted), in creation order, each with the caller's role on it.
+ */
 export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
-  // A guest reaches no content: the description has no per-user grants on content (see design.md).
-  if (org.role === null) return { items: [], count: 0 };
-  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { inherited: inheritedBySpace(), ...spaceCountFields() });
-  return listBody(result, (row) => toSpace(ctx, row, spaceRole({ orgRole: org.role, inherited: levels(row.inherited) }, row)));
+  const role = spaceRoleOf(ctx.caller.userId, org.role);
+  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt), org.role === 'admin' ? undefined : sql`${role} IS NOT NULL`);
+  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { role, ...spaceCountFields() });
+  return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
 }
 
 /** Applies the given settings: `editMode`, `defaultLevel` and `mergeRules` need admin. */

@@ -9,7 +9,7 @@ import type { PageRequest } from '../db/paginate.js';
 import { members, teamMembers, teams, users } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { directedPage, finishPage } from '../members/directed-page.js';
-import { memberFields, toMember } from '../members/member-view.js';
+import { memberFields, viewerOf, toMember } from '../members/member-view.js';
 import { managesTeam } from './team-view.js';
 
 type BulkUpdate = z.output<typeof teamOperations.updateMembersInOrganizationTeam.body>;
@@ -123,7 +123,7 @@ export async function listTeamMembers(ctx: Ctx, org: OrganizationGrant, teamId: 
   const page = directedPage([{ column: teamMembers.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(teamMembers).where(where);
   const rows = await ctx.db
-    .select({ ...memberFields(org.organization.id), teamRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), teamRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
     .from(teamMembers)
     .innerJoin(members, and(eq(members.organizationId, teamMembers.organizationId), eq(members.userId, teamMembers.userId)))
     .innerJoin(users, eq(users.id, members.userId))

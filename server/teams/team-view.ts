@@ -6,11 +6,24 @@ import { teamMembers, teams } from '../db/schema/index.js';
 
 export type Team = components['schemas']['Team'];
 
-/** The columns a team query selects: the team, its member count, and the caller's role in it. */
+/**
+ * The columns a team query selects: the team, its member count, the number of live spaces its grants reach
+ * (on the space, or on a collection around an in-collection space: docs/permissions.md) that the caller can
+ * see too, and the caller's role in it.
+ */
 export function teamFields(callerId: string) {
   return {
     team: teams,
     memberCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${teams.id})`.mapWith(Number),
+    // The outer columns are written qualified (Drizzle renders a single-table select's columns unqualified).
+    spaceCount: sql<number>`(SELECT count(*) FROM spaces s
+      LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${callerId} AND NOT vm.disabled
+      WHERE s.organization_id = "teams"."organization_id" AND s.deleted_at IS NULL
+        AND (EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.space_id = s.id)
+          OR (s.visibility = 'in-collection'
+            AND EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.collection_id IS NOT NULL)
+            AND EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.collection_id = ANY (collection_chain_ids(s.parent_id)))))
+        AND space_role_of(s, ${callerId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL)`.mapWith(Number),
     callerTeamRole: sql<string | null>`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, callerId))})`,
   };
 }
@@ -18,6 +31,7 @@ export function teamFields(callerId: string) {
 export interface TeamRow {
   team: typeof teams.$inferSelect;
   memberCount: number;
+  spaceCount: number;
   callerTeamRole: string | null;
 }
 
@@ -33,8 +47,7 @@ export function toTeam(row: TeamRow, orgRole: Role | null): Team {
     id: row.team.id,
     title: row.team.title,
     members: row.memberCount,
-    // Content is not shared with teams (no per-team grants are stored), so a team reaches no space of its own.
-    spaces: 0,
+    spaces: row.spaceCount,
     createdAt: row.team.createdAt.toISOString(),
     permissions: { admin: managesTeam(orgRole, row.callerTeamRole), view: true },
   };

@@ -1,13 +1,13 @@
 // A translation run: read the source space's current revision and the result space's, work out which
 // pages changed since the last run (source-hashes.ts), send only their text (titles, descriptions, the
-// text nodes of their Markdown: markdown-text.ts) to the configured Translator in batches, then write the
+// texts of their Documents, block by block: document-text.ts) to the configured Translator in batches, then write the
 // result space's new revision, the run's figures and its report in one transaction. The provider calls
 // happen before that transaction, so no lock is held while waiting on the network, and a translator that
 // fails or times out leaves nothing of the run in the result space.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { createCtx, type Ctx } from '../context.js';
-import { documentToMarkdown } from '../content/markdown-document.js';
+import { documentToMarkdown, type Document } from '../content/markdown-document.js';
 import { lastKey, lockTree } from '../content/tree.js';
 import type { RevisionContent, StoredPage } from '../content/revision-content.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
@@ -17,10 +17,13 @@ import { createUrls } from '../urls.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
-import { markdownText } from './markdown-text.js';
+import { documentText } from './document-text.js';
+import { pageDocument } from '../content/page-content.js';
+import { stableJson } from '../content/block-keys.js';
 import { runKey, unitHash, TITLE_UNIT } from './source-hashes.js';
 import { configuredTranslator, type TranslateRequest, type Translator } from './translator.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 
 export const RUN_TRANSLATION = 'run-translation';
 
@@ -103,23 +106,19 @@ async function translateChanges(
 
   let skippedPages = 0;
   const reads = source.content.pages.map((page) => {
-    const hash = unitHash(key, [page.title, page.description ?? '', page.markdown]);
+    const document = pageDocument(page);
+    const hash = unitHash(key, [page.title, page.description ?? '', JSON.stringify(document)]);
     hashes[page.id] = hash;
     const earlier = previousPages.get(page.id);
     if (earlier && previous?.hashes[page.id] === hash) {
       skippedPages++;
-      return (): StoredPage => ({ ...page, title: earlier.title, description: earlier.description, markdown: earlier.markdown });
+      return (): StoredPage => withDocument({ ...page, title: earlier.title, description: earlier.description }, pageDocument(earlier));
     }
     const readPageTitle = batch.add(page.title);
     const readDescription = page.description === undefined ? undefined : batch.add(page.description);
-    const body = markdownText(page.markdown);
+    const body = documentText(document);
     const readBody = batch.addAll(body.texts);
-    return (): StoredPage => ({
-      ...page,
-      title: readPageTitle(),
-      description: readDescription?.(),
-      markdown: body.rebuild(readBody()),
-    });
+    return (): StoredPage => withDocument({ ...page, title: readPageTitle(), description: readDescription?.() }, body.rebuild(readBody()));
   });
 
   await batch.translate(translator, request);
@@ -137,6 +136,13 @@ async function translateChanges(
     // Only what a translator translated counts toward usage: a copy counts no words.
     words: translator.translates ? batch.texts.reduce((n, t) => n + countWords(t), 0) : 0,
   };
+}
+
+/** The page with `document` as its content (a legacy page's Markdown and keys dropped). */
+function withDocument(page: StoredPage, document: Document): StoredPage {
+  const { markdown, keys, ...rest } = page;
+  void markdown, void keys;
+  return { ...rest, document };
 }
 
 /** A Ctx for the job's unit of work (no caller, no URLs: nothing here is rendered for a client). */
@@ -212,6 +218,15 @@ function run(current: () => Translator): JobHandler {
       return;
     }
     const source = await spaceContent(job, translation.sourceSpaceId);
+    if (!source) {
+      // Translating nothing would write an empty space over the last translation: the run fails instead.
+      const reason = translation.sourceSpaceId
+        ? `The source space ${translation.sourceSpaceId} is in the trash or was deleted; the translated space was left as it was`
+        : 'The translation has no source space any more; the translated space was left as it was';
+      job.log.warn({ translationId, sourceSpaceId: translation.sourceSpaceId }, 'translation run failed: no source space');
+      await endRun(payload, job, failure(translator, reason, job.now()));
+      return;
+    }
     const result = await spaceContent(job, translation.resultSpaceId);
     const instructions = translation.instructions
       ? documentToMarkdown(translation.instructions as components['schemas']['Document']).trim() || undefined
@@ -271,13 +286,14 @@ function run(current: () => Translator): JobHandler {
         result?.space.id === existing.id &&
         result.space.revisionId === existing.revisionId &&
         existing.title === planned.title &&
-        JSON.stringify(result.content.pages) === JSON.stringify(planned.pages);
+        stableJson(result.content.pages) === stableJson(planned.pages);
       let revisionId = target.revisionId;
       if (!unchanged) {
         const written = await insertRevision(tx, target.id, { parents: [target.revisionId], type: 'update', content });
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
         await enqueueSpaceIndexing(tx, target.id);
+        await emitSpaceContentUpdated(tx, target.id, revisionId);
       }
       const report: TranslationRunRecord = {
         status: 'completed',

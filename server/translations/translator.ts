@@ -1,14 +1,14 @@
 // The machine translation behind translation runs, as an interface with three providers chosen by
 // TRANSLATOR_KIND (server/config.ts checks the settings at start):
 // - `libretranslate`: the LibreTranslate HTTP API (`POST <TRANSLATOR_URL>/translate`, `q` as an array);
-//   it has no way to take instructions, so they are not sent (README says so);
+//   it has no way to take instructions, so they are not sent (docs/translations-and-insights.md says so);
 // - `openai`: OpenAI-compatible chat completions (server/providers/chat-completions.ts), the
 //   translation's instructions in the system prompt;
 // - `copy`: copies the text unchanged. It is not a translation: runs with it are labelled as copies;
 // - `memory`: looks texts up in a fixed translation memory (the demo workspace's own French, so the demo
 //   shows a translated space without a translator); not a TRANSLATOR_KIND.
 // A provider only ever receives plain text (titles, descriptions, the text nodes of pages: see
-// markdown-text.ts), in batches.
+// document-text.ts), in batches.
 import { loadConfig, type TranslatorSettings } from '../config.js';
 import { fetchText, type OutboundLimits } from '../http/outbound.js';
 import { chatCompletion, parseJsonAnswer, ProviderError, type ChatSettings } from '../providers/chat-completions.js';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf, orderKey, updatedAt } from './columns.js';
 import { organizations } from './core.js';
-import { editModeValues, roleValues, spaceVisibilityValues } from './enums.js';
+import { defaultLevelValues, editModeValues, spaceVisibilityValues } from './enums.js';
 
 export const collections = pgTable(
   'collections',
@@ -16,7 +16,8 @@ export const collections = pgTable(
     parentId: text('parent_id').references((): AnyPgColumn => collections.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description'),
-    defaultLevel: text('default_level'),
+    // A role, null (nothing: only those granted reach it) or `inherit` (docs/permissions.md).
+    defaultLevel: text('default_level').default('inherit'),
     // Order among the items (spaces and collections) of the same parent.
     position: orderKey('position').notNull(),
     createdAt: createdAt(),
@@ -25,7 +26,7 @@ export const collections = pgTable(
   (t) => [
     index('collections_org_idx').on(t.organizationId, t.id),
     index('collections_parent_idx').on(t.parentId, t.position, t.id),
-    check('collections_default_level_check', sql.raw(`default_level IN (${oneOf(roleValues)})`)),
+    check('collections_default_level_check', sql.raw(`default_level IN (${oneOf(defaultLevelValues)})`)),
   ],
 );
 
@@ -44,7 +45,8 @@ export const spaces = pgTable(
     mergeRules: jsonb('merge_rules').$type<unknown>().notNull(),
     language: text('language'),
     revisionId: text('revision_id').notNull(),
-    defaultLevel: text('default_level'),
+    // A role, null (nothing: only those granted reach it) or `inherit` (docs/permissions.md).
+    defaultLevel: text('default_level').default('inherit'),
     position: orderKey('position').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -57,6 +59,6 @@ export const spaces = pgTable(
     index('spaces_deleted_idx').on(t.deletedAt).where(sql`deleted_at IS NOT NULL`),
     check('spaces_visibility_check', sql.raw(`visibility IN (${oneOf(spaceVisibilityValues)})`)),
     check('spaces_edit_mode_check', sql.raw(`edit_mode IN (${oneOf(editModeValues)})`)),
-    check('spaces_default_level_check', sql.raw(`default_level IN (${oneOf(roleValues)})`)),
+    check('spaces_default_level_check', sql.raw(`default_level IN (${oneOf(defaultLevelValues)})`)),
   ],
 );

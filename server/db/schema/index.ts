@@ -17,3 +17,4 @@ export * from './change-request-pdfs.js';
 export * from './search.js';
 export * from './operating.js';
 export * from './content-files.js';
+export * from './permissions.js';

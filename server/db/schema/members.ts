@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf } from './columns.js';
+import { collections, spaces } from './content.js';
 import { members, organizations, users } from './core.js';
 import { roleValues } from './enums.js';
 
@@ -48,13 +49,21 @@ export const organizationInvites = pgTable(
     organizationId: text('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    // null: the invite makes guests
+    // null: the invite makes guests (or, for an invite to a space or collection, joins as a guest)
     role: text('role'),
+    // An invite to content: the space or collection (at most one) and the level given on it.
+    spaceId: text('space_id').references(() => spaces.id, { onDelete: 'cascade' }),
+    collectionId: text('collection_id').references(() => collections.id, { onDelete: 'cascade' }),
+    level: text('level'),
+    // Past it, the link no longer lets anyone join; null: it does not expire.
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
     index('organization_invites_org_idx').on(t.organizationId),
     check('organization_invites_role_check', sql.raw(`role IN (${oneOf(roleValues)})`)),
+    check('organization_invites_level_check', sql.raw(`level IN (${oneOf(roleValues)})`)),
+    check('organization_invites_one_target_check', sql`num_nonnulls(space_id, collection_id) <= 1`),
   ],
 );
 
