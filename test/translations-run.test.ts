@@ -386,7 +386,8 @@ describe('translation runs', () => {
     const second = await run(admin, id, libre());
     expect(second.latestRun).toMatchObject({ status: 'failed', translatedPages: 0 });
     expect(second.latestRun.error).toContain(`The source space ${source} is in the trash or was deleted`);
-    expect(second.status).toBe('completed'); // the earlier run's result stands
+    expect(second.status).toBe('failed'); // the latest run failed; the earlier run's result stands
+    expect(second.result.space).toBe(first.result.space);
     expect(libreCalls).toEqual([]);
     const [after] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
     expect(after.revisionId).toBe(before.revisionId);

@@ -1,6 +1,7 @@
 // The answers a published site gives AI agents when its `agentsContext` lets them in (agents.ts): a page's
 // Markdown at `<page URL>.md` and the site's `llms.txt`, both holding only what the reader may read (the same
 // navigation, conditions and page tree as the HTML pages).
+import { pageMarkdown as storedPageMarkdown } from '../content/page-content.js';
 import type { Db } from '../db/client.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { SiteRow } from '../sites/site-view.js';
@@ -24,7 +25,8 @@ export async function markdownAt(db: Db, site: SiteRow, structure: SiteStructure
   const path = nav.rest.join('/');
   const target = path === '' ? readingOrder(readable)[0] : readable.find((p) => p.path === path);
   if (!target || target.page.type !== 'document') return undefined;
-  return agentMarkdown(target.page);
+  // References as the `markdown` format writes them: pages as relative `.md` paths, which this site serves to agents.
+  return agentMarkdown(target.page, storedPageMarkdown(target.page, tree.refs.markdownRefs(target.page), `${tree.revisionId}\u0000${target.page.id}`));
 }
 
 /** The llms.txt of the site for this reader: every section and site space they see, their pages (not hidden, not `noIndex`). */

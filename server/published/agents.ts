@@ -64,8 +64,8 @@ export function robotsTxt(options: { indexable: boolean; agentsExcluded: boolean
 }
 
 /** The page as Markdown: its title as a heading (unless the content opens with the same one), its description, its content. */
-export function agentMarkdown(page: StoredPage): string {
-  const body = pageMarkdown(page).replace(/^\s+/, '');
+export function agentMarkdown(page: StoredPage, markdown: string = pageMarkdown(page)): string {
+  const body = markdown.replace(/^\s+/, '');
   const head = opensWithTitle(page) ? [] : [`# ${page.title}`, ''];
   const description = page.description ? [`> ${page.description.replace(/\n/g, ' ')}`, ''] : [];
   return `${[...head, ...description, body.trimEnd()].join('\n')}\n`;
