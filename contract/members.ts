@@ -74,7 +74,13 @@ export const MemberPing = z
     serviceVisitorClaims: z
       .string()
       .optional()
-      .openapi({ description: 'A token of claims to attach to the user when visiting the published content.' }),
+      .openapi({
+        description:
+          'A token of claims to attach to the user when visiting the published content: given as `?jwt_token=` on a ' +
+          'published URL of one of the organization\'s sites, it opens a `visitor-auth` site as a visitor token would, ' +
+          'with the member\'s claims (`sub`, `organization`, `role`). Valid for an hour; the sites of other ' +
+          'organizations refuse it.',
+      }),
   })
   .openapi('MemberPing', {
     description: 'The answer to a ping of an organization member.',

@@ -566,7 +566,9 @@ export const siteOperations = operations({
     summary: 'Get the customization of a site',
     description:
       'Returns the customization of a site with every default filled in (the title defaults to the site\'s). The ' +
-      'published site applies its title, primary and tint colors, header logo and favicon. An unknown site is not found (404).',
+      'published site applies its title, primary and tint colors, header logo and links (by condition), footer groups ' +
+      'and copyright, the announcement, the themes (`default`, and `toggeable`: the reader\'s light or dark preference ' +
+      'wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404).',
     params: SiteIdParams,
     responses: {
       200: { description: 'The customization.', schema: SiteCustomizationSettings, example: siteCustomizationExample },

@@ -1493,7 +1493,7 @@ export interface paths {
         };
         /**
          * Get the customization of a site
-         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and favicon. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization.
          */
         get: operations["getSiteCustomizationById"];
         /**
@@ -7503,7 +7503,7 @@ export interface components {
          *     }
          */
         MemberPing: {
-            /** @description A token of claims to attach to the user when visiting the published content. */
+            /** @description A token of claims to attach to the user when visiting the published content: given as `?jwt_token=` on a published URL of one of the organization's sites, it opens a `visitor-auth` site as a visitor token would, with the member's claims (`sub`, `organization`, `role`). Valid for an hour; the sites of other organizations refuse it. */
             serviceVisitorClaims?: string;
         };
         UpdateMember: {

@@ -1,7 +1,7 @@
 // `serviceVisitorClaims`: a JWT (HS256, signed with node:crypto HMAC) naming the member and its role,
 // for the published content to recognise a signed-in member. The key is a per-database secret, created
 // on first use, so every server process sharing the database signs and verifies alike.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { serviceSecrets } from '../db/schema/index.js';
@@ -10,7 +10,10 @@ const SECRET_NAME = 'visitor-claims';
 /** Claims are short-lived: the app pings again while the member is active. */
 const LIFETIME_SECONDS = 60 * 60;
 
-async function signingKey(ctx: Ctx): Promise<string> {
+/** What signing and verifying need of a Ctx (the published site has no caller). */
+type KeyCtx = Pick<Ctx, 'db' | 'now'>;
+
+async function signingKey(ctx: KeyCtx): Promise<string> {
   // Two processes creating it at once: the first insert wins and both read that one.
   await ctx.db
     .insert(serviceSecrets)
@@ -36,10 +39,22 @@ export async function signVisitorClaims(ctx: Ctx, claims: { userId: string; orga
   return `${body}.${signature}`;
 }
 
-/** The claims of a token this database signed, or undefined when the signature does not match. */
-export async function verifyVisitorClaims(ctx: Ctx, token: string): Promise<Record<string, unknown> | undefined> {
+/**
+ * The claims of a token this database signed, or undefined when the signature does not match or the token
+ * has expired (`exp`, in seconds).
+ */
+export async function verifyVisitorClaims(ctx: KeyCtx, token: string): Promise<Record<string, unknown> | undefined> {
   const [header, payload, signature] = token.split('.');
-  const expected = createHmac('sha256', await signingKey(ctx)).update(`${header}.${payload}`).digest('base64url');
-  if (signature !== expected) return undefined;
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  if (!header || !payload || !signature) return undefined;
+  const expected = Buffer.from(createHmac('sha256', await signingKey(ctx)).update(`${header}.${payload}`).digest('base64url'));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let claims: Record<string, unknown>;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof claims.exp === 'number' && claims.exp <= Math.floor(ctx.now().getTime() / 1000)) return undefined;
+  return claims;
 }

@@ -5,7 +5,7 @@ import { pageMarkdown as storedPageMarkdown } from '../content/page-content.js';
 import type { Db } from '../db/client.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { SiteRow } from '../sites/site-view.js';
-import { llmsTxt, pageMarkdown, type LlmsSection } from './agents.js';
+import { agentMarkdown, llmsTxt, type LlmsSection } from './agents.js';
 import { joinPath, navigate, placesOf, readablePages, readingOrder, variantPath } from './navigation.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
 
@@ -26,7 +26,7 @@ export async function markdownAt(db: Db, site: SiteRow, structure: SiteStructure
   const target = path === '' ? readingOrder(readable)[0] : readable.find((p) => p.path === path);
   if (!target || target.page.type !== 'document') return undefined;
   // References as the `markdown` format writes them: pages as relative `.md` paths, which this site serves to agents.
-  return pageMarkdown({ ...target.page, markdown: storedPageMarkdown(target.page, tree.refs.markdownRefs(target.page), `${tree.revisionId}\u0000${target.page.id}`) });
+  return agentMarkdown(target.page, storedPageMarkdown(target.page, tree.refs.markdownRefs(target.page), `${tree.revisionId}\u0000${target.page.id}`));
 }
 
 /** The llms.txt of the site for this reader: every section and site space they see, their pages (not hidden, not `noIndex`). */

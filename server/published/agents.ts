@@ -4,6 +4,9 @@
 //     `agentsContext` is `excluded`, and those agents get a 403 for every other URL of the site;
 //   - when agents are included: `<page URL>.md`, the page as Markdown, and `llms.txt`, an index of the pages
 //     the reader may read linking to their Markdown (https://llmstxt.org).
+import type { Block, Inline } from '../content/markdown-document.js';
+import { pageDocument, pageMarkdown } from '../content/page-content.js';
+import type { StoredPage } from '../content/revision-content.js';
 
 /**
  * The user agents of AI crawlers and assistants that fetch pages for a model (training, search or a user's
@@ -61,12 +64,21 @@ export function robotsTxt(options: { indexable: boolean; agentsExcluded: boolean
 }
 
 /** The page as Markdown: its title as a heading (unless the content opens with the same one), its description, its content. */
-export function pageMarkdown(page: { title: string; description?: string; markdown: string }): string {
-  const body = page.markdown.replace(/^\s+/, '');
-  const opening = /^#\s+(.+?)\s*#*\s*(\n|$)/.exec(body)?.[1];
-  const head = opening !== undefined && sameTitle(opening, page.title) ? [] : [`# ${page.title}`, ''];
+export function agentMarkdown(page: StoredPage, markdown: string = pageMarkdown(page)): string {
+  const body = markdown.replace(/^\s+/, '');
+  const head = opensWithTitle(page) ? [] : [`# ${page.title}`, ''];
   const description = page.description ? [`> ${page.description.replace(/\n/g, ' ')}`, ''] : [];
   return `${[...head, ...description, body.trimEnd()].join('\n')}\n`;
+}
+
+type Nodes = Block['nodes'] | Inline['nodes'];
+const textOf = (nodes: Nodes): string =>
+  (nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : textOf(n.nodes as Nodes))).join('');
+
+/** Whether the page's content opens with its own title as a first-level heading (then it is not shown twice). */
+export function opensWithTitle(page: StoredPage): boolean {
+  const first = pageDocument(page).nodes[0];
+  return first?.type === 'heading-1' && sameTitle(textOf(first.nodes), page.title);
 }
 
 /** Whether a heading's text is the page's title (case, spaces and emphasis aside). */

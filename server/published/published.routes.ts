@@ -17,7 +17,6 @@ import { siteCustomization, siteSpaceCustomization } from '../sites/customizatio
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
-import type { Visitor } from '../conditions/evaluate.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
@@ -25,10 +24,13 @@ import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
-import { isAiAgent, robotsTxt } from './agents.js';
+import { isAiAgent, opensWithTitle, robotsTxt } from './agents.js';
+import { customizationLinks } from './customization-links.js';
+import { conditionHolds, type Visitor } from '../conditions/evaluate.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { servePublicSpec } from './public-specs.route.js';
+import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
@@ -94,7 +96,9 @@ async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visito
     return void redirect(req, res, taken.location);
   }
   let signed: Record<string, unknown> | undefined;
-  if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) signed = await verifiedClaims(req, site, await visitorKey({ db }, site));
+  if (site.visibility === 'visitor-auth' || site.adaptiveEnabled) {
+    signed = (await verifiedClaims(req, site, await visitorKey({ db }, site))) ?? (await memberClaims(db, req, site));
+  }
   if (site.visibility === 'visitor-auth' && !signed) {
     if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.setHeader('Set-Cookie', forgetToken(site, cookiePath));
     if (site.visitorAuthFallbackUrl) {
@@ -193,7 +197,7 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const files = segments.indexOf(FILES_SEGMENT);
   if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
-  const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
+  const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
   sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
@@ -210,12 +214,20 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
-  const frame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search`, signOut };
-  if (!nav.variant) return { frame, structure, nav };
+  const spaceHref = (spaceId: string) => {
+    const entry = structure.siteSpaces.find((e) => e.space.id === spaceId && conditionHolds(e.row.condition, visitor));
+    const section = entry && structure.items.find((i) => i.id === entry.row.sectionId);
+    return entry ? `${base}/${joinPath(variantPath(section, entry))}` : undefined;
+  };
+  const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search`, signOut };
+  if (!nav.variant) return { frame: { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref }) }, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
   const tree = await spaceTree(db, nav.variant.space);
   const readable = readablePages(tree, visitor);
   const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
+  const readableById = new Map(readable.map((p) => [p.page.id, p]));
+  const current = { spaceId: nav.variant.space.id, tree, hrefOf: (pageId: string) => (readableById.has(pageId) ? hrefOf(readableById.get(pageId)!) : undefined) };
+  const frame = { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref, current }) };
   const byId = new Map(tree.pages.map((p) => [p.page.id, p]));
   // Where the page's references lead on this site: its pages' URLs and its files' stable URLs.
   const siteUrls = {
@@ -253,7 +265,7 @@ async function fileAnswer(options: PublishedOptions, req: Req, res: Res, found: 
 const noVisibleSpace = '<p>There is no content at this address for you: this part of the site publishes no space you may read.</p>';
 
 /** The answer to a page's URL: the page, a redirect into a group, or the site's 404 page. */
-async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[]): Promise<Answer> {
+async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[], origin: string): Promise<Answer> {
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
@@ -277,6 +289,8 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const html = pageHtml({
     ...frame,
     title: target.page.title,
+    showTitle: !opensWithTitle(target.page),
+    canonical: `${origin}${hrefOf(target)}`,
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),

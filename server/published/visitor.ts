@@ -80,6 +80,11 @@ const verified = new LRUCache<string, Record<string, unknown>>({ max: 10_000, tt
 /** Whether jose would still accept the token's expiry now (`exp` is in seconds; expired once it is not after now). */
 const unexpired = (payload: Record<string, unknown>) => typeof payload.exp !== 'number' || payload.exp > Math.floor(Date.now() / 1000);
 
+/** The token the visitor's cookie holds for the site, if any. */
+export function visitorToken(req: IncomingMessage, site: SiteRow): string | undefined {
+  return cookies(req)[tokenCookie(site)];
+}
+
 /** The verified claims of the visitor's token; undefined without a token or when it is not valid (expired, wrongly signed, …). */
 export async function verifiedClaims(req: IncomingMessage, site: SiteRow, key: string): Promise<Record<string, unknown> | undefined> {
   const token = cookies(req)[tokenCookie(site)];
