@@ -6,7 +6,7 @@
 //   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
-//                         [--baseline-pglite plain|thread] [--out http.json]
+//                         [--baseline-pglite plain|thread] [--mounted] [--out http.json]
 //
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
 // `--baseline-pglite thread` gives it the project's PGlite thread instead.
@@ -41,6 +41,9 @@ const { values: opts } = parseArgs({
     // Where the results go, under bench/results/ (e.g. http-rate-limit-off.json for a comparison run).
     out: { type: 'string', default: 'http.json' },
     'baseline-pglite': { type: 'string', default: process.env.BENCH_BASELINE_PGLITE ?? 'plain' },
+    // The project as a host app runs it: createDocsApi's handler mounted at /v1 of a plain Express app
+    // (bench/mounted-server.ts) instead of the standalone server.
+    mounted: { type: 'boolean', default: false },
   },
 });
 type Storage = 'pglite' | 'postgres';
@@ -163,7 +166,8 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   // Rounds alternate the two servers, so that a burst of other work on the machine hits both alike.
   const results: { baseline: Measure; project: Measure }[] = [];
   for (let round = 0; round < rounds; round++) {
-    const projectServer = startServer(`project-${storage}`, 'server/main.ts', projectEnv, profileArgs(`project-${storage}`));
+    const projectScript = opts.mounted ? 'bench/mounted-server.ts' : 'server/main.ts';
+    const projectServer = startServer(`project-${storage}`, projectScript, projectEnv, profileArgs(`project-${storage}`));
     const project = await withServer(projectServer, async (server) => {
       if (!spaceUrl) {
         // First start: main.ts has migrated the empty database and created an organization, its admin and our token.

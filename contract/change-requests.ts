@@ -153,7 +153,16 @@ const pageMetadata = {
   hidden: z.boolean().optional(),
   noIndex: z.boolean().optional(),
   noRobotsIndex: z.boolean().optional(),
-  condition: z.string().max(1024).openapi({ description: 'Display condition of the page; `""` removes it.' }).optional(),
+  condition: z
+    .string()
+    .max(1024)
+    .openapi({
+      description:
+        'Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. ' +
+        'One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, ' +
+        'is refused (400, naming the change, the character and the reason).',
+    })
+    .optional(),
 };
 
 const fileBase = {

@@ -85,7 +85,7 @@ const revisionPageFields = {
   path: z.string().openapi({ description: 'Path of the page in the space, from the root.' }).optional(),
   description: z.string().openapi({ description: 'Short summary of the page; absent until a change sets one.' }).optional(),
   hidden: z.boolean().openapi({ description: 'Whether the page is hidden from the table of contents.' }).optional(),
-  noIndex: z.boolean().openapi({ description: 'Whether the page is excluded from search in the published site.' }).optional(),
+  noIndex: z.boolean().openapi({ description: 'Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL.' }).optional(),
   noRobotsIndex: z.boolean().openapi({ description: 'Whether search engines are asked not to index the page.' }).optional(),
   condition: z
     .string()

@@ -10,10 +10,12 @@ export const topLevelBlockTypes = [
 ] as const;
 export const nestedBlockTypes = ['list-item', 'code-line', 'image', 'tabs-item', 'stepper-step', 'column', 'update', 'table-row', 'table-cell'] as const;
 export const inlineTypes = ['link', 'inline-image', 'emoji', 'inline-math', 'annotation', 'mention', 'expression', 'icon', 'button'] as const;
+/** The marks GitBook's editor gives text; a mark of another type is kept as given. */
+export const markTypes = ['bold', 'italic', 'strikethrough', 'code', 'keyboard', 'color', 'superscript', 'subscript'] as const;
 
 export interface DocumentTextShape {
   object: 'text';
-  leaves: { object: 'leaf'; text: string; marks?: { object?: 'mark'; type: string }[] }[];
+  leaves: { object: 'leaf'; text: string; marks?: { object?: 'mark'; type: string; data?: Record<string, unknown> }[] }[];
 }
 
 export const DocumentText: z.ZodType<DocumentTextShape> = z
@@ -25,10 +27,16 @@ export const DocumentText: z.ZodType<DocumentTextShape> = z
           object: z.literal('leaf'),
           text: z.string().max(100_000),
           marks: z
-            .array(z.object({ object: z.literal('mark').optional(), type: z.string().max(50) }))
+            .array(
+              z.object({
+                object: z.literal('mark').optional(),
+                type: z.string().max(50),
+                data: z.record(z.string(), z.unknown()).optional().openapi({ description: 'For `color`: `text` and `background`, colour names.' }),
+              }),
+            )
             .max(20)
             .optional()
-            .openapi({ description: 'Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, …' }),
+            .openapi({ description: 'Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, `keyboard`, `color`, `superscript`, `subscript`.' }),
         }),
       )
       .max(1000),
@@ -105,6 +113,18 @@ export const Document = z
   .openapi('Document', { description: 'A rich-text document: a tree of blocks.', example: documentExample });
 
 const space = z.string().optional();
+
+export type ContentRefShape =
+  | { kind: 'file'; file: string; space?: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string; space?: string }
+  | { kind: 'anchor'; anchor: string; page?: string; space?: string }
+  | { kind: 'user'; user: string }
+  | { kind: 'collection'; collection: string }
+  | { kind: 'space'; space: string }
+  | { kind: 'reusable-content'; reusableContent: string; space?: string }
+  | { kind: 'tag'; tag: string; space?: string }
+  | { kind: 'openapi'; spec: string };
 
 export const ContentRef = z
   .discriminatedUnion('kind', [

@@ -151,11 +151,30 @@ export const IntegrationConfigurationSchema = z
     example: configurationSchemaExample,
   });
 
+export const IntegrationConfigurationComponent = z
+  .object({
+    componentId: z.string().min(1).max(100).openapi({ description: 'Id of the UI component of the integration that asks for the settings.' }),
+  })
+  .openapi('IntegrationConfigurationComponent', {
+    description:
+      'A configuration asked by a UI component of the integration rather than by a form: the component checks the ' +
+      'settings, so the server stores what is given (as free-form settings, within the size limit).',
+    example: { componentId: 'config' },
+  });
+
+/** One target's configuration: a form of settings (JSON schema) or a component of the integration. */
+export const IntegrationConfiguration = z
+  .union([IntegrationConfigurationSchema, IntegrationConfigurationComponent])
+  .openapi('IntegrationConfiguration', {
+    description: 'How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).',
+    example: configurationSchemaExample,
+  });
+
 export const IntegrationConfigurations = z
   .object({
-    account: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation in an organization.' }).optional(),
-    space: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation on a space.' }).optional(),
-    site: IntegrationConfigurationSchema.openapi({ description: 'Settings of an installation on a site.' }).optional(),
+    account: IntegrationConfiguration.openapi({ description: 'Settings of an installation in an organization.' }).optional(),
+    space: IntegrationConfiguration.openapi({ description: 'Settings of an installation on a space.' }).optional(),
+    site: IntegrationConfiguration.openapi({ description: 'Settings of an installation on a site.' }).optional(),
   })
   .openapi('IntegrationConfigurations', { example: { account: configurationSchemaExample } });
 

@@ -98,7 +98,16 @@ const publishIntegrationExample = {
 
 const PublishIntegration = z
   .strictObject({
-    runtime: z.enum(['v1']).openapi({ description: 'Runtime of the script; omitted means the default runtime.' }).optional(),
+    runtime: z
+      .enum(['v1', 'v2'])
+      .openapi({
+        description:
+          'How the script is called (docs/integrations-runtime.md). `v2`: GitBook\'s dispatch protocol, what ' +
+          '`@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, ' +
+          '`environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` ' +
+          'receives events as JSON and requests as themselves.',
+      })
+      .optional(),
     icon: z
       .string()
       .max(MAX_ICON_BASE64)
@@ -110,7 +119,8 @@ const PublishIntegration = z
           'anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400).',
       }),
     title: trimmedText(1, 100),
-    description: trimmedText(1, 1000).openapi({ description: 'One-line description.' }),
+    // The public API sets no minimum, and @gitbook/cli sends '' for a manifest without one.
+    description: z.string().max(1000).trim().openapi({ description: 'One-line description (may be empty).' }),
     summary: z.string().max(50_000).openapi({ description: 'Long Markdown presentation.' }).optional(),
     previewImages: z
       .array(z.string().max(MAX_PREVIEW_BASE64).regex(base64Pattern))
@@ -369,7 +379,9 @@ export const integrationOperations = operations({
     description:
       'Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only ' +
       'the events and requests coming from the owning organization go to the tunnel; with `all: true` every one ' +
-      'does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts ' +
+      'does. The tunnel receives what the script would (its protocol, headers and environment; see ' +
+      '`runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a ' +
+      '`SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts ' +
       '(1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose ' +
       'attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An ' +
       'unknown integration, or a private one the caller cannot see, is not found.',
@@ -390,6 +402,21 @@ export const integrationOperations = operations({
     bodyExample: { tunnelUrl: 'https://quiet-river-4821.tunnel.example.com', all: false },
     responses: { 204: { description: 'The development mode is updated.' } },
     errors: [403, 404],
+    access: access.caller(),
+  },
+  disableIntegrationDevelopmentMode: {
+    method: 'delete',
+    path: '/integrations/{integrationName}/dev',
+    tag: 'integrations',
+    summary: 'Disable the development mode of an integration',
+    description:
+      'Ends the development mode: events and requests go to the published script again (what `gitbook dev` does ' +
+      'when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content ' +
+      'also when the integration was not in development mode, does not exist or cannot be seen by the caller (the ' +
+      'public API answers 205 here; this server answers 204 to every delete).',
+    params: IntegrationNameParams,
+    responses: { 204: { description: 'The development mode is off.' } },
+    errors: [403],
     access: access.caller(),
   },
   ...installationOperations(),

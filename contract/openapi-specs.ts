@@ -92,7 +92,11 @@ export const OpenAPISpec = z
     urls: z.object({
       location: z.url(),
       app: z.url(),
-      published: z.url().openapi({ description: 'Public link, when the specification is public.' }).optional(),
+      published: z.url().openapi({
+        description:
+          'Public link, when the specification is public: its rendered reference, served by this server without a ' +
+          'token (`<published>/openapi.json` is the latest version\'s document).',
+      }).optional(),
     }),
   })
   .openapi('OpenAPISpec', { description: 'An OpenAPI specification of an organization.', example: openAPISpecExample });
@@ -110,7 +114,11 @@ export const OpenAPISpecVersion = z
     object: z.literal('openapi-spec-version'),
     id: z.string(),
     createdAt: DateTime,
-    url: z.url().openapi({ description: 'Where this version of the specification can be downloaded.' }),
+    url: z.url().openapi({
+      description:
+        'Where this version of the specification can be downloaded: for a public specification, its document, ' +
+        'without a token; for a private one, getOpenAPISpecVersionContentById (the token is needed).',
+    }),
     urls: z.object({ location: z.url() }),
   })
   .openapi('OpenAPISpecVersion', { description: 'One processed version of an OpenAPI specification.', example: openAPISpecVersionExample });
@@ -256,7 +264,8 @@ export const openAPISpecOperations = operations({
     tag: 'openapi',
     summary: 'Change the visibility of an OpenAPI specification',
     description:
-      'Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`).',
+      'Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, ' +
+      'and its versions\' `url`, without a token). Made private, its public URLs answer 404 from the next request on.',
     params: SpecParams,
     body: z.strictObject({ visibility: OpenAPISpecVisibility }).openapi('UpdateOpenAPISpec'),
     bodyExample: { visibility: 'public' },

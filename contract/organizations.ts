@@ -64,7 +64,13 @@ export const Organization = z
         'Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers ' +
         '(joining by email domain is refused).',
     }),
-    ai: z.boolean().openapi({ description: 'Whether all AI features are on.' }),
+    ai: z.boolean().openapi({
+      description:
+        'Whether all AI features are on. With `false`, no content of the organization goes to a model: a translation ' +
+        'run on a server whose translator is a model (`openai`) fails without sending anything (`status` and ' +
+        '`latestRun.status` `failed`, `latestRun.error` saying why), LibreTranslate and copy runs go on, and ' +
+        'conversation insights are extracted by the heuristic, never by a model.',
+    }),
     inviteLinks: z.boolean(),
     plan: z.enum(['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal']),
     mergeRules: OrganizationMergeRules,

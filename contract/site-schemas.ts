@@ -28,7 +28,14 @@ export const SiteVisibility = z.enum(siteVisibilities).openapi('SiteVisibility',
 /** A condition: an expression on visitor attributes that evaluates to a boolean. */
 export const SiteCondition = z
   .string()
-  .openapi({ description: 'Expression evaluating to a boolean: the item is shown only to visitors for whom it is true.' });
+  .openapi({
+    description:
+      'Expression on the visitor\'s claims, evaluating to a boolean: the item is shown only to visitors for whom it is ' +
+      'true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims ' +
+      '(`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), ' +
+      '`!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside ' +
+      'it, or naming a claim the site\'s adaptive schema does not define, is refused (400) with the character and the reason.',
+  });
 
 export const siteSpaceExample = {
   object: 'site-space' as const,

@@ -74,7 +74,8 @@ export const siteSectionOperations = operations({
     summary: 'Update a site section',
     description:
       'Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the ' +
-      'condition. `defaultSiteSpace` must be a site space of the section. An unknown site, ' +
+      'condition. A condition outside the grammar, or naming a claim the site\'s adaptive schema does not define, is ' +
+      'refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, ' +
       'section or site space is not found (404).',
     params: SiteSectionIdParams,
     body: z

@@ -4,7 +4,34 @@ import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
 import { shareKeyQuery, SiteCondition, SiteIdParams, siteEx, SiteSpace, siteSpaceExample } from './site-schemas.js';
+import { siteCustomizationExample, SiteCustomizationSettings, SiteCustomizationSettingsInput } from './sites.js';
 import { z } from './zod.js';
+
+/** Each field optional (omitted: unchanged) or null (the override is cleared: the site's value applies). */
+function overridable(shape: Record<string, z.ZodType>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, (field as z.ZodOptional<z.ZodType>).unwrap().nullable().optional()]));
+}
+
+const { styling, ...settingsShape } = SiteCustomizationSettingsInput.shape;
+
+export const OverrideSiteSpaceCustomization = z
+  .strictObject({
+    ...overridable(settingsShape),
+    styling: z
+      .strictObject(overridable(styling.unwrap().shape))
+      .nullable()
+      .optional()
+      .openapi({ description: 'Styling fields to override; null clears every styling override.' }),
+  })
+  .openapi('OverrideSiteSpaceCustomization', {
+    description:
+      'Customization fields that override the site\'s for one site space: a given field replaces the site\'s value ' +
+      '(objects field by field, arrays whole), null clears the override (the site\'s value applies), an omitted field ' +
+      'keeps its override. Colors are hex, images http(s) URLs, as in `updateSiteCustomizationById`.',
+    example: { title: 'Acme API v2', styling: { primaryColor: { light: '#D93F0B', dark: '#F26B3A' } }, announcement: null },
+  });
+
+const effectiveCustomization = (description: string) => ({ description, schema: SiteCustomizationSettings, example: siteCustomizationExample });
 
 const SiteSpaceIdParams = SiteIdParams.extend({
   siteSpaceId: z.string().min(1).max(128).openapi({ description: 'The id of the site space.', example: siteEx.siteSpaceId }),
@@ -13,6 +40,7 @@ const SiteSpaceIdParams = SiteIdParams.extend({
 const siteSpaceResponse = (description: string) => ({ description, schema: SiteSpace, example: siteSpaceExample });
 
 const siteSpacesPath = '/orgs/{organizationId}/sites/{siteId}/site-spaces';
+const customizationPath = `${siteSpacesPath}/{siteSpaceId}/customization`;
 
 export const siteSpaceOperations = operations({
   listSiteSpaces: {
@@ -81,7 +109,9 @@ export const siteSpaceOperations = operations({
     summary: 'Update a site space',
     description:
       'Changes the path, the condition or the space of a site space; omitted fields are unchanged and ' +
-      '`condition: null` removes the condition. An unknown site space or space is not found (404).',
+      '`condition: null` removes the condition. A condition outside the grammar, or naming a claim the site\'s ' +
+      'adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site ' +
+      'space or space is not found (404).',
     params: SiteSpaceIdParams,
     body: z
       .strictObject({
@@ -109,6 +139,50 @@ export const siteSpaceOperations = operations({
     bodyExample: { position: { before: { type: 'site-space', siteSpace: siteEx.siteSpaceId2 } } },
     responses: { 200: siteSpaceResponse('The moved site space.') },
     errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  getSiteSpaceCustomizationById: {
+    method: 'get',
+    path: customizationPath,
+    tag: 'site-spaces',
+    summary: 'Get the customization of a site space',
+    description:
+      'Returns the customization the published site applies on the pages of a site space: the site\'s (defaults ' +
+      'filled in) with the site space\'s overrides over it. An unknown site or site space is not found (404).',
+    params: SiteSpaceIdParams,
+    responses: { 200: effectiveCustomization('The customization of the site space, overrides applied.') },
+    errors: [404],
+    access: access.organization('read'),
+  },
+  overrideSiteSpaceCustomizationById: {
+    method: 'patch',
+    path: customizationPath,
+    tag: 'site-spaces',
+    summary: 'Override the customization of a site space',
+    description:
+      'Sets the fields of the site\'s customization that the site space overrides: given fields replace the ' +
+      'site\'s on the pages of this site space, `null` clears a field\'s override, omitted fields keep theirs. ' +
+      'Returns the customization the site space now has; the published site shows it from the next request on. ' +
+      'A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar ' +
+      'of conditions is refused (400). An unknown site or site space is not found (404).',
+    params: SiteSpaceIdParams,
+    body: OverrideSiteSpaceCustomization,
+    bodyExample: { title: 'Acme API v2', styling: { primaryColor: { light: '#D93F0B', dark: '#F26B3A' } }, announcement: null },
+    responses: { 200: effectiveCustomization('The customization of the site space, overrides applied.') },
+    errors: [403, 404],
+    access: access.organization('admin'),
+  },
+  deleteSiteSpaceCustomizationById: {
+    method: 'delete',
+    path: customizationPath,
+    tag: 'site-spaces',
+    summary: 'Remove the customization overrides of a site space',
+    description:
+      'Clears every override of the site space: its pages show the site\'s customization again. Succeeds with no ' +
+      'content also when it had none, or when the site space does not exist.',
+    params: SiteSpaceIdParams,
+    responses: { 204: { description: 'The site space has no overrides.' } },
+    errors: [403],
     access: access.organization('admin'),
   },
 });

@@ -10,8 +10,10 @@ import {
   SiteIdParams,
   siteEx,
   siteLocation,
+  SiteCondition,
   SiteSection,
   siteSectionExample,
+  SiteSpace,
   SiteVisibility,
 } from './site-schemas.js';
 import { z } from './zod.js';
@@ -27,7 +29,12 @@ export const siteProxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const agentsContext = z
   .enum(['excluded', 'included'])
-  .openapi({ description: 'excluded: AI agents cannot access the site; included: they can.' });
+  .openapi({
+    description:
+      'excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests ' +
+      'whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown ' +
+      'at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.',
+  });
 
 export const siteExample = {
   object: 'site' as const,
@@ -151,7 +158,7 @@ export const SiteCustomizationSettings = z
               style: z.string().optional(),
               to: ContentRef.optional(),
               links: z.array(link).optional(),
-              condition: z.string().optional(),
+              condition: SiteCondition.optional(),
             }),
           )
           .optional(),
@@ -210,7 +217,7 @@ export const publishedContentSiteExample = {
   structure: { type: 'sections' as const, structure: [siteSectionExample] },
   customizations: {
     site: siteCustomizationExample,
-    siteSpaces: { [siteEx.siteSpaceId]: { title: 'Getting started with Acme' } },
+    siteSpaces: { [siteEx.siteSpaceId]: { ...siteCustomizationExample, title: 'Getting started with Acme' } },
   },
   scripts: [
     {
@@ -225,12 +232,34 @@ export const PublishedContentSite = z
   .object({
     object: z.literal('published-content-site'),
     site: Site,
-    structure: z.object({ type: z.literal('sections'), structure: z.array(SiteSection) }),
+    structure: z
+      .union([
+        z
+          .object({
+            type: z.literal('sections'),
+            structure: z.array(z.union([SiteSpace, SiteSection])).openapi({
+              description:
+                'The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the ' +
+                'sections in navigation order (groups flattened, each section naming its group), each with its site spaces.',
+            }),
+          })
+          .openapi('PublishedSiteSectionsStructure', { description: 'The structure of a site with sections.' }),
+        z
+          .object({
+            type: z.literal('siteSpaces'),
+            structure: z.array(SiteSpace).openapi({ description: 'The site spaces of the site, in their order.' }),
+          })
+          .openapi('PublishedSiteSpacesStructure', { description: 'The structure of a site without sections: its site spaces.' }),
+      ])
+      .openapi({ description: '`sections` when the site has sections; `siteSpaces` when it has none (the one-space site among them).' }),
     customizations: z.object({
       site: SiteCustomizationSettings,
-      siteSpaces: z
-        .record(z.string(), SiteCustomizationSettings)
-        .openapi({ description: 'Customization of each site space that overrides the site one, by site space id.' }),
+      siteSpaces: z.record(z.string(), SiteCustomizationSettings).openapi({
+        description:
+          'By site space id, the customization the published site applies on that site space\'s pages: the site\'s with ' +
+          'the site space\'s overrides (overrideSiteSpaceCustomizationById) over it. Present for every site space, equal ' +
+          'to `site` for one without overrides, so applying it never resets the site\'s settings.',
+      }),
     }),
     scripts: z
       .array(
@@ -488,9 +517,10 @@ export const siteOperations = operations({
     tag: 'sites',
     summary: 'Get the published profile of a site',
     description:
-      'Returns what a published site renders: the site, its sections in navigation order (groups flattened, each ' +
-      'section naming its group) with their site spaces, the customizations (defaults filled in) and the integration ' +
-      'scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the ' +
+      'Returns what a published site renders: the site, its structure (a site without sections: its site spaces in ' +
+      'order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, ' +
+      'each section naming its group, with their site spaces), the customizations (defaults filled in; each site ' +
+      'space\'s with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the ' +
       'request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not ' +
       'found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the ' +
       'integrations installed on the site.',
@@ -551,8 +581,9 @@ export const siteOperations = operations({
     summary: 'Set the customization of a site',
     description:
       'Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults ' +
-      'filled in; the published site shows it from the next request on. A color that is not hex or an image URL that ' +
-      'is not http(s) is refused (400). An unknown site is not found (404).',
+      'filled in; the published site shows it from the next request on. A color that is not hex, an image URL that ' +
+      'is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site\'s ' +
+      'adaptive schema does not define) is refused (400). An unknown site is not found (404).',
     params: SiteIdParams,
     body: SiteCustomizationSettingsInput,
     bodyExample: siteCustomizationExample,

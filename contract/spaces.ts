@@ -88,6 +88,10 @@ export const Space = z
       merge: z.boolean(),
       review: z.boolean(),
       installIntegration: z.boolean(),
+    }).openapi({
+      description:
+        'What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are ' +
+        'false whatever the role (every change of the content is refused, 409).',
     }),
   })
   .openapi('Space', { description: 'A container of pages and files.', example: spaceExample });

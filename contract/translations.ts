@@ -42,9 +42,11 @@ export const translationExample = {
 };
 
 export const TranslationStatus = z
-  .enum(['pending', 'running', 'completed'])
+  .enum(['pending', 'running', 'completed', 'failed'])
   .openapi('TranslationStatus', {
-    description: 'pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.',
+    description:
+      'pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished; ' +
+      'failed: the latest run failed (`latestRun.error` says why; the result of an earlier run, if any, stands).',
     example: 'completed',
   });
 
@@ -66,6 +68,14 @@ export const TranslationRun = z
     skippedPages: z.number().int().min(0).openapi({ description: 'Pages unchanged since the previous run, whose earlier translation was kept.' }),
     finishedAt: DateTime,
     error: z.string().openapi({ description: 'Why the run failed.' }).optional(),
+    instructionsUsed: z
+      .boolean()
+      .openapi({
+        description:
+          'Present when the translation has instructions: whether the translator was given them. Only an `openai` ' +
+          'translator takes instructions; `libretranslate`, `copy` and `memory` runs translate without them (false).',
+      })
+      .optional(),
   })
   .openapi('TranslationRun', { description: 'The outcome of a translation run.' });
 
@@ -219,12 +229,13 @@ export const translationOperations = operations({
     summary: 'Run a translation',
     description:
       'Triggers a run that brings the translated content up to date with the source space; the run happens in the ' +
-      'background and the translation is `running` until it is `completed`. Only text is translated (titles, ' +
+      'background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, ' +
       'descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions ' +
-      'given to translators that take them, and only pages changed since the previous run are sent again ' +
+      'given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again ' +
       '(`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text ' +
       'and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not ' +
-      'answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. ' +
+      'answer in time fails the run (the translation\'s `status` and `latestRun.status` are `failed`, with its `error`) ' +
+      'and leaves the result space as it was. ' +
       'An unknown translation is not found (404).',
     params: TranslationIdParams,
     responses: { 204: { description: 'A run is triggered.' } },

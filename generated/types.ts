@@ -1441,7 +1441,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its sections in navigation order (groups flattened, each section naming its group) with their site spaces, the customizations (defaults filled in) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
+         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1506,7 +1506,7 @@ export interface paths {
         get: operations["getSiteCustomizationById"];
         /**
          * Set the customization of a site
-         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex or an image URL that is not http(s) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         put: operations["updateSiteCustomizationById"];
         post?: never;
@@ -1603,7 +1603,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1779,7 +1779,7 @@ export interface paths {
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. An unknown site space or space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -1802,6 +1802,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site space
+         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization.
+         */
+        get: operations["getSiteSpaceCustomizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the customization overrides of a site space
+         * @description Clears every override of the site space: its pages show the site's customization again. Succeeds with no content also when it had none, or when the site space does not exist. Requires the `admin` role in the organization.
+         */
+        delete: operations["deleteSiteSpaceCustomizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Override the customization of a site space
+         * @description Sets the fields of the site's customization that the site space overrides: given fields replace the site's on the pages of this site space, `null` clears a field's override, omitted fields keep theirs. Returns the customization the site space now has; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions is refused (400). An unknown site or site space is not found (404). Requires the `admin` role in the organization.
+         */
+        patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
     };
     "/integrations": {
@@ -1966,11 +1994,15 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. Events are delivered in the background as a JSON POST of their payload, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable the development mode of an integration
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         */
+        delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2179,7 +2211,7 @@ export interface paths {
         head?: never;
         /**
          * Change the visibility of an OpenAPI specification
-         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`). Requires the `create` role in the organization.
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, and its versions' `url`, without a token). Made private, its public URLs answer 404 from the next request on. Requires the `create` role in the organization.
          */
         patch: operations["updateOpenAPISpecBySlug"];
         trace?: never;
@@ -2347,7 +2379,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed`. Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them, and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (`latestRun.status` `failed` with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -2995,11 +3027,15 @@ export interface components {
                 /** @enum {string} */
                 object: "leaf";
                 text: string;
-                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, … */
+                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, `keyboard`, `color`, `superscript`, `subscript`. */
                 marks?: {
                     /** @enum {string} */
                     object?: "mark";
                     type: string;
+                    /** @description For `color`: `text` and `background`, colour names. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
                 }[];
             }[];
         };
@@ -3268,7 +3304,7 @@ export interface components {
             };
             /** @description Whether SSO is enforced organization-wide: people join only by signing in through one of its SAML providers (joining by email domain is refused). */
             sso: boolean;
-            /** @description Whether all AI features are on. */
+            /** @description Whether all AI features are on. With `false`, no content of the organization goes to a model: a translation run on a server whose translator is a model (`openai`) fails without sending anything (`status` and `latestRun.status` `failed`, `latestRun.error` saying why), LibreTranslate and copy runs go on, and conversation insights are extracted by the heuristic, never by a model. */
             ai: boolean;
             inviteLinks: boolean;
             /** @enum {string} */
@@ -3594,7 +3630,7 @@ export interface components {
             description?: string;
             /** @description Whether the page is hidden from the table of contents. */
             hidden?: boolean;
-            /** @description Whether the page is excluded from search in the published site. */
+            /** @description Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL. */
             noIndex?: boolean;
             /** @description Whether search engines are asked not to index the page. */
             noRobotsIndex?: boolean;
@@ -4046,6 +4082,7 @@ export interface components {
                  */
                 published?: string;
             };
+            /** @description What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
             permissions: {
                 view: boolean;
                 access: boolean;
@@ -4627,7 +4664,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         ChangeRequestInsertPage: {
@@ -4652,7 +4689,7 @@ export interface components {
             hidden?: boolean;
             noIndex?: boolean;
             noRobotsIndex?: boolean;
-            /** @description Display condition of the page; `""` removes it. */
+            /** @description Display condition of the page, in the grammar of site conditions (`SiteSection.condition`); `""` removes it. One outside the grammar, or naming a claim that no adaptive schema of the sites publishing the space defines, is refused (400, naming the change, the character and the reason). */
             condition?: string;
         };
         /** @description Deletes a page with its subpages. */
@@ -5490,7 +5527,7 @@ export interface components {
             title: string;
             /** @description Whether it is the default site space of its section (or of the site). */
             default: boolean;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
             urls: {
@@ -5580,7 +5617,7 @@ export interface components {
             default: boolean;
             /** @description Path of the section in the published site URL. */
             path: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             /** @description Id of the section group holding it; absent at the root. */
             sectionGroup?: string;
@@ -5757,7 +5794,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -5866,6 +5903,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -6017,6 +6055,7 @@ export interface components {
                         title: string;
                         to: components["schemas"]["ContentRef"];
                     }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
                     condition?: string;
                 }[];
             };
@@ -6089,6 +6128,20 @@ export interface components {
             insights?: {
                 trackingCookie: boolean;
             };
+        };
+        /** @description The structure of a site with sections. */
+        PublishedSiteSectionsStructure: {
+            /** @enum {string} */
+            type: "sections";
+            /** @description The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
+            structure: (components["schemas"]["SiteSpace"] | components["schemas"]["SiteSection"])[];
+        };
+        /** @description The structure of a site without sections: its site spaces. */
+        PublishedSiteSpacesStructure: {
+            /** @enum {string} */
+            type: "siteSpaces";
+            /** @description The site spaces of the site, in their order. */
+            structure: components["schemas"]["SiteSpace"][];
         };
         /**
          * @description Everything needed to render a published docs site: the site, its structure, customizations and scripts.
@@ -6210,7 +6263,26 @@ export interface components {
          *         },
          *         "siteSpaces": {
          *           "sts_01JD3QH7X1NE9QC": {
-         *             "title": "Getting started with Acme"
+         *             "title": "Getting started with Acme",
+         *             "styling": {
+         *               "theme": "clean",
+         *               "primaryColor": {
+         *                 "light": "#346DDB",
+         *                 "dark": "#5B8DEF"
+         *               },
+         *               "font": "Inter",
+         *               "corners": "rounded"
+         *             },
+         *             "themes": {
+         *               "default": "light",
+         *               "toggeable": true
+         *             },
+         *             "feedback": {
+         *               "enabled": true
+         *             },
+         *             "pagination": {
+         *               "enabled": true
+         *             }
          *           }
          *         }
          *       },
@@ -6227,14 +6299,11 @@ export interface components {
             /** @enum {string} */
             object: "published-content-site";
             site: components["schemas"]["Site"];
-            structure: {
-                /** @enum {string} */
-                type: "sections";
-                structure: components["schemas"]["SiteSection"][];
-            };
+            /** @description `sections` when the site has sections; `siteSpaces` when it has none (the one-space site among them). */
+            structure: components["schemas"]["PublishedSiteSectionsStructure"] | components["schemas"]["PublishedSiteSpacesStructure"];
             customizations: {
                 site: components["schemas"]["SiteCustomizationSettings"];
-                /** @description Customization of each site space that overrides the site one, by site space id. */
+                /** @description By site space id, the customization the published site applies on that site space's pages: the site's with the site space's overrides (overrideSiteSpaceCustomizationById) over it. Present for every site space, equal to `site` for one without overrides, so applying it never resets the site's settings. */
                 siteSpaces: {
                     [key: string]: components["schemas"]["SiteCustomizationSettings"];
                 };
@@ -6351,7 +6420,7 @@ export interface components {
                 enabled: boolean;
             };
             /**
-             * @description excluded: AI agents cannot access the site; included: they can.
+             * @description excluded: AI agents cannot access the site (its robots.txt disallows the known AI crawlers by name, and requests whose User-Agent names one are refused, 403); included: they can, and the site offers them each page as Markdown at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.
              * @enum {string}
              */
             agentsContext?: "excluded" | "included";
@@ -6493,6 +6562,37 @@ export interface components {
             required?: string[];
         };
         /**
+         * @description A configuration asked by a UI component of the integration rather than by a form: the component checks the settings, so the server stores what is given (as free-form settings, within the size limit).
+         * @example {
+         *       "componentId": "config"
+         *     }
+         */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the UI component of the integration that asks for the settings. */
+            componentId: string;
+        };
+        /**
+         * @description How the settings of a target are asked: a form (`properties`, `required`) or a component (`componentId`).
+         * @example {
+         *       "properties": {
+         *         "trackingId": {
+         *           "type": "string",
+         *           "title": "Tracking id",
+         *           "description": "The id of your analytics property."
+         *         },
+         *         "anonymizeIp": {
+         *           "type": "boolean",
+         *           "title": "Anonymize IP addresses",
+         *           "default": true
+         *         }
+         *       },
+         *       "required": [
+         *         "trackingId"
+         *       ]
+         *     }
+         */
+        IntegrationConfiguration: components["schemas"]["IntegrationConfigurationSchema"] | components["schemas"]["IntegrationConfigurationComponent"];
+        /**
          * @example {
          *       "account": {
          *         "properties": {
@@ -6514,9 +6614,9 @@ export interface components {
          *     }
          */
         IntegrationConfigurations: {
-            account?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            space?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
-            site?: components["schemas"]["IntegrationConfigurationSchema"] & unknown;
+            account?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            space?: components["schemas"]["IntegrationConfiguration"] & unknown;
+            site?: components["schemas"]["IntegrationConfiguration"] & unknown;
         };
         /**
          * @description A custom block the integration provides to the editor.
@@ -7028,14 +7128,14 @@ export interface components {
         };
         PublishIntegration: {
             /**
-             * @description Runtime of the script; omitted means the default runtime.
+             * @description How the script is called (docs/integrations-runtime.md). `v2`: GitBook's dispatch protocol, what `@gitbook/runtime` scripts published by `@gitbook/cli` expect (a multipart POST with `event`, `environment` and `fetch-body`). `v1` (the default when omitted): a plain Workers module whose `fetch` receives events as JSON and requests as themselves.
              * @enum {string}
              */
-            runtime?: "v1";
+            runtime?: "v1" | "v2";
             /** @description Icon image, base64-encoded (at most 524288 characters). Its type is read from its bytes: anything but a PNG, JPEG, GIF, WebP or SVG image is refused (400). */
             icon?: string;
             title: string;
-            /** @description One-line description. */
+            /** @description One-line description (may be empty). */
             description: string;
             /** @description Long Markdown presentation. */
             summary?: string;
@@ -7582,7 +7682,7 @@ export interface components {
                 app: string;
                 /**
                  * Format: uri
-                 * @description Public link, when the specification is public.
+                 * @description Public link, when the specification is public: its rendered reference, served by this server without a token (`<published>/openapi.json` is the latest version's document).
                  */
                 published?: string;
             };
@@ -7610,7 +7710,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: uri
-             * @description Where this version of the specification can be downloaded.
+             * @description Where this version of the specification can be downloaded: for a public specification, its document, without a token; for a private one, getOpenAPISpecVersionContentById (the token is needed).
              */
             url: string;
             urls: {
@@ -8027,7 +8127,7 @@ export interface components {
             path?: string;
             /** @description Id of the site space to make the default of the section. */
             defaultSiteSpace?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             icon?: string;
             description?: string;
@@ -8055,6 +8155,147 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description Customization fields that override the site's for one site space: a given field replaces the site's value (objects field by field, arrays whole), null clears the override (the site's value applies), an omitted field keeps its override. Colors are hex, images http(s) URLs, as in `updateSiteCustomizationById`.
+         * @example {
+         *       "title": "Acme API v2",
+         *       "styling": {
+         *         "primaryColor": {
+         *           "light": "#D93F0B",
+         *           "dark": "#F26B3A"
+         *         }
+         *       },
+         *       "announcement": null
+         *     }
+         */
+        OverrideSiteSpaceCustomization: {
+            title?: string | null;
+            favicon?: {
+                icon: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+            } | null;
+            header?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                links?: {
+                    title: string;
+                    style?: string;
+                    to?: components["schemas"]["ContentRef"];
+                    links?: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                    /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
+                    condition?: string;
+                }[];
+            } | null;
+            footer?: {
+                logo?: {
+                    /** Format: uri */
+                    light: string;
+                    /** Format: uri */
+                    dark: string;
+                };
+                groups?: {
+                    title: string;
+                    links: {
+                        title: string;
+                        to: components["schemas"]["ContentRef"];
+                    }[];
+                }[];
+                copyright?: string;
+            } | null;
+            announcement?: {
+                enabled: boolean;
+                message?: string;
+                link?: {
+                    title: string;
+                    to: components["schemas"]["ContentRef"];
+                };
+                style?: string;
+            } | null;
+            themes?: {
+                default?: string;
+                toggeable?: boolean;
+            } | null;
+            pdf?: {
+                enabled: boolean;
+            } | null;
+            feedback?: {
+                enabled: boolean;
+            } | null;
+            ai?: {
+                mode: string;
+            } | null;
+            advancedCustomization?: {
+                enabled: boolean;
+            } | null;
+            git?: {
+                showEditLink: boolean;
+            } | null;
+            pageActions?: {
+                externalAI?: boolean;
+                markdown?: boolean;
+                mcp?: boolean;
+            } | null;
+            externalLinks?: {
+                target: string;
+            } | null;
+            pagination?: {
+                enabled: boolean;
+            } | null;
+            trademark?: {
+                enabled: boolean;
+            } | null;
+            privacyPolicy?: {
+                /** Format: uri */
+                url?: string;
+            } | null;
+            socialPreview?: {
+                /** Format: uri */
+                url?: string;
+            } | null;
+            insights?: {
+                trackingCookie: boolean;
+            } | null;
+            /** @description Styling fields to override; null clears every styling override. */
+            styling?: {
+                theme?: string | null;
+                primaryColor?: {
+                    light: string;
+                    dark: string;
+                } | null;
+                tint?: {
+                    color: {
+                        light: string;
+                        dark: string;
+                    };
+                } | null;
+                infoColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                successColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                warningColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                dangerColor?: components["schemas"]["SiteCustomizationColor"] & (Record<string, never> | null);
+                corners?: string | null;
+                depth?: string | null;
+                links?: string | null;
+                font?: string | null;
+                monospaceFont?: string | null;
+                icons?: string | null;
+                sidebar?: {
+                    background?: string;
+                    list?: string;
+                } | null;
+                search?: string | null;
+            } | null;
+        };
         SiteSpaceList: {
             /** @description Absent on the last page. */
             next?: {
@@ -8074,7 +8315,7 @@ export interface components {
         UpdateSiteSpace: {
             /** @description Path of the site space in the published site URL. */
             path?: string;
-            /** @description Expression evaluating to a boolean: the item is shown only to visitors for whom it is true. */
+            /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string | null;
             /** @description Id of the space the site space publishes. */
             spaceId?: string;
@@ -8276,11 +8517,11 @@ export interface components {
             isActive: boolean;
         };
         /**
-         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished.
+         * @description pending: never run, or a run is queued; running: a run is in progress; completed: the latest run finished; failed: the latest run failed (`latestRun.error` says why; the result of an earlier run, if any, stands).
          * @example completed
          * @enum {string}
          */
-        TranslationStatus: "pending" | "running" | "completed";
+        TranslationStatus: "pending" | "running" | "completed" | "failed";
         /** @description The outcome of a translation run. */
         TranslationRun: {
             /**
@@ -8306,6 +8547,8 @@ export interface components {
             finishedAt: string;
             /** @description Why the run failed. */
             error?: string;
+            /** @description Present when the translation has instructions: whether the translator was given them. Only an `openai` translator takes instructions; `libretranslate`, `copy` and `memory` runs translate without them (false). */
+            instructionsUsed?: boolean;
         };
         /**
          * @description A translation of a space into another language, kept up to date by runs.
@@ -16493,7 +16736,26 @@ export interface operations {
                      *         },
                      *         "siteSpaces": {
                      *           "sts_01JD3QH7X1NE9QC": {
-                     *             "title": "Getting started with Acme"
+                     *             "title": "Getting started with Acme",
+                     *             "styling": {
+                     *               "theme": "clean",
+                     *               "primaryColor": {
+                     *                 "light": "#346DDB",
+                     *                 "dark": "#5B8DEF"
+                     *               },
+                     *               "font": "Inter",
+                     *               "corners": "rounded"
+                     *             },
+                     *             "themes": {
+                     *               "default": "light",
+                     *               "toggeable": true
+                     *             },
+                     *             "feedback": {
+                     *               "enabled": true
+                     *             },
+                     *             "pagination": {
+                     *               "enabled": true
+                     *             }
                      *           }
                      *         }
                      *       },
@@ -18644,6 +18906,190 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableError"];
         };
     };
+    getSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customization of the site space, overrides applied. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    deleteSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site space has no overrides. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    overrideSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The id of the site space. */
+                siteSpaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme API v2",
+                 *       "styling": {
+                 *         "primaryColor": {
+                 *           "light": "#D93F0B",
+                 *           "dark": "#F26B3A"
+                 *         }
+                 *       },
+                 *       "announcement": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["OverrideSiteSpaceCustomization"];
+            };
+        };
+        responses: {
+            /** @description The customization of the site space, overrides applied. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Acme Developer Docs",
+                     *       "styling": {
+                     *         "theme": "clean",
+                     *         "primaryColor": {
+                     *           "light": "#346DDB",
+                     *           "dark": "#5B8DEF"
+                     *         },
+                     *         "font": "Inter",
+                     *         "corners": "rounded"
+                     *       },
+                     *       "themes": {
+                     *         "default": "light",
+                     *         "toggeable": true
+                     *       },
+                     *       "feedback": {
+                     *         "enabled": true
+                     *       },
+                     *       "pagination": {
+                     *         "enabled": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -19756,6 +20202,39 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    disableIntegrationDevelopmentMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The development mode is off. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

@@ -3,7 +3,7 @@
 // and/or Prism. With both (hybrid), the server answers first and a 501 (an operation whose handler does
 // not exist yet) is asked again of Prism, which answers from the contract.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { referenceDocs } from '../server/http/reference-docs.js';
+import { publishedDocument, referenceDocs } from '../server/http/reference-docs.js';
 import { forward, reply, type Answer } from './proxy.js';
 import { describeViolations, violationErrorBody } from './violations.js';
 
@@ -23,7 +23,7 @@ export function frontApp({ publicUrl, server, prism, log = (line) => console.log
   app.disable('x-powered-by');
   app.use(requestLine(log));
   // The real server serves the docs itself; in the Prism modes the front does, from the same module.
-  if (!server) app.use(referenceDocs({ publicUrl }));
+  if (!server) app.use(referenceDocs({ publicUrl }), express.Router().use('/v1', publishedDocument()));
   app.use(express.raw({ type: () => true, limit: '64mb' }));
   app.use(async (req: Request, res: Response) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -1,5 +1,5 @@
 // `npm run mock -- --mode examples|dynamic|stateful|hybrid` (default examples): see modes.ts and the
-// README. MOCK_PORT (default 4010) and MOCK_HOST (default 127.0.0.1) choose where; BOOTSTRAP_TOKEN fixes
+// docs/consuming.md. MOCK_PORT (default 4010) and MOCK_HOST (default 127.0.0.1) choose where; BOOTSTRAP_TOKEN fixes
 // the token the stateful and hybrid modes print.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';

@@ -1,31 +1,27 @@
-// createApp(config): the server's request handler: /v1 (the operations, server/http/operations.ts) and the
-// pages of published sites asked by path, both on Node's own request and response, and for every other
-// path an Express app (health, metrics, custom hostnames, sign-in, docs, files). No global state, so tests
-// create as many apps as they like.
+// createApp(config): the standalone server's request handler: the API under /v1 (server/api.ts, whose
+// operations are served on Node's own request and response) and the pages of published sites asked by
+// path, also without Express, and for every other path an Express app (health, metrics, custom hostnames,
+// sign-in, docs, the API's own Express routes under /v1). No global state, so tests create as many apps
+// as they like.
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { Logger } from 'pino';
-import { createAuthenticator } from './auth/authenticate.js';
-import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
-import { handlers } from './handlers.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { measureRequests, metricsRoute } from './http/metrics.js';
-import { authenticateRequests, RATE_LIMIT_HEADERS } from './http/rate-limit.js';
+import { isOperationPath } from './http/operations.js';
+import { compileTrust, requestHost, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
+import { RATE_LIMIT_HEADERS } from './http/rate-limit.js';
+import { createApi, type Api } from './api.js';
 import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
-import { isOperationPath, serveOperations } from './http/operations.js';
 import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
-import { createUrls } from './urls.js';
-import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
 import { setServerOrigin } from './runtime/script-runtime.js';
-import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
-import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
 import { webAppNotice } from './published/app-notice.js';
@@ -58,6 +54,10 @@ export interface AppOptions {
   onStatements?: (operationId: string, statements: number) => void;
   /** The key and certificate this service signs its SAML AuthnRequests with; absent: requests are not signed. */
   samlSigning?: SamlSigning;
+  /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts); default none. */
+  trustProxy?: TrustProxySetting;
+  /** The API to serve under /v1, when the caller built it (createDocsApi shares one with its `handler`); default one built from these options. */
+  api?: Api;
 }
 
 /** A request handler that can also listen, as an Express app can. */
@@ -65,9 +65,25 @@ export type App = RequestListener & { listen(port: number, host?: string, listen
 
 export function createApp(options: AppOptions): App {
   const { db, logger, publicUrl, now = () => new Date() } = options;
-  const urls = createUrls(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
+  const corsHeaders = cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] });
+  const trust = compileTrust(options.trustProxy);
+  const api = options.api ?? createApi({
+    db,
+    logger,
+    publicUrl,
+    bases: { appUrl: options.appUrl, publishedUrl: options.publishedUrl },
+    now,
+    handlers: options.handlers,
+    rateLimiter: options.rateLimiter,
+    metrics: options.metrics,
+    cors: corsHeaders,
+    onStatements: options.onStatements,
+    trustProxy: options.trustProxy,
+  });
+  const urls = api.urlsFor('/v1');
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', trust); // req.ip, req.protocol, req.hostname of the Express routes agree with proxy-trust.ts
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
   app.set('etag', false);
   app.use(healthRoutes(db)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
@@ -75,20 +91,16 @@ export function createApp(options: AppOptions): App {
     app.use(metricsRoute(options.metrics, options.metricsToken)); // outside /v1, not measured and not in the request log
     app.use(measureRequests(options.metrics));
   }
-  const corsHeaders = cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] });
   app.use(corsHeaders);
   app.use(requestLog(logger));
   // A request for a site's custom hostname is that site's, whatever its path (but /v1).
   const ownHosts = [new URL(publicUrl).hostname, new URL(urls.published('')).hostname];
   app.use(customHostnameSites({ db, urls }, ownHosts));
 
-  // Integration images are loaded by browsers without a token, so they are served before authentication.
-  app.get(ASSETS_PATH, integrationAssetsRoute(db));
+  app.use('/v1', api.routes); // files, PDFs, integration images, the published document: no bearer token
   // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
-  setServerOrigin(publicUrl);
+  setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   app.use(publicEndpointRoutes(db, publicUrl));
-  app.get(PDF_PATH, changeRequestPdfRoute(db, now)); // change-request PDF links carry their own token
-  app.get(FILE_PATH, fileDownloadRoute(db, now)); // file download links carry their own signature
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
   app.use(referenceDocs({ publicUrl }));
   const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
@@ -100,13 +112,6 @@ export function createApp(options: AppOptions): App {
   app.use(errorMiddleware(logger));
 
   const exchange = { logger, metrics: options.metrics, cors: corsHeaders };
-  const operations = serveOperations({
-    handlers: options.handlers ?? handlers,
-    authenticate: authenticateRequests(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()),
-    contextOf: (caller: Caller, requestId: string): Ctx => createCtx({ caller, db, now, urls, log: logger, requestId }),
-    ...exchange,
-    onStatements: options.onStatements,
-  });
   // A page of a published site, asked by path on one of this server's hosts, skips Express too: the same
   // steps (exchange.ts) and the same functions as Express's route for it, which keeps the other cases (a
   // host that may be a site's own, a mount at the root or under a path Express serves first, another
@@ -117,12 +122,14 @@ export function createApp(options: AppOptions): App {
   const sitePage = (req: IncomingMessage): SitePath | null | undefined => {
     const url = req.url ?? '';
     if (!pagesSkipExpress || (req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(`${publishedPath}/`)) return undefined;
-    if (mayBeSiteHost(hostnameOf(req.headers.host))) return undefined;
+    if (mayBeSiteHost(hostnameOf(requestHost(req)))) return undefined;
     return sitePath(pathAndQuery(url).path.slice(publishedPath.length));
   };
 
   const handle: RequestListener = (req, res) => {
-    if (isOperationPath(req.url ?? '')) return operations(req, res, () => void app(req, res));
+    trustProxies(req, trust);
+    const url = req.url ?? '';
+    if (isOperationPath(url)) return api.serve(req, res, () => void app(req, res), '/v1', url.slice(3));
     const page = sitePage(req);
     if (page !== undefined) return runExchange(exchange, req, res, () => undefined, () => serveSitePath({ db, urls }, req, res, page, publishedPath, req.url!));
     void app(req, res);

@@ -1,5 +1,6 @@
 // Configuration from the environment, parsed once at start: a bad value stops the process with a clear message.
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxySetting } from './http/proxy-trust.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -31,13 +32,18 @@ export const ConfigSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
+  JOB_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
   SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TRUST_PROXY: z.string().optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
+}).refine((c) => validTrustProxy(c.TRUST_PROXY), {
+  path: ['TRUST_PROXY'],
+  message: 'must be false, true, a hop count, or comma-separated addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal',
 }).refine((c) => (c.SAML_SIGNING_KEY_FILE === undefined) === (c.SAML_SIGNING_CERT_FILE === undefined), {
   path: ['SAML_SIGNING_CERT_FILE'],
   message: 'SAML_SIGNING_KEY_FILE and SAML_SIGNING_CERT_FILE are set together',
@@ -90,12 +96,25 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** How long a job claim holds without a heartbeat (server/jobs/runner.ts). */
   jobLeaseMs: number;
+  /** Days finished jobs are kept before they are deleted (server/jobs/prune.job.ts). */
+  jobRetentionDays: number;
   /** PEM files of the key (and its certificate) SAML AuthnRequests are signed with; absent: not signed. */
   samlSigning?: { keyFile: string; certFile: string };
   /** Requests per token (or per address without a valid token) and minute; 0: no limit (server/operating/rate-limit.ts). */
   rateLimitPerMinute: number;
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
+  /** Which proxies may say who the client is (TRUST_PROXY, as Express's `trust proxy` takes it); unset: none. */
+  trustProxy?: TrustProxySetting;
+}
+
+function validTrustProxy(value: string | undefined): boolean {
+  try {
+    parseTrustProxy(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Parses the environment; throws an error naming every bad variable. */
@@ -129,9 +148,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
+    jobRetentionDays: c.JOB_RETENTION_DAYS,
     samlSigning: c.SAML_SIGNING_KEY_FILE && c.SAML_SIGNING_CERT_FILE ? { keyFile: c.SAML_SIGNING_KEY_FILE, certFile: c.SAML_SIGNING_CERT_FILE } : undefined,
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
   };
 }
 

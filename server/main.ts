@@ -1,21 +1,25 @@
-// Reads the configuration, takes the data folder (embedded storage), opens and migrates the database,
-// bootstraps a fresh one, starts the job runner, and listens; on SIGTERM/SIGINT shuts down gracefully.
-import { mkdirSync } from 'node:fs';
-import { createApp } from './app.js';
-import { readSamlSigning } from './sso/signing-key.js';
-import { bootstrapIfEmpty } from './auth/bootstrap.js';
+// `npm start`: the standalone server, a caller of createDocsApi (server/index.ts) like any host app would
+// be: starts the API (DATA_DIR, migrations, bootstrap, jobs), prints the first token of a fresh database,
+// listens; on SIGTERM/SIGINT shuts down gracefully.
 import { loadConfig } from './config.js';
-import { createDb } from './db/client.js';
 import { markDraining } from './http/health.js';
-import { startJobs } from './jobs/start.js';
+import { createDocsApi } from './index.js';
 import { createServerLogger } from './operating/logger.js';
-import { createMetrics } from './operating/metrics.js';
-import { createRateLimiter } from './operating/rate-limit.js';
-import { lockStorage, StorageLocked, type StorageLock } from './storage-lock.js';
+import { StorageLocked } from './storage-lock.js';
 
 const config = loadConfig();
 // Pretty lines on a terminal, JSON lines (buffered, flushed every second and on exit) otherwise.
 const { logger, flushSync: flushLogs } = createServerLogger(config.logLevel);
+const docsApi = createDocsApi({
+  config,
+  logger,
+  onStorageLost: (err) => {
+    // Another process took the folder (this one was frozen past the stale threshold): writing on would corrupt it.
+    logger.fatal({ err }, 'lost the DATA_DIR lock; stopping at once');
+    flushLogs();
+    process.exit(1);
+  },
+});
 
 /** Stops the process at start with a message (no stack: the message says what to do). */
 function refuseToStart(message: string): never {
@@ -23,29 +27,11 @@ function refuseToStart(message: string): never {
   process.exit(1);
 }
 
-let storageLock: StorageLock | undefined;
-if (config.storage.kind === 'pglite') {
-  mkdirSync(config.storage.dataDir, { recursive: true });
-  try {
-    storageLock = await lockStorage(config.storage.dataDir, (err) => {
-      // Another process took the folder (this one was frozen past the stale threshold): writing on would corrupt it.
-      logger.fatal({ err }, 'lost the DATA_DIR lock; stopping at once');
-      flushLogs();
-      process.exit(1);
-    });
-  } catch (err) {
-    if (err instanceof StorageLocked) refuseToStart(err.message);
-    throw err;
-  }
-}
-const database = createDb(
-  config.storage.kind === 'postgres'
-    ? { ...config.storage, ...config.pool, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
-    : config.storage,
-);
-await database.migrate();
-
-const fresh = await bootstrapIfEmpty(database.db, config.bootstrapToken);
+const started = await docsApi.start().catch((err: unknown) => {
+  if (err instanceof StorageLocked) refuseToStart(err.message);
+  throw err;
+});
+const fresh = started.bootstrap;
 if (fresh) {
   // Printed once, like self-hosted tools print their first admin credential: it is not stored in clear.
   console.log(
@@ -63,25 +49,7 @@ if (fresh) {
   );
 }
 
-const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
-  leaseMs: config.jobLeaseMs,
-  stopTimeoutMs: config.shutdownTimeoutMs,
-  // Under the DATA_DIR lock no other process can hold a job: a `running` one is a crashed start's.
-  soleProcess: config.storage.kind === 'pglite',
-});
-
-// Counts shared through PostgreSQL by every process; on PGlite (one process) in memory.
-const rateLimiter =
-  config.rateLimitPerMinute > 0
-    ? createRateLimiter({
-        perMinute: config.rateLimitPerMinute,
-        shared: config.storage.kind === 'postgres' ? database.db : undefined,
-        onSyncError: (err) => logger.warn({ reason: (err as Error).message }, 'rate limit: could not share the counts (kept for the next try)'),
-      })
-    : undefined;
-const metrics = createMetrics({ db: database.db, logger });
-const app = createApp({ db: database.db, logger, publicUrl: config.publicUrl, publishedUrl: config.publishedUrl, appUrl: config.appUrl, samlSigning: config.samlSigning && readSamlSigning(config.samlSigning), rateLimiter, metrics, metricsToken: config.metricsToken });
-const server = app.listen(config.port, config.host, () => {
+const server = started.app.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: config.publicUrl, port, storage: config.storage.kind }, 'listening');
@@ -107,16 +75,16 @@ async function shutdown(): Promise<void> {
   const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), config.shutdownTimeoutMs)));
-  const outcome = await Promise.race([Promise.all([requestsDone, jobs.stop()]).then(() => 'done' as const), deadline]);
-  clearTimeout(timer);
-  clearInterval(idleSweep);
-  if (outcome === 'late') {
-    logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting the requests still in flight');
-    server.closeAllConnections();
-  }
-  await rateLimiter?.close();
-  await database.close();
-  await storageLock?.release();
+  const drained = Promise.race([requestsDone.then(() => 'done' as const), deadline]).then((outcome) => {
+    clearTimeout(timer);
+    clearInterval(idleSweep);
+    if (outcome === 'late') {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting the requests still in flight');
+      server.closeAllConnections();
+    }
+  });
+  // The jobs stop (within the same timeout) while the requests drain; the storage closes after both.
+  await docsApi.stop({ until: drained });
   logger.info('stopped');
   flushLogs();
 }

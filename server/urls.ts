@@ -1,7 +1,7 @@
 // Absolute URLs of resources, built from the configured public base URL. The ground floor beside errors.ts:
 // it imports nothing, so every floor (the Ctx, stores, views) can name the `Urls` it is handed.
 export interface Urls {
-  /** `<public>/v1<path>`: where the API serves a resource. */
+  /** `<public><api path><path>`: where the API serves a resource (the API path is `/v1`, or where a host mounted it). */
   api(path: string): string;
   /** `<APP_URL><path>`: where a person opens it in the web app (not served by this server). */
   app(path: string): string;
@@ -15,13 +15,16 @@ export interface Urls {
 export interface UrlBases {
   appUrl?: string;
   publishedUrl?: string;
+  /** The path the API is served under, e.g. `/v1` (the default) or `/api/v1` when a host app mounts it there. */
+  apiPath?: string;
 }
 
 export function createUrls(publicUrl: string, bases: UrlBases = {}): Urls {
   const app = bases.appUrl ?? `${publicUrl}/app`;
   const published = bases.publishedUrl ?? `${publicUrl}/sites`;
+  const api = `${publicUrl}${bases.apiPath ?? '/v1'}`;
   return {
-    api: (path) => `${publicUrl}/v1${path}`,
+    api: (path) => `${api}${path}`,
     app: (path) => `${app}${path}`,
     published: (path) => `${published}${path}`,
     root: (path) => `${publicUrl}${path}`,

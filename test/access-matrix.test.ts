@@ -106,6 +106,10 @@ describe('access matrix', () => {
     return world.members[caller].token;
   }
 
+  // Which cases reached their status check and passed it, per operation: filled by the cases below,
+  // which vitest runs before the coverage check at the end.
+  const passed = new Map<string, Set<CallerKind>>();
+
   it.each(cases)('%s as %s answers what its access rule declares', async (id, caller, op) => {
     // An operation whose rules live in the store states, in its fixtures, what each caller gets.
     const storeRule = matrixFixtures.find((f) => f.expected?.[id])?.expected?.[id];
@@ -124,10 +128,16 @@ describe('access matrix', () => {
     const detail = `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}`;
     if (want === 'success') expect(res.status >= 200 && res.status < 300, detail).toBe(true);
     else expect(res.status, detail).toBe(want);
+    passed.set(id, (passed.get(id) ?? new Set()).add(caller));
   });
 
-  it('covers every implemented operation', () => {
-    expect(new Set(cases.map(([id]) => id)).size).toBe(implemented.length);
-    expect(implemented.length).toBeGreaterThanOrEqual(18);
+  it('covers every operation of the contract, each for every kind of caller', () => {
+    // From the contract, not from the implemented list the cases come from: an operation left as a 501
+    // stub, or a case skipped or failed, is named here.
+    const missing = Object.keys(contractOperations).flatMap((id) => {
+      const callers = callerKinds.filter((caller) => !passed.get(id)?.has(caller));
+      return callers.length === 0 ? [] : [`${id}: ${callers.join(', ')}`];
+    });
+    expect(missing).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ async function changeRequestWithPages(admin: Account) {
         document: { markdown: '# Introduction\n\nWelcome to the **handbook**. See [the site](https://example.com).\n\n- first point\n- second point\n' },
       },
       { operation: 'insert_page', into: 'intro', title: 'First week', document: { markdown: 'Meet the team.\n\n```sh\nmake setup\n```' } },
-      { operation: 'insert_page', title: 'Holidays', document: { markdown: '## Booking\n\n1. Ask your lead\n2. Book it' } },
+      { operation: 'insert_page', title: 'Holidays', document: { markdown: '## Booking\n\n1. Ask your lead\n2. Book it\n\nRead [the introduction](intro) first.\n\n| Days | Notice |\n|---|---|\n| 1-3 | a week |' } },
     ],
   });
   const [intro, firstWeek, holidays] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
@@ -95,6 +95,13 @@ describe('getChangeRequestPDF', () => {
     for (const expected of ['Change request #1: Onboarding', 'Space: Handbook', 'Introduction', 'handbook', 'first point', 'First week', 'make setup', 'Holidays', 'Ask your lead']) {
       expect(text).toContain(expected);
     }
+    // Tables print their cells (not Markdown's pipes); links stay links: to the web, and to a page of the PDF.
+    expect(text).toContain('Notice');
+    expect(text).toContain('a week');
+    expect(text).not.toContain('|');
+    const raw = pdf.body.toString('latin1');
+    expect(raw).toContain('/URI (https://example.com)');
+    expect(raw).toMatch(/\/Dest \(page-pag_[0-9A-Z]+\)|\/D \(page-pag_[0-9A-Z]+\)/);
     // The page tree is the outline, in reading order.
     expect(outline(pdf.body)).toEqual([['Introduction', ['First week']], 'Holidays']);
     // Rendered once per link: the next download is the same file, to its generation time.

@@ -1,7 +1,8 @@
 // Markdown <-> Document (server/content/markdown-document.ts): a property test over generated Markdown
 // documents (headings, paragraphs with marks, inline code, links, images, lists, task lists, tables, code
-// blocks with a language, quotes, GitBook hints, dividers, characters Markdown must escape) checks markdown -> document
-// -> markdown is stable: the document read back from the written Markdown is the same document, and
+// blocks with a language, quotes, GitBook hints, dividers, characters Markdown must escape, and GitBook's extended
+// syntax: tabs, steppers, columns, embeds, files, content references, `<details>`, `<figure>`, `$$` math, `<kbd>`,
+// `<sup>`, `<sub>`, colour marks, titled code) checks markdown -> document -> markdown is stable: the document read back from the written Markdown is the same document, and
 // writing it again gives the same Markdown. Examples pin the document shapes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -60,7 +61,34 @@ const hint = fc
 // Marker-like text that is not a hint (unknown style, a lone marker, a marker inside a line) stays text.
 const notHint = fc.constantFrom('{% hint style="bogus" %}', '{% endhint %}', 'a {% endhint %} b', '{% hint style="info" %}');
 
-const block = fc.oneof(paragraph, heading, bullet, ordered, tasks, nested, code, quote, table, divider, hint, notHint);
+// GitBook's extended syntax, as its Git Sync writes it.
+const attr = fc.stringMatching(/^[A-Za-z0-9 ]{1,12}$/).map((t) => t.trim() || 'x');
+const simple = fc.oneof(paragraph, heading, bullet, code, quote);
+const inner = fc.array(simple, { maxLength: 2 });
+const container = (open: string, close: string, body: string[]) => [open, ...body, close].join('\n\n');
+const tabs = fc
+  .array(fc.tuple(attr, inner), { minLength: 1, maxLength: 3 })
+  .map((items) => ['{% tabs %}', ...items.map(([title, body]) => container(`{% tab title="${title}" %}`, '{% endtab %}', body)), '{% endtabs %}'].join('\n'));
+const stepper = fc.array(inner, { minLength: 1, maxLength: 3 }).map((steps) => ['{% stepper %}', ...steps.map((body) => container('{% step %}', '{% endstep %}', body)), '{% endstepper %}'].join('\n'));
+const columns = fc.array(inner, { minLength: 1, maxLength: 2 }).map((cols) => ['{% columns %}', ...cols.map((body) => container('{% column %}', '{% endcolumn %}', body)), '{% endcolumns %}'].join('\n'));
+const embed = fc.tuple(url, fc.option(plain, { nil: undefined })).map(([u, caption]) => (caption ? `{% embed url="${u}" %}\n${caption}\n{% endembed %}` : `{% embed url="${u}" %}`));
+const file = fc.tuple(fc.constantFrom('fil_01ABCDEFGHJK', 'https://example.com/a.pdf'), fc.option(plain, { nil: undefined })).map(([src, caption]) => (caption ? `{% file src="${src}" %}\n${caption}\n{% endfile %}` : `{% file src="${src}" %}`));
+const contentRef = fc.constantFrom('pag_01ABCDEFGHJK', 'https://example.com/x').map((u) => `{% content-ref url="${u}" %}\n[${u}](${u})\n{% endcontent-ref %}`);
+const details = fc.tuple(fc.constantFrom('Details', 'More & <less>', 'Q?'), inner).map(([title, body]) => container(`<details>\n<summary>${title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</summary>`, '</details>', body));
+const figure = fc
+  .array(fc.tuple(url, plain, fc.option(plain, { nil: undefined })), { minLength: 1, maxLength: 2 })
+  .map((images) => {
+    const figures = images.map(([u, alt, caption]) => `<figure><img src="${u}.png" alt="${alt}"><figcaption>${caption ? `<p>${caption}</p>` : ''}</figcaption></figure>`);
+    return figures.length === 1 ? figures[0] : `<div>${figures.join('')}</div>`;
+  });
+const mathBlock = fc.constantFrom('E = mc^2', 'a^2 + b^2 = c^2', '\\frac{1}{2}').map((f) => `$$\n${f}\n$$`);
+const gitbookInline = fc
+  .tuple(plain, fc.constantFrom('<kbd>Ctrl</kbd>', '<sup>2</sup>', '<sub>i</sub>', '$$x^2$$', '<mark style="color:red;">hot</mark>'))
+  .map(([t, i]) => `${t} ${i}`);
+const titledCode = fc.tuple(attr, fc.boolean()).map(([title, numbers]) => `{% code title="${title}"${numbers ? ' lineNumbers="true"' : ''} %}\n\`\`\`js\nconst a = 1;\n\`\`\`\n{% endcode %}`);
+const extended = fc.oneof(tabs, stepper, columns, embed, file, contentRef, details, figure, mathBlock, gitbookInline, titledCode);
+
+const block = fc.oneof(paragraph, heading, bullet, ordered, tasks, nested, code, quote, table, divider, hint, notHint, extended, extended);
 const markdownDocument = fc.array(block, { minLength: 1, maxLength: 8 }).map((blocks) => blocks.join('\n\n'));
 
 describe('Markdown <-> Document', () => {
@@ -104,6 +132,37 @@ describe('Markdown <-> Document', () => {
     );
     // Each run parses three times and writes twice; on a loaded machine that takes a while.
   }, 120_000);
+
+  it('reads GitBook blocks as their Document blocks, and writes them back as Git Sync does', () => {
+    const markdown = [
+      '{% tabs %}\n{% tab title="npm" %}\nRun it.\n{% endtab %}\n\n{% tab title="Yarn" %}\nPress <kbd>Ctrl</kbd> and $$x^2$$\n{% endtab %}\n{% endtabs %}',
+      '{% embed url="https://youtu.be/x" %}',
+      '{% file src="fil_01ABCDEFGHJK" %}\nThe guide\n{% endfile %}',
+      '<details>\n<summary>More &amp; less</summary>\n\nBody [page](pag_01ABCDEFGHJK) [anchor](#setup)\n\n</details>',
+      '<figure><img src="fil_01ABCDEFGHJK" alt="Logo"><figcaption><p>Our logo</p></figcaption></figure>',
+      '$$\nE = mc^2\n$$',
+      '{% content-ref url="pag_01ABCDEFGHJK" %}\n[pag_01ABCDEFGHJK](pag_01ABCDEFGHJK)\n{% endcontent-ref %}',
+      '{% stepper %}\n{% step %}\n### One\n{% endstep %}\n{% endstepper %}',
+      '{% columns %}\n{% column width="50%" %}\nLeft\n{% endcolumn %}\n\n{% column width="50%" %}\nRight\n{% endcolumn %}\n{% endcolumns %}',
+      '{% code title="app.js" lineNumbers="true" %}\n```js\nrun();\n```\n{% endcode %}',
+    ].join('\n\n');
+    const document = markdownToDocument(markdown);
+    expect(document.nodes.map((b) => b.type)).toEqual(['tabs', 'embed', 'file', 'expandable', 'images', 'math', 'content-ref', 'stepper', 'columns', 'code']);
+    expect(document.nodes[0].nodes?.map((n) => [(n as { type: string }).type, (n as { data?: unknown }).data])).toEqual([['tabs-item', { title: 'npm' }], ['tabs-item', { title: 'Yarn' }]]);
+    const yarn = (document.nodes[0].nodes?.[1] as { nodes: { nodes: unknown[] }[] }).nodes[0].nodes;
+    expect(yarn).toContainEqual({ object: 'text', leaves: [{ object: 'leaf', text: 'Press ' }, { object: 'leaf', text: 'Ctrl', marks: [{ object: 'mark', type: 'keyboard' }] }, { object: 'leaf', text: ' and ' }] });
+    expect(yarn).toContainEqual({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x^2' } });
+    expect(document.nodes[1]).toEqual({ object: 'block', type: 'embed', isVoid: true, data: { url: 'https://youtu.be/x' } });
+    expect(document.nodes[2]).toMatchObject({ type: 'file', data: { ref: { kind: 'file', file: 'fil_01ABCDEFGHJK' } }, nodes: [{ type: 'paragraph' }] });
+    expect(document.nodes[3]).toMatchObject({ type: 'expandable', data: { title: 'More & less' } });
+    const links = (document.nodes[3].nodes?.[0] as { nodes: { type?: string; data?: unknown }[] }).nodes.filter((n) => n.type === 'link').map((n) => n.data);
+    expect(links).toEqual([{ ref: { kind: 'page', page: 'pag_01ABCDEFGHJK' } }, { ref: { kind: 'anchor', anchor: 'setup' } }]);
+    expect(document.nodes[4]).toEqual({ object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'fil_01ABCDEFGHJK' }, alt: 'Logo', caption: 'Our logo' } }] });
+    expect(document.nodes[5]).toEqual({ object: 'block', type: 'math', isVoid: true, data: { formula: 'E = mc^2' } });
+    expect(document.nodes[6]).toEqual({ object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'pag_01ABCDEFGHJK' } } });
+    expect(document.nodes[9]).toMatchObject({ type: 'code', data: { syntax: 'js', title: 'app.js', lineNumbers: true } });
+    expect(documentToMarkdown(document)).toBe(markdown);
+  });
 
   it('keeps marks, links, images, lists, tables and code languages in the document', () => {
     const document = markdownToDocument(

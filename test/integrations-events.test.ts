@@ -244,7 +244,7 @@ describe('integration events', () => {
       const { body } = await owner.api.get(`/integrations/${name}/events/${event.id}`);
       const attempts = body.trace.logs.filter((l: { message: string }) => l.message.startsWith('Delivery attempt'));
       expect(attempts.map((l: { message: string; level: string }) => [l.level, l.message])).toEqual(
-        [1, 2, 3].map((i) => ['error', `Delivery attempt ${i} to ${failing.url} failed: the tunnel answered 500`]),
+        [1, 2, 3].map((i) => ['error', `Delivery attempt ${i} of 3 to ${failing.url} failed: the tunnel answered 500`]),
       );
     } finally {
       await new Promise((resolve) => failing.server.close(resolve));
@@ -342,7 +342,7 @@ describe('integration events', () => {
       expect(read.status).toBe(200);
       expect(read.body.event.status).toBe('failed');
       const failures = read.body.trace.logs.filter((l: { level: string; message: string }) => l.level === 'error' && l.message.startsWith('Delivery attempt'));
-      expect(failures.map((l: { message: string }) => l.message.slice(0, 30))).toEqual([1, 2, 3].map((n) => `Delivery attempt ${n} to the script failed`.slice(0, 30)));
+      expect(failures.map((l: { message: string }) => l.message.slice(0, 40))).toEqual([1, 2, 3].map((n) => `Delivery attempt ${n} of 3 to the script failed`.slice(0, 40)));
       expect(failures[2].message).toContain(reason);
     }
   });

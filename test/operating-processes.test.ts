@@ -102,21 +102,37 @@ describe.skipIf(!adminUrl)('three processes on one PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS + 500));
     for (const server of servers) expect((await getWith(server, revoked)).status).toBe(401);
 
-    // One process killed under load: the other two answer every request (25 each, within a fresh token's limit).
+    // One process killed under load: three clients, one on each process, each sending 25 reads; c is killed
+    // once it has answered some, with its client's requests still coming. Those reach nothing (the
+    // connection is refused or cut) and are sent again to a, as a load balancer retries an idempotent
+    // request; a and b answer every request of theirs, before and after the kill, and every retry.
     const loadToken = await issueToken(scratch.database.db, userId, 'load');
     recordToken(loadToken);
-    const answers: number[] = [];
-    const clients = [a, b].map(async (server) => {
+    const answered: Record<'a' | 'b' | 'c', number[]> = { a: [], b: [], c: [] };
+    const retried: number[] = [];
+    const client = async (server: ChildServer, name: 'a' | 'b' | 'c') => {
       for (let i = 0; i < 25; i++) {
-        answers.push((await getWith(server, loadToken, `/spaces/${space}`)).status);
+        const res = await getWith(server, loadToken, `/spaces/${space}`).catch(() => undefined);
+        if (res) answered[name].push(res.status);
+        else {
+          expect(name, 'only the killed process fails to answer').toBe('c');
+          retried.push((await getWith(a, loadToken, `/spaces/${space}`)).status);
+        }
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    const clients = [client(a, 'a'), client(b, 'b'), client(c, 'c')];
+    while (answered.c.length < 5) await new Promise((resolve) => setTimeout(resolve, 10));
     c.kill('SIGKILL');
     expect((await c.exited).signal).toBe('SIGKILL');
     await Promise.all(clients);
-    expect(answers).toEqual(Array(50).fill(200));
+    expect(answered.a).toEqual(Array(25).fill(200));
+    expect(answered.b).toEqual(Array(25).fill(200));
+    // c served until it was killed, and not after: the rest of its client's requests went to a.
+    expect(answered.c.length).toBeGreaterThanOrEqual(5);
+    expect(answered.c.length).toBeLessThan(25);
+    expect(answered.c).toEqual(answered.c.map(() => 200));
+    expect(retried).toEqual(Array(25 - answered.c.length).fill(200));
     const after = await call(b.url, 'POST', `/spaces/${space}/change-requests`, { subject: 'After the kill' });
     expect(after.status).toBe(201);
     expect(after.body.number).toBe(25);

@@ -1,6 +1,6 @@
-// The README's ten-line integration (section "Integration scripts"), taken from the README itself and
+// The ten-line integration of docs/integrations.md, taken from that page itself and
 // run as its shell example runs it: published, installed, called at its public endpoint, and its
-// installation event delivered. A README edit that breaks the example fails here.
+// installation event delivered. An edit of that page that breaks the example fails here.
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -12,18 +12,18 @@ import { createJobRunner } from '../server/jobs/runner.js';
 import { useHarness } from './support/harness.js';
 
 const h = useHarness();
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../docs/integrations.md', import.meta.url), 'utf8');
 
-/** The script the README writes to hello.js. */
+/** The script docs/integrations.md writes to hello.js. */
 function readmeScript(): string {
   const script = readme.match(/cat > hello\.js <<'JS'\n([\s\S]*?)\nJS\n/)?.[1];
-  if (!script) throw new Error("README.md no longer writes hello.js with cat > hello.js <<'JS'");
+  if (!script) throw new Error("docs/integrations.md no longer writes hello.js with cat > hello.js <<'JS'");
   return script;
 }
 
-it("the README's integration example answers what the README says, and its installation event is delivered", async () => {
+it("the integration example of docs/integrations.md answers what it says, and its installation event is delivered", async () => {
   const admin = await h.current.newAdmin();
-  // The publish body of the README's `jq -n …` line.
+  // The publish body of the page's `jq -n …` line.
   const publish = await admin.api.post('/integrations/hello', {
     title: 'Hello',
     description: 'Says hello',

@@ -8,7 +8,13 @@ import { promisify } from 'node:util';
 import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '../server/db/schema/index.js';
-import { DEMO_CHANGE_REQUESTS, DEMO_CONVERSATIONS, DEMO_PEOPLE, DEMO_SITE, DEMO_TEAMS } from '../server/demo/data.js';
+import { pino } from 'pino';
+import request from 'supertest';
+import { DEMO_CHANGE_REQUESTS, DEMO_CONVERSATIONS, DEMO_INTEGRATION, DEMO_PEOPLE, DEMO_SITE, DEMO_TEAMS } from '../server/demo/data.js';
+import { deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
+import { createJobRunner } from '../server/jobs/runner.js';
+import { demoIntegrationModule } from '../scripts/build-demo-integration.js';
+import { readFileSync } from 'node:fs';
 import { seedDemoWorkspace } from '../server/demo/seed.js';
 import { createClient, type ApiClient } from '../client/index.js';
 import type { Server } from 'node:http';
@@ -108,6 +114,32 @@ describe('demo workspace seed', () => {
     const spaces = (await api.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId } } })).data!.items;
     return spaces.find((s) => s.title === title && s.language !== 'fr')!;
   }
+
+  it("delivers the demo integration's events to its @gitbook/runtime script with success, and its site script loads", async () => {
+    // The server's job runner delivers events; here, the delivery handler alone, until none is left.
+    const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), handlers: { [DELIVER_INTEGRATION_EVENT]: deliverIntegrationEvent } });
+    await runner.drain();
+    const integrationName = DEMO_INTEGRATION.name;
+    const events = (await api.GET('/integrations/{integrationName}/events', { params: { path: { integrationName } } })).data!.items;
+    expect(events.map((e) => [e.payload.type, e.status]).sort()).toEqual([
+      ['installation_setup', 'success'],
+      ['site_installation_setup', 'success'],
+      ['site_installation_setup', 'success'],
+    ]);
+    const setup = events.find((e) => e.payload.type === 'site_installation_setup')!;
+    const trace = (await api.GET('/integrations/{integrationName}/events/{eventId}', { params: { path: { integrationName, eventId: setup.id } } })).data!;
+    expect(trace.trace.logs.map((l) => l.message).join('\n')).toMatch(/Robot status shows https:\/\/status\.acme-robotics\.example\.com/);
+    const [site] = (await api.GET('/orgs/{organizationId}/sites', { params: { path: { organizationId } } })).data!.items;
+    const profile = (await api.GET('/orgs/{organizationId}/sites/{siteId}/published', { params: { path: { organizationId, siteId: site.id } } })).data!;
+    expect(profile.scripts).toHaveLength(1);
+    const script = await request(h.current.app).get(new URL(profile.scripts[0].script).pathname);
+    expect(script.status).toBe(200);
+    expect(script.text).toContain(JSON.stringify(DEMO_INTEGRATION.siteConfiguration.statusPage));
+  });
+
+  it('publishes the demo integration as its source bundles today (npm run demo:integration)', async () => {
+    expect(readFileSync(new URL('../server/demo/robot-status.bundle.ts', import.meta.url), 'utf8')).toBe(await demoIntegrationModule());
+  });
 
   it('changes nothing when run again', async () => {
     const before = await rowCounts();

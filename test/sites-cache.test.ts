@@ -173,13 +173,13 @@ describe('the page cache of published sites', () => {
     const { site, url } = await publishedSite(admin);
     expect((await readTwice(`${url}/intro`)).text).not.toContain('<script');
     const name = `cache-script-${Date.now().toString(36)}`;
-    await publishAs(admin, name, { script: 'export default { async fetch() { return new Response("ok") } }' });
+    await publishAs(admin, name, { script: 'export default { async fetch() { return new Response("ok") } }', scopes: ['site:script:inject'] });
     const installation = await admin.api.post(`/integrations/${name}/installations`, { organization: admin.organizationId });
     expect(installation.status).toBe(200);
     const onSite = await admin.api.post(`/integrations/${name}/installations/${installation.body.id}/sites`, { siteId: site.id });
     expect(onSite.status).toBe(201);
     const withScript = await readTwice(`${url}/intro`);
-    const src = `https://api.test.example/integrations/${name}/installations/${installation.body.id}/integration`;
+    const src = `https://api.test.example/integrations/${name}/installations/${installation.body.id}/sites/${site.id}/script.js`;
     expect(withScript.text).toContain(`<script src="${src}" defer></script>`);
     const profile = await admin.api.get(`${sitePath(admin, site.id)}/published`);
     expect(profile.status).toBe(200);

@@ -102,7 +102,7 @@ describe('page conditions', () => {
     expect(hrefs(readerSearch.text).some((href) => href.startsWith(`${base}/beta`))).toBe(true);
   });
 
-  it('follow a condition changed by a merge, on unsigned claims too, and a condition that does not parse hides its page', async () => {
+  it('follow a condition changed by a merge, on unsigned claims too; a condition that does not parse is refused and changes nothing', async () => {
     const admin = await h.current.newAdmin();
     const { space, url, beta } = await adaptiveSite(admin);
     const pageId = (await listed(admin, space)).find((p) => p.title === 'Beta')!.id;
@@ -114,8 +114,10 @@ describe('page conditions', () => {
     expect(darkPage.status).toBe(200);
     expect(darkPage.text).toContain('Beta launch codes.');
 
-    await mergeChanges(admin, space, [{ operation: 'update_page', page: pageId, condition: 'require("fs")' }]);
-    expect((await open(h.current, `${url}/guides/beta`, dark.headers['set-cookie'] as unknown as string[])).status).toBe(404);
+    const refused = await draftChanges(admin, space, [{ operation: 'update_page', page: pageId, condition: 'require("fs")' }]);
+    expect(refused.content.status).toBe(400);
+    expect(refused.content.body.error.message).toContain('body.changes[0].condition: at character 8: function calls are not in the grammar');
+    expect((await open(h.current, `${url}/guides/beta`, dark.headers['set-cookie'] as unknown as string[])).status).toBe(200);
     expect((await open(h.current, `${url}/guides/beta`, beta)).status).toBe(404);
   });
 });

@@ -1,7 +1,9 @@
 // Who may read a published site: share-link sites only with their key in the URL, visitor-auth sites only
 // with a visitor JWT signed with the site's key; adaptive content from the visitor's claims; custom
 // hostnames; the API's published URLs agree with what is served.
+import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import { siteSpaces } from '../server/db/schema/index.js';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
@@ -209,7 +211,7 @@ describe('adaptive content', () => {
     expect((await open(h.current, `${url}/dark`, wrongType.headers['set-cookie'] as unknown as string[])).text).not.toContain('Dark only.');
   });
 
-  it('hides a site space whose condition fails, and a condition that does not parse hides its item', async () => {
+  it('refuses a site space condition outside the grammar, and one stored before conditions were checked hides its item', async () => {
     const admin = await h.current.newAdmin();
     const first = await spaceWithPages(admin, 'Visible', [{ title: 'Seen', markdown: 'Seen.' }]);
     const second = await spaceWithPages(admin, 'Broken', [{ title: 'Unseen', markdown: 'Unseen.' }]);
@@ -217,7 +219,10 @@ describe('adaptive content', () => {
     expect((await admin.api.put(`${sitePath(admin, site.id)}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } })).status).toBe(200);
     expect((await admin.api.patch(sitePath(admin, site.id), { adaptiveContent: { enabled: true } })).status).toBe(200);
     const spaces = (await admin.api.get(`${sitePath(admin, site.id)}/site-spaces`)).body.items;
-    expect((await admin.api.patch(`${sitePath(admin, site.id)}/site-spaces/${spaces[1].id}`, { condition: 'process.exit()' })).status).toBe(200);
+    const refused = await admin.api.patch(`${sitePath(admin, site.id)}/site-spaces/${spaces[1].id}`, { condition: 'process.exit()' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('body.condition: at character 13: function calls are not in the grammar');
+    await h.current.db.update(siteSpaces).set({ condition: 'process.exit()' }).where(eq(siteSpaces.id, spaces[1].id));
     const url = (await publish(admin, site.id)).urls.published;
     expect((await open(h.current, `${url}/visible`)).text).toContain('Seen.');
     const hidden = await open(h.current, `${url}/broken`);

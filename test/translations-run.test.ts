@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pageDocument, pageMarkdown } from '../server/content/page-content.js';
+import type { StoredPage } from '../server/content/revision-content.js';
 import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
 import { newId } from '../server/ids.js';
 import { createJobRunner } from '../server/jobs/runner.js';
@@ -122,7 +124,9 @@ async function run(account: Account, id: string, translator: Translator, backoff
 
 async function resultPages(revisionId: string) {
   const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revisionId));
-  return (revision.content as { pages: { id: string; title: string; description?: string; markdown: string; parent: string | null }[] }).pages;
+  // Each page as stored, with its content as the `markdown` format shows it.
+  const pages = (revision.content as { pages: (StoredPage & { id: string; title: string; description?: string; parent: string | null })[] }).pages;
+  return pages.map((p) => ({ ...p, markdown: pageMarkdown(p) }));
 }
 
 const CODE_PAGE = [
@@ -149,6 +153,7 @@ describe('translation runs', () => {
     expect(done.status).toBe('completed');
     expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'libretranslate', translated: true, translatedPages: 2, skippedPages: 0 });
     expect(done.latestRun.error).toBeUndefined();
+    expect(done.latestRun.instructionsUsed).toBeUndefined(); // the translation has no instructions
     expect(done.result.space).not.toBe(source);
     // Nothing but text reached the translator.
     const sent = libreCalls.flatMap((c) => c.q);
@@ -175,10 +180,9 @@ describe('translation runs', () => {
         '```',
         '',
         '- KEEP THE **API KEY** SECRET',
-        '',
       ].join('\n'),
     );
-    expect(pages[1].markdown).toBe('INVOICES ARE SENT MONTHLY.\n');
+    expect(pages[1].markdown).toBe('INVOICES ARE SENT MONTHLY.');
   });
 
   it('with an OpenAI-compatible model send the instructions in the prompt, the model and the key, and only text', async () => {
@@ -186,7 +190,7 @@ describe('translation runs', () => {
     const source = await spaceWithPages(admin, 'Acme Cloud', [page('p1', 'Setup', CODE_PAGE)]);
     const id = await createTranslation(admin, source, 'fr', instructions);
     const done = await run(admin, id, openai());
-    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'openai', translated: true, translatedPages: 1, skippedPages: 0 });
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'openai', translated: true, translatedPages: 1, skippedPages: 0, instructionsUsed: true });
     expect(chatCalls.length).toBeGreaterThan(0);
     for (const call of chatCalls) {
       expect(call.authorization).toBe('Bearer sk-test-key');
@@ -214,6 +218,18 @@ describe('translation runs', () => {
     expect(chatCalls[0].body.messages[0].content).toContain('Use "tu".');
   });
 
+  it('with LibreTranslate say the instructions were not used, as they cannot be sent to it', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Acme Cloud', [page('p1', 'Setup', 'Open the console.')]);
+    const id = await createTranslation(admin, source, 'fr', instructions);
+    const done = await run(admin, id, libre());
+    expect(done.status).toBe('completed');
+    expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'libretranslate', translated: true, instructionsUsed: false });
+    expect(JSON.stringify(libreCalls)).not.toContain('vous');
+    const copied = await run(admin, id, copyTranslator);
+    expect(copied.latestRun).toMatchObject({ provider: 'copy', translated: false, instructionsUsed: false });
+  });
+
   it('translate only the pages changed since the last run and say how many were skipped', async () => {
     const admin = await h.current.newAdmin();
     const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello world.'), page('p2', 'Usage', 'Call the endpoint.'), page('p3', 'Limits', 'Ten per second.')]);
@@ -234,9 +250,9 @@ describe('translation runs', () => {
     expect(second.result.space).toBe(first.result.space);
     const pages = await resultPages(second.result.revision);
     expect(pages.map((p) => [p.id, p.title, p.markdown])).toEqual([
-      ['p1', 'INTRO', 'HELLO WORLD.\n'],
-      ['p2', 'USAGE', 'CALL THE NEW ENDPOINT.\n'],
-      ['p4', 'ERRORS', 'RETRY LATER.\n'],
+      ['p1', 'INTRO', 'HELLO WORLD.'],
+      ['p2', 'USAGE', 'CALL THE NEW ENDPOINT.'],
+      ['p4', 'ERRORS', 'RETRY LATER.'],
     ]);
 
     // Nothing changed: nothing is sent, and no revision is added.
@@ -263,7 +279,7 @@ describe('translation runs', () => {
     behaviour.answered = 0;
     behaviour.okCalls = 1;
     const failed = await run(admin, id, libre(), { baseMs: 0, maxMs: 0 });
-    expect(failed.status).toBe('completed'); // the earlier run's result stands
+    expect(failed.status).toBe('failed'); // the earlier run's result stands: `result` is unchanged
     expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'libretranslate', translatedPages: 0, skippedPages: 0 });
     expect(failed.latestRun.error).toMatch(/translator failed: .*answered 500/);
     expect(failed.stats.runs).toBe(1);
@@ -282,7 +298,7 @@ describe('translation runs', () => {
     const spacesBefore = (await h.current.db.select({ id: spaces.id }).from(spaces).where(eq(spaces.organizationId, admin.organizationId))).length;
     behaviour.mode = 'hang';
     const failed = await run(admin, id, openai(300), { baseMs: 0, maxMs: 0 });
-    expect(failed.status).toBe('pending');
+    expect(failed.status).toBe('failed');
     expect(failed.result).toBeUndefined();
     expect(failed.latestRun).toMatchObject({ status: 'failed', provider: 'openai' });
     expect(failed.latestRun.error).toMatch(/did not answer within 300 ms/);
@@ -312,13 +328,14 @@ describe('translation runs', () => {
     expect(done.latestRun).toMatchObject({ status: 'completed', provider: 'copy', translated: false, translatedPages: 1, skippedPages: 0 });
     expect(done.stats).toMatchObject({ runs: 1, latestWords: 0, totalWords: 0 });
     const [copied] = await resultPages(done.result.revision);
-    expect(copied.markdown).toBe(CODE_PAGE);
+    // The copy keeps the page's Document; its Markdown is written from it (a bare URL as an autolink).
+    expect(copied.markdown).toBe(CODE_PAGE.replace('https://example.com/docs', '<https://example.com/docs>'));
     // Once a translator is set up, the copies are translated for real.
     const translated = await run(admin, id, libre());
     expect(translated.latestRun).toMatchObject({ provider: 'libretranslate', translated: true, translatedPages: 1, skippedPages: 0 });
   });
 
-  it('leave a translation pending again when the worker of its last attempt died mid-run, and say so', async () => {
+  it('mark a translation failed when the worker of its last attempt died mid-run, and say so', async () => {
     const admin = await h.current.newAdmin();
     const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello.')]);
     const id = await createTranslation(admin, source, 'pt');
@@ -331,8 +348,51 @@ describe('translation runs', () => {
       .where(and(eq(jobs.kind, RUN_TRANSLATION), sql`${jobs.payload}->>'translationId' = ${id}`));
     expect(await drain(copyTranslator)).toBe(1);
     const after = await get(admin, id);
-    expect(after.status).toBe('pending');
+    expect(after.status).toBe('failed');
     expect(after.latestRun).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
+    // Queued again, it is pending until the run starts.
+    expect((await admin.api.post(`/orgs/${admin.organizationId}/translations/${id}/run`)).status).toBe(204);
+    expect((await get(admin, id)).status).toBe('pending');
+  });
+
+  it('translate the text of hints and tabs only: the blocks keep their form, style and titles in the translated space', async () => {
+    const admin = await h.current.newAdmin();
+    const markdown = '{% hint style="warning" %}\nMind the **gap**.\n{% endhint %}\n\n{% tabs %}\n{% tab title="npm" %}\nRun it.\n{% endtab %}\n{% endtabs %}';
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Start', markdown)]);
+    const id = await createTranslation(admin, source, 'fr');
+    const done = await run(admin, id, libre());
+    expect(done.status).toBe('completed');
+    const sent = libreCalls.flatMap((c) => c.q);
+    expect(sent.some((t) => t.includes('{%') || t.includes('hint') || t.includes('style'))).toBe(false);
+    expect(sent).toEqual(expect.arrayContaining(['Mind the', 'gap', 'Run it.', 'npm']));
+    const [translated] = await resultPages(done.result.revision);
+    expect(translated.markdown).toBe('{% hint style="warning" %}\nMIND THE **GAP**.\n{% endhint %}\n\n{% tabs %}\n{% tab title="NPM" %}\nRUN IT.\n{% endtab %}\n{% endtabs %}');
+    const document = pageDocument(translated);
+    expect(document.nodes.map((b) => [b.type, b.data])).toEqual([
+      ['hint', { style: 'warning' }],
+      ['tabs', undefined],
+    ]);
+  });
+
+  it('fail a run whose source space is in the trash, saying why, and leave the translated space as it was', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Start', 'Hello world.')]);
+    const id = await createTranslation(admin, source, 'fr');
+    const first = await run(admin, id, libre());
+    expect(first.status).toBe('completed');
+    const [before] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    expect((await admin.api.delete(`/spaces/${source}`)).status).toBe(204);
+    libreCalls.length = 0;
+    const second = await run(admin, id, libre());
+    expect(second.latestRun).toMatchObject({ status: 'failed', translatedPages: 0 });
+    expect(second.latestRun.error).toContain(`The source space ${source} is in the trash or was deleted`);
+    expect(second.status).toBe('failed'); // the latest run failed; the earlier run's result stands
+    expect(second.result.space).toBe(first.result.space);
+    expect(libreCalls).toEqual([]);
+    const [after] = await h.current.db.select().from(spaces).where(eq(spaces.id, first.result.space));
+    expect(after.revisionId).toBe(before.revisionId);
+    const pages = await resultPages(after.revisionId);
+    expect(pages.map((p) => p.markdown)).toEqual(['HELLO WORLD.']);
   });
 
   it('choose the provider from TRANSLATOR_KIND and check its settings at start', () => {

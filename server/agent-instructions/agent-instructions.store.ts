@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { agentInstructions, users } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { toUser } from '../users/users.store.js';
+import { assertStorableDocument } from '../content/document-check.js';
 
 export type AgentInstructions = components['schemas']['AgentInstructions'];
 
@@ -29,6 +30,7 @@ export async function getAgentInstructions(ctx: Ctx, org: OrganizationGrant): Pr
 
 /** Replaces the organization's instructions, recording the caller and the time. */
 export async function putAgentInstructions(ctx: Ctx, org: OrganizationGrant, instructions: unknown): Promise<AgentInstructions> {
+  assertStorableDocument(instructions as { nodes: unknown[] }, 'body.instructions');
   const values = { instructions, updatedAt: ctx.now(), updatedBy: ctx.caller.userId };
   await ctx.db
     .insert(agentInstructions)

@@ -35,7 +35,7 @@ export const changeRequestContentHandlers = {
   async getPageInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
     const page = findPage(revision.content, params.pageId);
-    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true }) };
+    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id }) };
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {
     const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);

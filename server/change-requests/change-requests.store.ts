@@ -19,6 +19,8 @@ import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge }
 import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
 import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexingSql } from '../search/index.job.js';
+import { pageConditionClaims } from '../sites/page-condition-claims.js';
+import { assertStorableDocument } from '../content/document-check.js';
 
 type Ops = typeof changeRequestOperations;
 type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
@@ -80,6 +82,7 @@ async function requireCluster(ctx: Ctx, organizationId: string, id: string): Pro
  */
 export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, given: NewChangeRequest): Promise<ChangeRequest> {
   const cluster = given.conversationsIssuesCluster === undefined ? null : await requireCluster(ctx, grant.row.organizationId, given.conversationsIssuesCluster);
+  if (given.description) assertStorableDocument(given.description as { nodes: unknown[] }, 'body.description');
   const now = ctx.now();
   const row = { id: newId('crq', now.getTime()), subject: given.subject ?? null, description: given.description ?? null, clusterId: cluster, createdBy: ctx.caller.userId, now };
   const created =
@@ -96,6 +99,7 @@ export async function createChangeRequest(ctx: Ctx, grant: SpaceGrant, given: Ne
 
 /** Changes the subject, description or status; a merged change request keeps its status (409). */
 export async function updateChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string, body: UpdateBody): Promise<ChangeRequest> {
+  if (body.description) assertStorableDocument(body.description, 'body.description');
   const row = await ctx.transaction(async (tx) => {
     const current = await findChangeRequest(tx, grant.row.id, ref, true);
     if (body.status !== undefined && current.status === 'merged') {
@@ -148,10 +152,12 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     const { space, cr, content, organizationRules } = await lockForWrite(tx, grant.row.id, ref, false);
     refuseLocked(space);
     refuseClosed(cr, 'edited');
+    const setsCondition = body.changes.some((change) => 'condition' in change && change.condition);
     const applied = await applyChanges(content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),
       files,
+      claimNames: setsCondition ? await pageConditionClaims(tx, space.id) : undefined,
     }, baseRevision(cr));
     const now = tx.now();
     await saveFiles(tx, space.id, applied.fileBytes);

@@ -1,5 +1,5 @@
 // The merge rules of a space, evaluated for one change request and one would-be merger. Pure: the store
-// reads the rows, this decides. Decisions where the description is silent (also in the README):
+// reads the rows, this decides. Decisions where the description is silent (also in docs/decisions.md):
 // - Only current reviews count: the latest review of each reviewer, made against the change request's
 //   current revision. A new revision (an edit, bringing it up to date) makes earlier reviews outdated;
 //   outdated reviews neither approve nor block (so a "changes requested" is answered by new changes, and

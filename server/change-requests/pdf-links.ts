@@ -101,7 +101,7 @@ export async function downloadPdf(db: Db, link: { spaceId: string; changeRequest
   if (start >= 0 && row.link.only) pages = [{ page: pages[start].page, depth: 0 }];
   else if (start >= 0) pages = pages.slice(start).map((p) => ({ ...p, depth: Math.max(0, p.depth - pages[start].depth) }));
   const title = `Change request #${row.number}${row.subject ? `: ${row.subject}` : ''}`;
-  const pdf = await renderPdf({ title, lines: [`Space: ${row.spaceTitle}`, `Revision: ${row.link.revisionId}`, `Generated: ${now.toISOString()}`] }, pages);
+  const pdf = await renderPdf({ title, lines: [`Space: ${row.spaceTitle}`, `Revision: ${row.link.revisionId}`, `Generated: ${now.toISOString()}`] }, pages, content);
   renderedPdfs.set(row.link.tokenHash, pdf);
   return { status: 'ok', pdf, filename };
 }

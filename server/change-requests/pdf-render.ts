@@ -1,15 +1,19 @@
 // Renders pages of a revision as a PDF with pdfkit: a title page for the change request, then each
-// content page from a new PDF page, its Markdown parsed with mdast-util-from-markdown and laid out as
-// headings, paragraphs (bold, italic, code and links kept), lists, quotes, hints and code blocks. Every page is
-// also an entry of the PDF outline (the bookmarks pane), nested as in the page tree.
+// content page from a new PDF page, its Document (as mdast, markdown-document.ts documentToMdast) laid out
+// as headings, paragraphs (bold, italic, code and links kept), lists, tables (a line per row), quotes,
+// hints and code blocks. Links stay links: to a web address, or, for a page of the revision that is in the
+// PDF, to that page's place in the PDF. Every page is also an entry of the PDF outline (the bookmarks
+// pane), nested as in the page tree.
 //
 // The PDF uses the standard PDF fonts (Helvetica, Courier), which cover Latin-1 and the Windows-1252
 // punctuation only: other characters (CJK, emoji, …) print as `?`. Embedding a Unicode font would need
 // one shipped with the server.
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import PDFDocument from 'pdfkit';
-import { hintFromMarkdown, hintSyntax } from '../content/markdown-hints.js';
-import type { StoredPage } from '../content/revision-content.js';
+import { documentToMdast } from '../content/markdown-document.js';
+import type { MarkdownRefs } from '../content/markdown-refs.js';
+import { pageDocument } from '../content/page-content.js';
+import { RefResolver } from '../content/ref-resolver.js';
+import type { RevisionContent, StoredPage } from '../content/revision-content.js';
 
 interface MdNode {
   type: string;
@@ -69,8 +73,8 @@ function runsOf(nodes: MdNode[] = [], font: Font = 'Helvetica', link?: string): 
       case 'emphasis':
         return runsOf(node.children, font.includes('Bold') ? 'Helvetica-BoldOblique' : 'Helvetica-Oblique', link);
       case 'link':
-        // Only absolute URLs are clickable: relative ones point into the app, which a PDF reader cannot open.
-        return runsOf(node.children, font, /^https?:\/\//.test(node.url ?? '') ? node.url : link);
+        // Web addresses and pages of this PDF are clickable; anything else has no place a PDF reader can open.
+        return runsOf(node.children, font, /^(https?:\/\/|mailto:)/.test(node.url ?? '') || node.url?.startsWith(PAGE_LINK) ? node.url : link);
       case 'image':
         return [{ text: `[image: ${node.alt || node.url}]`, font: 'Helvetica-Oblique' }];
       case 'break':
@@ -96,7 +100,7 @@ class Writer {
         // Every line of a wrapped list item or quote stays under its first (pdfkit indents the first alone).
         indent: i === 0 ? options.indent ?? 0 : 0,
         indentAllLines: true,
-        link: run.link ?? null,
+        ...(run.link?.startsWith(PAGE_LINK) ? { goTo: run.link.slice(PAGE_LINK.length) } : { link: run.link ?? null }),
         underline: run.link !== undefined,
       });
     });
@@ -143,6 +147,13 @@ class Writer {
         doc.moveDown(1);
         return;
       }
+      case 'table':
+        // A line per row, its cells apart; the header row in bold.
+        (node.children ?? []).forEach((row, r) => {
+          const cells = (row.children ?? []).map((cell) => runsOf(cell.children, r === 0 ? 'Helvetica-Bold' : 'Helvetica'));
+          this.runs(cells.flatMap((runs, i) => (i === 0 ? runs : [{ text: '    ', font: 'Helvetica' as const }, ...runs])), { size: 10, indent });
+        });
+        return;
       case 'html':
         return; // raw HTML has no PDF form
       default:
@@ -152,16 +163,35 @@ class Writer {
   }
 }
 
-/** The blocks of a page's Markdown, without a leading heading that only repeats the page title. */
-function blocksOf(page: StoredPage): MdNode[] {
-  const blocks = (fromMarkdown(page.markdown, { extensions: [hintSyntax()], mdastExtensions: [hintFromMarkdown()] }) as MdNode).children ?? [];
+/** Link targets of pages of the PDF: their named destination, after this prefix. */
+const PAGE_LINK = 'pdf-page:';
+
+/** References as the PDF writes them: web addresses as they are, pages of the PDF as their destination. */
+function pdfRefs(resolver: RefResolver, page: StoredPage, inPdf: Set<string>): MarkdownRefs {
+  const markdown = resolver.markdownRefs(page);
+  return {
+    write: (ref) => {
+      const resolved = resolver.resolve(ref, page);
+      if (resolved.kind === 'page' && inPdf.has(resolved.page.id)) return `${PAGE_LINK}page-${resolved.page.id}`;
+      return resolved.kind === 'external' ? resolved.url : '';
+    },
+    read: markdown.read,
+    label: markdown.label,
+  };
+}
+
+/** The blocks of a page, without a leading heading that only repeats the page title. */
+function blocksOf(page: StoredPage, refs: MarkdownRefs): MdNode[] {
+  const blocks = (documentToMdast(pageDocument(page), refs) as MdNode).children ?? [];
   const [first] = blocks;
   const headingText = first?.type === 'heading' ? runsOf(first.children).map((r) => r.text).join('').trim() : undefined;
   return headingText === page.title.trim() ? blocks.slice(1) : blocks;
 }
 
 /** A PDF of the cover and the pages, in the given order. */
-export function renderPdf(cover: PdfCover, pages: PdfPage[]): Promise<Buffer> {
+export function renderPdf(cover: PdfCover, pages: PdfPage[], content: RevisionContent): Promise<Buffer> {
+  const resolver = new RefResolver(content);
+  const inPdf = new Set(pages.map((p) => p.page.id));
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: printable(cover.title), Creator: 'Documentation Workspace API' } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -179,13 +209,14 @@ export function renderPdf(cover: PdfCover, pages: PdfPage[]): Promise<Buffer> {
   const parents: PDFKit.PDFOutline[] = [doc.outline];
   for (const { page, depth } of pages) {
     doc.addPage();
+    doc.addNamedDestination(`page-${page.id}`);
     const parent = parents[Math.min(depth, parents.length - 1)];
     parents[depth + 1] = parent.addItem(printable(page.title));
     parents.length = depth + 2;
     doc.font('Helvetica-Bold').fontSize(22).fillColor('black').text(printable(page.title));
     if (page.description) doc.font('Helvetica-Oblique').fontSize(12).fillColor('#555555').text(printable(page.description));
     doc.moveDown(0.8);
-    for (const block of blocksOf(page)) writer.block(block, 0);
+    for (const block of blocksOf(page, pdfRefs(resolver, page, inPdf))) writer.block(block, 0);
   }
   doc.end();
   return done;

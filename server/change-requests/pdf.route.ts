@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
 import { downloadPdf } from './pdf-links.js';
 
-export const PDF_PATH = '/v1/pdf/:spaceId/:file';
+export const PDF_PATH = '/pdf/:spaceId/:file'; // under the API's path (/v1, or where a host app mounted it)
 
 /** The Express handler serving change-request PDFs: 404 for an unknown or mismatched link, 410 once expired. */
 export function changeRequestPdfRoute(db: Db, now: () => Date): RequestHandler {

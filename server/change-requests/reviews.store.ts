@@ -20,6 +20,7 @@ import { newId } from '../ids.js';
 import { toUser } from '../users/users.store.js';
 import type { ChangeRequestRow } from './change-request-view.js';
 import { findChangeRequest } from './change-requests.store.js';
+import { assertStorableDocument } from '../content/document-check.js';
 
 type Ops = typeof changeRequestReviewOperations;
 type RequestBody = z.output<Ops['requestReviewersForChangeRequest']['body']>;
@@ -63,6 +64,7 @@ async function requireReviewer(ctx: Ctx, grant: SpaceGrant, userId: string, fiel
 /** Asks users to review the change request at its current revision; optionally sets its subject and description. */
 export async function requestReviewers(ctx: Ctx, grant: SpaceGrant, ref: string, body: RequestBody): Promise<RequestedReviewer[]> {
   const wanted = [...new Set(body.users)];
+  if (body.description) assertStorableDocument(body.description, 'body.description');
   const rows = await ctx.transaction(async (tx) => {
     const cr = await findChangeRequest(tx, grant.row.id, ref, true);
     refuseClosed(cr, 'reviewed');

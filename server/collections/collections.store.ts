@@ -18,13 +18,14 @@ import {
 } from '../auth/access.js';
 import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
 import { asDefaultLevel, asRole, collectionPermissions, type Role } from '../auth/roles.js';
-import { collectionSubtree, lastKey, lockTree, placementOfMove } from '../content/tree.js';
+import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { leaveOrganization } from '../spaces/space-departure.js';
 import { toSpace } from '../spaces/space-view.js';
 import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
@@ -139,14 +140,14 @@ export async function moveCollection(ctx: Ctx, grant: CollectionGrant, body: Mov
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
     // Under the tree lock, the cycle check below still holds when the move is written.
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, collections, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     let parent: CollectionGrant | undefined;
     if (placement.parentId !== null) {
       parent = await parentGrant(tx, organizationId, placement.parentId);
       if ((await collectionSubtree(tx, grant.row.id)).includes(parent.row.id)) {
-        throw new Conflict('A collection cannot be moved into itself or into one of its nested collections');
+        throw new Conflict('body.parent: a collection cannot be moved into itself or into one of its nested collections');
       }
     }
     const [row] = await tx.db
@@ -176,6 +177,7 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .update(changeRequests)
       .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
       .where(inArray(changeRequests.spaceId, movedSpaces));
+    await leaveOrganization(tx, (await movedSpaces).map((s) => s.id), grant.row.organizationId);
     // Only the grants of members of the new organization follow (server/permissions/grant-cleanup.ts).
     await carryGrantsTo(tx, targetOrganizationId, { collectionIds: ids, spaceIds: movedSpaces });
     const [moved] = await tx.db

@@ -3,7 +3,8 @@
 import { and, count, eq, inArray, max } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
-import { documentToMarkdown, markdownToDocument } from '../content/markdown-document.js';
+import { assertStorableDocument } from '../content/document-check.js';
+import { documentToMarkdown, markdownToDocument, type Document } from '../content/markdown-document.js';
 import type { Ctx } from '../context.js';
 import { commentReactions, commentReplies, type comments, users } from '../db/schema/index.js';
 import { toUser, type User } from '../users/users.store.js';
@@ -15,16 +16,22 @@ export type CommentRow = typeof comments.$inferSelect;
 export type ReplyRow = typeof commentReplies.$inferSelect;
 export type BodyFormat = 'markdown' | 'document' | undefined;
 
-/** The Markdown stored for a body given as Markdown, a document, or empty. */
-export function bodyMarkdown(body: Body): string {
-  if ('markdown' in body) return body.markdown;
-  if ('document' in body) return documentToMarkdown(body.document);
-  return '';
+/** What a comment or reply stores of a body given as Markdown, a document, or empty (`at` names it in errors). */
+export function storedBody(body: Body, at: string): { body: string; document: Document | null } {
+  // Markdown is stored as given; its Document is read from it when asked for.
+  if ('markdown' in body) return { body: body.markdown, document: null };
+  if ('document' in body) {
+    assertStorableDocument(body.document, `${at}.document`);
+    return { body: documentToMarkdown(body.document), document: body.document as Document };
+  }
+  return { body: '', document: null };
 }
 
-function toBody(markdown: string, format: BodyFormat): Body {
-  if (markdown === '') return {};
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+function toBody(row: { body: string; document: unknown }, format: BodyFormat): Body {
+  if (row.body === '' && row.document === null) return {};
+  // A Document whose Markdown is empty (empty paragraphs, blocks Markdown cannot write) has no Markdown body.
+  if (format !== 'document') return row.body === '' ? {} : { markdown: row.body };
+  return { document: (row.document ?? markdownToDocument(row.body)) as components['schemas']['Document'] };
 }
 
 export interface Details {
@@ -90,7 +97,7 @@ export function toComment(ctx: Ctx, row: CommentRow, details: Details, role: Rol
     reactions: details.reactions.get(row.id) ?? [],
     replies: row.replies,
     repliers: details.repliers.get(row.id) ?? [],
-    body: toBody(row.body, format),
+    body: toBody(row, format),
     target: {
       ...(row.nodeId && { node: { id: row.nodeId } }),
       ...(row.tableRecord && row.tableDefinition && { tableCell: { record: row.tableRecord, definition: row.tableDefinition } }),
@@ -117,7 +124,7 @@ export function toReply(ctx: Ctx, spaceId: string, row: ReplyRow, details: Detai
     postedAt: row.postedAt.toISOString(),
     ...(row.editedAt && { editedAt: row.editedAt.toISOString() }),
     reactions: details.reactions.get(row.id) ?? [],
-    body: toBody(row.body, format),
+    body: toBody(row, format),
     urls: { location: ctx.urls.api(`/spaces/${spaceId}/comments/${row.commentId}/replies/${row.id}`) },
     permissions: permissions(ctx, role, row.postedBy),
   };

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
-import { blockKeysOf } from '../content/block-keys.js';
+import { blockKeysOf } from '../content/page-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
@@ -15,7 +15,7 @@ import { keysetPage } from '../db/paginate.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { bodyMarkdown, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
+import { storedBody, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
 
 type Ops = typeof commentOperations;
 type PostBody = z.output<Ops['postCommentInSpace']['body']>;
@@ -68,7 +68,7 @@ export async function insertComment(ctx: Ctx, spaceId: string, target: CommentTa
       reviewId: target.reviewId ?? null,
       postedBy: ctx.caller.userId,
       postedAt: now,
-      body: bodyMarkdown(body.body),
+      ...storedBody(body.body, 'body.body'),
       pageId: body.page ?? null,
       nodeId: body.node ?? null,
       tableRecord: body.tableCell?.record ?? null,
@@ -155,7 +155,7 @@ export async function updateComment(ctx: Ctx, grant: SpaceGrant, commentId: stri
     const resolve = body.resolved === undefined || body.resolved === (current.status === 'resolved') ? {} : body.resolved
       ? { status: 'resolved', resolvedAt: now, resolvedBy: tx.caller.userId }
       : { status: 'open', resolvedAt: null, resolvedBy: null };
-    const changes = { ...resolve, ...(body.body !== undefined && { body: bodyMarkdown(body.body), editedAt: now }) };
+    const changes = { ...resolve, ...(body.body !== undefined && { ...storedBody(body.body, 'body.body'), editedAt: now }) };
     if (Object.keys(changes).length === 0) return current;
     const [updated] = await tx.db
       .update(comments)
@@ -202,7 +202,7 @@ export async function postReply(ctx: Ctx, grant: SpaceGrant, commentId: string, 
     const now = tx.now();
     const [inserted] = await tx.db
       .insert(commentReplies)
-      .values({ id: newId('rpl', now.getTime()), commentId: comment.id, postedBy: tx.caller.userId, postedAt: now, body: bodyMarkdown(body.body) })
+      .values({ id: newId('rpl', now.getTime()), commentId: comment.id, postedBy: tx.caller.userId, postedAt: now, ...storedBody(body.body, 'body.body') })
       .returning();
     await tx.db.update(comments).set({ replies: sql`${comments.replies} + 1` }).where(eq(comments.id, comment.id));
     return inserted;
@@ -231,7 +231,7 @@ export async function updateReply(ctx: Ctx, grant: SpaceGrant, commentId: string
     if (body.body === undefined) return reply;
     const [updated] = await tx.db
       .update(commentReplies)
-      .set({ body: bodyMarkdown(body.body), editedAt: tx.now() })
+      .set({ ...storedBody(body.body, 'body.body'), editedAt: tx.now() })
       .where(eq(commentReplies.id, reply.id))
       .returning();
     return updated;

@@ -3,12 +3,14 @@
 // `body.changes[i]`, and nothing is written.
 import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
+import { checkCondition, type ClaimNames } from '../conditions/check.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { pageDocument, setPageContent, setPageDocument } from './block-keys.js';
-import { documentToMarkdown, type Block, type Document } from './markdown-document.js';
+import type { Block, Document } from './markdown-document.js';
+import { pageDocument, setPageContent, setPageDocument } from './page-content.js';
 import { preparedKey, type PreparedFiles } from './file-bytes.js';
 import { keyBetween } from './order-keys.js';
+import { RefResolver } from './ref-resolver.js';
 import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
 type Change = z.output<typeof ChangeRequestContentChange>;
@@ -25,18 +27,27 @@ export interface ApplyContext {
   revision(id: string | undefined): Promise<RevisionContent | undefined>;
   /** The bytes of the batch's inserted files, read before the transaction (file-bytes.ts prepareFiles). */
   files: PreparedFiles;
+  /** The claims page conditions may read (the adaptive schemas of the sites publishing the space); undefined: any. */
+  claimNames?: ClaimNames;
 }
 
-function markdownOf(body: Body | undefined): string | undefined {
+/** A change's body as page-content.ts takes it. */
+function contentOf(body: Body): Parameters<typeof setPageContent>[1] {
+  if ('markdown' in body) return { markdown: body.markdown };
+  if ('document' in body) return { document: body.document as Document };
+  return {};
+}
+
+/** The text of the first heading of a body, for a page inserted without a title. */
+function firstHeading(body: Body | undefined): string | undefined {
   if (!body) return undefined;
-  if ('markdown' in body) return body.markdown;
-  if ('document' in body) return documentToMarkdown(body.document);
-  return '';
-}
-
-/** The document a body gives, with the block keys its client sent (markdown bodies give none). */
-function givenDocument(body: Body | undefined): Document | undefined {
-  return body && 'document' in body ? (body.document as Document) : undefined;
+  if ('markdown' in body) return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body.markdown)?.[1];
+  if ('document' in body) {
+    const heading = (body.document.nodes as Block[]).find((b) => b.type.startsWith('heading-'));
+    const text = (heading?.nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('').trim();
+    return text || undefined;
+  }
+  return undefined;
 }
 
 /** A URL-safe slug of a title. */
@@ -49,10 +60,6 @@ export function slugify(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 100);
   return slug || 'page';
-}
-
-function firstHeading(markdown: string): string | undefined {
-  return /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
 }
 
 /** The order key of position `at` (0 first; default last) among the children of `parent`, `self` aside. */
@@ -84,6 +91,11 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   const insertedFiles: StoredFile[] = [];
   const fileBytes: { file: StoredFile; bytes: Buffer }[] = [];
   const now = ctx.now.toISOString();
+  // References in Markdown are read against the content as it is when the change applies; the resolver
+  // is made again after a change that moves pages.
+  let resolver: RefResolver | undefined;
+  const refsFor = (page: StoredPage) => (resolver ??= new RefResolver(next)).markdownRefs(page);
+  const touched = new Set<StoredPage>();
 
   for (const [i, change] of changes.entries()) {
     const at = `body.changes[${i}]`;
@@ -97,8 +109,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'insert_page': {
         if (change.ref !== undefined && refs.has(change.ref)) throw new BadRequest(`${at}.ref: ${change.ref} is already used in this batch`);
         const parent = change.into === undefined ? null : find(change.into, 'into').id;
-        const markdown = markdownOf(change.document) ?? '';
-        const title = change.title ?? firstHeading(markdown) ?? 'Untitled';
+        const title = change.title ?? firstHeading(change.document) ?? 'Untitled';
         const page: StoredPage = {
           id: newId('pag', ctx.now.getTime()),
           parent,
@@ -106,28 +117,31 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           type: 'document',
           title,
           slug: change.slug || slugify(title),
-          markdown: '',
           hidden: change.hidden ?? false,
           noIndex: change.noIndex ?? false,
           noRobotsIndex: change.noRobotsIndex ?? false,
           createdAt: now,
           updatedAt: now,
         };
-        setPageContent(page, markdown, givenDocument(change.document));
-        setMetadata(page, change);
         next.pages.push(page);
+        resolver = undefined;
+        setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`, refsFor(page));
+        touched.add(page);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
         results.push({ object: 'created_page', ...(change.ref !== undefined && { ref: change.ref }), page: page.id });
         break;
       }
       case 'update_page': {
         const page = find(change.page, 'page');
-        const markdown = markdownOf(change.document);
-        if (markdown !== undefined) setPageContent(page, markdown, givenDocument(change.document));
+        if (change.document !== undefined) {
+          setPageContent(page, contentOf(change.document), `${at}.document`, refsFor(page));
+          touched.add(page);
+        }
         if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
-        setMetadata(page, change);
+        setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.into !== undefined || change.at !== undefined) {
           const parent = change.into === undefined ? page.parent : change.into === null ? null : find(change.into, 'into').id;
           if (parent !== null && subtreeIds(next, page.id).has(parent)) {
@@ -136,6 +150,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
           page.position = positionAt(next, parent, change.at, page.id);
           page.parent = parent;
         }
+        if (change.slug !== undefined || change.into !== undefined) resolver = undefined;
         page.updatedAt = now;
         results.push({ object: 'updated_page', page: page.id });
         break;
@@ -144,10 +159,12 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         const page = find(change.page, 'page');
         const gone = subtreeIds(next, page.id);
         next.pages = next.pages.filter((p) => !gone.has(p.id));
+        resolver = undefined;
         results.push({ object: 'deleted_page', page: page.id });
         break;
       }
       case 'revert_page': {
+        resolver = undefined;
         const id = refs.get(change.page) ?? change.page;
         const source = await ctx.revision(change.revision ?? base);
         if (!source) throw new NotFound(`${at}.revision: revision ${change.revision} not found in this space`);
@@ -194,10 +211,54 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       }
     }
   }
+  // A document of the batch may name a page or a file by the `ref` the batch gave it.
+  if (refs.size > 0) for (const page of touched) if (next.pages.includes(page)) setPageDocument(page, withBatchRefs(pageDocument(page).nodes, refs, insertedFiles));
   return { content: next, results, insertedFiles, fileBytes };
 }
 
-function setMetadata(page: StoredPage, change: { emoji?: string; icon?: string; description?: string; condition?: string }) {
+/**
+ * The blocks with references to a batch's `ref`s made references to what they name: `{kind: 'file', file:
+ * 'logo'}`, `{kind: 'page', page: 'intro'}`, or a Markdown link or image to `logo`. Blocks without such a
+ * reference are returned as they are.
+ */
+function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: StoredFile[]): Block[] {
+  const fileIds = new Set(files.map((f) => f.id));
+  const replace = (ref: unknown): unknown => {
+    const r = ref as { kind?: string; file?: string; page?: string; url?: string; anchor?: string } | undefined;
+    if (!r || typeof r !== 'object') return ref;
+    const named = (name: string | undefined) => (name === undefined ? undefined : refs.get(name));
+    if (r.kind === 'file' && named(r.file)) return { ...r, file: named(r.file) };
+    if ((r.kind === 'page' || r.kind === 'anchor') && named(r.page)) return { ...r, page: named(r.page) };
+    if (r.kind === 'url' && named(r.url)) {
+      const id = named(r.url)!;
+      return fileIds.has(id) ? { kind: 'file', file: id } : { kind: 'page', page: id };
+    }
+    return ref;
+  };
+  let changed = false;
+  const walk = <T extends { data?: Record<string, unknown>; nodes?: unknown[] }>(node: T): T => {
+    let out = node;
+    if (node.data && 'ref' in node.data) {
+      const ref = replace(node.data.ref);
+      if (ref !== node.data.ref) {
+        out = { ...out, data: { ...node.data, ref } };
+        changed = true;
+      }
+    }
+    if (node.nodes) {
+      const nodes = node.nodes.map((n) => (n && typeof n === 'object' && 'object' in n && (n as { object: string }).object !== 'text' ? walk(n as T) : n));
+      if (nodes.some((n, i) => n !== node.nodes![i])) out = { ...out, nodes };
+    }
+    return out;
+  };
+  const result = blocks.map((b) => walk(b as Block & { data?: Record<string, unknown> }));
+  return changed ? result : blocks;
+}
+
+type Metadata = { emoji?: string; icon?: string; description?: string; condition?: string };
+
+function setMetadata(page: StoredPage, change: Metadata, conditionField: string, claimNames: ClaimNames | undefined) {
+  checkCondition(conditionField, change.condition, claimNames);
   if (change.emoji !== undefined) page.emoji = change.emoji || undefined;
   if (change.icon !== undefined) page.icon = change.icon || undefined;
   if (change.description !== undefined) page.description = change.description;

@@ -29,7 +29,7 @@ export const contentHandlers = {
   async getPageById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
     const page = findPage(revision.content, params.pageId);
-    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true }) };
+    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id }) };
   },
   async listSpaceLinks({ grant, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);

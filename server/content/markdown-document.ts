@@ -1,25 +1,35 @@
-// Conversions between the Markdown a page stores and the rich-text Document the API shows, both ways,
-// through the mdast syntax tree: mdast-util-from-markdown with GFM (tables, task lists, strikethrough,
-// autolinks) reads Markdown, mdast-util-to-markdown writes it (escaping included). Nothing Markdown can
-// say is lost on the way: headings (levels 4 to 6 are `heading-3` blocks with `data.level`), paragraphs,
-// bold, italic, strikethrough, inline code, links (with title), images (with alt and title), ordered
-// (with start), bullet and task lists (tight or loose), tables (with column alignment), code blocks
-// (language and meta), quotes, GitBook hints (`{% hint style="…" %}`, markdown-hints.ts), dividers and
-// raw HTML. Reference-style links and images are resolved to
-// the links they stand for; a hard line break becomes a soft one (a newline in the text).
-// Block keys are not made here: server/content/block-keys.ts gives them.
+// Conversions between GitBook-flavoured Markdown and the rich-text Document, both ways, through the mdast
+// syntax tree: mdast-util-from-markdown with GFM (tables, task lists, strikethrough, autolinks), math
+// (`$$…$$`, micromark-extension-math) and GitBook's block tags (`{% hint %}`, `{% tabs %}`, `{% embed %}`,
+// … markdown-liquid.ts) reads Markdown; mdast-util-to-markdown writes it (escaping included).
+//
+// The Document is what a page stores (docs/content.md); Markdown is one of its views, written the way
+// GitBook's Git Sync writes it: headings (levels 4 to 6 are `heading-3` with `data.level`), paragraphs,
+// bold, italic, strikethrough, code, keyboard/superscript/subscript (`<kbd>`, `<sup>`, `<sub>`) and colour
+// (`<mark style>`) marks, links and images with their references, inline and block math, lists (ordered
+// with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
+// numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
+// references, updates, expandables (`<details>`), image blocks (`<figure>`), dividers and raw HTML. What
+// Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
+// the Document. Block keys are not made here: block-keys.ts gives them.
+import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
 import type * as Md from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
+import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
-import { hintFromMarkdown, hintStyles, hintSyntax, hintToMarkdown, type HintStyle } from './markdown-hints.js';
+import { math } from 'micromark-extension-math';
 import type { DocumentBlockShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
+import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
+import { defaultRefs, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
 export type Block = DocumentBlockShape;
 export type Inline = DocumentInlineShape;
 export type Text = DocumentTextShape;
 export type Leaf = Text['leaves'][number];
+export type Mark = NonNullable<Leaf['marks']>[number];
 export interface Document {
   object: 'document';
   data?: { schemaVersion?: number } & Record<string, unknown>;
@@ -31,13 +41,24 @@ type InlineNode = Text | Inline;
 // Markdown -> Document
 
 const markOf: Record<string, string> = { strong: 'bold', emphasis: 'italic', delete: 'strikethrough' };
-const MARK_ORDER = ['bold', 'italic', 'strikethrough', 'code'];
+/** The order marks are written in (outermost first) and read back in. */
+const MARK_ORDER = ['bold', 'italic', 'strikethrough', 'color', 'keyboard', 'superscript', 'subscript', 'code'];
+const htmlMarks: Record<string, string> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
+const htmlTagOf: Record<string, string> = { keyboard: 'kbd', superscript: 'sup', subscript: 'sub' };
 
-function leaf(text: string, marks: string[]): Leaf {
-  const sorted = [...new Set(marks)].sort((a, b) => MARK_ORDER.indexOf(a) - MARK_ORDER.indexOf(b));
-  return { object: 'leaf', text, ...(sorted.length > 0 && { marks: sorted.map((type) => ({ object: 'mark' as const, type })) }) };
+const markRank = (m: Mark) => {
+  const i = MARK_ORDER.indexOf(m.type);
+  return i < 0 ? MARK_ORDER.length : i;
+};
+
+function leaf(text: string, marks: Mark[]): Leaf {
+  const seen = new Set<string>();
+  const unique = marks.filter((m) => !seen.has(m.type) && seen.add(m.type));
+  const sorted = unique.sort((a, b) => markRank(a) - markRank(b));
+  return { object: 'leaf', text, ...(sorted.length > 0 && { marks: sorted.map((m) => ({ object: 'mark' as const, type: m.type, ...(m.data !== undefined && { data: m.data }) })) }) };
 }
 
+const mark = (type: string, data?: Record<string, unknown>): Mark => ({ object: 'mark', type, ...(data && { data }) });
 const sameMarks = (a: Leaf, b: Leaf) => JSON.stringify(a.marks ?? []) === JSON.stringify(b.marks ?? []);
 
 /** Groups leaves into text nodes between inlines, merging neighbour leaves with the same marks. */
@@ -55,53 +76,80 @@ function pushLeaf(out: InlineNode[], l: Leaf): void {
 
 type Definitions = Map<string, Md.Definition>;
 
-function urlRef(url: string) {
-  return { kind: 'url' as const, url };
+interface ReadState {
+  defs: Definitions;
+  refs: MarkdownRefs;
 }
 
-function inlines(children: Md.PhrasingContent[], defs: Definitions, marks: string[] = [], out: InlineNode[] = []): InlineNode[] {
+/** `<mark style="color:…;background-color:…">` as a colour mark (GitBook's Git Sync writes colours so). */
+function colorMark(html: string): Mark | undefined {
+  const match = /^<mark\s+style="([^"]*)">$/i.exec(html);
+  if (!match) return undefined;
+  const style = Object.fromEntries(
+    match[1]
+      .split(';')
+      .map((d) => d.split(':').map((s) => s.trim()))
+      .filter((d) => d.length === 2 && d[0] !== ''),
+  ) as Record<string, string>;
+  return mark('color', { text: style.color ?? 'default', background: style['background-color'] ?? 'default' });
+}
+
+function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[] = [], out: InlineNode[] = []): InlineNode[] {
+  // Marks opened by inline HTML tags (`<kbd>` … `</kbd>`) among these siblings.
+  const opened: { tag: string; mark: Mark }[] = [];
+  const current = () => [...marks, ...opened.map((o) => o.mark)];
   for (const node of children) {
     switch (node.type) {
       case 'text':
-        pushLeaf(out, leaf(node.value, marks));
+        pushLeaf(out, leaf(node.value, current()));
         break;
       case 'break':
-        pushLeaf(out, leaf('\n', marks));
+        pushLeaf(out, leaf('\n', current()));
         break;
       case 'inlineCode':
         // CommonMark shows a line ending in a code span as a space (and the writer cannot always keep one).
-        pushLeaf(out, leaf(node.value.replace(/\r\n|\r|\n/g, ' '), [...marks, 'code']));
+        pushLeaf(out, leaf(node.value.replace(/\r\n|\r|\n/g, ' '), [...current(), mark('code')]));
         break;
-      case 'html':
-        pushLeaf(out, leaf(node.value, marks));
+      case 'inlineMath':
+        out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
         break;
+      case 'html': {
+        const open = /^<(kbd|sup|sub)>$/i.exec(node.value);
+        const close = /^<\/(kbd|sup|sub|mark)>$/i.exec(node.value);
+        const color = colorMark(node.value);
+        if (open) opened.push({ tag: open[1].toLowerCase(), mark: mark(htmlMarks[open[1].toLowerCase()]) });
+        else if (color) opened.push({ tag: 'mark', mark: color });
+        else if (close && opened.at(-1)?.tag === close[1].toLowerCase()) opened.pop();
+        else pushLeaf(out, leaf(node.value, current()));
+        break;
+      }
       case 'strong':
       case 'emphasis':
       case 'delete':
-        inlines(node.children, defs, [...marks, markOf[node.type]], out);
+        inlines(node.children, state, [...current(), mark(markOf[node.type])], out);
         break;
       case 'link':
       case 'linkReference': {
-        const def = node.type === 'linkReference' ? defs.get(node.identifier) : undefined;
+        const def = node.type === 'linkReference' ? state.defs.get(node.identifier) : undefined;
         const url = node.type === 'link' ? node.url : def?.url;
         if (url === undefined) {
-          inlines(node.children, defs, marks, out);
+          inlines(node.children, state, current(), out);
           break;
         }
         const title = node.type === 'link' ? node.title : def?.title;
-        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: urlRef(url), ...(title && { title }) }, nodes: inlines(node.children, defs, marks) });
+        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: state.refs.read(url), ...(title && { title }) }, nodes: inlines(node.children, state, current()) });
         break;
       }
       case 'image':
       case 'imageReference': {
-        const def = node.type === 'imageReference' ? defs.get(node.identifier) : undefined;
+        const def = node.type === 'imageReference' ? state.defs.get(node.identifier) : undefined;
         const url = node.type === 'image' ? node.url : def?.url;
         if (url === undefined) {
-          pushLeaf(out, leaf(node.alt ?? '', marks));
+          pushLeaf(out, leaf(node.alt ?? '', current()));
           break;
         }
         const title = node.type === 'image' ? node.title : def?.title;
-        out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref: urlRef(url), ...(node.alt && { alt: node.alt }), ...(title && { caption: title }) } });
+        out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref: state.refs.read(url), ...(node.alt && { alt: node.alt }), ...(title && { caption: title }) } });
         break;
       }
       default:
@@ -116,28 +164,128 @@ function block(type: Block['type'], nodes: Block['nodes'], data?: Block['data'])
   return { object: 'block', type, ...(data && Object.keys(data).length > 0 && { data }), nodes };
 }
 
-function toBlocks(children: Md.Node[], defs: Definitions): Block[] {
+const isElement = (n: HastContent | undefined): n is Element => n?.type === 'element';
+const elementsOf = (children: HastContent[]) => children.filter((c) => !(c.type === 'text' && c.value.trim() === '') && c.type !== 'comment');
+
+function textOfHast(node: HastContent | HastRoot): string {
+  if (node.type === 'text') return node.value;
+  if ('children' in node) return node.children.map((c) => textOfHast(c)).join('');
+  return '';
+}
+
+/** `<figure><img src alt><figcaption>…</figcaption></figure>`, alone or several in a `<div>`: an image block. */
+function figuresBlock(html: string, state: ReadState): Block | undefined {
+  if (!/^\s*<(figure|div)[\s>]/i.test(html)) return undefined;
+  const root = fromHtml(html, { fragment: true });
+  let figures = elementsOf(root.children);
+  if (figures.length === 1 && isElement(figures[0]) && figures[0].tagName === 'div') figures = elementsOf(figures[0].children);
+  if (figures.length === 0 || !figures.every((f) => isElement(f) && f.tagName === 'figure')) return undefined;
+  const images: Block[] = [];
+  for (const figure of figures as Element[]) {
+    const parts = elementsOf(figure.children);
+    const img = parts.find((p): p is Element => isElement(p) && p.tagName === 'img');
+    if (!img || typeof img.properties.src !== 'string') return undefined;
+    const caption = parts.find((p): p is Element => isElement(p) && p.tagName === 'figcaption');
+    const alt = typeof img.properties.alt === 'string' ? img.properties.alt : '';
+    const captionText = caption ? textOfHast(caption).trim() : '';
+    images.push({ object: 'block', type: 'image', isVoid: true, data: { ref: state.refs.read(img.properties.src), ...(alt && { alt }), ...(captionText && { caption: captionText }) } });
+  }
+  return block('images', images);
+}
+
+const detailsOpening = /^<details(\s+open)?>\s*<summary>([\s\S]*)<\/summary>\s*$/i;
+const detailsClosing = /^<\/details>\s*$/i;
+
+/** The blocks of mdast siblings; `<details>` … `</details>` among them become expandable blocks. */
+function toBlocks(children: Md.Node[], state: ReadState): Block[] {
   const out: Block[] = [];
-  for (const child of children) {
-    const b = toBlock(child as Md.RootContent, defs);
+  const nodes = children as Md.RootContent[];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    const opening = node.type === 'html' ? detailsOpening.exec(node.value) : null;
+    if (opening) {
+      let depth = 1;
+      let j = i + 1;
+      for (; j < nodes.length; j++) {
+        const n = nodes[j];
+        if (n.type === 'html' && detailsOpening.test(n.value)) depth++;
+        if (n.type === 'html' && detailsClosing.test(n.value) && --depth === 0) break;
+      }
+      if (j < nodes.length) {
+        const title = textOfHast(fromHtml(opening[2], { fragment: true })).trim();
+        out.push(block('expandable', toBlocks(nodes.slice(i + 1, j), state), { title, ...(opening[1] && { defaultExpanded: true }) }));
+        i = j;
+        continue;
+      }
+    }
+    const b = toBlock(node, state);
     if (b) out.push(b);
   }
   return out;
 }
 
-function toBlock(node: Md.RootContent, defs: Definitions): Block | undefined {
+/** A GitBook tag's attributes as block data: `true`/`false` of flags as booleans. */
+function tagData(attributes: Record<string, string>, flags: string[] = []): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attributes)) data[k] = flags.includes(k) && (v === 'true' || v === 'false') ? v === 'true' : v;
+  return data;
+}
+
+const codeFlags = ['lineNumbers', 'fullWidth', 'expanded'];
+
+function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
+  const inner = () => toBlocks(node.children, state);
+  const a = node.attributes;
+  switch (node.name) {
+    case 'tabs':
+      return block('tabs', inner());
+    case 'tab':
+      return block('tabs-item', inner(), tagData(a));
+    case 'stepper':
+      return block('stepper', inner());
+    case 'step':
+      return block('stepper-step', inner(), tagData(a));
+    case 'columns':
+      return block('columns', inner(), tagData(a));
+    case 'column':
+      return block('column', inner(), tagData(a));
+    case 'updates':
+      return block('updates', inner(), tagData(a));
+    case 'update':
+      return block('update', inner(), tagData(a));
+    case 'code': {
+      const blocks = inner();
+      if (blocks.length !== 1 || blocks[0].type !== 'code') return blocks.length === 1 ? blocks[0] : block('blockquote', blocks);
+      return { ...blocks[0], data: { ...blocks[0].data, ...tagData(a, codeFlags) } };
+    }
+    case 'content-ref':
+      return { object: 'block', type: 'content-ref', isVoid: true, data: { ref: state.refs.read(a.url ?? '') } };
+    case 'embed': {
+      const { url = '', ...rest } = a;
+      return { object: 'block', type: 'embed', isVoid: true, data: { url, ...tagData(rest, ['fullWidth']) }, ...(node.children.length > 0 && { nodes: inner() }) };
+    }
+    case 'file': {
+      const { src = '', ...rest } = a;
+      return { object: 'block', type: 'file', isVoid: true, data: { ref: state.refs.read(src), ...tagData(rest) }, ...(node.children.length > 0 && { nodes: inner() }) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
   switch (node.type) {
     case 'paragraph':
-      return block('paragraph', inlines(node.children, defs));
+      return block('paragraph', inlines(node.children, state));
     case 'heading': {
       const type = node.depth === 1 ? 'heading-1' : node.depth === 2 ? 'heading-2' : 'heading-3';
-      return block(type, inlines(node.children, defs), node.depth > 3 ? { level: node.depth } : undefined);
+      return block(type, inlines(node.children, state), node.depth > 3 ? { level: node.depth } : undefined);
     }
     case 'list': {
       const tasks = node.children.some((item) => typeof item.checked === 'boolean');
       const type = node.ordered ? 'list-ordered' : tasks ? 'list-tasks' : 'list-unordered';
       const items = node.children.map((item) =>
-        block('list-item', toBlocks(item.children, defs), typeof item.checked === 'boolean' ? { checked: item.checked } : undefined),
+        block('list-item', toBlocks(item.children, state), typeof item.checked === 'boolean' ? { checked: item.checked } : undefined),
       );
       const data: Record<string, unknown> = {};
       if (node.ordered && node.start != null && node.start !== 1) data.start = node.start;
@@ -149,19 +297,24 @@ function toBlock(node: Md.RootContent, defs: Definitions): Block | undefined {
       const lines = node.value.split('\n').map((line) => block('code-line', line === '' ? [] : [{ object: 'text', leaves: [leaf(line, [])] }]));
       return block('code', lines, { ...(node.lang && { syntax: node.lang }), ...(node.meta && { meta: node.meta }) });
     }
+    case 'math':
+      return { object: 'block', type: 'math', isVoid: true, data: { formula: node.value } };
     case 'blockquote':
-      return block('blockquote', toBlocks(node.children, defs));
+      return block('blockquote', toBlocks(node.children, state));
     case 'hint':
-      return block('hint', toBlocks(node.children, defs), { style: node.style });
+      return block('hint', toBlocks(node.children, state), { style: node.style });
+    case 'liquid':
+      return liquidBlock(node, state);
     case 'thematicBreak':
       return { object: 'block', type: 'divider', isVoid: true, data: {} };
     case 'table': {
-      const rows = node.children.map((row) => block('table-row', row.children.map((cell) => block('table-cell', inlines(cell.children, defs)))));
+      const rows = node.children.map((row) => block('table-row', row.children.map((cell) => block('table-cell', inlines(cell.children, state)))));
       return block('table', rows, { alignments: (node.align ?? []).map((a) => a ?? 'none') });
     }
     case 'html':
-      // Raw HTML is kept as written (the site renderer sanitizes it); `data.html` says it is not text.
-      return block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
+      // saying it is not text.
+      return figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links; footnotes and front matter are not read.
       return undefined;
@@ -182,15 +335,18 @@ function definitionsOf(root: Md.Root): Definitions {
   return defs;
 }
 
-/** The mdast tree of a Markdown text, with GFM. */
+/** The mdast tree of a GitBook-flavoured Markdown text. */
 export function parseMarkdown(markdown: string): Md.Root {
-  return fromMarkdown(markdown, { extensions: [gfm(), hintSyntax()], mdastExtensions: [gfmFromMarkdown(), hintFromMarkdown()] });
+  return fromMarkdown(markdown, {
+    extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],
+    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown()],
+  });
 }
 
-/** The rich-text document of a Markdown text (blocks without keys). */
-export function markdownToDocument(markdown: string): Document {
+/** The rich-text document of a Markdown text (blocks without keys); `refs` reads its link targets. */
+export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaultRefs): Document {
   const root = parseMarkdown(markdown);
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: toBlocks(root.children, definitionsOf(root)) };
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: toBlocks(root.children, { defs: definitionsOf(root), refs }) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -198,35 +354,83 @@ export function markdownToDocument(markdown: string): Document {
 
 const wrapperOf: Record<string, 'strong' | 'emphasis' | 'delete'> = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' };
 
-function leafToMd(l: Leaf): Md.PhrasingContent[] {
-  const types = (l.marks ?? []).map((m) => m.type);
-  // A soft line break is a newline in a text; a code mark cannot hold one, so the text is split there.
-  let node: Md.PhrasingContent = types.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text };
-  for (const type of [...types].reverse()) {
-    const wrapper = wrapperOf[type];
-    if (wrapper) node = { type: wrapper, children: [node] } as Md.PhrasingContent;
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A colour name of a mark's data, safe inside a style attribute. */
+function colorName(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[\w#-]{1,40}$/.test(value) && value !== 'default' ? value : undefined;
+}
+
+/**
+ * An element for the published site's renderer (mdast-util-to-hast makes an element of `data.hName`): the
+ * HTML form of what Markdown writes as raw HTML or a GitBook tag, built as a tree, never as HTML text.
+ */
+function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string>): Md.RootContent & Md.PhrasingContent {
+  return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
+}
+
+function leafToMd(l: Leaf, html = false): Md.PhrasingContent[] {
+  const marks = [...(l.marks ?? [])].sort((a, b) => markRank(a) - markRank(b));
+  const types = marks.map((m) => m.type);
+  let nodes: Md.PhrasingContent[] = [types.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text }];
+  for (const m of [...marks].reverse()) {
+    const wrapper = wrapperOf[m.type];
+    const tag = htmlTagOf[m.type];
+    if (wrapper) nodes = [{ type: wrapper, children: nodes } as Md.PhrasingContent];
+    else if (html && (tag || m.type === 'color')) nodes = [element(tag ?? 'mark', nodes)];
+    else if (tag) nodes = [{ type: 'html', value: `<${tag}>` }, ...nodes, { type: 'html', value: `</${tag}>` }];
+    else if (m.type === 'color') {
+      const data = (m.data ?? {}) as { text?: unknown; background?: unknown };
+      const style = [colorName(data.text) && `color:${colorName(data.text)};`, colorName(data.background) && `background-color:${colorName(data.background)};`].filter(Boolean).join('');
+      if (style) nodes = [{ type: 'html', value: `<mark style="${style}">` }, ...nodes, { type: 'html', value: '</mark>' }];
+    }
   }
-  return [node];
+  return nodes;
 }
 
-function refUrl(ref: unknown): string {
-  const r = ref as { kind?: string; url?: string; page?: string; file?: string; anchor?: string } | undefined;
-  if (!r) return '';
-  if (r.kind === 'url') return r.url ?? '';
-  if (r.kind === 'anchor') return `#${r.anchor ?? ''}`;
-  // References to pages and files are written as their ids; links.ts reads them back the same way.
-  return r.page ?? r.file ?? '';
+interface WriteState {
+  refs: MarkdownRefs;
+  /** For the published site (documentToMdast): elements instead of raw HTML and GitBook tags where HTML says it. */
+  html?: boolean;
 }
 
-function inlinesToMd(nodes: Block['nodes'] | Inline['nodes']): Md.PhrasingContent[] {
+function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
+  return (nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : textOfNodes(n.nodes))).join('');
+}
+
+function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
   const out: Md.PhrasingContent[] = [];
   for (const node of nodes ?? []) {
-    if (node.object === 'text') for (const l of node.leaves) out.push(...leafToMd(l));
+    if (node.object === 'text') for (const l of node.leaves) out.push(...leafToMd(l, state.html));
     else if (node.object === 'inline') {
-      const data = (node.data ?? {}) as { ref?: unknown; title?: string; alt?: string; caption?: string };
-      if (node.type === 'link') out.push({ type: 'link', url: refUrl(data.ref), title: data.title ?? null, children: inlinesToMd(node.nodes) });
-      else if (node.type === 'inline-image') out.push({ type: 'image', url: refUrl(data.ref), alt: data.alt ?? null, title: data.caption ?? null });
-      else out.push(...inlinesToMd(node.nodes));
+      const data = (node.data ?? {}) as { ref?: ContentRefValue; title?: string; alt?: string; caption?: string; formula?: string; code?: string; label?: string };
+      switch (node.type) {
+        case 'link':
+        case 'mention':
+        case 'button': {
+          const children = inlinesToMd(node.nodes, state);
+          const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : state.refs.label(data.ref) }];
+          out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
+          break;
+        }
+        case 'inline-image':
+          out.push({ type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : null, title: typeof data.caption === 'string' ? data.caption : null });
+          break;
+        case 'inline-math':
+          out.push({ type: 'inlineMath', value: typeof data.formula === 'string' ? data.formula : '' });
+          break;
+        case 'emoji': {
+          const code = typeof data.code === 'string' && /^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/i.test(data.code) ? data.code : undefined;
+          const chars = code?.split('-').map((c) => Number.parseInt(c, 16)).filter((c) => c <= 0x10ffff);
+          if (chars && chars.length > 0) out.push({ type: 'text', value: String.fromCodePoint(...chars) });
+          break;
+        }
+        default:
+          // Annotations, expressions and icons: their text (the note, the expression, the icon are in the Document).
+          out.push(...inlinesToMd(node.nodes, state));
+      }
     }
   }
   return out;
@@ -236,82 +440,196 @@ function childBlocks(b: Block): Block[] {
   return (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
 }
 
-function textOfBlock(b: Block): string {
-  return (b.nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.object === 'block' ? textOfBlock(n) : '')).join('');
+function blocksToMd(blocks: Block[], state: WriteState): Md.RootContent[] {
+  return blocks.flatMap((b) => blockToMd(b, state));
 }
 
-function blocksToMd(blocks: Block[]): Md.RootContent[] {
-  return blocks.map(blockToMd).filter((n): n is Md.RootContent => n !== undefined);
+/** Block data as GitBook tag attributes: strings as they are, booleans and numbers as their text. */
+function attributesOf(data: Record<string, unknown>, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const v = data[name];
+    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') out[name] = String(v);
+  }
+  return out;
 }
 
-function blockToMd(b: Block): Md.RootContent | undefined {
+const liquid = (name: Liquid['name'], attributes: Record<string, string>, children: Md.RootContent[]): Md.RootContent =>
+  ({ type: 'liquid', name, attributes, children }) as Liquid;
+
+function figureHtml(image: Block, state: WriteState): string {
+  const data = (image.data ?? {}) as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
+  const alt = typeof data.alt === 'string' ? data.alt : '';
+  const caption = typeof data.caption === 'string' && data.caption !== '' ? `<figcaption><p>${escapeHtml(data.caption.replace(/\s+/g, ' '))}</p></figcaption>` : '<figcaption></figcaption>';
+  return `<figure><img src="${escapeHtml(state.refs.write(data.ref))}" alt="${escapeHtml(alt.replace(/\s+/g, ' '))}">${caption}</figure>`;
+}
+
+function figureElement(image: Block, state: WriteState): Md.RootContent {
+  const data = (image.data ?? {}) as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
+  const img: Md.Image = { type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : '' };
+  const caption = typeof data.caption === 'string' && data.caption !== '' ? [element('figcaption', [{ type: 'text', value: data.caption }])] : [];
+  return element('figure', [img, ...caption] as Md.RootContent[]);
+}
+
+function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   const data = (b.data ?? {}) as Record<string, unknown>;
+  const inner = () => blocksToMd(childBlocks(b), state);
   switch (b.type) {
     case 'paragraph':
-      if (data.html === true) return { type: 'html', value: textOfBlock(b) };
-      return { type: 'paragraph', children: inlinesToMd(b.nodes) };
+      if (data.html === true) return [{ type: 'html', value: textOfNodes(b.nodes) }];
+      return [{ type: 'paragraph', children: inlinesToMd(b.nodes, state) }];
     case 'heading-1':
     case 'heading-2':
     case 'heading-3': {
       const level = b.type === 'heading-1' ? 1 : b.type === 'heading-2' ? 2 : typeof data.level === 'number' && data.level >= 3 && data.level <= 6 ? data.level : 3;
-      return { type: 'heading', depth: level as Md.Heading['depth'], children: inlinesToMd(b.nodes) };
+      return [{ type: 'heading', depth: level as Md.Heading['depth'], children: inlinesToMd(b.nodes, state) }];
     }
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks': {
       const spread = data.spread === true;
-      return {
-        type: 'list',
-        ordered: b.type === 'list-ordered',
-        ...(b.type === 'list-ordered' && { start: typeof data.start === 'number' ? data.start : 1 }),
-        spread,
-        children: childBlocks(b).map((item) => {
-          const checked = (item.data as { checked?: unknown } | undefined)?.checked;
-          return {
-            type: 'listItem',
-            spread,
-            checked: typeof checked === 'boolean' ? checked : null,
-            children: blocksToMd(item.type === 'list-item' ? childBlocks(item) : [item]) as Md.BlockContent[],
-          };
-        }),
-      };
+      return [
+        {
+          type: 'list',
+          ordered: b.type === 'list-ordered',
+          ...(b.type === 'list-ordered' && { start: typeof data.start === 'number' ? data.start : 1 }),
+          spread,
+          children: childBlocks(b).map((item) => {
+            const checked = (item.data as { checked?: unknown } | undefined)?.checked;
+            return {
+              type: 'listItem',
+              spread,
+              checked: typeof checked === 'boolean' ? checked : null,
+              children: blocksToMd(item.type === 'list-item' ? childBlocks(item) : [item], state) as Md.BlockContent[],
+            };
+          }),
+        },
+      ];
     }
-    case 'code':
-      return {
+    case 'code': {
+      const code: Md.Code = {
         type: 'code',
-        lang: typeof data.syntax === 'string' ? data.syntax : null,
+        lang: typeof data.syntax === 'string' && data.syntax !== '' ? data.syntax : null,
         meta: typeof data.meta === 'string' ? data.meta : null,
-        value: childBlocks(b).map(textOfBlock).join('\n'),
+        value: childBlocks(b).map((line) => textOfNodes(line.nodes)).join('\n'),
       };
+      const attributes = attributesOf(data, ['title', 'overflow', ...codeFlags]);
+      return Object.keys(attributes).length > 0 && !state.html ? [liquid('code', attributes, [code])] : [code];
+    }
+    case 'math':
+      return [{ type: 'math', value: typeof data.formula === 'string' ? data.formula : '' } as Md.RootContent];
     case 'blockquote':
-      return { type: 'blockquote', children: blocksToMd(childBlocks(b)) as Md.BlockContent[] };
+      return [{ type: 'blockquote', children: inner() as Md.BlockContent[] }];
     case 'hint': {
       // A style outside the public API's enum is written as `info`, the default style.
       const style = hintStyles.includes(data.style as HintStyle) ? (data.style as HintStyle) : 'info';
-      return { type: 'hint', style, children: blocksToMd(childBlocks(b)) as Md.BlockContent[] };
+      return [{ type: 'hint', style, children: inner() as Md.BlockContent[] }];
     }
     case 'divider':
-      return { type: 'thematicBreak' };
+      return [{ type: 'thematicBreak' }];
     case 'table': {
       const alignments = Array.isArray(data.alignments) ? (data.alignments as string[]) : [];
-      return {
-        type: 'table',
-        align: alignments.map((a) => (a === 'left' || a === 'right' || a === 'center' ? a : null)),
-        children: childBlocks(b).map((row) => ({ type: 'tableRow', children: childBlocks(row).map((cell) => ({ type: 'tableCell', children: inlinesToMd(cell.nodes) })) })),
-      };
+      const rows = childBlocks(b);
+      if (rows.length === 0) return [];
+      return [
+        {
+          type: 'table',
+          align: alignments.map((a) => (a === 'left' || a === 'right' || a === 'center' ? a : null)),
+          children: rows.map((row) => ({ type: 'tableRow', children: childBlocks(row).map((cell) => ({ type: 'tableCell', children: inlinesToMd(cellInlines(cell), state) })) })),
+        },
+      ];
     }
+    case 'tabs':
+      return [liquid('tabs', {}, inner())];
+    case 'tabs-item':
+      if (state.html) return [element('section', [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: typeof data.title === 'string' ? data.title : '' }] }] }, ...inner()])];
+      return [liquid('tab', attributesOf(data, ['title']), inner())];
+    case 'stepper':
+      return [liquid('stepper', {}, inner())];
+    case 'stepper-step':
+      return [liquid('step', {}, inner())];
+    case 'columns':
+      return [liquid('columns', {}, inner())];
+    case 'column':
+      return [liquid('column', attributesOf(data, ['width']), inner())];
+    case 'updates':
+      return [liquid('updates', {}, inner())];
+    case 'update':
+      return [liquid('update', attributesOf(data, ['date']), inner())];
+    case 'embed':
+      if (state.html) {
+        const url = typeof data.url === 'string' ? data.url : '';
+        return [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }, ...inner()];
+      }
+      return [liquid('embed', { url: typeof data.url === 'string' ? data.url : '', ...attributesOf(data, ['fullWidth']) }, inner())];
+    case 'file':
+      if (state.html) {
+        const link: Md.Link = { type: 'link', url: state.refs.write(data.ref as ContentRefValue), children: [{ type: 'text', value: state.refs.label(data.ref as ContentRefValue) }] };
+        return [{ type: 'paragraph', children: [link] }, ...inner()];
+      }
+      return [liquid('file', { src: state.refs.write(data.ref as ContentRefValue) }, inner())];
+    case 'content-ref': {
+      const url = state.refs.write(data.ref as ContentRefValue);
+      const label = state.refs.label(data.ref as ContentRefValue);
+      if (state.html) return [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: label }] }] }];
+      return [liquid('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: label }] }] }])];
+    }
+    case 'expandable': {
+      const title = typeof data.title === 'string' ? data.title.replace(/\s+/g, ' ') : '';
+      if (state.html) return [element('details', [element('summary', [{ type: 'text', value: title }]), ...inner()], data.defaultExpanded === true ? { open: '' } : undefined)];
+      return [
+        { type: 'html', value: `<details${data.defaultExpanded === true ? ' open' : ''}>\n<summary>${escapeHtml(title)}</summary>` },
+        ...inner(),
+        { type: 'html', value: '</details>' },
+      ];
+    }
+    case 'images': {
+      if (state.html) {
+        const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureElement(i, state));
+        return figures.length === 0 ? [] : [figures.length === 1 ? figures[0] : element('div', figures)];
+      }
+      const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureHtml(i, state));
+      if (figures.length === 0) return [];
+      return [{ type: 'html', value: figures.length === 1 ? figures[0] : `<div>${figures.join('')}</div>` }];
+    }
+    case 'image':
+      return [state.html ? figureElement(b, state) : { type: 'html', value: figureHtml(b, state) }];
     default: {
-      // Blocks Markdown has no syntax for (tabs, embeds, …) keep their blocks, or failing that their text.
-      const inner = childBlocks(b);
-      if (inner.length > 0) return { type: 'blockquote', children: blocksToMd(inner) as Md.BlockContent[] };
-      const text = textOfBlock(b);
-      return text === '' ? undefined : { type: 'paragraph', children: [{ type: 'text', value: text }] };
+      // Blocks Markdown has no syntax for (`if`, OpenAPI operations, integrations, …) are in the
+      // Document only; their inner blocks, or their text, stand for them here.
+      const blocks = childBlocks(b);
+      if (blocks.length > 0) return inner();
+      const phrasing = inlinesToMd(b.nodes, state);
+      return phrasing.length === 0 ? [] : [{ type: 'paragraph', children: phrasing }];
     }
   }
 }
 
-/** Markdown for a rich-text document. */
-export function documentToMarkdown(document: { nodes: Block[] }): string {
-  const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes) };
-  return toMarkdown(root, { extensions: [gfmToMarkdown(), hintToMarkdown()], bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' }).replace(/\n+$/, '');
+/** A table cell's inline content: its own inlines, or those of the paragraphs it holds. */
+function cellInlines(cell: Block): Block['nodes'] {
+  const nodes = cell.nodes ?? [];
+  if (nodes.every((n) => n.object !== 'block')) return nodes;
+  return nodes.flatMap((n) => (n.object === 'block' ? (n.nodes ?? []).filter((m) => m.object !== 'block') : [n]));
+}
+
+/**
+ * The mdast tree of a document for the published site's renderer: references written by `refs` (the
+ * site's own URLs), raw HTML and GitBook tags given as elements (`siteElement` nodes with `data.hName`).
+ */
+export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs): Md.Root {
+  return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true }) };
+}
+
+/** GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets. */
+export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs): string {
+  const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes, { refs }) };
+  return toMarkdown(root, {
+    extensions: [gfmToMarkdown(), mathToMarkdown({ singleDollarTextMath: false }), liquidToMarkdown()],
+    bullet: '-',
+    fences: true,
+    rule: '-',
+    emphasis: '_',
+    strong: '*',
+    listItemIndent: 'one',
+  }).replace(/\n+$/, '');
 }

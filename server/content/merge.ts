@@ -1,14 +1,13 @@
 // Three-way merge of revision contents. Records (pages, files, variables, reusable contents) changed on
 // one side only since the base take that side. A page changed on both sides is merged field by field,
-// and its content block by block (by block key, block-keys.ts): the order of the blocks with node-diff3's
-// diff3 over the key sequences, each block's content taking the side that changed it. Refused (409,
-// naming the page and the block or field): a block changed on both sides differently, a block deleted on
-// one side and changed on the other, blocks moved around the same place on both sides, a field changed
-// on both sides differently.
-import { diff3Merge } from 'node-diff3';
+// and its content over its node tree (merge-blocks.ts: list items, table rows and cells, children of
+// containers, by block key). Refused (409, naming the page and the block and its path, or the field): a
+// node changed on both sides differently, a block deleted on one side and changed on the other, blocks
+// moved around the same place on both sides, a field changed on both sides differently.
 import { Conflict } from '../errors.js';
-import { blockSignature, pageDocument, setPageDocument } from './block-keys.js';
-import type { Block } from './markdown-document.js';
+import { blockSignature } from './block-keys.js';
+import { mergeBlockTree } from './merge-blocks.js';
+import { pageDocument, setPageDocument } from './page-content.js';
 import type { RevisionContent, StoredPage } from './revision-content.js';
 
 /** JSON with sorted keys, so two equal records compare equal whatever order their keys were set in. */
@@ -58,88 +57,25 @@ const pageName = (p: StoredPage) => `page "${p.title}" (${p.id})`;
 /** The page's fields other than its content. */
 const PAGE_FIELDS = ['parent', 'position', 'type', 'title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
 
-/** The order of the block keys: diff3 over the three sequences; a stretch rearranged on both sides is refused. */
-function mergeOrder(base: string[], theirs: string[], ours: string[], page: StoredPage): string[] {
-  const out: string[] = [];
-  for (const region of diff3Merge(ours, base, theirs)) {
-    if (region.ok) out.push(...region.ok);
-    else if (region.conflict) out.push(...resolveStretch(region.conflict, page));
-  }
-  return out;
+/** A page's content as one comparable list: its document's data, then its blocks' signatures. */
+function contentOf(page: StoredPage): string[] {
+  const document = pageDocument(page);
+  return [stable(document.data), ...document.nodes.map(blockSignature)];
 }
 
-/**
- * A stretch both sides changed. When neither side reordered the blocks it kept, the stretch is the base's
- * blocks kept by both, with each side's new blocks after the block they follow on that side (theirs
- * first). Blocks deleted on one side and changed on the other are found by the caller.
- */
-function resolveStretch(c: { a: string[]; o: string[]; b: string[] }, page: StoredPage): string[] {
-  const { a: ours, o: base, b: theirs } = c;
-  const keepsOrder = (side: string[]) => {
-    const kept = side.filter((k) => base.includes(k));
-    return same(kept, base.filter((k) => kept.includes(k)));
-  };
-  if (!keepsOrder(ours) || !keepsOrder(theirs)) {
-    throw new Conflict(`Blocks ${base.join(', ')} of ${pageName(page)} were moved both in the change request and in the space`);
-  }
-  const result = base.filter((k) => ours.includes(k) && theirs.includes(k));
-  const insertedBy = new Map<string, 'theirs' | 'ours'>();
-  for (const [side, keys] of [['theirs', theirs], ['ours', ours]] as const) {
-    // Ours goes after what theirs inserted at the same place.
-    const skipTheirs = (from: number) => {
-      let at = from;
-      while (side === 'ours' && insertedBy.get(result[at + 1]) === 'theirs') at++;
-      return at;
-    };
-    let cursor = skipTheirs(-1);
-    for (const key of keys) {
-      const at = result.indexOf(key);
-      if (at >= 0) cursor = skipTheirs(at);
-      else if (!base.includes(key)) {
-        result.splice(cursor + 1, 0, key);
-        insertedBy.set(key, side);
-        cursor++;
-      }
-    }
-  }
-  return result;
+/** `page` with the content of `from` (its Document, or a legacy page's Markdown and keys). */
+function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
+  const { document, markdown, keys, ...rest } = page;
+  void document, void markdown, void keys;
+  return { ...rest, ...(from.document && { document: from.document }), ...(from.markdown !== undefined && { markdown: from.markdown }), ...(from.keys && { keys: from.keys }) };
 }
 
-/** The blocks of a page's content: their keys in order, each block and its signature by key (computed once). */
-interface PageBlocks {
-  order: string[];
-  byKey: Map<string, Block>;
-  sigs: Map<string, string>;
-  /** The signatures in order: the page's content, comparable as a whole. */
-  content: string[];
-}
-
-function blocksOf(page: StoredPage): PageBlocks {
-  const nodes = pageDocument(page).nodes;
-  const order = nodes.map((b) => b.key ?? '');
-  const content = nodes.map(blockSignature);
-  return { order, byKey: new Map(nodes.map((b, i) => [order[i], b])), sigs: new Map(order.map((k, i) => [k, content[i]])), content };
-}
-
-/** The content of a page changed on both sides, merged block by block. */
-function mergeBlocks(b: PageBlocks, t: PageBlocks, o: PageBlocks, ours: StoredPage): Block[] {
-  const order = mergeOrder(b.order, t.order, o.order, ours);
-  const merged: Block[] = [];
-  for (const key of order) {
-    const [bs, ts, os] = [b.sigs.get(key), t.sigs.get(key), o.sigs.get(key)];
-    if (ts === os || bs === os) merged.push((t.byKey.get(key) ?? o.byKey.get(key))!);
-    else if (bs === ts) merged.push((o.byKey.get(key) ?? t.byKey.get(key))!);
-    else throw new Conflict(`Block ${key} of ${pageName(ours)} was changed both in the change request and in the space`);
-  }
-  // A base block missing from the result was deleted on a side; the other side must have left it unchanged.
-  const kept = new Set(order);
-  for (const key of b.order) {
-    if (kept.has(key)) continue;
-    const base = b.sigs.get(key);
-    const changed = [t.sigs.get(key), o.sigs.get(key)].some((x) => x !== undefined && x !== base);
-    if (changed) throw new Conflict(`Block ${key} of ${pageName(ours)} was deleted on one side (change request or space) and changed on the other`);
-  }
-  return merged;
+/** The `data` of a page's document merged: the side that changed it, a 409 when both did differently. */
+function mergeData(base: StoredPage, theirs: StoredPage, ours: StoredPage): Record<string, unknown> | undefined {
+  const [b, t, o] = [pageDocument(base).data, pageDocument(theirs).data, pageDocument(ours).data];
+  if (same(t, o) || same(b, o)) return t;
+  if (same(b, t)) return o;
+  throw new Conflict(`The document data of ${pageName(ours)} was changed both in the change request and in the space`);
 }
 
 /** A page changed on both sides: each field from the side that changed it, the content block by block. */
@@ -156,10 +92,11 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
     else throw new Conflict(`The ${field} of ${pageName(ours)} was changed both in the change request and in the space`);
   }
   page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
-  const [b, t, o] = [blocksOf(base), blocksOf(theirs), blocksOf(ours)];
-  if (same(b.content, o.content)) return page;
-  if (same(b.content, t.content) || same(t.content, o.content)) return { ...page, markdown: ours.markdown, keys: ours.keys };
-  setPageDocument(page, mergeBlocks(b, t, o, ours));
+  const [b, t, o] = [contentOf(base), contentOf(theirs), contentOf(ours)];
+  if (same(b, o)) return page;
+  if (same(b, t) || same(t, o)) return withContentOf(page, ours);
+  const blocks = mergeBlockTree(pageDocument(base).nodes, pageDocument(theirs).nodes, pageDocument(ours).nodes, { page: pageName(ours) });
+  setPageDocument(page, blocks, mergeData(base, theirs, ours));
   return page;
 }
 

@@ -2,6 +2,7 @@
 // siblings: a page is then one record that a merge can compare, take or refuse on its own, and the tree
 // is rebuilt on read (revision-view.ts).
 import type { KeyTree } from './block-keys.js';
+import type { Document } from './markdown-document.js';
 
 export interface StoredPage {
   id: string;
@@ -11,8 +12,11 @@ export interface StoredPage {
   type: 'document' | 'group';
   title: string;
   slug: string;
-  markdown: string;
-  /** Keys of the blocks of `markdown`, shaped like its document (server/content/block-keys.ts). */
+  /** The content: a Document, every block with its key (page-content.ts; docs/content.md). */
+  document?: Document;
+  /** Pages stored before Documents were: their Markdown, read as their Document until their next write. */
+  markdown?: string;
+  /** Keys of the blocks of a legacy page's `markdown`, shaped like its document (block-keys.ts). */
   keys?: KeyTree;
   description?: string;
   emoji?: string;

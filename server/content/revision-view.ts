@@ -5,7 +5,8 @@ import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
-import { pageDocument } from './block-keys.js';
+import { pageDocument, pageMarkdown } from './page-content.js';
+import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 import type { StoredRevision } from './revisions.store.js';
@@ -25,10 +26,22 @@ export interface ContentLocation {
 
 export type PageFormat = 'document' | 'markdown';
 
+interface PageOptions {
+  format?: PageFormat;
+  children: boolean;
+  /** The revision the content is, so the page's Markdown is written once per revision. */
+  revisionId?: string;
+}
+
 /** The API form of a stored page; `format` adds its content, `children` its subpages. */
-export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionContent, page: StoredPage, options: { format?: PageFormat; children: boolean }): RevisionPage {
+export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionContent, page: StoredPage, options: PageOptions): RevisionPage {
   const byId = new Map(content.pages.map((p) => [p.id, p]));
   return pageView(ctx, where, content, byId, page, options);
+}
+
+/** The `markdown` format of a page of `content`: references as relative paths (ref-resolver.ts). */
+export function markdownOfPage(content: RevisionContent, page: StoredPage, revisionId?: string): string {
+  return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && `${revisionId}\u0000${page.id}`);
 }
 
 function pageView(
@@ -37,7 +50,7 @@ function pageView(
   content: RevisionContent,
   byId: Map<string, StoredPage>,
   page: StoredPage,
-  options: { format?: PageFormat; children: boolean },
+  options: PageOptions,
 ): RevisionPage {
   const path = pagePath(byId, page);
   return {
@@ -48,7 +61,7 @@ function pageView(
     ...(page.icon && { icon: page.icon }),
     createdAt: page.createdAt,
     updatedAt: page.updatedAt,
-    ...(options.format === 'markdown' && { markdown: page.markdown }),
+    ...(options.format === 'markdown' && { markdown: markdownOfPage(content, page, options.revisionId) }),
     ...(options.format === 'document' && { document: pageDocument(page) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,

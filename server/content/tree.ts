@@ -19,6 +19,23 @@ export async function lockTree(tx: Ctx, ...organizationIds: string[]): Promise<v
   await tx.db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, ids)).orderBy(asc(organizations.id)).for('no key update');
 }
 
+/**
+ * `lockTree` for a write to one item read before the lock: once the lock is held, the item must still be
+ * in `organizationId`. A transfer that committed while this write waited has moved it to another
+ * organization, where the write's checks (its parent, its neighbours) no longer hold: Conflict, and the
+ * caller may retry.
+ */
+export async function lockTreeOfItem(
+  tx: Ctx,
+  table: typeof collections | typeof spaces,
+  itemId: string,
+  organizationId: string,
+): Promise<void> {
+  await lockTree(tx, organizationId);
+  const [row] = await tx.db.select({ organizationId: table.organizationId }).from(table).where(eq(table.id, itemId));
+  if (row && row.organizationId !== organizationId) throw new Conflict(`${itemId} was moved to another organization meanwhile; read it again and retry`);
+}
+
 function sameParent(table: typeof collections | typeof spaces, organizationId: string, parentId: string | null): SQL | undefined {
   return and(eq(table.organizationId, organizationId), parentId === null ? isNull(table.parentId) : eq(table.parentId, parentId));
 }
@@ -108,7 +125,7 @@ export async function placementOfMove(tx: Ctx, organizationId: string, body: Mov
   if (anchor) {
     const placement = await placeNextToSpace(tx, organizationId, anchor.space, anchor.side);
     if (body.parent !== undefined && body.parent !== placement.parentId) {
-      throw new Conflict(`Space ${anchor.space} is not in the collection given as parent`);
+      throw new Conflict(`body.position.${anchor.side}.space: space ${anchor.space} is not in the collection given as body.parent`);
     }
     return placement;
   }

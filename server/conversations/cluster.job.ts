@@ -6,11 +6,11 @@
 // conversation re-ingested in between (its own job follows).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
+import { conversationIssues, conversations, issueClusters, organizations } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { configuredExtractor, type FoundIssue, type IssueExtractor } from './issue-extraction.js';
+import { configuredExtractor, heuristicExtractor, type FoundIssue, type IssueExtractor } from './issue-extraction.js';
 import { addInto, cosine, inverseFrequencies, normalize, SIMILARITY_THRESHOLD, tfidf, tokens, topTerms, type Vector } from './similarity.js';
 
 export const CLUSTER_CONVERSATIONS = 'cluster-conversations';
@@ -191,9 +191,12 @@ export function clusterConversationsHandler(extractor?: IssueExtractor): JobHand
   return async (payload, ctx) => {
     resolved ??= configuredExtractor();
     const { organizationId } = payload as { organizationId: string };
+    // An organization whose AI features are off (`ai: false`) never has a conversation sent to a model.
+    const [organization] = await ctx.db.select({ ai: organizations.ai }).from(organizations).where(eq(organizations.id, organizationId));
+    const extractor = organization?.ai === false ? heuristicExtractor : resolved;
     let handled = 0;
-    for (let n = await processBatch(ctx.db, resolved, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, resolved, organizationId, ctx.now())) handled += n;
-    if (handled > 0) ctx.log.info({ organizationId, conversations: handled, extractor: resolved.kind }, 'clustered conversation issues');
+    for (let n = await processBatch(ctx.db, extractor, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, extractor, organizationId, ctx.now())) handled += n;
+    if (handled > 0) ctx.log.info({ organizationId, conversations: handled, extractor: extractor.kind }, 'clustered conversation issues');
   };
 }
 

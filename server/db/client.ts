@@ -18,9 +18,48 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
-  /** Applies the pending drizzle-kit migrations. */
-  migrate(): Promise<void>;
+  /**
+   * Applies the pending drizzle-kit migrations under the database's start-up lock, then runs `afterwards`
+   * (a first start's bootstrap) still holding it. On PostgreSQL the lock is a session advisory lock on a
+   * connection of its own: processes started together on one database take turns, the first migrates and
+   * the others, once it is done, find nothing to apply (`waited` says one had to wait; `onWait` is told
+   * before it does). Released when done, or by PostgreSQL if the process dies holding it. On PGlite the
+   * DATA_DIR lock (server/storage-lock.ts) already keeps other processes out.
+   */
+  migrate(options?: MigrateOptions): Promise<MigrateResult>;
   close(): Promise<void>;
+}
+
+export interface MigrateOptions {
+  afterwards?: () => Promise<unknown>;
+  onWait?: () => void;
+}
+
+export interface MigrateResult {
+  /** How many migrations this call applied (0: the database was up to date). */
+  applied: number;
+  /** Whether another process held the start-up lock when this one asked for it. */
+  waited: boolean;
+}
+
+/** The advisory lock's key: a hash of a name no other application on the database would use. */
+const STARTUP_LOCK = `hashtextextended('docs-workspace-api: migrations and bootstrap', 0)`;
+
+/** How many migrations drizzle has recorded (0 before the first: its table does not exist yet). */
+async function recordedMigrations(db: Db): Promise<number> {
+  const [{ exists }] = await queryRows<{ exists: boolean }>(db, sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`);
+  if (!exists) return 0;
+  const [{ count }] = await queryRows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`);
+  return count;
+}
+
+/** Migrates with `apply` and runs `afterwards`, counting what was applied. */
+async function migrateCounting(db: Db, apply: () => Promise<void>, afterwards?: () => Promise<unknown>): Promise<number> {
+  const before = await recordedMigrations(db);
+  await apply();
+  const applied = (await recordedMigrations(db)) - before;
+  await afterwards?.();
+  return applied;
 }
 
 /** How PostgreSQL connections behave when the server is slow or gone (server/config.ts reads them from the environment). */
@@ -79,7 +118,24 @@ export function createDb(config: StorageConfig): Database {
     directQueries.set(db as unknown as Db, async (name, text, params) => (await pool.query({ name, text, values: params })).rows);
     return {
       db: db as unknown as Db,
-      migrate: () => migratePg(db, { migrationsFolder }),
+      migrate: async ({ afterwards, onWait } = {}) => {
+        // Its own connection, outside the pool: the migrator needs the pool's, whatever its size.
+        const locker = new pg.Client({ connectionString: config.url, connectionTimeoutMillis: config.connectTimeoutMs ?? 5000 });
+        locker.on('error', onError);
+        await locker.connect();
+        try {
+          const [{ locked }] = (await locker.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${STARTUP_LOCK}) AS locked`)).rows;
+          if (!locked) {
+            onWait?.();
+            await locker.query(`SELECT pg_advisory_lock(${STARTUP_LOCK})`);
+          }
+          const applied = await migrateCounting(db as unknown as Db, () => migratePg(db, { migrationsFolder }), afterwards);
+          await locker.query(`SELECT pg_advisory_unlock(${STARTUP_LOCK})`);
+          return { applied, waited: !locked };
+        } finally {
+          await locker.end();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -92,7 +148,7 @@ export function createDb(config: StorageConfig): Database {
   directQueries.set(db as unknown as Db, thread ? async (name, text, params) => (await thread.execute(name, text, params)).rows : pgliteDirectQuery(client));
   return {
     db: db as unknown as Db,
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: async ({ afterwards } = {}) => ({ applied: await migrateCounting(db as unknown as Db, () => migratePglite(db, { migrationsFolder }), afterwards), waited: false }),
     close: () => client.close(),
   };
 }

@@ -2,6 +2,7 @@
 // seeded databases hold the same workspace (only ids and timestamps differ), and screenshots and tests
 // can rely on what they show.
 import type { Role } from '../auth/roles.js';
+import { ROBOT_STATUS_SCRIPT } from './robot-status.bundle.js';
 
 export const DEMO_ORGANIZATION_TITLE = 'Acme Robotics';
 /** The title the organization carries while it is being filled: a seed that stopped half-way is recognisable. */
@@ -145,8 +146,14 @@ export const DEMO_INTEGRATION = {
     target: 'site' as const,
     scopes: ['site:metadata:read' as const, 'site:script:inject' as const],
     categories: ['other' as const],
-    script: "export default createIntegration({ events: { site_view: async () => {} } });",
+    // Written with @gitbook/runtime (scripts/demo-integration/robot-status.ts), bundled as @gitbook/cli does.
+    runtime: 'v2' as const,
+    script: ROBOT_STATUS_SCRIPT,
+    configurations: { site: { properties: { statusPage: { type: 'string' as const, title: 'Status page', description: 'Where the banner links to.' } } } },
+    contentSecurityPolicy: { 'connect-src': 'https://status.acme-robotics.example.com' },
   },
+  /** The site installation's configuration. */
+  siteConfiguration: { statusPage: 'https://status.acme-robotics.example.com/arms' },
 };
 
 /** Two versions of the same small API description, given as text (no network needed). */

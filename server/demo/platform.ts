@@ -25,7 +25,16 @@ export async function seedPlatform(organizationId: string, actors: DemoActors, c
 
   const integration = { params: { path: { integrationName: DEMO_INTEGRATION.name } } };
   await must(owner.POST('/integrations/{integrationName}', { ...integration, body: { ...DEMO_INTEGRATION.definition, organization: organizationId } }));
-  await must(owner.POST('/integrations/{integrationName}/installations', { ...integration, body: { organization: organizationId } }));
+  const installed = await must(owner.POST('/integrations/{integrationName}/installations', { ...integration, body: { organization: organizationId } }));
+  // On the demo site, configured: its pages load the integration's script (fetch_published_script).
+  const onSite = { params: { path: { integrationName: DEMO_INTEGRATION.name, installationId: installed.id } } };
+  await must(owner.POST('/integrations/{integrationName}/installations/{installationId}/sites', { ...onSite, body: { siteId: site.id } }));
+  await must(
+    owner.PATCH('/integrations/{integrationName}/installations/{installationId}/sites/{siteId}', {
+      params: { path: { ...onSite.params.path, siteId: site.id } },
+      body: { configuration: DEMO_INTEGRATION.siteConfiguration },
+    }),
+  );
 
   const [first, ...later] = DEMO_OPENAPI.versions;
   await must(owner.POST('/orgs/{organizationId}/openapi', { ...org, body: { slug: DEMO_OPENAPI.slug, source: { text: first } } }));

@@ -33,7 +33,8 @@ function answerError(logger: Logger, req: IncomingMessage, res: ServerResponse, 
 export function runExchange(options: ExchangeOptions, req: IncomingMessage, res: ServerResponse, operationIdOf: () => string | undefined, work: (requestId: string) => Promise<void>): void {
   if (options.metrics) measureRequest(options.metrics, req, res, operationIdOf);
   options.cors(req, res, () => {
-    const requestId = logRequest(options.logger, req, res, req.url!, operationIdOf);
+    // The path from the root: a host app that mounted the API keeps it as `originalUrl` (Express, Connect).
+    const requestId = logRequest(options.logger, req, res, (req as { originalUrl?: string }).originalUrl ?? req.url!, operationIdOf);
     work(requestId).catch((err: unknown) => answerError(options.logger, req, res, requestId, err));
   });
 }

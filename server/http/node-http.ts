@@ -33,7 +33,5 @@ export function redirect(req: IncomingMessage, res: ServerResponse, location: st
   sendText(req, res, 302, 'text/plain', `Found. Redirecting to ${address}`);
 }
 
-/** Whether the connection is TLS (Express's `req.secure` without `trust proxy`, which this server does not set). */
-export function isSecure(req: IncomingMessage): boolean {
-  return (req.socket as { encrypted?: boolean }).encrypted === true;
-}
+// Whether the client reached the server over TLS: the connection's, or as a trusted proxy says (TRUST_PROXY).
+export { isSecure } from './proxy-trust.js';

@@ -30,7 +30,8 @@ export interface OperationsOptions extends ExchangeOptions {
   handlers: Handlers<Ctx, Grants>;
   /** The caller of a request, or a thrown 401/429 (server/http/rate-limit.ts). */
   authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Caller>;
-  contextOf: (caller: Caller, requestId: string) => Ctx;
+  /** The context of a request; `base` is the path the API is served under (`/v1`, or a host's mount), for its URLs. */
+  contextOf: (caller: Caller, requestId: string, base: string) => Ctx;
   /** Told, once answered, how many SQL statements the request sent after authentication (the query-budget test). */
   onStatements?: (operationId: string, statements: number) => void;
 }
@@ -38,9 +39,11 @@ export interface OperationsOptions extends ExchangeOptions {
 /** What a request has learnt on its way: its route, its id (for the log and errors) and, once its method is served, its operation. */
 interface Exchange {
   found: NonNullable<RouteLookup>;
-  /** The path under /v1, and the query string. */
+  /** The path under the API's base, and the query string. */
   path: string;
   query: string;
+  /** Where the API is served: `/v1` on the standalone server, the mount path in a host app. */
+  base: string;
   id: string;
   operationId?: OperationId;
 }
@@ -66,11 +69,20 @@ function utf8Only(_req: Request, _res: Response, bytes: Buffer) {
  */
 function jsonBody(limit: number): Middleware {
   const parse = express.json({ limit, verify: utf8Only }) as unknown as Middleware;
-  return (req, res, next) =>
+  return (req, res, next) => {
+    // A host app's body parser ran before the mounted API (the body is read; body-parser 1 also marks
+    // `_body`): the bytes are gone, but the operation's own limit still holds, on the declared length or,
+    // when chunked, the parsed body's size.
+    if (req.readableEnded || (req as { _body?: boolean })._body === true) {
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      const size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify((req as { body?: unknown }).body) ?? '');
+      return next(size > limit ? Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' }) : undefined);
+    }
     parse(req, res, (err?: unknown) => {
       const e = err as { type?: string; status?: number } | undefined;
       next(e && e.type === undefined && e.status === 400 ? Object.assign(e, { type: 'encoding.failed' }) : err);
     });
+  };
 }
 
 function runMiddleware(middleware: Middleware, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -100,11 +112,13 @@ export function isOperationPath(url: string): boolean {
 }
 
 /**
- * A request handler serving the paths of the route table under /v1 (`isOperationPath`); any other path
- * (Express's routes under /v1: files, PDFs, integration assets, the published document; and unknown
- * paths, 404) goes to `next`.
+ * Serves one request whose URL under the API's base is `url` (path and query): the operations of the
+ * route table; any other path (the API's Express routes: files, PDFs, integration assets, the published
+ * document; and unknown paths) goes to `next`.
  */
-export function serveOperations(options: OperationsOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+export type ServeOperations = (req: IncomingMessage, res: ServerResponse, next: () => void, base: string, url: string) => void;
+
+export function serveOperations(options: OperationsOptions): ServeOperations {
   const { handlers, onStatements } = options;
   const lookup = compileRouteTable();
   const bound = new Map<OperationId, BoundOperation>();
@@ -134,7 +148,7 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
       query: op.query ? validatePart('query', op.query, parseQuery(exchange.query)) : {},
       body: readBody(op, req),
     };
-    const ctx = options.contextOf(caller, exchange.id);
+    const ctx = options.contextOf(caller, exchange.id, exchange.base);
     const installation = ctx.caller.installation;
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
@@ -164,12 +178,12 @@ export function serveOperations(options: OperationsOptions): (req: IncomingMessa
     });
   }
 
-  return (req, res, next) => {
-    const { path: fullPath, query } = pathAndQuery(req.url!);
-    const path = fullPath.slice(3) || '/';
+  return (req, res, next, base, url) => {
+    const { path: underBase, query } = pathAndQuery(url);
+    const path = underBase || '/';
     const found = lookup(req.method!, path);
     if (!found) return next();
-    const exchange: Exchange = { found, path, query, id: '' };
+    const exchange: Exchange = { found, path, query, base, id: '' };
     runExchange(
       options,
       req,

@@ -1,9 +1,10 @@
 // Authentication with rate limiting (server/operating/rate-limit.ts), in front of every /v1 request.
 // A request with a valid token counts against its token; one without (missing or invalid token) against its
-// address (the connection's: behind a load balancer that is the balancer's, so such
-// requests, all answered 401 anyway, share one budget). Every answer carries X-RateLimit-Limit,
+// address (the connection's peer, or with TRUST_PROXY the client's as the trusted proxies forwarded it:
+// server/http/proxy-trust.ts). Every answer carries X-RateLimit-Limit,
 // X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); a request over the limit is answered 429 with
 // the error body and Retry-After, before any query of its own.
+import { clientAddress } from './proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Caller } from '../context.js';
@@ -35,7 +36,7 @@ export function authenticateRequests(authenticate: Authenticator, limiter: RateL
       caller = await authenticate(req.headers.authorization);
     } catch (err) {
       // Counted against the address, then answered 401 (or 429 once the address is over its limit).
-      if (err instanceof Unauthorized) apply(res, limiter.hit(`address:${req.socket.remoteAddress ?? 'unknown'}`), onRefused);
+      if (err instanceof Unauthorized) apply(res, limiter.hit(`address:${clientAddress(req)}`), onRefused);
       throw err;
     }
     // The authenticator accepted the header, so it holds the token.

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.js';
 import { integrationAssets, integrations } from '../db/schema/index.js';
 import { errorBody } from '../http/errors.js';
 
-export const ASSETS_PATH = '/v1/integrations/:integrationName/assets/:file';
+export const ASSETS_PATH = '/integrations/:integrationName/assets/:file'; // under the API's path (/v1, or where a host app mounted it)
 
 /** The Express handler serving the stored images, typed by their sniffed signature. */
 export function integrationAssetsRoute(db: Db): RequestHandler {

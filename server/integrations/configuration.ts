@@ -2,6 +2,8 @@
 // for that target (`configurations.account`, `.space` or `.site`): each required setting present, each
 // known setting of its declared type and, for an enum, one of its values. Settings the form does not
 // name are kept (the description calls the configuration free-form). The whole is capped in size.
+// A target configured by a component of the integration (`{ componentId }`) has no form here: the component
+// checks its settings, so they are stored as given, within the same size limit.
 import { BadRequest } from '../errors.js';
 
 /** The largest configuration accepted, written as JSON. */
@@ -31,7 +33,7 @@ export function checkConfiguration(configurations: unknown, target: 'account' | 
     throw new BadRequest(`body.configuration: at most ${MAX_CONFIGURATION_BYTES} bytes of JSON`);
   }
   const schema = (configurations as Record<string, ConfigurationSchema | undefined> | null)?.[target];
-  if (!schema) return configuration;
+  if (!schema || !('properties' in schema)) return configuration;
   for (const name of schema.required ?? []) {
     if (configuration[name] === undefined || configuration[name] === null) {
       throw new BadRequest(`body.configuration.${name}: required by the integration's ${target} configuration`);

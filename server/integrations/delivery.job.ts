@@ -1,20 +1,23 @@
 // Delivery of integration events, as jobs of the background runner (so an event accepted before a crash
-// is delivered after it). Each attempt is one job run, logged in the event's trace:
-// - in development mode (for the event's organization) the event is POSTed as JSON to the tunnel, signed
-//   (see signature.ts);
-// - otherwise it is POSTed as JSON to the published script's fetch, in the sandbox (server/runtime/),
-//   with the header `X-Integration-Event: <type>`; what the script logs joins the trace.
-// A 2xx answer settles the event `success`; an error, a timeout or another status fails the attempt, and
-// after DELIVERY_ATTEMPTS failed attempts (or when the worker of the last one died) the event is `failed`.
+// is delivered after it). Each attempt is one job run, logged in the event's trace. The event goes to the
+// published script's fetch, in the sandbox (server/runtime/), in the script's protocol
+// (dispatch-protocol.ts: GitBook's multipart form for `v2`, the event's JSON with `X-Integration-Event`
+// for `v1`); what the script logs joins the trace. In development mode (for the event's organization) the
+// same request goes to the tunnel instead, signed (tunnel-forward.ts, signature.ts).
+// A 2xx answer settles the event `success`. An error, a timeout, a 5xx, 408 or 429 fails the attempt, and
+// after DELIVERY_ATTEMPTS failed attempts (or when the worker of the last one died) the event is `failed`;
+// another 4xx of the script fails it at once (it would answer the same again). Each reason, with the start
+// of the answer's body, is in the trace.
 import { eq } from 'drizzle-orm';
-import { integrationEvents, integrations, integrationScripts } from '../db/schema/index.js';
-import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
+import { integrationEvents, integrations } from '../db/schema/index.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
-import { scriptServerOrigin } from '../runtime/script-runtime.js';
+import { scriptResponseBytes, scriptServerOrigin, type ScriptRequest } from '../runtime/script-runtime.js';
+import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
 import { appendLog, DELIVER_INTEGRATION_EVENT, logLine, settleEvent, type LogLine } from './events.store.js';
 import { integrationEndpointPath } from './integration-view.js';
-import { sandboxRunner, scriptEnv, type ScriptRunner } from './script-invocation.js';
-import { signatureHeader, SIGNATURE_HEADER, SIGNING_SECRET_NAME } from './signature.js';
+import { loadScriptTarget, sandboxRunner, type LoadedScript, type ScriptRunner } from './script-invocation.js';
+import { SIGNING_SECRET_NAME } from './signature.js';
+import { sendToTunnel } from './tunnel-forward.js';
 
 export { DELIVER_INTEGRATION_EVENT };
 
@@ -26,27 +29,6 @@ const DELIVERY_MAX_RESPONSE_BYTES = 1024 * 1024;
 /** Whether development mode sends this event to the tunnel: the owner's events, or all with `all`. */
 export function forwardedToTunnel(integration: { organizationId: string; devTunnelUrl: string | null; devAll: boolean }, eventOrganizationId: string | null): boolean {
   return integration.devTunnelUrl !== null && (integration.devAll || eventOrganizationId === integration.organizationId);
-}
-
-/** One POST of the payload to the tunnel; throws with a readable reason on a non-2xx answer, a timeout, a refused address or a network error. */
-async function post(url: string, eventId: string, payload: unknown, timeoutMs: number, signingSecret: string | undefined, now: Date): Promise<number> {
-  const body = JSON.stringify(payload);
-  // The tunnel URL is given by the integration's publisher: a user-given URL, held to public addresses.
-  const response = await outboundRequest(url, { timeoutMs, maxBytes: DELIVERY_MAX_RESPONSE_BYTES }, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-integration-event-id': eventId,
-      ...(signingSecret !== undefined && { [SIGNATURE_HEADER]: signatureHeader(signingSecret, body, now) }),
-    },
-    body,
-    redirect: 'manual',
-    origin: 'user',
-  }).catch((err: unknown) => {
-    throw err instanceof OutboundTimeout ? new Error(`no answer within ${timeoutMs} ms`) : err;
-  });
-  if (response.status < 200 || response.status > 299) throw new Error(`the tunnel answered ${response.status}`);
-  return response.status;
 }
 
 function describe(err: unknown): string {
@@ -67,14 +49,22 @@ export function createDeliveryHandler({ timeoutMs = DELIVERY_TIMEOUT_MS, runner 
   });
 }
 
+/** An attempt that failed in a way another attempt cannot mend (the script refused the event). */
+class Refused extends Error {}
+
+/** The first characters of an answer's body, to say why it was not a success. */
+function answerText(bytes: Buffer): string {
+  const text = bytes.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim();
+  return text ? `: ${text}` : '';
+}
+
 /** Delivers one event (payload `{ eventId }`); safe to repeat: a settled event is left alone. */
 async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, runner: ScriptRunner): Promise<void> {
   const { eventId } = payload as { eventId: string };
   const [found] = await ctx.db
-    .select({ event: integrationEvents, integration: integrations, secrets: integrationScripts.secrets })
+    .select({ event: integrationEvents, integration: integrations })
     .from(integrationEvents)
     .innerJoin(integrations, eq(integrations.name, integrationEvents.integrationName))
-    .leftJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
     .where(eq(integrationEvents.id, eventId));
   // Unpublished meanwhile (its events went with it), or delivered by an earlier run.
   if (!found || found.event.status !== 'pending') return;
@@ -84,25 +74,50 @@ async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, run
   const where = tunnel ? integration.devTunnelUrl! : 'the script';
   let scriptLogs: LogLine[] = [];
   try {
+    const loaded = await loadEvent(ctx, integration.name, event.payload);
+    const request = eventRequest(integration.name, event.payload, loaded);
     let status: number;
     if (tunnel) {
-      if (found.secrets?.[SIGNING_SECRET_NAME] === undefined) {
+      const signingSecret = loaded?.secrets[SIGNING_SECRET_NAME];
+      if (signingSecret === undefined) {
         await appendLog(ctx.db, eventId, logLine(ctx.now(), 'warn', `Unsigned: the integration has no ${SIGNING_SECRET_NAME} secret to sign tunnel deliveries with`));
       }
-      status = await post(integration.devTunnelUrl!, eventId, event.payload, timeoutMs, found.secrets?.[SIGNING_SECRET_NAME], ctx.now());
+      // The tunnel receives what the script would: the same protocol, headers and environment.
+      const answer = await sendToTunnel({
+        tunnelUrl: integration.devTunnelUrl!,
+        below: '',
+        method: request.method,
+        headers: request.headers,
+        body: scriptResponseBytes(request),
+        eventId,
+        signingSecret,
+        now: ctx.now(),
+        timeoutMs,
+      });
+      status = answer.status;
+      if (status < 200 || status > 299) throw new Error(`the tunnel answered ${status}${answerText(answer.body)}`);
     } else {
-      const ran = await runScript(ctx, integration.name, event.payload, runner);
-      scriptLogs = ran.logs;
+      if (!loaded) throw new Error('the integration has no script');
+      const ran = await runner({ key: integration.name, script: loaded.script, env: loaded.env, request });
       status = ran.status;
-      if (status < 200 || status > 299) throw new Error(`the script answered ${status}`);
+      // Work the script left to waitUntil goes on after its answer: its lines join the trace once it is done.
+      const settled = ran.settled ? await ran.settled : undefined;
+      scriptLogs = settled?.logs ?? ran.logs;
+      if (settled?.error) scriptLogs = [...scriptLogs, logLine(ctx.now(), 'error', `The work left to waitUntil failed: ${settled.error}`)];
+      if (status < 200 || status > 299) {
+        const reason = `the script answered ${status}${answerText(scriptResponseBytes(ran))}`;
+        // A 4xx is the script's answer to this event (e.g. @gitbook/runtime's 406 for an event it has no
+        // handler for): the same event would get it again. A timeout or a 429 may pass another time.
+        throw status >= 400 && status < 500 && status !== 408 && status !== 429 ? new Refused(reason) : new Error(reason);
+      }
     }
     await appendLogs(ctx, eventId, scriptLogs);
     await settleEvent(ctx.db, eventId, 'success', logLine(ctx.now(), 'info', `Delivery attempt ${attempt} to ${where}: ${status}`));
   } catch (err) {
     await appendLogs(ctx, eventId, scriptLogs.length > 0 ? scriptLogs : ((err as { logs?: LogLine[] }).logs ?? []));
-    const line = logLine(ctx.now(), 'error', `Delivery attempt ${attempt} to ${where} failed: ${describe(err)}`);
-    if (attempt >= ctx.job.maxAttempts) {
-      await settleEvent(ctx.db, eventId, 'failed', line);
+    const line = logLine(ctx.now(), 'error', `Delivery attempt ${attempt} of ${ctx.job.maxAttempts} to ${where} failed: ${describe(err)}`);
+    if (attempt >= ctx.job.maxAttempts || err instanceof Refused) {
+      await settleEvent(ctx.db, eventId, 'failed', err instanceof Refused ? logLine(ctx.now(), 'error', `${line.message}; not attempted again`) : line);
       return;
     }
     await appendLog(ctx.db, eventId, line);
@@ -111,29 +126,20 @@ async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, run
   }
 }
 
-/** The event as a POST of its JSON to the script's fetch, at the integration's public endpoint. */
-async function runScript(ctx: JobContext, name: string, payload: Record<string, unknown>, runner: ScriptRunner) {
+/** The script (with what it is given) of the installation, space or site the event concerns. */
+async function loadEvent(ctx: JobContext, name: string, payload: Record<string, unknown>) {
   const target = {
     installationId: payload.installationId as string | undefined,
     spaceId: payload.spaceId as string | undefined,
     siteId: payload.siteId as string | undefined,
   };
-  const loaded = await scriptEnv(ctx.db, name, target);
-  if (!loaded) throw new Error('the integration has no script');
-  return runner({
-    key: name,
-    script: loaded.script,
-    env: loaded.env,
-    request: {
-      method: 'POST',
-      url: `${scriptServerOrigin()}${integrationEndpointPath(name)}`,
-      headers: [
-        ['content-type', 'application/json'],
-        ['x-integration-event', String(payload.type)],
-      ],
-      body: JSON.stringify(payload),
-    },
-  });
+  return (await loadScriptTarget(ctx.db, name, target))?.loaded;
+}
+
+/** The request that carries the event to the script, in its protocol (dispatch-protocol.ts). */
+function eventRequest(name: string, payload: Record<string, unknown>, loaded: LoadedScript | undefined): ScriptRequest {
+  if (loaded?.protocol === 'v2') return dispatchRequest(scriptServerOrigin(), payload, loaded.environment!);
+  return jsonEventRequest(`${scriptServerOrigin()}${integrationEndpointPath(name)}`, payload);
 }
 
 /** The lines the script logged, in the event's trace. */

@@ -8,6 +8,8 @@ import { toOrganization } from '../organizations/organizations.store.js';
 
 export type Integration = components['schemas']['Integration'];
 export type Installation = components['schemas']['IntegrationInstallation'];
+/** What the views need of a Ctx: the URL builder (a script's environment is built without a request). */
+type UrlsOnly = Pick<Ctx, 'urls'>;
 export type IntegrationRow = typeof integrations.$inferSelect;
 export type InstallationRow = typeof integrationInstallations.$inferSelect;
 
@@ -33,7 +35,7 @@ export function cspHeader(policy: unknown): string | undefined {
 }
 
 /** Where an image of the integration is served (GET /v1/integrations/{name}/assets/{file}). */
-export function assetUrl(ctx: Ctx, name: string, file: string): string {
+export function assetUrl(ctx: UrlsOnly, name: string, file: string): string {
   return ctx.urls.api(`/integrations/${encodeURIComponent(name)}/assets/${encodeURIComponent(file)}`);
 }
 
@@ -52,8 +54,16 @@ export function targetEndpointPath(name: string, installationId: string, kind: '
   return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/${kind}s/${encodeURIComponent(targetId)}/integration`;
 }
 
+/**
+ * Where a published site loads an integration's script (served outside /v1, without a token, by
+ * published-script.route.ts through the script's `fetch_published_script`).
+ */
+export function publishedScriptPath(name: string, installationId: string, siteId: string): string {
+  return `/integrations/${encodeURIComponent(name)}/installations/${encodeURIComponent(installationId)}/sites/${encodeURIComponent(siteId)}/script.js`;
+}
+
 /** The API form of an integration, its owner and permissions seen by the caller; never its script or secrets. */
-export function toIntegration(ctx: Ctx, row: IntegrationRow, membership: OwnerMembership): Integration {
+export function toIntegration(ctx: UrlsOnly, row: IntegrationRow, membership: OwnerMembership): Integration {
   const name = encodeURIComponent(row.name);
   const { owner, role, isMember } = membership;
   return {
@@ -88,7 +98,7 @@ export function toIntegration(ctx: Ctx, row: IntegrationRow, membership: OwnerMe
 }
 
 /** The API form of an installation; `spaces` is the number of spaces it is installed on. */
-export function toInstallation(ctx: Ctx, row: InstallationRow, spaces: number): Installation {
+export function toInstallation(ctx: UrlsOnly, row: InstallationRow, spaces: number): Installation {
   const name = encodeURIComponent(row.integrationName);
   return {
     object: 'integration-installation',

@@ -13,7 +13,7 @@ import {
   uninstallFromTarget,
   updateTargetInstallation,
 } from './target-installations.store.js';
-import { getIntegration, listIntegrations, publishIntegration, setDevelopmentMode, unpublishIntegration } from './integrations.store.js';
+import { disableDevelopmentMode, getIntegration, listIntegrations, publishIntegration, setDevelopmentMode, unpublishIntegration } from './integrations.store.js';
 
 export const integrationHandlers = {
   async listIntegrations({ query }, ctx) {
@@ -106,6 +106,10 @@ export const integrationHandlers = {
   },
   async setIntegrationDevelopmentMode({ params, body }, ctx) {
     await setDevelopmentMode(ctx, params.integrationName, body);
+    return { status: 204 };
+  },
+  async disableIntegrationDevelopmentMode({ params }, ctx) {
+    await disableDevelopmentMode(ctx, params.integrationName);
     return { status: 204 };
   },
 } satisfies Partial<Pick<AppHandlers, keyof typeof integrationOperations>>;

@@ -143,6 +143,15 @@ export async function setDevelopmentMode(ctx: Ctx, name: string, body: DevModeBo
     .where(eq(integrations.name, name));
 }
 
+/** Ends the development mode: events and requests go to the script again; nothing when missing or not visible. */
+export async function disableDevelopmentMode(ctx: Ctx, name: string): Promise<void> {
+  const grant = await readIntegration(ctx, name);
+  if (!grant || !canSee(grant)) return;
+  if (!isOwnerAdmin(grant)) throw new Forbidden(`You need the admin role in the organization that owns the integration ${name}`);
+  if (grant.row.devTunnelUrl === null && !grant.row.devAll) return;
+  await ctx.db.update(integrations).set({ devTunnelUrl: null, devAll: false, updatedAt: ctx.now() }).where(eq(integrations.name, name));
+}
+
 /** The list filters as SQL conditions (they combine). */
 function filters(query: ListQuery): (SQL | undefined)[] {
   const text = (value: string) => sql`${value}::text`;

@@ -1,18 +1,22 @@
 // The public endpoints of integrations (`urls.publicEndpoint`), served outside /v1 without a token, as
 // an integration's own HTTP surface: a request to an endpoint (or below it) is handed to the published
 // script's fetch as the request (method, URL with the path below the endpoint and the query, headers,
-// body), and its Response is the answer, with the integration's contentSecurityPolicy as the
+// body; for a `v2` script, a `fetch` event carrying it in GitBook's protocol, dispatch-protocol.ts), and
+// its Response is the answer, with the integration's contentSecurityPolicy as the
 // Content-Security-Policy header. The installation (and the space or site installation) in the path must
 // exist. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
 // for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
 // In development mode the request goes to the tunnel instead, as the events do (tunnel-forward.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import type { Db } from '../db/client.js';
-import { bodyForScript, ScriptFailed, scriptResponseBytes } from '../runtime/script-runtime.js';
+import { newId } from '../ids.js';
+import { bodyForScript, ScriptFailed, scriptResponseBytes, scriptServerOrigin, type ScriptRequest } from '../runtime/script-runtime.js';
 import { forwardedToTunnel } from './delivery.job.js';
+import { dispatchRequest, fetchEvent } from './dispatch-protocol.js';
 import { loadScriptTarget, sandboxRunner, type ScriptRunner, type ScriptTarget } from './script-invocation.js';
 import { SIGNING_SECRET_NAME } from './signature.js';
-import { forwardToTunnel, hopByHop } from './tunnel-forward.js';
+import { hopByHop, sendToTunnel } from './tunnel-forward.js';
+import { PUBLISHED_SCRIPT_PATH, publishedScriptHandler } from './published-script.route.js';
 import { cspHeader } from './integration-view.js';
 
 /** The largest request body handed to a script. */
@@ -43,17 +47,28 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const csp = cspHeader(integration.contentSecurityPolicy);
     // The integration's own endpoint (no installation) belongs to its owner.
-    if (forwardedToTunnel(integration, read.organizationId ?? integration.organizationId)) {
+    const toTunnel = forwardedToTunnel(integration, read.organizationId ?? integration.organizationId);
+    if (!loaded && !toTunnel) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
+    const now = new Date();
+    const eventId = newId('evt', now.getTime());
+    const url = `${publicUrl}${req.originalUrl}`;
+    // What the script gets: a fetch event in GitBook's protocol (v2), or the request itself (v1).
+    const v2 = loaded?.protocol === 'v2';
+    const scriptRequest: ScriptRequest = v2
+      ? dispatchRequest(scriptServerOrigin(), fetchEvent(eventId, { method: req.method, url, headers, body: bytes }, target), loaded.environment!, bytes)
+      : { method: req.method, url, headers, ...bodyForScript(bytes) };
+    if (toTunnel) {
       try {
-        const answer = await forwardToTunnel({
+        const answer = await sendToTunnel({
           tunnelUrl: integration.devTunnelUrl!,
-          below: belowEndpoint(req.originalUrl, segments),
-          method: req.method,
-          headers,
-          body: bytes,
-          target,
-          signingSecret: (loaded?.env.secrets as Record<string, string> | undefined)?.[SIGNING_SECRET_NAME],
-          now: new Date(),
+          below: v2 ? '' : belowEndpoint(req.originalUrl, segments),
+          method: scriptRequest.method,
+          headers: scriptRequest.headers,
+          body: scriptResponseBytes(scriptRequest),
+          eventId,
+          ...(!v2 && { target }),
+          signingSecret: loaded?.secrets[SIGNING_SECRET_NAME],
+          now,
         });
         for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase()) && key.toLowerCase() !== 'content-encoding') res.append(key, value);
         if (csp) res.setHeader('Content-Security-Policy', csp);
@@ -63,14 +78,8 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
       }
       return;
     }
-    if (!loaded) return errorAnswer(res, 404, `No public endpoint at ${req.path}`);
     try {
-      const answer = await runner({
-        key: name,
-        script: loaded.script,
-        env: loaded.env,
-        request: { method: req.method, url: `${publicUrl}${req.originalUrl}`, headers, ...bodyForScript(bytes) },
-      });
+      const answer = await runner({ key: name, script: loaded!.script, env: loaded!.env, request: scriptRequest });
       for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
       if (csp) res.setHeader('Content-Security-Policy', csp);
       res.status(answer.status).send(scriptResponseBytes(answer));
@@ -80,6 +89,8 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
     }
   };
 
+  // The scripts published sites load, by the integration's fetch_published_script.
+  router.get(PUBLISHED_SCRIPT_PATH, publishedScriptHandler(db, runner));
   const below = '{/*rest}';
   router.all(`/integrations/:name/integration${below}`, body, serve(3, () => ({})));
   router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve(5, (req) => ({ installationId: String(req.params.installationId) })));

@@ -1,8 +1,10 @@
 // Runs an integration's published script for one request (an event delivery or a request to a public
 // endpoint): reads the script, its secrets and the configurations of the installation concerned, builds
-// the script's `env`, and hands the request to the sandboxed runtime (server/runtime/).
+// what the script is given, and hands the request to the sandboxed runtime (server/runtime/). A `v2`
+// script gets an IntegrationEnvironment in GitBook's dispatch protocol (script-environment.ts,
+// dispatch-protocol.ts); a `v1` script gets the `env` below as the second argument of its fetch.
 //
-// `env` (the second argument of the script's fetch):
+// `env` of a `v1` script:
 //   secrets          the integration's secrets, by name (also what the publisher gave in `secrets`)
 //   installationId   the installation concerned, when any
 //   configuration    that installation's configuration ({} when none)
@@ -13,9 +15,12 @@
 //                    when there is one; a script calls the API with it within the integration's scopes
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
-import { scriptApiEndpoint, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
+import { scriptApiEndpoint, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
+import type { IntegrationRow } from './integration-view.js';
+import { integrationEnvironment, type IntegrationEnvironment } from './script-environment.js';
+import { spacesCount } from './target-installations.store.js';
 
 export interface ScriptTarget {
   installationId?: string;
@@ -43,34 +48,31 @@ async function installationToken(db: Db, installationId: string): Promise<string
   return minted.token;
 }
 
-// What a request about `target` reads, in one statement (prepared once per database): the integration,
-// its script, and the installation and its space or site installation named in the path (null when they
-// do not exist). The public endpoint's requests once made three statements here besides the path check,
-// and the database's thread was the bottleneck of the endpoint (bench/results/script-runtime.md). Nothing
-// is kept between requests: a change (a new script, a configuration, an uninstall) applies to the next one,
-// in every process.
+// What a request about `target` reads, in one statement (prepared once per database): the integration with
+// its owner, its script, and the installation and its space or site installation named in the path (null
+// when they do not exist). The public endpoint's requests once made three statements here besides the path
+// check, and the database's thread was the bottleneck of the endpoint (bench/results/script-runtime.md).
+// Nothing is kept between requests: a change (a new script, a configuration, an uninstall) applies to the
+// next one, in every process.
 function targetStatement(db: Db) {
   const inst = integrationInstallations;
   const space = integrationSpaceInstallations;
   const site = integrationSiteInstallations;
   return db
     .select({
-      // What the endpoint and the env use of the integration: the row's lists and blocks stay unread.
-      integration: {
-        organizationId: integrations.organizationId,
-        version: integrations.version,
-        contentSecurityPolicy: integrations.contentSecurityPolicy,
-        devTunnelUrl: integrations.devTunnelUrl,
-        devAll: integrations.devAll,
-      },
+      integration: integrations,
+      owner: organizations,
+      runtime: integrationScripts.runtime,
       script: integrationScripts.script,
       secrets: integrationScripts.secrets,
-      installationOrganizationId: inst.organizationId,
-      configuration: inst.configuration,
-      spaceConfiguration: space.configuration,
-      siteConfiguration: site.configuration,
+      installation: inst,
+      // Only a `v2` script's environment shows the installation's space count: not counted for the others.
+      spaces: sql<number>`(CASE WHEN ${integrationScripts.runtime} = 'v2' AND ${inst.id} IS NOT NULL THEN ${spacesCount()} ELSE 0 END)`.mapWith(Number),
+      spaceInstallation: space,
+      siteInstallation: site,
     })
     .from(integrations)
+    .innerJoin(organizations, eq(organizations.id, integrations.organizationId))
     .leftJoin(integrationScripts, eq(integrationScripts.integrationName, integrations.name))
     .leftJoin(inst, and(eq(inst.id, sql.placeholder('installationId')), eq(inst.integrationName, integrations.name)))
     .leftJoin(space, and(eq(space.installationId, inst.id), eq(space.spaceId, sql.placeholder('spaceId'))))
@@ -79,6 +81,20 @@ function targetStatement(db: Db) {
     .prepare('script_target');
 }
 const statements = new WeakMap<Db, ReturnType<typeof targetStatement>>();
+
+/** How a script is called: GitBook's dispatch protocol (`v2`) or the plain Workers form (`v1`). */
+export type ScriptProtocol = 'v1' | 'v2';
+
+export interface LoadedScript {
+  integration: IntegrationRow;
+  script: string;
+  protocol: ScriptProtocol;
+  secrets: Record<string, string>;
+  /** The `v1` script's env (the second argument of its fetch). */
+  env: Record<string, unknown>;
+  /** The `v2` script's IntegrationEnvironment (sent in the `environment` form field). */
+  environment?: IntegrationEnvironment;
+}
 
 /**
  * The integration, whether the target in the path exists (its installation, and its installation on the
@@ -90,33 +106,55 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   if (!statement) statements.set(db, (statement = targetStatement(db)));
   const [row] = await statement.execute({ name, installationId: target.installationId ?? null, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null });
   if (!row) return undefined;
-  const installed = !target.installationId || row.installationOrganizationId !== null;
-  const exists = installed && (!target.spaceId || row.spaceConfiguration !== null) && (!target.siteId || row.siteConfiguration !== null);
+  const installed = !target.installationId || row.installation !== null;
+  const exists = installed && (!target.spaceId || row.spaceInstallation !== null) && (!target.siteId || row.siteInstallation !== null);
   // The integration's own endpoint (no installation) belongs to its owner: organizationId null.
-  const organizationId = target.installationId ? row.installationOrganizationId : null;
-  if (row.script === null) return { integration: row.integration, exists, organizationId, loaded: undefined };
-  const env: Record<string, unknown> = {
-    secrets: row.secrets,
-    integration: { name, version: row.integration.version },
-    configuration: {},
-    apiEndpoint: scriptApiEndpoint(),
-    apiTokens: {},
-  };
-  if (target.installationId) {
-    env.installationId = target.installationId;
-    env.configuration = row.configuration ?? {};
-    const token = row.installationOrganizationId !== null && (await installationToken(db, target.installationId));
-    if (token) env.apiTokens = { installation: token };
-    if (target.spaceId) {
-      env.spaceId = target.spaceId;
-      env.spaceConfiguration = row.spaceConfiguration ?? {};
-    }
-    if (target.siteId) {
-      env.siteId = target.siteId;
-      env.siteConfiguration = row.siteConfiguration ?? {};
-    }
+  const organizationId = target.installationId ? (row.installation?.organizationId ?? null) : null;
+  if (row.script === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
+  const secrets = row.secrets ?? {};
+  const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
+  const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
+  const loaded: LoadedScript = { integration: row.integration, script: row.script, protocol, secrets, env: {} };
+  if (protocol === 'v2') {
+    loaded.environment = integrationEnvironment(scriptUrls(), {
+      integration: row.integration,
+      owner: row.owner,
+      secrets,
+      installation: row.installation,
+      spaces: row.spaces,
+      spaceInstallation: row.spaceInstallation,
+      siteInstallation: row.siteInstallation,
+      token,
+    });
+  } else {
+    loaded.env = v1Env(name, row.integration.version, secrets, target, row, token);
   }
-  return { integration: row.integration, exists, organizationId, loaded: { integration: row.integration, script: row.script, env } };
+  return { integration: row.integration, installation: row.installation, exists, organizationId, loaded };
+}
+
+/** The env of a `v1` script (see the top of this file). */
+function v1Env(
+  name: string,
+  version: number,
+  secrets: Record<string, string>,
+  target: ScriptTarget,
+  row: { installation: { configuration: Record<string, unknown> } | null; spaceInstallation: { configuration: Record<string, unknown> } | null; siteInstallation: { configuration: Record<string, unknown> } | null },
+  token: string | undefined,
+): Record<string, unknown> {
+  const env: Record<string, unknown> = { secrets, integration: { name, version }, configuration: {}, apiEndpoint: scriptApiEndpoint(), apiTokens: {} };
+  if (!target.installationId) return env;
+  env.installationId = target.installationId;
+  env.configuration = row.installation?.configuration ?? {};
+  if (token) env.apiTokens = { installation: token };
+  if (target.spaceId) {
+    env.spaceId = target.spaceId;
+    env.spaceConfiguration = row.spaceInstallation?.configuration ?? {};
+  }
+  if (target.siteId) {
+    env.siteId = target.siteId;
+    env.siteConfiguration = row.siteInstallation?.configuration ?? {};
+  }
+  return env;
 }
 
 /** The env a script gets for a request about `target`. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import { expireOrphanedClaims } from './claims.js';
 import { enqueueJob } from './queue.js';
+import { PRUNE_FINISHED_JOBS, pruneFinishedJobs, pruneFinishedJobsJob } from './prune.job.js';
 import { jobHandlers, startupJobs } from './registry.js';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner.js';
 
@@ -13,17 +14,20 @@ export interface StartJobsOptions extends Partial<JobRunnerOptions> {
    * their lease expires. On PostgreSQL other processes may be running them, so their leases stand.
    */
   soleProcess?: boolean;
+  /** Days finished jobs are kept before the prune deletes them (JOB_RETENTION_DAYS); default 7. */
+  retentionDays?: number;
 }
 
 /** Enqueues the startup jobs (no-ops when pending), then starts a runner with every registered handler. */
-export async function startJobs(db: Db, logger: Logger, { soleProcess = false, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
+export async function startJobs(db: Db, logger: Logger, { soleProcess = false, retentionDays = 7, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
   const now = new Date();
   if (soleProcess) {
     const orphans = await expireOrphanedClaims(db, now);
     if (orphans > 0) logger.warn({ jobs: orphans }, 'taking over jobs a previous process left running');
   }
-  for (const job of startupJobs(now)) await enqueueJob(db, job, now);
-  const runner = createJobRunner({ db, logger, handlers: jobHandlers, ...options });
+  for (const job of [...startupJobs(now), pruneFinishedJobsJob(now)]) await enqueueJob(db, job, now);
+  const handlers = { ...jobHandlers, [PRUNE_FINISHED_JOBS]: pruneFinishedJobs(retentionDays) };
+  const runner = createJobRunner({ db, logger, handlers, ...options });
   runner.start();
   return runner;
 }

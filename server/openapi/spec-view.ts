@@ -3,6 +3,7 @@ import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import type { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
 import type { Urls } from '../urls.js';
+import { publicSpecUrl, publicVersionUrl } from './public-spec.js';
 
 export type OpenAPISpec = components['schemas']['OpenAPISpec'];
 export type OpenAPISpecVersion = components['schemas']['OpenAPISpecVersion'];
@@ -30,19 +31,23 @@ export function toSpec(row: SpecRow, role: Role | null, urls: Urls): OpenAPISpec
     urls: {
       location: urls.api(specPath(row)),
       app: urls.app(`/o/${row.organizationId}/openapi/${row.slug}`),
-      // The public link exists only while the specification is public.
-      ...(row.visibility === 'public' && { published: urls.app(`/openapi/${row.organizationId}/${row.slug}`) }),
+      // The public link exists only while the specification is public; this server serves it without a token.
+      ...(row.visibility === 'public' && { published: publicSpecUrl(row, urls) }),
     },
   };
 }
 
-/** Where a version's content is served: the download URL of that version. */
-export function versionContentUrl(spec: Pick<SpecRow, 'organizationId' | 'slug'>, versionId: string, urls: Urls): string {
+/**
+ * Where a version is downloaded: without a token for a public specification (public-spec.ts), else the
+ * content operation, which needs one.
+ */
+export function versionContentUrl(spec: Pick<SpecRow, 'organizationId' | 'slug' | 'visibility'>, versionId: string, urls: Urls): string {
+  if (spec.visibility === 'public') return publicVersionUrl(spec, versionId, urls);
   return urls.api(`${specPath(spec)}/versions/${versionId}/content`);
 }
 
 /** A version of `spec` as the API shows it. */
-export function toVersion(spec: Pick<SpecRow, 'organizationId' | 'slug'>, row: Pick<VersionRow, 'id' | 'createdAt'>, urls: Urls): OpenAPISpecVersion {
+export function toVersion(spec: Pick<SpecRow, 'organizationId' | 'slug' | 'visibility'>, row: Pick<VersionRow, 'id' | 'createdAt'>, urls: Urls): OpenAPISpecVersion {
   return {
     object: 'openapi-spec-version',
     id: row.id,

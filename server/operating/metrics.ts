@@ -4,7 +4,7 @@
 //   http_requests_in_flight                                  requests being served now
 //   db_pool_connections{state="total"|"idle"}, db_pool_waiting_clients   the PostgreSQL pool (node-postgres)
 //   pglite_queued_queries                                     queries waiting on the PGlite thread
-//   jobs{kind,state}, jobs_oldest_due_seconds                 the jobs table, read at each scrape
+//   jobs{kind,state}, jobs_oldest_due_seconds                 the pending jobs (queued, running), read at each scrape
 //   rate_limit_refusals_total                                 requests answered 429
 //   process_*, nodejs_*                                       prom-client's process metrics (CPU, memory, event loop lag, GC, handles)
 import pg from 'pg';
@@ -26,6 +26,8 @@ export interface MetricsOptions {
   logger?: Logger;
   /** prom-client's process metrics (default true); they observe the whole process, so one app per process should have them. */
   processMetrics?: boolean;
+  /** A host app's registry to add these metrics to (it then owns the process metrics and the scrape); default a new one. */
+  registry?: Registry;
 }
 
 /** The connection pool or PGlite thread behind `db` (drizzle keeps the driver's client as `$client`). */
@@ -33,8 +35,7 @@ function driverOf(db: Db): unknown {
   return (db as unknown as { $client?: unknown }).$client;
 }
 
-export function createMetrics({ db, logger, processMetrics = true }: MetricsOptions): Metrics {
-  const registry = new Registry();
+export function createMetrics({ db, logger, processMetrics = true, registry = new Registry() }: MetricsOptions): Metrics {
   if (processMetrics) collectDefaultMetrics({ register: registry });
 
   const requestDuration = new Histogram({
@@ -80,18 +81,19 @@ export function createMetrics({ db, logger, processMetrics = true }: MetricsOpti
     });
   }
 
-  // The jobs table, read at each scrape (one grouped count and one index lookup). A database that does not
-  // answer leaves these out of the page rather than failing the scrape: the pool and process metrics are
-  // what an operator needs most then.
+  // The pending jobs, read at each scrape (two lookups on the index led by status): never the finished
+  // ones, whose count only grows with history (they are deleted after JOB_RETENTION_DAYS; the job log
+  // lines say how each ended). A database that does not answer leaves these out of the page rather than
+  // failing the scrape: the pool and process metrics are what an operator needs most then.
   new Gauge({
     name: 'jobs',
-    help: 'Background jobs in the jobs table, by kind and state (queued, running, done, failed).',
+    help: 'Background jobs waiting or being run, by kind and state (queued, running).',
     labelNames: ['kind', 'state'] as const,
     registers: [registry],
     async collect() {
       this.reset();
       try {
-        const rows = await queryRows<{ kind: string; status: string; n: number }>(db, sql`SELECT kind, status, count(*)::int AS n FROM jobs GROUP BY kind, status`);
+        const rows = await queryRows<{ kind: string; status: string; n: number }>(db, sql`SELECT kind, status, count(*)::int AS n FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind, status`);
         for (const row of rows) this.set({ kind: row.kind, state: row.status }, Number(row.n));
       } catch (err) {
         logger?.warn({ reason: (err as Error).message }, 'metrics: could not read the jobs table');

@@ -3,7 +3,7 @@
 // space they may read. Pure functions of what site-data.ts read.
 import type { StoredPage } from '../content/revision-content.js';
 import type { ItemRow, SiteRow } from '../sites/site-view.js';
-import { conditionHolds, type Visitor } from './conditions.js';
+import { conditionHolds, type Visitor } from '../conditions/evaluate.js';
 import type { SiteStructure, SpaceTree, TreePage } from './site-data.js';
 
 type Entry = SiteStructure['siteSpaces'][number];
@@ -50,7 +50,10 @@ export function navigate(site: SiteRow, structure: SiteStructure, visitor: Visit
   if (sections.length) {
     section = sections.find((s) => sectionSegment(s) !== '' && s.path === rest[0]);
     if (section) rest = rest.slice(1);
-    else section = sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    // A site space at the root beside the sections (added before the site's first section) is served at its path.
+    else if (!structure.siteSpaces.some((e) => e.row.sectionId === null && e.row.path === rest[0] && conditionHolds(e.row.condition, visitor))) {
+      section = sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    }
   }
   const sectionId = section?.id ?? null;
   const variants = structure.siteSpaces.filter((e) => e.row.sectionId === sectionId && conditionHolds(e.row.condition, visitor));
@@ -61,6 +64,18 @@ export function navigate(site: SiteRow, structure: SiteStructure, visitor: Visit
     variant = variants.find((v) => v.row.id === defaultId) ?? variants[0];
   }
   return { sections, section, variants, variant, rest };
+}
+
+/**
+ * Every place of the site the visitor may reach, each with its site spaces: the root's (when the site has no
+ * sections, or site spaces at its root beside them), then each section's. For the sitemap and llms.txt.
+ */
+export function placesOf(site: SiteRow, structure: SiteStructure, visitor: Visitor): Navigation[] {
+  const sections = visibleSections(structure.items, visitor);
+  if (!sections.length) return [navigate(site, structure, visitor, [])];
+  const root = structure.siteSpaces.find((e) => e.row.sectionId === null && conditionHolds(e.row.condition, visitor));
+  const places = sections.map((s) => navigate(site, structure, visitor, [sectionSegment(s)]));
+  return root ? [navigate(site, structure, visitor, [root.row.path]), ...places] : places;
 }
 
 /** The URL path (under the site's base) of a site space: its section's path, then its own. */
@@ -95,4 +110,9 @@ export function readingOrder(pages: TreePage[]): TreePage[] {
 /** Whether search engines may index the page (the site's visibility decides first). */
 export function pageIndexable(page: StoredPage): boolean {
   return !page.noIndex && !page.noRobotsIndex;
+}
+
+/** A URL path of the given parts, each segment escaped (empty parts left out). */
+export function joinPath(...parts: string[]): string {
+  return parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
 }

@@ -9,7 +9,7 @@
 //     page depends on, so two readers share an answer only when they would be shown the same page.
 // Who may read at all (published, share key, visitor token) is decided before the cache, on every request.
 import { LRUCache } from 'lru-cache';
-import type { Visitor } from './conditions.js';
+import type { Visitor } from '../conditions/evaluate.js';
 
 export type Answer = { status: number; html: string; indexable: boolean } | { redirect: string };
 

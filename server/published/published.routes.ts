@@ -6,25 +6,33 @@
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
 // answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
+import { requestHost } from '../http/proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { RequestHandler } from 'express';
 import { siteHostnamePattern } from '../../contract/sites.js';
 import type { Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
-import { siteCustomization } from '../sites/customization.js';
+import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { siteScriptsOf } from '../sites/site-scripts.js';
+import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
-import type { Visitor } from './conditions.js';
-import { navigate, pageIndexable, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import type { Visitor } from '../conditions/evaluate.js';
+import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
-import { renderPage } from './render-markdown.js';
+import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { searchPage } from './site-search.js';
+import { isAiAgent, robotsTxt } from './agents.js';
+import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
+import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
+import { servePublicSpec } from './public-specs.route.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
+import { pageDocument } from '../content/page-content.js';
+import type { StoredFile, StoredPage } from '../content/revision-content.js';
+import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -46,18 +54,26 @@ interface Place {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true) {
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = []) {
   // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
   res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
-  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'");
+  // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
+  // the site's integration scripts add the sources they load from (site-scripts.ts).
+  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
   sendText(req, res, status, 'text/html', html);
 }
 
+/** A text for agents (Markdown, llms.txt), cached like the site's pages and never indexed itself. */
+function sendAgentText(req: Req, res: Res, site: SiteRow, type: string, text: string) {
+  res.setHeader('Cache-Control', site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  sendText(req, res, 200, type, text);
+}
+
 const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(), undefined, false);
 
-const joinPath = (...parts: string[]) => parts.filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
 
 /** The reader's access to the site: the visitor, or the answer already sent. */
 async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
@@ -139,11 +155,28 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const { site } = place.found;
   const origin = place.origin;
 
+  const agentsIncluded = site.agentsContext !== 'excluded';
   if (segments.length === 1 && segments[0] === 'robots.txt') {
-    const open = site.visibility === 'public';
     res.setHeader('Cache-Control', 'no-cache');
-    sendText(req, res, 200, 'text/plain', open ? `User-agent: *\nAllow: /\nSitemap: ${origin}${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n');
+    const robots = robotsTxt({ indexable: site.visibility === 'public', agentsExcluded: !agentsIncluded, sitemapUrl: `${origin}${base}/sitemap.xml` });
+    sendText(req, res, 200, 'text/plain', robots);
     return;
+  }
+  // `agentsContext: excluded`: the AI crawlers robots.txt names get nothing else, whether they read it or not.
+  if (!agentsIncluded && isAiAgent(req.headers['user-agent'])) {
+    res.setHeader('X-Robots-Tag', 'noindex');
+    sendText(req, res, 403, 'text/plain', 'AI agents may not read this site.\n');
+    return;
+  }
+  if (agentsIncluded && segments.length === 1 && segments[0] === 'llms.txt') {
+    const title = siteCustomization(site).title || site.title;
+    const text = await llmsAt(db, site, title, await structureOf(db, place.found), visitor, `${origin}${base}`);
+    sendAgentText(req, res, site, 'text/plain', text);
+    return;
+  }
+  if (agentsIncluded && asksMarkdown(segments)) {
+    const markdown = await markdownAt(db, site, await structureOf(db, place.found), visitor, segments);
+    if (markdown !== undefined) return void sendAgentText(req, res, site, 'text/markdown', markdown);
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
     const xml = await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`);
@@ -154,13 +187,15 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (segments[0] === '~search') {
     // A search answers from the search index, which a merge updates later: never cached.
     const answer = await searchAnswer(options, place.url, place.found, visitor, base);
-    sendHtml(req, res, answer.status, answer.html, site, false);
+    sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
   }
+  const files = segments.indexOf(FILES_SEGMENT);
+  if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable);
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -168,9 +203,10 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { db, urls } = options;
   const { site } = found;
   const structure = await structureOf(db, found);
-  const customization = siteCustomization(site);
-  const siteTitle = customization.title || site.title;
   const nav = navigate(site, structure, visitor, segments);
+  // A site space's pages show its overrides over the site's customization.
+  const customization = nav.variant ? siteSpaceCustomization(site, nav.variant.row) : siteCustomization(site);
+  const siteTitle = customization.title || site.title;
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
@@ -180,6 +216,12 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const tree = await spaceTree(db, nav.variant.space);
   const readable = readablePages(tree, visitor);
   const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
+  const byId = new Map(tree.pages.map((p) => [p.page.id, p]));
+  // Where the page's references lead on this site: its pages' URLs and its files' stable URLs.
+  const siteUrls = {
+    page: (page: StoredPage) => (byId.has(page.id) ? hrefOf(byId.get(page.id)!) : `${variantBase}/${joinPath(tree.refs.pathOf(page))}`),
+    file: (file: StoredFile) => `${variantBase}/${FILES_SEGMENT}/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`,
+  };
   const sidebarFor = (currentId?: string): SidebarEntry[] => {
     const hidden = new Set<string>();
     return readable
@@ -192,7 +234,19 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
-  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor } };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } };
+}
+
+/**
+ * A file of a site space, at `<site space>/~files/<file id>/<name>`: served to a reader who may read a page
+ * of that space referring to it (site-files.ts), under a URL that never expires.
+ */
+async function fileAnswer(options: PublishedOptions, req: Req, res: Res, found: FoundSite, visitor: Visitor, place: string[], rest: string[]): Promise<void> {
+  const nav = navigate(found.site, await structureOf(options.db, found), visitor, place);
+  if (!nav.variant || nav.rest.length > 0 || rest.length !== 2) return notFound(req, res);
+  const tree = await spaceTree(options.db, nav.variant.space);
+  const served = await siteFileAnswer(options.db, req, res, { site: found.site, spaceId: nav.variant.space.id, tree, readable: readablePages(tree, visitor), fileId: rest[0] });
+  if (!served) notFound(req, res);
 }
 
 /** The 404 of a place with no site space the reader may see (none published there, or none their claims show). */
@@ -203,7 +257,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, readable, hrefOf, sidebarFor } = variant;
+  const { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
   const order = readingOrder(readable);
   const pagePath = nav.rest.join('/');
   let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
@@ -226,7 +280,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderPage(tree.revisionId, target.page.id, target.page.markdown),
+    content: renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
   });
@@ -252,9 +306,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
   const urls: string[] = [];
   if (site.visibility === 'public') {
     const anonymous: Visitor = { claims: {} };
-    const sections = navigate(site, structure, anonymous, []).sections;
-    const places = sections.length ? sections.map((s) => navigate(site, structure, anonymous, [sectionSegment(s)])) : [navigate(site, structure, anonymous, [])];
-    for (const place of places) {
+    for (const place of placesOf(site, structure, anonymous)) {
       for (const variant of place.variants) {
         const tree = await spaceTree(db, variant.space);
         const variantBase = `${absoluteBase}/${joinPath(variantPath(place.section, variant))}`.replace(/\/$/, '');
@@ -298,6 +350,7 @@ export function sitePath(path: string): SitePath | null | undefined {
 /** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
   if (!at) return notFound(req, res);
+  if (at.org === PUBLIC_SPECS_SEGMENT) return servePublicSpec(options.db, options.urls, req, res, at.site, at.segments);
   const found = await findSiteByPath(options.db, at.org, at.site);
   if (!found) return notFound(req, res);
   const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;
@@ -336,7 +389,7 @@ export function mayBeCustomHostname(ownHosts: string[]): (host: string | undefin
 export function customHostnameSites(options: PublishedOptions, ownHosts: string[]): RequestHandler {
   const candidate = mayBeCustomHostname(ownHosts);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host);
+    const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
     if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
     findSiteByHost(options.db, host!)

@@ -1,9 +1,10 @@
-// Page content as HTML: the stored Markdown through remark -> rehype, sanitized before anything else
-// touches it, so stored content never runs script in a reader's browser (raw HTML in the Markdown is
-// dropped, `javascript:` links lose their href, ids are prefixed). Headings then get ids and anchor links.
-// GitBook hints (`{% hint style="…" %}`, server/content/markdown-hints.ts) are read as the content API
-// reads them and become `<aside class="hint hint-<style>" role="note">`; the sanitizer allows exactly that.
-// A revision never changes, so the HTML of a page of a revision is cached (by revision id and page id).
+// Page content as HTML: the page's Document as an mdast tree (server/content/markdown-document.ts, with
+// the site's own URLs for its references) through remark -> rehype, sanitized before anything else touches
+// it, so stored content never runs script in a reader's browser (raw HTML in the content is dropped,
+// `javascript:` links lose their href, ids are prefixed). Headings then get ids and anchor links. Hints
+// become `<aside class="hint hint-<style>" role="note">`; expandables `<details>`, images `<figure>`; the
+// sanitizer allows exactly that. A revision never changes, so the HTML of a page of a revision at a place
+// of a site is cached.
 import type { Element } from 'hast';
 import { LRUCache } from 'lru-cache';
 import type { State } from 'mdast-util-to-hast';
@@ -15,13 +16,15 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import { hintFromMarkdown, hintStyles, hintSyntax, type Hint } from '../content/markdown-hints.js';
+import { documentToMdast, type Document } from '../content/markdown-document.js';
+import { hintStyles, liquidFromMarkdown, liquidSyntax, type Hint } from '../content/markdown-liquid.js';
+import type { MarkdownRefs } from '../content/markdown-refs.js';
 
 /** remark plugin: the hint syntax, in the parser's extensions (as remark-gfm adds GFM's). */
 function remarkHints(this: Processor) {
   const data = this.data();
-  (data.micromarkExtensions ??= []).push(hintSyntax());
-  (data.fromMarkdownExtensions ??= []).push(hintFromMarkdown());
+  (data.micromarkExtensions ??= []).push(liquidSyntax());
+  (data.fromMarkdownExtensions ??= []).push(liquidFromMarkdown());
 }
 
 /** mdast-util-to-hast handler: a hint is an aside (a note beside the text) with its style as a class. */
@@ -36,10 +39,10 @@ function hintToHast(state: State, node: Hint): Element {
   return state.applyData(node, element);
 }
 
-/** GitHub's schema, plus the hint asides (only their classes and role). */
+/** GitHub's schema, plus the hint asides (only their classes and role), figures and highlighted text. */
 const schema: SanitizeSchema = {
   ...defaultSchema,
-  tagNames: [...(defaultSchema.tagNames ?? []), 'aside'],
+  tagNames: [...(defaultSchema.tagNames ?? []), 'aside', 'figure', 'figcaption', 'mark'],
   attributes: { ...defaultSchema.attributes, aside: [['className', 'hint', ...hintStyles.map((s) => `hint-${s}`)], ['role', 'note']] },
 };
 
@@ -54,21 +57,20 @@ const processor = unified()
   .use(rehypeStringify)
   .freeze();
 
-/** The HTML of `markdown`, sanitized. */
-export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(markdown));
-}
-
 // Pages of every site share one cache; 4,000 rendered pages is a few tens of MB at most.
 const cache = new LRUCache<string, string>({ max: 4000 });
 
-/** The HTML of a page of an immutable revision, rendered once per process. */
-export function renderPage(revisionId: string, pageId: string, markdown: string): string {
-  const key = `${revisionId}\u0000${pageId}`;
-  let html = cache.get(key);
+/**
+ * The HTML of a page's Document on a site (`cacheKey`: revision, site place and page, as its links depend on
+ * where the site serves its pages): the Document as mdast with the site's URLs for its references
+ * (markdown-document.ts documentToMdast), through the same rehype steps and sanitizer as Markdown.
+ */
+export function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs): string {
+  let html = cache.get(cacheKey);
   if (html === undefined) {
-    html = renderMarkdown(markdown);
-    cache.set(key, html);
+    const hast = processor.runSync(documentToMdast(document, refs));
+    html = String(processor.stringify(hast));
+    cache.set(cacheKey, html);
   }
   return html;
 }

@@ -4,7 +4,8 @@
 // page tree is kept per revision id (no query once cached).
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { childrenOf, type StoredPage } from '../content/revision-content.js';
+import { RefResolver } from '../content/ref-resolver.js';
+import { childrenOf, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { directQuery, tableRow, type Db } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
@@ -21,8 +22,8 @@ export interface FoundSite {
   org: OrgRef;
   /**
    * A digest of everything a served page of the site is made of, read with the site: the site row (visibility,
-   * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces with
-   * their spaces' current revision, title and trash state, and the scripts of the integrations installed on
+   * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces (with
+   * their customization) and their spaces' current revision, title and trash state, and the scripts of the integrations installed on
    * it. Any change to one of them changes the stamp, so what is cached under it (structure.ts below, the page
    * cache) is never served after the change, by this process or any other sharing the database.
    */
@@ -37,7 +38,7 @@ const served = (where: string, order: string) => `SELECT f.*, x.scripts, md5(con
     row_to_json(f)::text,
     coalesce(x.scripts::text, ''),
     coalesce((SELECT json_agg(i ORDER BY i.id)::text FROM site_sections i WHERE i.site_id = f.id), ''),
-    coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position,
+    coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.customization,
                 p.revision_id, p.title, p.deleted_at IS NULL) ORDER BY ss.id)::text
               FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id WHERE ss.site_id = f.id), ''))) AS served_stamp
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id
@@ -116,6 +117,9 @@ export interface TreePage {
 
 export interface SpaceTree {
   revisionId: string;
+  /** The revision's content (its files, for the site's file URLs), and its references' resolver. */
+  content: RevisionContent;
+  refs: RefResolver;
   /** Every page, depth first in sidebar order. */
   pages: TreePage[];
   byPath: Map<string, TreePage>;
@@ -137,7 +141,7 @@ export async function spaceTree(db: Db, space: PublishedSpace): Promise<SpaceTre
     }
   };
   visit(null, '', 0);
-  const tree = { revisionId: space.revisionId, pages, byPath: new Map(pages.map((p) => [p.path, p])) };
+  const tree = { revisionId: space.revisionId, content, refs: new RefResolver(content), pages, byPath: new Map(pages.map((p) => [p.path, p])) };
   trees.set(space.revisionId, tree);
   return tree;
 }

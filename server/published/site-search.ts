@@ -1,12 +1,12 @@
 // Search on a published site: the space search (server/search/) over the site space being read, keeping
 // only the pages this reader may read (conditions of pages; sections and site spaces were chosen by
-// navigation.ts), linked to where the site serves them.
+// navigation.ts) and are not `noIndex`, linked to where the site serves them.
 import { pino } from 'pino';
 import { createCtx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { createUrls } from '../urls.js';
 import { searchSpace } from '../search/search.js';
-import type { Visitor } from './conditions.js';
+import type { Visitor } from '../conditions/evaluate.js';
 import { readablePages, type Navigation } from './navigation.js';
 import { escapeHtml } from './page-html.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
@@ -30,7 +30,8 @@ export async function searchPage(
   const ctx = createCtx({ caller: { userId: 'published-site' }, db, now: () => new Date(), urls: createUrls('http://published.invalid'), log: silent });
   const found = await searchSpace(ctx, { id: space.id, revisionId: space.revisionId }, query, { limit: MAX_RESULTS });
   const tree = await spaceTree(db, space);
-  const readable = new Set(readablePages(tree, visitor).map((p) => p.page.id));
+  // A `noIndex` page is left out of the site's own search too (it stays readable at its URL).
+  const readable = new Set(readablePages(tree, visitor).filter((p) => !p.page.noIndex).map((p) => p.page.id));
   const results = found.items.filter((item) => readable.has(item.id));
   if (results.length === 0) return `<p>No page of ${escapeHtml(space.title)} matches “${escapeHtml(query)}”.</p>`;
   const items = results.map((item) => {

@@ -12,7 +12,7 @@ import { isSecure } from '../http/node-http.js';
 import { jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { SiteRow } from '../sites/site-view.js';
-import type { Visitor } from './conditions.js';
+import type { Visitor } from '../conditions/evaluate.js';
 
 export const TOKEN_PARAM = 'jwt_token';
 const CLAIM_PARAM_PREFIX = 'visitor.';

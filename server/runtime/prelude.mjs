@@ -1,156 +1,148 @@
-// What a `v1` script finds besides the language inside the sandbox (QuickJS has no web platform): the
-// Workers globals Request, Response, Headers, URL, URLSearchParams, TextEncoder, TextDecoder, fetch and
-// console. Evaluated in each fresh sandbox before the script. It talks to the host only through the
-// `__host` functions the worker defines (strings in, strings out): `parseURL`, `fetch` (a promise) and
-// `log`. There is no setTimeout, no file system and no process: a script waits on fetch, nothing else.
-export const PRELUDE = String.raw`
-(() => {
-  const host = globalThis.__host;
-  delete globalThis.__host;
+// What a script finds besides the language inside the sandbox (QuickJS has no web platform): the Workers
+// globals it is written for. Evaluated in each fresh sandbox before the script, as one function made of
+// the fragments below, which share its scope:
+//   prelude-encoding.mjs  TextEncoder, TextDecoder, atob, btoa
+//   prelude-events.mjs    DOMException, Event, EventTarget, AbortController, AbortSignal, timers,
+//                         queueMicrotask, structuredClone
+//   prelude-forms.mjs     Blob, File, FormData (multipart encoding and parsing)
+//   prelude-streams.mjs   ReadableStream
+//   prelude-crypto.mjs    crypto (getRandomValues, randomUUID, subtle: HMAC and SHA digests)
+//   here                  URL, URLSearchParams, Headers, Request, Response, fetch, console, the dispatch
+// It talks to the host only through the `__host` functions the worker defines (strings in, strings out):
+// `parseURL`, `setURL`, `fetch` and `sleep` (promises), `log`, `digest`, `hmac`, `random`, `randomUUID`.
+// There is no file system, no process and no import.
+import { CRYPTO } from './prelude-crypto.mjs';
+import { ENCODING } from './prelude-encoding.mjs';
+import { EVENTS } from './prelude-events.mjs';
+import { FORMS } from './prelude-forms.mjs';
+import { STREAMS } from './prelude-streams.mjs';
 
-  const utf8Encode = (text) => {
-    const out = [];
-    for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
-        const d = text.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d < 0xe000) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
-      }
-      if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
-      if (c < 0x80) out.push(c);
-      else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-      else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    }
-    return new Uint8Array(out);
-  };
-  const utf8Decode = (bytes) => {
-    let s = '';
-    for (let i = 0; i < bytes.length; ) {
-      const b = bytes[i];
-      let c, n;
-      if (b < 0x80) { c = b; n = 1; }
-      else if (b >= 0xc2 && b < 0xe0) { c = b & 31; n = 2; }
-      else if (b >= 0xe0 && b < 0xf0) { c = b & 15; n = 3; }
-      else if (b >= 0xf0 && b < 0xf5) { c = b & 7; n = 4; }
-      else { s += '\ufffd'; i++; continue; }
-      if (i + n > bytes.length) { s += '\ufffd'; break; }
-      let ok = true;
-      for (let k = 1; k < n; k++) { const x = bytes[i + k]; if ((x & 0xc0) !== 0x80) { ok = false; break; } c = (c << 6) | (x & 63); }
-      if (!ok) { s += '\ufffd'; i++; continue; }
-      s += String.fromCodePoint(c);
-      i += n;
-    }
-    return s;
-  };
-
-  // Bytes cross the host boundary as base64 inside the JSON text (strings are all that crosses it).
-  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const B64_INDEX = new Uint8Array(128);
-  for (let i = 0; i < 64; i++) B64_INDEX[B64.charCodeAt(i)] = i;
-  const fromBase64 = (text) => {
-    const clean = text.replace(/=+$/, '');
-    const out = new Uint8Array((clean.length * 3) >> 2);
-    let o = 0;
-    for (let i = 0; i < clean.length; i += 4) {
-      const n = (B64_INDEX[clean.charCodeAt(i)] << 18) | (B64_INDEX[clean.charCodeAt(i + 1)] << 12) | (B64_INDEX[clean.charCodeAt(i + 2)] << 6) | B64_INDEX[clean.charCodeAt(i + 3)];
-      out[o++] = n >> 16;
-      if (o < out.length) out[o++] = (n >> 8) & 255;
-      if (o < out.length) out[o++] = n & 255;
-    }
-    return out;
-  };
-  const toBase64 = (bytes) => {
-    const parts = [];
-    let chunk = '';
-    for (let i = 0; i < bytes.length; i += 3) {
-      const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-      chunk += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
-      if (chunk.length >= 4096) { parts.push(chunk); chunk = ''; }
-    }
-    parts.push(chunk);
-    return parts.join('');
-  };
-  const asBytes = (input) => input instanceof Uint8Array ? input : ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
-
-  class TextEncoder {
-    get encoding() { return 'utf-8'; }
-    encode(text = '') { return utf8Encode(String(text)); }
-  }
-  class TextDecoder {
-    get encoding() { return 'utf-8'; }
-    decode(input) {
-      if (input === undefined) return '';
-      return utf8Decode(asBytes(input));
-    }
-  }
-
+const WEB = String.raw`
   class URLSearchParams {
     constructor(init = '') {
       this._list = [];
+      this._url = null;
       if (typeof init === 'string') {
         for (const part of init.replace(/^\?/, '').split('&')) {
           if (!part) continue;
           const at = part.indexOf('=');
-          const dec = (v) => decodeURIComponent(v.replace(/\+/g, ' '));
+          const dec = (v) => { try { return decodeURIComponent(v.replace(/\+/g, ' ')); } catch { return v; } };
           this._list.push(at < 0 ? [dec(part), ''] : [dec(part.slice(0, at)), dec(part.slice(at + 1))]);
         }
+      } else if (init instanceof URLSearchParams) {
+        this._list = init._list.map(([k, v]) => [k, v]);
       } else if (init && typeof init === 'object') {
         const entries = Symbol.iterator in init ? init : Object.entries(init);
         for (const [k, v] of entries) this._list.push([String(k), String(v)]);
       }
     }
-    get(name) { const e = this._list.find(([k]) => k === name); return e ? e[1] : null; }
-    getAll(name) { return this._list.filter(([k]) => k === name).map(([, v]) => v); }
-    has(name) { return this._list.some(([k]) => k === name); }
-    set(name, value) { this.delete(name); this._list.push([name, String(value)]); }
-    append(name, value) { this._list.push([name, String(value)]); }
-    delete(name) { this._list = this._list.filter(([k]) => k !== name); }
+    _changed() { if (this._url) this._url._setPart('search', this.toString()); }
+    get size() { return this._list.length; }
+    get(name) { const e = this._list.find(([k]) => k === String(name)); return e ? e[1] : null; }
+    getAll(name) { return this._list.filter(([k]) => k === String(name)).map(([, v]) => v); }
+    has(name, value) { return this._list.some(([k, v]) => k === String(name) && (value === undefined || v === String(value))); }
+    set(name, value) {
+      const key = String(name);
+      const at = this._list.findIndex(([k]) => k === key);
+      if (at < 0) this._list.push([key, String(value)]);
+      else { this._list = this._list.filter(([k], i) => k !== key || i === at); this._list[at] = [key, String(value)]; }
+      this._changed();
+    }
+    append(name, value) { this._list.push([String(name), String(value)]); this._changed(); }
+    delete(name, value) { this._list = this._list.filter(([k, v]) => k !== String(name) || (value !== undefined && v !== String(value))); this._changed(); }
+    sort() { this._list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)); this._changed(); }
     forEach(fn) { for (const [k, v] of this._list) fn(v, k, this); }
     entries() { return this._list[Symbol.iterator](); }
     keys() { return this._list.map(([k]) => k)[Symbol.iterator](); }
     values() { return this._list.map(([, v]) => v)[Symbol.iterator](); }
     [Symbol.iterator]() { return this.entries(); }
-    toString() { return this._list.map(([k, v]) => encodeURIComponent(k) + '=' + encodeURIComponent(v)).join('&'); }
+    toString() {
+      const enc = (v) => encodeURIComponent(v).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+      return this._list.map(([k, v]) => enc(k) + '=' + enc(v)).join('&');
+    }
   }
 
-  // Parsed by the host's WHATWG URL parser; the parts are kept here.
+  // Parsed, and changed through its setters, by the host's WHATWG URL parser; the parts are kept here.
+  const URL_PARTS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
   class URL {
     constructor(input, base) {
       const parts = JSON.parse(host.parseURL(String(input), base === undefined ? '' : String(base)));
       if (parts.error) throw new TypeError(parts.error);
-      Object.assign(this, parts);
-      this.searchParams = new URLSearchParams(parts.search);
+      this._parts = parts;
+      this._search = new URLSearchParams(parts.search);
+      this._search._url = this;
     }
-    toString() { return this.href; }
-    toJSON() { return this.href; }
+    _setPart(name, value) {
+      const parts = JSON.parse(host.setURL(this._parts.href, name, String(value)));
+      if (parts.error) throw new TypeError(parts.error);
+      this._parts = parts;
+      if (name !== 'search') { const list = new URLSearchParams(parts.search)._list; this._search._list = list; }
+    }
+    get searchParams() { return this._search; }
+    toString() { return this._parts.href; }
+    toJSON() { return this._parts.href; }
+    static canParse(input, base) { try { new URL(input, base); return true; } catch { return false; } }
+  }
+  for (const name of URL_PARTS) {
+    Object.defineProperty(URL.prototype, name, {
+      get() { return this._parts[name]; },
+      set(value) {
+        if (name === 'origin') return;
+        this._setPart(name, value);
+        if (name === 'search' || name === 'href') this._search._list = new URLSearchParams(this._parts.search)._list;
+      },
+      enumerable: true,
+    });
   }
 
   class Headers {
     constructor(init) {
       this._map = new Map();
+      this._cookies = [];
       if (init instanceof Headers) init.forEach((v, k) => this.append(k, v));
-      else if (Array.isArray(init)) for (const [k, v] of init) this.append(k, v);
+      else if (init && typeof init === 'object' && Symbol.iterator in init) for (const [k, v] of init) this.append(k, v);
       else if (init && typeof init === 'object') for (const k of Object.keys(init)) this.append(k, init[k]);
     }
     get(name) { const v = this._map.get(String(name).toLowerCase()); return v === undefined ? null : v; }
+    getSetCookie() { return [...this._cookies]; }
     has(name) { return this._map.has(String(name).toLowerCase()); }
-    set(name, value) { this._map.set(String(name).toLowerCase(), String(value)); }
-    append(name, value) { const k = String(name).toLowerCase(); const old = this._map.get(k); this._map.set(k, old === undefined ? String(value) : old + ', ' + value); }
-    delete(name) { this._map.delete(String(name).toLowerCase()); }
-    forEach(fn) { for (const [k, v] of [...this._map].sort()) fn(v, k, this); }
-    entries() { return [...this._map].sort()[Symbol.iterator](); }
-    keys() { return [...this._map.keys()].sort()[Symbol.iterator](); }
-    values() { return [...this._map].sort().map(([, v]) => v)[Symbol.iterator](); }
+    set(name, value) {
+      const k = String(name).toLowerCase();
+      this._map.set(k, String(value).trim());
+      if (k === 'set-cookie') this._cookies = [String(value).trim()];
+    }
+    append(name, value) {
+      const k = String(name).toLowerCase();
+      const v = String(value).trim();
+      const old = this._map.get(k);
+      this._map.set(k, old === undefined ? v : old + ', ' + v);
+      if (k === 'set-cookie') this._cookies.push(v);
+    }
+    delete(name) { const k = String(name).toLowerCase(); this._map.delete(k); if (k === 'set-cookie') this._cookies = []; }
+    forEach(fn) { for (const [k, v] of this.entries()) fn(v, k, this); }
+    entries() { return [...this._map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator](); }
+    keys() { return [...this.entries()].map(([k]) => k)[Symbol.iterator](); }
+    values() { return [...this.entries()].map(([, v]) => v)[Symbol.iterator](); }
     [Symbol.iterator]() { return this.entries(); }
+    /** Pairs for the wire: each Set-Cookie on its own. */
+    _wire() {
+      const pairs = [...this.entries()].filter(([k]) => k !== 'set-cookie');
+      for (const cookie of this._cookies) pairs.push(['set-cookie', cookie]);
+      return pairs;
+    }
   }
 
-  // A body is kept as text (a string) or as bytes (a Uint8Array of its own), as it was given.
-  const bodyOf = (body) => {
+  // A body is kept as text (a string), bytes (a Uint8Array of its own) or a ReadableStream, read once.
+  const bodyOf = (body, headers) => {
+    const typed = (type) => { if (!headers.has('content-type') && type) headers.set('content-type', type); };
     if (body === undefined || body === null) return null;
-    if (typeof body === 'string') return body;
-    if (body instanceof URLSearchParams) return body.toString();
+    if (typeof body === 'string') { typed('text/plain;charset=UTF-8'); return body; }
+    if (body instanceof URLSearchParams) { typed('application/x-www-form-urlencoded;charset=UTF-8'); return body.toString(); }
+    if (body instanceof FormData) { const encoded = encodeMultipart(body); typed(encoded.type); return encoded.bytes; }
+    if (body instanceof Blob) { typed(body.type); return body._bytes.slice(); }
     if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return asBytes(body).slice();
+    if (body instanceof ReadableStream) return body;
+    typed('text/plain;charset=UTF-8');
     return String(body);
   };
   const bodyBytes = (body) => (body === null ? new Uint8Array(0) : typeof body === 'string' ? utf8Encode(body) : body);
@@ -160,17 +152,25 @@ export const PRELUDE = String.raw`
   const fromWire = (wire) => (typeof wire.bodyBase64 === 'string' ? fromBase64(wire.bodyBase64) : wire.body === '' || wire.body === undefined || wire.body === null ? null : wire.body);
 
   class Body {
-    _init(body) { this._body = bodyOf(body); this.bodyUsed = false; }
+    _init(body) { this._body = bodyOf(body, this.headers); this.bodyUsed = false; }
+    /** The body, read once: text, bytes, or null. */
     _take() {
       if (this.bodyUsed) return Promise.reject(new TypeError('Body has already been read'));
       this.bodyUsed = true;
-      return Promise.resolve(this._body);
+      const body = this._body;
+      return body instanceof ReadableStream ? readAllBytes(body) : Promise.resolve(body);
     }
     text() { return this._take().then((b) => (b === null ? '' : typeof b === 'string' ? b : utf8Decode(b))); }
     json() { return this.text().then((t) => JSON.parse(t)); }
     arrayBuffer() { return this._take().then((b) => bodyBytes(b).slice().buffer); }
     bytes() { return this._take().then((b) => bodyBytes(b).slice()); }
-    get body() { return this._body; }
+    blob() { return this._take().then((b) => new Blob([bodyBytes(b)], { type: this.headers.get('content-type') ?? '' })); }
+    formData() { return this._take().then((b) => parseForm(bodyBytes(b), this.headers.get('content-type'))); }
+    get body() {
+      if (this._body === null) return null;
+      if (!(this._body instanceof ReadableStream)) this._body = streamOfBytes(bodyBytes(this._body));
+      return this._body;
+    }
   }
 
   class Request extends Body {
@@ -178,12 +178,19 @@ export const PRELUDE = String.raw`
       super();
       const from = input instanceof Request ? input : null;
       this.url = from ? from.url : new URL(String(input)).href;
-      this.method = String(init.method || (from && from.method) || 'GET').toUpperCase();
+      this.method = String(init.method || (from && from.method) || 'GET');
+      if (/^(get|head|post|put|delete|options|patch)$/i.test(this.method)) this.method = this.method.toUpperCase();
       this.headers = new Headers(init.headers || (from && from.headers));
-      this._init(init.body !== undefined ? init.body : from ? from._body : null);
-      this.redirect = init.redirect || 'follow';
+      const body = init.body !== undefined ? init.body : from ? from._body : null;
+      if (body !== null && body !== undefined && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
+      this._init(body);
+      this.redirect = init.redirect || (from && from.redirect) || 'follow';
+      this.signal = init.signal || (from && from.signal) || new AbortSignal();
     }
-    clone() { return new Request(this); }
+    clone() {
+      if (this._body instanceof ReadableStream) throw new TypeError('A request with a streamed body cannot be cloned');
+      return new Request(this);
+    }
   }
 
   class Response extends Body {
@@ -194,10 +201,15 @@ export const PRELUDE = String.raw`
       this.statusText = init.statusText || '';
       this.headers = new Headers(init.headers);
       this._init(body);
-      if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', 'text/plain;charset=UTF-8');
+      this.type = 'default';
+      this.url = '';
+      this.redirected = false;
     }
     get ok() { return this.status >= 200 && this.status < 300; }
-    clone() { return new Response(this._body, this); }
+    clone() {
+      if (this._body instanceof ReadableStream) throw new TypeError('A response with a streamed body cannot be cloned');
+      return new Response(this._body, this);
+    }
     static json(data, init = {}) {
       const headers = new Headers(init.headers);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
@@ -207,26 +219,67 @@ export const PRELUDE = String.raw`
   }
 
   const fetch = (input, init) => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const sent = request._body === null ? { body: null } : wireBody(request._body);
-    const wire = JSON.stringify({ url: request.url, method: request.method, headers: [...request.headers], ...sent, redirect: request.redirect });
-    return host.fetch(wire).then((answer) => {
+    let request;
+    try { request = input instanceof Request && init === undefined ? input : new Request(input, init); } catch (err) { return Promise.reject(err); }
+    const signal = request.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const sent = request._take().then((body) => {
+      const wire = JSON.stringify({ url: request.url, method: request.method, headers: request.headers._wire(), ...(body === null ? { body: null } : wireBody(body)), redirect: request.redirect });
+      return host.fetch(wire);
+    }).then((answer) => {
       const parsed = JSON.parse(answer);
       if (parsed.error) throw new TypeError(parsed.error);
       const response = new Response(fromWire(parsed), { status: parsed.status, headers: parsed.headers });
       response.url = request.url;
       return response;
     });
+    // An abort settles the call at once; the host's answer, when it comes, is not used.
+    return new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      sent.then(resolve, reject);
+    });
   };
 
-  const show = (v) => (typeof v === 'string' ? v : (() => { try { return JSON.stringify(v); } catch { return String(v); } })());
+  const show = (v) => (typeof v === 'string' ? v : v instanceof Error ? String(v.stack || v) : (() => { try { return JSON.stringify(v); } catch { return String(v); } })());
   const logAt = (level) => (...args) => host.log(level, args.map(show).join(' '));
-  const console = { log: logAt('info'), info: logAt('info'), debug: logAt('debug'), warn: logAt('warn'), error: logAt('error') };
+  const console = { log: logAt('info'), info: logAt('info'), debug: logAt('debug'), warn: logAt('warn'), error: logAt('error'), trace: logAt('debug') };
 
-  Object.assign(globalThis, { TextEncoder, TextDecoder, URL, URLSearchParams, Headers, Request, Response, fetch, console });
+  // In V8, where these scripts are written to run, an error's stack starts with "Name: message"; QuickJS's
+  // holds the frames only, so a script that logs error.stack (as @gitbook/runtime does) would log no reason.
+  // Errors made by the script (and classes extending them) get V8's form.
+  for (const name of ['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']) {
+    const Native = globalThis[name];
+    if (typeof Native !== 'function') continue;
+    globalThis[name] = new Proxy(Native, {
+      construct(target, args, newTarget) {
+        const error = Reflect.construct(target, args, newTarget);
+        const frames = typeof error.stack === 'string' ? error.stack : '';
+        Object.defineProperty(error, 'stack', {
+          get() { return String(this.name) + (this.message ? ': ' + this.message : '') + '\n' + frames; },
+          set(value) { Object.defineProperty(this, 'stack', { value, writable: true, configurable: true }); },
+          configurable: true,
+        });
+        return error;
+      },
+    });
+  }
+
+  Object.assign(globalThis, {
+    TextEncoder, TextDecoder, atob, btoa,
+    DOMException, Event, EventTarget, AbortController, AbortSignal,
+    setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
+    Blob, File, FormData, ReadableStream,
+    crypto, CryptoKey,
+    URL, URLSearchParams, Headers, Request, Response, fetch, console,
+  });
+  globalThis.self = globalThis;
+  globalThis.navigator = { userAgent: 'docs-api-integrations' };
 
   // Called by the worker with the module's namespace: runs its default export's fetch and answers the
-  // response as JSON text (what the host reads back).
+  // response as JSON text (what the host reads back). Work handed to context.waitUntil goes on after the
+  // answer: "waiting" tells the worker how much, and __settle() is the promise of all of it.
+  let waiting = [];
+  globalThis.__settle = () => { const all = Promise.all(waiting); waiting = []; return all.then(() => ''); };
   globalThis.__dispatch = (module, wire, envJson) => {
     const handler = module && module.default;
     if (!handler || typeof handler.fetch !== 'function') {
@@ -234,14 +287,25 @@ export const PRELUDE = String.raw`
     }
     const incoming = JSON.parse(wire);
     const request = new Request(incoming.url, { method: incoming.method, headers: incoming.headers, body: fromWire(incoming) });
-    const waiting = [];
-    const context = { waitUntil: (p) => { waiting.push(Promise.resolve(p).catch((e) => console.error('waitUntil:', String(e)))); }, passThroughOnException() {} };
+    waiting = [];
+    const context = { waitUntil: (p) => { waiting.push(Promise.resolve(p).catch((e) => console.error('waitUntil:', show(e)))); }, passThroughOnException() {} };
     return Promise.resolve()
       .then(() => handler.fetch(request, JSON.parse(envJson), context))
       .then((response) => {
         if (!(response instanceof Response)) throw new TypeError('fetch must return a Response');
-        return Promise.all(waiting).then(() => JSON.stringify({ status: response.status, headers: [...response.headers], ...wireBody(response._body) }));
+        return response._take().then((body) => JSON.stringify({ status: response.status, headers: response.headers._wire(), ...wireBody(body), waiting: waiting.length }));
       });
   };
+`;
+
+export const PRELUDE = `(() => {
+  const host = globalThis.__host;
+  delete globalThis.__host;
+${ENCODING}
+${EVENTS}
+${FORMS}
+${STREAMS}
+${CRYPTO}
+${WEB}
 })();
 `;

@@ -18,11 +18,14 @@
 // never kept by the runtime (only a script that stores it itself keeps it, in its own module, which
 // serves its own integration only: pools are per integration and script).
 //
-// Messages in:  { type: 'invoke', id, pool, script, request, env, limits: { memoryBytes, cpuMs, stackBytes, perIntegration } }
+// Messages in:  { type: 'invoke', id, pool, script, request, env, limits: { memoryBytes, cpuMs, wallMs, stackBytes, perIntegration } }
 //               { type: 'fetched', fetchId, answer }   (answer: JSON text, `{ error }` or `{ status, headers, body }`)
 // Messages out: { type: 'result', id, kept, evicted, result?: { status, headers, body, logs, cpuMs }, error?: { message, logs, cpuMs } }
 //               (kept: the sandbox waits warm in `pool`; evicted: pools that lost a warm sandbox meanwhile)
+//               { type: 'answer', id, result } (before `result`, when the script left work to waitUntil:
+//               the response is ready; `result` then ends the invocation, its logs all of them)
 //               { type: 'fetch', id, fetchId, request }
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
@@ -45,15 +48,32 @@ const IDLE_PER_THREAD = 8;
 const fetches = new Map();
 let nextFetchId = 1;
 
+function urlParts(url) {
+  const { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash } = url;
+  return JSON.stringify({ href, origin, protocol, username, password, host, hostname, port, pathname, search, hash });
+}
+
 function parseURL(input, base) {
   try {
-    const url = base ? new URL(input, base) : new URL(input);
-    const { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash } = url;
-    return JSON.stringify({ href, origin, protocol, username, password, host, hostname, port, pathname, search, hash });
+    return urlParts(base ? new URL(input, base) : new URL(input));
   } catch {
     return JSON.stringify({ error: `Invalid URL: ${input}` });
   }
 }
+
+/** The parts of `href` once its part `name` is set to `value` (the WHATWG setters; an invalid value leaves it). */
+function setURL(href, name, value) {
+  const settable = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
+  try {
+    const url = new URL(href);
+    if (settable.includes(name)) url[name] = value;
+    return urlParts(url);
+  } catch {
+    return JSON.stringify({ error: `Invalid URL: ${value}` });
+  }
+}
+
+const HASHES = new Set(['sha1', 'sha256', 'sha384', 'sha512']);
 
 /** Thrown to end an invocation: what the server's thread gets as `error`. */
 class Failure {
@@ -110,12 +130,13 @@ class Sandbox {
       const logs = this.call?.logs;
       if (logs && logs.length < 200) logs.push({ level: vm.getString(level), message: vm.getString(text).slice(0, 2000), timestamp: new Date().toISOString() });
     });
-    define('fetch', (wire) => {
+    define('setURL', (href, name, value) => vm.newString(setURL(vm.getString(href), vm.getString(name), vm.getString(value))));
+    /** A promise into the sandbox, settled with the text `answered` resolves to: the invocation waits on it. */
+    const awaitHost = (answered) => {
       const call = this.call;
       const deferred = vm.newPromise();
       call.unsettled.add(deferred);
-      const fetchId = nextFetchId++;
-      const done = new Promise((resolve) => fetches.set(fetchId, resolve)).then((answer) => {
+      const done = answered.then((answer) => {
         call.inFlight.delete(done);
         // The invocation ended meanwhile: its promises were disposed, nothing is resolved into the sandbox.
         if (!call.unsettled.delete(deferred)) return;
@@ -125,9 +146,37 @@ class Sandbox {
         deferred.dispose();
       });
       call.inFlight.add(done);
-      parentPort.postMessage({ type: 'fetch', id: call.id, fetchId, request: JSON.parse(vm.getString(wire)) });
       return deferred.handle;
+    };
+    define('fetch', (wire) => {
+      const call = this.call;
+      const fetchId = nextFetchId++;
+      const answered = new Promise((resolve) => fetches.set(fetchId, resolve));
+      parentPort.postMessage({ type: 'fetch', id: call.id, fetchId, request: JSON.parse(vm.getString(wire)) });
+      return awaitHost(answered);
     });
+    // Timers: a wait that costs no CPU time, never past the invocation's deadline (it fails there).
+    define('sleep', (ms) => {
+      const call = this.call;
+      const wait = Math.max(0, Math.min(Number(vm.getNumber(ms)) || 0, call.deadline - performance.now() + 1));
+      const answered = new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(''), wait);
+        call.timers.add(timer);
+      });
+      return awaitHost(answered);
+    });
+    define('digest', (algorithm, data) => {
+      const name = vm.getString(algorithm);
+      if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
+      return vm.newString(createHash(name).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
+    });
+    define('hmac', (algorithm, key, data) => {
+      const name = vm.getString(algorithm);
+      if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
+      return vm.newString(createHmac(name, Buffer.from(vm.getString(key), 'base64')).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
+    });
+    define('random', (count) => vm.newString(randomBytes(Math.min(65536, Math.max(0, vm.getNumber(count) | 0))).toString('base64')));
+    define('randomUUID', () => vm.newString(randomUUID()));
     vm.setProp(vm.global, '__host', host);
     host.dispose();
     // The prelude is the runtime's own code: its time is not the script's.
@@ -135,6 +184,7 @@ class Sandbox {
     if (prelude.error) throw new Error(`The sandbox could not start: ${this.errorText(prelude.error)}`);
     prelude.value.dispose();
     this.dispatch = vm.getProp(vm.global, '__dispatch');
+    this.settleAll = vm.getProp(vm.global, '__settle');
   }
 
   errorText(handle) {
@@ -175,11 +225,43 @@ class Sandbox {
     this.namespace = loaded.value;
   }
 
-  /** One invocation; throws a Failure, after which the sandbox must not be used again. */
-  async invoke(id, script, request, env) {
+  /** Runs the sandbox's jobs until `promise` settles; its value's text. Disposes the promise. */
+  async settle(promise) {
     const { vm, runtime } = this;
+    try {
+      for (;;) {
+        // Past the deadline nothing more runs, not even a timer that woke for it.
+        if (performance.now() > this.call.deadline) throw this.failure(`The script did not finish within ${this.limits.wallMs} ms`);
+        const jobs = this.slice(() => runtime.executePendingJobs());
+        if (jobs.error) throw this.failure(this.errorText(jobs.error));
+        // Interrupted for its CPU time, even if the script's own code caught it (a waitUntil wrapper does).
+        if (this.call.interrupted) throw this.failure('interrupted');
+        const state = vm.getPromiseState(promise);
+        if (state.type === 'fulfilled') {
+          const text = vm.getString(state.value);
+          state.value.dispose();
+          return text;
+        }
+        if (state.type === 'rejected') throw this.failure(this.errorText(state.error));
+        // Waiting on the host: a fetch or a timer. Nothing of them and still pending: it never settles.
+        if (this.call.inFlight.size === 0) throw this.failure("The script's fetch handler never settled (it awaits something that cannot happen)");
+        await Promise.race(this.call.inFlight);
+      }
+    } finally {
+      promise.dispose();
+    }
+  }
+
+  /**
+   * One invocation; throws a Failure, after which the sandbox must not be used again. When the script
+   * handed work to context.waitUntil, `onAnswer` gets the response first, and the invocation goes on until
+   * that work is done, within the same CPU time, memory and deadline.
+   */
+  async invoke(id, script, request, env, onAnswer) {
+    const { vm } = this;
     this.uses++;
-    this.call = { id, logs: [], cpuMs: 0, sliceStart: 0, counting: false, interrupted: false, inFlight: new Set(), unsettled: new Set() };
+    const deadline = performance.now() + (this.limits.wallMs ?? 30_000);
+    this.call = { id, logs: [], cpuMs: 0, sliceStart: 0, counting: false, interrupted: false, inFlight: new Set(), unsettled: new Set(), timers: new Set(), deadline };
     try {
       if (!this.namespace) this.load(script);
       const wire = vm.newString(JSON.stringify(request));
@@ -188,32 +270,21 @@ class Sandbox {
       wire.dispose();
       envJson.dispose();
       if (called.error) throw this.failure(this.errorText(called.error));
-      const promise = called.value;
-      try {
-        for (;;) {
-          const jobs = this.slice(() => runtime.executePendingJobs());
-          if (jobs.error) throw this.failure(this.errorText(jobs.error));
-          const state = vm.getPromiseState(promise);
-          if (state.type === 'fulfilled') {
-            const text = vm.getString(state.value);
-            state.value.dispose();
-            return { ...JSON.parse(text), logs: this.call.logs, cpuMs: Math.round(this.call.cpuMs) };
-          }
-          if (state.type === 'rejected') throw this.failure(this.errorText(state.error));
-          if (this.call.interrupted) throw this.failure('interrupted');
-          // Waiting on the host: a fetch in flight. Nothing in flight and still pending: it never settles.
-          if (this.call.inFlight.size === 0) throw this.failure("The script's fetch handler never settled (it awaits something that cannot happen: there are no timers)");
-          await Promise.race(this.call.inFlight);
-        }
-      } finally {
-        promise.dispose();
+      const { waiting, ...response } = JSON.parse(await this.settle(called.value));
+      if (waiting > 0) {
+        onAnswer({ ...response, logs: [...this.call.logs], cpuMs: Math.round(this.call.cpuMs) });
+        const settling = this.slice(() => vm.callFunction(this.settleAll, vm.undefined));
+        if (settling.error) throw this.failure(this.errorText(settling.error));
+        await this.settle(settling.value);
       }
+      return { ...response, logs: this.call.logs, cpuMs: Math.round(this.call.cpuMs) };
     } catch (err) {
       if (err instanceof Failure) throw err;
       throw this.failure(err instanceof Error ? err.message : String(err));
     } finally {
-      // A fetch the script did not await stays pending in the sandbox: its answer is not delivered.
+      // A fetch or timer the script did not await stays pending in the sandbox: its answer is not delivered.
       for (const deferred of this.call.unsettled) deferred.dispose();
+      for (const timer of this.call.timers) clearTimeout(timer);
       this.call.unsettled.clear();
       this.call = undefined;
     }
@@ -270,11 +341,11 @@ function keepIdle(pool, sandbox, limit) {
 }
 
 /** Runs one invocation, in a warm sandbox of its pool when one waits; returns whether the sandbox was kept. */
-async function invoke({ id, pool, script, request, env, limits }) {
+async function invoke({ id, pool, script, request, env, limits }, onAnswer = () => {}) {
   let sandbox = pool === undefined ? undefined : takeIdle(pool);
   if (sandbox && (sandbox.limits.memoryBytes !== limits.memoryBytes || sandbox.limits.cpuMs !== limits.cpuMs || sandbox.limits.stackBytes !== limits.stackBytes)) sandbox = undefined;
   sandbox ??= await Sandbox.create(limits);
-  const result = await sandbox.invoke(id, script, request, env);
+  const result = await sandbox.invoke(id, script, request, env, onAnswer);
   const kept = pool !== undefined && sandbox.uses < MAX_USES && !sandbox.large() && keepIdle(pool, sandbox, limits.perIntegration ?? 1);
   return { result, kept };
 }
@@ -285,7 +356,9 @@ parentPort.on('message', (message) => {
       parentPort.postMessage({ type: 'result', id: message.id, evicted, ...fields });
       evicted = [];
     };
-    invoke(message).then(
+    // The response ahead of the work the script left to waitUntil (the final result follows it).
+    const onAnswer = (result) => parentPort.postMessage({ type: 'answer', id: message.id, result });
+    invoke(message, onAnswer).then(
       ({ result, kept }) => answer({ result, kept }),
       (error) => answer({ kept: false, error: error instanceof Failure ? { ...error } : { message: error instanceof Error ? error.message : String(error), logs: [], cpuMs: 0 } }),
     );
@@ -302,6 +375,6 @@ await invoke({
   script: 'export default { async fetch(r) { await r.text(); return Response.json({ u: new URL(r.url).pathname, t: new TextDecoder().decode(new TextEncoder().encode("x")) }) } }',
   request: { method: 'POST', url: 'http://warm.invalid/', headers: [['x-warm', '1']], body: '{}' },
   env: {},
-  limits: { memoryBytes: 64 * 1024 * 1024, cpuMs: 60_000, stackBytes: 512 * 1024 },
+  limits: { memoryBytes: 64 * 1024 * 1024, cpuMs: 60_000, wallMs: 60_000, stackBytes: 512 * 1024 },
 }).catch(() => {});
 parentPort.postMessage({ type: 'ready' });

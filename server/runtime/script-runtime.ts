@@ -8,13 +8,15 @@
 //   replaced (the invocations it ran fail), so nothing holds the server;
 // - concurrency: at most `perIntegration` invocations of one integration run at once; the next ones wait
 //   in a queue of at most `queueLimit`, past which an invocation is refused at once;
-// - no file system, no process, no timers, no imports: the sandbox has none of them;
+// - no file system, no process, no imports: the sandbox has none of them; timers and work left to
+//   `context.waitUntil` run within the invocation (the answer may go first), under the same limits;
 // - outbound fetch: only through the host function below, i.e. server/http/outbound.ts with a deadline,
 //   a size cap and the address rules of user-given URLs (except the server's own API).
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
+import { createUrls, type UrlBases, type Urls } from '../urls.js';
 
 export interface RuntimeLimits {
   memoryBytes: number;
@@ -68,6 +70,11 @@ export interface ScriptResponse {
   bodyBase64?: string;
   logs: ScriptLog[];
   cpuMs: number;
+  /**
+   * When the script left work to `context.waitUntil`: settles once that work is done (the response goes
+   * first), with every log line of the invocation and, if the work failed, why. Never rejects.
+   */
+  settled?: Promise<{ logs: ScriptLog[]; error?: string }>;
 }
 
 /** The script failed: it threw, answered no Response, ran out of CPU time or memory, or a limit refused it. */
@@ -94,6 +101,8 @@ interface Pending {
   reject: (err: Error) => void;
   fetches: number;
   timer: NodeJS.Timeout;
+  /** Once the response was answered ahead of waitUntil work: how the rest ends. */
+  settle?: (value: { logs: ScriptLog[]; error?: string }) => void;
 }
 
 /** One sandbox thread and the invocations it runs. */
@@ -136,13 +145,20 @@ class SandboxThread {
       void answer.then((text) => this.worker.postMessage({ type: 'fetched', fetchId: message.fetchId, answer: text }));
       return;
     }
+    if (message.type === 'answer') {
+      if (!pending || pending.settle) return;
+      const settled = new Promise<{ logs: ScriptLog[]; error?: string }>((resolve) => (pending.settle = resolve));
+      pending.resolve({ ...message.result!, settled });
+      return;
+    }
     if (message.type !== 'result') return;
     for (const pool of message.evicted ?? []) this.count(pool, -1);
     if (message.kept && pending) this.count(pending.pool, +1);
     if (!pending) return;
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
-    if (message.error) pending.reject(new ScriptFailed(message.error.message, message.error.logs));
+    if (pending.settle) pending.settle(message.error ? { logs: message.error.logs, error: message.error.message } : { logs: message.result!.logs });
+    else if (message.error) pending.reject(new ScriptFailed(message.error.message, message.error.logs));
     else pending.resolve(message.result!);
   }
 
@@ -156,7 +172,8 @@ class SandboxThread {
   fail(reason: string) {
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
-      pending.reject(new ScriptFailed(reason));
+      if (pending.settle) pending.settle({ logs: [], error: reason });
+      else pending.reject(new ScriptFailed(reason));
       this.pending.delete(id);
     }
     this.runtime.replace(this);
@@ -198,10 +215,14 @@ export class ScriptRuntime {
   /** Runs the script's fetch for `request`; rejects with ScriptFailed when the script or a limit fails it. */
   async invoke(options: InvokeOptions): Promise<ScriptResponse> {
     await this.acquire(options.key);
+    let response: ScriptResponse | undefined;
     try {
-      return await this.run(options);
+      response = await this.run(options);
+      return response;
     } finally {
-      this.release(options.key);
+      // Work left to waitUntil still runs in the sandbox: the slot is taken until it ends.
+      if (response?.settled) void response.settled.then(() => this.release(options.key));
+      else this.release(options.key);
     }
   }
 
@@ -214,10 +235,13 @@ export class ScriptRuntime {
     return new Promise<ScriptResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
         // Past its whole deadline: the thread is replaced, which fails what it was running.
-        thread.pending.get(id)?.reject(new ScriptFailed(`The script did not answer within ${this.limits.wallMs} ms`));
+        const late = thread.pending.get(id);
+        const reason = `The script did not finish within ${this.limits.wallMs} ms`;
+        if (late?.settle) late.settle({ logs: [], error: reason });
+        else late?.reject(new ScriptFailed(reason));
         thread.pending.delete(id);
         void thread.worker.terminate();
-      }, this.limits.wallMs);
+      }, this.limits.wallMs + 1_000);
       thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer });
       thread.worker.postMessage({ type: 'invoke', id, pool, script, request, env, limits: this.limits });
     });
@@ -298,20 +322,27 @@ export class ScriptRuntime {
 let shared: ScriptRuntime | undefined;
 let serverOrigin = 'http://127.0.0.1';
 let apiEndpoint = 'http://127.0.0.1/v1';
+let urls: Urls = createUrls('http://127.0.0.1');
 
 /**
  * Where this server answers (its PUBLIC_URL), set by createApp: a script's calls to the server's own API
  * are not held to public addresses, and event requests are addressed to its public endpoints.
  */
-export function setServerOrigin(publicUrl: string): void {
+export function setServerOrigin(publicUrl: string, bases: UrlBases = {}): void {
   serverOrigin = new URL(publicUrl).origin;
   apiEndpoint = `${publicUrl.replace(/\/$/, '')}/v1`;
+  urls = createUrls(publicUrl.replace(/\/$/, ''), bases);
   if (shared) shared.options.ownApiOrigin = serverOrigin;
 }
 
 /** Where a script calls this API back (`env.apiEndpoint`): `<PUBLIC_URL>/v1`. */
 export function scriptApiEndpoint(): string {
   return apiEndpoint;
+}
+
+/** The URLs of this server, as setServerOrigin was told them: for the resources a script's environment shows. */
+export function scriptUrls(): Urls {
+  return urls;
 }
 
 /** The origin set by setServerOrigin. */

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { slugify } from '../content/apply-changes.js';
+import { pageMarkdown } from '../content/page-content.js';
 import { pagePath, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
@@ -29,15 +30,15 @@ interface IndexedPage {
   title: string;
   path: string;
   ancestors: { title: string }[];
-  markdown: string;
-  sections: IndexedSection[];
+  /** The page, whose Markdown is written only when it is indexed again. */
+  page: StoredPage;
 }
 
 /** The sections of a page: the text before the first heading (under the page title), then one per heading. */
-export function sectionsOf(page: StoredPage): IndexedSection[] {
+export function sectionsOf(page: StoredPage, markdown = pageMarkdown(page)): IndexedSection[] {
   const sections = [{ sectionId: '', title: page.title, body: '' }];
   let fence = false;
-  for (const line of page.markdown.split('\n')) {
+  for (const line of markdown.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     const heading = fence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) sections.push({ sectionId: slugify(heading[1]), title: heading[1], body: '' });
@@ -58,8 +59,8 @@ function indexedPages(content: RevisionContent): IndexedPage[] {
       ancestors.unshift({ title: p.title });
     }
     const path = pagePath(byId, page);
-    const digest = createHash('sha1').update(JSON.stringify([page.title, path, ancestors, page.markdown])).digest('base64url');
-    return { pageId: page.id, digest, title: page.title, path, ancestors, markdown: page.markdown, sections: sectionsOf(page) };
+    const digest = createHash('sha1').update(JSON.stringify([page.title, path, ancestors, page.document ?? page.markdown])).digest('base64url');
+    return { pageId: page.id, digest, title: page.title, path, ancestors, page };
   });
 }
 
@@ -151,7 +152,8 @@ const countWordsOf = (spaceId: string, rows: string, sign: '' | '-') => sql`
  * of exactly the rows written), then their sections.
  */
 async function insertPages(tx: Pick<Ctx, 'db'>, spaceId: string, pages: IndexedPage[]): Promise<void> {
-  const pageRows = JSON.stringify(pages.map(({ pageId, digest, title, path, ancestors, markdown }) => ({ pageId, digest, title, path, ancestors, markdown })));
+  const written = pages.map((p) => ({ ...p, markdown: pageMarkdown(p.page) }));
+  const pageRows = JSON.stringify(written.map(({ pageId, digest, title, path, ancestors, markdown }) => ({ pageId, digest, title, path, ancestors, markdown })));
   await tx.db.execute(sql`
     WITH inserted AS (
            INSERT INTO search_pages (space_id, page_id, digest, title, path, ancestors, tsv)
@@ -162,7 +164,7 @@ async function insertPages(tx: Pick<Ctx, 'db'>, spaceId: string, pages: IndexedP
          paired AS (
            INSERT INTO search_page_pairs (space_id, page_id, pairs) SELECT space_id, page_id, search_word_pairs(tsv) FROM inserted)
     ${countWordsOf(spaceId, 'inserted', '')}`);
-  const sectionRows = JSON.stringify(pages.flatMap((p) => p.sections.map((s) => ({ pageId: p.pageId, ...s }))));
+  const sectionRows = JSON.stringify(written.flatMap((p) => sectionsOf(p.page, p.markdown).map((s) => ({ pageId: p.pageId, ...s }))));
   await tx.db.execute(sql`
     INSERT INTO search_sections (space_id, page_id, ordinal, section_id, title, ranked_title, body)
     SELECT ${spaceId}, s."pageId", s.ordinal, s."sectionId", s.title, s."rankedTitle", s.body

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { checkCondition, claimNamesOf, type ClaimNames } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import type { SiteRow } from './site-view.js';
@@ -54,12 +55,12 @@ export function defaultCustomization(title: string): SiteCustomization {
   };
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `over` merged into `base`, object by object (arrays and values replace). */
-function merged(base: Json, over: Json): Json {
+export function merged(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
@@ -74,9 +75,20 @@ export function siteCustomization(site: Pick<SiteRow, 'title' | 'customization'>
   return (site.customization ? merged(defaults, site.customization) : defaults) as SiteCustomization;
 }
 
+/** The customization of a site space: the site's with the site space's overrides over it. */
+export function siteSpaceCustomization(site: Pick<SiteRow, 'title' | 'customization'>, siteSpace: { customization: Json | null }): SiteCustomization {
+  const ofSite = siteCustomization(site);
+  return (siteSpace.customization ? merged(ofSite as Json, siteSpace.customization) : ofSite) as SiteCustomization;
+}
+
 /** The customization of a site of the organization, defaults filled in. */
 export async function getCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteCustomization> {
   return siteCustomization(await requireSite(ctx, org.organization.id, siteId));
+}
+
+/** Throws BadRequest naming the header link whose condition is not in the grammar or reads an undefined claim. */
+export function checkHeaderConditions(body: { header?: { links?: { condition?: string }[] } }, names: ClaimNames | undefined): void {
+  for (const [i, link] of (body.header?.links ?? []).entries()) checkCondition(`body.header.links[${i}].condition`, link.condition, names);
 }
 
 type CustomizationInput = z.output<typeof siteOperations.updateSiteCustomizationById.body>;
@@ -84,6 +96,7 @@ type CustomizationInput = z.output<typeof siteOperations.updateSiteCustomization
 /** Replaces the stored customization (a full replacement: what is left out takes its default). */
 export async function putCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string, body: CustomizationInput): Promise<SiteCustomization> {
   const site = await requireSite(ctx, org.organization.id, siteId);
+  checkHeaderConditions(body, claimNamesOf(site.adaptiveSchema));
   const [row] = await ctx.db
     .update(sites)
     .set({ customization: body as Json, updatedAt: ctx.now() })

@@ -3,7 +3,7 @@ import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { BadRequest, NotFound } from '../errors.js';
-import { defaultCustomization, siteCustomization } from './customization.js';
+import { siteCustomization, siteSpaceCustomization } from './customization.js';
 import { siteScripts } from './site-scripts.js';
 import { siteView } from './sites.store.js';
 import { loadItems, loadSiteSpaceRows, requireSite, siteSpaceViews, treeOrder } from './structure.js';
@@ -12,8 +12,9 @@ import { sameSecret, toSection } from './site-view.js';
 type PublishedContentSite = components['schemas']['PublishedContentSite'];
 
 /**
- * The published profile: the site, its sections in navigation order (groups flattened, each section
- * naming its group) with their site spaces, the customizations and the scripts. Only a published site has
+ * The published profile: the site, its structure (its site spaces when it has no sections; else its root
+ * site spaces, then its sections in navigation order, groups flattened, each section naming its group, with
+ * their site spaces), the customizations (each site space's with its overrides) and the scripts. Only a published site has
  * one; a share-link site needs its `shareKey` (400 without it; a wrong one is not found, like a link that
  * does not resolve). Site spaces of spaces in the trash are left out, as the published site leaves them out.
  */
@@ -31,16 +32,21 @@ export async function getPublished(ctx: Ctx, org: OrganizationGrant, siteId: str
     (a, b) => (a.sectionId === null ? -1 : rank.get(a.sectionId)!) - (b.sectionId === null ? -1 : rank.get(b.sectionId)!),
   );
   const siteSpaces = (await siteSpaceViews(ctx, org, site, rows, items)).filter((v) => !v.space.deletedAt);
+  const rowById = new Map(rows.map((row) => [row.id, row]));
+  const atRoot = siteSpaces.filter((v) => v.section === undefined);
+  const structure: PublishedContentSite['structure'] = sections.length
+    ? {
+        type: 'sections',
+        structure: [...atRoot, ...sections.map((s) => toSection(ctx, org.organization, site, s, siteSpaces.filter((v) => v.section === s.id)))],
+      }
+    : { type: 'siteSpaces', structure: atRoot };
   return {
     object: 'published-content-site',
     site: await siteView(ctx, org, site),
-    structure: {
-      type: 'sections',
-      structure: sections.map((s) => toSection(ctx, org.organization, site, s, siteSpaces.filter((v) => v.section === s.id))),
-    },
+    structure,
     customizations: {
       site: siteCustomization(site),
-      siteSpaces: Object.fromEntries(siteSpaces.map((s) => [s.id, defaultCustomization(s.title)])),
+      siteSpaces: Object.fromEntries(siteSpaces.map((s) => [s.id, siteSpaceCustomization(site, rowById.get(s.id)!)])),
     },
     scripts: await siteScripts(ctx.db, site.id, ctx.urls),
   };

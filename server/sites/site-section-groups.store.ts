@@ -85,7 +85,7 @@ export async function addSectionGroup(ctx: Ctx, org: OrganizationGrant, siteId: 
 export async function deleteSectionGroup(ctx: Ctx, org: OrganizationGrant, siteId: string, groupId: string): Promise<void> {
   await ctx.transaction(async (tx) => {
     const site = await unlessNotFound(requireSite(tx, org.organization.id, siteId, true));
-    const group = site && (await requireGroup(tx, site.id, groupId).catch(() => undefined));
+    const group = site && (await unlessNotFound(requireGroup(tx, site.id, groupId)));
     if (!site || !group) return;
     const items = await loadItems(tx, site.id);
     const siblings = items.filter((i) => i.parentId === group.parentId);

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { siteSectionOperations } from '../../contract/site-sections.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { keyAfter } from '../content/order-keys.js';
+import { checkCondition, claimNamesOf } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
 import { siteSections, siteSpaces, spaces } from '../db/schema/index.js';
 import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
@@ -80,6 +81,7 @@ export async function updateSection(ctx: Ctx, org: OrganizationGrant, siteId: st
   await ctx.transaction(async (tx) => {
     const site = await requireSite(tx, org.organization.id, siteId, true);
     await requireSection(tx, site.id, sectionId);
+    checkCondition('body.condition', body.condition, claimNamesOf(site.adaptiveSchema));
     if (body.defaultSiteSpace !== undefined) {
       const [siteSpace] = await tx.db
         .select({ id: siteSpaces.id })

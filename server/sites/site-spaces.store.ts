@@ -5,6 +5,7 @@ import type { siteSpaceOperations } from '../../contract/site-spaces.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { keyAfter } from '../content/order-keys.js';
 import { keyNextTo } from './positions.js';
+import { checkCondition, claimNamesOf } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
 import { siteSections, siteSpaces, spaces } from '../db/schema/index.js';
 import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
@@ -104,6 +105,7 @@ export async function updateSiteSpace(ctx: Ctx, org: OrganizationGrant, siteId: 
   const site = await ctx.transaction(async (tx) => {
     const site = await requireSite(tx, org.organization.id, siteId, true);
     await requireSiteSpace(tx, site.id, siteSpaceId);
+    checkCondition('body.condition', body.condition, claimNamesOf(site.adaptiveSchema));
     if (body.spaceId !== undefined) await requireSpace(tx, org.organization.id, body.spaceId, 'body.spaceId');
     await tx.db
       .update(siteSpaces)

@@ -16,6 +16,7 @@ import {
 } from './site-section-groups.store.js';
 import { addSection, deleteSection, listSiteSections, moveSection, updateSection } from './site-sections.store.js';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from './site-spaces.store.js';
+import { deleteSiteSpaceCustomization, getSiteSpaceCustomization, overrideSiteSpaceCustomization } from './site-space-customization.js';
 import { createSite, deleteSite, listSites, publishSite, siteView, unpublishSite, updateSite } from './sites.store.js';
 import { getCustomization, putCustomization } from './customization.js';
 import { getPublishingAuth, regeneratePublishingAuth, updatePublishingAuth } from './publishing-auth.js';
@@ -131,5 +132,15 @@ export const siteHandlers = {
   },
   async moveSiteSpace({ grant, params, body }, ctx) {
     return { status: 200, body: await moveSiteSpace(ctx, grant, params.siteId, params.siteSpaceId, body.position) };
+  },
+  async getSiteSpaceCustomizationById({ grant, params }, ctx) {
+    return { status: 200, body: await getSiteSpaceCustomization(ctx, grant, params.siteId, params.siteSpaceId) };
+  },
+  async overrideSiteSpaceCustomizationById({ grant, params, body }, ctx) {
+    return { status: 200, body: await overrideSiteSpaceCustomization(ctx, grant, params.siteId, params.siteSpaceId, body) };
+  },
+  async deleteSiteSpaceCustomizationById({ grant, params }, ctx) {
+    await deleteSiteSpaceCustomization(ctx, grant, params.siteId, params.siteSpaceId);
+    return { status: 204 };
   },
 } satisfies Partial<Pick<AppHandlers, Ops>>;

@@ -104,11 +104,18 @@ export async function sectionView(ctx: Ctx, org: OrganizationGrant, site: SiteRo
  * site space takes its first one, and likewise the site's root site spaces and its sections.
  */
 export async function repairDefaults(tx: Ctx, siteId: string): Promise<void> {
+  await repairDefaultsOfSites(tx, [siteId]);
+}
+
+/** repairDefaults for several sites at once, in the same two statements whatever their number. */
+export async function repairDefaultsOfSites(tx: Ctx, siteIds: string[]): Promise<void> {
+  if (siteIds.length === 0) return;
+  const ids = sql.join(siteIds.map((id) => sql`${id}`), sql`, `);
   await queryRows(
     tx.db,
     sql`UPDATE site_sections s SET default_site_space_id =
           (SELECT ss.id FROM site_spaces ss WHERE ss.section_id = s.id ORDER BY ss.position COLLATE "C", ss.id LIMIT 1)
-        WHERE s.site_id = ${siteId} AND s.kind = 'section' AND (s.default_site_space_id IS NULL
+        WHERE s.site_id IN (${ids}) AND s.kind = 'section' AND (s.default_site_space_id IS NULL
           OR NOT EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.id = s.default_site_space_id AND ss.section_id = s.id))`,
   );
   await queryRows(
@@ -122,7 +129,7 @@ export async function repairDefaults(tx: Ctx, siteId: string): Promise<void> {
               AND s.site_id = t.id AND s.kind = 'section') THEN t.default_section_id
             ELSE (SELECT s.id FROM site_sections s WHERE s.site_id = t.id AND s.kind = 'section'
               ORDER BY s.position COLLATE "C", s.id LIMIT 1) END
-        WHERE t.id = ${siteId}`,
+        WHERE t.id IN (${ids})`,
   );
 }
 

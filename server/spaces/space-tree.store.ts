@@ -6,12 +6,13 @@ import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, memberBasis, requireOrganizationGrant, spaceRole, type CollectionGrant, type SpaceGrant } from '../auth/access.js';
 import { copyFiles } from '../content/file-bytes.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
-import { lastKey, lockTree, placementOfMove, placeNextToSpace } from '../content/tree.js';
+import { lastKey, lockTree, lockTreeOfItem, placementOfMove, placeNextToSpace } from '../content/tree.js';
 import { countsOfGrant, NEW_SPACE_COUNTS } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { carryGrantsTo } from '../permissions/grant-cleanup.js';
@@ -35,7 +36,7 @@ function visibilityAt(parentId: string | null, visibility: string): string {
 export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): Promise<Space> {
   const organizationId = grant.row.organizationId;
   const moved = await ctx.transaction(async (tx) => {
-    await lockTree(tx, organizationId);
+    await lockTreeOfItem(tx, spaces, grant.row.id, organizationId);
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');
@@ -129,6 +130,7 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
       .returning();
     // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
+    if (source.organizationId !== body.organization) await leaveOrganization(tx, [source.id], source.organizationId);
     // Only the grants of members of the new organization follow it (server/permissions/grant-cleanup.ts).
     await carryGrantsTo(tx, body.organization, { spaceIds: [source.id] });
     return moved;

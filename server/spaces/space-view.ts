@@ -36,6 +36,16 @@ export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null
       location: ctx.urls.api(`/spaces/${row.id}`),
       app: ctx.urls.app(`/s/${row.id}`),
     },
-    permissions: spacePermissions(role),
+    permissions: lockedPermissions(spacePermissions(role), row.editMode),
   };
+}
+
+/**
+ * The caller's permissions on a space in `editMode`: a locked space refuses every change of its content
+ * (content/locked.ts) whatever the role, so `edit`, `merge` and `triggerGitSync` are false while it is
+ * locked; the admin still may unlock it (`admin` stays).
+ */
+export function lockedPermissions<P extends { edit: boolean; merge: boolean; triggerGitSync: boolean }>(permissions: P, editMode: string): P {
+  if (editMode !== 'locked') return permissions;
+  return { ...permissions, edit: false, merge: false, triggerGitSync: false };
 }

@@ -1,26 +1,29 @@
 // A translation run: read the source space's current revision and the result space's, work out which
 // pages changed since the last run (source-hashes.ts), send only their text (titles, descriptions, the
-// text nodes of their Markdown: markdown-text.ts) to the configured Translator in batches, then write the
+// texts of their Documents, block by block: document-text.ts) to the configured Translator in batches, then write the
 // result space's new revision, the run's figures and its report in one transaction. The provider calls
 // happen before that transaction, so no lock is held while waiting on the network, and a translator that
 // fails or times out leaves nothing of the run in the result space.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { createCtx, type Ctx } from '../context.js';
-import { documentToMarkdown } from '../content/markdown-document.js';
+import { documentToMarkdown, type Document } from '../content/markdown-document.js';
 import { lastKey, lockTree } from '../content/tree.js';
 import type { RevisionContent, StoredPage } from '../content/revision-content.js';
 import { insertRevision, loadRevision } from '../content/revisions.store.js';
-import { spaces, translations } from '../db/schema/index.js';
+import { organizations, spaces, translations } from '../db/schema/index.js';
 import type { TranslationRunRecord } from '../db/schema/translations.js';
 import { createUrls } from '../urls.js';
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
-import { markdownText } from './markdown-text.js';
+import { documentText } from './document-text.js';
+import { pageDocument } from '../content/page-content.js';
+import { stableJson } from '../content/block-keys.js';
 import { runKey, unitHash, TITLE_UNIT } from './source-hashes.js';
 import { configuredTranslator, type TranslateRequest, type Translator } from './translator.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 
 export const RUN_TRANSLATION = 'run-translation';
 
@@ -103,23 +106,19 @@ async function translateChanges(
 
   let skippedPages = 0;
   const reads = source.content.pages.map((page) => {
-    const hash = unitHash(key, [page.title, page.description ?? '', page.markdown]);
+    const document = pageDocument(page);
+    const hash = unitHash(key, [page.title, page.description ?? '', JSON.stringify(document)]);
     hashes[page.id] = hash;
     const earlier = previousPages.get(page.id);
     if (earlier && previous?.hashes[page.id] === hash) {
       skippedPages++;
-      return (): StoredPage => ({ ...page, title: earlier.title, description: earlier.description, markdown: earlier.markdown });
+      return (): StoredPage => withDocument({ ...page, title: earlier.title, description: earlier.description }, pageDocument(earlier));
     }
     const readPageTitle = batch.add(page.title);
     const readDescription = page.description === undefined ? undefined : batch.add(page.description);
-    const body = markdownText(page.markdown);
+    const body = documentText(document);
     const readBody = batch.addAll(body.texts);
-    return (): StoredPage => ({
-      ...page,
-      title: readPageTitle(),
-      description: readDescription?.(),
-      markdown: body.rebuild(readBody()),
-    });
+    return (): StoredPage => withDocument({ ...page, title: readPageTitle(), description: readDescription?.() }, body.rebuild(readBody()));
   });
 
   await batch.translate(translator, request);
@@ -139,6 +138,13 @@ async function translateChanges(
   };
 }
 
+/** The page with `document` as its content (a legacy page's Markdown and keys dropped). */
+function withDocument(page: StoredPage, document: Document): StoredPage {
+  const { markdown, keys, ...rest } = page;
+  void markdown, void keys;
+  return { ...rest, document };
+}
+
 /** A Ctx for the job's unit of work (no caller, no URLs: nothing here is rendered for a client). */
 function jobCtx(job: JobContext): Ctx {
   return createCtx({ caller: { userId: 'system' }, db: job.db, now: job.now, urls: createUrls('http://localhost'), log: job.log });
@@ -154,17 +160,37 @@ export function runTranslationHandler(translator?: Translator): JobHandler {
   });
 }
 
-function failure(translator: Translator, error: string, at: Date): TranslationRunRecord {
-  return { status: 'failed', provider: translator.kind, translated: translator.translates, translatedPages: 0, skippedPages: 0, finishedAt: at.toISOString(), error };
+function failure(translator: Translator, error: string, at: Date, instructions?: string): TranslationRunRecord {
+  return {
+    status: 'failed',
+    provider: translator.kind,
+    translated: translator.translates,
+    translatedPages: 0,
+    skippedPages: 0,
+    finishedAt: at.toISOString(),
+    error,
+    ...instructionsUse(translator, instructions),
+  };
 }
 
-/** No run is in progress any more: pending when it never ran, completed when an earlier run's result stands; the failure is reported. */
+/** `instructionsUsed` of a run's report: present when the translation has instructions, false when the translator cannot take them. */
+function instructionsUse(translator: Translator, instructions: string | undefined): Pick<TranslationRunRecord, 'instructionsUsed'> {
+  return instructions === undefined ? {} : { instructionsUsed: translator.takesInstructions };
+}
+
+/** The run ended without a result: `failed`, with the report saying why (an earlier run's result space, if any, stands). */
 async function endRun(payload: unknown, job: JobContext, report: TranslationRunRecord): Promise<void> {
   const { translationId } = payload as { translationId: string };
   await job.db
     .update(translations)
-    .set({ status: sql`CASE WHEN ${translations.runs} > 0 THEN 'completed' ELSE 'pending' END`, latestRun: report, updatedAt: job.now() })
+    .set({ status: 'failed', latestRun: report, updatedAt: job.now() })
     .where(and(eq(translations.id, translationId), eq(translations.status, 'running')));
+}
+
+/** Whether the organization's AI features are on (`ai`); a deleted organization has none. */
+async function organizationAllowsAi(job: JobContext, organizationId: string): Promise<boolean> {
+  const [row] = await job.db.select({ ai: organizations.ai }).from(organizations).where(eq(organizations.id, organizationId));
+  return row?.ai ?? false;
 }
 
 /** The space's title and current content, unless it is deleted. */
@@ -183,7 +209,24 @@ function run(current: () => Translator): JobHandler {
     const startedAt = Date.now();
     const [translation] = await job.db.update(translations).set({ status: 'running' }).where(eq(translations.id, translationId)).returning();
     if (!translation) return; // deleted since
+    if (translator.ai && !(await organizationAllowsAi(job, translation.organizationId))) {
+      // Refused before anything is read or sent: no text of this organization goes to a model.
+      const reason =
+        `AI features are off for this organization (ai: false) and the server's translator is an AI model ` +
+        `(${translator.kind}): no text was sent to it. Turn AI features on, or set up a translator that is not a model (TRANSLATOR_KIND=libretranslate).`;
+      await endRun(payload, job, failure(translator, reason, job.now()));
+      return;
+    }
     const source = await spaceContent(job, translation.sourceSpaceId);
+    if (!source) {
+      // Translating nothing would write an empty space over the last translation: the run fails instead.
+      const reason = translation.sourceSpaceId
+        ? `The source space ${translation.sourceSpaceId} is in the trash or was deleted; the translated space was left as it was`
+        : 'The translation has no source space any more; the translated space was left as it was';
+      job.log.warn({ translationId, sourceSpaceId: translation.sourceSpaceId }, 'translation run failed: no source space');
+      await endRun(payload, job, failure(translator, reason, job.now()));
+      return;
+    }
     const result = await spaceContent(job, translation.resultSpaceId);
     const instructions = translation.instructions
       ? documentToMarkdown(translation.instructions as components['schemas']['Document']).trim() || undefined
@@ -201,7 +244,7 @@ function run(current: () => Translator): JobHandler {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       job.log.warn({ translationId, translator: translator.kind, attempt: job.job.attempts, err: reason }, 'translation run failed');
-      if (job.job.attempts >= job.job.maxAttempts) await endRun(payload, job, failure(translator, `The translator failed: ${reason}`, job.now()));
+      if (job.job.attempts >= job.job.maxAttempts) await endRun(payload, job, failure(translator, `The translator failed: ${reason}`, job.now(), instructions));
       throw err;
     }
     const durationSeconds = (Date.now() - startedAt) / 1000;
@@ -243,13 +286,14 @@ function run(current: () => Translator): JobHandler {
         result?.space.id === existing.id &&
         result.space.revisionId === existing.revisionId &&
         existing.title === planned.title &&
-        JSON.stringify(result.content.pages) === JSON.stringify(planned.pages);
+        stableJson(result.content.pages) === stableJson(planned.pages);
       let revisionId = target.revisionId;
       if (!unchanged) {
         const written = await insertRevision(tx, target.id, { parents: [target.revisionId], type: 'update', content });
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
         await enqueueSpaceIndexing(tx, target.id);
+        await emitSpaceContentUpdated(tx, target.id, revisionId);
       }
       const report: TranslationRunRecord = {
         status: 'completed',
@@ -258,6 +302,7 @@ function run(current: () => Translator): JobHandler {
         translatedPages: planned.translatedPages,
         skippedPages: planned.skippedPages,
         finishedAt: now.toISOString(),
+        ...instructionsUse(translator, instructions),
       };
       await tx.db
         .update(translations)

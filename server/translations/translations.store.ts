@@ -13,6 +13,7 @@ import { enqueueJob } from '../jobs/queue.js';
 import { newestFirstKey } from '../openapi/spec-view.js';
 import { runTranslationJob } from './run.job.js';
 import { toTranslation, type Translation, type TranslationRow } from './translation-view.js';
+import { assertStorableDocument } from '../content/document-check.js';
 
 type CreateBody = z.output<typeof translationOperations.createTranslation.body>;
 
@@ -34,6 +35,7 @@ export async function createTranslation(ctx: Ctx, grant: OrganizationGrant, body
     .from(spaces)
     .where(and(eq(spaces.organizationId, grant.organization.id), eq(spaces.id, body.source.space), isNull(spaces.deletedAt)));
   if (!space) throw new NotFound(`Space ${body.source.space} not found`);
+  if (body.instructions) assertStorableDocument(body.instructions, 'body.instructions');
   const now = ctx.now();
   const id = newId('trn', now.getTime());
   const [row] = await ctx.db
@@ -67,6 +69,7 @@ export async function getTranslation(ctx: Ctx, grant: OrganizationGrant, id: str
 
 /** Replaces the instructions (used from the next run on). */
 export async function updateInstructions(ctx: Ctx, grant: OrganizationGrant, id: string, instructions: unknown): Promise<Translation> {
+  assertStorableDocument(instructions as { nodes: unknown[] }, 'body.instructions');
   const [row] = await ctx.db.update(translations).set({ instructions, updatedAt: ctx.now() }).where(inOrganization(grant, id)).returning();
   if (!row) throw new NotFound(`Translation ${id} not found`);
   return toTranslation(row, grant.role, ctx.urls);

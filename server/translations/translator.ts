@@ -1,14 +1,14 @@
 // The machine translation behind translation runs, as an interface with three providers chosen by
 // TRANSLATOR_KIND (server/config.ts checks the settings at start):
 // - `libretranslate`: the LibreTranslate HTTP API (`POST <TRANSLATOR_URL>/translate`, `q` as an array);
-//   it has no way to take instructions, so they are not sent (README says so);
+//   it has no way to take instructions, so they are not sent (docs/translations-and-insights.md says so);
 // - `openai`: OpenAI-compatible chat completions (server/providers/chat-completions.ts), the
 //   translation's instructions in the system prompt;
 // - `copy`: copies the text unchanged. It is not a translation: runs with it are labelled as copies;
 // - `memory`: looks texts up in a fixed translation memory (the demo workspace's own French, so the demo
 //   shows a translated space without a translator); not a TRANSLATOR_KIND.
 // A provider only ever receives plain text (titles, descriptions, the text nodes of pages: see
-// markdown-text.ts), in batches.
+// document-text.ts), in batches.
 import { loadConfig, type TranslatorSettings } from '../config.js';
 import { fetchText, type OutboundLimits } from '../http/outbound.js';
 import { chatCompletion, parseJsonAnswer, ProviderError, type ChatSettings } from '../providers/chat-completions.js';
@@ -28,6 +28,10 @@ export interface Translator {
   readonly label: string;
   /** Whether the provider translates (false for copy). */
   readonly translates: boolean;
+  /** Whether the provider is given the translation's instructions (only a chat model can take them). */
+  readonly takesInstructions: boolean;
+  /** Whether texts go to an AI model: never for an organization whose AI features are off (`ai: false`). */
+  readonly ai: boolean;
   /** The largest batch one call takes: texts and characters. */
   readonly batch: { texts: number; chars: number };
   /** The texts in `to`, in the same order; throws when the provider fails. */
@@ -41,6 +45,8 @@ export const copyTranslator: Translator = {
   kind: 'copy',
   label: 'copy',
   translates: false,
+  takesInstructions: false,
+  ai: false,
   batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
   translate: async (texts) => [...texts],
 };
@@ -59,6 +65,8 @@ export function libreTranslator(baseUrl: string, limits: OutboundLimits = DEFAUL
     kind: 'libretranslate',
     label: baseUrl,
     translates: true,
+    takesInstructions: false,
+    ai: false,
     batch: { texts: 50, chars: 20_000 },
     async translate(texts, { from, to }) {
       if (texts.length === 0) return [];
@@ -82,6 +90,8 @@ export function memoryTranslator(memory: Record<string, Record<string, string>>)
     kind: 'memory',
     label: 'translation memory',
     translates: true,
+    takesInstructions: false,
+    ai: false,
     batch: { texts: 10_000, chars: Number.MAX_SAFE_INTEGER },
     async translate(texts, { to }) {
       const missing = texts.filter((t) => memory[to]?.[t] === undefined);
@@ -108,6 +118,8 @@ export function openAITranslator(settings: ChatSettings): Translator {
     kind: 'openai',
     label: settings.model,
     translates: true,
+    takesInstructions: true,
+    ai: true,
     // Smaller batches than LibreTranslate: the answer must fit the model's output window.
     batch: { texts: 40, chars: 6_000 },
     async translate(texts, request) {

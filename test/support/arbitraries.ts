@@ -27,6 +27,11 @@ export interface GenOptions {
    * tests use it to mix ids of resources that exist (`parent`, `organization`, …) with random text.
    */
   stringsFor?: (name: string) => fc.Arbitrary<string> | undefined;
+  /**
+   * The only valid strings of a property, by its name, where the contract describes a language the schema
+   * cannot (a site condition's grammar): random text there is bad input, not a valid request.
+   */
+  languageFor?: (name: string) => fc.Arbitrary<string> | undefined;
 }
 
 const NUL = '\u0000';
@@ -134,6 +139,8 @@ function stringValue(s: Schema, name: string | undefined, options: GenOptions): 
   } else {
     base = text(s.minLength ?? 0, s.maxLength);
   }
+  const language = name === undefined || s.format || s.pattern ? undefined : options.languageFor?.(name);
+  if (language) base = language;
   base = base.filter((v) => fitsLength(s, v) && !v.includes(NUL));
   const hint = name === undefined || s.format || s.pattern ? undefined : options.stringsFor?.(name);
   return hint ? fc.oneof(hint.filter((v) => fitsLength(s, v)), base) : base;

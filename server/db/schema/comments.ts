@@ -1,6 +1,6 @@
 // Comments of a space, their replies, and the reactions to both.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { changeRequestReviews, changeRequests } from './change-requests.js';
 import { oneOf } from './columns.js';
 import { spaces } from './content.js';
@@ -10,7 +10,11 @@ export const commentStatusValues = ['open', 'resolved'] as const;
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** What a comment and a reply both are: a Markdown body ('' when empty) posted, and maybe edited, by a user. */
+/**
+ * What a comment and a reply both are: a body posted, and maybe edited, by a user. The body is its Document
+ * (`document`, as given or read from the Markdown given) and its Markdown (`body`, '' when empty); rows
+ * written before bodies kept their Document have only the Markdown.
+ */
 function postColumns() {
   return {
     postedBy: text('posted_by')
@@ -19,6 +23,7 @@ function postColumns() {
     postedAt: at('posted_at').notNull(),
     editedAt: at('edited_at'),
     body: text('body').notNull(),
+    document: jsonb('document').$type<unknown>(),
   };
 }
 

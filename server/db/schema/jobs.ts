@@ -25,6 +25,8 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_due_idx').on(t.status, t.runAt),
+    // The prune's lookup (server/jobs/prune.job.ts): finished jobs by when they finished.
+    index('jobs_finished_idx').on(t.updatedAt).where(sql`status IN ('done', 'failed')`),
     uniqueIndex('jobs_unique_key_idx').on(t.uniqueKey).where(sql`unique_key IS NOT NULL AND status IN ('queued', 'running')`),
     check('jobs_status_check', sql.raw(`status IN (${oneOf(jobStatusValues)})`)),
   ],

@@ -98,6 +98,9 @@ export const siteSpaces = pgTable(
       .references(() => spaces.id, { onDelete: 'cascade' }),
     path: text('path').notNull(),
     condition: text('condition'),
+    // The fields of the site's customization this site space overrides (overrideSiteSpaceCustomizationById);
+    // null: none.
+    customization: jsonb('customization').$type<Record<string, unknown>>(),
     // One order for all site spaces of a site, so the list is (position, id) and each section's
     // site spaces are in their order within it.
     position: orderKey('position').notNull(),

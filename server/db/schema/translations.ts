@@ -13,9 +13,11 @@ export interface TranslationRunRecord {
   skippedPages: number;
   finishedAt: string;
   error?: string;
+  /** Present when the translation had instructions: whether the translator was given them. */
+  instructionsUsed?: boolean;
 }
 
-export const translationStatusValues = ['pending', 'running', 'completed'] as const;
+export const translationStatusValues = ['pending', 'running', 'completed', 'failed'] as const;
 
 export const translations = pgTable(
   'translations',

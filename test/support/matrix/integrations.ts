@@ -88,6 +88,7 @@ export const integrationFixtures: MatrixFixtures = {
     listIntegrationSpaceInstallations: ownerAdmins,
     listIntegrationSiteInstallations: ownerAdmins,
     setIntegrationDevelopmentMode: ownerAdmins,
+    disableIntegrationDevelopmentMode: ownerAdmins,
     getIntegrationInstallationById: installationAdmins,
     updateIntegrationInstallation: installationAdmins,
     uninstallIntegration: installationRemovers,

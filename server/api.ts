@@ -1,0 +1,133 @@
+// createApi(options): the API itself, served relative to wherever it is mounted: every operation of the
+// contract (server/http/operations.ts, on Node's own request and response) and the paths beside them
+// (file downloads, change-request PDFs, integration assets, the published document, on Express routes).
+// One pipeline with two ways in: `handler`, Connect-style, for a host app (`app.use('/api/v1', handler)`:
+// its base is the host's mount path, what is not the API's goes to the host's `next`), and `serve`, the
+// standalone server's fast path (server/app.ts, base `/v1`, without Express in front). The base is the
+// one thing that decides the URLs the API hands out (`urlsFor`).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type Router } from 'express';
+import type { Logger } from 'pino';
+import { createAuthenticator } from './auth/authenticate.js';
+import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
+import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
+import { createCtx, type Caller, type Ctx } from './context.js';
+import type { Db } from './db/client.js';
+import type { AppHandlers } from './handler-types.js';
+import { handlers as realHandlers } from './handlers.js';
+import { errorMiddleware } from './http/errors.js';
+import type { Middleware } from './http/exchange.js';
+import { measureRequests } from './http/metrics.js';
+import { serveOperations, type ServeOperations } from './http/operations.js';
+import { authenticateRequests } from './http/rate-limit.js';
+import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
+import { publishedDocument } from './http/reference-docs.js';
+import { requestLog } from './http/request-log.js';
+import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
+import type { Metrics } from './operating/metrics.js';
+import type { RateLimiter } from './operating/rate-limit.js';
+import { createUrls, type UrlBases, type Urls } from './urls.js';
+
+export interface ApiOptions {
+  db: Db;
+  logger: Logger;
+  /** Origin (and any path prefix) of the absolute URLs in responses, e.g. `https://api.example.com`. */
+  publicUrl: string;
+  /** Where the web app and the published sites live (see createUrls). */
+  bases?: Omit<UrlBases, 'apiPath'>;
+  now?: () => Date;
+  handlers?: AppHandlers;
+  rateLimiter?: RateLimiter;
+  metrics?: Metrics;
+  /** The CORS middleware of the server around the API (the same headers on every answer). */
+  cors: Middleware;
+  onStatements?: (operationId: string, statements: number) => void;
+  /** The base when the host does not tell it: Connect sets no `req.baseUrl` (Express does, and it wins). */
+  mountPath?: string;
+  /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts), for requests coming through `handler`. */
+  trustProxy?: TrustProxySetting;
+}
+
+export interface Api {
+  /** Connect-style middleware: serves the API relative to the host's mount path (`req.baseUrl`), `next()` for the rest. */
+  handler: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+  /** The same, for a caller that knows the base and the URL under it (the standalone server's /v1). */
+  serve: ServeOperations;
+  /** The API's routes beside the operations, relative to its base, for an Express app to mount (server/app.ts). */
+  routes: Router;
+  /** The URLs of the API served under `base` (one object per base, kept: file links cache their key on it). */
+  urlsFor(base: string): Urls;
+}
+
+/** The Express routes the API serves beside its operations: links that carry their own permission, and its document. */
+function apiRoutes(db: Db, now: () => Date): Router {
+  const router = express.Router();
+  // Integration images are loaded by browsers without a token; the two links carry their own token or signature.
+  router.get(ASSETS_PATH, integrationAssetsRoute(db));
+  router.get(PDF_PATH, changeRequestPdfRoute(db, now));
+  router.get(FILE_PATH, fileDownloadRoute(db, now));
+  router.use(publishedDocument());
+  return router;
+}
+
+/**
+ * The Express app a host's request goes through when it is not an operation: measured, CORS, logged, then
+ * the routes; what they do not serve goes back to the host. Express sets its own prototypes on the request
+ * and response; the host's are put back on the way out, as Express does for a mounted sub-app.
+ */
+function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
+  const app: Express = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', compileTrust(options.trustProxy));
+  const paths = [ASSETS_PATH, PDF_PATH, FILE_PATH, '/openapi.json', '/openapi.yaml'];
+  if (options.metrics) app.use(paths, measureRequests(options.metrics));
+  app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
+  app.use(routes);
+  app.use(errorMiddleware(options.logger));
+  return (req, res, next) => {
+    const requestPrototype = Object.getPrototypeOf(req) as object;
+    const responsePrototype = Object.getPrototypeOf(res) as object;
+    app(req as express.Request, res as express.Response, (err?: unknown) => {
+      Object.setPrototypeOf(req, requestPrototype);
+      Object.setPrototypeOf(res, responsePrototype);
+      next(err);
+    });
+  };
+}
+
+export function createApi(options: ApiOptions): Api {
+  const { db, logger, publicUrl, now = () => new Date() } = options;
+  const urlsByBase = new Map<string, Urls>();
+  const urlsFor = (base: string): Urls => {
+    let urls = urlsByBase.get(base);
+    if (!urls) {
+      urls = createUrls(publicUrl, { ...options.bases, apiPath: base });
+      urlsByBase.set(base, urls);
+    }
+    return urls;
+  };
+  const serve = serveOperations({
+    handlers: options.handlers ?? realHandlers,
+    authenticate: authenticateRequests(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()),
+    contextOf: (caller: Caller, requestId: string, base: string): Ctx => createCtx({ caller, db, now, urls: urlsFor(base), log: logger, requestId }),
+    logger,
+    metrics: options.metrics,
+    cors: options.cors,
+    onStatements: options.onStatements,
+  });
+  const routes = apiRoutes(db, now);
+  const hosted = hostedRoutes(options, routes);
+  const trust = compileTrust(options.trustProxy);
+  return {
+    handler: (req, res, next) => {
+      trustProxies(req, trust);
+      // Express and Connect strip the mount path from `req.url`; Express keeps it as `req.baseUrl`.
+      const base = ((req as { baseUrl?: string }).baseUrl ?? options.mountPath ?? '').replace(/\/$/, '');
+      serve(req, res, () => hosted(req, res, next), base, req.url ?? '/');
+    },
+    serve,
+    routes,
+    urlsFor,
+  };
+}

@@ -1,0 +1,237 @@
+// GitBook's block tags in Markdown, as its Git Sync writes and reads them, for micromark and mdast (no
+// library reads this syntax):
+//
+//   {% hint style="info" %}            {% tabs %}                     {% embed url="https://…" %}
+//   Any blocks.                        {% tab title="npm" %}          {% file src="fil_…" %}
+//   {% endhint %}                      …                              Caption.
+//                                      {% endtab %}                   {% endfile %}
+//                                      {% endtabs %}
+//
+// Each tag line is read as one flow token (it interrupts a paragraph, so tags need no blank lines around
+// them); a transform then pairs an opening tag with its closing tag among the same siblings and gathers
+// the blocks between into a node: a `hint` (with its `style`: info, warning, danger or success) or a
+// `liquid` node with the tag's name and attributes. `embed` and `file` may stand alone (no closing tag).
+// Any other tag with no partner stays its text, in a paragraph. Writing, a node is its tags around its
+// blocks, attribute values have `&`, `"` and line ends written as entities, and a text `{%` is escaped
+// (`\{%`) so it never reads back as a tag. Used by the content conversions (markdown-document.ts), the
+// published site's renderer and the PDF.
+import type * as Md from 'mdast';
+import type { CompileContext, Extension as FromMarkdownExtension } from 'mdast-util-from-markdown';
+import type { Handle, Options as ToMarkdownExtension } from 'mdast-util-to-markdown';
+import type { Code, Effects, Extension as MicromarkExtension, State, Token } from 'micromark-util-types';
+
+export const hintStyles = ['info', 'warning', 'danger', 'success'] as const;
+export type HintStyle = (typeof hintStyles)[number];
+
+/** Tags that hold blocks and need their closing tag. */
+const containerTags = ['hint', 'tabs', 'tab', 'stepper', 'step', 'columns', 'column', 'code', 'content-ref', 'updates', 'update'] as const;
+/** Tags that may stand alone, or hold a caption up to their closing tag. */
+const voidTags = ['embed', 'file'] as const;
+export type LiquidName = (typeof containerTags)[number] | (typeof voidTags)[number];
+const allTags = new Set<string>([...containerTags, ...voidTags]);
+
+declare module 'micromark-util-types' {
+  interface TokenTypeMap {
+    gitbookTag: 'gitbookTag';
+  }
+}
+
+/** A hint: a styled container of blocks. */
+export interface Hint extends Md.Parent {
+  type: 'hint';
+  style: HintStyle;
+  children: Md.BlockContent[];
+}
+
+/** Any other tag pair (or lone void tag): its name, its attributes and the blocks between. */
+export interface Liquid extends Md.Parent {
+  type: 'liquid';
+  name: LiquidName;
+  attributes: Record<string, string>;
+  children: Md.BlockContent[];
+}
+
+/** One tag line, before the transform pairs it (or turns it back into text). */
+interface LiquidTag extends Md.Literal {
+  type: 'liquidTag';
+}
+
+declare module 'mdast' {
+  interface RootContentMap {
+    hint: Hint;
+    liquid: Liquid;
+    liquidTag: LiquidTag;
+  }
+  interface BlockContentMap {
+    hint: Hint;
+    liquid: Liquid;
+  }
+}
+
+const tagLine = /^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const attribute = /([A-Za-z][\w-]*)="([^"]*)"/g;
+const isLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
+
+interface ParsedTag {
+  closing: boolean;
+  name: string;
+  attributes: Record<string, string>;
+}
+
+function decode(value: string): string {
+  return value.replace(/&(quot|amp|#10|#13|#37);/g, (_, e: string) => ({ quot: '"', amp: '&', '#10': '\n', '#13': '\r', '#37': '%' })[e]!);
+}
+
+export function encodeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/%\}/g, '&#37;}');
+}
+
+function parseTag(line: string): ParsedTag | undefined {
+  const match = tagLine.exec(line);
+  if (!match || !allTags.has(match[2])) return undefined;
+  const attributes: Record<string, string> = {};
+  for (const [, name, value] of match[3].matchAll(attribute)) attributes[name] = decode(value);
+  return { closing: match[1] === 'end', name: match[2], attributes };
+}
+
+/** micromark: a whole line `{% name … %}` or `{% endname %}` of a known tag is a `gitbookTag` token. */
+export function liquidSyntax(): MicromarkExtension {
+  return {
+    flow: {
+      123: {
+        name: 'gitbookTag',
+        tokenize(effects: Effects, ok: State, nok: State): State {
+          let line = '';
+          const rest: State = (code) => {
+            if (isLineEnd(code)) {
+              if (!parseTag(line)) return nok(code);
+              effects.exit('gitbookTag');
+              return ok(code);
+            }
+            // Tabs and virtual spaces (negative codes) are whitespace; a tag line is short.
+            line += (code as number) < 0 ? ' ' : String.fromCodePoint(code as number);
+            if (line.length > 4000) return nok(code);
+            effects.consume(code);
+            return rest;
+          };
+          return (code) => {
+            effects.enter('gitbookTag');
+            return rest(code);
+          };
+        },
+      },
+    },
+  };
+}
+
+type Open = { node: Hint | Liquid; tag: LiquidTag; into: Md.RootContent[] };
+
+function nodeOf(tag: ParsedTag, at: LiquidTag): Hint | Liquid | undefined {
+  const position = at.position && { position: at.position };
+  if (tag.name === 'hint') {
+    const style = tag.attributes.style as HintStyle;
+    if (!hintStyles.includes(style)) return undefined;
+    return { type: 'hint', style, children: [], ...position };
+  }
+  return { type: 'liquid', name: tag.name as LiquidName, attributes: tag.attributes, children: [], ...position };
+}
+
+/** Pairs the tags among `children` (nested ones too) into nodes; lone tags become paragraphs. */
+function gather(children: Md.RootContent[]): Md.RootContent[] {
+  const out: Md.RootContent[] = [];
+  const open: Open[] = [];
+  let into = out;
+  const closeVoids = () => {
+    // A void tag still open when a tag of another name closes or the siblings end stands alone.
+    while (open.length > 0 && voidTags.includes((open.at(-1)!.node as Liquid).name as (typeof voidTags)[number])) {
+      const { node, into: parent } = open.pop()!;
+      parent.push(node, ...(node.children as Md.RootContent[]));
+      node.children = [];
+      into = parent;
+    }
+  };
+  for (const child of children) {
+    if ('children' in child) (child as Md.Parent).children = gather((child as Md.Parent).children);
+    if (child.type !== 'liquidTag') {
+      into.push(child);
+      continue;
+    }
+    const tag = parseTag(child.value);
+    const node = tag && !tag.closing ? nodeOf(tag, child) : undefined;
+    if (node) {
+      open.push({ node, tag: child, into });
+      into = node.children as Md.RootContent[];
+      continue;
+    }
+    const name = tag?.closing ? tag.name : undefined;
+    const matches = (o: Open) => (o.node.type === 'hint' ? 'hint' : o.node.name) === name;
+    if (name && !matches(open.at(-1) ?? ({ node: { type: 'liquid', name: '' } } as unknown as Open))) closeVoids();
+    const top = open.at(-1);
+    if (name && top && matches(top)) {
+      open.pop();
+      top.into.push(top.node);
+      into = top.into;
+    } else into.push(asText(child));
+  }
+  closeVoids();
+  // Openings never closed: their tag is text again, and their blocks go back where they were.
+  while (open.length > 0) {
+    const { node, tag, into: parent } = open.pop()!;
+    if (node.type === 'liquid' && (voidTags as readonly string[]).includes(node.name)) parent.push(node, ...(node.children as Md.RootContent[]));
+    else parent.push(asText(tag), ...(node.children as Md.RootContent[]));
+    if (node.type === 'liquid' && (voidTags as readonly string[]).includes(node.name)) node.children = [];
+  }
+  return out;
+}
+
+function asText(tag: LiquidTag): Md.Paragraph {
+  return { type: 'paragraph', children: [{ type: 'text', value: tag.value.trim() }] };
+}
+
+/** mdast-util-from-markdown: tag tokens to tag nodes, then the transform that pairs them. */
+export function liquidFromMarkdown(): FromMarkdownExtension {
+  return {
+    enter: {
+      gitbookTag(this: CompileContext, token: Token) {
+        this.enter({ type: 'liquidTag', value: '' }, token);
+      },
+    },
+    exit: {
+      gitbookTag(this: CompileContext, token: Token) {
+        const node = this.stack[this.stack.length - 1] as LiquidTag;
+        node.value = this.sliceSerialize(token);
+        this.exit(token);
+      },
+    },
+    transforms: [
+      (tree) => {
+        tree.children = gather(tree.children);
+      },
+    ],
+  };
+}
+
+function openingTag(name: string, attributes: Record<string, string>): string {
+  const attrs = Object.entries(attributes).map(([k, v]) => ` ${k}="${encodeAttribute(v)}"`).join('');
+  return `{% ${name}${attrs} %}`;
+}
+
+const writeHint: Handle = (node: Hint, _parent, state, info) => {
+  const inner = state.containerFlow(node, info);
+  return `{% hint style="${node.style}" %}\n${inner}\n{% endhint %}`;
+};
+
+const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
+  const open = openingTag(node.name, node.attributes);
+  if ((voidTags as readonly string[]).includes(node.name) && node.children.length === 0) return open;
+  const inner = state.containerFlow(node, info);
+  return `${open}\n${inner}\n{% end${node.name} %}`;
+};
+
+/** mdast-util-to-markdown: a node as its tags around its blocks; a text `{%` escaped. */
+export function liquidToMarkdown(): ToMarkdownExtension {
+  return {
+    handlers: { hint: writeHint, liquid: writeLiquid },
+    unsafe: [{ character: '{', after: '%', atBreak: true }],
+  };
+}

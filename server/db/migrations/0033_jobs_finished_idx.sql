@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_finished_idx" ON "jobs" USING btree ("updated_at") WHERE status IN ('done', 'failed');

@@ -1,0 +1,2 @@
+ALTER TABLE "comment_replies" ADD COLUMN "document" jsonb;--> statement-breakpoint
+ALTER TABLE "comments" ADD COLUMN "document" jsonb;

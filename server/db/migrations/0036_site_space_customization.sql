@@ -1,0 +1,1 @@
+ALTER TABLE "site_spaces" ADD COLUMN "customization" jsonb;

@@ -1,0 +1,183 @@
+// The package's main entry: createDocsApi(options?) → { handler, start(), stop() }. `start()` does what
+// `npm start` does before it listens (takes the DATA_DIR, opens and migrates the database, bootstraps a
+// fresh one, starts the jobs); `handler` serves the API in a host's Express (or any Connect-style) app,
+// relative to where it is mounted; `stop()` finishes the jobs and closes the storage. The standalone
+// server (server/main.ts) is a caller of this factory like any host: it listens with `app`, the whole
+// server (the API under /v1, health, metrics, published sites, sign-in, docs). Options default to the
+// environment variables the server reads (server/config.ts), so `createDocsApi()` serves what `npm start` would.
+import { mkdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import cors from 'cors';
+import { createApi, type Api } from './api.js';
+import { createApp, type App } from './app.js';
+import { bootstrapIfEmpty, type BootstrapResult } from './auth/bootstrap.js';
+import { loadConfig, type Config } from './config.js';
+import { createDb, type Database } from './db/client.js';
+import { errorBody } from './http/errors.js';
+import { sendJson } from './http/node-http.js';
+import { RATE_LIMIT_HEADERS } from './http/rate-limit.js';
+import type { JobRunner } from './jobs/runner.js';
+import { startJobs } from './jobs/start.js';
+import { createServerLogger } from './operating/logger.js';
+import { createMetrics, type Metrics } from './operating/metrics.js';
+import { createRateLimiter, type RateLimiter } from './operating/rate-limit.js';
+import { readSamlSigning } from './sso/signing-key.js';
+import { lockStorage, type StorageLock } from './storage-lock.js';
+
+export interface DocsApiOptions {
+  /** The environment to read the configuration from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Settings over those read from `env`. */
+  config?: Partial<Config>;
+  /** The host's logger (pino); default the server's own (JSON lines, or pretty on a terminal). */
+  logger?: Logger;
+  /** The host's prom-client registry: the API's metrics join it (the host serves the scrape and the process metrics). */
+  registry?: Registry;
+  /** Where the API is mounted when the host does not say (`req.baseUrl`, which Express sets and Connect does not). */
+  mountPath?: string;
+  /**
+   * Called when another process took DATA_DIR from this one (it was frozen past the lock's stale threshold):
+   * writing on would corrupt the data. Default: log it as fatal and exit the process at once.
+   */
+  onStorageLost?: (err: Error) => void;
+}
+
+export interface Started {
+  /** The first organization, user and token, when `start()` found an empty database and set it up. */
+  bootstrap?: BootstrapResult;
+  /** The standalone server's whole request handler (the API under /v1 and everything around it). */
+  app: App;
+}
+
+export interface DocsApi {
+  /** Connect-style middleware serving the API where it is mounted; `next()` for every path that is not the API's. */
+  handler: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+  /** Opens the storage (taking DATA_DIR, migrating), bootstraps an empty database, starts the jobs. Once; later calls return the same promise. */
+  start(): Promise<Started>;
+  /**
+   * Claims no more jobs and waits for the one in progress (up to SHUTDOWN_TIMEOUT_MS), and for `until` (the
+   * host's requests in flight) if given, then closes the storage and releases DATA_DIR.
+   */
+  stop(options?: { until?: Promise<unknown> }): Promise<void>;
+  /** The configuration in effect. */
+  config: Config;
+  /** The logger in use (the host's, or the server's own). */
+  logger: Logger;
+}
+
+interface Running {
+  database: Database;
+  storageLock?: StorageLock;
+  jobs: JobRunner;
+  rateLimiter?: RateLimiter;
+  metrics: Metrics;
+  api: Api;
+}
+
+export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
+  const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
+  const logger = options.logger ?? createServerLogger(config.logLevel).logger;
+  let starting: Promise<Started> | undefined;
+  let running: Running | undefined;
+
+  async function start(): Promise<Started> {
+    let storageLock: StorageLock | undefined;
+    if (config.storage.kind === 'pglite') {
+      mkdirSync(config.storage.dataDir, { recursive: true });
+      storageLock = await lockStorage(
+        config.storage.dataDir,
+        options.onStorageLost ??
+          ((err) => {
+            logger.fatal({ err }, 'lost the DATA_DIR lock; stopping at once');
+            process.exit(1);
+          }),
+      );
+    }
+    const database = createDb(
+      config.storage.kind === 'postgres'
+        ? { ...config.storage, ...config.pool, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
+        : config.storage,
+    );
+    // Migrated and, when empty, bootstrapped under the start-up lock: processes started together on one
+    // PostgreSQL take turns (one migrates and bootstraps, the others wait, then find both done).
+    let bootstrap: BootstrapResult | undefined;
+    const migrated = await database.migrate({
+      onWait: () => logger.info('waiting for another process to finish migrating the database'),
+      afterwards: async () => (bootstrap = await bootstrapIfEmpty(database.db, config.bootstrapToken)),
+    });
+    logger.info({ applied: migrated.applied, waited: migrated.waited }, 'database migrated');
+    const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
+      leaseMs: config.jobLeaseMs,
+      retentionDays: config.jobRetentionDays,
+      stopTimeoutMs: config.shutdownTimeoutMs,
+      // Under the DATA_DIR lock no other process can hold a job: a `running` one is a crashed start's.
+      soleProcess: config.storage.kind === 'pglite',
+    });
+    // Counts shared through PostgreSQL by every process; on PGlite (one process) in memory.
+    const rateLimiter =
+      config.rateLimitPerMinute > 0
+        ? createRateLimiter({
+            perMinute: config.rateLimitPerMinute,
+            shared: config.storage.kind === 'postgres' ? database.db : undefined,
+            onSyncError: (err) => logger.warn({ reason: (err as Error).message }, 'rate limit: could not share the counts (kept for the next try)'),
+          })
+        : undefined;
+    const metrics = createMetrics({ db: database.db, logger, registry: options.registry, processMetrics: !options.registry });
+    const samlSigning = config.samlSigning && readSamlSigning(config.samlSigning);
+    const appOptions = {
+      db: database.db,
+      logger,
+      publicUrl: config.publicUrl,
+      publishedUrl: config.publishedUrl,
+      appUrl: config.appUrl,
+      samlSigning,
+      rateLimiter,
+      metrics,
+      metricsToken: config.metricsToken,
+      trustProxy: config.trustProxy,
+    };
+    const api = createApi({
+      ...appOptions,
+      bases: { appUrl: config.appUrl, publishedUrl: config.publishedUrl },
+      cors: cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }),
+      mountPath: options.mountPath,
+    });
+    running = { database, storageLock, jobs, rateLimiter, metrics, api };
+    return { bootstrap, app: createApp({ ...appOptions, api }) };
+  }
+
+  return {
+    config,
+    logger,
+    start() {
+      starting ??= start();
+      return starting;
+    },
+    async stop({ until } = {}) {
+      const current = running;
+      if (!current) return;
+      await Promise.all([current.jobs.stop(), until]);
+      running = undefined;
+      starting = undefined;
+      await current.rateLimiter?.close();
+      await current.database.close();
+      await current.storageLock?.release();
+    },
+    handler(req, res, next) {
+      if (running) return running.api.handler(req, res, next);
+      if (!starting) {
+        sendJson(req, res, 503, errorBody(503, 'The API is not started: call start() on the object createDocsApi() returned'));
+        return;
+      }
+      starting.then(
+        () => (running ? running.api.handler(req, res, next) : sendJson(req, res, 503, errorBody(503, 'The API is stopped'))),
+        (err: unknown) => next(err),
+      );
+    },
+  };
+}
+
+export type { Config } from './config.js';
+export { StorageLocked } from './storage-lock.js';

@@ -1,0 +1,85 @@
+// The `environment` a script built on GitBook's runtime (`runtime: v2`) receives with every event, fetch and
+// published-script request: the public `IntegrationEnvironment` shape, from which `@gitbook/runtime` makes
+// its context (`context.environment`, and `context.api`, a client of this API authenticated with
+// `apiTokens.installation ?? apiTokens.integration`):
+//   integration        the Integration, as the API shows it (its owner seen from outside: no permission)
+//   installation       the installation concerned, as the API shows it (with its `configuration`)
+//   spaceInstallation  / siteInstallation: its installation on the space or site concerned, when there is one
+//   secrets            the integration's secrets
+//   signingSecrets     { integration }: the integration's SIGNING_SECRET, when the publisher gave one
+//   apiEndpoint        this server's public URL: the runtime's client appends `/v1` itself
+//   apiTokens          { installation, integration }: a short-lived token of the installation (one hour), as
+//                      createIntegrationInstallationToken makes; this server has no integration-wide tokens,
+//                      so `integration` is the same installation token (absent with no installation)
+import type { components } from '../../generated/types.js';
+import type { OrganizationRow } from '../auth/access.js';
+import type { Urls } from '../urls.js';
+import type { integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { targetEndpointPath, toInstallation, toIntegration, type InstallationRow, type IntegrationRow } from './integration-view.js';
+import { SIGNING_SECRET_NAME } from './signature.js';
+
+type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
+type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
+
+export interface EnvironmentRows {
+  integration: IntegrationRow;
+  owner: OrganizationRow;
+  secrets: Record<string, string>;
+  installation: InstallationRow | null;
+  spaces: number;
+  spaceInstallation: SpaceInstallationRow | null;
+  siteInstallation: SiteInstallationRow | null;
+  token: string | undefined;
+}
+
+export interface IntegrationEnvironment {
+  integration: components['schemas']['Integration'];
+  installation?: components['schemas']['IntegrationInstallation'];
+  spaceInstallation?: ReturnType<typeof targetInstallation> & { space: string };
+  siteInstallation?: ReturnType<typeof targetInstallation> & { site: string };
+  secrets: Record<string, string>;
+  signingSecrets: { integration?: string };
+  apiEndpoint: string;
+  apiTokens: { integration?: string; installation?: string };
+}
+
+/** An installation on a space or site as the environment shows it (IntegrationContentInstallationBase). */
+function targetInstallation(urls: Urls, row: SpaceInstallationRow | SiteInstallationRow, kind: 'space' | 'site', targetId: string) {
+  const endpoint = urls.root(targetEndpointPath(row.integrationName, row.installationId, kind, targetId));
+  return {
+    integration: row.integrationName,
+    installation: row.installationId,
+    status: row.status,
+    configuration: row.configuration,
+    externalIds: row.externalIds,
+    urls: {
+      location: urls.api(`/integrations/${encodeURIComponent(row.integrationName)}/installations/${row.installationId}/${kind}s/${targetId}`),
+      publicEndpoint: endpoint,
+      // No separate origin for rendered content here: the public API says it then equals publicEndpoint.
+      publicContentEndpoint: endpoint,
+    },
+  };
+}
+
+/** The IntegrationEnvironment of a request about the rows' installation (and space or site installation). */
+export function integrationEnvironment(urls: Urls, rows: EnvironmentRows): IntegrationEnvironment {
+  const ctx = { urls };
+  const signing = rows.secrets[SIGNING_SECRET_NAME];
+  const environment: IntegrationEnvironment = {
+    integration: toIntegration(ctx, rows.integration, { owner: rows.owner, role: null, isMember: false }),
+    secrets: rows.secrets,
+    signingSecrets: signing !== undefined ? { integration: signing } : {},
+    apiEndpoint: urls.root(''),
+    apiTokens: rows.token ? { installation: rows.token, integration: rows.token } : {},
+  };
+  if (rows.installation) environment.installation = toInstallation(ctx, rows.installation, rows.spaces);
+  if (rows.spaceInstallation) {
+    const row = rows.spaceInstallation;
+    environment.spaceInstallation = { ...targetInstallation(urls, row, 'space', row.spaceId), space: row.spaceId };
+  }
+  if (rows.siteInstallation) {
+    const row = rows.siteInstallation;
+    environment.siteInstallation = { ...targetInstallation(urls, row, 'site', row.siteId), site: row.siteId };
+  }
+  return environment;
+}

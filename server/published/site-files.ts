@@ -1,0 +1,71 @@
+// The files of a published site space, under stable URLs of the site itself:
+//   <site space URL>/~files/<file id>/<file name>
+// A reader gets a file when they may read a page of that site space that refers to it (a link, an image,
+// a file block): the reader's access to the file is their access to the page, checked like the page's
+// (the site's visibility, share key or visitor token, then the page conditions). The URL never expires, so
+// an image keeps showing; a public site's files may be cached by anyone, others' only by the reader.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { and, eq } from 'drizzle-orm';
+import { contentDisposition } from '../content/file-download.route.js';
+import { pageDocument } from '../content/page-content.js';
+import type { Db } from '../db/client.js';
+import { contentFiles } from '../db/schema/index.js';
+import type { SiteRow } from '../sites/site-view.js';
+import type { SpaceTree, TreePage } from './site-data.js';
+
+export const FILES_SEGMENT = '~files';
+
+/** Files each page of a revision refers to, by revision and page (a revision never changes). */
+const referenced = new WeakMap<SpaceTree, Map<string, Set<string>>>();
+
+function filesOfPage(tree: SpaceTree, page: TreePage['page']): Set<string> {
+  let byPage = referenced.get(tree);
+  if (!byPage) referenced.set(tree, (byPage = new Map()));
+  let files = byPage.get(page.id);
+  if (!files) {
+    files = new Set();
+    const walk = (nodes: unknown[] | undefined) => {
+      for (const node of nodes ?? []) {
+        const n = node as { data?: { ref?: unknown }; nodes?: unknown[] };
+        const resolved = n.data?.ref ? tree.refs.resolve(n.data.ref as never, page) : undefined;
+        if (resolved?.kind === 'file') files!.add(resolved.file.id);
+        walk(n.nodes);
+      }
+    };
+    walk(pageDocument(page).nodes);
+    byPage.set(page.id, files);
+  }
+  return files;
+}
+
+export interface FilePlace {
+  site: SiteRow;
+  spaceId: string;
+  tree: SpaceTree;
+  /** The pages of the site space this reader may read. */
+  readable: TreePage[];
+  fileId: string;
+}
+
+/** Sends the file when the reader may have it; false (nothing sent) when not, or when there is no such file. */
+export async function siteFileAnswer(db: Db, req: IncomingMessage, res: ServerResponse, at: FilePlace): Promise<boolean> {
+  const file = at.tree.refs.file(at.fileId);
+  if (!file || !at.readable.some((p) => filesOfPage(at.tree, p.page).has(file.id))) return false;
+  const [row] = await db
+    .select({ bytes: contentFiles.bytes, contentType: contentFiles.contentType, name: contentFiles.name })
+    .from(contentFiles)
+    .where(and(eq(contentFiles.spaceId, at.spaceId), eq(contentFiles.fileId, file.id)));
+  if (!row) return false;
+  const open = at.site.visibility === 'public' || at.site.visibility === 'unlisted';
+  res.statusCode = 200;
+  res.setHeader('Content-Type', row.contentType);
+  res.setHeader('Content-Disposition', contentDisposition(file.name, row.contentType));
+  res.setHeader('Content-Length', String(row.bytes.length));
+  // A file id's bytes never change: a public site's file may be kept; another site's only by its reader.
+  res.setHeader('Cache-Control', open ? 'public, max-age=86400' : 'private, max-age=300');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  if (!open) res.setHeader('X-Robots-Tag', 'noindex');
+  res.end(req.method === 'HEAD' ? undefined : row.bytes);
+  return true;
+}
