@@ -12,6 +12,7 @@ import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
 import { organizationOperations } from './organizations.js';
 import { permissionOperationsTable } from './permissions.js';
+import { inviteOperations } from './invites.js';
 import { searchOperations } from './search.js';
 import { siteSectionGroupOperations } from './site-section-groups.js';
 import { siteSectionOperations } from './site-sections.js';
@@ -49,6 +50,7 @@ export const areaOperations = {
   sso: ssoOperations,
   conversations: conversationOperations,
   permissions: permissionOperationsTable,
+  invites: inviteOperations,
 } as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

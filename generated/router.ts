@@ -439,6 +439,16 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   removeTeamFromSite(input: Input<'removeTeamFromSite', Grants['organization']>, ctx: Ctx): Promise<Reply<'removeTeamFromSite', 204> | Reply<'removeTeamFromSite', 205> | Reply<'removeTeamFromSite', 400> | Reply<'removeTeamFromSite', 401> | Reply<'removeTeamFromSite', 403> | Reply<'removeTeamFromSite', 404> | Reply<'removeTeamFromSite', 429> | Reply<'removeTeamFromSite', 500> | Reply<'removeTeamFromSite', 503>>;
   /** GET /orgs/{organizationId}/sites/{siteId}/permissions/aggregate — List everyone who can access a site */
   listPermissionsAggregateInSite(input: Input<'listPermissionsAggregateInSite', Grants['organization']>, ctx: Ctx): Promise<Reply<'listPermissionsAggregateInSite', 200> | Reply<'listPermissionsAggregateInSite', 400> | Reply<'listPermissionsAggregateInSite', 401> | Reply<'listPermissionsAggregateInSite', 403> | Reply<'listPermissionsAggregateInSite', 404> | Reply<'listPermissionsAggregateInSite', 429> | Reply<'listPermissionsAggregateInSite', 500> | Reply<'listPermissionsAggregateInSite', 503>>;
+  /** GET /orgs/{organizationId}/link-invites — List the invite links of an organization */
+  listOrganizationInviteLinks(input: Input<'listOrganizationInviteLinks', Grants['organization']>, ctx: Ctx): Promise<Reply<'listOrganizationInviteLinks', 200> | Reply<'listOrganizationInviteLinks', 400> | Reply<'listOrganizationInviteLinks', 401> | Reply<'listOrganizationInviteLinks', 403> | Reply<'listOrganizationInviteLinks', 404> | Reply<'listOrganizationInviteLinks', 429> | Reply<'listOrganizationInviteLinks', 500> | Reply<'listOrganizationInviteLinks', 503>>;
+  /** POST /orgs/{organizationId}/link-invites — Create an invite link */
+  createOrganizationInvite(input: Input<'createOrganizationInvite', Grants['organization']>, ctx: Ctx): Promise<Reply<'createOrganizationInvite', 201> | Reply<'createOrganizationInvite', 400> | Reply<'createOrganizationInvite', 401> | Reply<'createOrganizationInvite', 403> | Reply<'createOrganizationInvite', 404> | Reply<'createOrganizationInvite', 413> | Reply<'createOrganizationInvite', 415> | Reply<'createOrganizationInvite', 429> | Reply<'createOrganizationInvite', 500> | Reply<'createOrganizationInvite', 503>>;
+  /** GET /orgs/{organizationId}/link-invites/{inviteId} — Get an invite link */
+  getOrganizationInviteLink(input: Input<'getOrganizationInviteLink', Grants['caller']>, ctx: Ctx): Promise<Reply<'getOrganizationInviteLink', 200> | Reply<'getOrganizationInviteLink', 400> | Reply<'getOrganizationInviteLink', 401> | Reply<'getOrganizationInviteLink', 403> | Reply<'getOrganizationInviteLink', 404> | Reply<'getOrganizationInviteLink', 429> | Reply<'getOrganizationInviteLink', 500> | Reply<'getOrganizationInviteLink', 503>>;
+  /** PATCH /orgs/{organizationId}/link-invites/{inviteId} — Change an invite link */
+  updateOrganizationInviteById(input: Input<'updateOrganizationInviteById', Grants['organization']>, ctx: Ctx): Promise<Reply<'updateOrganizationInviteById', 200> | Reply<'updateOrganizationInviteById', 400> | Reply<'updateOrganizationInviteById', 401> | Reply<'updateOrganizationInviteById', 403> | Reply<'updateOrganizationInviteById', 404> | Reply<'updateOrganizationInviteById', 413> | Reply<'updateOrganizationInviteById', 415> | Reply<'updateOrganizationInviteById', 429> | Reply<'updateOrganizationInviteById', 500> | Reply<'updateOrganizationInviteById', 503>>;
+  /** POST /orgs/{organizationId}/invites/{inviteId} — Join an organization with an invite link */
+  joinOrganizationWithInvite(input: Input<'joinOrganizationWithInvite', Grants['caller']>, ctx: Ctx): Promise<Reply<'joinOrganizationWithInvite', 200> | Reply<'joinOrganizationWithInvite', 400> | Reply<'joinOrganizationWithInvite', 401> | Reply<'joinOrganizationWithInvite', 403> | Reply<'joinOrganizationWithInvite', 404> | Reply<'joinOrganizationWithInvite', 429> | Reply<'joinOrganizationWithInvite', 500> | Reply<'joinOrganizationWithInvite', 503>>;
 }
 
 /** Method and Express path of every operation; literal segments before parameters. */
@@ -646,4 +656,9 @@ export const routes = [
   { operationId: 'updateTeamPermissionInSite', method: 'patch', path: '/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId' },
   { operationId: 'removeTeamFromSite', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId' },
   { operationId: 'listPermissionsAggregateInSite', method: 'get', path: '/orgs/:organizationId/sites/:siteId/permissions/aggregate' },
+  { operationId: 'listOrganizationInviteLinks', method: 'get', path: '/orgs/:organizationId/link-invites' },
+  { operationId: 'createOrganizationInvite', method: 'post', path: '/orgs/:organizationId/link-invites' },
+  { operationId: 'getOrganizationInviteLink', method: 'get', path: '/orgs/:organizationId/link-invites/:inviteId' },
+  { operationId: 'updateOrganizationInviteById', method: 'patch', path: '/orgs/:organizationId/link-invites/:inviteId' },
+  { operationId: 'joinOrganizationWithInvite', method: 'post', path: '/orgs/:organizationId/invites/:inviteId' },
 ] as const satisfies readonly { operationId: OperationId; method: string; path: string }[];

@@ -75,7 +75,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an invite link
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who is not a member yet). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller.
+         */
+        get: operations["getOrganizationInviteLink"];
         put?: never;
         post?: never;
         /**
@@ -85,7 +89,11 @@ export interface paths {
         delete: operations["deleteOrganizationInviteById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an invite link
+         * @description Changes the role of an invite to the organization (`role`) or the level of an invite to a space or collection (`level`); the other field is 400. An unknown invite is 404. Requires the `admin` role in the organization.
+         */
+        patch: operations["updateOrganizationInviteById"];
         trace?: never;
     };
     "/orgs/{organizationId}/join": {
@@ -2934,6 +2942,50 @@ export interface paths {
         get: operations["listPermissionsAggregateInSite"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/link-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the invite links of an organization
+         * @description The invite links of the organization that have not expired, oldest first. Requires the `admin` role in the organization.
+         */
+        get: operations["listOrganizationInviteLinks"];
+        put?: never;
+        /**
+         * Create an invite link
+         * @description Creates an invite link to the organization (`role`), to a space (`space`, `level`) or to a collection (`collection`, `level`) of it, optionally expiring at `expiresAt`. An organization with `inviteLinks` false takes none (400); an unknown space or collection is 404, naming the field; an `expiresAt` in the past is 400. Requires the `admin` role in the organization.
+         */
+        post: operations["createOrganizationInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization with an invite link
+         * @description Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), or an account created by another organization's SAML sign-in: 400. Open to any authenticated caller.
+         */
+        post: operations["joinOrganizationWithInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7885,6 +7937,123 @@ export interface components {
             count: number;
             items: components["schemas"]["UserSitePermission"][];
         };
+        InviteLinkToOrganization: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role in the organization the invite gives (null: guest). */
+            role: components["schemas"]["MemberRole"] | null;
+        };
+        InviteLinkToSpace: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the space the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            space: components["schemas"]["Space"];
+        };
+        InviteLinkToCollection: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the collection the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            collection: components["schemas"]["Collection"];
+        };
+        /** @description An invite link: to the organization with a role, or to a space or collection with a level on it (joining as a guest when not a member). */
+        OrganizationInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["InviteLinkToSpace"] | components["schemas"]["InviteLinkToCollection"];
+        CreateOrganizationInvite: {
+            /** @description The role in the organization (null: guest). */
+            role: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @description When the invite stops working (in the future); absent: never.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+        } | {
+            /** @description The role on the space. */
+            level: components["schemas"]["MemberRole"] | null;
+            /** @description The id of a space of the organization. */
+            space: string;
+            /**
+             * Format: date-time
+             * @description When the invite stops working (in the future); absent: never.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+        } | {
+            /** @description The role on the collection. */
+            level: components["schemas"]["MemberRole"] | null;
+            /** @description The id of a collection of the organization. */
+            collection: string;
+            /**
+             * Format: date-time
+             * @description When the invite stops working (in the future); absent: never.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+        };
+        UpdateOrganizationInvite: {
+            /** @description The new role of an invite to the organization. */
+            role: components["schemas"]["MemberRole"] | null;
+        } | {
+            /** @description The new level of an invite to a space or collection. */
+            level: components["schemas"]["MemberRole"] | null;
+        };
+        OrganizationInviteLinkList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["OrganizationInviteLink"][];
+        };
+        JoinedWithInvite: Record<string, never>;
         SiteSectionGroupList: {
             /** @description Absent on the last page. */
             next?: {
@@ -9281,6 +9450,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableError"];
         };
     };
+    getOrganizationInviteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the invite link (what the link carries). */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite link. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "invite",
+                     *       "id": "inv_Yq3l0Zk8cT2wXbV9nR4sAg",
+                     *       "role": "edit",
+                     *       "redundant": false,
+                     *       "expiresAt": "2026-06-01T00:00:00.000Z",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
     deleteOrganizationInviteById: {
         parameters: {
             query?: never;
@@ -9312,6 +9529,65 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the invite link (what the link carries). */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "comment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateOrganizationInvite"];
+            };
+        };
+        responses: {
+            /** @description The changed invite link. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "invite",
+                     *       "id": "inv_Yq3l0Zk8cT2wXbV9nR4sAg",
+                     *       "role": "edit",
+                     *       "redundant": false,
+                     *       "expiresAt": "2026-06-01T00:00:00.000Z",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
@@ -24269,6 +24545,162 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SitePermissionAggregateList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listOrganizationInviteLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invite links. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "invite",
+                     *           "id": "inv_Yq3l0Zk8cT2wXbV9nR4sAg",
+                     *           "role": "edit",
+                     *           "redundant": false,
+                     *           "expiresAt": "2026-06-01T00:00:00.000Z",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrganizationInviteLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    createOrganizationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "edit",
+                 *       "expiresAt": "2026-06-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOrganizationInvite"];
+            };
+        };
+        responses: {
+            /** @description The created invite link. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "invite",
+                     *       "id": "inv_Yq3l0Zk8cT2wXbV9nR4sAg",
+                     *       "role": "edit",
+                     *       "redundant": false,
+                     *       "expiresAt": "2026-06-01T00:00:00.000Z",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    joinOrganizationWithInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the invite link (what the link carries). */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller is a member with what the invite gives. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": components["schemas"]["JoinedWithInvite"];
                 };
             };
             400: components["responses"]["BadRequestError"];

@@ -17,6 +17,7 @@ import { memberHandlers } from './members/members.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
 import { openAPIHandlers } from './openapi/openapi.handlers.js';
 import { permissionHandlers } from './permissions/permissions.handlers.js';
+import { inviteHandlers } from './invites/invites.handlers.js';
 import { siteHandlers } from './sites/sites.handlers.js';
 import { searchHandlers } from './search/search.handlers.js';
 import { ssoHandlers } from './sso/sso.handlers.js';
@@ -49,6 +50,7 @@ const implemented = {
   ...conversationHandlers,
   ...siteHandlers,
   ...permissionHandlers,
+  ...inviteHandlers,
 };
 
 type Missing = Exclude<OperationId, keyof typeof implemented>;

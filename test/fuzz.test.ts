@@ -104,6 +104,9 @@ interface FuzzRequest {
  * for all.
  */
 const documented400: { operationId?: string; message: RegExp }[] = [
+  // Invite links: "an `expiresAt` in the past is 400"; "the other field is 400" (role of a content invite, level of an organization invite).
+  { operationId: 'createOrganizationInvite', message: /body\.expiresAt: must be in the future/ },
+  { operationId: 'updateOrganizationInviteById', message: /body\.(role|level): this invite is to/ },
   // PageCursor: "from `next.page` of the previous page; any other value is refused (400)".
   { message: /^Invalid request: query\.page: not a page identifier/ },
   // "A `defaultContent` that names a site the organization does not have is refused (400)".

@@ -210,3 +210,9 @@ export async function roleOfUserOnSpace(ctx: Ctx, spaceId: string, userId: strin
   const found = await readSpaceGrant(ctx.db, spaceId, userId, false);
   return found && !found.space.deletedAt ? spaceRole(basisOf(found), found.space) : null;
 }
+
+/** The role another user (`userId`) has on a collection, by the same rule as a caller's; null when they cannot see it. */
+export async function roleOfUserOnCollection(ctx: Ctx, collectionId: string, userId: string): Promise<Role | null> {
+  const found = await readCollectionGrant(ctx.db, collectionId, userId);
+  return found ? collectionRole(basisOf(found), found.collection) : null;
+}

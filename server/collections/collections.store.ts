@@ -34,7 +34,7 @@ type CreateCollection = z.output<typeof collectionOperations.createCollection.bo
 type UpdateCollection = z.output<typeof collectionOperations.updateCollectionById.body>;
 type MoveCollection = z.output<typeof collectionOperations.moveCollection.body>;
 
-function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collection {
+export function toCollection(ctx: Ctx, row: CollectionRow, role: Role | null): Collection {
   return {
     object: 'collection',
     id: row.id,

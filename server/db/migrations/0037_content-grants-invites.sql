@@ -13,17 +13,6 @@ CREATE TABLE "content_grants" (
 	CONSTRAINT "content_grants_one_principal_check" CHECK (num_nonnulls(user_id, team_id) = 1)
 );
 --> statement-breakpoint
-CREATE TABLE "sign_in_links" (
-	"id" text PRIMARY KEY NOT NULL,
-	"user_id" text NOT NULL,
-	"organization_id" text NOT NULL,
-	"token_hash" text NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL,
-	"used_at" timestamp with time zone,
-	"created_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "sign_in_links_token_hash_unique" UNIQUE("token_hash")
-);
---> statement-breakpoint
 ALTER TABLE "collections" DROP CONSTRAINT "collections_default_level_check";--> statement-breakpoint
 ALTER TABLE "spaces" DROP CONSTRAINT "spaces_default_level_check";--> statement-breakpoint
 ALTER TABLE "collections" ALTER COLUMN "default_level" SET DEFAULT 'inherit';--> statement-breakpoint
@@ -38,8 +27,6 @@ ALTER TABLE "content_grants" ADD CONSTRAINT "content_grants_collection_id_collec
 ALTER TABLE "content_grants" ADD CONSTRAINT "content_grants_site_id_sites_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."sites"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "content_grants" ADD CONSTRAINT "content_grants_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "content_grants" ADD CONSTRAINT "content_grants_organization_id_user_id_members_organization_id_user_id_fk" FOREIGN KEY ("organization_id","user_id") REFERENCES "public"."members"("organization_id","user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sign_in_links" ADD CONSTRAINT "sign_in_links_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sign_in_links" ADD CONSTRAINT "sign_in_links_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "content_grants_space_user_idx" ON "content_grants" USING btree ("space_id","user_id") WHERE space_id IS NOT NULL AND user_id IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "content_grants_space_team_idx" ON "content_grants" USING btree ("space_id","team_id") WHERE space_id IS NOT NULL AND team_id IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "content_grants_collection_user_idx" ON "content_grants" USING btree ("collection_id","user_id") WHERE collection_id IS NOT NULL AND user_id IS NOT NULL;--> statement-breakpoint
@@ -48,7 +35,6 @@ CREATE UNIQUE INDEX "content_grants_site_user_idx" ON "content_grants" USING btr
 CREATE UNIQUE INDEX "content_grants_site_team_idx" ON "content_grants" USING btree ("site_id","team_id") WHERE site_id IS NOT NULL AND team_id IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "content_grants_member_idx" ON "content_grants" USING btree ("organization_id","user_id");--> statement-breakpoint
 CREATE INDEX "content_grants_team_idx" ON "content_grants" USING btree ("team_id");--> statement-breakpoint
-CREATE INDEX "sign_in_links_user_idx" ON "sign_in_links" USING btree ("user_id");--> statement-breakpoint
 ALTER TABLE "organization_invites" ADD CONSTRAINT "organization_invites_space_id_spaces_id_fk" FOREIGN KEY ("space_id") REFERENCES "public"."spaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "organization_invites" ADD CONSTRAINT "organization_invites_collection_id_collections_id_fk" FOREIGN KEY ("collection_id") REFERENCES "public"."collections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "collections" ADD CONSTRAINT "collections_default_level_check" CHECK (default_level IN ('admin', 'create', 'review', 'edit', 'comment', 'read', 'inherit'));--> statement-breakpoint

@@ -1,11 +1,10 @@
-// Grants of roles on content (spaces, collections, sites) to organization members and teams, and the
-// one-time sign-in links of people invited by email. The access layer reads grants with every request
-// (server/auth/grants.ts); the rule they take part in is written down in docs/permissions.md.
+// Grants of roles on content (spaces, collections, sites) to organization members and teams. The access
+// layer reads them with every request (server/auth/grants.ts); the rule is written in docs/permissions.md.
 import { sql } from 'drizzle-orm';
-import { check, foreignKey, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, foreignKey, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf } from './columns.js';
 import { collections, spaces } from './content.js';
-import { members, organizations, users } from './core.js';
+import { members, organizations } from './core.js';
 import { roleValues } from './enums.js';
 import { teams } from './members.js';
 import { sites } from './sites.js';
@@ -48,24 +47,3 @@ export const contentGrants = pgTable(
   ],
 );
 
-/**
- * A one-time sign-in link of a person invited by email: its token (stored hashed) is exchanged once,
- * before it expires, for an access token of the user (server/invites/sign-in-links.ts).
- */
-export const signInLinks = pgTable(
-  'sign_in_links',
-  {
-    id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull().unique(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-  },
-  (t) => [index('sign_in_links_user_idx').on(t.userId)],
-);

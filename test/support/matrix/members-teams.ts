@@ -25,7 +25,9 @@ export const membersTeamsFixtures: MatrixFixtures = {
       });
       return team;
     },
-    inviteId: async () => 'inv_matrix_unknown',
+    // A live invite of the world's organization (role read). Joining with it is the matrix's last case of
+    // the organization (invites come last in the contract): the outsider who joins there calls nothing after.
+    inviteId: async ({ admin }) => (await admin.api.post(`/orgs/${admin.organizationId}/link-invites`, { role: 'read' })).body.id,
     emailDomain: async () => 'example.com',
   },
   lists: {
@@ -34,6 +36,8 @@ export const membersTeamsFixtures: MatrixFixtures = {
   bodies: {
     createOrganization: () => ({ title: 'Matrix organization' }),
     createOrganizationTeam: () => ({ title: 'Matrix team' }),
+    createOrganizationInvite: () => ({ role: 'read' }),
+    updateOrganizationInviteById: () => ({ role: 'comment' }),
     updateTeamInOrganizationById: () => ({ title: 'Matrix team renamed' }),
     updateOrganizationAgentInstructions: () => ({ instructions: documentExample }),
     // A transfer to its own organization: the caller is admin there.
