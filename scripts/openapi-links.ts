@@ -35,8 +35,16 @@ export function addLinks(document: Json): Json {
    * The property of the created resource that fills `param`: `id` for `…Id` (else `space` for `spaceId`,
    * an installation on a space), `slug` for `specSlug`, `name` for `integrationName`.
    */
+  /** The properties of a schema; of a union, those every branch has (an invite to an organization, a space or a collection). */
+  const propertiesOf = (schema: Json | undefined): Json => {
+    const resolved = resolve(schema);
+    const branches = (resolved?.anyOf ?? resolved?.oneOf) as Json[] | undefined;
+    if (!branches) return resolved?.properties ?? {};
+    const [first, ...rest] = branches.map(propertiesOf);
+    return Object.fromEntries(Object.entries(first ?? {}).filter(([name]) => rest.every((props) => name in props)));
+  };
   const keyOf = (source: Op, param: string): string | undefined => {
-    const properties = resolve(source.operation.responses['201'].content['application/json'].schema)?.properties ?? {};
+    const properties = propertiesOf(source.operation.responses['201'].content['application/json'].schema);
     if (param.endsWith('Id') && 'id' in properties) return 'id';
     if (param.endsWith('Id') && param.slice(0, -2) in properties) return param.slice(0, -2);
     return Object.keys(properties).find((k) => param.toLowerCase().endsWith(k.toLowerCase()));

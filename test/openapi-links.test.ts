@@ -12,6 +12,15 @@ const links = specOperations.flatMap((op) =>
   ),
 );
 
+/** The property names of a response schema; of a union, those every branch has. */
+function propertiesOf(schema: Json): string[] {
+  const resolved = schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()] : schema;
+  const branches = (resolved.anyOf ?? resolved.oneOf) as Json[] | undefined;
+  if (!branches) return Object.keys(resolved.properties ?? {});
+  const [first, ...rest] = branches.map(propertiesOf);
+  return first.filter((name) => rest.every((names) => names.includes(name)));
+}
+
 describe('OpenAPI links', () => {
   it('every create answering 201 links to the read of what it made', () => {
     const creates = specOperations.filter((op) => op.method === 'post' && op.responses['201']?.content);
@@ -43,7 +52,7 @@ describe('OpenAPI links', () => {
       if (JSON.stringify(Object.keys(link.parameters).sort()) !== JSON.stringify(targetParams)) problems.push(`${at}: fills ${Object.keys(link.parameters)}, needs ${targetParams}`);
       const sourceParams = new Set([...source.path.matchAll(/\{(\w+)\}/g)].map(([, n]) => n));
       const schema = source.responses[status].content['application/json'].schema;
-      const properties = Object.keys((schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()] : schema).properties ?? {});
+      const properties = propertiesOf(schema);
       for (const expression of Object.values(link.parameters) as string[]) {
         const fromRequest = expression.match(/^\$request\.path\.(\w+)$/)?.[1];
         const fromBody = expression.match(/^\$response\.body#\/(\w+)$/)?.[1];

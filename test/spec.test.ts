@@ -24,6 +24,8 @@ const addedFromPublicApi = [
   'disableIntegrationDevelopmentMode',
   // Settings that take effect: a site space's own customization.
   'getSiteSpaceCustomizationById', 'overrideSiteSpaceCustomizationById', 'deleteSiteSpaceCustomizationById',
+  // Who may see what: invite links to the organization, a space or a collection, and joining with one.
+  'createOrganizationInvite', 'listOrganizationInviteLinks', 'getOrganizationInviteLink', 'updateOrganizationInviteById', 'joinOrganizationWithInvite',
   // Who may see what: the same eight on spaces, collections and sites.
   ...['Space', 'Collection', 'Site'].flatMap((on) => [
     `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,
