@@ -111,7 +111,7 @@ export const inviteOperations = operations({
     tag: 'organizations',
     summary: 'Get an invite link',
     description:
-      'Returns an invite link to whoever has its id (the person about to join with it, who is not a member yet). ' +
+      'Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). ' +
       'An unknown, revoked or expired invite is not found (404).',
     params: InviteIdParams,
     responses: { 200: inviteResponse('The invite link.') },

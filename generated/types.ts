@@ -77,7 +77,7 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who is not a member yet). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;

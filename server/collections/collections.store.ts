@@ -87,7 +87,7 @@ export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: C
       .returning();
     return inserted;
   });
-  // A new collection has no grants yet: the creator's role follows from the organization and the parent.
+  // A collection is created without grants: the creator's role follows from the organization and the parent.
   return toCollection(ctx, row, collectionRole(memberBasis(org, inheritedUnder(parent)), row));
 }
 

@@ -52,7 +52,7 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
     createdAt: now,
     updatedAt: now,
   });
-  // A new space has no grants yet: the creator's role follows from the organization and the parent.
+  // A space is created without grants: the creator's role follows from the organization and the parent.
   return toSpace(ctx, { ...row, ...NEW_SPACE_COUNTS }, spaceRole(memberBasis(org, inheritedUnder(parent)), row));
 }
 
