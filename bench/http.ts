@@ -6,21 +6,25 @@
 //   npx tsx bench/http.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 2]
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
-//                         [--baseline-pglite plain|thread] [--mounted] [--out http.json]
+//                         [--baseline-pglite plain|thread] [--mounted] [--caller admin|granted-member]
+//                         [--out http.json]
 //
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
 // `--baseline-pglite thread` gives it the project's PGlite thread instead.
+// `--caller granted-member` reads as a member with the organization's `read` role who reaches the space,
+// made private (defaultLevel null), only through grants (their own `edit` and their team's `comment`),
+// so the access query's grant lookups are in the measure; the default caller is the organization's admin.
 // Also read from BENCH_STORAGE, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP, BENCH_ROUNDS, BENCH_PG_URL.
 // With several rounds (project then baseline, again and again) the medians are reported: on a shared
 // machine, one round can be skewed by other work. Results go to bench/results/http.json. `--profile DIR` runs both servers under `node --cpu-prof` (profiles in
 // DIR/<server>-<storage>/, the largest is the main thread's; summarize with bench/profile-summary.ts) and
 // writes no results, since the profiler slows the servers down. On PostgreSQL the database backends' CPU
 // per request is measured too (server + database CPU is what bounds req/s on 2 cores).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRun, type Server } from './support/bench-run.js';
@@ -44,8 +48,10 @@ const { values: opts } = parseArgs({
     // The project as a host app runs it: createDocsApi's handler mounted at /v1 of a plain Express app
     // (bench/mounted-server.ts) instead of the standalone server.
     mounted: { type: 'boolean', default: false },
+    caller: { type: 'string', default: process.env.BENCH_CALLER ?? 'admin' },
   },
 });
+if (opts.caller !== 'admin' && opts.caller !== 'granted-member') throw new Error(`--caller: admin or granted-member, not ${opts.caller}`);
 type Storage = 'pglite' | 'postgres';
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
 if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
@@ -58,6 +64,8 @@ const root = path.resolve(import.meta.dirname, '..');
 // main.ts makes this the token of the admin it creates on an empty database: no seeding code needed.
 const token = 'bench-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
+// The token the load reads with: the admin's, or the granted member's (made at the first start).
+let loadAuth = auth;
 // Bounded in time whatever happens: two loads and two start-ups (90 s each at most) per storage and round.
 const limitMs = storages.length * rounds * 2 * ((warmup + duration) * 1000 + 90_000) + 60_000;
 const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('http', limitMs, auth);
@@ -86,7 +94,7 @@ async function load(name: string, { url, pid }: Server, resource: string, databa
     if (seconds <= 0) continue;
     const cpuBefore = cpuTimeMs(pid);
     const dbBefore = databaseCpuMs(database);
-    const r = await autocannon({ url: url + resource, connections, duration: seconds, headers: auth });
+    const r = await autocannon({ url: url + resource, connections, duration: seconds, headers: loadAuth });
     const cpu = cpuTimeMs(pid) - cpuBefore;
     const dbCpu = databaseCpuUsed(dbBefore, databaseCpuMs(database));
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
@@ -142,6 +150,36 @@ interface StorageResult {
   rounds?: { baseline: Measure; project: Measure }[];
 }
 
+/**
+ * The admin CLI (scripts/admin.ts) on the bench's storage; its printed line. Not execFileSync: a blocked
+ * event loop misses the server closing idle keep-alive sockets, and the next call would be sent on one.
+ */
+async function adminCli(storageEnv: Record<string, string>, ...args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...storageEnv };
+  if (!storageEnv.DATABASE_URL) delete env.DATABASE_URL;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  return stdout.trim();
+}
+
+/**
+ * `--caller granted-member`: a member with the `read` role, in a team, given `edit` on the space (and the
+ * team `comment`), which is made private; the load then reads with their token. The user and token come
+ * from the admin CLI (the API makes no token for another user), which shares PostgreSQL with the running
+ * server but cannot open an embedded folder the server holds: PostgreSQL only.
+ */
+async function grantMember(url: string, organizationId: string, spaceId: string, storageEnv: Record<string, string>) {
+  if (!storageEnv.DATABASE_URL) throw new Error('--caller granted-member needs --storage postgres (the admin CLI cannot open a folder the server holds)');
+  const userId = await adminCli(storageEnv, 'create-user', '--email', 'granted@bench.example', '--name', 'Granted member');
+  await adminCli(storageEnv, 'add-member', '--org', organizationId, '--user', userId, '--role', 'read');
+  const memberToken = await adminCli(storageEnv, 'create-token', '--user', userId, '--label', 'bench');
+  const team = await call('PUT', `${url}/v1/orgs/${organizationId}/teams`, { title: 'Bench team' });
+  await call('PUT', `${url}/v1/orgs/${organizationId}/teams/${team.id}/members/${userId}`);
+  await call('PATCH', `${url}/v1/spaces/${spaceId}`, { defaultLevel: null });
+  await call('PATCH', `${url}/v1/spaces/${spaceId}/permissions/users/${userId}`, { role: 'edit' });
+  await call('PATCH', `${url}/v1/spaces/${spaceId}/permissions/teams/${team.id}`, { role: 'comment' });
+  loadAuth = { authorization: `Bearer ${memberToken}` };
+}
+
 /** Starts a server, uses it, stops it whatever happens. */
 async function withServer<T>(starting: Promise<Server>, use: (server: Server) => Promise<T>): Promise<T> {
   const server = await starting;
@@ -174,8 +212,10 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
         const orgs = await call('GET', `${server.url}/v1/orgs`);
         const space = await call('POST', `${server.url}/v1/orgs/${orgs.items[0].id}/spaces`, { title: 'Bench' });
         spaceUrl = `/v1/spaces/${space.id}`;
+        if (opts.caller === 'granted-member') await grantMember(server.url, orgs.items[0].id, space.id, storageEnv);
       }
-      await call('GET', server.url + spaceUrl);
+      const read = await fetch(server.url + spaceUrl, { headers: loadAuth });
+      if (read.status !== 200) throw new Error(`GET ${spaceUrl} as the ${opts.caller}: ${read.status} ${await read.text()}`);
       return load(`project/${storage}`, server, spaceUrl, database);
     });
     const baselineEnv = { ...storageEnv, ...(opts['baseline-pglite'] === 'thread' && { BASELINE_PGLITE: 'thread' }) };
@@ -238,6 +278,7 @@ try {
       // itself adds about 2 by the end).
       loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
       request: 'GET /v1/spaces/{id}',
+      caller: opts.caller,
       baselinePglite: opts['baseline-pglite'] === 'thread' ? 'on the project\'s PGlite thread' : 'in-process, over a data folder',
       connections,
       rateLimitPerMinute: Number(opts['rate-limit']),
@@ -251,5 +292,5 @@ try {
   }
   await cleanUp();
 } catch (err) {
-  await abort(`bench/http.ts failed: ${err instanceof Error ? err.message : String(err)}`, 1);
+  await abort(`bench/http.ts failed: ${err instanceof Error ? `${err.message}${err.cause ? ` (${String(err.cause)})` : ""}` : String(err)}`, 1);
 }

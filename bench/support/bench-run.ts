@@ -94,7 +94,8 @@ export function benchRun(name: string, limitMs: number, headers: Record<string, 
       headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const answer = (await res.json()) as Record<string, any>;
+    const text = await res.text(); // a 204 has no body
+    const answer = (text ? JSON.parse(text) : {}) as Record<string, any>;
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(answer)}`);
     return answer;
   }

@@ -40,20 +40,25 @@ export function collectionRoleOf(userId: string, orgRole: string | null) {
 const membership = (organizationColumn: string) =>
   `LEFT JOIN members m ON m.organization_id = ${organizationColumn} AND m.user_id = $2 AND NOT m.disabled`;
 
-// The strongest grant of the caller ($2) or of their teams on the resource, for a member only.
+// Grants and inherited levels only matter to a member below admin: an organization admin keeps admin on
+// everything (server/auth/roles.ts contentRole), so for them (the hot path's usual caller) neither
+// subquery runs.
+const belowAdmin = `m.user_id IS NOT NULL AND m.role IS DISTINCT FROM 'admin'`;
+
+// The strongest grant of the caller ($2) or of their teams on the resource, for a member below admin only.
 const granted = (column: string, resource: string, organizationColumn: string) =>
-  `CASE WHEN m.user_id IS NOT NULL THEN (SELECT rank_role(max(role_rank(g.role))) FROM content_grants g WHERE g.${column} = ${resource}
+  `CASE WHEN ${belowAdmin} THEN (SELECT rank_role(max(role_rank(g.role))) FROM content_grants g WHERE g.${column} = ${resource}
     AND (g.user_id = $2 OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationColumn} AND tm.user_id = $2))) END`;
 
-// What a space inherits: only an in-collection space, only for a member.
-const spaceInherited = `CASE WHEN s.visibility = 'in-collection' AND m.user_id IS NOT NULL THEN collection_chain_access(s.parent_id, $2) END`;
+// What a space inherits: only an in-collection space, only for a member below admin.
+const spaceInherited = `CASE WHEN s.visibility = 'in-collection' AND ${belowAdmin} THEN collection_chain_access(s.parent_id, $2) END`;
 
 const queries = {
   organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
     FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
   collection: `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
       ${granted('collection_id', 'c.id', 'c.organization_id')} AS granted,
-      CASE WHEN m.user_id IS NOT NULL THEN collection_chain_access(c.parent_id, $2) END AS inherited
+      CASE WHEN ${belowAdmin} THEN collection_chain_access(c.parent_id, $2) END AS inherited
     FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
   // Only the row: for the operations that do not answer a Space (a change request's write, a comment…).
   space: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
