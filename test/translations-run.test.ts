@@ -15,6 +15,7 @@ import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/r
 import { loadConfig } from '../server/config.js';
 import { configuredTranslator, copyTranslator, libreTranslator, openAITranslator, type Translator } from '../server/translations/translator.js';
 import { useHarness, type Account } from './support/harness.js';
+import { publishAs } from './support/matrix/integrations.js';
 
 const h = useHarness();
 let server: Server;
@@ -372,6 +373,30 @@ describe('translation runs', () => {
       ['hint', { style: 'warning' }],
       ['tabs', undefined],
     ]);
+  });
+
+  it('tell the integrations covering the translated space that its content changed, with the run\'s revision', async () => {
+    const admin = await h.current.newAdmin();
+    const name = `translated-${newId('x').slice(-8).toLowerCase()}`;
+    await publishAs(admin, name, { script: `export default { async fetch() { return new Response('ok'); } }` });
+    const installed = await admin.api.post(`/integrations/${name}/installations`, { organization: admin.organizationId });
+    expect(installed.status).toBe(200);
+    // Every space of the organization, so the space the first run creates is covered too.
+    expect((await admin.api.patch(`/integrations/${name}/installations/${installed.body.id}`, { space_selection: 'all' })).status).toBe(200);
+    const source = await spaceWithPages(admin, 'Guide', [page('p1', 'Intro', 'Hello world.')]);
+    const id = await createTranslation(admin, source, 'de');
+    const first = await run(admin, id, libre());
+    expect(first.latestRun).toMatchObject({ status: 'completed', translatedPages: 1 });
+    await setPages(source, [page('p1', 'Intro', 'Hello again.')]);
+    const second = await run(admin, id, libre());
+    expect(second.result.revision).not.toBe(first.result.revision);
+
+    const events = await admin.api.get(`/integrations/${name}/events`);
+    expect(events.status).toBe(200);
+    const updates = events.body.items
+      .map((e: { payload: { type: string; spaceId: string; revisionId: string } }) => e.payload)
+      .filter((p: { type: string; spaceId: string }) => p.type === 'space_content_updated' && p.spaceId === second.result.space);
+    expect(updates.map((p: { revisionId: string }) => p.revisionId).sort()).toEqual([first.result.revision, second.result.revision].sort());
   });
 
   it('fail a run whose source space is in the trash, saying why, and leave the translated space as it was', async () => {
