@@ -192,7 +192,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const { title: heading, rest } = readTitle(body);
       const rel = below(docsRoot, path)!;
       const fileTitle = basename(path).toLowerCase() === 'readme.md' && dirname(path) !== docsRoot ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
-      const title = heading ?? (node.title || fileTitle);
+      const title = data.title ?? heading ?? (node.title || fileTitle);
       const page: StoredPage = {
         id,
         parent,
