@@ -91,6 +91,12 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
   return at;
 }
 
+/** The fields of a stored page this format does not read or write (none today; any added later), kept. */
+const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'createdAt', 'updatedAt']);
+function carried(old: StoredPage | undefined): Partial<StoredPage> {
+  return old ? Object.fromEntries(Object.entries(old).filter(([k]) => !formatFields.has(k))) : {};
+}
+
 const same = (a: object, b: object) => stableJson({ ...a, createdAt: undefined, updatedAt: undefined }) === stableJson({ ...b, createdAt: undefined, updatedAt: undefined });
 
 /** The content of a repository's files in GitBook's format. */
@@ -181,7 +187,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     if (node.kind === 'group') {
       const title = node.title ?? '';
       const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
-      read = { page: { id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
+      read = { page: { ...carried(old), id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
       paths.set(id, `${node.path ?? joinPath(docsRoot, slug)}/`);
     } else {
       const path = node.path!;
@@ -195,6 +201,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const fileTitle = basename(path).toLowerCase() === 'readme.md' && dirname(path) !== docsRoot ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
       const title = data.title ?? heading ?? (node.title || fileTitle);
       const page: StoredPage = {
+        ...carried(old),
         id,
         parent,
         position: '',
