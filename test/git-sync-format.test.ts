@@ -479,6 +479,35 @@ describe('repositories that are not the usual layout', () => {
     expect(JSON.stringify(slash.content.pages[0])).not.toContain('wide');
   });
 
+  it('keeps a repository’s own layout on export, and moves only the file of a page whose slug changed', () => {
+    const read = readRepository(
+      repo({
+        'SUMMARY.md': '# Summary\n\n* [First](page1/README.md)\n  * [Odd place](part1/page1-2.md)\n  * [Renamed](page1/old-name.md)\n',
+        'page1/README.md': '# First\n',
+        'part1/page1-2.md': '# Odd place\n',
+        'page1/old-name.md': '# Renamed\n',
+      }),
+    );
+    const renamed = read.content.pages.find((p) => p.title === 'Renamed')!;
+    renamed.slug = 'new-name';
+    const written = writeRepository(read.content, read.fileBytes, { previousPaths: read.paths });
+    expect([...written.files.keys()].sort()).toEqual(['.gitbook.yaml', 'README.md', 'SUMMARY.md', 'page1/new-name.md', 'part1/page1-2.md']);
+    // The first page is the readme; its subpages stay where they were, or go where their slug says.
+    expect(text(written.files, 'SUMMARY.md')).toContain('* [First](README.md)\n  * [Odd place](part1/page1-2.md)\n  * [Renamed](page1/new-name.md)');
+    const back = readRepository(written.files, { previous: read.content, previousPaths: written.paths });
+    expect(back.content.pages.map((p) => p.id).sort()).toEqual(read.content.pages.map((p) => p.id).sort());
+  });
+
+  it('reads an empty repository as an empty space, writes an empty space as configuration alone, and writes pages stored as Markdown', () => {
+    expect(readRepository(new Map()).content).toEqual({ pages: [], files: [], variables: {}, reusableContents: [] });
+    const empty = writeRepository({ pages: [], files: [], variables: {}, reusableContents: [] }, new Map());
+    expect([...empty.files.keys()].sort()).toEqual(['.gitbook.yaml', 'SUMMARY.md']);
+    expect(text(empty.files, 'SUMMARY.md')).toBe('# Table of contents\n');
+    const legacy: StoredPage = { id: 'pag_legacy000001', parent: null, position: 'a0', type: 'document', title: 'Old', slug: 'old', markdown: '{% hint style="danger" %}\nStored as Markdown.\n{% endhint %}', hidden: false, noIndex: false, noRobotsIndex: false, createdAt: '', updatedAt: '' };
+    const written = writeRepository({ pages: [legacy], files: [], variables: {}, reusableContents: [] }, new Map());
+    expect(text(written.files, 'README.md')).toBe('# Old\n\n{% hint style="danger" %}\nStored as Markdown.\n{% endhint %}\n');
+  });
+
   it('names the colliding asset deterministically, as GitBook numbers a second upload', () => {
     const files: StoredFile[] = [
       { id: 'fil_a00000000001', name: 'image.png', contentType: 'image/png', size: 1 },
