@@ -439,10 +439,11 @@ describe('repositories that are not the usual layout', () => {
   it('skips SUMMARY.md entries that name no page file, with a warning naming the line, and keeps their sub-entries', () => {
     const read = readRepository(
       repo({
-        'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Gone](gone.md)\n  * [Kept](kept.md)\n* [Web](https://example.com)\n* [Home again](README.md)\n* Just text\n',
+        'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Gone](gone.md)\n  * [Kept](kept.md)\n* [Web](https://example.com)\n* [Home again](README.md)\n* Just text\n* [Itself](SUMMARY.md)\n* [Hidden](.gitbook/x.md)\n',
         'README.md': '# Home\n',
         'kept.md': 'No heading here.\n',
         'stray.md': '# Stray\n',
+        '.gitbook/x.md': '# Hidden\n',
       }),
     );
     expect(outline(read.content, read.paths)).toEqual(['Home (README.md)', 'Kept (kept.md)']);
@@ -451,6 +452,8 @@ describe('repositories that are not the usual layout', () => {
       'SUMMARY.md:6: "Web" links to https://example.com, outside the repository: skipped',
       'SUMMARY.md:7: "Home again" links to README.md again (a file is one page): skipped',
       'SUMMARY.md:8: "Just text" has no link to a page file: skipped',
+      'SUMMARY.md:9: "Itself" links to the table of contents itself: skipped',
+      'SUMMARY.md:10: "Hidden" links to .gitbook/x.md, not a Markdown file outside hidden folders: skipped',
       'stray.md: not in SUMMARY.md: not read as a page',
     ]);
     // A file without a `# Title` takes the title SUMMARY.md gives it.
