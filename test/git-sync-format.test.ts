@@ -270,7 +270,7 @@ describe('round trips', () => {
         page('pag_child0000003', 'pag_guide0000001', 'a2', { title: 'Readme by name', slug: 'readme' }),
         page('pag_summ00000001', null, 'a2', { title: 'Summary', slug: 'summary' }),
         { ...page('pag_group0000001', null, 'a3', { title: 'A group', slug: 'grouped' }), type: 'group', document: undefined },
-        page('pag_ingrp000001', 'pag_group0000001', 'a0', { title: 'In the group', slug: 'inside', document: doc('See [the other file](fil_logo00000002).') }),
+        page('pag_ingrp000001', 'pag_group0000001', 'a0', { title: 'In the group', slug: 'inside', document: doc('See [the other file](fil_logo00000002) and [this group](pag_group0000001).') }),
         page('pag_after0000001', null, 'a4', { title: 'After the group', slug: 'after' }),
       ],
       files: [logo, logo2],
@@ -323,7 +323,7 @@ describe('round trips', () => {
     );
     expect(text(written.files, 'site/docs/guide/same-2.md')).toContain('Back to [the guide](README.md) and [home](../README.md).');
     expect(text(written.files, 'site/docs/guide/same-2.md')).toMatch(/^---\nslug: same\n---\n/);
-    expect(text(written.files, 'site/docs/grouped/inside.md')).toContain('[the other file](../.gitbook/assets/notes.txt)');
+    expect(text(written.files, 'site/docs/grouped/inside.md')).toContain('[the other file](../.gitbook/assets/notes.txt) and [this group](../grouped/)');
 
     const back = readRepository(written.files, { projectDirectory: 'site/docs' });
     expect(back.warnings).toEqual([]);

@@ -188,7 +188,10 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const title = node.title ?? '';
       const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
       read = { page: { ...carried(old), id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
-      paths.set(id, `${node.path ?? joinPath(docsRoot, slug)}/`);
+      const folder = node.path ?? joinPath(docsRoot, slug);
+      paths.set(id, `${folder}/`);
+      // A link to a group is a link to its folder (`guides/`).
+      if (!pageAt.has(folder)) pageAt.set(folder, id);
     } else {
       const path = node.path!;
       const bytes = files.get(path)!;
