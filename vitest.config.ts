@@ -19,6 +19,7 @@ const storageIndependentTests = [
   'test/mock-launch.test.ts',
   'test/pglite-thread.test.ts',
   'test/api-diff.test.ts',
+  'test/git-sync-format.test.ts',
   'test/openapi-links.test.ts',
   'test/docs-browser.test.ts',
 ];
