@@ -22,6 +22,7 @@ import { serveOperations, type ServeOperations } from './http/operations.js';
 import { authenticateRequests } from './http/rate-limit.js';
 import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
 import { publishedDocument } from './http/reference-docs.js';
+import type { RequestTracer } from './http/request-trace.js';
 import { requestLog } from './http/request-log.js';
 import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
 import type { Metrics } from './operating/metrics.js';
@@ -46,6 +47,8 @@ export interface ApiOptions {
   mountPath?: string;
   /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts), for requests coming through `handler`. */
   trustProxy?: TrustProxySetting;
+  /** Given every request of the API, inside which it runs (traces, server/telemetry/); absent: none. */
+  tracer?: RequestTracer;
 }
 
 export interface Api {
@@ -115,6 +118,7 @@ export function createApi(options: ApiOptions): Api {
     metrics: options.metrics,
     cors: options.cors,
     onStatements: options.onStatements,
+    tracer: options.tracer,
   });
   const routes = apiRoutes(db, now);
   const hosted = hostedRoutes(options, routes);
