@@ -9,8 +9,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import { createAuthenticator } from './auth/authenticate.js';
-import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
-import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
+import { downloadOperations } from '../contract/index.js';
+import { changeRequestPdfRoute } from './change-requests/pdf.route.js';
+import { fileDownloadRoute } from './content/file-download.route.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
@@ -24,7 +25,7 @@ import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy
 import { publishedDocument } from './http/reference-docs.js';
 import type { RequestTracer } from './http/request-trace.js';
 import { requestLog } from './http/request-log.js';
-import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
+import { integrationAssetsRoute } from './integrations/assets.route.js';
 import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
 import { createUrls, type UrlBases, type Urls } from './urls.js';
@@ -62,14 +63,30 @@ export interface Api {
   urlsFor(base: string): Urls;
 }
 
-/** The Express routes the API serves beside its operations: links that carry their own permission, and its document. */
-function apiRoutes(db: Db, now: () => Date): Router {
+type DownloadId = keyof typeof downloadOperations;
+
+/** The Express path of a path of the contract (`/files/{spaceId}` -> `/files/:spaceId`). */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The Express routes the API serves beside its operations, at the paths the contract gives them
+ * (contract/downloads.ts): links that carry their own permission, and its document. With a tracer, each
+ * request of theirs runs in its span, as an operation's does.
+ */
+function apiRoutes(db: Db, now: () => Date, tracer?: RequestTracer): Router {
   const router = express.Router();
+  if (tracer) {
+    for (const [operationId, op] of Object.entries(downloadOperations)) {
+      const route = { operationId, template: op.path };
+      router.get(expressPath(op.path), (req, res, next) => tracer.serve(req, res, route, () => next()));
+    }
+  }
+  const path = (id: DownloadId) => expressPath(downloadOperations[id].path);
   // Integration images are loaded by browsers without a token; the two links carry their own token or signature.
-  router.get(ASSETS_PATH, integrationAssetsRoute(db));
-  router.get(PDF_PATH, changeRequestPdfRoute(db, now));
-  router.get(FILE_PATH, fileDownloadRoute(db, now));
-  router.use(publishedDocument());
+  router.get(path('getIntegrationAsset'), integrationAssetsRoute(db));
+  router.get(path('downloadChangeRequestPDF'), changeRequestPdfRoute(db, now));
+  router.get(path('downloadFile'), fileDownloadRoute(db, now));
+  router.use(publishedDocument()); // getOpenAPIDocument, getOpenAPIDocumentYaml
   return router;
 }
 
@@ -83,7 +100,7 @@ function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessag
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', compileTrust(options.trustProxy));
-  const paths = [ASSETS_PATH, PDF_PATH, FILE_PATH, '/openapi.json', '/openapi.yaml'];
+  const paths = Object.values(downloadOperations).map((op) => expressPath(op.path));
   if (options.metrics) app.use(paths, measureRequests(options.metrics));
   app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
   app.use(routes);
@@ -120,7 +137,7 @@ export function createApi(options: ApiOptions): Api {
     onStatements: options.onStatements,
     tracer: options.tracer,
   });
-  const routes = apiRoutes(db, now);
+  const routes = apiRoutes(db, now, options.tracer);
   const hosted = hostedRoutes(options, routes);
   const trust = compileTrust(options.trustProxy);
   return {

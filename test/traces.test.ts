@@ -14,6 +14,7 @@ import express from 'express';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { App } from '../server/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
 import { createDocsApi, type DocsApi } from '../server/index.js';
 import { statementSpanName, summarizeStatement } from '../server/telemetry/statement-summary.js';
@@ -90,7 +91,7 @@ describe('statement summaries', () => {
 describe('traces over OTLP/HTTP', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let api: DocsApi;
-  let standalone: (req: never, res: never) => void;
+  let standalone: App;
   let host: express.Express;
   let token: string;
   let organizationId: string;
@@ -118,7 +119,7 @@ describe('traces over OTLP/HTTP', () => {
     const started = await api.start();
     token = started.bootstrap!.token!;
     organizationId = started.bootstrap!.organizationId;
-    standalone = started.app as never;
+    standalone = started.app;
     host = express();
     host.use('/api/v1', api.handler);
   }, 180_000);
@@ -173,6 +174,14 @@ describe('traces over OTLP/HTTP', () => {
     const mounted = traceparent();
     const mountedRead = await request(host).get(`/api/v1/spaces/${spaceId}`).set('Authorization', `Bearer ${token}`).set('traceparent', mounted.header);
     expect(mountedRead.status).toBe(200);
+
+    // A path served without a token, by its own route (contract/downloads.ts): its span comes the same way.
+    const document = traceparent();
+    const documentRead = await request(standalone).get('/v1/openapi.json').set('traceparent', document.header);
+    expect(documentRead.status).toBe(200);
+    const documentSpan = await serverSpanOf(document.traceId);
+    expect(documentSpan.name).toBe('GET /openapi.json');
+    expect(documentSpan.attributes).toMatchObject({ 'operation.id': 'getOpenAPIDocument', 'http.route': '/openapi.json', 'http.response.status_code': 200 });
 
     const expected = [
       { trace: write, name: 'POST /orgs/{organizationId}/spaces', operationId: 'createSpace', method: 'POST', status: 201 },
