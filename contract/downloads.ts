@@ -84,7 +84,7 @@ export const downloadOperations = linkOperations({
     responses: {
       200: {
         description: 'The OpenAPI document.',
-        schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) }).loose(),
+        schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) }).loose(),
         example: { openapi: '3.1.0', info: { title: 'Documentation Workspace Management API', version: '5.0.0' }, paths: {} },
       },
     },

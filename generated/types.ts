@@ -24873,7 +24873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             404: components["responses"]["NotFoundError"];
@@ -24976,6 +24976,11 @@ export interface operations {
                         info: {
                             title: string;
                             version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
                         };
                     } & {
                         [key: string]: unknown;
