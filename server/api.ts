@@ -16,7 +16,7 @@ import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
 import { handlers as realHandlers } from './handlers.js';
-import { errorMiddleware } from './http/errors.js';
+import { errorBody, errorMiddleware } from './http/errors.js';
 import type { Middleware } from './http/exchange.js';
 import { measureRequests } from './http/metrics.js';
 import { serveOperations, type ServeOperations } from './http/operations.js';
@@ -65,6 +65,17 @@ export interface Api {
 
 type DownloadId = keyof typeof downloadOperations;
 
+/**
+ * No link this server makes holds U+0000, which PostgreSQL refuses in text: such a URL is not found, naming
+ * the part that holds it, before any lookup (the operations refuse it with a 400 the same way).
+ */
+const noNul: express.RequestHandler = (req, res, next) => {
+  const parts: [string, unknown][] = [...Object.entries(req.params), ...Object.entries(req.query)];
+  const found = parts.find(([, value]) => (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.includes('\u0000')));
+  if (!found) return next();
+  res.status(404).json(errorBody(404, `Nothing at this address: ${found[0]} must not contain the NUL character (U+0000)`));
+};
+
 /** The Express path of a path of the contract (`/files/{spaceId}` -> `/files/:spaceId`). */
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -83,9 +94,9 @@ function apiRoutes(db: Db, now: () => Date, tracer?: RequestTracer): Router {
   }
   const path = (id: DownloadId) => expressPath(downloadOperations[id].path);
   // Integration images are loaded by browsers without a token; the two links carry their own token or signature.
-  router.get(path('getIntegrationAsset'), integrationAssetsRoute(db));
-  router.get(path('downloadChangeRequestPDF'), changeRequestPdfRoute(db, now));
-  router.get(path('downloadFile'), fileDownloadRoute(db, now));
+  router.get(path('getIntegrationAsset'), noNul, integrationAssetsRoute(db));
+  router.get(path('downloadChangeRequestPDF'), noNul, changeRequestPdfRoute(db, now));
+  router.get(path('downloadFile'), noNul, fileDownloadRoute(db, now));
   router.use(publishedDocument()); // getOpenAPIDocument, getOpenAPIDocumentYaml
   return router;
 }
