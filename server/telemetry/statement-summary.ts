@@ -14,10 +14,20 @@ const FIRST_WORD = /^\s*([a-z]+)/i;
 const IDENTIFIER = String.raw`(?:"[\w$]+"|[a-z_][\w$]*)`;
 const TABLE = new RegExp(String.raw`\b(?:from|into|update)\s+(${IDENTIFIER}(?:\s*\.\s*${IDENTIFIER})?)(?![\w$(])`, 'i');
 
+// The server sends a few hundred distinct statement texts (Drizzle builds the same text for the same query
+// shape), some of them kilobytes long: each is read once (a long one takes tens of microseconds).
+const summaries = new Map<string, StatementSummary>();
+const MAX_SUMMARIES = 2000;
+
 export function summarizeStatement(text: string): StatementSummary {
+  let summary = summaries.get(text);
+  if (summary) return summary;
   const operation = FIRST_WORD.exec(text)?.[1].toUpperCase() ?? 'SQL';
   const table = TABLE.exec(text)?.[1].replace(/"|\s/g, '');
-  return table ? { operation, table } : { operation };
+  summary = table ? { operation, table } : { operation };
+  if (summaries.size >= MAX_SUMMARIES) summaries.clear(); // texts made per call (long IN lists) cannot grow it without bound
+  summaries.set(text, summary);
+  return summary;
 }
 
 /** A database span's name: the prepared statement's name, or the verb and table (`SELECT spaces`). */
