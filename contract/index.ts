@@ -6,6 +6,7 @@ import { changeRequestOperations } from './change-requests.js';
 import { collectionOperations } from './collections.js';
 import { commentOperations } from './comments.js';
 import { contentOperations } from './content.js';
+export { downloadOperations } from './downloads.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
@@ -81,6 +82,7 @@ export const tags = [
   { name: 'translations', description: 'Translations of spaces into other languages.' },
   { name: 'sso', description: 'SAML single sign-on providers.' },
   { name: 'conversations', description: 'Conversation ingestion, with the issues and issue clusters derived from it.' },
+  { name: 'api', description: 'This description of the API.' },
 ];
 
 export const apiInfo = {

@@ -4,7 +4,7 @@ import type { z } from './zod.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation may declare; each maps to one shared response component. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 503;
 
 export interface SuccessResponse {
   description: string;
@@ -14,6 +14,8 @@ export interface SuccessResponse {
   example?: unknown;
   /** Response headers, e.g. `Location` on a 201. */
   headers?: Record<string, { description: string; example: string }>;
+  /** A body that is not JSON (a file's bytes, a PDF, an image, YAML): its media types, documented as bytes. Without `schema`. */
+  mediaTypes?: string[];
 }
 
 /**
@@ -41,6 +43,34 @@ export interface Operation {
   errors?: ErrorStatus[];
   /** Who may call it: the resource it acts on and the role needed there, enforced before the handler. */
   access: Access;
+}
+
+/**
+ * A path of the API served without a bearer token, beside the operations: a link whose URL is its own
+ * permission (made by an operation, e.g. a file's `downloadURL`), or something public (an integration's
+ * images, the published document). Published like an operation, so the mock, the typed client and the
+ * breaking-change gate know it; answered by its own route (server/api.ts), not by a handler, without the
+ * operations' authentication and rate limit.
+ */
+export interface LinkOperation {
+  method: 'get';
+  /** As an operation's: OpenAPI-style, without the `/v1` prefix. */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  responses: { 200: SuccessResponse };
+  /** Every error it answers (500 included); no 401 nor 429. */
+  errors: ErrorStatus[];
+  /** `signed`: the URL carries its permission (expired: 410); `public`: anyone may read it. Every caller, with a token or not, gets the same answer. */
+  permission: 'signed' | 'public';
+}
+
+/** Keeps the literal table type while checking each entry. */
+export function linkOperations<const T extends Record<string, LinkOperation>>(table: T): T {
+  return table;
 }
 
 /** Largest request body an operation accepts unless it says otherwise. */

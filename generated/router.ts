@@ -4,7 +4,8 @@ import type { AccessKind } from '../contract/access.js';
 import type { contractOperations } from '../contract/index.js';
 import type { operations } from './types.js';
 
-export type OperationId = keyof operations;
+/** The operations served by handlers (the document's paths served by their own routes are not). */
+export type OperationId = keyof operations & keyof typeof contractOperations;
 
 type Op<K extends OperationId> = (typeof contractOperations)[K];
 type Parsed<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;

@@ -2992,6 +2992,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/{spaceId}/{fileId}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file's bytes
+         * @description The bytes of a file of a space, at the `downloadURL` its revision gives (the URL is the permission: it opens without a token). Shown in place for images, PDF, plain text, MP4 and MP3, downloaded otherwise; `private, max-age=300`. A URL this server did not sign, or a file or space deleted since, is not found; past its `expires`, 410. Needs no access token: the URL is the permission.
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdf/{spaceId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the PDF of a change request
+         * @description The PDF behind a URL getChangeRequestPDF gave (`<changeRequestId>.pdf?token=…`; the token is the permission: it opens without an access token), of the content as it was when the URL was made. An unknown or mismatched link is not found; after 1 hour, 410. Needs no access token: the URL is the permission.
+         */
+        get: operations["downloadChangeRequestPDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an image of an integration
+         * @description An icon or preview image of a public or unlisted integration: the URLs its `urls.icon` and `previewImages` give, which browsers load without a token. Typed by the image it is (PNG, JPEG, GIF, WebP, SVG); an SVG cannot run scripts. A private integration's, or an unknown file, is not found. Needs no access token: public.
+         */
+        get: operations["getIntegrationAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this API description as JSON
+         * @description This OpenAPI 3.1 document, as JSON, to anyone. Needs no access token: public.
+         */
+        get: operations["getOpenAPIDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this API description as YAML
+         * @description This OpenAPI 3.1 document, as YAML, to anyone. Needs no access token: public.
+         */
+        get: operations["getOpenAPIDocumentYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5118,345 +5218,6 @@ export interface components {
             parent?: string;
         };
         /**
-         * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
-         * @example {
-         *       "object": "conversation",
-         *       "id": "cnv_01JD3QH8W5PZ3RC",
-         *       "subject": "Cannot find where to rotate an API token",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "processedAt": "2026-03-14T09:31:12.000Z",
-         *       "source": "intercom",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *         "source": "https://support.acme.example.com/conversations/48213"
-         *       }
-         *     }
-         */
-        Conversation: {
-            /** @enum {string} */
-            object: "conversation";
-            /** @description The identifier given when the conversation was ingested. */
-            id: string;
-            subject?: string;
-            /**
-             * Format: date-time
-             * @description When the conversation took place (`metadata.createdAt`), else when it was ingested.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When issues were extracted from it; absent until then.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            processedAt?: string;
-            /** @description Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly. */
-            source: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool (`metadata.url`).
-                 */
-                source?: string;
-            };
-        };
-        /** @description One message of a conversation. */
-        ConversationPart: {
-            /** @enum {string} */
-            type: "message";
-            /**
-             * @description Who wrote the message.
-             * @enum {string}
-             */
-            role: "user";
-            /** @description Text of the message. */
-            body: string;
-        };
-        /**
-         * @description A conversation with its messages and metadata.
-         * @example {
-         *       "conversation": {
-         *         "object": "conversation",
-         *         "id": "cnv_01JD3QH8W5PZ3RC",
-         *         "subject": "Cannot find where to rotate an API token",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "processedAt": "2026-03-14T09:31:12.000Z",
-         *         "source": "intercom",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *           "source": "https://support.acme.example.com/conversations/48213"
-         *         }
-         *       },
-         *       "parts": [
-         *         {
-         *           "type": "message",
-         *           "role": "user",
-         *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
-         *         }
-         *       ],
-         *       "metadata": {
-         *         "url": "https://support.acme.example.com/conversations/48213",
-         *         "attributes": {
-         *           "plan": "pro",
-         *           "locale": "en-US"
-         *         },
-         *         "createdAt": "2026-03-14T09:26:53.000Z"
-         *       }
-         *     }
-         */
-        ConversationDetail: {
-            conversation: components["schemas"]["Conversation"];
-            parts: components["schemas"]["ConversationPart"][];
-            metadata: {
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool.
-                 */
-                url?: string;
-                /** @description Free-form attributes given at ingestion. */
-                attributes?: {
-                    [key: string]: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the conversation took place, as given at ingestion.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                createdAt?: string;
-            };
-        };
-        /**
-         * @description A documentation issue found in a conversation: something the user could not find or understand.
-         * @example {
-         *       "object": "conversation-issue",
-         *       "id": "iss_01JD3QJ2Y9KT6SD",
-         *       "title": "Token rotation is not documented",
-         *       "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
-         *       "createdAt": "2026-03-14T09:31:12.000Z",
-         *       "ingestedAt": "2026-03-14T09:26:53.000Z",
-         *       "conversation": "cnv_01JD3QH8W5PZ3RC",
-         *       "cluster": "icl_01JD3QK4A3NW7VF",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
-         *       }
-         *     }
-         */
-        ConversationIssue: {
-            /** @enum {string} */
-            object: "conversation-issue";
-            id: string;
-            title: string;
-            summary: string;
-            /**
-             * Format: date-time
-             * @description When the issue was found in the conversation.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the conversation it comes from was ingested.
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            ingestedAt: string;
-            /** @description Id of the conversation it was found in. */
-            conversation: string;
-            /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
-            cluster?: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
-        };
-        /**
-         * @description An issue with the conversation it was found in.
-         * @example {
-         *       "issue": {
-         *         "object": "conversation-issue",
-         *         "id": "iss_01JD3QJ2Y9KT6SD",
-         *         "title": "Token rotation is not documented",
-         *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
-         *         "createdAt": "2026-03-14T09:31:12.000Z",
-         *         "ingestedAt": "2026-03-14T09:26:53.000Z",
-         *         "conversation": "cnv_01JD3QH8W5PZ3RC",
-         *         "cluster": "icl_01JD3QK4A3NW7VF",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
-         *         }
-         *       },
-         *       "conversation": {
-         *         "object": "conversation",
-         *         "id": "cnv_01JD3QH8W5PZ3RC",
-         *         "subject": "Cannot find where to rotate an API token",
-         *         "createdAt": "2026-03-14T09:26:53.000Z",
-         *         "processedAt": "2026-03-14T09:31:12.000Z",
-         *         "source": "intercom",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
-         *           "source": "https://support.acme.example.com/conversations/48213"
-         *         }
-         *       }
-         *     }
-         */
-        ConversationIssueDetail: {
-            issue: components["schemas"]["ConversationIssue"];
-            conversation: components["schemas"]["Conversation"];
-        };
-        /**
-         * @description A group of similar conversation issues, with its trend and the state of the tasks addressing it.
-         * @example {
-         *       "object": "issues-cluster",
-         *       "id": "icl_01JD3QK4A3NW7VF",
-         *       "label": "API token management",
-         *       "createdAt": "2026-03-14T09:26:53.000Z",
-         *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "icon": "key",
-         *       "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
-         *       "weeklyPulse": [
-         *         0,
-         *         1,
-         *         0,
-         *         2,
-         *         3,
-         *         1,
-         *         4,
-         *         2,
-         *         5,
-         *         3,
-         *         6,
-         *         4,
-         *         7
-         *       ],
-         *       "sources": {
-         *         "intercom": 31,
-         *         "api": 7
-         *       },
-         *       "stats": {
-         *         "issues": 38,
-         *         "conversations": 35,
-         *         "tasksTotal": 4,
-         *         "tasksBacklog": 1,
-         *         "tasksStarted": 1,
-         *         "tasksCompleted": 2,
-         *         "tasksCancelled": 0
-         *       },
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
-         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
-         *       }
-         *     }
-         */
-        IssuesCluster: {
-            /** @enum {string} */
-            object: "issues-cluster";
-            id: string;
-            label: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).
-             * @example 2026-03-14T09:26:53.000Z
-             */
-            updatedAt: string;
-            /** @description Name of an icon standing for the topic. */
-            icon?: string;
-            /** @description What the issues of the cluster have in common; absent until summarized. */
-            summary?: string;
-            /** @description Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested). */
-            weeklyPulse: number[];
-            /** @description Number of issues per conversation source. */
-            sources: {
-                [key: string]: number;
-            };
-            /** @description Issues and conversations of the cluster, and its tasks: the change requests addressing it. */
-            stats: {
-                issues: number;
-                conversations: number;
-                /** @description Change requests created for the cluster (`conversationsIssuesCluster`). */
-                tasksTotal: number;
-                /** @description Of them, drafts. */
-                tasksBacklog: number;
-                /** @description Of them, open. */
-                tasksStarted: number;
-                /** @description Of them, merged. */
-                tasksCompleted: number;
-                /** @description Of them, archived. */
-                tasksCancelled: number;
-            };
-            urls: {
-                /** Format: uri */
-                location: string;
-                /** Format: uri */
-                app: string;
-            };
-        };
-        IssuesClusterList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["IssuesCluster"][];
-        };
-        ConversationList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["Conversation"][];
-        };
-        IngestConversation: {
-            /** @description Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool). */
-            id: string;
-            metadata?: {
-                /**
-                 * Format: uri
-                 * @description The conversation in its source tool.
-                 */
-                url?: string;
-                /** @description Free-form attributes (at most 50), e.g. the customer plan. */
-                attributes?: {
-                    [key: string]: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the conversation took place.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                createdAt?: string;
-            };
-            subject?: string;
-            /** @description The messages, in order (1–500). */
-            parts: {
-                /** @enum {string} */
-                type: "message";
-                /** @enum {string} */
-                role: "user";
-                body: string;
-            }[];
-        };
-        ConversationIssueDetailList: {
-            /** @description Absent on the last page. */
-            next?: {
-                /** @description Pass as `page` to fetch the next page. */
-                page: string;
-            };
-            /** @description Total number of items across all pages. */
-            count: number;
-            items: components["schemas"]["ConversationIssueDetail"][];
-        };
-        /**
          * @description public: anyone, indexed; unlisted: anyone, not indexed; share-link: anyone with the secret link; visitor-auth: visitors authenticated by JWT.
          * @example public
          * @enum {string}
@@ -7125,6 +6886,345 @@ export interface components {
                     level: "debug" | "info" | "warn" | "error";
                 }[];
             };
+        };
+        /**
+         * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
+         * @example {
+         *       "object": "conversation",
+         *       "id": "cnv_01JD3QH8W5PZ3RC",
+         *       "subject": "Cannot find where to rotate an API token",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "processedAt": "2026-03-14T09:31:12.000Z",
+         *       "source": "intercom",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *         "source": "https://support.acme.example.com/conversations/48213"
+         *       }
+         *     }
+         */
+        Conversation: {
+            /** @enum {string} */
+            object: "conversation";
+            /** @description The identifier given when the conversation was ingested. */
+            id: string;
+            subject?: string;
+            /**
+             * Format: date-time
+             * @description When the conversation took place (`metadata.createdAt`), else when it was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When issues were extracted from it; absent until then.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            processedAt?: string;
+            /** @description Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly. */
+            source: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool (`metadata.url`).
+                 */
+                source?: string;
+            };
+        };
+        /** @description One message of a conversation. */
+        ConversationPart: {
+            /** @enum {string} */
+            type: "message";
+            /**
+             * @description Who wrote the message.
+             * @enum {string}
+             */
+            role: "user";
+            /** @description Text of the message. */
+            body: string;
+        };
+        /**
+         * @description A conversation with its messages and metadata.
+         * @example {
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       },
+         *       "parts": [
+         *         {
+         *           "type": "message",
+         *           "role": "user",
+         *           "body": "Where do I rotate an API token? The settings page only lets me create new ones."
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "url": "https://support.acme.example.com/conversations/48213",
+         *         "attributes": {
+         *           "plan": "pro",
+         *           "locale": "en-US"
+         *         },
+         *         "createdAt": "2026-03-14T09:26:53.000Z"
+         *       }
+         *     }
+         */
+        ConversationDetail: {
+            conversation: components["schemas"]["Conversation"];
+            parts: components["schemas"]["ConversationPart"][];
+            metadata: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes given at ingestion. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place, as given at ingestion.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+        };
+        /**
+         * @description A documentation issue found in a conversation: something the user could not find or understand.
+         * @example {
+         *       "object": "conversation-issue",
+         *       "id": "iss_01JD3QJ2Y9KT6SD",
+         *       "title": "Token rotation is not documented",
+         *       "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *       "createdAt": "2026-03-14T09:31:12.000Z",
+         *       "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *       "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *       "cluster": "icl_01JD3QK4A3NW7VF",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *       }
+         *     }
+         */
+        ConversationIssue: {
+            /** @enum {string} */
+            object: "conversation-issue";
+            id: string;
+            title: string;
+            summary: string;
+            /**
+             * Format: date-time
+             * @description When the issue was found in the conversation.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the conversation it comes from was ingested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            ingestedAt: string;
+            /** @description Id of the conversation it was found in. */
+            conversation: string;
+            /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
+            cluster?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
+        };
+        /**
+         * @description An issue with the conversation it was found in.
+         * @example {
+         *       "issue": {
+         *         "object": "conversation-issue",
+         *         "id": "iss_01JD3QJ2Y9KT6SD",
+         *         "title": "Token rotation is not documented",
+         *         "summary": "The user could not find how to rotate an API token; the docs only explain how to create one.",
+         *         "createdAt": "2026-03-14T09:31:12.000Z",
+         *         "ingestedAt": "2026-03-14T09:26:53.000Z",
+         *         "conversation": "cnv_01JD3QH8W5PZ3RC",
+         *         "cluster": "icl_01JD3QK4A3NW7VF",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
+         *         }
+         *       },
+         *       "conversation": {
+         *         "object": "conversation",
+         *         "id": "cnv_01JD3QH8W5PZ3RC",
+         *         "subject": "Cannot find where to rotate an API token",
+         *         "createdAt": "2026-03-14T09:26:53.000Z",
+         *         "processedAt": "2026-03-14T09:31:12.000Z",
+         *         "source": "intercom",
+         *         "urls": {
+         *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations/cnv_01JD3QH8W5PZ3RC",
+         *           "source": "https://support.acme.example.com/conversations/48213"
+         *         }
+         *       }
+         *     }
+         */
+        ConversationIssueDetail: {
+            issue: components["schemas"]["ConversationIssue"];
+            conversation: components["schemas"]["Conversation"];
+        };
+        /**
+         * @description A group of similar conversation issues, with its trend and the state of the tasks addressing it.
+         * @example {
+         *       "object": "issues-cluster",
+         *       "id": "icl_01JD3QK4A3NW7VF",
+         *       "label": "API token management",
+         *       "createdAt": "2026-03-14T09:26:53.000Z",
+         *       "updatedAt": "2026-05-02T16:41:07.000Z",
+         *       "icon": "key",
+         *       "summary": "Users cannot find how to rotate, revoke or scope API tokens.",
+         *       "weeklyPulse": [
+         *         0,
+         *         1,
+         *         0,
+         *         2,
+         *         3,
+         *         1,
+         *         4,
+         *         2,
+         *         5,
+         *         3,
+         *         6,
+         *         4,
+         *         7
+         *       ],
+         *       "sources": {
+         *         "intercom": 31,
+         *         "api": 7
+         *       },
+         *       "stats": {
+         *         "issues": 38,
+         *         "conversations": 35,
+         *         "tasksTotal": 4,
+         *         "tasksBacklog": 1,
+         *         "tasksStarted": 1,
+         *         "tasksCompleted": 2,
+         *         "tasksCancelled": 0
+         *       },
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-clusters/icl_01JD3QK4A3NW7VF",
+         *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/insights/clusters/icl_01JD3QK4A3NW7VF"
+         *       }
+         *     }
+         */
+        IssuesCluster: {
+            /** @enum {string} */
+            object: "issues-cluster";
+            id: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+            /** @description Name of an icon standing for the topic. */
+            icon?: string;
+            /** @description What the issues of the cluster have in common; absent until summarized. */
+            summary?: string;
+            /** @description Exactly 13 numbers: the issues of each of the 13 calendar weeks (Monday 00:00 UTC to Monday) ending with the current one, oldest week first, each counted in the week its conversation took place (`metadata.createdAt`, else when it was ingested). */
+            weeklyPulse: number[];
+            /** @description Number of issues per conversation source. */
+            sources: {
+                [key: string]: number;
+            };
+            /** @description Issues and conversations of the cluster, and its tasks: the change requests addressing it. */
+            stats: {
+                issues: number;
+                conversations: number;
+                /** @description Change requests created for the cluster (`conversationsIssuesCluster`). */
+                tasksTotal: number;
+                /** @description Of them, drafts. */
+                tasksBacklog: number;
+                /** @description Of them, open. */
+                tasksStarted: number;
+                /** @description Of them, merged. */
+                tasksCompleted: number;
+                /** @description Of them, archived. */
+                tasksCancelled: number;
+            };
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+        };
+        IssuesClusterList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["IssuesCluster"][];
+        };
+        ConversationList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["Conversation"][];
+        };
+        IngestConversation: {
+            /** @description Identifier of the conversation, unique in the organization (e.g. the ticket id in the source tool). */
+            id: string;
+            metadata?: {
+                /**
+                 * Format: uri
+                 * @description The conversation in its source tool.
+                 */
+                url?: string;
+                /** @description Free-form attributes (at most 50), e.g. the customer plan. */
+                attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the conversation took place.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                createdAt?: string;
+            };
+            subject?: string;
+            /** @description The messages, in order (1–500). */
+            parts: {
+                /** @enum {string} */
+                type: "message";
+                /** @enum {string} */
+                role: "user";
+                body: string;
+            }[];
+        };
+        ConversationIssueDetailList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["ConversationIssueDetail"][];
         };
         PublishIntegration: {
             /**
@@ -8854,6 +8954,38 @@ export interface components {
                          * @enum {integer}
                          */
                         code: 409;
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone error. */
+        GoneError: {
+            headers: {
+                /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current minute. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 410,
+                 *         "message": "This file link has expired; read the file again from the API for a new one"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * Format: int32
+                         * @enum {integer}
+                         */
+                        code: 410;
                         message: string;
                     };
                 };
@@ -24710,6 +24842,173 @@ export interface operations {
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query: {
+                /** @description When the link expires, in seconds since the Unix epoch (signed). */
+                expires: string;
+                /** @description The signature of the link. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the file. */
+                fileId: string;
+                /** @description The name of the file (any: the link is signed for the space and the file). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, as its `contentType`, with `Content-Disposition` naming it. */
+            200: {
+                headers: {
+                    /** @description `inline` or `attachment`, with the file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            404: components["responses"]["NotFoundError"];
+            410: components["responses"]["GoneError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    downloadChangeRequestPDF: {
+        parameters: {
+            query: {
+                /** @description The token of the link. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The change request id followed by `.pdf`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            404: components["responses"]["NotFoundError"];
+            410: components["responses"]["GoneError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getIntegrationAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+                /** @description The name of the image file. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "image/svg+xml": string;
+                };
+            };
+            404: components["responses"]["NotFoundError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getOpenAPIDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Documentation Workspace Management API",
+                     *         "version": "5.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["UnexpectedError"];
+        };
+    };
+    getOpenAPIDocumentYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            500: components["responses"]["UnexpectedError"];
         };
     };
 }

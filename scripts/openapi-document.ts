@@ -1,9 +1,9 @@
 // Turns the contract into the published OpenAPI 3.1 document.
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { errorExamples, errorStatusNames } from '../contract/common.js';
-import { apiInfo, contractOperations, standaloneSchemas, tags } from '../contract/index.js';
+import { apiInfo, contractOperations, downloadOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { describeAccess } from '../contract/access.js';
-import { errorsOf, type Operation } from '../contract/operation.js';
+import { errorsOf, type LinkOperation, type Operation } from '../contract/operation.js';
 import { namedSchemas } from '../contract/zod.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
@@ -65,9 +65,35 @@ function successResponses(op: Operation): Record<string, ResponseConfig> {
         ),
       },
       ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
+      ...(res.mediaTypes && { content: Object.fromEntries(res.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
     };
   }
   return out;
+}
+
+/** A path served without a token (see `LinkOperation`): no bearer security, no rate-limit headers. */
+function registerLinkOperation(registry: OpenAPIRegistry, operationId: string, op: LinkOperation) {
+  const [status, res] = Object.entries(op.responses)[0];
+  const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' as const, example: h.example } }]));
+  registry.registerPath({
+    operationId,
+    method: op.method,
+    path: op.path,
+    tags: [op.tag],
+    summary: op.summary,
+    description: `${op.description} ${op.permission === 'signed' ? 'Needs no access token: the URL is the permission.' : 'Needs no access token: public.'}`,
+    security: [],
+    request: { ...(op.params && { params: op.params }), ...(op.query && { query: op.query }) },
+    responses: {
+      [status]: {
+        description: res.description,
+        ...(Object.keys(headers).length > 0 && { headers }),
+        ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
+        ...(res.mediaTypes && { content: Object.fromEntries(res.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
+      },
+      ...Object.fromEntries(op.errors.map((code) => [String(code), { $ref: `#/components/responses/${errorStatusNames[code as keyof typeof errorStatusNames]}` }])),
+    },
+  });
 }
 
 function registerOperation(registry: OpenAPIRegistry, operationId: string, op: Operation) {
@@ -114,6 +140,7 @@ export function buildOpenApiDocument() {
   for (const [name, schema] of namedSchemas) registry.register(name, schema);
   for (const [name, schema] of Object.entries(standaloneSchemas)) registry.register(name, schema);
   for (const [operationId, op] of Object.entries(contractOperations)) registerOperation(registry, operationId, op);
+  for (const [operationId, op] of Object.entries(downloadOperations)) registerLinkOperation(registry, operationId, op);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

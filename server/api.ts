@@ -9,21 +9,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import { createAuthenticator } from './auth/authenticate.js';
-import { changeRequestPdfRoute, PDF_PATH } from './change-requests/pdf.route.js';
-import { FILE_PATH, fileDownloadRoute } from './content/file-download.route.js';
+import { downloadOperations } from '../contract/index.js';
+import { changeRequestPdfRoute } from './change-requests/pdf.route.js';
+import { fileDownloadRoute } from './content/file-download.route.js';
 import { createCtx, type Caller, type Ctx } from './context.js';
 import type { Db } from './db/client.js';
 import type { AppHandlers } from './handler-types.js';
 import { handlers as realHandlers } from './handlers.js';
-import { errorMiddleware } from './http/errors.js';
+import { errorBody, errorMiddleware } from './http/errors.js';
 import type { Middleware } from './http/exchange.js';
 import { measureRequests } from './http/metrics.js';
 import { serveOperations, type ServeOperations } from './http/operations.js';
 import { authenticateRequests } from './http/rate-limit.js';
 import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
 import { publishedDocument } from './http/reference-docs.js';
+import type { RequestTracer } from './http/request-trace.js';
 import { requestLog } from './http/request-log.js';
-import { ASSETS_PATH, integrationAssetsRoute } from './integrations/assets.route.js';
+import { integrationAssetsRoute } from './integrations/assets.route.js';
 import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
 import { createUrls, type UrlBases, type Urls } from './urls.js';
@@ -46,6 +48,8 @@ export interface ApiOptions {
   mountPath?: string;
   /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts), for requests coming through `handler`. */
   trustProxy?: TrustProxySetting;
+  /** Given every request of the API, inside which it runs (traces, server/telemetry/); absent: none. */
+  tracer?: RequestTracer;
 }
 
 export interface Api {
@@ -59,14 +63,41 @@ export interface Api {
   urlsFor(base: string): Urls;
 }
 
-/** The Express routes the API serves beside its operations: links that carry their own permission, and its document. */
-function apiRoutes(db: Db, now: () => Date): Router {
+type DownloadId = keyof typeof downloadOperations;
+
+/**
+ * No link this server makes holds U+0000, which PostgreSQL refuses in text: such a URL is not found, naming
+ * the part that holds it, before any lookup (the operations refuse it with a 400 the same way).
+ */
+const noNul: express.RequestHandler = (req, res, next) => {
+  const parts: [string, unknown][] = [...Object.entries(req.params), ...Object.entries(req.query)];
+  const found = parts.find(([, value]) => (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.includes('\u0000')));
+  if (!found) return next();
+  res.status(404).json(errorBody(404, `Nothing at this address: ${found[0]} must not contain the NUL character (U+0000)`));
+};
+
+/** The Express path of a path of the contract (`/files/{spaceId}` -> `/files/:spaceId`). */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The Express routes the API serves beside its operations, at the paths the contract gives them
+ * (contract/downloads.ts): links that carry their own permission, and its document. With a tracer, each
+ * request of theirs runs in its span, as an operation's does.
+ */
+function apiRoutes(db: Db, now: () => Date, tracer?: RequestTracer): Router {
   const router = express.Router();
+  if (tracer) {
+    for (const [operationId, op] of Object.entries(downloadOperations)) {
+      const route = { operationId, template: op.path };
+      router.get(expressPath(op.path), (req, res, next) => tracer.serve(req, res, route, () => next()));
+    }
+  }
+  const path = (id: DownloadId) => expressPath(downloadOperations[id].path);
   // Integration images are loaded by browsers without a token; the two links carry their own token or signature.
-  router.get(ASSETS_PATH, integrationAssetsRoute(db));
-  router.get(PDF_PATH, changeRequestPdfRoute(db, now));
-  router.get(FILE_PATH, fileDownloadRoute(db, now));
-  router.use(publishedDocument());
+  router.get(path('getIntegrationAsset'), noNul, integrationAssetsRoute(db));
+  router.get(path('downloadChangeRequestPDF'), noNul, changeRequestPdfRoute(db, now));
+  router.get(path('downloadFile'), noNul, fileDownloadRoute(db, now));
+  router.use(publishedDocument()); // getOpenAPIDocument, getOpenAPIDocumentYaml
   return router;
 }
 
@@ -80,7 +111,7 @@ function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessag
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', compileTrust(options.trustProxy));
-  const paths = [ASSETS_PATH, PDF_PATH, FILE_PATH, '/openapi.json', '/openapi.yaml'];
+  const paths = Object.values(downloadOperations).map((op) => expressPath(op.path));
   if (options.metrics) app.use(paths, measureRequests(options.metrics));
   app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
   app.use(routes);
@@ -115,8 +146,9 @@ export function createApi(options: ApiOptions): Api {
     metrics: options.metrics,
     cors: options.cors,
     onStatements: options.onStatements,
+    tracer: options.tracer,
   });
-  const routes = apiRoutes(db, now);
+  const routes = apiRoutes(db, now, options.tracer);
   const hosted = hostedRoutes(options, routes);
   const trust = compileTrust(options.trustProxy);
   return {

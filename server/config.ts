@@ -2,6 +2,26 @@
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxySetting } from './http/proxy-trust.js';
 
+/** OTEL_EXPORTER_OTLP_HEADERS: `name=value` pairs, comma-separated, values percent-encoded (OpenTelemetry's format). */
+const OTLP_HEADERS = /^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/;
+
+function otlpHeaders(value: string | undefined): Record<string, string> | undefined {
+  if (!value) return undefined;
+  return Object.fromEntries(
+    value.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      const raw = pair.slice(at + 1).trim();
+      let decoded = raw;
+      try {
+        decoded = decodeURIComponent(raw);
+      } catch {
+        // not percent-encoded after all: taken as written
+      }
+      return [pair.slice(0, at).trim(), decoded];
+    }),
+  );
+}
+
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 export const ConfigSchema = z.object({
@@ -38,6 +58,12 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRUST_PROXY: z.string().optional(),
+  // Traces (server/telemetry/): off unless an endpoint is set. The names and meanings are OpenTelemetry's own.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().regex(OTLP_HEADERS, 'must be comma-separated name=value pairs').optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('docs-workspace-api'),
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
@@ -106,6 +132,19 @@ export interface Config {
   metricsToken?: string;
   /** Which proxies may say who the client is (TRUST_PROXY, as Express's `trust proxy` takes it); unset: none. */
   trustProxy?: TrustProxySetting;
+  /** OpenTelemetry traces over OTLP/HTTP (server/telemetry/); unset (no OTEL_EXPORTER_OTLP_ENDPOINT): none, and nothing of it loaded. */
+  traces?: TraceSettings;
+}
+
+export interface TraceSettings {
+  /** The collector's traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`. */
+  url: string;
+  /** The resource's `service.name` (OTEL_SERVICE_NAME, default docs-workspace-api). */
+  serviceName: string;
+  /** The longest a finished span waits before it is sent with others (OTEL_BSP_SCHEDULE_DELAY, default 5000 ms). */
+  scheduleDelayMs: number;
+  /** Headers of every export, e.g. a collector's key (OTEL_EXPORTER_OTLP_HEADERS). */
+  headers?: Record<string, string>;
 }
 
 function validTrustProxy(value: string | undefined): boolean {
@@ -153,7 +192,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    traces: traceSettings(c),
   };
+}
+
+function traceSettings(c: z.output<typeof ConfigSchema>): TraceSettings | undefined {
+  const url = c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (c.OTEL_EXPORTER_OTLP_ENDPOINT && `${c.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
+  if (!url) return undefined;
+  return { url, serviceName: c.OTEL_SERVICE_NAME, scheduleDelayMs: c.OTEL_BSP_SCHEDULE_DELAY, headers: otlpHeaders(c.OTEL_EXPORTER_OTLP_HEADERS) };
 }
 
 function translatorSettings(c: z.output<typeof ConfigSchema>): TranslatorSettings {

@@ -15,6 +15,7 @@ import { createApp, type App } from './app.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './auth/bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Database } from './db/client.js';
+import type { Tracing } from './telemetry/tracing.js';
 import { errorBody } from './http/errors.js';
 import { sendJson } from './http/node-http.js';
 import { RATE_LIMIT_HEADERS } from './http/rate-limit.js';
@@ -74,6 +75,7 @@ interface Running {
   rateLimiter?: RateLimiter;
   metrics: Metrics;
   api: Api;
+  tracing?: Tracing;
 }
 
 export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
@@ -95,10 +97,12 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
           }),
       );
     }
+    // Traces only when configured: the OpenTelemetry SDK is not even loaded otherwise.
+    const tracing = config.traces ? (await import('./telemetry/tracing.js')).startTracing(config.traces) : undefined;
     const database = createDb(
       config.storage.kind === 'postgres'
-        ? { ...config.storage, ...config.pool, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
-        : config.storage,
+        ? { ...config.storage, ...config.pool, tracer: tracing?.queries, onConnectionError: (err) => logger.warn({ reason: err.message }, 'PostgreSQL connection lost') }
+        : { ...config.storage, tracer: tracing?.queries },
     );
     // Migrated and, when empty, bootstrapped under the start-up lock: processes started together on one
     // PostgreSQL take turns (one migrates and bootstraps, the others wait, then find both done).
@@ -143,8 +147,9 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       bases: { appUrl: config.appUrl, publishedUrl: config.publishedUrl },
       cors: cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }),
       mountPath: options.mountPath,
+      tracer: tracing?.requests,
     });
-    running = { database, storageLock, jobs, rateLimiter, metrics, api };
+    running = { database, storageLock, jobs, rateLimiter, metrics, api, tracing };
     return { bootstrap, app: createApp({ ...appOptions, api }) };
   }
 
@@ -164,6 +169,7 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       await current.rateLimiter?.close();
       await current.database.close();
       await current.storageLock?.release();
+      await current.tracing?.shutdown(); // the last spans sent
     },
     handler(req, res, next) {
       if (running) return running.api.handler(req, res, next);

@@ -4,7 +4,7 @@
 // join it by being declared and implemented; nothing here names them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../contract/access.js';
-import { contractOperations } from '../contract/index.js';
+import { contractOperations, downloadOperations } from '../contract/index.js';
 import type { Operation } from '../contract/operation.js';
 import { handlers } from '../server/handlers.js';
 import { atLeast, type Role } from '../server/auth/roles.js';
@@ -139,5 +139,27 @@ describe('access matrix', () => {
       return callers.length === 0 ? [] : [`${id}: ${callers.join(', ')}`];
     });
     expect(missing).toEqual([]);
+  });
+});
+
+// The paths served without a token (contract/downloads.ts) answer every caller alike: the URL is the
+// permission (`signed`) or there is none to have (`public`), so a token, a bad one or none changes nothing.
+describe('access matrix: paths served without a token', () => {
+  let world: MatrixWorld;
+  beforeAll(async () => {
+    const admin = await h.current.newAdmin();
+    const members = { guest: await h.current.newMember(admin.organizationId, null) } as MatrixWorld['members'];
+    for (const role of roles) members[role] = await h.current.newMember(admin.organizationId, role);
+    world = { h: h.current, admin, outsider: await h.current.newAdmin(), members };
+  });
+
+  const linkCases = Object.entries(downloadOperations).flatMap(([id, op]) => callerKinds.map((caller) => [id, caller, op.permission] as const));
+  it.each(linkCases)('%s as %s answers its content (%s)', async (id, caller) => {
+    const make = matrixFixtures.find((f) => f.links?.[id])?.links?.[id];
+    if (!make) throw new Error(`No link recipe for ${id}: add one under test/support/matrix/`);
+    const url = new URL(await make(world), 'http://server');
+    const token = caller === 'no token' ? null : caller === 'bad token' ? 'dwt_not-a-real-token' : caller === 'outsider' ? world.outsider.token : world.members[caller as keyof MatrixWorld['members']].token;
+    const res = await send(h.current.app, 'get', url.pathname, { token, query: Object.fromEntries(url.searchParams) });
+    expect(res.status, `GET ${url.pathname} -> ${res.status}`).toBe(200);
   });
 });

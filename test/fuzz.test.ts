@@ -42,6 +42,8 @@ import {
 import { PUBLIC_URL, useHarness } from './support/harness.js';
 import { resultsDir } from './support/paths.js';
 import { resolveRef, specOperations, type SpecOperation } from './support/spec.js';
+import { downloadOperations } from '../contract/index.js';
+import { matrixFixtures } from './support/matrix/index.js';
 
 type Json = Record<string, any>;
 
@@ -534,6 +536,43 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
     );
     // A read leaves the world as it found it, so the next read may use it (a write gets a new one).
     reusable = op.method === 'get';
+  }, 180_000);
+
+  // The paths served without a token (contract/downloads.ts): the recipe's URL (as the API hands it out)
+  // answers 200 whatever token comes with it; the same URL with a path segment or a query value replaced
+  // by generated text answers the API's error body (a link this server did not make is not found), never a 5xx.
+  it.each(Object.keys(downloadOperations))('%s (served without a token)', async (id) => {
+    const make = matrixFixtures.find((f) => f.links?.[id])?.links?.[id];
+    if (!make) throw new Error(`No link recipe for ${id}: add one under test/support/matrix/`);
+    const url = new URL(await make(world.matrix), 'http://server');
+    const stats = { valid: 0, '2xx': 0 };
+    reach.set(id, stats);
+    for (const token of [null, world.admin.token]) {
+      const res = await send(h.current.app, 'get', url.pathname, { token, query: Object.fromEntries(url.searchParams) });
+      stats.valid++;
+      if (res.status === 200) stats['2xx']++;
+      expect(res.status, `${id}: GET ${url.pathname}${url.search} -> ${res.status}`).toBe(200);
+    }
+    const segments = url.pathname.split('/');
+    const keys = [...url.searchParams.keys()];
+    const tampered = fc.record({
+      at: fc.integer({ min: 0, max: Math.max(0, segments.length - 3 + keys.length) }),
+      text: fc.oneof(fc.string({ minLength: 1, unit: 'binary' }), fc.constant('a\u0000b'), fc.string({ minLength: 1 })),
+    });
+    await fc.assert(
+      fc.asyncProperty(tampered, async ({ at, text }) => {
+        const parts = [...segments];
+        const query = Object.fromEntries(url.searchParams);
+        // Segments after `/v1/` first, then the query's values.
+        if (at < segments.length - 2) parts[at + 2] = encodeURIComponent(text);
+        else if (keys.length > 0) query[keys[at - (segments.length - 2)]] = text;
+        const res = await send(h.current.app, 'get', parts.join('/'), { query });
+        const answer = `${id}: GET ${parts.join('/')} ${JSON.stringify(query)} -> ${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
+        expect(res.status < 500, answer).toBe(true);
+        if (res.status >= 400) expect(res.body?.error?.code, answer).toBe(res.status);
+      }),
+      fuzzParameters(),
+    );
   }, 180_000);
 
   it('every operation reached a 2xx with a valid request (test-results/fuzz-reach.json)', () => {

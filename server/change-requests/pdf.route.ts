@@ -1,11 +1,10 @@
 // GET /v1/pdf/{spaceId}/{changeRequestId}.pdf?token=…: the PDF behind a link of getChangeRequestPDF
-// (see pdf-links.ts). Served before authentication: the token is the permission.
+// (see pdf-links.ts). Served before authentication: the token is the permission. Its path is the
+// contract's (downloadChangeRequestPDF, contract/downloads.ts).
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
 import { downloadPdf } from './pdf-links.js';
-
-export const PDF_PATH = '/pdf/:spaceId/:file'; // under the API's path (/v1, or where a host app mounted it)
 
 /** The Express handler serving change-request PDFs: 404 for an unknown or mismatched link, 410 once expired. */
 export function changeRequestPdfRoute(db: Db, now: () => Date): RequestHandler {

@@ -1,13 +1,12 @@
 // GET /v1/files/{spaceId}/{fileId}/{name}?expires=…&signature=…: the bytes behind a file's `downloadURL`
-// (see file-links.ts). Served before authentication: the signature is the permission.
+// (see file-links.ts). Served before authentication: the signature is the permission. Its path is the
+// contract's (downloadFile, contract/downloads.ts).
 import type { RequestHandler } from 'express';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { contentFiles, spaces } from '../db/schema/index.js';
 import { errorBody } from '../http/errors.js';
 import { checkFileLink } from './file-links.js';
-
-export const FILE_PATH = '/files/:spaceId/:fileId/:name'; // under the API's path (/v1, or where a host app mounted it)
 
 /** Types a browser may show in place; anything else (HTML, SVG, scripts, …) downloads, so it cannot run as this server's page. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'application/pdf', 'text/plain', 'video/mp4', 'audio/mpeg']);

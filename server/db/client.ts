@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
 import { countStatement, statementCountingLogger } from './query-count.js';
+import type { QueryTracer } from './query-trace.js';
 import { sqlLiteral } from './sql-literal.mjs';
 import * as schema from './schema/index.js';
 
@@ -78,9 +79,13 @@ export type StorageConfig =
       url: string;
       /** Told about connections the server drops (restart, failover); default: a warning on stderr. */
       onConnectionError?: (err: Error) => void;
+      /** Told of every statement the pool's connections send (traces, server/telemetry/); default none. */
+      tracer?: QueryTracer;
     } & PoolLimits
   | {
       kind: 'pglite';
+      /** Told of every statement sent to the PGlite thread (traces, server/telemetry/); not used with `pglite` or `thread: false`. */
+      tracer?: QueryTracer;
       /** The data folder; in memory when absent. */
       dataDir?: string;
       /** A data folder dumped by PGlite's `dumpDataDir`, to start from (the tests' migrated template). */
@@ -107,6 +112,8 @@ export function createDb(config: StorageConfig): Database {
       connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
       // TCP keep-alive notices a peer that vanished without closing (a failover, a cut network).
       keepAlive: true,
+      // Every statement of the pool's connections, Drizzle's and directQuery's, goes through its client's `query`.
+      ...(config.tracer && { Client: tracedClient(config.tracer) }),
     });
     // A connection the server closes emits 'error'; unheard, that would crash the process. The pool
     // replaces the connection on the next query, and a query in flight fails on its own.
@@ -139,7 +146,7 @@ export function createDb(config: StorageConfig): Database {
       close: () => pool.end(),
     };
   }
-  const thread = config.pglite || config.thread === false ? undefined : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir });
+  const thread = config.pglite || config.thread === false ? undefined : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir, tracer: config.tracer });
   const client =
     config.pglite ??
     thread?.asPGlite() ??
@@ -151,6 +158,38 @@ export function createDb(config: StorageConfig): Database {
     migrate: async ({ afterwards } = {}) => ({ applied: await migrateCounting(db as unknown as Db, () => migratePglite(db, { migrationsFolder }), afterwards), waited: false }),
     close: () => client.close(),
   };
+}
+
+type QueryCallback = (err: Error | null, result: unknown) => void;
+
+/**
+ * node-postgres's client, telling `tracer` of each statement it sends: the pool builds its connections
+ * from it (its `Client` option). Calls come as a promise (Drizzle, directQuery) or with a callback (the
+ * pool's own `query`); a submittable (a cursor) is passed on untraced.
+ */
+function tracedClient(tracer: QueryTracer): typeof pg.Client {
+  // Returned as node-postgres's own class: its `query` is one implementation of all the overloads.
+  const TracedClient = class extends pg.Client {
+    // @ts-expect-error: one implementation of node-postgres's overloads of `query`.
+    override query(config: string | { text?: string; name?: string; submit?: unknown }, values?: unknown, callback?: unknown): unknown {
+      const query = (super.query as (...args: unknown[]) => unknown).bind(this);
+      if (typeof config === 'object' && typeof config.submit === 'function') return query(config, values, callback);
+      const end = tracer.start(typeof config === 'string' ? config : (config.text ?? ''), typeof config === 'string' ? undefined : config.name);
+      if (!end) return query(config, values, callback);
+      const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
+      if (done) {
+        const ended: QueryCallback = (err, result) => {
+          end(err ?? undefined);
+          done(err, result);
+        };
+        return typeof values === 'function' ? query(config, ended) : query(config, values, ended);
+      }
+      const answered = query(config, values) as Promise<unknown>;
+      answered.then(() => end(), end);
+      return answered;
+    }
+  };
+  return TracedClient as unknown as typeof pg.Client;
 }
 
 // SQLSTATE classes and codes meaning "the database cannot serve now" rather than "this query is wrong":

@@ -9,6 +9,7 @@
 // server's thread only serializes each query and its rows, and the second core runs the database.
 import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import type { QueryTracer } from './query-trace.js';
 
 type Request =
   | { op: 'query'; text: string; params: unknown[]; rowMode: 'object' | 'array'; textTypes: number[]; tx?: number }
@@ -25,6 +26,25 @@ export interface PGliteThreadOptions {
   dataDir?: string;
   /** A data folder dumped by `dumpDataDir` to start from (the tests' migrated template). */
   loadDataDir?: Uint8Array;
+  /** Told of every statement sent to the thread (traces, server/telemetry/). */
+  tracer?: QueryTracer;
+}
+
+/** A request's statement as a tracer sees it: its text, and its name when prepared; none for `close`. */
+function statementOf(request: Request): { text: string; name?: string } | undefined {
+  switch (request.op) {
+    case 'query':
+    case 'exec':
+      return { text: request.text };
+    case 'execute':
+      return { text: request.text, name: request.name };
+    case 'begin':
+      return { text: 'BEGIN' };
+    case 'end':
+      return { text: request.commit ? 'COMMIT' : 'ROLLBACK' };
+    default:
+      return undefined;
+  }
 }
 
 /** An error of the database thread, with PostgreSQL's fields (code, constraint, …) as PGlite gave them. */
@@ -56,6 +76,7 @@ function textTypesOf(options: QueryOptions | undefined): number[] {
 
 export class PGliteThread {
   private readonly worker: Worker;
+  private readonly tracer: QueryTracer | undefined;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private nextId = 1;
   private nextTransaction = 1;
@@ -65,7 +86,8 @@ export class PGliteThread {
   /** Settles when the database has started (or failed to). */
   readonly waitReady: Promise<void>;
 
-  constructor(options: PGliteThreadOptions = {}) {
+  constructor({ tracer, ...options }: PGliteThreadOptions = {}) {
+    this.tracer = tracer;
     this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: options,
     });
@@ -107,11 +129,15 @@ export class PGliteThread {
     if (this.closing && request.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    const statement = this.tracer && statementOf(request);
+    const end = statement && this.tracer!.start(statement.text, statement.name);
+    const answered = new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.worker.postMessage({ ...request, id });
     });
+    if (end) answered.then(() => end(), end);
+    return answered;
   }
 
   query<T>(text: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<Results<T>> {

@@ -21,6 +21,7 @@ import { countingStatements } from '../db/query-count.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { runExchange, type ExchangeOptions, type Middleware } from './exchange.js';
 import { pathAndQuery, sendJson } from './node-http.js';
+import type { RequestTracer, TracedRoute } from './request-trace.js';
 import { compileRouteTable, decodeParams, type RouteLookup } from './route-table.js';
 import { validatePart } from './validation.js';
 
@@ -34,6 +35,8 @@ export interface OperationsOptions extends ExchangeOptions {
   contextOf: (caller: Caller, requestId: string, base: string) => Ctx;
   /** Told, once answered, how many SQL statements the request sent after authentication (the query-budget test). */
   onStatements?: (operationId: string, statements: number) => void;
+  /** Given every request served here, inside which it runs (traces, server/telemetry/); absent: none. */
+  tracer?: RequestTracer;
 }
 
 /** What a request has learnt on its way: its route, its id (for the log and errors) and, once its method is served, its operation. */
@@ -55,6 +58,8 @@ interface BoundOperation {
   parseBody?: Middleware;
   /** Only an operation answering a Space reads the space's counters with its grant. */
   accessOptions: { spaceCounters: boolean };
+  /** Its id and path template, as a trace names it. */
+  route: TracedRoute;
 }
 
 /** Refuses a body whose bytes (after Content-Encoding) are not UTF-8, which JSON must be, instead of reading U+FFFD into it. */
@@ -119,7 +124,7 @@ export function isOperationPath(url: string): boolean {
 export type ServeOperations = (req: IncomingMessage, res: ServerResponse, next: () => void, base: string, url: string) => void;
 
 export function serveOperations(options: OperationsOptions): ServeOperations {
-  const { handlers, onStatements } = options;
+  const { handlers, onStatements, tracer } = options;
   const lookup = compileRouteTable();
   const bound = new Map<OperationId, BoundOperation>();
   for (const operationId of Object.keys(contractOperations) as OperationId[]) {
@@ -130,6 +135,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       // Each operation that takes a body parses it, with its own size limit, after authentication.
       parseBody: op.body ? jsonBody(op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined,
       accessOptions: { spaceCounters: Object.values(op.responses).some((response) => response?.schema === Space) },
+      route: { operationId, template: op.path },
     });
   }
 
@@ -184,15 +190,18 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     const found = lookup(req.method!, path);
     if (!found) return next();
     const exchange: Exchange = { found, path, query, base, id: '' };
-    runExchange(
-      options,
-      req,
-      res,
-      () => exchange.operationId,
-      (requestId) => {
-        exchange.id = requestId;
-        return answer(req, res, exchange);
-      },
-    );
+    const run = () =>
+      runExchange(
+        options,
+        req,
+        res,
+        () => exchange.operationId,
+        (requestId) => {
+          exchange.id = requestId;
+          return answer(req, res, exchange);
+        },
+      );
+    if (tracer) tracer.serve(req, res, 'operationId' in found ? bound.get(found.operationId)!.route : undefined, run);
+    else run();
   };
 }

@@ -1,13 +1,12 @@
 // GET /v1/integrations/{name}/assets/{file}: the icon and preview images of an integration, the URLs its
 // `urls.icon` and `previewImages` give. Served without a token (browsers load them in <img>), so only for
-// public and unlisted integrations; private ones answer 404 like unknown files.
+// public and unlisted integrations; private ones answer 404 like unknown files. Its path is the contract's
+// (getIntegrationAsset, contract/downloads.ts).
 import { and, eq, ne } from 'drizzle-orm';
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/client.js';
 import { integrationAssets, integrations } from '../db/schema/index.js';
 import { errorBody } from '../http/errors.js';
-
-export const ASSETS_PATH = '/integrations/:integrationName/assets/:file'; // under the API's path (/v1, or where a host app mounted it)
 
 /** The Express handler serving the stored images, typed by their sniffed signature. */
 export function integrationAssetsRoute(db: Db): RequestHandler {

@@ -43,7 +43,7 @@ export async function send(app: App, method: Method, path: string, options: Opti
   const op = findOperation(method, path);
   if (op) {
     const problems = responseProblems(op, res.status, res.text === '' ? undefined : res.body, res.headers);
-    expect(problems, `${method.toUpperCase()} ${path} -> ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
+    expect(problems, `${method.toUpperCase()} ${path} -> ${res.status} ${res.text?.slice(0, 300)}`).toEqual([]);
     const test = expect.getState().currentTestName ?? '(outside a test)';
     appendFileSync(operationsLog, JSON.stringify({ operationId: op.operationId, status: res.status, test }) + '\n');
   }

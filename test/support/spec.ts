@@ -129,6 +129,12 @@ export function responseProblems(
     .map(([h]) => h);
   if (missingHeaders.length > 0) return [`${op.operationId} ${status} lacks the header(s) ${missingHeaders.join(', ')}`];
   const contentType = headers['content-type'];
+  // A body that is not JSON (a file, a PDF, an image, YAML: contract/downloads.ts) is bytes of a declared media type.
+  const mediaTypes = Object.keys(resolveRef(declared).content ?? {}).filter((type) => type !== 'application/json');
+  if (mediaTypes.length > 0 && !contentType?.startsWith('application/json')) {
+    const matches = mediaTypes.some((type) => type === '*/*' || contentType?.split(';')[0].trim() === type);
+    return matches ? [] : [`${op.operationId} ${status} must be ${mediaTypes.join(' or ')}, got ${contentType}`];
+  }
   const validate = validatorFor(op, String(status), options.open);
   if (!validate) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : [`${op.operationId} ${status} must have no body`];
   if (!contentType?.startsWith('application/json')) return [`${op.operationId} ${status} must be application/json, got ${contentType}`];

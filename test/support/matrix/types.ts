@@ -33,4 +33,6 @@ export interface MatrixFixtures {
    * compares a real item with the documented example.
    */
   lists?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Promise<unknown>>;
+  /** For a path served without a token (contract/downloads.ts, by id): a valid URL of it (`/v1/…?…`), as the API hands it out. */
+  links?: Record<string, (world: MatrixWorld) => Promise<string>>;
 }

@@ -1,0 +1,231 @@
+// Traces for operators: with OTEL_EXPORTER_OTLP_ENDPOINT set, createDocsApi sends OpenTelemetry spans over
+// OTLP/HTTP (JSON) to a receiver started here, in this process. Requests through both adapters (the
+// standalone server's handler and the API mounted in a host Express app) each give one SERVER span named by
+// the operation's route template, with its operationId and status, and under it (same trace, parent = the
+// request's span) the database statements' CLIENT spans, on the suite's storage (PGlite on its thread, or
+// PostgreSQL). No attribute holds the token or a query parameter's value.
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { App } from '../server/app.js';
+import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
+import { createDocsApi, type DocsApi } from '../server/index.js';
+import { statementSpanName, summarizeStatement } from '../server/telemetry/statement-summary.js';
+
+/** A span as OTLP/JSON carries it (ids in hex), with its attributes as a plain record. */
+interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, string | number | boolean>;
+  serviceName: string;
+}
+
+const SERVER = 2;
+const CLIENT = 3;
+
+type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type OtlpAttribute = { key: string; value: OtlpValue };
+
+function attributesOf(list: OtlpAttribute[] | undefined): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const { key, value } of list ?? []) {
+    out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue ?? ''));
+  }
+  return out;
+}
+
+/** An OTLP/HTTP receiver: collects the spans of every JSON export POSTed to /v1/traces. */
+async function startReceiver(): Promise<{ server: Server; url: string; spans: ReceivedSpan[]; contentTypes: string[] }> {
+  const spans: ReceivedSpan[] = [];
+  const contentTypes: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
+      contentTypes.push(String(req.headers['content-type']));
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes' | 'serviceName'> & { attributes: OtlpAttribute[] })[] }[] }[];
+      };
+      for (const resourceSpans of body.resourceSpans) {
+        const serviceName = String(attributesOf(resourceSpans.resource.attributes)['service.name']);
+        for (const scope of resourceSpans.scopeSpans) {
+          for (const span of scope.spans) spans.push({ ...span, attributes: attributesOf(span.attributes), serviceName });
+        }
+      }
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes };
+}
+
+describe('statement summaries', () => {
+  it('name a statement by its verb and first table, or by its prepared name', () => {
+    expect(statementSpanName(summarizeStatement('select "id", "title" from "spaces" where "spaces"."id" = $1'))).toBe('SELECT spaces');
+    expect(statementSpanName(summarizeStatement('insert into "change_requests" ("id") values ($1) returning "id"'))).toBe('INSERT change_requests');
+    expect(statementSpanName(summarizeStatement('update "jobs" set "status" = $1 where "id" = $2'))).toBe('UPDATE jobs');
+    expect(statementSpanName(summarizeStatement('delete from drizzle.__drizzle_migrations where id = $1'))).toBe('DELETE drizzle.__drizzle_migrations');
+    expect(statementSpanName(summarizeStatement('SELECT extract(epoch from now()) AS t'))).toBe('SELECT');
+    expect(statementSpanName(summarizeStatement('BEGIN'))).toBe('BEGIN');
+    expect(statementSpanName(summarizeStatement('SELECT s.id FROM spaces s WHERE s.id = $1'), 'space_access')).toBe('space_access');
+  });
+});
+
+describe('traces over OTLP/HTTP', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let api: DocsApi;
+  let standalone: App;
+  let host: express.Express;
+  let token: string;
+  let organizationId: string;
+  let scratch: ScratchDatabase | undefined;
+  let dataDir: string | undefined;
+  const storageKind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const adminUrl = process.env.DATABASE_URL;
+    const template = inject('postgresTemplate');
+    let storage;
+    if (adminUrl && template) {
+      scratch = await createScratchDatabase(adminUrl, { prefix: 'dwapi_traces', template });
+      storage = { kind: 'postgres' as const, url: scratch.url };
+    } else {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'dwapi-traces-'));
+      storage = { kind: 'pglite' as const, dataDir, thread: true }; // the server's PGlite: on its own thread
+    }
+    api = createDocsApi({
+      env: { PUBLIC_URL: 'https://api.example', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'traces-test', OTEL_BSP_SCHEDULE_DELAY: '50' },
+      config: { storage },
+      logger: pino({ level: 'silent' }),
+    });
+    const started = await api.start();
+    token = started.bootstrap!.token!;
+    organizationId = started.bootstrap!.organizationId;
+    standalone = started.app;
+    host = express();
+    host.use('/api/v1', api.handler);
+  }, 180_000);
+
+  afterAll(async () => {
+    await api?.stop();
+    receiver?.server.close();
+    await scratch?.dispose();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The SERVER span of the request whose trace is `traceId` (each request below sends its own `traceparent`), once exported. */
+  async function serverSpanOf(traceId: string): Promise<ReceivedSpan> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const found = receiver.spans.find((s) => s.traceId === traceId && s.kind === SERVER);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no server span of trace ${traceId} among ${receiver.spans.length} received`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  let traceCount = 0;
+  /** A fresh W3C trace context: the request's span must join it. */
+  function traceparent() {
+    traceCount++;
+    const traceId = `${storageKind === 'postgres' ? 'b' : 'a'}${String(traceCount).padStart(31, '0')}`;
+    const parentSpanId = `c${String(traceCount).padStart(15, '0')}`;
+    return { traceId, parentSpanId, header: `00-${traceId}-${parentSpanId}-01` };
+  }
+
+  it(`gives each request one server span, named by its route, with its database spans under it (${storageKind})`, async () => {
+    const querySecret = 'query-value-never-in-a-span';
+    const write = traceparent();
+    const created = await request(standalone)
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('traceparent', write.header)
+      .send({ title: 'Traced' });
+    expect(created.status).toBe(201);
+    const spaceId = created.body.id as string;
+
+    const read = traceparent();
+    const got = await request(standalone).get(`/v1/spaces/${spaceId}?probe=${querySecret}`).set('Authorization', `Bearer ${token}`).set('traceparent', read.header);
+    expect(got.status).toBe(200);
+
+    const missing = traceparent();
+    const notFound = await request(standalone).get('/v1/spaces/no-such-space').set('Authorization', `Bearer ${token}`).set('traceparent', missing.header);
+    expect(notFound.status).toBe(404);
+
+    // The same pipeline through the other adapter: mounted in a host app.
+    const mounted = traceparent();
+    const mountedRead = await request(host).get(`/api/v1/spaces/${spaceId}`).set('Authorization', `Bearer ${token}`).set('traceparent', mounted.header);
+    expect(mountedRead.status).toBe(200);
+
+    // A path served without a token, by its own route (contract/downloads.ts): its span comes the same way.
+    const document = traceparent();
+    const documentRead = await request(standalone).get('/v1/openapi.json').set('traceparent', document.header);
+    expect(documentRead.status).toBe(200);
+    const documentSpan = await serverSpanOf(document.traceId);
+    expect(documentSpan.name).toBe('GET /openapi.json');
+    expect(documentSpan.attributes).toMatchObject({ 'operation.id': 'getOpenAPIDocument', 'http.route': '/openapi.json', 'http.response.status_code': 200 });
+
+    const expected = [
+      { trace: write, name: 'POST /orgs/{organizationId}/spaces', operationId: 'createSpace', method: 'POST', status: 201 },
+      { trace: read, name: 'GET /spaces/{spaceId}', operationId: 'getSpaceById', method: 'GET', status: 200 },
+      { trace: missing, name: 'GET /spaces/{spaceId}', operationId: 'getSpaceById', method: 'GET', status: 404 },
+      { trace: mounted, name: 'GET /spaces/{spaceId}', operationId: 'getSpaceById', method: 'GET', status: 200 },
+    ];
+    for (const { trace, name, operationId, method, status } of expected) {
+      const span = await serverSpanOf(trace.traceId);
+      expect(span.name).toBe(name);
+      expect(span.serviceName).toBe('traces-test');
+      expect(span.parentSpanId).toBe(trace.parentSpanId); // the caller's traceparent was followed
+      expect(span.attributes).toMatchObject({
+        'operation.id': operationId,
+        'http.request.method': method,
+        'http.route': name.slice(method.length + 1),
+        'http.response.status_code': status,
+      });
+      // Exactly one server span for the request.
+      expect(receiver.spans.filter((s) => s.traceId === trace.traceId && s.kind === SERVER)).toHaveLength(1);
+    }
+
+    // Database spans: every one of them is a child of its request's span, in its trace.
+    const deadline = Date.now() + 20_000;
+    const dbSpansOf = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId && s.kind === CLIENT);
+    while (expected.some(({ trace }) => dbSpansOf(trace.traceId).length === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const { trace } of expected) {
+      const server = await serverSpanOf(trace.traceId);
+      const dbSpans = dbSpansOf(trace.traceId);
+      expect(dbSpans.length, `database spans of ${server.name} (${server.attributes['http.response.status_code']})`).toBeGreaterThan(0);
+      for (const span of dbSpans) {
+        expect(span.parentSpanId).toBe(server.spanId);
+        expect(span.attributes['db.system']).toBe('postgresql');
+        expect(span.attributes['db.system.name']).toBe('postgresql');
+        expect(span.name).toMatch(/^([A-Z]+( [\w.]+)?|[a-z_]\w*)$/); // a verb and a table, or a prepared statement's name
+      }
+    }
+    // The write wrote: an INSERT into the spaces among its statements.
+    expect(dbSpansOf(write.traceId).map((s) => s.name)).toContain('INSERT spaces');
+
+    // Nothing secret anywhere: no token, no query value, in any span's name or attribute.
+    const everything = JSON.stringify(receiver.spans);
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(querySecret);
+    expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
+  }, 60_000);
+});
