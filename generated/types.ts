@@ -1535,7 +1535,7 @@ export interface paths {
         head?: never;
         /**
          * Update the visitor authentication of a site
-         * @description Changes the backend (only `custom` exists here), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the backend (`custom`, or `integration`: the integration with the `site:visitor:auth` scope installed on the site signs visitor tokens, a 400 when none is), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSitePublishingAuthById"];
         trace?: never;
@@ -6375,10 +6375,10 @@ export interface components {
             /** @enum {string} */
             object: "publishing-auth";
             /**
-             * @description Who signs visitor tokens: `custom`, the site owner's own backend.
+             * @description Who signs visitor tokens: `custom`, the site owner's own backend (visitors are sent to `fallbackURL`), or `integration`, the integration with the `site:visitor:auth` scope installed on the site (visitors are sent through its `fetch_visitor_authentication`, and it signs their token with `privateKey`).
              * @enum {string}
              */
-            backend: "custom";
+            backend: "custom" | "integration";
             /** @description The key visitor JWTs are signed with (HS256). Keep it on the signing backend. */
             privateKey: string;
             /**
@@ -6391,6 +6391,8 @@ export interface components {
              * @description Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.
              */
             logoutURL?: string;
+            /** @description Name of the integration with the `site:visitor:auth` scope installed on the site (on the site itself, or on every site of the organization), if any: the one visitors are sent through when `backend` is `integration`. */
+            integration?: string;
         };
         SiteList: {
             /** @description Absent on the last page. */
@@ -6445,7 +6447,7 @@ export interface components {
         };
         UpdateSitePublishingAuth: {
             /** @enum {string} */
-            backend: "custom";
+            backend: "custom" | "integration";
             /**
              * Format: uri
              * @description An http(s) URL; null removes it, omitted keeps it.

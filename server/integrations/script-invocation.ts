@@ -13,14 +13,21 @@
 //   apiEndpoint      where to call this API back (`<PUBLIC_URL>/v1`)
 //   apiTokens        { installation }: a token of the installation concerned (createIntegrationInstallationToken),
 //                    when there is one; a script calls the API with it within the integration's scopes
+//   signingSecrets   { siteInstallation }: the site's visitor key, as in a `v2` environment (below), when given
+//
+// Both forms carry the site's visitor key (`signingSecrets.siteInstallation`) only to the integration that signs
+// the site's visitors in: a request about its installation on a site whose publishing auth has
+// `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
+import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations, sites } from '../db/schema/index.js';
+import { visitorKey } from '../sites/publishing-auth.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
 import { scriptApiEndpoint, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { IntegrationRow } from './integration-view.js';
 import { integrationEnvironment, type IntegrationEnvironment } from './script-environment.js';
 import { spacesCount } from './target-installations.store.js';
+import { VISITOR_AUTH_SCOPE } from './visitor-auth.js';
 
 export interface ScriptTarget {
   installationId?: string;
@@ -70,6 +77,7 @@ function targetStatement(db: Db) {
       spaces: sql<number>`(CASE WHEN ${integrationScripts.runtime} = 'v2' AND ${inst.id} IS NOT NULL THEN ${spacesCount()} ELSE 0 END)`.mapWith(Number),
       spaceInstallation: space,
       siteInstallation: site,
+      siteAuth: { backend: sites.visitorAuthBackend, key: sites.visitorAuthKey },
     })
     .from(integrations)
     .innerJoin(organizations, eq(organizations.id, integrations.organizationId))
@@ -77,6 +85,7 @@ function targetStatement(db: Db) {
     .leftJoin(inst, and(eq(inst.id, sql.placeholder('installationId')), eq(inst.integrationName, integrations.name)))
     .leftJoin(space, and(eq(space.installationId, inst.id), eq(space.spaceId, sql.placeholder('spaceId'))))
     .leftJoin(site, and(eq(site.installationId, inst.id), eq(site.siteId, sql.placeholder('siteId'))))
+    .leftJoin(sites, eq(sites.id, site.siteId))
     .where(eq(integrations.name, sql.placeholder('name')))
     .prepare('script_target');
 }
@@ -114,6 +123,8 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const secrets = row.secrets ?? {};
   const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
+  const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
+  const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
   const loaded: LoadedScript = { integration: row.integration, script: row.script, protocol, secrets, env: {} };
   if (protocol === 'v2') {
     loaded.environment = integrationEnvironment(scriptUrls(), {
@@ -125,9 +136,11 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
       spaceInstallation: row.spaceInstallation,
       siteInstallation: row.siteInstallation,
       token,
+      siteVisitorKey,
     });
   } else {
     loaded.env = v1Env(name, row.integration.version, secrets, target, row, token);
+    if (siteVisitorKey) loaded.env.signingSecrets = { siteInstallation: siteVisitorKey };
   }
   return { integration: row.integration, installation: row.installation, exists, organizationId, loaded };
 }
