@@ -25,18 +25,24 @@ export interface VisitorAuthIntegration {
   installationId: string;
 }
 
-// An active installation on the site, of an integration with the scope and a script.
-const INSTALLED = `SELECT i.name, inst.id AS installation_id
+/**
+ * The SQL selecting the name and installation id of the integration that signs in the visitors of site
+ * `siteId` (an SQL expression: a parameter, or a column of an enclosing query): an active installation on the
+ * site, of an integration with the scope and a script; the first installed.
+ */
+export function visitorAuthIntegrationSql(siteId: string, columns = 'i.name, inst.id AS installation_id'): string {
+  return `SELECT ${columns}
   FROM integration_site_installations si
   JOIN integration_installations inst ON inst.id = si.installation_id
   JOIN integrations i ON i.name = inst.integration_name
-  WHERE si.site_id = $1 AND si.status = 'active' AND inst.status = 'active' AND '${VISITOR_AUTH_SCOPE}' = ANY(i.scopes)
+  WHERE si.site_id = ${siteId} AND si.status = 'active' AND inst.status = 'active' AND '${VISITOR_AUTH_SCOPE}' = ANY(i.scopes)
     AND EXISTS (SELECT 1 FROM integration_scripts sc WHERE sc.integration_name = i.name)
   ORDER BY inst.id LIMIT 1`;
+}
 
 /** The integration that signs the visitors of site `siteId` in, if one is installed. */
 export async function visitorAuthIntegration(db: Db, siteId: string): Promise<VisitorAuthIntegration | undefined> {
-  const [row] = await directQuery(db, 'site_visitor_auth_integration', INSTALLED, [siteId]);
+  const [row] = await directQuery(db, 'site_visitor_auth_integration', visitorAuthIntegrationSql('$1'), [siteId]);
   return row ? { name: row.name as string, installationId: row.installation_id as string } : undefined;
 }
 
