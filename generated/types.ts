@@ -5238,6 +5238,10 @@ export interface components {
          *       "ingestedAt": "2026-03-14T09:26:53.000Z",
          *       "conversation": "cnv_01JD3QH8W5PZ3RC",
          *       "cluster": "icl_01JD3QK4A3NW7VF",
+         *       "extraction": {
+         *         "method": "heuristic",
+         *         "heuristicReason": "ai-disabled"
+         *       },
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
          *       }
@@ -5265,6 +5269,19 @@ export interface components {
             conversation: string;
             /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
             cluster?: string;
+            /** @description How the issue was found; absent for issues found before this was recorded. */
+            extraction?: {
+                /**
+                 * @description How the issue was found: `model`, by the AI model the server is configured with; `heuristic`, by the built-in sentence heuristic (no AI).
+                 * @enum {string}
+                 */
+                method: "model" | "heuristic";
+                /**
+                 * @description Why the heuristic was used, with `method: heuristic`: `ai-disabled`, the organization's AI features are off (`ai: false`: no conversation of it is sent to a model); `no-model-configured`, the server has no AI model for insights; `model-found-none`, the model found no issue in the conversation and the heuristic's first one was kept.
+                 * @enum {string}
+                 */
+                heuristicReason?: "ai-disabled" | "no-model-configured" | "model-found-none";
+            };
             urls: {
                 /** Format: uri */
                 location: string;
@@ -5282,6 +5299,10 @@ export interface components {
          *         "ingestedAt": "2026-03-14T09:26:53.000Z",
          *         "conversation": "cnv_01JD3QH8W5PZ3RC",
          *         "cluster": "icl_01JD3QK4A3NW7VF",
+         *         "extraction": {
+         *           "method": "heuristic",
+         *           "heuristicReason": "ai-disabled"
+         *         },
          *         "urls": {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
          *         }
@@ -23120,6 +23141,10 @@ export interface operations {
                      *             "ingestedAt": "2026-03-14T09:26:53.000Z",
                      *             "conversation": "cnv_01JD3QH8W5PZ3RC",
                      *             "cluster": "icl_01JD3QK4A3NW7VF",
+                     *             "extraction": {
+                     *               "method": "heuristic",
+                     *               "heuristicReason": "ai-disabled"
+                     *             },
                      *             "urls": {
                      *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
                      *             }
@@ -23189,6 +23214,10 @@ export interface operations {
                      *         "ingestedAt": "2026-03-14T09:26:53.000Z",
                      *         "conversation": "cnv_01JD3QH8W5PZ3RC",
                      *         "cluster": "icl_01JD3QK4A3NW7VF",
+                     *         "extraction": {
+                     *           "method": "heuristic",
+                     *           "heuristicReason": "ai-disabled"
+                     *         },
                      *         "urls": {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
                      *         }
