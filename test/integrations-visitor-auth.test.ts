@@ -290,4 +290,51 @@ describe('visitor authentication through an integration', () => {
     const page = await open(h.current, `${s.url}/guides/intro`);
     expect(page.status).toBe(401);
   });
+
+  it('development mode: the tunnel receives the fetch_visitor_authentication form, with the site key, and its answer is relayed', async () => {
+    const s = await signInSite();
+    const got: { headers: Record<string, unknown>; body: Buffer }[] = [];
+    const tunnel = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(302, { location: `${provider.url}/authorize?from=tunnel` }).end();
+      });
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    try {
+      const tunnelUrl = `http://127.0.0.1:${(tunnel.address() as AddressInfo).port}/dev`;
+      expect((await owner.api.put(`/integrations/${s.name}/dev`, { tunnelUrl })).status).toBe(204);
+      const entry = await open(h.current, `${s.url}/guides/intro`);
+      expect(entry.status).toBe(302);
+      const start = new URL(entry.headers.location);
+      const answer = await request(h.current.app).get(start.pathname + start.search).redirects(0);
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toBe(`${provider.url}/authorize?from=tunnel`);
+      expect(got).toHaveLength(1);
+      const form = await new Request('http://tunnel.invalid/', { method: 'POST', headers: { 'content-type': String(got[0].headers['content-type']) }, body: new Uint8Array(got[0].body) }).formData();
+      const event = JSON.parse(String(form.get('event')));
+      const environment = JSON.parse(String(form.get('environment')));
+      expect(event).toMatchObject({ type: 'fetch_visitor_authentication', installationId: s.installationId, siteId: s.site.id, location: '/guides/intro', searchParams: {} });
+      expect(environment.signingSecrets.siteInstallation).toBe(s.key);
+      expect(environment.siteInstallation).toMatchObject({ site: s.site.id, configuration: { clientId: 'docs' } });
+    } finally {
+      expect((await owner.api.delete(`/integrations/${s.name}/dev`)).status).toBe(204);
+      await new Promise((resolve) => tunnel.close(resolve));
+    }
+  });
+
+  it('with the integration uninstalled, a reader without a token gets the sign-in page', async () => {
+    const s = await signInSite();
+    expect((await owner.api.delete(`/integrations/${s.name}/installations/${s.installationId}/sites/${s.site.id}`)).status).toBe(204);
+    const auth = await owner.api.get(`${sitePath(owner, s.site.id)}/publishing/auth`);
+    expect(auth.status).toBe(200);
+    expect(auth.body.backend).toBe('integration');
+    expect(auth.body.integration).toBeUndefined();
+    const page = await open(h.current, `${s.url}/guides/intro`);
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('Sign-in required');
+    expect((await request(h.current.app).get(`/integrations/${s.name}/installations/${s.installationId}/sites/${s.site.id}/visitor-auth`)).status).toBe(404);
+  });
 });
