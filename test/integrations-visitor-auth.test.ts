@@ -130,7 +130,7 @@ describe('visitor authentication through an integration', () => {
   });
 
   /** A published visitor-auth site with adaptive content (Intro for all, Beta for `isBetaUser`) and the integration installed and configured on it. */
-  async function signInSite() {
+  async function signInSite(published: { runtime: 'v1' | 'v2'; script?: string } = { runtime: 'v2' }) {
     const space = await spaceWithPages(owner, 'Guides', [{ title: 'Intro', markdown: 'Signed-in readers only.' }]);
     await mergeChanges(owner, space, [{ operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta launch codes.' }, condition: 'visitor.claims.isBetaUser' }]);
     const site = await newSite(owner, { title: 'Private docs', spaces: [space], visibility: 'visitor-auth' });
@@ -139,8 +139,8 @@ describe('visitor authentication through an integration', () => {
 
     const name = unique('va-oidc');
     await publishAs(owner, name, {
-      runtime: 'v2',
-      script,
+      runtime: published.runtime,
+      script: published.script ?? script,
       scopes: ['site:visitor:auth', 'site:metadata:read'],
       configurations: { site: { componentId: 'config' } },
       contentSecurityPolicy: { 'form-action': provider.url },
@@ -336,5 +336,28 @@ describe('visitor authentication through an integration', () => {
     expect(page.status).toBe(401);
     expect(page.text).toContain('Sign-in required');
     expect((await request(h.current.app).get(`/integrations/${s.name}/installations/${s.installationId}/sites/${s.site.id}/visitor-auth`)).status).toBe(404);
+  });
+
+  it('a plain Workers script (runtime v1) gets the event as JSON and the site key in env.signingSecrets', async () => {
+    const plain = `export default {
+      async fetch(request, env) {
+        if (request.headers.get('x-integration-event') !== 'fetch_visitor_authentication') return new Response('no', { status: 404 });
+        const event = await request.json();
+        const to = new URL(env.siteConfiguration.authorizeUrl);
+        to.searchParams.set('state', event.location);
+        to.searchParams.set('site', event.siteId);
+        to.searchParams.set('key', env.signingSecrets && env.signingSecrets.siteInstallation ? 'given' : 'missing');
+        return Response.redirect(to.toString(), 302);
+      },
+    };`;
+    const s = await signInSite({ runtime: 'v1', script: plain });
+    const entry = await open(h.current, `${s.url}/guides/intro`);
+    expect(entry.status).toBe(302);
+    const start = new URL(entry.headers.location);
+    const answer = await request(h.current.app).get(start.pathname + start.search).redirects(0);
+    expect(answer.status, answer.text).toBe(302);
+    const to = new URL(answer.headers.location);
+    expect(`${to.origin}${to.pathname}`).toBe(`${provider.url}/authorize`);
+    expect(Object.fromEntries(to.searchParams)).toEqual({ state: '/guides/intro', site: s.site.id, key: 'given' });
   });
 });
