@@ -97,6 +97,7 @@ export const conversationIssueExample = {
   ingestedAt: ex.createdAt,
   conversation: conversationId,
   cluster: clusterId,
+  extraction: { method: 'heuristic' as const, heuristicReason: 'ai-disabled' as const },
   urls: { location: `${orgPath}/conversations-issues/${issueId}` },
 };
 
@@ -110,6 +111,23 @@ export const ConversationIssue = z
     ingestedAt: DateTime.openapi({ description: 'When the conversation it comes from was ingested.' }),
     conversation: z.string().openapi({ description: 'Id of the conversation it was found in.' }),
     cluster: z.string().openapi({ description: 'Id of the issues cluster it belongs to; absent until it is clustered.' }).optional(),
+    extraction: z
+      .object({
+        method: z.enum(['model', 'heuristic']).openapi({
+          description: 'How the issue was found: `model`, by the AI model the server is configured with; `heuristic`, by the built-in sentence heuristic (no AI).',
+        }),
+        heuristicReason: z
+          .enum(['ai-disabled', 'no-model-configured', 'model-found-none'])
+          .openapi({
+            description:
+              'Why the heuristic was used, with `method: heuristic`: `ai-disabled`, the organization\'s AI features are off ' +
+              '(`ai: false`: no conversation of it is sent to a model); `no-model-configured`, the server has no AI model for ' +
+              'insights; `model-found-none`, the model found no issue in the conversation and the heuristic\'s first one was kept.',
+          })
+          .optional(),
+      })
+      .openapi({ description: 'How the issue was found; absent for issues found before this was recorded.' })
+      .optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('ConversationIssue', {

@@ -323,7 +323,12 @@ export const sitePublishingAuthExample = {
 export const SitePublishingAuth = z
   .object({
     object: z.literal('publishing-auth'),
-    backend: z.enum(['custom']).openapi({ description: 'Who signs visitor tokens: `custom`, the site owner\'s own backend.' }),
+    backend: z.enum(['custom', 'integration']).openapi({
+      description:
+        'Who signs visitor tokens: `custom`, the site owner\'s own backend (visitors are sent to `fallbackURL`), or ' +
+        '`integration`, the integration with the `site:visitor:auth` scope installed on the site (visitors are sent ' +
+        'through its `fetch_visitor_authentication`, and it signs their token with `privateKey`).',
+    }),
     privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
     fallbackURL: z.url().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }).optional(),
     logoutURL: z
@@ -332,6 +337,14 @@ export const SitePublishingAuth = z
         description:
           'Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend ' +
           'that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.',
+      })
+      .optional(),
+    integration: z
+      .string()
+      .openapi({
+        description:
+          'Name of the integration with the `site:visitor:auth` scope installed on the site (on the site itself, or on ' +
+          'every site of the organization), if any: the one visitors are sent through when `backend` is `integration`.',
       })
       .optional(),
   })
@@ -615,14 +628,15 @@ export const siteOperations = operations({
     tag: 'sites',
     summary: 'Update the visitor authentication of a site',
     description:
-      'Changes the backend (only `custom` exists here), the `fallbackURL` visitors without a valid token are ' +
+      'Changes the backend (`custom`, or `integration`: the integration with the `site:visitor:auth` scope installed ' +
+      'on the site signs visitor tokens, a 400 when none is), the `fallbackURL` visitors without a valid token are ' +
       'redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once ' +
       'signed out (`null` removes it: they are sent to the site\'s home). Omitted fields are unchanged. An unknown ' +
       'site is not found (404).',
     params: SiteIdParams,
     body: z
       .strictObject({
-        backend: z.enum(['custom']),
+        backend: z.enum(['custom', 'integration']),
         fallbackURL: httpUrl.nullable().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }).optional(),
         logoutURL: httpUrl.nullable().openapi({ description: 'An http(s) URL; null removes it, omitted keeps it.' }).optional(),
       })

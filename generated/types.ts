@@ -1535,7 +1535,7 @@ export interface paths {
         head?: never;
         /**
          * Update the visitor authentication of a site
-         * @description Changes the backend (only `custom` exists here), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the backend (`custom`, or `integration`: the integration with the `site:visitor:auth` scope installed on the site signs visitor tokens, a 400 when none is), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         patch: operations["updateSitePublishingAuthById"];
         trace?: never;
@@ -6136,10 +6136,10 @@ export interface components {
             /** @enum {string} */
             object: "publishing-auth";
             /**
-             * @description Who signs visitor tokens: `custom`, the site owner's own backend.
+             * @description Who signs visitor tokens: `custom`, the site owner's own backend (visitors are sent to `fallbackURL`), or `integration`, the integration with the `site:visitor:auth` scope installed on the site (visitors are sent through its `fetch_visitor_authentication`, and it signs their token with `privateKey`).
              * @enum {string}
              */
-            backend: "custom";
+            backend: "custom" | "integration";
             /** @description The key visitor JWTs are signed with (HS256). Keep it on the signing backend. */
             privateKey: string;
             /**
@@ -6152,6 +6152,8 @@ export interface components {
              * @description Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.
              */
             logoutURL?: string;
+            /** @description Name of the integration with the `site:visitor:auth` scope installed on the site (on the site itself, or on every site of the organization), if any: the one visitors are sent through when `backend` is `integration`. */
+            integration?: string;
         };
         SiteList: {
             /** @description Absent on the last page. */
@@ -6206,7 +6208,7 @@ export interface components {
         };
         UpdateSitePublishingAuth: {
             /** @enum {string} */
-            backend: "custom";
+            backend: "custom" | "integration";
             /**
              * Format: uri
              * @description An http(s) URL; null removes it, omitted keeps it.
@@ -7008,6 +7010,10 @@ export interface components {
          *       "ingestedAt": "2026-03-14T09:26:53.000Z",
          *       "conversation": "cnv_01JD3QH8W5PZ3RC",
          *       "cluster": "icl_01JD3QK4A3NW7VF",
+         *       "extraction": {
+         *         "method": "heuristic",
+         *         "heuristicReason": "ai-disabled"
+         *       },
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
          *       }
@@ -7035,6 +7041,19 @@ export interface components {
             conversation: string;
             /** @description Id of the issues cluster it belongs to; absent until it is clustered. */
             cluster?: string;
+            /** @description How the issue was found; absent for issues found before this was recorded. */
+            extraction?: {
+                /**
+                 * @description How the issue was found: `model`, by the AI model the server is configured with; `heuristic`, by the built-in sentence heuristic (no AI).
+                 * @enum {string}
+                 */
+                method: "model" | "heuristic";
+                /**
+                 * @description Why the heuristic was used, with `method: heuristic`: `ai-disabled`, the organization's AI features are off (`ai: false`: no conversation of it is sent to a model); `no-model-configured`, the server has no AI model for insights; `model-found-none`, the model found no issue in the conversation and the heuristic's first one was kept.
+                 * @enum {string}
+                 */
+                heuristicReason?: "ai-disabled" | "no-model-configured" | "model-found-none";
+            };
             urls: {
                 /** Format: uri */
                 location: string;
@@ -7052,6 +7071,10 @@ export interface components {
          *         "ingestedAt": "2026-03-14T09:26:53.000Z",
          *         "conversation": "cnv_01JD3QH8W5PZ3RC",
          *         "cluster": "icl_01JD3QK4A3NW7VF",
+         *         "extraction": {
+         *           "method": "heuristic",
+         *           "heuristicReason": "ai-disabled"
+         *         },
          *         "urls": {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
          *         }
@@ -23250,6 +23273,10 @@ export interface operations {
                      *             "ingestedAt": "2026-03-14T09:26:53.000Z",
                      *             "conversation": "cnv_01JD3QH8W5PZ3RC",
                      *             "cluster": "icl_01JD3QK4A3NW7VF",
+                     *             "extraction": {
+                     *               "method": "heuristic",
+                     *               "heuristicReason": "ai-disabled"
+                     *             },
                      *             "urls": {
                      *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
                      *             }
@@ -23319,6 +23346,10 @@ export interface operations {
                      *         "ingestedAt": "2026-03-14T09:26:53.000Z",
                      *         "conversation": "cnv_01JD3QH8W5PZ3RC",
                      *         "cluster": "icl_01JD3QK4A3NW7VF",
+                     *         "extraction": {
+                     *           "method": "heuristic",
+                     *           "heuristicReason": "ai-disabled"
+                     *         },
                      *         "urls": {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/conversations-issues/iss_01JD3QJ2Y9KT6SD"
                      *         }

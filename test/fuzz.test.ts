@@ -136,6 +136,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { message: /^Invalid request: body\.position(\.(before|after)\.(siteSection|siteSpace|id))?: / },
   { operationId: 'getPublishedContentSite', message: /query\.shareKey: required for a share-link site/ },
   { operationId: 'updateSiteById', message: /body\.defaultSiteSpace: .* neither at the root nor in the default section/ },
+  // Publishing auth: "`integration`: the integration with the `site:visitor:auth` scope installed on the site signs visitor tokens, a 400 when none is".
+  { operationId: 'updateSitePublishingAuthById', message: /body\.backend: "integration" needs an integration with the site:visitor:auth scope/ },
   // Change-request PDF: "only that page with `only=true` (which needs `page`)".
   { operationId: 'getChangeRequestPDF', message: /query\.page: `only=true` needs `page`/ },
   // Change-request content: "a file whose `url` cannot be fetched is refused (400, naming it)".

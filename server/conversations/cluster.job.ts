@@ -10,7 +10,7 @@ import { conversationIssues, conversations, issueClusters, organizations } from 
 import { newId } from '../ids.js';
 import type { EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { configuredExtractor, heuristicExtractor, type FoundIssue, type IssueExtractor } from './issue-extraction.js';
+import { configuredExtractor, heuristicExtractor, type FoundIssue, type HeuristicReason, type IssueExtractor } from './issue-extraction.js';
 import { addInto, cosine, inverseFrequencies, normalize, SIMILARITY_THRESHOLD, tfidf, tokens, topTerms, type Vector } from './similarity.js';
 
 export const CLUSTER_CONVERSATIONS = 'cluster-conversations';
@@ -69,7 +69,13 @@ function describe(members: Member[], surface: Map<string, string>) {
 }
 
 /** Processes one batch; returns how many conversations it took (found unprocessed). */
-async function processBatch(db: Db, extractor: IssueExtractor, organizationId: string, now: Date): Promise<number> {
+/** How an issue was found, as stored with it: by `extractor`, or by the heuristic for `reason` when it is the heuristic. */
+function extractionOf(extractor: IssueExtractor, issue: FoundIssue, heuristicReason: HeuristicReason) {
+  if (extractor.kind === 'heuristic') return { extractedBy: 'heuristic' as const, heuristicReason };
+  return issue.byHeuristic ? { extractedBy: 'heuristic' as const, heuristicReason: 'model-found-none' as const } : { extractedBy: 'model' as const, heuristicReason: null };
+}
+
+async function processBatch(db: Db, extractor: IssueExtractor, organizationId: string, now: Date, heuristicReason: HeuristicReason): Promise<number> {
   const candidates = await db
     .select()
     .from(conversations)
@@ -170,6 +176,7 @@ async function processBatch(db: Db, extractor: IssueExtractor, organizationId: s
         summary: issue.summary,
         createdAt: now,
         ingestedAt: issue.conv.ingestedAt,
+        ...extractionOf(extractor, issue, heuristicReason),
       })),
     );
     await tx
@@ -193,9 +200,12 @@ export function clusterConversationsHandler(extractor?: IssueExtractor): JobHand
     const { organizationId } = payload as { organizationId: string };
     // An organization whose AI features are off (`ai: false`) never has a conversation sent to a model.
     const [organization] = await ctx.db.select({ ai: organizations.ai }).from(organizations).where(eq(organizations.id, organizationId));
-    const extractor = organization?.ai === false ? heuristicExtractor : resolved;
+    const aiOff = organization?.ai === false;
+    const extractor = aiOff ? heuristicExtractor : resolved;
+    // The issues say why no model was asked, when none was.
+    const reason: HeuristicReason = aiOff ? 'ai-disabled' : 'no-model-configured';
     let handled = 0;
-    for (let n = await processBatch(ctx.db, extractor, organizationId, ctx.now()); n > 0; n = await processBatch(ctx.db, extractor, organizationId, ctx.now())) handled += n;
+    for (let n = await processBatch(ctx.db, extractor, organizationId, ctx.now(), reason); n > 0; n = await processBatch(ctx.db, extractor, organizationId, ctx.now(), reason)) handled += n;
     if (handled > 0) ctx.log.info({ organizationId, conversations: handled, extractor: extractor.kind }, 'clustered conversation issues');
   };
 }

@@ -50,6 +50,9 @@ export function toIssueDetail(issue: IssueRow, conversation: ConversationRow, ur
       ingestedAt: issue.ingestedAt.toISOString(),
       conversation: issue.conversationId,
       ...(issue.clusterId !== null && { cluster: issue.clusterId }),
+      ...(issue.extractedBy !== null && {
+        extraction: { method: issue.extractedBy, ...(issue.extractedBy === 'heuristic' && issue.heuristicReason !== null && { heuristicReason: issue.heuristicReason }) },
+      }),
       urls: { location: urls.api(`/orgs/${issue.organizationId}/conversations-issues/${issue.id}`) },
     },
     conversation: toConversation(conversation, urls),

@@ -15,7 +15,16 @@ export interface ConversationText {
 export interface FoundIssue {
   title: string;
   summary: string;
+  /** Set when a model extractor fell back to the heuristic for this issue (the model found none). */
+  byHeuristic?: true;
 }
+
+/**
+ * Why an issue was found by the heuristic rather than a model: the organization's AI features are off
+ * (`ai: false`), the server has no model configured (INSIGHTS_KIND=heuristic), or the model found no issue
+ * in the conversation and the heuristic's first one was kept.
+ */
+export type HeuristicReason = 'ai-disabled' | 'no-model-configured' | 'model-found-none';
 
 export interface IssueExtractor {
   readonly kind: 'heuristic' | 'openai';
@@ -149,7 +158,7 @@ export function openAIExtractor(settings: ChatSettings): IssueExtractor {
         .slice(0, MAX_ISSUES)
         .map((i) => ({ title: cut(i.title, TITLE_MAX), summary: cut(typeof i.summary === 'string' && i.summary.trim() ? i.summary : i.title, SUMMARY_MAX) }));
       // A model that finds nothing still leaves the conversation one issue, as the heuristic does.
-      return issues.length > 0 ? issues : heuristicIssues(conversation).slice(0, 1);
+      return issues.length > 0 ? issues : heuristicIssues(conversation).slice(0, 1).map((i) => ({ ...i, byHeuristic: true as const }));
     },
   };
 }

@@ -18,6 +18,8 @@ import { SIGNING_SECRET_NAME } from './signature.js';
 import { hopByHop, sendToTunnel } from './tunnel-forward.js';
 import { PUBLISHED_SCRIPT_PATH, publishedScriptHandler } from './published-script.route.js';
 import { cspHeader } from './integration-view.js';
+import { VISITOR_AUTH_PATH } from './visitor-auth.js';
+import { visitorAuthHandler } from './visitor-auth.route.js';
 
 /** The largest request body handed to a script. */
 const MAX_BODY = '1mb';
@@ -91,6 +93,8 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
 
   // The scripts published sites load, by the integration's fetch_published_script.
   router.get(PUBLISHED_SCRIPT_PATH, publishedScriptHandler(db, runner));
+  // Where a visitor of a site signed in by the integration starts, by its fetch_visitor_authentication.
+  router.get(VISITOR_AUTH_PATH, visitorAuthHandler(db, runner));
   const below = '{/*rest}';
   router.all(`/integrations/:name/integration${below}`, body, serve(3, () => ({})));
   router.all(`/integrations/:name/installations/:installationId/integration${below}`, body, serve(5, (req) => ({ installationId: String(req.params.installationId) })));

@@ -6,7 +6,9 @@
 //   installation       the installation concerned, as the API shows it (with its `configuration`)
 //   spaceInstallation  / siteInstallation: its installation on the space or site concerned, when there is one
 //   secrets            the integration's secrets
-//   signingSecrets     { integration }: the integration's SIGNING_SECRET, when the publisher gave one
+//   signingSecrets     { integration }: the integration's SIGNING_SECRET, when the publisher gave one;
+//                      { siteInstallation }: the site's visitor key (HS256), for the integration that signs the
+//                      site's visitors in (`backend: integration`, scope `site:visitor:auth`: visitor-auth.ts)
 //   apiEndpoint        this server's public URL: the runtime's client appends `/v1` itself
 //   apiTokens          { installation, integration }: a short-lived token of the installation (one hour), as
 //                      createIntegrationInstallationToken makes; this server has no integration-wide tokens,
@@ -30,6 +32,8 @@ export interface EnvironmentRows {
   spaceInstallation: SpaceInstallationRow | null;
   siteInstallation: SiteInstallationRow | null;
   token: string | undefined;
+  /** The site's visitor key, when the request concerns the installation that signs the site's visitors in. */
+  siteVisitorKey?: string;
 }
 
 export interface IntegrationEnvironment {
@@ -38,7 +42,7 @@ export interface IntegrationEnvironment {
   spaceInstallation?: ReturnType<typeof targetInstallation> & { space: string };
   siteInstallation?: ReturnType<typeof targetInstallation> & { site: string };
   secrets: Record<string, string>;
-  signingSecrets: { integration?: string };
+  signingSecrets: { integration?: string; siteInstallation?: string };
   apiEndpoint: string;
   apiTokens: { integration?: string; installation?: string };
 }
@@ -68,7 +72,7 @@ export function integrationEnvironment(urls: Urls, rows: EnvironmentRows): Integ
   const environment: IntegrationEnvironment = {
     integration: toIntegration(ctx, rows.integration, { owner: rows.owner, role: null, isMember: false }),
     secrets: rows.secrets,
-    signingSecrets: signing !== undefined ? { integration: signing } : {},
+    signingSecrets: { ...(signing !== undefined && { integration: signing }), ...(rows.siteVisitorKey && { siteInstallation: rows.siteVisitorKey }) },
     apiEndpoint: urls.root(''),
     apiTokens: rows.token ? { installation: rows.token, integration: rows.token } : {},
   };

@@ -3,6 +3,7 @@
 // page content arrives already sanitized (render-markdown.ts).
 import type { SiteCustomization } from '../sites/customization.js';
 import type { SiteScript } from '../sites/site-scripts.js';
+import { monospaceFontStack, textFontStack } from './fonts.js';
 
 /** Text (or an attribute value) escaped for HTML. */
 export function escapeHtml(text: string): string {
@@ -22,8 +23,10 @@ function styleSheet(custom: SiteCustomization): string {
   // light or dark mode) wins over it.
   const initial = custom.themes?.default === 'dark' ? dark : light;
   const byPreference = custom.themes?.toggeable === false ? '' : `@media (prefers-color-scheme:dark){:root{${dark}}}@media (prefers-color-scheme:light){:root{${light}}}\n`;
-  return `:root{${initial}}
-${byPreference}*{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+  // The site's fonts as system font stacks: nothing is downloaded for them (fonts.ts).
+  const fonts = `--font:${textFontStack(custom.styling?.font)};--mono:${monospaceFontStack(custom.styling?.monospaceFont)}`;
+  return `:root{${initial};${fonts}}
+${byPreference}*{box-sizing:border-box}body{margin:0;font:16px/1.6 var(--font);color:var(--fg);background:var(--bg)}
 a{color:var(--primary)}header.top{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line);border-top:3px solid var(--tint)}
 .brand{font-weight:600;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}.brand img{height:28px}
 nav.sections a{margin-right:1rem;color:var(--muted);text-decoration:none}nav.sections a[aria-current]{color:var(--primary);font-weight:600}
@@ -34,7 +37,7 @@ form.search{margin-left:auto}.signout{color:var(--muted);font-size:.9rem}form.se
 .variants{margin-bottom:1rem}.variants a{display:inline-block;margin:0 .4rem .4rem 0;padding:.1rem .5rem;border:1px solid var(--line);border-radius:999px;font-size:.85rem;text-decoration:none}
 .variants a[aria-current]{border-color:var(--primary)}main{flex:1;min-width:0;padding:1.5rem 2.5rem}
 h1,h2,h3,h4{line-height:1.25}.anchor{margin-left:.4rem;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h1:hover .anchor{opacity:1}
-.description{color:var(--muted);font-size:1.1rem}pre{background:var(--code);padding:1rem;border-radius:6px;overflow:auto}code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
+.description{color:var(--muted);font-size:1.1rem}pre{background:var(--code);padding:1rem;border-radius:6px;overflow:auto}code{font-family:var(--mono);font-size:.9em}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.4rem .7rem}blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--line);color:var(--muted)}
 nav.pager{display:flex;justify-content:space-between;margin-top:3rem;padding-top:1rem;border-top:1px solid var(--line)}nav.pager a{text-decoration:none}
 footer{padding:2rem 1.5rem;color:var(--muted);font-size:.85rem;text-align:center}.results li{margin-bottom:1rem}

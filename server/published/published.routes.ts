@@ -35,6 +35,7 @@ import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
 import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
+import { belowSite, integrationSignIn } from './visitor-integration.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -78,7 +79,8 @@ const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(),
 
 
 /** The reader's access to the site: the visitor, or the answer already sent. */
-async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
+async function admit(options: PublishedOptions, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
+  const { db } = options;
   const { site } = place.found;
   let { base, segments } = place;
   if (!site.published) return void notFound(req, res);
@@ -88,7 +90,7 @@ async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visito
     segments = segments.slice(2);
   }
   const cookiePath = base || '/';
-  if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void signInOrOut(req, res, place.url, site, base, segments[1]);
+  if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void (await signInOrOut(options, req, res, place.url, site, base, segments[1]));
   const taken = takeFromQuery(req, place.url, site, cookiePath);
   if (taken) {
     res.setHeader('Set-Cookie', taken.cookies);
@@ -101,6 +103,10 @@ async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visito
   }
   if (site.visibility === 'visitor-auth' && !signed) {
     if (req.headers.cookie?.includes(`dw_visitor_${site.id}=`)) res.setHeader('Set-Cookie', forgetToken(site, cookiePath));
+    // Signed in by an integration: through its fetch_visitor_authentication, back to this page.
+    if (site.visitorAuthBackend === 'integration') {
+      return void (await integrationSignIn(options, req, res, site, { location: belowSite(place.url, base) }, () => sendHtml(req, res, 401, signInHtml(), site, false)));
+    }
     if (site.visitorAuthFallbackUrl) {
       const fallback = new URL(site.visitorAuthFallbackUrl);
       fallback.searchParams.set('location', place.url);
@@ -118,11 +124,14 @@ async function admit(db: Db, req: Req, res: Res, place: Place): Promise<{ visito
  * back to; sign-out forgets their token and sends them to the logout URL, so the backend can end its own
  * session too, or to the site's home.
  */
-function signInOrOut(req: Req, res: Res, url: string, site: SiteRow, base: string, action: string) {
+async function signInOrOut(options: PublishedOptions, req: Req, res: Res, url: string, site: SiteRow, base: string, action: string) {
   const home = base || '/';
   res.setHeader('Cache-Control', 'no-store');
+  const byIntegration = site.visitorAuthBackend === 'integration';
   if (action === 'logout') {
     res.setHeader('Set-Cookie', forgetToken(site, home));
+    // The integration ends the identity provider's session too (fetch_visitor_authentication, `action: logout`).
+    if (byIntegration) return integrationSignIn(options, req, res, site, { action: 'logout' }, () => redirect(req, res, site.visitorAuthLogoutUrl ?? home));
     return redirect(req, res, site.visitorAuthLogoutUrl ?? home);
   }
   if (action !== 'login') return notFound(req, res);
@@ -132,6 +141,7 @@ function signInOrOut(req: Req, res: Res, url: string, site: SiteRow, base: strin
   const asked = typeof query === 'string' ? query : '';
   const ours = (asked === home || asked.startsWith(`${base}/`)) && !asked.startsWith('//') && !asked.includes('\\');
   const location = ours ? asked : home;
+  if (byIntegration) return integrationSignIn(options, req, res, site, { location: belowSite(location, base) }, () => sendHtml(req, res, 401, signInHtml(), site, false));
   if (!site.visitorAuthFallbackUrl) return sendHtml(req, res, 401, signInHtml(), site, false);
   const fallback = new URL(site.visitorAuthFallbackUrl);
   fallback.searchParams.set('location', location);
@@ -153,7 +163,7 @@ function chrome(base: string, nav: Navigation) {
 
 async function servePlace(options: PublishedOptions, req: Req, res: Res, place: Place): Promise<void> {
   const { db } = options;
-  const admitted = await admit(db, req, res, place);
+  const admitted = await admit(options, req, res, place);
   if (!admitted) return;
   const { visitor, base, segments } = admitted;
   const { site } = place.found;

@@ -1,16 +1,19 @@
-// Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256), where a
-// visitor without a valid token is sent (fallbackURL) and where one is sent once signed out (logoutURL).
+// Visitor authentication of `visitor-auth` sites: the key visitor JWTs are signed with (HS256), who signs them
+// (`backend`: `custom`, the owner's backend, or `integration`, the integration with `site:visitor:auth`
+// installed on the site, which is given the key: server/integrations/visitor-auth.ts), where a visitor
+// without a valid token is sent (fallbackURL, for `custom`) and where one is sent once signed out (logoutURL).
 // The published site (server/published/visitor.ts) verifies with the key.
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
+import { BadRequest, NotFound } from '../errors.js';
+import { VISITOR_AUTH_SCOPE, visitorAuthIntegrationSql } from '../integrations/visitor-auth.js';
 import type { SiteRow } from './site-view.js';
-import { requireSite } from './structure.js';
 
 type SitePublishingAuth = components['schemas']['SitePublishingAuth'];
 type UpdateAuth = z.output<typeof siteOperations.updateSitePublishingAuthById.body>;
@@ -20,13 +23,24 @@ export function newVisitorKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
-function toAuth(site: SiteRow, key: string): SitePublishingAuth {
+/** The site, with the name of the integration that may sign its visitors in (one statement); NotFound otherwise. */
+async function siteWithSigner(ctx: Ctx, organizationId: string, siteId: string): Promise<{ site: SiteRow; integration: string | null }> {
+  const [row] = await ctx.db
+    .select({ site: sites, integration: sql<string | null>`(${sql.raw(visitorAuthIntegrationSql('"sites"."id"', 'i.name'))})` })
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+  if (!row) throw new NotFound(`Site ${siteId} not found`);
+  return row;
+}
+
+function toAuth(site: SiteRow, key: string, integration: string | null): SitePublishingAuth {
   return {
     object: 'publishing-auth',
-    backend: 'custom',
+    backend: site.visitorAuthBackend,
     privateKey: key,
     ...(site.visitorAuthFallbackUrl && { fallbackURL: site.visitorAuthFallbackUrl }),
     ...(site.visitorAuthLogoutUrl && { logoutURL: site.visitorAuthLogoutUrl }),
+    ...(integration && { integration }),
   };
 }
 
@@ -34,7 +48,7 @@ function toAuth(site: SiteRow, key: string): SitePublishingAuth {
  * The site's visitor key. Sites created before keys existed get theirs on first use; the conditional update
  * keeps two first readers from handing out different keys.
  */
-export async function visitorKey(ctx: Pick<Ctx, 'db'>, site: SiteRow): Promise<string> {
+export async function visitorKey(ctx: Pick<Ctx, 'db'>, site: Pick<SiteRow, 'id' | 'visitorAuthKey'>): Promise<string> {
   if (site.visitorAuthKey) return site.visitorAuthKey;
   await ctx.db.update(sites).set({ visitorAuthKey: newVisitorKey() }).where(and(eq(sites.id, site.id), isNull(sites.visitorAuthKey)));
   const [row] = await ctx.db.select({ key: sites.visitorAuthKey }).from(sites).where(eq(sites.id, site.id));
@@ -42,30 +56,37 @@ export async function visitorKey(ctx: Pick<Ctx, 'db'>, site: SiteRow): Promise<s
 }
 
 export async function getPublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SitePublishingAuth> {
-  const site = await requireSite(ctx, org.organization.id, siteId);
-  return toAuth(site, await visitorKey(ctx, site));
+  const { site, integration } = await siteWithSigner(ctx, org.organization.id, siteId);
+  return toAuth(site, await visitorKey(ctx, site), integration);
 }
 
 export async function updatePublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string, body: UpdateAuth): Promise<SitePublishingAuth> {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  const { site, integration } = await siteWithSigner(ctx, org.organization.id, siteId);
   const key = await visitorKey(ctx, site);
-  if (body.fallbackURL === undefined && body.logoutURL === undefined) return toAuth(site, key);
+  // An integration backend needs the integration: without it, no visitor could ever sign in.
+  if (body.backend === 'integration' && !integration) {
+    throw new BadRequest(
+      `Invalid request: body.backend: "integration" needs an integration with the ${VISITOR_AUTH_SCOPE} scope installed on the site; install one on it first (POST /integrations/{integrationName}/installations/{installationId}/sites)`,
+    );
+  }
+  if (body.fallbackURL === undefined && body.logoutURL === undefined && body.backend === site.visitorAuthBackend) return toAuth(site, key, integration);
   const [row] = await ctx.db
     .update(sites)
     .set({
+      visitorAuthBackend: body.backend,
       ...(body.fallbackURL !== undefined && { visitorAuthFallbackUrl: body.fallbackURL }),
       ...(body.logoutURL !== undefined && { visitorAuthLogoutUrl: body.logoutURL }),
       updatedAt: ctx.now(),
     })
     .where(eq(sites.id, site.id))
     .returning();
-  return toAuth(row, key);
+  return toAuth(row, key, integration);
 }
 
 /** Replaces the key: tokens signed with the old one stop working from the next request. */
 export async function regeneratePublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SitePublishingAuth> {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  const { site, integration } = await siteWithSigner(ctx, org.organization.id, siteId);
   const key = newVisitorKey();
   const [row] = await ctx.db.update(sites).set({ visitorAuthKey: key, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
-  return toAuth(row, key);
+  return toAuth(row, key, integration);
 }

@@ -58,6 +58,10 @@ export const conversationIssues = pgTable(
     summary: text('summary').notNull(),
     createdAt: createdAt(),
     ingestedAt: timestamp('ingested_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // How the issue was found (`model` or `heuristic`) and, for the heuristic, why no model was asked
+    // (issue-extraction.ts HeuristicReason); null for issues found before this was recorded.
+    extractedBy: text('extracted_by').$type<'model' | 'heuristic'>(),
+    heuristicReason: text('heuristic_reason').$type<'ai-disabled' | 'no-model-configured' | 'model-found-none'>(),
   },
   (t) => [
     // Re-ingesting a conversation replaces its issues; deleting the organization deletes them with it.

@@ -39,6 +39,9 @@ export const sites = pgTable(
     visitorAuthFallbackUrl: text('visitor_auth_fallback_url'),
     // Where a visitor is sent once signed out of the site (publishing-auth `logoutURL`).
     visitorAuthLogoutUrl: text('visitor_auth_logout_url'),
+    // Who signs visitor tokens (publishing-auth `backend`): `custom`, or `integration` (the installed integration
+    // with `site:visitor:auth`, through its fetch_visitor_authentication).
+    visitorAuthBackend: text('visitor_auth_backend').$type<'custom' | 'integration'>().notNull().default('custom'),
     // The stored customization (updateSiteCustomizationById), merged over the defaults when read.
     customization: jsonb('customization').$type<Record<string, unknown>>(),
     // Both defaults are kept valid by the store (re-chosen when the default item is removed).

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "visitor_auth_backend" text DEFAULT 'custom' NOT NULL;
