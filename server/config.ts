@@ -38,6 +38,7 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRUST_PROXY: z.string().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL').optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
@@ -106,6 +107,8 @@ export interface Config {
   metricsToken?: string;
   /** Which proxies may say who the client is (TRUST_PROXY, as Express's `trust proxy` takes it); unset: none. */
   trustProxy?: TrustProxySetting;
+  /** The SMTP server invitations are mailed through (smtp:// or smtps://, credentials in the URL); unset: no mail, the links are only returned (server/invites/invite-mail.ts reads it from the environment). */
+  smtpUrl?: string;
 }
 
 function validTrustProxy(value: string | undefined): boolean {
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    smtpUrl: c.SMTP_URL,
   };
 }
 
