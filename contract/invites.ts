@@ -172,7 +172,7 @@ export const inviteOperations = operations({
         },
       },
     },
-    errors: [403],
+    errors: [403, 409],
     access: access.organization('admin'),
   },
   listOrganizationInviteLinks: {

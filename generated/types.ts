@@ -24705,6 +24705,7 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
             429: components["responses"]["TooManyRequestsError"];

@@ -17,7 +17,8 @@ import { hashToken } from '../auth/tokens.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { inviteCreatedUsers, members, organizationInvites, organizations, samlProviders, ssoCreatedUsers, users } from '../db/schema/index.js';
-import { BadRequest } from '../errors.js';
+import { whenUniqueViolation } from '../db/errors.js';
+import { BadRequest, Conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { publicBase, serviceUrls } from '../sso/service-urls.js';
 import type { Urls } from '../urls.js';
@@ -26,7 +27,6 @@ import { newInviteId } from './invite-links.store.js';
 
 type InviteBody = z.output<typeof inviteOperations.inviteUsersToOrganization.body>;
 type InvitedUsers = components['schemas']['InvitedUsers'];
-type Invitation = InvitedUsers['invitations'][number];
 
 /** A join link works this long unless the inviter says otherwise. */
 export const EMAIL_INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -89,35 +89,44 @@ export async function inviteUsers(ctx: Ctx, org: OrganizationGrant, body: Invite
   }
 
   const result: InvitedUsers & { failedSSOEmails: string[] } = { users: [], invited: 0, failedSSOEmails: [], alreadyMembers: [], invitations: [] };
-  const mails: InvitationMail[] = [];
-  await ctx.transaction(async (tx) => {
-    for (const [email, role] of wanted) {
-      const account = accountOf.get(email);
-      if (account?.member) {
-        result.alreadyMembers.push(email);
-        continue;
-      }
-      if (account?.ssoOrganization && account.ssoOrganization !== organization.id) {
-        result.failedSSOEmails.push(email);
-        continue;
-      }
-      // A newer invite of the same person replaces the pending one: only the latest link works.
-      await tx.db.delete(organizationInvites).where(and(eq(organizationInvites.organizationId, organization.id), eq(organizationInvites.email, email)));
-      let invitation: Omit<Invitation, 'mail'>;
-      if (sso && !account) {
-        const userId = await addSsoMember(tx.db, organization.id, email, role, now);
-        result.users.push(userId);
-        invitation = { email, role, sso, url: serviceUrls(ctx.urls, providerId!).startURL, user: userId };
-      } else {
-        const token = newLinkToken();
-        const id = newInviteId();
-        await tx.db.insert(organizationInvites).values({ id, organizationId: organization.id, role, email, tokenHash: hashToken(token), sso, expiresAt, createdAt: now });
-        invitation = { email, role, sso, url: joinLinkUrl(ctx.urls, token), invite: id, expiresAt: expiresAt.toISOString() };
-      }
-      result.invitations.push({ ...invitation, mail: 'off' });
-      mails.push({ to: email, organizationTitle: organization.title, role, url: invitation.url, sso: invitation.user !== undefined, expiresAt: invitation.invite ? expiresAt : undefined });
+  // Who gets what, decided before writing: the writes are then a few statements whatever the number of people.
+  const linkRows: (typeof organizationInvites.$inferInsert)[] = [];
+  const newSsoMembers: { id: string; email: string; role: Role | null }[] = [];
+  for (const [email, role] of wanted) {
+    const account = accountOf.get(email);
+    if (account?.member) {
+      result.alreadyMembers.push(email);
+    } else if (account?.ssoOrganization && account.ssoOrganization !== organization.id) {
+      result.failedSSOEmails.push(email);
+    } else if (sso && !account) {
+      const id = newId('usr', now.getTime());
+      newSsoMembers.push({ id, email, role });
+      result.users.push(id);
+      result.invitations.push({ email, role, sso, url: serviceUrls(ctx.urls, providerId!).startURL, user: id, mail: 'off' });
+    } else {
+      const token = newLinkToken();
+      const id = newInviteId();
+      linkRows.push({ id, organizationId: organization.id, role, email, tokenHash: hashToken(token), sso, expiresAt, createdAt: now });
+      result.invitations.push({ email, role, sso, url: joinLinkUrl(ctx.urls, token), invite: id, expiresAt: expiresAt.toISOString(), mail: 'off' });
     }
-  });
+  }
+  const invitedEmails = result.invitations.map((i) => i.email);
+  if (invitedEmails.length > 0) {
+    await ctx.transaction(async (tx) => {
+      // A newer invite of the same person replaces the pending one: only the latest link works.
+      await tx.db.delete(organizationInvites).where(and(eq(organizationInvites.organizationId, organization.id), inArray(organizationInvites.email, invitedEmails)));
+      if (linkRows.length > 0) await tx.db.insert(organizationInvites).values(linkRows);
+      if (newSsoMembers.length > 0) await addSsoMembers(tx.db, organization.id, newSsoMembers, now);
+    });
+  }
+  const mails: InvitationMail[] = result.invitations.map((i) => ({
+    to: i.email,
+    organizationTitle: organization.title,
+    role: i.role,
+    url: i.url,
+    sso: i.user !== undefined,
+    expiresAt: i.invite ? expiresAt : undefined,
+  }));
   // Mailed once the invites are stored: a mail server that fails loses no invite.
   const outcomes = await sendInvitations(mails, `no-reply@${new URL(publicBase(ctx.urls)).hostname}`, ctx.log);
   outcomes.forEach((mail, i) => (result.invitations[i].mail = mail));
@@ -130,12 +139,14 @@ export async function inviteUsers(ctx: Ctx, org: OrganizationGrant, body: Invite
   return failedSSOEmails.length > 0 ? { ...rest, failedSSOEmails } : rest;
 }
 
-/** A new account for `email`, an SSO member of the organization, vouched for by its identity provider only. */
-async function addSsoMember(db: Db, organizationId: string, email: string, role: Role | null, now: Date): Promise<string> {
-  const [user] = await db.insert(users).values({ id: newId('usr', now.getTime()), email, displayName: email.slice(0, email.indexOf('@')), createdAt: now }).returning({ id: users.id });
-  await db.insert(ssoCreatedUsers).values({ userId: user.id, organizationId, createdAt: now });
-  await db.insert(members).values({ organizationId, userId: user.id, role, sso: true, joinedAt: now });
-  return user.id;
+/** New accounts, SSO members of the organization, vouched for by its identity provider only (their sign-in will say who they are). */
+async function addSsoMembers(db: Db, organizationId: string, people: { id: string; email: string; role: Role | null }[], now: Date): Promise<void> {
+  await db
+    .insert(users)
+    .values(people.map((p) => ({ id: p.id, email: p.email, displayName: p.email.slice(0, p.email.indexOf('@')), createdAt: now })))
+    .catch(whenUniqueViolation(() => new Conflict('An account with one of these emails was created meanwhile: invite them again')));
+  await db.insert(ssoCreatedUsers).values(people.map((p) => ({ userId: p.id, organizationId, createdAt: now })));
+  await db.insert(members).values(people.map((p) => ({ organizationId, userId: p.id, role: p.role, sso: true, joinedAt: now })));
 }
 
 /** What a join link's page shows: the invite, its organization, and whether an account has its email. */

@@ -215,8 +215,13 @@ export async function joinWithInvite(ctx: Ctx, organizationId: string, inviteId:
     }
     // A member keeps a stronger role; a newcomer to content joins as a guest.
     const role = toContent ? (membership?.role ?? null) : membership ? strongest(membership.role, asRole(invite.role)) : asRole(invite.role);
-    if (!membership || role !== membership.role) await addMember(tx.db, organizationId, userId, role, now);
-    if (byEmail && (invite.sso || org.sso)) await tx.db.update(members).set({ sso: true }).where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+    if (byEmail && (invite.sso || org.sso)) {
+      // Invited as an SSO member: signs in through the organization's identity provider from now on.
+      await tx.db
+        .insert(members)
+        .values({ organizationId, userId, role, sso: true, joinedAt: now })
+        .onConflictDoUpdate({ target: [members.organizationId, members.userId], set: { role, sso: true } });
+    } else if (!membership || role !== membership.role) await addMember(tx.db, organizationId, userId, role, now);
     const level = asRole(invite.level);
     if (!toContent || level === null) return;
     const target = invite.spaceId ? eq(contentGrants.spaceId, invite.spaceId) : eq(contentGrants.collectionId, invite.collectionId!);
