@@ -80,7 +80,8 @@ const UpdateOrganizationInvite = z
   ])
   .openapi('UpdateOrganizationInvite');
 
-const Email = z.email().max(254).openapi({ example: 'ada@example.com' });
+// HTML's rule for an email (the one browsers check), which takes every address JSON Schema's `email` format does without quoting.
+const Email = z.email({ pattern: z.regexes.html5Email }).max(254).openapi({ example: 'ada@example.com' });
 
 const InviteUsersToOrganization = z
   .strictObject({
