@@ -237,6 +237,17 @@ describe('invitations by email', () => {
     expect(member.body).toMatchObject({ role: 'review', sso: true });
     // The sign-in URL answers (it sends the browser to the identity provider).
     expect((await request(h.current.app).get(pathOf(invitation.url))).status).toBe(302);
+
+    // An existing account gets a link and, joining signed in as itself, becomes an SSO member.
+    const existing = await h.current.newAdmin();
+    const mine = (await existing.api.get('/user')).body.email as string;
+    const linked = await admin.api.post(`/orgs/${org}/invites`, { emails: [mine], role: 'comment' });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({ users: [], invited: 1 });
+    expect(linked.body.invitations[0]).toMatchObject({ sso: true, invite: expect.stringMatching(/^inv_/) });
+    recordToken(tokenOf(linked.body.invitations[0].url));
+    expect((await existing.api.post(`/orgs/${org}/invites/${linked.body.invitations[0].invite}`)).status).toBe(200);
+    expect((await admin.api.get(`/orgs/${org}/members/${existing.userId}`)).body).toMatchObject({ role: 'comment', sso: true });
   });
 
   it('does not let an account made by an invitation join another organization by its email domain', async () => {
