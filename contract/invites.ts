@@ -25,7 +25,15 @@ const common = {
 };
 
 export const InviteLinkToOrganization = z
-  .object({ ...common, role: NullableRole.openapi({ description: 'The role in the organization the invite gives (null: guest).' }) })
+  .object({
+    ...common,
+    role: NullableRole.openapi({ description: 'The role in the organization the invite gives (null: guest).' }),
+    email: z.string().optional().openapi({
+      description:
+        'An invite by email (`inviteUsersToOrganization`): the one person it is for. Used once, by that email\'s account ' +
+        '(`joinOrganizationWithInvite` signed in as it) or through its one-time join link (which creates the account).',
+    }),
+  })
   .openapi('InviteLinkToOrganization');
 export const InviteLinkToSpace = z
   .object({ ...common, level: NullableRole.openapi({ description: 'The role on the space the invite gives (null: none).' }), space: Space })
@@ -72,9 +80,102 @@ const UpdateOrganizationInvite = z
   ])
   .openapi('UpdateOrganizationInvite');
 
+// HTML's rule for an email (the one browsers check), which takes every address JSON Schema's `email` format does without quoting.
+const Email = z.email({ pattern: z.regexes.html5Email }).max(254).openapi({ example: 'ada@example.com' });
+
+const InviteUsersToOrganization = z
+  .strictObject({
+    emails: z
+      .array(
+        z.union([
+          Email.openapi({ description: 'The email of a person to invite, with `role`.' }),
+          z.strictObject({ email: Email, role: NullableRole.openapi({ description: 'The role of this person (null: guest).' }) }),
+        ]),
+      )
+      .min(1)
+      .max(100)
+      .openapi({ description: 'Whom to invite: emails, or emails with a role of their own; the same email twice counts once (its last role).' }),
+    role: NullableRole.optional().openapi({ description: "The role of those invited without one of their own (null: guest); absent: the organization's `defaultRole`." }),
+    sso: z.boolean().optional().openapi({
+      description: "Invite them as SSO members: they sign in through the organization's SAML provider. Always so when the organization enforces `sso`.",
+    }),
+    expiresAt: DateTime.optional().openapi({ description: 'When the one-time join links stop working (in the future); absent: in 7 days. An addition to the public API.' }),
+  })
+  .openapi('InviteUsersToOrganization');
+
+const EmailInvitation = z
+  .object({
+    email: z.string().openapi({ description: 'The email invited (lower-cased).' }),
+    role: NullableRole.openapi({ description: 'The role the person gets (null: guest).' }),
+    sso: z.boolean().openapi({ description: "Whether the person signs in through the organization's SAML provider." }),
+    url: z.url().openapi({
+      description:
+        'Where the person joins: the one-time join link (whose page creates their account and hands them an access token, or tells an existing ' +
+        "account to join with `joinOrganizationWithInvite`), or, for a new SSO member added at once, the organization's SAML sign-in.",
+    }),
+    invite: z.string().optional().openapi({ description: 'The id of the invite (one-time link): revoke it with `deleteOrganizationInviteById`; absent when the person was added at once.' }),
+    user: z.string().optional().openapi({ description: 'The user added at once (a new SSO member); absent for a one-time link.' }),
+    expiresAt: DateTime.optional().openapi({ description: 'When the one-time link stops working.' }),
+    mail: z.enum(['sent', 'failed', 'off']).openapi({
+      description: 'Whether the link was mailed to the person: `sent`, `failed` (the invite stands: hand `url` over another way), or `off` (no `SMTP_URL` configured).',
+    }),
+  })
+  .openapi('EmailInvitation');
+
+const InvitedUsers = z
+  .object({
+    users: z.array(z.string()).openapi({ description: 'The users added to the organization at once (new SSO members).' }),
+    invited: z.number().openapi({ description: 'How many people were invited: added at once or sent a one-time join link.' }),
+    failedSSOEmails: z.array(z.string()).optional().openapi({
+      description: "Emails not invited because their account was created by another organization's SSO sign-in (it belongs to that organization's identity provider).",
+    }),
+    alreadyMembers: z.array(z.string()).openapi({ description: 'Emails not invited because their account is already a member. An addition to the public API.' }),
+    invitations: z.array(EmailInvitation).openapi({ description: 'One per person invited, with where they join. An addition to the public API.' }),
+  })
+  .openapi('InvitedUsers');
+
 const inviteResponse = (description: string) => ({ description, schema: OrganizationInviteLink, example: organizationInviteExample });
 
 export const inviteOperations = operations({
+  inviteUsersToOrganization: {
+    method: 'post',
+    path: '/orgs/{organizationId}/invites',
+    tag: 'organizations',
+    summary: 'Invite users in an organization',
+    description:
+      'Invites people by email. Each gets a one-time join link (also listed with the invite links, with its `email`: revoked with `deleteOrganizationInviteById`, ' +
+      'expiring at `expiresAt`), mailed to them when the server has `SMTP_URL`; the links are returned whether or not the mail went out (`mail` says). ' +
+      'Where the organization enforces `sso` (or `sso` is true), a person without an account is added at once as an SSO member and signs in through the ' +
+      "organization's SAML provider (400 when it has none); an existing account still gets a link and joins signed in as itself. " +
+      "An account created by another organization's SSO sign-in is not invited (`failedSSOEmails`); a member already is not invited again (`alreadyMembers`).",
+    params: OrganizationIdParams,
+    body: InviteUsersToOrganization,
+    bodyExample: { emails: ['ada@example.com', { email: 'grace@example.com', role: 'edit' }], role: 'read' },
+    responses: {
+      200: {
+        description: 'Who was invited and where each joins.',
+        schema: InvitedUsers,
+        example: {
+          users: [],
+          invited: 1,
+          alreadyMembers: [],
+          invitations: [
+            {
+              email: 'ada@example.com',
+              role: 'read',
+              sso: false,
+              url: 'https://api.example.com/auth/invite?token=eit_Yq3l0Zk8cT2wXbV9nR4sAgYq3l0Zk8cT2wXbV9nR4s',
+              invite: inviteId,
+              expiresAt: '2026-06-01T00:00:00.000Z',
+              mail: 'sent',
+            },
+          ],
+        },
+      },
+    },
+    errors: [403, 409],
+    access: access.organization('admin'),
+  },
   listOrganizationInviteLinks: {
     method: 'get',
     path: '/orgs/{organizationId}/link-invites',
@@ -142,7 +243,9 @@ export const inviteOperations = operations({
       'Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the ' +
       "level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. " +
       'Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), ' +
-      "or an account created by another organization's SAML sign-in: 400.",
+      "or an account created by another organization's SAML sign-in: 400. " +
+      'An invite by email (`inviteUsersToOrganization`) is used once, only by the account with its `email` (400 for another), whatever `inviteLinks` says; ' +
+      "in an organization that enforces `sso` it makes the caller an SSO member, who signs in through the organization's SAML provider from then on.",
     params: InviteIdParams,
     responses: { 200: { description: 'The caller is a member with what the invite gives.', schema: z.object({}).openapi('JoinedWithInvite'), example: {} } },
     errors: [404],

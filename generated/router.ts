@@ -440,6 +440,8 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   removeTeamFromSite(input: Input<'removeTeamFromSite', Grants['organization']>, ctx: Ctx): Promise<Reply<'removeTeamFromSite', 204> | Reply<'removeTeamFromSite', 205> | Reply<'removeTeamFromSite', 400> | Reply<'removeTeamFromSite', 401> | Reply<'removeTeamFromSite', 403> | Reply<'removeTeamFromSite', 404> | Reply<'removeTeamFromSite', 429> | Reply<'removeTeamFromSite', 500> | Reply<'removeTeamFromSite', 503>>;
   /** GET /orgs/{organizationId}/sites/{siteId}/permissions/aggregate — List everyone who can access a site */
   listPermissionsAggregateInSite(input: Input<'listPermissionsAggregateInSite', Grants['organization']>, ctx: Ctx): Promise<Reply<'listPermissionsAggregateInSite', 200> | Reply<'listPermissionsAggregateInSite', 400> | Reply<'listPermissionsAggregateInSite', 401> | Reply<'listPermissionsAggregateInSite', 403> | Reply<'listPermissionsAggregateInSite', 404> | Reply<'listPermissionsAggregateInSite', 429> | Reply<'listPermissionsAggregateInSite', 500> | Reply<'listPermissionsAggregateInSite', 503>>;
+  /** POST /orgs/{organizationId}/invites — Invite users in an organization */
+  inviteUsersToOrganization(input: Input<'inviteUsersToOrganization', Grants['organization']>, ctx: Ctx): Promise<Reply<'inviteUsersToOrganization', 200> | Reply<'inviteUsersToOrganization', 400> | Reply<'inviteUsersToOrganization', 401> | Reply<'inviteUsersToOrganization', 403> | Reply<'inviteUsersToOrganization', 404> | Reply<'inviteUsersToOrganization', 409> | Reply<'inviteUsersToOrganization', 413> | Reply<'inviteUsersToOrganization', 415> | Reply<'inviteUsersToOrganization', 429> | Reply<'inviteUsersToOrganization', 500> | Reply<'inviteUsersToOrganization', 503>>;
   /** GET /orgs/{organizationId}/link-invites — List the invite links of an organization */
   listOrganizationInviteLinks(input: Input<'listOrganizationInviteLinks', Grants['organization']>, ctx: Ctx): Promise<Reply<'listOrganizationInviteLinks', 200> | Reply<'listOrganizationInviteLinks', 400> | Reply<'listOrganizationInviteLinks', 401> | Reply<'listOrganizationInviteLinks', 403> | Reply<'listOrganizationInviteLinks', 404> | Reply<'listOrganizationInviteLinks', 429> | Reply<'listOrganizationInviteLinks', 500> | Reply<'listOrganizationInviteLinks', 503>>;
   /** POST /orgs/{organizationId}/link-invites — Create an invite link */
@@ -657,6 +659,7 @@ export const routes = [
   { operationId: 'updateTeamPermissionInSite', method: 'patch', path: '/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId' },
   { operationId: 'removeTeamFromSite', method: 'delete', path: '/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId' },
   { operationId: 'listPermissionsAggregateInSite', method: 'get', path: '/orgs/:organizationId/sites/:siteId/permissions/aggregate' },
+  { operationId: 'inviteUsersToOrganization', method: 'post', path: '/orgs/:organizationId/invites' },
   { operationId: 'listOrganizationInviteLinks', method: 'get', path: '/orgs/:organizationId/link-invites' },
   { operationId: 'createOrganizationInvite', method: 'post', path: '/orgs/:organizationId/link-invites' },
   { operationId: 'getOrganizationInviteLink', method: 'get', path: '/orgs/:organizationId/link-invites/:inviteId' },

@@ -2948,6 +2948,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite users in an organization
+         * @description Invites people by email. Each gets a one-time join link (also listed with the invite links, with its `email`: revoked with `deleteOrganizationInviteById`, expiring at `expiresAt`), mailed to them when the server has `SMTP_URL`; the links are returned whether or not the mail went out (`mail` says). Where the organization enforces `sso` (or `sso` is true), a person without an account is added at once as an SSO member and signs in through the organization's SAML provider (400 when it has none); an existing account still gets a link and joins signed in as itself. An account created by another organization's SSO sign-in is not invited (`failedSSOEmails`); a member already is not invited again (`alreadyMembers`). Requires the `admin` role in the organization.
+         */
+        post: operations["inviteUsersToOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/link-invites": {
         parameters: {
             query?: never;
@@ -2983,7 +3003,7 @@ export interface paths {
         put?: never;
         /**
          * Join an organization with an invite link
-         * @description Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), or an account created by another organization's SAML sign-in: 400. Open to any authenticated caller.
+         * @description Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), or an account created by another organization's SAML sign-in: 400. An invite by email (`inviteUsersToOrganization`) is used once, only by the account with its `email` (400 for another), whatever `inviteLinks` says; in an organization that enforces `sso` it makes the caller an SSO member, who signs in through the organization's SAML provider from then on. Open to any authenticated caller.
          */
         post: operations["joinOrganizationWithInvite"];
         delete?: never;
@@ -8080,6 +8100,8 @@ export interface components {
             createdAt: string;
             /** @description The role in the organization the invite gives (null: guest). */
             role: components["schemas"]["MemberRole"] | null;
+            /** @description An invite by email (`inviteUsersToOrganization`): the one person it is for. Used once, by that email's account (`joinOrganizationWithInvite` signed in as it) or through its one-time join link (which creates the account). */
+            email?: string;
         };
         InviteLinkToSpace: {
             /** @enum {string} */
@@ -8165,6 +8187,68 @@ export interface components {
         } | {
             /** @description The new level of an invite to a space or collection. */
             level: components["schemas"]["MemberRole"] | null;
+        };
+        InviteUsersToOrganization: {
+            /** @description Whom to invite: emails, or emails with a role of their own; the same email twice counts once (its last role). */
+            emails: (string | {
+                /**
+                 * Format: email
+                 * @example ada@example.com
+                 */
+                email: string;
+                /** @description The role of this person (null: guest). */
+                role: components["schemas"]["MemberRole"] | null;
+            })[];
+            /** @description The role of those invited without one of their own (null: guest); absent: the organization's `defaultRole`. */
+            role?: components["schemas"]["MemberRole"] | null;
+            /** @description Invite them as SSO members: they sign in through the organization's SAML provider. Always so when the organization enforces `sso`. */
+            sso?: boolean;
+            /**
+             * Format: date-time
+             * @description When the one-time join links stop working (in the future); absent: in 7 days. An addition to the public API.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+        };
+        EmailInvitation: {
+            /** @description The email invited (lower-cased). */
+            email: string;
+            /** @description The role the person gets (null: guest). */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description Whether the person signs in through the organization's SAML provider. */
+            sso: boolean;
+            /**
+             * Format: uri
+             * @description Where the person joins: the one-time join link (whose page creates their account and hands them an access token, or tells an existing account to join with `joinOrganizationWithInvite`), or, for a new SSO member added at once, the organization's SAML sign-in.
+             */
+            url: string;
+            /** @description The id of the invite (one-time link): revoke it with `deleteOrganizationInviteById`; absent when the person was added at once. */
+            invite?: string;
+            /** @description The user added at once (a new SSO member); absent for a one-time link. */
+            user?: string;
+            /**
+             * Format: date-time
+             * @description When the one-time link stops working.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * @description Whether the link was mailed to the person: `sent`, `failed` (the invite stands: hand `url` over another way), or `off` (no `SMTP_URL` configured).
+             * @enum {string}
+             */
+            mail: "sent" | "failed" | "off";
+        };
+        InvitedUsers: {
+            /** @description The users added to the organization at once (new SSO members). */
+            users: string[];
+            /** @description How many people were invited: added at once or sent a one-time join link. */
+            invited: number;
+            /** @description Emails not invited because their account was created by another organization's SSO sign-in (it belongs to that organization's identity provider). */
+            failedSSOEmails?: string[];
+            /** @description Emails not invited because their account is already a member. An addition to the public API. */
+            alreadyMembers: string[];
+            /** @description One per person invited, with where they join. An addition to the public API. */
+            invitations: components["schemas"]["EmailInvitation"][];
         };
         OrganizationInviteLinkList: {
             /** @description Absent on the last page. */
@@ -24714,6 +24798,79 @@ export interface operations {
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    inviteUsersToOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "emails": [
+                 *         "ada@example.com",
+                 *         {
+                 *           "email": "grace@example.com",
+                 *           "role": "edit"
+                 *         }
+                 *       ],
+                 *       "role": "read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUsersToOrganization"];
+            };
+        };
+        responses: {
+            /** @description Who was invited and where each joins. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "users": [],
+                     *       "invited": 1,
+                     *       "alreadyMembers": [],
+                     *       "invitations": [
+                     *         {
+                     *           "email": "ada@example.com",
+                     *           "role": "read",
+                     *           "sso": false,
+                     *           "url": "https://api.example.com/auth/invite?token=eit_Yq3l0Zk8cT2wXbV9nR4sAgYq3l0Zk8cT2wXbV9nR4s",
+                     *           "invite": "inv_Yq3l0Zk8cT2wXbV9nR4sAg",
+                     *           "expiresAt": "2026-06-01T00:00:00.000Z",
+                     *           "mail": "sent"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitedUsers"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

@@ -24,6 +24,7 @@ import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
 import { setServerOrigin } from './runtime/script-runtime.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
+import { joinLinkRoutes } from './invites/invite.routes.js';
 import { webAppNotice } from './published/app-notice.js';
 import { customHostnameSites, hostnameOf, mayBeCustomHostname, publishedSitesRouter, serveSitePath, sitePath, type SitePath } from './published/published.routes.js';
 import { runExchange } from './http/exchange.js';
@@ -102,6 +103,7 @@ export function createApp(options: AppOptions): App {
   setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   app.use(publicEndpointRoutes(db, publicUrl));
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
+  app.use(joinLinkRoutes({ db, now, log: logger })); // the one-time join links of invitations by email: no bearer token yet
   app.use(referenceDocs({ publicUrl }));
   const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
   app.use(publishedPath || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to

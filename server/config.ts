@@ -64,6 +64,7 @@ export const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: z.string().regex(OTLP_HEADERS, 'must be comma-separated name=value pairs').optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('docs-workspace-api'),
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL').optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
   message: 'must not exceed REQUEST_TIMEOUT_MS',
@@ -134,6 +135,8 @@ export interface Config {
   trustProxy?: TrustProxySetting;
   /** OpenTelemetry traces over OTLP/HTTP (server/telemetry/); unset (no OTEL_EXPORTER_OTLP_ENDPOINT): none, and nothing of it loaded. */
   traces?: TraceSettings;
+  /** The SMTP server invitations are mailed through (smtp:// or smtps://, credentials in the URL); unset: no mail, the links are only returned (server/invites/invite-mail.ts reads it from the environment). */
+  smtpUrl?: string;
 }
 
 export interface TraceSettings {
@@ -193,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: c.METRICS_TOKEN,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     traces: traceSettings(c),
+    smtpUrl: c.SMTP_URL,
   };
 }
 

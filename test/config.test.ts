@@ -33,4 +33,12 @@ describe('configuration', () => {
     expect(bad).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ BOOTSTRAP_TOKEN: 'short' })).toThrow(/BOOTSTRAP_TOKEN: must be at least 16 characters/);
   });
+
+  it('takes an smtp:// or smtps:// SMTP_URL for invitation mail, and never prints its value', () => {
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example.com:465' }).smtpUrl).toBe('smtps://mailer:s3cret@mail.example.com:465');
+    const bad = () => loadConfig({ SMTP_URL: 'http://mailer:s3cret@mail.example.com' });
+    expect(bad).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(bad).not.toThrow(/s3cret/);
+  });
 });

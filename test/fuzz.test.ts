@@ -109,6 +109,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   // Invite links: "an `expiresAt` in the past is 400"; "the other field is 400" (role of a content invite, level of an organization invite).
   { operationId: 'createOrganizationInvite', message: /body\.expiresAt: must be in the future/ },
   { operationId: 'updateOrganizationInviteById', message: /body\.(role|level): this invite is to/ },
+  // Invitations by email: an `expiresAt` in the future; with `sso`, "400 when it has none" (a SAML provider).
+  { operationId: 'inviteUsersToOrganization', message: /body\.(expiresAt: must be in the future|sso: organization \S+ is asked for SSO but has no SAML provider)/ },
   // PageCursor: "from `next.page` of the previous page; any other value is refused (400)".
   { message: /^Invalid request: query\.page: not a page identifier/ },
   // "A `defaultContent` that names a site the organization does not have is refused (400)".

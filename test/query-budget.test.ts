@@ -97,6 +97,77 @@ const lists: ListCase[] = [
   },
 ];
 
+/** Where the permission lists of each kind of resource live, with a new resource of that kind. */
+const grantTargets = {
+  Space: async (admin: Account) => `/spaces/${(await created(admin, `/orgs/${admin.organizationId}/spaces`, {})).id}`,
+  Collection: async (admin: Account) => `/collections/${(await created(admin, `/orgs/${admin.organizationId}/collections`, {})).id}`,
+  Site: async (admin: Account) => `/orgs/${admin.organizationId}/sites/${(await created(admin, `/orgs/${admin.organizationId}/sites`, {})).id}`,
+};
+
+/** `n` members of the admin's organization given `edit` on the resource at `base`. */
+async function grantMembers(admin: Account, base: string, n: number): Promise<void> {
+  if (n === 0) return;
+  const users: string[] = [];
+  await times(n, async () => users.push((await h.current.newMember(admin.organizationId, 'read')).userId));
+  const res = await admin.api.post(`${base}/permissions`, { role: 'edit', users });
+  expect(res.status).toBe(204);
+}
+
+// The permission lists (issue 35): grants of users and teams, and everyone who reaches a resource.
+const permissionLists: ListCase[] = Object.entries(grantTargets).flatMap(([on, target]): ListCase[] => [
+  {
+    operationId: `listUserPermissionsIn${on}`,
+    fill: async (admin, n) => {
+      const base = await target(admin);
+      await grantMembers(admin, base, n);
+      return `${base}/permissions/users`;
+    },
+  },
+  {
+    operationId: `listTeamPermissionsIn${on}`,
+    fill: async (admin, n) => {
+      const base = await target(admin);
+      const teams: string[] = [];
+      let i = 0;
+      await times(n, async () => teams.push((await created(admin, `/orgs/${admin.organizationId}/teams`, { title: `Team ${i++}`, members: [admin.userId] }, 'put')).id));
+      expect((await admin.api.post(`${base}/permissions`, { role: 'comment', teams })).status).toBe(204);
+      return `${base}/permissions/teams`;
+    },
+  },
+  {
+    operationId: `listPermissionsAggregateIn${on}`,
+    fill: async (admin, n) => {
+      const base = await target(admin);
+      // The admin reaches it too.
+      await grantMembers(admin, base, n - 1);
+      return `${base}/permissions/aggregate`;
+    },
+  },
+]);
+
+/**
+ * Invite links of one kind of target each (a page reads the targets of each kind it holds in one query, so
+ * a page mixing kinds costs one statement more per kind, never per invite): to the organization, by link
+ * and by email; to spaces; to collections.
+ */
+const inviteLists: ListCase[] = (['organization', 'space', 'collection'] as const).map((kind) => ({
+  operationId: 'listOrganizationInviteLinks',
+  fill: async (admin, n) => {
+    const org = admin.organizationId;
+    let i = 0;
+    await times(n, async () => {
+      const k = i++;
+      if (kind === 'space') await created(admin, `/orgs/${org}/link-invites`, { space: (await created(admin, `/orgs/${org}/spaces`, {})).id, level: 'comment' });
+      else if (kind === 'collection') await created(admin, `/orgs/${org}/link-invites`, { collection: (await created(admin, `/orgs/${org}/collections`, {})).id, level: 'edit' });
+      else if (k % 2 === 0) await created(admin, `/orgs/${org}/link-invites`, { role: 'read' });
+      else expect((await admin.api.post(`/orgs/${org}/invites`, { emails: [`budget-${k}-${org.slice(-6)}@example.com`] })).status).toBe(200);
+    });
+    return `/orgs/${org}/link-invites`;
+  },
+}));
+
+lists.push(...permissionLists, ...inviteLists);
+
 describe('query budget', () => {
   it('has a budget for every operation of the contract', () => {
     const budget = committedBudget();

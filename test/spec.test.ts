@@ -27,6 +27,8 @@ const addedFromPublicApi = [
   'getSiteSpaceCustomizationById', 'overrideSiteSpaceCustomizationById', 'deleteSiteSpaceCustomizationById',
   // Who may see what: invite links to the organization, a space or a collection, and joining with one.
   'createOrganizationInvite', 'listOrganizationInviteLinks', 'getOrganizationInviteLink', 'updateOrganizationInviteById', 'joinOrganizationWithInvite',
+  // Who may see what: invitations by email (a one-time join link each, mailed when SMTP_URL is set).
+  'inviteUsersToOrganization',
   // Who may see what: the same eight on spaces, collections and sites.
   ...['Space', 'Collection', 'Site'].flatMap((on) => [
     `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,

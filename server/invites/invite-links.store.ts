@@ -13,7 +13,7 @@ import { asRole, atLeast, strongest, type Role } from '../auth/roles.js';
 import { spaceCountFields, type SpaceCounts } from '../change-requests/space-counts.js';
 import { toCollection } from '../collections/collections.store.js';
 import type { Ctx } from '../context.js';
-import { collections, contentGrants, members, organizationInvites, organizations, spaces } from '../db/schema/index.js';
+import { collections, contentGrants, members, organizationInvites, organizations, spaces, users } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { directedPage, finishPage } from '../members/directed-page.js';
@@ -29,7 +29,7 @@ export type InviteLink = components['schemas']['OrganizationInviteLink'];
  * An invite's id is what the link carries and all it takes to join: 128 random bits, not a time-ordered id
  * (whose tail a guesser could walk).
  */
-const newInviteId = () => `inv_${randomBytes(16).toString('base64url')}`;
+export const newInviteId = () => `inv_${randomBytes(16).toString('base64url')}`;
 
 /** Not expired at `now`. */
 const live = (now: Date) => or(isNull(organizationInvites.expiresAt), gt(organizationInvites.expiresAt, now));
@@ -100,7 +100,7 @@ function toInviteLink(ctx: Ctx, row: InviteRow, targets: Targets): InviteLink {
   }
   const role = asRole(row.role);
   const redundant = targets.membership !== undefined && (role === null || atLeast(targets.membership.role, role));
-  return { ...common, role, redundant };
+  return { ...common, role, redundant, ...(row.email !== null && { email: row.email }) };
 }
 
 /** One invite's API form. */
@@ -183,6 +183,12 @@ export async function updateInvite(ctx: Ctx, org: OrganizationGrant, inviteId: s
   return viewInvite(ctx, updated);
 }
 
+/** An invite by email is used by the account with that email only. */
+async function checkInvitedEmail(ctx: Ctx, email: string): Promise<void> {
+  const [caller] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.caller.userId));
+  if (caller?.email.toLowerCase() !== email) throw new BadRequest('Invalid request: this invitation is for another email than your account\'s');
+}
+
 /** Joins the organization with an invite; see the contract for the rules. */
 export async function joinWithInvite(ctx: Ctx, organizationId: string, inviteId: string): Promise<void> {
   const [org] = await ctx.db.select().from(organizations).where(eq(organizations.id, organizationId));
@@ -191,17 +197,31 @@ export async function joinWithInvite(ctx: Ctx, organizationId: string, inviteId:
   if (invite.expiresAt && invite.expiresAt.getTime() <= ctx.now().getTime()) {
     throw new BadRequest(`Invalid request: invite ${inviteId} expired at ${invite.expiresAt.toISOString()}`);
   }
-  if (!org.inviteLinks) throw new BadRequest('Invalid request: this organization does not take invite links (its `inviteLinks` is false)');
   const userId = ctx.caller.userId;
+  const byEmail = invite.email !== null;
+  if (byEmail) await checkInvitedEmail(ctx, invite.email!);
+  else if (!org.inviteLinks) throw new BadRequest('Invalid request: this organization does not take invite links (its `inviteLinks` is false)');
   const membership = await membershipOf(ctx, organizationId, userId);
-  // SSO enforcement and SSO-created accounts apply to newcomers as for joining by email domain.
-  if (!membership) await checkJoinByEmailDomain(ctx.db, org, userId);
+  // SSO enforcement and SSO-created accounts apply to newcomers as for joining by email domain; an invite by
+  // email is the organization's own word for this person, who then signs in through its SSO where enforced.
+  if (!membership) await checkJoinByEmailDomain(ctx.db, byEmail ? { id: org.id, sso: false } : org, userId, true);
   const toContent = invite.spaceId !== null || invite.collectionId !== null;
   await ctx.transaction(async (tx) => {
     const now = tx.now();
+    if (byEmail) {
+      // Used once: a second join (or the link's page) finds nothing.
+      const [used] = await tx.db.delete(organizationInvites).where(eq(organizationInvites.id, invite.id)).returning({ id: organizationInvites.id });
+      if (!used) throw new NotFound(`Invite ${inviteId} not found`);
+    }
     // A member keeps a stronger role; a newcomer to content joins as a guest.
     const role = toContent ? (membership?.role ?? null) : membership ? strongest(membership.role, asRole(invite.role)) : asRole(invite.role);
-    if (!membership || role !== membership.role) await addMember(tx.db, organizationId, userId, role, now);
+    if (byEmail && (invite.sso || org.sso)) {
+      // Invited as an SSO member: signs in through the organization's identity provider from now on.
+      await tx.db
+        .insert(members)
+        .values({ organizationId, userId, role, sso: true, joinedAt: now })
+        .onConflictDoUpdate({ target: [members.organizationId, members.userId], set: { role, sso: true } });
+    } else if (!membership || role !== membership.role) await addMember(tx.db, organizationId, userId, role, now);
     const level = asRole(invite.level);
     if (!toContent || level === null) return;
     const target = invite.spaceId ? eq(contentGrants.spaceId, invite.spaceId) : eq(contentGrants.collectionId, invite.collectionId!);

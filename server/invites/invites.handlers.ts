@@ -1,8 +1,12 @@
 import type { inviteOperations } from '../../contract/invites.js';
 import type { AppHandlers } from '../handler-types.js';
+import { inviteUsers } from './email-invites.store.js';
 import { createInvite, getInvite, joinWithInvite, listInvites, updateInvite } from './invite-links.store.js';
 
 export const inviteHandlers = {
+  async inviteUsersToOrganization({ grant, body }, ctx) {
+    return { status: 200, body: await inviteUsers(ctx, grant, body) };
+  },
   async listOrganizationInviteLinks({ grant, query }, ctx) {
     return { status: 200, body: await listInvites(ctx, grant, query) };
   },

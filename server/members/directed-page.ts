@@ -1,6 +1,8 @@
 // Keyset pagination in either direction, for lists whose sort key is not a single table's columns (a
 // joined user's name, a timestamp) or whose order the caller chooses. The cursor rules are
 // server/db/cursor.ts's; this file only fits them to the member, team and space lists.
+import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey as CursorSortKey } from '../db/cursor.js';
 
 /** A sort key: the SQL it sorts on, and how a cursor value is written back into SQL (e.g. cast). */
@@ -17,6 +19,38 @@ export function directedPage(keys: SortKey[], order: 'asc' | 'desc', request: Pa
 export function finishPage<Row, Item>(rows: Row[], limit: number, total: number, cursorOf: (row: Row) => CursorValue[], toItem: (row: Row) => Item) {
   const page = cutPage(rows, limit, cursorOf);
   return { items: page.rows.map(toItem), count: total, ...(page.next && { next: page.next }) };
+}
+
+export type DirectedPage = ReturnType<typeof directedPage>;
+
+/** A list's total as a field of each row of its page: the page and its count in one statement. */
+export const totalField = (total: SQLWrapper) => sql<number>`(${total})`.mapWith(Number);
+
+/**
+ * One page of a list and its total: `select` (the list's fields with a `totalField`, over its tables, made
+ * `$dynamic()`) filtered by `where` and the page's cursor, in the page's order. The total is counted again
+ * only when the page is empty (no row carries it).
+ */
+export async function readPage<Q extends PgSelect>(select: Q, where: SQL | undefined, page: DirectedPage, total: PromiseLike<{ n: number }[]>) {
+  const rows: Q['_']['result'] = await select
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  const first = rows[0] as { total: number } | undefined;
+  return { rows, totalCount: first?.total ?? (await total)[0].n };
+}
+
+/** `readPage`, then the page envelope (finishPage). */
+export async function listPage<Q extends PgSelect, Item>(
+  select: Q,
+  where: SQL | undefined,
+  page: DirectedPage,
+  total: PromiseLike<{ n: number }[]>,
+  cursorOf: (row: Q['_']['result'][number]) => CursorValue[],
+  toItem: (row: Q['_']['result'][number]) => Item,
+) {
+  const { rows, totalCount } = await readPage(select, where, page, total);
+  return finishPage(rows, page.limit, totalCount, cursorOf, toItem);
 }
 
 /** `%text%` for ILIKE, with the pattern characters of `text` escaped. */

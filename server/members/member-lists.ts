@@ -32,13 +32,15 @@ async function memberRole(ctx: Ctx, organizationId: string, userId: string): Pro
  */
 export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
   const role = await memberRole(ctx, org.organization.id, userId);
+  // A member listing their own spaces is both: one role per space to compute, not two.
+  const self = userId === ctx.caller.userId;
   const memberRoleOnSpace = spaceRoleOf(userId, role);
   const callerRoleOnSpace = spaceRoleOf(ctx.caller.userId, org.role);
   const where = and(
     eq(spaces.organizationId, org.organization.id),
     isNull(spaces.deletedAt),
     role === 'admin' ? undefined : sql`${memberRoleOnSpace} IS NOT NULL`,
-    org.role === 'admin' ? undefined : sql`${callerRoleOnSpace} IS NOT NULL`,
+    org.role === 'admin' || self ? undefined : sql`${callerRoleOnSpace} IS NOT NULL`,
   );
   const page = directedPage([{ column: spaces.id }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);
@@ -46,7 +48,7 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
     .select({
       space: spaces,
       memberRole: memberRoleOnSpace,
-      callerRole: callerRoleOnSpace,
+      callerRole: self ? sql<string | null>`NULL::text` : callerRoleOnSpace,
       counts: spaceCountFields(),
       total: sql<number>`(${total})`.mapWith(Number),
     })
@@ -57,7 +59,7 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
   const totalCount = rows[0]?.total ?? (await total)[0].n;
   return finishPage(rows, page.limit, totalCount, (row) => [row.space.id], (row) => ({
     permission: asRole(row.memberRole) ?? 'read',
-    space: toSpace(ctx, { ...row.space, ...row.counts }, asRole(row.callerRole)),
+    space: toSpace(ctx, { ...row.space, ...row.counts }, asRole(self ? row.memberRole : row.callerRole)),
   }));
 }
 

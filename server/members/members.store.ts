@@ -1,6 +1,6 @@
 // Organization members: the list, one member, role changes, removal and the SSO flag. The access layer
 // has checked the caller's role in the organization before these run.
-import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
@@ -8,7 +8,7 @@ import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
-import { containsPattern, directedPage, finishPage, type SortKey } from './directed-page.js';
+import { containsPattern, directedPage, listPage, totalField, type SortKey } from './directed-page.js';
 import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
@@ -32,15 +32,12 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
   );
   const page = directedPage([sortKeys[query.sort], { column: members.userId }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
-  const rows = await ctx.db
-    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), total: sql<number>`(${total})`.mapWith(Number) })
+  const select = ctx.db
+    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(where, page.condition))
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [sortValue(row, query.sort), row.member.userId], (row) => toMember(row, ctx.urls));
+    .$dynamic();
+  return listPage(select, where, page, total, (row) => [sortValue(row, query.sort), row.member.userId], (row) => toMember(row, ctx.urls));
 }
 
 function sortValue(row: { member: typeof members.$inferSelect; user: typeof users.$inferSelect }, sort: ListQuery['sort']): string {

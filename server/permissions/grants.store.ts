@@ -8,7 +8,7 @@ import type { Ctx } from '../context.js';
 import { contentGrants, members, sites, teams, users } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { directedPage, finishPage } from '../members/directed-page.js';
+import { directedPage, finishPage, listPage, readPage, totalField } from '../members/directed-page.js';
 import { teamFields, toTeam } from '../teams/team-view.js';
 import { toUser } from '../users/users.store.js';
 import type { PageRequest } from '../db/paginate.js';
@@ -112,15 +112,12 @@ export async function listUserGrants(ctx: Ctx, target: GrantTarget, request: Pag
   const where = and(onTarget(target), isNotNull(contentGrants.userId));
   const page = directedPage([{ column: contentGrants.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(contentGrants).where(where);
-  const rows = await ctx.db
-    .select({ role: contentGrants.role, user: users, total: sql<number>`(${total})`.mapWith(Number) })
+  const select = ctx.db
+    .select({ role: contentGrants.role, user: users, total: totalField(total) })
     .from(contentGrants)
     .innerJoin(users, eq(users.id, contentGrants.userId))
-    .where(and(where, page.condition))
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.user.id], (row) => ({ permission: row.role as Role, user: toUser(row.user, ctx.urls) }));
+    .$dynamic();
+  return listPage(select, where, page, total, (row) => [row.user.id], (row) => ({ permission: row.role as Role, user: toUser(row.user, ctx.urls) }));
 }
 
 /** The teams given a role on the target itself, by team id; `orgRole` is the caller's (for the team's `permissions`). */
@@ -128,15 +125,12 @@ export async function listTeamGrants(ctx: Ctx, target: GrantTarget, orgRole: Rol
   const where = and(onTarget(target), isNotNull(contentGrants.teamId));
   const page = directedPage([{ column: contentGrants.teamId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(contentGrants).where(where);
-  const rows = await ctx.db
-    .select({ role: contentGrants.role, ...teamFields(ctx.caller.userId), total: sql<number>`(${total})`.mapWith(Number) })
+  const select = ctx.db
+    .select({ role: contentGrants.role, ...teamFields(ctx.caller.userId), total: totalField(total) })
     .from(contentGrants)
     .innerJoin(teams, eq(teams.id, contentGrants.teamId))
-    .where(and(where, page.condition))
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.team.id], (row) => ({ permission: row.role as Role, team: toTeam(row, orgRole) }));
+    .$dynamic();
+  return listPage(select, where, page, total, (row) => [row.team.id], (row) => ({ permission: row.role as Role, team: toTeam(row, orgRole) }));
 }
 
 /** The strongest grant of the member row's user or of their teams on the target (columns written qualified: a join). */
@@ -175,20 +169,18 @@ export async function listAggregate(ctx: Ctx, target: GrantTarget, role: Role | 
   );
   const page = directedPage([{ column: members.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(members).where(where);
-  const rows = await ctx.db
+  const select = ctx.db
     .select({
       member: members,
       user: users,
       role: effective,
       ...(target.kind === 'site' ? { fromTeams: memberGranted(target, true) } : {}),
-      total: sql<number>`(${total})`.mapWith(Number),
+      total: totalField(total),
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(where, page.condition))
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
+    .$dynamic();
+  const { rows, totalCount } = await readPage(select, where, page, total);
   return { rows, page, totalCount };
 }
 

@@ -1,7 +1,7 @@
 // Teams and their members, organization link invites, agent instructions, and the service's signing
 // secrets. Organization members themselves are in core.ts (`members`).
 import { sql } from 'drizzle-orm';
-import { check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf } from './columns.js';
 import { collections, spaces } from './content.js';
 import { members, organizations, users } from './core.js';
@@ -57,15 +57,38 @@ export const organizationInvites = pgTable(
     level: text('level'),
     // Past it, the link no longer lets anyone join; null: it does not expire.
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    // An invite by email (inviteUsersToOrganization): for this one person (lower-cased), used once. The
+    // one-time join link carries a secret of its own, of which only the sha256 is kept (server/invites/).
+    email: text('email'),
+    tokenHash: text('token_hash'),
+    // The person joins as an SSO member (the organization enforces SSO, or the inviter asked for it).
+    sso: boolean('sso').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     index('organization_invites_org_idx').on(t.organizationId),
+    uniqueIndex('organization_invites_token_idx').on(t.tokenHash),
+    check('organization_invites_email_check', sql`(email IS NULL) = (token_hash IS NULL)`),
     check('organization_invites_role_check', sql.raw(`role IN (${oneOf(roleValues)})`)),
     check('organization_invites_level_check', sql.raw(`level IN (${oneOf(roleValues)})`)),
     check('organization_invites_one_target_check', sql`num_nonnulls(space_id, collection_id) <= 1`),
   ],
 );
+
+/**
+ * Accounts an invite by email created (their one-time join link was used by someone the inviting
+ * organization sent it to, and showed to its admin): as for an account a SAML sign-in created, their email
+ * counts as verified only for that organization (joining another one by email domain is refused).
+ */
+export const inviteCreatedUsers = pgTable('invite_created_users', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 export const agentInstructions = pgTable('agent_instructions', {
   organizationId: text('organization_id')

@@ -39,6 +39,11 @@ export const contentGrants = pgTable(
     uniqueIndex('content_grants_collection_team_idx').on(t.collectionId, t.teamId).where(sql`collection_id IS NOT NULL AND team_id IS NOT NULL`),
     uniqueIndex('content_grants_site_user_idx').on(t.siteId, t.userId).where(sql`site_id IS NOT NULL AND user_id IS NOT NULL`),
     uniqueIndex('content_grants_site_team_idx').on(t.siteId, t.teamId).where(sql`site_id IS NOT NULL AND team_id IS NOT NULL`),
+    // The grants on one resource, of users and teams alike: the lists' role functions (space_granted, …) ask
+    // for a user's OR their teams' grants on it, which the (resource, principal) indexes above cannot serve.
+    index('content_grants_space_idx').on(t.spaceId).where(sql`space_id IS NOT NULL`),
+    index('content_grants_collection_idx').on(t.collectionId).where(sql`collection_id IS NOT NULL`),
+    index('content_grants_site_idx').on(t.siteId).where(sql`site_id IS NOT NULL`),
     index('content_grants_member_idx').on(t.organizationId, t.userId),
     index('content_grants_team_idx').on(t.teamId),
     check('content_grants_role_check', sql.raw(`role IN (${oneOf(roleValues)})`)),

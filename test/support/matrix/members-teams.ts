@@ -1,4 +1,5 @@
 // Matrix fixtures of organizations, members, teams, agent instructions and space transfers.
+import { randomBytes } from 'node:crypto';
 import { documentExample } from '../../../contract/document.js';
 import type { MatrixFixtures, MatrixWorld } from './types.js';
 
@@ -37,6 +38,8 @@ export const membersTeamsFixtures: MatrixFixtures = {
     createOrganization: () => ({ title: 'Matrix organization' }),
     createOrganizationTeam: () => ({ title: 'Matrix team' }),
     createOrganizationInvite: () => ({ role: 'read' }),
+    // A new person each time (a member already would be `alreadyMembers`, still a 200); no SMTP_URL here, so no mail.
+    inviteUsersToOrganization: () => ({ emails: [`invited-${randomBytes(4).toString('hex')}@example.com`], role: 'read' }),
     updateOrganizationInviteById: () => ({ role: 'comment' }),
     updateTeamInOrganizationById: () => ({ title: 'Matrix team renamed' }),
     updateOrganizationAgentInstructions: () => ({ instructions: documentExample }),
