@@ -124,6 +124,11 @@ export class WorkRepository {
     return out;
   }
 
+  /** The id of the commit's tree. */
+  async treeOf(commit: string): Promise<string> {
+    return (await git.readCommit({ ...this.common, oid: commit })).commit.tree;
+  }
+
   /** The commit's message. */
   async commitMessage(commit: string): Promise<string> {
     return (await git.readCommit({ ...this.common, oid: commit })).commit.message;
