@@ -74,7 +74,7 @@ const contentTypes: Record<string, string> = {
   pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', csv: 'text/csv', zip: 'application/zip',
 };
 
-function guessContentType(name: string): string {
+export function guessContentType(name: string): string {
   return contentTypes[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 

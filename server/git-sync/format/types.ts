@@ -2,6 +2,13 @@
 // modules of the format import them without importing each other through the index.
 import type { RevisionContent } from '../../content/revision-content.js';
 
+/** `.gitbook.yaml`'s paths: the docs root (relative to the project directory) and, relative to it, the first page and the table of contents. */
+export interface RepositoryStructure {
+  root: string;
+  readme: string;
+  summary: string;
+}
+
 /** A repository's tree: POSIX path relative to the repository root → bytes. */
 export type RepositoryFiles = Map<string, Uint8Array>;
 
@@ -25,6 +32,8 @@ export interface ImportedContent {
   paths: Map<string, string>;
   /** From `.gitbook.yaml`: old path → page file path (relative to the docs root). */
   redirects: Record<string, string>;
+  /** `.gitbook.yaml`'s root and structure as read (defaults when absent): an export passes them back to write where it read. */
+  structure: RepositoryStructure;
   /** What was skipped and why, each naming its path (a SUMMARY.md entry naming no file, …). */
   warnings: string[];
 }
@@ -34,6 +43,8 @@ export interface WriteOptions {
   projectDirectory?: string;
   /** Where each page/file was last read from or written to (id → path): a page keeps its path when it can. */
   previousPaths?: Map<string, string>;
+  /** Where the docs go and the names of the first page and the table of contents (default: the root, README.md, SUMMARY.md). */
+  structure?: RepositoryStructure;
   /** Written to `.gitbook.yaml`. */
   redirects?: Record<string, string>;
 }

@@ -1,6 +1,94 @@
-import type { RevisionContent } from '../../content/revision-content.js';
-import type { WriteOptions, WrittenRepository } from './types.js';
+// Content → repository files: `.gitbook.yaml`, `SUMMARY.md`, one Markdown file per document page (front
+// matter, `# Title`, the document as the content's own GitBook-flavoured Markdown with references as
+// relative paths), the files' bytes under `.gitbook/assets/`, the variables in `.gitbook/vars.yaml`.
+import { stringify } from 'yaml';
+import { documentToMarkdown } from '../../content/markdown-document.js';
+import { pageDocument } from '../../content/page-content.js';
+import { slugify } from '../../content/apply-changes.js';
+import { childrenOf, type RevisionContent, type StoredPage } from '../../content/revision-content.js';
+import { CONFIG_FILE, defaultStructure, writeConfig } from './config.js';
+import { writeFrontMatter } from './front-matter.js';
+import { layoutOf, slugOfPath, type Layout } from './layout.js';
+import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
+import { writeRefs } from './refs.js';
+import { writeSummary, type SummaryItem } from './summary.js';
+import { writeTitle } from './title.js';
+import { RepositoryFormatError, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
 
-export function writeRepository(_content: RevisionContent, _fileBytes: ReadonlyMap<string, Uint8Array>, _options: WriteOptions = {}): WrittenRepository {
-  throw new Error('writeRepository: the writer lands in the next commit of branch git-format');
+export const VARS_FILE = '.gitbook/vars.yaml';
+
+const encoder = new TextEncoder();
+
+function checkedStructure(structure: RepositoryStructure): RepositoryStructure {
+  const at = 'options.structure';
+  const out = { root: checkedPath(structure.root, `${at}.root`), readme: checkedPath(structure.readme, `${at}.readme`), summary: checkedPath(structure.summary, `${at}.summary`) };
+  if (out.readme === '' || out.summary === '') throw new RepositoryFormatError(at, 'readme and summary must name files');
+  return out;
+}
+
+/** The text of a page's file. */
+function pageFile(page: StoredPage, path: string, docsRoot: string, structure: RepositoryStructure, layout: Layout, byId: { pages: Map<string, StoredPage>; files: Map<string, RevisionContent['files'][number]> }): string {
+  const rel = below(docsRoot, path)!;
+  const pathSlug = slugOfPath(rel, structure.readme) ?? slugify(page.title);
+  const front = writeFrontMatter({
+    description: page.description,
+    icon: page.icon,
+    emoji: page.emoji,
+    hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+    condition: page.condition,
+    ...(page.slug !== pathSlug && { slug: page.slug }),
+  });
+  const markdown = documentToMarkdown(pageDocument(page), writeRefs(path, layout, byId.pages, byId.files));
+  return `${front}${writeTitle(page.title)}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
+}
+
+/** The table of contents: the readme first, then the top-level pages and groups in order. */
+function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>): string {
+  const folder = dirname(summaryPath);
+  const itemOf = (page: StoredPage): SummaryItem => {
+    if (page.type === 'group') throw new RepositoryFormatError(summaryPath, `group "${page.title}" (${page.id}) is inside page "${byId.get(page.parent!)?.title}" (${page.parent}): SUMMARY.md writes groups only at the top`);
+    return { title: page.title, target: relativeUrl(folder, layout.pages.get(page.id)!), children: childrenOf(content, page.id).map(itemOf) };
+  };
+  const sections: { group?: string; items: SummaryItem[] }[] = [{ items: [] }];
+  for (const page of childrenOf(content, null)) {
+    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).map(itemOf) });
+    else {
+      if (sections.at(-1)!.group !== undefined) sections.push({ items: [] });
+      sections.at(-1)!.items.push(itemOf(page));
+    }
+  }
+  return writeSummary(sections);
+}
+
+/** The repository files of a space's content; `fileBytes` holds every file's bytes by file id. */
+export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap<string, Uint8Array>, options: WriteOptions = {}): WrittenRepository {
+  const projectDirectory = options.projectDirectory ? checkedPath(options.projectDirectory, 'options.projectDirectory') : '';
+  const structure = checkedStructure(options.structure ?? defaultStructure);
+  const docsRoot = joinPath(projectDirectory, structure.root);
+  const layout = layoutOf(content, docsRoot, structure, options.previousPaths);
+  const byId = { pages: new Map(content.pages.map((p) => [p.id, p])), files: new Map(content.files.map((f) => [f.id, f])) };
+  const files: RepositoryFiles = new Map();
+  const paths = new Map<string, string>();
+  const put = (path: string, text: string) => files.set(path, encoder.encode(text));
+
+  put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, options.redirects ?? {}));
+  const summaryPath = joinPath(docsRoot, structure.summary);
+  put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages));
+  for (const page of content.pages) {
+    const path = layout.pages.get(page.id)!;
+    paths.set(page.id, path);
+    if (page.type === 'document') put(path, pageFile(page, path, docsRoot, structure, layout, byId));
+  }
+  for (const file of content.files) {
+    const path = layout.files.get(file.id)!;
+    const bytes = fileBytes.get(file.id);
+    if (!bytes) throw new RepositoryFormatError(path, `the bytes of file "${file.name}" (${file.id}) were not given`);
+    files.set(path, bytes);
+    paths.set(file.id, path);
+  }
+  const names = Object.keys(content.variables).sort();
+  if (names.length > 0) put(joinPath(docsRoot, VARS_FILE), stringify(Object.fromEntries(names.map((n) => [n, content.variables[n]]))));
+  return { files, paths };
 }
