@@ -1,5 +1,258 @@
-import type { ImportedContent, ReadOptions, RepositoryFiles } from './types.js';
+// Repository files → content. The tree comes from SUMMARY.md (or the folders, tree.ts); each page file
+// gives its page: front matter (front-matter.ts), `# Title` (title.ts), and the rest read as the content's
+// own GitBook-flavoured Markdown (page-content.ts setPageContent, so a page that was in the space keeps
+// its block keys and the stored form of the blocks the file did not change), links and images to other
+// page files and assets read back as references. Pages and files found where the space's own were keep
+// their ids, order keys and dates.
+import { parse } from 'yaml';
+import { guessContentType, slugify } from '../../content/apply-changes.js';
+import { stableJson } from '../../content/block-keys.js';
+import { assertStorableDocument } from '../../content/document-check.js';
+import { setPageContent } from '../../content/page-content.js';
+import { emptyContent, type RevisionContent, type StoredFile, type StoredPage } from '../../content/revision-content.js';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { imageSize } from 'image-size';
+import { readConfig, textOf } from './config.js';
+import { readFrontMatter } from './front-matter.js';
+import { ASSETS_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
+import { formatLimits } from './limits.js';
+import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
+import { siblingKeys } from './positions.js';
+import { readRefs } from './refs.js';
+import { readTitle } from './title.js';
+import { isPageFile, treeFromFolders, treeFromSummary, type TreeNode } from './tree.js';
+import { RepositoryFormatError, type ImportedContent, type ReadOptions, type RepositoryFiles } from './types.js';
+import { VARS_FILE } from './write.js';
 
-export function readRepository(_files: RepositoryFiles, _options: ReadOptions = {}): ImportedContent {
-  throw new Error('readRepository: the reader lands in the next commit of branch git-format');
+/** The files under the docs root, their count and bytes checked against the limits. */
+function scopedFiles(files: RepositoryFiles, docsRoot: string): string[] {
+  const scoped: string[] = [];
+  let bytes = 0;
+  for (const [path, content] of files) {
+    if (normalizePath(path) !== path || path === '') throw new RepositoryFormatError(path, 'is not a plain relative path inside the repository');
+    if (below(docsRoot, path) === undefined) continue;
+    scoped.push(path);
+    bytes += content.length;
+    if (scoped.length > formatLimits.maxFiles) throw new RepositoryFormatError(path, `the docs hold more than ${formatLimits.maxFiles} files, the most an import reads`);
+    if (bytes > formatLimits.maxTotalBytes) throw new RepositoryFormatError(path, `the docs hold more than ${formatLimits.maxTotalBytes} bytes, the most an import reads`);
+  }
+  return scoped.sort();
+}
+
+/** `.gitbook/vars.yaml`: the space's variables (names → text). */
+function readVariables(files: RepositoryFiles, path: string): Record<string, string> {
+  const bytes = files.get(path);
+  if (!bytes) return {};
+  if (bytes.length > formatLimits.maxConfigBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxConfigBytes} bytes`);
+  let doc: unknown;
+  try {
+    doc = parse(textOf(bytes, path), { maxAliasCount: 10 });
+  } catch (error) {
+    if (error instanceof RepositoryFormatError) throw error;
+    throw new RepositoryFormatError(path, `is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new RepositoryFormatError(path, 'must map variable names to values');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(doc)) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new RepositoryFormatError(path, `variable ${name} must be text`);
+    out[name] = String(value);
+  }
+  return out;
+}
+
+function dimensionsOf(bytes: Uint8Array): StoredFile['dimensions'] {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where each page and file of the previous content was: the paths given, else where an export would write it. */
+function previousLocations(previous: RevisionContent | undefined, given: ReadonlyMap<string, string> | undefined, docsRoot: string, structure: Parameters<typeof layoutOf>[2]): Map<string, string> {
+  const at = new Map<string, string>();
+  if (!previous) return at;
+  let derived: Map<string, string> = new Map();
+  try {
+    const layout = layoutOf(previous, docsRoot, structure, given);
+    derived = new Map([...layout.pages, ...layout.files]);
+  } catch {
+    // Content an export cannot lay out (a group below the top) is matched by the paths given only.
+  }
+  const ids = [...previous.pages.map((p) => p.id), ...previous.files.map((f) => f.id)];
+  for (const id of ids) {
+    const path = given?.get(id) ?? derived.get(id);
+    if (path !== undefined && !at.has(path)) at.set(path, id);
+  }
+  return at;
+}
+
+const same = (a: object, b: object) => stableJson({ ...a, createdAt: undefined, updatedAt: undefined }) === stableJson({ ...b, createdAt: undefined, updatedAt: undefined });
+
+/** The content of a repository's files in GitBook's format. */
+export function readRepository(files: RepositoryFiles, options: ReadOptions = {}): ImportedContent {
+  const now = (options.now ?? new Date()).toISOString();
+  const projectDirectory = options.projectDirectory ? checkedPath(options.projectDirectory, 'projectDirectory') : '';
+  const config = readConfig(files, projectDirectory);
+  const { docsRoot, structure } = config;
+  const scoped = scopedFiles(files, docsRoot);
+  const warnings: string[] = [];
+  const summaryPath = joinPath(docsRoot, structure.summary);
+  const readmePath = joinPath(docsRoot, structure.readme);
+  const assetsDir = joinPath(docsRoot, ASSETS_DIR);
+  const pageFiles = scoped.filter((p) => p !== summaryPath && isPageFile(below(docsRoot, p)!));
+
+  // The tree.
+  let nodes: TreeNode[];
+  const summaryBytes = files.get(summaryPath);
+  if (summaryBytes) {
+    if (summaryBytes.length > formatLimits.maxMarkdownBytes) throw new RepositoryFormatError(summaryPath, `is larger than ${formatLimits.maxMarkdownBytes} bytes`);
+    const summary = treeFromSummary(textOf(summaryBytes, summaryPath), summaryPath, docsRoot, (p) => files.has(p) && below(docsRoot, p) !== undefined, warnings);
+    nodes = summary.nodes;
+    if (files.has(readmePath) && !summary.listed.has(readmePath)) {
+      nodes.unshift({ kind: 'document', path: readmePath, children: [] });
+      summary.listed.add(readmePath);
+    }
+    for (const path of pageFiles) if (!summary.listed.has(path)) warnings.push(`${path}: not in ${summaryPath}: not read as a page`);
+  } else {
+    nodes = treeFromFolders(pageFiles, docsRoot, readmePath);
+    if (files.has(readmePath)) nodes.unshift({ kind: 'document', path: readmePath, children: [] });
+  }
+
+  const previous = options.previous;
+  const idAt = previousLocations(previous, options.previousPaths, docsRoot, structure);
+  const previousPages = new Map((previous?.pages ?? []).map((p) => [p.id, p]));
+  const previousFiles = new Map((previous?.files ?? []).map((f) => [f.id, f]));
+  const used = new Set<string>();
+  const paths = new Map<string, string>();
+
+  // Files: the assets directly under `.gitbook/assets/`.
+  const fileAt = new Map<string, string>();
+  const readFiles: StoredFile[] = [];
+  const fileBytes = new Map<string, Uint8Array>();
+  for (const path of scoped) {
+    if (below(assetsDir, path) === undefined) continue;
+    if (dirname(path) !== assetsDir) {
+      warnings.push(`${path}: in a folder under ${assetsDir}: not read as a file`);
+      continue;
+    }
+    const bytes = files.get(path)!;
+    if (bytes.length > formatLimits.maxAssetBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxAssetBytes} bytes, the most a file may have`);
+    const previousId = idAt.get(path);
+    const old = previousId !== undefined && !used.has(previousId) ? previousFiles.get(previousId) : undefined;
+    const name = basename(path);
+    const dimensions = dimensionsOf(bytes);
+    const file: StoredFile = { id: old?.id ?? newId('fil'), name, contentType: old?.name === name ? old.contentType : guessContentType(name), size: bytes.length, ...(dimensions && { dimensions }) };
+    const kept = old && same({ ...old, downloadURL: undefined }, file) ? old : file;
+    used.add(kept.id);
+    readFiles.push(kept);
+    fileBytes.set(kept.id, bytes);
+    fileAt.set(path, kept.id);
+    paths.set(kept.id, path);
+  }
+  // Files that were in the space first, in the space's order; new ones after, by path.
+  const order = new Map((previous?.files ?? []).map((f, i) => [f.id, i]));
+  readFiles.sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
+
+  // Pages: ids, fields and front matter first (every page's path must be known to read links).
+  interface Read {
+    page: StoredPage;
+    old?: StoredPage;
+    body?: string;
+    path?: string;
+  }
+  const reads: Read[] = [];
+  const pageAt = new Map<string, string>();
+  const siblings = new Map<string | null, Read[]>();
+  const visit = (node: TreeNode, parent: string | null, depth: number) => {
+    if (depth > formatLimits.maxDepth) throw new RepositoryFormatError(node.path ?? summaryPath, `pages nest deeper than ${formatLimits.maxDepth} levels`);
+    const key = node.path === undefined ? undefined : node.kind === 'group' ? `${node.path}/` : node.path;
+    let previousId = key === undefined ? undefined : idAt.get(key);
+    if (node.kind === 'group' && previousId === undefined) previousId = previous?.pages.find((p) => p.type === 'group' && p.parent === null && p.title === node.title && !used.has(p.id))?.id;
+    const candidate = previousId !== undefined && !used.has(previousId) ? previousPages.get(previousId) : undefined;
+    const old = candidate?.type === node.kind ? candidate : undefined;
+    const id = old?.id ?? newId('pag');
+    used.add(id);
+    let read: Read;
+    if (node.kind === 'group') {
+      const title = node.title ?? '';
+      const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
+      read = { page: { id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
+      paths.set(id, `${node.path ?? joinPath(docsRoot, slug)}/`);
+    } else {
+      const path = node.path!;
+      const bytes = files.get(path)!;
+      if (bytes.length > formatLimits.maxMarkdownBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxMarkdownBytes} bytes, the most a page file may have`);
+      const text = textOf(bytes, path);
+      if (text.includes('\u0000')) throw new RepositoryFormatError(path, 'holds a NUL character, which a page cannot store');
+      const { data, body } = readFrontMatter(text, path);
+      const { title: heading, rest } = readTitle(body);
+      const rel = below(docsRoot, path)!;
+      const fileTitle = basename(path).toLowerCase() === 'readme.md' && dirname(path) !== docsRoot ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
+      const title = heading ?? (node.title || fileTitle);
+      const page: StoredPage = {
+        id,
+        parent,
+        position: '',
+        type: 'document',
+        title,
+        slug: data.slug ?? slugOfPath(rel, below(docsRoot, readmePath)!) ?? slugify(title),
+        ...(data.description !== undefined && { description: data.description }),
+        ...(data.emoji !== undefined && { emoji: data.emoji }),
+        ...(data.icon !== undefined && { icon: data.icon }),
+        hidden: data.hidden ?? false,
+        noIndex: data.noIndex ?? false,
+        noRobotsIndex: data.noRobotsIndex ?? false,
+        ...(data.condition !== undefined && { condition: data.condition }),
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+      };
+      read = { page, old, body: rest, path };
+      pageAt.set(path, id);
+      paths.set(id, path);
+    }
+    reads.push(read);
+    const list = siblings.get(parent) ?? [];
+    list.push(read);
+    siblings.set(parent, list);
+    for (const child of node.children) visit(child, id, depth + 1);
+  };
+  for (const node of nodes) visit(node, null, 1);
+
+  // Order keys: kept where the order allows.
+  for (const [parent, list] of siblings) {
+    const keys = siblingKeys(list.map((r) => (r.old && r.old.parent === parent ? r.old.position : undefined)));
+    list.forEach((r, i) => (r.page.position = keys[i]));
+  }
+
+  // Documents, now that links can resolve; a page that was in the space is aligned with its blocks.
+  const pages: StoredPage[] = [];
+  for (const r of reads) {
+    if (r.body !== undefined) {
+      const page = r.page;
+      if (r.old?.document) page.document = r.old.document;
+      else if (r.old?.markdown !== undefined) Object.assign(page, { markdown: r.old.markdown, keys: r.old.keys });
+      try {
+        setPageContent(page, { markdown: r.body }, r.path!, readRefs(r.path!, docsRoot, pageAt, fileAt));
+        assertStorableDocument(page.document!, r.path!);
+      } catch (error) {
+        if (error instanceof RangeError) throw new RepositoryFormatError(r.path!, 'nests its blocks too deep to read');
+        if (error instanceof ApiError) throw new RepositoryFormatError(r.path!, error.message);
+        throw error;
+      }
+    }
+    pages.push(r.old && same(r.old, r.page) ? r.old : r.page);
+  }
+
+  const content: RevisionContent = {
+    ...emptyContent(),
+    pages,
+    files: readFiles,
+    variables: readVariables(files, joinPath(docsRoot, VARS_FILE)),
+    reusableContents: previous?.reusableContents ?? [],
+  };
+  return { content, fileBytes, paths, redirects: config.redirects, structure, warnings };
 }
