@@ -111,7 +111,7 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
       outcome = payload.direction === 'import' ? await importRepository(context) : await exportSpace(context);
     } catch (err) {
       const reason = reasonOf(err);
-      job.log.warn({ spaceId: payload.spaceId, direction: payload.direction, reason }, 'git sync operation failed');
+      job.log.warn({ spaceId: payload.spaceId, direction: payload.direction, reason, stack: err instanceof Error ? err.stack : undefined }, 'git sync operation failed');
       await finish(job, payload, { state: 'failure', error: reason, ...(err instanceof OperationRefused && err.conflicts && { conflicts: err.conflicts }) });
       return;
     }

@@ -46,6 +46,8 @@ export async function withWorkRepository<T>(remote: Remote, limits: RepositoryLi
   try {
     const repo = new WorkRepository(dir, remote, limits);
     await git.init({ fs: nodeFs, dir, defaultBranch: 'git-sync' });
+    // A fetch records what it fetched under the remote's refspec (refs/remotes/origin/*).
+    await git.addRemote({ fs: nodeFs, dir, remote: 'origin', url: remote.url });
     return await work(repo);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -70,17 +72,19 @@ export class WorkRepository {
 
   /** The commit `ref` points at on the server; undefined when the ref does not exist (an empty repository). */
   async remoteHead(ref: string): Promise<string | undefined> {
-    const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: this.remote.headers, prefix: ref });
+    const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix: ref });
     return refs.find((r) => r.ref === ref)?.oid;
   }
+
+  // isomorphic-git adds its own headers (Git-Protocol) to the object it is given: each call gets a copy.
 
   /** Fetches `ref` at depth 1 (its commit and tree). */
   async fetch(ref: string): Promise<void> {
     await git.fetch({
       ...this.common,
       http: this.http,
-      url: this.remote.url,
-      headers: this.remote.headers,
+      remote: 'origin',
+      headers: { ...this.remote.headers },
       remoteRef: ref,
       singleBranch: true,
       depth: 1,
@@ -172,7 +176,7 @@ export class WorkRepository {
   /** Pushes `commit` to the branch `ref` (a fast-forward of its head, or its creation); throws when the server refuses it. */
   async push(commit: string, ref: string): Promise<void> {
     await git.writeRef({ ...this.common, ref: 'refs/heads/git-sync', value: commit, force: true });
-    const result = await git.push({ ...this.common, http: this.http, url: this.remote.url, headers: this.remote.headers, ref: 'refs/heads/git-sync', remoteRef: ref });
+    const result = await git.push({ ...this.common, http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, ref: 'refs/heads/git-sync', remoteRef: ref });
     const status = result.refs?.[ref];
     if (!result.ok || (status && !status.ok)) throw new Error(`The Git server refused the push to ${ref}: ${status?.error ?? result.error ?? 'no reason given'}`);
   }
