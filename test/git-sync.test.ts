@@ -10,6 +10,8 @@ import { createJobRunner } from '../server/jobs/runner.js';
 import { gitSyncHandler, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { useHarness, type Account } from './support/harness.js';
 import { readFixture, startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+import { open, publish } from './published-support.js';
+import { newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
 const credentials = { username: 'dana', password: 's3cret-token-for-git' };
@@ -210,5 +212,27 @@ describe('git sync', () => {
     expect(git.authorizations.every((a) => a === `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`)).toBe(true);
     expect(JSON.stringify(await gitInfo(admin, spaceId))).not.toContain(credentials.password);
     expect(JSON.stringify((await admin.api.get(`/spaces/${spaceId}`)).body)).not.toContain(credentials.password);
+  });
+
+  it('a published page links to its file in the repository when the customization shows the edit link', async () => {
+    const admin = await h.current.newAdmin();
+    const url = git.createRepository('published');
+    git.commit('published', readFixture(FIXTURE, fixturePaths()), 'Add the docs');
+    const spaceId = await newSpace(admin, 'Guides');
+    const tree = 'https://git.example.com/published/tree/main/';
+    expect((await admin.api.post(`/spaces/${spaceId}/git/import`, { url: withCredentials(url), ref: 'refs/heads/main', repoTreeURL: tree })).status).toBe(204);
+    expect(await drain()).toBe(1);
+    expect((await gitInfo(admin, spaceId)).operation).toMatchObject({ state: 'success' });
+    const site = await newSite(admin, { title: 'Lighthouse', spaces: [spaceId] });
+    const published = (await publish(admin, site.id)).urls.published;
+
+    const before = await open(h.current, published);
+    expect(before.status).toBe(200);
+    expect(before.text).not.toContain('Edit on');
+
+    expect((await admin.api.put(`${sitePath(admin, site.id)}/customization`, { git: { showEditLink: true } })).status).toBe(200);
+    const page = await open(h.current, published);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<p class="edit-link"><a href="${tree}docs/README.md" rel="noopener">Edit on Git</a></p>`);
   });
 });
