@@ -64,8 +64,8 @@ export const GitSyncState = z
       })
       .openapi({ description: 'The repository of the last operation.' }),
     commit: z.string().openapi({ description: 'The commit the space was last synchronized with (absent before the first sync ends).' }).optional(),
-    revision: z.string().openapi({ description: 'The revision of the space at that sync.' }).optional(),
-    timestamp: DateTime.openapi({ description: 'The `timestamp` of the last operation applied: an operation with an older one is skipped.' }).optional(),
+    revision: z.string().openapi({ description: 'The revision of the space at that sync (absent before the first sync ends).' }).optional(),
+    timestamp: DateTime.openapi({ description: 'The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).' }).optional(),
     operation: z
       .object({
         id: z.string().openapi({ description: 'Id of the operation.' }),

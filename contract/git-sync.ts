@@ -22,7 +22,7 @@ const gitOperationFields = {
   repoProjectDirectory: z
     .string()
     .max(512)
-    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\]*$/, 'must be a relative path inside the repository')
+    .refine((path) => !path.startsWith('/') && !path.includes('\\') && !path.split('/').some((part) => part === '..' || part === '.'), 'must be a relative path inside the repository')
     .optional()
     .openapi({ description: 'Path to the root directory of the docs in the repository.' }),
   timestamp: DateTime.optional().openapi({

@@ -4142,11 +4142,11 @@ export interface components {
             };
             /** @description The commit the space was last synchronized with (absent before the first sync ends). */
             commit?: string;
-            /** @description The revision of the space at that sync. */
+            /** @description The revision of the space at that sync (absent before the first sync ends). */
             revision?: string;
             /**
              * Format: date-time
-             * @description The `timestamp` of the last operation applied: an operation with an older one is skipped.
+             * @description The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).
              * @example 2026-03-14T09:26:53.000Z
              */
             timestamp?: string;
