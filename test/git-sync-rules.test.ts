@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { defaultRepositoryLimits, gitSyncHandler, GIT_SYNC } from '../server/git-sync/sync.job.js';
@@ -15,6 +15,8 @@ import { useHarness, type Account } from './support/harness.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 
 const h = useHarness();
+// Each test talks to a Git server through real processes (git http-backend): slower than the default allows on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 const credentials = { username: 'robin', password: 'pa55-w0rd-never-stored' };
 let git: GitHttpServer;
 let previousPrivateFetch: string | undefined;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { readdirSync, statSync } from 'node:fs';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { gitSyncHandler, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { useHarness, type Account } from './support/harness.js';
@@ -14,6 +14,8 @@ import { open, publish } from './published-support.js';
 import { newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
+// Each test talks to a Git server through real processes (git http-backend): slower than the default allows on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 const credentials = { username: 'dana', password: 's3cret-token-for-git' };
 let git: GitHttpServer;
 let previousPrivateFetch: string | undefined;
