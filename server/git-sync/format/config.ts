@@ -50,7 +50,8 @@ export function readConfig(files: RepositoryFiles, projectDirectory: string): Re
   const field = (value: unknown, name: string, fallback: string): string => {
     if (value === undefined || value === null) return fallback;
     if (typeof value !== 'string') throw new RepositoryFormatError(configPath, `${name} must be a path`);
-    return checkedPath(value, `${configPath} (${name})`);
+    // `/docs` reads as the project's `docs`, as `./docs` does: the paths are relative to the project.
+    return checkedPath(value.replace(/^\/+/, ''), `${configPath} (${name})`);
   };
   const root = field(doc.root, 'root', '');
   const structure = doc.structure ?? {};

@@ -7,9 +7,9 @@ import type { StoredPage } from '../../content/revision-content.js';
 import { RepositoryFormatError } from './types.js';
 
 /** The page fields front matter carries. */
-export type PageFrontMatter = Partial<Pick<StoredPage, 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition' | 'slug'>>;
+export type PageFrontMatter = Partial<Pick<StoredPage, 'title' | 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition' | 'slug'>>;
 
-const stringKeys = ['description', 'icon', 'emoji', 'condition', 'slug'] as const;
+const stringKeys = ['title', 'description', 'icon', 'emoji', 'condition', 'slug'] as const;
 const flagKeys = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 const opening = /^---[ \t]*\r?\n/;
@@ -58,7 +58,7 @@ export function readFrontMatter(text: string, path: string): { data: PageFrontMa
 /** The front matter block of `data` (with its closing line and a blank line), or '' when there is nothing to say. */
 export function writeFrontMatter(data: PageFrontMatter): string {
   const out: Record<string, unknown> = {};
-  for (const key of ['description', 'icon', 'emoji'] as const) if (data[key] !== undefined) out[key] = data[key];
+  for (const key of ['title', 'description', 'icon', 'emoji'] as const) if (data[key] !== undefined) out[key] = data[key];
   for (const key of flagKeys) if (data[key] === true) out[key] = true;
   for (const key of ['condition', 'slug'] as const) if (data[key] !== undefined) out[key] = data[key];
   if (Object.keys(out).length === 0) return '';

@@ -35,14 +35,12 @@ export function slugOfPath(path: string, readme: string): string | undefined {
 
 /** A slug as one path segment: no separators or control characters, not hidden, not empty. */
 function segmentOf(slug: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = slug.replace(/[/\\\u0000-\u001f\u007f]/g, '-').replace(/^\.+/, '');
   return cleaned === '' ? 'page' : cleaned;
 }
 
 /** A file name as one path segment under the assets folder. */
 function fileSegmentOf(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = name.replace(/[/\\\u0000-\u001f\u007f]/g, '-').replace(/^\.+/, '');
   return cleaned === '' ? 'file' : cleaned;
 }

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { guessContentType, slugify } from '../../content/apply-changes.js';
 import { stableJson } from '../../content/block-keys.js';
 import { assertStorableDocument } from '../../content/document-check.js';
+import { documentToMarkdown } from '../../content/markdown-document.js';
 import { setPageContent } from '../../content/page-content.js';
 import { emptyContent, type RevisionContent, type StoredFile, type StoredPage } from '../../content/revision-content.js';
 import { ApiError } from '../../errors.js';
@@ -19,7 +20,7 @@ import { ASSETS_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
 import { formatLimits } from './limits.js';
 import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
 import { siblingKeys } from './positions.js';
-import { readRefs } from './refs.js';
+import { readRefs, writeRefs } from './refs.js';
 import { readTitle } from './title.js';
 import { isPageFile, treeFromFolders, treeFromSummary, type TreeNode } from './tree.js';
 import { RepositoryFormatError, type ImportedContent, type ReadOptions, type RepositoryFiles } from './types.js';
@@ -88,6 +89,12 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
     if (path !== undefined && !at.has(path)) at.set(path, id);
   }
   return at;
+}
+
+/** The fields of a stored page this format does not read or write (none today; any added later), kept. */
+const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'createdAt', 'updatedAt']);
+function carried(old: StoredPage | undefined): Partial<StoredPage> {
+  return old ? Object.fromEntries(Object.entries(old).filter(([k]) => !formatFields.has(k))) : {};
 }
 
 const same = (a: object, b: object) => stableJson({ ...a, createdAt: undefined, updatedAt: undefined }) === stableJson({ ...b, createdAt: undefined, updatedAt: undefined });
@@ -180,8 +187,11 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     if (node.kind === 'group') {
       const title = node.title ?? '';
       const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
-      read = { page: { id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
-      paths.set(id, `${node.path ?? joinPath(docsRoot, slug)}/`);
+      read = { page: { ...carried(old), id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
+      const folder = node.path ?? joinPath(docsRoot, slug);
+      paths.set(id, `${folder}/`);
+      // A link to a group is a link to its folder (`guides/`).
+      if (!pageAt.has(folder)) pageAt.set(folder, id);
     } else {
       const path = node.path!;
       const bytes = files.get(path)!;
@@ -192,8 +202,9 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const { title: heading, rest } = readTitle(body);
       const rel = below(docsRoot, path)!;
       const fileTitle = basename(path).toLowerCase() === 'readme.md' && dirname(path) !== docsRoot ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
-      const title = heading ?? (node.title || fileTitle);
+      const title = data.title ?? heading ?? (node.title || fileTitle);
       const page: StoredPage = {
+        ...carried(old),
         id,
         parent,
         position: '',
@@ -230,11 +241,22 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
 
   // Documents, now that links can resolve; a page that was in the space is aligned with its blocks.
   const pages: StoredPage[] = [];
+  const newPages = new Map(reads.map((r) => [r.page.id, r.page]));
+  const newFiles = new Map(readFiles.map((f) => [f.id, f]));
   for (const r of reads) {
     if (r.body !== undefined) {
       const page = r.page;
-      if (r.old?.document) page.document = r.old.document;
-      else if (r.old?.markdown !== undefined) Object.assign(page, { markdown: r.old.markdown, keys: r.old.keys });
+      if (r.old?.document) {
+        // A file that says what the page said (as an export writes it) is the page's document unchanged:
+        // no parse, no alignment (what most pages of a sync are).
+        const refs = writeRefs(r.path!, { pages: paths, files: paths }, newPages, newFiles);
+        if (documentToMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
+          page.document = r.old.document;
+          pages.push(same(r.old, page) ? r.old : page);
+          continue;
+        }
+        page.document = r.old.document;
+      } else if (r.old?.markdown !== undefined) Object.assign(page, { markdown: r.old.markdown, keys: r.old.keys });
       try {
         setPageContent(page, { markdown: r.body }, r.path!, readRefs(r.path!, docsRoot, pageAt, fileAt));
         assertStorableDocument(page.document!, r.path!);

@@ -14,8 +14,9 @@ export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, stri
     if (!ref || ('space' in ref && ref.space !== undefined)) return undefined;
     if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page !== undefined)) {
       const to = paths.pages.get(ref.kind === 'page' ? ref.page : ref.page!);
-      if (to === undefined || to.endsWith('/')) return undefined;
-      const url = relativeUrl(folder, to);
+      if (to === undefined) return undefined;
+      // A group has no file: a link to it is a link to its folder, `guides/`.
+      const url = to.endsWith('/') ? `${relativeUrl(folder, to.slice(0, -1))}/` : relativeUrl(folder, to);
       return ref.kind === 'anchor' ? `${url}#${ref.anchor}` : url;
     }
     if (ref.kind === 'file') {

@@ -23,6 +23,9 @@ export function readTitle(body: string): { title?: string; rest: string } {
   const match = /^(?:[ \t]*\r?\n)*([^\n]*)(\n|$)/.exec(body);
   const line = match?.[1].replace(/\r$/, '') ?? '';
   if (!match || !headingLine.test(line)) return { rest: body };
+  // A title of plain words needs no parser (most titles); anything Markdown might mean is parsed.
+  const plain = /^ {0,3}#[ \t]+([^\\`*_[\]<>&!~$#|{}]*?)[ \t]*$/.exec(line);
+  if (plain) return { title: plain[1], rest: body.slice(match[0].length).replace(/^(?:[ \t]*\r?\n)+/, '') };
   const heading = parseMarkdown(line).children[0];
   if (heading?.type !== 'heading' || heading.depth !== 1) return { rest: body };
   return { title: textOf(heading).trim(), rest: body.slice(match[0].length).replace(/^(?:[ \t]*\r?\n)+/, '') };

@@ -51,7 +51,8 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
       if (hasScheme(entry.target)) return skip(`links to ${entry.target}, outside the repository`);
       const link = resolveLink(folder, entry.target, docsRoot);
       if (!link) throw new RepositoryFormatError(summaryPath, `line ${entry.line}: the link ${entry.target} leaves the docs root`);
-      if (!/\.md$/i.test(link.path)) return skip(`links to ${link.path}, not a Markdown file`);
+      if (link.path === summaryPath) return skip('links to the table of contents itself');
+      if (!isPageFile(below(docsRoot, link.path)!)) return skip(`links to ${link.path}, not a Markdown file outside hidden folders`);
       if (!exists(link.path)) return skip(`links to ${link.path}, which is not in the repository`);
       if (listed.has(link.path)) return skip(`links to ${link.path} again (a file is one page)`);
       listed.add(link.path);

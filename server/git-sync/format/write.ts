@@ -12,7 +12,7 @@ import { layoutOf, slugOfPath, type Layout } from './layout.js';
 import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
 import { writeRefs } from './refs.js';
 import { writeSummary, type SummaryItem } from './summary.js';
-import { writeTitle } from './title.js';
+import { readTitle, writeTitle } from './title.js';
 import { RepositoryFormatError, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
 
 export const VARS_FILE = '.gitbook/vars.yaml';
@@ -30,7 +30,10 @@ function checkedStructure(structure: RepositoryStructure): RepositoryStructure {
 function pageFile(page: StoredPage, path: string, docsRoot: string, structure: RepositoryStructure, layout: Layout, byId: { pages: Map<string, StoredPage>; files: Map<string, RevisionContent['files'][number]> }): string {
   const rel = below(docsRoot, path)!;
   const pathSlug = slugOfPath(rel, structure.readme) ?? slugify(page.title);
+  const heading = writeTitle(page.title);
   const front = writeFrontMatter({
+    // A title its `# Title` line cannot say exactly (spaces around it, a line break) is said here too.
+    ...(readTitle(heading).title !== page.title && { title: page.title }),
     description: page.description,
     icon: page.icon,
     emoji: page.emoji,
@@ -41,7 +44,7 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
     ...(page.slug !== pathSlug && { slug: page.slug }),
   });
   const markdown = documentToMarkdown(pageDocument(page), writeRefs(path, layout, byId.pages, byId.files));
-  return `${front}${writeTitle(page.title)}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
+  return `${front}${heading}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
 }
 
 /** The table of contents: the readme first, then the top-level pages and groups in order. */
