@@ -12,6 +12,30 @@ export const reusableContentId = 'rsc_01JD3QE2K8PA4ZG';
 export const sectionId = 'installing-the-cli';
 
 // ---------------------------------------------------------------------------------------------------
+// Git metadata (mutable: `metadata=false` omits it)
+
+export const GitSyncBlob = z
+  .object({
+    oid: z.string().openapi({ description: 'SHA of the blob.' }),
+    path: z.string().openapi({ description: 'Path of the blob in the Git tree, from the repository root.' }),
+  })
+  .openapi('GitSyncBlob', { description: 'Where a page or file of a revision is in the Git repository it was synchronized with.' });
+
+export const GitSyncCommit = z
+  .object({
+    oid: z.string().openapi({ description: 'SHA of the commit.' }),
+    message: z.string().openapi({ description: 'Message of the commit.' }),
+    createdByGitBook: z.boolean().openapi({ description: 'True when the commit was written by an export from this space; false for content imported from Git.' }),
+    url: z.string().openapi({ description: 'URL of the commit (`repoCommitURL` + its SHA), when a `repoCommitURL` was given.' }).optional(),
+    ref: z.string().openapi({ description: 'The ref the commit was imported from or pushed to.' }).optional(),
+  })
+  .openapi('GitSyncCommit', { description: 'The Git commit a revision was imported from or exported to.' });
+
+const gitBlobField = GitSyncBlob.openapi({
+  description: 'Its blob in the repository the revision was synchronized with; absent on revisions no import or export wrote, and with `metadata=false`.',
+}).optional();
+
+// ---------------------------------------------------------------------------------------------------
 // File
 
 export const revisionFileExample = {
@@ -37,6 +61,7 @@ export const RevisionFile = z
       .object({ width: z.number(), height: z.number() })
       .optional()
       .openapi({ description: 'Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …).' }),
+    git: gitBlobField,
   })
   .openapi('RevisionFile', { description: 'A file of a revision.', example: revisionFileExample });
 
@@ -99,6 +124,7 @@ const revisionPageFields = {
     .optional(),
   computed: RevisionComputedSource.openapi({ description: 'For computed pages: how the content is produced.' }).optional(),
   computedSeed: z.string().openapi({ description: 'Seed making the computed content stable across computations.' }).optional(),
+  git: gitBlobField,
 };
 
 const RevisionPageFields = z.object(revisionPageFields);
@@ -186,8 +212,11 @@ export const Revision = z
     urls: z.object({ app: z.url() }),
     type: z.enum(revisionTypes).openapi({
       description:
-        'How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.',
+        'How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date, or content imported from Git), computed.',
     }),
+    git: GitSyncCommit.openapi({
+      description: 'The Git commit the revision was imported from or exported to; absent when no Git Sync wrote it, and with `metadata=false`.',
+    }).optional(),
   })
   .openapi('Revision', { description: 'A version of the content of a space: its pages, files and reusable contents.', example: revisionExample });
 

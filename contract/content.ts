@@ -29,7 +29,7 @@ export const changeRequestId = 'crq_01JD3QG5P8TN2WA';
 
 /** `metadata` and `computed`: shared by every read of space and change-request content. */
 export const contentQuery = {
-  metadata: queryBoolean('Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way.').optional(),
+  metadata: queryBoolean('Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files.').optional(),
   computed: queryBoolean('Compute the content of computed pages and reusable contents (default true; false skips it).').optional(),
 };
 

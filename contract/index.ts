@@ -7,6 +7,7 @@ import { collectionOperations } from './collections.js';
 import { commentOperations } from './comments.js';
 import { contentOperations } from './content.js';
 export { downloadOperations } from './downloads.js';
+import { gitSyncOperations } from './git-sync.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
@@ -37,6 +38,7 @@ export const areaOperations = {
   spaces: spaceOperations,
   comments: commentOperations,
   content: contentOperations,
+  gitSync: gitSyncOperations,
   search: searchOperations,
   changeRequests: changeRequestOperations,
   changeRequestContent: changeRequestContentOperations,
@@ -73,6 +75,7 @@ export const tags = [
   { name: 'spaces', description: 'Spaces: containers of pages and files, with soft delete and restore.' },
   { name: 'comments', description: 'Comments on a space and their replies.' },
   { name: 'content', description: 'The content of a space: revisions, pages, files, links, backlinks and search.' },
+  { name: 'space-git', description: 'Git Sync: a space imported from and exported to a Git repository.' },
   { name: 'change-requests', description: 'Change requests against a space, and their content.' },
   { name: 'sites', description: 'Published docs sites.' },
   { name: 'site-sections', description: 'Sections and section groups of a docs site.' },

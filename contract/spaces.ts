@@ -1,5 +1,6 @@
 import { DateTime, DefaultLevel, listExample, listOf, paginationQuery, positionOf, TranslationLanguage, trimmedText } from './common.js';
 import { ex } from './examples.js';
+import { GitSyncState } from './git-sync-schemas.js';
 import { SpaceMergeRules } from './merge-rules.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
@@ -37,7 +38,7 @@ export const spaceExample = {
     admin: true,
     viewInviteLinks: true,
     edit: true,
-    triggerGitSync: true,
+    triggerGitSync: false,
     comment: true,
     merge: true,
     review: true,
@@ -77,6 +78,7 @@ export const Space = z
         description: 'Where readers open the space: absent unless a published site publishes it (`getSpaceById` only; a share-link site needs `shareKey`).',
       }).optional(),
     }),
+    gitSync: GitSyncState.openapi({ description: 'The Git Sync of the space: present once an import or export was requested on it (getSpaceGitInfo).' }).optional(),
     permissions: z.object({
       view: z.boolean(),
       access: z.boolean(),
@@ -90,7 +92,8 @@ export const Space = z
       installIntegration: z.boolean(),
     }).openapi({
       description:
-        'What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are ' +
+        'What the caller may do on the space. `triggerGitSync` is true only when the space has a Git Sync (`gitSync`) and the caller ' +
+        'may edit. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are ' +
         'false whatever the role (every change of the content is refused, 409).',
     }),
   })

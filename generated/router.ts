@@ -162,6 +162,12 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   listSpacePageBacklinks(input: Input<'listSpacePageBacklinks', Grants['space']>, ctx: Ctx): Promise<Reply<'listSpacePageBacklinks', 200> | Reply<'listSpacePageBacklinks', 400> | Reply<'listSpacePageBacklinks', 401> | Reply<'listSpacePageBacklinks', 403> | Reply<'listSpacePageBacklinks', 404> | Reply<'listSpacePageBacklinks', 429> | Reply<'listSpacePageBacklinks', 500> | Reply<'listSpacePageBacklinks', 503>>;
   /** GET /spaces/{spaceId}/links — List the links of a space */
   listSpaceLinks(input: Input<'listSpaceLinks', Grants['space']>, ctx: Ctx): Promise<Reply<'listSpaceLinks', 200> | Reply<'listSpaceLinks', 400> | Reply<'listSpaceLinks', 401> | Reply<'listSpaceLinks', 403> | Reply<'listSpaceLinks', 404> | Reply<'listSpaceLinks', 429> | Reply<'listSpaceLinks', 500> | Reply<'listSpaceLinks', 503>>;
+  /** POST /spaces/{spaceId}/git/import — Pull content into a space from a Git repository */
+  importGitRepository(input: Input<'importGitRepository', Grants['space']>, ctx: Ctx): Promise<Reply<'importGitRepository', 204> | Reply<'importGitRepository', 400> | Reply<'importGitRepository', 401> | Reply<'importGitRepository', 403> | Reply<'importGitRepository', 404> | Reply<'importGitRepository', 409> | Reply<'importGitRepository', 413> | Reply<'importGitRepository', 415> | Reply<'importGitRepository', 429> | Reply<'importGitRepository', 500> | Reply<'importGitRepository', 503>>;
+  /** POST /spaces/{spaceId}/git/export — Push space content to a Git repository */
+  exportToGitRepository(input: Input<'exportToGitRepository', Grants['space']>, ctx: Ctx): Promise<Reply<'exportToGitRepository', 204> | Reply<'exportToGitRepository', 400> | Reply<'exportToGitRepository', 401> | Reply<'exportToGitRepository', 403> | Reply<'exportToGitRepository', 404> | Reply<'exportToGitRepository', 409> | Reply<'exportToGitRepository', 413> | Reply<'exportToGitRepository', 415> | Reply<'exportToGitRepository', 429> | Reply<'exportToGitRepository', 500> | Reply<'exportToGitRepository', 503>>;
+  /** GET /spaces/{spaceId}/git/info — Get the Git Sync state of a space */
+  getSpaceGitInfo(input: Input<'getSpaceGitInfo', Grants['space']>, ctx: Ctx): Promise<Reply<'getSpaceGitInfo', 200> | Reply<'getSpaceGitInfo', 400> | Reply<'getSpaceGitInfo', 401> | Reply<'getSpaceGitInfo', 403> | Reply<'getSpaceGitInfo', 404> | Reply<'getSpaceGitInfo', 429> | Reply<'getSpaceGitInfo', 500> | Reply<'getSpaceGitInfo', 503>>;
   /** GET /spaces/{spaceId}/search — Search the content of a space */
   searchSpaceContent(input: Input<'searchSpaceContent', Grants['space']>, ctx: Ctx): Promise<Reply<'searchSpaceContent', 200> | Reply<'searchSpaceContent', 400> | Reply<'searchSpaceContent', 401> | Reply<'searchSpaceContent', 403> | Reply<'searchSpaceContent', 404> | Reply<'searchSpaceContent', 429> | Reply<'searchSpaceContent', 500> | Reply<'searchSpaceContent', 503>>;
   /** GET /orgs/{organizationId}/search — Search the content of an organization */
@@ -520,6 +526,9 @@ export const routes = [
   { operationId: 'listSpacePageLinks', method: 'get', path: '/spaces/:spaceId/content/page/:pageId/links' },
   { operationId: 'listSpacePageBacklinks', method: 'get', path: '/spaces/:spaceId/content/page/:pageId/backlinks' },
   { operationId: 'listSpaceLinks', method: 'get', path: '/spaces/:spaceId/links' },
+  { operationId: 'importGitRepository', method: 'post', path: '/spaces/:spaceId/git/import' },
+  { operationId: 'exportToGitRepository', method: 'post', path: '/spaces/:spaceId/git/export' },
+  { operationId: 'getSpaceGitInfo', method: 'get', path: '/spaces/:spaceId/git/info' },
   { operationId: 'searchSpaceContent', method: 'get', path: '/spaces/:spaceId/search' },
   { operationId: 'searchOrganizationContent', method: 'get', path: '/orgs/:organizationId/search' },
   { operationId: 'listChangeRequestsForSpace', method: 'get', path: '/spaces/:spaceId/change-requests' },

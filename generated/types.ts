@@ -936,6 +936,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/git/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pull content into a space from a Git repository
+         * @description Queues an import of the ref of the repository into the space, in GitBook's repository format (`.gitbook.yaml`, `SUMMARY.md`, Markdown pages, `.gitbook/assets/`), and configures the space's Git Sync with this repository. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo (and of the space's `gitSync`). The import writes one new revision (type `update`) recording the commit in its `git`. When both the space and the repository changed since the last sync, pages changed on one side only are merged, and pages changed on both make the import fail naming them, unless `force` (the repository wins). A repository over the limits (files, bytes) or that cannot be fetched fails the operation with the reason; the space is then left as it was. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        post: operations["importGitRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/git/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push space content to a Git repository
+         * @description Queues an export of the space's current content to the branch `ref` of the repository: the pages, `SUMMARY.md`, `.gitbook.yaml` and the files under `.gitbook/assets/`, written as one commit on top of the branch (files of the repository outside the docs are kept) and pushed. The commit's author is the creator of the change request whose merge made the current revision, or else the caller. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo. When the branch moved since the last sync, the export fails (naming the pages changed on both sides) unless `force`; a failed push leaves the space and the branch as they were. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        post: operations["exportToGitRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/git/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the Git Sync state of a space
+         * @description Returns the space's Git Sync: its repository (without credentials), the commit and revision of the last sync, and the latest operation with its state and outcome. 404 when no import or export was ever requested on the space. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getSpaceGitInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/search": {
         parameters: {
             query?: never;
@@ -3616,6 +3676,26 @@ export interface components {
         UpdateAgentInstructions: {
             instructions: components["schemas"]["Document"] & unknown;
         };
+        /** @description Where a page or file of a revision is in the Git repository it was synchronized with. */
+        GitSyncBlob: {
+            /** @description SHA of the blob. */
+            oid: string;
+            /** @description Path of the blob in the Git tree, from the repository root. */
+            path: string;
+        };
+        /** @description The Git commit a revision was imported from or exported to. */
+        GitSyncCommit: {
+            /** @description SHA of the commit. */
+            oid: string;
+            /** @description Message of the commit. */
+            message: string;
+            /** @description True when the commit was written by an export from this space; false for content imported from Git. */
+            createdByGitBook: boolean;
+            /** @description URL of the commit (`repoCommitURL` + its SHA), when a `repoCommitURL` was given. */
+            url?: string;
+            /** @description The ref the commit was imported from or pushed to. */
+            ref?: string;
+        };
         /**
          * @description A file of a revision.
          * @example {
@@ -3648,6 +3728,7 @@ export interface components {
                 width: number;
                 height: number;
             };
+            git?: components["schemas"]["GitSyncBlob"] & unknown;
         };
         RevisionFileList: {
             /** @description Absent on the last page. */
@@ -3759,6 +3840,7 @@ export interface components {
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             /** @description Seed making the computed content stable across computations. */
             computedSeed?: string;
+            git?: components["schemas"]["GitSyncBlob"] & unknown;
             /** @description Child pages, in order (documents and groups). */
             pages?: components["schemas"]["RevisionPage"][];
         };
@@ -3889,10 +3971,11 @@ export interface components {
                 app: string;
             };
             /**
-             * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date), computed.
+             * @description How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date, or content imported from Git), computed.
              * @enum {string}
              */
             type: "edits" | "merge" | "rollback" | "update" | "computed";
+            git?: components["schemas"]["GitSyncCommit"] & unknown;
         };
         /**
          * @description ok: no problem found; broken: the target does not exist in the revision; in-app: the target is an internal URL in the app.
@@ -4106,6 +4189,127 @@ export interface components {
             count: number;
             items: components["schemas"]["SearchOrganizationResult"][];
         };
+        /** @description A page changed both in the space and in the repository since the last sync. */
+        GitSyncConflict: {
+            /** @description Id of the page. */
+            page: string;
+            title: string;
+            /** @description Path of the page in the space. */
+            path: string;
+            /** @description Path of its file in the repository, when it has one. */
+            gitPath?: string;
+        };
+        /**
+         * @description The Git Sync of a space: its repository and the latest operation.
+         * @example {
+         *       "installationId": "gsy_01JD3QN2B7WX4TQ",
+         *       "installationProvider": "github",
+         *       "installationStatus": "active",
+         *       "integration": "github",
+         *       "repoName": "acme/docs",
+         *       "url": "https://github.com/acme/docs/blob/main/",
+         *       "repository": {
+         *         "url": "https://github.com/acme/docs.git",
+         *         "ref": "refs/heads/main",
+         *         "projectDirectory": "docs"
+         *       },
+         *       "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+         *       "revision": "rev_01JD3Q7F2V6RM0B",
+         *       "timestamp": "2026-05-02T16:41:07.000Z",
+         *       "operation": {
+         *         "id": "job_01JD3QN4H8ZP2RC",
+         *         "state": "success",
+         *         "direction": "import",
+         *         "startedAt": "2026-05-02T16:41:07.000Z",
+         *         "endedAt": "2026-05-02T16:41:07.000Z",
+         *         "result": "applied",
+         *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+         *         "revision": "rev_01JD3Q7F2V6RM0B"
+         *       },
+         *       "updatedAt": "2026-05-02T16:41:07.000Z"
+         *     }
+         */
+        GitSyncState: {
+            /** @description Id of the sync of this space (one per space). */
+            installationId: string;
+            /**
+             * @description Where the repository is hosted: github (github.com), gitlab (gitlab.com or a host named gitlab…), git (any other smart-HTTP Git server).
+             * @enum {string}
+             */
+            installationProvider: "github" | "gitlab" | "git";
+            /**
+             * @description Always `active`: a sync is configured by its first import or export.
+             * @enum {string}
+             */
+            installationStatus: "active";
+            /**
+             * @deprecated
+             * @description Deprecated: the provider again, for clients of the older field.
+             */
+            integration?: string;
+            /** @description Repository name: the path of the repository URL without `.git` (`acme/docs`). */
+            repoName: string;
+            /** @description The repository tree URL (`repoTreeURL` or `gitInfo.url` of the last operation), used for the "edit on" links of published pages; absent when none was given. */
+            url?: string;
+            /** @description The repository of the last operation. */
+            repository: {
+                /** @description The repository URL, without any credentials it was given with. */
+                url: string;
+                ref: string;
+                projectDirectory?: string;
+                /** @description `repoCommitURL`: prefix of the URL of a commit. */
+                commitURL?: string;
+            };
+            /** @description The commit the space was last synchronized with (absent before the first sync ends). */
+            commit?: string;
+            /** @description The revision of the space at that sync (absent before the first sync ends). */
+            revision?: string;
+            /**
+             * Format: date-time
+             * @description The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            timestamp?: string;
+            /** @description The latest operation requested on the space. */
+            operation?: {
+                /** @description Id of the operation. */
+                id: string;
+                /** @enum {string} */
+                state: "running" | "failure" | "success" | "timeout";
+                /** @enum {string} */
+                direction: "import" | "export";
+                /**
+                 * Format: date-time
+                 * @description When the operation was requested.
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                startedAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-14T09:26:53.000Z
+                 */
+                endedAt?: string;
+                /** @description Why the operation failed, when it did. */
+                error?: string;
+                /**
+                 * @description For a success: applied (content or a commit was written), unchanged (both sides already held the same content), skipped (its `timestamp` is older than the last operation applied).
+                 * @enum {string}
+                 */
+                result?: "applied" | "unchanged" | "skipped";
+                /** @description For a failure caused by changes on both sides: the pages changed on both. */
+                conflicts?: components["schemas"]["GitSyncConflict"][];
+                /** @description The commit imported, or the one an export pushed. */
+                commit?: string;
+                /** @description The revision an import wrote (for a standalone import, a revision that is not the space's). */
+                revision?: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the sync was last configured or ran.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt: string;
+        };
         /**
          * @description A container of pages and files.
          * @example {
@@ -4139,7 +4343,7 @@ export interface components {
          *         "admin": true,
          *         "viewInviteLinks": true,
          *         "edit": true,
-         *         "triggerGitSync": true,
+         *         "triggerGitSync": false,
          *         "comment": true,
          *         "merge": true,
          *         "review": true,
@@ -4202,7 +4406,8 @@ export interface components {
                  */
                 published?: string;
             };
-            /** @description What the caller may do on the space. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
+            gitSync?: components["schemas"]["GitSyncState"] & unknown;
+            /** @description What the caller may do on the space. `triggerGitSync` is true only when the space has a Git Sync (`gitSync`) and the caller may edit. While `editMode` is `locked`, `edit`, `merge` and `triggerGitSync` are false whatever the role (every change of the content is refused, 409). */
             permissions: {
                 view: boolean;
                 access: boolean;
@@ -5281,7 +5486,7 @@ export interface components {
          *           "admin": true,
          *           "viewInviteLinks": true,
          *           "edit": true,
-         *           "triggerGitSync": true,
+         *           "triggerGitSync": false,
          *           "comment": true,
          *           "merge": true,
          *           "review": true,
@@ -5366,7 +5571,7 @@ export interface components {
          *               "admin": true,
          *               "viewInviteLinks": true,
          *               "edit": true,
-         *               "triggerGitSync": true,
+         *               "triggerGitSync": false,
          *               "comment": true,
          *               "merge": true,
          *               "review": true,
@@ -5466,7 +5671,7 @@ export interface components {
          *                   "admin": true,
          *                   "viewInviteLinks": true,
          *                   "edit": true,
-         *                   "triggerGitSync": true,
+         *                   "triggerGitSync": false,
          *                   "comment": true,
          *                   "merge": true,
          *                   "review": true,
@@ -5997,7 +6202,7 @@ export interface components {
          *                     "admin": true,
          *                     "viewInviteLinks": true,
          *                     "edit": true,
-         *                     "triggerGitSync": true,
+         *                     "triggerGitSync": false,
          *                     "comment": true,
          *                     "merge": true,
          *                     "review": true,
@@ -6909,6 +7114,96 @@ export interface components {
                 }[];
             };
         };
+        ImportGitRepository: {
+            /**
+             * Format: uri
+             * @description URL of the Git repository (smart HTTP). It may carry basic-auth credentials (`https://user:token@host/repo.git`): they are used for this operation only, encrypted while it waits, and never stored with the sync or logged.
+             */
+            url: string;
+            /** @description The Git ref, e.g. `refs/heads/main`. */
+            ref: string;
+            /**
+             * Format: uri
+             * @description URL to use as a prefix for external file references, and for the "edit on" links of published pages.
+             */
+            repoTreeURL?: string;
+            /**
+             * Format: uri
+             * @description URL to use as a prefix for the commit URL (a revision's `git.url`).
+             */
+            repoCommitURL?: string;
+            /** @description Path to the root directory of the docs in the repository. */
+            repoProjectDirectory?: string;
+            /**
+             * Format: date-time
+             * @description The time of the event that triggered the operation: operations run in this order, and one older than the last one applied is skipped. Default: when the request is received.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            timestamp?: string;
+            /** @description Overwrite the other side even when both changed since the last sync. */
+            force?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: the provider and tree URL to show on the space (`repoTreeURL` is preferred).
+             */
+            gitInfo?: {
+                /** @enum {string} */
+                provider?: "github" | "gitlab";
+                /**
+                 * Format: uri
+                 * @description The repository tree URL.
+                 */
+                url?: string;
+            };
+            /** @description Write the imported content as a revision without making it the space's content (its id is the operation's `revision`). */
+            standalone?: boolean;
+        };
+        ExportToGitRepository: {
+            /**
+             * Format: uri
+             * @description URL of the Git repository (smart HTTP). It may carry basic-auth credentials (`https://user:token@host/repo.git`): they are used for this operation only, encrypted while it waits, and never stored with the sync or logged.
+             */
+            url: string;
+            /** @description The branch to push the commit to, e.g. `refs/heads/main`. */
+            ref: string;
+            /**
+             * Format: uri
+             * @description URL to use as a prefix for external file references, and for the "edit on" links of published pages.
+             */
+            repoTreeURL?: string;
+            /**
+             * Format: uri
+             * @description URL to use as a prefix for the commit URL (a revision's `git.url`).
+             */
+            repoCommitURL?: string;
+            /** @description Path to the root directory of the docs in the repository. */
+            repoProjectDirectory?: string;
+            /**
+             * Format: date-time
+             * @description The time of the event that triggered the operation: operations run in this order, and one older than the last one applied is skipped. Default: when the request is received.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            timestamp?: string;
+            /** @description Overwrite the other side even when both changed since the last sync. */
+            force?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: the provider and tree URL to show on the space (`repoTreeURL` is preferred).
+             */
+            gitInfo?: {
+                /** @enum {string} */
+                provider?: "github" | "gitlab";
+                /**
+                 * Format: uri
+                 * @description The repository tree URL.
+                 */
+                url?: string;
+            };
+            /** @description Message of the commit the export writes. */
+            commitMessage: string;
+            /** @description Push a snapshot of the content without linking it to the sync: the space's sync state (its commit and revision) is left as it was. */
+            standalone?: boolean;
+        };
         /**
          * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
          * @example {
@@ -7608,7 +7903,7 @@ export interface components {
          *           "admin": true,
          *           "viewInviteLinks": true,
          *           "edit": true,
-         *           "triggerGitSync": true,
+         *           "triggerGitSync": false,
          *           "comment": true,
          *           "merge": true,
          *           "review": true,
@@ -10571,7 +10866,7 @@ export interface operations {
                      *               "admin": true,
                      *               "viewInviteLinks": true,
                      *               "edit": true,
-                     *               "triggerGitSync": true,
+                     *               "triggerGitSync": false,
                      *               "comment": true,
                      *               "merge": true,
                      *               "review": true,
@@ -11407,7 +11702,7 @@ export interface operations {
                      *             "admin": true,
                      *             "viewInviteLinks": true,
                      *             "edit": true,
-                     *             "triggerGitSync": true,
+                     *             "triggerGitSync": false,
                      *             "comment": true,
                      *             "merge": true,
                      *             "review": true,
@@ -11784,7 +12079,7 @@ export interface operations {
                      *             "admin": true,
                      *             "viewInviteLinks": true,
                      *             "edit": true,
-                     *             "triggerGitSync": true,
+                     *             "triggerGitSync": false,
                      *             "comment": true,
                      *             "merge": true,
                      *             "review": true,
@@ -11875,7 +12170,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -11956,7 +12251,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -12076,7 +12371,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -12154,7 +12449,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -12232,7 +12527,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -12323,7 +12618,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -12412,7 +12707,7 @@ export interface operations {
                      *         "admin": true,
                      *         "viewInviteLinks": true,
                      *         "edit": true,
-                     *         "triggerGitSync": true,
+                     *         "triggerGitSync": false,
                      *         "comment": true,
                      *         "merge": true,
                      *         "review": true,
@@ -13352,7 +13647,7 @@ export interface operations {
     getCurrentRevision: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -13505,7 +13800,7 @@ export interface operations {
     listPages: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -13574,7 +13869,7 @@ export interface operations {
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -13636,7 +13931,7 @@ export interface operations {
     getFileById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -13759,7 +14054,7 @@ export interface operations {
                 format?: "document" | "markdown";
                 /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
                 evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -14021,6 +14316,172 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LinkItemList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    importGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://github.com/acme/docs.git",
+                 *       "ref": "refs/heads/main",
+                 *       "repoProjectDirectory": "docs",
+                 *       "repoTreeURL": "https://github.com/acme/docs/blob/main/",
+                 *       "repoCommitURL": "https://github.com/acme/docs/commit/",
+                 *       "timestamp": "2026-05-02T16:41:07.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImportGitRepository"];
+            };
+        };
+        responses: {
+            /** @description The import is queued. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    exportToGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://github.com/acme/docs.git",
+                 *       "ref": "refs/heads/main",
+                 *       "commitMessage": "Update the quickstart",
+                 *       "repoProjectDirectory": "docs",
+                 *       "timestamp": "2026-05-02T16:41:07.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExportToGitRepository"];
+            };
+        };
+        responses: {
+            /** @description The export is queued. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getSpaceGitInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Git Sync of the space. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "installationId": "gsy_01JD3QN2B7WX4TQ",
+                     *       "installationProvider": "github",
+                     *       "installationStatus": "active",
+                     *       "integration": "github",
+                     *       "repoName": "acme/docs",
+                     *       "url": "https://github.com/acme/docs/blob/main/",
+                     *       "repository": {
+                     *         "url": "https://github.com/acme/docs.git",
+                     *         "ref": "refs/heads/main",
+                     *         "projectDirectory": "docs"
+                     *       },
+                     *       "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+                     *       "revision": "rev_01JD3Q7F2V6RM0B",
+                     *       "timestamp": "2026-05-02T16:41:07.000Z",
+                     *       "operation": {
+                     *         "id": "job_01JD3QN4H8ZP2RC",
+                     *         "state": "success",
+                     *         "direction": "import",
+                     *         "startedAt": "2026-05-02T16:41:07.000Z",
+                     *         "endedAt": "2026-05-02T16:41:07.000Z",
+                     *         "result": "applied",
+                     *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+                     *         "revision": "rev_01JD3Q7F2V6RM0B"
+                     *       },
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GitSyncState"];
                 };
             };
             400: components["responses"]["BadRequestError"];
@@ -14915,7 +15376,7 @@ export interface operations {
     getRevisionOfChangeRequestById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -15149,7 +15610,7 @@ export interface operations {
     listPagesInChangeRequest: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -15220,7 +15681,7 @@ export interface operations {
                 page?: string;
                 /** @description Maximum number of items to return (1–1000, default 100). */
                 limit?: number;
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -15284,7 +15745,7 @@ export interface operations {
     getFileInChangeRequestById: {
         parameters: {
             query?: {
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -15411,7 +15872,7 @@ export interface operations {
                 format?: "document" | "markdown";
                 /** @description Evaluate the expressions of the content: `true`, `false` (default), or `deterministic-only` (only expressions with deterministic inputs). */
                 evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
@@ -16928,7 +17389,7 @@ export interface operations {
                      *                     "admin": true,
                      *                     "viewInviteLinks": true,
                      *                     "edit": true,
-                     *                     "triggerGitSync": true,
+                     *                     "triggerGitSync": false,
                      *                     "comment": true,
                      *                     "merge": true,
                      *                     "review": true,
@@ -17534,7 +17995,7 @@ export interface operations {
                      *                   "admin": true,
                      *                   "viewInviteLinks": true,
                      *                   "edit": true,
-                     *                   "triggerGitSync": true,
+                     *                   "triggerGitSync": false,
                      *                   "comment": true,
                      *                   "merge": true,
                      *                   "review": true,
@@ -17652,7 +18113,7 @@ export interface operations {
                      *               "admin": true,
                      *               "viewInviteLinks": true,
                      *               "edit": true,
-                     *               "triggerGitSync": true,
+                     *               "triggerGitSync": false,
                      *               "comment": true,
                      *               "merge": true,
                      *               "review": true,
@@ -17811,7 +18272,7 @@ export interface operations {
                      *               "admin": true,
                      *               "viewInviteLinks": true,
                      *               "edit": true,
-                     *               "triggerGitSync": true,
+                     *               "triggerGitSync": false,
                      *               "comment": true,
                      *               "merge": true,
                      *               "review": true,
@@ -17934,7 +18395,7 @@ export interface operations {
                      *               "admin": true,
                      *               "viewInviteLinks": true,
                      *               "edit": true,
-                     *               "triggerGitSync": true,
+                     *               "triggerGitSync": false,
                      *               "comment": true,
                      *               "merge": true,
                      *               "review": true,
@@ -18057,7 +18518,7 @@ export interface operations {
                      *                       "admin": true,
                      *                       "viewInviteLinks": true,
                      *                       "edit": true,
-                     *                       "triggerGitSync": true,
+                     *                       "triggerGitSync": false,
                      *                       "comment": true,
                      *                       "merge": true,
                      *                       "review": true,
@@ -18185,7 +18646,7 @@ export interface operations {
                      *                   "admin": true,
                      *                   "viewInviteLinks": true,
                      *                   "edit": true,
-                     *                   "triggerGitSync": true,
+                     *                   "triggerGitSync": false,
                      *                   "comment": true,
                      *                   "merge": true,
                      *                   "review": true,
@@ -18350,7 +18811,7 @@ export interface operations {
                      *                   "admin": true,
                      *                   "viewInviteLinks": true,
                      *                   "edit": true,
-                     *                   "triggerGitSync": true,
+                     *                   "triggerGitSync": false,
                      *                   "comment": true,
                      *                   "merge": true,
                      *                   "review": true,
@@ -18476,7 +18937,7 @@ export interface operations {
                      *                   "admin": true,
                      *                   "viewInviteLinks": true,
                      *                   "edit": true,
-                     *                   "triggerGitSync": true,
+                     *                   "triggerGitSync": false,
                      *                   "comment": true,
                      *                   "merge": true,
                      *                   "review": true,
@@ -18647,7 +19108,7 @@ export interface operations {
                      *                   "admin": true,
                      *                   "viewInviteLinks": true,
                      *                   "edit": true,
-                     *                   "triggerGitSync": true,
+                     *                   "triggerGitSync": false,
                      *                   "comment": true,
                      *                   "merge": true,
                      *                   "review": true,
@@ -18763,7 +19224,7 @@ export interface operations {
                      *               "admin": true,
                      *               "viewInviteLinks": true,
                      *               "edit": true,
-                     *               "triggerGitSync": true,
+                     *               "triggerGitSync": false,
                      *               "comment": true,
                      *               "merge": true,
                      *               "review": true,
@@ -18865,7 +19326,7 @@ export interface operations {
                      *           "admin": true,
                      *           "viewInviteLinks": true,
                      *           "edit": true,
-                     *           "triggerGitSync": true,
+                     *           "triggerGitSync": false,
                      *           "comment": true,
                      *           "merge": true,
                      *           "review": true,
@@ -19008,7 +19469,7 @@ export interface operations {
                      *           "admin": true,
                      *           "viewInviteLinks": true,
                      *           "edit": true,
-                     *           "triggerGitSync": true,
+                     *           "triggerGitSync": false,
                      *           "comment": true,
                      *           "merge": true,
                      *           "review": true,
@@ -19116,7 +19577,7 @@ export interface operations {
                      *           "admin": true,
                      *           "viewInviteLinks": true,
                      *           "edit": true,
-                     *           "triggerGitSync": true,
+                     *           "triggerGitSync": false,
                      *           "comment": true,
                      *           "merge": true,
                      *           "review": true,

@@ -12,6 +12,7 @@ import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
 import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
+import { gitSyncHandlers } from './git-sync/git-sync.handlers.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
@@ -38,6 +39,7 @@ const implemented = {
   ...spaceHandlers,
   ...spaceTreeHandlers,
   ...contentHandlers,
+  ...gitSyncHandlers,
   ...changeRequestHandlers,
   ...changeRequestContentHandlers,
   ...changeRequestReviewHandlers,

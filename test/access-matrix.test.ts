@@ -120,6 +120,7 @@ describe('access matrix', () => {
         : expected(op.access, caller);
     const params = await paramsOfCase(id, op, want === 'success' || (typeof want === 'number' && want < 300), caller);
     if (isGrantKind(caller)) await grantFor(world, grantCallers, caller, op, params);
+    await matrixFixtures.find((f) => f.prepare?.[id])?.prepare?.[id](world, params);
     const path = `/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}`;
     const makeBody = matrixFixtures.find((f) => f.bodies?.[id])?.bodies?.[id];
     const body = op.body ? ((await makeBody?.(world, params)) ?? {}) : undefined;

@@ -34,6 +34,8 @@ const addedFromPublicApi = [
     `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,
     `listTeamPermissionsIn${on}`, `updateTeamPermissionIn${on}`, `removeTeamFrom${on}`, `listPermissionsAggregateIn${on}`,
   ]),
+  // Git Sync: a space imported from and exported to a Git repository.
+  'importGitRepository', 'exportToGitRepository', 'getSpaceGitInfo',
 ];
 
 describe('published document', () => {

@@ -1,6 +1,6 @@
 import type { changeRequestContentOperations } from '../../contract/change-request-content.js';
 import type { SpaceGrant } from '../auth/access.js';
-import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
+import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
 import { fileLinks } from '../content/file-links.js';
 import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
 import { loadRevision } from '../content/revisions.store.js';
@@ -16,26 +16,26 @@ async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string) {
 }
 
 export const changeRequestContentHandlers = {
-  async getRevisionOfChangeRequestById({ grant, params }, ctx) {
+  async getRevisionOfChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: toRevision(ctx, where, revision) };
+    return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
-  async listPagesInChangeRequest({ grant, params }, ctx) {
+  async listPagesInChangeRequest({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, gitBlobsOf(revision, query.metadata)) } };
   },
   async listFilesInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: pageOfFiles(revision.content, query, where.links) };
+    return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
-  async getFileInChangeRequestById({ grant, params }, ctx) {
+  async getFileInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links) };
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getPageInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
     const page = findPage(revision.content, params.pageId);
-    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id }) };
+    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {
     const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);

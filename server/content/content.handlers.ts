@@ -1,35 +1,35 @@
 import type { contentOperations } from '../../contract/content.js';
 import type { AppHandlers } from '../handler-types.js';
-import { findFile, findPage, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
+import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
 import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
 import { applyTemplate } from './template-apply.js';
 
 export const contentHandlers = {
-  async getCurrentRevision({ grant }, ctx) {
+  async getCurrentRevision({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: toRevision(ctx, where, revision) };
+    return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
   async applyTemplateToSpace({ grant, body }, ctx) {
     await applyTemplate(ctx, grant, body);
     return { status: 204 };
   },
-  async listPages({ grant }, ctx) {
+  async listPages({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, gitBlobsOf(revision, query.metadata)) } };
   },
   async listFiles({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: pageOfFiles(revision.content, query, where.links) };
+    return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
-  async getFileById({ grant, params }, ctx) {
+  async getFileById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links) };
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getPageById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
     const page = findPage(revision.content, params.pageId);
-    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id }) };
+    return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listSpaceLinks({ grant, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);

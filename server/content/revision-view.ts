@@ -1,6 +1,6 @@
 // The API forms of a revision, its pages and its files. Paths and the tree are derived on read from the
-// flat stored pages. No space is synchronized with Git, so there is never Git metadata to show or to
-// omit (`metadata=false`), and there are no computed pages to compute or skip (`computed=false`).
+// flat stored pages. Git metadata (`git`) is shown from the revision's RevisionGit unless the read asks
+// `metadata=false`; there are no computed pages to compute or skip (`computed=false`).
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
@@ -9,7 +9,7 @@ import { pageDocument, pageMarkdown } from './page-content.js';
 import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
-import type { StoredRevision } from './revisions.store.js';
+import type { RevisionGit, StoredRevision } from './revisions.store.js';
 
 type Revision = components['schemas']['Revision'];
 type RevisionPage = components['schemas']['RevisionPage'];
@@ -26,8 +26,17 @@ export interface ContentLocation {
 
 export type PageFormat = 'document' | 'markdown';
 
+/** The Git blobs of a revision's pages and files to show (undefined: none, or `metadata=false`). */
+export type GitBlobs = RevisionGit['blobs'] | undefined;
+
+/** The blobs of a revision to show: none when the read asks `metadata=false`. */
+export function gitBlobsOf(revision: StoredRevision, metadata: boolean | undefined): GitBlobs {
+  return metadata === false ? undefined : revision.git?.blobs;
+}
+
 interface PageOptions {
   format?: PageFormat;
+  git?: GitBlobs;
   children: boolean;
   /** The revision the content is, so the page's Markdown is written once per revision. */
   revisionId?: string;
@@ -71,6 +80,7 @@ function pageView(
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
     ...(page.condition && { condition: page.condition }),
+    ...(options.git?.[page.id] && { git: options.git[page.id] }),
     ...(options.children && {
       pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
     }),
@@ -78,13 +88,13 @@ function pageView(
 }
 
 /** The page tree: top-level pages in order, each with its subpages (without their content). */
-export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent): RevisionPage[] {
+export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent, git?: GitBlobs): RevisionPage[] {
   const byId = new Map(content.pages.map((p) => [p.id, p]));
-  return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true }));
+  return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true, git }));
 }
 
 /** The API form of a stored file, with a signed download link served by this server. */
-export function toFile(file: StoredFile, links: FileLinks): RevisionFile {
+export function toFile(file: StoredFile, links: FileLinks, git?: GitBlobs): RevisionFile {
   return {
     id: file.id,
     name: file.name,
@@ -92,23 +102,26 @@ export function toFile(file: StoredFile, links: FileLinks): RevisionFile {
     downloadURL: links.url(file),
     size: file.size,
     ...(file.dimensions && { dimensions: file.dimensions }),
+    ...(git?.[file.id] && { git: git[file.id] }),
   };
 }
 
-/** The API form of a revision. */
-export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRevision): Revision {
+/** The API form of a revision; `metadata: false` omits its Git metadata. */
+export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRevision, metadata?: boolean): Revision {
   const { content } = revision;
+  const git = gitBlobsOf(revision, metadata);
   return {
     object: 'revision',
     id: revision.id,
     parents: revision.parents,
-    pages: toPageTree(ctx, where, content),
-    files: [...content.files].sort(byId).map((f) => toFile(f, where.links)),
+    pages: toPageTree(ctx, where, content, git),
+    files: [...content.files].sort(byId).map((f) => toFile(f, where.links, git)),
     reusableContents: content.reusableContents,
     variables: content.variables,
     createdAt: revision.createdAt.toISOString(),
     urls: { app: ctx.urls.app(where.appBase) },
     type: revision.type,
+    ...(metadata !== false && revision.git?.commit && { git: revision.git.commit }),
   };
 }
 
@@ -131,8 +144,8 @@ export function findFile(content: RevisionContent, fileId: string): StoredFile {
 }
 
 /** One page of the content's files in id order, as a list envelope (the cursor is the last id). */
-export function pageOfFiles(content: RevisionContent, request: { page?: string; limit?: number }, links: FileLinks) {
-  return pageOfItems([...content.files].sort(byId), (f) => f.id, request, (f) => toFile(f, links));
+export function pageOfFiles(content: RevisionContent, request: { page?: string; limit?: number }, links: FileLinks, git?: GitBlobs) {
+  return pageOfItems([...content.files].sort(byId), (f) => f.id, request, (f) => toFile(f, links, git));
 }
 
 /** Keyset pagination over an in-memory list sorted by `key`: the cursor is the last key (server/db/cursor.ts). */

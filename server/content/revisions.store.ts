@@ -8,19 +8,37 @@ import { sqlText } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
 
+/**
+ * Git metadata of a revision, written by Git Sync (server/git-sync/): the commit it was imported from or
+ * exported to, and where each of its pages and files is in that commit (by page or file id). Mutable
+ * metadata, unlike the content: an export sets it on the revision it pushed.
+ */
+export interface RevisionGit {
+  commit?: { oid: string; message: string; createdByGitBook: boolean; url?: string; ref?: string };
+  blobs: Record<string, { oid: string; path: string }>;
+}
+
 export interface StoredRevision {
   id: string;
   parents: string[];
   type: 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
   createdAt: Date;
   content: RevisionContent;
+  git?: RevisionGit;
 }
 
 /** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
 export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date): Promise<StoredRevision> {
   const [row] = await db.select().from(contentRevisions).where(eq(contentRevisions.id, id));
   if (!row) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
-  return { id: row.id, parents: row.parents, type: row.type as StoredRevision['type'], createdAt: row.createdAt, content: row.content as RevisionContent };
+  return {
+    id: row.id,
+    parents: row.parents,
+    type: row.type as StoredRevision['type'],
+    createdAt: row.createdAt,
+    content: row.content as RevisionContent,
+    ...(row.git ? { git: row.git as RevisionGit } : {}),
+  };
 }
 
 /**

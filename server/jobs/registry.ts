@@ -6,6 +6,7 @@ import { processOpenAPISpecHandler, PROCESS_OPENAPI_SPEC } from '../openapi/proc
 import { runTranslationHandler, RUN_TRANSLATION } from '../translations/run.job.js';
 import { clusterConversations, CLUSTER_CONVERSATIONS } from '../conversations/cluster.job.js';
 import { indexSpaceSearch, INDEX_SPACE, sweepSearchIndexes, sweepSearchIndexesJob, SWEEP_SEARCH_INDEXES } from '../search/index.job.js';
+import { gitSyncHandler, GIT_SYNC } from '../git-sync/sync.job.js';
 import type { EnqueueInput } from './queue.js';
 import type { JobHandlers } from './runner.js';
 
@@ -17,6 +18,7 @@ export const jobHandlers: JobHandlers = {
   [DELIVER_INTEGRATION_EVENT]: deliverIntegrationEvent,
   [INDEX_SPACE]: indexSpaceSearch,
   [SWEEP_SEARCH_INDEXES]: sweepSearchIndexes,
+  [GIT_SYNC]: gitSyncHandler(),
 };
 
 /** The jobs each server start makes sure are pending; their uniqueKey makes that a no-op when they are. */

@@ -91,6 +91,8 @@ export interface PageView {
   showTitle?: boolean;
   /** The page's absolute URL, for the social preview (Open Graph). */
   canonical?: string;
+  /** "Edit on GitHub" and where: the page's file in the space's Git repository (customization `git.showEditLink`). */
+  editLink?: Link;
 }
 
 const current = (link: Link) => (link.current ? ' aria-current="page"' : '');
@@ -150,7 +152,7 @@ ${view.scripts.map((s) => `<script src="${escapeHtml(s.script)}" defer></script>
 ${headerLinks}${view.searchAction ? `<form class="search" role="search" action="${escapeHtml(view.searchAction)}"><input type="search" name="q" placeholder="Search" aria-label="Search" value="${escapeHtml(view.query ?? '')}"></form>` : ''}${view.signOut ? `<a class="signout" href="${escapeHtml(view.signOut)}">Sign out</a>` : ''}</header>
 <div class="layout"><aside><nav aria-label="Pages">${view.variants.length > 1 ? `<div class="variants">${view.variants.map((v) => `<a href="${escapeHtml(v.href)}"${current(v)}>${escapeHtml(v.title)}</a>`).join('')}</div>` : ''}<ul>${sidebarHtml(view.sidebar)}</ul></nav></aside>
 <main><article>${articleHead(view)}</article>
-${pager}</main></div>
+${view.editLink ? `<p class="edit-link"><a href="${escapeHtml(view.editLink.href)}" rel="noopener">${escapeHtml(view.editLink.title)}</a></p>\n` : ''}${pager}</main></div>
 <footer>${footerGroups}${escapeHtml(custom.footer?.copyright ?? view.siteTitle)}</footer></body></html>`;
 }
 

@@ -18,6 +18,7 @@ import { visitorKey } from '../sites/publishing-auth.js';
 import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
 import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
+import { editLinkOf } from '../git-sync/edit-link.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
@@ -296,6 +297,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const previous = at > 0 ? order[at - 1] : undefined;
   const next = at >= 0 && at < order.length - 1 ? order[at + 1] : undefined;
   const indexable = site.visibility === 'public' && pageIndexable(target.page);
+  const editLink = frame.customization.git?.showEditLink ? await editLinkOf(options.db, nav.variant!.space.id, target.page.id) : undefined;
   const html = pageHtml({
     ...frame,
     title: target.page.title,
@@ -307,6 +309,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     content: renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
+    ...(editLink && { editLink }),
   });
   return { status: 200, indexable, html };
 }

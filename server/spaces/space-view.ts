@@ -3,6 +3,7 @@ import type { SpaceRow } from '../auth/access.js';
 import { asDefaultLevel, spacePermissions, type Role } from '../auth/roles.js';
 import type { SpaceCounts } from '../auth/access.js';
 import type { Ctx } from '../context.js';
+import { asRecord, toGitSyncState } from '../git-sync/sync-record.js';
 
 export type Space = components['schemas']['Space'];
 export type { SpaceRow };
@@ -12,6 +13,7 @@ export type { SpaceRow };
  * reads them with its grant), and permissions for a caller holding `role` on it.
  */
 export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null): Space {
+  const gitSync = asRecord(row.gitSync);
   return {
     object: 'space',
     id: row.id,
@@ -36,8 +38,14 @@ export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null
       location: ctx.urls.api(`/spaces/${row.id}`),
       app: ctx.urls.app(`/s/${row.id}`),
     },
-    permissions: lockedPermissions(spacePermissions(role), row.editMode),
+    ...(gitSync && { gitSync: toGitSyncState(gitSync) }),
+    permissions: lockedPermissions(withGitSync(spacePermissions(role), gitSync !== undefined), row.editMode),
   };
+}
+
+/** `triggerGitSync` needs a Git Sync on the space as well as the role: there is nothing to trigger otherwise. */
+function withGitSync<P extends { triggerGitSync: boolean }>(permissions: P, configured: boolean): P {
+  return configured ? permissions : { ...permissions, triggerGitSync: false };
 }
 
 /**

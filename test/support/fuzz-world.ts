@@ -186,6 +186,7 @@ const recipe = {
   body: (operationId: string) => matrixFixtures.find((f) => f.bodies?.[operationId])?.bodies?.[operationId],
   query: (operationId: string) => matrixFixtures.find((f) => f.queries?.[operationId])?.queries?.[operationId],
   list: (operationId: string) => matrixFixtures.find((f) => f.lists?.[operationId])?.lists?.[operationId],
+  prepare: (operationId: string) => matrixFixtures.find((f) => f.prepare?.[operationId])?.prepare?.[operationId],
 };
 
 /**
@@ -205,6 +206,7 @@ export async function tuplesFor(world: World, op: SpecOperation, count = 2): Pro
     }
     const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(world.matrix, params) : undefined;
     const query = recipe.query(op.operationId)?.(world.matrix, params);
+    await recipe.prepare(op.operationId)?.(world.matrix, params);
     await fillList(world, op, params);
     tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });
   }

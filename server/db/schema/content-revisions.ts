@@ -18,6 +18,9 @@ export const contentRevisions = pgTable(
     type: text('type').notNull(),
     // The snapshot (see server/content/revision-content.ts): never updated once written.
     content: jsonb('content').$type<unknown>().notNull(),
+    // Git metadata (server/git-sync/revision-git.ts): the commit it was imported from or exported to, and
+    // where its pages and files are in that commit. Mutable: an export sets it on the revision it pushed.
+    git: jsonb('git').$type<unknown>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -51,6 +51,8 @@ export const spaces = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    // Its Git Sync, once an import or export was requested (server/git-sync/sync-record.ts): never credentials.
+    gitSync: jsonb('git_sync').$type<unknown>(),
   },
   (t) => [
     index('spaces_org_idx').on(t.organizationId, t.id),

@@ -15,9 +15,10 @@ import { siteFixtures } from './sites.js';
 import { changeRequestReviewFixtures } from './change-request-reviews.js';
 import { permissionFixtures } from './permissions.js';
 import { downloadFixtures } from './downloads.js';
+import { gitSyncFixtures } from './git-sync.js';
 
 export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
 // integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
-export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures];
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures, gitSyncFixtures];

@@ -28,6 +28,12 @@ export interface MatrixFixtures {
    */
   expected?: Record<string, (caller: MatrixCaller) => number | 'success'>;
   /**
+   * For an operation (by id) that answers only on a resource in some state (getSpaceGitInfo: a space whose
+   * Git Sync is configured): puts the resources `path` names into that state before each call. Runs again
+   * for each call on the same resources, so it must be safe to repeat.
+   */
+  prepare?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Promise<void>>;
+  /**
    * For a list operation (by id) whose items neither the create operation at its own path nor the recipe
    * of its item's path parameter makes: puts one item in the list `path` names, so that the fuzz test
    * compares a real item with the documented example.

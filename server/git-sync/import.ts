@@ -1,0 +1,179 @@
+// An import: the ref's tree is fetched and read in GitBook's format (format/), then written to the space
+// as one new revision recording the commit (`git`) and where each page and file came from. Pages keep
+// their ids where their path is unchanged. When the space also changed since the last sync, pages changed
+// on one side only are merged (server/content/merge.ts); pages changed on both make the import fail naming
+// them, unless `force`. The write checks the space still has the revision the import was computed from
+// (else it computes again), and writes the content, the files' bytes and the outcome in one transaction.
+import { and, eq, isNull } from 'drizzle-orm';
+import { Conflict as MergeConflict } from '../errors.js';
+import { createCtx, type Ctx } from '../context.js';
+import { contentFiles, contentRevisions, spaces } from '../db/schema/index.js';
+import { mergeContent } from '../content/merge.js';
+import { emptyContent, type RevisionContent } from '../content/revision-content.js';
+import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { createUrls } from '../urls.js';
+import { readRepository, type ImportedContent } from './format/index.js';
+import { conflictsOf, idsChangedInRepository, pagesChangedInSpace } from './changes.js';
+import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
+import { OperationRefused, type OperationContext } from './sync.job.js';
+import { withWorkRepository, type TreeFile } from './work-repository.js';
+
+interface Fetched {
+  commit: string;
+  message: string;
+  tree: Map<string, TreeFile>;
+  files: Map<string, Uint8Array>;
+}
+
+/** The ref's commit, its message, its tree and the bytes of the files under the docs root. */
+async function fetchRef(op: OperationContext): Promise<Fetched> {
+  const { payload } = op;
+  return withWorkRepository(op.remote, op.limits, async (repo) => {
+    const commit = await repo.remoteHead(payload.ref);
+    if (!commit) throw new OperationRefused(`The repository has no ref ${payload.ref}`);
+    await repo.fetch(payload.ref);
+    const tree = await repo.listFiles(commit);
+    const files = await repo.readFiles(tree, payload.projectDirectory ?? '');
+    return { commit, message: await repo.commitMessage(commit), tree, files };
+  });
+}
+
+/** id → path of the pages and files of the last sync (for ids to stay with their paths). */
+function pathsOf(git: RevisionGit | undefined): Map<string, string> | undefined {
+  return git && new Map(Object.entries(git.blobs).map(([id, blob]) => [id, blob.path]));
+}
+
+interface Planned {
+  content: RevisionContent;
+  imported: ImportedContent;
+}
+
+/**
+ * The content to write: the repository's as read, or (when the space changed too, without `force`) the
+ * repository's changes merged into the space's. Throws OperationRefused naming the pages changed on both.
+ */
+function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date): Planned {
+  const { payload } = op;
+  const imported = readRepository(fetched.files, {
+    projectDirectory: payload.projectDirectory,
+    previous: current.content,
+    previousPaths: pathsOf(current.git) ?? pathsOf(base?.git),
+    now,
+  });
+  const spaceChanged = base ? current.id !== base.id : current.content.pages.length > 0;
+  if (payload.force || payload.standalone || !spaceChanged) return { content: imported.content, imported };
+
+  const inSpace = pagesChangedInSpace(base?.content, current.content);
+  // Never synced: a page of the space is in conflict when the repository has a page at its path (same id) with other content.
+  const inRepository = idsChangedInRepository(base?.git, fetched.tree) ?? pagesChangedInSpace(current.content, imported.content);
+  const conflicts = conflictsOf(current.content, inSpace, inRepository, current.git ?? base?.git).filter((c) => imported.content.pages.some((p) => p.id === c.page));
+  if (conflicts.length > 0) {
+    throw new OperationRefused(
+      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. Import with force to take the repository's content`,
+      conflicts,
+    );
+  }
+  // Pages the repository did not change stay as they were at the sync, so the merge takes the space's side.
+  const baseContent = base?.content ?? emptyContent();
+  const basePages = new Map(baseContent.pages.map((p) => [p.id, p]));
+  const theirs: RevisionContent = {
+    ...imported.content,
+    pages: imported.content.pages.map((p) => (!inRepository.has(p.id) && basePages.has(p.id) ? basePages.get(p.id)! : p)),
+  };
+  try {
+    return { content: mergeContent(baseContent, theirs, current.content), imported };
+  } catch (err) {
+    if (err instanceof MergeConflict) throw new OperationRefused(`Both the space and the repository changed since the last sync: ${err.message}`);
+    throw err;
+  }
+}
+
+function jobCtx(op: OperationContext): Ctx {
+  return createCtx({ caller: { userId: op.payload.requestedBy }, db: op.db, now: op.job.now, urls: createUrls('http://localhost'), log: op.job.log });
+}
+
+/** Runs the import; returns the outcome it recorded. */
+export async function importRepository(op: OperationContext): Promise<Outcome> {
+  const { payload } = op;
+  const fetched = await fetchRef(op);
+  for (let attempt = 0; ; attempt++) {
+    const [space] = await op.db.select().from(spaces).where(and(eq(spaces.id, payload.spaceId), isNull(spaces.deletedAt)));
+    if (!space) throw new OperationRefused('The space was deleted');
+    const record = await lockRecord(op.db, payload.spaceId);
+    const current = await loadRevision(op.db, space.revisionId, space.createdAt);
+    const base = record?.revision && record.revision !== current.id ? await loadRevision(op.db, record.revision, space.createdAt) : record?.revision ? current : undefined;
+    // The repository holds nothing the space has not imported: whatever the space did since stays.
+    if (!payload.force && !payload.standalone && record?.commit === fetched.commit) {
+      const outcome: Outcome = { state: 'success', result: 'unchanged', commit: fetched.commit, timestamp: payload.timestamp };
+      await jobCtx(op).transaction((tx) => recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now()));
+      return outcome;
+    }
+    const now = op.job.now();
+    const planned = plan(op, fetched, current, base, now);
+    const written = await jobCtx(op).transaction(async (tx) => {
+      const [locked] = await tx.db.select().from(spaces).where(eq(spaces.id, payload.spaceId)).for('update');
+      if (!locked || locked.deletedAt) throw new OperationRefused('The space was deleted');
+      if (locked.revisionId !== current.id) return undefined; // changed meanwhile: plan again
+      if (locked.editMode === 'locked') throw new OperationRefused('The space is locked (editMode: locked): its content cannot be changed');
+      return write(tx, op, fetched, planned, current);
+    });
+    if (written) return written;
+    if (attempt >= 2) throw new OperationRefused('The space kept changing while the import was written; request it again');
+  }
+}
+
+async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: Planned, current: StoredRevision): Promise<Outcome> {
+  const { payload } = op;
+  const revision = await insertRevision(tx, payload.spaceId, { parents: [current.id], type: 'update', content: planned.content });
+  const blobs: RevisionGit['blobs'] = {};
+  for (const [id, path] of planned.imported.paths) {
+    const file = fetched.tree.get(path);
+    if (file && (planned.content.pages.some((p) => p.id === id) || planned.content.files.some((f) => f.id === id))) blobs[id] = { oid: file.oid, path };
+  }
+  const git: RevisionGit = {
+    commit: {
+      oid: fetched.commit,
+      message: fetched.message,
+      createdByGitBook: false,
+      ref: payload.ref,
+      ...(payload.commitURL && { url: `${payload.commitURL}${fetched.commit}` }),
+    },
+    blobs,
+  };
+  await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, revision.id));
+  await saveImportedFiles(tx, payload.spaceId, planned);
+  if (!payload.standalone) {
+    await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
+    await enqueueSpaceIndexing(tx, payload.spaceId);
+    await emitSpaceContentUpdated(tx, payload.spaceId, revision.id);
+  }
+  const outcome: Outcome = {
+    state: 'success',
+    result: 'applied',
+    commit: fetched.commit,
+    revision: revision.id,
+    timestamp: payload.timestamp,
+    ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id } }),
+  };
+  await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
+  return outcome;
+}
+
+/** The bytes of the files the content lists: new ones inserted, changed ones (same id, other bytes) replaced. */
+async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
+  const now = tx.now();
+  for (const file of planned.content.files) {
+    const bytes = planned.imported.fileBytes.get(file.id);
+    if (!bytes) continue;
+    const buffer = Buffer.from(bytes);
+    await tx.db
+      .insert(contentFiles)
+      .values({ spaceId, fileId: file.id, name: file.name, contentType: file.contentType, size: buffer.length, bytes: buffer, createdAt: now })
+      .onConflictDoUpdate({
+        target: [contentFiles.spaceId, contentFiles.fileId],
+        set: { name: file.name, contentType: file.contentType, size: buffer.length, bytes: buffer },
+      });
+  }
+}

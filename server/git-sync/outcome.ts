@@ -1,0 +1,53 @@
+// Writing an operation's outcome into the space's sync (spaces.git_sync), in the transaction given: the
+// sync's base (commit, revision) and timestamp move when the operation applied; `operation` changes only
+// while it is still this operation (a later request's `running` is not overwritten by an earlier job).
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { spaces } from '../db/schema/index.js';
+import { asRecord, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
+
+export interface Outcome {
+  state: GitSyncOperation['state'];
+  result?: GitSyncOperation['result'];
+  error?: string;
+  conflicts?: GitSyncOperation['conflicts'];
+  commit?: string;
+  revision?: string;
+  /** The new base of the sync: the commit and revision both sides now hold (not for standalone operations). */
+  synced?: { commit: string; revision: string };
+  /** The operation's timestamp, recorded as the last applied one. */
+  timestamp?: string;
+}
+
+/** The sync record of the space, locked for update in `db`'s transaction; undefined when the space has none (or is gone). */
+export async function lockRecord(db: Db, spaceId: string): Promise<GitSyncRecord | undefined> {
+  const [row] = await db.select({ gitSync: spaces.gitSync }).from(spaces).where(eq(spaces.id, spaceId)).for('update');
+  return asRecord(row?.gitSync);
+}
+
+/** Records the outcome of operation `operationId` (call inside a transaction). */
+export async function recordOutcome(db: Db, spaceId: string, operationId: string, outcome: Outcome, now: Date): Promise<void> {
+  const record = await lockRecord(db, spaceId);
+  if (!record) return;
+  const next: GitSyncRecord = { ...record, updatedAt: now.toISOString() };
+  if (outcome.synced) {
+    next.commit = outcome.synced.commit;
+    next.revision = outcome.synced.revision;
+  }
+  if (outcome.timestamp && (!record.timestamp || outcome.timestamp > record.timestamp)) next.timestamp = outcome.timestamp;
+  if (record.operation?.id === operationId) {
+    next.operation = {
+      id: operationId,
+      direction: record.operation.direction,
+      startedAt: record.operation.startedAt,
+      state: outcome.state,
+      endedAt: now.toISOString(),
+      ...(outcome.result && { result: outcome.result }),
+      ...(outcome.error && { error: outcome.error }),
+      ...(outcome.conflicts && { conflicts: outcome.conflicts }),
+      ...(outcome.commit && { commit: outcome.commit }),
+      ...(outcome.revision && { revision: outcome.revision }),
+    };
+  }
+  await db.update(spaces).set({ gitSync: next }).where(eq(spaces.id, spaceId));
+}

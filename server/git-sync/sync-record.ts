@@ -1,0 +1,61 @@
+// The Git Sync of a space as stored in spaces.git_sync: the repository of the last operation (its URL
+// without credentials), the commit and revision of the last sync (the base conflicts are judged from),
+// the timestamp of the last operation applied, and the latest operation with its outcome. Its API form is
+// GitSyncState (getSpaceGitInfo, and `gitSync` on a Space).
+import type { components } from '../../generated/types.js';
+
+export type GitSyncState = components['schemas']['GitSyncState'];
+export type GitSyncOperation = NonNullable<GitSyncState['operation']>;
+export type GitSyncProvider = GitSyncState['installationProvider'];
+
+export interface GitSyncRecord {
+  installationId: string;
+  provider: GitSyncProvider;
+  repository: { url: string; ref: string; projectDirectory?: string; commitURL?: string };
+  treeURL?: string;
+  /** The commit and revision of the last sync. */
+  commit?: string;
+  revision?: string;
+  /** ISO time of the last operation applied. */
+  timestamp?: string;
+  operation?: GitSyncOperation;
+  updatedAt: string;
+}
+
+/** `github` for github.com, `gitlab` for gitlab.com or a host named gitlab…, `git` for any other server. */
+export function providerOf(url: string, given?: 'github' | 'gitlab'): GitSyncProvider {
+  if (given) return given;
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === 'github.com' || host.endsWith('.github.com')) return 'github';
+  if (host === 'gitlab.com' || host.split('.')[0] === 'gitlab') return 'gitlab';
+  return 'git';
+}
+
+/** The path of the repository URL without `.git` and the leading slash (`acme/docs`). */
+export function repoNameOf(url: string): string {
+  const path = new URL(url).pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+  return path || new URL(url).hostname;
+}
+
+/** The stored record, or undefined for a space without a sync (a column read as JSON). */
+export function asRecord(value: unknown): GitSyncRecord | undefined {
+  return value && typeof value === 'object' ? (value as GitSyncRecord) : undefined;
+}
+
+/** The API form. */
+export function toGitSyncState(record: GitSyncRecord): GitSyncState {
+  return {
+    installationId: record.installationId,
+    installationProvider: record.provider,
+    installationStatus: 'active',
+    integration: record.provider,
+    repoName: repoNameOf(record.repository.url),
+    ...(record.treeURL && { url: record.treeURL }),
+    repository: record.repository,
+    ...(record.commit && { commit: record.commit }),
+    ...(record.revision && { revision: record.revision }),
+    ...(record.timestamp && { timestamp: record.timestamp }),
+    ...(record.operation && { operation: record.operation }),
+    updatedAt: record.updatedAt,
+  };
+}

@@ -1,0 +1,171 @@
+// A Git server over smart HTTP for the tests: the machine's `git http-backend` (the CGI program Git ships
+// for exactly this) behind a small Node HTTP server that speaks CGI to it. Each repository is a bare
+// repository in a temporary directory; a working clone beside it lets a test commit as a developer would.
+// `credentials` makes the server answer 401 to requests without them (basic auth), and every request's
+// Authorization header is kept so a test can check what was sent.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Dana Developer',
+  GIT_AUTHOR_EMAIL: 'dana@example.com',
+  GIT_COMMITTER_NAME: 'Dana Developer',
+  GIT_COMMITTER_EMAIL: 'dana@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: tmpdir(),
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface GitHttpServer {
+  /** Base URL, e.g. `http://127.0.0.1:1234`; a repository `name` is at `${base}/${name}.git`. */
+  base: string;
+  /** The Authorization headers of the requests received, in order. */
+  authorizations: (string | undefined)[];
+  /** Makes an empty bare repository (branch main); returns its URL. */
+  createRepository(name: string): string;
+  /** Commits `files` (path → text or bytes; null deletes) on `branch` as Dana Developer; returns the commit id. */
+  commit(name: string, files: Record<string, string | Uint8Array | null>, message: string, branch?: string): string;
+  /** The commit `ref` points at. */
+  head(name: string, ref?: string): string;
+  /** A file of a commit, as text. */
+  show(name: string, rev: string, path: string): string;
+  /** A commit's message, author name and email, and parents. */
+  commitInfo(name: string, rev: string): { message: string; author: string; email: string; parents: string[] };
+  /** Paths of the files of a commit. */
+  files(name: string, rev: string): string[];
+  close(): Promise<void>;
+}
+
+/** Starts the server on 127.0.0.1 (a loopback address: the API needs ALLOW_PRIVATE_FETCH=true to reach it). */
+export async function startGitHttpServer(options: { credentials?: { username: string; password: string } } = {}): Promise<GitHttpServer> {
+  const root = mkdtempSync(join(tmpdir(), 'git-http-'));
+  const repos = join(root, 'repos');
+  mkdirSync(repos);
+  const authorizations: (string | undefined)[] = [];
+  const expected = options.credentials && `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`;
+
+  const server: Server = createServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    if (expected && req.headers.authorization !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('Authentication required');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const cgi = spawn('git', ['http-backend'], {
+        env: {
+          ...gitEnv,
+          GIT_PROJECT_ROOT: repos,
+          GIT_HTTP_EXPORT_ALL: '1',
+          REMOTE_USER: options.credentials?.username ?? 'anonymous',
+          REQUEST_METHOD: req.method ?? 'GET',
+          PATH_INFO: decodeURIComponent(url.pathname),
+          QUERY_STRING: url.search.slice(1),
+          CONTENT_TYPE: req.headers['content-type'] ?? '',
+          CONTENT_LENGTH: String(body.length),
+          HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+          GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        },
+      });
+      const out: Buffer[] = [];
+      cgi.stdout.on('data', (c: Buffer) => out.push(c));
+      cgi.stderr.on('data', () => undefined);
+      cgi.on('close', () => {
+        const all = Buffer.concat(out);
+        let split = all.indexOf('\r\n\r\n');
+        let gap = 4;
+        if (split < 0) {
+          split = all.indexOf('\n\n');
+          gap = 2;
+        }
+        const head = all.subarray(0, Math.max(split, 0)).toString('utf8');
+        const headers: Record<string, string> = {};
+        let status = 200;
+        for (const line of head.split(/\r?\n/)) {
+          const at = line.indexOf(':');
+          if (at < 0) continue;
+          const name = line.slice(0, at).trim().toLowerCase();
+          const value = line.slice(at + 1).trim();
+          if (name === 'status') status = Number(value.split(' ')[0]);
+          else headers[name] = value;
+        }
+        res.writeHead(status, headers).end(split < 0 ? all : all.subarray(split + gap));
+      });
+      cgi.stdin.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const bare = (name: string) => join(repos, `${name}.git`);
+  const work = (name: string) => join(root, 'work', name);
+
+  return {
+    base,
+    authorizations,
+    createRepository(name) {
+      git(repos, 'init', '--bare', '--initial-branch=main', `${name}.git`);
+      git(bare(name), 'config', 'http.receivepack', 'true');
+      mkdirSync(work(name), { recursive: true });
+      git(work(name), 'init', '--initial-branch=main');
+      git(work(name), 'remote', 'add', 'origin', bare(name));
+      return `${base}/${name}.git`;
+    },
+    commit(name, files, message, branch = 'main') {
+      const dir = work(name);
+      // Start from what the server has (an export may have pushed since).
+      try {
+        git(dir, 'fetch', 'origin', branch);
+        git(dir, 'checkout', '-B', branch, `origin/${branch}`);
+      } catch {
+        git(dir, 'checkout', '--orphan', branch);
+      }
+      for (const [path, content] of Object.entries(files)) {
+        const target = join(dir, path);
+        if (content === null) rmSync(target, { force: true });
+        else {
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, content);
+        }
+      }
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '--allow-empty', '-m', message);
+      git(dir, 'push', '-q', 'origin', `HEAD:refs/heads/${branch}`);
+      return git(dir, 'rev-parse', 'HEAD').trim();
+    },
+    head(name, ref = 'refs/heads/main') {
+      return git(bare(name), 'rev-parse', ref).trim();
+    },
+    show(name, rev, path) {
+      return git(bare(name), 'show', `${rev}:${path}`);
+    },
+    commitInfo(name, rev) {
+      const [message, author, email, parents] = git(bare(name), 'log', '-1', '--format=%B%x00%an%x00%ae%x00%P', rev).split('\u0000');
+      return { message: message.trim(), author, email, parents: parents.trim() ? parents.trim().split(' ') : [] };
+    },
+    files(name, rev) {
+      return git(bare(name), 'ls-tree', '-r', '--name-only', rev).split('\n').filter(Boolean);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads a fixture directory's files into a path → bytes map (for `commit`). */
+export function readFixture(dir: string, paths: string[]): Record<string, Uint8Array> {
+  return Object.fromEntries(paths.map((p) => [p, readFileSync(join(dir, p))]));
+}
