@@ -6,6 +6,8 @@ import { changeRequestOperations } from './change-requests.js';
 import { collectionOperations } from './collections.js';
 import { commentOperations } from './comments.js';
 import { contentOperations } from './content.js';
+import { embedOperations } from './embeds.js';
+import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
@@ -36,6 +38,8 @@ export const areaOperations = {
   spaces: spaceOperations,
   comments: commentOperations,
   content: contentOperations,
+  revisions: revisionOperations,
+  embeds: embedOperations,
   search: searchOperations,
   changeRequests: changeRequestOperations,
   changeRequestContent: changeRequestContentOperations,

@@ -10,10 +10,12 @@ import { changeRequestReviewHandlers } from './change-requests/reviews.handlers.
 import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
+import { embedHandlers } from './embeds/embeds.handlers.js';
 import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
+import { revisionHandlers } from './revisions/revisions.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
 import { openAPIHandlers } from './openapi/openapi.handlers.js';
 import { permissionHandlers } from './permissions/permissions.handlers.js';
@@ -38,6 +40,8 @@ const implemented = {
   ...spaceHandlers,
   ...spaceTreeHandlers,
   ...contentHandlers,
+  ...revisionHandlers,
+  ...embedHandlers,
   ...changeRequestHandlers,
   ...changeRequestContentHandlers,
   ...changeRequestReviewHandlers,

@@ -22,7 +22,7 @@ export const changeRequestContentHandlers = {
   },
   async listPagesInChangeRequest({ grant, params }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, revision.id) } };
   },
   async listFilesInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);

@@ -16,7 +16,7 @@ export const contentHandlers = {
   },
   async listPages({ grant }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, revision.id) } };
   },
   async listFiles({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
