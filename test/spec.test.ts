@@ -31,6 +31,10 @@ const addedFromPublicApi = [
     `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,
     `listTeamPermissionsIn${on}`, `updateTeamPermissionIn${on}`, `removeTeamFrom${on}`, `listPermissionsAggregateIn${on}`,
   ]),
+  // Headless docs: what a renderer reads (revisions by id, pages by path, documents, embeds, users).
+  'getRevisionById', 'listPagesInRevisionById', 'getPageInRevisionById', 'getPageDocumentInRevisionById', 'getPageInRevisionByPath',
+  'listFilesInRevisionById', 'getFileInRevisionById', 'getReusableContentInRevisionById', 'getReusableContentDocumentInRevisionById',
+  'getPageByPath', 'getDocumentById', 'getComputedDocument', 'getEmbedByUrlInSpace', 'getUserById',
 ];
 
 describe('published document', () => {
