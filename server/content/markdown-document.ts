@@ -367,7 +367,7 @@ function colorName(value: unknown): string | undefined {
  * An element for the published site's renderer (mdast-util-to-hast makes an element of `data.hName`): the
  * HTML form of what Markdown writes as raw HTML or a GitBook tag, built as a tree, never as HTML text.
  */
-function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string>): Md.RootContent & Md.PhrasingContent {
+function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string | boolean | string[]>): Md.RootContent & Md.PhrasingContent {
   return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
 }
 
@@ -418,8 +418,8 @@ function embedCard(url: string, card: EmbedCard): Md.RootContent {
       element('span', [{ type: 'text', value: card.site }], { className: 'embed-site' }) as Md.PhrasingContent,
     ],
   };
-  const frame = card.frame ? [element('iframe', [], { src: card.frame.src, title: card.frame.title, loading: 'lazy', allowFullScreen: '' })] : [];
-  return element('div', [...frame, { type: 'paragraph', children: [link] }] as Md.RootContent[], { className: card.frame ? 'embed embed-rich' : 'embed embed-link' });
+  const frame = card.frame ? [element('iframe', [], { src: card.frame.src, title: card.frame.title, loading: 'lazy', allowFullScreen: true })] : [];
+  return element('div', [...frame, { type: 'paragraph', children: [link] }] as Md.RootContent[], { className: ['embed', card.frame ? 'embed-rich' : 'embed-link'] });
 }
 
 function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {

@@ -57,10 +57,9 @@ const schema: SanitizeSchema = {
     span: [...(defaultSchema.attributes?.span ?? []), ['className', 'embed-site']],
     iframe: ['src', 'title', 'loading', 'allowFullScreen'],
   },
-  protocols: { ...defaultSchema.protocols, src: ['https'] },
 };
 
-/** rehype plugin, after the sanitizer: an iframe stays only when its source is an allowed provider's player. */
+/** rehype plugin, after the sanitizer: an iframe stays only when its source is an allowed provider's player (https, embed-html.ts). */
 function rehypeAllowedIframes() {
   const prune = (node: Root | Element) => {
     node.children = node.children.filter((child) => child.type !== 'element' || child.tagName !== 'iframe' || allowedIframeSource(child.properties.src));
