@@ -6,17 +6,16 @@ import { SpaceIdParams } from './spaces.js';
 import { z } from './zod.js';
 
 export const embedExample = {
-  type: 'rich' as const,
+  type: 'link' as const,
   title: 'Getting started with the CLI',
-  site: 'YouTube',
-  icon: 'https://www.youtube.com/favicon.ico',
-  html: '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="Getting started with the CLI" allowfullscreen="" loading="lazy"></iframe>',
+  site: 'Acme Blog',
+  icon: 'https://blog.acme.example/favicon.ico',
 };
 
 const common = {
   title: z.string().openapi({ description: 'Title of the page (oEmbed `title`, `og:title` or `<title>`; the URL when it has none).' }),
   site: z.string().openapi({ description: 'Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given).' }),
-  icon: z.string().openapi({ description: 'An image standing for it: oEmbed `thumbnail_url`, `og:image`, or the page\'s icon; absent when it has none.' }).optional(),
+  icon: z.string().openapi({ description: 'An image standing for it: the page\'s icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none.' }).optional(),
 };
 
 export const Embed = z
@@ -50,7 +49,7 @@ export const embedOperations = operations({
       'space does not exist or the caller cannot read it.',
     params: SpaceIdParams,
     query: z.object({
-      url: z.string().min(1).max(2048).openapi({ description: 'The URL to embed.', example: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }),
+      url: z.url({ protocol: /^https?$/ }).max(2048).openapi({ description: 'The URL to embed: http or https.', example: 'https://blog.acme.example/getting-started' }),
     }),
     responses: { 200: { description: 'What the embed shows.', schema: Embed, example: embedExample } },
     errors: [400, 404],

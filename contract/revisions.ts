@@ -28,27 +28,30 @@ import { z } from './zod.js';
 
 export const documentId = 'doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN';
 
-/** How a document read expands references: only `false` (default) and `reusable-contents` are served. */
+/** How a document read expands references: `false` (default) and `reusable-contents`, what this server serves. */
 const dereferenced = z
-  .enum(['true', 'false', 'reusable-contents'])
+  .enum(['false', 'reusable-contents'])
   .optional()
   .openapi({
     description:
       'Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each ' +
       '`reusable-content` block with the blocks of that reusable content in the same revision (a block whose ' +
-      'content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only ' +
-      'reusable contents are expanded.',
+      'content is not in the revision stays). The public API\'s `true` (expand every kind of reference) is refused ' +
+      '(400 naming `dereferenced`): only reusable contents are expanded.',
   });
 
 /**
- * `evaluated` as the page reads have it, served only as `false`: the server keeps no evaluator of
- * expressions, so a request for evaluated content is refused (400) rather than answered unevaluated.
+ * `evaluated`, served only as `false`: the server keeps no evaluator of expressions, so a request for
+ * evaluated content is refused (400) rather than answered unevaluated.
  */
-const evaluated = pageQuery.evaluated.openapi({
-  description:
-    'Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are ' +
-    'refused (400 naming `evaluated`), as this server does not evaluate expressions.',
-});
+const evaluated = z
+  .enum(['false'])
+  .optional()
+  .openapi({
+    description:
+      'Evaluate the expressions of the content: only `false` (the default) is served; the public API\'s `true` and ' +
+      '`deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions.',
+  });
 
 /** The query of a page read by id or by path in a revision. */
 const pageReadQuery = {
@@ -101,28 +104,49 @@ export const computedSourceExample = {
   props: { doc: 'operation', page: '/pets', method: 'get' },
 };
 
+const specDependency = z
+  .strictObject({
+    spec: z
+      .strictObject({
+        ref: z.strictObject({ kind: z.literal('openapi'), spec: z.string().min(1).max(100).openapi({ description: 'Slug of the specification.' }) }),
+      })
+      .openapi({ description: 'The OpenAPI specification, of the space\'s organization: public, or the caller a member with a role.' }),
+  })
+  .openapi({ description: 'What the computation reads.' });
+
+const openAPIProps = z
+  .discriminatedUnion('doc', [
+    z.strictObject({
+      doc: z.literal('operation'),
+      page: z.string().min(1).max(2048).openapi({ description: 'The path of the operation (`/pets`), or the webhook\'s name with `method: hook`.' }),
+      method: z.enum(['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'trace', 'hook']),
+      deprecated: z.boolean().optional().openapi({ description: 'Accepted as the public API has it; the block is the same.' }),
+    }),
+    z.strictObject({ doc: z.enum(['operations', 'tag']), page: z.string().min(1).max(200).openapi({ description: 'The tag.' }) }),
+    z.strictObject({ doc: z.literal('models') }),
+    z.strictObject({ doc: z.literal('info'), page: z.string().max(200).optional() }),
+  ])
+  .openapi({
+    description:
+      '`operation`: the operation\'s block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a ' +
+      'heading, the tag\'s description and a block per operation of the tag, in the specification\'s order; `models`: one ' +
+      '`openapi-schemas` block listing every schema; `info`: the title, version and description of the API.',
+  });
+
 export const ComputeDocument = z
   .strictObject({
     source: z
       .strictObject({
-        type: z.string().min(1).max(200).openapi({
+        type: z.literal('builtin:openapi').openapi({
           description:
-            'What computes the document. Only `builtin:openapi` is computed here; `builtin:translation` and ' +
+            'What computes the document. Only `builtin:openapi` is computed here; the public API\'s `builtin:translation` and ' +
             '`integration:<name>:<source>` are refused (400 naming `source.type`).',
         }),
-        dependencies: z
-          .record(z.string().min(1).max(100), z.looseObject({ ref: z.looseObject({ kind: z.string() }) }))
-          .optional()
-          .openapi({ description: 'Content the computation reads, by name: for `builtin:openapi`, `spec` with `ref: {kind: "openapi", spec: "<slug>"}` (an OpenAPI specification of the space\'s organization).' }),
-        props: z.record(z.string(), z.unknown()).openapi({
-          description:
-            'For `builtin:openapi`, `doc`: `operation` (with `page`, the path, and `method`) is the operation\'s block; ' +
-            '`operations` and `tag` (with `page`, a tag name) a heading, the tag\'s description and a block per operation of the tag, ' +
-            'in the specification\'s order; `models` one block listing every schema; `info` the title, version and description.',
-        }),
+        dependencies: specDependency,
+        props: openAPIProps,
       })
       .openapi({ description: 'The computed content source.' }),
-    seed: z.string().min(1).max(200).openapi({ description: 'Seed of the ids of the computed blocks: the same seed and source give the same keys.' }),
+    seed: z.string().min(1).max(200).openapi({ description: 'Seed of the keys of the computed blocks: the same seed and source give the same keys.' }),
   })
   .openapi('ComputeDocument');
 
@@ -283,8 +307,8 @@ export const revisionOperations = operations({
       'Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` ' +
       'reads the latest processed version of an OpenAPI specification of the space\'s organization (`dependencies.spec`) and gives, ' +
       'by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks ' +
-      'referring to the specification. Other source types, an unknown `doc`, and an operation, tag or specification that does ' +
-      'not exist are refused (400 naming the field). `schema` is accepted as in getDocumentById. 404 when the space does not exist ' +
+      'referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or ' +
+      'specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist ' +
       'or the caller cannot read it.',
     params: SpaceIdParams,
     query: z.object({

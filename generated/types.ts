@@ -1187,7 +1187,7 @@ export interface paths {
         put?: never;
         /**
          * Compute a document from a source
-         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types, an unknown `doc`, and an operation, tag or specification that does not exist are refused (400 naming the field). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         post: operations["getComputedDocument"];
         delete?: never;
@@ -5405,11 +5405,10 @@ export interface components {
         /**
          * @description What an embed block of a URL shows.
          * @example {
-         *       "type": "rich",
+         *       "type": "link",
          *       "title": "Getting started with the CLI",
-         *       "site": "YouTube",
-         *       "icon": "https://www.youtube.com/favicon.ico",
-         *       "html": "<iframe src=\"https://www.youtube.com/embed/dQw4w9WgXcQ\" title=\"Getting started with the CLI\" allowfullscreen=\"\" loading=\"lazy\"></iframe>"
+         *       "site": "Acme Blog",
+         *       "icon": "https://blog.acme.example/favicon.ico"
          *     }
          */
         Embed: {
@@ -5417,7 +5416,7 @@ export interface components {
             title: string;
             /** @description Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given). */
             site: string;
-            /** @description An image standing for it: oEmbed `thumbnail_url`, `og:image`, or the page's icon; absent when it has none. */
+            /** @description An image standing for it: the page's icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none. */
             icon?: string;
             /**
              * @description Shown as a card linking to the URL.
@@ -5429,7 +5428,7 @@ export interface components {
             title: string;
             /** @description Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given). */
             site: string;
-            /** @description An image standing for it: oEmbed `thumbnail_url`, `og:image`, or the page's icon; absent when it has none. */
+            /** @description An image standing for it: the page's icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none. */
             icon?: string;
             /** @enum {string} */
             type: "rich";
@@ -5439,26 +5438,48 @@ export interface components {
         ComputeDocument: {
             /** @description The computed content source. */
             source: {
-                /** @description What computes the document. Only `builtin:openapi` is computed here; `builtin:translation` and `integration:<name>:<source>` are refused (400 naming `source.type`). */
-                type: string;
-                /** @description Content the computation reads, by name: for `builtin:openapi`, `spec` with `ref: {kind: "openapi", spec: "<slug>"}` (an OpenAPI specification of the space's organization). */
-                dependencies?: {
-                    [key: string]: {
+                /**
+                 * @description What computes the document. Only `builtin:openapi` is computed here; the public API's `builtin:translation` and `integration:<name>:<source>` are refused (400 naming `source.type`).
+                 * @enum {string}
+                 */
+                type: "builtin:openapi";
+                /** @description What the computation reads. */
+                dependencies: {
+                    /** @description The OpenAPI specification, of the space's organization: public, or the caller a member with a role. */
+                    spec: {
                         ref: {
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
+                            /** @enum {string} */
+                            kind: "openapi";
+                            /** @description Slug of the specification. */
+                            spec: string;
                         };
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
-                /** @description For `builtin:openapi`, `doc`: `operation` (with `page`, the path, and `method`) is the operation's block; `operations` and `tag` (with `page`, a tag name) a heading, the tag's description and a block per operation of the tag, in the specification's order; `models` one block listing every schema; `info` the title, version and description. */
+                /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
                 props: {
-                    [key: string]: unknown;
+                    /** @enum {string} */
+                    doc: "operation";
+                    /** @description The path of the operation (`/pets`), or the webhook's name with `method: hook`. */
+                    page: string;
+                    /** @enum {string} */
+                    method: "get" | "post" | "put" | "delete" | "patch" | "options" | "head" | "trace" | "hook";
+                    /** @description Accepted as the public API has it; the block is the same. */
+                    deprecated?: boolean;
+                } | {
+                    /** @enum {string} */
+                    doc: "operations" | "tag";
+                    /** @description The tag. */
+                    page: string;
+                } | {
+                    /** @enum {string} */
+                    doc: "models";
+                } | {
+                    /** @enum {string} */
+                    doc: "info";
+                    page?: string;
                 };
             };
-            /** @description Seed of the ids of the computed blocks: the same seed and source give the same keys. */
+            /** @description Seed of the keys of the computed blocks: the same seed and source give the same keys. */
             seed: string;
         };
         /**
@@ -14362,16 +14383,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
                 /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only reusable contents are expanded. */
-                dereferenced?: "true" | "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. No space is synchronized with Git: the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -14436,10 +14457,10 @@ export interface operations {
     getPageDocumentInRevisionById: {
         parameters: {
             query?: {
-                /** @description Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only reusable contents are expanded. */
-                dereferenced?: "true" | "false" | "reusable-contents";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
             };
             header?: never;
             path: {
@@ -14509,16 +14530,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
                 /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only reusable contents are expanded. */
-                dereferenced?: "true" | "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. No space is synchronized with Git: the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -14761,10 +14782,10 @@ export interface operations {
     getReusableContentDocumentInRevisionById: {
         parameters: {
             query?: {
-                /** @description Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "true" | "false" | "deterministic-only";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only reusable contents are expanded. */
-                dereferenced?: "true" | "false" | "reusable-contents";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
             };
             header?: never;
             path: {
@@ -14834,16 +14855,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (default) is served; `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
                 /** @description Include mutable metadata (default true). No space is synchronized with Git, so there is no Git metadata to include or omit: the answer is the same either way. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). `true` (expand every kind of reference) is refused (400): only reusable contents are expanded. */
-                dereferenced?: "true" | "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. No space is synchronized with Git: the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -15061,7 +15082,7 @@ export interface operations {
     getEmbedByUrlInSpace: {
         parameters: {
             query: {
-                /** @description The URL to embed. */
+                /** @description The URL to embed: http or https. */
                 url: string;
             };
             header?: never;
@@ -15087,11 +15108,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "rich",
+                     *       "type": "link",
                      *       "title": "Getting started with the CLI",
-                     *       "site": "YouTube",
-                     *       "icon": "https://www.youtube.com/favicon.ico",
-                     *       "html": "<iframe src=\"https://www.youtube.com/embed/dQw4w9WgXcQ\" title=\"Getting started with the CLI\" allowfullscreen=\"\" loading=\"lazy\"></iframe>"
+                     *       "site": "Acme Blog",
+                     *       "icon": "https://blog.acme.example/favicon.ico"
                      *     }
                      */
                     "application/json": components["schemas"]["Embed"];

@@ -14,11 +14,10 @@ import { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
 import { BadRequest } from '../errors.js';
 
 type Body = z.output<typeof ComputeDocument>;
-type Props = Record<string, unknown>;
+type Props = Body['source']['props'];
 type OpenAPIDoc = Record<string, unknown>;
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-const docs = ['operation', 'operations', 'tag', 'models', 'info'];
 
 function keyMaker(seed: string) {
   let n = 0;
@@ -43,20 +42,20 @@ async function specDocument(ctx: Ctx, grant: SpaceGrant, slug: string): Promise<
   return document as OpenAPIDoc;
 }
 
-function object(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** The own property `key` of `value` (never one inherited, such as `constructor` or `__proto__`). */
+function own(value: unknown, key: string): unknown {
+  const o = object(value);
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
-function requiredString(props: Props, name: string): string {
-  const value = props[name];
-  if (typeof value !== 'string' || value === '') throw new BadRequest(`body.source.props.${name}: a non-empty string is required for doc ${String(props.doc)}`);
-  return value;
+function object(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** Every operation of the document, in its order. */
 function operationsOf(doc: OpenAPIDoc): { path: string; method: string; operation: Record<string, unknown> }[] {
   return Object.entries(object(doc.paths)).flatMap(([path, item]) =>
-    methods.filter((m) => object(item)[m] !== undefined).map((method) => ({ path, method, operation: object(object(item)[method]) })),
+    methods.filter((m) => own(item, m) !== undefined).map((method) => ({ path, method, operation: object(own(item, method)) })),
   );
 }
 
@@ -67,19 +66,17 @@ function compute(doc: OpenAPIDoc, slug: string, props: Props, key: () => string)
   const paragraph = (value: string): Block => ({ object: 'block', type: 'paragraph', key: key(), nodes: [text(value)] });
   switch (props.doc) {
     case 'operation': {
-      const page = requiredString(props, 'page');
-      const method = requiredString(props, 'method');
+      const { page, method } = props;
       if (method === 'hook') {
-        if (object(doc.webhooks)[page] === undefined) throw new BadRequest(`body.source.props.page: the specification has no webhook ${JSON.stringify(page)}`);
+        if (own(doc.webhooks, page) === undefined) throw new BadRequest(`body.source.props.page: the specification has no webhook ${JSON.stringify(page)}`);
         return [block('openapi-webhook', { name: page })];
       }
-      if (!methods.includes(method as (typeof methods)[number])) throw new BadRequest(`body.source.props.method: ${JSON.stringify(method)} is not an HTTP method (or hook)`);
-      if (object(object(doc.paths)[page])[method] === undefined) throw new BadRequest(`body.source.props.page: the specification has no operation ${method.toUpperCase()} ${page}`);
+      if (own(own(doc.paths, page), method) === undefined) throw new BadRequest(`body.source.props.page: the specification has no operation ${method.toUpperCase()} ${page}`);
       return [block('openapi-operation', { path: page, method })];
     }
     case 'operations':
     case 'tag': {
-      const page = requiredString(props, 'page');
+      const { page } = props;
       const tag = (Array.isArray(doc.tags) ? doc.tags : []).map(object).find((t) => t.name === page);
       const tagged = operationsOf(doc).filter((o) => Array.isArray(o.operation.tags) && o.operation.tags.includes(page));
       if (!tag && tagged.length === 0) throw new BadRequest(`body.source.props.page: the specification has no tag ${JSON.stringify(page)}`);
@@ -102,21 +99,13 @@ function compute(doc: OpenAPIDoc, slug: string, props: Props, key: () => string)
         ...(typeof info.description === 'string' && info.description !== '' ? [paragraph(info.description)] : []),
       ];
     }
-    default:
-      throw new BadRequest(`body.source.props.doc: one of ${docs.join(', ')} is required for builtin:openapi`);
   }
 }
 
-/** The document `body.source` computes; 400 naming the field for a source this server does not compute. */
+/** The document `body.source` computes (the contract admits only builtin:openapi). */
 export async function computeDocument(ctx: Ctx, grant: SpaceGrant, body: Body): Promise<Document> {
   const { source } = body;
-  if (source.type !== 'builtin:openapi') {
-    throw new BadRequest(`body.source.type: ${JSON.stringify(source.type)} is not computed by this server (only builtin:openapi is)`);
-  }
-  const specRef = object(source.dependencies?.spec?.ref);
-  if (specRef.kind !== 'openapi' || typeof specRef.spec !== 'string' || specRef.spec === '') {
-    throw new BadRequest('body.source.dependencies.spec: `{ ref: { kind: "openapi", spec: "<slug>" } }` is required for builtin:openapi');
-  }
-  const doc = await specDocument(ctx, grant, specRef.spec);
-  return { object: 'document', data: {}, nodes: compute(doc, specRef.spec, source.props, keyMaker(body.seed)) };
+  const slug = source.dependencies.spec.ref.spec;
+  const doc = await specDocument(ctx, grant, slug);
+  return { object: 'document', data: {}, nodes: compute(doc, slug, source.props, keyMaker(body.seed)) };
 }

@@ -1,24 +1,17 @@
 // The query of a document read (`evaluated`, `dereferenced`), and what it does to a document. Only what
-// this server can fill is served: expressions are never evaluated (so `evaluated` other than false is
-// refused, rather than answered unevaluated), and of the references only reusable contents are expanded
-// (`dereferenced=reusable-contents`; `true` would promise every kind of reference and is refused).
+// this server can fill is accepted (the contract refuses the rest, 400 naming the field): expressions are
+// never evaluated (`evaluated=false` only), and of the references only reusable contents are expanded
+// (`dereferenced=reusable-contents`).
 import type { Block, Document } from '../content/markdown-document.js';
 import type { RevisionContent } from '../content/revision-content.js';
-import { BadRequest } from '../errors.js';
 
 export interface DocumentQuery {
-  evaluated?: 'true' | 'false' | 'deterministic-only';
-  dereferenced?: 'true' | 'false' | 'reusable-contents';
+  evaluated?: 'false';
+  dereferenced?: 'false' | 'reusable-contents';
 }
 
-/** Refuses, naming the field, what this server cannot fill; true when reusable contents are to be expanded. */
+/** Whether reusable contents are to be expanded. */
 export function readDocumentQuery(query: DocumentQuery): { dereference: boolean } {
-  if (query.evaluated !== undefined && query.evaluated !== 'false') {
-    throw new BadRequest(`query.evaluated: ${query.evaluated} is not served, this server does not evaluate expressions (use false)`);
-  }
-  if (query.dereferenced === 'true') {
-    throw new BadRequest('query.dereferenced: true is not served, only reusable contents are expanded (use reusable-contents or false)');
-  }
   return { dereference: query.dereferenced === 'reusable-contents' };
 }
 

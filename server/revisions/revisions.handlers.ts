@@ -8,7 +8,7 @@ import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
 import { computeDocument } from './computed-document.js';
 import { dereferenceReusableContents, readDocumentQuery } from './document-options.js';
-import { findPageByPath, findReusableContent } from './page-lookup.js';
+import { findPageByPath, findReusableContent, reusableDocument } from './page-lookup.js';
 import { readPage, readPageDocument } from './page-read.js';
 import { spaceRevision } from './space-revision.js';
 
@@ -49,7 +49,7 @@ export const revisionHandlers = {
     const { dereference } = readDocumentQuery(query);
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId);
     const reusable = findReusableContent(revision.content, params.reusableContentId);
-    const document = reusable.document ?? { object: 'document' as const, nodes: [] };
+    const document = reusableDocument(reusable);
     return { status: 200, body: dereference ? dereferenceReusableContents(document, revision.content, reusable.id) : document };
   },
   async getPageByPath({ grant, params, query }, ctx) {
@@ -66,7 +66,7 @@ export const revisionHandlers = {
     const page = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
     if (page) return { status: 200, body: readPageDocument(revision, page, {}) };
     const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);
-    if (reusable) return { status: 200, body: reusable.document ?? { object: 'document', nodes: [] } };
+    if (reusable) return { status: 200, body: reusableDocument(reusable) };
     throw missing();
   },
   async getComputedDocument({ grant, body }, ctx) {
