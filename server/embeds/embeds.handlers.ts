@@ -3,8 +3,8 @@ import type { AppHandlers } from '../handler-types.js';
 import { embedOf, embedUrl } from './embeds.js';
 
 export const embedHandlers = {
-  async getEmbedByUrlInSpace({ query }, ctx) {
-    void ctx;
+  // The space is only the access check (read on it): what an embed shows does not depend on the space.
+  async getEmbedByUrlInSpace({ query }) {
     return { status: 200, body: await embedOf(embedUrl(query.url)) };
   },
 } satisfies Pick<AppHandlers, keyof typeof embedOperations>;

@@ -67,11 +67,12 @@ export function readPageMetadata(html: string, pageUrl: string): PageMetadata {
       if (rel.includes('icon') || rel.includes('apple-touch-icon')) icon ??= httpUrl(attribute(el, 'href'), pageUrl);
     }
   }
-  return {
-    ...(oembed && { oembed }),
-    ...((clean(meta.get('og:title')) ?? clean(meta.get('twitter:title')) ?? clean(title)) && { title: clean(meta.get('og:title')) ?? clean(meta.get('twitter:title')) ?? clean(title) }),
-    ...(clean(meta.get('og:site_name')) && { siteName: clean(meta.get('og:site_name')) }),
-    ...(httpUrl(meta.get('og:image') ?? meta.get('twitter:image'), pageUrl) && { image: httpUrl(meta.get('og:image') ?? meta.get('twitter:image'), pageUrl) }),
-    ...(icon && { icon }),
+  const found = {
+    oembed,
+    title: clean(meta.get('og:title')) ?? clean(meta.get('twitter:title')) ?? clean(title),
+    siteName: clean(meta.get('og:site_name')),
+    image: httpUrl(meta.get('og:image') ?? meta.get('twitter:image'), pageUrl),
+    icon,
   };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as PageMetadata;
 }
