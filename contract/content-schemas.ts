@@ -105,6 +105,14 @@ const revisionPageFields = {
   updatedAt: DateTime.optional(),
   markdown: z.string().openapi({ description: 'The content as Markdown, when requested with `format=markdown`.' }).optional(),
   document: Document.openapi({ description: 'The content as a rich-text document, when requested with `format=document`.' }).optional(),
+  documentId: z
+    .string()
+    .openapi({
+      description:
+        'Id of the document holding the page content in this revision (getDocumentById); absent for a group. It names ' +
+        'the content of this page in this revision, so it always answers the same document.',
+    })
+    .optional(),
   urls: z.object({ app: z.url() }).optional(),
   slug: z.string().openapi({ description: 'Last segment of the page path.' }).optional(),
   path: z.string().openapi({ description: 'Path of the page in the space, from the root.' }).optional(),
@@ -141,6 +149,7 @@ export const revisionPageExample = {
   slug: 'quickstart',
   path: 'getting-started/quickstart',
   description: 'Install the CLI and publish your first page in five minutes.',
+  documentId: 'doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN',
   pages: [],
   hidden: false,
   noIndex: false,
@@ -168,14 +177,14 @@ export const revisionPagesExample = { pages: [revisionPageExample] };
 export const revisionReusableContentExample = {
   id: reusableContentId,
   title: 'Support contact',
-  document: 'doc_01JD3QE4W6HS2XN',
+  document: 'doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH',
 };
 
 export const RevisionReusableContent = z
   .object({
     id: z.string(),
     title: z.string(),
-    document: z.string().openapi({ description: 'Id of the document holding the content; absent when empty.' }).optional(),
+    document: z.string().openapi({ description: 'Id of the document holding the content in this revision (getDocumentById).' }).optional(),
     computed: RevisionComputedSource.openapi({ description: 'For computed reusable content: how it is produced.' }).optional(),
     computedSeed: z.string().optional(),
   })

@@ -8,6 +8,8 @@ import { commentOperations } from './comments.js';
 import { contentOperations } from './content.js';
 export { downloadOperations } from './downloads.js';
 import { gitSyncOperations } from './git-sync.js';
+import { embedOperations } from './embeds.js';
+import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { memberOperations } from './members.js';
@@ -39,6 +41,8 @@ export const areaOperations = {
   comments: commentOperations,
   content: contentOperations,
   gitSync: gitSyncOperations,
+  revisions: revisionOperations,
+  embeds: embedOperations,
   search: searchOperations,
   changeRequests: changeRequestOperations,
   changeRequestContent: changeRequestContentOperations,

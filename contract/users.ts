@@ -33,4 +33,18 @@ export const userOperations = operations({
     responses: { 200: { description: 'The authenticated user.', schema: User, example: userExample } },
     access: access.caller(),
   },
+  getUserById: {
+    method: 'get',
+    path: '/users/{userId}',
+    tag: 'users',
+    summary: 'Get a user',
+    description:
+      'Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which ' +
+      'the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, ' +
+      'and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization.',
+    params: z.object({ userId: z.string().min(1).max(128).openapi({ description: 'The id of the user.', example: ex.userId }) }),
+    responses: { 200: { description: 'The user.', schema: User, example: userExample } },
+    errors: [404],
+    access: access.caller(),
+  },
 });

@@ -36,6 +36,8 @@ export type Reply<K extends OperationId, S extends keyof operations[K]['response
 export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   /** GET /user — Get the authenticated user */
   getAuthenticatedUser(input: Input<'getAuthenticatedUser', Grants['caller']>, ctx: Ctx): Promise<Reply<'getAuthenticatedUser', 200> | Reply<'getAuthenticatedUser', 401> | Reply<'getAuthenticatedUser', 403> | Reply<'getAuthenticatedUser', 429> | Reply<'getAuthenticatedUser', 500> | Reply<'getAuthenticatedUser', 503>>;
+  /** GET /users/{userId} — Get a user */
+  getUserById(input: Input<'getUserById', Grants['caller']>, ctx: Ctx): Promise<Reply<'getUserById', 200> | Reply<'getUserById', 400> | Reply<'getUserById', 401> | Reply<'getUserById', 403> | Reply<'getUserById', 404> | Reply<'getUserById', 429> | Reply<'getUserById', 500> | Reply<'getUserById', 503>>;
   /** GET /orgs — List the organizations of the authenticated user */
   listOrganizationsForAuthenticatedUser(input: Input<'listOrganizationsForAuthenticatedUser', Grants['caller']>, ctx: Ctx): Promise<Reply<'listOrganizationsForAuthenticatedUser', 200> | Reply<'listOrganizationsForAuthenticatedUser', 400> | Reply<'listOrganizationsForAuthenticatedUser', 401> | Reply<'listOrganizationsForAuthenticatedUser', 403> | Reply<'listOrganizationsForAuthenticatedUser', 429> | Reply<'listOrganizationsForAuthenticatedUser', 500> | Reply<'listOrganizationsForAuthenticatedUser', 503>>;
   /** GET /orgs/{organizationId} — Get an organization */
@@ -168,6 +170,32 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   exportToGitRepository(input: Input<'exportToGitRepository', Grants['space']>, ctx: Ctx): Promise<Reply<'exportToGitRepository', 204> | Reply<'exportToGitRepository', 400> | Reply<'exportToGitRepository', 401> | Reply<'exportToGitRepository', 403> | Reply<'exportToGitRepository', 404> | Reply<'exportToGitRepository', 409> | Reply<'exportToGitRepository', 413> | Reply<'exportToGitRepository', 415> | Reply<'exportToGitRepository', 429> | Reply<'exportToGitRepository', 500> | Reply<'exportToGitRepository', 503>>;
   /** GET /spaces/{spaceId}/git/info — Get the Git Sync state of a space */
   getSpaceGitInfo(input: Input<'getSpaceGitInfo', Grants['space']>, ctx: Ctx): Promise<Reply<'getSpaceGitInfo', 200> | Reply<'getSpaceGitInfo', 400> | Reply<'getSpaceGitInfo', 401> | Reply<'getSpaceGitInfo', 403> | Reply<'getSpaceGitInfo', 404> | Reply<'getSpaceGitInfo', 429> | Reply<'getSpaceGitInfo', 500> | Reply<'getSpaceGitInfo', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId} — Get a revision of a space */
+  getRevisionById(input: Input<'getRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getRevisionById', 200> | Reply<'getRevisionById', 400> | Reply<'getRevisionById', 401> | Reply<'getRevisionById', 403> | Reply<'getRevisionById', 404> | Reply<'getRevisionById', 429> | Reply<'getRevisionById', 500> | Reply<'getRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/pages — List the pages of a revision */
+  listPagesInRevisionById(input: Input<'listPagesInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'listPagesInRevisionById', 200> | Reply<'listPagesInRevisionById', 400> | Reply<'listPagesInRevisionById', 401> | Reply<'listPagesInRevisionById', 403> | Reply<'listPagesInRevisionById', 404> | Reply<'listPagesInRevisionById', 429> | Reply<'listPagesInRevisionById', 500> | Reply<'listPagesInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId} — Get a page of a revision */
+  getPageInRevisionById(input: Input<'getPageInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getPageInRevisionById', 200> | Reply<'getPageInRevisionById', 400> | Reply<'getPageInRevisionById', 401> | Reply<'getPageInRevisionById', 403> | Reply<'getPageInRevisionById', 404> | Reply<'getPageInRevisionById', 429> | Reply<'getPageInRevisionById', 500> | Reply<'getPageInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document — Get the document of a page of a revision */
+  getPageDocumentInRevisionById(input: Input<'getPageDocumentInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getPageDocumentInRevisionById', 200> | Reply<'getPageDocumentInRevisionById', 400> | Reply<'getPageDocumentInRevisionById', 401> | Reply<'getPageDocumentInRevisionById', 403> | Reply<'getPageDocumentInRevisionById', 404> | Reply<'getPageDocumentInRevisionById', 429> | Reply<'getPageDocumentInRevisionById', 500> | Reply<'getPageDocumentInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath} — Get a page of a revision by its path */
+  getPageInRevisionByPath(input: Input<'getPageInRevisionByPath', Grants['space']>, ctx: Ctx): Promise<Reply<'getPageInRevisionByPath', 200> | Reply<'getPageInRevisionByPath', 400> | Reply<'getPageInRevisionByPath', 401> | Reply<'getPageInRevisionByPath', 403> | Reply<'getPageInRevisionByPath', 404> | Reply<'getPageInRevisionByPath', 429> | Reply<'getPageInRevisionByPath', 500> | Reply<'getPageInRevisionByPath', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/files — List the files of a revision */
+  listFilesInRevisionById(input: Input<'listFilesInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'listFilesInRevisionById', 200> | Reply<'listFilesInRevisionById', 400> | Reply<'listFilesInRevisionById', 401> | Reply<'listFilesInRevisionById', 403> | Reply<'listFilesInRevisionById', 404> | Reply<'listFilesInRevisionById', 429> | Reply<'listFilesInRevisionById', 500> | Reply<'listFilesInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId} — Get a file of a revision */
+  getFileInRevisionById(input: Input<'getFileInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getFileInRevisionById', 200> | Reply<'getFileInRevisionById', 400> | Reply<'getFileInRevisionById', 401> | Reply<'getFileInRevisionById', 403> | Reply<'getFileInRevisionById', 404> | Reply<'getFileInRevisionById', 429> | Reply<'getFileInRevisionById', 500> | Reply<'getFileInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId} — Get a reusable content of a revision */
+  getReusableContentInRevisionById(input: Input<'getReusableContentInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getReusableContentInRevisionById', 200> | Reply<'getReusableContentInRevisionById', 400> | Reply<'getReusableContentInRevisionById', 401> | Reply<'getReusableContentInRevisionById', 403> | Reply<'getReusableContentInRevisionById', 404> | Reply<'getReusableContentInRevisionById', 429> | Reply<'getReusableContentInRevisionById', 500> | Reply<'getReusableContentInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document — Get the document of a reusable content of a revision */
+  getReusableContentDocumentInRevisionById(input: Input<'getReusableContentDocumentInRevisionById', Grants['space']>, ctx: Ctx): Promise<Reply<'getReusableContentDocumentInRevisionById', 200> | Reply<'getReusableContentDocumentInRevisionById', 400> | Reply<'getReusableContentDocumentInRevisionById', 401> | Reply<'getReusableContentDocumentInRevisionById', 403> | Reply<'getReusableContentDocumentInRevisionById', 404> | Reply<'getReusableContentDocumentInRevisionById', 429> | Reply<'getReusableContentDocumentInRevisionById', 500> | Reply<'getReusableContentDocumentInRevisionById', 503>>;
+  /** GET /spaces/{spaceId}/content/path/{pagePath} — Get a page of a space by its path */
+  getPageByPath(input: Input<'getPageByPath', Grants['space']>, ctx: Ctx): Promise<Reply<'getPageByPath', 200> | Reply<'getPageByPath', 400> | Reply<'getPageByPath', 401> | Reply<'getPageByPath', 403> | Reply<'getPageByPath', 404> | Reply<'getPageByPath', 429> | Reply<'getPageByPath', 500> | Reply<'getPageByPath', 503>>;
+  /** GET /spaces/{spaceId}/documents/{documentId} — Get a document of a space */
+  getDocumentById(input: Input<'getDocumentById', Grants['space']>, ctx: Ctx): Promise<Reply<'getDocumentById', 200> | Reply<'getDocumentById', 400> | Reply<'getDocumentById', 401> | Reply<'getDocumentById', 403> | Reply<'getDocumentById', 404> | Reply<'getDocumentById', 429> | Reply<'getDocumentById', 500> | Reply<'getDocumentById', 503>>;
+  /** POST /spaces/{spaceId}/content/computed/document — Compute a document from a source */
+  getComputedDocument(input: Input<'getComputedDocument', Grants['space']>, ctx: Ctx): Promise<Reply<'getComputedDocument', 200> | Reply<'getComputedDocument', 400> | Reply<'getComputedDocument', 401> | Reply<'getComputedDocument', 403> | Reply<'getComputedDocument', 404> | Reply<'getComputedDocument', 413> | Reply<'getComputedDocument', 415> | Reply<'getComputedDocument', 429> | Reply<'getComputedDocument', 500> | Reply<'getComputedDocument', 503>>;
+  /** GET /spaces/{spaceId}/embed — Get what an embed of a URL shows */
+  getEmbedByUrlInSpace(input: Input<'getEmbedByUrlInSpace', Grants['space']>, ctx: Ctx): Promise<Reply<'getEmbedByUrlInSpace', 200> | Reply<'getEmbedByUrlInSpace', 400> | Reply<'getEmbedByUrlInSpace', 401> | Reply<'getEmbedByUrlInSpace', 403> | Reply<'getEmbedByUrlInSpace', 404> | Reply<'getEmbedByUrlInSpace', 429> | Reply<'getEmbedByUrlInSpace', 500> | Reply<'getEmbedByUrlInSpace', 503>>;
   /** GET /spaces/{spaceId}/search — Search the content of a space */
   searchSpaceContent(input: Input<'searchSpaceContent', Grants['space']>, ctx: Ctx): Promise<Reply<'searchSpaceContent', 200> | Reply<'searchSpaceContent', 400> | Reply<'searchSpaceContent', 401> | Reply<'searchSpaceContent', 403> | Reply<'searchSpaceContent', 404> | Reply<'searchSpaceContent', 429> | Reply<'searchSpaceContent', 500> | Reply<'searchSpaceContent', 503>>;
   /** GET /orgs/{organizationId}/search — Search the content of an organization */
@@ -463,6 +491,7 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
 /** Method and Express path of every operation; literal segments before parameters. */
 export const routes = [
   { operationId: 'getAuthenticatedUser', method: 'get', path: '/user' },
+  { operationId: 'getUserById', method: 'get', path: '/users/:userId' },
   { operationId: 'listOrganizationsForAuthenticatedUser', method: 'get', path: '/orgs' },
   { operationId: 'getOrganizationById', method: 'get', path: '/orgs/:organizationId' },
   { operationId: 'updateOrganizationById', method: 'patch', path: '/orgs/:organizationId' },
@@ -529,6 +558,19 @@ export const routes = [
   { operationId: 'importGitRepository', method: 'post', path: '/spaces/:spaceId/git/import' },
   { operationId: 'exportToGitRepository', method: 'post', path: '/spaces/:spaceId/git/export' },
   { operationId: 'getSpaceGitInfo', method: 'get', path: '/spaces/:spaceId/git/info' },
+  { operationId: 'getRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId' },
+  { operationId: 'listPagesInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/pages' },
+  { operationId: 'getPageInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/page/:pageId' },
+  { operationId: 'getPageDocumentInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/page/:pageId/document' },
+  { operationId: 'getPageInRevisionByPath', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/path/:pagePath' },
+  { operationId: 'listFilesInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/files' },
+  { operationId: 'getFileInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/files/:fileId' },
+  { operationId: 'getReusableContentInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId' },
+  { operationId: 'getReusableContentDocumentInRevisionById', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document' },
+  { operationId: 'getPageByPath', method: 'get', path: '/spaces/:spaceId/content/path/:pagePath' },
+  { operationId: 'getDocumentById', method: 'get', path: '/spaces/:spaceId/documents/:documentId' },
+  { operationId: 'getComputedDocument', method: 'post', path: '/spaces/:spaceId/content/computed/document' },
+  { operationId: 'getEmbedByUrlInSpace', method: 'get', path: '/spaces/:spaceId/embed' },
   { operationId: 'searchSpaceContent', method: 'get', path: '/spaces/:spaceId/search' },
   { operationId: 'searchOrganizationContent', method: 'get', path: '/orgs/:organizationId/search' },
   { operationId: 'listChangeRequestsForSpace', method: 'get', path: '/spaces/:spaceId/change-requests' },

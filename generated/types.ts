@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller.
+         */
+        get: operations["getUserById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs": {
         parameters: {
             query?: never;
@@ -988,6 +1008,266 @@ export interface paths {
          * @description Returns the space's Git Sync: its repository (without credentials), the commit and revision of the last sync, and the latest operation with its state and outcome. 404 when no import or export was ever requested on the space. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getSpaceGitInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a revision of a space
+         * @description Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as getCurrentRevision answers the current one. Revisions never change, so the answer never does. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pages of a revision
+         * @description Returns the page tree of a revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listPagesInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a revision
+         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getPageInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document of a page of a revision
+         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getPageDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a revision by its path
+         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getPageInRevisionByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a revision
+         * @description Lists the files of a revision of the space, in id order. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["listFilesInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a revision
+         * @description Returns a file of a revision of the space, with a fresh signed download link. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getFileInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reusable content of a revision
+         * @description Returns a reusable content of a revision of the space, with the id of its document. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getReusableContentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document of a reusable content of a revision
+         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced=reusable-contents` expands the reusable contents it includes; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getReusableContentDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a space by its path
+         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getPageByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a document of a space
+         * @description Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any revision of the space. A document id names that content in that revision, so the same id always answers the same document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space does not exist or the caller cannot read it, or the document is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getDocumentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/computed/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute a document from a source
+         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        post: operations["getComputedDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get what an embed of a URL shows
+         * @description Fetches the page at `url` (http or https, public addresses only) and answers what an embed block of it shows: the provider's oEmbed answer when the page announces one (`<link rel="alternate" type="application/json+oembed">`), else its Open Graph and HTML metadata. Answers are kept for an hour (a failure for a minute), so a published page showing the embed makes no request of its own. A URL that cannot be fetched (refused address, timeout, more than 1 MB, not HTML) is still an embed: a `link` titled with the URL. 400 when `url` is not an http(s) URL; 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         */
+        get: operations["getEmbedByUrlInSpace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3789,6 +4069,7 @@ export interface components {
          *       "slug": "quickstart",
          *       "path": "getting-started/quickstart",
          *       "description": "Install the CLI and publish your first page in five minutes.",
+         *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
          *       "pages": [],
          *       "hidden": false,
          *       "noIndex": false,
@@ -3819,6 +4100,8 @@ export interface components {
             /** @description The content as Markdown, when requested with `format=markdown`. */
             markdown?: string;
             document?: components["schemas"]["Document"] & unknown;
+            /** @description Id of the document holding the page content in this revision (getDocumentById); absent for a group. It names the content of this page in this revision, so it always answers the same document. */
+            documentId?: string;
             urls?: {
                 /** Format: uri */
                 app: string;
@@ -3861,6 +4144,7 @@ export interface components {
          *           "slug": "quickstart",
          *           "path": "getting-started/quickstart",
          *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
          *           "pages": [],
          *           "hidden": false,
          *           "noIndex": false,
@@ -3878,13 +4162,13 @@ export interface components {
          * @example {
          *       "id": "rsc_01JD3QE2K8PA4ZG",
          *       "title": "Support contact",
-         *       "document": "doc_01JD3QE4W6HS2XN"
+         *       "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
          *     }
          */
         RevisionReusableContent: {
             id: string;
             title: string;
-            /** @description Id of the document holding the content; absent when empty. */
+            /** @description Id of the document holding the content in this revision (getDocumentById). */
             document?: string;
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             computedSeed?: string;
@@ -3911,6 +4195,7 @@ export interface components {
          *           "slug": "quickstart",
          *           "path": "getting-started/quickstart",
          *           "description": "Install the CLI and publish your first page in five minutes.",
+         *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
          *           "pages": [],
          *           "hidden": false,
          *           "noIndex": false,
@@ -3934,7 +4219,7 @@ export interface components {
          *         {
          *           "id": "rsc_01JD3QE2K8PA4ZG",
          *           "title": "Support contact",
-         *           "document": "doc_01JD3QE4W6HS2XN"
+         *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
          *         }
          *       ],
          *       "variables": {
@@ -7205,6 +7490,86 @@ export interface components {
             standalone?: boolean;
         };
         /**
+         * @description What an embed block of a URL shows.
+         * @example {
+         *       "type": "link",
+         *       "title": "Getting started with the CLI",
+         *       "site": "Acme Blog",
+         *       "icon": "https://blog.acme.example/favicon.ico"
+         *     }
+         */
+        Embed: {
+            /** @description Title of the page (oEmbed `title`, `og:title` or `<title>`; the URL when it has none). */
+            title: string;
+            /** @description Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given). */
+            site: string;
+            /** @description An image standing for it: the page's icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none. */
+            icon?: string;
+            /**
+             * @description Shown as a card linking to the URL.
+             * @enum {string}
+             */
+            type: "link";
+        } | {
+            /** @description Title of the page (oEmbed `title`, `og:title` or `<title>`; the URL when it has none). */
+            title: string;
+            /** @description Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given). */
+            site: string;
+            /** @description An image standing for it: the page's icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none. */
+            icon?: string;
+            /** @enum {string} */
+            type: "rich";
+            /** @description The provider's HTML (oEmbed `html`), sanitized: no script, no event handlers, and iframes only from the providers this server allows (YouTube, Vimeo, Loom, Figma, CodePen, CodeSandbox, Spotify, SoundCloud, Google Maps, Miro, Twitch); from any other provider the answer is a `link`. */
+            html: string;
+        };
+        ComputeDocument: {
+            /** @description The computed content source. */
+            source: {
+                /**
+                 * @description What computes the document. Only `builtin:openapi` is computed here; the public API's `builtin:translation` and `integration:<name>:<source>` are refused (400 naming `source.type`).
+                 * @enum {string}
+                 */
+                type: "builtin:openapi";
+                /** @description What the computation reads. */
+                dependencies: {
+                    /** @description The OpenAPI specification, of the space's organization: public, or the caller a member with a role. */
+                    spec: {
+                        ref: {
+                            /** @enum {string} */
+                            kind: "openapi";
+                            /** @description Slug of the specification. */
+                            spec: string;
+                        };
+                    };
+                };
+                /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
+                props: {
+                    /** @enum {string} */
+                    doc: "operation";
+                    /** @description The path of the operation (`/pets`), or the webhook's name with `method: hook`. */
+                    page: string;
+                    /** @enum {string} */
+                    method: "get" | "post" | "put" | "delete" | "patch" | "options" | "head" | "trace" | "hook";
+                    /** @description Accepted as the public API has it; the block is the same. */
+                    deprecated?: boolean;
+                } | {
+                    /** @enum {string} */
+                    doc: "operations" | "tag";
+                    /** @description The tag. */
+                    page: string;
+                } | {
+                    /** @enum {string} */
+                    doc: "models";
+                } | {
+                    /** @enum {string} */
+                    doc: "info";
+                    page?: string;
+                };
+            };
+            /** @description Seed of the keys of the computed blocks: the same seed and source give the same keys. */
+            seed: string;
+        };
+        /**
          * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
          * @example {
          *       "object": "conversation",
@@ -9603,6 +9968,54 @@ export interface operations {
             };
             401: components["responses"]["UnauthorizedError"];
             403: components["responses"]["ForbiddenError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getUserById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the user. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "usr_01JD3Q6Z9B8XKRD",
+                     *       "displayName": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "photoURL": "https://avatars.example.com/u/ada.png",
+                     *       "urls": {
+                     *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];
@@ -13694,6 +14107,7 @@ export interface operations {
                      *           "slug": "quickstart",
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *           "pages": [],
                      *           "hidden": false,
                      *           "noIndex": false,
@@ -13717,7 +14131,7 @@ export interface operations {
                      *         {
                      *           "id": "rsc_01JD3QE2K8PA4ZG",
                      *           "title": "Support contact",
-                     *           "document": "doc_01JD3QE4W6HS2XN"
+                     *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
                      *       "variables": {
@@ -13842,6 +14256,7 @@ export interface operations {
                      *           "slug": "quickstart",
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *           "pages": [],
                      *           "hidden": false,
                      *           "noIndex": false,
@@ -14096,6 +14511,7 @@ export interface operations {
                      *       "slug": "quickstart",
                      *       "path": "getting-started/quickstart",
                      *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *       "pages": [],
                      *       "hidden": false,
                      *       "noIndex": false,
@@ -14482,6 +14898,923 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GitSyncState"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "revision",
+                     *       "id": "rev_01JD3Q7F2V6RM0B",
+                     *       "parents": [
+                     *         "rev_01JD3Q7E8T1GH5C"
+                     *       ],
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
+                     *           "pages": [],
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           }
+                     *         }
+                     *       ],
+                     *       "reusableContents": [
+                     *         {
+                     *           "id": "rsc_01JD3QE2K8PA4ZG",
+                     *           "title": "Support contact",
+                     *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
+                     *         }
+                     *       ],
+                     *       "variables": {
+                     *         "productName": "Acme CLI"
+                     *       },
+                     *       "createdAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *       },
+                     *       "type": "edits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listPagesInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pages": [
+                     *         {
+                     *           "id": "pag_01JD3QD4T7WX9KM",
+                     *           "title": "Quickstart",
+                     *           "emoji": "⚡",
+                     *           "type": "document",
+                     *           "createdAt": "2026-03-14T09:26:53.000Z",
+                     *           "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *           "urls": {
+                     *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *           },
+                     *           "slug": "quickstart",
+                     *           "path": "getting-started/quickstart",
+                     *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
+                     *           "pages": [],
+                     *           "hidden": false,
+                     *           "noIndex": false,
+                     *           "noRobotsIndex": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPages"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getPageInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
+                format?: "document" | "markdown";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+                /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
+                "format.markdown.refs"?: "relative" | "stable";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
+                /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
+                cachedMetadata?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pag_01JD3QD4T7WX9KM",
+                     *       "title": "Quickstart",
+                     *       "emoji": "⚡",
+                     *       "type": "document",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *       },
+                     *       "slug": "quickstart",
+                     *       "path": "getting-started/quickstart",
+                     *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
+                     *       "pages": [],
+                     *       "hidden": false,
+                     *       "noIndex": false,
+                     *       "noRobotsIndex": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getPageDocumentInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document of the page. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "data": {
+                     *         "schemaVersion": 1
+                     *       },
+                     *       "nodes": [
+                     *         {
+                     *           "object": "block",
+                     *           "type": "paragraph",
+                     *           "key": "b7fQz2",
+                     *           "nodes": [
+                     *             {
+                     *               "object": "text",
+                     *               "leaves": [
+                     *                 {
+                     *                   "object": "leaf",
+                     *                   "text": "Answer in a friendly, concise tone."
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getPageInRevisionByPath: {
+        parameters: {
+            query?: {
+                /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
+                format?: "document" | "markdown";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+                /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
+                "format.markdown.refs"?: "relative" | "stable";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
+                /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
+                cachedMetadata?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The path of the page in the revision (`getting-started/quickstart`, as `path` in a page read), URL-encoded: its slashes are sent as `%2F`. Leading and trailing slashes are ignored. */
+                pagePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pag_01JD3QD4T7WX9KM",
+                     *       "title": "Quickstart",
+                     *       "emoji": "⚡",
+                     *       "type": "document",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *       },
+                     *       "slug": "quickstart",
+                     *       "path": "getting-started/quickstart",
+                     *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
+                     *       "pages": [],
+                     *       "hidden": false,
+                     *       "noIndex": false,
+                     *       "noRobotsIndex": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listFilesInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "fil_01JD3QC8M2ZR7TB",
+                     *           "name": "architecture-overview.png",
+                     *           "contentType": "image/png",
+                     *           "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
+                     *           "size": 184320,
+                     *           "dimensions": {
+                     *             "width": 1600,
+                     *             "height": 900
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFileList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getFileInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The id of the file. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "fil_01JD3QC8M2ZR7TB",
+                     *       "name": "architecture-overview.png",
+                     *       "contentType": "image/png",
+                     *       "downloadURL": "https://api.docs.example.com/v1/files/spc_01JD3Q7F2V6RM0A/fil_01JD3QC8M2ZR7TB/architecture-overview.png?expires=1732021200&signature=Jx0aQe4c2m1q6y8Vb3nR9tK5wL7pZs0dFh2gUiOoE1c",
+                     *       "size": 184320,
+                     *       "dimensions": {
+                     *         "width": 1600,
+                     *         "height": 900
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getReusableContentInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The id of the reusable content. */
+                reusableContentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reusable content. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rsc_01JD3QE2K8PA4ZG",
+                     *       "title": "Support contact",
+                     *       "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionReusableContent"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getReusableContentDocumentInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of a revision of the space (its current one, an earlier one, or one of its change requests). */
+                revisionId: string;
+                /** @description The id of the reusable content. */
+                reusableContentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document of the reusable content. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "data": {
+                     *         "schemaVersion": 1
+                     *       },
+                     *       "nodes": [
+                     *         {
+                     *           "object": "block",
+                     *           "type": "paragraph",
+                     *           "key": "b7fQz2",
+                     *           "nodes": [
+                     *             {
+                     *               "object": "text",
+                     *               "leaves": [
+                     *                 {
+                     *                   "object": "leaf",
+                     *                   "text": "Answer in a friendly, concise tone."
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getPageByPath: {
+        parameters: {
+            query?: {
+                /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
+                format?: "document" | "markdown";
+                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
+                evaluated?: "false";
+                /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
+                metadata?: boolean;
+                /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
+                computed?: boolean;
+                /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
+                "format.markdown.refs"?: "relative" | "stable";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
+                dereferenced?: "false" | "reusable-contents";
+                /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
+                cachedMetadata?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The path of the page in the revision (`getting-started/quickstart`, as `path` in a page read), URL-encoded: its slashes are sent as `%2F`. Leading and trailing slashes are ignored. */
+                pagePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pag_01JD3QD4T7WX9KM",
+                     *       "title": "Quickstart",
+                     *       "emoji": "⚡",
+                     *       "type": "document",
+                     *       "createdAt": "2026-03-14T09:26:53.000Z",
+                     *       "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *       "urls": {
+                     *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *       },
+                     *       "slug": "quickstart",
+                     *       "path": "getting-started/quickstart",
+                     *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
+                     *       "pages": [],
+                     *       "hidden": false,
+                     *       "noIndex": false,
+                     *       "noRobotsIndex": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getDocumentById: {
+        parameters: {
+            query?: {
+                /** @description Version of the document schema: both answer the same document. */
+                schema?: "current" | "next";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the document. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "data": {
+                     *         "schemaVersion": 1
+                     *       },
+                     *       "nodes": [
+                     *         {
+                     *           "object": "block",
+                     *           "type": "paragraph",
+                     *           "key": "b7fQz2",
+                     *           "nodes": [
+                     *             {
+                     *               "object": "text",
+                     *               "leaves": [
+                     *                 {
+                     *                   "object": "leaf",
+                     *                   "text": "Answer in a friendly, concise tone."
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getComputedDocument: {
+        parameters: {
+            query?: {
+                /** @description Version of the document schema: both answer the same document. */
+                schema?: "current" | "next";
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": {
+                 *         "type": "builtin:openapi",
+                 *         "dependencies": {
+                 *           "spec": {
+                 *             "ref": {
+                 *               "kind": "openapi",
+                 *               "spec": "petstore"
+                 *             }
+                 *           }
+                 *         },
+                 *         "props": {
+                 *           "doc": "operation",
+                 *           "page": "/pets",
+                 *           "method": "get"
+                 *         }
+                 *       },
+                 *       "seed": "api-pets-get"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComputeDocument"];
+            };
+        };
+        responses: {
+            /** @description The computed document. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "data": {},
+                     *       "nodes": [
+                     *         {
+                     *           "object": "block",
+                     *           "type": "openapi-operation",
+                     *           "key": "k3Xq9a",
+                     *           "isVoid": true,
+                     *           "data": {
+                     *             "ref": {
+                     *               "kind": "openapi",
+                     *               "spec": "petstore"
+                     *             },
+                     *             "path": "/pets",
+                     *             "method": "get"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getEmbedByUrlInSpace: {
+        parameters: {
+            query: {
+                /** @description The URL to embed: http or https. */
+                url: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the embed shows. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "link",
+                     *       "title": "Getting started with the CLI",
+                     *       "site": "Acme Blog",
+                     *       "icon": "https://blog.acme.example/favicon.ico"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Embed"];
                 };
             };
             400: components["responses"]["BadRequestError"];
@@ -15425,6 +16758,7 @@ export interface operations {
                      *           "slug": "quickstart",
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *           "pages": [],
                      *           "hidden": false,
                      *           "noIndex": false,
@@ -15448,7 +16782,7 @@ export interface operations {
                      *         {
                      *           "id": "rsc_01JD3QE2K8PA4ZG",
                      *           "title": "Support contact",
-                     *           "document": "doc_01JD3QE4W6HS2XN"
+                     *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
                      *       "variables": {
@@ -15654,6 +16988,7 @@ export interface operations {
                      *           "slug": "quickstart",
                      *           "path": "getting-started/quickstart",
                      *           "description": "Install the CLI and publish your first page in five minutes.",
+                     *           "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *           "pages": [],
                      *           "hidden": false,
                      *           "noIndex": false,
@@ -15916,6 +17251,7 @@ export interface operations {
                      *       "slug": "quickstart",
                      *       "path": "getting-started/quickstart",
                      *       "description": "Install the CLI and publish your first page in five minutes.",
+                     *       "documentId": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN",
                      *       "pages": [],
                      *       "hidden": false,
                      *       "noIndex": false,

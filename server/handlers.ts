@@ -10,11 +10,13 @@ import { changeRequestReviewHandlers } from './change-requests/reviews.handlers.
 import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
+import { embedHandlers } from './embeds/embeds.handlers.js';
 import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
 import { gitSyncHandlers } from './git-sync/git-sync.handlers.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
+import { revisionHandlers } from './revisions/revisions.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
 import { openAPIHandlers } from './openapi/openapi.handlers.js';
 import { permissionHandlers } from './permissions/permissions.handlers.js';
@@ -40,6 +42,8 @@ const implemented = {
   ...spaceTreeHandlers,
   ...contentHandlers,
   ...gitSyncHandlers,
+  ...revisionHandlers,
+  ...embedHandlers,
   ...changeRequestHandlers,
   ...changeRequestContentHandlers,
   ...changeRequestReviewHandlers,

@@ -148,6 +148,10 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'postCommentInSpace', message: /^body\.(node|tableCell) .*give its page in body\.page/ },
   // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
   { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
+  // Computed documents: "an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`)".
+  { operationId: 'getComputedDocument', message: /^body\.source\.(dependencies\.spec|props\.page): / },
+  // Embeds: "400 when `url` is not an http(s) URL" (one with credentials included).
+  { operationId: 'getEmbedByUrlInSpace', message: /^query\.url: / },
   // Conditions (sections, site spaces, header links, pages): "a condition outside the grammar ... is refused (400)".
   { message: /^Invalid request: body\.(condition|header\.links\[\d+\]\.condition|changes\[\d+\]\.condition): at character \d+: / },
 ];

@@ -36,6 +36,10 @@ const addedFromPublicApi = [
   ]),
   // Git Sync: a space imported from and exported to a Git repository.
   'importGitRepository', 'exportToGitRepository', 'getSpaceGitInfo',
+  // Headless docs: what a renderer reads (revisions by id, pages by path, documents, embeds, users).
+  'getRevisionById', 'listPagesInRevisionById', 'getPageInRevisionById', 'getPageDocumentInRevisionById', 'getPageInRevisionByPath',
+  'listFilesInRevisionById', 'getFileInRevisionById', 'getReusableContentInRevisionById', 'getReusableContentDocumentInRevisionById',
+  'getPageByPath', 'getDocumentById', 'getComputedDocument', 'getEmbedByUrlInSpace', 'getUserById',
 ];
 
 describe('published document', () => {

@@ -22,7 +22,7 @@ export const changeRequestContentHandlers = {
   },
   async listPagesInChangeRequest({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, gitBlobsOf(revision, query.metadata)) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async listFilesInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);

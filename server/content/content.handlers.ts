@@ -16,7 +16,7 @@ export const contentHandlers = {
   },
   async listPages({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
-    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, gitBlobsOf(revision, query.metadata)) } };
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async listFiles({ grant, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);

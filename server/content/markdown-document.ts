@@ -367,7 +367,7 @@ function colorName(value: unknown): string | undefined {
  * An element for the published site's renderer (mdast-util-to-hast makes an element of `data.hName`): the
  * HTML form of what Markdown writes as raw HTML or a GitBook tag, built as a tree, never as HTML text.
  */
-function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string>): Md.RootContent & Md.PhrasingContent {
+function element(tagName: string, children: Md.RootContent[] | Md.PhrasingContent[], properties?: Record<string, string | boolean | string[]>): Md.RootContent & Md.PhrasingContent {
   return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
 }
 
@@ -390,10 +390,36 @@ function leafToMd(l: Leaf, html = false): Md.PhrasingContent[] {
   return nodes;
 }
 
+/** What the published site knows of an embedded URL (server/embeds): a card, and a player when allowed. */
+export interface EmbedCard {
+  title: string;
+  site: string;
+  icon?: string;
+  /** The allowed provider's player (an https iframe source on the allow-list), when it has one. */
+  frame?: { src: string; title: string };
+}
+
 interface WriteState {
   refs: MarkdownRefs;
   /** For the published site (documentToMdast): elements instead of raw HTML and GitBook tags where HTML says it. */
   html?: boolean;
+  /** For the published site: what an embed block's URL shows, when it is known. */
+  embed?: (url: string) => EmbedCard | undefined;
+}
+
+/** An embed as the published site shows it: a card linking to the URL (title, provider, icon), the player above it when allowed. */
+function embedCard(url: string, card: EmbedCard): Md.RootContent {
+  const link: Md.Link = {
+    type: 'link',
+    url,
+    children: [
+      ...(card.icon ? [{ type: 'image', url: card.icon, alt: '' } as Md.Image] : []),
+      element('strong', [{ type: 'text', value: card.title }]) as Md.PhrasingContent,
+      element('span', [{ type: 'text', value: card.site }], { className: 'embed-site' }) as Md.PhrasingContent,
+    ],
+  };
+  const frame = card.frame ? [element('iframe', [], { src: card.frame.src, title: card.frame.title, loading: 'lazy', allowFullScreen: true })] : [];
+  return element('div', [...frame, { type: 'paragraph', children: [link] }] as Md.RootContent[], { className: ['embed', card.frame ? 'embed-rich' : 'embed-link'] });
 }
 
 function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
@@ -559,6 +585,8 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'embed':
       if (state.html) {
         const url = typeof data.url === 'string' ? data.url : '';
+        const card = url === '' ? undefined : state.embed?.(url);
+        if (card) return [embedCard(url, card), ...inner()];
         return [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }, ...inner()];
       }
       return [liquid('embed', { url: typeof data.url === 'string' ? data.url : '', ...attributesOf(data, ['fullWidth']) }, inner())];
@@ -616,8 +644,8 @@ function cellInlines(cell: Block): Block['nodes'] {
  * The mdast tree of a document for the published site's renderer: references written by `refs` (the
  * site's own URLs), raw HTML and GitBook tags given as elements (`siteElement` nodes with `data.hName`).
  */
-export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs): Md.Root {
-  return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true }) };
+export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs, embed?: WriteState['embed']): Md.Root {
+  return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true, ...(embed && { embed }) }) };
 }
 
 /** GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets. */

@@ -40,11 +40,18 @@ export interface StoredFile {
   dimensions?: { width: number; height: number };
 }
 
+/** A block of content pages can include; its blocks, when it has any (docs/headless-reads.md). */
+export interface StoredReusableContent {
+  id: string;
+  title: string;
+  document?: Document;
+}
+
 export interface RevisionContent {
   pages: StoredPage[];
   files: StoredFile[];
   variables: Record<string, string>;
-  reusableContents: { id: string; title: string }[];
+  reusableContents: StoredReusableContent[];
 }
 
 /** The content of a space nobody has written to yet. */

@@ -8,12 +8,14 @@ import { NotFound } from '../errors.js';
 import { pageDocument, pageMarkdown } from './page-content.js';
 import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
-import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
+import { documentIdOf } from './document-ids.js';
+import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from './revision-content.js';
 import type { RevisionGit, StoredRevision } from './revisions.store.js';
 
 type Revision = components['schemas']['Revision'];
 type RevisionPage = components['schemas']['RevisionPage'];
 type RevisionFile = components['schemas']['RevisionFile'];
+type RevisionReusableContent = components['schemas']['RevisionReusableContent'];
 
 /** Where pages of this content open in the app: the space, or one of its change requests. */
 export interface ContentLocation {
@@ -38,7 +40,7 @@ interface PageOptions {
   format?: PageFormat;
   git?: GitBlobs;
   children: boolean;
-  /** The revision the content is, so the page's Markdown is written once per revision. */
+  /** The revision the content is, so the page's Markdown is written once per revision (and its `documentId`). */
   revisionId?: string;
 }
 
@@ -72,6 +74,7 @@ function pageView(
     updatedAt: page.updatedAt,
     ...(options.format === 'markdown' && { markdown: markdownOfPage(content, page, options.revisionId) }),
     ...(options.format === 'document' && { document: pageDocument(page) }),
+    ...(options.revisionId && page.type === 'document' && { documentId: documentIdOf(options.revisionId, page.id) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,
     path,
@@ -87,10 +90,18 @@ function pageView(
   };
 }
 
-/** The page tree: top-level pages in order, each with its subpages (without their content). */
-export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent, git?: GitBlobs): RevisionPage[] {
+/**
+ * The page tree: top-level pages in order, each with its subpages (without their content); `git` gives
+ * their git blobs, `revisionId` their `documentId`.
+ */
+export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent, options: { git?: GitBlobs; revisionId?: string } = {}): RevisionPage[] {
   const byId = new Map(content.pages.map((p) => [p.id, p]));
-  return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true, git }));
+  return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true, git: options.git, ...(options.revisionId && { revisionId: options.revisionId }) }));
+}
+
+/** The API form of a stored reusable content of the revision `revisionId`: its blocks are its document. */
+export function toReusableContent(revisionId: string, reusable: StoredReusableContent): RevisionReusableContent {
+  return { id: reusable.id, title: reusable.title, document: documentIdOf(revisionId, reusable.id) };
 }
 
 /** The API form of a stored file, with a signed download link served by this server. */
@@ -114,9 +125,9 @@ export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRev
     object: 'revision',
     id: revision.id,
     parents: revision.parents,
-    pages: toPageTree(ctx, where, content, git),
+    pages: toPageTree(ctx, where, content, { git, revisionId: revision.id }),
     files: [...content.files].sort(byId).map((f) => toFile(f, where.links, git)),
-    reusableContents: content.reusableContents,
+    reusableContents: content.reusableContents.map((r) => toReusableContent(revision.id, r)),
     variables: content.variables,
     createdAt: revision.createdAt.toISOString(),
     urls: { app: ctx.urls.app(where.appBase) },

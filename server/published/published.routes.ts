@@ -306,7 +306,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
+    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),

@@ -4,8 +4,10 @@
 // `javascript:` links lose their href, ids are prefixed). Headings then get ids and anchor links. Hints
 // become `<aside class="hint hint-<style>" role="note">`; expandables `<details>`, images `<figure>`; the
 // sanitizer allows exactly that. A revision never changes, so the HTML of a page of a revision at a place
-// of a site is cached.
-import type { Element } from 'hast';
+// of a site is cached. Embed blocks show a card (title, provider, icon; the player of an allowed provider)
+// from the embeds cache (server/embeds/embed-card.ts): their state is part of the cache key.
+import { createHash } from 'node:crypto';
+import type { Element, Root } from 'hast';
 import { LRUCache } from 'lru-cache';
 import type { State } from 'mdast-util-to-hast';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
@@ -19,6 +21,8 @@ import { unified, type Processor } from 'unified';
 import { documentToMdast, type Document } from '../content/markdown-document.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, type Hint } from '../content/markdown-liquid.js';
 import type { MarkdownRefs } from '../content/markdown-refs.js';
+import { allowedIframeSource } from '../embeds/embed-html.js';
+import { cachedCard, embedUrlsOf, warmEmbeds } from '../embeds/embed-card.js';
 
 /** remark plugin: the hint syntax, in the parser's extensions (as remark-gfm adds GFM's). */
 function remarkHints(this: Processor) {
@@ -39,12 +43,30 @@ function hintToHast(state: State, node: Hint): Element {
   return state.applyData(node, element);
 }
 
-/** GitHub's schema, plus the hint asides (only their classes and role), figures and highlighted text. */
+/**
+ * GitHub's schema, plus the hint asides (only their classes and role), figures, highlighted text, and the
+ * embed cards with their players (https iframes, then held to the providers' allow-list below).
+ */
 const schema: SanitizeSchema = {
   ...defaultSchema,
-  tagNames: [...(defaultSchema.tagNames ?? []), 'aside', 'figure', 'figcaption', 'mark'],
-  attributes: { ...defaultSchema.attributes, aside: [['className', 'hint', ...hintStyles.map((s) => `hint-${s}`)], ['role', 'note']] },
+  tagNames: [...(defaultSchema.tagNames ?? []), 'aside', 'figure', 'figcaption', 'mark', 'iframe'],
+  attributes: {
+    ...defaultSchema.attributes,
+    aside: [['className', 'hint', ...hintStyles.map((s) => `hint-${s}`)], ['role', 'note']],
+    div: [...(defaultSchema.attributes?.div ?? []), ['className', 'embed', 'embed-rich', 'embed-link']],
+    span: [...(defaultSchema.attributes?.span ?? []), ['className', 'embed-site']],
+    iframe: ['src', 'title', 'loading', 'allowFullScreen'],
+  },
 };
+
+/** rehype plugin, after the sanitizer: an iframe stays only when its source is an allowed provider's player (https, embed-html.ts). */
+function rehypeAllowedIframes() {
+  const prune = (node: Root | Element) => {
+    node.children = node.children.filter((child) => child.type !== 'element' || child.tagName !== 'iframe' || allowedIframeSource(child.properties.src));
+    for (const child of node.children) if (child.type === 'element') prune(child);
+  };
+  return prune;
+}
 
 const processor = unified()
   .use(remarkParse)
@@ -52,6 +74,7 @@ const processor = unified()
   .use(remarkHints)
   .use(remarkRehype, { handlers: { hint: hintToHast } }) // raw HTML nodes are not carried over (no allowDangerousHtml)
   .use(rehypeSanitize, schema) // GitHub's schema: no script, no event handlers, no javascript: URLs
+  .use(rehypeAllowedIframes)
   .use(rehypeSlug) // after sanitizing: ids made from the heading text, not taken from the content
   .use(rehypeAutolinkHeadings, { behavior: 'append', properties: { className: ['anchor'], ariaLabel: 'Link to this section' }, content: { type: 'text', value: '#' } })
   .use(rehypeStringify)
@@ -63,14 +86,22 @@ const cache = new LRUCache<string, string>({ max: 4000 });
 /**
  * The HTML of a page's Document on a site (`cacheKey`: revision, site place and page, as its links depend on
  * where the site serves its pages): the Document as mdast with the site's URLs for its references
- * (markdown-document.ts documentToMdast), through the same rehype steps and sanitizer as Markdown.
+ * (markdown-document.ts documentToMdast), through the same rehype steps and sanitizer as Markdown. The
+ * embeds it shows are fetched first when not known yet (within a short deadline), and what is known of
+ * them is part of the key, so a page rendered before its embeds were known is rendered again after.
  */
-export function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs): string {
-  let html = cache.get(cacheKey);
+export async function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs): Promise<string> {
+  const embeds = embedUrlsOf(document.nodes);
+  let key = cacheKey;
+  if (embeds.length > 0) {
+    await warmEmbeds(embeds);
+    key += `\u0000${createHash('sha256').update(JSON.stringify(embeds.map(cachedCard))).digest('base64url')}`;
+  }
+  let html = cache.get(key);
   if (html === undefined) {
-    const hast = processor.runSync(documentToMdast(document, refs));
+    const hast = processor.runSync(documentToMdast(document, refs, cachedCard));
     html = String(processor.stringify(hast));
-    cache.set(cacheKey, html);
+    cache.set(key, html);
   }
   return html;
 }

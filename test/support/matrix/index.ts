@@ -11,6 +11,7 @@ import { ssoFixtures } from './sso.js';
 import { conversationFixtures } from './conversations.js';
 import { translationFixtures } from './translations.js';
 import { contentFixtures } from './content.js';
+import { headlessReadFixtures } from './headless-reads.js';
 import { siteFixtures } from './sites.js';
 import { changeRequestReviewFixtures } from './change-request-reviews.js';
 import { permissionFixtures } from './permissions.js';
@@ -21,4 +22,5 @@ export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
 // integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
-export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures, gitSyncFixtures];
+// headlessReadFixtures before content: its pageId and fileId (in a revision chosen before) wrap theirs.
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, headlessReadFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures, gitSyncFixtures];

@@ -1,0 +1,341 @@
+// Reading a space's content as a docs renderer does (docs/headless-reads.md): any revision of the space by
+// its id (GET /spaces/{spaceId}/revisions/{revisionId}…), a page by its path, the documents of pages and
+// reusable contents by id, and a document computed from a source.
+import { paginationQuery, queryBoolean } from './common.js';
+import { contentQuery, FileIdParam, PageIdParam, pageQuery } from './content.js';
+import {
+  fileId,
+  reusableContentId,
+  Revision,
+  revisionExample,
+  RevisionFile,
+  revisionFileExample,
+  RevisionFileList,
+  revisionFileListExample,
+  RevisionPage,
+  revisionPageExample,
+  RevisionPages,
+  revisionPagesExample,
+  RevisionReusableContent,
+  revisionReusableContentExample,
+} from './content-schemas.js';
+import { Document, documentExample } from './document.js';
+import { ex } from './examples.js';
+import { access } from './access.js';
+import { operations } from './operation.js';
+import { SpaceIdParams } from './spaces.js';
+import { z } from './zod.js';
+
+export const documentId = 'doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN';
+
+/** How a document read expands references: `false` (default) and `reusable-contents`, what this server serves. */
+const dereferenced = z
+  .enum(['false', 'reusable-contents'])
+  .optional()
+  .openapi({
+    description:
+      'Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each ' +
+      '`reusable-content` block with the blocks of that reusable content in the same revision (a block whose ' +
+      'content is not in the revision stays). The public API\'s `true` (expand every kind of reference) is refused ' +
+      '(400 naming `dereferenced`): only reusable contents are expanded.',
+  });
+
+/**
+ * `evaluated`, served only as `false`: the server keeps no evaluator of expressions, so a request for
+ * evaluated content is refused (400) rather than answered unevaluated.
+ */
+const evaluated = z
+  .enum(['false'])
+  .optional()
+  .openapi({
+    description:
+      'Evaluate the expressions of the content: only `false` (the default) is served; the public API\'s `true` and ' +
+      '`deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions.',
+  });
+
+/** The query of a page read by id or by path in a revision. */
+const pageReadQuery = {
+  ...pageQuery,
+  'format.markdown.refs': z
+    .enum(['relative', 'stable'])
+    .optional()
+    .openapi({
+      description:
+        'With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the ' +
+        'page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references.',
+    }),
+  evaluated,
+  dereferenced,
+  cachedMetadata: queryBoolean('Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way.').optional(),
+};
+
+const documentQuery = { evaluated, dereferenced };
+
+const RevisionIdParam = z.string().min(1).max(128).openapi({ description: 'The id of a revision of the space (its current one, an earlier one, or one of its change requests).', example: ex.revisionId });
+const PagePathParam = z
+  .string()
+  .min(1)
+  .max(2048)
+  .openapi({
+    description:
+      'The path of the page in the revision (`getting-started/quickstart`, as `path` in a page read), URL-encoded: ' +
+      'its slashes are sent as `%2F`. Leading and trailing slashes are ignored.',
+    example: 'getting-started%2Fquickstart',
+  });
+const ReusableContentIdParam = z.string().min(1).max(128).openapi({ description: 'The id of the reusable content.', example: reusableContentId });
+
+const RevisionParams = SpaceIdParams.extend({ revisionId: RevisionIdParam });
+const RevisionPageParams = RevisionParams.extend({ pageId: PageIdParam });
+const RevisionFileParams = RevisionParams.extend({ fileId: FileIdParam });
+const RevisionPathParams = RevisionParams.extend({ pagePath: PagePathParam });
+const RevisionReusableParams = RevisionParams.extend({ reusableContentId: ReusableContentIdParam });
+
+const base = '/spaces/{spaceId}/revisions/{revisionId}';
+const notFound = '404 when the space does not exist or the caller cannot read it, or the revision is not one of the space\'s';
+
+const pageFormats =
+  'The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how ' +
+  'Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, ' +
+  'and `dereferenced=true`, are refused (400).';
+
+export const computedSourceExample = {
+  type: 'builtin:openapi',
+  dependencies: { spec: { ref: { kind: 'openapi' as const, spec: 'petstore' } } },
+  props: { doc: 'operation', page: '/pets', method: 'get' },
+};
+
+const specDependency = z
+  .strictObject({
+    spec: z
+      .strictObject({
+        ref: z.strictObject({ kind: z.literal('openapi'), spec: z.string().min(1).max(100).openapi({ description: 'Slug of the specification.' }) }),
+      })
+      .openapi({ description: 'The OpenAPI specification, of the space\'s organization: public, or the caller a member with a role.' }),
+  })
+  .openapi({ description: 'What the computation reads.' });
+
+const openAPIProps = z
+  .discriminatedUnion('doc', [
+    z.strictObject({
+      doc: z.literal('operation'),
+      page: z.string().min(1).max(2048).openapi({ description: 'The path of the operation (`/pets`), or the webhook\'s name with `method: hook`.' }),
+      method: z.enum(['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'trace', 'hook']),
+      deprecated: z.boolean().optional().openapi({ description: 'Accepted as the public API has it; the block is the same.' }),
+    }),
+    z.strictObject({ doc: z.enum(['operations', 'tag']), page: z.string().min(1).max(200).openapi({ description: 'The tag.' }) }),
+    z.strictObject({ doc: z.literal('models') }),
+    z.strictObject({ doc: z.literal('info'), page: z.string().max(200).optional() }),
+  ])
+  .openapi({
+    description:
+      '`operation`: the operation\'s block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a ' +
+      'heading, the tag\'s description and a block per operation of the tag, in the specification\'s order; `models`: one ' +
+      '`openapi-schemas` block listing every schema; `info`: the title, version and description of the API.',
+  });
+
+export const ComputeDocument = z
+  .strictObject({
+    source: z
+      .strictObject({
+        type: z.literal('builtin:openapi').openapi({
+          description:
+            'What computes the document. Only `builtin:openapi` is computed here; the public API\'s `builtin:translation` and ' +
+            '`integration:<name>:<source>` are refused (400 naming `source.type`).',
+        }),
+        dependencies: specDependency,
+        props: openAPIProps,
+      })
+      .openapi({ description: 'The computed content source.' }),
+    seed: z.string().min(1).max(200).openapi({ description: 'Seed of the keys of the computed blocks: the same seed and source give the same keys.' }),
+  })
+  .openapi('ComputeDocument');
+
+export const revisionOperations = operations({
+  getRevisionById: {
+    method: 'get',
+    path: base,
+    tag: 'content',
+    summary: 'Get a revision of a space',
+    description:
+      'Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as ' +
+      `getCurrentRevision answers the current one. Revisions never change, so the answer never does. ${notFound}.`,
+    params: RevisionParams,
+    query: z.object(contentQuery),
+    responses: { 200: { description: 'The revision.', schema: Revision, example: revisionExample } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  listPagesInRevisionById: {
+    method: 'get',
+    path: `${base}/pages`,
+    tag: 'content',
+    summary: 'List the pages of a revision',
+    description: `Returns the page tree of a revision of the space: the top-level pages, each with its child pages. ${notFound}.`,
+    params: RevisionParams,
+    query: z.object(contentQuery),
+    responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  getPageInRevisionById: {
+    method: 'get',
+    path: `${base}/page/{pageId}`,
+    tag: 'content',
+    summary: 'Get a page of a revision',
+    description: `Returns a page of a revision of the space, with its child pages. ${pageFormats} ${notFound}, or the page is not in it.`,
+    params: RevisionPageParams,
+    query: z.object(pageReadQuery),
+    responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+  getPageDocumentInRevisionById: {
+    method: 'get',
+    path: `${base}/page/{pageId}/document`,
+    tag: 'content',
+    summary: 'Get the document of a page of a revision',
+    description:
+      'Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced=reusable-contents` ' +
+      `expands reusable contents; \`evaluated\` other than \`false\`, and \`dereferenced=true\`, are refused (400). ${notFound}, ` +
+      'or the page is not in it or is a group (a group has no content).',
+    params: RevisionPageParams,
+    query: z.object(documentQuery),
+    responses: { 200: { description: 'The document of the page.', schema: Document, example: documentExample } },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+  getPageInRevisionByPath: {
+    method: 'get',
+    path: `${base}/path/{pagePath}`,
+    tag: 'content',
+    summary: 'Get a page of a revision by its path',
+    description: `Returns the page of a revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} ${notFound}, or no page of it has that path.`,
+    params: RevisionPathParams,
+    query: z.object(pageReadQuery),
+    responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+  listFilesInRevisionById: {
+    method: 'get',
+    path: `${base}/files`,
+    tag: 'content',
+    summary: 'List the files of a revision',
+    description: `Lists the files of a revision of the space, in id order. ${notFound}.`,
+    params: RevisionParams,
+    query: z.object({ ...paginationQuery, ...contentQuery }),
+    responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  getFileInRevisionById: {
+    method: 'get',
+    path: `${base}/files/{fileId}`,
+    tag: 'content',
+    summary: 'Get a file of a revision',
+    description: `Returns a file of a revision of the space, with a fresh signed download link. ${notFound}, or the file is not in it.`,
+    params: RevisionFileParams,
+    query: z.object(contentQuery),
+    responses: { 200: { description: 'The file.', schema: RevisionFile, example: { ...revisionFileExample, id: fileId } } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  getReusableContentInRevisionById: {
+    method: 'get',
+    path: `${base}/reusable-contents/{reusableContentId}`,
+    tag: 'content',
+    summary: 'Get a reusable content of a revision',
+    description: `Returns a reusable content of a revision of the space, with the id of its document. ${notFound}, or the reusable content is not in it.`,
+    params: RevisionReusableParams,
+    query: z.object(contentQuery),
+    responses: { 200: { description: 'The reusable content.', schema: RevisionReusableContent, example: revisionReusableContentExample } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  getReusableContentDocumentInRevisionById: {
+    method: 'get',
+    path: `${base}/reusable-contents/{reusableContentId}/document`,
+    tag: 'content',
+    summary: 'Get the document of a reusable content of a revision',
+    description:
+      'Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced=reusable-contents` ' +
+      `expands the reusable contents it includes; \`evaluated\` other than \`false\`, and \`dereferenced=true\`, are refused (400). ${notFound}, or the reusable content is not in it.`,
+    params: RevisionReusableParams,
+    query: z.object(documentQuery),
+    responses: { 200: { description: 'The document of the reusable content.', schema: Document, example: documentExample } },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+  getPageByPath: {
+    method: 'get',
+    path: '/spaces/{spaceId}/content/path/{pagePath}',
+    tag: 'content',
+    summary: 'Get a page of a space by its path',
+    description: `Returns the page of the current revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} 404 when the space does not exist or the caller cannot read it, or no page has that path.`,
+    params: SpaceIdParams.extend({ pagePath: PagePathParam }),
+    query: z.object(pageReadQuery),
+    responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+  getDocumentById: {
+    method: 'get',
+    path: '/spaces/{spaceId}/documents/{documentId}',
+    tag: 'content',
+    summary: 'Get a document of a space',
+    description:
+      'Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any ' +
+      'revision of the space. A document id names that content in that revision, so the same id always answers the same ' +
+      'document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space ' +
+      'does not exist or the caller cannot read it, or the document is not one of the space\'s.',
+    params: SpaceIdParams.extend({
+      documentId: z.string().min(1).max(512).openapi({ description: 'The id of the document.', example: documentId }),
+    }),
+    query: z.object({
+      schema: z.enum(['current', 'next']).optional().openapi({ description: 'Version of the document schema: both answer the same document.' }),
+    }),
+    responses: { 200: { description: 'The document.', schema: Document, example: documentExample } },
+    errors: [404],
+    access: access.space('read'),
+  },
+  getComputedDocument: {
+    method: 'post',
+    path: '/spaces/{spaceId}/content/computed/document',
+    tag: 'content',
+    summary: 'Compute a document from a source',
+    description:
+      'Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` ' +
+      'reads the latest processed version of an OpenAPI specification of the space\'s organization (`dependencies.spec`) and gives, ' +
+      'by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks ' +
+      'referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or ' +
+      'specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist ' +
+      'or the caller cannot read it.',
+    params: SpaceIdParams,
+    query: z.object({
+      schema: z.enum(['current', 'next']).optional().openapi({ description: 'Version of the document schema: both answer the same document.' }),
+    }),
+    body: ComputeDocument,
+    bodyExample: { source: computedSourceExample, seed: 'api-pets-get' },
+    responses: {
+      200: {
+        description: 'The computed document.',
+        schema: Document,
+        example: {
+          object: 'document',
+          data: {},
+          nodes: [
+            {
+              object: 'block',
+              type: 'openapi-operation',
+              key: 'k3Xq9a',
+              isVoid: true,
+              data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets', method: 'get' },
+            },
+          ],
+        },
+      },
+    },
+    errors: [400, 404],
+    access: access.space('read'),
+  },
+});

@@ -1,0 +1,75 @@
+// The reads a docs renderer makes (docs/headless-reads.md): any revision of a space by id, pages by id or
+// path, their documents, files and reusable contents, documents by id, and computed documents.
+import type { revisionOperations } from '../../contract/revisions.js';
+import { parseDocumentId } from '../content/document-ids.js';
+import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPageTree, toReusableContent, toRevision } from '../content/revision-view.js';
+import { spaceContent } from '../content/space-content.js';
+import { NotFound } from '../errors.js';
+import type { AppHandlers } from '../handler-types.js';
+import { computeDocument } from './computed-document.js';
+import { dereferenceReusableContents, readDocumentQuery } from './document-options.js';
+import { findPageByPath, findReusableContent, reusableDocument } from './page-lookup.js';
+import { readPage, readPageDocument } from './page-read.js';
+import { spaceRevision } from './space-revision.js';
+
+export const revisionHandlers = {
+  async getRevisionById({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
+  },
+  async listPagesInRevisionById({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
+  },
+  async getPageInRevisionById({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: readPage(ctx, where, revision, findPage(revision.content, params.pageId), query) };
+  },
+  async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: readPageDocument(revision, findPage(revision.content, params.pageId), query) };
+  },
+  async getPageInRevisionByPath({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: readPage(ctx, where, revision, findPageByPath(revision.content, params.pagePath), query) };
+  },
+  async listFilesInRevisionById({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
+  },
+  async getFileInRevisionById({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
+  },
+  async getReusableContentInRevisionById({ grant, params }, ctx) {
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    return { status: 200, body: toReusableContent(revision.id, findReusableContent(revision.content, params.reusableContentId)) };
+  },
+  async getReusableContentDocumentInRevisionById({ grant, params, query }, ctx) {
+    const { dereference } = readDocumentQuery(query);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId);
+    const reusable = findReusableContent(revision.content, params.reusableContentId);
+    const document = reusableDocument(reusable);
+    return { status: 200, body: dereference ? dereferenceReusableContents(document, revision.content, reusable.id) : document };
+  },
+  async getPageByPath({ grant, params, query }, ctx) {
+    const { where, revision } = await spaceContent(ctx, grant.row);
+    return { status: 200, body: readPage(ctx, where, revision, findPageByPath(revision.content, params.pagePath), query) };
+  },
+  async getDocumentById({ grant, params }, ctx) {
+    const parsed = parseDocumentId(params.documentId);
+    const missing = () => new NotFound(`Document ${params.documentId} (path.documentId) not found in space ${grant.row.id}`);
+    if (!parsed) throw missing();
+    const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId').catch((err: unknown) => {
+      throw err instanceof NotFound ? missing() : err;
+    });
+    const page = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
+    if (page) return { status: 200, body: readPageDocument(revision, page, {}) };
+    const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);
+    if (reusable) return { status: 200, body: reusableDocument(reusable) };
+    throw missing();
+  },
+  async getComputedDocument({ grant, body }, ctx) {
+    return { status: 200, body: await computeDocument(ctx, grant, body) };
+  },
+} satisfies Pick<AppHandlers, keyof typeof revisionOperations>;
