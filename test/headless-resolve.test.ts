@@ -34,7 +34,7 @@ async function docsSite(admin: Account, body: object = {}) {
   await enableAdaptiveContent(admin, site.id);
   const url: string = (await publish(admin, site.id)).urls.published;
   const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
-  const siteSpace = (await admin.api.get(`${sitePath(admin, site.id)}/site-spaces`, body && 'visibility' in body && body.visibility === 'share-link' ? { shareKey: url.split('/').pop() } : undefined)).body.items[0];
+  const siteSpace = (await admin.api.get(`${sitePath(admin, site.id)}/site-spaces`, { shareKey: url.split('/').pop()! })).body.items[0];
   return { space, site, url, key, siteSpace, pages: await pagesOf(admin, space) };
 }
 

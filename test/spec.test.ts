@@ -31,6 +31,9 @@ const addedFromPublicApi = [
     `inviteTo${on}`, `listUserPermissionsIn${on}`, `updateUserPermissionIn${on}`, `removeUserFrom${on}`,
     `listTeamPermissionsIn${on}`, `updateTeamPermissionIn${on}`, `removeTeamFrom${on}`, `listPermissionsAggregateIn${on}`,
   ]),
+  // Headless rendering: resolving a published URL (with a token scoped to the site), and the site's redirects.
+  'getPublishedContentByUrl', 'resolvePublishedContentByUrl',
+  'listSiteRedirects', 'createSiteRedirect', 'bulkUpsertSiteRedirects', 'updateSiteRedirectById', 'deleteSiteRedirectById', 'getSiteRedirectBySource',
 ];
 
 describe('published document', () => {

@@ -14,9 +14,10 @@ import { contentFixtures } from './content.js';
 import { siteFixtures } from './sites.js';
 import { changeRequestReviewFixtures } from './change-request-reviews.js';
 import { permissionFixtures } from './permissions.js';
+import { headlessFixtures } from './headless.js';
 
 export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
 // integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
-export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures];
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, headlessFixtures];
