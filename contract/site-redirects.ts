@@ -2,7 +2,6 @@
 // applied by the published site and by URL resolution (getPublishedContentByUrl); drafts wait to be published.
 import { DateTime, listExample, listOf, paginationQuery, queryBoolean } from './common.js';
 import { access } from './access.js';
-import { ex } from './examples.js';
 import { operations } from './operation.js';
 import { shareKeyQuery, SiteIdParams, siteEx } from './site-schemas.js';
 import { z } from './zod.js';
@@ -16,7 +15,8 @@ export const SiteRedirectIdParams = SiteIdParams.extend({
 export const SiteRedirectSourcePath = z
   .string()
   .max(512)
-  .regex(/^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/, {
+  // The public API's pattern without its two lookaheads, which the segments' characters (no `*`) already imply.
+  .regex(/^\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/, {
     message: 'a path starting with `/`, of unreserved characters and percent escapes, that may end with `*` or `/*`',
   })
   .openapi('SiteRedirectSourcePath', {
@@ -57,7 +57,7 @@ export const SiteRedirectDestination = z
 export const SiteRedirectInputDestination = z
   .discriminatedUnion('kind', [DestinationSection, DestinationSiteSpace, DestinationPage, DestinationExternal, DestinationPath])
   .openapi('SiteRedirectInputDestination', {
-    description: 'Where a redirect leads; a `path` destination names a page by its path and is stored as that page. Every id must be of the site (400 otherwise).',
+    description: 'Where a redirect leads; a `path` destination names a page by its path and is stored as that page. Every id must be of the site (404 otherwise, naming it).',
   });
 
 export const siteRedirectExample = {
@@ -144,7 +144,7 @@ export const siteRedirectOperations = operations({
     summary: 'Create a site redirect',
     description:
       'Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or ' +
-      'page that is not the site\'s is refused (400, naming it); a source that already has a redirect of the same kind ' +
+      'page that is not the site\'s is not found (404, naming it); a source that already has a redirect of the same kind ' +
       '(live or draft) is a conflict (409). An unknown site is not found (404).',
     params: SiteIdParams,
     body: z

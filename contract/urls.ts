@@ -35,7 +35,7 @@ export const PublishedSiteContent = z
   .object({
     site: z.string().openapi({ description: 'The site.' }),
     organization: z.string().openapi({ description: 'The site\'s organization.' }),
-    siteSection: z.string().optional().openapi({ description: 'The section, when the site has sections.' }),
+    siteSection: z.string().optional().openapi({ description: 'The section the URL is in; absent when the site has no sections.' }),
     siteSpace: z.string().openapi({ description: 'The site space the URL shows.' }),
     space: z.string().openapi({ description: 'Its space.' }),
     revision: z.string().optional().openapi({ description: 'The published revision of the space (its current one).' }),
@@ -91,7 +91,8 @@ export const urlOperations = operations({
     description,
     query: z.object({
       url: URL.openapi({ description: 'The URL to resolve.' }),
-      visitorAuthToken: z.string().min(1).max(8192).optional().openapi({ description: 'The visitor\'s token (JWT) of a visitor-auth or adaptive site.' }),
+      // 2048 at most, so a URL and a token escaped (three bytes each) stay within the request line Node accepts (16 KiB).
+      visitorAuthToken: z.string().min(1).max(2048).optional().openapi({ description: 'The visitor\'s token (JWT) of a visitor-auth or adaptive site; a longer one goes in the body of the POST form.' }),
       redirectOnError: queryBoolean('Whether a missing or invalid visitor token answers a redirect to where visitors sign in.').default(false),
     }),
     responses: { 200: { description: 'The content, or a redirect.', schema: PublishedSiteContentLookup, example: lookupExample } },

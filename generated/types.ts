@@ -1851,7 +1851,7 @@ export interface paths {
         put: operations["bulkUpsertSiteRedirects"];
         /**
          * Create a site redirect
-         * @description Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or page that is not the site's is refused (400, naming it); a source that already has a redirect of the same kind (live or draft) is a conflict (409). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or page that is not the site's is not found (404, naming it); a source that already has a redirect of the same kind (live or draft) is a conflict (409). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         post: operations["createSiteRedirect"];
         delete?: never;
@@ -8209,7 +8209,7 @@ export interface components {
         };
         /** @description Where a redirect leads. */
         SiteRedirectDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"];
-        /** @description Where a redirect leads; a `path` destination names a page by its path and is stored as that page. Every id must be of the site (400 otherwise). */
+        /** @description Where a redirect leads; a `path` destination names a page by its path and is stored as that page. Every id must be of the site (404 otherwise, naming it). */
         SiteRedirectInputDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"] | components["schemas"]["SiteRedirectInputDestinationPath"];
         /**
          * @example {
@@ -9021,7 +9021,7 @@ export interface components {
             site: string;
             /** @description The site's organization. */
             organization: string;
-            /** @description The section, when the site has sections. */
+            /** @description The section the URL is in; absent when the site has no sections. */
             siteSection?: string;
             /** @description The site space the URL shows. */
             siteSpace: string;
@@ -19858,7 +19858,7 @@ export interface operations {
             query: {
                 /** @description The URL to resolve. */
                 url: string;
-                /** @description The visitor's token (JWT) of a visitor-auth or adaptive site. */
+                /** @description The visitor's token (JWT) of a visitor-auth or adaptive site; a longer one goes in the body of the POST form. */
                 visitorAuthToken?: string;
                 /** @description Whether a missing or invalid visitor token answers a redirect to where visitors sign in. */
                 redirectOnError?: boolean;

@@ -91,7 +91,7 @@ describe('URL resolution', () => {
     for (const path of ['beta', 'nothing-here']) {
       const missing = await renderer.api.get('/urls/published', { url: `${url}/guides/${path}` });
       expect(missing.status).toBe(404);
-      expect(missing.body.error.message).toBe('No published content found for this URL');
+      expect(missing.body.error.message).toBe('query.url: no published content found at this URL');
       expect((await served(`${url}/guides/${path}`)).status).toBe(404);
     }
     // Adaptive claims: unsigned ones in the body; the signed ones of a visitor token.
@@ -112,7 +112,7 @@ describe('URL resolution', () => {
     expect((await admin.api.post(`${sitePath(admin, site.id)}/unpublish`)).status).toBe(200);
     const gone = await renderer.api.get('/urls/published', { url: `${url}/guides/setup` });
     expect(gone.status).toBe(404);
-    expect(gone.body.error.message).toBe('No published content found for this URL');
+    expect(gone.body.error.message).toBe('query.url: no published content found at this URL');
     expect((await served(`${url}/guides/setup`)).status).toBe(404);
     expect((await renderer.api.get('/urls/published', { url: 'not a url' })).status).toBe(400);
   });

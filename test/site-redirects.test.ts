@@ -34,7 +34,7 @@ describe('site redirects', () => {
     const again = await admin.api.post(base, { source: '/old/install', destination: { kind: 'external', url: 'https://example.com/' } });
     expect(again.status).toBe(409);
     const wrong = await admin.api.post(base, { source: '/x', destination: { kind: 'site-space', siteSpaceId: 'sts_nope' } });
-    expect(wrong.status).toBe(400);
+    expect(wrong.status).toBe(404);
     expect(wrong.body.error.message).toContain('body.destination.siteSpaceId');
     const badSource = await admin.api.post(base, { source: 'no-slash', destination: { kind: 'external', url: 'https://example.com/' } });
     expect(badSource.status).toBe(400);

@@ -10,11 +10,11 @@ type Ops = keyof typeof urlOperations | Extract<keyof typeof siteRedirectOperati
 
 export const headlessHandlers = {
   async getPublishedContentByUrl({ query }, ctx) {
-    return { status: 200, body: await lookUpUrl(ctx, { url: query.url, redirectOnError: query.redirectOnError, jwtToken: query.visitorAuthToken }) };
+    return { status: 200, body: await lookUpUrl(ctx, { url: query.url, field: 'query.url', redirectOnError: query.redirectOnError, jwtToken: query.visitorAuthToken }) };
   },
   async resolvePublishedContentByUrl({ body }, ctx) {
     const { url, redirectOnError, visitor } = body;
-    return { status: 200, body: await lookUpUrl(ctx, { url, redirectOnError, jwtToken: visitor?.jwtToken, unsignedClaims: visitor?.unsignedClaims }) };
+    return { status: 200, body: await lookUpUrl(ctx, { url, field: 'body.url', redirectOnError, jwtToken: visitor?.jwtToken, unsignedClaims: visitor?.unsignedClaims }) };
   },
   async getSiteRedirectBySource({ grant, params, query }, ctx) {
     return { status: 200, body: await redirectBySource(ctx, grant, params.siteId, query.source, query.shareKey) };

@@ -19,12 +19,13 @@ type Lookup = components['schemas']['PublishedSiteContentLookup'];
 
 export interface UrlQuestion {
   url: string;
+  /** Where the URL came from (`query.url`, `body.url`), which the 404 names. */
+  field: string;
   redirectOnError: boolean;
   jwtToken?: string;
   unsignedClaims?: Record<string, unknown>;
 }
 
-const nothingHere = () => new NotFound('No published content found for this URL');
 
 /** The site a URL is of, as the server routes it: under PUBLISHED_URL by path, else by custom hostname. */
 async function locate(ctx: Ctx, url: URL): Promise<{ found: FoundSite; origin: string; base: string; segments: string[] } | undefined> {
@@ -50,6 +51,8 @@ async function locate(ctx: Ctx, url: URL): Promise<{ found: FoundSite; origin: s
 }
 
 export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup> {
+  // One message whatever the reason, so no answer tells whether a site is there.
+  const nothingHere = () => new NotFound(`${question.field}: no published content found at this URL`);
   const url = new URL(question.url);
   const located = await locate(ctx, url);
   if (!located || !located.found.site.published) throw nothingHere();

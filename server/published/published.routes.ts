@@ -16,7 +16,7 @@ import type { Urls } from '../urls.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
-import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
+import { signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';

@@ -11,7 +11,7 @@ import { RefResolver } from '../content/ref-resolver.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { siteRedirects, siteSections, siteSpaces, spaces } from '../db/schema/index.js';
-import { BadRequest, Conflict, NotFound } from '../errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { requireSite } from './structure.js';
 import type { SiteRow } from './site-view.js';
@@ -40,7 +40,7 @@ export function toSiteRedirect(row: SiteRedirectRow): SiteRedirect {
   };
 }
 
-/** The destination as stored: every id checked against the site (400 naming `field`), a `path` turned into its page. */
+/** The destination as stored: every id checked against the site (404 naming `field`), a `path` turned into its page. */
 async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestination, field: string): Promise<Destination> {
   switch (input.kind) {
     case 'external':
@@ -48,7 +48,7 @@ async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestinatio
     case 'site-section': {
       const [row] = await ctx.db.select({ id: siteSections.id }).from(siteSections)
         .where(and(eq(siteSections.id, input.siteSectionId), eq(siteSections.siteId, site.id), eq(siteSections.kind, 'section')));
-      if (!row) throw new BadRequest(`Invalid request: ${field}.siteSectionId: no section ${input.siteSectionId} in this site`);
+      if (!row) throw new NotFound(`${field}.siteSectionId: no section ${input.siteSectionId} in this site`);
       return input;
     }
     case 'site-space': {
@@ -58,7 +58,7 @@ async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestinatio
     case 'site-page': {
       const space = await siteSpaceOf(ctx, site, input.siteSpaceId, `${field}.siteSpaceId`);
       const refs = new RefResolver((await loadRevision(ctx.db, space.revisionId, space.createdAt)).content);
-      if (!refs.page(input.pageId)) throw new BadRequest(`Invalid request: ${field}.pageId: no page ${input.pageId} in the space of site space ${input.siteSpaceId}`);
+      if (!refs.page(input.pageId)) throw new NotFound(`${field}.pageId: no page ${input.pageId} in the space of site space ${input.siteSpaceId}`);
       return input;
     }
     case 'path': {
@@ -69,12 +69,12 @@ async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestinatio
         .where(and(eq(siteSpaces.siteId, site.id), eq(siteSpaces.spaceId, input.spaceId)))
         .orderBy(asc(siteSpaces.id))
         .limit(1);
-      if (!row) throw new BadRequest(`Invalid request: ${field}.spaceId: the site publishes no space ${input.spaceId}`);
+      if (!row) throw new NotFound(`${field}.spaceId: the site publishes no space ${input.spaceId}`);
       const { content } = await loadRevision(ctx.db, row.revisionId, row.createdAt);
       const refs = new RefResolver(content);
       const wanted = input.path.replace(/^\/+|\/+$/g, '');
       const page = content.pages.find((p) => refs.pathOf(p) === wanted);
-      if (!page) throw new BadRequest(`Invalid request: ${field}.path: no page at ${input.path} in space ${input.spaceId}`);
+      if (!page) throw new NotFound(`${field}.path: no page at ${input.path} in space ${input.spaceId}`);
       return { kind: 'site-page', siteSpaceId: row.siteSpaceId, pageId: page.id };
     }
   }
@@ -86,7 +86,7 @@ async function siteSpaceOf(ctx: Ctx, site: SiteRow, siteSpaceId: string, field: 
     .from(siteSpaces)
     .innerJoin(spaces, eq(spaces.id, siteSpaces.spaceId))
     .where(and(eq(siteSpaces.id, siteSpaceId), eq(siteSpaces.siteId, site.id)));
-  if (!row) throw new BadRequest(`Invalid request: ${field}: no site space ${siteSpaceId} in this site`);
+  if (!row) throw new NotFound(`${field}: no site space ${siteSpaceId} in this site`);
   return row;
 }
 
@@ -213,7 +213,7 @@ export async function bulkUpsertSiteRedirects(ctx: Ctx, org: OrganizationGrant, 
       try {
         destination = await storedDestination(tx, site, item.destination, `${field}.destination`);
       } catch (error) {
-        if (!(error instanceof BadRequest)) throw error;
+        if (!(error instanceof NotFound)) throw error;
         results.push({ status: 'error', source: item.source, draft, error: error.message });
         continue;
       }
