@@ -18,6 +18,7 @@ import { organizationOperations } from './organizations.js';
 import { permissionOperationsTable } from './permissions.js';
 import { inviteOperations } from './invites.js';
 import { searchOperations } from './search.js';
+import { siteRedirectOperations } from './site-redirects.js';
 import { siteSectionGroupOperations } from './site-section-groups.js';
 import { siteSectionOperations } from './site-sections.js';
 import { siteSpaceOperations } from './site-spaces.js';
@@ -27,6 +28,7 @@ import { ssoOperations } from './sso.js';
 export { standaloneSchemas } from './subdomains.js';
 import { teamOperations } from './teams.js';
 import { translationOperations } from './translations.js';
+import { urlOperations } from './urls.js';
 import { userOperations } from './users.js';
 
 /** The operation tables of the areas, in the order the published document lists them. */
@@ -51,6 +53,8 @@ export const areaOperations = {
   siteSections: siteSectionOperations,
   siteSectionGroups: siteSectionGroupOperations,
   siteSpaces: siteSpaceOperations,
+  siteRedirects: siteRedirectOperations,
+  urls: urlOperations,
   integrations: integrationOperations,
   openapi: openAPISpecOperations,
   translations: translationOperations,
@@ -84,6 +88,7 @@ export const tags = [
   { name: 'sites', description: 'Published docs sites.' },
   { name: 'site-sections', description: 'Sections and section groups of a docs site.' },
   { name: 'site-spaces', description: 'The spaces a docs site publishes.' },
+  { name: 'urls', description: 'Resolving published URLs, for docs front ends.' },
   { name: 'integrations', description: 'Integrations, their installations and events.' },
   { name: 'openapi', description: 'OpenAPI specifications and their versions.' },
   { name: 'translations', description: 'Translations of spaces into other languages.' },

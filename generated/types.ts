@@ -2172,6 +2172,102 @@ export interface paths {
         patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the redirects of a site
+         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization.
+         */
+        get: operations["listSiteRedirects"];
+        /**
+         * Create, update, delete or publish site redirects in bulk
+         * @description Processes up to 500 redirects, each on its own: an upsert of the live or draft redirect of a source (`destination: null` deletes it), or `intent: publish`, which makes the draft of a source live. Each item has its result; an item that cannot be applied (an unknown destination, no draft to publish) has an `error` result and the others are still applied. An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        put: operations["bulkUpsertSiteRedirects"];
+        /**
+         * Create a site redirect
+         * @description Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or page that is not the site's is not found (404, naming it); a source that already has a redirect of the same kind (live or draft) is a conflict (409). An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        post: operations["createSiteRedirect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site redirect
+         * @description Deletes a redirect. Succeeds with no content also when it did not exist. An unknown site is not found (404). Requires the `admin` role in the organization.
+         */
+        delete: operations["deleteSiteRedirectById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site redirect
+         * @description Changes the given fields of a redirect; `draft: false` makes a draft live (replacing the live redirect of its source). A source taken by another redirect of the same kind is a conflict (409). An unknown site or redirect is not found (404). Requires the `admin` role in the organization.
+         */
+        patch: operations["updateSiteRedirectById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve a site redirect by its source
+         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization.
+         */
+        get: operations["getSiteRedirectBySource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/urls/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve a URL to published content
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. Open to any authenticated caller.
+         */
+        get: operations["getPublishedContentByUrl"];
+        put?: never;
+        /**
+         * Resolve a URL to published content, for a visitor
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller.
+         */
+        post: operations["resolvePublishedContentByUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -8921,6 +9017,199 @@ export interface components {
             items: components["schemas"]["OrganizationInviteLink"][];
         };
         JoinedWithInvite: Record<string, never>;
+        /**
+         * @description The path, under the site's URL (after a share-link site's key), to redirect from. Ending with `*` (or `/*`) it matches every path it starts (`/old/*` matches `/old` and `/old/a/b`); else only itself (a trailing `/` aside).
+         * @example /old/getting-started
+         */
+        SiteRedirectSourcePath: string;
+        SiteRedirectDestinationSiteSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "site-section";
+            /** @description The section to redirect to. */
+            siteSectionId: string;
+        };
+        SiteRedirectDestinationSiteSpace: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "site-space";
+            /** @description The site space to redirect to. */
+            siteSpaceId: string;
+        };
+        SiteRedirectDestinationPage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "site-page";
+            /** @description The site space of the page. */
+            siteSpaceId: string;
+            /** @description The page, in the site space's space, to redirect to (at its path in the current revision). */
+            pageId: string;
+        };
+        SiteRedirectDestinationExternal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "external";
+            /**
+             * Format: uri
+             * @description An http(s) URL.
+             */
+            url: string;
+        };
+        SiteRedirectInputDestinationPath: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "path";
+            /** @description A space the site publishes. */
+            spaceId: string;
+            /** @description The path of a page in the space's current revision; stored as that page (`site-page`). */
+            path: string;
+        };
+        /** @description Where a redirect leads. */
+        SiteRedirectDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"];
+        /** @description Where a redirect leads; a `path` destination names a page by its path and is stored as that page. Every id must be of the site (404 otherwise, naming it). */
+        SiteRedirectInputDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"] | components["schemas"]["SiteRedirectInputDestinationPath"];
+        /**
+         * @example {
+         *       "object": "site-redirect",
+         *       "id": "srd_01JD3QK2A7RG4SE",
+         *       "source": "/old/getting-started",
+         *       "draft": false,
+         *       "captureWildcard": false,
+         *       "permanent": true,
+         *       "destination": {
+         *         "kind": "site-page",
+         *         "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+         *         "pageId": "pag_01JD3QM5B8SH5TF"
+         *       },
+         *       "createdAt": "2026-03-14T09:26:53.000Z"
+         *     }
+         */
+        SiteRedirect: {
+            /** @enum {string} */
+            object: "site-redirect";
+            id: string;
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Whether the redirect is a draft (not applied). */
+            draft: boolean;
+            /** @description Whether the part of the path the `*` matched is appended to the destination. */
+            captureWildcard: boolean;
+            /** @description Permanent redirects are answered 308 on public and unlisted sites, 307 elsewhere; the others 307. */
+            permanent: boolean;
+            destination: components["schemas"]["SiteRedirectDestination"];
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Absent until the redirect is first updated.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            updatedAt?: string;
+        };
+        /**
+         * @description `createdAt`: most recently created first; `updatedAt`: most recently updated first (never-updated ones by their creation); `source`: by source path.
+         * @enum {string}
+         */
+        SiteRedirectOrderBy: "createdAt" | "updatedAt" | "source";
+        SiteRedirectList: {
+            /** @description Absent on the last page. */
+            next?: {
+                /** @description Pass as `page` to fetch the next page. */
+                page: string;
+            };
+            /** @description Total number of items across all pages. */
+            count: number;
+            items: components["schemas"]["SiteRedirect"][];
+        };
+        CreateSiteRedirect: {
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @default false */
+            captureWildcard?: boolean;
+            /** @default false */
+            draft?: boolean;
+            /** @default false */
+            permanent?: boolean;
+            destination: components["schemas"]["SiteRedirectInputDestination"];
+        };
+        BulkUpsertSiteRedirects: {
+            redirects: ({
+                source: components["schemas"]["SiteRedirectSourcePath"];
+                /**
+                 * @description Publish the draft redirect of this source: it replaces the live one, and the draft goes.
+                 * @enum {string}
+                 */
+                intent: "publish";
+            } | {
+                source: components["schemas"]["SiteRedirectSourcePath"];
+                /**
+                 * @description Whether to upsert (or delete) the live or the draft redirect of this source.
+                 * @default live
+                 * @enum {string}
+                 */
+                intent?: "live" | "draft";
+                /** @default false */
+                captureWildcard?: boolean;
+                permanent?: boolean;
+                destination: Omit<components["schemas"]["SiteRedirectInputDestination"], "kind"> & unknown;
+            })[];
+        };
+        BulkUpsertSiteRedirectsResult: {
+            results: ({
+                /** @enum {string} */
+                status: "created";
+                source: string;
+                draft: boolean;
+                id: string;
+            } | {
+                /** @enum {string} */
+                status: "updated";
+                source: string;
+                draft: boolean;
+                id: string;
+            } | {
+                /** @enum {string} */
+                status: "deleted";
+                source: string;
+                draft: boolean;
+            } | {
+                /** @enum {string} */
+                status: "published";
+                source: string;
+                /** @enum {boolean} */
+                draft: false;
+                id: string;
+            } | {
+                /** @enum {string} */
+                status: "error";
+                source: string;
+                draft: boolean;
+                error: string;
+            })[];
+        };
+        UpdateSiteRedirect: {
+            source?: components["schemas"]["SiteRedirectSourcePath"];
+            captureWildcard?: boolean;
+            draft?: boolean;
+            permanent?: boolean;
+            destination?: components["schemas"]["SiteRedirectInputDestination"];
+        };
+        SiteRedirectResolution: {
+            redirect: components["schemas"]["SiteRedirect"];
+            /** @description The URL the redirect leads to. */
+            target: string;
+        };
         SiteSectionGroupList: {
             /** @description Absent on the last page. */
             next?: {
@@ -9563,6 +9852,96 @@ export interface components {
         };
         UpdateTranslation: {
             instructions: components["schemas"]["Document"] & unknown;
+        };
+        /** @description The visitor: a JWT with signed claims and/or unsigned claims. */
+        SiteVisitorPayload: {
+            /**
+             * @description Whether the visitor is a human or an AI agent (human when omitted).
+             * @enum {string}
+             */
+            type?: "human" | "agent";
+            /** @description The visitor's token (a JWT signed with the site's visitor key, HS256). */
+            jwtToken?: string;
+            /** @description Unsigned claims of the visitor, kept only where the site's adaptive schema declares them. */
+            unsignedClaims?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishedContentRedirect: {
+            /**
+             * @description `content`: another URL of the site (a redirect of the site, a moved page, a group's first page); `application`: where visitors sign in.
+             * @enum {string}
+             */
+            target: "application" | "content";
+            /** @description The URL to go to. */
+            redirect: string;
+        } | {
+            /** @enum {string} */
+            target: "external";
+            /** @description The site whose redirect leads out of it. */
+            site: string;
+            /** @description The URL to go to. */
+            redirect: string;
+        };
+        PublishedSiteContent: {
+            /** @description The site. */
+            site: string;
+            /** @description The site's organization. */
+            organization: string;
+            /** @description The section the URL is in; absent when the site has no sections. */
+            siteSection?: string;
+            /** @description The site space the URL shows. */
+            siteSpace: string;
+            /** @description Its space. */
+            space: string;
+            /** @description The published revision of the space (its current one). */
+            revision?: string;
+            /** @description The change request previewed at the URL (never, for a published URL). */
+            changeRequest?: string;
+            /** @description The page path in the space, relative to `basePath` (`` for the site space's first page). */
+            pathname: string;
+            /** @description The path of the site space in the URL (ending with `/`). */
+            basePath: string;
+            /** @description The path of the site's home in the URL (ending with `/`; with a share-link site's key). */
+            siteBasePath: string;
+            /** @description A token (Bearer) that reads the published content of this site the visitor may see, and nothing else: the spaces of the site spaces the visitor may see, their current revision, pages and files, and the site's customization. Valid 15 minutes; any write is refused (403). */
+            apiToken: string;
+            /** @description The key of a share-link site. */
+            shareKey?: string;
+            /** @description Whether the URL named its section and site space (else defaults were taken). */
+            complete: boolean;
+            /** @description The canonical URL of the content. */
+            canonicalUrl: string;
+            /** @description The page the URL shows, when it names one the visitor may read. */
+            page?: string;
+            /** @description Whether the URL previews unpublished content (never, here). */
+            preview?: boolean;
+        };
+        PublishedSiteContentLookup: {
+            /**
+             * @description `content`: another URL of the site (a redirect of the site, a moved page, a group's first page); `application`: where visitors sign in.
+             * @enum {string}
+             */
+            target: "application" | "content";
+            /** @description The URL to go to. */
+            redirect: string;
+        } | {
+            /** @enum {string} */
+            target: "external";
+            /** @description The site whose redirect leads out of it. */
+            site: string;
+            /** @description The URL to go to. */
+            redirect: string;
+        } | components["schemas"]["PublishedSiteContent"];
+        ResolvePublishedContentByUrl: {
+            /**
+             * Format: uri
+             * @description The URL to resolve.
+             */
+            url: string;
+            /** @default false */
+            redirectOnError?: boolean;
+            visitor?: components["schemas"]["SiteVisitorPayload"];
         };
     };
     responses: {
@@ -21113,6 +21492,513 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listSiteRedirects: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+                /** @description Text the source path contains. */
+                search?: string;
+                /** @description Whether to list the draft redirects instead of the live ones. */
+                draft?: boolean;
+                /** @description `createdAt`: most recently created first; `updatedAt`: most recently updated first (never-updated ones by their creation); `source`: by source path. */
+                orderBy?: components["schemas"]["SiteRedirectOrderBy"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of redirects. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "object": "site-redirect",
+                     *           "id": "srd_01JD3QK2A7RG4SE",
+                     *           "source": "/old/getting-started",
+                     *           "draft": false,
+                     *           "captureWildcard": false,
+                     *           "permanent": true,
+                     *           "destination": {
+                     *             "kind": "site-page",
+                     *             "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+                     *             "pageId": "pag_01JD3QM5B8SH5TF"
+                     *           },
+                     *           "createdAt": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteRedirectList"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    bulkUpsertSiteRedirects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "redirects": [
+                 *         {
+                 *           "source": "/old/*",
+                 *           "intent": "live",
+                 *           "captureWildcard": true,
+                 *           "destination": {
+                 *             "kind": "external",
+                 *             "url": "https://example.com/new"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkUpsertSiteRedirects"];
+            };
+        };
+        responses: {
+            /** @description The result of each redirect, in the order given. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": "created",
+                     *           "source": "/old/*",
+                     *           "draft": false,
+                     *           "id": "srd_01JD3QK2A7RG4SE"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkUpsertSiteRedirectsResult"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    createSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "/old/getting-started",
+                 *       "permanent": true,
+                 *       "destination": {
+                 *         "kind": "site-page",
+                 *         "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+                 *         "pageId": "pag_01JD3QM5B8SH5TF"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSiteRedirect"];
+            };
+        };
+        responses: {
+            /** @description The created redirect. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-redirect",
+                     *       "id": "srd_01JD3QK2A7RG4SE",
+                     *       "source": "/old/getting-started",
+                     *       "draft": false,
+                     *       "captureWildcard": false,
+                     *       "permanent": true,
+                     *       "destination": {
+                     *         "kind": "site-page",
+                     *         "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+                     *         "pageId": "pag_01JD3QM5B8SH5TF"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    deleteSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The unique id of the site redirect. */
+                siteRedirectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect no longer exists. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    updateSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+                /** @description The unique id of the site redirect. */
+                siteRedirectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "permanent": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSiteRedirect"];
+            };
+        };
+        responses: {
+            /** @description The updated redirect. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "site-redirect",
+                     *       "id": "srd_01JD3QK2A7RG4SE",
+                     *       "source": "/old/getting-started",
+                     *       "draft": false,
+                     *       "captureWildcard": false,
+                     *       "permanent": true,
+                     *       "destination": {
+                     *         "kind": "site-page",
+                     *         "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+                     *         "pageId": "pag_01JD3QM5B8SH5TF"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            409: components["responses"]["ConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getSiteRedirectBySource: {
+        parameters: {
+            query: {
+                /** @description The path, under the site's URL (after a share-link site's key), to redirect from. Ending with `*` (or `/*`) it matches every path it starts (`/old/*` matches `/old` and `/old/a/b`); else only itself (a trailing `/` aside). */
+                source: components["schemas"]["SiteRedirectSourcePath"];
+                /** @description Secret key of a share-link site, used to resolve its published URLs. */
+                shareKey?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect and its target URL. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirect": {
+                     *         "object": "site-redirect",
+                     *         "id": "srd_01JD3QK2A7RG4SE",
+                     *         "source": "/old/getting-started",
+                     *         "draft": false,
+                     *         "captureWildcard": false,
+                     *         "permanent": true,
+                     *         "destination": {
+                     *           "kind": "site-page",
+                     *           "siteSpaceId": "sts_01JD3QH7X1NE9QC",
+                     *           "pageId": "pag_01JD3QM5B8SH5TF"
+                     *         },
+                     *         "createdAt": "2026-03-14T09:26:53.000Z"
+                     *       },
+                     *       "target": "https://docs.acme.example.com/developers/getting-started/quickstart"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SiteRedirectResolution"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getPublishedContentByUrl: {
+        parameters: {
+            query: {
+                /** @description The URL to resolve. */
+                url: string;
+                /** @description The visitor's token (JWT) of a visitor-auth or adaptive site; a longer one goes in the body of the POST form. */
+                visitorAuthToken?: string;
+                /** @description Whether a missing or invalid visitor token answers a redirect to where visitors sign in. */
+                redirectOnError?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content, or a redirect. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "site": "sit_01JD3QE4R7HN2WX",
+                     *       "organization": "org_01JD3QA1B2C3D4E",
+                     *       "siteSection": "sec_01JD3QF6T9KB5MZ",
+                     *       "siteSpace": "sts_01JD3QH7X1NE9QC",
+                     *       "space": "spc_01JD3QC5D6E7F8G",
+                     *       "revision": "rev_01JD3QD9E0F1G2H",
+                     *       "pathname": "quickstart",
+                     *       "basePath": "/developers/getting-started/",
+                     *       "siteBasePath": "/developers/",
+                     *       "apiToken": "dwst_eyJzIjoic2l0XzAxSkQzUUU0UjdITjJXWCJ9.c2lnbmF0dXJl",
+                     *       "complete": true,
+                     *       "canonicalUrl": "https://docs.acme.example.com/developers/getting-started/quickstart",
+                     *       "page": "pag_01JD3QM5B8SH5TF"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedSiteContentLookup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    resolvePublishedContentByUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://docs.acme.example.com/developers/getting-started/quickstart",
+                 *       "visitor": {
+                 *         "unsignedClaims": {
+                 *           "isBetaUser": true
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResolvePublishedContentByUrl"];
+            };
+        };
+        responses: {
+            /** @description The content, or a redirect. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "site": "sit_01JD3QE4R7HN2WX",
+                     *       "organization": "org_01JD3QA1B2C3D4E",
+                     *       "siteSection": "sec_01JD3QF6T9KB5MZ",
+                     *       "siteSpace": "sts_01JD3QH7X1NE9QC",
+                     *       "space": "spc_01JD3QC5D6E7F8G",
+                     *       "revision": "rev_01JD3QD9E0F1G2H",
+                     *       "pathname": "quickstart",
+                     *       "basePath": "/developers/getting-started/",
+                     *       "siteBasePath": "/developers/",
+                     *       "apiToken": "dwst_eyJzIjoic2l0XzAxSkQzUUU0UjdITjJXWCJ9.c2lnbmF0dXJl",
+                     *       "complete": true,
+                     *       "canonicalUrl": "https://docs.acme.example.com/developers/getting-started/quickstart",
+                     *       "page": "pag_01JD3QM5B8SH5TF"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedSiteContentLookup"];
                 };
             };
             400: components["responses"]["BadRequestError"];

@@ -8,6 +8,18 @@ export interface Caller {
   userId: string;
   /** Set when the caller is an installation of an integration, authenticated by an installation token. */
   installation?: InstallationCaller;
+  /** Set when the caller holds the API token URL resolution handed out for a site (server/auth/site-tokens.ts). */
+  site?: SiteTokenCaller;
+}
+
+/** A site's reader, through a renderer: what its token may read (server/auth/site-token-caller.ts). */
+export interface SiteTokenCaller {
+  siteId: string;
+  organizationId: string;
+  /** The spaces of the site spaces the visitor could see when the URL was resolved. */
+  spaceIds: string[];
+  /** Expiry, in ms since the epoch. */
+  expiresAt: number;
 }
 
 /** An installation calling with its token: what it may do and on what (server/auth/installation-caller.ts). */

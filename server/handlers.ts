@@ -22,6 +22,8 @@ import { openAPIHandlers } from './openapi/openapi.handlers.js';
 import { permissionHandlers } from './permissions/permissions.handlers.js';
 import { inviteHandlers } from './invites/invites.handlers.js';
 import { siteHandlers } from './sites/sites.handlers.js';
+import { siteRedirectHandlers } from './sites/site-redirects.handlers.js';
+import { headlessHandlers } from './headless/headless.handlers.js';
 import { searchHandlers } from './search/search.handlers.js';
 import { ssoHandlers } from './sso/sso.handlers.js';
 import { translationHandlers } from './translations/translations.handlers.js';
@@ -55,6 +57,8 @@ const implemented = {
   ...translationHandlers,
   ...conversationHandlers,
   ...siteHandlers,
+  ...siteRedirectHandlers,
+  ...headlessHandlers,
   ...permissionHandlers,
   ...inviteHandlers,
 };

@@ -124,7 +124,7 @@ describe('access matrix', () => {
     const path = `/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}`;
     const makeBody = matrixFixtures.find((f) => f.bodies?.[id])?.bodies?.[id];
     const body = op.body ? ((await makeBody?.(world, params)) ?? {}) : undefined;
-    const query = matrixFixtures.find((f) => f.queries?.[id])?.queries?.[id]?.(world, params);
+    const query = await matrixFixtures.find((f) => f.queries?.[id])?.queries?.[id]?.(world, params);
     const res: ApiResponse = await send(h.current.app, op.method, path, { token: tokenOf(caller), body, ...(query && { query }) });
     const detail = `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}`;
     if (want === 'success') expect(res.status >= 200 && res.status < 300, detail).toBe(true);

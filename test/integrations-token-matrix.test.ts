@@ -111,7 +111,7 @@ describe('installation tokens across every operation', () => {
     }
     const path = `/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}`;
     const body = op.body ? ((await matrixFixtures.find((f) => f.bodies?.[id])?.bodies?.[id]?.(world, params)) ?? {}) : undefined;
-    const query = matrixFixtures.find((f) => f.queries?.[id])?.queries?.[id]?.(world, params);
+    const query = await matrixFixtures.find((f) => f.queries?.[id])?.queries?.[id]?.(world, params);
     const res = await send(h.current.app, op.method, path, { token, body, ...(query && { query }) });
     return { res, detail: `${op.method.toUpperCase()} ${path} -> ${res.status} ${JSON.stringify(res.body)}` };
   }

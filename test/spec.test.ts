@@ -40,6 +40,9 @@ const addedFromPublicApi = [
   'getRevisionById', 'listPagesInRevisionById', 'getPageInRevisionById', 'getPageDocumentInRevisionById', 'getPageInRevisionByPath',
   'listFilesInRevisionById', 'getFileInRevisionById', 'getReusableContentInRevisionById', 'getReusableContentDocumentInRevisionById',
   'getPageByPath', 'getDocumentById', 'getComputedDocument', 'getEmbedByUrlInSpace', 'getUserById',
+  // Headless rendering: resolving a published URL (with a token scoped to the site), and the site's redirects.
+  'getPublishedContentByUrl', 'resolvePublishedContentByUrl',
+  'listSiteRedirects', 'createSiteRedirect', 'bulkUpsertSiteRedirects', 'updateSiteRedirectById', 'deleteSiteRedirectById', 'getSiteRedirectBySource',
 ];
 
 describe('published document', () => {

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import { apiTokens } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
 import { installationTokenLookup } from './installation-tokens.js';
+import { siteTokenCaller, isSiteToken } from './site-tokens.js';
 import { hashToken, isInstallationToken } from './tokens.js';
 
 /**
@@ -32,6 +33,7 @@ export function createAuthenticator(db: Db): Authenticator {
     // Keyed by the token itself: a hit then costs no hash either. The cache lives in this process only.
     const token = match[1];
     if (isInstallationToken(token)) return installationLookup(token);
+    if (isSiteToken(token)) return siteTokenCaller(db, token);
     let userId = cache.get(token);
     if (userId === undefined) {
       const [row] = await lookup.execute({ hash: hashToken(token) });

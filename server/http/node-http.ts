@@ -27,10 +27,10 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, status: numb
 }
 
 /** A 302 to `location` (escaped as a URL, as Express did), with a one-line text body for clients that show it. */
-export function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+export function redirect(req: IncomingMessage, res: ServerResponse, location: string, status = 302): void {
   const address = encodeUrl(location);
   res.setHeader('Location', address);
-  sendText(req, res, 302, 'text/plain', `Found. Redirecting to ${address}`);
+  sendText(req, res, status, 'text/plain', `${status === 302 ? 'Found' : 'Moved'}. Redirecting to ${address}`);
 }
 
 // Whether the client reached the server over TLS: the connection's, or as a trusted proxy says (TRUST_PROXY).

@@ -11,7 +11,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 
-export type Answer = { status: number; html: string; indexable: boolean } | { redirect: string };
+export type Answer = { status: number; html: string; indexable: boolean } | { redirect: string; status?: number };
 
 // Bounded by size: a page is 5-20 kB; 48 MB of them is a few thousand pages.
 const answers = new LRUCache<string, Answer>({

@@ -16,7 +16,7 @@ import type { Urls } from '../urls.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mergeContentSecurityPolicy, siteScriptsOf, type SiteScript } from '../sites/site-scripts.js';
-import { sameSecret, shareKeySegment, signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
+import { signOutPath, visitorsSignIn, type SiteRow } from '../sites/site-view.js';
 import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrder, variantPath, sectionSegment, type Navigation } from './navigation.js';
 import { editLinkOf } from '../git-sync/edit-link.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
@@ -24,6 +24,8 @@ import { renderDocumentPage } from './render-markdown.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
+import { sitePath, type SitePath } from '../headless/site-path.js';
+import { openShareLink, resolveInSite, type Resolution } from '../headless/resolve.js';
 import { searchPage } from './site-search.js';
 import { isAiAgent, opensWithTitle, robotsTxt } from './agents.js';
 import { customizationLinks } from './customization-links.js';
@@ -83,13 +85,10 @@ const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(),
 async function admit(options: PublishedOptions, req: Req, res: Res, place: Place): Promise<{ visitor: Visitor; base: string; segments: string[] } | undefined> {
   const { db } = options;
   const { site } = place.found;
-  let { base, segments } = place;
   if (!site.published) return void notFound(req, res);
-  if (site.visibility === 'share-link') {
-    if (segments[0] !== shareKeySegment || !segments[1] || !sameSecret(segments[1], site.shareKey)) return void notFound(req, res);
-    base = `${base}/${shareKeySegment}/${encodeURIComponent(segments[1])}`;
-    segments = segments.slice(2);
-  }
+  const opened = openShareLink(site, place.base, place.segments);
+  if (!opened) return void notFound(req, res);
+  const { base, segments } = opened;
   const cookiePath = base || '/';
   if (segments.length === 2 && segments[0] === '~auth' && visitorsSignIn(site)) return void (await signInOrOut(options, req, res, place.url, site, base, segments[1]));
   const taken = takeFromQuery(req, place.url, site, cookiePath);
@@ -209,16 +208,16 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
-  if ('redirect' in answer) return void redirect(req, res, answer.redirect);
+  if ('redirect' in answer) return void redirect(req, res, answer.redirect, answer.status);
   sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
-async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[]) {
+async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[], resolved?: Resolution) {
   const { db, urls } = options;
   const { site } = found;
-  const structure = await structureOf(db, found);
-  const nav = navigate(site, structure, visitor, segments);
+  const structure = resolved?.structure ?? (await structureOf(db, found));
+  const nav = resolved?.nav ?? navigate(site, structure, visitor, segments);
   // A site space's pages show its overrides over the site's customization.
   const customization = nav.variant ? siteSpaceCustomization(site, nav.variant.row) : siteCustomization(site);
   const siteTitle = customization.title || site.title;
@@ -233,8 +232,8 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search`, signOut };
   if (!nav.variant) return { frame: { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref }) }, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
-  const tree = await spaceTree(db, nav.variant.space);
-  const readable = readablePages(tree, visitor);
+  const tree = resolved?.variant?.tree ?? (await spaceTree(db, nav.variant.space));
+  const readable = resolved?.variant?.readable ?? readablePages(tree, visitor);
   const hrefOf = (p: TreePage) => `${variantBase}/${joinPath(p.path)}`;
   const readableById = new Map(readable.map((p) => [p.page.id, p]));
   const current = { spaceId: nav.variant.space.id, tree, hrefOf: (pageId: string) => (readableById.has(pageId) ? hrefOf(readableById.get(pageId)!) : undefined) };
@@ -277,18 +276,19 @@ const noVisibleSpace = '<p>There is no content at this address for you: this par
 
 /** The answer to a page's URL: the page, a redirect into a group, or the site's 404 page. */
 async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: Visitor, base: string, segments: string[], origin: string): Promise<Answer> {
-  const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments);
+  // The same resolution as getPublishedContentByUrl's (server/headless/resolve.ts): the site space, the page, or a redirect.
+  const resolved = await resolveInSite(options.db, found, visitor, segments);
+  if (resolved.redirect) {
+    const { location, external, status } = resolved.redirect;
+    return { redirect: external ? location : `${base}${location}`, status };
+  }
+  const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments, resolved);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
-  const order = readingOrder(readable);
+  const { tree, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
+  const order = resolved.variant!.order;
   const pagePath = nav.rest.join('/');
-  let target: TreePage | undefined = pagePath === '' ? order[0] : readable.find((p) => p.path === pagePath);
-  if (target && target.page.type === 'group') {
-    const inside = order.find((p) => p.path.startsWith(`${target!.path}/`));
-    if (inside) return { redirect: hrefOf(inside) };
-    target = undefined;
-  }
+  const target = resolved.target;
   if (!target) {
     const content = pagePath === '' ? '<p>This space has no pages.</p>' : '<p>There is no page at this address. The pages of this space are listed beside.</p>';
     return { status: 404, indexable: false, html: pageHtml({ ...frame, title: pagePath === '' ? frame.siteTitle : 'Page not found', indexable: false, sidebar: sidebarFor(), content }) };
@@ -351,28 +351,7 @@ async function sitemap(db: Db, site: SiteRow, structure: SiteStructure, absolute
 /** The query of a URL as Express parsed it (`querystring`: a repeated key gives an array). */
 const queryOf = (url: string) => parseQuery(pathAndQuery(url).query);
 
-/** A site's place in a path under PUBLISHED_URL's: `/<organization>/<site>[/<segment>…]`, decoded. */
-export interface SitePath {
-  org: string;
-  site: string;
-  segments: string[];
-}
-
-/**
- * The site named by `path` (under PUBLISHED_URL's path, with no query), matched as Express's
- * `/:org/:site{/*rest}` did (one trailing slash allowed); undefined for any other path, and null for a
- * site's path whose escapes are malformed (a 404 page: it leads nowhere).
- */
-export function sitePath(path: string): SitePath | null | undefined {
-  const parts = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
-  if (parts[0] !== '' || !parts[1] || !parts[2]) return undefined;
-  try {
-    const [org, site, ...segments] = parts.slice(1).map((p) => decodeURIComponent(p));
-    return { org, site, segments };
-  } catch {
-    return null;
-  }
-}
+export { sitePath, type SitePath } from '../headless/site-path.js';
 
 /** Answers the place of a site addressed by path; `mount` is PUBLISHED_URL's path as the request spelt it, `url` the request's from the root. */
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {

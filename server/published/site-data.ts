@@ -23,8 +23,8 @@ export interface FoundSite {
   /**
    * A digest of everything a served page of the site is made of, read with the site: the site row (visibility,
    * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces (with
-   * their customization) and their spaces' current revision, title and trash state, and the scripts of the integrations installed on
-   * it. Any change to one of them changes the stamp, so what is cached under it (structure.ts below, the page
+   * their customization) and their spaces' current revision, title and trash state, the scripts of the integrations installed on
+   * it, and its live redirects (their number and latest change: any create, update, publish or delete changes one). Any change to one of them changes the stamp, so what is cached under it (structure.ts below, the page
    * cache) is never served after the change, by this process or any other sharing the database.
    */
   stamp: string;
@@ -40,7 +40,8 @@ const served = (where: string, order: string) => `SELECT f.*, x.scripts, md5(con
     coalesce((SELECT json_agg(i ORDER BY i.id)::text FROM site_sections i WHERE i.site_id = f.id), ''),
     coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.customization,
                 p.revision_id, p.title, p.deleted_at IS NULL) ORDER BY ss.id)::text
-              FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id WHERE ss.site_id = f.id), ''))) AS served_stamp
+              FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id WHERE ss.site_id = f.id), ''),
+    (SELECT count(*) || '/' || coalesce(max(coalesce(r.updated_at, r.created_at))::text, '') FROM site_redirects r WHERE r.site_id = f.id AND NOT r.draft))) AS served_stamp
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id
         WHERE ${where} ${order} LIMIT 1) f
   CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts) x`;
@@ -117,6 +118,8 @@ export interface TreePage {
 
 export interface SpaceTree {
   revisionId: string;
+  /** The revisions it was made from (where a page that moved was before: server/headless/moved-pages.ts). */
+  parents: string[];
   /** The revision's content (its files, for the site's file URLs), and its references' resolver. */
   content: RevisionContent;
   refs: RefResolver;
@@ -131,7 +134,7 @@ const trees = new LRUCache<string, SpaceTree>({ max: 500 });
 export async function spaceTree(db: Db, space: PublishedSpace): Promise<SpaceTree> {
   const cached = trees.get(space.revisionId);
   if (cached) return cached;
-  const { content } = await loadRevision(db, space.revisionId, space.createdAt);
+  const { content, parents } = await loadRevision(db, space.revisionId, space.createdAt);
   const pages: TreePage[] = [];
   const visit = (parent: string | null, prefix: string, depth: number) => {
     for (const page of childrenOf(content, parent)) {
@@ -141,7 +144,7 @@ export async function spaceTree(db: Db, space: PublishedSpace): Promise<SpaceTre
     }
   };
   visit(null, '', 0);
-  const tree = { revisionId: space.revisionId, content, refs: new RefResolver(content), pages, byPath: new Map(pages.map((p) => [p.path, p])) };
+  const tree = { revisionId: space.revisionId, parents, content, refs: new RefResolver(content), pages, byPath: new Map(pages.map((p) => [p.path, p])) };
   trees.set(space.revisionId, tree);
   return tree;
 }

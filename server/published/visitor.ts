@@ -15,7 +15,7 @@ import type { SiteRow } from '../sites/site-view.js';
 import type { Visitor } from '../conditions/evaluate.js';
 
 export const TOKEN_PARAM = 'jwt_token';
-const CLAIM_PARAM_PREFIX = 'visitor.';
+export const CLAIM_PARAM_PREFIX = 'visitor.';
 const MAX_COOKIE_BYTES = 4000;
 
 const tokenCookie = (site: SiteRow) => `dw_visitor_${site.id}`;
@@ -88,7 +88,11 @@ export function visitorToken(req: IncomingMessage, site: SiteRow): string | unde
 /** The verified claims of the visitor's token; undefined without a token or when it is not valid (expired, wrongly signed, …). */
 export async function verifiedClaims(req: IncomingMessage, site: SiteRow, key: string): Promise<Record<string, unknown> | undefined> {
   const token = cookies(req)[tokenCookie(site)];
-  if (!token) return undefined;
+  return token ? verifyVisitorToken(token, key) : undefined;
+}
+
+/** The verified claims of a visitor token (from a cookie, or given to URL resolution); undefined when it is not valid. */
+export async function verifyVisitorToken(token: string, key: string): Promise<Record<string, unknown> | undefined> {
   const cacheKey = `${key}\u0000${token}`;
   const known = verified.get(cacheKey);
   // A copy each time: the adaptive schema's validation removes what it does not declare, in place.
@@ -133,12 +137,17 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction | undef
  * type, is left out. Without adaptive content (or a schema) the visitor has no claims.
  */
 export function visitorOf(req: IncomingMessage, site: SiteRow, signed: Record<string, unknown> | undefined): Visitor {
+  return visitorFrom(site, signed, () => readUnsigned(req, site));
+}
+
+/** The visitor of `signed` claims and unsigned ones (read only when the site has adaptive content), as visitorOf says. */
+export function visitorFrom(site: SiteRow, signed: Record<string, unknown> | undefined, unsigned: () => Record<string, unknown>): Visitor {
   if (!site.adaptiveEnabled || !site.adaptiveSchema) return { claims: {} };
   const validate = validatorFor(site.adaptiveSchema);
   if (!validate) return { claims: {} };
   const claims: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(signed ?? {})) if (!REGISTERED.has(name) && name !== 'unsigned') claims[name] = value;
-  claims.unsigned = readUnsigned(req, site);
+  claims.unsigned = { ...unsigned() };
   // Each round drops the claims Ajv names; a schema of flat booleans needs one or two.
   for (let round = 0; round < 5 && !(validate(claims) as boolean); round++) {
     for (const error of validate.errors ?? []) {

@@ -205,7 +205,7 @@ export async function tuplesFor(world: World, op: SpecOperation, count = 2): Pro
       remember(world, name, params[name]);
     }
     const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(world.matrix, params) : undefined;
-    const query = recipe.query(op.operationId)?.(world.matrix, params);
+    const query = await recipe.query(op.operationId)?.(world.matrix, params);
     await recipe.prepare(op.operationId)?.(world.matrix, params);
     await fillList(world, op, params);
     tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });

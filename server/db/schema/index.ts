@@ -18,3 +18,4 @@ export * from './search.js';
 export * from './operating.js';
 export * from './content-files.js';
 export * from './permissions.js';
+export * from './site-redirects.js';

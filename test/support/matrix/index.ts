@@ -17,10 +17,11 @@ import { changeRequestReviewFixtures } from './change-request-reviews.js';
 import { permissionFixtures } from './permissions.js';
 import { downloadFixtures } from './downloads.js';
 import { gitSyncFixtures } from './git-sync.js';
+import { headlessFixtures } from './headless.js';
 
 export type { MatrixFixtures, MatrixWorld } from './types.js';
 
 // members-teams first: its organizationId fixture (the same organization) also saves agent instructions.
 // integrationTargetFixtures before content-tree and sites: its spaceId and siteId wrap theirs.
 // headlessReadFixtures before content: its pageId and fileId (in a revision chosen before) wrap theirs.
-export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, headlessReadFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures, gitSyncFixtures];
+export const matrixFixtures: MatrixFixtures[] = [integrationTargetFixtures, membersTeamsFixtures, contentTreeFixtures, ssoFixtures, integrationFixtures, openAPIFixtures, headlessReadFixtures, contentFixtures, siteFixtures, translationFixtures, conversationFixtures, changeRequestReviewFixtures, integrationListFixtures, permissionFixtures, downloadFixtures, gitSyncFixtures, headlessFixtures];

@@ -18,8 +18,8 @@ export interface MatrixFixtures {
    * holds the parameters already chosen for this call (e.g. `siteId` before `siteSectionId`).
    */
   params?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Promise<string>>;
-  /** A minimal valid query for an operation whose query has required parameters (default none). */
-  queries?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Record<string, string>>;
+  /** A minimal valid query for an operation whose query has required parameters (default none); it may be made by requests. */
+  queries?: Record<string, (world: MatrixWorld, path: Record<string, string>) => Record<string, string> | Promise<Record<string, string>>>;
   /** A minimal valid body for an operation whose body has required fields (default `{}`). */
   bodies?: Record<string, (world: MatrixWorld, path: Record<string, string>) => unknown | Promise<unknown>>;
   /**

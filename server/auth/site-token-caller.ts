@@ -1,0 +1,86 @@
+// The access rules of a request made with a site's API token (site-tokens.ts), applied instead of the
+// role-based ones (access.ts), in one query as they are:
+// - only the reads a renderer needs (SITE_TOKEN_OPERATIONS): any other operation, writes included, is 403;
+// - a space must be one the token names, of a site space of the site, not in the trash, with the site still
+//   published (404 otherwise, as for anything a caller cannot see); a revision in the path must be the
+//   space's current one, the published one (404 otherwise);
+// - an operation on a site must be on the token's site, still published (404 otherwise);
+// - past its lifetime, by the server's clock, the token is refused (401).
+// Within them it reads with the `read` role.
+import type { Access } from '../../contract/access.js';
+import type { Ctx, SiteTokenCaller } from '../context.js';
+import { directQuery, tableRow } from '../db/client.js';
+import { organizations, spaces } from '../db/schema/index.js';
+import { Forbidden, NotFound, Unauthorized } from '../errors.js';
+import type { AccessDecision, AccessOptions } from './access.js';
+
+/**
+ * What a site token may call. The reads of a space's published content (its current revision, its pages,
+ * documents and files, by id or path, in that revision; its embeds), and the site's published profile,
+ * customization and redirects. Listed by name, so an operation added later is refused until it is listed here.
+ */
+export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
+  // Space content, at its current revision.
+  'getCurrentRevision',
+  'listPages',
+  'getPageById',
+  'getPageByPath',
+  'listFiles',
+  'getFileById',
+  'getDocumentById',
+  'getComputedDocument',
+  'getEmbedByUrlInSpace',
+  // The same, by revision id (the current one only).
+  'getRevisionById',
+  'listPagesInRevisionById',
+  'getPageInRevisionByPath',
+  'getPageDocumentInRevisionById',
+  'getFileInRevisionById',
+  'getReusableContentInRevisionById',
+  // The site.
+  'getPublishedContentSite',
+  'getSiteCustomizationById',
+  'getSiteSpaceCustomizationById',
+  'getSiteRedirectBySource',
+]);
+
+// The space, when the site still publishes it; at most one row.
+const spaceOnSite = `SELECT s.* FROM spaces s
+  WHERE s.id = $1 AND s.organization_id = $3 AND s.deleted_at IS NULL
+    AND EXISTS (SELECT 1 FROM site_spaces ss JOIN sites t ON t.id = ss.site_id WHERE ss.space_id = s.id AND t.id = $2 AND t.published)`;
+
+// The organization, when its site is still published.
+const publishedSiteOrganization = `SELECT o.* FROM organizations o JOIN sites t ON t.organization_id = o.id
+  WHERE o.id = $1 AND t.id = $2 AND t.published`;
+
+/** The access decision for a site token's request to `operationId`. */
+export async function checkSiteTokenAccess(
+  ctx: Ctx,
+  token: SiteTokenCaller,
+  operationId: string,
+  rule: Access,
+  params: Record<string, string>,
+  _options?: AccessOptions,
+): Promise<AccessDecision> {
+  if (ctx.now().getTime() >= token.expiresAt) throw new Unauthorized('The site API token has expired: resolve the URL again for a new one');
+  if (!SITE_TOKEN_OPERATIONS.has(operationId)) throw new Forbidden(`A site's API token can only read the site's published content, not call ${operationId}`);
+  switch (rule.to) {
+    case 'space': {
+      const [raw] = token.spaceIds.includes(params.spaceId) ? await directQuery(ctx.db, 'site_token_space', spaceOnSite, [params.spaceId, token.siteId, token.organizationId]) : [];
+      if (!raw) throw new NotFound(`Space ${params.spaceId} not found`);
+      const row = tableRow(spaces, raw);
+      if (params.revisionId !== undefined && params.revisionId !== row.revisionId) throw new NotFound(`Revision ${params.revisionId} not found`);
+      return { grant: { row, member: false, orgRole: null, granted: null, inherited: undefined, role: 'read', onPublishedSite: true } };
+    }
+    case 'organization': {
+      const onSite = params.siteId === token.siteId && params.organizationId === token.organizationId;
+      const [raw] = onSite ? await directQuery(ctx.db, 'site_token_site', publishedSiteOrganization, [params.organizationId, params.siteId]) : [];
+      if (!raw) throw new NotFound(`Organization ${params.organizationId} not found`);
+      return { grant: { organization: tableRow(organizations, raw), role: 'read', siteRole: 'read' } };
+    }
+    case 'caller':
+      return { grant: undefined };
+    case 'collection':
+      throw new NotFound(`Collection ${params.collectionId} not found`);
+  }
+}

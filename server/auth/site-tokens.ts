@@ -1,0 +1,69 @@
+// The API tokens URL resolution hands out (getPublishedContentByUrl's `apiToken`): short-lived, and able to
+// read exactly the published content of one site a visitor may see (site-token-caller.ts says what). A token
+// is `dwst_<payload>.<signature>`: the payload names the site, its organization, the spaces of the site spaces
+// the visitor may see, and the expiry; the signature is an HMAC-SHA256 with a key of this server (stored
+// once in `signing_keys`, shared by every process). Verifying one costs no query, and resolving a URL
+// writes nothing: a renderer resolves every URL it serves.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Caller, SiteTokenCaller } from '../context.js';
+import type { Db } from '../db/client.js';
+import { signingKeys } from '../db/schema/index.js';
+import { Unauthorized } from '../errors.js';
+
+/**
+ * How long a site token is valid: 15 minutes. Long enough for a renderer to read a page and what it refers
+ * to, short enough that a visitor whose token or claims change (or a site unpublished: see site-token-caller.ts,
+ * which checks publication on every request anyway) is not served on an old decision for long.
+ */
+export const SITE_TOKEN_LIFETIME_MS = 15 * 60_000;
+
+const PREFIX = 'dwst_';
+const KEY_NAME = 'site-api-tokens';
+
+export function isSiteToken(token: string): boolean {
+  return token.startsWith(PREFIX);
+}
+
+// One key per database; a process reads (or makes) it once.
+const keys = new WeakMap<Db, Promise<Buffer>>();
+
+function signingKey(db: Db): Promise<Buffer> {
+  let key = keys.get(db);
+  if (!key) {
+    key = (async () => {
+      await db.insert(signingKeys).values({ name: KEY_NAME, secret: randomBytes(32).toString('base64url'), createdAt: new Date() }).onConflictDoNothing();
+      const [row] = await db.select({ secret: signingKeys.secret }).from(signingKeys).where(eq(signingKeys.name, KEY_NAME));
+      return Buffer.from(row!.secret, 'base64url');
+    })();
+    key.catch(() => keys.delete(db)); // a failed read is tried again by the next request
+    keys.set(db, key);
+  }
+  return key;
+}
+
+const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
+
+/** A new token for `scope`, valid SITE_TOKEN_LIFETIME_MS from `now`. */
+export async function mintSiteToken(db: Db, scope: Omit<SiteTokenCaller, 'expiresAt'>, now: Date): Promise<{ token: string; expiresAt: Date }> {
+  const expiresAt = new Date(now.getTime() + SITE_TOKEN_LIFETIME_MS);
+  const payload = Buffer.from(JSON.stringify({ s: scope.siteId, o: scope.organizationId, p: scope.spaceIds, e: expiresAt.getTime() })).toString('base64url');
+  const signature = sign(await signingKey(db), payload).toString('base64url');
+  return { token: `${PREFIX}${payload}.${signature}`, expiresAt };
+}
+
+/**
+ * The caller a site token stands for; 401 when it was not signed by this server. Its expiry is checked by the
+ * access layer against the server's clock (so tests can move it); one past it by the wall clock is refused here too.
+ */
+export async function siteTokenCaller(db: Db, token: string): Promise<Caller> {
+  const [payload, signature] = token.slice(PREFIX.length).split('.');
+  if (!payload || !signature) throw new Unauthorized('Invalid access token');
+  const expected = sign(await signingKey(db), payload);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Unauthorized('Invalid access token');
+  const { s, o, p, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; o: string; p: string[]; e: number };
+  if (e <= Date.now()) throw new Unauthorized('The site API token has expired: resolve the URL again for a new one');
+  // No user: a site token acts for the site's readers, and can write nothing that would need an author.
+  return { userId: `site:${s}`, site: { siteId: s, organizationId: o, spaceIds: p, expiresAt: e } };
+}

@@ -1,0 +1,115 @@
+// getPublishedContentByUrl / resolvePublishedContentByUrl: a URL the published site serves, resolved as the
+// site resolves it (resolve.ts), with an API token for the site's published content the visitor may see
+// (server/auth/site-tokens.ts). A URL of no site, of an unpublished one, or of nothing the visitor may read
+// is one 404 whatever the reason, as the site itself answers.
+import type { components } from '../../generated/types.js';
+import { siteHostnamePattern } from '../../contract/sites.js';
+import { mintSiteToken } from '../auth/site-tokens.js';
+import type { Ctx } from '../context.js';
+import { NotFound } from '../errors.js';
+import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
+import { joinPath, placesOf } from '../published/navigation.js';
+import { findSiteByHost, findSiteByPath, type FoundSite } from '../published/site-data.js';
+import { CLAIM_PARAM_PREFIX, TOKEN_PARAM, verifyVisitorToken, visitorFrom } from '../published/visitor.js';
+import { visitorKey } from '../sites/publishing-auth.js';
+import { openShareLink, resolveInSite } from './resolve.js';
+import { sitePath } from './site-path.js';
+
+type Lookup = components['schemas']['PublishedSiteContentLookup'];
+
+export interface UrlQuestion {
+  url: string;
+  /** Where the URL came from (`query.url`, `body.url`), which the 404 names. */
+  field: string;
+  redirectOnError: boolean;
+  jwtToken?: string;
+  unsignedClaims?: Record<string, unknown>;
+}
+
+
+/** The site a URL is of, as the server routes it: under PUBLISHED_URL by path, else by custom hostname. */
+async function locate(ctx: Ctx, url: URL): Promise<{ found: FoundSite; origin: string; base: string; segments: string[] } | undefined> {
+  const published = new URL(ctx.urls.published(''));
+  const mount = published.pathname.replace(/\/$/, '');
+  if (url.origin === published.origin && (url.pathname === mount || url.pathname.startsWith(`${mount}/`))) {
+    const at = sitePath(url.pathname.slice(mount.length) || '/');
+    if (!at || at.org === PUBLIC_SPECS_SEGMENT) return undefined;
+    const found = await findSiteByPath(ctx.db, at.org, at.site);
+    return found && { found, origin: url.origin, base: `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`, segments: at.segments };
+  }
+  const host = url.hostname.toLowerCase();
+  if (!siteHostnamePattern.test(host) || host === published.hostname) return undefined;
+  const found = await findSiteByHost(ctx.db, host);
+  if (!found) return undefined;
+  let segments: string[];
+  try {
+    segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+  return { found, origin: `https://${host}`, base: '', segments };
+}
+
+export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup> {
+  // One message whatever the reason, so no answer tells whether a site is there.
+  const nothingHere = () => new NotFound(`${question.field}: no published content found at this URL`);
+  const url = new URL(question.url);
+  const located = await locate(ctx, url);
+  if (!located || !located.found.site.published) throw nothingHere();
+  const { found, origin } = located;
+  const { site } = found;
+  const opened = openShareLink(site, located.base, located.segments);
+  if (!opened) throw nothingHere();
+  const { base, segments } = opened;
+
+  // The visitor: a token given, else one the URL carries (as the site takes it from its query), and unsigned claims likewise.
+  const token = question.jwtToken ?? url.searchParams.get(TOKEN_PARAM) ?? undefined;
+  const signed = token && (site.visibility === 'visitor-auth' || site.adaptiveEnabled) ? await verifyVisitorToken(token, await visitorKey(ctx, site)) : undefined;
+  if (site.visibility === 'visitor-auth' && !signed) {
+    if (question.redirectOnError && site.visitorAuthFallbackUrl) {
+      const fallback = new URL(site.visitorAuthFallbackUrl);
+      fallback.searchParams.set('location', `${base}/${segments.map(encodeURIComponent).join('/')}`.replace(/\/$/, '') || '/');
+      return { target: 'application', redirect: fallback.toString() };
+    }
+    throw nothingHere();
+  }
+  const unsigned: Record<string, unknown> = {};
+  for (const [name, value] of url.searchParams) {
+    if (name.startsWith(CLAIM_PARAM_PREFIX)) unsigned[name.slice(CLAIM_PARAM_PREFIX.length)] = value === 'true' ? true : value === 'false' ? false : value;
+  }
+  Object.assign(unsigned, question.unsignedClaims);
+  const visitor = visitorFrom(site, signed || undefined, () => unsigned);
+
+  const resolution = await resolveInSite(ctx.db, found, visitor, segments);
+  if (resolution.redirect) {
+    const { location, external } = resolution.redirect;
+    return external ? { target: 'external', site: site.id, redirect: location } : { target: 'content', redirect: `${origin}${base}${location}` };
+  }
+  const { nav, variant, target } = resolution;
+  if (!nav.variant || !variant || !target) throw nothingHere();
+
+  // The token reads the spaces of every site space the visitor may see on the site.
+  const spaceIds = [...new Set(placesOf(site, resolution.structure, visitor).flatMap((place) => place.variants.map((v) => v.space.id)))];
+  const { token: apiToken } = await mintSiteToken(ctx.db, { siteId: site.id, organizationId: site.organizationId, spaceIds }, ctx.now());
+  const siteBasePath = `${base}/`;
+  const basePath = `${base}/${joinPath(variant.path)}/`.replace(/\/+$/, '/');
+  const pathname = nav.rest.length ? joinPath(target.path) : '';
+  const explicitSection = nav.sections.length === 0 || (nav.section !== undefined && segments[0] === nav.section.path);
+  return {
+    site: site.id,
+    organization: site.organizationId,
+    ...(nav.section && { siteSection: nav.section.id }),
+    siteSpace: nav.variant.row.id,
+    space: nav.variant.space.id,
+    revision: variant.tree.revisionId,
+    pathname,
+    basePath,
+    siteBasePath,
+    apiToken,
+    ...(site.visibility === 'share-link' && { shareKey: site.shareKey }),
+    complete: explicitSection && (nav.variants.length <= 1 || segments.includes(nav.variant.row.path)),
+    canonicalUrl: `${origin}${basePath}${joinPath(target.path)}`,
+    page: target.page.id,
+  };
+}
+

@@ -1,0 +1,260 @@
+// The redirects of a site (contract/site-redirects.ts): stored rows, their API form, the checks of their
+// destinations (ids of this site; a `path` destination becomes the page it names), and which live redirect a
+// path follows. Where a destination leads is computed where the site's URLs are known (server/headless/).
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { SiteRedirectInputDestination, siteRedirectOperations } from '../../contract/site-redirects.js';
+import type { components } from '../../generated/types.js';
+import type { OrganizationGrant } from '../auth/access.js';
+import type { Ctx } from '../context.js';
+import { RefResolver } from '../content/ref-resolver.js';
+import { loadRevision } from '../content/revisions.store.js';
+import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
+import { siteRedirects, siteSections, siteSpaces, spaces } from '../db/schema/index.js';
+import { Conflict, NotFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { requireSite } from './structure.js';
+import type { SiteRow } from './site-view.js';
+
+export type SiteRedirect = components['schemas']['SiteRedirect'];
+export type SiteRedirectRow = typeof siteRedirects.$inferSelect;
+type InputDestination = z.output<typeof SiteRedirectInputDestination>;
+type Destination = SiteRedirect['destination'];
+type ListQuery = z.output<typeof siteRedirectOperations.listSiteRedirects.query>;
+type CreateBody = z.output<typeof siteRedirectOperations.createSiteRedirect.body>;
+type UpdateBody = z.output<typeof siteRedirectOperations.updateSiteRedirectById.body>;
+type BulkBody = z.output<typeof siteRedirectOperations.bulkUpsertSiteRedirects.body>;
+type BulkResult = components['schemas']['BulkUpsertSiteRedirectsResult']['results'][number];
+
+export function toSiteRedirect(row: SiteRedirectRow): SiteRedirect {
+  return {
+    object: 'site-redirect',
+    id: row.id,
+    source: row.source,
+    draft: row.draft,
+    captureWildcard: row.captureWildcard,
+    permanent: row.permanent,
+    destination: row.destination as Destination,
+    createdAt: row.createdAt.toISOString(),
+    ...(row.updatedAt && { updatedAt: row.updatedAt.toISOString() }),
+  };
+}
+
+/** The destination as stored: every id checked against the site (404 naming `field`), a `path` turned into its page. */
+async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestination, field: string): Promise<Destination> {
+  switch (input.kind) {
+    case 'external':
+      return input;
+    case 'site-section': {
+      const [row] = await ctx.db.select({ id: siteSections.id }).from(siteSections)
+        .where(and(eq(siteSections.id, input.siteSectionId), eq(siteSections.siteId, site.id), eq(siteSections.kind, 'section')));
+      if (!row) throw new NotFound(`${field}.siteSectionId: no section ${input.siteSectionId} in this site`);
+      return input;
+    }
+    case 'site-space': {
+      await siteSpaceOf(ctx, site, input.siteSpaceId, `${field}.siteSpaceId`);
+      return input;
+    }
+    case 'site-page': {
+      const space = await siteSpaceOf(ctx, site, input.siteSpaceId, `${field}.siteSpaceId`);
+      const refs = new RefResolver((await loadRevision(ctx.db, space.revisionId, space.createdAt)).content);
+      if (!refs.page(input.pageId)) throw new NotFound(`${field}.pageId: no page ${input.pageId} in the space of site space ${input.siteSpaceId}`);
+      return input;
+    }
+    case 'path': {
+      const [row] = await ctx.db
+        .select({ siteSpaceId: siteSpaces.id, revisionId: spaces.revisionId, createdAt: spaces.createdAt })
+        .from(siteSpaces)
+        .innerJoin(spaces, eq(spaces.id, siteSpaces.spaceId))
+        .where(and(eq(siteSpaces.siteId, site.id), eq(siteSpaces.spaceId, input.spaceId)))
+        .orderBy(asc(siteSpaces.id))
+        .limit(1);
+      if (!row) throw new NotFound(`${field}.spaceId: the site publishes no space ${input.spaceId}`);
+      const { content } = await loadRevision(ctx.db, row.revisionId, row.createdAt);
+      const refs = new RefResolver(content);
+      const wanted = input.path.replace(/^\/+|\/+$/g, '');
+      const page = content.pages.find((p) => refs.pathOf(p) === wanted);
+      if (!page) throw new NotFound(`${field}.path: no page at ${input.path} in space ${input.spaceId}`);
+      return { kind: 'site-page', siteSpaceId: row.siteSpaceId, pageId: page.id };
+    }
+  }
+}
+
+async function siteSpaceOf(ctx: Ctx, site: SiteRow, siteSpaceId: string, field: string) {
+  const [row] = await ctx.db
+    .select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt })
+    .from(siteSpaces)
+    .innerJoin(spaces, eq(spaces.id, siteSpaces.spaceId))
+    .where(and(eq(siteSpaces.id, siteSpaceId), eq(siteSpaces.siteId, site.id)));
+  if (!row) throw new NotFound(`${field}: no site space ${siteSpaceId} in this site`);
+  return row;
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
+
+function sourceTaken(source: string, draft: boolean): Conflict {
+  return new Conflict(`A ${draft ? 'draft' : 'live'} redirect from ${source} already exists in this site`);
+}
+
+/** The sort keys of each order of the list: newest first, or by source (ids break ties). */
+function sortOf(orderBy: ListQuery['orderBy']): { keys: SortKey[]; order: 'asc' | 'desc'; cursorOf: (row: SiteRedirectRow) => (string | number)[] } {
+  if (orderBy === 'source') return { keys: [{ column: sql`${siteRedirects.source} COLLATE "C"`, kind: 'string' }, { column: siteRedirects.id, kind: 'string' }], order: 'asc', cursorOf: (r) => [r.source, r.id] };
+  if (orderBy === 'updatedAt') {
+    return {
+      keys: [{ column: sql`coalesce(${siteRedirects.updatedAt}, ${siteRedirects.createdAt})`, kind: 'timestamp', cast: 'timestamptz' }, { column: siteRedirects.id, kind: 'string' }],
+      order: 'desc',
+      cursorOf: (r) => [(r.updatedAt ?? r.createdAt).toISOString(), r.id],
+    };
+  }
+  return { keys: [{ column: siteRedirects.createdAt, kind: 'timestamp', cast: 'timestamptz' }, { column: siteRedirects.id, kind: 'string' }], order: 'desc', cursorOf: (r) => [r.createdAt.toISOString(), r.id] };
+}
+
+export async function listSiteRedirects(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const filters: SQL[] = [eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, query.draft)];
+  // The search text is matched literally: LIKE's wildcards in it are escaped.
+  if (query.search) filters.push(ilike(siteRedirects.source, `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  const { keys, order, cursorOf } = sortOf(query.orderBy);
+  const after = afterCursor(keys, order, query.page);
+  const limit = pageLimit(query);
+  const rows = await ctx.db.select().from(siteRedirects).where(and(...filters, after)).orderBy(...orderOf(keys, order)).limit(limit + 1);
+  const [{ total }] = await ctx.db.select({ total: count() }).from(siteRedirects).where(and(...filters));
+  const page = cutPage(rows, limit, cursorOf);
+  return { items: page.rows.map(toSiteRedirect), count: total, ...(page.next && { next: page.next }) };
+}
+
+export async function createSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, body: CreateBody): Promise<SiteRedirect> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  const destination = await storedDestination(ctx, site, body.destination, 'body.destination');
+  const now = ctx.now();
+  try {
+    const [row] = await ctx.db
+      .insert(siteRedirects)
+      .values({ id: newId('srd', now.getTime()), siteId: site.id, source: body.source, draft: body.draft, captureWildcard: body.captureWildcard, permanent: body.permanent, destination, createdAt: now })
+      .returning();
+    return toSiteRedirect(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw sourceTaken(body.source, body.draft);
+    throw error;
+  }
+}
+
+async function requireRedirect(ctx: Ctx, siteId: string, redirectId: string): Promise<SiteRedirectRow> {
+  const [row] = await ctx.db.select().from(siteRedirects).where(and(eq(siteRedirects.id, redirectId), eq(siteRedirects.siteId, siteId)));
+  if (!row) throw new NotFound(`Site redirect ${redirectId} not found`);
+  return row;
+}
+
+export async function updateSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, redirectId: string, body: UpdateBody): Promise<SiteRedirect> {
+  return ctx.transaction(async (tx) => {
+    const site = await requireSite(tx, org.organization.id, siteId, true);
+    const current = await requireRedirect(tx, site.id, redirectId);
+    const destination = body.destination && (await storedDestination(tx, site, body.destination, 'body.destination'));
+    const source = body.source ?? current.source;
+    const draft = body.draft ?? current.draft;
+    // A draft made live replaces the live redirect of its source, as publishing it in bulk does.
+    if (current.draft && !draft) {
+      await tx.db.delete(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, false), eq(siteRedirects.source, source)));
+    }
+    try {
+      const [row] = await tx.db
+        .update(siteRedirects)
+        .set({
+          source,
+          draft,
+          ...(body.captureWildcard !== undefined && { captureWildcard: body.captureWildcard }),
+          ...(body.permanent !== undefined && { permanent: body.permanent }),
+          ...(destination && { destination }),
+          updatedAt: tx.now(),
+        })
+        .where(eq(siteRedirects.id, current.id))
+        .returning();
+      return toSiteRedirect(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw sourceTaken(source, draft);
+      throw error;
+    }
+  });
+}
+
+export async function deleteSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, redirectId: string): Promise<void> {
+  const site = await requireSite(ctx, org.organization.id, siteId);
+  await ctx.db.delete(siteRedirects).where(and(eq(siteRedirects.id, redirectId), eq(siteRedirects.siteId, site.id)));
+}
+
+/** Each item on its own (an error in one leaves the others applied), in one transaction holding the site. */
+export async function bulkUpsertSiteRedirects(ctx: Ctx, org: OrganizationGrant, siteId: string, body: BulkBody): Promise<{ results: BulkResult[] }> {
+  return ctx.transaction(async (tx) => {
+    const site = await requireSite(tx, org.organization.id, siteId, true);
+    const results: BulkResult[] = [];
+    const find = async (source: string, draft: boolean) =>
+      (await tx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, draft), eq(siteRedirects.source, source))))[0];
+    for (const [i, item] of body.redirects.entries()) {
+      const field = `body.redirects[${i}]`;
+      if (item.intent === 'publish') {
+        const draft = await find(item.source, true);
+        if (!draft) {
+          results.push({ status: 'error', source: item.source, draft: true, error: `No draft redirect from ${item.source} to publish` });
+          continue;
+        }
+        await tx.db.delete(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, false), eq(siteRedirects.source, item.source)));
+        await tx.db.update(siteRedirects).set({ draft: false, updatedAt: tx.now() }).where(eq(siteRedirects.id, draft.id));
+        results.push({ status: 'published', source: item.source, draft: false, id: draft.id });
+        continue;
+      }
+      const draft = item.intent === 'draft';
+      const existing = await find(item.source, draft);
+      if (item.destination === null) {
+        if (existing) await tx.db.delete(siteRedirects).where(eq(siteRedirects.id, existing.id));
+        results.push({ status: 'deleted', source: item.source, draft });
+        continue;
+      }
+      let destination: Destination;
+      try {
+        destination = await storedDestination(tx, site, item.destination, `${field}.destination`);
+      } catch (error) {
+        if (!(error instanceof NotFound)) throw error;
+        results.push({ status: 'error', source: item.source, draft, error: error.message });
+        continue;
+      }
+      if (existing) {
+        await tx.db
+          .update(siteRedirects)
+          .set({ destination, captureWildcard: item.captureWildcard, ...(item.permanent !== undefined && { permanent: item.permanent }), updatedAt: tx.now() })
+          .where(eq(siteRedirects.id, existing.id));
+        results.push({ status: 'updated', source: item.source, draft, id: existing.id });
+      } else {
+        const now = tx.now();
+        const id = newId('srd', now.getTime());
+        await tx.db.insert(siteRedirects).values({ id, siteId: site.id, source: item.source, draft, captureWildcard: item.captureWildcard, permanent: item.permanent ?? false, destination, createdAt: now });
+        results.push({ status: 'created', source: item.source, draft, id });
+      }
+    }
+    return { results };
+  });
+}
+
+/** The live redirects of a site, for matching. */
+export async function liveRedirects(ctx: Pick<Ctx, 'db'>, siteId: string): Promise<SiteRedirectRow[]> {
+  return ctx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, siteId), eq(siteRedirects.draft, false))).orderBy(desc(siteRedirects.createdAt));
+}
+
+/** What a path (under the site's URL, `/a/b`) follows: the redirect of that exact source, else the longest `*` source it starts; with the part `*` matched. */
+export function matchRedirect(redirects: SiteRedirectRow[], path: string): { redirect: SiteRedirectRow; rest: string } | undefined {
+  const wanted = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const exact = redirects.find((r) => !r.source.endsWith('*') && r.source === wanted);
+  if (exact) return { redirect: exact, rest: '' };
+  let best: { redirect: SiteRedirectRow; rest: string } | undefined;
+  let bestStem = -1;
+  for (const r of redirects) {
+    if (!r.source.endsWith('*')) continue;
+    // `/old/*` matches `/old` and what is under it; `/old*` whatever starts with `/old`.
+    const stem = r.source.endsWith('/*') ? r.source.slice(0, -2) : r.source.slice(0, -1);
+    const matches = r.source.endsWith('/*') ? wanted === stem || wanted.startsWith(`${stem}/`) : wanted.startsWith(stem);
+    if (matches && stem.length > bestStem) {
+      best = { redirect: r, rest: wanted.slice(stem.length).replace(/^\//, '') };
+      bestStem = stem.length;
+    }
+  }
+  return best;
+}
