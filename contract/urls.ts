@@ -90,7 +90,7 @@ export const urlOperations = operations({
     summary: 'Resolve a URL to published content',
     description,
     query: z.object({
-      url: URL.openapi({ description: 'The URL to resolve.' }),
+      url: URL.openapi({ description: 'The URL to resolve.', example: `${siteEx.publishedUrl}/getting-started/quickstart` }),
       // 2048 at most, so a URL and a token escaped (three bytes each) stay within the request line Node accepts (16 KiB).
       visitorAuthToken: z.string().min(1).max(2048).optional().openapi({ description: 'The visitor\'s token (JWT) of a visitor-auth or adaptive site; a longer one goes in the body of the POST form.' }),
       redirectOnError: queryBoolean('Whether a missing or invalid visitor token answers a redirect to where visitors sign in.').default(false),

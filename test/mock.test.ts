@@ -2,7 +2,7 @@
 // documented examples, checking that each answer is a success the spec allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockMode, type RunningMock } from '../mock/modes.js';
-import { responseProblems, specOperations } from './support/spec.js';
+import { resolveRef, responseProblems, specOperations } from './support/spec.js';
 
 type Json = Record<string, any>;
 
@@ -18,7 +18,8 @@ function exampleRequest(path: string, op: Json) {
   let url = path;
   const query = new URLSearchParams();
   for (const p of params) {
-    const value = p.example ?? p.schema?.example;
+    // A parameter whose schema is a named component ($ref) has its example there.
+    const value = p.example ?? (p.schema && resolveRef(p.schema).example);
     if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
     if (p.in === 'query' && p.required) query.set(p.name, String(value));
   }

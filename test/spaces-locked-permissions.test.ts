@@ -1,6 +1,7 @@
 // `permissions` of a locked space agree with what its members can do: every change of the content is a 409
 // while `editMode` is `locked`, so `edit`, `merge` and `triggerGitSync` are false for everyone; the admin
-// keeps `admin` (and can unlock it).
+// keeps `admin` (and can unlock it). `triggerGitSync` is false here throughout, as no Git Sync is configured;
+// a synced space's flag while locked is in test/git-sync-rules.test.ts.
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
 
@@ -13,7 +14,7 @@ describe('locked spaces', () => {
     const created = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Handbook' });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    expect(created.body.permissions).toMatchObject({ edit: true, merge: true, triggerGitSync: true, admin: true });
+    expect(created.body.permissions).toMatchObject({ edit: true, merge: true, triggerGitSync: false, admin: true });
 
     const locked = await admin.api.patch(`/spaces/${id}`, { editMode: 'locked' });
     expect(locked.status).toBe(200);
@@ -35,7 +36,7 @@ describe('locked spaces', () => {
 
     const unlocked = await admin.api.patch(`/spaces/${id}`, { editMode: 'live' });
     expect(unlocked.status).toBe(200);
-    expect(unlocked.body.permissions).toMatchObject({ edit: true, merge: true, triggerGitSync: true });
+    expect(unlocked.body.permissions).toMatchObject({ edit: true, merge: true, triggerGitSync: false });
     expect((await editor.api.get(`/spaces/${id}`)).body.permissions).toMatchObject({ edit: true, merge: false });
   });
 });
