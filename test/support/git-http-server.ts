@@ -102,6 +102,9 @@ export async function startGitHttpServer(options: { credentials?: { username: st
         }
         res.writeHead(status, headers).end(split < 0 ? all : all.subarray(split + gap));
       });
+      // git http-backend may answer (a refused push) and exit before it has read the whole request body:
+      // the write then fails with EPIPE, and the answer it gave is what the client must get.
+      cgi.stdin.on('error', () => undefined);
       cgi.stdin.end(body);
     });
   });
