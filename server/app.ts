@@ -103,7 +103,7 @@ export function createApp(options: AppOptions): App {
   setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
   app.use(publicEndpointRoutes(db, publicUrl));
   app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
-  app.use(joinLinkRoutes({ db, now, log: logger })); // the one-time join links of invitations by email: no bearer token yet
+  app.use(joinLinkRoutes({ db, now, log: logger })); // the one-time join links of invitations by email, opened before the person holds a token
   app.use(referenceDocs({ publicUrl }));
   const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
   app.use(publishedPath || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to

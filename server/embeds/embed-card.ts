@@ -1,5 +1,5 @@
 // The embeds of a page as the published site shows them. Rendering never waits on a provider for a URL
-// already known: the cache answers. A URL not yet known is fetched once, within a short deadline, before
+// already known: the cache answers. A URL missing from the cache is fetched once, within a short deadline, before
 // the page is first rendered (later readers get the page from the site's caches); past the deadline the
 // page shows the plain link, and the fetch goes on for the next rendering.
 import type { Element, Nodes } from 'hast';
@@ -8,7 +8,7 @@ import type { Block, EmbedCard } from '../content/markdown-document.js';
 import { allowedIframeSource } from './embed-html.js';
 import { cachedEmbed, embedOf, embedUrl, type Embed } from './embeds.js';
 
-/** How long a first rendering waits for the embeds it does not know yet. */
+/** How long a first rendering waits for the embeds missing from the cache. */
 const renderDeadlineMs = 2000;
 
 /** The URLs of the embed blocks of a document, as embeds name them; malformed ones left out. */
@@ -29,7 +29,7 @@ export function embedUrlsOf(nodes: Block['nodes']): string[] {
   return urls;
 }
 
-/** Fetches the embeds of `urls` not in the cache yet, waiting for them at most the render deadline. */
+/** Fetches the embeds of `urls` missing from the cache, waiting for them at most the render deadline. */
 export async function warmEmbeds(urls: string[]): Promise<void> {
   const missing = urls.filter((u) => cachedEmbed(u) === undefined);
   if (missing.length === 0) return;

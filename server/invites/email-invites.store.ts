@@ -31,7 +31,7 @@ type InvitedUsers = components['schemas']['InvitedUsers'];
 /** A join link works this long unless the inviter says otherwise. */
 export const EMAIL_INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 
-/** Where the join links are served (outside /v1: the person has no token yet). */
+/** Where the join links are served (outside /v1: the invited person opens them before holding any token). */
 export const JOIN_PATH = '/auth/invite';
 
 const TOKEN_PATTERN = /^eit_[A-Za-z0-9_-]{43}$/;
