@@ -2212,7 +2212,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a site redirect
-         * @description Deletes a redirect. Succeeds with no content also when it did not exist. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Deletes a redirect, live or draft: 205 when it was deleted, 204 when it did not exist (as the public API answers). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteRedirectById"];
         options?: never;
@@ -21737,8 +21737,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The redirect no longer exists. */
+            /** @description The site redirect did not exist. */
             204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The site redirect is deleted. */
+            205: {
                 headers: {
                     /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
                     "X-RateLimit-Limit"?: number;
