@@ -56,7 +56,7 @@ export const changeRequestHandlers = {
       status: 200,
       body: {
         changeRequest: done.changeRequest,
-        changes: done.results.map((r) => (r.object === 'deleted_page' ? r : { ...r, page: page(r.page) })),
+        changes: done.results.map((r) => (r.object === 'created_page' || r.object === 'updated_page' ? { ...r, page: page(r.page) } : r)),
         insertedFiles: done.insertedFiles.map((f) => toFile(f, links)),
       },
     };

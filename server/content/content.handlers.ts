@@ -4,6 +4,8 @@ import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree
 import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
 import { applyTemplate } from './template-apply.js';
+import { documentShape } from '../revisions/document-options.js';
+import { readPage } from '../revisions/page-read.js';
 
 export const contentHandlers = {
   async getCurrentRevision({ grant, query }, ctx) {
@@ -29,6 +31,10 @@ export const contentHandlers = {
   async getPageById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row);
     const page = findPage(revision.content, params.pageId);
+    // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
+    if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {
+      return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, { evaluated: query.evaluated })) };
+    }
     return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listSpaceLinks({ grant, query }, ctx) {
