@@ -4,6 +4,7 @@ import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree
 import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
 import { applyTemplate } from './template-apply.js';
+import { checkElsewhereLinks } from './elsewhere-refs.js';
 import { documentShape } from '../revisions/document-options.js';
 import { readPage } from '../revisions/page-read.js';
 
@@ -40,7 +41,8 @@ export const contentHandlers = {
   async listSpaceLinks({ grant, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
     const inChangeRequests = (await openChangeRequestContents(ctx, grant.row.id)).reduce((n, c) => n + brokenCount(ctx, c), 0);
-    return { status: 200, body: linkList(resolverFor(ctx, revision.content).allLinks(), query, inChangeRequests) };
+    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).allLinks());
+    return { status: 200, body: linkList(links, query, inChangeRequests) };
   },
   async listSpacePageLinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
@@ -51,7 +53,8 @@ export const contentHandlers = {
       const own = content.pages.find((p) => p.id === page.id);
       if (own) inChangeRequests += resolverFor(ctx, content).linksOf(own).filter((l) => l.status === 'broken').length;
     }
-    return { status: 200, body: linkList(resolverFor(ctx, revision.content).linksOf(page), query, inChangeRequests) };
+    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).linksOf(page));
+    return { status: 200, body: linkList(links, query, inChangeRequests) };
   },
   async listSpacePageBacklinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
