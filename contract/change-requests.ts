@@ -283,6 +283,11 @@ export const ChangeRequestContentChangeResult = z
     z.object({ object: z.literal('created_page'), ref: z.string().optional(), page: ChangedPage }),
     z.object({ object: z.literal('updated_page'), page: ChangedPage }),
     z.object({ object: z.literal('deleted_page'), page: z.string().openapi({ description: 'Id of the deleted page.' }) }),
+  ])
+  .openapi('ChangeRequestContentChangeResult', { description: 'What one change of the batch did to a page.' });
+
+export const ChangeRequestReusableContentResult = z
+  .discriminatedUnion('object', [
     z.object({
       object: z.literal('created_reusable_content'),
       ref: z.string().optional(),
@@ -291,13 +296,17 @@ export const ChangeRequestContentChangeResult = z
     z.object({ object: z.literal('updated_reusable_content'), reusableContent: z.string() }),
     z.object({ object: z.literal('deleted_reusable_content'), reusableContent: z.string() }),
   ])
-  .openapi('ChangeRequestContentChangeResult', { description: 'What one change of the batch did to a page or a reusable content.' });
+  .openapi('ChangeRequestReusableContentResult', { description: 'What one change of the batch did to a reusable content.' });
 
 export const ChangeRequestContentUpdate = z
   .object({
     changeRequest: ChangeRequest,
     changes: z.array(ChangeRequestContentChangeResult),
     insertedFiles: z.array(RevisionFile).optional(),
+    reusableContents: z
+      .array(ChangeRequestReusableContentResult)
+      .optional()
+      .openapi({ description: 'What the reusable-content changes of the batch did, in their order (present when the batch has any).' }),
   })
   .openapi('ChangeRequestContentUpdate', {
     description: 'The change request after a batch update of its content, with what each change did (`compat=false`).',

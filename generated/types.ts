@@ -5464,7 +5464,7 @@ export interface components {
         };
         /** @description One change of a batch, chosen by `operation`. */
         ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"] | components["schemas"]["ChangeRequestInsertReusableContent"] | components["schemas"]["ChangeRequestUpdateReusableContent"] | components["schemas"]["ChangeRequestDeleteReusableContent"];
-        /** @description What one change of the batch did to a page or a reusable content. */
+        /** @description What one change of the batch did to a page. */
         ChangeRequestContentChangeResult: {
             /** @enum {string} */
             object: "created_page";
@@ -5495,7 +5495,9 @@ export interface components {
             object: "deleted_page";
             /** @description Id of the deleted page. */
             page: string;
-        } | {
+        };
+        /** @description What one change of the batch did to a reusable content. */
+        ChangeRequestReusableContentResult: {
             /** @enum {string} */
             object: "created_reusable_content";
             ref?: string;
@@ -5515,6 +5517,8 @@ export interface components {
             changeRequest: components["schemas"]["ChangeRequest"];
             changes: components["schemas"]["ChangeRequestContentChangeResult"][];
             insertedFiles?: components["schemas"]["RevisionFile"][];
+            /** @description What the reusable-content changes of the batch did, in their order (present when the batch has any). */
+            reusableContents?: components["schemas"]["ChangeRequestReusableContentResult"][];
         };
         CreateChangeRequest: {
             /** @description Title of the change request. */

@@ -16,12 +16,12 @@ async function ok(res: Promise<{ status: number; body: any }>, status = 200) {
   return answer.body;
 }
 
-/** Applies `changes` through a change request of the space, merged; answers what each change did. */
+/** Applies `changes` through a change request of the space, merged; answers what the changes did. */
 async function merge(admin: Account, spaceId: string, changes: unknown[]) {
   const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
   const done = await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }));
   await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`));
-  return done.changes;
+  return done;
 }
 
 const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
@@ -39,9 +39,9 @@ const include = (reusableContent: string, space?: string) => ({
 async function world() {
   const admin = await h.current.newAdmin();
   const shared = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Shared' }), 201);
-  const [sharedCreated] = await merge(admin, shared.id, [{ operation: 'insert_reusable_content', title: 'Legal', document: { markdown: 'Legal words.' } }]);
+  const { reusableContents: [sharedCreated] } = await merge(admin, shared.id, [{ operation: 'insert_reusable_content', title: 'Legal', document: { markdown: 'Legal words.' } }]);
   const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Guides' }), 201);
-  const changes = await merge(admin, space.id, [
+  const { changes } = await merge(admin, space.id, [
     { operation: 'insert_reusable_content', ref: 'note', title: 'Note', document: { markdown: 'Local note.' } },
     {
       operation: 'insert_page',
@@ -64,7 +64,7 @@ async function world() {
   const revision = await ok(admin.api.get(`/spaces/${space.id}/content`));
   // Variables: nothing in the API writes them (they come with imported content); planted in the stored revision.
   await h.current.db.execute(sql`UPDATE content_revisions SET content = jsonb_set(content, '{variables}', ${JSON.stringify({ version: '2.1', edition: 'pro' })}::jsonb) WHERE id = ${revision.id}`);
-  const page = changes[1].page.id as string;
+  const page = changes[0].page.id as string;
   return { admin, shared: shared.id, space: space.id, revision: revision.id as string, page, base: `/spaces/${space.id}/revisions/${revision.id}/page/${page}` };
 }
 

@@ -22,7 +22,7 @@ async function merge(admin: Account, spaceId: string, changes: unknown[]) {
   const { cr, res } = await draft(admin, spaceId, changes);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/merge`));
-  return res.body.changes;
+  return res.body;
 }
 
 const include = (reusableContent: string) => ({ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent } } });
@@ -32,12 +32,14 @@ describe('reusable contents in the change-request batch', () => {
   it('are inserted (included by a page of the batch by ref), updated and deleted, and read back', async () => {
     const admin = await h.current.newAdmin();
     const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Docs' }), 201);
-    const changes = await merge(admin, space.id, [
+    const { changes, reusableContents } = await merge(admin, space.id, [
       { operation: 'insert_reusable_content', ref: 'legal', title: 'Legal', document: { markdown: 'Legal **words**.' } },
       { operation: 'insert_page', title: 'Home', document: { document: { object: 'document', nodes: [para('Before.'), include('legal')] } } },
     ]);
-    expect(changes[0]).toMatchObject({ object: 'created_reusable_content', ref: 'legal' });
-    const id: string = changes[0].reusableContent;
+    // Page results in `changes`, as before; the reusable contents' in `reusableContents`.
+    expect(changes).toEqual([expect.objectContaining({ object: 'created_page' })]);
+    expect(reusableContents).toEqual([{ object: 'created_reusable_content', ref: 'legal', reusableContent: expect.any(String) }]);
+    const id: string = reusableContents[0].reusableContent;
     expect(id).toMatch(/^rsc_/);
 
     const revision = await ok(admin.api.get(`/spaces/${space.id}/content`));
@@ -57,7 +59,9 @@ describe('reusable contents in the change-request batch', () => {
     expect(expanded.markdown).toBe('Before.\n\nLegal **words**.');
 
     // Updated: title and content, the block keys kept.
-    await merge(admin, space.id, [{ operation: 'update_reusable_content', reusableContent: id, title: 'Legal notice', document: { markdown: 'Legal **words**, revised.' } }]);
+    const updated = await merge(admin, space.id, [{ operation: 'update_reusable_content', reusableContent: id, title: 'Legal notice', document: { markdown: 'Legal **words**, revised.' } }]);
+    expect(updated.reusableContents).toEqual([{ object: 'updated_reusable_content', reusableContent: id }]);
+    expect(updated.changes).toEqual([]);
     const r2 = await ok(admin.api.get(`/spaces/${space.id}/content`));
     expect(r2.reusableContents[0].title).toBe('Legal notice');
     const doc2 = await ok(admin.api.get(`/spaces/${space.id}/revisions/${r2.id}/reusable-contents/${id}/document`));
@@ -68,7 +72,7 @@ describe('reusable contents in the change-request batch', () => {
 
     // Deleted: gone from the revision; the including block stays as it is.
     const deleted = await merge(admin, space.id, [{ operation: 'delete_reusable_content', reusableContent: id }]);
-    expect(deleted[0]).toEqual({ object: 'deleted_reusable_content', reusableContent: id });
+    expect(deleted.reusableContents).toEqual([{ object: 'deleted_reusable_content', reusableContent: id }]);
     const r3 = await ok(admin.api.get(`/spaces/${space.id}/content`));
     expect(r3.reusableContents).toEqual([]);
     expect((await admin.api.get(`/spaces/${space.id}/revisions/${r3.id}/reusable-contents/${id}`)).status).toBe(404);
@@ -79,7 +83,7 @@ describe('reusable contents in the change-request batch', () => {
   it('merge like records: different contents changed on both sides merge; the same content changed on both is a 409', async () => {
     const admin = await h.current.newAdmin();
     const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Docs' }), 201);
-    const [a] = await merge(admin, space.id, [{ operation: 'insert_reusable_content', title: 'A', document: { markdown: 'A.' } }]);
+    const { reusableContents: [a] } = await merge(admin, space.id, [{ operation: 'insert_reusable_content', title: 'A', document: { markdown: 'A.' } }]);
     const one = await draft(admin, space.id, [{ operation: 'update_reusable_content', reusableContent: a.reusableContent, title: 'A1' }]);
     const two = await draft(admin, space.id, [{ operation: 'insert_reusable_content', title: 'B' }]);
     const three = await draft(admin, space.id, [{ operation: 'update_reusable_content', reusableContent: a.reusableContent, title: 'A3' }]);

@@ -56,8 +56,9 @@ export const changeRequestHandlers = {
       status: 200,
       body: {
         changeRequest: done.changeRequest,
-        changes: done.results.map((r) => (r.object === 'created_page' || r.object === 'updated_page' ? { ...r, page: page(r.page) } : r)),
+        changes: done.results.map((r) => (r.object === 'deleted_page' ? r : { ...r, page: page(r.page) })),
         insertedFiles: done.insertedFiles.map((f) => toFile(f, links)),
+        ...(done.reusableResults.length > 0 && { reusableContents: done.reusableResults }),
       },
     };
   },

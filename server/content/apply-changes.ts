@@ -20,8 +20,7 @@ type Body = Extract<Change, { operation: 'insert_page' }>['document'];
 export type ChangeResult =
   | { object: 'created_page'; ref?: string; page: string }
   | { object: 'updated_page'; page: string }
-  | { object: 'deleted_page'; page: string }
-  | ReusableContentResult;
+  | { object: 'deleted_page'; page: string };
 
 export interface ApplyContext {
   now: Date;
@@ -99,6 +98,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   const refsFor = (page: StoredPage) => (resolver ??= new RefResolver(next)).markdownRefs(page);
   const touched = new Set<StoredPage>();
   const touchedReusable = new Set<StoredReusableContent>();
+  const reusableResults: ReusableContentResult[] = [];
 
   for (const [i, change] of changes.entries()) {
     const at = `body.changes[${i}]`;
@@ -215,14 +215,14 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'insert_reusable_content':
       case 'update_reusable_content':
       case 'delete_reusable_content':
-        results.push(applyReusableContentChange(next, change, at, refs, ctx.now, touchedReusable));
+        reusableResults.push(applyReusableContentChange(next, change, at, refs, ctx.now, touchedReusable));
         break;
     }
   }
   // A document of the batch may name a page, a file or a reusable content by the `ref` the batch gave it.
   if (refs.size > 0) for (const page of touched) if (next.pages.includes(page)) setPageDocument(page, withBatchRefs(pageDocument(page).nodes, refs, insertedFiles));
   if (refs.size > 0) for (const r of touchedReusable) if (r.document) r.document = { ...r.document, nodes: withBatchRefs(r.document.nodes, refs, insertedFiles) };
-  return { content: next, results, insertedFiles, fileBytes };
+  return { content: next, results, reusableResults, insertedFiles, fileBytes };
 }
 
 /**
