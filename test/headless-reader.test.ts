@@ -14,8 +14,17 @@ const flat = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flat(p.pages
 async function betaSite(admin: Account) {
   const space = await spaceWithPages(admin, 'Guides', [{ title: 'Setup', markdown: 'Setup text.' }]);
   await mergeChanges(admin, space, [
-    { operation: 'insert_page', ref: 'beta', title: 'Beta', document: { markdown: 'Beta launch codes.' }, condition: 'visitor.claims.isBetaUser' },
+    {
+      operation: 'insert_files',
+      files: [
+        { name: 'codes.txt', ref: 'codes', contentType: 'text/plain', base64: Buffer.from('launch codes').toString('base64') },
+        { name: 'shared.txt', ref: 'shared', contentType: 'text/plain', base64: Buffer.from('shared').toString('base64') },
+        { name: 'loose.txt', contentType: 'text/plain', base64: Buffer.from('loose').toString('base64') },
+      ],
+    },
+    { operation: 'insert_page', ref: 'beta', title: 'Beta', document: { markdown: 'Beta launch [codes](codes) and [shared](shared).' }, condition: 'visitor.claims.isBetaUser' },
     { operation: 'insert_page', into: 'beta', title: 'Inside', document: { markdown: 'Inside the beta.' } },
+    { operation: 'insert_page', title: 'Public', document: { markdown: 'Also [shared](shared).' } },
   ]);
   const site = await newSite(admin, { title: 'Docs', spaces: [space] });
   await enableAdaptiveContent(admin, site.id);
@@ -60,14 +69,28 @@ describe('a site token applies page conditions', () => {
     for (const path of [`/spaces/${space}/revisions/${revision}/pages`, `/spaces/${space}/content/pages`]) {
       const tree = await reader.get(path);
       expect(tree.status).toBe(200);
-      expect(flat(tree.body.pages).map((p) => p.title)).toEqual(['Setup']);
+      expect(flat(tree.body.pages).map((p) => p.title).sort()).toEqual(['Public', 'Setup']);
       const full = await betaReader.get(path);
       expect(full.status).toBe(200);
-      expect(flat(full.body.pages).map((p) => p.title).sort()).toEqual(['Beta', 'Inside', 'Setup']);
+      expect(flat(full.body.pages).map((p) => p.title).sort()).toEqual(['Beta', 'Inside', 'Public', 'Setup']);
     }
     const current = await reader.get(`/spaces/${space}/content`);
     expect(current.status).toBe(200);
-    expect(flat(current.body.pages).map((p) => p.title)).toEqual(['Setup']);
+    expect(flat(current.body.pages).map((p) => p.title).sort()).toEqual(['Public', 'Setup']);
+    // A file only the hidden page refers to goes with it; one a readable page refers to, or none does, stays.
+    const files = (await admin.api.get(`/spaces/${space}/content/files`)).body.items as { id: string; name: string }[];
+    const codes = files.find((f) => f.name === 'codes.txt')!;
+    const names = async (client: typeof reader) => {
+      const listed = await client.get(`/spaces/${space}/content/files`);
+      expect(listed.status).toBe(200);
+      return (listed.body.items as { name: string }[]).map((f) => f.name).sort();
+    };
+    expect(await names(reader)).toEqual(['loose.txt', 'shared.txt']);
+    expect(await names(betaReader)).toEqual(['codes.txt', 'loose.txt', 'shared.txt']);
+    for (const path of [`/spaces/${space}/content/files/${codes.id}`, `/spaces/${space}/revisions/${revision}/files/${codes.id}`]) {
+      expect((await reader.get(path)).status, path).toBe(404);
+      expect((await betaReader.get(path)).status, path).toBe(200);
+    }
     // A page the reader may see still reads, in both formats.
     const setup = byTitle('Setup');
     expect((await reader.get(`/spaces/${space}/revisions/${revision}/path/${encodeURIComponent(setup.path)}`, { format: 'markdown' })).status).toBe(200);
