@@ -102,5 +102,23 @@ describe('spaces and users referred to from a published page', () => {
     expect(statusOf({ kind: 'user', user: admin.userId })).toBe('ok');
     expect(statusOf({ kind: 'user', user: stranger.userId })).toBe('broken');
     expect(checked.body.stats.broken.total).toBe(3);
+
+    // An open change request naming the stranger's space: counted broken in the change requests, as the site would show it.
+    const pending = await admin.api.post(`/spaces/${guides.body.id}/change-requests`);
+    expect(pending.status).toBe(201);
+    const home = (await admin.api.get(`/spaces/${guides.body.id}/content/pages`)).body.pages[0].id;
+    const edit = await admin.api.post(`/spaces/${guides.body.id}/change-requests/${pending.body.id}/content`, {
+      changes: [{ operation: 'update_page', page: home, document: { document: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [link({ kind: 'space', space: strangersSpace }, 'x'), link({ kind: 'space', space: sister }, 'y')] }] } } }],
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const withOpen = await admin.api.get(`/spaces/${guides.body.id}/links`);
+    expect(withOpen.status).toBe(200);
+    expect(withOpen.body.stats.broken.changeRequest).toBe(1);
+    const pageLinks = await admin.api.get(`/spaces/${guides.body.id}/content/page/${home}/links`);
+    expect(pageLinks.status).toBe(200);
+    expect(pageLinks.body.stats.broken).toEqual({ total: 3, changeRequest: 1 });
+    const inRequest = await admin.api.get(`/spaces/${guides.body.id}/change-requests/${pending.body.id}/content/page/${home}/links`);
+    expect(inRequest.status).toBe(200);
+    expect(inRequest.body.stats.broken.total).toBe(1);
   });
 });

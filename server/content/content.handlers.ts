@@ -1,7 +1,7 @@
 import type { contentOperations } from '../../contract/content.js';
 import type { AppHandlers } from '../handler-types.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
-import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
+import { backlinkList, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
 import { applyTemplate } from './template-apply.js';
 import { checkElsewhereLinks } from './elsewhere-refs.js';
@@ -40,21 +40,25 @@ export const contentHandlers = {
   },
   async listSpaceLinks({ grant, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
-    const inChangeRequests = (await openChangeRequestContents(ctx, grant.row.id)).reduce((n, c) => n + brokenCount(ctx, c), 0);
-    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).allLinks());
-    return { status: 200, body: linkList(links, query, inChangeRequests) };
+    const own = resolverFor(ctx, revision.content).allLinks();
+    const inOpen = (await openChangeRequestContents(ctx, grant.row.id)).flatMap((c) => resolverFor(ctx, c).allLinks());
+    // One look-up of the spaces and users both name (elsewhere-refs.ts), so both count broken alike.
+    const checked = await checkElsewhereLinks(ctx, grant.row.organizationId, [...own, ...inOpen]);
+    const inChangeRequests = checked.slice(own.length).filter((l) => l.status === 'broken').length;
+    return { status: 200, body: linkList(checked.slice(0, own.length), query, inChangeRequests) };
   },
   async listSpacePageLinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
     const page = findPage(revision.content, params.pageId);
-    // The broken links of this page as the open change requests have it.
-    let inChangeRequests = 0;
-    for (const content of await openChangeRequestContents(ctx, grant.row.id)) {
-      const own = content.pages.find((p) => p.id === page.id);
-      if (own) inChangeRequests += resolverFor(ctx, content).linksOf(own).filter((l) => l.status === 'broken').length;
-    }
-    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).linksOf(page));
-    return { status: 200, body: linkList(links, query, inChangeRequests) };
+    // The broken links of this page as the open change requests have it, checked with its own in one look-up.
+    const own = resolverFor(ctx, revision.content).linksOf(page);
+    const inOpen = (await openChangeRequestContents(ctx, grant.row.id)).flatMap((content) => {
+      const there = content.pages.find((p) => p.id === page.id);
+      return there ? resolverFor(ctx, content).linksOf(there) : [];
+    });
+    const checked = await checkElsewhereLinks(ctx, grant.row.organizationId, [...own, ...inOpen]);
+    const inChangeRequests = checked.slice(own.length).filter((l) => l.status === 'broken').length;
+    return { status: 200, body: linkList(checked.slice(0, own.length), query, inChangeRequests) };
   },
   async listSpacePageBacklinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
