@@ -437,8 +437,11 @@ function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState)
         case 'mention':
         case 'button': {
           const children = inlinesToMd(node.nodes, state);
-          const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : state.refs.label(data.ref) }];
-          out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
+          const plain = state.refs.text?.(data.ref);
+          const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : (plain ?? state.refs.label(data.ref)) }];
+          // Where references that lead nowhere are text (the published site), a user mention is its name, not a dead link.
+          if (plain !== undefined) out.push(...label);
+          else out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
           break;
         }
         case 'inline-image':

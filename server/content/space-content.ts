@@ -3,15 +3,16 @@ import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
+import { forReader } from '../headless/reader-content.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
 import { loadRevision, type StoredRevision } from './revisions.store.js';
 
-/** The space's current revision, with where its pages open in the app. */
+/** The space's current revision, with where its pages open in the app (a site token's reader: the pages it may see). */
 export async function spaceContent(ctx: Ctx, space: SpaceRow): Promise<{ where: ContentLocation; revision: StoredRevision }> {
   const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt);
-  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision };
+  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: forReader(ctx, revision) };
 }
 
 /** The contents of the open change requests of the space, in one query (for their broken-link counts). */

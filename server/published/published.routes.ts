@@ -36,6 +36,7 @@ import { servePublicSpec } from './public-specs.route.js';
 import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
+import { elsewhereKey, siteElsewhere } from '../content/elsewhere-refs.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
 import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
 import { FONTS_SEGMENT, sendFontFile } from './font-files.js';
@@ -263,7 +264,7 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
-  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } };
 }
 
 /**
@@ -292,7 +293,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments, resolved);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
+  const { tree, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } = variant;
   const order = resolved.variant!.order;
   const pagePath = nav.rest.join('/');
   const target = resolved.target;
@@ -305,6 +306,9 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const next = at >= 0 && at < order.length - 1 ? order[at + 1] : undefined;
   const indexable = site.visibility === 'public' && pageIndexable(target.page);
   const editLink = frame.customization.git?.showEditLink ? await editLinkOf(options.db, nav.variant!.space.id, target.page.id) : undefined;
+  // The spaces and users the page refers to, as this site shows them (no query when it names none).
+  const document = pageDocument(target.page);
+  const elsewhere = await siteElsewhere(options, site.organizationId, document.nodes, spaceHref);
   const html = pageHtml({
     ...frame,
     title: target.page.title,
@@ -313,7 +317,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
+    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),
