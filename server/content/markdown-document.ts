@@ -9,7 +9,8 @@
 // (`<mark style>`) marks, links and images with their references, inline and block math, lists (ordered
 // with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
-// references, updates, expandables (`<details>`), image blocks (`<figure>`), dividers and raw HTML. What
+// references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
+// (`{% include "…" %}`), dividers and raw HTML. What
 // Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
 // the Document. Block keys are not made here: block-keys.ts gives them.
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
@@ -293,6 +294,13 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
     }
     case 'content-ref':
       return { object: 'block', type: 'content-ref', isVoid: true, data: { ref: state.refs.read(a.url ?? '') } };
+    case 'include': {
+      // A target that reads as no reusable content (an id without a repository to resolve it) is its id.
+      const path = a.path ?? '';
+      const read = state.refs.read(path);
+      const ref = read.kind === 'reusable-content' ? read : { kind: 'reusable-content' as const, reusableContent: path };
+      return { object: 'block', type: 'reusable-content', isVoid: true, data: { ref } };
+    }
     case 'embed': {
       const { url = '', ...rest } = a;
       return { object: 'block', type: 'embed', isVoid: true, data: { url, ...tagData(rest, ['fullWidth']) }, ...(node.children.length > 0 && { nodes: inner() }) };
@@ -629,6 +637,10 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
         return [{ type: 'paragraph', children: [link] }, ...inner()];
       }
       return [liquid('file', { src: state.refs.write(data.ref as ContentRefValue) }, inner())];
+    case 'reusable-content':
+      // In HTML (the site, the PDF) the reference itself shows nothing; in Markdown it is GitBook's include.
+      if (state.html) return [];
+      return [liquid('include', { path: state.refs.write(data.ref as ContentRefValue) }, [])];
     case 'content-ref': {
       const url = state.refs.write(data.ref as ContentRefValue);
       const label = state.refs.label(data.ref as ContentRefValue);

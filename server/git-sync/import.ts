@@ -20,7 +20,7 @@ import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
 import { withWorkRepository, type TreeFile } from './work-repository.js';
 
-interface Fetched {
+export interface Fetched {
   commit: string;
   message: string;
   tree: Map<string, TreeFile>;
@@ -45,16 +45,17 @@ function pathsOf(git: RevisionGit | undefined): Map<string, string> | undefined 
   return git && new Map(Object.entries(git.blobs).map(([id, blob]) => [id, blob.path]));
 }
 
-interface Planned {
+export interface Planned {
   content: RevisionContent;
   imported: ImportedContent;
 }
 
 /**
  * The content to write: the repository's as read, or (when the space changed too, without `force`) the
- * repository's changes merged into the space's. Throws OperationRefused naming the pages changed on both.
+ * repository's changes merged into the space's (three-way, against the content of the last sync). Throws
+ * OperationRefused naming the pages changed on both. An export that finds the branch moved merges so too.
  */
-function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date): Planned {
+export function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date): Planned {
   const { payload } = op;
   const imported = readRepository(fetched.files, {
     projectDirectory: payload.projectDirectory,
@@ -71,7 +72,8 @@ function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, b
   const conflicts = conflictsOf(current.content, inSpace, inRepository, current.git ?? base?.git).filter((c) => imported.content.pages.some((p) => p.id === c.page));
   if (conflicts.length > 0) {
     throw new OperationRefused(
-      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. Import with force to take the repository's content`,
+      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. ` +
+        (payload.direction === 'import' ? "Import with force to take the repository's content" : "Export with force to write the space's content over the branch"),
       conflicts,
     );
   }
@@ -90,7 +92,7 @@ function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, b
   }
 }
 
-function jobCtx(op: OperationContext): Ctx {
+export function jobCtx(op: OperationContext): Ctx {
   return createCtx({ caller: { userId: op.payload.requestedBy }, db: op.db, now: op.job.now, urls: createUrls('http://localhost'), log: op.job.log });
 }
 
@@ -130,7 +132,8 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   const blobs: RevisionGit['blobs'] = {};
   for (const [id, path] of planned.imported.paths) {
     const file = fetched.tree.get(path);
-    if (file && (planned.content.pages.some((p) => p.id === id) || planned.content.files.some((f) => f.id === id))) blobs[id] = { oid: file.oid, path };
+    const kept = planned.content.pages.some((p) => p.id === id) || planned.content.files.some((f) => f.id === id) || planned.content.reusableContents.some((r) => r.id === id);
+    if (file && kept) blobs[id] = { oid: file.oid, path };
   }
   const git: RevisionGit = {
     commit: {
@@ -162,7 +165,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
 }
 
 /** The bytes of the files the content lists: new ones inserted, changed ones (same id, other bytes) replaced. */
-async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
+export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
   const now = tx.now();
   for (const file of planned.content.files) {
     const bytes = planned.imported.fileBytes.get(file.id);

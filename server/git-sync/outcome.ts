@@ -1,10 +1,11 @@
 // Writing an operation's outcome into the space's sync (spaces.git_sync), in the transaction given: the
-// sync's base (commit, revision) and timestamp move when the operation applied; `operation` changes only
-// while it is still this operation (a later request's `running` is not overwritten by an earlier job).
+// sync's base (commit, revision) and timestamp move when the operation applied; the operation's entry in
+// the history takes its outcome whenever it ends, while `operation` changes only while it is still this
+// operation (a later request's `running` is not overwritten by an earlier job).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { spaces } from '../db/schema/index.js';
-import { asRecord, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
+import { asRecord, withOperation, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
 
 export interface Outcome {
   state: GitSyncOperation['state'];
@@ -35,11 +36,12 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
     next.revision = outcome.synced.revision;
   }
   if (outcome.timestamp && (!record.timestamp || outcome.timestamp > record.timestamp)) next.timestamp = outcome.timestamp;
-  if (record.operation?.id === operationId) {
-    next.operation = {
+  const requested = record.history?.find((o) => o.id === operationId) ?? (record.operation?.id === operationId ? record.operation : undefined);
+  if (requested) {
+    const ended: GitSyncOperation = {
       id: operationId,
-      direction: record.operation.direction,
-      startedAt: record.operation.startedAt,
+      direction: requested.direction,
+      startedAt: requested.startedAt,
       state: outcome.state,
       endedAt: now.toISOString(),
       ...(outcome.result && { result: outcome.result }),
@@ -48,6 +50,9 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
       ...(outcome.commit && { commit: outcome.commit }),
       ...(outcome.revision && { revision: outcome.revision }),
     };
+    if (record.operation?.id === operationId) next.operation = ended;
+    // An operation older than the history's bound has left it: its outcome is `operation`'s only.
+    if (record.history?.some((o) => o.id === operationId)) next.history = withOperation(record.history, ended);
   }
   await db.update(spaces).set({ gitSync: next }).where(eq(spaces.id, spaceId));
 }
