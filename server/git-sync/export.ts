@@ -16,7 +16,7 @@ import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
-import { writeRepository } from './format/index.js';
+import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
@@ -94,6 +94,10 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       headFiles = await repo.listFiles(head);
       headTree = await repo.treeOf(head);
     }
+    // Where the docs are: the branch's `.gitbook.yaml` (root, structure, redirects), written back as it is.
+    const configPath = joinPath(payload.projectDirectory ?? '', CONFIG_FILE);
+    const configEntry = headFiles.get(configPath);
+    const config = readConfig(configEntry ? await repo.readFiles(new Map([[configPath, configEntry]]), '') : new Map(), payload.projectDirectory ?? '');
     let content = current.content;
     let merged: Planned | undefined;
     if (head && record?.commit && head !== record.commit && !payload.force && !payload.standalone) {
@@ -107,8 +111,11 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     const written = writeRepository(content, fileBytes, {
       projectDirectory: payload.projectDirectory,
       previousPaths: paths,
-      ...(merged && { structure: merged.imported.structure, redirects: merged.imported.redirects }),
+      structure: config.structure,
+      redirects: config.redirects,
     });
+    // It says what was written by: the branch's own file stays, comments and all.
+    if (configEntry) written.files.delete(configPath);
     const tree = await nextTree(headFiles, new Set([...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])]), written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
     const blobs: RevisionGit['blobs'] = {};
