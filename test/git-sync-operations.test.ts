@@ -41,7 +41,9 @@ describe('git sync: an export when both sides changed', () => {
     const admin = await h.current.newAdmin();
     const { url, spaceId, pages } = await syncedSpace(admin, 'export-merge');
     await editInSpace(admin, spaceId, pages.Alpha, 'Alpha from the space.');
-    const moved = git.commit('export-merge', { 'beta.md': '# Beta\n\nBeta from Git.\n', 'notes.txt': 'kept\n' }, 'Edit beta in Git');
+    // Written by hand, in a style this server does not write (`*…*`, `+` bullets): the merge keeps it as it is.
+    const betaInGit = '# Beta\n\n*Beta* from Git.\n\n+ one\n+ two\n';
+    const moved = git.commit('export-merge', { 'beta.md': betaInGit, 'notes.txt': 'kept\n' }, 'Edit beta in Git');
     const before = await revisionOf(admin, spaceId);
 
     await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
@@ -51,14 +53,14 @@ describe('git sync: an export when both sides changed', () => {
     expect(operation).toMatchObject({ state: 'success', result: 'applied', direction: 'export', commit: head });
     expect(git.commitInfo('export-merge', head)).toMatchObject({ message: 'From the space', parents: [moved] });
     expect(git.show('export-merge', head, 'alpha.md')).toContain('Alpha from the space.');
-    expect(git.show('export-merge', head, 'beta.md')).toContain('Beta from Git.');
+    expect(git.show('export-merge', head, 'beta.md')).toBe(betaInGit);
     expect(git.show('export-merge', head, 'notes.txt')).toBe('kept\n');
     // The space holds the repository's change too, in a new revision that is the sync's base.
     const after = await revisionOf(admin, spaceId);
     expect(after).not.toBe(before);
     expect(operation.revision).toBe(after);
     expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space.');
-    expect(await markdown(admin, spaceId, pages.Beta)).toContain('Beta from Git.');
+    expect(await markdown(admin, spaceId, pages.Beta)).toContain('_Beta_ from Git.');
     const state = await info(admin, spaceId);
     expect(state).toMatchObject({ commit: head, revision: after });
     const revision = await admin.api.get(`/spaces/${spaceId}/content`);
@@ -102,6 +104,40 @@ describe('git sync: an export when both sides changed', () => {
     expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: forced });
     expect(git.show('export-conflict', forced, 'alpha.md')).toContain('Alpha from the space.');
     expect(git.show('export-conflict', forced, 'beta.md')).toContain('Beta text.');
+  });
+});
+
+describe('git sync: pages an import merged from the space', () => {
+  it('stay the space\'s: a later change to them in Git is a conflict, and an export writes them', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'divergent');
+    await editInSpace(admin, spaceId, pages.Alpha, 'Alpha from the space.');
+    git.commit('divergent', { 'beta.md': '# Beta\n\nBeta from Git.\n' }, 'Edit beta in Git');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    const merged = await revisionOf(admin, spaceId);
+
+    // Alpha's file still says the old text: a change to it in Git now meets the space's unexported edit.
+    const moved = git.commit('divergent', { 'alpha.md': '# Alpha\n\nAlpha from Git.\n' }, 'Edit alpha in Git');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const refused = (await info(admin, spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure', direction: 'import' });
+    expect(refused.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Alpha]);
+    expect(await revisionOf(admin, spaceId)).toBe(merged);
+
+    // Without that change, an export writes the space's Alpha (the sync's file is not kept for it).
+    git.commit('divergent', { 'alpha.md': '# Alpha\n\nAlpha text.\n' }, 'Revert alpha');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:10:00.000Z' });
+    await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:15:00.000Z' });
+    expect(await drain()).toBe(2);
+    const head = git.head('divergent');
+    expect(head).not.toBe(moved);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', direction: 'export', commit: head });
+    expect(git.show('divergent', head, 'alpha.md')).toContain('Alpha from the space.');
+    expect(git.show('divergent', head, 'beta.md')).toContain('Beta from Git.');
+    expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space.');
   });
 });
 

@@ -63,6 +63,29 @@ async function nextTree(
   return tree;
 }
 
+/**
+ * The paths whose file the branch keeps as it is: those of pages and reusable contents the space left
+ * exactly as they were at the sync (their place among siblings aside: SUMMARY.md says it), where the
+ * branch's file at that path is the one the sync recorded, or, in a merge, the one the merge read for them
+ * (then it is the repository's change); never those of `divergent` pages (an import's merge took the
+ * space's content for them). A file someone wrote by hand in Git is not rewritten in this server's
+ * Markdown style by an export that did not change its page.
+ */
+function keptPaths(base: StoredRevision | undefined, current: RevisionContent, written: Map<string, string>, head: Map<string, TreeFile>, merged: Planned | undefined, divergent: string[] = []): Set<string> {
+  const kept = new Set<string>();
+  if (!base) return kept;
+  const print = (record: object) => stableJson({ ...record, position: undefined, updatedAt: undefined });
+  const before = new Map([...base.content.pages, ...base.content.reusableContents].map((r) => [r.id, print(r)]));
+  const unchanged = new Set([...current.pages.filter((p) => p.type === 'document'), ...current.reusableContents].filter((r) => before.get(r.id) === print(r)).map((r) => r.id));
+  for (const id of divergent) unchanged.delete(id);
+  for (const [id, path] of written) {
+    if (!unchanged.has(id) || !head.has(path)) continue;
+    const synced = base.git?.blobs[id];
+    if (merged ? merged.imported.paths.get(id) === path : synced?.path === path && synced.oid === head.get(path)!.oid) kept.add(path);
+  }
+  return kept;
+}
+
 interface Pushed {
   commit: string;
   blobs: RevisionGit['blobs'];
@@ -103,7 +126,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     if (head && record?.commit && head !== record.commit && !payload.force && !payload.standalone) {
       // The branch moved: its changes since the sync are merged with the space's (plan refuses pages changed on both).
       const files = await repo.readFiles(headFiles, payload.projectDirectory ?? '');
-      merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files }, current, base, op.job.now());
+      merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files }, current, base, op.job.now(), record?.divergent);
       content = merged.content;
     }
     const fileBytes = await fileBytesOf(db, payload.spaceId, content, current.content, merged);
@@ -116,7 +139,10 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     });
     // It says what was written by: the branch's own file stays, comments and all.
     if (configEntry) written.files.delete(configPath);
-    const tree = await nextTree(headFiles, new Set([...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])]), written.files, (bytes) => repo.writeBlob(bytes));
+    const kept = keptPaths(base, current.content, written.paths, headFiles, merged, record?.divergent);
+    for (const path of kept) written.files.delete(path);
+    const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
+    const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
     const blobs: RevisionGit['blobs'] = {};
     for (const [id, path] of written.paths) {

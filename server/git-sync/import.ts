@@ -48,6 +48,8 @@ function pathsOf(git: RevisionGit | undefined): Map<string, string> | undefined 
 export interface Planned {
   content: RevisionContent;
   imported: ImportedContent;
+  /** In a merge, the pages whose content is the space's (changed there since the sync), not their file's. */
+  fromSpace?: string[];
 }
 
 /**
@@ -55,7 +57,7 @@ export interface Planned {
  * repository's changes merged into the space's (three-way, against the content of the last sync). Throws
  * OperationRefused naming the pages changed on both. An export that finds the branch moved merges so too.
  */
-export function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date): Planned {
+export function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date, divergent: string[] = []): Planned {
   const { payload } = op;
   const imported = readRepository(fetched.files, {
     projectDirectory: payload.projectDirectory,
@@ -63,10 +65,12 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
     previousPaths: pathsOf(current.git) ?? pathsOf(base?.git),
     now,
   });
-  const spaceChanged = base ? current.id !== base.id : current.content.pages.length > 0;
+  // Pages an earlier merge took from the space (`divergent`) are the space's changes still, whatever the base says.
+  const spaceChanged = (base ? current.id !== base.id : current.content.pages.length > 0) || divergent.length > 0;
   if (payload.force || payload.standalone || !spaceChanged) return { content: imported.content, imported };
 
   const inSpace = pagesChangedInSpace(base?.content, current.content);
+  for (const id of divergent) if (current.content.pages.some((p) => p.id === id)) inSpace.add(id);
   // Never synced: a page of the space is in conflict when the repository has a page at its path (same id) with other content.
   const inRepository = idsChangedInRepository(base?.git, fetched.tree) ?? pagesChangedInSpace(current.content, imported.content);
   const conflicts = conflictsOf(current.content, inSpace, inRepository, current.git ?? base?.git).filter((c) => imported.content.pages.some((p) => p.id === c.page));
@@ -85,7 +89,7 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
     pages: imported.content.pages.map((p) => (!inRepository.has(p.id) && basePages.has(p.id) ? basePages.get(p.id)! : p)),
   };
   try {
-    return { content: mergeContent(baseContent, theirs, current.content), imported };
+    return { content: mergeContent(baseContent, theirs, current.content), imported, fromSpace: [...inSpace] };
   } catch (err) {
     if (err instanceof MergeConflict) throw new OperationRefused(`Both the space and the repository changed since the last sync: ${err.message}`);
     throw err;
@@ -113,7 +117,7 @@ export async function importRepository(op: OperationContext): Promise<Outcome> {
       return outcome;
     }
     const now = op.job.now();
-    const planned = plan(op, fetched, current, base, now);
+    const planned = plan(op, fetched, current, base, now, record?.divergent);
     const written = await jobCtx(op).transaction(async (tx) => {
       const [locked] = await tx.db.select().from(spaces).where(eq(spaces.id, payload.spaceId)).for('update');
       if (!locked || locked.deletedAt) throw new OperationRefused('The space was deleted');
@@ -158,7 +162,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
     commit: fetched.commit,
     revision: revision.id,
     timestamp: payload.timestamp,
-    ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id } }),
+    ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id }, divergent: planned.fromSpace ?? [] }),
   };
   await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
   return outcome;

@@ -16,6 +16,8 @@ export interface Outcome {
   revision?: string;
   /** The new base of the sync: the commit and revision both sides now hold (not for standalone operations). */
   synced?: { commit: string; revision: string };
+  /** With `synced`: the pages whose content at the new base is not what their file in the commit says (an import's merge). */
+  divergent?: string[];
   /** The operation's timestamp, recorded as the last applied one. */
   timestamp?: string;
 }
@@ -34,6 +36,8 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
   if (outcome.synced) {
     next.commit = outcome.synced.commit;
     next.revision = outcome.synced.revision;
+    if (outcome.divergent && outcome.divergent.length > 0) next.divergent = outcome.divergent;
+    else delete next.divergent;
   }
   if (outcome.timestamp && (!record.timestamp || outcome.timestamp > record.timestamp)) next.timestamp = outcome.timestamp;
   const requested = record.history?.find((o) => o.id === operationId) ?? (record.operation?.id === operationId ? record.operation : undefined);

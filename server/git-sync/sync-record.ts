@@ -18,6 +18,11 @@ export interface GitSyncRecord {
   /** The commit and revision of the last sync. */
   commit?: string;
   revision?: string;
+  /**
+   * Pages whose content at the sync is the space's while their file in the commit says otherwise (an
+   * import merged them from the space): an export rewrites their files whatever it keeps of the others.
+   */
+  divergent?: string[];
   /** ISO time of the last operation applied. */
   timestamp?: string;
   operation?: GitSyncOperation;
