@@ -1,7 +1,7 @@
 // Helpers of the Git Sync operation tests: a job runner draining the queued operations, requests with
 // credentials in the URL, the sync's state, and a space synced with a three-page repository served by
 // the test's own Git server (git-http-server.ts).
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { expect } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { defaultRepositoryLimits, gitSyncHandler, GIT_SYNC } from '../../server/git-sync/sync.job.js';
@@ -13,13 +13,14 @@ export const gitCredentials = { username: 'robin', password: 'pa55-w0rd-never-st
 export const THREE_PAGES_SUMMARY = '# Table of contents\n\n* [Welcome](README.md)\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n';
 
 export function gitSyncWorld(h: { readonly current: Harness }, server: () => GitHttpServer) {
-  const drain = (limits: RepositoryLimits = defaultRepositoryLimits) =>
-    createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), handlers: { [GIT_SYNC]: gitSyncHandler(limits) } }).drain();
+  /** Runs the queued Git Sync jobs; returns how many ran. */
+  const drain = (limits: RepositoryLimits = defaultRepositoryLimits, logger: Logger = pino({ level: 'silent' })) =>
+    createJobRunner({ db: h.current.db, logger, handlers: { [GIT_SYNC]: gitSyncHandler(limits) } }).drain();
 
-  const authed = (url: string) => {
+  const authed = (url: string, password = gitCredentials.password) => {
     const u = new URL(url);
     u.username = gitCredentials.username;
-    u.password = gitCredentials.password;
+    u.password = password;
     return u.toString();
   };
 
