@@ -101,4 +101,4 @@ export const GitSyncState = z
       .optional(),
     updatedAt: DateTime.openapi({ description: 'When the sync was last configured or ran.' }),
   })
-  .openapi('GitSyncState', { description: 'The Git Sync of a space: its repository and the latest operation.', example: gitSyncStateExample });
+  .openapi('GitSyncState', { description: 'The Git Sync of a space: its repository, the latest operation and the history of the last ones, each with its outcome.', example: gitSyncStateExample });

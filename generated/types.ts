@@ -4614,7 +4614,7 @@ export interface components {
             revision?: string;
         };
         /**
-         * @description The Git Sync of a space: its repository and the latest operation.
+         * @description The Git Sync of a space: its repository, the latest operation and the history of the last ones, each with its outcome.
          * @example {
          *       "installationId": "gsy_01JD3QN2B7WX4TQ",
          *       "installationProvider": "github",
