@@ -4580,8 +4580,41 @@ export interface components {
             /** @description Path of its file in the repository, when it has one. */
             gitPath?: string;
         };
+        /** @description An import or export of a space and its outcome. */
+        GitSyncOperation: {
+            /** @description Id of the operation. */
+            id: string;
+            /** @enum {string} */
+            state: "running" | "failure" | "success" | "timeout";
+            /** @enum {string} */
+            direction: "import" | "export";
+            /**
+             * Format: date-time
+             * @description When the operation was requested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            endedAt?: string;
+            /** @description Why the operation failed, when it did. */
+            error?: string;
+            /**
+             * @description For a success: applied (content or a commit was written), unchanged (both sides already held the same content), skipped (its `timestamp` is older than the last operation applied).
+             * @enum {string}
+             */
+            result?: "applied" | "unchanged" | "skipped";
+            /** @description For a failure caused by changes on both sides: the pages changed on both. */
+            conflicts?: components["schemas"]["GitSyncConflict"][];
+            /** @description The commit imported, or the one an export pushed. */
+            commit?: string;
+            /** @description The revision an import wrote (for a standalone import, a revision that is not the space's), or the revision an export that merged the repository's changes wrote. */
+            revision?: string;
+        };
         /**
-         * @description The Git Sync of a space: its repository and the latest operation.
+         * @description The Git Sync of a space: its repository, the latest operation and the history of the last ones, each with its outcome.
          * @example {
          *       "installationId": "gsy_01JD3QN2B7WX4TQ",
          *       "installationProvider": "github",
@@ -4607,6 +4640,18 @@ export interface components {
          *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
          *         "revision": "rev_01JD3Q7F2V6RM0B"
          *       },
+         *       "operations": [
+         *         {
+         *           "id": "job_01JD3QN4H8ZP2RC",
+         *           "state": "success",
+         *           "direction": "import",
+         *           "startedAt": "2026-05-02T16:41:07.000Z",
+         *           "endedAt": "2026-05-02T16:41:07.000Z",
+         *           "result": "applied",
+         *           "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+         *           "revision": "rev_01JD3Q7F2V6RM0B"
+         *         }
+         *       ],
          *       "updatedAt": "2026-05-02T16:41:07.000Z"
          *     }
          */
@@ -4651,39 +4696,9 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             timestamp?: string;
-            /** @description The latest operation requested on the space. */
-            operation?: {
-                /** @description Id of the operation. */
-                id: string;
-                /** @enum {string} */
-                state: "running" | "failure" | "success" | "timeout";
-                /** @enum {string} */
-                direction: "import" | "export";
-                /**
-                 * Format: date-time
-                 * @description When the operation was requested.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                startedAt: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                endedAt?: string;
-                /** @description Why the operation failed, when it did. */
-                error?: string;
-                /**
-                 * @description For a success: applied (content or a commit was written), unchanged (both sides already held the same content), skipped (its `timestamp` is older than the last operation applied).
-                 * @enum {string}
-                 */
-                result?: "applied" | "unchanged" | "skipped";
-                /** @description For a failure caused by changes on both sides: the pages changed on both. */
-                conflicts?: components["schemas"]["GitSyncConflict"][];
-                /** @description The commit imported, or the one an export pushed. */
-                commit?: string;
-                /** @description The revision an import wrote (for a standalone import, a revision that is not the space's). */
-                revision?: string;
-            };
+            operation?: components["schemas"]["GitSyncOperation"] & unknown;
+            /** @description The last 20 operations requested on the space, newest first, each with its own outcome (one superseded by a later request included); the first is `operation`. */
+            operations?: components["schemas"]["GitSyncOperation"][];
             /**
              * Format: date-time
              * @description When the sync was last configured or ran.
@@ -15326,6 +15341,18 @@ export interface operations {
                      *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
                      *         "revision": "rev_01JD3Q7F2V6RM0B"
                      *       },
+                     *       "operations": [
+                     *         {
+                     *           "id": "job_01JD3QN4H8ZP2RC",
+                     *           "state": "success",
+                     *           "direction": "import",
+                     *           "startedAt": "2026-05-02T16:41:07.000Z",
+                     *           "endedAt": "2026-05-02T16:41:07.000Z",
+                     *           "result": "applied",
+                     *           "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+                     *           "revision": "rev_01JD3Q7F2V6RM0B"
+                     *         }
+                     *       ],
                      *       "updatedAt": "2026-05-02T16:41:07.000Z"
                      *     }
                      */
