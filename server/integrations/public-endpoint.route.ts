@@ -81,7 +81,7 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
       return;
     }
     try {
-      const answer = await runner({ key: name, script: loaded!.script, env: loaded!.env, request: scriptRequest });
+      const answer = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request: scriptRequest });
       for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
       if (csp) res.setHeader('Content-Security-Policy', csp);
       res.status(answer.status).send(scriptResponseBytes(answer));

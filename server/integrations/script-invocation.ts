@@ -23,8 +23,9 @@ import { integrationInstallations, integrationScripts, integrationSiteInstallati
 import { columnsAs, runSql, sqlText } from '../db/sql-text.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
-import { scriptApiEndpoint, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
-import type { IntegrationRow } from './integration-view.js';
+import { LRUCache } from 'lru-cache';
+import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
+import type { InstallationRow, IntegrationRow } from './integration-view.js';
 import { integrationEnvironment, type IntegrationEnvironment } from './script-environment.js';
 import { VISITOR_AUTH_SCOPE } from './visitor-auth.js';
 
@@ -35,7 +36,9 @@ export interface ScriptTarget {
 }
 
 /** What runs the script: the sandboxed runtime by default; tests may pass their own. */
-export type ScriptRunner = (options: { key: string; script: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
+export type ScriptRunner = (options: { key: string; script: string; scriptHash?: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
+
+type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
 
 export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().invoke(options);
 
@@ -58,21 +61,31 @@ async function installationToken(db: Db, installationId: string): Promise<string
 // its owner, its script, and the installation and its space or site installation named in the path (null
 // when they do not exist). The public endpoint's requests once made three statements here besides the path
 // check, and the database's thread was the bottleneck of the endpoint (bench/results/script-runtime.md).
-// Nothing is kept between requests: a change (a new script, a configuration, an uninstall) applies to the
-// next one, in every process.
+// Nothing is kept between requests but the script's text (below), which is immutable per hash: a change (a
+// new script, a configuration, an uninstall) applies to the next request, in every process.
+//
+// The script's text (often 100 KB or more: a bundle of @gitbook/runtime) is read only when this process does
+// not hold the text of the script's current hash: reading it at every request kept the database's thread
+// busy decoding it (bench/results/script-runtime.md). The statement is given the hash held, and answers the
+// text only when the stored one differs.
+//
+// An installation with `site_selection: all` covers every site of its organization, without an installation
+// on each: a request about such a site (its public endpoint, published script or visitor authentication) is
+// about that installation, as if it had one there (coveredSite below).
 //
 // Plain SQL run straight on the driver (server/db/sql-text.ts), not Drizzle's prepared query: on PGlite that
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
-function targetRow(db: Db, name: string, target: ScriptTarget) {
+function targetRow(db: Db, name: string, target: ScriptTarget, heldHash: string | null) {
   return runSql(
     db,
     sqlText`SELECT ${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')},
-      sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.script AS sc_script, sc.secrets AS sc_secrets,
+      sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
+      (CASE WHEN sc.script_hash = ${heldHash}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationInstallations, 'inst', 'inst_')},
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
       ${columnsAs(integrationSiteInstallations, 'sti', 'sti_')},
-      st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
+      st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
       -- Only a v2 script's environment shows the installation's space count (spacesCount() of
       -- target-installations.store.ts): not counted for the others.
       (CASE WHEN sc.runtime = 'v2' AND inst.id IS NOT NULL THEN
@@ -86,7 +99,9 @@ function targetRow(db: Db, name: string, target: ScriptTarget) {
     LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
-    LEFT JOIN sites st ON st.id = sti.site_id
+    -- The site, when the installation is on it or covers every site of its organization (the site's).
+    LEFT JOIN sites st ON st.id = ${target.siteId ?? null}::text AND st.organization_id = inst.organization_id
+      AND (sti.id IS NOT NULL OR inst.site_selection = 'all')
     WHERE i.name = ${name}::text`,
   );
 }
@@ -98,13 +113,38 @@ function targetOf(raw: Record<string, unknown>) {
     integration: tableRow(integrations, raw, 'i_'),
     owner: tableRow(organizations, raw, 'o_'),
     runtime: present('sc_', 'integration_name') ? (raw.sc_runtime as string) : null,
-    script: present('sc_', 'integration_name') ? (raw.sc_script as string) : null,
+    /** The script's text: null when there is none, or when it is the one held (its hash was given). */
+    script: present('sc_', 'integration_name') ? ((raw.sc_script as string | null) ?? null) : null,
+    scriptHash: present('sc_', 'integration_name') ? (raw.sc_script_hash as string) : null,
     secrets: present('sc_', 'integration_name') ? tableRow(integrationScripts, raw, 'sc_').secrets : null,
     installation: present('inst_', 'id') ? tableRow(integrationInstallations, raw, 'inst_') : null,
     spaces: Number(raw.spaces ?? 0),
     spaceInstallation: present('spi_', 'id') ? tableRow(integrationSpaceInstallations, raw, 'spi_') : null,
     siteInstallation: present('sti_', 'id') ? tableRow(integrationSiteInstallations, raw, 'sti_') : null,
     siteAuth: present('site_', 'backend') ? { backend: raw.site_backend as string, key: (raw.site_key as string | null) ?? null } : null,
+    /** The site in the path, when the installation is on it or covers every site of its organization. */
+    coveredSite: (raw.st_id as string | null) ?? null,
+  };
+}
+
+/** The scripts this process holds, by integration: their text and hash (immutable: a new publication has another hash). */
+const heldScripts = new LRUCache<string, { hash: string; script: string }>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (s) => s.script.length + 1 });
+
+/**
+ * The installation on site `siteId` of an installation that covers every site of its organization
+ * (`site_selection: all`) and has none there: what the script's environment shows as `siteInstallation`.
+ * Its configuration is the installation's own (docs/integrations-runtime.md, "Installations on every site").
+ */
+function coveringSiteInstallation(installation: InstallationRow, siteId: string): SiteInstallationRow {
+  return {
+    id: '',
+    installationId: installation.id,
+    integrationName: installation.integrationName,
+    siteId,
+    status: 'active',
+    configuration: installation.configuration,
+    externalIds: [],
+    createdAt: installation.createdAt,
   };
 }
 
@@ -114,6 +154,8 @@ export type ScriptProtocol = 'v1' | 'v2';
 export interface LoadedScript {
   integration: IntegrationRow;
   script: string;
+  /** The script's hash (scriptHash): passed to the runtime, which pools sandboxes by it. */
+  scriptHash: string;
   protocol: ScriptProtocol;
   secrets: Record<string, string>;
   /** The `v1` script's env (the second argument of its fetch). */
@@ -128,20 +170,30 @@ export interface LoadedScript {
  * when the integration has no script). Undefined when the integration does not exist.
  */
 export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
-  const [raw] = await targetRow(db, name, target);
+  const held = heldScripts.get(name);
+  const [raw] = await targetRow(db, name, target, held?.hash ?? null);
   if (!raw) return undefined;
   const row = targetOf(raw);
+  // Installed on the site in the path itself, or on every site of its organization.
+  if (row.siteInstallation === null && row.coveredSite !== null && row.installation !== null) {
+    row.siteInstallation = coveringSiteInstallation(row.installation, row.coveredSite);
+  }
   const installed = !target.installationId || row.installation !== null;
   const exists = installed && (!target.spaceId || row.spaceInstallation !== null) && (!target.siteId || row.siteInstallation !== null);
   // The integration's own endpoint (no installation) belongs to its owner: organizationId null.
   const organizationId = target.installationId ? (row.installation?.organizationId ?? null) : null;
-  if (row.script === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
+  if (row.scriptHash === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
+  let script = row.script;
+  if (script === null && held?.hash === row.scriptHash) script = held.script;
+  // Published before script_hash was filled (the migration fills it): the hash is made here.
+  const hash = row.scriptHash || scriptHash(script!);
+  if (row.script !== null) heldScripts.set(name, { hash, script: row.script });
   const secrets = row.secrets ?? {};
   const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
-  const loaded: LoadedScript = { integration: row.integration, script: row.script, protocol, secrets, env: {} };
+  const loaded: LoadedScript = { integration: row.integration, script: script!, scriptHash: hash, protocol, secrets, env: {} };
   if (protocol === 'v2') {
     loaded.environment = integrationEnvironment(scriptUrls(), {
       integration: row.integration,

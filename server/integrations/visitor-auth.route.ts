@@ -92,7 +92,7 @@ export function visitorAuthHandler(db: Db, runner: ScriptRunner) {
         headers = [...got.headers].filter(([key]) => key.toLowerCase() !== 'content-encoding');
         body = got.body;
       } else {
-        const ran = await runner({ key: name, script: loaded!.script, env: loaded!.env, request });
+        const ran = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request });
         status = ran.status;
         headers = ran.headers;
         body = scriptResponseBytes(ran);

@@ -165,7 +165,7 @@ const WEB = String.raw`
     arrayBuffer() { return this._take().then((b) => bodyBytes(b).slice().buffer); }
     bytes() { return this._take().then((b) => bodyBytes(b).slice()); }
     blob() { return this._take().then((b) => new Blob([bodyBytes(b)], { type: this.headers.get('content-type') ?? '' })); }
-    formData() { return this._take().then((b) => parseForm(bodyBytes(b), this.headers.get('content-type'))); }
+    formData() { return this._take().then((b) => parseForm(typeof b === 'string' ? b : bodyBytes(b), this.headers.get('content-type'))); }
     get body() {
       if (this._body === null) return null;
       if (!(this._body instanceof ReadableStream)) this._body = streamOfBytes(bodyBytes(this._body));

@@ -91,6 +91,8 @@ export interface InvokeOptions {
   /** Whose limit of concurrent invocations this one counts against (the integration's name). */
   key: string;
   script: string;
+  /** The script's hash (scriptHash), when the caller has it: spares hashing the script at each invocation. */
+  scriptHash?: string;
   request: ScriptRequest;
   env: Record<string, unknown>;
 }
@@ -112,6 +114,12 @@ class SandboxThread {
   readonly ready: Promise<void>;
   /** Warm sandboxes waiting in this thread, by pool (integration and script hash), as its answers tell. */
   readonly warm = new Map<string, number>();
+  /**
+   * The pools whose script this thread holds (sandbox-worker.mjs keeps the text of the last scripts it was
+   * sent): an invocation of one of them is sent without its script, which is often 100 KB or more (a
+   * bundle of @gitbook/runtime) and was copied to the thread at every invocation.
+   */
+  readonly scripts = new Set<string>();
 
   constructor(private readonly runtime: ScriptRuntime) {
     this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
@@ -189,6 +197,14 @@ interface HostFetchRequest {
   redirect?: string;
 }
 
+/** Scripts a sandbox thread keeps the text of, by pool (SandboxThread.scripts). */
+const THREAD_SCRIPTS = 32;
+
+/** A script's hash (SHA-256, base64): what its sandboxes are pooled by, stored with it when it is published. */
+export function scriptHash(script: string): string {
+  return createHash('sha256').update(script).digest('base64');
+}
+
 /** A body read from the network or a client, for the sandbox: text when it is UTF-8, else base64. */
 export function bodyForScript(bytes: Buffer): { body: string; bodyBase64?: string } {
   return isUtf8(bytes) ? { body: bytes.toString('utf8') } : { body: '', bodyBase64: bytes.toString('base64') };
@@ -226,9 +242,9 @@ export class ScriptRuntime {
     }
   }
 
-  private async run({ key, script, request, env }: InvokeOptions): Promise<ScriptResponse> {
+  private async run({ key, script, scriptHash: hash, request, env }: InvokeOptions): Promise<ScriptResponse> {
     // Sandboxes are reused by integration and script: a script published anew gets new ones.
-    const pool = `${key}\0${createHash('sha256').update(script).digest('base64')}`;
+    const pool = `${key}\0${hash ?? scriptHash(script)}`;
     const thread = this.thread(pool);
     await thread.ready;
     const id = this.nextId++;
@@ -243,7 +259,16 @@ export class ScriptRuntime {
         void thread.worker.terminate();
       }, this.limits.wallMs + 1_000);
       thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer });
-      thread.worker.postMessage({ type: 'invoke', id, pool, script, request, env, limits: this.limits });
+      const known = thread.scripts.has(pool);
+      if (!known) {
+        // The thread forgets them all at once (in message order, so no invocation sent after relies on one).
+        if (thread.scripts.size >= THREAD_SCRIPTS) {
+          thread.scripts.clear();
+          thread.worker.postMessage({ type: 'forget-scripts' });
+        }
+        thread.scripts.add(pool);
+      }
+      thread.worker.postMessage({ type: 'invoke', id, pool, ...(!known && { script }), request, env, limits: this.limits });
     });
   }
 
