@@ -20,13 +20,16 @@
 // `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
 import { tableRow, type Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
-import { columnsAs, runSql, sqlText } from '../db/sql-text.js';
+import { getTableColumns, type Table } from 'drizzle-orm';
+import type { OrganizationRow } from '../auth/access.js';
+import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
 import { LRUCache } from 'lru-cache';
 import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { InstallationRow, IntegrationRow } from './integration-view.js';
-import { integrationEnvironment, type IntegrationEnvironment } from './script-environment.js';
+import { integrationEnvironment, integrationView, type IntegrationEnvironment } from './script-environment.js';
 import { VISITOR_AUTH_SCOPE } from './visitor-auth.js';
 
 export interface ScriptTarget {
@@ -73,16 +76,23 @@ async function installationToken(db: Db, installationId: string): Promise<string
 // on each: a request about such a site (its public endpoint, published script or visitor authentication) is
 // about that installation, as if it had one there (coveredSite below).
 //
+// The integration with its owner, and the installation, are read in full only when they changed: the
+// statement is given the stamps (md5 of the rows' text) of the rows this process holds, and answers their
+// columns as NULL when the stamps are the same. The row of every table at each request (some 90 columns,
+// 6.5 KB) kept the database's thread busy parsing it (bench/results/script-runtime.md); a stamp is computed
+// inside the database, from the row as stored, so any change of any column is seen at the next request.
+//
 // Plain SQL run straight on the driver (server/db/sql-text.ts), not Drizzle's prepared query: on PGlite that
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
-function targetRow(db: Db, name: string, target: ScriptTarget, heldHash: string | null) {
+function targetRow(db: Db, name: string, target: ScriptTarget, held: { script: string | null; owner: string | null; installation: string | null }) {
   return runSql(
     db,
-    sqlText`SELECT ${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')},
+    sqlText`SELECT io.stamp AS io_stamp, io.held AS io_held, ist.stamp AS inst_stamp, ist.held AS inst_held,
+      ${columnsUnless(integrations, 'i', 'i_', 'io.held')}, ${columnsUnless(organizations, 'o', 'o_', 'io.held')},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
-      (CASE WHEN sc.script_hash = ${heldHash}::text THEN NULL ELSE sc.script END) AS sc_script,
-      ${columnsAs(integrationInstallations, 'inst', 'inst_')},
+      (CASE WHEN sc.script_hash = ${held.script}::text THEN NULL ELSE sc.script END) AS sc_script,
+      inst.id AS inst_row_id, ${columnsUnless(integrationInstallations, 'inst', 'inst_', 'ist.held')},
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
       ${columnsAs(integrationSiteInstallations, 'sti', 'sti_')},
       st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
@@ -95,8 +105,11 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldHash: string 
         ELSE 0 END) AS spaces
     FROM integrations i
     JOIN organizations o ON o.id = i.organization_id
+    CROSS JOIN LATERAL (SELECT md5(i::text || o::text) AS stamp) io_stamp
+    CROSS JOIN LATERAL (SELECT io_stamp.stamp, (io_stamp.stamp = ${held.owner}::text) IS TRUE AS held) io
     LEFT JOIN integration_scripts sc ON sc.integration_name = i.name
     LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
+    LEFT JOIN LATERAL (SELECT md5(inst::text) AS stamp, (md5(inst::text) = ${held.installation}::text) IS TRUE AS held WHERE inst.id IS NOT NULL) ist ON true
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
     -- The site, when the installation is on it or covers every site of its organization (the site's).
@@ -106,18 +119,57 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldHash: string 
   );
 }
 
+const unlessLists = new Map<string, SqlFragment>();
+
+/** columnsAs, each column NULL when `held` (a boolean column of the statement) is true. */
+function columnsUnless(table: Table, alias: string, prefix: string, held: string): SqlFragment {
+  const key = `${alias} ${prefix} ${held}`;
+  let list = unlessLists.get(key);
+  if (!list) {
+    const names = Object.values(getTableColumns(table)).map((column) => `(CASE WHEN ${held} THEN NULL ELSE ${alias}."${column.name}" END) AS "${prefix}${column.name}"`);
+    list = rawSql(names.join(', '));
+    unlessLists.set(key, list);
+  }
+  return list;
+}
+
+/** What this process holds of an integration (with its owner) and of an installation, with their stamps. */
+interface HeldOwner {
+  stamp: string;
+  integration: IntegrationRow;
+  owner: OrganizationRow;
+  /** The integration as the environment shows it, made once for these rows and these URLs. */
+  view?: { urls: Urls; value: IntegrationEnvironment['integration'] };
+}
+const heldOwners = new LRUCache<string, HeldOwner>({ max: 1000 });
+const heldInstallations = new LRUCache<string, { stamp: string; installation: InstallationRow }>({ max: 10_000 });
+
 /** The row of targetRow, read back into each table's row (null for a table the left joins did not find). */
-function targetOf(raw: Record<string, unknown>) {
+function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarget, owner: HeldOwner | undefined, held: { stamp: string; installation: InstallationRow } | undefined) {
   const present = (prefix: string, key: string) => raw[`${prefix}${key}`] != null;
+  let ownerRows = raw.io_held === true && owner ? owner : undefined;
+  if (!ownerRows) {
+    ownerRows = { stamp: raw.io_stamp as string, integration: tableRow(integrations, raw, 'i_'), owner: tableRow(organizations, raw, 'o_') };
+    heldOwners.set(name, ownerRows);
+  }
+  let installation: InstallationRow | null = null;
+  if (raw.inst_row_id != null) {
+    if (raw.inst_held === true && held) installation = held.installation;
+    else {
+      installation = tableRow(integrationInstallations, raw, 'inst_');
+      heldInstallations.set(target.installationId!, { stamp: raw.inst_stamp as string, installation });
+    }
+  }
   return {
-    integration: tableRow(integrations, raw, 'i_'),
-    owner: tableRow(organizations, raw, 'o_'),
+    held: ownerRows,
+    integration: ownerRows.integration,
+    owner: ownerRows.owner,
     runtime: present('sc_', 'integration_name') ? (raw.sc_runtime as string) : null,
     /** The script's text: null when there is none, or when it is the one held (its hash was given). */
     script: present('sc_', 'integration_name') ? ((raw.sc_script as string | null) ?? null) : null,
     scriptHash: present('sc_', 'integration_name') ? (raw.sc_script_hash as string) : null,
     secrets: present('sc_', 'integration_name') ? tableRow(integrationScripts, raw, 'sc_').secrets : null,
-    installation: present('inst_', 'id') ? tableRow(integrationInstallations, raw, 'inst_') : null,
+    installation,
     spaces: Number(raw.spaces ?? 0),
     spaceInstallation: present('spi_', 'id') ? tableRow(integrationSpaceInstallations, raw, 'spi_') : null,
     siteInstallation: present('sti_', 'id') ? tableRow(integrationSiteInstallations, raw, 'sti_') : null,
@@ -171,9 +223,11 @@ export interface LoadedScript {
  */
 export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
   const held = heldScripts.get(name);
-  const [raw] = await targetRow(db, name, target, held?.hash ?? null);
+  const owner = heldOwners.get(name);
+  const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
+  const [raw] = await targetRow(db, name, target, { script: held?.hash ?? null, owner: owner?.stamp ?? null, installation: installationHeld?.stamp ?? null });
   if (!raw) return undefined;
-  const row = targetOf(raw);
+  const row = targetOf(raw, name, target, owner, installationHeld);
   // Installed on the site in the path itself, or on every site of its organization.
   if (row.siteInstallation === null && row.coveredSite !== null && row.installation !== null) {
     row.siteInstallation = coveringSiteInstallation(row.installation, row.coveredSite);
@@ -195,7 +249,10 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
   const loaded: LoadedScript = { integration: row.integration, script: script!, scriptHash: hash, protocol, secrets, env: {} };
   if (protocol === 'v2') {
-    loaded.environment = integrationEnvironment(scriptUrls(), {
+    const urls = scriptUrls();
+    if (row.held.view?.urls !== urls) row.held.view = { urls, value: integrationView(urls, row.integration, row.owner) };
+    loaded.environment = integrationEnvironment(urls, {
+      integrationView: row.held.view.value,
       integration: row.integration,
       owner: row.owner,
       secrets,
