@@ -20,7 +20,6 @@
 // `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
 import { tableRow, type Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
-import { getTableColumns, type Table } from 'drizzle-orm';
 import type { OrganizationRow } from '../auth/access.js';
 import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import type { Urls } from '../urls.js';
@@ -76,23 +75,23 @@ async function installationToken(db: Db, installationId: string): Promise<string
 // on each: a request about such a site (its public endpoint, published script or visitor authentication) is
 // about that installation, as if it had one there (coveredSite below).
 //
-// The integration with its owner, and the installation, are read in full only when they changed: the
-// statement is given the stamps (md5 of the rows' text) of the rows this process holds, and answers their
-// columns as NULL when the stamps are the same. The row of every table at each request (some 90 columns,
-// 6.5 KB) kept the database's thread busy parsing it (bench/results/script-runtime.md); a stamp is computed
-// inside the database, from the row as stored, so any change of any column is seen at the next request.
+// The integration with its owner, and the installation, are read in full only when they changed: every
+// statement answers their stamps (md5 of the rows' text, computed in the database from the rows as stored,
+// so any change of any column changes them), and when this process holds rows with those stamps it runs the
+// slim statement, without their columns; otherwise (or when a stamp differs from the one held) the full one.
+// The rows of every table at each request (some 90 columns, 6.5 KB) kept the database's thread busy parsing
+// and copying them (bench/results/script-runtime.md).
 //
 // Plain SQL run straight on the driver (server/db/sql-text.ts), not Drizzle's prepared query: on PGlite that
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
-function targetRow(db: Db, name: string, target: ScriptTarget, held: { script: string | null; owner: string | null; installation: string | null }) {
+function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: string | null, full: boolean) {
   return runSql(
     db,
-    sqlText`SELECT io.stamp AS io_stamp, io.held AS io_held, ist.stamp AS inst_stamp, ist.held AS inst_held,
-      ${columnsUnless(integrations, 'i', 'i_', 'io.held')}, ${columnsUnless(organizations, 'o', 'o_', 'io.held')},
+    sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
+      ${full ? fullColumns() : rawSql('NULL AS slim')},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
-      (CASE WHEN sc.script_hash = ${held.script}::text THEN NULL ELSE sc.script END) AS sc_script,
-      inst.id AS inst_row_id, ${columnsUnless(integrationInstallations, 'inst', 'inst_', 'ist.held')},
+      (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
       ${columnsAs(integrationSiteInstallations, 'sti', 'sti_')},
       st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
@@ -105,11 +104,8 @@ function targetRow(db: Db, name: string, target: ScriptTarget, held: { script: s
         ELSE 0 END) AS spaces
     FROM integrations i
     JOIN organizations o ON o.id = i.organization_id
-    CROSS JOIN LATERAL (SELECT md5(i::text || o::text) AS stamp) io_stamp
-    CROSS JOIN LATERAL (SELECT io_stamp.stamp, (io_stamp.stamp = ${held.owner}::text) IS TRUE AS held) io
     LEFT JOIN integration_scripts sc ON sc.integration_name = i.name
     LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
-    LEFT JOIN LATERAL (SELECT md5(inst::text) AS stamp, (md5(inst::text) = ${held.installation}::text) IS TRUE AS held WHERE inst.id IS NOT NULL) ist ON true
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
     -- The site, when the installation is on it or covers every site of its organization (the site's).
@@ -119,18 +115,11 @@ function targetRow(db: Db, name: string, target: ScriptTarget, held: { script: s
   );
 }
 
-const unlessLists = new Map<string, SqlFragment>();
-
-/** columnsAs, each column NULL when `held` (a boolean column of the statement) is true. */
-function columnsUnless(table: Table, alias: string, prefix: string, held: string): SqlFragment {
-  const key = `${alias} ${prefix} ${held}`;
-  let list = unlessLists.get(key);
-  if (!list) {
-    const names = Object.values(getTableColumns(table)).map((column) => `(CASE WHEN ${held} THEN NULL ELSE ${alias}."${column.name}" END) AS "${prefix}${column.name}"`);
-    list = rawSql(names.join(', '));
-    unlessLists.set(key, list);
-  }
-  return list;
+let fullList: SqlFragment | undefined;
+/** The columns of the integration, its owner and the installation, as targetOf reads them back. */
+function fullColumns(): SqlFragment {
+  fullList ??= sqlText`${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')}, ${columnsAs(integrationInstallations, 'inst', 'inst_')}`;
+  return fullList;
 }
 
 /** What this process holds of an integration (with its owner) and of an installation, with their stamps. */
@@ -144,22 +133,26 @@ interface HeldOwner {
 const heldOwners = new LRUCache<string, HeldOwner>({ max: 1000 });
 const heldInstallations = new LRUCache<string, { stamp: string; installation: InstallationRow }>({ max: 10_000 });
 
-/** The row of targetRow, read back into each table's row (null for a table the left joins did not find). */
-function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarget, owner: HeldOwner | undefined, held: { stamp: string; installation: InstallationRow } | undefined) {
+/**
+ * The row of targetRow, read back into each table's row (null for a table the left joins did not find); from
+ * the slim statement, the integration, its owner and the installation are the ones held (their stamps match).
+ */
+function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarget, full: boolean, owner: HeldOwner | undefined, held: { stamp: string; installation: InstallationRow } | undefined) {
   const present = (prefix: string, key: string) => raw[`${prefix}${key}`] != null;
-  let ownerRows = raw.io_held === true && owner ? owner : undefined;
-  if (!ownerRows) {
+  let ownerRows = owner;
+  if (full) {
     ownerRows = { stamp: raw.io_stamp as string, integration: tableRow(integrations, raw, 'i_'), owner: tableRow(organizations, raw, 'o_') };
     heldOwners.set(name, ownerRows);
   }
   let installation: InstallationRow | null = null;
   if (raw.inst_row_id != null) {
-    if (raw.inst_held === true && held) installation = held.installation;
+    if (!full) installation = held!.installation;
     else {
       installation = tableRow(integrationInstallations, raw, 'inst_');
       heldInstallations.set(target.installationId!, { stamp: raw.inst_stamp as string, installation });
     }
   }
+  ownerRows = ownerRows!;
   return {
     held: ownerRows,
     integration: ownerRows.integration,
@@ -225,9 +218,16 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const held = heldScripts.get(name);
   const owner = heldOwners.get(name);
   const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
-  const [raw] = await targetRow(db, name, target, { script: held?.hash ?? null, owner: owner?.stamp ?? null, installation: installationHeld?.stamp ?? null });
+  // The slim statement when this process holds the rows; the full one when it does not, or they changed.
+  let full = !owner || (target.installationId !== undefined && !installationHeld);
+  let [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
+  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && r.inst_stamp !== installationHeld?.stamp);
+  if (raw && !full && changed(raw)) {
+    full = true;
+    [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
+  }
   if (!raw) return undefined;
-  const row = targetOf(raw, name, target, owner, installationHeld);
+  const row = targetOf(raw, name, target, full, owner, installationHeld);
   // Installed on the site in the path itself, or on every site of its organization.
   if (row.siteInstallation === null && row.coveredSite !== null && row.installation !== null) {
     row.siteInstallation = coveringSiteInstallation(row.installation, row.coveredSite);
