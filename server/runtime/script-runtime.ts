@@ -296,15 +296,27 @@ export class ScriptRuntime {
     }
   }
 
-  /** A thread with a warm sandbox of `pool` (taken for this invocation), else the next in turn. */
+  /**
+   * The thread for an invocation of `pool`: the least busy thread with a warm sandbox of it (taken for this
+   * invocation), unless another thread has fewer invocations running, which then makes a sandbox of its own
+   * (kept warm there after). Taking the first thread with a warm sandbox sent every invocation of a busy
+   * integration to one thread, which runs one at a time, while the other stayed idle
+   * (bench/results/script-runtime.md). With nothing running anywhere, the next in turn.
+   */
   private thread(pool: string): SandboxThread {
     const count = this.options.threads ?? 2;
     while (this.threads.length < count) this.threads.push(new SandboxThread(this));
-    const warm = this.threads.find((t) => (t.warm.get(pool) ?? 0) > 0);
-    if (warm) {
+    let warm: SandboxThread | undefined;
+    let least: SandboxThread | undefined;
+    for (const t of this.threads) {
+      if ((t.warm.get(pool) ?? 0) > 0 && (!warm || t.pending.size < warm.pending.size)) warm = t;
+      if (!least || t.pending.size < least.pending.size) least = t;
+    }
+    if (warm && warm.pending.size <= least!.pending.size) {
       warm.count(pool, -1);
       return warm;
     }
+    if (least!.pending.size > 0 || warm) return least!;
     return this.threads[this.next++ % this.threads.length];
   }
 
