@@ -173,7 +173,10 @@ if (opts.profile) {
   console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
   process.exit(0);
 }
+// The machine is shared: its load average (1, 5, 15 min) at the start and the end says how far to trust the figures.
+const loadStart = os.loadavg().map((l) => +l.toFixed(2));
 const results = { at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, durationS: duration, runtime: await runtimeAlone(), http: await overHttp() };
+Object.assign(results, { loadAverage: { start: loadStart, end: os.loadavg().map((l) => +l.toFixed(2)) } });
 console.log(JSON.stringify(results, null, 2));
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 writeFileSync(path.join(root, 'bench/results/script-runtime.json'), `${JSON.stringify(results, null, 2)}\n`);
