@@ -491,6 +491,38 @@ describe('public endpoints', () => {
     expect(new Set(answers.map((a) => a.globals)).size).toBe(1);
   });
 
+  it('sees a change at the next request: a new publication, the owner, the installation (v2 environment)', async () => {
+    // What the server keeps between requests (the script's text by hash; the integration, its owner and the
+    // installation by their stamps) must not outlive a change of any of them.
+    const kept = unique('kept');
+    const v2 = (mark: string) => `export default { async fetch(request) {
+      const form = await request.formData();
+      const env = JSON.parse(form.get('environment'));
+      return Response.json({ mark: '${mark}', title: env.integration.title, owner: env.integration.owner.title, configuration: env.installation.configuration, selection: env.installation.site_selection });
+    } }`;
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('first'), title: 'Kept' });
+    const installed = await owner.api.post(`/integrations/${kept}/installations`, { organization: owner.organizationId });
+    expect(installed.status).toBe(200);
+    const path = `/integrations/${kept}/installations/${installed.body.id}/integration`;
+    const read = async () => {
+      const res = await request(h.current.app).get(path);
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const orgTitle = (await owner.api.get(`/orgs/${owner.organizationId}`)).body.title;
+    expect(await read()).toEqual({ mark: 'first', title: 'Kept', owner: orgTitle, configuration: {}, selection: 'selected' });
+    expect(await read()).toMatchObject({ mark: 'first' });
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('second'), title: 'Kept again' });
+    expect(await read()).toMatchObject({ mark: 'second', title: 'Kept again' });
+    expect((await owner.api.patch(`/integrations/${kept}/installations/${installed.body.id}`, { configuration: { plan: 'team' }, site_selection: 'all' })).status).toBe(200);
+    expect(await read()).toMatchObject({ mark: 'second', configuration: { plan: 'team' }, selection: 'all' });
+    expect((await owner.api.patch(`/orgs/${owner.organizationId}`, { title: 'Renamed owner' })).status).toBe(200);
+    expect(await read()).toMatchObject({ owner: 'Renamed owner' });
+    // The first script again (its hash known from before): run, not the one held last.
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('first'), title: 'Kept' });
+    expect(await read()).toMatchObject({ mark: 'first', title: 'Kept' });
+  });
+
   it('answers 502 with the reason when the script fails', async () => {
     const failing = unique('failing');
     await publishAs(owner, failing, { script: "export default { fetch() { throw new Error('broken') } }" });
