@@ -202,6 +202,15 @@ describe('script runtime', () => {
       } }`;
     const count = async (key: string, env: Record<string, unknown> = {}) => JSON.parse((await run(counting, env, key)).body) as { count: number; secret?: string; seen: string; globals: string };
 
+    it('runs the right script when a thread forgot the scripts it was sent (more than it keeps)', async () => {
+      // A sandbox thread keeps the text of the last scripts it was sent, and is sent a script only once: past
+      // what it keeps it forgets them all, and the next invocations carry theirs again.
+      const keys = Array.from({ length: 40 }, () => unique('many'));
+      const source = (i: number) => `export default { fetch() { return new Response('script ${i}') } }`;
+      for (const [i, key] of keys.entries()) expect((await run(source(i), {}, key)).body).toBe(`script ${i}`);
+      for (const i of [0, 39, 5]) expect((await run(source(i), {}, keys[i])).body).toBe(`script ${i}`);
+    });
+
     it('serves the next invocation of the same integration and script in the sandbox of the one before', async () => {
       const key = unique('warm');
       expect((await count(key)).count).toBe(1);

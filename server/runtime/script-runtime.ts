@@ -120,6 +120,8 @@ class SandboxThread {
    * bundle of @gitbook/runtime) and was copied to the thread at every invocation.
    */
   readonly scripts = new Set<string>();
+  /** The characters of those scripts, together. */
+  scriptChars = 0;
 
   constructor(private readonly runtime: ScriptRuntime) {
     this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
@@ -197,8 +199,9 @@ interface HostFetchRequest {
   redirect?: string;
 }
 
-/** Scripts a sandbox thread keeps the text of, by pool (SandboxThread.scripts). */
+/** Scripts a sandbox thread keeps the text of, by pool (SandboxThread.scripts), and their size together. */
 const THREAD_SCRIPTS = 32;
+const THREAD_SCRIPT_CHARS = 32 * 1024 * 1024;
 
 /** A script's hash (SHA-256, base64): what its sandboxes are pooled by, stored with it when it is published. */
 export function scriptHash(script: string): string {
@@ -262,11 +265,13 @@ export class ScriptRuntime {
       const known = thread.scripts.has(pool);
       if (!known) {
         // The thread forgets them all at once (in message order, so no invocation sent after relies on one).
-        if (thread.scripts.size >= THREAD_SCRIPTS) {
+        if (thread.scripts.size >= THREAD_SCRIPTS || thread.scriptChars + script.length > THREAD_SCRIPT_CHARS) {
           thread.scripts.clear();
+          thread.scriptChars = 0;
           thread.worker.postMessage({ type: 'forget-scripts' });
         }
         thread.scripts.add(pool);
+        thread.scriptChars += script.length;
       }
       thread.worker.postMessage({ type: 'invoke', id, pool, ...(!known && { script }), request, env, limits: this.limits });
     });
