@@ -10,10 +10,11 @@
 //    integration (v2), a request to its public endpoint (a fetch event) and a site's published script
 //    (fetch_published_script, answered no-store so that each request runs it).
 //
-//   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR]
+//   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR [--profile-load v2|v1]]
 // Results go to bench/results/script-runtime.json. `--profile DIR` runs the server under `node --cpu-prof`
 // (its main thread's and its sandbox threads' profiles in DIR; summarize with bench/profile-summary.ts
-// --last <duration>), loads only the public endpoint and records nothing: the profiler slows it down.
+// --last <duration>), loads only one public endpoint (`--profile-load v2`, the default: the @gitbook/runtime
+// integration's; `v1`: the trivial script's) and records nothing: the profiler slows it down.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ import { dispatchRequest } from '../server/integrations/dispatch-protocol.js';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from '../test/support/gitbook-bundle.js';
 
-const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' } } });
+const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' }, 'profile-load': { type: 'string', default: 'v2' } } });
 const duration = Number(opts.duration);
 const root = path.resolve(import.meta.dirname, '..');
 const trivial = 'export default { fetch() { return new Response("ok") } }';
@@ -132,7 +133,7 @@ async function overHttp() {
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return { requestsPerSecond: Math.round(result.requests.average), latencyMs: { p50: result.latency.p50, p99: result.latency.p99 } };
     };
-    if (opts.profile) {
+    if (opts.profile && opts['profile-load'] === 'v1') {
       await load(`${base}${endpoint}`);
       return undefined;
     }
@@ -144,6 +145,10 @@ async function overHttp() {
     await api('PATCH', `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}`, { configuration: { trackingId: 'B-1' } });
     const v2Endpoint = new URL(onSite.urls.publicEndpoint).pathname;
     const publishedScript = `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}/script.js`;
+    if (opts.profile) {
+      await load(`${base}${v2Endpoint}`);
+      return undefined;
+    }
     const space16 = await load(`${base}/v1/spaces/${space.id}`, { authorization: `Bearer ${token}` });
     const endpoint16 = await load(`${base}${endpoint}`);
     const v2Endpoint16 = await load(`${base}${v2Endpoint}`);
@@ -168,7 +173,10 @@ if (opts.profile) {
   console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
   process.exit(0);
 }
+// The machine is shared: its load average (1, 5, 15 min) at the start and the end says how far to trust the figures.
+const loadStart = os.loadavg().map((l) => +l.toFixed(2));
 const results = { at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, durationS: duration, runtime: await runtimeAlone(), http: await overHttp() };
+Object.assign(results, { loadAverage: { start: loadStart, end: os.loadavg().map((l) => +l.toFixed(2)) } });
 console.log(JSON.stringify(results, null, 2));
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 writeFileSync(path.join(root, 'bench/results/script-runtime.json'), `${JSON.stringify(results, null, 2)}\n`);

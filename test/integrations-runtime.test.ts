@@ -202,6 +202,15 @@ describe('script runtime', () => {
       } }`;
     const count = async (key: string, env: Record<string, unknown> = {}) => JSON.parse((await run(counting, env, key)).body) as { count: number; secret?: string; seen: string; globals: string };
 
+    it('runs the right script when a thread forgot the scripts it was sent (more than it keeps)', async () => {
+      // A sandbox thread keeps the text of the last scripts it was sent, and is sent a script only once: past
+      // what it keeps it forgets them all, and the next invocations carry theirs again.
+      const keys = Array.from({ length: 40 }, () => unique('many'));
+      const source = (i: number) => `export default { fetch() { return new Response('script ${i}') } }`;
+      for (const [i, key] of keys.entries()) expect((await run(source(i), {}, key)).body).toBe(`script ${i}`);
+      for (const i of [0, 39, 5]) expect((await run(source(i), {}, keys[i])).body).toBe(`script ${i}`);
+    });
+
     it('serves the next invocation of the same integration and script in the sandbox of the one before', async () => {
       const key = unique('warm');
       expect((await count(key)).count).toBe(1);
@@ -489,6 +498,38 @@ describe('public endpoints', () => {
     expect(answers[1].token).not.toBe(answers[0].token);
     expect(answers[2].token).toBe(answers[0].token);
     expect(new Set(answers.map((a) => a.globals)).size).toBe(1);
+  });
+
+  it('sees a change at the next request: a new publication, the owner, the installation (v2 environment)', async () => {
+    // What the server keeps between requests (the script's text by hash; the integration, its owner and the
+    // installation by their stamps) must not outlive a change of any of them.
+    const kept = unique('kept');
+    const v2 = (mark: string) => `export default { async fetch(request) {
+      const form = await request.formData();
+      const env = JSON.parse(form.get('environment'));
+      return Response.json({ mark: '${mark}', title: env.integration.title, owner: env.integration.owner.title, configuration: env.installation.configuration, selection: env.installation.site_selection });
+    } }`;
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('first'), title: 'Kept' });
+    const installed = await owner.api.post(`/integrations/${kept}/installations`, { organization: owner.organizationId });
+    expect(installed.status).toBe(200);
+    const path = `/integrations/${kept}/installations/${installed.body.id}/integration`;
+    const read = async () => {
+      const res = await request(h.current.app).get(path);
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const orgTitle = (await owner.api.get(`/orgs/${owner.organizationId}`)).body.title;
+    expect(await read()).toEqual({ mark: 'first', title: 'Kept', owner: orgTitle, configuration: {}, selection: 'selected' });
+    expect(await read()).toMatchObject({ mark: 'first' });
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('second'), title: 'Kept again' });
+    expect(await read()).toMatchObject({ mark: 'second', title: 'Kept again' });
+    expect((await owner.api.patch(`/integrations/${kept}/installations/${installed.body.id}`, { configuration: { plan: 'team' }, site_selection: 'all' })).status).toBe(200);
+    expect(await read()).toMatchObject({ mark: 'second', configuration: { plan: 'team' }, selection: 'all' });
+    expect((await owner.api.patch(`/orgs/${owner.organizationId}`, { title: 'Renamed owner' })).status).toBe(200);
+    expect(await read()).toMatchObject({ owner: 'Renamed owner' });
+    // The first script again (its hash known from before): run, not the one held last.
+    await publishAs(owner, kept, { runtime: 'v2', script: v2('first'), title: 'Kept' });
+    expect(await read()).toMatchObject({ mark: 'first', title: 'Kept' });
   });
 
   it('answers 502 with the reason when the script fails', async () => {

@@ -32,6 +32,12 @@ import { SignJWT, jwtVerify } from 'jose';
 type Settings = { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; clientSecret: string };
 
 export default createIntegration({
+  // A site script (used when the integration has site:script:inject): which site and client it was made for.
+  fetch_published_script: async (event, context) => {
+    const site = context.environment.siteInstallation!;
+    const made = { site: site.site, clientId: (site.configuration as Settings).clientId };
+    return new Response('window.signIn = ' + JSON.stringify(made), { headers: { 'content-type': 'application/javascript', 'cache-control': 'no-store' } });
+  },
   fetch_visitor_authentication: async (event, context) => {
     const site = context.environment.siteInstallation!;
     const settings = site.configuration as Settings;
@@ -172,7 +178,7 @@ describe('visitor authentication through an integration', () => {
   }
 
   /** Follows the sign-in from a page of the site without a token: the cookies the site sets for the reader, and the requests made. */
-  async function signIn(s: Awaited<ReturnType<typeof signInSite>>, page: string, user: string) {
+  async function signIn(s: { site: { id: string }; url: string; name: string; installationId: string }, page: string, user: string) {
     // 1. The site sends the reader to the integration's visitor-auth URL, with where they were going.
     const first = await open(h.current, `${s.url}${page}`);
     expect(first.status).toBe(302);
@@ -336,6 +342,80 @@ describe('visitor authentication through an integration', () => {
     expect(page.status).toBe(401);
     expect(page.text).toContain('Sign-in required');
     expect((await request(h.current.app).get(`/integrations/${s.name}/installations/${s.installationId}/sites/${s.site.id}/visitor-auth`)).status).toBe(404);
+  });
+
+  it('an installation on every site of the organization (site_selection: all) signs the readers of each site in, and its script is on each', async () => {
+    const settings = { authorizeUrl: `${provider.url}/authorize`, tokenUrl: `${provider.url}/token`, logoutUrl: `${provider.url}/logout`, clientId: 'org-wide', clientSecret: CLIENT_SECRET };
+    const name = unique('va-all');
+    await publishAs(owner, name, {
+      runtime: 'v2',
+      script,
+      scopes: ['site:visitor:auth', 'site:metadata:read', 'site:script:inject'],
+      configurations: { site: { componentId: 'config' } },
+      contentSecurityPolicy: { 'form-action': provider.url },
+    });
+    const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installation.status).toBe(200);
+    const installationId = installation.body.id as string;
+    // Installed on no site: it does not sign in yet.
+    const early = await newSite(owner, { title: 'Early', visibility: 'visitor-auth' });
+    expect((await owner.api.patch(`${sitePath(owner, early.id)}/publishing/auth`, { backend: 'integration' })).status).toBe(400);
+    // On every site, configured once, on the installation.
+    const everySite = await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { site_selection: 'all', configuration: settings });
+    expect(everySite.status).toBe(200);
+    expect(everySite.body).toMatchObject({ site_selection: 'all', configuration: settings });
+
+    const sites = [];
+    for (const title of ['Handbook', 'Runbooks']) {
+      const space = await spaceWithPages(owner, title, [{ title: 'Intro', markdown: `${title} for signed-in readers.` }]);
+      const site = await newSite(owner, { title, spaces: [space], visibility: 'visitor-auth' });
+      const url: string = (await publish(owner, site.id)).urls.published;
+      const auth = await owner.api.patch(`${sitePath(owner, site.id)}/publishing/auth`, { backend: 'integration' });
+      expect(auth.status).toBe(200);
+      expect(auth.body).toMatchObject({ backend: 'integration', integration: name });
+      sites.push({ site, url, name, installationId, key: auth.body.privateKey as string, title });
+    }
+    for (const s of sites) {
+      // The reader goes through the organization's installation, with its configuration, and is admitted.
+      const { cookies } = await signIn(s, '/intro', 'bob');
+      const page = await open(h.current, `${s.url}/intro`, cookies);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`${s.title} for signed-in readers.`);
+      // The page loads the integration's script for this site, made by fetch_published_script.
+      const src = `${PUBLIC_URL}/integrations/${name}/installations/${installationId}/sites/${s.site.id}/script.js`;
+      expect(page.text).toContain(`<script src="${src}" defer></script>`);
+      const made = await request(h.current.app).get(new URL(src).pathname);
+      expect(made.status, made.text).toBe(200);
+      expect(made.text).toBe(`window.signIn = ${JSON.stringify({ site: s.site.id, clientId: 'org-wide' })}`);
+    }
+    // An installation on the site itself, with its own configuration, is what that site's requests get.
+    expect((await owner.api.post(`/integrations/${name}/installations/${installationId}/sites`, { siteId: sites[0].site.id })).status).toBe(201);
+    const own = await owner.api.patch(`/integrations/${name}/installations/${installationId}/sites/${sites[0].site.id}`, { configuration: { ...settings, clientId: 'site-own' } });
+    expect(own.status).toBe(200);
+    const ownScript = await request(h.current.app).get(`/integrations/${name}/installations/${installationId}/sites/${sites[0].site.id}/script.js`);
+    expect(ownScript.status).toBe(200);
+    expect(ownScript.text).toBe(`window.signIn = ${JSON.stringify({ site: sites[0].site.id, clientId: 'site-own' })}`);
+    expect((await owner.api.delete(`/integrations/${name}/installations/${installationId}/sites/${sites[0].site.id}`)).status).toBe(204);
+
+    // Each site's token is signed with its own key: the first site's does not open the second.
+    const first = await signIn(sites[0], '/intro', 'ada');
+    const elsewhere = await open(h.current, `${sites[1].url}/intro?jwt_token=${first.token}`);
+    expect(elsewhere.status).toBe(302);
+    const refused = await open(h.current, `${sites[1].url}/intro`, elsewhere.headers['set-cookie'] as unknown as string[]);
+    expect(refused.status).toBe(302);
+    expect(refused.headers.location).toContain(`/integrations/${name}/installations/${installationId}/sites/${sites[1].site.id}/visitor-auth`);
+
+    // A site of another organization is not covered: no sign-in, no script, no public endpoint there.
+    const stranger = await h.current.newAdmin();
+    const theirs = await newSite(stranger, { title: 'Theirs', visibility: 'visitor-auth' });
+    for (const path of ['visitor-auth', 'script.js', 'integration/callback']) {
+      expect((await request(h.current.app).get(`/integrations/${name}/installations/${installationId}/sites/${theirs.id}/${path}`)).status).toBe(404);
+    }
+
+    // Back to selected sites (installed on none): the sites send readers to the sign-in page.
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { site_selection: 'selected' })).status).toBe(200);
+    expect((await open(h.current, `${sites[0].url}/intro`)).status).toBe(401);
+    expect((await request(h.current.app).get(`/integrations/${name}/installations/${installationId}/sites/${sites[0].site.id}/visitor-auth`)).status).toBe(404);
   });
 
   it('a plain Workers script (runtime v1) gets the event as JSON and the site key in env.signingSecrets', async () => {

@@ -61,7 +61,10 @@ function prepare(on, tx, name, text) {
 async function execute({ name, text, params, tx }) {
   const on = await target(tx);
   const statement = await prepare(on, tx, name, text);
-  return plainResult(await on.query(`EXECUTE ${statement}(${params.map(sqlLiteral).join(', ')})`));
+  const { rows, affectedRows } = await on.query(`EXECUTE ${statement}(${params.map(sqlLiteral).join(', ')})`);
+  // Without `fields`: directQuery reads the rows only, and the description of every column, copied to the
+  // server's thread with each answer, doubled what a wide statement cost to send (bench/results/script-runtime.md).
+  return { rows, fields: [], affectedRows };
 }
 
 function queryOptions({ rowMode, textTypes }) {

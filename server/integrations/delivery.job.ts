@@ -98,7 +98,7 @@ async function deliver(payload: unknown, ctx: JobContext, timeoutMs: number, run
       if (status < 200 || status > 299) throw new Error(`the tunnel answered ${status}${answerText(answer.body)}`);
     } else {
       if (!loaded) throw new Error('the integration has no script');
-      const ran = await runner({ key: integration.name, script: loaded.script, env: loaded.env, request });
+      const ran = await runner({ key: integration.name, script: loaded.script, scriptHash: loaded.scriptHash, env: loaded.env, request });
       status = ran.status;
       // Work the script left to waitUntil goes on after its answer: its lines join the trace once it is done.
       const settled = ran.settled ? await ran.settled : undefined;

@@ -8,7 +8,7 @@
 // - `v1`, the plain Workers form: an event is a POST of its JSON with `X-Integration-Event: <type>`, a
 //   request to a public endpoint is the request itself.
 // A development tunnel receives the same request (tunnel-forward.ts, delivery.job.ts).
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { ScriptRequest } from '../runtime/script-runtime.js';
 import { bodyForScript } from '../runtime/script-runtime.js';
@@ -22,9 +22,14 @@ export interface FetchedRequest {
   body: Buffer;
 }
 
+/** A boundary no part can be made to contain (unpredictable): randomUUID draws from a cached pool of entropy. */
+function newBoundary(): string {
+  return `----docs-api-${randomUUID().replaceAll('-', '')}`;
+}
+
 /** The multipart body of the form's fields, each `[name, text]` or `[name, bytes]` (a file part). */
 export function multipartBody(fields: [string, string | Buffer][]): { contentType: string; body: Buffer } {
-  const boundary = `----docs-api-${randomBytes(12).toString('hex')}`;
+  const boundary = newBoundary();
   const parts: Buffer[] = [];
   for (const [name, value] of fields) {
     const file = typeof value !== 'string';
@@ -40,21 +45,25 @@ export function multipartBody(fields: [string, string | Buffer][]): { contentTyp
 
 /** The `v2` request carrying `event` (and, for a fetch event, the request's body) with `environment`. */
 export function dispatchRequest(origin: string, event: Record<string, unknown>, environment: IntegrationEnvironment, fetchBody?: Buffer): ScriptRequest {
-  const fields: [string, string | Buffer][] = [
-    ['event', JSON.stringify(event)],
-    ['environment', JSON.stringify(environment)],
-  ];
-  if (fetchBody && fetchBody.length > 0) fields.push(['fetch-body', isUtf8(fetchBody) ? fetchBody.toString('utf8') : fetchBody]);
-  const { contentType, body } = multipartBody(fields);
-  return {
-    method: 'POST',
-    url: `${origin}/v1`,
-    headers: [
-      ['content-type', contentType],
-      ['x-integration-event', String(event.type)],
-    ],
-    ...bodyForScript(body),
-  };
+  const headers: [string, string][] = [['x-integration-event', String(event.type)]];
+  const binary = fetchBody !== undefined && fetchBody.length > 0 && !isUtf8(fetchBody);
+  if (binary) {
+    // A body that is not text goes as a file part: the form is bytes, handed to the sandbox as base64.
+    const { contentType, body } = multipartBody([
+      ['event', JSON.stringify(event)],
+      ['environment', JSON.stringify(environment)],
+      ['fetch-body', fetchBody],
+    ]);
+    return { method: 'POST', url: `${origin}/v1`, headers: [['content-type', contentType], ...headers], ...bodyForScript(body) };
+  }
+  // All text (the usual case): the form is written as a string, which is what the sandbox is handed, with
+  // no bytes made and checked on the way (every part is UTF-8 already).
+  const boundary = newBoundary();
+  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  let body = part('event', JSON.stringify(event)) + part('environment', JSON.stringify(environment));
+  if (fetchBody !== undefined && fetchBody.length > 0) body += part('fetch-body', fetchBody.toString('utf8'));
+  body += `--${boundary}--\r\n`;
+  return { method: 'POST', url: `${origin}/v1`, headers: [['content-type', `multipart/form-data; boundary=${boundary}`], ...headers], body };
 }
 
 /** The `fetch` event of a request to a public endpoint (the public FetchEvent). */

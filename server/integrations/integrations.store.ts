@@ -6,6 +6,7 @@ import { requireOrganizationGrant } from '../auth/access.js';
 import { asRole } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody } from '../db/paginate.js';
+import { scriptHash } from '../runtime/script-runtime.js';
 import { integrationAssets, integrations, integrationScripts, organizations } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { administeredIntegration, canSee, isOwnerAdmin, readIntegration, visibleIntegration } from './integration-access.js';
@@ -96,7 +97,7 @@ export async function publishIntegration(ctx: Ctx, name: string, body: PublishBo
         .set({ version: existing.row.version + 1, ...definition })
         .where(eq(integrations.name, name));
     }
-    const script = { runtime: body.runtime ?? 'v1', script: body.script };
+    const script = { runtime: body.runtime ?? 'v1', script: body.script, scriptHash: scriptHash(body.script) };
     await tx.db
       .insert(integrationScripts)
       .values({ integrationName: name, ...script, secrets: body.secrets ?? {} })

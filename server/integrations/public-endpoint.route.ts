@@ -4,7 +4,7 @@
 // body; for a `v2` script, a `fetch` event carrying it in GitBook's protocol, dispatch-protocol.ts), and
 // its Response is the answer, with the integration's contentSecurityPolicy as the
 // Content-Security-Policy header. The installation (and the space or site installation) in the path must
-// exist. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
+// exist; for a site, an installation with `site_selection: all` covers every site of its organization. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
 // for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
 // In development mode the request goes to the tunnel instead, as the events do (tunnel-forward.ts).
 import express, { type Request, type Response, type Router } from 'express';
@@ -81,7 +81,7 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
       return;
     }
     try {
-      const answer = await runner({ key: name, script: loaded!.script, env: loaded!.env, request: scriptRequest });
+      const answer = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request: scriptRequest });
       for (const [key, value] of answer.headers) if (!hopByHop.has(key.toLowerCase())) res.append(key, value);
       if (csp) res.setHeader('Content-Security-Policy', csp);
       res.status(answer.status).send(scriptResponseBytes(answer));

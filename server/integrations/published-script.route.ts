@@ -11,9 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sites } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 import { ScriptFailed, scriptResponseBytes, scriptServerOrigin } from '../runtime/script-runtime.js';
 import { forwardedToTunnel } from './delivery.job.js';
@@ -61,13 +59,8 @@ export function publishedScriptHandler(db: Db, runner: ScriptRunner) {
     const { name, installationId, siteId } = req.params as { name: string; installationId: string; siteId: string };
     const read = await loadScriptTarget(db, name, { installationId, siteId });
     const missing = () => errorAnswer(res, 404, `No script at ${req.path}`);
-    if (!read?.installation || !read.integration.scopes.includes('site:script:inject')) return missing();
-    if (!read.exists) {
-      // Not installed on the site itself: it may cover every site of its organization.
-      if (read.installation.siteSelection !== 'all') return missing();
-      const [site] = await db.select({ organizationId: sites.organizationId }).from(sites).where(eq(sites.id, siteId));
-      if (site?.organizationId !== read.installation.organizationId) return missing();
-    }
+    // Installed on the site, or on every site of its organization (loadScriptTarget counts both as there).
+    if (!read?.exists || !read.installation || !read.integration.scopes.includes('site:script:inject')) return missing();
     const { integration, loaded } = read;
     const toTunnel = forwardedToTunnel(integration, read.organizationId);
     if (!loaded && !toTunnel) return missing();
@@ -96,7 +89,7 @@ export function publishedScriptHandler(db: Db, runner: ScriptRunner) {
         });
         answer = { status: got.status, contentType: got.headers.get('content-type') ?? 'application/javascript', cacheControl: 'no-cache', body: got.body };
       } else {
-        const ran = await runner({ key: name, script: loaded!.script, env: loaded!.env, request });
+        const ran = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request });
         const header = (wanted: string) => ran.headers.find(([k]) => k.toLowerCase() === wanted)?.[1];
         answer = { status: ran.status, contentType: header('content-type') ?? 'application/javascript', cacheControl: header('cache-control'), body: scriptResponseBytes(ran) };
         const ttl = answer.status === 200 ? sharedMaxAge(answer.cacheControl) : 0;

@@ -24,6 +24,8 @@ type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
 type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
 
 export interface EnvironmentRows {
+  /** The integration as integrationView shows it, when the caller made it already (it keeps it per row). */
+  integrationView?: IntegrationEnvironment['integration'];
   integration: IntegrationRow;
   owner: OrganizationRow;
   secrets: Record<string, string>;
@@ -65,12 +67,17 @@ function targetInstallation(urls: Urls, row: SpaceInstallationRow | SiteInstalla
   };
 }
 
+/** The integration as the environment shows it: as the API does, its owner seen from outside (no permission). */
+export function integrationView(urls: Urls, integration: IntegrationRow, owner: OrganizationRow): IntegrationEnvironment['integration'] {
+  return toIntegration({ urls }, integration, { owner, role: null, isMember: false });
+}
+
 /** The IntegrationEnvironment of a request about the rows' installation (and space or site installation). */
 export function integrationEnvironment(urls: Urls, rows: EnvironmentRows): IntegrationEnvironment {
   const ctx = { urls };
   const signing = rows.secrets[SIGNING_SECRET_NAME];
   const environment: IntegrationEnvironment = {
-    integration: toIntegration(ctx, rows.integration, { owner: rows.owner, role: null, isMember: false }),
+    integration: rows.integrationView ?? integrationView(urls, rows.integration, rows.owner),
     secrets: rows.secrets,
     signingSecrets: { ...(signing !== undefined && { integration: signing }), ...(rows.siteVisitorKey && { siteInstallation: rows.siteVisitorKey }) },
     apiEndpoint: urls.root(''),

@@ -20,12 +20,15 @@
 // `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
 import { tableRow, type Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
-import { columnsAs, runSql, sqlText } from '../db/sql-text.js';
+import type { OrganizationRow } from '../auth/access.js';
+import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
-import { scriptApiEndpoint, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
-import type { IntegrationRow } from './integration-view.js';
-import { integrationEnvironment, type IntegrationEnvironment } from './script-environment.js';
+import { LRUCache } from 'lru-cache';
+import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
+import type { InstallationRow, IntegrationRow } from './integration-view.js';
+import { integrationEnvironment, integrationView, type IntegrationEnvironment } from './script-environment.js';
 import { VISITOR_AUTH_SCOPE } from './visitor-auth.js';
 
 export interface ScriptTarget {
@@ -35,7 +38,9 @@ export interface ScriptTarget {
 }
 
 /** What runs the script: the sandboxed runtime by default; tests may pass their own. */
-export type ScriptRunner = (options: { key: string; script: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
+export type ScriptRunner = (options: { key: string; script: string; scriptHash?: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
+
+type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
 
 export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().invoke(options);
 
@@ -58,21 +63,38 @@ async function installationToken(db: Db, installationId: string): Promise<string
 // its owner, its script, and the installation and its space or site installation named in the path (null
 // when they do not exist). The public endpoint's requests once made three statements here besides the path
 // check, and the database's thread was the bottleneck of the endpoint (bench/results/script-runtime.md).
-// Nothing is kept between requests: a change (a new script, a configuration, an uninstall) applies to the
-// next one, in every process.
+// Nothing is kept between requests but the script's text (below), which is immutable per hash: a change (a
+// new script, a configuration, an uninstall) applies to the next request, in every process.
+//
+// The script's text (often 100 KB or more: a bundle of @gitbook/runtime) is read only when this process does
+// not hold the text of the script's current hash: reading it at every request kept the database's thread
+// busy decoding it (bench/results/script-runtime.md). The statement is given the hash held, and answers the
+// text only when the stored one differs.
+//
+// An installation with `site_selection: all` covers every site of its organization, without an installation
+// on each: a request about such a site (its public endpoint, published script or visitor authentication) is
+// about that installation, as if it had one there (coveredSite below).
+//
+// The integration with its owner, and the installation, are read in full only when they changed: every
+// statement answers their stamps (md5 of the rows' text, computed in the database from the rows as stored,
+// so any change of any column changes them), and when this process holds rows with those stamps it runs the
+// slim statement, without their columns; otherwise (or when a stamp differs from the one held) the full one.
+// The rows of every table at each request (some 90 columns, 6.5 KB) kept the database's thread busy parsing
+// and copying them (bench/results/script-runtime.md).
 //
 // Plain SQL run straight on the driver (server/db/sql-text.ts), not Drizzle's prepared query: on PGlite that
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
-function targetRow(db: Db, name: string, target: ScriptTarget) {
+function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: string | null, full: boolean) {
   return runSql(
     db,
-    sqlText`SELECT ${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')},
-      sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.script AS sc_script, sc.secrets AS sc_secrets,
-      ${columnsAs(integrationInstallations, 'inst', 'inst_')},
+    sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
+      ${full ? fullColumns() : rawSql('NULL AS slim')},
+      sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
+      (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
       ${columnsAs(integrationSiteInstallations, 'sti', 'sti_')},
-      st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
+      st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
       -- Only a v2 script's environment shows the installation's space count (spacesCount() of
       -- target-installations.store.ts): not counted for the others.
       (CASE WHEN sc.runtime = 'v2' AND inst.id IS NOT NULL THEN
@@ -86,25 +108,88 @@ function targetRow(db: Db, name: string, target: ScriptTarget) {
     LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
-    LEFT JOIN sites st ON st.id = sti.site_id
+    -- The site, when the installation is on it or covers every site of its organization (the site's).
+    LEFT JOIN sites st ON st.id = ${target.siteId ?? null}::text AND st.organization_id = inst.organization_id
+      AND (sti.id IS NOT NULL OR inst.site_selection = 'all')
     WHERE i.name = ${name}::text`,
   );
 }
 
-/** The row of targetRow, read back into each table's row (null for a table the left joins did not find). */
-function targetOf(raw: Record<string, unknown>) {
+let fullList: SqlFragment | undefined;
+/** The columns of the integration, its owner and the installation, as targetOf reads them back. */
+function fullColumns(): SqlFragment {
+  fullList ??= sqlText`${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')}, ${columnsAs(integrationInstallations, 'inst', 'inst_')}`;
+  return fullList;
+}
+
+/** What this process holds of an integration (with its owner) and of an installation, with their stamps. */
+interface HeldOwner {
+  stamp: string;
+  integration: IntegrationRow;
+  owner: OrganizationRow;
+  /** The integration as the environment shows it, made once for these rows and these URLs. */
+  view?: { urls: Urls; value: IntegrationEnvironment['integration'] };
+}
+const heldOwners = new LRUCache<string, HeldOwner>({ max: 1000 });
+const heldInstallations = new LRUCache<string, { stamp: string; installation: InstallationRow }>({ max: 10_000 });
+
+/**
+ * The row of targetRow, read back into each table's row (null for a table the left joins did not find); from
+ * the slim statement, the integration, its owner and the installation are the ones held (their stamps match).
+ */
+function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarget, full: boolean, owner: HeldOwner | undefined, held: { stamp: string; installation: InstallationRow } | undefined) {
   const present = (prefix: string, key: string) => raw[`${prefix}${key}`] != null;
+  let ownerRows = owner;
+  if (full) {
+    ownerRows = { stamp: raw.io_stamp as string, integration: tableRow(integrations, raw, 'i_'), owner: tableRow(organizations, raw, 'o_') };
+    heldOwners.set(name, ownerRows);
+  }
+  let installation: InstallationRow | null = null;
+  if (raw.inst_row_id != null) {
+    if (!full) installation = held!.installation;
+    else {
+      installation = tableRow(integrationInstallations, raw, 'inst_');
+      heldInstallations.set(target.installationId!, { stamp: raw.inst_stamp as string, installation });
+    }
+  }
+  ownerRows = ownerRows!;
   return {
-    integration: tableRow(integrations, raw, 'i_'),
-    owner: tableRow(organizations, raw, 'o_'),
+    held: ownerRows,
+    integration: ownerRows.integration,
+    owner: ownerRows.owner,
     runtime: present('sc_', 'integration_name') ? (raw.sc_runtime as string) : null,
-    script: present('sc_', 'integration_name') ? (raw.sc_script as string) : null,
+    /** The script's text: null when there is none, or when it is the one held (its hash was given). */
+    script: present('sc_', 'integration_name') ? ((raw.sc_script as string | null) ?? null) : null,
+    scriptHash: present('sc_', 'integration_name') ? (raw.sc_script_hash as string) : null,
     secrets: present('sc_', 'integration_name') ? tableRow(integrationScripts, raw, 'sc_').secrets : null,
-    installation: present('inst_', 'id') ? tableRow(integrationInstallations, raw, 'inst_') : null,
+    installation,
     spaces: Number(raw.spaces ?? 0),
     spaceInstallation: present('spi_', 'id') ? tableRow(integrationSpaceInstallations, raw, 'spi_') : null,
     siteInstallation: present('sti_', 'id') ? tableRow(integrationSiteInstallations, raw, 'sti_') : null,
     siteAuth: present('site_', 'backend') ? { backend: raw.site_backend as string, key: (raw.site_key as string | null) ?? null } : null,
+    /** The site in the path, when the installation is on it or covers every site of its organization. */
+    coveredSite: (raw.st_id as string | null) ?? null,
+  };
+}
+
+/** The scripts this process holds, by integration: their text and hash (immutable: a new publication has another hash). */
+const heldScripts = new LRUCache<string, { hash: string; script: string }>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (s) => s.script.length + 1 });
+
+/**
+ * The installation on site `siteId` of an installation that covers every site of its organization
+ * (`site_selection: all`) and has none there: what the script's environment shows as `siteInstallation`.
+ * Its configuration is the installation's own (docs/integrations-runtime.md, "Installations on every site").
+ */
+function coveringSiteInstallation(installation: InstallationRow, siteId: string): SiteInstallationRow {
+  return {
+    id: '',
+    installationId: installation.id,
+    integrationName: installation.integrationName,
+    siteId,
+    status: 'active',
+    configuration: installation.configuration,
+    externalIds: [],
+    createdAt: installation.createdAt,
   };
 }
 
@@ -114,6 +199,8 @@ export type ScriptProtocol = 'v1' | 'v2';
 export interface LoadedScript {
   integration: IntegrationRow;
   script: string;
+  /** The script's hash (scriptHash): passed to the runtime, which pools sandboxes by it. */
+  scriptHash: string;
   protocol: ScriptProtocol;
   secrets: Record<string, string>;
   /** The `v1` script's env (the second argument of its fetch). */
@@ -128,22 +215,44 @@ export interface LoadedScript {
  * when the integration has no script). Undefined when the integration does not exist.
  */
 export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
-  const [raw] = await targetRow(db, name, target);
+  const held = heldScripts.get(name);
+  const owner = heldOwners.get(name);
+  const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
+  // The slim statement when this process holds the rows; the full one when it does not, or they changed.
+  let full = !owner || (target.installationId !== undefined && !installationHeld);
+  let [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
+  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && r.inst_stamp !== installationHeld?.stamp);
+  if (raw && !full && changed(raw)) {
+    full = true;
+    [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
+  }
   if (!raw) return undefined;
-  const row = targetOf(raw);
+  const row = targetOf(raw, name, target, full, owner, installationHeld);
+  // Installed on the site in the path itself, or on every site of its organization.
+  if (row.siteInstallation === null && row.coveredSite !== null && row.installation !== null) {
+    row.siteInstallation = coveringSiteInstallation(row.installation, row.coveredSite);
+  }
   const installed = !target.installationId || row.installation !== null;
   const exists = installed && (!target.spaceId || row.spaceInstallation !== null) && (!target.siteId || row.siteInstallation !== null);
   // The integration's own endpoint (no installation) belongs to its owner: organizationId null.
   const organizationId = target.installationId ? (row.installation?.organizationId ?? null) : null;
-  if (row.script === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
+  if (row.scriptHash === null) return { integration: row.integration, installation: row.installation, exists, organizationId, loaded: undefined };
+  let script = row.script;
+  if (script === null && held?.hash === row.scriptHash) script = held.script;
+  // Published before script_hash was filled (the migration fills it): the hash is made here.
+  const hash = row.scriptHash || scriptHash(script!);
+  if (row.script !== null) heldScripts.set(name, { hash, script: row.script });
   const secrets = row.secrets ?? {};
   const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
-  const loaded: LoadedScript = { integration: row.integration, script: row.script, protocol, secrets, env: {} };
+  const loaded: LoadedScript = { integration: row.integration, script: script!, scriptHash: hash, protocol, secrets, env: {} };
   if (protocol === 'v2') {
-    loaded.environment = integrationEnvironment(scriptUrls(), {
+    const urls = scriptUrls();
+    if (row.held.view?.urls !== urls) row.held.view = { urls, value: integrationView(urls, row.integration, row.owner) };
+    loaded.environment = integrationEnvironment(urls, {
+      integrationView: row.held.view.value,
       integration: row.integration,
       owner: row.owner,
       secrets,

@@ -4,7 +4,7 @@
 // endpoints are. It delivers `fetch_visitor_authentication` to the integration's script and answers what the
 // script answers (a redirect to the identity provider, with the cookies it sets for its own callback), with
 // the integration's contentSecurityPolicy. Only for an integration with the `site:visitor:auth` scope
-// installed on the site, while the site's publishing auth has `backend: integration`; 404 otherwise. In
+// installed on the site (or on every site of its organization: `site_selection: all`), while the site's publishing auth has `backend: integration`; 404 otherwise. In
 // development mode the request goes to the tunnel, as events do. A script that fails answers 502.
 import type { Request, Response } from 'express';
 import { eq } from 'drizzle-orm';
@@ -92,7 +92,7 @@ export function visitorAuthHandler(db: Db, runner: ScriptRunner) {
         headers = [...got.headers].filter(([key]) => key.toLowerCase() !== 'content-encoding');
         body = got.body;
       } else {
-        const ran = await runner({ key: name, script: loaded!.script, env: loaded!.env, request });
+        const ran = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request });
         status = ran.status;
         headers = ran.headers;
         body = scriptResponseBytes(ran);

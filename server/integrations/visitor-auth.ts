@@ -1,8 +1,10 @@
 // Visitor authentication through an integration (a site's publishing auth with `backend: integration`):
 // which integration signs the visitors of a site in, and where a visitor is sent to start. The integration is
-// the one with the `site:visitor:auth` scope installed on the site itself (a site installation: it carries the
-// configuration such integrations read, and is what the script's environment names) that has a script; with
-// several, the first installed. The round trip
+// the one with the `site:visitor:auth` scope and a script that is installed on the site: on the site itself
+// (an active site installation, whose configuration such integrations read) or on every site of the site's
+// organization (`site_selection: all`, without an installation of its own there: the script's environment
+// then shows a site installation with the installation's configuration, script-invocation.ts); with several,
+// the first installed. The round trip
 // (docs/integrations-runtime.md, "Visitor authentication"):
 //   1. the site sends a reader without a valid token to VISITOR_AUTH_PATH of that installation with
 //      `location` (where they were going, below the site's URL);
@@ -27,16 +29,19 @@ export interface VisitorAuthIntegration {
 
 /**
  * The SQL selecting the name and installation id of the integration that signs in the visitors of site
- * `siteId` (an SQL expression: a parameter, or a column of an enclosing query): an active installation on the
- * site, of an integration with the scope and a script; the first installed.
+ * `siteId` (an SQL expression: a parameter, or a column of an enclosing query): an active installation of an
+ * integration with the scope and a script, active on the site or covering every site of its organization
+ * (unless its installation on the site was deactivated); the first installed.
  */
 export function visitorAuthIntegrationSql(siteId: string, columns = 'i.name, inst.id AS installation_id'): string {
   return `SELECT ${columns}
-  FROM integration_site_installations si
-  JOIN integration_installations inst ON inst.id = si.installation_id
+  FROM integration_installations inst
   JOIN integrations i ON i.name = inst.integration_name
-  WHERE si.site_id = ${siteId} AND si.status = 'active' AND inst.status = 'active' AND '${VISITOR_AUTH_SCOPE}' = ANY(i.scopes)
+  JOIN sites s ON s.id = ${siteId} AND s.organization_id = inst.organization_id
+  WHERE inst.status = 'active' AND '${VISITOR_AUTH_SCOPE}' = ANY(i.scopes)
     AND EXISTS (SELECT 1 FROM integration_scripts sc WHERE sc.integration_name = i.name)
+    AND (EXISTS (SELECT 1 FROM integration_site_installations si WHERE si.installation_id = inst.id AND si.site_id = s.id AND si.status = 'active')
+      OR (inst.site_selection = 'all' AND NOT EXISTS (SELECT 1 FROM integration_site_installations si WHERE si.installation_id = inst.id AND si.site_id = s.id)))
   ORDER BY inst.id LIMIT 1`;
 }
 

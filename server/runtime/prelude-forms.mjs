@@ -121,17 +121,50 @@ export const FORMS = String.raw`
       at = next + 2;
     }
   };
-  /** The FormData of a body of 'contentType' (multipart or URL-encoded). */
-  const parseForm = (bytes, contentType) => {
+  /**
+   * parseMultipart for a body the host sent as text (valid UTF-8, which is how every event reaches a script
+   * built on GitBook's runtime): the same parts, found with the engine's own string search instead of a
+   * loop over bytes in guest code, which cost ~1.4 ms of a 3 ms event (bench/results/script-runtime.md).
+   * The delimiters are ASCII, so cutting the text where the bytes would be cut gives the same parts.
+   */
+  const parseMultipartText = (text, boundary) => {
+    const form = new FormData();
+    const delimiter = '--' + boundary;
+    let at = text.indexOf(delimiter);
+    if (at < 0) throw new TypeError('Could not parse the body as multipart/form-data');
+    for (;;) {
+      at += delimiter.length;
+      if (text.startsWith('--', at)) return form;
+      if (text.startsWith('\r\n', at)) at += 2;
+      const headEnd = text.indexOf('\r\n\r\n', at);
+      if (headEnd < 0) throw new TypeError('Could not parse the body as multipart/form-data');
+      const head = text.slice(at, headEnd);
+      const next = text.indexOf('\r\n' + delimiter, headEnd + 4);
+      if (next < 0) throw new TypeError('Could not parse the body as multipart/form-data');
+      const content = text.slice(headEnd + 4, next);
+      const disposition = /content-disposition:([^\r\n]*)/i.exec(head)?.[1] ?? '';
+      const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
+      const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+      const type = /content-type:\s*([^\r\n]*)/i.exec(head)?.[1]?.trim() ?? '';
+      if (name !== undefined) {
+        if (filename !== undefined) form.append(name, new File([content], filename, { type }));
+        else form.append(name, content);
+      }
+      at = next + 2;
+    }
+  };
+  /** The FormData of a body of 'contentType' (multipart or URL-encoded): bytes, or text as the host sent it. */
+  const parseForm = (body, contentType) => {
     const type = String(contentType ?? '').toLowerCase();
     if (type.startsWith('multipart/form-data')) {
       const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(String(contentType));
       if (!boundary) throw new TypeError('The multipart/form-data body has no boundary');
-      return parseMultipart(bytes, (boundary[1] ?? boundary[2]).trim());
+      const name = (boundary[1] ?? boundary[2]).trim();
+      return typeof body === 'string' ? parseMultipartText(body, name) : parseMultipart(body, name);
     }
     if (type.startsWith('application/x-www-form-urlencoded')) {
       const form = new FormData();
-      for (const [k, v] of new URLSearchParams(utf8Decode(bytes))) form.append(k, v);
+      for (const [k, v] of new URLSearchParams(typeof body === 'string' ? body : utf8Decode(body))) form.append(k, v);
       return form;
     }
     throw new TypeError('The body is neither multipart/form-data nor application/x-www-form-urlencoded');

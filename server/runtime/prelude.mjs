@@ -64,9 +64,22 @@ const WEB = String.raw`
 
   // Parsed, and changed through its setters, by the host's WHATWG URL parser; the parts are kept here.
   const URL_PARTS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
+  // What the host answered for the URLs parsed last (a pure function of input and base): a request's URL is
+  // parsed several times per event (the dispatch, @gitbook/runtime, the script), each a call out of the sandbox.
+  const parsedURLs = new Map();
+  const parseURL = (input, base) => {
+    const key = input + '\n' + base;
+    let answer = parsedURLs.get(key);
+    if (answer === undefined) {
+      answer = host.parseURL(input, base);
+      if (parsedURLs.size >= 64) parsedURLs.clear();
+      parsedURLs.set(key, answer);
+    }
+    return answer;
+  };
   class URL {
     constructor(input, base) {
-      const parts = JSON.parse(host.parseURL(String(input), base === undefined ? '' : String(base)));
+      const parts = JSON.parse(parseURL(String(input), base === undefined ? '' : String(base)));
       if (parts.error) throw new TypeError(parts.error);
       this._parts = parts;
       this._search = new URLSearchParams(parts.search);
@@ -165,7 +178,7 @@ const WEB = String.raw`
     arrayBuffer() { return this._take().then((b) => bodyBytes(b).slice().buffer); }
     bytes() { return this._take().then((b) => bodyBytes(b).slice()); }
     blob() { return this._take().then((b) => new Blob([bodyBytes(b)], { type: this.headers.get('content-type') ?? '' })); }
-    formData() { return this._take().then((b) => parseForm(bodyBytes(b), this.headers.get('content-type'))); }
+    formData() { return this._take().then((b) => parseForm(typeof b === 'string' ? b : bodyBytes(b), this.headers.get('content-type'))); }
     get body() {
       if (this._body === null) return null;
       if (!(this._body instanceof ReadableStream)) this._body = streamOfBytes(bodyBytes(this._body));

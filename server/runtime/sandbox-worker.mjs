@@ -18,7 +18,9 @@
 // never kept by the runtime (only a script that stores it itself keeps it, in its own module, which
 // serves its own integration only: pools are per integration and script).
 //
-// Messages in:  { type: 'invoke', id, pool, script, request, env, limits: { memoryBytes, cpuMs, wallMs, stackBytes, perIntegration } }
+// Messages in:  { type: 'invoke', id, pool, script?, request, env, limits: { memoryBytes, cpuMs, wallMs, stackBytes, perIntegration } }
+//               (script: absent when this thread was sent the pool's script before and not told to forget it)
+//               { type: 'forget-scripts' }   (drop the scripts kept by pool: the next invocations carry theirs)
 //               { type: 'fetched', fetchId, answer }   (answer: JSON text, `{ error }` or `{ status, headers, body }`)
 // Messages out: { type: 'result', id, kept, evicted, result?: { status, headers, body, logs, cpuMs }, error?: { message, logs, cpuMs } }
 //               (kept: the sandbox waits warm in `pool`; evicted: pools that lost a warm sandbox meanwhile)
@@ -350,8 +352,15 @@ async function invoke({ id, pool, script, request, env, limits }, onAnswer = () 
   return { result, kept };
 }
 
+/** The text of the scripts this thread was sent, by pool (the server's thread sends each once: SandboxThread.scripts). */
+const scripts = new Map();
+
 parentPort.on('message', (message) => {
-  if (message.type === 'invoke') {
+  if (message.type === 'forget-scripts') {
+    scripts.clear();
+  } else if (message.type === 'invoke') {
+    if (message.script !== undefined) scripts.set(message.pool, message.script);
+    else message.script = scripts.get(message.pool);
     const answer = (fields) => {
       parentPort.postMessage({ type: 'result', id: message.id, evicted, ...fields });
       evicted = [];

@@ -91,6 +91,8 @@ export interface InvokeOptions {
   /** Whose limit of concurrent invocations this one counts against (the integration's name). */
   key: string;
   script: string;
+  /** The script's hash (scriptHash), when the caller has it: spares hashing the script at each invocation. */
+  scriptHash?: string;
   request: ScriptRequest;
   env: Record<string, unknown>;
 }
@@ -112,6 +114,14 @@ class SandboxThread {
   readonly ready: Promise<void>;
   /** Warm sandboxes waiting in this thread, by pool (integration and script hash), as its answers tell. */
   readonly warm = new Map<string, number>();
+  /**
+   * The pools whose script this thread holds (sandbox-worker.mjs keeps the text of the last scripts it was
+   * sent): an invocation of one of them is sent without its script, which is often 100 KB or more (a
+   * bundle of @gitbook/runtime) and was copied to the thread at every invocation.
+   */
+  readonly scripts = new Set<string>();
+  /** The characters of those scripts, together. */
+  scriptChars = 0;
 
   constructor(private readonly runtime: ScriptRuntime) {
     this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
@@ -189,6 +199,15 @@ interface HostFetchRequest {
   redirect?: string;
 }
 
+/** Scripts a sandbox thread keeps the text of, by pool (SandboxThread.scripts), and their size together. */
+const THREAD_SCRIPTS = 32;
+const THREAD_SCRIPT_CHARS = 32 * 1024 * 1024;
+
+/** A script's hash (SHA-256, base64): what its sandboxes are pooled by, stored with it when it is published. */
+export function scriptHash(script: string): string {
+  return createHash('sha256').update(script).digest('base64');
+}
+
 /** A body read from the network or a client, for the sandbox: text when it is UTF-8, else base64. */
 export function bodyForScript(bytes: Buffer): { body: string; bodyBase64?: string } {
   return isUtf8(bytes) ? { body: bytes.toString('utf8') } : { body: '', bodyBase64: bytes.toString('base64') };
@@ -226,9 +245,9 @@ export class ScriptRuntime {
     }
   }
 
-  private async run({ key, script, request, env }: InvokeOptions): Promise<ScriptResponse> {
+  private async run({ key, script, scriptHash: hash, request, env }: InvokeOptions): Promise<ScriptResponse> {
     // Sandboxes are reused by integration and script: a script published anew gets new ones.
-    const pool = `${key}\0${createHash('sha256').update(script).digest('base64')}`;
+    const pool = `${key}\0${hash ?? scriptHash(script)}`;
     const thread = this.thread(pool);
     await thread.ready;
     const id = this.nextId++;
@@ -243,7 +262,18 @@ export class ScriptRuntime {
         void thread.worker.terminate();
       }, this.limits.wallMs + 1_000);
       thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer });
-      thread.worker.postMessage({ type: 'invoke', id, pool, script, request, env, limits: this.limits });
+      const known = thread.scripts.has(pool);
+      if (!known) {
+        // The thread forgets them all at once (in message order, so no invocation sent after relies on one).
+        if (thread.scripts.size >= THREAD_SCRIPTS || thread.scriptChars + script.length > THREAD_SCRIPT_CHARS) {
+          thread.scripts.clear();
+          thread.scriptChars = 0;
+          thread.worker.postMessage({ type: 'forget-scripts' });
+        }
+        thread.scripts.add(pool);
+        thread.scriptChars += script.length;
+      }
+      thread.worker.postMessage({ type: 'invoke', id, pool, ...(!known && { script }), request, env, limits: this.limits });
     });
   }
 
@@ -271,15 +301,27 @@ export class ScriptRuntime {
     }
   }
 
-  /** A thread with a warm sandbox of `pool` (taken for this invocation), else the next in turn. */
+  /**
+   * The thread for an invocation of `pool`: the least busy thread with a warm sandbox of it (taken for this
+   * invocation), unless another thread has fewer invocations running, which then makes a sandbox of its own
+   * (kept warm there after). Taking the first thread with a warm sandbox sent every invocation of a busy
+   * integration to one thread, which runs one at a time, while the other stayed idle
+   * (bench/results/script-runtime.md). With nothing running anywhere, the next in turn.
+   */
   private thread(pool: string): SandboxThread {
     const count = this.options.threads ?? 2;
     while (this.threads.length < count) this.threads.push(new SandboxThread(this));
-    const warm = this.threads.find((t) => (t.warm.get(pool) ?? 0) > 0);
-    if (warm) {
+    let warm: SandboxThread | undefined;
+    let least: SandboxThread | undefined;
+    for (const t of this.threads) {
+      if ((t.warm.get(pool) ?? 0) > 0 && (!warm || t.pending.size < warm.pending.size)) warm = t;
+      if (!least || t.pending.size < least.pending.size) least = t;
+    }
+    if (warm && warm.pending.size <= least!.pending.size) {
       warm.count(pool, -1);
       return warm;
     }
+    if (least!.pending.size > 0 || warm) return least!;
     return this.threads[this.next++ % this.threads.length];
   }
 

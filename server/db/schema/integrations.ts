@@ -64,6 +64,12 @@ export const integrationScripts = pgTable('integration_scripts', {
     .references(() => integrations.name, { onDelete: 'cascade' }),
   runtime: text('runtime').notNull(),
   script: text('script').notNull(),
+  /**
+   * The script's SHA-256 (base64), set with it: a request reads the script's text only when this process
+   * does not already hold that script (server/integrations/script-invocation.ts), and the runtime's warm
+   * sandboxes are pooled by it.
+   */
+  scriptHash: text('script_hash').notNull().default(''),
   secrets: jsonb('secrets').$type<Record<string, string>>().notNull(),
 });
 
