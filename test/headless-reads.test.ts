@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { contentRevisions } from '../server/db/schema/index.js';
+import { forgetRevision } from '../server/content/revisions.store.js';
 import { drainOpenAPIJobs, petstoreYaml } from './support/matrix/openapi.js';
 import { plantReusableContent } from './support/matrix/headless-reads.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
@@ -188,9 +189,15 @@ describe('documents', () => {
     await plantReusableContent(world, revision.id, 'rsc_snippet');
     const { eq } = await import('drizzle-orm');
     const [row] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revision.id));
-    const content = row.content as { pages: { document: { nodes: unknown[] } }[] };
-    content.pages[0].document.nodes.push({ object: 'block', type: 'reusable-content', key: 'inc1', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_snippet' } } });
+    // The page is written with its Document inline, as rows were before Documents were stored apart
+    // (content_documents): such rows must keep reading (revisions.store.ts).
+    const content = row.content as { pages: { id: string; documentHash?: string; document?: { nodes: unknown[] } }[] };
+    const pageDocument = await ok(admin.api.get(`/spaces/${space.id}/revisions/${revision.id}/page/${content.pages[0].id}/document`));
+    pageDocument.nodes.push({ object: 'block', type: 'reusable-content', key: 'inc1', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_snippet' } } });
+    delete content.pages[0].documentHash;
+    content.pages[0].document = pageDocument;
     await h.current.db.update(contentRevisions).set({ content }).where(eq(contentRevisions.id, revision.id));
+    forgetRevision(revision.id);
 
     const base = `/spaces/${space.id}/revisions/${revision.id}`;
     const reusable = await ok(admin.api.get(`${base}/reusable-contents/rsc_snippet`));

@@ -65,9 +65,15 @@ function contentOf(page: StoredPage): string[] {
 
 /** `page` with the content of `from` (its Document, or a legacy page's Markdown and keys). */
 function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
-  const { document, markdown, keys, ...rest } = page;
-  void document, void markdown, void keys;
-  return { ...rest, ...(from.document && { document: from.document }), ...(from.markdown !== undefined && { markdown: from.markdown }), ...(from.keys && { keys: from.keys }) };
+  const { document, documentHash, markdown, keys, ...rest } = page;
+  void document, void documentHash, void markdown, void keys;
+  return {
+    ...rest,
+    ...(from.document && { document: from.document }),
+    ...(from.documentHash !== undefined && { documentHash: from.documentHash }),
+    ...(from.markdown !== undefined && { markdown: from.markdown }),
+    ...(from.keys && { keys: from.keys }),
+  };
 }
 
 /** The `data` of a page's document merged: the side that changed it, a 409 when both did differently. */
@@ -98,6 +104,22 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
   const blocks = mergeBlockTree(pageDocument(base).nodes, pageDocument(theirs).nodes, pageDocument(ours).nodes, { page: pageName(ours) });
   setPageDocument(page, blocks, mergeData(base, theirs, ours));
   return page;
+}
+
+/**
+ * The pages a merge of these contents reads the content of: those changed on both sides since the base
+ * (compared as stored, a Document by its hash), each as base, theirs and ours. The others are taken whole
+ * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
+ */
+export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): StoredPage[] {
+  const [b, t, o] = [byId(base.pages), byId(theirs.pages), byId(ours.pages)];
+  const pages: StoredPage[] = [];
+  for (const id of new Set([...b.keys(), ...t.keys(), ...o.keys()])) {
+    const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
+    if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
+    for (const p of [bp, tp, op]) if (p) pages.push(p);
+  }
+  return pages;
 }
 
 /**

@@ -1,11 +1,20 @@
 // Reading and writing revisions. A space created before it had content points at a revision id with no
 // row yet: reading it gives the empty revision, and the first write makes it a parent like any other.
+//
+// A revision's row holds its pages' metadata, each page naming its Document by hash; the Documents are in
+// content_documents (content-documents.ts; docs/content.md, "How revisions are stored"). Rows written
+// before that hold each page's Document inline (or a legacy page's Markdown): they are read as they are,
+// and their pages are stored by hash at the next write that carries them (lazy, on write; no migration of
+// old rows). A revision's content never changes once written, so its parsed form is cached here by id;
+// its `git` column is mutable and is read from the row every time.
 import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { contentRevisions } from '../db/schema/index.js';
-import { sqlText } from '../db/sql-text.js';
+import { runSql, sqlText } from '../db/sql-text.js';
 import { newId } from '../ids.js';
+import { hydratePages, storablePages } from './content-documents.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
 
 /**
@@ -25,43 +34,166 @@ export interface StoredRevision {
   createdAt: Date;
   content: RevisionContent;
   git?: RevisionGit;
+  /** The space the row belongs to; absent for the empty revision of a space (no row yet). */
+  spaceId?: string;
 }
 
-/** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
-export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date): Promise<StoredRevision> {
-  const [row] = await db.select().from(contentRevisions).where(eq(contentRevisions.id, id));
-  if (!row) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
-  return {
-    id: row.id,
-    parents: row.parents,
-    type: row.type as StoredRevision['type'],
-    createdAt: row.createdAt,
-    content: row.content as RevisionContent,
-    ...(row.git ? { git: row.git as RevisionGit } : {}),
-  };
+/** What a row says besides `git`: immutable, so cached by revision id. */
+interface Immutable {
+  spaceId: string;
+  parents: string[];
+  type: StoredRevision['type'];
+  createdAt: Date;
+  content: RevisionContent;
+}
+
+/** Parsed revisions by id, bounded by the size of their JSON text. Shared: callers get copies (`ownCopy`). */
+const revisions = new LRUCache<string, Immutable>({ maxSize: 64 * 1024 * 1024 });
+
+// In tests the cached contents are frozen, so code that would change a shared revision in place fails there.
+const freezeShared = Boolean(process.env.VITEST);
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+function remember(id: string, value: Immutable, size: number): Immutable {
+  if (freezeShared) deepFreeze(value);
+  revisions.set(id, value, { size: Math.max(1, size * 2) });
+  return value;
 }
 
 /**
- * The INSERT of a new revision of the space, for a statement that moves something to it in the same round
- * trip (a change request's write, a merge); `revision.id` is the new revision's.
+ * Drops the cached revision `id`: only for fixtures that write a revision's row in place (tests planting what
+ * no API writes); the application never changes a revision's content once written.
  */
-export function insertRevisionSql(spaceId: string, revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent }, now: Date) {
-  const id = newId('rev', now.getTime());
+export function forgetRevision(id: string): void {
+  revisions.delete(id);
+}
+
+/**
+ * A copy of cached content its caller may change (a batch applies its changes in place): new arrays and
+ * records, the pages, files and reusable contents shallow-copied. Documents stay shared: nothing changes a
+ * Document in place (an edit makes a new one).
+ */
+function ownCopy(content: RevisionContent): RevisionContent {
   return {
-    id,
-    insert: sqlText`INSERT INTO content_revisions (id, space_id, parents, type, content, created_at)
-      VALUES (${id}::text, ${spaceId}::text, ${JSON.stringify(revision.parents)}::jsonb, ${revision.type}::text, ${JSON.stringify(revision.content)}::jsonb, ${now}::timestamptz)`,
+    pages: content.pages.map((p) => ({ ...p })),
+    files: content.files.map((f) => ({ ...f })),
+    variables: { ...content.variables },
+    reusableContents: content.reusableContents.map((r) => ({ ...r })),
   };
 }
 
-/** Writes a new immutable revision of the space and returns it. */
+/** The immutable part of a row read as text (`parents`, `content`), parsed and cached. */
+function rememberRow(id: string, row: Record<string, unknown>): Immutable {
+  const text = row.content as string;
+  const meta = {
+    spaceId: row.space_id as string,
+    parents: JSON.parse(row.parents as string) as string[],
+    type: row.type as StoredRevision['type'],
+    createdAt: contentRevisions.createdAt.mapFromDriverValue(row.created_at as string) as Date,
+  };
+  return remember(id, { ...meta, content: JSON.parse(text) as RevisionContent }, text.length);
+}
+
+/**
+ * The contents of the revisions `ids`, without their Documents where they are stored apart (pages with
+ * `documentHash`: `hydratePages` loads those a caller reads), each a copy its caller may change; one query
+ * for those not cached, none when all are. A revision with no row is the empty one.
+ */
+export async function loadContents(db: Db, ids: string[]): Promise<Map<string, RevisionContent>> {
+  const missing = [...new Set(ids)].filter((id) => !revisions.has(id));
+  if (missing.length > 0) {
+    const rows = await runSql(
+      db,
+      sqlText`SELECT id, space_id, parents::text AS parents, type, created_at, content::text AS content FROM content_revisions WHERE id = ANY(${missing}::text[])`,
+    );
+    for (const row of rows) rememberRow(row.id as string, row);
+  }
+  return new Map(ids.map((id) => {
+    const cached = revisions.get(id);
+    return [id, cached ? ownCopy(cached.content) : emptyContent()];
+  }));
+}
+
+export interface LoadOptions {
+  /**
+   * `false`: the pages come without their Documents where they are stored apart (`documentHash` set);
+   * the caller loads those it reads with `hydratePages` (a page read, the page tree, a merge). Default: all.
+   */
+  documents?: boolean;
+}
+
+/** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
+export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, options: LoadOptions = {}): Promise<StoredRevision> {
+  let immutable = revisions.get(id);
+  let git: unknown;
+  if (immutable) {
+    const [row] = await db.select({ git: contentRevisions.git }).from(contentRevisions).where(eq(contentRevisions.id, id));
+    git = row?.git;
+  } else {
+    const [row] = await runSql(
+      db,
+      sqlText`SELECT space_id, parents::text AS parents, type, created_at, git::text AS git, content::text AS content FROM content_revisions WHERE id = ${id}::text`,
+    );
+    if (row) {
+      immutable = rememberRow(id, row);
+      git = typeof row.git === 'string' ? JSON.parse(row.git) : row.git;
+    }
+  }
+  if (!immutable) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
+  const content = ownCopy(immutable.content);
+  if (options.documents !== false) await hydratePages(db, content.pages);
+  return {
+    id,
+    spaceId: immutable.spaceId,
+    parents: [...immutable.parents],
+    type: immutable.type,
+    createdAt: immutable.createdAt,
+    content,
+    ...(git ? { git: git as RevisionGit } : {}),
+  };
+}
+
+/** The revision's content as its row stores it (Documents by hash), and the Documents not stored yet. */
+function storable(revision: { content: RevisionContent }) {
+  const { pages, newDocuments } = storablePages(revision.content.pages);
+  return { content: { ...revision.content, pages }, newDocuments };
+}
+
+/**
+ * The statements that write a new revision of the space, as common table expressions `d` (the Documents it
+ * adds, ON CONFLICT DO NOTHING: content-addressed) and `r` (the row), for a statement that moves something
+ * to it in the same round trip (a change request's write, a merge: `WITH ${ctes}, ...`); `id` is the new
+ * revision's.
+ */
+export function insertRevisionSql(spaceId: string, revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent }, now: Date) {
+  const id = newId('rev', now.getTime());
+  const { content, newDocuments } = storable(revision);
+  const text = JSON.stringify(content);
+  // Cached as written (the next read of this revision, often the next request, skips the parse); an id is
+  // never reused, so an entry for a write that rolled back is never asked for.
+  remember(id, { spaceId, parents: revision.parents, type: revision.type, createdAt: now, content: ownCopy(content) }, text.length);
+  return {
+    id,
+    ctes: sqlText`d AS (INSERT INTO content_documents (hash, document) SELECT key, value FROM jsonb_each(${newDocuments}::jsonb) ON CONFLICT (hash) DO NOTHING),
+    r AS (INSERT INTO content_revisions (id, space_id, parents, type, content, created_at)
+      VALUES (${id}::text, ${spaceId}::text, ${JSON.stringify(revision.parents)}::jsonb, ${revision.type}::text, ${text}::jsonb, ${now}::timestamptz))`,
+  };
+}
+
+/** Writes a new immutable revision of the space (one statement) and returns it. */
 export async function insertRevision(
   tx: Ctx,
   spaceId: string,
   revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent },
 ): Promise<StoredRevision> {
   const now = tx.now();
-  const id = newId('rev', now.getTime());
-  await tx.db.insert(contentRevisions).values({ id, spaceId, parents: revision.parents, type: revision.type, content: revision.content, createdAt: now });
-  return { id, createdAt: now, ...revision };
+  const { id, ctes } = insertRevisionSql(spaceId, revision, now);
+  await runSql(tx.db, sqlText`WITH ${ctes} SELECT 1`);
+  return { id, createdAt: now, spaceId, ...revision };
 }

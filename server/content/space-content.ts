@@ -6,20 +6,23 @@ import { changeRequests, contentRevisions } from '../db/schema/index.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
-import { loadRevision, type StoredRevision } from './revisions.store.js';
+import { hydratePages } from './content-documents.js';
+import { loadContents, loadRevision, type LoadOptions, type StoredRevision } from './revisions.store.js';
 
-/** The space's current revision, with where its pages open in the app. */
-export async function spaceContent(ctx: Ctx, space: SpaceRow): Promise<{ where: ContentLocation; revision: StoredRevision }> {
-  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt);
+/** The space's current revision, with where its pages open in the app (`options`: revisions.store.ts). */
+export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptions = {}): Promise<{ where: ContentLocation; revision: StoredRevision }> {
+  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt, options);
   return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision };
 }
 
-/** The contents of the open change requests of the space, in one query (for their broken-link counts). */
+/** The contents of the open change requests of the space, with their Documents (for their broken-link counts). */
 export async function openChangeRequestContents(ctx: Ctx, spaceId: string): Promise<RevisionContent[]> {
   const rows = await ctx.db
-    .select({ content: contentRevisions.content })
+    .select({ revisionId: changeRequests.revisionId })
     .from(changeRequests)
     .innerJoin(contentRevisions, eq(contentRevisions.id, changeRequests.revisionId))
     .where(and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, 'open')));
-  return rows.map((r) => r.content as RevisionContent);
+  const contents = await loadContents(ctx.db, rows.map((r) => r.revisionId));
+  await hydratePages(ctx.db, [...contents.values()].flatMap((c) => c.pages));
+  return rows.map((r) => contents.get(r.revisionId)!);
 }

@@ -1,5 +1,7 @@
 // Revisions of space content: immutable snapshots of the page tree, the files, the variables and the
-// reusable contents of a space (or of a change request), stored whole as one JSON document.
+// reusable contents of a space (or of a change request), stored as one JSON document whose pages name
+// their Document by hash; the Documents are stored apart, once each, in content_documents (docs/content.md,
+// "How revisions are stored").
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf } from './columns.js';
@@ -28,3 +30,13 @@ export const contentRevisions = pgTable(
     check('content_revisions_type_check', sql.raw(`type IN (${oneOf(revisionTypeValues)})`)),
   ],
 );
+
+/**
+ * Page Documents by the SHA-256 of their JSON (server/content/content-documents.ts): written with ON CONFLICT
+ * DO NOTHING, never updated nor deleted, so a revision that changes one page writes one Document, and any
+ * process may cache them by hash.
+ */
+export const contentDocuments = pgTable('content_documents', {
+  hash: text('hash').primaryKey(),
+  document: jsonb('document').$type<unknown>().notNull(),
+});

@@ -1,0 +1,111 @@
+// Page Documents stored apart from revisions, by the SHA-256 of their JSON (table content_documents): a
+// revision's pages name their Document by `documentHash`, so writing a revision writes only the Documents
+// it changed, and reading one page reads one Document. Documents are immutable once written, so they are
+// cached in this process by hash; the cache is safe with several processes because nothing is ever
+// rewritten under a hash.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client.js';
+import { runSql, sqlText } from '../db/sql-text.js';
+import type { Document } from './markdown-document.js';
+import { subtreeIds, type RevisionContent, type StoredPage } from './revision-content.js';
+
+/** Parsed Documents by hash, bounded by the size of their JSON text. Shared: nothing may change them. */
+const documents = new LRUCache<string, Document>({ maxSize: 128 * 1024 * 1024 });
+
+/**
+ * The hash each Document read from the store (or written to it by this process and read back) was stored
+ * under: a page whose Document is one of these is written with that hash and without writing the Document.
+ * Keyed by the object, so a Document replaced by an edit (a new object) is hashed again.
+ */
+const storedHash = new WeakMap<Document, string>();
+
+// In tests the cached Documents are frozen, so code that would change a shared Document in place fails
+// loudly there instead of corrupting other requests' reads.
+const freezeShared = Boolean(process.env.VITEST);
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+export function hashDocumentJson(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
+}
+
+function remember(hash: string, json: string): Document {
+  const doc = JSON.parse(json) as Document;
+  storedHash.set(doc, hash);
+  if (freezeShared) deepFreeze(doc);
+  // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
+  documents.set(hash, doc, { size: Math.max(1, json.length * 2) });
+  return doc;
+}
+
+/** The Documents of `hashes` (one query for those not cached); a hash with no row is left out of the map. */
+export async function loadDocuments(db: Db, hashes: Iterable<string>): Promise<Map<string, Document>> {
+  const found = new Map<string, Document>();
+  const missing: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const doc = documents.get(hash);
+    if (doc) found.set(hash, doc);
+    else missing.push(hash);
+  }
+  if (missing.length > 0) {
+    // As text, parsed here: on PGlite the database thread is spared the copy of the object tree.
+    const rows = await runSql(db, sqlText`SELECT hash, document::text AS document FROM content_documents WHERE hash = ANY(${missing}::text[])`);
+    for (const row of rows) found.set(row.hash as string, remember(row.hash as string, row.document as string));
+  }
+  return found;
+}
+
+/**
+ * Gives each of `pages` that names its Document by hash that Document (`document` set, `documentHash`
+ * dropped), in place; pages stored with their Document inline, or as legacy Markdown, are left as they are.
+ */
+export async function hydratePages(db: Db, pages: Iterable<StoredPage>): Promise<void> {
+  const wanted = [...pages].filter((p) => p.documentHash !== undefined && !p.document);
+  if (wanted.length === 0) return;
+  const found = await loadDocuments(db, wanted.map((p) => p.documentHash!));
+  for (const page of wanted) {
+    const doc = found.get(page.documentHash!);
+    if (!doc) throw new Error(`content_documents has no Document ${page.documentHash} for page ${page.id}`);
+    page.document = doc;
+    delete page.documentHash;
+  }
+}
+
+/** Loads the Documents of the page and its subpages (a page read shows its subpages in the same format). */
+export async function hydrateSubtree(db: Db, content: RevisionContent, page: StoredPage): Promise<void> {
+  const ids = subtreeIds(content, page.id);
+  await hydratePages(db, content.pages.filter((p) => ids.has(p.id)));
+}
+
+/**
+ * The pages as a revision stores them: each Document replaced by its hash, and the Documents not yet stored
+ * (new or edited ones) as `{hash: Document}` JSON for content_documents. A page that was never hydrated
+ * keeps its `documentHash`; legacy Markdown pages keep their Markdown and keys.
+ */
+export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDocuments: string } {
+  const fresh: string[] = [];
+  const seen = new Set<string>();
+  const out = pages.map((page) => {
+    if (!page.document) return page;
+    const { document, documentHash, ...rest } = page;
+    void documentHash;
+    let hash = storedHash.get(document);
+    if (hash === undefined) {
+      const json = JSON.stringify(document);
+      hash = hashDocumentJson(json);
+      if (!seen.has(hash)) {
+        seen.add(hash);
+        fresh.push(`${JSON.stringify(hash)}:${json}`);
+      }
+    }
+    return { ...rest, documentHash: hash };
+  });
+  return { pages: out, newDocuments: `{${fresh.join(',')}}` };
+}
