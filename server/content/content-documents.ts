@@ -14,9 +14,9 @@ import { subtreeIds, type RevisionContent, type StoredPage } from './revision-co
 const documents = new LRUCache<string, Document>({ maxSize: 128 * 1024 * 1024 });
 
 /**
- * The hash each Document read from the store (or written to it by this process and read back) was stored
- * under: a page whose Document is one of these is written with that hash and without writing the Document.
- * Keyed by the object, so a Document replaced by an edit (a new object) is hashed again.
+ * The hash each Document known to be in the database (read from it, or named by a revision read from it)
+ * is stored under: a page whose Document is one of these is written with that hash and without writing the
+ * Document. Keyed by the object, so a Document replaced by an edit (a new object) is hashed again.
  */
 const storedHash = new WeakMap<Document, string>();
 
@@ -36,9 +36,8 @@ export function hashDocumentJson(json: string): string {
   return createHash('sha256').update(json).digest('base64url');
 }
 
-function remember(hash: string, json: string): Document {
+function cacheDocument(hash: string, json: string): Document {
   const doc = JSON.parse(json) as Document;
-  storedHash.set(doc, hash);
   if (freezeShared) deepFreeze(doc);
   // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
   documents.set(hash, doc, { size: Math.max(1, json.length * 2) });
@@ -56,8 +55,12 @@ export async function loadDocuments(db: Db, hashes: Iterable<string>): Promise<M
   }
   if (missing.length > 0) {
     // As text, parsed here: on PGlite the database thread is spared the copy of the object tree.
-    const rows = await runSql(db, sqlText`SELECT hash, document::text AS document FROM content_documents WHERE hash = ANY(${missing}::text[])`);
-    for (const row of rows) found.set(row.hash as string, remember(row.hash as string, row.document as string));
+    const rows = await runSql(db, sqlText`SELECT hash, document::text AS document FROM content_documents WHERE hash IN (SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`);
+    for (const row of rows) {
+      const doc = cacheDocument(row.hash as string, row.document as string);
+      storedHash.set(doc, row.hash as string);
+      found.set(row.hash as string, doc);
+    }
   }
   return found;
 }
@@ -73,6 +76,9 @@ export async function hydratePages(db: Db, pages: Iterable<StoredPage>): Promise
   for (const page of wanted) {
     const doc = found.get(page.documentHash!);
     if (!doc) throw new Error(`content_documents has no Document ${page.documentHash} for page ${page.id}`);
+    // The page's revision was read from the database, so its Documents are there: a later write of this
+    // Document can name it by hash (also for one cached at write time, below, by a write that committed).
+    storedHash.set(doc, page.documentHash!);
     page.document = doc;
     delete page.documentHash;
   }
@@ -103,6 +109,9 @@ export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDo
       if (!seen.has(hash)) {
         seen.add(hash);
         fresh.push(`${JSON.stringify(hash)}:${json}`);
+        // Cached (a copy the writer cannot change) so the read after this write needs no query; not
+        // marked as stored (`storedHash`) until a revision naming it is read, since this write may roll back.
+        if (!documents.has(hash)) cacheDocument(hash, json);
       }
     }
     return { ...rest, documentHash: hash };

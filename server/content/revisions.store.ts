@@ -110,7 +110,7 @@ export async function loadContents(db: Db, ids: string[]): Promise<Map<string, R
   if (missing.length > 0) {
     const rows = await runSql(
       db,
-      sqlText`SELECT id, space_id, parents::text AS parents, type, created_at, content::text AS content FROM content_revisions WHERE id = ANY(${missing}::text[])`,
+      sqlText`SELECT id, space_id, parents::text AS parents, type, created_at, content::text AS content FROM content_revisions WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`,
     );
     for (const row of rows) rememberRow(row.id as string, row);
   }
