@@ -8,7 +8,7 @@ import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { applyChanges } from '../content/apply-changes.js';
 import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { refuseLocked } from '../content/locked.js';
-import { hydratePages } from '../content/content-documents.js';
+import { ownPages } from '../content/content-documents.js';
 import { mergeStoredContents } from '../content/merge-revisions.js';
 import type { RevisionContent } from '../content/revision-content.js';
 import { insertRevision, insertRevisionSql, loadContents, loadRevision } from '../content/revisions.store.js';
@@ -140,12 +140,14 @@ async function spaceRevision(tx: Ctx, space: SpaceRow, id: string | undefined) {
 }
 
 /**
- * Loads the Documents of the pages a batch names (its changes' `page`): an edit or a block revert reads the
- * page's current blocks; the batch's other pages keep their Document's hash and are written as they are.
+ * Gives the batch its own copies of the pages its changes name (`page`), with their Documents: the only
+ * existing pages a batch changes in place (apply-changes.ts), and an edit or a block revert reads their
+ * current blocks. The other pages stay shared with the cache (revisions.store.ts `loadContents`), keep their
+ * Document's hash and are written as they are.
  */
-async function hydrateNamedPages(tx: Ctx, content: RevisionContent, changes: ContentBody['changes']): Promise<void> {
+async function ownNamedPages(tx: Ctx, content: RevisionContent, changes: ContentBody['changes']): Promise<void> {
   const named = new Set(changes.flatMap((change) => ('page' in change && typeof change.page === 'string' ? [change.page] : [])));
-  if (named.size > 0) await hydratePages(tx.db, content.pages.filter((p) => named.has(p.id)));
+  if (named.size > 0) await ownPages(tx.db, [content], named);
 }
 
 /** The space and its change request `ref`, locked and read with its content (change-request-statements.ts); throws NotFound. */
@@ -164,7 +166,7 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     refuseLocked(space);
     refuseClosed(cr, 'edited');
     const setsCondition = body.changes.some((change) => 'condition' in change && change.condition);
-    await hydrateNamedPages(tx, content, body.changes);
+    await ownNamedPages(tx, content, body.changes);
     const applied = await applyChanges(content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),

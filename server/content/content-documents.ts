@@ -84,6 +84,23 @@ export async function hydratePages(db: Db, pages: Iterable<StoredPage>): Promise
   }
 }
 
+/**
+ * Gives each content its own copy of its pages `ids` (all when undefined), with their Documents, in place of
+ * the shared ones (revisions.store.ts `loadContents`): the pages a batch changes, or a merge merges.
+ */
+export async function ownPages(db: Db, contents: RevisionContent[], ids?: Set<string>): Promise<void> {
+  const copies: StoredPage[] = [];
+  for (const content of contents) {
+    content.pages = content.pages.map((page) => {
+      if (ids && !ids.has(page.id)) return page;
+      const copy = { ...page };
+      copies.push(copy);
+      return copy;
+    });
+  }
+  await hydratePages(db, copies);
+}
+
 /** Loads the Documents of the page and its subpages (a page read shows its subpages in the same format). */
 export async function hydrateSubtree(db: Db, content: RevisionContent, page: StoredPage): Promise<void> {
   const ids = subtreeIds(content, page.id);

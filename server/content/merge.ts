@@ -19,8 +19,24 @@ function stable(value: unknown): string {
   return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Equal as stable JSON. Records are compared field by field, equal references and primitives without
+ * serializing: a merge compares every page of both sides, and on a large space most are unchanged.
+ */
 function same(a: unknown, b: unknown): boolean {
-  return stable(a) === stable(b);
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b)) return stable(a) === stable(b);
+  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+  if (keys.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
+  for (const k of keys) {
+    const [x, y] = [a[k], b[k]];
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false;
+    if (stable(x) !== stable(y)) return false;
+  }
+  return true;
 }
 
 /** For each key of the three maps, the merged value; keys changed on both sides go through `both` (or to `conflicts`). */
@@ -108,18 +124,16 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
 
 /**
  * The pages a merge of these contents reads the content of: those changed on both sides since the base
- * (compared as stored, a Document by its hash), each as base, theirs and ours. The others are taken whole
+ * (compared as stored, a Document by its hash). The others are taken whole
  * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
  */
-export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): StoredPage[] {
+export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
   const [b, t, o] = [byId(base.pages), byId(theirs.pages), byId(ours.pages)];
-  const pages: StoredPage[] = [];
+  const ids = new Set<string>();
   for (const id of new Set([...b.keys(), ...t.keys(), ...o.keys()])) {
-    const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
-    if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
-    for (const p of [bp, tp, op]) if (p) pages.push(p);
+    if (!(same(t.get(id), o.get(id)) || same(b.get(id), o.get(id)) || same(b.get(id), t.get(id)))) ids.add(id);
   }
-  return pages;
+  return ids;
 }
 
 /**

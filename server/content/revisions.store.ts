@@ -66,6 +66,11 @@ function remember(id: string, value: Immutable, size: number): Immutable {
   return value;
 }
 
+/** `content` with new arrays and records except its pages, which stay shared (see `loadContents`). */
+function sharedPages(content: RevisionContent): RevisionContent {
+  return { ...ownCopy({ ...content, pages: [] }), pages: [...content.pages] };
+}
+
 /**
  * Drops the cached revision `id`: only for fixtures that write a revision's row in place (tests planting what
  * no API writes); the application never changes a revision's content once written.
@@ -102,8 +107,12 @@ function rememberRow(id: string, row: Record<string, unknown>): Immutable {
 
 /**
  * The contents of the revisions `ids`, without their Documents where they are stored apart (pages with
- * `documentHash`: `hydratePages` loads those a caller reads), each a copy its caller may change; one query
- * for those not cached, none when all are. A revision with no row is the empty one.
+ * `documentHash`); one query for those not cached, none when all are. A revision with no row is the empty
+ * one. Their arrays, files, variables and reusable contents are the caller's, but their page objects are the
+ * cache's, shared with the other revisions that did not change them: a caller replaces a page it changes
+ * (content-documents.ts `ownPages` gives it the page's own copy, with its Document) and never changes one
+ * in place. That sharing is what makes a merge of a large space cheap: its unchanged pages are the same
+ * objects on the three sides and compare at once (merge.ts).
  */
 export async function loadContents(db: Db, ids: string[]): Promise<Map<string, RevisionContent>> {
   const missing = [...new Set(ids)].filter((id) => !revisions.has(id));
@@ -116,7 +125,7 @@ export async function loadContents(db: Db, ids: string[]): Promise<Map<string, R
   }
   return new Map(ids.map((id) => {
     const cached = revisions.get(id);
-    return [id, cached ? ownCopy(cached.content) : emptyContent()];
+    return [id, cached ? sharedPages(cached.content) : emptyContent()];
   }));
 }
 
@@ -126,6 +135,8 @@ export interface LoadOptions {
    * the caller loads those it reads with `hydratePages` (a page read, the page tree, a merge). Default: all.
    */
   documents?: boolean;
+  /** `false`: without `git` (a document read does not show it), so a cached revision is read with no query. */
+  git?: boolean;
 }
 
 /** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
@@ -133,8 +144,11 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, 
   let immutable = revisions.get(id);
   let git: unknown;
   if (immutable) {
-    const [row] = await db.select({ git: contentRevisions.git }).from(contentRevisions).where(eq(contentRevisions.id, id));
-    git = row?.git;
+    // Mutable (an export sets it), so never served from the cache.
+    if (options.git !== false) {
+      const [row] = await db.select({ git: contentRevisions.git }).from(contentRevisions).where(eq(contentRevisions.id, id));
+      git = row?.git;
+    }
   } else {
     const [row] = await runSql(
       db,
@@ -175,9 +189,11 @@ export function insertRevisionSql(spaceId: string, revision: { parents: string[]
   const id = newId('rev', now.getTime());
   const { content, newDocuments } = storable(revision);
   const text = JSON.stringify(content);
-  // Cached as written (the next read of this revision, often the next request, skips the parse); an id is
-  // never reused, so an entry for a write that rolled back is never asked for.
-  remember(id, { spaceId, parents: revision.parents, type: revision.type, createdAt: now, content: ownCopy(content) }, text.length);
+  // Cached as written (the next read of this revision, often the next request, skips the parse), its pages
+  // the very objects written, so those it did not change stay the objects its parent's cache holds (see
+  // `loadContents`); the writer must not change them after this. An id is never reused, so an entry for a
+  // write that rolled back is never asked for.
+  remember(id, { spaceId, parents: [...revision.parents], type: revision.type, createdAt: now, content: sharedPages(content) }, text.length);
   return {
     id,
     ctes: sqlText`d AS (INSERT INTO content_documents (hash, document) SELECT key, value FROM jsonb_each(${newDocuments}::jsonb) ON CONFLICT (hash) DO NOTHING),

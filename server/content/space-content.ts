@@ -6,7 +6,7 @@ import { changeRequests, contentRevisions } from '../db/schema/index.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
-import { hydratePages } from './content-documents.js';
+import { ownPages } from './content-documents.js';
 import { loadContents, loadRevision, type LoadOptions, type StoredRevision } from './revisions.store.js';
 
 /** The space's current revision, with where its pages open in the app (`options`: revisions.store.ts). */
@@ -23,6 +23,6 @@ export async function openChangeRequestContents(ctx: Ctx, spaceId: string): Prom
     .innerJoin(contentRevisions, eq(contentRevisions.id, changeRequests.revisionId))
     .where(and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, 'open')));
   const contents = await loadContents(ctx.db, rows.map((r) => r.revisionId));
-  await hydratePages(ctx.db, [...contents.values()].flatMap((c) => c.pages));
+  await ownPages(ctx.db, [...contents.values()]);
   return rows.map((r) => contents.get(r.revisionId)!);
 }

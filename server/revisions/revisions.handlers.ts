@@ -16,6 +16,8 @@ import { spaceRevision } from './space-revision.js';
 // Every read here shows at most one page's content (and its subpages'): the revision is read without its
 // Documents, and the page's are loaded (content-documents.ts).
 const LIGHT = { documents: false };
+// A document read shows no Git metadata: a cached revision is then read with no query at all.
+const DOCUMENT = { documents: false, git: false };
 
 export const revisionHandlers = {
   async getRevisionById({ grant, params, query }, ctx) {
@@ -33,7 +35,7 @@ export const revisionHandlers = {
     return { status: 200, body: readPage(ctx, where, revision, page, query) };
   },
   async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
     const page = findPage(revision.content, params.pageId);
     await hydratePages(ctx.db, [page]);
     return { status: 200, body: readPageDocument(revision, page, query) };
@@ -53,12 +55,12 @@ export const revisionHandlers = {
     return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getReusableContentInRevisionById({ grant, params }, ctx) {
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
     return { status: 200, body: toReusableContent(revision.id, findReusableContent(revision.content, params.reusableContentId)) };
   },
   async getReusableContentDocumentInRevisionById({ grant, params, query }, ctx) {
     const { dereference } = readDocumentQuery(query);
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
     const reusable = findReusableContent(revision.content, params.reusableContentId);
     const document = reusableDocument(reusable);
     return { status: 200, body: dereference ? dereferenceReusableContents(document, revision.content, reusable.id) : document };
@@ -73,7 +75,7 @@ export const revisionHandlers = {
     const parsed = parseDocumentId(params.documentId);
     const missing = () => new NotFound(`Document ${params.documentId} (path.documentId) not found in space ${grant.row.id}`);
     if (!parsed) throw missing();
-    const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId', LIGHT).catch((err: unknown) => {
+    const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId', DOCUMENT).catch((err: unknown) => {
       throw err instanceof NotFound ? missing() : err;
     });
     const page = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
