@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { contentRevisions } from '../server/db/schema/index.js';
-import { forgetRevision } from '../server/content/revisions.store.js';
+import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
 import { drainOpenAPIJobs, petstoreYaml } from './support/matrix/openapi.js';
 import { plantReusableContent } from './support/matrix/headless-reads.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
@@ -188,14 +188,13 @@ describe('documents', () => {
     const world = { h: h.current, admin, outsider: admin, members: {} as never };
     await plantReusableContent(world, revision.id, 'rsc_snippet');
     const { eq } = await import('drizzle-orm');
-    const [row] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revision.id));
-    // The page is written with its Document inline, as rows were before Documents were stored apart
-    // (content_documents): such rows must keep reading (revisions.store.ts).
-    const content = row.content as { pages: { id: string; documentHash?: string; document?: { nodes: unknown[] } }[] };
-    const pageDocument = await ok(admin.api.get(`/spaces/${space.id}/revisions/${revision.id}/page/${content.pages[0].id}/document`));
+    // The row is rewritten as rows were before pages and Documents were stored apart (content_documents):
+    // its page list inline, the page's Document in it. Such rows must keep reading (revisions.store.ts).
+    const stored = (await loadRevision(h.current.db, revision.id, new Date())).content;
+    const [page] = stored.pages;
+    const pageDocument = structuredClone(page.document!) as { nodes: unknown[] };
     pageDocument.nodes.push({ object: 'block', type: 'reusable-content', key: 'inc1', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_snippet' } } });
-    delete content.pages[0].documentHash;
-    content.pages[0].document = pageDocument;
+    const content = { ...stored, pages: [{ ...page, document: pageDocument }] };
     await h.current.db.update(contentRevisions).set({ content }).where(eq(contentRevisions.id, revision.id));
     forgetRevision(revision.id);
 

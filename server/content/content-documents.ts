@@ -10,8 +10,11 @@ import { runSql, sqlText } from '../db/sql-text.js';
 import type { Document } from './markdown-document.js';
 import { subtreeIds, type RevisionContent, type StoredPage } from './revision-content.js';
 
-/** Parsed Documents by hash, bounded by the size of their JSON text. Shared: nothing may change them. */
-const documents = new LRUCache<string, Document>({ maxSize: 128 * 1024 * 1024 });
+/**
+ * Parsed values of content_documents by hash (Documents, and chunks of revisions' page lists: page-chunks.ts),
+ * bounded by the size of their JSON text. Shared: nothing may change them.
+ */
+const stored = new LRUCache<string, object>({ maxSize: 128 * 1024 * 1024 });
 
 /**
  * The hash each Document known to be in the database (read from it, or named by a revision read from it)
@@ -36,33 +39,37 @@ export function hashDocumentJson(json: string): string {
   return createHash('sha256').update(json).digest('base64url');
 }
 
-function cacheDocument(hash: string, json: string): Document {
-  const doc = JSON.parse(json) as Document;
-  if (freezeShared) deepFreeze(doc);
+/** Caches the value stored (or about to be) under `hash`, parsed from `json`. */
+export function cacheStored(hash: string, json: string): object {
+  const value = JSON.parse(json) as object;
+  if (freezeShared) deepFreeze(value);
   // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
-  documents.set(hash, doc, { size: Math.max(1, json.length * 2) });
-  return doc;
+  stored.set(hash, value, { size: Math.max(1, json.length * 2) });
+  return value;
 }
 
-/** The Documents of `hashes` (one query for those not cached); a hash with no row is left out of the map. */
-export async function loadDocuments(db: Db, hashes: Iterable<string>): Promise<Map<string, Document>> {
-  const found = new Map<string, Document>();
+export const isCached = (hash: string) => stored.has(hash);
+
+/** The values stored under `hashes` (one query for those not cached); a hash with no row is left out. */
+export async function loadStored(db: Db, hashes: Iterable<string>): Promise<Map<string, object>> {
+  const found = new Map<string, object>();
   const missing: string[] = [];
   for (const hash of new Set(hashes)) {
-    const doc = documents.get(hash);
-    if (doc) found.set(hash, doc);
+    const value = stored.get(hash);
+    if (value) found.set(hash, value);
     else missing.push(hash);
   }
   if (missing.length > 0) {
     // As text, parsed here: on PGlite the database thread is spared the copy of the object tree.
     const rows = await runSql(db, sqlText`SELECT hash, document::text AS document FROM content_documents WHERE hash IN (SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`);
-    for (const row of rows) {
-      const doc = cacheDocument(row.hash as string, row.document as string);
-      storedHash.set(doc, row.hash as string);
-      found.set(row.hash as string, doc);
-    }
+    for (const row of rows) found.set(row.hash as string, cacheStored(row.hash as string, row.document as string));
   }
   return found;
+}
+
+/** The Documents of `hashes`; a hash with no row is left out of the map. */
+async function loadDocuments(db: Db, hashes: Iterable<string>): Promise<Map<string, Document>> {
+  return (await loadStored(db, hashes)) as Map<string, Document>;
 }
 
 /**
@@ -109,10 +116,10 @@ export async function hydrateSubtree(db: Db, content: RevisionContent, page: Sto
 
 /**
  * The pages as a revision stores them: each Document replaced by its hash, and the Documents not yet stored
- * (new or edited ones) as `{hash: Document}` JSON for content_documents. A page that was never hydrated
+ * (new or edited ones) as `"hash":Document` JSON entries for content_documents. A page that was never hydrated
  * keeps its `documentHash`; legacy Markdown pages keep their Markdown and keys.
  */
-export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDocuments: string } {
+export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDocuments: string[] } {
   const fresh: string[] = [];
   const seen = new Set<string>();
   const out = pages.map((page) => {
@@ -128,10 +135,10 @@ export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDo
         fresh.push(`${JSON.stringify(hash)}:${json}`);
         // Cached (a copy the writer cannot change) so the read after this write needs no query; not
         // marked as stored (`storedHash`) until a revision naming it is read, since this write may roll back.
-        if (!documents.has(hash)) cacheDocument(hash, json);
+        if (!stored.has(hash)) cacheStored(hash, json);
       }
     }
     return { ...rest, documentHash: hash };
   });
-  return { pages: out, newDocuments: `{${fresh.join(',')}}` };
+  return { pages: out, newDocuments: fresh };
 }

@@ -15,6 +15,7 @@ import { contentRevisions } from '../db/schema/index.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 import { hydratePages, storablePages } from './content-documents.js';
+import { loadChunks, registerChunks, storableChunks, type Chunk } from './page-chunks.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
 
 /**
@@ -45,6 +46,14 @@ interface Immutable {
   type: StoredRevision['type'];
   createdAt: Date;
   content: RevisionContent;
+  /** The chunks its page list is stored in (page-chunks.ts); absent for rows that hold their pages inline. */
+  chunks?: Chunk[];
+}
+
+/** A row's `content` as stored: the page list in chunks, or (rows written before) inline. */
+interface StoredContent extends Omit<RevisionContent, 'pages'> {
+  pageChunks?: string[];
+  pages?: RevisionContent['pages'];
 }
 
 /** Parsed revisions by id, bounded by the size of their JSON text. Shared: callers get copies (`ownCopy`). */
@@ -60,10 +69,23 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function remember(id: string, value: Immutable, size: number): Immutable {
+function remember(id: string, value: Immutable): Immutable {
   if (freezeShared) deepFreeze(value);
-  revisions.set(id, value, { size: Math.max(1, size * 2) });
+  // A rough bound: the pages (shared with other revisions and the chunk cache) and the other records.
+  const size = value.content.pages.length * 512 + (value.content.files.length + value.content.reusableContents.length) * 256 + 1024;
+  revisions.set(id, value, { size });
   return value;
+}
+
+/**
+ * The cached revision `id`. Its id came from a committed row (a space's, a change request's, a request
+ * naming a revision), so the chunks it names are in the database: they are registered as stored, which
+ * lets the next write name them by hash (page-chunks.ts).
+ */
+function cachedRevision(id: string): Immutable | undefined {
+  const cached = revisions.get(id);
+  if (cached?.chunks) registerChunks(cached.chunks);
+  return cached;
 }
 
 /** `content` with new arrays and records except its pages, which stay shared (see `loadContents`). */
@@ -93,16 +115,19 @@ function ownCopy(content: RevisionContent): RevisionContent {
   };
 }
 
-/** The immutable part of a row read as text (`parents`, `content`), parsed and cached. */
-function rememberRow(id: string, row: Record<string, unknown>): Immutable {
-  const text = row.content as string;
-  const meta = {
+/** The immutable part of a row read as text (`parents`, `content`), parsed, its page chunks loaded, and cached. */
+async function rememberRow(db: Db, id: string, row: Record<string, unknown>): Promise<Immutable> {
+  const stored = JSON.parse(row.content as string) as StoredContent;
+  const { pageChunks, pages, ...rest } = stored;
+  const chunks = pageChunks ? await loadChunks(db, pageChunks) : undefined;
+  return remember(id, {
     spaceId: row.space_id as string,
     parents: JSON.parse(row.parents as string) as string[],
     type: row.type as StoredRevision['type'],
     createdAt: contentRevisions.createdAt.mapFromDriverValue(row.created_at as string) as Date,
-  };
-  return remember(id, { ...meta, content: JSON.parse(text) as RevisionContent }, text.length);
+    content: { ...rest, pages: chunks ? chunks.flatMap((c) => c.pages) : (pages ?? []) },
+    ...(chunks && { chunks }),
+  });
 }
 
 /**
@@ -115,13 +140,13 @@ function rememberRow(id: string, row: Record<string, unknown>): Immutable {
  * objects on the three sides and compare at once (merge.ts).
  */
 export async function loadContents(db: Db, ids: string[]): Promise<Map<string, RevisionContent>> {
-  const missing = [...new Set(ids)].filter((id) => !revisions.has(id));
+  const missing = [...new Set(ids)].filter((id) => !cachedRevision(id));
   if (missing.length > 0) {
     const rows = await runSql(
       db,
       sqlText`SELECT id, space_id, parents::text AS parents, type, created_at, content::text AS content FROM content_revisions WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`,
     );
-    for (const row of rows) rememberRow(row.id as string, row);
+    for (const row of rows) await rememberRow(db, row.id as string, row);
   }
   return new Map(ids.map((id) => {
     const cached = revisions.get(id);
@@ -141,7 +166,7 @@ export interface LoadOptions {
 
 /** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
 export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, options: LoadOptions = {}): Promise<StoredRevision> {
-  let immutable = revisions.get(id);
+  let immutable = cachedRevision(id);
   let git: unknown;
   if (immutable) {
     // Mutable (an export sets it), so never served from the cache.
@@ -155,7 +180,7 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, 
       sqlText`SELECT space_id, parents::text AS parents, type, created_at, git::text AS git, content::text AS content FROM content_revisions WHERE id = ${id}::text`,
     );
     if (row) {
-      immutable = rememberRow(id, row);
+      immutable = await rememberRow(db, id, row);
       git = typeof row.git === 'string' ? JSON.parse(row.git) : row.git;
     }
   }
@@ -173,10 +198,17 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, 
   };
 }
 
-/** The revision's content as its row stores it (Documents by hash), and the Documents not stored yet. */
+/**
+ * The revision's content as its row stores it (pages in chunks, Documents by hash), the same content as
+ * pages for the cache, and the Documents and chunks not stored yet as one `{hash: value}` JSON object.
+ */
 function storable(revision: { content: RevisionContent }) {
   const { pages, newDocuments } = storablePages(revision.content.pages);
-  return { content: { ...revision.content, pages }, newDocuments };
+  const { chunks, newChunks } = storableChunks(pages);
+  const { pages: _pages, ...rest } = revision.content;
+  void _pages;
+  const row: StoredContent = { ...rest, pageChunks: chunks.map((c) => c.hash) };
+  return { row, content: { ...revision.content, pages }, chunks, newValues: `{${[...newDocuments, ...newChunks].join(',')}}` };
 }
 
 /**
@@ -187,16 +219,16 @@ function storable(revision: { content: RevisionContent }) {
  */
 export function insertRevisionSql(spaceId: string, revision: { parents: string[]; type: StoredRevision['type']; content: RevisionContent }, now: Date) {
   const id = newId('rev', now.getTime());
-  const { content, newDocuments } = storable(revision);
-  const text = JSON.stringify(content);
+  const { row, content, chunks, newValues } = storable(revision);
+  const text = JSON.stringify(row);
   // Cached as written (the next read of this revision, often the next request, skips the parse), its pages
   // the very objects written, so those it did not change stay the objects its parent's cache holds (see
   // `loadContents`); the writer must not change them after this. An id is never reused, so an entry for a
   // write that rolled back is never asked for.
-  remember(id, { spaceId, parents: [...revision.parents], type: revision.type, createdAt: now, content: sharedPages(content) }, text.length);
+  remember(id, { spaceId, parents: [...revision.parents], type: revision.type, createdAt: now, content: sharedPages(content), chunks });
   return {
     id,
-    ctes: sqlText`d AS (INSERT INTO content_documents (hash, document) SELECT key, value FROM jsonb_each(${newDocuments}::jsonb) ON CONFLICT (hash) DO NOTHING),
+    ctes: sqlText`d AS (INSERT INTO content_documents (hash, document) SELECT key, value FROM jsonb_each(${newValues}::jsonb) ON CONFLICT (hash) DO NOTHING),
     r AS (INSERT INTO content_revisions (id, space_id, parents, type, content, created_at)
       VALUES (${id}::text, ${spaceId}::text, ${JSON.stringify(revision.parents)}::jsonb, ${revision.type}::text, ${text}::jsonb, ${now}::timestamptz))`,
   };
