@@ -92,6 +92,19 @@ function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
   };
 }
 
+/**
+ * Whose content a page changed on both sides takes, told by the Documents' hashes when all three name
+ * theirs by hash (pages read without their Documents): 'theirs' when ours did not change it, 'ours' when
+ * theirs did not or both made the same; undefined when both changed it differently (merged block by block).
+ */
+function contentByHash(base: StoredPage, theirs: StoredPage, ours: StoredPage): 'theirs' | 'ours' | undefined {
+  const [b, t, o] = [base.documentHash, theirs.documentHash, ours.documentHash];
+  if (b === undefined || t === undefined || o === undefined) return undefined;
+  if (o === b) return 'theirs';
+  if (t === b || t === o) return 'ours';
+  return undefined;
+}
+
 /** The `data` of a page's document merged: the side that changed it, a 409 when both did differently. */
 function mergeData(base: StoredPage, theirs: StoredPage, ours: StoredPage): Record<string, unknown> | undefined {
   const [b, t, o] = [pageDocument(base).data, pageDocument(theirs).data, pageDocument(ours).data];
@@ -114,6 +127,9 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
     else throw new Conflict(`The ${field} of ${pageName(ours)} was changed both in the change request and in the space`);
   }
   page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
+  const byHash = contentByHash(base, theirs, ours);
+  if (byHash === 'theirs') return page;
+  if (byHash === 'ours') return withContentOf(page, ours);
   const [b, t, o] = [contentOf(base), contentOf(theirs), contentOf(ours)];
   if (same(b, o)) return page;
   if (same(b, t) || same(t, o)) return withContentOf(page, ours);
@@ -124,14 +140,17 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
 
 /**
  * The pages a merge of these contents reads the content of: those changed on both sides since the base
- * (compared as stored, a Document by its hash). The others are taken whole
+ * (compared as stored, a Document by its hash) whose content both sides changed. The others are taken whole
  * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
  */
 export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
   const [b, t, o] = [byId(base.pages), byId(theirs.pages), byId(ours.pages)];
   const ids = new Set<string>();
   for (const id of new Set([...b.keys(), ...t.keys(), ...o.keys()])) {
-    if (!(same(t.get(id), o.get(id)) || same(b.get(id), o.get(id)) || same(b.get(id), t.get(id)))) ids.add(id);
+    const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
+    if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
+    if (bp && tp && op && contentByHash(bp, tp, op) !== undefined) continue;
+    ids.add(id);
   }
   return ids;
 }
