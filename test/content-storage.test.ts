@@ -22,7 +22,7 @@ async function merge(admin: Account, spaceId: string, changes: unknown[]) {
   return done;
 }
 
-const storedValues = async () => Number((await h.current.db.execute(sql`SELECT count(*)::int AS n FROM content_documents`)).rows[0].n);
+const storedValues = async () => Number(((await h.current.db.execute(sql`SELECT count(*)::int AS n FROM content_documents`)) as unknown as { rows: { n: number }[] }).rows[0].n);
 
 describe('revision storage', () => {
   it('stores each page Document once, by hash, and a one-page edit adds only that page\'s Document and its chunk', async () => {
