@@ -8,6 +8,7 @@
 //
 // Results: bench/results/git-sync.json (the median and the worst of the rounds, each on a fresh space and repository).
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -135,8 +136,11 @@ async function run(kind: string) {
 }
 
 async function main() {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, rounds, node: process.version };
+  // The machine is shared: the load beside the figures says how far they are from a quiet machine's.
+  const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
+  const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, rounds, node: process.version, cores: cpus().length, loadAverageAtStart: load() };
   for (const kind of storages) results[kind] = await run(kind);
+  results.loadAverageAtEnd = load();
   writeFileSync(new URL('./results/git-sync.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 }
 

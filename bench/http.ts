@@ -66,8 +66,9 @@ const token = 'bench-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
 // The token the load reads with: the admin's, or the granted member's (made at the first start).
 let loadAuth = auth;
-// Bounded in time whatever happens: two loads and two start-ups (90 s each at most) per storage and round.
-const limitMs = storages.length * rounds * 2 * ((warmup + duration) * 1000 + 90_000) + 60_000;
+// Bounded in time whatever happens: two loads and two start-ups (90 s each at most) per storage and round,
+// and two set-up starts per storage.
+const limitMs = storages.length * (rounds * 2 * ((warmup + duration) * 1000 + 90_000) + 2 * 90_000) + 60_000;
 const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('http', limitMs, auth);
 
 interface Measure {
@@ -164,20 +165,23 @@ async function adminCli(storageEnv: Record<string, string>, ...args: string[]): 
 /**
  * `--caller granted-member`: a member with the `read` role, in a team, given `edit` on the space (and the
  * team `comment`), which is made private; the load then reads with their token. The user and token come
- * from the admin CLI (the API makes no token for another user), which shares PostgreSQL with the running
- * server but cannot open an embedded folder the server holds: PostgreSQL only.
+ * from the admin CLI (the API makes no token for another user), run between two starts of the server: an
+ * embedded PGlite folder is open in one process at a time. The grants are then given through the API.
  */
-async function grantMember(url: string, organizationId: string, spaceId: string, storageEnv: Record<string, string>) {
-  if (!storageEnv.DATABASE_URL) throw new Error('--caller granted-member needs --storage postgres (the admin CLI cannot open a folder the server holds)');
+async function createMember(organizationId: string, storageEnv: Record<string, string>) {
   const userId = await adminCli(storageEnv, 'create-user', '--email', 'granted@bench.example', '--name', 'Granted member');
   await adminCli(storageEnv, 'add-member', '--org', organizationId, '--user', userId, '--role', 'read');
   const memberToken = await adminCli(storageEnv, 'create-token', '--user', userId, '--label', 'bench');
+  return { userId, memberToken };
+}
+
+async function grantMember(url: string, organizationId: string, spaceId: string, member: { userId: string; memberToken: string }) {
   const team = await call('PUT', `${url}/v1/orgs/${organizationId}/teams`, { title: 'Bench team' });
-  await call('PUT', `${url}/v1/orgs/${organizationId}/teams/${team.id}/members/${userId}`);
+  await call('PUT', `${url}/v1/orgs/${organizationId}/teams/${team.id}/members/${member.userId}`);
   await call('PATCH', `${url}/v1/spaces/${spaceId}`, { defaultLevel: null });
-  await call('PATCH', `${url}/v1/spaces/${spaceId}/permissions/users/${userId}`, { role: 'edit' });
+  await call('PATCH', `${url}/v1/spaces/${spaceId}/permissions/users/${member.userId}`, { role: 'edit' });
   await call('PATCH', `${url}/v1/spaces/${spaceId}/permissions/teams/${team.id}`, { role: 'comment' });
-  loadAuth = { authorization: `Bearer ${memberToken}` };
+  loadAuth = { authorization: `Bearer ${member.memberToken}` };
 }
 
 /** Starts a server, uses it, stops it whatever happens. */
@@ -199,21 +203,26 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   // One folder per server: the tsx loader thread writes a (small) profile of its own next to the main one.
   const profileArgs = (server: string) => (opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, server)}`] : []);
   const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: opts['rate-limit'] };
-  let spaceUrl = '';
+  const projectScript = opts.mounted ? 'bench/mounted-server.ts' : 'server/main.ts';
+  // Set-up, before the rounds: main.ts migrates the empty database and creates an organization, its admin
+  // and our token; the bench's space is made through the API, and the granted member (see grantMember).
+  const { organizationId, spaceUrl } = await withServer(startServer(`setup-${storage}`, projectScript, projectEnv), async (server) => {
+    const orgs = await call('GET', `${server.url}/v1/orgs`);
+    const space = await call('POST', `${server.url}/v1/orgs/${orgs.items[0].id}/spaces`, { title: 'Bench' });
+    return { organizationId: orgs.items[0].id as string, spaceUrl: `/v1/spaces/${space.id}` };
+  });
+  if (opts.caller === 'granted-member') {
+    const member = await createMember(organizationId, storageEnv);
+    await withServer(startServer(`setup-${storage}`, projectScript, projectEnv), (server) =>
+      grantMember(server.url, organizationId, spaceUrl.slice('/v1/spaces/'.length), member),
+    );
+  }
 
   // Rounds alternate the two servers, so that a burst of other work on the machine hits both alike.
   const results: { baseline: Measure; project: Measure }[] = [];
   for (let round = 0; round < rounds; round++) {
-    const projectScript = opts.mounted ? 'bench/mounted-server.ts' : 'server/main.ts';
     const projectServer = startServer(`project-${storage}`, projectScript, projectEnv, profileArgs(`project-${storage}`));
     const project = await withServer(projectServer, async (server) => {
-      if (!spaceUrl) {
-        // First start: main.ts has migrated the empty database and created an organization, its admin and our token.
-        const orgs = await call('GET', `${server.url}/v1/orgs`);
-        const space = await call('POST', `${server.url}/v1/orgs/${orgs.items[0].id}/spaces`, { title: 'Bench' });
-        spaceUrl = `/v1/spaces/${space.id}`;
-        if (opts.caller === 'granted-member') await grantMember(server.url, orgs.items[0].id, space.id, storageEnv);
-      }
       const read = await fetch(server.url + spaceUrl, { headers: loadAuth });
       if (read.status !== 200) throw new Error(`GET ${spaceUrl} as the ${opts.caller}: ${read.status} ${await read.text()}`);
       return load(`project/${storage}`, server, spaceUrl, database);

@@ -171,6 +171,12 @@ const fileBase = {
 };
 const contentType = z.string().min(1).max(255).openapi({ description: 'MIME type of the file.' });
 
+const reusableContentRef = z
+  .string()
+  .min(1)
+  .max(128)
+  .openapi({ description: 'Id of the reusable content, or the `ref` of one inserted earlier in the batch.' });
+
 const InsertedFile = z
   .union([
     z.strictObject({
@@ -237,6 +243,32 @@ export const ChangeRequestContentChange = z
     z
       .strictObject({ operation: z.literal('insert_files'), files: z.array(InsertedFile).min(1).max(20) })
       .openapi('ChangeRequestInsertFiles'),
+    z
+      .strictObject({
+        operation: z.literal('insert_reusable_content'),
+        title: z.string().min(1).max(500).openapi({ description: 'Title of the reusable content.' }),
+        document: MarkdownOrDocument.openapi({ description: 'Its content (default: empty).' }).optional(),
+        ref: z
+          .string()
+          .min(1)
+          .max(128)
+          .openapi({ description: 'Name under which later changes of the batch, and documents of the batch (`{kind: reusable-content, reusableContent: <ref>}`), refer to it.' })
+          .optional(),
+      })
+      .openapi('ChangeRequestInsertReusableContent', { description: 'Inserts a reusable content: blocks pages include with a `reusable-content` block.' }),
+    z
+      .strictObject({
+        operation: z.literal('update_reusable_content'),
+        reusableContent: reusableContentRef,
+        title: z.string().min(1).max(500).optional(),
+        document: MarkdownOrDocument.openapi({ description: 'Its new content.' }).optional(),
+      })
+      .openapi('ChangeRequestUpdateReusableContent', { description: 'Changes the title or the content of a reusable content.' }),
+    z
+      .strictObject({ operation: z.literal('delete_reusable_content'), reusableContent: reusableContentRef })
+      .openapi('ChangeRequestDeleteReusableContent', {
+        description: 'Deletes a reusable content; the blocks that include it stay, and include nothing (a read expanding them keeps them as they are).',
+      }),
   ])
   .openapi('ChangeRequestContentChange', { description: 'One change of a batch, chosen by `operation`.' });
 
@@ -254,11 +286,27 @@ export const ChangeRequestContentChangeResult = z
   ])
   .openapi('ChangeRequestContentChangeResult', { description: 'What one change of the batch did to a page.' });
 
+export const ChangeRequestReusableContentResult = z
+  .discriminatedUnion('object', [
+    z.object({
+      object: z.literal('created_reusable_content'),
+      ref: z.string().optional(),
+      reusableContent: z.string().openapi({ description: 'Id of the new reusable content.' }),
+    }),
+    z.object({ object: z.literal('updated_reusable_content'), reusableContent: z.string() }),
+    z.object({ object: z.literal('deleted_reusable_content'), reusableContent: z.string() }),
+  ])
+  .openapi('ChangeRequestReusableContentResult', { description: 'What one change of the batch did to a reusable content.' });
+
 export const ChangeRequestContentUpdate = z
   .object({
     changeRequest: ChangeRequest,
     changes: z.array(ChangeRequestContentChangeResult),
     insertedFiles: z.array(RevisionFile).optional(),
+    reusableContents: z
+      .array(ChangeRequestReusableContentResult)
+      .optional()
+      .openapi({ description: 'What the reusable-content changes of the batch did, in their order (present when the batch has any).' }),
   })
   .openapi('ChangeRequestContentUpdate', {
     description: 'The change request after a batch update of its content, with what each change did (`compat=false`).',
@@ -447,7 +495,8 @@ export const changeRequestOperations = operations({
     tag: 'change-requests',
     summary: 'Update the content of a change request',
     description:
-      'Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change ' +
+      'Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files, insert, update or delete ' +
+      'reusable contents) to the content of a change ' +
       'request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with ' +
       '`compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, ' +
       'or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. ' +

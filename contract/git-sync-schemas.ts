@@ -10,6 +10,17 @@ export const gitSyncOperationResults = ['applied', 'unchanged', 'skipped'] as co
 
 const repoUrl = 'https://github.com/acme/docs.git';
 
+const exampleOperation = {
+  id: 'job_01JD3QN4H8ZP2RC',
+  state: 'success' as const,
+  direction: 'import' as const,
+  startedAt: ex.updatedAt,
+  endedAt: ex.updatedAt,
+  result: 'applied' as const,
+  commit: '5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655',
+  revision: ex.revisionId,
+};
+
 export const gitSyncStateExample = {
   installationId: 'gsy_01JD3QN2B7WX4TQ',
   installationProvider: 'github' as const,
@@ -21,16 +32,8 @@ export const gitSyncStateExample = {
   commit: '5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655',
   revision: ex.revisionId,
   timestamp: ex.updatedAt,
-  operation: {
-    id: 'job_01JD3QN4H8ZP2RC',
-    state: 'success' as const,
-    direction: 'import' as const,
-    startedAt: ex.updatedAt,
-    endedAt: ex.updatedAt,
-    result: 'applied' as const,
-    commit: '5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655',
-    revision: ex.revisionId,
-  },
+  operation: exampleOperation,
+  operations: [exampleOperation],
   updatedAt: ex.updatedAt,
 };
 
@@ -42,6 +45,28 @@ const GitSyncConflict = z
     gitPath: z.string().openapi({ description: 'Path of its file in the repository, when it has one.' }).optional(),
   })
   .openapi('GitSyncConflict', { description: 'A page changed both in the space and in the repository since the last sync.' });
+
+/** How many operations a sync keeps in its history (`operations`). */
+export const GIT_SYNC_HISTORY = 20;
+
+const GitSyncOperation = z
+  .object({
+    id: z.string().openapi({ description: 'Id of the operation.' }),
+    state: z.enum(gitSyncOperationStates),
+    direction: z.enum(['import', 'export']),
+    startedAt: DateTime.openapi({ description: 'When the operation was requested.' }),
+    endedAt: DateTime.optional(),
+    error: z.string().openapi({ description: 'Why the operation failed, when it did.' }).optional(),
+    result: z.enum(gitSyncOperationResults).openapi({
+      description:
+        'For a success: applied (content or a commit was written), unchanged (both sides already held the same content), ' +
+        'skipped (its `timestamp` is older than the last operation applied).',
+    }).optional(),
+    conflicts: z.array(GitSyncConflict).openapi({ description: 'For a failure caused by changes on both sides: the pages changed on both.' }).optional(),
+    commit: z.string().openapi({ description: 'The commit imported, or the one an export pushed.' }).optional(),
+    revision: z.string().openapi({ description: 'The revision an import wrote (for a standalone import, a revision that is not the space\'s), or the revision an export that merged the repository\'s changes wrote.' }).optional(),
+  })
+  .openapi('GitSyncOperation', { description: 'An import or export of a space and its outcome.' });
 
 export const GitSyncState = z
   .object({
@@ -66,25 +91,14 @@ export const GitSyncState = z
     commit: z.string().openapi({ description: 'The commit the space was last synchronized with (absent before the first sync ends).' }).optional(),
     revision: z.string().openapi({ description: 'The revision of the space at that sync (absent before the first sync ends).' }).optional(),
     timestamp: DateTime.openapi({ description: 'The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).' }).optional(),
-    operation: z
-      .object({
-        id: z.string().openapi({ description: 'Id of the operation.' }),
-        state: z.enum(gitSyncOperationStates),
-        direction: z.enum(['import', 'export']),
-        startedAt: DateTime.openapi({ description: 'When the operation was requested.' }),
-        endedAt: DateTime.optional(),
-        error: z.string().openapi({ description: 'Why the operation failed, when it did.' }).optional(),
-        result: z.enum(gitSyncOperationResults).openapi({
-          description:
-            'For a success: applied (content or a commit was written), unchanged (both sides already held the same content), ' +
-            'skipped (its `timestamp` is older than the last operation applied).',
-        }).optional(),
-        conflicts: z.array(GitSyncConflict).openapi({ description: 'For a failure caused by changes on both sides: the pages changed on both.' }).optional(),
-        commit: z.string().openapi({ description: 'The commit imported, or the one an export pushed.' }).optional(),
-        revision: z.string().openapi({ description: 'The revision an import wrote (for a standalone import, a revision that is not the space\'s).' }).optional(),
+    operation: GitSyncOperation.openapi({ description: 'The latest operation requested on the space.' }).optional(),
+    operations: z
+      .array(GitSyncOperation)
+      .max(GIT_SYNC_HISTORY)
+      .openapi({
+        description: `The last ${GIT_SYNC_HISTORY} operations requested on the space, newest first, each with its own outcome (one superseded by a later request included); the first is \`operation\`.`,
       })
-      .openapi({ description: 'The latest operation requested on the space.' })
       .optional(),
     updatedAt: DateTime.openapi({ description: 'When the sync was last configured or ran.' }),
   })
-  .openapi('GitSyncState', { description: 'The Git Sync of a space: its repository and the latest operation.', example: gitSyncStateExample });
+  .openapi('GitSyncState', { description: 'The Git Sync of a space: its repository, the latest operation and the history of the last ones, each with its outcome.', example: gitSyncStateExample });

@@ -28,29 +28,30 @@ import { z } from './zod.js';
 
 export const documentId = 'doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpwYWdfMDFKRDNRRDRUN1dYOUtN';
 
-/** How a document read expands references: `false` (default) and `reusable-contents`, what this server serves. */
+/** How a document read expands references (docs/headless-reads.md). */
 const dereferenced = z
-  .enum(['false', 'reusable-contents'])
+  .enum(['true', 'false', 'reusable-contents'])
   .optional()
   .openapi({
     description:
       'Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each ' +
-      '`reusable-content` block with the blocks of that reusable content in the same revision (a block whose ' +
-      'content is not in the revision stays). The public API\'s `true` (expand every kind of reference) is refused ' +
-      '(400 naming `dereferenced`): only reusable contents are expanded.',
+      '`reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every ' +
+      'reference to content stored here that a document can include: reusable contents of the revision and those of ' +
+      'other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose ' +
+      'content cannot be read stays as it is.',
   });
 
-/**
- * `evaluated`, served only as `false`: the server keeps no evaluator of expressions, so a request for
- * evaluated content is refused (400) rather than answered unevaluated.
- */
+/** `evaluated`: expressions and conditional blocks, evaluated for the reader (docs/headless-reads.md). */
 const evaluated = z
-  .enum(['false'])
+  .enum(['true', 'false', 'deterministic-only'])
   .optional()
   .openapi({
     description:
-      'Evaluate the expressions of the content: only `false` (the default) is served; the public API\'s `true` and ' +
-      '`deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions.',
+      'Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` ' +
+      'inline with the text of its value and each `if` block with its blocks when its expression is true (dropped ' +
+      'otherwise). Expressions read `space.vars.<name>` (the revision\'s variables), `page.vars.<name>` and ' +
+      '`visitor.claims.<name>` (the claims of a site token\'s visitor; none for other callers). `deterministic-only` ' +
+      'evaluates only what does not read the visitor, leaving the rest as written.',
   });
 
 /** The query of a page read by id or by path in a revision. */
@@ -95,8 +96,8 @@ const notFound = '404 when the space does not exist or the caller cannot read it
 
 const pageFormats =
   'The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how ' +
-  'Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, ' +
-  'and `dereferenced=true`, are refused (400).';
+  'Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions ' +
+  'and `if` blocks for the reader, the Markdown then written from the result.';
 
 export const computedSourceExample = {
   type: 'builtin:openapi',
@@ -195,8 +196,8 @@ export const revisionOperations = operations({
     tag: 'content',
     summary: 'Get the document of a page of a revision',
     description:
-      'Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced=reusable-contents` ' +
-      `expands reusable contents; \`evaluated\` other than \`false\`, and \`dereferenced=true\`, are refused (400). ${notFound}, ` +
+      'Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` ' +
+      `expands reusable contents; \`evaluated\` evaluates expressions and \`if\` blocks for the reader. ${notFound}, ` +
       'or the page is not in it or is a group (a group has no content).',
     params: RevisionPageParams,
     query: z.object(documentQuery),
@@ -258,8 +259,8 @@ export const revisionOperations = operations({
     tag: 'content',
     summary: 'Get the document of a reusable content of a revision',
     description:
-      'Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced=reusable-contents` ' +
-      `expands the reusable contents it includes; \`evaluated\` other than \`false\`, and \`dereferenced=true\`, are refused (400). ${notFound}, or the reusable content is not in it.`,
+      'Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` ' +
+      `expands the reusable contents it includes; \`evaluated\` evaluates expressions and \`if\` blocks for the reader. ${notFound}, or the reusable content is not in it.`,
     params: RevisionReusableParams,
     query: z.object(documentQuery),
     responses: { 200: { description: 'The document of the reusable content.', schema: Document, example: documentExample } },

@@ -211,9 +211,11 @@ export const siteRedirectOperations = operations({
     path: '/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
     tag: 'sites',
     summary: 'Delete a site redirect',
-    description: 'Deletes a redirect. Succeeds with no content also when it did not exist. An unknown site is not found (404).',
+    description:
+      'Deletes a redirect, live or draft: 205 when it was deleted, 204 when it did not exist (as the public API answers). ' +
+      'An unknown site is not found (404).',
     params: SiteRedirectIdParams,
-    responses: { 204: { description: 'The redirect no longer exists.' } },
+    responses: { 204: { description: 'The site redirect did not exist.' }, 205: { description: 'The site redirect is deleted.' } },
     errors: [403, 404],
     access: access.organization('admin'),
   },

@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision
-         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageInRevisionById"];
         put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
         };
         /**
          * Get the document of a page of a revision
-         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` expands reusable contents; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageDocumentInRevisionById"];
         put?: never;
@@ -1105,7 +1105,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision by its path
-         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageInRevisionByPath"];
         put?: never;
@@ -1185,7 +1185,7 @@ export interface paths {
         };
         /**
          * Get the document of a reusable content of a revision
-         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced=reusable-contents` expands the reusable contents it includes; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` expands the reusable contents it includes; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getReusableContentDocumentInRevisionById"];
         put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
         };
         /**
          * Get a page of a space by its path
-         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced=reusable-contents` expands reusable contents; `evaluated` other than `false`, and `dereferenced=true`, are refused (400). 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
          */
         get: operations["getPageByPath"];
         put?: never;
@@ -1459,7 +1459,7 @@ export interface paths {
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files, insert, update or delete reusable contents) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -2212,7 +2212,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a site redirect
-         * @description Deletes a redirect. Succeeds with no content also when it did not exist. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Deletes a redirect, live or draft: 205 when it was deleted, 204 when it did not exist (as the public API answers). An unknown site is not found (404). Requires the `admin` role in the organization.
          */
         delete: operations["deleteSiteRedirectById"];
         options?: never;
@@ -4580,8 +4580,41 @@ export interface components {
             /** @description Path of its file in the repository, when it has one. */
             gitPath?: string;
         };
+        /** @description An import or export of a space and its outcome. */
+        GitSyncOperation: {
+            /** @description Id of the operation. */
+            id: string;
+            /** @enum {string} */
+            state: "running" | "failure" | "success" | "timeout";
+            /** @enum {string} */
+            direction: "import" | "export";
+            /**
+             * Format: date-time
+             * @description When the operation was requested.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            endedAt?: string;
+            /** @description Why the operation failed, when it did. */
+            error?: string;
+            /**
+             * @description For a success: applied (content or a commit was written), unchanged (both sides already held the same content), skipped (its `timestamp` is older than the last operation applied).
+             * @enum {string}
+             */
+            result?: "applied" | "unchanged" | "skipped";
+            /** @description For a failure caused by changes on both sides: the pages changed on both. */
+            conflicts?: components["schemas"]["GitSyncConflict"][];
+            /** @description The commit imported, or the one an export pushed. */
+            commit?: string;
+            /** @description The revision an import wrote (for a standalone import, a revision that is not the space's), or the revision an export that merged the repository's changes wrote. */
+            revision?: string;
+        };
         /**
-         * @description The Git Sync of a space: its repository and the latest operation.
+         * @description The Git Sync of a space: its repository, the latest operation and the history of the last ones, each with its outcome.
          * @example {
          *       "installationId": "gsy_01JD3QN2B7WX4TQ",
          *       "installationProvider": "github",
@@ -4607,6 +4640,18 @@ export interface components {
          *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
          *         "revision": "rev_01JD3Q7F2V6RM0B"
          *       },
+         *       "operations": [
+         *         {
+         *           "id": "job_01JD3QN4H8ZP2RC",
+         *           "state": "success",
+         *           "direction": "import",
+         *           "startedAt": "2026-05-02T16:41:07.000Z",
+         *           "endedAt": "2026-05-02T16:41:07.000Z",
+         *           "result": "applied",
+         *           "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+         *           "revision": "rev_01JD3Q7F2V6RM0B"
+         *         }
+         *       ],
          *       "updatedAt": "2026-05-02T16:41:07.000Z"
          *     }
          */
@@ -4651,39 +4696,9 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             timestamp?: string;
-            /** @description The latest operation requested on the space. */
-            operation?: {
-                /** @description Id of the operation. */
-                id: string;
-                /** @enum {string} */
-                state: "running" | "failure" | "success" | "timeout";
-                /** @enum {string} */
-                direction: "import" | "export";
-                /**
-                 * Format: date-time
-                 * @description When the operation was requested.
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                startedAt: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-14T09:26:53.000Z
-                 */
-                endedAt?: string;
-                /** @description Why the operation failed, when it did. */
-                error?: string;
-                /**
-                 * @description For a success: applied (content or a commit was written), unchanged (both sides already held the same content), skipped (its `timestamp` is older than the last operation applied).
-                 * @enum {string}
-                 */
-                result?: "applied" | "unchanged" | "skipped";
-                /** @description For a failure caused by changes on both sides: the pages changed on both. */
-                conflicts?: components["schemas"]["GitSyncConflict"][];
-                /** @description The commit imported, or the one an export pushed. */
-                commit?: string;
-                /** @description The revision an import wrote (for a standalone import, a revision that is not the space's). */
-                revision?: string;
-            };
+            operation?: components["schemas"]["GitSyncOperation"] & unknown;
+            /** @description The last 20 operations requested on the space, newest first, each with its own outcome (one superseded by a later request included); the first is `operation`. */
+            operations?: components["schemas"]["GitSyncOperation"][];
             /**
              * Format: date-time
              * @description When the sync was last configured or ran.
@@ -5427,8 +5442,43 @@ export interface components {
             operation: "insert_files";
             files: components["schemas"]["ChangeRequestInsertedFile"][];
         };
+        /** @description Inserts a reusable content: blocks pages include with a `reusable-content` block. */
+        ChangeRequestInsertReusableContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "insert_reusable_content";
+            /** @description Title of the reusable content. */
+            title: string;
+            document?: components["schemas"]["MarkdownOrDocument"] & unknown;
+            /** @description Name under which later changes of the batch, and documents of the batch (`{kind: reusable-content, reusableContent: <ref>}`), refer to it. */
+            ref?: string;
+        };
+        /** @description Changes the title or the content of a reusable content. */
+        ChangeRequestUpdateReusableContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "update_reusable_content";
+            /** @description Id of the reusable content, or the `ref` of one inserted earlier in the batch. */
+            reusableContent: string;
+            title?: string;
+            document?: components["schemas"]["MarkdownOrDocument"] & unknown;
+        };
+        /** @description Deletes a reusable content; the blocks that include it stay, and include nothing (a read expanding them keeps them as they are). */
+        ChangeRequestDeleteReusableContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "delete_reusable_content";
+            /** @description Id of the reusable content, or the `ref` of one inserted earlier in the batch. */
+            reusableContent: string;
+        };
         /** @description One change of a batch, chosen by `operation`. */
-        ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"];
+        ChangeRequestContentChange: components["schemas"]["ChangeRequestUpdatePage"] | components["schemas"]["ChangeRequestInsertPage"] | components["schemas"]["ChangeRequestDeletePage"] | components["schemas"]["ChangeRequestRevertPage"] | components["schemas"]["ChangeRequestInsertFiles"] | components["schemas"]["ChangeRequestInsertReusableContent"] | components["schemas"]["ChangeRequestUpdateReusableContent"] | components["schemas"]["ChangeRequestDeleteReusableContent"];
         /** @description What one change of the batch did to a page. */
         ChangeRequestContentChangeResult: {
             /** @enum {string} */
@@ -5461,11 +5511,29 @@ export interface components {
             /** @description Id of the deleted page. */
             page: string;
         };
+        /** @description What one change of the batch did to a reusable content. */
+        ChangeRequestReusableContentResult: {
+            /** @enum {string} */
+            object: "created_reusable_content";
+            ref?: string;
+            /** @description Id of the new reusable content. */
+            reusableContent: string;
+        } | {
+            /** @enum {string} */
+            object: "updated_reusable_content";
+            reusableContent: string;
+        } | {
+            /** @enum {string} */
+            object: "deleted_reusable_content";
+            reusableContent: string;
+        };
         /** @description The change request after a batch update of its content, with what each change did (`compat=false`). */
         ChangeRequestContentUpdate: {
             changeRequest: components["schemas"]["ChangeRequest"];
             changes: components["schemas"]["ChangeRequestContentChangeResult"][];
             insertedFiles?: components["schemas"]["RevisionFile"][];
+            /** @description What the reusable-content changes of the batch did, in their order (present when the batch has any). */
+            reusableContents?: components["schemas"]["ChangeRequestReusableContentResult"][];
         };
         CreateChangeRequest: {
             /** @description Title of the change request. */
@@ -15273,6 +15341,18 @@ export interface operations {
                      *         "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
                      *         "revision": "rev_01JD3Q7F2V6RM0B"
                      *       },
+                     *       "operations": [
+                     *         {
+                     *           "id": "job_01JD3QN4H8ZP2RC",
+                     *           "state": "success",
+                     *           "direction": "import",
+                     *           "startedAt": "2026-05-02T16:41:07.000Z",
+                     *           "endedAt": "2026-05-02T16:41:07.000Z",
+                     *           "result": "applied",
+                     *           "commit": "5b2c0f3a9e1d4c7b8a6f0e2d1c3b4a5968776655",
+                     *           "revision": "rev_01JD3Q7F2V6RM0B"
+                     *         }
+                     *       ],
                      *       "updatedAt": "2026-05-02T16:41:07.000Z"
                      *     }
                      */
@@ -15462,16 +15542,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "false";
+                /** @description Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` inline with the text of its value and each `if` block with its blocks when its expression is true (dropped otherwise). Expressions read `space.vars.<name>` (the revision's variables), `page.vars.<name>` and `visitor.claims.<name>` (the claims of a site token's visitor; none for other callers). `deterministic-only` evaluates only what does not read the visitor, leaving the rest as written. */
+                evaluated?: "true" | "false" | "deterministic-only";
                 /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
-                dereferenced?: "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every reference to content stored here that a document can include: reusable contents of the revision and those of other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose content cannot be read stays as it is. */
+                dereferenced?: "true" | "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -15536,10 +15616,10 @@ export interface operations {
     getPageDocumentInRevisionById: {
         parameters: {
             query?: {
-                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "false";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
-                dereferenced?: "false" | "reusable-contents";
+                /** @description Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` inline with the text of its value and each `if` block with its blocks when its expression is true (dropped otherwise). Expressions read `space.vars.<name>` (the revision's variables), `page.vars.<name>` and `visitor.claims.<name>` (the claims of a site token's visitor; none for other callers). `deterministic-only` evaluates only what does not read the visitor, leaving the rest as written. */
+                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every reference to content stored here that a document can include: reusable contents of the revision and those of other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose content cannot be read stays as it is. */
+                dereferenced?: "true" | "false" | "reusable-contents";
             };
             header?: never;
             path: {
@@ -15609,16 +15689,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "false";
+                /** @description Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` inline with the text of its value and each `if` block with its blocks when its expression is true (dropped otherwise). Expressions read `space.vars.<name>` (the revision's variables), `page.vars.<name>` and `visitor.claims.<name>` (the claims of a site token's visitor; none for other callers). `deterministic-only` evaluates only what does not read the visitor, leaving the rest as written. */
+                evaluated?: "true" | "false" | "deterministic-only";
                 /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
-                dereferenced?: "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every reference to content stored here that a document can include: reusable contents of the revision and those of other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose content cannot be read stays as it is. */
+                dereferenced?: "true" | "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -15861,10 +15941,10 @@ export interface operations {
     getReusableContentDocumentInRevisionById: {
         parameters: {
             query?: {
-                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "false";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
-                dereferenced?: "false" | "reusable-contents";
+                /** @description Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` inline with the text of its value and each `if` block with its blocks when its expression is true (dropped otherwise). Expressions read `space.vars.<name>` (the revision's variables), `page.vars.<name>` and `visitor.claims.<name>` (the claims of a site token's visitor; none for other callers). `deterministic-only` evaluates only what does not read the visitor, leaving the rest as written. */
+                evaluated?: "true" | "false" | "deterministic-only";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every reference to content stored here that a document can include: reusable contents of the revision and those of other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose content cannot be read stays as it is. */
+                dereferenced?: "true" | "false" | "reusable-contents";
             };
             header?: never;
             path: {
@@ -15934,16 +16014,16 @@ export interface operations {
             query?: {
                 /** @description Form of the page content: `document` (default) in `document`, as a rich-text document; `markdown` in `markdown`. */
                 format?: "document" | "markdown";
-                /** @description Evaluate the expressions of the content: only `false` (the default) is served; the public API's `true` and `deterministic-only` are refused (400 naming `evaluated`), as this server does not evaluate expressions. */
-                evaluated?: "false";
+                /** @description Evaluate the document for its reader: `false` (default) leaves it as written; `true` replaces each `expression` inline with the text of its value and each `if` block with its blocks when its expression is true (dropped otherwise). Expressions read `space.vars.<name>` (the revision's variables), `page.vars.<name>` and `visitor.claims.<name>` (the claims of a site token's visitor; none for other callers). `deterministic-only` evaluates only what does not read the visitor, leaving the rest as written. */
+                evaluated?: "true" | "false" | "deterministic-only";
                 /** @description Include mutable metadata (default true): `false` omits the Git metadata (`git`) of the revision, its pages and its files. */
                 metadata?: boolean;
                 /** @description Compute the content of computed pages and reusable contents (default true; false skips it). */
                 computed?: boolean;
                 /** @description With `format=markdown`: `relative` (default) writes references to pages and files as paths relative to the page; `stable` writes them as the ids they name (`pag_…`, `fil_…`), which read back as the same references. */
                 "format.markdown.refs"?: "relative" | "stable";
-                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision (a block whose content is not in the revision stays). The public API's `true` (expand every kind of reference) is refused (400 naming `dereferenced`): only reusable contents are expanded. */
-                dereferenced?: "false" | "reusable-contents";
+                /** @description Expand references in the document: `false` (default) leaves them; `reusable-contents` replaces each `reusable-content` block with the blocks of that reusable content in the same revision; `true` expands every reference to content stored here that a document can include: reusable contents of the revision and those of other spaces (`ref.space`) the caller may read, recursively (8 levels at most, a cycle stops). A block whose content cannot be read stays as it is. */
+                dereferenced?: "true" | "false" | "reusable-contents";
                 /** @description Serve Git metadata from a cache. The Git metadata is stored with its revision, so the answer is the same either way. */
                 cachedMetadata?: boolean;
             };
@@ -21737,8 +21817,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The redirect no longer exists. */
+            /** @description The site redirect did not exist. */
             204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The site redirect is deleted. */
+            205: {
                 headers: {
                     /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
                     "X-RateLimit-Limit"?: number;

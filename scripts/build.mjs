@@ -1,8 +1,8 @@
 // `npm run build`: compiles the server, the contract, the generated code and the typed client to dist/
 // with declarations (tsconfig.build.json), then copies what the compiled code reads beside itself: the
 // migrations, the published document, the JavaScript workers (.mjs, with their declarations), and the
-// reference docs' page and Scalar bundle, from development dependencies a production install lacks
-// (server/http/reference-page.ts). Built
+// reference docs' page and Scalar bundle, and the font files published sites serve, from development
+// dependencies a production install lacks (server/http/reference-page.ts, server/published/font-files.ts). Built
 // aside and renamed over dist/, so a server starting meanwhile never runs half a build.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +35,8 @@ for (const folder of sources) {
 }
 const { writeReferenceFiles, BUILT_FILES } = await import(pathToFileURL(path.join(partial, 'server/http/reference-page.js')).href);
 await writeReferenceFiles(path.join(partial, 'server/http', BUILT_FILES.folder));
+const { writeFontFiles, BUILT_FONTS_FOLDER } = await import(pathToFileURL(path.join(partial, 'server/published/font-files.js')).href);
+await writeFontFiles(path.join(partial, 'server/published', BUILT_FONTS_FOLDER));
 writeFileSync(path.join(partial, path.basename(stamp)), `${new Date().toISOString()}\n`);
 if (existsSync(dist)) rmSync(dist, { recursive: true, force: true });
 renameSync(partial, dist);

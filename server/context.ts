@@ -18,6 +18,11 @@ export interface SiteTokenCaller {
   organizationId: string;
   /** The spaces of the site spaces the visitor could see when the URL was resolved. */
   spaceIds: string[];
+  /**
+   * The visitor's claims as the site took them at resolution (verified token, unsigned claims, checked
+   * against the site's adaptive schema): page conditions and evaluated documents read them.
+   */
+  claims?: Record<string, unknown>;
   /** Expiry, in ms since the epoch. */
   expiresAt: number;
 }

@@ -1,6 +1,7 @@
 // GitBook's repository format (server/git-sync/format): the fixture repository written for these tests
 // (test/fixtures/git-repository: `.gitbook.yaml` with a root and redirects, SUMMARY.md with groups and
-// nesting, front matter, every block Markdown can say, assets) read into the expected pages, tree, blocks
+// nesting, front matter, every block Markdown can say, assets, a reusable content under
+// `.gitbook/includes/` that a page includes) read into the expected pages, tree, blocks
 // and files; repository → content → repository → content gives the same content, ids, keys and order
 // keys included; content → repository → an empty space gives the same content but for ids and block keys
 // (handmade edge cases and generated trees); a re-import keeps ids and keys and changes only what the
@@ -82,6 +83,8 @@ function canonical(content: RevisionContent): unknown {
   visit(null);
   const files = [...content.files].sort((a, b) => (a.name < b.name ? -1 : 1));
   files.forEach((f, i) => names.set(f.id, `file:${i}`));
+  const reusables = [...content.reusableContents].sort((a, b) => (a.title < b.title ? -1 : 1));
+  reusables.forEach((r, i) => names.set(r.id, `reusable:${i}`));
   const rename = (value: unknown): unknown => {
     if (typeof value === 'string') return names.get(value) ?? value;
     if (Array.isArray(value)) return value.map(rename);
@@ -89,7 +92,7 @@ function canonical(content: RevisionContent): unknown {
     return value;
   };
   const pages = ordered.map(({ id, position: _position, createdAt: _c, updatedAt: _u, ...rest }) => rename({ id, ...rest }));
-  return JSON.parse(stableJson({ pages, files: files.map((f) => rename(f)), variables: content.variables }, true));
+  return JSON.parse(stableJson({ pages, files: files.map((f) => rename(f)), reusableContents: reusables.map((r) => rename(r)), variables: content.variables }, true));
 }
 
 function expectFormatError(run: () => unknown, path: string, reason: RegExp) {
@@ -163,7 +166,7 @@ describe('reading the fixture repository', () => {
       collect(page.document.nodes);
     }
     // Blocks GitBook's Markdown has no syntax for are in the Document only (docs/content.md).
-    const noSyntax = ['prompt', 'drawing', 'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook', 'integration', 'reusable-content', 'if'];
+    const noSyntax = ['prompt', 'drawing', 'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook', 'integration', 'if'];
     const expected = [...topLevelBlockTypes.filter((t) => !noSyntax.includes(t)), ...nestedBlockTypes, 'heading-3'].sort();
     expect([...seen.blocks].sort()).toEqual([...new Set(expected)]);
     expect([...seen.inlines].sort()).toEqual(['inline-image', 'inline-math', 'link']);
@@ -175,6 +178,37 @@ describe('reading the fixture repository', () => {
     expect(linux.nodes[1].data).toEqual({ style: 'warning' });
     const code = (byTitle('Quickstart').document!.nodes[0].nodes![1] as Block).nodes!.find((n) => n.object === 'block' && n.type === 'code') as Block;
     expect(code.data).toEqual({ syntax: 'yaml', title: 'lighthouse.yaml', lineNumbers: true });
+  });
+
+  it('reads .gitbook/includes/ as reusable contents, and {% include %} as a reference to one', () => {
+    expect(content.reusableContents).toHaveLength(1);
+    const [help] = content.reusableContents;
+    expect(help.id).toMatch(/^rsc_/);
+    expect(help.title).toBe('Getting help');
+    expect(paths.get(help.id)).toBe('docs/.gitbook/includes/getting-help.md');
+    expect(help.document!.nodes.map((b) => b.type)).toEqual(['hint']);
+    expect(typeof help.document!.nodes[0].key).toBe('string');
+    // A link in the include file resolves from the include's folder to the page.
+    expect(walk(help.document!).refs).toEqual([{ kind: 'page', page: byTitle('Quickstart').id }]);
+    const cli = byTitle('Command line').document!;
+    expect(cli.nodes.at(-1)).toMatchObject({ type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: help.id } } });
+  });
+
+  it('writes the reusable contents back to their include files, and each page includes them by relative path', () => {
+    const written = writeRepository(content, read.fileBytes, { structure: read.structure, previousPaths: paths, redirects: read.redirects });
+    expect(text(written.files, 'docs/.gitbook/includes/getting-help.md')).toBe(text(fixture(), 'docs/.gitbook/includes/getting-help.md'));
+    expect(text(written.files, 'docs/reference/cli.md')).toContain('{% include "../.gitbook/includes/getting-help.md" %}');
+    // Without the paths it was read from, the file is named by its title; a second one of the same title gets a suffix.
+    const twice = { ...content, reusableContents: [...content.reusableContents, { ...content.reusableContents[0], id: 'rsc_01JD3QN4H8ZP2RCXYZ' }] };
+    const fresh = writeRepository(twice, read.fileBytes, { structure: read.structure });
+    expect([...fresh.files.keys()].filter((p) => p.includes('/includes/')).sort()).toEqual(['docs/.gitbook/includes/getting-help-2.md', 'docs/.gitbook/includes/getting-help.md']);
+    const back = readRepository(fresh.files);
+    expect(back.content.reusableContents.map((r) => r.title)).toEqual(['Getting help', 'Getting help']);
+    // An include that names no file stays a reference to what it names; a file in a sub-folder is not read, with a warning.
+    const odd = readRepository(repo({ 'README.md': '# Home\n\n{% include ".gitbook/includes/missing.md" %}\n', '.gitbook/includes/deep/x.md': 'x' }));
+    expect(odd.content.reusableContents).toEqual([]);
+    expect(odd.warnings).toEqual(['.gitbook/includes/deep/x.md: not a Markdown file directly under .gitbook/includes: not read as a reusable content']);
+    expect(odd.content.pages[0].document!.nodes[0].data).toEqual({ ref: { kind: 'reusable-content', reusableContent: '.gitbook/includes/missing.md' } });
   });
 
   it('reads the assets as files, and links and images to pages and assets as references', () => {

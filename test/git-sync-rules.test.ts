@@ -8,16 +8,16 @@ import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
-import { createJobRunner } from '../server/jobs/runner.js';
-import { defaultRepositoryLimits, gitSyncHandler, GIT_SYNC } from '../server/git-sync/sync.job.js';
+import { defaultRepositoryLimits, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import type { RepositoryLimits } from '../server/git-sync/work-repository.js';
 import { useHarness, type Account } from './support/harness.js';
+import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 
 const h = useHarness();
 // Each test talks to a Git server through real processes (git http-backend): slower than the default allows on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
-const credentials = { username: 'robin', password: 'pa55-w0rd-never-stored' };
+const credentials = gitCredentials;
 let git: GitHttpServer;
 let previousPrivateFetch: string | undefined;
 const logLines: string[] = [];
@@ -34,6 +34,9 @@ afterAll(async () => {
   await git?.close();
 });
 
+const world = gitSyncWorld(h, () => git);
+const { authed, requestImport, requestExport, info, markdown, editInSpace, revisionOf, syncedSpace } = world;
+
 /** Runs the queued Git Sync jobs, logging at debug level into logLines. */
 async function drain(limits: RepositoryLimits = defaultRepositoryLimits) {
   const stream = new Writable({
@@ -42,70 +45,7 @@ async function drain(limits: RepositoryLimits = defaultRepositoryLimits) {
       done();
     },
   });
-  return createJobRunner({ db: h.current.db, logger: pino({ level: 'debug' }, stream), handlers: { [GIT_SYNC]: gitSyncHandler(limits) } }).drain();
-}
-
-function authed(url: string, password = credentials.password): string {
-  const u = new URL(url);
-  u.username = credentials.username;
-  u.password = password;
-  return u.toString();
-}
-
-const SUMMARY = '# Table of contents\n\n* [Welcome](README.md)\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n';
-
-/** A repository of three pages, and a space that imported it (synced). */
-async function syncedSpace(admin: Account, name: string) {
-  const url = git.createRepository(name);
-  git.commit(name, { 'README.md': '# Welcome\n\nHello.\n', 'SUMMARY.md': SUMMARY, 'alpha.md': '# Alpha\n\nAlpha text.\n', 'beta.md': '# Beta\n\nBeta text.\n' }, 'Start');
-  const spaceId = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: name })).body.id as string;
-  await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T10:00:00.000Z' });
-  expect(await drain()).toBe(1);
-  expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
-  return { url, spaceId, pages: await pagesByTitle(admin, spaceId) };
-}
-
-async function requestImport(account: Account, spaceId: string, url: string, extra: object = {}) {
-  const res = await account.api.post(`/spaces/${spaceId}/git/import`, { url: authed(url), ref: 'refs/heads/main', ...extra });
-  expect(res.status).toBe(204);
-}
-
-async function requestExport(account: Account, spaceId: string, url: string, extra: object = {}) {
-  const res = await account.api.post(`/spaces/${spaceId}/git/export`, { url: authed(url), ref: 'refs/heads/main', commitMessage: 'From the space', ...extra });
-  expect(res.status).toBe(204);
-}
-
-async function info(account: Account, spaceId: string) {
-  const res = await account.api.get(`/spaces/${spaceId}/git/info`);
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-async function pagesByTitle(account: Account, spaceId: string): Promise<Record<string, string>> {
-  const res = await account.api.get(`/spaces/${spaceId}/content/pages`);
-  expect(res.status).toBe(200);
-  return Object.fromEntries(res.body.pages.map((p: { title: string; id: string }) => [p.title, p.id]));
-}
-
-async function markdown(account: Account, spaceId: string, pageId: string): Promise<string> {
-  const res = await account.api.get(`/spaces/${spaceId}/content/page/${pageId}`, { format: 'markdown' });
-  expect(res.status).toBe(200);
-  return res.body.markdown;
-}
-
-/** Edits a page of the space through a change request, merged. */
-async function editInSpace(account: Account, spaceId: string, pageId: string, text: string) {
-  const cr = await account.api.post(`/spaces/${spaceId}/change-requests`, { subject: `Edit ${text}` });
-  expect(cr.status).toBe(201);
-  const edit = await account.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_page', page: pageId, document: { markdown: text } }] });
-  expect(edit.status).toBe(200);
-  expect((await account.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
-}
-
-async function revisionOf(account: Account, spaceId: string): Promise<string> {
-  const res = await account.api.get(`/spaces/${spaceId}`);
-  expect(res.status).toBe(200);
-  return res.body.revision;
+  return world.drain(limits, pino({ level: 'debug' }, stream));
 }
 
 describe('git sync: changes on both sides', () => {

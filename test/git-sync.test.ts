@@ -92,9 +92,15 @@ async function contentByPath(account: Account, spaceId: string) {
     const read = await account.api.get(`/spaces/${spaceId}/content/page/${page.id}`, { format: 'markdown' });
     expect(read.status).toBe(200);
     // Links to other pages and files name them by id; ids differ between spaces, so they are left out.
-    out[page.path] = { title: read.body.title, description: read.body.description, markdown: read.body.markdown.replace(/(pag|fil)_[0-9A-Z]+/g, '<id>') };
+    out[page.path] = { title: read.body.title, description: read.body.description, markdown: read.body.markdown.replace(/(pag|fil|rsc)_[0-9A-Z]+/g, '<id>') };
   }
-  return { tree: flatten(res.body.pages).map((p) => p.path), files: res.body.files.map((f: { name: string; size: number }) => [f.name, f.size]).sort(), pages: out };
+  const reusables: Record<string, string> = {};
+  for (const reusable of res.body.reusableContents as { id: string; title: string }[]) {
+    const doc = await account.api.get(`/spaces/${spaceId}/revisions/${res.body.id}/reusable-contents/${reusable.id}/document`);
+    expect(doc.status).toBe(200);
+    reusables[reusable.title] = JSON.stringify(doc.body.nodes).replace(/"key":"[^"]*"/g, '').replace(/(pag|fil|rsc)_[0-9A-Z]+/g, '<id>');
+  }
+  return { tree: flatten(res.body.pages).map((p) => p.path), files: res.body.files.map((f: { name: string; size: number }) => [f.name, f.size]).sort(), pages: out, reusables };
 }
 
 describe('git sync', () => {
@@ -150,7 +156,13 @@ describe('git sync', () => {
       expect(read.status).toBe(200);
       blockTypes(read.body.document, types);
     }
-    for (const type of ['hint', 'tabs', 'tabs-item', 'images', 'image', 'code', 'columns', 'embed']) expect(types).toContain(type);
+    for (const type of ['hint', 'tabs', 'tabs-item', 'images', 'image', 'code', 'columns', 'embed', 'reusable-content']) expect(types).toContain(type);
+    // `.gitbook/includes/` are the space's reusable contents, which pages include.
+    expect(content.body.reusableContents).toEqual([{ id: expect.stringMatching(/^rsc_/), title: 'Getting help', document: expect.any(String) }]);
+    const help = content.body.reusableContents[0];
+    const helpDocument = await admin.api.get(`/spaces/${spaceId}/revisions/${content.body.id}/reusable-contents/${help.id}/document`);
+    expect(helpDocument.status).toBe(200);
+    expect(JSON.stringify(helpDocument.body)).toContain('Stuck? Ask in the ');
     const tour = await admin.api.get(`/spaces/${spaceId}/content/page/${pages.find((p) => p.title === 'A tour of the blocks')!.id}`);
     expect(tour.body.description).toBe("One of each block Lighthouse's docs use.");
 
@@ -196,7 +208,13 @@ describe('git sync', () => {
     expect({ author: commit.author, email: commit.email }).toEqual({ author: adminUser.displayName, email: adminUser.email });
     const quickstartPath = quickstart.git!.path;
     expect(git.show('lighthouse', head, quickstartPath)).toContain('Run `lighthouse init`, then `lighthouse serve`. That is all.');
-    expect(git.files('lighthouse', head)).toEqual(expect.arrayContaining(['.gitbook.yaml', 'docs/SUMMARY.md', quickstartPath]));
+    // The export writes where the repository's `.gitbook.yaml` says the docs are: the same files, one changed.
+    expect(git.files('lighthouse', head).sort()).toEqual(git.files('lighthouse', imported).sort());
+    expect(git.show('lighthouse', head, '.gitbook.yaml')).toBe(git.show('lighthouse', imported, '.gitbook.yaml'));
+    // Pages the edit did not touch keep the repository's own bytes (written by hand, not in this server's style).
+    for (const path of ['docs/guides/installing/linux.md', 'docs/guides/blocks-tour.md', 'docs/README.md']) expect(git.show('lighthouse', head, path)).toBe(git.show('lighthouse', imported, path));
+    expect(git.show('lighthouse', head, 'docs/.gitbook/includes/getting-help.md')).toBe(git.show('lighthouse', imported, 'docs/.gitbook/includes/getting-help.md'));
+    expect(git.show('lighthouse', head, 'docs/reference/cli.md')).toContain('{% include "../.gitbook/includes/getting-help.md" %}');
 
     // The exported revision now records the commit, made by GitBook.
     const afterExport = await admin.api.get(`/spaces/${spaceId}/content`);
@@ -208,7 +226,9 @@ describe('git sync', () => {
     expect((await admin.api.post(`/spaces/${copy}/git/import`, { url: withCredentials(url), ref: 'refs/heads/main' })).status).toBe(204);
     expect(await drain()).toBe(1);
     expect((await gitInfo(admin, copy)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
-    expect(await contentByPath(admin, copy)).toEqual(await contentByPath(admin, spaceId));
+    const copied = await contentByPath(admin, copy);
+    expect(Object.keys(copied.reusables)).toEqual(['Getting help']);
+    expect(copied).toEqual(await contentByPath(admin, spaceId));
 
     // Every request to the Git server carried the credentials; none is stored or shown.
     expect(git.authorizations.every((a) => a === `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`)).toBe(true);

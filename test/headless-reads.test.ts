@@ -132,9 +132,8 @@ describe('revisions by id', () => {
     const { admin, spaceId, quickstartId, r1 } = await twoRevisions();
     const page = `/spaces/${spaceId}/revisions/${r1.id}/page/${quickstartId}`;
     for (const [query, field] of [
-      [{ evaluated: 'true' }, 'query.evaluated'],
-      [{ evaluated: 'deterministic-only' }, 'query.evaluated'],
-      [{ dereferenced: 'true' }, 'query.dereferenced'],
+      [{ evaluated: 'sometimes' }, 'query.evaluated'],
+      [{ dereferenced: 'everything' }, 'query.dereferenced'],
       [{ format: 'html' }, 'format'],
       [{ 'format.markdown.refs': 'absolute' }, 'format.markdown.refs'],
     ] as const) {
@@ -145,8 +144,10 @@ describe('revisions by id', () => {
         expect(res.body.error.message).toContain(field);
       }
     }
-    // What is served: evaluated=false, metadata, computed, cachedMetadata.
+    // What is served: every value of evaluated and dereferenced, metadata, computed, cachedMetadata.
     await ok(admin.api.get(page, { evaluated: 'false', metadata: 'false', computed: 'false', cachedMetadata: 'true', dereferenced: 'false' }));
+    await ok(admin.api.get(page, { evaluated: 'true', dereferenced: 'true' }));
+    await ok(admin.api.get(`${page}/document`, { evaluated: 'deterministic-only', dereferenced: 'reusable-contents' }));
   });
 });
 

@@ -84,7 +84,7 @@ describe('site redirects', () => {
     expect(nowLive.status).toBe(307);
     expect(nowLive.headers.location).toBe(`${new URL(url).pathname}/guides`);
 
-    expect((await admin.api.delete(`${base}/${created.body.id}`)).status).toBe(204);
+    expect((await admin.api.delete(`${base}/${created.body.id}`)).status).toBe(205);
     expect((await admin.api.delete(`${base}/${created.body.id}`)).status).toBe(204);
     expect((await open(h.current, `${url}/old/install`)).status).toBe(404);
     expect((await admin.api.patch(`${base}/${created.body.id}`, { permanent: true })).status).toBe(404);

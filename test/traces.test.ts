@@ -2,8 +2,9 @@
 // OTLP/HTTP (JSON) to a receiver started here, in this process. Requests through both adapters (the
 // standalone server's handler and the API mounted in a host Express app) each give one SERVER span named by
 // the operation's route template, with its operationId and status, and under it (same trace, parent = the
-// request's span) the database statements' CLIENT spans, on the suite's storage (PGlite on its thread, or
-// PostgreSQL). No attribute holds the token or a query parameter's value.
+// request's span) the database statements' CLIENT spans, on the suite's storage (PGlite on its thread and
+// PGlite on the server's thread, or PostgreSQL). No attribute holds the token, a query parameter's value or
+// a value sent to the database.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -88,7 +89,10 @@ describe('statement summaries', () => {
   });
 });
 
-describe('traces over OTLP/HTTP', () => {
+// PGlite runs on its own thread by default and on the server's with PGLITE_THREAD=false: both are traced.
+const storageKinds = process.env.DATABASE_URL ? ['postgres'] : ['pglite thread', 'pglite in-process'];
+
+describe.each(storageKinds)('traces over OTLP/HTTP (%s)', (storageKind) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let api: DocsApi;
   let standalone: App;
@@ -97,7 +101,6 @@ describe('traces over OTLP/HTTP', () => {
   let organizationId: string;
   let scratch: ScratchDatabase | undefined;
   let dataDir: string | undefined;
-  const storageKind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -109,7 +112,7 @@ describe('traces over OTLP/HTTP', () => {
       storage = { kind: 'postgres' as const, url: scratch.url };
     } else {
       dataDir = mkdtempSync(path.join(tmpdir(), 'dwapi-traces-'));
-      storage = { kind: 'pglite' as const, dataDir, thread: true }; // the server's PGlite: on its own thread
+      storage = { kind: 'pglite' as const, dataDir, thread: storageKind === 'pglite thread' };
     }
     api = createDocsApi({
       env: { PUBLIC_URL: 'https://api.example', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'traces-test', OTEL_BSP_SCHEDULE_DELAY: '50' },
@@ -146,19 +149,20 @@ describe('traces over OTLP/HTTP', () => {
   /** A fresh W3C trace context: the request's span must join it. */
   function traceparent() {
     traceCount++;
-    const traceId = `${storageKind === 'postgres' ? 'b' : 'a'}${String(traceCount).padStart(31, '0')}`;
+    const traceId = `${{ postgres: 'b', 'pglite thread': 'a', 'pglite in-process': 'd' }[storageKind]}${String(traceCount).padStart(31, '0')}`;
     const parentSpanId = `c${String(traceCount).padStart(15, '0')}`;
     return { traceId, parentSpanId, header: `00-${traceId}-${parentSpanId}-01` };
   }
 
   it(`gives each request one server span, named by its route, with its database spans under it (${storageKind})`, async () => {
     const querySecret = 'query-value-never-in-a-span';
+    const valueSecret = 'sql-value-never-in-a-span';
     const write = traceparent();
     const created = await request(standalone)
       .post(`/v1/orgs/${organizationId}/spaces`)
       .set('Authorization', `Bearer ${token}`)
       .set('traceparent', write.header)
-      .send({ title: 'Traced' });
+      .send({ title: valueSecret });
     expect(created.status).toBe(201);
     const spaceId = created.body.id as string;
 
@@ -219,13 +223,23 @@ describe('traces over OTLP/HTTP', () => {
         expect(span.name).toMatch(/^([A-Z]+( [\w.]+)?|[a-z_]\w*)$/); // a verb and a table, or a prepared statement's name
       }
     }
-    // The write wrote: an INSERT into the spaces among its statements.
-    expect(dbSpansOf(write.traceId).map((s) => s.name)).toContain('INSERT spaces');
+    // The write wrote in a transaction, its BEGIN and COMMIT traced too (PGlite on the server's thread sends them
+    // itself, so they are measured around its transaction); the read ran the hot path's prepared statement.
+    const written = dbSpansOf(write.traceId).map((s) => s.name);
+    expect(written).toContain('INSERT spaces');
+    expect(written.indexOf('BEGIN')).toBeGreaterThanOrEqual(0);
+    expect(written.indexOf('BEGIN')).toBeLessThan(written.indexOf('INSERT spaces'));
+    expect(written.indexOf('COMMIT')).toBeGreaterThan(written.indexOf('INSERT spaces'));
 
-    // Nothing secret anywhere: no token, no query value, in any span's name or attribute.
+    expect(dbSpansOf(read.traceId).map((s) => s.name)).toContain('grant_spaceWithCounters');
+
+    // Nothing secret anywhere: no token, no query value, no value written to the database (nor its id), in
+    // any span's name or attribute.
     const everything = JSON.stringify(receiver.spans);
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(querySecret);
+    expect(everything).not.toContain(valueSecret);
+    expect(everything).not.toContain(spaceId);
     expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
   }, 60_000);
 });

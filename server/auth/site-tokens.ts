@@ -1,7 +1,7 @@
 // The API tokens URL resolution hands out (getPublishedContentByUrl's `apiToken`): short-lived, and able to
 // read exactly the published content of one site a visitor may see (site-token-caller.ts says what). A token
 // is `dwst_<payload>.<signature>`: the payload names the site, its organization, the spaces of the site spaces
-// the visitor may see, and the expiry; the signature is an HMAC-SHA256 with a key of this server (stored
+// the visitor may see, the visitor's claims (page conditions are applied with them) and the expiry; the signature is an HMAC-SHA256 with a key of this server (stored
 // once in `signing_keys`, shared by every process). Verifying one costs no query, and resolving a URL
 // writes nothing: a renderer resolves every URL it serves.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -47,7 +47,7 @@ const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(
 /** A new token for `scope`, valid SITE_TOKEN_LIFETIME_MS from `now`. */
 export async function mintSiteToken(db: Db, scope: Omit<SiteTokenCaller, 'expiresAt'>, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const expiresAt = new Date(now.getTime() + SITE_TOKEN_LIFETIME_MS);
-  const payload = Buffer.from(JSON.stringify({ s: scope.siteId, o: scope.organizationId, p: scope.spaceIds, e: expiresAt.getTime() })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ s: scope.siteId, o: scope.organizationId, p: scope.spaceIds, c: scope.claims ?? {}, e: expiresAt.getTime() })).toString('base64url');
   const signature = sign(await signingKey(db), payload).toString('base64url');
   return { token: `${PREFIX}${payload}.${signature}`, expiresAt };
 }
@@ -62,8 +62,8 @@ export async function siteTokenCaller(db: Db, token: string): Promise<Caller> {
   const expected = sign(await signingKey(db), payload);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Unauthorized('Invalid access token');
-  const { s, o, p, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; o: string; p: string[]; e: number };
+  const { s, o, p, c, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; o: string; p: string[]; c?: Record<string, unknown>; e: number };
   if (e <= Date.now()) throw new Unauthorized('The site API token has expired: resolve the URL again for a new one');
   // No user: a site token acts for the site's readers, and can write nothing that would need an author.
-  return { userId: `site:${s}`, site: { siteId: s, organizationId: o, spaceIds: p, expiresAt: e } };
+  return { userId: `site:${s}`, site: { siteId: s, organizationId: o, spaceIds: p, claims: c ?? {}, expiresAt: e } };
 }

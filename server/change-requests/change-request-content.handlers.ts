@@ -7,6 +7,7 @@ import { hydrateSubtree } from '../content/content-documents.js';
 import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import type { AppHandlers } from '../handler-types.js';
+import { checkElsewhereLinks } from '../content/elsewhere-refs.js';
 import { findChangeRequest } from './change-requests.store.js';
 
 /** The latest revision of a change request, with where its pages open in the app. */
@@ -44,7 +45,7 @@ export const changeRequestContentHandlers = {
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {
     const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    const links = resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId));
+    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId)));
     // In a change request, the broken links "in the change request" are those of this very list.
     return { status: 200, body: linkList(links, query, links.filter((l) => l.status === 'broken').length) };
   },

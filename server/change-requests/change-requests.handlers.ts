@@ -58,6 +58,7 @@ export const changeRequestHandlers = {
         changeRequest: done.changeRequest,
         changes: done.results.map((r) => (r.object === 'deleted_page' ? r : { ...r, page: page(r.page) })),
         insertedFiles: done.insertedFiles.map((f) => toFile(f, links)),
+        ...(done.reusableResults.length > 0 && { reusableContents: done.reusableResults }),
       },
     };
   },

@@ -181,6 +181,7 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     return {
       changeRequest: toChangeRequest(tx, updated.row, updated.creator, space.revisionId, updated.openComments, mayMergeNow),
       results: applied.results,
+      reusableResults: applied.reusableResults,
       insertedFiles: applied.insertedFiles,
     };
   });

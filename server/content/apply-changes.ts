@@ -11,7 +11,8 @@ import { pageDocument, setPageContent, setPageDocument } from './page-content.js
 import { preparedKey, type PreparedFiles } from './file-bytes.js';
 import { keyBetween } from './order-keys.js';
 import { RefResolver } from './ref-resolver.js';
-import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
+import { childrenOf, subtreeIds, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from './revision-content.js';
+import { applyReusableContentChange, type ReusableContentResult } from './reusable-content-changes.js';
 
 type Change = z.output<typeof ChangeRequestContentChange>;
 type Body = Extract<Change, { operation: 'insert_page' }>['document'];
@@ -96,6 +97,8 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   let resolver: RefResolver | undefined;
   const refsFor = (page: StoredPage) => (resolver ??= new RefResolver(next)).markdownRefs(page);
   const touched = new Set<StoredPage>();
+  const touchedReusable = new Set<StoredReusableContent>();
+  const reusableResults: ReusableContentResult[] = [];
 
   for (const [i, change] of changes.entries()) {
     const at = `body.changes[${i}]`;
@@ -209,11 +212,17 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         }
         break;
       }
+      case 'insert_reusable_content':
+      case 'update_reusable_content':
+      case 'delete_reusable_content':
+        reusableResults.push(applyReusableContentChange(next, change, at, refs, ctx.now, touchedReusable));
+        break;
     }
   }
-  // A document of the batch may name a page or a file by the `ref` the batch gave it.
+  // A document of the batch may name a page, a file or a reusable content by the `ref` the batch gave it.
   if (refs.size > 0) for (const page of touched) if (next.pages.includes(page)) setPageDocument(page, withBatchRefs(pageDocument(page).nodes, refs, insertedFiles));
-  return { content: next, results, insertedFiles, fileBytes };
+  if (refs.size > 0) for (const r of touchedReusable) if (r.document) r.document = { ...r.document, nodes: withBatchRefs(r.document.nodes, refs, insertedFiles) };
+  return { content: next, results, reusableResults, insertedFiles, fileBytes };
 }
 
 /**
@@ -224,11 +233,12 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
 function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: StoredFile[]): Block[] {
   const fileIds = new Set(files.map((f) => f.id));
   const replace = (ref: unknown): unknown => {
-    const r = ref as { kind?: string; file?: string; page?: string; url?: string; anchor?: string } | undefined;
+    const r = ref as { kind?: string; file?: string; page?: string; url?: string; anchor?: string; reusableContent?: string } | undefined;
     if (!r || typeof r !== 'object') return ref;
     const named = (name: string | undefined) => (name === undefined ? undefined : refs.get(name));
     if (r.kind === 'file' && named(r.file)) return { ...r, file: named(r.file) };
     if ((r.kind === 'page' || r.kind === 'anchor') && named(r.page)) return { ...r, page: named(r.page) };
+    if (r.kind === 'reusable-content' && named(r.reusableContent)) return { ...r, reusableContent: named(r.reusableContent) };
     if (r.kind === 'url' && named(r.url)) {
       const id = named(r.url)!;
       return fileIds.has(id) ? { kind: 'file', file: id } : { kind: 'page', page: id };

@@ -1,9 +1,12 @@
 import type { contentOperations } from '../../contract/content.js';
 import type { AppHandlers } from '../handler-types.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from './revision-view.js';
-import { backlinkList, brokenCount, linkList, resolverFor } from './link-lists.js';
+import { backlinkList, linkList, resolverFor } from './link-lists.js';
 import { openChangeRequestContents, spaceContent } from './space-content.js';
 import { applyTemplate } from './template-apply.js';
+import { checkElsewhereLinks } from './elsewhere-refs.js';
+import { documentShape } from '../revisions/document-options.js';
+import { readPage } from '../revisions/page-read.js';
 import { hydrateSubtree } from './content-documents.js';
 
 // The tree, file and one-page reads read the revision without its Documents and load the page's
@@ -35,23 +38,33 @@ export const contentHandlers = {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     const page = findPage(revision.content, params.pageId);
     await hydrateSubtree(ctx.db, revision.content, page);
+    // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
+    if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {
+      return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, { evaluated: query.evaluated })) };
+    }
     return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listSpaceLinks({ grant, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
-    const inChangeRequests = (await openChangeRequestContents(ctx, grant.row.id)).reduce((n, c) => n + brokenCount(ctx, c), 0);
-    return { status: 200, body: linkList(resolverFor(ctx, revision.content).allLinks(), query, inChangeRequests) };
+    const own = resolverFor(ctx, revision.content).allLinks();
+    const inOpen = (await openChangeRequestContents(ctx, grant.row.id)).flatMap((c) => resolverFor(ctx, c).allLinks());
+    // One look-up of the spaces and users both name (elsewhere-refs.ts), so both count broken alike.
+    const checked = await checkElsewhereLinks(ctx, grant.row.organizationId, [...own, ...inOpen]);
+    const inChangeRequests = checked.slice(own.length).filter((l) => l.status === 'broken').length;
+    return { status: 200, body: linkList(checked.slice(0, own.length), query, inChangeRequests) };
   },
   async listSpacePageLinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);
     const page = findPage(revision.content, params.pageId);
-    // The broken links of this page as the open change requests have it.
-    let inChangeRequests = 0;
-    for (const content of await openChangeRequestContents(ctx, grant.row.id)) {
-      const own = content.pages.find((p) => p.id === page.id);
-      if (own) inChangeRequests += resolverFor(ctx, content).linksOf(own).filter((l) => l.status === 'broken').length;
-    }
-    return { status: 200, body: linkList(resolverFor(ctx, revision.content).linksOf(page), query, inChangeRequests) };
+    // The broken links of this page as the open change requests have it, checked with its own in one look-up.
+    const own = resolverFor(ctx, revision.content).linksOf(page);
+    const inOpen = (await openChangeRequestContents(ctx, grant.row.id)).flatMap((content) => {
+      const there = content.pages.find((p) => p.id === page.id);
+      return there ? resolverFor(ctx, content).linksOf(there) : [];
+    });
+    const checked = await checkElsewhereLinks(ctx, grant.row.organizationId, [...own, ...inOpen]);
+    const inChangeRequests = checked.slice(own.length).filter((l) => l.status === 'broken').length;
+    return { status: 200, body: linkList(checked.slice(0, own.length), query, inChangeRequests) };
   },
   async listSpacePageBacklinks({ grant, params, query }, ctx) {
     const { revision } = await spaceContent(ctx, grant.row);

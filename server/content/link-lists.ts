@@ -36,11 +36,6 @@ export function linkList(links: FoundLink[], query: { page?: string; limit?: num
   };
 }
 
-/** The number of broken links of a content. */
-export function brokenCount(ctx: Ctx, content: RevisionContent): number {
-  return resolverFor(ctx, content).allLinks().filter((l) => l.status === 'broken').length;
-}
-
 /** The pages of the revision that link to the page or file `target`, as backlink items. */
 export function backlinkList(
   ctx: Ctx,

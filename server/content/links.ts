@@ -3,7 +3,8 @@
 // format use (ref-resolver.ts), so the checker says what the site shows. A target is: an internal URL of
 // the app (`in-app`); another absolute URL (`ok`: external sites are not fetched); a page, an anchor of a
 // page, a file of the revision (`ok`), whether named by reference, by id or by a relative path
-// (`guide/setup`, `../setup.md`, `/guide`) or a file name; a reference to another space, a user, … (`ok`:
+// (`guide/setup`, `../setup.md`, `/guide`) or a file name; a space or a user (`ok` here; the list handlers
+// mark broken those that resolve to nothing, as the site sees them: elsewhere-refs.ts); a collection, … (`ok`:
 // not this revision's to check); anything that resolves to nothing (`broken`). Markdown was read with
 // GFM when it was written, so bare URLs are links too.
 import type { components } from '../../generated/types.js';

@@ -9,7 +9,8 @@
 // (`<mark style>`) marks, links and images with their references, inline and block math, lists (ordered
 // with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
-// references, updates, expandables (`<details>`), image blocks (`<figure>`), dividers and raw HTML. What
+// references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
+// (`{% include "…" %}`), dividers and raw HTML. What
 // Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
 // the Document. Block keys are not made here: block-keys.ts gives them.
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
@@ -193,8 +194,40 @@ function figuresBlock(html: string, state: ReadState): Block | undefined {
   return block('images', images);
 }
 
-const detailsOpening = /^<details(\s+open)?>\s*<summary>([\s\S]*)<\/summary>\s*$/i;
+// GitBook writes an expandable in several shapes: `<details>` and `<summary>` on consecutive lines (one
+// HTML block), or a blank line between them (two HTML blocks), `<details open>`, a summary over several
+// lines, and the first content lines right after `</summary>` (in the summary's HTML block).
+const detailsStart = /^<details(\s+open(?:=(?:"[^"]*"|'[^']*'|[^\s>]*))?)?\s*>\s*([\s\S]*)$/i;
+const summaryPart = /^<summary>([\s\S]*?)<\/summary>[ \t]*(?:\r?\n([\s\S]*))?$/i;
 const detailsClosing = /^<\/details>\s*$/i;
+const isDetailsStart = (n: Md.RootContent) => n.type === 'html' && /^<details[\s>]/i.test(n.value);
+
+interface DetailsOpening {
+  title: string;
+  open: boolean;
+  /** How many sibling nodes the opening takes (1, or 2 with a blank line before `<summary>`). */
+  taken: number;
+  /** Markdown after `</summary>` in the same HTML block: the expandable's first lines. */
+  rest: string;
+}
+
+/** The expandable opening at `nodes[i]`, in any of the shapes above; undefined when there is none. */
+function detailsOpeningAt(nodes: Md.RootContent[], i: number): DetailsOpening | undefined {
+  const node = nodes[i];
+  if (node.type !== 'html') return undefined;
+  const start = detailsStart.exec(node.value);
+  if (!start) return undefined;
+  let summary: RegExpExecArray | null;
+  let taken = 1;
+  if (start[2].trim() !== '') summary = summaryPart.exec(start[2].trim());
+  else {
+    const next = nodes[i + 1];
+    summary = next?.type === 'html' ? summaryPart.exec(next.value.trim()) : null;
+    taken = 2;
+  }
+  if (!summary) return undefined;
+  return { title: textOfHast(fromHtml(summary[1], { fragment: true })).replace(/\s+/g, ' ').trim(), open: start[1] !== undefined, taken, rest: summary[2] ?? '' };
+}
 
 /** The blocks of mdast siblings; `<details>` … `</details>` among them become expandable blocks. */
 function toBlocks(children: Md.Node[], state: ReadState): Block[] {
@@ -202,18 +235,19 @@ function toBlocks(children: Md.Node[], state: ReadState): Block[] {
   const nodes = children as Md.RootContent[];
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
-    const opening = node.type === 'html' ? detailsOpening.exec(node.value) : null;
+    const opening = detailsOpeningAt(nodes, i);
     if (opening) {
       let depth = 1;
-      let j = i + 1;
+      let j = i + opening.taken;
       for (; j < nodes.length; j++) {
         const n = nodes[j];
-        if (n.type === 'html' && detailsOpening.test(n.value)) depth++;
+        if (isDetailsStart(n)) depth++;
         if (n.type === 'html' && detailsClosing.test(n.value) && --depth === 0) break;
       }
       if (j < nodes.length) {
-        const title = textOfHast(fromHtml(opening[2], { fragment: true })).trim();
-        out.push(block('expandable', toBlocks(nodes.slice(i + 1, j), state), { title, ...(opening[1] && { defaultExpanded: true }) }));
+        const first = opening.rest.trim() === '' ? [] : toBlocks(parseMarkdown(opening.rest).children, state);
+        const inner = [...first, ...toBlocks(nodes.slice(i + opening.taken, j), state)];
+        out.push(block('expandable', inner, { title: opening.title, ...(opening.open && { defaultExpanded: true }) }));
         i = j;
         continue;
       }
@@ -260,6 +294,13 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
     }
     case 'content-ref':
       return { object: 'block', type: 'content-ref', isVoid: true, data: { ref: state.refs.read(a.url ?? '') } };
+    case 'include': {
+      // A target that reads as no reusable content (an id without a repository to resolve it) is its id.
+      const path = a.path ?? '';
+      const read = state.refs.read(path);
+      const ref = read.kind === 'reusable-content' ? read : { kind: 'reusable-content' as const, reusableContent: path };
+      return { object: 'block', type: 'reusable-content', isVoid: true, data: { ref } };
+    }
     case 'embed': {
       const { url = '', ...rest } = a;
       return { object: 'block', type: 'embed', isVoid: true, data: { url, ...tagData(rest, ['fullWidth']) }, ...(node.children.length > 0 && { nodes: inner() }) };
@@ -437,8 +478,11 @@ function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState)
         case 'mention':
         case 'button': {
           const children = inlinesToMd(node.nodes, state);
-          const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : state.refs.label(data.ref) }];
-          out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
+          const plain = state.refs.text?.(data.ref);
+          const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : (plain ?? state.refs.label(data.ref)) }];
+          // Where references that lead nowhere are text (the published site), a user mention is its name, not a dead link.
+          if (plain !== undefined) out.push(...label);
+          else out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
           break;
         }
         case 'inline-image':
@@ -596,6 +640,10 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
         return [{ type: 'paragraph', children: [link] }, ...inner()];
       }
       return [liquid('file', { src: state.refs.write(data.ref as ContentRefValue) }, inner())];
+    case 'reusable-content':
+      // In HTML (the site, the PDF) the reference itself shows nothing; in Markdown it is GitBook's include.
+      if (state.html) return [];
+      return [liquid('include', { path: state.refs.write(data.ref as ContentRefValue) }, [])];
     case 'content-ref': {
       const url = state.refs.write(data.ref as ContentRefValue);
       const label = state.refs.label(data.ref as ContentRefValue);

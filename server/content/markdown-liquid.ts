@@ -5,12 +5,13 @@
 //   Any blocks.                        {% tab title="npm" %}          {% file src="fil_…" %}
 //   {% endhint %}                      …                              Caption.
 //                                      {% endtab %}                   {% endfile %}
-//                                      {% endtabs %}
+//                                      {% endtabs %}                  {% include "…/snippet.md" %}
 //
 // Each tag line is read as one flow token (it interrupts a paragraph, so tags need no blank lines around
 // them); a transform then pairs an opening tag with its closing tag among the same siblings and gathers
 // the blocks between into a node: a `hint` (with its `style`: info, warning, danger or success) or a
-// `liquid` node with the tag's name and attributes. `embed` and `file` may stand alone (no closing tag).
+// `liquid` node with the tag's name and attributes. `embed` and `file` may stand alone (no closing tag);
+// `include` (a reusable content, its path or id quoted, read into the attribute `path`) always does.
 // Any other tag with no partner stays its text, in a paragraph. Writing, a node is its tags around its
 // blocks, attribute values have `&`, `"` and line ends written as entities, and a text `{%` is escaped
 // (`\{%`) so it never reads back as a tag. Used by the content conversions (markdown-document.ts), the
@@ -27,7 +28,9 @@ export type HintStyle = (typeof hintStyles)[number];
 const containerTags = ['hint', 'tabs', 'tab', 'stepper', 'step', 'columns', 'column', 'code', 'content-ref', 'updates', 'update'] as const;
 /** Tags that may stand alone, or hold a caption up to their closing tag. */
 const voidTags = ['embed', 'file'] as const;
-export type LiquidName = (typeof containerTags)[number] | (typeof voidTags)[number];
+/** Tags that are one line, never holding anything. */
+const lineTags = ['include'] as const;
+export type LiquidName = (typeof containerTags)[number] | (typeof voidTags)[number] | (typeof lineTags)[number];
 const allTags = new Set<string>([...containerTags, ...voidTags]);
 
 declare module 'micromark-util-types' {
@@ -70,6 +73,7 @@ declare module 'mdast' {
 
 const tagLine = /^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
 const attribute = /([A-Za-z][\w-]*)="([^"]*)"/g;
+const includeLine = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
 const isLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
 
 interface ParsedTag {
@@ -87,6 +91,8 @@ export function encodeAttribute(value: string): string {
 }
 
 function parseTag(line: string): ParsedTag | undefined {
+  const include = includeLine.exec(line);
+  if (include) return { closing: false, name: 'include', attributes: { path: decode(include[1]) } };
   const match = tagLine.exec(line);
   if (!match || !allTags.has(match[2])) return undefined;
   const attributes: Record<string, string> = {};
@@ -158,6 +164,10 @@ function gather(children: Md.RootContent[]): Md.RootContent[] {
     }
     const tag = parseTag(child.value);
     const node = tag && !tag.closing ? nodeOf(tag, child) : undefined;
+    if (node && (lineTags as readonly string[]).includes(tag!.name)) {
+      into.push(node);
+      continue;
+    }
     if (node) {
       open.push({ node, tag: child, into });
       into = node.children as Md.RootContent[];
@@ -222,6 +232,7 @@ const writeHint: Handle = (node: Hint, _parent, state, info) => {
 };
 
 const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
+  if (node.name === 'include') return `{% include "${encodeAttribute(node.attributes.path ?? '')}" %}`;
   const open = openingTag(node.name, node.attributes);
   if ((voidTags as readonly string[]).includes(node.name) && node.children.length === 0) return open;
   const inner = state.containerFlow(node, info);

@@ -14,6 +14,11 @@ export interface MarkdownRefs {
   read(url: string): ContentRefShape;
   /** A readable label for a reference (a content reference's link text). */
   label(ref: ContentRefValue): string;
+  /**
+   * Set where a reference that leads nowhere is shown as text rather than as a link (the published site): the
+   * text for a reference to write as text (its label), undefined for one to write as a link.
+   */
+  text?(ref: ContentRefValue): string | undefined;
 }
 
 const idKinds: Record<string, 'page' | 'file' | 'space' | 'user' | 'collection'> = { pag: 'page', fil: 'file', spc: 'space', usr: 'user', col: 'collection' };

@@ -3,6 +3,7 @@
 // format (relative `.md` paths, as GitBook's Git Sync writes), the published site (its own page and file
 // URLs) and the link checker (what resolves to nothing is broken), so they all agree.
 import type { ContentRefShape } from '../../contract/document.js';
+import type { ElsewhereTargets } from './elsewhere-refs.js';
 import { defaultRefs, readId, refId, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 import { pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
@@ -139,30 +140,36 @@ export class RefResolver {
 
   /**
    * References as the published site writes them from the page `from`: pages and anchors as the site's
-   * page URLs, files as the site's stable file URLs, other URLs as they are; a reference that resolves to
-   * nothing here (another space, a user, a missing page) links nowhere.
+   * page URLs, files as the site's stable file URLs, other URLs as they are, spaces and users as `elsewhere`
+   * says (elsewhere-refs.ts: a space's URL and title, a user's name). A reference that resolves to nothing
+   * here (a missing page, an unknown space or user) is written as its text, not as a link that leads nowhere.
    */
-  siteRefs(from: StoredPage, site: { page(page: StoredPage): string; file(file: StoredFile): string }): MarkdownRefs {
+  siteRefs(from: StoredPage, site: { page(page: StoredPage): string; file(file: StoredFile): string }, elsewhere?: ElsewhereTargets): MarkdownRefs {
     const markdown = this.markdownRefs(from);
-    return {
-      write: (ref) => {
-        const resolved = this.resolve(ref, from);
-        switch (resolved.kind) {
-          case 'page':
-            return `${site.page(resolved.page)}${resolved.anchor ? `#${encodeURIComponent(resolved.anchor)}` : ''}`;
-          case 'anchor':
-            return `#${encodeURIComponent(resolved.anchor)}`;
-          case 'file':
-            return site.file(resolved.file);
-          case 'external':
-            return resolved.url;
-          default:
-            return '';
-        }
-      },
-      read: markdown.read,
-      label: markdown.label,
+    const write = (ref: ContentRefValue): string => {
+      const resolved = this.resolve(ref, from);
+      switch (resolved.kind) {
+        case 'page':
+          return `${site.page(resolved.page)}${resolved.anchor ? `#${encodeURIComponent(resolved.anchor)}` : ''}`;
+        case 'anchor':
+          return `#${encodeURIComponent(resolved.anchor)}`;
+        case 'file':
+          return site.file(resolved.file);
+        case 'external':
+          return resolved.url;
+        case 'elsewhere':
+          return resolved.ref.kind === 'space' ? (elsewhere?.spaces.get(resolved.ref.space)?.url ?? '') : '';
+        default:
+          return '';
+      }
     };
+    const label = (ref: ContentRefValue): string => {
+      // An id says nothing to a reader: what is not known here is named by its kind.
+      if (ref?.kind === 'space') return elsewhere?.spaces.get(ref.space)?.title ?? 'unknown space';
+      if (ref?.kind === 'user') return elsewhere?.users.get(ref.user)?.displayName ?? 'unknown user';
+      return markdown.label(ref);
+    };
+    return { write, read: markdown.read, label, text: (ref) => (write(ref) === '' ? label(ref) : undefined) };
   }
 
   /**

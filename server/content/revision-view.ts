@@ -9,6 +9,7 @@ import { pageDocument, pageMarkdown } from './page-content.js';
 import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
 import { documentIdOf } from './document-ids.js';
+import { isReaderView } from './reader-views.js';
 import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from './revision-content.js';
 import type { RevisionGit, StoredRevision } from './revisions.store.js';
 
@@ -52,7 +53,8 @@ export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionConten
 
 /** The `markdown` format of a page of `content`: references as relative paths (ref-resolver.ts). */
 export function markdownOfPage(content: RevisionContent, page: StoredPage, revisionId?: string): string {
-  return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && `${revisionId}\u0000${page.id}`);
+  // A reader's view links differently to pages it does not hold: not cached under the revision's id.
+  return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && !isReaderView(content) ? `${revisionId}\u0000${page.id}` : undefined);
 }
 
 function pageView(

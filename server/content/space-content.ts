@@ -3,16 +3,27 @@ import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
+import { forReader, tokenVisitor } from '../headless/reader-content.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
-import { ownPages } from './content-documents.js';
+import { hydratePages, ownPages } from './content-documents.js';
 import { loadContents, loadRevision, type LoadOptions, type StoredRevision } from './revisions.store.js';
 
-/** The space's current revision, with where its pages open in the app (`options`: revisions.store.ts). */
+/** The space's current revision, with where its pages open in the app (a site token's reader: the pages it may see; `options`: revisions.store.ts). */
 export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptions = {}): Promise<{ where: ContentLocation; revision: StoredRevision }> {
   const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt, options);
-  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision };
+  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: await readerView(ctx, revision) };
+}
+
+/**
+ * The revision as the caller may read it (headless/reader-content.ts `forReader`). A site token's view that
+ * leaves out pages whose condition fails reads every page's Document (the files only those pages refer to
+ * go with them), so a revision read without its Documents loads them first when some page has a condition.
+ */
+export async function readerView(ctx: Ctx, revision: StoredRevision): Promise<StoredRevision> {
+  if (tokenVisitor(ctx) && revision.content.pages.some((p) => p.condition)) await hydratePages(ctx.db, revision.content.pages);
+  return forReader(ctx, revision);
 }
 
 /** The contents of the open change requests of the space, with their Documents (for their broken-link counts). */

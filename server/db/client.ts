@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
+import { tracedPGlite } from './pglite-traced.js';
 import { countStatement, statementCountingLogger } from './query-count.js';
 import type { QueryTracer } from './query-trace.js';
 import { sqlLiteral } from './sql-literal.mjs';
@@ -84,7 +85,7 @@ export type StorageConfig =
     } & PoolLimits
   | {
       kind: 'pglite';
-      /** Told of every statement sent to the PGlite thread (traces, server/telemetry/); not used with `pglite` or `thread: false`. */
+      /** Told of every statement sent to PGlite, on its thread or on this one (traces, server/telemetry/). */
       tracer?: QueryTracer;
       /** The data folder; in memory when absent. */
       dataDir?: string;
@@ -147,12 +148,13 @@ export function createDb(config: StorageConfig): Database {
     };
   }
   const thread = config.pglite || config.thread === false ? undefined : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir, tracer: config.tracer });
-  const client =
-    config.pglite ??
-    thread?.asPGlite() ??
-    new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) });
+  const inProcess = thread
+    ? undefined
+    : (config.pglite ?? new PGlite({ dataDir: config.dataDir, ...(config.loadDataDir && { loadDataDir: new Blob([config.loadDataDir as Uint8Array<ArrayBuffer>]) }) }));
+  // On this thread, statements are traced where they are sent to PGlite (pglite-traced.ts).
+  const client = thread?.asPGlite() ?? (config.tracer ? tracedPGlite(inProcess!, config.tracer) : inProcess!);
   const db = drizzlePglite(client, { schema, logger: statementCountingLogger });
-  directQueries.set(db as unknown as Db, thread ? async (name, text, params) => (await thread.execute(name, text, params)).rows : pgliteDirectQuery(client));
+  directQueries.set(db as unknown as Db, thread ? async (name, text, params) => (await thread.execute(name, text, params)).rows : pgliteDirectQuery(inProcess!, config.tracer));
   return {
     db: db as unknown as Db,
     migrate: async ({ afterwards } = {}) => ({ applied: await migrateCounting(db as unknown as Db, () => migratePglite(db, { migrationsFolder }), afterwards), waited: false }),
@@ -301,9 +303,9 @@ function transactionQuery(tx: Db): DirectQuery {
  * PGlite parses and plans every query it is sent. A hot query is PREPAREd once in PGlite's only session
  * and then EXECUTEd, which plans nothing (about half the cost of the access query, measured).
  */
-function pgliteDirectQuery(client: PGlite): DirectQuery {
+function pgliteDirectQuery(client: PGlite, tracer: QueryTracer | undefined): DirectQuery {
   const prepared = new Map<string, Promise<unknown>>();
-  return async (name, text, params) => {
+  const run = async (name: string, text: string, params: unknown[]) => {
     let ready = prepared.get(name);
     if (!ready) {
       ready = client.exec(`PREPARE ${name} AS ${text}`);
@@ -312,6 +314,14 @@ function pgliteDirectQuery(client: PGlite): DirectQuery {
     await ready;
     // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals.
     return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`)).rows;
+  };
+  if (!tracer) return run;
+  // Traced as the statement it prepares, by its name: the EXECUTE text holds the values, never recorded.
+  return (name, text, params) => {
+    const end = tracer.start(text, name);
+    const answer = run(name, text, params);
+    if (end) answer.then(() => end(), end);
+    return answer;
   };
 }
 

@@ -1,5 +1,6 @@
 // What the storages tell a tracer about each statement they send, at their driver boundary: node-postgres
-// clients (client.ts) and the PGlite thread (pglite-thread.ts). The tracer itself (server/telemetry/) is
+// clients (client.ts), the PGlite thread (pglite-thread.ts) and PGlite on the server's thread
+// (pglite-traced.ts). The tracer itself (server/telemetry/) is
 // loaded only when traces are configured; without one, a storage checks one field per statement.
 
 /** Called when a statement is answered, with its error if it failed. */

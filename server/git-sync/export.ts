@@ -2,28 +2,40 @@
 // the branch's head, keeping the repository's other files, and pushed. The commit's author is the creator
 // of the change request whose merge made the revision (else the caller). Nothing is written to the space
 // until the push succeeded; then the revision records the commit (`git`, createdByGitBook) and where its
-// pages and files are. When the branch moved since the last sync, the export fails naming the pages
-// changed on both sides, unless `force`.
+// pages and files are. When the branch moved since the last sync, the repository's changes are merged
+// with the space's (three-way against the last sync, as an import merges: import.ts `plan`): the commit
+// holds both, and so does the space (a new revision); pages changed on both sides make the export fail
+// naming them, unless `force`, which writes the space's content over the branch.
 import { and, eq, inArray } from 'drizzle-orm';
-import { loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
+import { stableJson } from '../content/block-keys.js';
+import { mergeContent } from '../content/merge.js';
+import type { RevisionContent } from '../content/revision-content.js';
+import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
 import { changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
-import { writeRepository } from './format/index.js';
-import { conflictsOf, idsChangedInRepository, pagesChangedInSpace } from './changes.js';
+import { Conflict as MergeConflict } from '../errors.js';
+import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
+import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
 import type { CommitAuthor, TreeFile } from './work-repository.js';
 import { withWorkRepository } from './work-repository.js';
 
-/** The bytes of the files of the content, by file id. */
-async function fileBytesOf(db: Db, spaceId: string, current: StoredRevision): Promise<Map<string, Uint8Array>> {
-  const ids = current.content.files.map((f) => f.id);
-  if (ids.length === 0) return new Map();
+/** The bytes of `content`'s files: the space's, and the repository's for files a merge took from it. */
+async function fileBytesOf(db: Db, spaceId: string, content: RevisionContent, current: RevisionContent, merged?: Planned): Promise<Map<string, Uint8Array>> {
+  const before = new Map(current.files.map((f) => [f.id, stableJson(f)]));
+  const fromRepository = new Set(merged ? content.files.filter((f) => merged.imported.fileBytes.has(f.id) && before.get(f.id) !== stableJson(f)).map((f) => f.id) : []);
+  const ids = content.files.map((f) => f.id).filter((id) => !fromRepository.has(id));
+  const out = new Map<string, Uint8Array>([...fromRepository].map((id) => [id, merged!.imported.fileBytes.get(id)!]));
+  if (ids.length === 0) return out;
   const rows = await db
     .select({ fileId: contentFiles.fileId, bytes: contentFiles.bytes })
     .from(contentFiles)
     .where(and(eq(contentFiles.spaceId, spaceId), inArray(contentFiles.fileId, ids)));
-  return new Map(rows.map((r) => [r.fileId, new Uint8Array(r.bytes as Buffer)]));
+  for (const r of rows) out.set(r.fileId, new Uint8Array(r.bytes as Buffer));
+  return out;
 }
 
 /** Who the commit is by: the creator of the change request merged into this revision, else the caller. */
@@ -38,17 +50,49 @@ async function authorOf(db: Db, spaceId: string, revisionId: string, callerId: s
   return caller ?? { name: 'GitBook', email: 'git-sync@localhost' };
 }
 
-/** The tree of the new commit: the head's files, without those the docs had at the last sync, with the written ones. */
+/** The tree of the new commit: the head's files, without those the docs had (at the last sync, or in the head read), with the written ones. */
 async function nextTree(
   head: Map<string, TreeFile>,
-  previousPaths: Map<string, string> | undefined,
+  previousPaths: Iterable<string>,
   written: Map<string, Uint8Array>,
   writeBlob: (bytes: Uint8Array) => Promise<string>,
 ): Promise<Map<string, TreeFile>> {
   const tree = new Map(head);
-  for (const path of previousPaths?.values() ?? []) tree.delete(path);
+  for (const path of previousPaths) tree.delete(path);
   for (const [path, bytes] of written) tree.set(path, { oid: await writeBlob(bytes), mode: '100644' });
   return tree;
+}
+
+/**
+ * The paths whose file the branch keeps as it is: those of pages and reusable contents the space left
+ * exactly as they were at the sync (their place among siblings aside: SUMMARY.md says it), where the
+ * branch's file at that path is the one the sync recorded, or, in a merge, the one the merge read for them
+ * (then it is the repository's change); never those of `divergent` pages (an import's merge took the
+ * space's content for them). A file someone wrote by hand in Git is not rewritten in this server's
+ * Markdown style by an export that did not change its page.
+ */
+function keptPaths(base: StoredRevision | undefined, current: RevisionContent, written: Map<string, string>, head: Map<string, TreeFile>, merged: Planned | undefined, divergent: string[] = []): Set<string> {
+  const kept = new Set<string>();
+  if (!base) return kept;
+  const print = (record: object) => stableJson({ ...record, position: undefined, updatedAt: undefined });
+  const before = new Map([...base.content.pages, ...base.content.reusableContents].map((r) => [r.id, print(r)]));
+  const unchanged = new Set([...current.pages.filter((p) => p.type === 'document'), ...current.reusableContents].filter((r) => before.get(r.id) === print(r)).map((r) => r.id));
+  for (const id of divergent) unchanged.delete(id);
+  for (const [id, path] of written) {
+    if (!unchanged.has(id) || !head.has(path)) continue;
+    const synced = base.git?.blobs[id];
+    if (merged ? merged.imported.paths.get(id) === path : synced?.path === path && synced.oid === head.get(path)!.oid) kept.add(path);
+  }
+  return kept;
+}
+
+interface Pushed {
+  commit: string;
+  blobs: RevisionGit['blobs'];
+  changed: boolean;
+  message: string;
+  /** The repository's changes merged into the space's content, when the branch had moved. */
+  merged?: Planned;
 }
 
 /** Runs the export; returns the outcome it recorded. */
@@ -59,13 +103,12 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
   const record = await lockRecord(db, payload.spaceId);
   const current = await loadRevision(db, space.revisionId, space.createdAt);
   const base = record?.revision ? (record.revision === current.id ? current : await loadRevision(db, record.revision, space.createdAt)) : undefined;
-  const fileBytes = await fileBytesOf(db, payload.spaceId, current);
   const author = await authorOf(db, payload.spaceId, current.id, payload.requestedBy);
   const previousGit = current.git ?? base?.git;
   const previousPaths = previousGit && new Map(Object.entries(previousGit.blobs).map(([id, b]) => [id, b.path]));
   const message = payload.commitMessage ?? `Update from GitBook (${space.title})`;
 
-  const pushed = await withWorkRepository(op.remote, op.limits, async (repo) => {
+  const pushed = await withWorkRepository(op.remote, op.limits, async (repo): Promise<Pushed> => {
     const head = await repo.remoteHead(payload.ref);
     let headFiles = new Map<string, TreeFile>();
     let headTree: string | undefined;
@@ -74,55 +117,105 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       headFiles = await repo.listFiles(head);
       headTree = await repo.treeOf(head);
     }
+    // Where the docs are: the branch's `.gitbook.yaml` (root, structure, redirects), written back as it is.
+    const configPath = joinPath(payload.projectDirectory ?? '', CONFIG_FILE);
+    const configEntry = headFiles.get(configPath);
+    const config = readConfig(configEntry ? await repo.readFiles(new Map([[configPath, configEntry]]), '') : new Map(), payload.projectDirectory ?? '');
+    let content = current.content;
+    let merged: Planned | undefined;
     if (head && record?.commit && head !== record.commit && !payload.force && !payload.standalone) {
-      const inRepository = idsChangedInRepository(base?.git, headFiles);
-      const conflicts = conflictsOf(current.content, pagesChangedInSpace(base?.content, current.content), inRepository ?? new Set(), previousGit);
-      throw new OperationRefused(
-        `The branch ${payload.ref} moved since the last sync (it is at ${head}, the sync at ${record.commit})` +
-          (conflicts.length > 0 ? `, and these pages changed on both sides: ${conflicts.map((c) => c.path).join(', ')}` : '') +
-          '. Import it first, or export with force to overwrite it',
-        conflicts,
-      );
+      // The branch moved: its changes since the sync are merged with the space's (plan refuses pages changed on both).
+      const files = await repo.readFiles(headFiles, payload.projectDirectory ?? '');
+      merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files }, current, base, op.job.now(), record?.divergent);
+      content = merged.content;
     }
-    const written = writeRepository(current.content, fileBytes, { projectDirectory: payload.projectDirectory, previousPaths });
-    const tree = await nextTree(headFiles, previousPaths, written.files, (bytes) => repo.writeBlob(bytes));
+    const fileBytes = await fileBytesOf(db, payload.spaceId, content, current.content, merged);
+    const paths = new Map([...(previousPaths ?? []), ...(merged?.imported.paths ?? [])]);
+    const written = writeRepository(content, fileBytes, {
+      projectDirectory: payload.projectDirectory,
+      previousPaths: paths,
+      structure: config.structure,
+      redirects: config.redirects,
+    });
+    // It says what was written by: the branch's own file stays, comments and all.
+    if (configEntry) written.files.delete(configPath);
+    const kept = keptPaths(base, current.content, written.paths, headFiles, merged, record?.divergent);
+    for (const path of kept) written.files.delete(path);
+    const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
+    const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
     const blobs: RevisionGit['blobs'] = {};
     for (const [id, path] of written.paths) {
       const file = tree.get(path);
       if (file) blobs[id] = { oid: file.oid, path };
     }
-    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head) };
+    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged };
     const commit = await repo.writeCommit(treeOid, head, message, author, op.job.now());
     await repo.push(commit, payload.ref);
-    return { commit, blobs, changed: true, message };
+    return { commit, blobs, changed: true, message, merged };
   });
 
-  const outcome: Outcome = {
-    state: 'success',
-    result: pushed.changed ? 'applied' : 'unchanged',
-    commit: pushed.commit,
-    timestamp: payload.timestamp,
-    ...(!payload.standalone && { synced: { commit: pushed.commit, revision: current.id } }),
-  };
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
-    if (!payload.standalone) {
-      const git: RevisionGit = {
-        commit: {
-          oid: pushed.commit,
-          message: pushed.message,
-          createdByGitBook: pushed.changed || current.git?.commit?.createdByGitBook === true,
-          ref: payload.ref,
-          ...(payload.commitURL && { url: `${payload.commitURL}${pushed.commit}` }),
-        },
-        blobs: pushed.blobs,
-      };
-      // The revision exported may be the space's first, which has no row until something is written.
-      const [row] = await tx.select({ id: contentRevisions.id }).from(contentRevisions).where(eq(contentRevisions.id, current.id));
-      if (row) await tx.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, current.id));
+  return jobCtx(op).transaction(async (tx) => {
+    const [locked] = await tx.db.select().from(spaces).where(eq(spaces.id, payload.spaceId)).for('update');
+    if (!locked || locked.deletedAt) {
+      const outcome: Outcome = { state: 'failure', error: `The space was deleted while the export ran${pushed.changed ? ` (the commit ${pushed.commit} was pushed to ${payload.ref})` : ''}`, commit: pushed.commit };
+      await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
+      return outcome;
     }
-    await recordOutcome(tx, payload.spaceId, op.job.job.id, outcome, op.job.now());
+    const git: RevisionGit = {
+      commit: {
+        oid: pushed.commit,
+        message: pushed.message,
+        createdByGitBook: pushed.changed || current.git?.commit?.createdByGitBook === true,
+        ref: payload.ref,
+        ...(payload.commitURL && { url: `${payload.commitURL}${pushed.commit}` }),
+      },
+      blobs: pushed.blobs,
+    };
+    let synced = current.id;
+    let revision: string | undefined;
+    if (pushed.merged) {
+      // The content of the commit is a revision of its own (the sync's new base); the space takes it, or,
+      // when it changed while the export ran, that content merged with what it holds now.
+      const mergedRevision = await insertRevision(tx, payload.spaceId, { parents: [current.id], type: 'update', content: pushed.merged.content });
+      await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, mergedRevision.id));
+      await saveImportedFiles(tx, payload.spaceId, pushed.merged);
+      synced = mergedRevision.id;
+      revision = mergedRevision.id;
+      if (locked.revisionId !== current.id) {
+        const latest = await loadRevision(tx.db, locked.revisionId, locked.createdAt);
+        let content: RevisionContent;
+        try {
+          content = mergeContent(current.content, pushed.merged.content, latest.content);
+        } catch (err) {
+          if (!(err instanceof MergeConflict)) throw err;
+          const outcome: Outcome = {
+            state: 'failure',
+            error: `The commit ${pushed.commit} was pushed to ${payload.ref}, but the space changed while the export ran on what the repository changed (${err.message}): import to take the repository's changes`,
+            commit: pushed.commit,
+          };
+          await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
+          return outcome;
+        }
+        revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
+      }
+      await tx.db.update(spaces).set({ revisionId: revision, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
+      await enqueueSpaceIndexing(tx, payload.spaceId);
+      await emitSpaceContentUpdated(tx, payload.spaceId, revision);
+    } else if (!payload.standalone) {
+      // The revision exported may be the space's first, which has no row until something is written.
+      const [row] = await tx.db.select({ id: contentRevisions.id }).from(contentRevisions).where(eq(contentRevisions.id, current.id));
+      if (row) await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, current.id));
+    }
+    const outcome: Outcome = {
+      state: 'success',
+      result: pushed.changed || pushed.merged ? 'applied' : 'unchanged',
+      commit: pushed.commit,
+      timestamp: payload.timestamp,
+      ...(revision && { revision }),
+      ...(!payload.standalone && { synced: { commit: pushed.commit, revision: synced } }),
+    };
+    await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
+    return outcome;
   });
-  return outcome;
 }

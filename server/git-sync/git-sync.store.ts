@@ -12,7 +12,7 @@ import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { sealCredentials, splitCredentials } from './credentials.js';
-import { asRecord, providerOf, toGitSyncState, type GitSyncRecord, type GitSyncState } from './sync-record.js';
+import { asRecord, providerOf, toGitSyncState, withOperation, type GitSyncOperation, type GitSyncRecord, type GitSyncState } from './sync-record.js';
 import { gitSyncJob, type GitSyncPayload } from './sync.job.js';
 
 type ImportBody = z.output<typeof ImportGitRepository>;
@@ -43,13 +43,17 @@ export async function requestGitOperation(ctx: Ctx, grant: SpaceGrant, direction
     const jobId = await enqueueJob(tx.db, gitSyncJob(payload), now);
     if (!jobId) throw new Error('The Git Sync job was not queued');
     const previous = asRecord(row?.gitSync);
+    const operation: GitSyncOperation = { id: jobId, state: 'running', direction, startedAt: now.toISOString() };
+    // Records written before the history was kept start it with their latest operation.
+    const history = previous?.history ?? (previous?.operation ? [previous.operation] : undefined);
     const record: GitSyncRecord = {
       ...previous,
       installationId: previous?.installationId ?? newId('gsy', now.getTime()),
       provider: providerOf(url, body.gitInfo?.provider),
       repository: { url, ref: body.ref, ...(projectDirectory && { projectDirectory }), ...(body.repoCommitURL && { commitURL: body.repoCommitURL }) },
       treeURL: body.repoTreeURL ?? body.gitInfo?.url ?? previous?.treeURL,
-      operation: { id: jobId, state: 'running', direction, startedAt: now.toISOString() },
+      operation,
+      history: withOperation(history, operation),
       updatedAt: now.toISOString(),
     };
     if (!record.treeURL) delete record.treeURL;

@@ -20,7 +20,7 @@ import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
 import { withWorkRepository, type TreeFile } from './work-repository.js';
 
-interface Fetched {
+export interface Fetched {
   commit: string;
   message: string;
   tree: Map<string, TreeFile>;
@@ -45,16 +45,19 @@ function pathsOf(git: RevisionGit | undefined): Map<string, string> | undefined 
   return git && new Map(Object.entries(git.blobs).map(([id, blob]) => [id, blob.path]));
 }
 
-interface Planned {
+export interface Planned {
   content: RevisionContent;
   imported: ImportedContent;
+  /** In a merge, the pages whose content is the space's (changed there since the sync), not their file's. */
+  fromSpace?: string[];
 }
 
 /**
  * The content to write: the repository's as read, or (when the space changed too, without `force`) the
- * repository's changes merged into the space's. Throws OperationRefused naming the pages changed on both.
+ * repository's changes merged into the space's (three-way, against the content of the last sync). Throws
+ * OperationRefused naming the pages changed on both. An export that finds the branch moved merges so too.
  */
-function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date): Planned {
+export function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, base: StoredRevision | undefined, now: Date, divergent: string[] = []): Planned {
   const { payload } = op;
   const imported = readRepository(fetched.files, {
     projectDirectory: payload.projectDirectory,
@@ -62,16 +65,19 @@ function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, b
     previousPaths: pathsOf(current.git) ?? pathsOf(base?.git),
     now,
   });
-  const spaceChanged = base ? current.id !== base.id : current.content.pages.length > 0;
+  // Pages an earlier merge took from the space (`divergent`) are the space's changes still, whatever the base says.
+  const spaceChanged = (base ? current.id !== base.id : current.content.pages.length > 0) || divergent.length > 0;
   if (payload.force || payload.standalone || !spaceChanged) return { content: imported.content, imported };
 
   const inSpace = pagesChangedInSpace(base?.content, current.content);
+  for (const id of divergent) if (current.content.pages.some((p) => p.id === id)) inSpace.add(id);
   // Never synced: a page of the space is in conflict when the repository has a page at its path (same id) with other content.
   const inRepository = idsChangedInRepository(base?.git, fetched.tree) ?? pagesChangedInSpace(current.content, imported.content);
   const conflicts = conflictsOf(current.content, inSpace, inRepository, current.git ?? base?.git).filter((c) => imported.content.pages.some((p) => p.id === c.page));
   if (conflicts.length > 0) {
     throw new OperationRefused(
-      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. Import with force to take the repository's content`,
+      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. ` +
+        (payload.direction === 'import' ? "Import with force to take the repository's content" : "Export with force to write the space's content over the branch"),
       conflicts,
     );
   }
@@ -83,14 +89,14 @@ function plan(op: OperationContext, fetched: Fetched, current: StoredRevision, b
     pages: imported.content.pages.map((p) => (!inRepository.has(p.id) && basePages.has(p.id) ? basePages.get(p.id)! : p)),
   };
   try {
-    return { content: mergeContent(baseContent, theirs, current.content), imported };
+    return { content: mergeContent(baseContent, theirs, current.content), imported, fromSpace: [...inSpace] };
   } catch (err) {
     if (err instanceof MergeConflict) throw new OperationRefused(`Both the space and the repository changed since the last sync: ${err.message}`);
     throw err;
   }
 }
 
-function jobCtx(op: OperationContext): Ctx {
+export function jobCtx(op: OperationContext): Ctx {
   return createCtx({ caller: { userId: op.payload.requestedBy }, db: op.db, now: op.job.now, urls: createUrls('http://localhost'), log: op.job.log });
 }
 
@@ -111,7 +117,7 @@ export async function importRepository(op: OperationContext): Promise<Outcome> {
       return outcome;
     }
     const now = op.job.now();
-    const planned = plan(op, fetched, current, base, now);
+    const planned = plan(op, fetched, current, base, now, record?.divergent);
     const written = await jobCtx(op).transaction(async (tx) => {
       const [locked] = await tx.db.select().from(spaces).where(eq(spaces.id, payload.spaceId)).for('update');
       if (!locked || locked.deletedAt) throw new OperationRefused('The space was deleted');
@@ -130,7 +136,8 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   const blobs: RevisionGit['blobs'] = {};
   for (const [id, path] of planned.imported.paths) {
     const file = fetched.tree.get(path);
-    if (file && (planned.content.pages.some((p) => p.id === id) || planned.content.files.some((f) => f.id === id))) blobs[id] = { oid: file.oid, path };
+    const kept = planned.content.pages.some((p) => p.id === id) || planned.content.files.some((f) => f.id === id) || planned.content.reusableContents.some((r) => r.id === id);
+    if (file && kept) blobs[id] = { oid: file.oid, path };
   }
   const git: RevisionGit = {
     commit: {
@@ -155,14 +162,14 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
     commit: fetched.commit,
     revision: revision.id,
     timestamp: payload.timestamp,
-    ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id } }),
+    ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id }, divergent: planned.fromSpace ?? [] }),
   };
   await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
   return outcome;
 }
 
 /** The bytes of the files the content lists: new ones inserted, changed ones (same id, other bytes) replaced. */
-async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
+export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
   const now = tx.now();
   for (const file of planned.content.files) {
     const bytes = planned.imported.fileBytes.get(file.id);

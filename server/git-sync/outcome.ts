@@ -1,10 +1,11 @@
 // Writing an operation's outcome into the space's sync (spaces.git_sync), in the transaction given: the
-// sync's base (commit, revision) and timestamp move when the operation applied; `operation` changes only
-// while it is still this operation (a later request's `running` is not overwritten by an earlier job).
+// sync's base (commit, revision) and timestamp move when the operation applied; the operation's entry in
+// the history takes its outcome whenever it ends, while `operation` changes only while it is still this
+// operation (a later request's `running` is not overwritten by an earlier job).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { spaces } from '../db/schema/index.js';
-import { asRecord, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
+import { asRecord, withOperation, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
 
 export interface Outcome {
   state: GitSyncOperation['state'];
@@ -15,6 +16,8 @@ export interface Outcome {
   revision?: string;
   /** The new base of the sync: the commit and revision both sides now hold (not for standalone operations). */
   synced?: { commit: string; revision: string };
+  /** With `synced`: the pages whose content at the new base is not what their file in the commit says (an import's merge). */
+  divergent?: string[];
   /** The operation's timestamp, recorded as the last applied one. */
   timestamp?: string;
 }
@@ -33,13 +36,16 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
   if (outcome.synced) {
     next.commit = outcome.synced.commit;
     next.revision = outcome.synced.revision;
+    if (outcome.divergent && outcome.divergent.length > 0) next.divergent = outcome.divergent;
+    else delete next.divergent;
   }
   if (outcome.timestamp && (!record.timestamp || outcome.timestamp > record.timestamp)) next.timestamp = outcome.timestamp;
-  if (record.operation?.id === operationId) {
-    next.operation = {
+  const requested = record.history?.find((o) => o.id === operationId) ?? (record.operation?.id === operationId ? record.operation : undefined);
+  if (requested) {
+    const ended: GitSyncOperation = {
       id: operationId,
-      direction: record.operation.direction,
-      startedAt: record.operation.startedAt,
+      direction: requested.direction,
+      startedAt: requested.startedAt,
       state: outcome.state,
       endedAt: now.toISOString(),
       ...(outcome.result && { result: outcome.result }),
@@ -48,6 +54,9 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
       ...(outcome.commit && { commit: outcome.commit }),
       ...(outcome.revision && { revision: outcome.revision }),
     };
+    if (record.operation?.id === operationId) next.operation = ended;
+    // An operation older than the history's bound has left it: its outcome is `operation`'s only.
+    if (record.history?.some((o) => o.id === operationId)) next.history = withOperation(record.history, ended);
   }
   await db.update(spaces).set({ gitSync: next }).where(eq(spaces.id, spaceId));
 }

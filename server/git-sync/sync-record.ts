@@ -1,7 +1,9 @@
 // The Git Sync of a space as stored in spaces.git_sync: the repository of the last operation (its URL
 // without credentials), the commit and revision of the last sync (the base conflicts are judged from),
-// the timestamp of the last operation applied, and the latest operation with its outcome. Its API form is
+// the timestamp of the last operation applied, the latest operation with its outcome and the history of the
+// last GIT_SYNC_HISTORY operations (each with its own outcome, newest first). Its API form is
 // GitSyncState (getSpaceGitInfo, and `gitSync` on a Space).
+import { GIT_SYNC_HISTORY } from '../../contract/git-sync-schemas.js';
 import type { components } from '../../generated/types.js';
 
 export type GitSyncState = components['schemas']['GitSyncState'];
@@ -16,9 +18,16 @@ export interface GitSyncRecord {
   /** The commit and revision of the last sync. */
   commit?: string;
   revision?: string;
+  /**
+   * Pages whose content at the sync is the space's while their file in the commit says otherwise (an
+   * import merged them from the space): an export rewrites their files whatever it keeps of the others.
+   */
+  divergent?: string[];
   /** ISO time of the last operation applied. */
   timestamp?: string;
   operation?: GitSyncOperation;
+  /** The last operations requested, newest first (records written before it was kept have none). */
+  history?: GitSyncOperation[];
   updatedAt: string;
 }
 
@@ -56,6 +65,15 @@ export function toGitSyncState(record: GitSyncRecord): GitSyncState {
     ...(record.revision && { revision: record.revision }),
     ...(record.timestamp && { timestamp: record.timestamp }),
     ...(record.operation && { operation: record.operation }),
+    ...((record.history ?? (record.operation ? [record.operation] : [])).length > 0 && { operations: record.history ?? [record.operation!] }),
     updatedAt: record.updatedAt,
   };
+}
+
+/** The history with `operation` first (a new one, or the new state of one already there), bounded. */
+export function withOperation(history: GitSyncOperation[] | undefined, operation: GitSyncOperation): GitSyncOperation[] {
+  const list = history ?? [];
+  const at = list.findIndex((o) => o.id === operation.id);
+  if (at >= 0) return list.map((o, i) => (i === at ? operation : o));
+  return [operation, ...list].slice(0, GIT_SYNC_HISTORY);
 }

@@ -1,9 +1,10 @@
 // The job of one Git Sync operation. It runs once (a failure is reported, not retried: the client asks
 // again), skips an operation whose timestamp is older than the last one applied, and records its outcome
 // in the space's sync (outcome.ts): success (applied, unchanged, skipped) or failure with the reason and,
-// for changes on both sides, the pages in conflict. Nothing is written to the space before the network
+// for changes on both sides, the pages in conflict. A failure also fails the job's row with the reason
+// (a space deleted before or while the operation ran included), so no operation stays `running`. Nothing is written to the space before the network
 // work is done, so a failed fetch or push leaves the space as it was.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { jobs, spaces } from '../db/schema/index.js';
 import type { EnqueueInput } from '../jobs/queue.js';
@@ -57,6 +58,9 @@ export class OperationRefused extends Error {
   }
 }
 
+/** Fails the job's row with the operation's reason, once its outcome is recorded in the sync. */
+export class OperationFailed extends Error {}
+
 export interface OperationContext {
   db: Db;
   job: JobContext;
@@ -97,8 +101,12 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
     }
   };
   const run = async (payload: GitSyncPayload, job: JobContext) => {
-    const [space] = await job.db.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.id, payload.spaceId), isNull(spaces.deletedAt)));
-    if (!space) return; // deleted since: nothing to sync
+    const [space] = await job.db.select({ deletedAt: spaces.deletedAt }).from(spaces).where(eq(spaces.id, payload.spaceId));
+    if (!space || space.deletedAt) {
+      const reason = space ? 'The space was deleted before the operation ran' : 'The space no longer exists';
+      await finish(job, payload, { state: 'failure', error: reason });
+      throw new OperationFailed(reason);
+    }
     const record = await lockRecord(job.db, payload.spaceId);
     if (record?.timestamp && payload.timestamp < record.timestamp) {
       job.log.info({ spaceId: payload.spaceId, direction: payload.direction }, 'git sync operation skipped: older than the last one applied');
@@ -113,8 +121,9 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
       const reason = reasonOf(err);
       job.log.warn({ spaceId: payload.spaceId, direction: payload.direction, reason, stack: err instanceof Error ? err.stack : undefined }, 'git sync operation failed');
       await finish(job, payload, { state: 'failure', error: reason, ...(err instanceof OperationRefused && err.conflicts && { conflicts: err.conflicts }) });
-      return;
+      throw new OperationFailed(reason);
     }
+    if (outcome.state === 'failure') throw new OperationFailed(outcome.error ?? 'The operation failed');
     job.log.info({ spaceId: payload.spaceId, direction: payload.direction, result: outcome.result, commit: outcome.commit }, 'git sync operation done');
   };
   return Object.assign(handler, {

@@ -90,7 +90,7 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
 
   // The token reads the spaces of every site space the visitor may see on the site.
   const spaceIds = [...new Set(placesOf(site, resolution.structure, visitor).flatMap((place) => place.variants.map((v) => v.space.id)))];
-  const { token: apiToken } = await mintSiteToken(ctx.db, { siteId: site.id, organizationId: site.organizationId, spaceIds }, ctx.now());
+  const { token: apiToken } = await mintSiteToken(ctx.db, { siteId: site.id, organizationId: site.organizationId, spaceIds, claims: visitor.claims }, ctx.now());
   const siteBasePath = `${base}/`;
   const basePath = `${base}/${joinPath(variant.path)}/`.replace(/\/+$/, '/');
   const pathname = nav.rest.length ? joinPath(target.path) : '';

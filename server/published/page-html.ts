@@ -3,7 +3,7 @@
 // page content arrives already sanitized (render-markdown.ts).
 import type { SiteCustomization } from '../sites/customization.js';
 import type { SiteScript } from '../sites/site-scripts.js';
-import { monospaceFontStack, textFontStack } from './fonts.js';
+import { fontFaces, monospaceFontStack, textFontStack } from './fonts.js';
 
 /** Text (or an attribute value) escaped for HTML. */
 export function escapeHtml(text: string): string {
@@ -14,7 +14,7 @@ const HEX = /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/;
 const color = (value: string | undefined, fallback: string) => (value && HEX.test(value) ? value : fallback);
 const httpUrl = (value: string | undefined) => (value && /^https?:\/\//i.test(value) ? value : undefined);
 
-function styleSheet(custom: SiteCustomization): string {
+function styleSheet(custom: SiteCustomization, fontsUrl: string): string {
   const primary = custom.styling?.primaryColor;
   const tint = custom.styling?.tint?.color;
   const light = `--primary:${color(primary?.light, '#346DDB')};--tint:${color(tint?.light, '#346DDB')};--fg:#1d1d1f;--muted:#5f6368;--bg:#fff;--line:#e3e5e8;--code:#f5f6f8`;
@@ -23,9 +23,10 @@ function styleSheet(custom: SiteCustomization): string {
   // light or dark mode) wins over it.
   const initial = custom.themes?.default === 'dark' ? dark : light;
   const byPreference = custom.themes?.toggeable === false ? '' : `@media (prefers-color-scheme:dark){:root{${dark}}}@media (prefers-color-scheme:light){:root{${light}}}\n`;
-  // The site's fonts as system font stacks: nothing is downloaded for them (fonts.ts).
+  // The site's fonts: files this server serves (font-files.ts), then system fonts of the same kind (fonts.ts).
   const fonts = `--font:${textFontStack(custom.styling?.font)};--mono:${monospaceFontStack(custom.styling?.monospaceFont)}`;
-  return `:root{${initial};${fonts}}
+  return `${fontFaces(custom.styling?.font, custom.styling?.monospaceFont, fontsUrl)}
+:root{${initial};${fonts}}
 ${byPreference}*{box-sizing:border-box}body{margin:0;font:16px/1.6 var(--font);color:var(--fg);background:var(--bg)}
 a{color:var(--primary)}header.top{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line);border-top:3px solid var(--tint)}
 .brand{font-weight:600;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}.brand img{height:28px}
@@ -67,6 +68,8 @@ export interface PageView {
   scripts: SiteScript[];
   /** The site's home (its base path). */
   home: string;
+  /** Where the site serves its font files (`<site URL>/~fonts`, font-files.ts). */
+  fonts: string;
   title: string;
   description?: string;
   indexable: boolean;
@@ -145,7 +148,7 @@ export function pageHtml(view: PageView): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="${themeScheme}">
 <title>${escapeHtml(pageTitle)}</title>
 ${view.description ? `<meta name="description" content="${escapeHtml(view.description)}">\n` : ''}${view.indexable ? '' : '<meta name="robots" content="noindex">\n'}${favicon ? `<link rel="icon" href="${escapeHtml(favicon)}">\n` : ''}<meta property="og:title" content="${escapeHtml(pageTitle)}">
-${view.description ? `<meta property="og:description" content="${escapeHtml(view.description)}">\n` : ''}${view.canonical ? `<meta property="og:url" content="${escapeHtml(view.canonical)}">\n` : ''}${social ? `<meta property="og:image" content="${escapeHtml(social)}"><meta name="twitter:card" content="summary_large_image">\n` : ''}<style>${styleSheet(custom)}</style>
+${view.description ? `<meta property="og:description" content="${escapeHtml(view.description)}">\n` : ''}${view.canonical ? `<meta property="og:url" content="${escapeHtml(view.canonical)}">\n` : ''}${social ? `<meta property="og:image" content="${escapeHtml(social)}"><meta name="twitter:card" content="summary_large_image">\n` : ''}<style>${styleSheet(custom, view.fonts)}</style>
 ${view.scripts.map((s) => `<script src="${escapeHtml(s.script)}" defer></script>`).join('\n')}</head>
 <body>${announcement}<header class="top"><a class="brand" href="${escapeHtml(view.home)}">${brand}</a>
 <nav class="sections" aria-label="Sections">${view.sections.map((s) => `<a href="${escapeHtml(s.href)}"${current(s)}>${escapeHtml(s.title)}</a>`).join('')}</nav>

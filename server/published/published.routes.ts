@@ -36,8 +36,10 @@ import { servePublicSpec } from './public-specs.route.js';
 import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
+import { elsewhereKey, siteElsewhere } from '../content/elsewhere-refs.js';
 import type { StoredFile, StoredPage } from '../content/revision-content.js';
 import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
+import { FONTS_SEGMENT, sendFontFile } from './font-files.js';
 import { belowSite, integrationSignIn } from './visitor-integration.js';
 
 export interface PublishedOptions {
@@ -65,7 +67,8 @@ function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteR
   res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
   // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
   // the site's integration scripts add the sources they load from (site-scripts.ts).
-  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  // Fonts come from the site's own origin only (font-files.ts), never from a font CDN.
+  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; font-src 'self'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
   res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
   sendText(req, res, status, 'text/html', html);
@@ -182,6 +185,11 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
     sendText(req, res, 403, 'text/plain', 'AI agents may not read this site.\n');
     return;
   }
+  // The font files the site's pages use (fonts.ts): the same for every reader of every site.
+  if (segments.length === 2 && segments[0] === FONTS_SEGMENT) {
+    if (!(await sendFontFile(req, res, segments[1]))) notFound(req, res);
+    return;
+  }
   if (agentsIncluded && segments.length === 1 && segments[0] === 'llms.txt') {
     const title = siteCustomization(site).title || site.title;
     const text = await llmsAt(db, site, title, await structureOf(db, place.found), visitor, `${origin}${base}`);
@@ -229,7 +237,7 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
     const section = entry && structure.items.find((i) => i.id === entry.row.sectionId);
     return entry ? `${base}/${joinPath(variantPath(section, entry))}` : undefined;
   };
-  const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', sections, variants, searchAction: `${base}/~search`, signOut };
+  const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', fonts: `${base}/${FONTS_SEGMENT}`, sections, variants, searchAction: `${base}/~search`, signOut };
   if (!nav.variant) return { frame: { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref }) }, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
   const tree = resolved?.variant?.tree ?? (await spaceTree(db, nav.variant.space));
@@ -256,7 +264,7 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
       })
       .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
   };
-  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase } };
+  return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } };
 }
 
 /**
@@ -285,7 +293,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const { frame, nav, variant } = await pageFrame(options, found, visitor, base, segments, resolved);
   const { site } = found;
   if (!variant) return { status: 404, indexable: false, html: pageHtml({ ...frame, title: 'Page not found', indexable: false, sidebar: [], content: noVisibleSpace }) };
-  const { tree, hrefOf, sidebarFor, siteUrls, variantBase } = variant;
+  const { tree, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } = variant;
   const order = resolved.variant!.order;
   const pagePath = nav.rest.join('/');
   const target = resolved.target;
@@ -298,6 +306,9 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const next = at >= 0 && at < order.length - 1 ? order[at + 1] : undefined;
   const indexable = site.visibility === 'public' && pageIndexable(target.page);
   const editLink = frame.customization.git?.showEditLink ? await editLinkOf(options.db, nav.variant!.space.id, target.page.id) : undefined;
+  // The spaces and users the page refers to, as this site shows them (no query when it names none).
+  const document = pageDocument(target.page);
+  const elsewhere = await siteElsewhere(options, site.organizationId, document.nodes, spaceHref);
   const html = pageHtml({
     ...frame,
     title: target.page.title,
@@ -306,7 +317,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}`, pageDocument(target.page), tree.refs.siteRefs(target.page, siteUrls)),
+    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere)),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),

@@ -8,7 +8,8 @@ import { spaceContent } from '../content/space-content.js';
 import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
 import { computeDocument } from './computed-document.js';
-import { dereferenceReusableContents, readDocumentQuery } from './document-options.js';
+import { documentShape } from './document-options.js';
+import { pageDocument } from '../content/page-content.js';
 import { findPageByPath, findReusableContent, reusableDocument } from './page-lookup.js';
 import { readPage, readPageDocument } from './page-read.js';
 import { spaceRevision } from './space-revision.js';
@@ -32,19 +33,19 @@ export const revisionHandlers = {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
     const page = findPage(revision.content, params.pageId);
     await hydrateSubtree(ctx.db, revision.content, page);
-    return { status: 200, body: readPage(ctx, where, revision, page, query) };
+    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
     const page = findPage(revision.content, params.pageId);
     await hydratePages(ctx.db, [page]);
-    return { status: 200, body: readPageDocument(revision, page, query) };
+    return { status: 200, body: readPageDocument(page, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageInRevisionByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
     const page = findPageByPath(revision.content, params.pagePath);
     await hydrateSubtree(ctx.db, revision.content, page);
-    return { status: 200, body: readPage(ctx, where, revision, page, query) };
+    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async listFilesInRevisionById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
@@ -59,17 +60,17 @@ export const revisionHandlers = {
     return { status: 200, body: toReusableContent(revision.id, findReusableContent(revision.content, params.reusableContentId)) };
   },
   async getReusableContentDocumentInRevisionById({ grant, params, query }, ctx) {
-    const { dereference } = readDocumentQuery(query);
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
     const reusable = findReusableContent(revision.content, params.reusableContentId);
     const document = reusableDocument(reusable);
-    return { status: 200, body: dereference ? dereferenceReusableContents(document, revision.content, reusable.id) : document };
+    const shape = await documentShape(ctx, grant.row, revision.content, query, document);
+    return { status: 200, body: shape(document, reusable.id) };
   },
   async getPageByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     const page = findPageByPath(revision.content, params.pagePath);
     await hydrateSubtree(ctx.db, revision.content, page);
-    return { status: 200, body: readPage(ctx, where, revision, page, query) };
+    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getDocumentById({ grant, params }, ctx) {
     const parsed = parseDocumentId(params.documentId);
@@ -81,7 +82,7 @@ export const revisionHandlers = {
     const page = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
     if (page) {
       await hydratePages(ctx.db, [page]);
-      return { status: 200, body: readPageDocument(revision, page, {}) };
+      return { status: 200, body: readPageDocument(page, (document) => document) };
     }
     const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);
     if (reusable) return { status: 200, body: reusableDocument(reusable) };

@@ -15,8 +15,8 @@ export const siteRedirectHandlers = {
     return { status: 200, body: await updateSiteRedirect(ctx, grant, params.siteId, params.siteRedirectId, body) };
   },
   async deleteSiteRedirectById({ grant, params }, ctx) {
-    await deleteSiteRedirect(ctx, grant, params.siteId, params.siteRedirectId);
-    return { status: 204 };
+    const deleted = await deleteSiteRedirect(ctx, grant, params.siteId, params.siteRedirectId);
+    return { status: deleted ? 205 : 204 };
   },
   async bulkUpsertSiteRedirects({ grant, params, body }, ctx) {
     return { status: 200, body: await bulkUpsertSiteRedirects(ctx, grant, params.siteId, body) };

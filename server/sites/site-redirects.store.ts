@@ -178,9 +178,11 @@ export async function updateSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteI
   });
 }
 
-export async function deleteSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, redirectId: string): Promise<void> {
+/** Whether a redirect was deleted (false: there was none of that id on the site). */
+export async function deleteSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, redirectId: string): Promise<boolean> {
   const site = await requireSite(ctx, org.organization.id, siteId);
-  await ctx.db.delete(siteRedirects).where(and(eq(siteRedirects.id, redirectId), eq(siteRedirects.siteId, site.id)));
+  const gone = await ctx.db.delete(siteRedirects).where(and(eq(siteRedirects.id, redirectId), eq(siteRedirects.siteId, site.id))).returning({ id: siteRedirects.id });
+  return gone.length > 0;
 }
 
 /** Each item on its own (an error in one leaves the others applied), in one transaction holding the site. */

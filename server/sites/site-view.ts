@@ -19,7 +19,7 @@ export type SiteSpaceRow = typeof siteSpaces.$inferSelect;
  * (server/published/ answers there; the organization's hostname is a name, not a DNS host, so it is a path
  * segment). A proxy forwards to this URL.
  */
-export function siteServedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): string {
+export function siteServedUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow): string {
   return ctx.urls.published(`/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename ?? site.id)}`);
 }
 
@@ -27,7 +27,7 @@ export function siteServedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): st
  * Where readers open the site: its custom hostname (served by this server for requests whose `Host` is that
  * hostname), else its proxy, else where this server serves it.
  */
-export function siteBaseUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow): string {
+export function siteBaseUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow): string {
   if (site.hostname) return `https://${site.hostname}`;
   if (site.proxy) return `https://${site.proxy}`;
   return siteServedUrl(ctx, org, site);
@@ -56,7 +56,7 @@ export function sameSecret(given: string, expected: string): boolean {
  * The published URL of `path` in the site, when the site is published: a share-link site's URLs carry its
  * key (`<base>/~s/<key>/<path>`), and have none for a reader without the key (see `forReader`).
  */
-export function publishedUrl(ctx: Ctx, org: OrganizationRow, site: SiteRow, path?: string): string | undefined {
+export function publishedUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow, path?: string): string | undefined {
   if (!site.published) return undefined;
   let base = siteBaseUrl(ctx, org, site);
   if (site.visibility === 'share-link') {

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import { organizations, siteSections, sites, siteSpaces } from '../db/schema/index.js';
 import { forReader, publishedUrl } from './site-view.js';
 
-export async function spacePublishedUrl(ctx: Ctx, spaceId: string, shareKey: string | undefined): Promise<string | undefined> {
+export async function spacePublishedUrl(ctx: Pick<Ctx, 'db' | 'urls'>, spaceId: string, shareKey: string | undefined): Promise<string | undefined> {
   const rows = await ctx.db
     .select({ site: sites, org: organizations, path: siteSpaces.path, sectionPath: siteSections.path })
     .from(siteSpaces)

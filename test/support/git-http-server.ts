@@ -42,6 +42,8 @@ export interface GitHttpServer {
   /** Paths of the files of a commit. */
   files(name: string, rev: string): string[];
   close(): Promise<void>;
+  /** Called with each request's path and query before it is served (a test acts between an operation's exchanges). */
+  beforeRequest?: (path: string) => Promise<void>;
 }
 
 /** Starts the server on 127.0.0.1 (a loopback address: the API needs ALLOW_PRIVATE_FETCH=true to reach it). */
@@ -60,9 +62,10 @@ export async function startGitHttpServer(options: { credentials?: { username: st
     }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://localhost');
+      await served.beforeRequest?.(`${url.pathname}${url.search}`);
       const cgi = spawn('git', ['http-backend'], {
         env: {
           ...gitEnv,
@@ -114,7 +117,7 @@ export async function startGitHttpServer(options: { credentials?: { username: st
   const bare = (name: string) => join(repos, `${name}.git`);
   const work = (name: string) => join(root, 'work', name);
 
-  return {
+  const served: GitHttpServer = {
     base,
     authorizations,
     createRepository(name) {
@@ -166,6 +169,7 @@ export async function startGitHttpServer(options: { credentials?: { username: st
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return served;
 }
 
 /** Reads a fixture directory's files into a path → bytes map (for `commit`). */

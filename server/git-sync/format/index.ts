@@ -5,3 +5,5 @@ export { RepositoryFormatError, type ImportedContent, type ReadOptions, type Rep
 export { readRepository } from './read.js';
 export { writeRepository } from './write.js';
 export { formatLimits } from './limits.js';
+export { CONFIG_FILE, readConfig } from './config.js';
+export { joinPath } from './paths.js';

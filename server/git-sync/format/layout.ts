@@ -5,6 +5,7 @@
 // or written to while that path still says its slug (or name), so a repository's own layout survives an
 // export; a slug changed in the space moves the file. Names taken (case-insensitively, as some file
 // systems compare) get a suffix, `slug-2.md`, `image (1).png`; the page's slug then goes in front matter.
+// A reusable content is `.gitbook/includes/<slug of its title>.md`, keeping the path it had while it is free.
 import { slugify } from '../../content/apply-changes.js';
 import { childrenOf, type RevisionContent, type StoredPage } from '../../content/revision-content.js';
 import { CONFIG_FILE } from './config.js';
@@ -12,6 +13,7 @@ import { basename, below, dirname, joinPath } from './paths.js';
 import { RepositoryFormatError, type RepositoryStructure } from './types.js';
 
 export const ASSETS_DIR = '.gitbook/assets';
+export const INCLUDES_DIR = '.gitbook/includes';
 
 /** A slug as it reads from a file name: itself when it is one, slugified otherwise. */
 export function slugOfName(name: string): string {
@@ -56,6 +58,8 @@ export interface Layout {
   pages: Map<string, string>;
   /** File id → its asset path from the repository root. */
   files: Map<string, string>;
+  /** Reusable content id → its include file from the repository root. */
+  reusables: Map<string, string>;
   /** The first document page, written to the readme. */
   readmePage?: string;
 }
@@ -135,5 +139,19 @@ export function layoutOf(content: RevisionContent, docsRoot: string, structure: 
     claim(path);
     files.set(file.id, path);
   }
-  return { pages, files, ...(readmePage && { readmePage: readmePage.id }) };
+  const includes = joinPath(docsRoot, INCLUDES_DIR);
+  const reusables = new Map<string, string>();
+  for (const reusable of content.reusableContents) {
+    const previous = previousPaths?.get(reusable.id);
+    let path: string;
+    if (previous !== undefined && dirname(previous) === includes && /\.md$/i.test(previous) && !taken.has(previous.toLowerCase())) path = previous;
+    else {
+      const segment = segmentOf(slugify(reusable.title) || 'include');
+      path = joinPath(includes, `${segment}.md`);
+      for (let n = 2; taken.has(path.toLowerCase()); n++) path = joinPath(includes, `${segment}-${n}.md`);
+    }
+    claim(path);
+    reusables.set(reusable.id, path);
+  }
+  return { pages, files, reusables, ...(readmePage && { readmePage: readmePage.id }) };
 }

@@ -2,7 +2,8 @@
 // gives its page: front matter (front-matter.ts), `# Title` (title.ts), and the rest read as the content's
 // own GitBook-flavoured Markdown (page-content.ts setPageContent, so a page that was in the space keeps
 // its block keys and the stored form of the blocks the file did not change), links and images to other
-// page files and assets read back as references. Pages and files found where the space's own were keep
+// page files and assets read back as references, `{% include %}` of a file under `.gitbook/includes/` as
+// a reference to the reusable content that file is (front matter `title`, then its document). Pages and files found where the space's own were keep
 // their ids, order keys and dates.
 import { parse } from 'yaml';
 import { guessContentType, slugify } from '../../content/apply-changes.js';
@@ -10,13 +11,13 @@ import { stableJson } from '../../content/block-keys.js';
 import { assertStorableDocument } from '../../content/document-check.js';
 import { documentToMarkdown } from '../../content/markdown-document.js';
 import { setPageContent } from '../../content/page-content.js';
-import { emptyContent, type RevisionContent, type StoredFile, type StoredPage } from '../../content/revision-content.js';
+import { emptyContent, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from '../../content/revision-content.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { imageSize } from 'image-size';
 import { readConfig, textOf } from './config.js';
 import { readFrontMatter } from './front-matter.js';
-import { ASSETS_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
+import { ASSETS_DIR, INCLUDES_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
 import { formatLimits } from './limits.js';
 import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
 import { siblingKeys } from './positions.js';
@@ -79,11 +80,11 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
   let derived: Map<string, string> = new Map();
   try {
     const layout = layoutOf(previous, docsRoot, structure, given);
-    derived = new Map([...layout.pages, ...layout.files]);
+    derived = new Map([...layout.pages, ...layout.files, ...layout.reusables]);
   } catch {
     // Content an export cannot lay out (a group below the top) is matched by the paths given only.
   }
-  const ids = [...previous.pages.map((p) => p.id), ...previous.files.map((f) => f.id)];
+  const ids = [...previous.pages.map((p) => p.id), ...previous.files.map((f) => f.id), ...previous.reusableContents.map((r) => r.id)];
   for (const id of ids) {
     const path = given?.get(id) ?? derived.get(id);
     if (path !== undefined && !at.has(path)) at.set(path, id);
@@ -163,6 +164,31 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   // Files that were in the space first, in the space's order; new ones after, by path.
   const order = new Map((previous?.files ?? []).map((f, i) => [f.id, i]));
   readFiles.sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
+
+  // Reusable contents: the Markdown files directly under `.gitbook/includes/`; ids first (pages include them).
+  const includesDir = joinPath(docsRoot, INCLUDES_DIR);
+  const previousReusables = new Map((previous?.reusableContents ?? []).map((r) => [r.id, r]));
+  const reusableReads: { reusable: StoredReusableContent; old?: StoredReusableContent; body: string; path: string }[] = [];
+  const reusableAt = new Map<string, string>();
+  for (const path of scoped) {
+    if (below(includesDir, path) === undefined) continue;
+    if (dirname(path) !== includesDir || !/\.md$/i.test(path)) {
+      warnings.push(`${path}: not a Markdown file directly under ${includesDir}: not read as a reusable content`);
+      continue;
+    }
+    const bytes = files.get(path)!;
+    if (bytes.length > formatLimits.maxMarkdownBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxMarkdownBytes} bytes, the most an include file may have`);
+    const text = textOf(bytes, path);
+    if (text.includes('\u0000')) throw new RepositoryFormatError(path, 'holds a NUL character, which a reusable content cannot store');
+    const { data, body } = readFrontMatter(text, path);
+    const previousId = idAt.get(path);
+    const old = previousId !== undefined && !used.has(previousId) ? previousReusables.get(previousId) : undefined;
+    const id = old?.id ?? newId('rsc');
+    used.add(id);
+    reusableReads.push({ reusable: { id, title: data.title ?? basename(path).replace(/\.md$/i, '') }, old, body, path });
+    reusableAt.set(path, id);
+    paths.set(id, path);
+  }
 
   // Pages: ids, fields and front matter first (every page's path must be known to read links).
   interface Read {
@@ -249,7 +275,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       if (r.old?.document) {
         // A file that says what the page said (as an export writes it) is the page's document unchanged:
         // no parse, no alignment (what most pages of a sync are).
-        const refs = writeRefs(r.path!, { pages: paths, files: paths }, newPages, newFiles);
+        const refs = writeRefs(r.path!, { pages: paths, files: paths, reusables: paths }, newPages, newFiles);
         if (documentToMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
           page.document = r.old.document;
           pages.push(same(r.old, page) ? r.old : page);
@@ -258,7 +284,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
         page.document = r.old.document;
       } else if (r.old?.markdown !== undefined) Object.assign(page, { markdown: r.old.markdown, keys: r.old.keys });
       try {
-        setPageContent(page, { markdown: r.body }, r.path!, readRefs(r.path!, docsRoot, pageAt, fileAt));
+        setPageContent(page, { markdown: r.body }, r.path!, readRefs(r.path!, docsRoot, pageAt, fileAt, reusableAt));
         assertStorableDocument(page.document!, r.path!);
       } catch (error) {
         if (error instanceof RangeError) throw new RepositoryFormatError(r.path!, 'nests its blocks too deep to read');
@@ -269,12 +295,37 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     pages.push(r.old && same(r.old, r.page) ? r.old : r.page);
   }
 
+  // The reusable contents' documents, now that links and includes can resolve; one unchanged is kept as it was.
+  const reusableContents: StoredReusableContent[] = [];
+  for (const r of reusableReads) {
+    const refs = writeRefs(r.path, { pages: paths, files: paths, reusables: paths }, newPages, newFiles);
+    if (r.old?.document && documentToMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
+      const kept = { ...r.reusable, document: r.old.document };
+      reusableContents.push(same(r.old, kept) ? r.old : kept);
+      continue;
+    }
+    // Read as a page's document is (block keys aligned with the previous blocks), through a page of its own.
+    const holder = { document: r.old?.document } as StoredPage;
+    try {
+      setPageContent(holder, { markdown: r.body }, r.path, readRefs(r.path, docsRoot, pageAt, fileAt, reusableAt));
+      assertStorableDocument(holder.document!, r.path);
+    } catch (error) {
+      if (error instanceof RangeError) throw new RepositoryFormatError(r.path, 'nests its blocks too deep to read');
+      if (error instanceof ApiError) throw new RepositoryFormatError(r.path, error.message);
+      throw error;
+    }
+    const read = { ...r.reusable, document: holder.document! };
+    reusableContents.push(r.old && same(r.old, read) ? r.old : read);
+  }
+  const reusableOrder = new Map((previous?.reusableContents ?? []).map((r, i) => [r.id, i]));
+  reusableContents.sort((a, b) => (reusableOrder.get(a.id) ?? Infinity) - (reusableOrder.get(b.id) ?? Infinity));
+
   const content: RevisionContent = {
     ...emptyContent(),
     pages,
     files: readFiles,
     variables: readVariables(files, joinPath(docsRoot, VARS_FILE)),
-    reusableContents: previous?.reusableContents ?? [],
+    reusableContents,
   };
   return { content, fileBytes, paths, redirects: config.redirects, structure, warnings };
 }

@@ -1,6 +1,7 @@
 // References of a page's document as they are in its repository file: a page (or an anchor in one) as
 // the relative path of its file (`../guide/setup.md#proxy`), a file as the relative path of its asset
-// (`../.gitbook/assets/logo.png`); read back to the same references. What names nothing in the
+// (`../.gitbook/assets/logo.png`), a reusable content as the relative path of its include file
+// (`../.gitbook/includes/support.md`); read back to the same references. What names nothing in the
 // repository keeps the form the content's own Markdown gives it (an id, a URL): markdown-refs.ts.
 import type { ContentRefShape } from '../../../contract/document.js';
 import { defaultRefs, readId, refId, type MarkdownRefs } from '../../content/markdown-refs.js';
@@ -8,7 +9,7 @@ import type { StoredFile, StoredPage } from '../../content/revision-content.js';
 import { dirname, joinPath, relativeUrl, resolveLink } from './paths.js';
 
 /** How a page written at `path` writes its references, `paths` giving every page's and file's path. */
-export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, string>; files: ReadonlyMap<string, string> }, pages: ReadonlyMap<string, StoredPage>, files: ReadonlyMap<string, StoredFile>): MarkdownRefs {
+export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, string>; files: ReadonlyMap<string, string>; reusables?: ReadonlyMap<string, string> }, pages: ReadonlyMap<string, StoredPage>, files: ReadonlyMap<string, StoredFile>): MarkdownRefs {
   const folder = dirname(path);
   const target = (ref: ContentRefShape | undefined): string | undefined => {
     if (!ref || ('space' in ref && ref.space !== undefined)) return undefined;
@@ -21,6 +22,10 @@ export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, stri
     }
     if (ref.kind === 'file') {
       const to = paths.files.get(ref.file);
+      return to === undefined ? undefined : relativeUrl(folder, to);
+    }
+    if (ref.kind === 'reusable-content') {
+      const to = paths.reusables?.get(ref.reusableContent);
       return to === undefined ? undefined : relativeUrl(folder, to);
     }
     return undefined;
@@ -41,7 +46,7 @@ export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, stri
  * root `docsRoot` (by repository path), ids and `#anchors` as the content's Markdown reads them, anything
  * else as a URL.
  */
-export function readRefs(path: string, docsRoot: string, pageAt: ReadonlyMap<string, string>, fileAt: ReadonlyMap<string, string>): MarkdownRefs {
+export function readRefs(path: string, docsRoot: string, pageAt: ReadonlyMap<string, string>, fileAt: ReadonlyMap<string, string>, reusableAt: ReadonlyMap<string, string> = new Map()): MarkdownRefs {
   const folder = dirname(path);
   return {
     write: defaultRefs.write,
@@ -55,6 +60,8 @@ export function readRefs(path: string, docsRoot: string, pageAt: ReadonlyMap<str
         if (page !== undefined) return link.anchor !== undefined ? { kind: 'anchor', page, anchor: link.anchor } : { kind: 'page', page };
         const file = fileAt.get(link.path);
         if (file !== undefined) return { kind: 'file', file };
+        const reusable = reusableAt.get(link.path);
+        if (reusable !== undefined) return { kind: 'reusable-content', reusableContent: reusable };
       }
       return { kind: 'url', url };
     },

@@ -1,6 +1,7 @@
 // Content → repository files: `.gitbook.yaml`, `SUMMARY.md`, one Markdown file per document page (front
 // matter, `# Title`, the document as the content's own GitBook-flavoured Markdown with references as
-// relative paths), the files' bytes under `.gitbook/assets/`, the variables in `.gitbook/vars.yaml`.
+// relative paths), the files' bytes under `.gitbook/assets/`, the reusable contents under
+// `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`.
 import { stringify } from 'yaml';
 import { documentToMarkdown } from '../../content/markdown-document.js';
 import { pageDocument } from '../../content/page-content.js';
@@ -90,6 +91,12 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
     if (!bytes) throw new RepositoryFormatError(path, `the bytes of file "${file.name}" (${file.id}) were not given`);
     files.set(path, bytes);
     paths.set(file.id, path);
+  }
+  for (const reusable of content.reusableContents) {
+    const path = layout.reusables.get(reusable.id)!;
+    const markdown = documentToMarkdown({ nodes: reusable.document?.nodes ?? [] }, writeRefs(path, layout, byId.pages, byId.files));
+    put(path, `${writeFrontMatter({ title: reusable.title })}${markdown === '' ? '' : `${markdown}\n`}`);
+    paths.set(reusable.id, path);
   }
   const names = Object.keys(content.variables).sort();
   if (names.length > 0) put(joinPath(docsRoot, VARS_FILE), stringify(Object.fromEntries(names.map((n) => [n, content.variables[n]]))));

@@ -1,0 +1,148 @@
+// Document reads shaped for their reader (docs/headless-reads.md): `evaluated` (expressions and `if` blocks,
+// with the revision's variables and a site token's claims) and `dereferenced=true` (reusable contents, of
+// other spaces too when the caller may read them).
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { apiClient } from './support/api.js';
+import { useHarness, type Account } from './support/harness.js';
+import { publish } from './published-support.js';
+import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
+
+const h = useHarness();
+
+async function ok(res: Promise<{ status: number; body: any }>, status = 200) {
+  const answer = await res;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+/** Applies `changes` through a change request of the space, merged; answers what the changes did. */
+async function merge(admin: Account, spaceId: string, changes: unknown[]) {
+  const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
+  const done = await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }));
+  await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`));
+  return done;
+}
+
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const paragraph = (...nodes: object[]) => ({ object: 'block', type: 'paragraph', nodes });
+const ifBlock = (expression: string, words: string) => ({ object: 'block', type: 'if', data: { expression }, nodes: [paragraph(text(words))] });
+const expression = (e: string) => ({ object: 'inline', type: 'expression', isVoid: true, data: { expression: e }, nodes: [text(e)] });
+const include = (reusableContent: string, space?: string) => ({
+  object: 'block',
+  type: 'reusable-content',
+  isVoid: true,
+  data: { ref: { kind: 'reusable-content', reusableContent, ...(space && { space }) } },
+});
+
+/** Space "Shared" with a reusable content; space "Guides" with a page reading variables, claims and both contents. */
+async function world() {
+  const admin = await h.current.newAdmin();
+  const shared = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Shared' }), 201);
+  const { reusableContents: [sharedCreated] } = await merge(admin, shared.id, [{ operation: 'insert_reusable_content', title: 'Legal', document: { markdown: 'Legal words.' } }]);
+  const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Guides' }), 201);
+  const { changes } = await merge(admin, space.id, [
+    { operation: 'insert_reusable_content', ref: 'note', title: 'Note', document: { markdown: 'Local note.' } },
+    {
+      operation: 'insert_page',
+      title: 'Home',
+      slug: 'home',
+      document: {
+        document: {
+          object: 'document',
+          nodes: [
+            paragraph(text('Version '), expression('space.vars.version'), text(' for '), expression('visitor.claims.isBetaUser ? "beta" : "everyone"')),
+            ifBlock('space.vars.edition == "pro"', 'Pro only.'),
+            ifBlock('visitor.claims.isBetaUser', 'Beta only.'),
+            include('note'),
+            include(sharedCreated.reusableContent, shared.id),
+          ],
+        },
+      },
+    },
+  ]);
+  const revision = await ok(admin.api.get(`/spaces/${space.id}/content`));
+  // Variables: nothing in the API writes them (they come with imported content); planted in the stored revision.
+  await h.current.db.execute(sql`UPDATE content_revisions SET content = jsonb_set(content, '{variables}', ${JSON.stringify({ version: '2.1', edition: 'pro' })}::jsonb) WHERE id = ${revision.id}`);
+  const page = changes[0].page.id as string;
+  return { admin, shared: shared.id, space: space.id, revision: revision.id as string, page, base: `/spaces/${space.id}/revisions/${revision.id}/page/${page}` };
+}
+
+/** The text of the document, its leaves joined (a check of what a reader would read), with the raw JSON after it. */
+const words = (doc: { nodes: unknown[] }): string => {
+  const leaves: string[] = [];
+  const walk = (n: any): void => {
+    if (n?.object === 'leaf') leaves.push(n.text);
+    for (const child of [...(n?.nodes ?? []), ...(n?.leaves ?? [])]) walk(child);
+  };
+  walk(doc);
+  return `${leaves.join('')}\n${JSON.stringify(doc)}`;
+};
+const types = (doc: { nodes: { type: string }[] }) => doc.nodes.map((n) => n.type);
+
+describe('document reads for their reader', () => {
+  it('evaluated=true substitutes variables and resolves if blocks; deterministic-only leaves what reads the visitor', async () => {
+    const { admin, base, space, page } = await world();
+    const raw = await ok(admin.api.get(`${base}/document`));
+    expect(types(raw)).toEqual(['paragraph', 'if', 'if', 'reusable-content', 'reusable-content']);
+
+    const evaluated = await ok(admin.api.get(`${base}/document`, { evaluated: 'true' }));
+    expect(types(evaluated)).toEqual(['paragraph', 'paragraph', 'reusable-content', 'reusable-content']);
+    expect(words(evaluated)).toContain('Version 2.1 for everyone');
+    expect(words(evaluated)).toContain('Pro only.');
+    expect(words(evaluated)).not.toContain('Beta only.');
+    expect(words(evaluated)).not.toContain('"expression"');
+
+    const deterministic = await ok(admin.api.get(`${base}/document`, { evaluated: 'deterministic-only' }));
+    expect(types(deterministic)).toEqual(['paragraph', 'paragraph', 'if', 'reusable-content', 'reusable-content']);
+    expect(words(deterministic)).toContain('Version ');
+    expect(words(deterministic)).toContain('2.1');
+    expect(words(deterministic)).toContain('visitor.claims.isBetaUser ? ');
+
+    // The page reads (by id, by path, the current page) and Markdown take it too.
+    const markdown = await ok(admin.api.get(base, { format: 'markdown', evaluated: 'true' }));
+    expect(markdown.markdown).toContain('Version 2.1 for everyone');
+    expect(markdown.markdown).toContain('Pro only.');
+    expect(markdown.markdown).not.toContain('Beta only.');
+    const byPath = await ok(admin.api.get(`/spaces/${space}/content/path/home`, { evaluated: 'true' }));
+    expect(byPath.document).toEqual(evaluated);
+    const current = await ok(admin.api.get(`/spaces/${space}/content/page/${page}`, { evaluated: 'true' }));
+    expect(current.document).toEqual(evaluated);
+    // Unevaluated reads are unchanged.
+    expect(await ok(admin.api.get(`${base}/document`))).toEqual(raw);
+  });
+
+  it('dereferenced=true expands reusable contents of the revision and of other spaces the caller may read', async () => {
+    const { admin, base } = await world();
+    const own = await ok(admin.api.get(`${base}/document`, { dereferenced: 'reusable-contents' }));
+    expect(types(own)).toEqual(['paragraph', 'if', 'if', 'paragraph', 'reusable-content']);
+    expect(words(own)).toContain('Local note.');
+    const all = await ok(admin.api.get(`${base}/document`, { dereferenced: 'true' }));
+    expect(types(all)).toEqual(['paragraph', 'if', 'if', 'paragraph', 'paragraph']);
+    expect(words(all)).toContain('Legal words.');
+    const both = await ok(admin.api.get(`${base}/document`, { dereferenced: 'true', evaluated: 'true' }));
+    expect(types(both)).toEqual(['paragraph', 'paragraph', 'paragraph', 'paragraph']);
+    const markdown = await ok(admin.api.get(base, { format: 'markdown', dereferenced: 'true' }));
+    expect(markdown.markdown).toContain('Legal words.');
+  });
+
+  it('through a site token: the visitor\'s claims are evaluated, and a space the site does not publish is not expanded', async () => {
+    const { admin, space, base } = await world();
+    const site = await newSite(admin, { title: 'Docs', spaces: [space] });
+    await enableAdaptiveContent(admin, site.id);
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
+    const beta = await ok(admin.api.get('/urls/published', { url: `${url}/guides/home`, visitorAuthToken: await signVisitorToken({ isBetaUser: true }, key) }));
+    const anonymous = await ok(admin.api.get('/urls/published', { url: `${url}/guides/home` }));
+
+    const asBeta = await ok(apiClient(h.current.app, beta.apiToken).get(`${base}/document`, { evaluated: 'true', dereferenced: 'true' }));
+    expect(words(asBeta)).toContain('Beta only.');
+    expect(words(asBeta)).toContain('Version 2.1 for beta');
+    expect(words(asBeta)).toContain('Local note.');
+    // The shared space is not the site's: its block stays a reference.
+    expect(types(asBeta).at(-1)).toBe('reusable-content');
+    const asAnyone = await ok(apiClient(h.current.app, anonymous.apiToken).get(`${base}/document`, { evaluated: 'true' }));
+    expect(words(asAnyone)).not.toContain('Beta only.');
+    expect(words(asAnyone)).toContain('Version 2.1 for everyone');
+  });
+});
