@@ -3,10 +3,16 @@
 // each is parsed and its block keys aligned), then a merge that must merge those 50 pages block by block
 // (the space moved on meanwhile: another change request edited other blocks of the same pages).
 //
+// Then, on one space per size (200 and --large-pages 5,000 pages), a merge touching one page (changed on both
+// sides, merged by block) — its cost should follow the change, not the space — and the reads of one
+// 500-block page of the large space, in the `document` and `markdown` formats.
+//
 //   npx tsx bench/content-merge.ts [--storage pglite|postgres|both] [--pages 200] [--changes 50] [--rounds 5]
+//                                  [--large-pages 5000] [--reads 5]
 //
 // Results: bench/results/content-merge.json (the median and the worst of the rounds, each on a fresh space).
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -21,12 +27,16 @@ const { values: opts } = parseArgs({
     pages: { type: 'string', default: '200' },
     changes: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '5' },
+    'large-pages': { type: 'string', default: '5000' },
+    reads: { type: 'string', default: '5' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
 const pageCount = Number(opts.pages);
 const changeCount = Number(opts.changes);
 const rounds = Number(opts.rounds);
+const largePages = Number(opts['large-pages']);
+const reads = Number(opts.reads);
 const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
 
 /**
@@ -110,9 +120,54 @@ async function run(kind: string) {
       const check = (await call('GET', `/spaces/${space.id}/content/page/${edited[0]}?format=markdown`)).body.markdown as string;
       if (!check.includes('edited in the space') || !check.includes('edited in the change request')) throw new Error('the merge lost an edit');
     }
+    const stats = (xs: number[]) => ({ medianMs: round(median(xs)), maxMs: round(Math.max(...xs)), runsMs: xs.map(round) });
+
+    // A merge touching one page, on a space of `size` pages: the space edits its last paragraph, the change
+    // request its second (so the page is merged block by block); `rounds` merges on the same space.
+    const onePageMerge = async (size: number) => {
+      const space = (await call('POST', `/orgs/${organization.id}/spaces`, { title: `Bench ${size}` })).body;
+      const seed = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Seed' })).body;
+      const ids: string[] = [];
+      for (let from = 0; from < size; from += 50) {
+        const changes = Array.from({ length: Math.min(50, size - from) }, (_, i) => ({ operation: 'insert_page', title: `Page ${from + i}`, document: { markdown: pageMarkdown(size, from + i) } }));
+        ids.push(...(await batch(space.id, seed.id, changes)).body.changes.map((c: { page: { id: string } }) => c.page.id));
+      }
+      await call('POST', `/spaces/${space.id}/change-requests/${seed.id}/merge`);
+      const times: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        const ours = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Ours' })).body;
+        const theirs = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Theirs' })).body;
+        const id = ids[r];
+        await batch(space.id, theirs.id, [{ operation: 'update_page', page: id, document: { markdown: pageMarkdown(size, r, { 4: `Last paragraph, edited in the space (${r}).` }) } }]);
+        await call('POST', `/spaces/${space.id}/change-requests/${theirs.id}/merge`);
+        await batch(space.id, ours.id, [{ operation: 'update_page', page: id, document: { markdown: pageMarkdown(size, r, { 1: `Second paragraph, edited in the change request (${r}).` }) } }]);
+        times.push((await call('POST', `/spaces/${space.id}/change-requests/${ours.id}/merge`)).ms);
+        const check = (await call('GET', `/spaces/${space.id}/content/page/${id}?format=markdown`)).body.markdown as string;
+        if (!check.includes('edited in the space') || !check.includes('edited in the change request')) throw new Error('the one-page merge lost an edit');
+      }
+      return { space, times };
+    };
+    const small = await onePageMerge(pageCount);
+    const large = await onePageMerge(largePages);
+
+    // One page of 500 blocks in the large space, read `reads` times in each format.
+    const bigCr = (await call('POST', `/spaces/${large.space.id}/change-requests`, { subject: 'Big page' })).body;
+    const bigMarkdown = Array.from({ length: 500 }, (_, i) => `Paragraph ${i} of the long page, with **bold** text and a [link](https://docs.example.com/long/${i}).`).join('\n\n');
+    const big = (await batch(large.space.id, bigCr.id, [{ operation: 'insert_page', title: 'Long page', document: { markdown: bigMarkdown } }])).body.changes[0].page.id as string;
+    await call('POST', `/spaces/${large.space.id}/change-requests/${bigCr.id}/merge`);
+    const readTimes = async (format: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < reads; i++) times.push((await call('GET', `/spaces/${large.space.id}/content/page/${big}?format=${format}`)).ms);
+      return times;
+    };
+    const readDocument = await readTimes('document');
+    const readMarkdown = await readTimes('markdown');
+
     const result = {
-      updateChangeRequestContent: { medianMs: round(median(update)), maxMs: round(Math.max(...update)), runsMs: update.map(round) },
-      merge: { medianMs: round(median(merge)), maxMs: round(Math.max(...merge)), runsMs: merge.map(round) },
+      updateChangeRequestContent: stats(update),
+      merge: stats(merge),
+      onePageMerge: { [pageCount]: stats(small.times), [largePages]: stats(large.times), ratio: Math.round((median(large.times) / median(small.times)) * 100) / 100 },
+      read500BlockPage: { document: stats(readDocument), markdown: stats(readMarkdown) },
     };
     console.log(kind, JSON.stringify(result));
     return result;
@@ -123,7 +178,7 @@ async function run(kind: string) {
 }
 
 async function main() {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, changes: changeCount, rounds };
+  const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, largePages, changes: changeCount, rounds, reads, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) };
   for (const kind of storages) results[kind] = await run(kind);
   writeFileSync(new URL('./results/content-merge.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -7,6 +7,7 @@ import { apiClient } from './support/api.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publish } from './published-support.js';
 import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
+import { forgetRevision } from '../server/content/revisions.store.js';
 
 const h = useHarness();
 
@@ -64,6 +65,8 @@ async function world() {
   const revision = await ok(admin.api.get(`/spaces/${space.id}/content`));
   // Variables: nothing in the API writes them (they come with imported content); planted in the stored revision.
   await h.current.db.execute(sql`UPDATE content_revisions SET content = jsonb_set(content, '{variables}', ${JSON.stringify({ version: '2.1', edition: 'pro' })}::jsonb) WHERE id = ${revision.id}`);
+  // Revisions are immutable, so this process caches them: the row changed in place is read again.
+  forgetRevision(revision.id);
   const page = changes[0].page.id as string;
   return { admin, shared: shared.id, space: space.id, revision: revision.id as string, page, base: `/spaces/${space.id}/revisions/${revision.id}/page/${page}` };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { contentRevisions } from '../server/db/schema/index.js';
+import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
 import { drainOpenAPIJobs, petstoreYaml } from './support/matrix/openapi.js';
 import { plantReusableContent } from './support/matrix/headless-reads.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
@@ -188,10 +189,15 @@ describe('documents', () => {
     const world = { h: h.current, admin, outsider: admin, members: {} as never };
     await plantReusableContent(world, revision.id, 'rsc_snippet');
     const { eq } = await import('drizzle-orm');
-    const [row] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revision.id));
-    const content = row.content as { pages: { document: { nodes: unknown[] } }[] };
-    content.pages[0].document.nodes.push({ object: 'block', type: 'reusable-content', key: 'inc1', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_snippet' } } });
+    // The row is rewritten as rows were before pages and Documents were stored apart (content_documents):
+    // its page list inline, the page's Document in it. Such rows must keep reading (revisions.store.ts).
+    const stored = (await loadRevision(h.current.db, revision.id, new Date())).content;
+    const [page] = stored.pages;
+    const pageDocument = structuredClone(page.document!) as { nodes: unknown[] };
+    pageDocument.nodes.push({ object: 'block', type: 'reusable-content', key: 'inc1', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_snippet' } } });
+    const content = { ...stored, pages: [{ ...page, document: pageDocument }] };
     await h.current.db.update(contentRevisions).set({ content }).where(eq(contentRevisions.id, revision.id));
+    forgetRevision(revision.id);
 
     const base = `/spaces/${space.id}/revisions/${revision.id}`;
     const reusable = await ok(admin.api.get(`${base}/reusable-contents/rsc_snippet`));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pageDocument, pageMarkdown } from '../server/content/page-content.js';
 import type { StoredPage } from '../server/content/revision-content.js';
 import { contentRevisions, jobs, spaces, translations } from '../server/db/schema/index.js';
+import { loadRevision } from '../server/content/revisions.store.js';
 import { newId } from '../server/ids.js';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/run.job.js';
@@ -124,9 +125,8 @@ async function run(account: Account, id: string, translator: Translator, backoff
 }
 
 async function resultPages(revisionId: string) {
-  const [revision] = await h.current.db.select().from(contentRevisions).where(eq(contentRevisions.id, revisionId));
-  // Each page as stored, with its content as the `markdown` format shows it.
-  const pages = (revision.content as { pages: (StoredPage & { id: string; title: string; description?: string; parent: string | null })[] }).pages;
+  // Each page as stored (its Document loaded from content_documents), with its content as the `markdown` format shows it.
+  const { pages } = (await loadRevision(h.current.db, revisionId, new Date())).content;
   return pages.map((p) => ({ ...p, markdown: pageMarkdown(p) }));
 }
 

@@ -3,39 +3,44 @@ import type { SpaceGrant } from '../auth/access.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
 import { fileLinks } from '../content/file-links.js';
 import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
-import { loadRevision } from '../content/revisions.store.js';
+import { hydrateSubtree } from '../content/content-documents.js';
+import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import type { AppHandlers } from '../handler-types.js';
 import { checkElsewhereLinks } from '../content/elsewhere-refs.js';
 import { findChangeRequest } from './change-requests.store.js';
 
 /** The latest revision of a change request, with where its pages open in the app. */
-async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string) {
+async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, options: LoadOptions = {}) {
   const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt);
+  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, options);
   return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}`, links: await fileLinks(ctx, grant.row.id) }, revision, cr };
 }
 
+// The tree, file and one-page reads skip the Documents they do not show (content-documents.ts).
+const LIGHT = { documents: false };
+
 export const changeRequestContentHandlers = {
   async getRevisionOfChangeRequestById({ grant, params, query }, ctx) {
-    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
     return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
   async listPagesInChangeRequest({ grant, params, query }, ctx) {
-    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async listFilesInChangeRequestById({ grant, params, query }, ctx) {
-    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
     return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getFileInChangeRequestById({ grant, params, query }, ctx) {
-    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
     return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getPageInChangeRequestById({ grant, params, query }, ctx) {
-    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
+    const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
     const page = findPage(revision.content, params.pageId);
+    await hydrateSubtree(ctx.db, revision.content, page);
     return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {

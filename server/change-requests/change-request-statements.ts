@@ -7,7 +7,8 @@ import type { SpaceRow } from '../auth/access.js';
 import { tableRow, type Db } from '../db/client.js';
 import { changeRequests, spaces, users } from '../db/schema/index.js';
 import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
-import { emptyContent, type RevisionContent } from '../content/revision-content.js';
+import type { RevisionContent } from '../content/revision-content.js';
+import { loadContents } from '../content/revisions.store.js';
 import type { ChangeRequestRow } from './change-request-view.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -75,7 +76,7 @@ export interface LockedChangeRequest {
   space: SpaceRow;
   cr: ChangeRequestRow;
   organizationRules: unknown;
-  /** The change request's content (its revision). */
+  /** The change request's content (its revision), its pages without their Documents (`hydratePages`). */
   content: RevisionContent;
   /** For a merge, when the space moved since the change request's base: the base's and the space's contents. */
   sides?: { base: RevisionContent; space: RevisionContent };
@@ -86,39 +87,36 @@ const BASE = 'coalesce(c.revision_merged_ancestor, c.revision_initial)';
 
 /**
  * Locks the space and its change request `ref` (an id, or a number within the space) for the rest of the
- * transaction and reads them with the change request's content and the organization's merge rules, in one
- * statement; `forMerge` also reads the base's and the space's contents when the space moved since the
- * base (a three-way merge needs them). Undefined when there is no such change request in the space. A
- * revision with no row is the empty first revision of a space (revisions.store.ts `loadRevision`).
+ * transaction and reads them with the organization's merge rules in one statement, then the change
+ * request's content (revisions.store.ts `loadContents`: cached by revision id, so usually no second
+ * statement); `forMerge` also reads the base's and the space's contents when the space moved since the
+ * base (a three-way merge needs them). The pages come without their Documents: the caller loads those it
+ * changes or merges. Undefined when there is no such change request in the space. A revision with no row
+ * is the empty first revision of a space.
  */
 export async function lockChangeRequest(tx: Db, spaceId: string, ref: string, forMerge: boolean): Promise<LockedChangeRequest | undefined> {
   const byRef = /^\d{1,9}$/.test(ref) ? sqlText`c.number = ${Number(ref)}::int` : sqlText`c.id = ${ref}::text`;
-  const mergeSides: SqlFragment = forMerge
-    ? rawSql(`LEFT JOIN content_revisions sr ON sr.id = s.revision_id AND ${BASE} <> s.revision_id
-      LEFT JOIN content_revisions br ON br.id = ${BASE} AND ${BASE} <> s.revision_id`)
-    : rawSql('');
   const [raw] = await runSql(
     tx,
-    sqlText`SELECT ${columnsAs(spaces, 's', 's_')}, ${columnsAs(changeRequests, 'c', 'c_')}, o.merge_rules AS organization_rules, r.content::text AS content
-      ${forMerge ? rawSql(`, ${BASE} <> s.revision_id AS outdated, sr.content::text AS space_content, br.content::text AS base_content`) : rawSql('')}
+    sqlText`SELECT ${columnsAs(spaces, 's', 's_')}, ${columnsAs(changeRequests, 'c', 'c_')}, o.merge_rules AS organization_rules, ${rawSql(BASE)} AS base_revision
     FROM spaces s
     JOIN change_requests c ON c.space_id = s.id AND ${byRef}
     JOIN organizations o ON o.id = s.organization_id
-    LEFT JOIN content_revisions r ON r.id = c.revision_id
-    ${mergeSides}
     WHERE s.id = ${spaceId}::text
     FOR NO KEY UPDATE OF s, c`,
   );
   if (!raw) return undefined;
-  // As text, parsed here: on PGlite the database thread, which every request waits for, is spared the
-  // parse and the copy of the object tree to this thread.
-  const contentOf = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as RevisionContent) : emptyContent());
+  const space = tableRow(spaces, raw, 's_');
+  const cr = tableRow(changeRequests, raw, 'c_');
+  const base = raw.base_revision as string;
+  const outdated = forMerge && base !== space.revisionId;
+  const contents = await loadContents(tx, outdated ? [cr.revisionId, base, space.revisionId] : [cr.revisionId]);
   return {
-    space: tableRow(spaces, raw, 's_'),
-    cr: tableRow(changeRequests, raw, 'c_'),
+    space,
+    cr,
     organizationRules: raw.organization_rules,
-    content: contentOf(raw.content),
-    ...(raw.outdated === true && { sides: { base: contentOf(raw.base_content), space: contentOf(raw.space_content) } }),
+    content: contents.get(cr.revisionId)!,
+    ...(outdated && { sides: { base: contents.get(base)!, space: contents.get(space.revisionId)! } }),
   };
 }
 
@@ -127,11 +125,11 @@ export async function lockChangeRequest(tx: Db, spaceId: string, ref: string, fo
  * and moves the change request to it, the caller among its contributors, in one statement; returns the
  * change request as written.
  */
-export async function moveChangeRequest(tx: Db, crId: string, revision: { id: string; insert: SqlFragment }, callerId: string, now: Date): Promise<WrittenChangeRequest> {
+export async function moveChangeRequest(tx: Db, crId: string, revision: { id: string; ctes: SqlFragment }, callerId: string, now: Date): Promise<WrittenChangeRequest> {
   const contributor = JSON.stringify([callerId]);
   const [raw] = await runSql(
     tx,
-    sqlText`WITH r AS (${revision.insert}),
+    sqlText`WITH ${revision.ctes},
     c AS (
       UPDATE change_requests SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz,
         contributors = CASE WHEN contributors @> ${contributor}::jsonb THEN contributors ELSE contributors || ${contributor}::jsonb END
@@ -152,14 +150,14 @@ export async function moveChangeRequest(tx: Db, crId: string, revision: { id: st
 export async function writeMerge(
   tx: Db,
   ids: { spaceId: string; crId: string },
-  revision: { id: string; insert: SqlFragment },
+  revision: { id: string; ctes: SqlFragment },
   now: Date,
   alsoWrite: SqlFragment,
   thenSelect: SqlFragment,
 ): Promise<Record<string, unknown>[]> {
   return runSql(
     tx,
-    sqlText`WITH r AS (${revision.insert}),
+    sqlText`WITH ${revision.ctes},
     s AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${ids.spaceId}::text),
     c AS (UPDATE change_requests SET status = 'merged', revision_merged = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${ids.crId}::text),
     also AS (${alsoWrite})

@@ -8,8 +8,10 @@ import type { SpaceGrant, SpaceRow } from '../auth/access.js';
 import { applyChanges } from '../content/apply-changes.js';
 import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { refuseLocked } from '../content/locked.js';
-import { mergeContent } from '../content/merge.js';
-import { insertRevision, insertRevisionSql, loadRevision } from '../content/revisions.store.js';
+import { ownPages } from '../content/content-documents.js';
+import { mergeStoredContents } from '../content/merge-revisions.js';
+import type { RevisionContent } from '../content/revision-content.js';
+import { insertRevision, insertRevisionSql, loadContents, loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions, issueClusters, organizations, spaces, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -137,6 +139,17 @@ async function spaceRevision(tx: Ctx, space: SpaceRow, id: string | undefined) {
   return base ? (await loadRevision(tx.db, id, space.createdAt)).content : undefined;
 }
 
+/**
+ * Gives the batch its own copies of the pages its changes name (`page`), with their Documents: the only
+ * existing pages a batch changes in place (apply-changes.ts), and an edit or a block revert reads their
+ * current blocks. The other pages stay shared with the cache (revisions.store.ts `loadContents`), keep their
+ * Document's hash and are written as they are.
+ */
+async function ownNamedPages(tx: Ctx, content: RevisionContent, changes: ContentBody['changes']): Promise<void> {
+  const named = new Set(changes.flatMap((change) => ('page' in change && typeof change.page === 'string' ? [change.page] : [])));
+  if (named.size > 0) await ownPages(tx.db, [content], named);
+}
+
 /** The space and its change request `ref`, locked and read with its content (change-request-statements.ts); throws NotFound. */
 async function lockForWrite(tx: Ctx, spaceId: string, ref: string, forMerge: boolean) {
   const locked = await lockChangeRequest(tx.db, spaceId, ref, forMerge);
@@ -153,6 +166,7 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
     refuseLocked(space);
     refuseClosed(cr, 'edited');
     const setsCondition = body.changes.some((change) => 'condition' in change && change.condition);
+    await ownNamedPages(tx, content, body.changes);
     const applied = await applyChanges(content, body.changes, {
       now: tx.now(),
       revision: (id) => spaceRevision(tx, space, id),
@@ -183,7 +197,7 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     refuseLocked(space);
     refuseClosed(cr, 'merged');
     await requireMergeRules(tx, space, cr, organizationRules);
-    const content = sides ? mergeContent(sides.base, sides.space, ours) : ours;
+    const content = sides ? await mergeStoredContents(tx.db, sides.base, sides.space, ours) : ours;
     const now = tx.now();
     const revision = insertRevisionSql(space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content }, now);
     const recipients = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, enqueueSpaceIndexingSql(space.id, now), contentUpdatedRecipientsSql(space.id));
@@ -201,11 +215,8 @@ export async function bringUpToDate(ctx: Ctx, grant: SpaceGrant, ref: string): P
     if (cr.status === 'merged') throw new Conflict(`Change request ${cr.number} is merged: it cannot be updated`);
     const base = baseRevision(cr);
     if (base === space.revisionId) return { revision: cr.revisionId, result: 'update' as const };
-    const content = mergeContent(
-      (await loadRevision(tx.db, base, space.createdAt)).content,
-      (await loadRevision(tx.db, space.revisionId, space.createdAt)).content,
-      (await loadRevision(tx.db, cr.revisionId, space.createdAt)).content,
-    );
+    const contents = await loadContents(tx.db, [base, space.revisionId, cr.revisionId]);
+    const content = await mergeStoredContents(tx.db, contents.get(base)!, contents.get(space.revisionId)!, contents.get(cr.revisionId)!);
     const revision = await insertRevision(tx, space.id, { parents: [cr.revisionId, space.revisionId], type: 'update', content });
     await tx.db
       .update(changeRequests)

@@ -30,7 +30,7 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 export async function issuePdfLink(ctx: Ctx, grant: SpaceGrant, ref: string, query: { page?: string; only?: boolean }): Promise<string> {
   const cr = await findChangeRequest(ctx, grant.row.id, ref);
   if (query.page !== undefined) {
-    const { content } = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt);
+    const { content } = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, { documents: false, git: false });
     if (!content.pages.some((p) => p.id === query.page)) throw new NotFound(`Page ${query.page} (query.page) not found in change request ${cr.number}`);
   }
   const token = randomBytes(32).toString('base64url');

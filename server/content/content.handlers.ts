@@ -7,10 +7,15 @@ import { applyTemplate } from './template-apply.js';
 import { checkElsewhereLinks } from './elsewhere-refs.js';
 import { documentShape } from '../revisions/document-options.js';
 import { readPage } from '../revisions/page-read.js';
+import { hydrateSubtree } from './content-documents.js';
+
+// The tree, file and one-page reads read the revision without its Documents and load the page's
+// (content-documents.ts); the link lists read every page's.
+const LIGHT = { documents: false };
 
 export const contentHandlers = {
   async getCurrentRevision({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
   async applyTemplateToSpace({ grant, body }, ctx) {
@@ -18,20 +23,21 @@ export const contentHandlers = {
     return { status: 204 };
   },
   async listPages({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async listFiles({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getFileById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getPageById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
     const page = findPage(revision.content, params.pageId);
+    await hydrateSubtree(ctx.db, revision.content, page);
     // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
     if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {
       return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, { evaluated: query.evaluated })) };

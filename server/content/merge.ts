@@ -19,8 +19,24 @@ function stable(value: unknown): string {
   return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Equal as stable JSON. Records are compared field by field, equal references and primitives without
+ * serializing: a merge compares every page of both sides, and on a large space most are unchanged.
+ */
 function same(a: unknown, b: unknown): boolean {
-  return stable(a) === stable(b);
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b)) return stable(a) === stable(b);
+  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+  if (keys.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
+  for (const k of keys) {
+    const [x, y] = [a[k], b[k]];
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false;
+    if (stable(x) !== stable(y)) return false;
+  }
+  return true;
 }
 
 /** For each key of the three maps, the merged value; keys changed on both sides go through `both` (or to `conflicts`). */
@@ -65,9 +81,28 @@ function contentOf(page: StoredPage): string[] {
 
 /** `page` with the content of `from` (its Document, or a legacy page's Markdown and keys). */
 function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
-  const { document, markdown, keys, ...rest } = page;
-  void document, void markdown, void keys;
-  return { ...rest, ...(from.document && { document: from.document }), ...(from.markdown !== undefined && { markdown: from.markdown }), ...(from.keys && { keys: from.keys }) };
+  const { document, documentHash, markdown, keys, ...rest } = page;
+  void document, void documentHash, void markdown, void keys;
+  return {
+    ...rest,
+    ...(from.document && { document: from.document }),
+    ...(from.documentHash !== undefined && { documentHash: from.documentHash }),
+    ...(from.markdown !== undefined && { markdown: from.markdown }),
+    ...(from.keys && { keys: from.keys }),
+  };
+}
+
+/**
+ * Whose content a page changed on both sides takes, told by the Documents' hashes when all three name
+ * theirs by hash (pages read without their Documents): 'theirs' when ours did not change it, 'ours' when
+ * theirs did not or both made the same; undefined when both changed it differently (merged block by block).
+ */
+function contentByHash(base: StoredPage, theirs: StoredPage, ours: StoredPage): 'theirs' | 'ours' | undefined {
+  const [b, t, o] = [base.documentHash, theirs.documentHash, ours.documentHash];
+  if (b === undefined || t === undefined || o === undefined) return undefined;
+  if (o === b) return 'theirs';
+  if (t === b || t === o) return 'ours';
+  return undefined;
 }
 
 /** The `data` of a page's document merged: the side that changed it, a 409 when both did differently. */
@@ -92,12 +127,32 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
     else throw new Conflict(`The ${field} of ${pageName(ours)} was changed both in the change request and in the space`);
   }
   page.updatedAt = theirs.updatedAt > ours.updatedAt ? theirs.updatedAt : ours.updatedAt;
+  const byHash = contentByHash(base, theirs, ours);
+  if (byHash === 'theirs') return page;
+  if (byHash === 'ours') return withContentOf(page, ours);
   const [b, t, o] = [contentOf(base), contentOf(theirs), contentOf(ours)];
   if (same(b, o)) return page;
   if (same(b, t) || same(t, o)) return withContentOf(page, ours);
   const blocks = mergeBlockTree(pageDocument(base).nodes, pageDocument(theirs).nodes, pageDocument(ours).nodes, { page: pageName(ours) });
   setPageDocument(page, blocks, mergeData(base, theirs, ours));
   return page;
+}
+
+/**
+ * The pages a merge of these contents reads the content of: those changed on both sides since the base
+ * (compared as stored, a Document by its hash) whose content both sides changed. The others are taken whole
+ * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
+ */
+export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
+  const [b, t, o] = [byId(base.pages), byId(theirs.pages), byId(ours.pages)];
+  const ids = new Set<string>();
+  for (const id of new Set([...b.keys(), ...t.keys(), ...o.keys()])) {
+    const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
+    if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
+    if (bp && tp && op && contentByHash(bp, tp, op) !== undefined) continue;
+    ids.add(id);
+  }
+  return ids;
 }
 
 /**

@@ -10,7 +10,12 @@ import { documentToMarkdown, markdownToDocument, type Block, type Document } fro
 import { defaultRefs, type MarkdownRefs } from './markdown-refs.js';
 import type { StoredPage } from './revision-content.js';
 
-type PageContent = Pick<StoredPage, 'document' | 'markdown' | 'keys'>;
+type PageContent = Pick<StoredPage, 'document' | 'markdown' | 'keys' | 'documentHash'>;
+
+/** A page read without its Document (revisions.store.ts `documents: false`) must be hydrated before its content is read. */
+function notHydrated(page: PageContent): void {
+  if (page.documentHash !== undefined) throw new Error(`A page's Document (${page.documentHash}) was read before it was loaded (content-documents.ts hydratePages)`);
+}
 
 /**
  * Parsed documents of legacy pages by Markdown text: a merge or a batch reads the same pages several
@@ -30,6 +35,7 @@ function parseCached(markdown: string): Document {
 /** The document of a stored page, every block with its key. */
 export function pageDocument(page: PageContent): Document {
   if (page.document) return page.document;
+  notHydrated(page);
   const doc = parseCached(page.markdown ?? '');
   return { ...doc, nodes: dedupeKeys(overlayKeys(doc.nodes, page.keys)) };
 }
@@ -42,7 +48,10 @@ const written = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCa
 
 /** The GitBook-flavoured Markdown of a stored page; `refs` writes its references. */
 export function pageMarkdown(page: PageContent, refs: MarkdownRefs = defaultRefs, cacheKey?: string): string {
-  if (!page.document) return page.markdown ?? '';
+  if (!page.document) {
+    notHydrated(page);
+    return page.markdown ?? '';
+  }
   const cached = cacheKey === undefined ? undefined : written.get(cacheKey);
   if (cached !== undefined) return cached;
   const markdown = documentToMarkdown(page.document, refs);
@@ -58,13 +67,14 @@ export function blockKeysOf(page: PageContent): Set<string> {
 /** Stores `document` as the page's content (legacy fields dropped). */
 function store(page: StoredPage, document: Document): void {
   page.document = document;
+  delete page.documentHash;
   delete page.markdown;
   delete page.keys;
 }
 
 /** A new page's content, or a page whose content is to be replaced: its current blocks, or none. */
 function currentBlocks(page: StoredPage): Block[] {
-  return page.document || page.markdown ? pageDocument(page).nodes : [];
+  return page.document || page.markdown || page.documentHash ? pageDocument(page).nodes : [];
 }
 
 /**

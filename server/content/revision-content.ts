@@ -14,6 +14,12 @@ export interface StoredPage {
   slug: string;
   /** The content: a Document, every block with its key (page-content.ts; docs/content.md). */
   document?: Document;
+  /**
+   * The hash its Document is stored under in content_documents (content-documents.ts), on a page read
+   * without its Document (revisions.store.ts `loadRevision` with `documents: false`); `hydratePages`
+   * replaces it with `document`. Pages of rows written before Documents were stored apart carry `document`.
+   */
+  documentHash?: string;
   /** Pages stored before Documents were: their Markdown, read as their Document until their next write. */
   markdown?: string;
   /** Keys of the blocks of a legacy page's `markdown`, shaped like its document (block-keys.ts). */

@@ -3,24 +3,37 @@ import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
-import { forReader } from '../headless/reader-content.js';
+import { forReader, tokenVisitor } from '../headless/reader-content.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
-import { loadRevision, type StoredRevision } from './revisions.store.js';
+import { hydratePages, ownPages } from './content-documents.js';
+import { loadContents, loadRevision, type LoadOptions, type StoredRevision } from './revisions.store.js';
 
-/** The space's current revision, with where its pages open in the app (a site token's reader: the pages it may see). */
-export async function spaceContent(ctx: Ctx, space: SpaceRow): Promise<{ where: ContentLocation; revision: StoredRevision }> {
-  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt);
-  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: forReader(ctx, revision) };
+/** The space's current revision, with where its pages open in the app (a site token's reader: the pages it may see; `options`: revisions.store.ts). */
+export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptions = {}): Promise<{ where: ContentLocation; revision: StoredRevision }> {
+  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt, options);
+  return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: await readerView(ctx, revision) };
 }
 
-/** The contents of the open change requests of the space, in one query (for their broken-link counts). */
+/**
+ * The revision as the caller may read it (headless/reader-content.ts `forReader`). A site token's view that
+ * leaves out pages whose condition fails reads every page's Document (the files only those pages refer to
+ * go with them), so a revision read without its Documents loads them first when some page has a condition.
+ */
+export async function readerView(ctx: Ctx, revision: StoredRevision): Promise<StoredRevision> {
+  if (tokenVisitor(ctx) && revision.content.pages.some((p) => p.condition)) await hydratePages(ctx.db, revision.content.pages);
+  return forReader(ctx, revision);
+}
+
+/** The contents of the open change requests of the space, with their Documents (for their broken-link counts). */
 export async function openChangeRequestContents(ctx: Ctx, spaceId: string): Promise<RevisionContent[]> {
   const rows = await ctx.db
-    .select({ content: contentRevisions.content })
+    .select({ revisionId: changeRequests.revisionId })
     .from(changeRequests)
     .innerJoin(contentRevisions, eq(contentRevisions.id, changeRequests.revisionId))
     .where(and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, 'open')));
-  return rows.map((r) => r.content as RevisionContent);
+  const contents = await loadContents(ctx.db, rows.map((r) => r.revisionId));
+  await ownPages(ctx.db, [...contents.values()]);
+  return rows.map((r) => contents.get(r.revisionId)!);
 }

@@ -57,7 +57,7 @@ async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestinatio
     }
     case 'site-page': {
       const space = await siteSpaceOf(ctx, site, input.siteSpaceId, `${field}.siteSpaceId`);
-      const refs = new RefResolver((await loadRevision(ctx.db, space.revisionId, space.createdAt)).content);
+      const refs = new RefResolver((await loadRevision(ctx.db, space.revisionId, space.createdAt, { documents: false, git: false })).content);
       if (!refs.page(input.pageId)) throw new NotFound(`${field}.pageId: no page ${input.pageId} in the space of site space ${input.siteSpaceId}`);
       return input;
     }
@@ -70,7 +70,8 @@ async function storedDestination(ctx: Ctx, site: SiteRow, input: InputDestinatio
         .orderBy(asc(siteSpaces.id))
         .limit(1);
       if (!row) throw new NotFound(`${field}.spaceId: the site publishes no space ${input.spaceId}`);
-      const { content } = await loadRevision(ctx.db, row.revisionId, row.createdAt);
+      // Paths only: the pages' metadata, not their Documents.
+      const { content } = await loadRevision(ctx.db, row.revisionId, row.createdAt, { documents: false, git: false });
       const refs = new RefResolver(content);
       const wanted = input.path.replace(/^\/+|\/+$/g, '');
       const page = content.pages.find((p) => refs.pathOf(p) === wanted);

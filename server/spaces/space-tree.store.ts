@@ -72,7 +72,8 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
     // The content as of now: the space row is read again under the lock, so a merge that committed
     // meanwhile is in the copy.
     const [fresh] = await tx.db.select({ revisionId: spaces.revisionId }).from(spaces).where(eq(spaces.id, source.id)).for('share');
-    const { content } = await loadRevision(tx.db, fresh?.revisionId ?? source.revisionId, source.createdAt);
+    // Without Documents: the copy names the same Documents by hash (content_documents), so none is copied.
+    const { content } = await loadRevision(tx.db, fresh?.revisionId ?? source.revisionId, source.createdAt, { documents: false, git: false });
     const [inserted] = await tx.db
       .insert(spaces)
       .values({

@@ -1,5 +1,7 @@
 // Revisions of space content: immutable snapshots of the page tree, the files, the variables and the
-// reusable contents of a space (or of a change request), stored whole as one JSON document.
+// reusable contents of a space (or of a change request), stored as one JSON document naming the chunks of
+// its page list by hash; the chunks, and the pages' Documents, are stored apart, once each, in
+// content_documents (docs/content.md, "How revisions are stored").
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf } from './columns.js';
@@ -28,3 +30,14 @@ export const contentRevisions = pgTable(
     check('content_revisions_type_check', sql.raw(`type IN (${oneOf(revisionTypeValues)})`)),
   ],
 );
+
+/**
+ * Content-addressed JSON by its SHA-256: page Documents (server/content/content-documents.ts) and chunks of
+ * revisions' page lists (server/content/page-chunks.ts). Written with ON CONFLICT DO NOTHING, never updated
+ * nor deleted, so a revision that changes one page writes one Document and one chunk, and any process may
+ * cache them by hash.
+ */
+export const contentDocuments = pgTable('content_documents', {
+  hash: text('hash').primaryKey(),
+  document: jsonb('document').$type<unknown>().notNull(),
+});

@@ -2,6 +2,7 @@
 // file and a reusable content; its pages, files and paths; a document id; a public OpenAPI specification to
 // compute from; an embed URL answered without the network.
 import { sql } from 'drizzle-orm';
+import { forgetRevision } from '../../../server/content/revisions.store.js';
 import { contentFixtures } from './content.js';
 import { drainOpenAPIJobs, petstoreYaml } from './openapi.js';
 import type { MatrixCaller, MatrixFixtures, MatrixWorld } from './types.js';
@@ -33,6 +34,8 @@ export async function plantReusableContent(world: MatrixWorld, revisionId: strin
   await world.h.db.execute(
     sql`UPDATE content_revisions SET content = jsonb_set(content, '{reusableContents}', (content->'reusableContents') || ${JSON.stringify([reusable])}::jsonb) WHERE id = ${revisionId}`,
   );
+  // Revisions are immutable, so this process caches them: the row changed in place is read again.
+  forgetRevision(revisionId);
   return id;
 }
 

@@ -1,0 +1,144 @@
+// Page Documents stored apart from revisions, by the SHA-256 of their JSON (table content_documents): a
+// revision's pages name their Document by `documentHash`, so writing a revision writes only the Documents
+// it changed, and reading one page reads one Document. Documents are immutable once written, so they are
+// cached in this process by hash; the cache is safe with several processes because nothing is ever
+// rewritten under a hash.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client.js';
+import { runSql, sqlText } from '../db/sql-text.js';
+import type { Document } from './markdown-document.js';
+import { subtreeIds, type RevisionContent, type StoredPage } from './revision-content.js';
+
+/**
+ * Parsed values of content_documents by hash (Documents, and chunks of revisions' page lists: page-chunks.ts),
+ * bounded by the size of their JSON text. Shared: nothing may change them.
+ */
+const stored = new LRUCache<string, object>({ maxSize: 128 * 1024 * 1024 });
+
+/**
+ * The hash each Document known to be in the database (read from it, or named by a revision read from it)
+ * is stored under: a page whose Document is one of these is written with that hash and without writing the
+ * Document. Keyed by the object, so a Document replaced by an edit (a new object) is hashed again.
+ */
+const storedHash = new WeakMap<Document, string>();
+
+// In tests the cached Documents are frozen, so code that would change a shared Document in place fails
+// loudly there instead of corrupting other requests' reads.
+const freezeShared = Boolean(process.env.VITEST);
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+export function hashDocumentJson(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
+}
+
+/** Caches the value stored (or about to be) under `hash`, parsed from `json`. */
+export function cacheStored(hash: string, json: string): object {
+  const value = JSON.parse(json) as object;
+  if (freezeShared) deepFreeze(value);
+  // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
+  stored.set(hash, value, { size: Math.max(1, json.length * 2) });
+  return value;
+}
+
+export const isCached = (hash: string) => stored.has(hash);
+
+/** The values stored under `hashes` (one query for those not cached); a hash with no row is left out. */
+export async function loadStored(db: Db, hashes: Iterable<string>): Promise<Map<string, object>> {
+  const found = new Map<string, object>();
+  const missing: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const value = stored.get(hash);
+    if (value) found.set(hash, value);
+    else missing.push(hash);
+  }
+  if (missing.length > 0) {
+    // As text, parsed here: on PGlite the database thread is spared the copy of the object tree.
+    const rows = await runSql(db, sqlText`SELECT hash, document::text AS document FROM content_documents WHERE hash IN (SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`);
+    for (const row of rows) found.set(row.hash as string, cacheStored(row.hash as string, row.document as string));
+  }
+  return found;
+}
+
+/** The Documents of `hashes`; a hash with no row is left out of the map. */
+async function loadDocuments(db: Db, hashes: Iterable<string>): Promise<Map<string, Document>> {
+  return (await loadStored(db, hashes)) as Map<string, Document>;
+}
+
+/**
+ * Gives each of `pages` that names its Document by hash that Document (`document` set, `documentHash`
+ * dropped), in place; pages stored with their Document inline, or as legacy Markdown, are left as they are.
+ */
+export async function hydratePages(db: Db, pages: Iterable<StoredPage>): Promise<void> {
+  const wanted = [...pages].filter((p) => p.documentHash !== undefined && !p.document);
+  if (wanted.length === 0) return;
+  const found = await loadDocuments(db, wanted.map((p) => p.documentHash!));
+  for (const page of wanted) {
+    const doc = found.get(page.documentHash!);
+    if (!doc) throw new Error(`content_documents has no Document ${page.documentHash} for page ${page.id}`);
+    // The page's revision was read from the database, so its Documents are there: a later write of this
+    // Document can name it by hash (also for one cached at write time, below, by a write that committed).
+    storedHash.set(doc, page.documentHash!);
+    page.document = doc;
+    delete page.documentHash;
+  }
+}
+
+/**
+ * Gives each content its own copy of its pages `ids` (all when undefined), with their Documents, in place of
+ * the shared ones (revisions.store.ts `loadContents`): the pages a batch changes, or a merge merges.
+ */
+export async function ownPages(db: Db, contents: RevisionContent[], ids?: Set<string>): Promise<void> {
+  const copies: StoredPage[] = [];
+  for (const content of contents) {
+    content.pages = content.pages.map((page) => {
+      if (ids && !ids.has(page.id)) return page;
+      const copy = { ...page };
+      copies.push(copy);
+      return copy;
+    });
+  }
+  await hydratePages(db, copies);
+}
+
+/** Loads the Documents of the page and its subpages (a page read shows its subpages in the same format). */
+export async function hydrateSubtree(db: Db, content: RevisionContent, page: StoredPage): Promise<void> {
+  const ids = subtreeIds(content, page.id);
+  await hydratePages(db, content.pages.filter((p) => ids.has(p.id)));
+}
+
+/**
+ * The pages as a revision stores them: each Document replaced by its hash, and the Documents not yet stored
+ * (new or edited ones) as `"hash":Document` JSON entries for content_documents. A page that was never hydrated
+ * keeps its `documentHash`; legacy Markdown pages keep their Markdown and keys.
+ */
+export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDocuments: string[] } {
+  const fresh: string[] = [];
+  const seen = new Set<string>();
+  const out = pages.map((page) => {
+    if (!page.document) return page;
+    const { document, documentHash, ...rest } = page;
+    void documentHash;
+    let hash = storedHash.get(document);
+    if (hash === undefined) {
+      const json = JSON.stringify(document);
+      hash = hashDocumentJson(json);
+      if (!seen.has(hash)) {
+        seen.add(hash);
+        fresh.push(`${JSON.stringify(hash)}:${json}`);
+        // Cached (a copy the writer cannot change) so the read after this write needs no query; not
+        // marked as stored (`storedHash`) until a revision naming it is read, since this write may roll back.
+        if (!stored.has(hash)) cacheStored(hash, json);
+      }
+    }
+    return { ...rest, documentHash: hash };
+  });
+  return { pages: out, newDocuments: fresh };
+}
