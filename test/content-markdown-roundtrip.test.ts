@@ -120,6 +120,19 @@ describe('Markdown <-> Document', () => {
     expect(markdownToDocument(text).nodes[0]).toMatchObject({ type: 'paragraph', nodes: [{ leaves: [{ text: '{% endhint %}' }] }] });
   });
 
+  it('an HTML block first or last in a container is set apart by blank lines, so it does not swallow the closing tag', () => {
+    // The property below found this one (fast-check seed 767409976): the figure ran to the next blank line
+    // and took `{% endhint %}` with it.
+    const markdown = '{% hint style="info" %}\n\n<figure><img src="https://example.com/a.png" alt="a"><figcaption></figcaption></figure>\n\n{% endhint %}';
+    const document = markdownToDocument(markdown);
+    expect(document.nodes).toMatchObject([{ type: 'hint', nodes: [{ type: 'images' }] }]);
+    const written = documentToMarkdown(document);
+    expect(written).toBe(markdown);
+    expect(markdownToDocument(written)).toEqual(document);
+    // Other blocks keep the compact form.
+    expect(documentToMarkdown(markdownToDocument('{% hint style="info" %}\nText\n{% endhint %}'))).toBe('{% hint style="info" %}\nText\n{% endhint %}');
+  });
+
   it('markdown -> document -> markdown is stable for generated documents', () => {
     fc.assert(
       fc.property(markdownDocument, (markdown) => {

@@ -226,9 +226,21 @@ function openingTag(name: string, attributes: Record<string, string>): string {
   return `{% ${name}${attrs} %}`;
 }
 
+/**
+ * A container's blocks between its tags. An HTML block (a figure, `<details>`) runs to the next blank line,
+ * so one that ends the container is followed by a blank line (else it would swallow the closing tag), and
+ * one that starts it is preceded by one (the opening tag is then a line of its own): Markdown read back the
+ * same. Other blocks keep GitBook's compact form, the tags on the lines next to them.
+ */
+function betweenTags(open: string, node: Hint | Liquid, inner: string, close: string): string {
+  const before = node.children[0]?.type === 'html' ? '\n\n' : '\n';
+  const after = node.children.at(-1)?.type === 'html' ? '\n\n' : '\n';
+  return `${open}${before}${inner}${after}${close}`;
+}
+
 const writeHint: Handle = (node: Hint, _parent, state, info) => {
   const inner = state.containerFlow(node, info);
-  return `{% hint style="${node.style}" %}\n${inner}\n{% endhint %}`;
+  return betweenTags(`{% hint style="${node.style}" %}`, node, inner, '{% endhint %}');
 };
 
 const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
@@ -236,7 +248,7 @@ const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
   const open = openingTag(node.name, node.attributes);
   if ((voidTags as readonly string[]).includes(node.name) && node.children.length === 0) return open;
   const inner = state.containerFlow(node, info);
-  return `${open}\n${inner}\n{% end${node.name} %}`;
+  return betweenTags(open, node, inner, `{% end${node.name} %}`);
 };
 
 /** mdast-util-to-markdown: a node as its tags around its blocks; a text `{%` escaped. */
