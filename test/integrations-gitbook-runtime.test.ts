@@ -214,6 +214,75 @@ describe('integrations built with @gitbook/runtime', () => {
     expect(get.body).toMatchObject({ method: 'GET', body: null });
   });
 
+  it('an installation on every space (space_selection: all) gets each space\'s events and requests, configured once; a space\'s own installation wins; other organizations\' spaces are not covered', async () => {
+    const name = unique('gb-all-spaces');
+    await publishAs(owner, name, { runtime: 'v2', script: spaceScript, scopes: ['space:metadata:read', 'space:content:read'], configurations: { space: { componentId: 'configure' } } });
+    const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installation.status).toBe(200);
+    const installationId = installation.body.id as string;
+    const settings = { webhookUrl: `${receiver.url}/hook/${name}`, secret: `secret-of-${name}` };
+    const everySpace = await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { space_selection: 'all', configuration: settings });
+    expect(everySpace.status).toBe(200);
+    expect(everySpace.body).toMatchObject({ space_selection: 'all', configuration: settings });
+
+    // A space without an installation of its own, and one with its own (configured otherwise).
+    const covered = await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Covered docs' });
+    expect(covered.status).toBe(201);
+    const own = await owner.api.post(`/orgs/${owner.organizationId}/spaces`, { title: 'Own docs' });
+    expect(own.status).toBe(201);
+    expect((await owner.api.post(`/integrations/${name}/installations/${installationId}/spaces`, { space: own.body.id })).status).toBe(201);
+    const ownSettings = { webhookUrl: `${receiver.url}/hook/${name}-own`, secret: `own-secret-of-${name}` };
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installationId}/spaces/${own.body.id}`, { configuration: ownSettings })).status).toBe(200);
+
+    // Events: the covered space's reaches the script with the installation's configuration, and the script
+    // reads that space back with its installation token; the space with its own installation uses its own.
+    const coveredRevision = await mergeAPage(covered.body.id);
+    const ownRevision = await mergeAPage(own.body.id);
+    // Another organization's space: never this installation's.
+    const stranger = await h.current.newAdmin();
+    const foreign = await stranger.api.post(`/orgs/${stranger.organizationId}/spaces`, { title: 'Elsewhere' });
+    expect(foreign.status).toBe(201);
+    await deliverAll();
+
+    const hooks = receiver.received.filter((r) => r.url === `/hook/${name}`);
+    expect(hooks).toHaveLength(1);
+    expect(JSON.parse(hooks[0].body)).toEqual({ space: covered.body.id, title: 'Covered docs', revision: coveredRevision, integration: name });
+    expect(hooks[0].headers['x-signature']).toBe(createHmac('sha256', settings.secret).update(hooks[0].body).digest('hex'));
+    const ownHooks = receiver.received.filter((r) => r.url === `/hook/${name}-own`);
+    expect(ownHooks).toHaveLength(1);
+    expect(JSON.parse(ownHooks[0].body)).toEqual({ space: own.body.id, title: 'Own docs', revision: ownRevision, integration: name });
+    expect(ownHooks[0].headers['x-signature']).toBe(createHmac('sha256', ownSettings.secret).update(ownHooks[0].body).digest('hex'));
+    const updates = (await eventsOf(name)).filter((e) => e.payload.type === 'space_content_updated');
+    expect(updates).toHaveLength(2);
+    expect(updates.every((e) => e.status === 'success')).toBe(true);
+
+    // The space-scoped public endpoint answers for each space of the organization.
+    const endpoint = (spaceId: string) => `/integrations/${name}/installations/${installationId}/spaces/${spaceId}/integration`;
+    const onCovered = await request(h.current.app).get(`${endpoint(covered.body.id)}/x`);
+    expect(onCovered.status).toBe(200);
+    expect(onCovered.body).toMatchObject({ configuration: settings, installation: installationId, hasToken: true });
+    const onOwn = await request(h.current.app).get(endpoint(own.body.id));
+    expect(onOwn.status).toBe(200);
+    expect(onOwn.body).toMatchObject({ configuration: ownSettings, installation: installationId });
+    expect((await request(h.current.app).get(endpoint(foreign.body.id))).status).toBe(404);
+    expect((await request(h.current.app).get(endpoint('no-such-space'))).status).toBe(404);
+
+    // The installation token acts on a covered space, and not on another organization's.
+    const token = await owner.api.post(`/integrations/${name}/installations/${installationId}/tokens`);
+    expect(token.status).toBe(200);
+    const asInstallation = (path: string) => request(h.current.app).get(`/v1${path}`).set('authorization', `Bearer ${token.body.token}`);
+    const read = await asInstallation(`/spaces/${covered.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.title).toBe('Covered docs');
+    expect((await asInstallation(`/spaces/${foreign.body.id}`)).status).toBe(404);
+
+    // Back to the selected spaces: the covered space is no longer the installation's; its own space still is.
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { space_selection: 'selected' })).status).toBe(200);
+    expect((await request(h.current.app).get(endpoint(covered.body.id))).status).toBe(404);
+    expect((await request(h.current.app).get(endpoint(own.body.id))).status).toBe(200);
+    expect((await asInstallation(`/spaces/${covered.body.id}`)).status).toBe(403);
+  });
+
   it('development mode: the tunnel receives what the script would, signed; DELETE /dev hands events back to the script', async () => {
     const got: { url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
     const tunnel = createServer((req, res) => {

@@ -8,6 +8,13 @@ import { open, publish, spaceWithPages } from './published-support.js';
 import { mergeChanges, newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
+
+// A 1×1 PNG.
+const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', nodes });
+const link = (ref: unknown, label: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text(label)] });
+const mention = (ref: object) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -139,4 +146,90 @@ describe('indexing', () => {
       expect(res.headers['x-robots-tag'], path).toBe('noindex');
     }
   });
+
+  it("a page's Markdown writes its references for the site: pages as their .md URLs, files at the site's file URLs, spaces at their site URL, users by name; the API's markdown format keeps relative paths", async () => {
+    const admin = await h.current.newAdmin();
+    const me = await admin.api.get('/user');
+    expect(me.status).toBe(200);
+    const sister = await spaceWithPages(admin, 'Sister', [{ title: 'Start', markdown: 'Sister start.' }]);
+    const stranger = await h.current.newAdmin();
+    const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Guides' });
+    expect(space.status).toBe(201);
+    const spaceId = space.body.id as string;
+    const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Write' });
+    expect(cr.status).toBe(201);
+    const home = {
+      object: 'document',
+      nodes: [
+        paragraph(
+          text('Read '),
+          link({ kind: 'page', page: 'setup' }, 'the setup'),
+          text(', its '),
+          link({ kind: 'anchor', page: 'setup', anchor: 'proxy' }, 'proxy part'),
+          text(', '),
+          link({ kind: 'space', space: sister }, 'the sister space'),
+          text(', '),
+          link({ kind: 'file', file: 'sheet' }, 'the sheet'),
+          text('. Ask '),
+          mention({ kind: 'user', user: admin.userId }),
+          text(' or '),
+          mention({ kind: 'user', user: stranger.userId }),
+          text('.'),
+        ),
+      ],
+    };
+    const written = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
+      changes: [
+        { operation: 'insert_page', ref: 'home', title: 'Home', slug: 'home', document: { document: home } },
+        { operation: 'insert_page', ref: 'guide', title: 'Guide', slug: 'guide', document: { markdown: 'The guide.' } },
+        { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', slug: 'setup', document: { markdown: '# Setup\n\n## Proxy\n\nSet it.' } },
+        { operation: 'insert_files', files: [{ ref: 'sheet', name: 'sheet.csv', contentType: 'text/csv', base64: Buffer.from('a,b\n').toString('base64') }, { ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
+      ],
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+    const homeId = written.body.changes[0].page.id as string;
+    const files = await admin.api.get(`/spaces/${spaceId}/content/files`);
+    expect(files.status).toBe(200);
+    const sheetId = files.body.items.find((f: { name: string }) => f.name === 'sheet.csv').id as string;
+
+    // The API's markdown first, so a shared cache would hand it to the site.
+    const api = await admin.api.get(`/spaces/${spaceId}/content/page/${homeId}`, { format: 'markdown' });
+    expect(api.status).toBe(200);
+    expect(api.body.markdown).toContain('[the setup](guide/setup.md)');
+    expect(api.body.markdown).toContain('[proxy part](guide/setup.md#proxy)');
+    expect(api.body.markdown).toContain(sister);
+    expect(api.body.markdown).toContain(admin.userId);
+
+    const site = await newSite(admin, { title: 'Docs', spaces: [spaceId, sister] });
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const siteSpaces = (await admin.api.get(`${sitePath(admin, site.id)}/site-spaces`)).body.items as { path: string; space: { id: string } }[];
+    const guidesUrl = `${url}/${siteSpaces.find((s) => s.space.id === spaceId)!.path}`;
+    const sisterUrl = `${url}/${siteSpaces.find((s) => s.space.id === sister)!.path}`;
+
+    const md = await open(h.current, `${guidesUrl}/home.md`);
+    expect(md.status).toBe(200);
+    expect(md.text).toContain(`[the setup](${guidesUrl}/guide/setup.md)`);
+    expect(md.text).toContain(`[proxy part](${guidesUrl}/guide/setup.md#proxy)`);
+    expect(md.text).toContain(`[the sister space](${sisterUrl})`);
+    expect(md.text).toContain(`[the sheet](${guidesUrl}/~files/${sheetId}/sheet.csv)`);
+    expect(md.text).toContain(`Ask ${me.body.displayName} or unknown user.`);
+    for (const id of [sister, admin.userId, stranger.userId]) expect(md.text).not.toContain(id);
+    expect(md.text).not.toContain('.gitbook/assets');
+    // Every link of the Markdown answers on the site.
+    for (const found of md.text.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)) {
+      const res = await open(h.current, found[1]);
+      expect([200, 302], found[1]).toContain(res.status);
+    }
+    const setupMd = await open(h.current, `${guidesUrl}/guide/setup.md`);
+    expect(setupMd.status).toBe(200);
+    expect(setupMd.headers['content-type']).toBe('text/markdown; charset=utf-8');
+
+    // And the API's markdown, asked again, is still its own.
+    const again = await admin.api.get(`/spaces/${spaceId}/content/page/${homeId}`, { format: 'markdown' });
+    expect(again.status).toBe(200);
+    expect(again.body.markdown).toBe(api.body.markdown);
+    expect(again.body.markdown).not.toContain(url);
+  });
 });
+

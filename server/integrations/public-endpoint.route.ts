@@ -4,7 +4,7 @@
 // body; for a `v2` script, a `fetch` event carrying it in GitBook's protocol, dispatch-protocol.ts), and
 // its Response is the answer, with the integration's contentSecurityPolicy as the
 // Content-Security-Policy header. The installation (and the space or site installation) in the path must
-// exist; for a site, an installation with `site_selection: all` covers every site of its organization. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
+// exist; an installation with `site_selection: all` (`space_selection: all`) covers every site (live space) of its organization. Headers naming integration events (`x-integration-*`) are dropped, so a request cannot pass
 // for an event delivery. A script that fails answers 502; one refused by its concurrency limit 503.
 // In development mode the request goes to the tunnel instead, as the events do (tunnel-forward.ts).
 import express, { type Request, type Response, type Router } from 'express';

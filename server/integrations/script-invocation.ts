@@ -41,6 +41,7 @@ export interface ScriptTarget {
 export type ScriptRunner = (options: { key: string; script: string; scriptHash?: string; request: ScriptRequest; env: Record<string, unknown> }) => Promise<ScriptResponse>;
 
 type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
+type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
 
 export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().invoke(options);
 
@@ -73,7 +74,8 @@ async function installationToken(db: Db, installationId: string): Promise<string
 //
 // An installation with `site_selection: all` covers every site of its organization, without an installation
 // on each: a request about such a site (its public endpoint, published script or visitor authentication) is
-// about that installation, as if it had one there (coveredSite below).
+// about that installation, as if it had one there (coveredSite below). The same for `space_selection: all`
+// and every live space of its organization (an event about the space, its public endpoint: coveredSpace).
 //
 // The integration with its owner, and the installation, are read in full only when they changed: every
 // statement answers their stamps (md5 of the rows' text, computed in the database from the rows as stored,
@@ -94,7 +96,7 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
       (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
       ${columnsAs(integrationSiteInstallations, 'sti', 'sti_')},
-      st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
+      sp.id AS sp_id, st.id AS st_id, st.visitor_auth_backend AS site_backend, st.visitor_auth_key AS site_key,
       -- Only a v2 script's environment shows the installation's space count (spacesCount() of
       -- target-installations.store.ts): not counted for the others.
       (CASE WHEN sc.runtime = 'v2' AND inst.id IS NOT NULL THEN
@@ -108,6 +110,9 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
     LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
+    -- The space, when the installation is on it or covers every live space of its organization (the space's).
+    LEFT JOIN spaces sp ON sp.id = ${target.spaceId ?? null}::text AND sp.organization_id = inst.organization_id
+      AND sp.deleted_at IS NULL AND (spi.id IS NOT NULL OR inst.space_selection = 'all')
     -- The site, when the installation is on it or covers every site of its organization (the site's).
     LEFT JOIN sites st ON st.id = ${target.siteId ?? null}::text AND st.organization_id = inst.organization_id
       AND (sti.id IS NOT NULL OR inst.site_selection = 'all')
@@ -167,6 +172,8 @@ function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarg
     spaceInstallation: present('spi_', 'id') ? tableRow(integrationSpaceInstallations, raw, 'spi_') : null,
     siteInstallation: present('sti_', 'id') ? tableRow(integrationSiteInstallations, raw, 'sti_') : null,
     siteAuth: present('site_', 'backend') ? { backend: raw.site_backend as string, key: (raw.site_key as string | null) ?? null } : null,
+    /** The space in the path, when the installation is on it or covers every live space of its organization. */
+    coveredSpace: (raw.sp_id as string | null) ?? null,
     /** The site in the path, when the installation is on it or covers every site of its organization. */
     coveredSite: (raw.st_id as string | null) ?? null,
   };
@@ -186,6 +193,24 @@ function coveringSiteInstallation(installation: InstallationRow, siteId: string)
     installationId: installation.id,
     integrationName: installation.integrationName,
     siteId,
+    status: 'active',
+    configuration: installation.configuration,
+    externalIds: [],
+    createdAt: installation.createdAt,
+  };
+}
+
+/**
+ * The installation on space `spaceId` of an installation that covers every space of its organization
+ * (`space_selection: all`) and has none there: what the script's environment shows as `spaceInstallation`.
+ * Its configuration is the installation's own (docs/integrations-runtime.md, "Installations on every space").
+ */
+function coveringSpaceInstallation(installation: InstallationRow, spaceId: string): SpaceInstallationRow {
+  return {
+    id: '',
+    installationId: installation.id,
+    integrationName: installation.integrationName,
+    spaceId,
     status: 'active',
     configuration: installation.configuration,
     externalIds: [],
@@ -228,6 +253,10 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   }
   if (!raw) return undefined;
   const row = targetOf(raw, name, target, full, owner, installationHeld);
+  // Installed on the space in the path itself, or on every space of its organization.
+  if (row.spaceInstallation === null && row.coveredSpace !== null && row.installation !== null) {
+    row.spaceInstallation = coveringSpaceInstallation(row.installation, row.coveredSpace);
+  }
   // Installed on the site in the path itself, or on every site of its organization.
   if (row.siteInstallation === null && row.coveredSite !== null && row.installation !== null) {
     row.siteInstallation = coveringSiteInstallation(row.installation, row.coveredSite);

@@ -29,7 +29,7 @@ import { openShareLink, resolveInSite, type Resolution } from '../headless/resol
 import { searchPage } from './site-search.js';
 import { isAiAgent, opensWithTitle, robotsTxt } from './agents.js';
 import { customizationLinks } from './customization-links.js';
-import { conditionHolds, type Visitor } from '../conditions/evaluate.js';
+import type { Visitor } from '../conditions/evaluate.js';
 import { asksMarkdown, llmsAt, markdownAt } from './agent-answers.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { servePublicSpec } from './public-specs.route.js';
@@ -37,8 +37,8 @@ import { memberClaims } from './member-visitor.js';
 import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import { elsewhereKey, siteElsewhere } from '../content/elsewhere-refs.js';
-import type { StoredFile, StoredPage } from '../content/revision-content.js';
 import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
+import { siteRefUrls, spaceHrefOn } from './site-links.js';
 import { FONTS_SEGMENT, sendFontFile } from './font-files.js';
 import { belowSite, integrationSignIn } from './visitor-integration.js';
 
@@ -197,7 +197,7 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
     return;
   }
   if (agentsIncluded && asksMarkdown(segments)) {
-    const markdown = await markdownAt(db, site, await structureOf(db, place.found), visitor, segments);
+    const markdown = await markdownAt(options, site, await structureOf(db, place.found), visitor, segments, { origin, base });
     if (markdown !== undefined) return void sendAgentText(req, res, site, 'text/markdown', markdown);
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
@@ -232,11 +232,7 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const { sections, variants } = chrome(base, nav);
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
-  const spaceHref = (spaceId: string) => {
-    const entry = structure.siteSpaces.find((e) => e.space.id === spaceId && conditionHolds(e.row.condition, visitor));
-    const section = entry && structure.items.find((i) => i.id === entry.row.sectionId);
-    return entry ? `${base}/${joinPath(variantPath(section, entry))}` : undefined;
-  };
+  const spaceHref = spaceHrefOn(structure, visitor, base);
   const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', fonts: `${base}/${FONTS_SEGMENT}`, sections, variants, searchAction: `${base}/~search`, signOut };
   if (!nav.variant) return { frame: { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref }) }, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
@@ -246,12 +242,8 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   const readableById = new Map(readable.map((p) => [p.page.id, p]));
   const current = { spaceId: nav.variant.space.id, tree, hrefOf: (pageId: string) => (readableById.has(pageId) ? hrefOf(readableById.get(pageId)!) : undefined) };
   const frame = { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref, current }) };
-  const byId = new Map(tree.pages.map((p) => [p.page.id, p]));
   // Where the page's references lead on this site: its pages' URLs and its files' stable URLs.
-  const siteUrls = {
-    page: (page: StoredPage) => (byId.has(page.id) ? hrefOf(byId.get(page.id)!) : `${variantBase}/${joinPath(tree.refs.pathOf(page))}`),
-    file: (file: StoredFile) => `${variantBase}/${FILES_SEGMENT}/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`,
-  };
+  const siteUrls = siteRefUrls(tree, variantBase);
   const sidebarFor = (currentId?: string): SidebarEntry[] => {
     const hidden = new Set<string>();
     return readable
