@@ -12,7 +12,14 @@ function der(tag: number, content: Buffer): Buffer {
 }
 const seq = (...parts: Buffer[]) => der(0x30, Buffer.concat(parts));
 const set = (...parts: Buffer[]) => der(0x31, Buffer.concat(parts));
-const integer = (bytes: Buffer) => der(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+// DER's minimal two's-complement form: no leading 0x00 unless the next byte's top bit needs it (a random
+// serial starting 0x00 0x1f… was refused once in 512 as "illegal padding"), and one when the top bit is set.
+function integer(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0 && !(bytes[start + 1] & 0x80)) start++;
+  const minimal = bytes.subarray(start);
+  return der(0x02, minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
 const utf8 = (s: string) => der(0x0c, Buffer.from(s, 'utf8'));
 const utcTime = (d: Date) => der(0x17, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
 function oid(dotted: string): Buffer {
