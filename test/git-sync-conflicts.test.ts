@@ -1,0 +1,168 @@
+// Git Sync conflicts judged on everything the repository format carries (front matter fields such as
+// `slug` and `icon`, not only title and Markdown): the same field of one page changed on both sides is a
+// conflict naming the page, changes to different pages merge (and the space's side reaches the
+// repository on the next export); an export whose space changes, during the push, what the repository
+// changed writes nothing to the space and names the pages (the test's Git server runs a hook before each
+// request).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jobs } from '../server/db/schema/index.js';
+import type { Account } from './support/harness.js';
+import { useHarness } from './support/harness.js';
+import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
+import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+
+const h = useHarness();
+vi.setConfig({ testTimeout: 180_000 });
+let git: GitHttpServer;
+let previousPrivateFetch: string | undefined;
+const world = gitSyncWorld(h, () => git);
+const { drain, requestImport, requestExport, info, markdown, editInSpace, revisionOf, syncedSpace } = world;
+
+beforeAll(async () => {
+  previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
+  process.env.ALLOW_PRIVATE_FETCH = 'true';
+  git = await startGitHttpServer({ credentials: gitCredentials });
+});
+
+afterAll(async () => {
+  if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
+  else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
+  await git?.close();
+});
+
+/** Changes page fields in the space through a change request, merged. */
+async function setFields(account: Account, spaceId: string, pageId: string, fields: object) {
+  const cr = await account.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Fields' });
+  expect(cr.status).toBe(201);
+  const edit = await account.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_page', page: pageId, ...fields }] });
+  expect(edit.status).toBe(200);
+  expect((await account.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+}
+
+async function page(account: Account, spaceId: string, pageId: string) {
+  const res = await account.api.get(`/spaces/${spaceId}/content/page/${pageId}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe('git sync: conflicts on the fields front matter carries', () => {
+  it('the slug of one page changed on both sides is a conflict naming it, on import and on export', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'slug-both');
+    await setFields(admin, spaceId, pages.Alpha, { slug: 'alpha-space' });
+    const moved = git.commit('slug-both', { 'alpha.md': '---\nslug: alpha-git\n---\n\n# Alpha\n\nAlpha text.\n' }, 'Slug in Git');
+    const before = await revisionOf(admin, spaceId);
+    const expected = [{ page: pages.Alpha, title: 'Alpha', path: 'alpha-space', gitPath: 'alpha.md' }];
+
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const imported = (await info(admin, spaceId)).operation;
+    expect(imported).toMatchObject({ state: 'failure', direction: 'import', error: expect.stringContaining('alpha-space') });
+    expect(imported.conflicts).toEqual(expected);
+    expect(await revisionOf(admin, spaceId)).toBe(before);
+    expect((await page(admin, spaceId, pages.Alpha)).slug).toBe('alpha-space');
+
+    await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const exported = (await info(admin, spaceId)).operation;
+    expect(exported).toMatchObject({ state: 'failure', direction: 'export' });
+    expect(exported.conflicts).toEqual(expected);
+    expect(git.head('slug-both')).toBe(moved);
+    expect(await revisionOf(admin, spaceId)).toBe(before);
+  });
+
+  it('an icon changed in the space and the text of the same page changed in Git is a conflict too', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'icon-text');
+    await setFields(admin, spaceId, pages.Beta, { icon: 'rocket' });
+    git.commit('icon-text', { 'beta.md': '# Beta\n\nBeta from Git.\n' }, 'Text in Git');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const refused = (await info(admin, spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure' });
+    expect(refused.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Beta]);
+    expect((await page(admin, spaceId, pages.Beta)).icon).toBe('rocket');
+  });
+
+  it('changes to fields of different pages merge, and the space\'s side reaches the repository on the next export', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'fields-disjoint');
+    await setFields(admin, spaceId, pages.Alpha, { icon: 'rocket', noIndex: true });
+    const betaInGit = '---\nicon: flag\nhidden: true\n---\n\n# Beta\n\nBeta text.\n';
+    git.commit('fields-disjoint', { 'beta.md': betaInGit }, 'Beta fields in Git');
+
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', direction: 'import' });
+    expect(await page(admin, spaceId, pages.Alpha)).toMatchObject({ icon: 'rocket', noIndex: true, slug: 'alpha' });
+    expect(await page(admin, spaceId, pages.Beta)).toMatchObject({ icon: 'flag', hidden: true, slug: 'beta' });
+
+    // Alpha's file still says the old fields: the export writes the space's, keeps Beta's file as Git wrote it.
+    await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const head = git.head('fields-disjoint');
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', direction: 'export', commit: head });
+    const alpha = git.show('fields-disjoint', head, 'alpha.md');
+    expect(alpha).toContain('icon: rocket');
+    expect(alpha).toContain('noIndex: true');
+    expect(git.show('fields-disjoint', head, 'beta.md')).toBe(betaInGit);
+
+    // In step: a later change to Alpha's text in Git imports without a conflict and keeps the icon.
+    git.commit('fields-disjoint', { 'alpha.md': alpha.replace('Alpha text.', 'Alpha from Git.') }, 'Alpha text in Git');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:10:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    expect(await page(admin, spaceId, pages.Alpha)).toMatchObject({ icon: 'rocket', noIndex: true });
+    expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from Git.');
+  });
+});
+
+describe('git sync: an export whose space changes during the push', () => {
+  it('on what the repository changed: the commit is pushed, nothing is written to the space, the pages are named; an import then judges them', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'push-race');
+    await editInSpace(admin, spaceId, pages.Alpha, 'Alpha from the space.');
+    const moved = git.commit('push-race', { 'beta.md': '# Beta\n\nBeta from Git.\n' }, 'Beta in Git');
+
+    await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    let edited = false;
+    git.beforeRequest = async (path) => {
+      if (edited || !path.includes('git-receive-pack') || path.includes('info/refs')) return;
+      edited = true;
+      await editInSpace(admin, spaceId, pages.Beta, 'Beta from the space during the push.');
+    };
+    try {
+      expect(await drain()).toBe(1);
+    } finally {
+      git.beforeRequest = undefined;
+    }
+    expect(edited).toBe(true);
+    const head = git.head('push-race');
+    expect(git.commitInfo('push-race', head)).toMatchObject({ parents: [moved] });
+    expect(git.show('push-race', head, 'alpha.md')).toContain('Alpha from the space.');
+    expect(git.show('push-race', head, 'beta.md')).toContain('Beta from Git.');
+    const state = await info(admin, spaceId);
+    expect(state.operation).toMatchObject({ state: 'failure', direction: 'export', commit: head, error: expect.stringContaining(`The commit ${head} was pushed`) });
+    expect(state.operation.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Beta]);
+    expect(state.commit).not.toBe(head);
+    const [job] = await h.current.db.select().from(jobs).where(eq(jobs.id, state.operation.id));
+    expect(job.status).toBe('failed');
+    // The space kept its edit made during the push, and nothing of the commit.
+    expect(await markdown(admin, spaceId, pages.Beta)).toContain('Beta from the space during the push.');
+    const spaceRevision = await revisionOf(admin, spaceId);
+
+    // An import of the pushed commit names Beta only (Alpha is the same on both sides), then force takes Git's.
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const refused = (await info(admin, spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure', direction: 'import' });
+    expect(refused.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Beta]);
+    expect(await revisionOf(admin, spaceId)).toBe(spaceRevision);
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:10:00.000Z', force: true });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
+    expect(await markdown(admin, spaceId, pages.Beta)).toContain('Beta from Git.');
+    expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space.');
+  });
+});
