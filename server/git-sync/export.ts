@@ -89,6 +89,8 @@ function keptPaths(base: StoredRevision | undefined, current: RevisionContent, w
 
 interface Pushed {
   commit: string;
+  /** The writer's and, in a merge, the reader's warnings. */
+  warnings: string[];
   blobs: RevisionGit['blobs'];
   changed: boolean;
   message: string;
@@ -150,10 +152,11 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       const file = tree.get(path);
       if (file) blobs[id] = { oid: file.oid, path };
     }
-    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged };
+    const warnings = [...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
+    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged, warnings };
     const commit = await repo.writeCommit(treeOid, head, message, author, op.job.now());
     await repo.push(commit, payload.ref);
-    return { commit, blobs, changed: true, message, merged };
+    return { commit, blobs, changed: true, message, merged, warnings };
   });
 
   return jobCtx(op).transaction(async (tx) => {
@@ -220,6 +223,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       state: 'success',
       result: pushed.changed || pushed.merged ? 'applied' : 'unchanged',
       commit: pushed.commit,
+      warnings: pushed.warnings,
       timestamp: payload.timestamp,
       ...(revision && { revision }),
       ...(!payload.standalone && { synced: { commit: pushed.commit, revision: synced } }),

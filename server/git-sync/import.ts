@@ -176,6 +176,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
     commit: fetched.commit,
     revision: revision.id,
     timestamp: payload.timestamp,
+    warnings: planned.imported.warnings,
     ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id }, divergent: planned.fromSpace ?? [] }),
   };
   await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
