@@ -3,7 +3,7 @@
 // conflict naming the page, changes to different pages merge (and the space's side reaches the
 // repository on the next export); an export whose space changes, during the push, what the repository
 // changed writes nothing to the space and names the pages (the test's Git server runs a hook before each
-// request).
+// request); a dangling include is a warning of the operation, another space's include round-trips.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs } from '../server/db/schema/index.js';
@@ -164,5 +164,35 @@ describe('git sync: an export whose space changes during the push', () => {
     expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
     expect(await markdown(admin, spaceId, pages.Beta)).toContain('Beta from Git.');
     expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space.');
+  });
+});
+
+describe('git sync: includes in the outcome', () => {
+  it("an include naming no file is a warning of the import and of the export; another space's include comes back as the same block", async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'includes');
+    const other = '{% include "gitbook:spaces/spc_other0000001/reusable-contents/rsc_theirs000001" %}';
+    git.commit('includes', { 'alpha.md': `# Alpha\n\nAlpha text.\n\n{% include ".gitbook/includes/missing.md" %}\n\n${other}\n` }, 'Includes');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const warning = 'alpha.md: {% include ".gitbook/includes/missing.md" %} names no reusable content of the space (no file under .gitbook/includes/): kept as a reference to ".gitbook/includes/missing.md"';
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', warnings: [warning] });
+    const doc = await admin.api.get(`/spaces/${spaceId}/content/page/${pages.Alpha}`, { format: 'document' });
+    expect(doc.status).toBe(200);
+    const refs = doc.body.document.nodes.filter((n: { type: string }) => n.type === 'reusable-content').map((n: { data: { ref: object } }) => n.data.ref);
+    expect(refs).toEqual([
+      { kind: 'reusable-content', reusableContent: '.gitbook/includes/missing.md' },
+      { kind: 'reusable-content', reusableContent: 'rsc_theirs000001', space: 'spc_other0000001' },
+    ]);
+
+    // An export of Alpha edited in the space writes its includes as they were and reports the dangling one.
+    await editInSpace(admin, spaceId, pages.Alpha, `Alpha from the space.\n\n{% include ".gitbook/includes/missing.md" %}\n\n${other}`);
+    await requestExport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const head = git.head('includes');
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head, warnings: [warning] });
+    const alpha = git.show('includes', head, 'alpha.md');
+    expect(alpha).toContain(other);
+    expect(alpha).toContain('{% include ".gitbook/includes/missing.md" %}');
   });
 });
