@@ -118,6 +118,55 @@ describe('git sync: conflicts on the fields front matter carries', () => {
   });
 });
 
+describe('git sync: conflicts on reusable contents', () => {
+  /** A space synced with a repository whose Alpha includes `.gitbook/includes/help.md`. */
+  async function withInclude(admin: Account, name: string) {
+    const synced = await syncedSpace(admin, name);
+    git.commit(name, { 'alpha.md': '# Alpha\n\nAlpha text.\n\n{% include ".gitbook/includes/help.md" %}\n', '.gitbook/includes/help.md': '---\ntitle: Help\n---\n\nAsk us.\n' }, 'Help');
+    await requestImport(admin, synced.spaceId, synced.url, { timestamp: '2026-02-01T10:30:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, synced.spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    const revision = await admin.api.get(`/spaces/${synced.spaceId}/content`);
+    expect(revision.status).toBe(200);
+    expect(revision.body.reusableContents.map((r: { title: string }) => r.title)).toEqual(['Help']);
+    return { ...synced, help: revision.body.reusableContents[0].id as string };
+  }
+
+  async function editHelp(admin: Account, spaceId: string, reusableContent: string, text: string) {
+    const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Help' });
+    expect(cr.status).toBe(201);
+    const edit = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_reusable_content', reusableContent, document: { markdown: text } }] });
+    expect(edit.status).toBe(200);
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+  }
+
+  it('one changed on both sides is a conflict naming it; changed in the space only, it merges with Git\'s changes and reaches the repository', async () => {
+    const admin = await h.current.newAdmin();
+    const both = await withInclude(admin, 'help-both');
+    await editHelp(admin, both.spaceId, both.help, 'Ask the space.');
+    git.commit('help-both', { '.gitbook/includes/help.md': '---\ntitle: Help\n---\n\nAsk Git.\n' }, 'Help in Git');
+    const before = await revisionOf(admin, both.spaceId);
+    await requestImport(admin, both.spaceId, both.url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const refused = (await info(admin, both.spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure', error: expect.stringContaining('reusable content "Help" (.gitbook/includes/help.md)') });
+    expect(await revisionOf(admin, both.spaceId)).toBe(before);
+
+    const one = await withInclude(admin, 'help-one');
+    await editHelp(admin, one.spaceId, one.help, 'Ask the space.');
+    git.commit('help-one', { 'beta.md': '# Beta\n\nBeta from Git.\n' }, 'Beta in Git');
+    await requestImport(admin, one.spaceId, one.url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, one.spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    expect(await markdown(admin, one.spaceId, one.pages.Beta)).toContain('Beta from Git.');
+    await requestExport(admin, one.spaceId, one.url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const head = git.head('help-one');
+    expect((await info(admin, one.spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
+    expect(git.show('help-one', head, '.gitbook/includes/help.md')).toContain('Ask the space.');
+  });
+});
+
 describe('git sync: an export whose space changes during the push', () => {
   it('on what the repository changed: the commit is pushed, nothing is written to the space, the pages are named; an import then judges them', async () => {
     const admin = await h.current.newAdmin();
