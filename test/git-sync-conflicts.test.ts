@@ -3,7 +3,8 @@
 // conflict naming the page, changes to different pages merge (and the space's side reaches the
 // repository on the next export); an export whose space changes, during the push, what the repository
 // changed writes nothing to the space and names the pages (the test's Git server runs a hook before each
-// request); a dangling include is a warning of the operation, another space's include round-trips.
+// request), and an import whose space changes so while the repository is fetched names them too; a
+// dangling include is a warning of the operation, another space's include round-trips.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs } from '../server/db/schema/index.js';
@@ -213,6 +214,31 @@ describe('git sync: an export whose space changes during the push', () => {
     expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
     expect(await markdown(admin, spaceId, pages.Beta)).toContain('Beta from Git.');
     expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space.');
+  });
+});
+
+describe('git sync: an import whose space changes while the repository is fetched', () => {
+  it('on what the repository changed: a conflict naming the page, the space keeps its edit', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'fetch-race');
+    git.commit('fetch-race', { 'alpha.md': '# Alpha\n\nAlpha from Git.\n' }, 'Alpha in Git');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    let edited = false;
+    git.beforeRequest = async (path) => {
+      if (edited || !path.includes('git-upload-pack') || path.includes('info/refs')) return;
+      edited = true;
+      await editInSpace(admin, spaceId, pages.Alpha, 'Alpha from the space during the fetch.');
+    };
+    try {
+      expect(await drain()).toBe(1);
+    } finally {
+      git.beforeRequest = undefined;
+    }
+    expect(edited).toBe(true);
+    const refused = (await info(admin, spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure', direction: 'import' });
+    expect(refused.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Alpha]);
+    expect(await markdown(admin, spaceId, pages.Alpha)).toContain('Alpha from the space during the fetch.');
   });
 });
 
