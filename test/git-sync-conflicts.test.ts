@@ -119,6 +119,35 @@ describe('git sync: conflicts on the fields front matter carries', () => {
   });
 });
 
+describe('git sync: the order SUMMARY.md gives', () => {
+  it('a reorder in Git merges with an edit in the space; the same page reordered in Git and edited in the space is a conflict', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, pages } = await syncedSpace(admin, 'reorder');
+    const titles = async () => {
+      const res = await admin.api.get(`/spaces/${spaceId}/content/pages`);
+      expect(res.status).toBe(200);
+      return res.body.pages.map((p: { title: string }) => p.title);
+    };
+    await editInSpace(admin, spaceId, pages.Welcome, 'Welcome from the space.');
+    git.commit('reorder', { 'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Beta](beta.md)\n* [Alpha](alpha.md)\n' }, 'Beta first');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    expect(await titles()).toEqual(['Welcome', 'Beta', 'Alpha']);
+    expect(await markdown(admin, spaceId, pages.Welcome)).toContain('Welcome from the space.');
+
+    // Git moves Alpha back first while the space edits Alpha: its place and its text meet.
+    await editInSpace(admin, spaceId, pages.Alpha, 'Alpha from the space.');
+    git.commit('reorder', { 'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n' }, 'Alpha first');
+    await requestImport(admin, spaceId, url, { timestamp: '2026-02-01T11:05:00.000Z' });
+    expect(await drain()).toBe(1);
+    const refused = (await info(admin, spaceId)).operation;
+    expect(refused).toMatchObject({ state: 'failure' });
+    expect(refused.conflicts.map((c: { page: string }) => c.page)).toEqual([pages.Alpha]);
+    expect(await titles()).toEqual(['Welcome', 'Beta', 'Alpha']);
+  });
+});
+
 describe('git sync: conflicts on reusable contents', () => {
   /** A space synced with a repository whose Alpha includes `.gitbook/includes/help.md`. */
   async function withInclude(admin: Account, name: string) {

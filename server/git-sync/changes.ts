@@ -3,11 +3,12 @@
 // parent and type) and its Markdown; a file's record (name, type, size, dimensions: its bytes); a reusable
 // content's title and document. In the space, what differs from the synced revision; in the repository,
 // what sits in a file whose blob differs from the one recorded at that sync, and what SUMMARY.md says
-// (a page's parent, a group's title and slug: they have no file of their own). Changed on both: a conflict.
+// (a page's parent and order, a group's title and slug: they have no file of their own). Changed on both: a conflict.
 import { stableJson } from '../content/block-keys.js';
 import { markdownOfPage } from '../content/revision-view.js';
-import { pagePath, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from '../content/revision-content.js';
+import { childrenOf, pagePath, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from '../content/revision-content.js';
 import type { RevisionGit } from '../content/revisions.store.js';
+import { siblingKeys } from './format/positions.js';
 import type { TreeFile } from './work-repository.js';
 import type { GitSyncOperation } from './sync-record.js';
 
@@ -62,18 +63,30 @@ export function idsChangedInRepository(synced: RevisionGit | undefined, files: M
 
 /**
  * Ids of the pages whose place the repository's SUMMARY.md changed since the sync (`base`, the content
- * then): a page under another parent, a group renamed. Their files say nothing of it; `skip` are pages
- * whose content at the sync was not their file's (an import kept the space's), judged by their blob only.
+ * then): a page under another parent or moved among its siblings (those outside the longest run of
+ * siblings still in their order at the sync), a group renamed. Their files say nothing of it; `skip` are
+ * pages whose content at the sync was not their file's (an import kept the space's), judged by their blob only.
  */
 export function pagesMovedInRepository(base: RevisionContent, imported: RevisionContent, skip: Iterable<string> = []): Set<string> {
   const skipped = new Set(skip);
   const before = new Map(base.pages.map((p) => [p.id, p]));
   const moved = new Set<string>();
+  const parents = new Set<string | null>();
   for (const page of imported.pages) {
+    parents.add(page.parent);
     const old = before.get(page.id);
     if (!old || skipped.has(page.id)) continue;
     const fields: (keyof StoredPage)[] = page.type === 'group' ? ['parent', 'type', 'title', 'slug'] : ['parent', 'type'];
     if (fieldsOf(old, fields) !== fieldsOf(page, fields)) moved.add(page.id);
+  }
+  // The order: siblings read in the repository's order, with the keys they had at the sync.
+  for (const parent of parents) {
+    const siblings = childrenOf(imported, parent).filter((p) => !skipped.has(p.id) && before.get(p.id)?.parent === parent);
+    const keys = siblings.map((p) => before.get(p.id)!.position);
+    const kept = siblingKeys(keys);
+    siblings.forEach((p, i) => {
+      if (kept[i] !== keys[i]) moved.add(p.id);
+    });
   }
   return moved;
 }
