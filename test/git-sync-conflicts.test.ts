@@ -7,7 +7,9 @@
 // dangling include is a warning of the operation, another space's include round-trips.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RevisionGit } from '../server/content/revisions.store.js';
 import { jobs } from '../server/db/schema/index.js';
+import { idsChangedInRepository, recordConflictsOf, recordsChangedInSpace } from '../server/git-sync/changes.js';
 import type { Account } from './support/harness.js';
 import { useHarness } from './support/harness.js';
 import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
@@ -298,5 +300,28 @@ describe('git sync: includes in the outcome', () => {
     const alpha = git.show('includes', head, 'alpha.md');
     expect(alpha).toContain(other);
     expect(alpha).toContain('{% include ".gitbook/includes/missing.md" %}');
+  });
+});
+
+describe('git sync: files changed on both sides (changes.ts)', () => {
+  const file = (id: string, name: string, size: number) => ({ id, name, contentType: 'image/png', size });
+  const content = (files: ReturnType<typeof file>[]) => ({ pages: [], files, variables: {}, reusableContents: [] });
+  const git = { blobs: { fil_a00000000001: { oid: 'o1', path: '.gitbook/assets/a.png' }, fil_b00000000001: { oid: 'o2', path: '.gitbook/assets/b.png' } } } as unknown as RevisionGit;
+
+  it('a file renamed in the space whose bytes Git replaced is named; one changed on one side only, or the same way on both, is not', () => {
+    const base = content([file('fil_a00000000001', 'a.png', 1), file('fil_b00000000001', 'b.png', 1)]);
+    const current = content([file('fil_a00000000001', 'a-renamed.png', 1), file('fil_b00000000001', 'b.png', 1)]);
+    const inSpace = recordsChangedInSpace(base, current);
+    expect([...inSpace]).toEqual(['fil_a00000000001']);
+    const tree = new Map([
+      ['.gitbook/assets/a.png', { oid: 'o1-new', mode: '100644' }],
+      ['.gitbook/assets/b.png', { oid: 'o2-new', mode: '100644' }],
+    ]);
+    const inRepository = idsChangedInRepository(git, tree)!;
+    expect([...inRepository].sort()).toEqual(['fil_a00000000001', 'fil_b00000000001']);
+    const theirs = content([file('fil_a00000000001', 'a.png', 2), file('fil_b00000000001', 'b.png', 2)]);
+    expect(recordConflictsOf(current, theirs, inSpace, inRepository, git)).toEqual(['file "a-renamed.png" (.gitbook/assets/a.png)']);
+    // Git wrote exactly what the space holds: no conflict.
+    expect(recordConflictsOf(current, content([file('fil_a00000000001', 'a-renamed.png', 1)]), inSpace, inRepository, git)).toEqual([]);
   });
 });
