@@ -46,6 +46,9 @@ const GitSyncConflict = z
   })
   .openapi('GitSyncConflict', { description: 'A page changed both in the space and in the repository since the last sync.' });
 
+/** How many warnings an operation's outcome keeps (`warnings`). */
+export const GIT_SYNC_WARNINGS = 50;
+
 /** How many operations a sync keeps in its history (`operations`). */
 export const GIT_SYNC_HISTORY = 20;
 
@@ -62,6 +65,14 @@ const GitSyncOperation = z
         'For a success: applied (content or a commit was written), unchanged (both sides already held the same content), ' +
         'skipped (its `timestamp` is older than the last operation applied).',
     }).optional(),
+    warnings: z
+      .array(z.string())
+      .max(GIT_SYNC_WARNINGS)
+      .openapi({
+        description:
+          `What the operation read or wrote that names nothing, each naming its file (an include of no reusable content of the space, a SUMMARY.md entry naming no file, …); at most ${GIT_SYNC_WARNINGS}, the last one saying how many more there were.`,
+      })
+      .optional(),
     conflicts: z.array(GitSyncConflict).openapi({ description: 'For a failure caused by changes on both sides: the pages changed on both.' }).optional(),
     commit: z.string().openapi({ description: 'The commit imported, or the one an export pushed.' }).optional(),
     revision: z.string().openapi({ description: 'The revision an import wrote (for a standalone import, a revision that is not the space\'s), or the revision an export that merged the repository\'s changes wrote.' }).optional(),

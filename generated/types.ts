@@ -4606,6 +4606,8 @@ export interface components {
              * @enum {string}
              */
             result?: "applied" | "unchanged" | "skipped";
+            /** @description What the operation read or wrote that names nothing, each naming its file (an include of no reusable content of the space, a SUMMARY.md entry naming no file, …); at most 50, the last one saying how many more there were. */
+            warnings?: string[];
             /** @description For a failure caused by changes on both sides: the pages changed on both. */
             conflicts?: components["schemas"]["GitSyncConflict"][];
             /** @description The commit imported, or the one an export pushed. */

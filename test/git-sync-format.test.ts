@@ -207,8 +207,50 @@ describe('reading the fixture repository', () => {
     // An include that names no file stays a reference to what it names; a file in a sub-folder is not read, with a warning.
     const odd = readRepository(repo({ 'README.md': '# Home\n\n{% include ".gitbook/includes/missing.md" %}\n', '.gitbook/includes/deep/x.md': 'x' }));
     expect(odd.content.reusableContents).toEqual([]);
-    expect(odd.warnings).toEqual(['.gitbook/includes/deep/x.md: not a Markdown file directly under .gitbook/includes: not read as a reusable content']);
+    expect(odd.warnings).toEqual([
+      '.gitbook/includes/deep/x.md: not a Markdown file directly under .gitbook/includes: not read as a reusable content',
+      'README.md: {% include ".gitbook/includes/missing.md" %} names no reusable content of the space (no file under .gitbook/includes/): kept as a reference to ".gitbook/includes/missing.md"',
+    ]);
     expect(odd.content.pages[0].document!.nodes[0].data).toEqual({ ref: { kind: 'reusable-content', reusableContent: '.gitbook/includes/missing.md' } });
+  });
+
+  it("writes another space's reusable content as a gitbook: include that reads back to the same block; reports dangling includes both ways", () => {
+    const own = { id: 'rsc_own000000001', title: 'Own', document: markdownToDocument('Own text.') };
+    const include = (ref: object) => ({ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', ...ref } } }) as unknown as Block;
+    const page: StoredPage = {
+      id: 'pag_inc000000001',
+      parent: null,
+      position: 'a0',
+      type: 'document',
+      title: 'Home',
+      slug: 'home',
+      document: { object: 'document', data: {}, nodes: [include({ reusableContent: 'rsc_own000000001' }), include({ reusableContent: 'rsc_theirs000001', space: 'spc_other0000001' }), include({ reusableContent: 'rsc_gone00000001' })] } as Document,
+      hidden: false,
+      noIndex: false,
+      noRobotsIndex: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const content: RevisionContent = { pages: [page], files: [], variables: {}, reusableContents: [own] };
+    const written = writeRepository(content, new Map());
+    const readme = text(written.files, 'README.md');
+    expect(readme).toContain('{% include ".gitbook/includes/own.md" %}');
+    expect(readme).toContain('{% include "gitbook:spaces/spc_other0000001/reusable-contents/rsc_theirs000001" %}');
+    expect(readme).toContain('{% include "rsc_gone00000001" %}');
+    expect(written.warnings).toEqual(['README.md: {% include "rsc_gone00000001" %} names no reusable content of the space (no file under .gitbook/includes/): kept as a reference to "rsc_gone00000001"']);
+
+    // Into an empty space: the same three references (the own one under a new id), the same warning.
+    const fresh = readRepository(written.files);
+    const [ownRead] = fresh.content.reusableContents;
+    expect(ownRead.title).toBe('Own');
+    expect(fresh.content.pages[0].document!.nodes.map((n) => n.data)).toEqual([
+      { ref: { kind: 'reusable-content', reusableContent: ownRead.id } },
+      { ref: { kind: 'reusable-content', reusableContent: 'rsc_theirs000001', space: 'spc_other0000001' } },
+      { ref: { kind: 'reusable-content', reusableContent: 'rsc_gone00000001' } },
+    ]);
+    expect(fresh.warnings).toEqual(written.warnings);
+    // Written again from what was read: the same bytes.
+    expect(text(writeRepository(fresh.content, new Map()).files, 'README.md')).toBe(readme);
   });
 
   it('reads the assets as files, and links and images to pages and assets as references', () => {

@@ -24,7 +24,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
 import type { DocumentBlockShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
-import { defaultRefs, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
+import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
 export type Block = DocumentBlockShape;
 export type Inline = DocumentInlineShape;
@@ -297,7 +297,7 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
     case 'include': {
       // A target that reads as no reusable content (an id without a repository to resolve it) is its id.
       const path = a.path ?? '';
-      const read = state.refs.read(path);
+      const read = readOtherSpaceReusable(path) ?? state.refs.read(path);
       const ref = read.kind === 'reusable-content' ? read : { kind: 'reusable-content' as const, reusableContent: path };
       return { object: 'block', type: 'reusable-content', isVoid: true, data: { ref } };
     }

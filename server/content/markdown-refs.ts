@@ -43,11 +43,30 @@ export function refId(ref: ContentRefValue): string {
     case 'space':
       return ref.space;
     case 'reusable-content':
-      return ref.reusableContent;
+      return ref.space === undefined ? ref.reusableContent : otherSpaceReusablePath(ref.space, ref.reusableContent);
     case 'tag':
       return ref.tag;
     case 'openapi':
       return ref.spec;
+  }
+}
+
+/**
+ * How an include of another space's reusable content is written: the API's path of it under a `gitbook:`
+ * scheme, so that no repository file can be mistaken for it and it reads back as the same reference.
+ */
+export function otherSpaceReusablePath(space: string, reusableContent: string): string {
+  return `gitbook:spaces/${encodeURIComponent(space)}/reusable-contents/${encodeURIComponent(reusableContent)}`;
+}
+
+/** The reference an include path written by `otherSpaceReusablePath` stands for, or undefined. */
+export function readOtherSpaceReusable(path: string): ContentRefShape | undefined {
+  const match = /^gitbook:spaces\/([^/]+)\/reusable-contents\/([^/]+)$/.exec(path);
+  if (!match) return undefined;
+  try {
+    return { kind: 'reusable-content', space: decodeURIComponent(match[1]), reusableContent: decodeURIComponent(match[2]) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -17,6 +17,7 @@ import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
+import { conflictsOf, pagesChangedInSpace } from './changes.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
@@ -88,6 +89,8 @@ function keptPaths(base: StoredRevision | undefined, current: RevisionContent, w
 
 interface Pushed {
   commit: string;
+  /** The writer's and, in a merge, the reader's warnings. */
+  warnings: string[];
   blobs: RevisionGit['blobs'];
   changed: boolean;
   message: string;
@@ -149,10 +152,11 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       const file = tree.get(path);
       if (file) blobs[id] = { oid: file.oid, path };
     }
-    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged };
+    const warnings = [...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
+    if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged, warnings };
     const commit = await repo.writeCommit(treeOid, head, message, author, op.job.now());
     await repo.push(commit, payload.ref);
-    return { commit, blobs, changed: true, message, merged };
+    return { commit, blobs, changed: true, message, merged, warnings };
   });
 
   return jobCtx(op).transaction(async (tx) => {
@@ -177,28 +181,36 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     if (pushed.merged) {
       // The content of the commit is a revision of its own (the sync's new base); the space takes it, or,
       // when it changed while the export ran, that content merged with what it holds now.
+      let latest: StoredRevision | undefined;
+      let content: RevisionContent | undefined;
+      if (locked.revisionId !== current.id) {
+        latest = await loadRevision(tx.db, locked.revisionId, locked.createdAt);
+        try {
+          content = mergeContent(current.content, pushed.merged.content, latest.content);
+        } catch (err) {
+          if (!(err instanceof MergeConflict)) throw err;
+          // The space's new edits meet the repository's: nothing is written to the space and the sync's base
+          // stays where it was, so an import of the pushed commit judges these pages as conflicts again.
+          const inSpace = pagesChangedInSpace(current.content, latest.content);
+          const conflicts = conflictsOf(latest.content, inSpace, pagesChangedInSpace(current.content, pushed.merged.content), current.git ?? base?.git, pushed.merged.content);
+          const outcome: Outcome = {
+            state: 'failure',
+            error:
+              `The commit ${pushed.commit} was pushed to ${payload.ref}, but the space changed while the export ran on what the repository changed (${err.message}). ` +
+              "Nothing was written to the space and the sync's base is unchanged: import (with force to take the repository's content) to bring the commit in",
+            commit: pushed.commit,
+            ...(conflicts.length > 0 && { conflicts }),
+          };
+          await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
+          return outcome;
+        }
+      }
       const mergedRevision = await insertRevision(tx, payload.spaceId, { parents: [current.id], type: 'update', content: pushed.merged.content });
       await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, mergedRevision.id));
       await saveImportedFiles(tx, payload.spaceId, pushed.merged);
       synced = mergedRevision.id;
       revision = mergedRevision.id;
-      if (locked.revisionId !== current.id) {
-        const latest = await loadRevision(tx.db, locked.revisionId, locked.createdAt);
-        let content: RevisionContent;
-        try {
-          content = mergeContent(current.content, pushed.merged.content, latest.content);
-        } catch (err) {
-          if (!(err instanceof MergeConflict)) throw err;
-          const outcome: Outcome = {
-            state: 'failure',
-            error: `The commit ${pushed.commit} was pushed to ${payload.ref}, but the space changed while the export ran on what the repository changed (${err.message}): import to take the repository's changes`,
-            commit: pushed.commit,
-          };
-          await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());
-          return outcome;
-        }
-        revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
-      }
+      if (latest && content) revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
       await tx.db.update(spaces).set({ revisionId: revision, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
       await enqueueSpaceIndexing(tx, payload.spaceId);
       await emitSpaceContentUpdated(tx, payload.spaceId, revision);
@@ -211,6 +223,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       state: 'success',
       result: pushed.changed || pushed.merged ? 'applied' : 'unchanged',
       commit: pushed.commit,
+      warnings: pushed.warnings,
       timestamp: payload.timestamp,
       ...(revision && { revision }),
       ...(!payload.standalone && { synced: { commit: pushed.commit, revision: synced } }),

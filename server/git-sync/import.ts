@@ -15,7 +15,7 @@ import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { createUrls } from '../urls.js';
 import { readRepository, type ImportedContent } from './format/index.js';
-import { conflictsOf, idsChangedInRepository, pagesChangedInSpace } from './changes.js';
+import { conflictsOf, idsChangedInRepository, pagesChangedInSpace, pagesMovedInRepository, recordConflictsOf, recordsChangedInSpace } from './changes.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
 import { withWorkRepository, type TreeFile } from './work-repository.js';
@@ -71,25 +71,39 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
 
   const inSpace = pagesChangedInSpace(base?.content, current.content);
   for (const id of divergent) if (current.content.pages.some((p) => p.id === id)) inSpace.add(id);
+  const recordsInSpace = recordsChangedInSpace(base?.content, current.content);
+  for (const id of divergent) if (current.content.reusableContents.some((r) => r.id === id)) recordsInSpace.add(id);
   // Never synced: a page of the space is in conflict when the repository has a page at its path (same id) with other content.
-  const inRepository = idsChangedInRepository(base?.git, fetched.tree) ?? pagesChangedInSpace(current.content, imported.content);
-  const conflicts = conflictsOf(current.content, inSpace, inRepository, current.git ?? base?.git).filter((c) => imported.content.pages.some((p) => p.id === c.page));
-  if (conflicts.length > 0) {
+  const byBlob = idsChangedInRepository(base?.git, fetched.tree);
+  const inRepository = byBlob ? new Set([...byBlob, ...pagesMovedInRepository(base!.content, imported.content, divergent)]) : pagesChangedInSpace(current.content, imported.content);
+  const git = current.git ?? base?.git;
+  const conflicts = conflictsOf(current.content, inSpace, inRepository, git, imported.content);
+  const records = recordConflictsOf(current.content, imported.content, recordsInSpace, byBlob ?? recordsChangedInSpace(current.content, imported.content), git);
+  if (conflicts.length > 0 || records.length > 0) {
     throw new OperationRefused(
-      `Both the space and the repository changed since the last sync: ${conflicts.map((c) => c.path).join(', ')}. ` +
+      `Both the space and the repository changed since the last sync: ${[...conflicts.map((c) => c.path), ...records].join(', ')}. ` +
         (payload.direction === 'import' ? "Import with force to take the repository's content" : "Export with force to write the space's content over the branch"),
-      conflicts,
+      conflicts.length > 0 ? conflicts : undefined,
     );
   }
-  // Pages the repository did not change stay as they were at the sync, so the merge takes the space's side.
+  // What the repository did not change stays as it was at the sync, so the merge takes the space's side.
   const baseContent = base?.content ?? emptyContent();
-  const basePages = new Map(baseContent.pages.map((p) => [p.id, p]));
+  const unchanged = <T extends { id: string }>(records: T[], before: T[]): T[] => {
+    const at = new Map(before.map((r) => [r.id, r]));
+    return records.map((r) => (!inRepository.has(r.id) && at.has(r.id) ? at.get(r.id)! : r));
+  };
   const theirs: RevisionContent = {
     ...imported.content,
-    pages: imported.content.pages.map((p) => (!inRepository.has(p.id) && basePages.has(p.id) ? basePages.get(p.id)! : p)),
+    pages: unchanged(imported.content.pages, baseContent.pages),
+    files: byBlob ? unchanged(imported.content.files, baseContent.files) : imported.content.files,
+    reusableContents: byBlob ? unchanged(imported.content.reusableContents, baseContent.reusableContents) : imported.content.reusableContents,
   };
+  // Only the bytes of files the repository changed or added are written over the space's.
+  const baseFiles = new Set(baseContent.files.map((f) => f.id));
+  const fileBytes = new Map([...imported.fileBytes].filter(([id]) => !baseFiles.has(id) || inRepository.has(id)));
+  const mergedImport = { ...imported, fileBytes };
   try {
-    return { content: mergeContent(baseContent, theirs, current.content), imported, fromSpace: [...inSpace] };
+    return { content: mergeContent(baseContent, theirs, current.content), imported: mergedImport, fromSpace: [...inSpace, ...current.content.reusableContents.filter((r) => recordsInSpace.has(r.id)).map((r) => r.id)] };
   } catch (err) {
     if (err instanceof MergeConflict) throw new OperationRefused(`Both the space and the repository changed since the last sync: ${err.message}`);
     throw err;
@@ -162,6 +176,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
     commit: fetched.commit,
     revision: revision.id,
     timestamp: payload.timestamp,
+    warnings: planned.imported.warnings,
     ...(!payload.standalone && { synced: { commit: fetched.commit, revision: revision.id }, divergent: planned.fromSpace ?? [] }),
   };
   await recordOutcome(tx.db, payload.spaceId, op.job.job.id, outcome, tx.now());

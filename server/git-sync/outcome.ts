@@ -3,6 +3,7 @@
 // the history takes its outcome whenever it ends, while `operation` changes only while it is still this
 // operation (a later request's `running` is not overwritten by an earlier job).
 import { eq } from 'drizzle-orm';
+import { GIT_SYNC_WARNINGS } from '../../contract/git-sync-schemas.js';
 import type { Db } from '../db/client.js';
 import { spaces } from '../db/schema/index.js';
 import { asRecord, withOperation, type GitSyncOperation, type GitSyncRecord } from './sync-record.js';
@@ -12,6 +13,8 @@ export interface Outcome {
   result?: GitSyncOperation['result'];
   error?: string;
   conflicts?: GitSyncOperation['conflicts'];
+  /** What was read or written that names nothing (bounded by `boundedWarnings`). */
+  warnings?: string[];
   commit?: string;
   revision?: string;
   /** The new base of the sync: the commit and revision both sides now hold (not for standalone operations). */
@@ -20,6 +23,12 @@ export interface Outcome {
   divergent?: string[];
   /** The operation's timestamp, recorded as the last applied one. */
   timestamp?: string;
+}
+
+/** At most GIT_SYNC_WARNINGS warnings, the last saying how many more there were. */
+export function boundedWarnings(warnings: string[]): string[] {
+  if (warnings.length <= GIT_SYNC_WARNINGS) return warnings;
+  return [...warnings.slice(0, GIT_SYNC_WARNINGS - 1), `… and ${warnings.length - GIT_SYNC_WARNINGS + 1} more warnings`];
 }
 
 /** The sync record of the space, locked for update in `db`'s transaction; undefined when the space has none (or is gone). */
@@ -51,6 +60,7 @@ export async function recordOutcome(db: Db, spaceId: string, operationId: string
       ...(outcome.result && { result: outcome.result }),
       ...(outcome.error && { error: outcome.error }),
       ...(outcome.conflicts && { conflicts: outcome.conflicts }),
+      ...(outcome.warnings && outcome.warnings.length > 0 && { warnings: boundedWarnings(outcome.warnings) }),
       ...(outcome.commit && { commit: outcome.commit }),
       ...(outcome.revision && { revision: outcome.revision }),
     };

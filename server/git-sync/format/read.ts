@@ -18,6 +18,7 @@ import { imageSize } from 'image-size';
 import { readConfig, textOf } from './config.js';
 import { readFrontMatter } from './front-matter.js';
 import { ASSETS_DIR, INCLUDES_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
+import { danglingIncludes, danglingWarning } from './includes.js';
 import { formatLimits } from './limits.js';
 import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
 import { siblingKeys } from './positions.js';
@@ -319,6 +320,11 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   }
   const reusableOrder = new Map((previous?.reusableContents ?? []).map((r, i) => [r.id, i]));
   reusableContents.sort((a, b) => (reusableOrder.get(a.id) ?? Infinity) - (reusableOrder.get(b.id) ?? Infinity));
+
+  // Includes naming no reusable content of the repository stay references to what they name, with a warning.
+  const knownReusables = new Set(reusableContents.map((r) => r.id));
+  for (const page of pages) for (const name of danglingIncludes(page.document, knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
+  for (const reusable of reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
 
   const content: RevisionContent = {
     ...emptyContent(),

@@ -54,6 +54,8 @@ export interface WrittenRepository {
   files: RepositoryFiles;
   /** Page id / file id → repository path written. */
   paths: Map<string, string>;
+  /** What the files say that names nothing (an include of no reusable content of the space), each naming its path. */
+  warnings: string[];
 }
 
 /**

@@ -9,6 +9,7 @@ import { slugify } from '../../content/apply-changes.js';
 import { childrenOf, type RevisionContent, type StoredPage } from '../../content/revision-content.js';
 import { CONFIG_FILE, defaultStructure, writeConfig } from './config.js';
 import { writeFrontMatter } from './front-matter.js';
+import { danglingIncludes, danglingWarning } from './includes.js';
 import { layoutOf, slugOfPath, type Layout } from './layout.js';
 import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
 import { writeRefs } from './refs.js';
@@ -98,7 +99,12 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
     put(path, `${writeFrontMatter({ title: reusable.title })}${markdown === '' ? '' : `${markdown}\n`}`);
     paths.set(reusable.id, path);
   }
+  // An include of nothing the space holds is written with what it names; the export reports it.
+  const knownReusables = new Set(content.reusableContents.map((r) => r.id));
+  const warnings: string[] = [];
+  for (const page of content.pages) if (page.type === 'document') for (const name of danglingIncludes(pageDocument(page), knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
+  for (const reusable of content.reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
   const names = Object.keys(content.variables).sort();
   if (names.length > 0) put(joinPath(docsRoot, VARS_FILE), stringify(Object.fromEntries(names.map((n) => [n, content.variables[n]]))));
-  return { files, paths };
+  return { files, paths, warnings };
 }
