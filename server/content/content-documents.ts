@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import type { Document } from './markdown-document.js';
+import { shared } from './shared-values.js';
 import { subtreeIds, type RevisionContent, type StoredPage } from './revision-content.js';
 
 /**
@@ -23,17 +24,6 @@ const stored = new LRUCache<string, object>({ maxSize: 128 * 1024 * 1024 });
  */
 const storedHash = new WeakMap<Document, string>();
 
-// In tests the cached Documents are frozen, so code that would change a shared Document in place fails
-// loudly there instead of corrupting other requests' reads.
-const freezeShared = Boolean(process.env.VITEST);
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  }
-  return value;
-}
 
 export function hashDocumentJson(json: string): string {
   return createHash('sha256').update(json).digest('base64url');
@@ -42,7 +32,7 @@ export function hashDocumentJson(json: string): string {
 /** Caches the value stored (or about to be) under `hash`, parsed from `json`. */
 export function cacheStored(hash: string, json: string): object {
   const value = JSON.parse(json) as object;
-  if (freezeShared) deepFreeze(value);
+  shared(value);
   // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
   stored.set(hash, value, { size: Math.max(1, json.length * 2) });
   return value;

@@ -17,6 +17,7 @@ import { newId } from '../ids.js';
 import { hydratePages, storablePages } from './content-documents.js';
 import { loadChunks, registerChunks, storableChunks, type Chunk } from './page-chunks.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
+import { shared } from './shared-values.js';
 
 /**
  * Git metadata of a revision, written by Git Sync (server/git-sync/): the commit it was imported from or
@@ -59,18 +60,8 @@ interface StoredContent extends Omit<RevisionContent, 'pages'> {
 /** Parsed revisions by id, bounded by the size of their JSON text. Shared: callers get copies (`ownCopy`). */
 const revisions = new LRUCache<string, Immutable>({ maxSize: 64 * 1024 * 1024 });
 
-// In tests the cached contents are frozen, so code that would change a shared revision in place fails there.
-const freezeShared = Boolean(process.env.VITEST);
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  }
-  return value;
-}
-
 function remember(id: string, value: Immutable): Immutable {
-  if (freezeShared) deepFreeze(value);
+  shared(value);
   // A rough bound: the pages (shared with other revisions and the chunk cache) and the other records.
   const size = value.content.pages.length * 512 + (value.content.files.length + value.content.reusableContents.length) * 256 + 1024;
   revisions.set(id, value, { size });
