@@ -37,6 +37,8 @@ describe('condition grammar: bounds', () => {
     expect(refusal(`${'visitor.claims.a && '.repeat(33)}true`)).toEqual({ at: 1, reason: 'nested deeper than 32 levels' });
     expect(() => parseCondition(`${'visitor.claims.a && '.repeat(31)}true`)).not.toThrow();
     expect(refusal(`${'visitor.claims.a ? true : '.repeat(33)}true`).reason).toBe('nested deeper than 32 levels');
+    expect(refusal(`${'!'.repeat(32)}visitor.claims.a ? 1 : 2`).reason).toBe('nested deeper than 32 levels');
+    expect(() => parseCondition(`${'!'.repeat(31)}visitor.claims.a ? 1 : 2`)).not.toThrow();
     expect(refusal(`${'visitor.claims.a ? '.repeat(33)}true${' : true'.repeat(33)}`).reason).toBe('nested deeper than 32 levels');
     expect(refusal(`${'!(visitor.claims.a == '.repeat(17)}true${')'.repeat(17)}`).reason).toBe('nested deeper than 32 levels');
     expect(() => parseCondition(`${'!(visitor.claims.a == '.repeat(16)}true${')'.repeat(16)}`)).not.toThrow();
@@ -59,6 +61,14 @@ describe('condition grammar: bounds', () => {
 });
 
 describe('condition grammar: what a refusal names', () => {
+  it('reads `undefined` as a literal, not as a claim', () => {
+    expect(parseCondition('visitor.claims.x === undefined')).toStrictEqual({
+      kind: 'equal',
+      left: { kind: 'claim', path: ['x'], at: [15] },
+      right: { kind: 'literal', value: undefined },
+    });
+  });
+
   it('names the offending segment of a claim chain', () => {
     expect(refusal('visitor')).toEqual({ at: 1, reason: 'visitor alone is not a value: conditions read visitor.claims.<name>' });
     expect(refusal('visitor.x')).toEqual({ at: 9, reason: '`x` is not a property of visitor: conditions read visitor.claims.<name>' });
