@@ -151,6 +151,49 @@ describe('rate limiter shared by processes', () => {
     await limiter.close();
   });
 
+  it('sends nothing when nothing was counted, and only the keys of this minute once a minute passed', async () => {
+    const time = clock();
+    const table = sharedTable();
+    const limiter = createRateLimiter({ perMinute: 5, now: time.now, shared: table.db, syncIntervalMs: minute });
+    await limiter.sync();
+    expect([table.sent.length, table.deletes()]).toEqual([0, 0]);
+    limiter.hit('old');
+    await limiter.sync();
+    time.advance(minute);
+    limiter.hit('new');
+    await limiter.sync();
+    expect(table.sent.at(-1)!.keys).toEqual(['new']);
+    await limiter.close();
+  });
+
+  it('syncs on its own every interval until closed', async () => {
+    const table = sharedTable();
+    const limiter = createRateLimiter({ perMinute: 5, shared: table.db, syncIntervalMs: 10 });
+    limiter.hit('k');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(table.sent.length).toBeGreaterThan(0);
+    expect([...table.rows.values()]).toEqual([1]);
+    await limiter.close();
+    const after = table.sent.length;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(table.sent.length).toBe(after);
+  });
+
+  it('reports a failed timed sync to onSyncError, and closes quietly without one', async () => {
+    const table = sharedTable();
+    const errors: unknown[] = [];
+    const limiter = createRateLimiter({ perMinute: 5, shared: table.db, syncIntervalMs: 10, onSyncError: (e) => errors.push(e) });
+    limiter.hit('k');
+    table.failOnce();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(errors.map(String)).toEqual(['Error: connection lost']);
+    await limiter.close();
+    const quiet = createRateLimiter({ perMinute: 5, shared: table.db, syncIntervalMs: minute });
+    quiet.hit('k');
+    table.failOnce();
+    await expect(quiet.close()).resolves.toBeUndefined();
+  });
+
   it('keeps the counts of a failed sync, this minute and past ones, for the next', async () => {
     const time = clock();
     const table = sharedTable();
