@@ -68,6 +68,10 @@ describe('validatePart', () => {
   it(`accepts ${MAX_NESTING} levels of nesting and refuses one more, without asking the schema`, () => {
     expect(MAX_NESTING).toBe(256);
     expect(refusal(nested(MAX_NESTING))).toBe('accepted');
+    // Values that are not containers are no level: a number, a boolean or null at the deepest place is fine.
+    expect(refusal(nested(MAX_NESTING, 1))).toBe('accepted');
+    expect(refusal(nested(MAX_NESTING, null))).toBe('accepted');
+    expect(refusal({ a: null, b: false, c: 0 })).toBe('accepted');
     const schemaSeen: unknown[] = [];
     const spy = z.unknown().superRefine((v) => void schemaSeen.push(v));
     const tooDeep = refusal(nested(MAX_NESTING + 1), spy);
@@ -86,6 +90,9 @@ describe('validatePart', () => {
     // body + 150 × ".0" is 304 characters: shown as its first 200 and an ellipsis.
     expect(path).toBe(`${`body${'.0'.repeat(150)}`.slice(0, 200)}…`);
     expect(path).toHaveLength(201);
+    // Exactly 200 characters are shown whole.
+    const exact = `body.${'k'.repeat(195)}`;
+    expect(refusal({ ['k'.repeat(195)]: '\u0000' })).toBe(`Invalid request: ${exact}: ${nul}`);
     const long = 'k'.repeat(300);
     expect(refusal({ [long]: { x: '\u0000' } })).toBe(`Invalid request: ${`body.${long}`.slice(0, 200)}…: ${nul}`);
   });
