@@ -8,7 +8,7 @@ interface Mutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--')) ?? 'reports/mutation/mutation.json';
@@ -32,8 +32,11 @@ if (args.includes('--survivors')) {
   for (const [name, { source, mutants }] of Object.entries(report.files)) {
     const lines = source.split('\n');
     for (const m of mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
-      const line = m.location.start.line;
-      console.log(`${name}:${line} ${m.status} ${m.mutatorName}: ${lines[line - 1]?.trim().slice(0, 110)}\n    -> ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 110)}`);
+      const { start, end } = m.location;
+      // The mutated fragment itself (columns are 1-based), not the whole line: `a && b` mutated in `a` only reads differently.
+      const original = start.line === end.line ? lines[start.line - 1].slice(start.column - 1, end.column - 1) : `${lines[start.line - 1].slice(start.column - 1)}…`;
+      const flat = (text: string) => text.replace(/\s+/g, ' ').slice(0, 110);
+      console.log(`${name}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${flat(original)}\n    -> ${flat(m.replacement ?? '')}`);
     }
   }
 }

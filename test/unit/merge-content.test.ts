@@ -47,6 +47,8 @@ describe('mergeContent', () => {
     expect(merged.files.map((f) => f.id)).toEqual(['f2']);
     expect(merged.variables).toEqual({ v: '3', w: '2' });
     expect(mergeContent(base, base, base)).toEqual(base);
+    const reusable = mergeContent(base, content(base.pages, { ...base, reusableContents: [{ id: 'r', title: 'R' }] }), base);
+    expect(reusable.reusableContents).toEqual([{ id: 'r', title: 'R' }]);
   });
 
   it('merges a page changed on both sides field by field, keeping the later update time', () => {
@@ -97,12 +99,23 @@ describe('mergeContent', () => {
     const theirs = content([page('two')]);
     const ours = content([page('one'), page('two'), page('child', { parent: 'one' })]);
     expect(refusal(base, theirs, ours)).toBe('Pages whose parent page was deleted on the other side: child');
+    const two = content([page('one'), page('two'), page('c1', { parent: 'one' }), page('c2', { parent: 'one' })]);
+    expect(refusal(base, theirs, two)).toBe('Pages whose parent page was deleted on the other side: c1, c2');
   });
 
   it('refuses files, variables and reusable contents changed on both sides, listing them', () => {
     const theirs = content(base.pages, { files: [file('f1', 'a.txt')], variables: { v: '2' }, reusableContents: [{ id: 'r', title: 'R1' }] });
     const ours = content(base.pages, { files: [file('f1', 'b.txt')], variables: { v: '3' }, reusableContents: [{ id: 'r', title: 'R2' }] });
     expect(refusal(base, theirs, ours)).toBe('Files, variables or reusable contents changed on both sides: f1, v, r');
+  });
+
+  it('takes the Markdown and block keys of a page stored before Documents from the side that changed it', () => {
+    const legacy = (markdown: string, over: Partial<StoredPage> = {}) => page('one', { document: undefined, markdown, ...over });
+    const start = content([legacy('First.\n\nSecond.'), page('two')]);
+    const theirs = content([legacy('First.\n\nSecond.', { title: 'T' }), page('two')]);
+    const ours = content([legacy('First, edited.\n\nSecond.', { hidden: true }), page('two')]);
+    const [merged] = mergeContent(start, theirs, ours).pages;
+    expect([merged.title, merged.hidden, merged.markdown, merged.document]).toEqual(['T', true, 'First, edited.\n\nSecond.', undefined]);
   });
 
   it('compares records whatever the order of their keys', () => {
