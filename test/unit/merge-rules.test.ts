@@ -100,7 +100,7 @@ describe('the refusal', () => {
   it('names every unmet rule with what it asks', () => {
     const rules: Rule[] = [
       { rule: 'require_specific_reviewers', users: ['ann', 'bob'] },
-      { rule: 'require_one_of_specific_reviewers', users: ['cid'] },
+      { rule: 'require_one_of_specific_reviewers', users: ['cid', 'dee'] },
       { rule: 'require_at_least_one_review' },
       { rule: 'require_at_least_one_approved_review' },
       { rule: 'require_all_reviews_approved' },
@@ -116,7 +116,7 @@ describe('the refusal', () => {
     expect(unmetMessage(rules, rules.map((r) => r.rule).filter((name, i, all) => all.indexOf(name) === i))).toBe(
       'The merge rules of the space are not met: ' +
         'require_specific_reviewers (approval by each of ann, bob), ' +
-        'require_one_of_specific_reviewers (approval by one of cid), ' +
+        'require_one_of_specific_reviewers (approval by one of cid, dee), ' +
         'require_at_least_one_review (at least one review of the current revision), ' +
         'require_at_least_one_approved_review (at least one approval of the current revision), ' +
         'require_all_reviews_approved (no current review asking for changes), ' +
