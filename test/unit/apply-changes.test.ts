@@ -249,3 +249,90 @@ describe('revertBlocks', () => {
     );
   });
 });
+
+// Written against the survivors of the first mutation run of apply-changes.ts (bench/results/mutation.md).
+describe('apply-changes edges', () => {
+  it('knows the content type of each common extension', () => {
+    const expected: Record<string, string> = {
+      'a.png': 'image/png', 'a.jpg': 'image/jpeg', 'a.jpeg': 'image/jpeg', 'a.gif': 'image/gif', 'a.svg': 'image/svg+xml', 'a.webp': 'image/webp',
+      'a.pdf': 'application/pdf', 'a.txt': 'text/plain', 'a.md': 'text/markdown', 'a.json': 'application/json', 'a.csv': 'text/csv', 'a.zip': 'application/zip',
+    };
+    for (const [name, type] of Object.entries(expected)) expect(guessContentType(name), name).toBe(type);
+  });
+
+  it('reads a Markdown heading only at the start of a line, without its marks and spaces', async () => {
+    const titles = async (markdown: string) => (await apply(content(), [{ operation: 'insert_page', document: { markdown } }] as Changes)).content.pages[0].title;
+    expect(await titles('Intro ## not a heading')).toBe('Untitled');
+    expect(await titles('###   Spaced out   ###  ')).toBe('Spaced out');
+    const heading = { object: 'block', type: 'heading-1', nodes: [{ object: 'text', leaves: [{ text: 'See ' }] }, { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'https://x.example' } }, nodes: [{ object: 'text', leaves: [{ text: 'link' }] }] }] };
+    const fromDoc = await apply(content(), [{ operation: 'insert_page', document: { document: { object: 'document', nodes: [heading] } } }] as Changes);
+    expect(fromDoc.content.pages[0].title).toBe('See');
+  });
+
+  it('leaves what an update does not name as it was: title, position, emoji, icon, condition', async () => {
+    const start = content(page('a', { position: 'a0', emoji: 'e', icon: 'i', condition: 'visitor.claims.x', title: 'A' }), page('b', { position: 'a1' }));
+    const [a] = (await apply(start, [{ operation: 'update_page', page: 'a', hidden: true }] as Changes)).content.pages;
+    expect([a.title, a.position, a.emoji, a.icon, a.condition, a.hidden]).toEqual(['A', 'a0', 'e', 'i', 'visitor.claims.x', true]);
+  });
+
+  it('moves a page among its own siblings counting them without it', async () => {
+    const start = content(page('a', { position: 'a0' }), page('b', { position: 'a1' }), page('c', { position: 'a2' }));
+    const { content: next } = await apply(start, [{ operation: 'update_page', page: 'a', at: 1 }] as Changes);
+    const order = [...next.pages].sort((x, y) => (x.position < y.position ? -1 : 1)).map((x) => x.id);
+    expect(order).toEqual(['b', 'a', 'c']);
+  });
+
+  it('gives results without a ref when the change had none, and files without refs never clash', async () => {
+    const { results } = await apply(content(), [{ operation: 'insert_page', document: { markdown: '' } }] as Changes);
+    expect(results[0]).toStrictEqual({ object: 'created_page', page: results[0].page });
+    const files = new Map([
+      ['0/0', { bytes: Buffer.from('a') }],
+      ['0/1', { bytes: Buffer.from('b') }],
+    ]);
+    const both = await apply(content(), [{ operation: 'insert_files', files: [{ name: 'a.txt', url: 'https://x.example/a' }, { name: 'b.txt', url: 'https://x.example/b' }] }] as Changes, {}, files);
+    expect(both.insertedFiles.map((f) => [f.name, f.contentType])).toEqual([['a.txt', 'text/plain'], ['b.txt', 'text/plain']]);
+  });
+
+  it('makes page, anchor and URL references to the refs of a batch point at what they name, and leaves others alone', async () => {
+    const linkTo = (ref: Record<string, unknown>) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: { ref }, nodes: [{ object: 'text', leaves: [{ text: 'x' }] }] }] });
+    const refs = [
+      { kind: 'page', page: 'intro' },
+      { kind: 'anchor', page: 'intro', anchor: 'top' },
+      { kind: 'url', url: 'logo' },
+      { kind: 'url', url: 'https://elsewhere.example' },
+      { kind: 'file', file: 'fil_existing' },
+      { kind: 'page', page: 'pag_existing' },
+    ];
+    const files = new Map([['1/0', { bytes: Buffer.from('png') }]]);
+    const { content: next, insertedFiles } = await apply(
+      content(),
+      [
+        { operation: 'insert_page', ref: 'intro', title: 'Intro', document: { document: { object: 'document', nodes: refs.map(linkTo) } } },
+        { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', url: 'https://x.example/logo.png' }] },
+      ] as Changes,
+      {},
+      files,
+    );
+    const pageId = next.pages[0].id;
+    const got = (pageDocument(next.pages[0]).nodes as unknown as { nodes: { data: { ref: unknown } }[] }[]).map((b) => b.nodes[0].data.ref);
+    expect(got).toEqual([
+      { kind: 'page', page: pageId },
+      { kind: 'anchor', page: pageId, anchor: 'top' },
+      { kind: 'file', file: insertedFiles[0].id },
+      { kind: 'url', url: 'https://elsewhere.example' },
+      { kind: 'file', file: 'fil_existing' },
+      { kind: 'page', page: 'pag_existing' },
+    ]);
+  });
+
+  it('restores a page at the root when its old parent is gone, even with other pages there', async () => {
+    const old = content(page('parent'), page('child', { parent: 'parent' }));
+    const { content: next } = await apply(content(page('other')), [{ operation: 'revert_page', page: 'child' }] as Changes, { base: old });
+    expect(next.pages.find((x) => x.id === 'child')!.parent).toBeNull();
+  });
+
+  it('puts a reverted block back after its nearest earlier sibling still in the page', () => {
+    expect(revertBlocks([p('a'), p('c')], [p('a'), p('b'), p('c')], ['b'], 'body.changes[0]').map((b) => b.key)).toEqual(['a', 'b', 'c']);
+    expect(revertBlocks([p('a')], [p('a'), p('x'), p('b')], ['b'], 'body.changes[0]').map((b) => b.key)).toEqual(['a', 'b']);
+  });
+});
