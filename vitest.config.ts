@@ -22,6 +22,8 @@ const storageIndependentTests = [
   'test/git-sync-format.test.ts',
   'test/openapi-links.test.ts',
   'test/docs-browser.test.ts',
+  // Unit tests of pure functions (the mutation-testing set); the job claims' own in-memory PGlite included.
+  'test/unit/**/*.test.ts',
 ];
 
 export default defineConfig({

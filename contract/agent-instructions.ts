@@ -7,6 +7,7 @@ import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { User, userExample } from './users.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const agentInstructionsExample = {
   object: 'agent-instructions' as const,
@@ -21,7 +22,7 @@ export const AgentInstructions = z
     object: z.literal('agent-instructions'),
     instructions: Document.openapi({ description: 'The instructions, as rich text.' }),
     updatedAt: DateTime.openapi({ description: 'When the instructions were last saved.' }),
-    updatedBy: User.openapi({ description: 'Who last saved the instructions; absent once that user is deleted.' }).optional(),
+    updatedBy: User.openapi(conditional('Who last saved the instructions; absent once that user is deleted.')).optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('AgentInstructions', {

@@ -8,6 +8,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { User, userExample } from './users.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 const reviewId = 'crr_01JD3QH4C7ZD9LE';
 const base = `${ex.baseUrl}/v1/spaces/${ex.spaceId}/change-requests/${changeRequestExample.id}`;
@@ -56,14 +57,14 @@ export const ChangeRequestReview = z
     id: z.string(),
     revision: z.string().openapi({ description: 'The revision of the change request this review was made against.' }),
     reviewer: User.openapi({ description: 'The user who reviewed.' }),
-    requestedBy: User.openapi({ description: 'The user who asked for the review; absent when it was given unasked.' }).optional(),
+    requestedBy: User.openapi(conditional('The user who asked for the review; absent when it was given unasked.')).optional(),
     status: ChangeRequestReviewStatus,
     outdated: z.boolean().openapi({
       description:
         'true once the change request has a newer revision than the one reviewed, or the reviewer reviewed again; outdated ' +
         'reviews count for no merge rule.',
     }),
-    comment: Comment.openapi({ description: 'The comment given with the review; absent when it was given without one.' }).optional(),
+    comment: Comment.openapi(conditional('The comment given with the review; absent when it was given without one.')).optional(),
     createdAt: DateTime,
     updatedAt: DateTime,
     urls: z.object({ location: z.url() }),

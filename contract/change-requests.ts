@@ -11,6 +11,7 @@ import { OrganizationIdParams } from './organizations.js';
 import { SpaceIdParams } from './spaces.js';
 import { User, userExample } from './users.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 /** The revision holding the changes of the example change request. */
 const changeRequestRevisionId = 'rev_01JD3QD6S8WP3MZ';
@@ -53,8 +54,8 @@ export const ChangeRequest = z
     id: z.string(),
     number: z.number().int().openapi({ description: 'Incremental number of the change request within its space.' }),
     status: ChangeRequestStatus,
-    subject: z.string().openapi({ description: 'One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).' }).optional(),
-    description: Document.openapi({ description: 'Longer explanation of the change; absent until one is given.' }).optional(),
+    subject: z.string().openapi(conditional('One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).')).optional(),
+    description: Document.openapi(conditional('Longer explanation of the change; absent until one is given.')).optional(),
     createdBy: User,
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -68,7 +69,7 @@ export const ChangeRequest = z
     revisionMerged: z.string().openapi({ description: 'Id of the space revision the merge produced, once merged.' }).optional(),
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
     outdated: z.boolean().openapi({ description: 'true when the change request is not up to date with the main content.' }),
-    conversationsIssuesCluster: z.string().openapi({ description: 'Id of the conversations issues cluster it addresses; absent when it was not made for one.' }).optional(),
+    conversationsIssuesCluster: z.string().openapi(conditional('Id of the conversations issues cluster it addresses; absent when it was not made for one.')).optional(),
     permissions: z
       .object({
         merge: z.boolean().openapi({

@@ -5,6 +5,7 @@ import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { SpaceList, spaceExample } from './spaces.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const collectionExample = {
   object: 'collection' as const,
@@ -27,9 +28,9 @@ export const Collection = z
     object: z.literal('collection'),
     id: z.string(),
     title: z.string().max(50),
-    description: z.string().max(100).openapi({ description: 'Short description; absent until one is set.' }).optional(),
+    description: z.string().max(100).openapi(conditional('Short description; absent until one is set.')).optional(),
     organization: z.string().openapi({ description: 'Id of the owning organization.' }),
-    parent: z.string().openapi({ description: 'Id of the parent collection, absent at the top level.' }).optional(),
+    parent: z.string().openapi(conditional('Id of the parent collection, absent at the top level.')).optional(),
     defaultLevel: DefaultLevel,
     createdAt: DateTime,
     updatedAt: DateTime,

@@ -8,6 +8,7 @@ import { operations } from './operation.js';
 import { SpaceIdParams } from './spaces.js';
 import { User, userExample } from './users.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const commentId = 'cmt_01JD3QE6T9WH5MB';
 export const commentReplyId = 'rpl_01JD3QE8V2XJ7NC';
@@ -77,7 +78,7 @@ const postFields = {
   id: z.string(),
   postedBy: User,
   postedAt: DateTime,
-  editedAt: DateTime.openapi({ description: 'When the body was last changed; absent if never edited.' }).optional(),
+  editedAt: DateTime.openapi(conditional('When the body was last changed; absent if never edited.')).optional(),
   reactions: z.array(CommentReaction),
   body: MarkdownOrDocument,
   urls: z.object({ location: z.url() }),

@@ -4,6 +4,7 @@ import { DateTime, listExample, listOf } from './common.js';
 import { ContentRef, Document } from './document.js';
 import { ex } from './examples.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const fileId = 'fil_01JD3QC8M2ZR7TB';
 export const pageId = 'pag_01JD3QD4T7WX9KM';
@@ -31,9 +32,9 @@ export const GitSyncCommit = z
   })
   .openapi('GitSyncCommit', { description: 'The Git commit a revision was imported from or exported to.' });
 
-const gitBlobField = GitSyncBlob.openapi({
-  description: 'Its blob in the repository the revision was synchronized with; absent on revisions no import or export wrote, and with `metadata=false`.',
-}).optional();
+const gitBlobField = GitSyncBlob.openapi(
+  conditional('Its blob in the repository the revision was synchronized with; absent on revisions no import or export wrote, and with `metadata=false`.'),
+).optional();
 
 // ---------------------------------------------------------------------------------------------------
 // File
@@ -60,7 +61,7 @@ export const RevisionFile = z
     dimensions: z
       .object({ width: z.number(), height: z.number() })
       .optional()
-      .openapi({ description: 'Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …).' }),
+      .openapi(conditional('Width and height in pixels, read from the image when it was inserted; absent for a file that is not an image in a format whose size can be read (PNG, JPEG, GIF, WebP, SVG, …).')),
     git: gitBlobField,
   })
   .openapi('RevisionFile', { description: 'A file of a revision.', example: revisionFileExample });
@@ -95,7 +96,7 @@ export const RevisionComputedSource = z
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
-  emoji: z.string().openapi({ description: 'Emoji shown with the title; absent until a change sets one.' }).optional(),
+  emoji: z.string().openapi(conditional('Emoji shown with the title; absent until a change sets one.')).optional(),
   icon: z.string().optional(),
   type: z.enum(pageTypes).openapi({
     description:
@@ -107,16 +108,15 @@ const revisionPageFields = {
   document: Document.openapi({ description: 'The content as a rich-text document, when requested with `format=document`.' }).optional(),
   documentId: z
     .string()
-    .openapi({
-      description:
-        'Id of the document holding the page content in this revision (getDocumentById); absent for a group. It names ' +
-        'the content of this page in this revision, so it always answers the same document.',
-    })
+    .openapi(
+      conditional('Id of the document holding the page content in this revision (getDocumentById); absent for a group. It names ' +
+        'the content of this page in this revision, so it always answers the same document.'),
+    )
     .optional(),
   urls: z.object({ app: z.url() }).optional(),
   slug: z.string().openapi({ description: 'Last segment of the page path.' }).optional(),
   path: z.string().openapi({ description: 'Path of the page in the space, from the root.' }).optional(),
-  description: z.string().openapi({ description: 'Short summary of the page; absent until a change sets one.' }).optional(),
+  description: z.string().openapi(conditional('Short summary of the page; absent until a change sets one.')).optional(),
   hidden: z.boolean().openapi({ description: 'Whether the page is hidden from the table of contents.' }).optional(),
   noIndex: z.boolean().openapi({ description: 'Whether the page is excluded from search in the published site (its own search, its sitemap, its llms.txt and search engines); it stays readable at its URL.' }).optional(),
   noRobotsIndex: z.boolean().openapi({ description: 'Whether search engines are asked not to index the page.' }).optional(),
@@ -223,9 +223,9 @@ export const Revision = z
       description:
         'How the revision was made: edits (direct edits), merge (a merged change request), rollback, update (a change request brought up to date, or content imported from Git), computed.',
     }),
-    git: GitSyncCommit.openapi({
-      description: 'The Git commit the revision was imported from or exported to; absent when no Git Sync wrote it, and with `metadata=false`.',
-    }).optional(),
+    git: GitSyncCommit.openapi(
+      conditional('The Git commit the revision was imported from or exported to; absent when no Git Sync wrote it, and with `metadata=false`.'),
+    ).optional(),
   })
   .openapi('Revision', { description: 'A version of the content of a space: its pages, files and reusable contents.', example: revisionExample });
 

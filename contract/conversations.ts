@@ -5,6 +5,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 const conversationId = 'cnv_01JD3QH8W5PZ3RC';
 const issueId = 'iss_01JD3QJ2Y9KT6SD';
@@ -34,7 +35,7 @@ export const Conversation = z
     id: z.string().openapi({ description: 'The identifier given when the conversation was ingested.' }),
     subject: z.string().optional(),
     createdAt: DateTime.openapi({ description: 'When the conversation took place (`metadata.createdAt`), else when it was ingested.' }),
-    processedAt: DateTime.openapi({ description: 'When issues were extracted from it; absent until then.' }).optional(),
+    processedAt: DateTime.openapi(conditional('When issues were extracted from it; absent until then.')).optional(),
     source: z.string().openapi({
       description: 'Where the conversation comes from: the name of the integration that ingested it, or `api` when ingested directly.',
     }),
@@ -110,7 +111,7 @@ export const ConversationIssue = z
     createdAt: DateTime.openapi({ description: 'When the issue was found in the conversation.' }),
     ingestedAt: DateTime.openapi({ description: 'When the conversation it comes from was ingested.' }),
     conversation: z.string().openapi({ description: 'Id of the conversation it was found in.' }),
-    cluster: z.string().openapi({ description: 'Id of the issues cluster it belongs to; absent until it is clustered.' }).optional(),
+    cluster: z.string().openapi(conditional('Id of the issues cluster it belongs to; absent until it is clustered.')).optional(),
     extraction: z
       .object({
         method: z.enum(['model', 'heuristic']).openapi({
@@ -126,7 +127,7 @@ export const ConversationIssue = z
           })
           .optional(),
       })
-      .openapi({ description: 'How the issue was found; absent for issues found before this was recorded.' })
+      .openapi(conditional('How the issue was found; absent for issues found before this was recorded.'))
       .optional(),
     urls: z.object({ location: z.url() }),
   })
@@ -179,7 +180,7 @@ export const IssuesCluster = z
     createdAt: DateTime,
     updatedAt: DateTime.openapi({ description: 'When an issue was last added to the cluster (its tasks changing does not move it: see `stats`).' }),
     icon: z.string().max(50).openapi({ description: 'Name of an icon standing for the topic.' }).optional(),
-    summary: z.string().openapi({ description: 'What the issues of the cluster have in common; absent until summarized.' }).optional(),
+    summary: z.string().openapi(conditional('What the issues of the cluster have in common; absent until summarized.')).optional(),
     weeklyPulse: z
       .array(z.number())
       .min(13)

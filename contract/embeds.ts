@@ -4,6 +4,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { SpaceIdParams } from './spaces.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const embedExample = {
   type: 'link' as const,
@@ -15,7 +16,7 @@ export const embedExample = {
 const common = {
   title: z.string().openapi({ description: 'Title of the page (oEmbed `title`, `og:title` or `<title>`; the URL when it has none).' }),
   site: z.string().openapi({ description: 'Who provides it (oEmbed `provider_name`, `og:site_name`; the host name when neither is given).' }),
-  icon: z.string().openapi({ description: 'An image standing for it: the page\'s icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none.' }).optional(),
+  icon: z.string().openapi(conditional('An image standing for it: the page\'s icon (`<link rel="icon">`), else oEmbed `thumbnail_url` or `og:image`; absent when it has none.')).optional(),
 };
 
 export const Embed = z

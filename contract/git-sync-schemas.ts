@@ -3,6 +3,7 @@
 import { DateTime } from './common.js';
 import { ex } from './examples.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const gitSyncProviders = ['github', 'gitlab', 'git'] as const;
 export const gitSyncOperationStates = ['running', 'failure', 'success', 'timeout'] as const;
@@ -88,9 +89,9 @@ export const GitSyncState = z
     installationStatus: z.enum(['active']).openapi({ description: 'Always `active`: a sync is configured by its first import or export.' }),
     integration: z.string().openapi({ description: 'Deprecated: the provider again, for clients of the older field.', deprecated: true }).optional(),
     repoName: z.string().openapi({ description: 'Repository name: the path of the repository URL without `.git` (`acme/docs`).' }),
-    url: z.string().openapi({
-      description: 'The repository tree URL (`repoTreeURL` or `gitInfo.url` of the last operation), used for the "edit on" links of published pages; absent when none was given.',
-    }).optional(),
+    url: z.string().openapi(
+      conditional('The repository tree URL (`repoTreeURL` or `gitInfo.url` of the last operation), used for the "edit on" links of published pages; absent when none was given.'),
+    ).optional(),
     repository: z
       .object({
         url: z.string().openapi({ description: 'The repository URL, without any credentials it was given with.' }),
@@ -99,9 +100,9 @@ export const GitSyncState = z
         commitURL: z.string().openapi({ description: '`repoCommitURL`: prefix of the URL of a commit.' }).optional(),
       })
       .openapi({ description: 'The repository of the last operation.' }),
-    commit: z.string().openapi({ description: 'The commit the space was last synchronized with (absent before the first sync ends).' }).optional(),
-    revision: z.string().openapi({ description: 'The revision of the space at that sync (absent before the first sync ends).' }).optional(),
-    timestamp: DateTime.openapi({ description: 'The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).' }).optional(),
+    commit: z.string().openapi(conditional('The commit the space was last synchronized with (absent before the first sync ends).')).optional(),
+    revision: z.string().openapi(conditional('The revision of the space at that sync (absent before the first sync ends).')).optional(),
+    timestamp: DateTime.openapi(conditional('The `timestamp` of the last operation applied: an operation with an older one is skipped (absent until one is applied).')).optional(),
     operation: GitSyncOperation.openapi({ description: 'The latest operation requested on the space.' }).optional(),
     operations: z
       .array(GitSyncOperation)

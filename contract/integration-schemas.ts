@@ -6,6 +6,7 @@ import { Organization, organizationExample } from './organizations.js';
 import { Site } from './sites.js';
 import { Space } from './spaces.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 // Ids of this area's examples.
 export const exampleIntegrationName = 'acme-analytics';
@@ -282,7 +283,7 @@ export const Integration = z
     version: z.number().int().openapi({ description: 'Number of the published version, incremented at every publication.' }),
     title: z.string(),
     description: z.string().openapi({ description: 'One-line description.' }),
-    summary: z.string().openapi({ description: 'Long Markdown presentation; absent when it was published without one.' }).optional(),
+    summary: z.string().openapi(conditional('Long Markdown presentation; absent when it was published without one.')).optional(),
     previewImages: z.array(z.string()).openapi({ description: 'URLs of the preview images.' }),
     target: IntegrationTarget,
     verified: z.boolean().openapi({ description: 'Whether the integration was reviewed by the service.' }),
@@ -302,7 +303,7 @@ export const Integration = z
       publicEndpoint: z.url().openapi({ description: 'Where the integration receives requests and events.' }),
     }),
     permissions: z.object({ admin: z.boolean().openapi({ description: 'Whether the caller may publish or unpublish it.' }) }),
-    contentSecurityPolicy: IntegrationContentSecurityPolicy.openapi({ description: 'Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.' }).optional(),
+    contentSecurityPolicy: IntegrationContentSecurityPolicy.openapi(conditional('Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.')).optional(),
   })
   .openapi('Integration', { description: 'An app that extends the workspace, published by an organization.', example: integrationExample });
 

@@ -9,6 +9,7 @@ import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { Space } from './spaces.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const inviteId = 'inv_Yq3l0Zk8cT2wXbV9nR4sAg';
 
@@ -20,7 +21,7 @@ const common = {
   object: z.literal('invite'),
   id: z.string().openapi({ description: 'The id of the invite: whoever has it may join with it, until it expires or is revoked.' }),
   redundant: z.boolean().openapi({ description: 'Whether the caller already has all that the invite gives.' }),
-  expiresAt: DateTime.optional().openapi({ description: 'When the invite stops letting anyone join; absent: it does not expire.' }),
+  expiresAt: DateTime.optional().openapi(conditional('When the invite stops letting anyone join; absent: it does not expire.')),
   createdAt: DateTime,
 };
 
@@ -113,8 +114,8 @@ const EmailInvitation = z
         'Where the person joins: the one-time join link (whose page creates their account and hands them an access token, or tells an existing ' +
         "account to join with `joinOrganizationWithInvite`), or, for a new SSO member added at once, the organization's SAML sign-in.",
     }),
-    invite: z.string().optional().openapi({ description: 'The id of the invite (one-time link): revoke it with `deleteOrganizationInviteById`; absent when the person was added at once.' }),
-    user: z.string().optional().openapi({ description: 'The user added at once (a new SSO member); absent for a one-time link.' }),
+    invite: z.string().optional().openapi(conditional('The id of the invite (one-time link): revoke it with `deleteOrganizationInviteById`; absent when the person was added at once.')),
+    user: z.string().optional().openapi(conditional('The user added at once (a new SSO member); absent for a one-time link.')),
     expiresAt: DateTime.optional().openapi({ description: 'When the one-time link stops working.' }),
     mail: z.enum(['sent', 'failed', 'off']).openapi({
       description: 'Whether the link was mailed to the person: `sent`, `failed` (the invite stands: hand `url` over another way), or `off` (no `SMTP_URL` configured).',

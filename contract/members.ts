@@ -10,6 +10,7 @@ import { Space, spaceExample } from './spaces.js';
 import { Team, teamExample, TeamIdParams, teamTitleFilter } from './teams.js';
 import { User, userExample } from './users.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const memberExample = {
   object: 'member' as const,
@@ -32,7 +33,7 @@ export const Member = z
     user: User,
     disabled: z.boolean().openapi({ description: 'Whether the membership is disabled.' }),
     joinedAt: DateTime,
-    lastSeenAt: DateTime.openapi({ description: 'Last activity in the organization; absent when never seen.' }).optional(),
+    lastSeenAt: DateTime.openapi(conditional('Last activity in the organization; absent when never seen.')).optional(),
     sso: z.boolean().openapi({ description: 'Whether the member signs in through the SSO of the organization.' }),
     spaces: z.number().int().openapi({ description: 'Number of spaces the member has access to.' }),
     teams: z.number().int().openapi({ description: 'Number of teams the member belongs to.' }),

@@ -5,6 +5,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 // Ids of this area's examples.
 const specId = 'oas_01JD3QE4R7NW5HZ';
@@ -78,11 +79,11 @@ export const OpenAPISpec = z
     createdAt: DateTime,
     updatedAt: DateTime,
     slug: z.string().regex(openAPISpecSlugPattern).openapi({ description: 'Name of the specification in its URLs, unique in the organization.' }),
-    sourceURL: z.url().openapi({ description: 'Where the specification is fetched from; absent when it was given as text.' }).optional(),
+    sourceURL: z.url().openapi(conditional('Where the specification is fetched from; absent when it was given as text.')).optional(),
     processingState: OpenAPISpecProcessingState,
     visibility: OpenAPISpecVisibility,
-    lastVersion: z.string().openapi({ description: 'Id of the latest version; absent until one is processed.' }).optional(),
-    lastProcessedAt: DateTime.openapi({ description: 'When the last processing ended; absent until a first one ended.' }).optional(),
+    lastVersion: z.string().openapi(conditional('Id of the latest version; absent until one is processed.')).optional(),
+    lastProcessedAt: DateTime.openapi(conditional('When the last processing ended; absent until a first one ended.')).optional(),
     lastProcessErrorCode: OpenAPISpecProcessingErrorCode.optional(),
     lastProcessedErrors: z
       .array(z.object({ message: z.string(), code: z.string().optional() }))

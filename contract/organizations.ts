@@ -4,6 +4,7 @@ import { OrganizationMergeRules } from './merge-rules.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const organizationExample = {
   object: 'organization' as const,
@@ -51,12 +52,12 @@ export const Organization = z
     title: z.string().openapi({ description: 'Name of the organization.' }),
     createdAt: DateTime,
     emailDomains: z.array(z.string()),
-    hostname: z.string().openapi({ description: "Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`)." }).optional(),
-    type: OrganizationType.openapi({ description: 'What kind of organization it is; absent until set with `updateOrganizationById`.' }).optional(),
-    useCase: OrganizationUseCase.openapi({ description: 'What the organization uses the workspace for; absent until set with `updateOrganizationById`.' }).optional(),
-    communityType: OrganizationCommunityType.openapi({
-      description: 'What kind of community, for a `community` organization; absent until set, and for other organizations.',
-    }).optional(),
+    hostname: z.string().openapi(conditional("Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`).")).optional(),
+    type: OrganizationType.openapi(conditional('What kind of organization it is; absent until set with `updateOrganizationById`.')).optional(),
+    useCase: OrganizationUseCase.openapi(conditional('What the organization uses the workspace for; absent until set with `updateOrganizationById`.')).optional(),
+    communityType: OrganizationCommunityType.openapi(
+      conditional('What kind of community, for a `community` organization; absent until set, and for other organizations.'),
+    ).optional(),
     defaultRole: NullableRole,
     defaultContent: z.object({ type: z.literal('site'), site: z.string() }).optional(),
     sso: z.boolean().openapi({

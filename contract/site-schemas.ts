@@ -4,6 +4,7 @@ import { ex } from './examples.js';
 import { OrganizationIdParams } from './organizations.js';
 import { Space, spaceExample } from './spaces.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 /** Example ids of the docs-site areas. */
 export const siteEx = {
@@ -54,7 +55,7 @@ export const SiteSpace = z
     object: z.literal('site-space'),
     id: z.string(),
     path: z.string().openapi({ description: 'Path of the site space in the published site URL.' }),
-    section: z.string().openapi({ description: 'Id of the site section holding it; absent at the root of the site.' }).optional(),
+    section: z.string().openapi(conditional('Id of the site section holding it; absent at the root of the site.')).optional(),
     space: Space,
     title: z.string(),
     default: z.boolean().openapi({ description: 'Whether it is the default site space of its section (or of the site).' }),
@@ -82,14 +83,14 @@ export const SiteSection = z
     object: z.literal('site-section'),
     id: z.string(),
     title: z.string(),
-    description: z.string().openapi({ description: 'Text shown under the section title; absent until one is set with `updateSiteSectionById`.' }).optional(),
+    description: z.string().openapi(conditional('Text shown under the section title; absent until one is set with `updateSiteSectionById`.')).optional(),
     default: z.boolean().openapi({ description: 'Whether it is the default section of the site.' }),
     path: z.string().openapi({ description: 'Path of the section in the published site URL.' }),
     condition: SiteCondition.optional(),
-    sectionGroup: z.string().openapi({ description: 'Id of the section group holding it; absent at the root.' }).optional(),
+    sectionGroup: z.string().openapi(conditional('Id of the section group holding it; absent at the root.')).optional(),
     siteSpaces: z.array(SiteSpace).openapi({ description: 'The site spaces (variants) of the section.' }),
     urls: z.object({ published: z.url().openapi({ description: 'Present when the site is published.' }).optional() }),
-    icon: z.string().openapi({ description: 'Name of the icon shown next to the section; absent when none is set.' }).optional(),
+    icon: z.string().openapi(conditional('Name of the icon shown next to the section; absent when none is set.')).optional(),
   })
   .openapi('SiteSection', { description: 'A section of a docs site: one or more site spaces under a path.', example: siteSectionExample });
 
@@ -106,9 +107,9 @@ export const SiteSectionGroup = z
     object: z.literal('site-section-group'),
     id: z.string(),
     title: z.string(),
-    sectionGroup: z.string().openapi({ description: 'Id of the parent section group; absent at the root.' }).optional(),
+    sectionGroup: z.string().openapi(conditional('Id of the parent section group; absent at the root.')).optional(),
     children: z.array(SiteSection).openapi({ description: 'The sections of the group, in their order.' }),
-    icon: z.string().openapi({ description: 'Name of the icon shown next to the group; absent when none is set.' }).optional(),
+    icon: z.string().openapi(conditional('Name of the icon shown next to the group; absent when none is set.')).optional(),
   })
   .openapi('SiteSectionGroup', { description: 'A named group of sections of a docs site.', example: siteSectionGroupExample });
 

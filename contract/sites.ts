@@ -17,6 +17,7 @@ import {
   SiteVisibility,
 } from './site-schemas.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 
@@ -68,8 +69,8 @@ export const Site = z
     type: SiteType.openapi({ description: 'Plan of the site; `basic` unless chosen otherwise.' }),
     title: z.string(),
     icon: z.object({ icon: imagePair }).openapi({ description: 'Icon of the site, for light and dark themes.' }).optional(),
-    hostname: z.string().regex(siteHostnamePattern).openapi({ description: 'Custom hostname the site is served on; absent until one is set with `updateSiteById`.' }).optional(),
-    basename: z.string().openapi({ description: 'A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then).' }).optional(),
+    hostname: z.string().regex(siteHostnamePattern).openapi(conditional('Custom hostname the site is served on; absent until one is set with `updateSiteById`.')).optional(),
+    basename: z.string().openapi(conditional('A short name for the site, used in its default URL; absent until one is set with `updateSiteById` (the site id stands in the URL then).')).optional(),
     proxy: z
       .object({
         origin: z.string().openapi({ description: 'The proxied URL the site is served from (a domain plus a sub-path).' }),
@@ -330,14 +331,13 @@ export const SitePublishingAuth = z
         'through its `fetch_visitor_authentication`, and it signs their token with `privateKey`).',
     }),
     privateKey: z.string().openapi({ description: 'The key visitor JWTs are signed with (HS256). Keep it on the signing backend.' }),
-    fallbackURL: z.url().openapi({ description: 'Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.' }).optional(),
+    fallbackURL: z.url().openapi(conditional('Where a visitor without a valid token is sent to sign in; absent until one is set with `updateSitePublishingAuthById`.')).optional(),
     logoutURL: z
       .url()
-      .openapi({
-        description:
-          'Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend ' +
-          'that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.',
-      })
+      .openapi(
+        conditional('Where a visitor is sent after signing out of the site (`urls.logout` of the site), to sign out of the backend ' +
+          'that signs their tokens too; absent until one is set with `updateSitePublishingAuthById`.'),
+      )
       .optional(),
     integration: z
       .string()

@@ -6,6 +6,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const spaceVisibilities = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 
@@ -63,8 +64,8 @@ export const Space = z
     editMode: z.enum(['live', 'locked']).openapi({ description: 'live: direct edits; locked: all edits locked.' }).optional(),
     mergeRules: SpaceMergeRules,
     organization: z.string(),
-    parent: z.string().openapi({ description: 'Id of the parent collection; absent at the top level.' }).optional(),
-    language: TranslationLanguage.openapi({ description: 'Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).' }).optional(),
+    parent: z.string().openapi(conditional('Id of the parent collection; absent at the top level.')).optional(),
+    language: TranslationLanguage.openapi(conditional('Language of the content; absent until one is set (`createSpace`, `updateSpaceById`).')).optional(),
     revision: z.string().openapi({ description: 'Id of the active revision.' }),
     defaultLevel: DefaultLevel,
     comments: z.number().int().openapi({ description: 'Number of open comments.' }),
@@ -74,9 +75,9 @@ export const Space = z
     urls: z.object({
       location: z.url(),
       app: z.url(),
-      published: z.url().openapi({
-        description: 'Where readers open the space: absent unless a published site publishes it (`getSpaceById` only; a share-link site needs `shareKey`).',
-      }).optional(),
+      published: z.url().openapi(
+        conditional('Where readers open the space: absent unless a published site publishes it (`getSpaceById` only; a share-link site needs `shareKey`).'),
+      ).optional(),
     }),
     gitSync: GitSyncState.openapi({ description: 'The Git Sync of the space: present once an import or export was requested on it (getSpaceGitInfo).' }).optional(),
     permissions: z.object({

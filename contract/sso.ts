@@ -6,6 +6,7 @@ import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { Team, teamExample } from './teams.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 const samlProviderId = 'sml_01JD3QG6T2MV8HN';
 // Served by this server outside /v1 (server/sso/saml.routes.ts): start, assertion consumer, metadata.
@@ -41,13 +42,13 @@ export const SAMLProvider = z
     object: z.literal('saml-provider'),
     id: z.string(),
     label: z.string().openapi({ description: 'Name shown on the sign-in button.' }),
-    ssoURL: z.url().openapi({ description: 'Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).' }).optional(),
-    entityID: z.string().openapi({ description: 'Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then).' }).optional(),
-    certificate: z.string().openapi({ description: 'PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then).' }).optional(),
-    defaultTeam: Team.openapi({ description: 'Team that people signing in for the first time join; absent when none is set.' }).optional(),
-    defaultRole: NullableRole.openapi({
-      description: 'Role of people signing in for the first time, null for guests; absent: the organization default role.',
-    }).optional(),
+    ssoURL: z.url().openapi(conditional('Single sign-on URL of the identity provider; absent until set (the provider is `pending` until then).')).optional(),
+    entityID: z.string().openapi(conditional('Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then).')).optional(),
+    certificate: z.string().openapi(conditional('PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then).')).optional(),
+    defaultTeam: Team.openapi(conditional('Team that people signing in for the first time join; absent when none is set.')).optional(),
+    defaultRole: NullableRole.openapi(
+      conditional('Role of people signing in for the first time, null for guests; absent: the organization default role.'),
+    ).optional(),
     createdAt: DateTime,
     status: z.enum(['active', 'pending']).openapi({
       description: 'active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.',

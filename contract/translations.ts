@@ -6,6 +6,7 @@ import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 const translationId = 'trn_01JD3QF4R7BX2KE';
 const translatedRevisionId = 'rev_01JD3QM6C8RX5TG';
@@ -91,14 +92,14 @@ export const Translation = z
       })
       .openapi({ description: 'The content to translate.' }),
     language: TranslationLanguage.openapi({ description: 'Language to translate into.' }),
-    instructions: Document.openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep; absent until some are given.' }).optional(),
+    instructions: Document.openapi(conditional('Guidance for the translator: tone, glossary, terms to keep; absent until some are given.')).optional(),
     result: z
       .object({
         space: z.string().openapi({ description: 'Id of the space holding the translated content.' }),
         revision: z.string().openapi({ description: 'Id of the revision produced by the latest run.' }),
       })
       .optional()
-      .openapi({ description: 'Where the translated content is; absent until a first run produced it.' }),
+      .openapi(conditional('Where the translated content is; absent until a first run produced it.')),
     createdAt: DateTime,
     updatedAt: DateTime,
     stats: z
@@ -112,7 +113,7 @@ export const Translation = z
         latestWords: z.number().int().min(0).openapi({ description: 'Words translated by the latest run.' }).optional(),
       })
       .openapi({ description: 'Usage figures; the `latest*` figures are absent until a first run finished.' }),
-    latestRun: TranslationRun.openapi({ description: 'How the latest run went; absent until a first run ended.' }).optional(),
+    latestRun: TranslationRun.openapi(conditional('How the latest run went; absent until a first run ended.')).optional(),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({ location: z.url() }),
   })

@@ -6,6 +6,7 @@ import { operations } from './operation.js';
 import { queryBoolean } from './common.js';
 import { siteEx } from './site-schemas.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 const URL = z.url({ protocol: /^https?$/ }).max(2048);
 
@@ -35,7 +36,7 @@ export const PublishedSiteContent = z
   .object({
     site: z.string().openapi({ description: 'The site.' }),
     organization: z.string().openapi({ description: 'The site\'s organization.' }),
-    siteSection: z.string().optional().openapi({ description: 'The section the URL is in; absent when the site has no sections.' }),
+    siteSection: z.string().optional().openapi(conditional('The section the URL is in; absent when the site has no sections.')),
     siteSpace: z.string().openapi({ description: 'The site space the URL shows.' }),
     space: z.string().openapi({ description: 'Its space.' }),
     revision: z.string().optional().openapi({ description: 'The published revision of the space (its current one).' }),

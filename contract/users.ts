@@ -2,6 +2,7 @@ import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
 import { z } from './zod.js';
+import { conditional } from './conditional.js';
 
 export const userExample = {
   object: 'user' as const,
@@ -18,7 +19,7 @@ export const User = z
     id: z.string(),
     displayName: z.string(),
     email: z.string().optional(),
-    photoURL: z.string().openapi({ description: "URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one)." }).optional(),
+    photoURL: z.string().openapi(conditional("URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one).")).optional(),
     urls: z.object({ location: z.url() }),
   })
   .openapi('User', { description: 'A person using the service.', example: userExample });

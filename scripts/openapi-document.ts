@@ -3,6 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@aste
 import { errorExamples, errorStatusNames } from '../contract/common.js';
 import { apiInfo, contractOperations, downloadOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { describeAccess } from '../contract/access.js';
+import { hoistConditionalFlags } from '../contract/conditional.js';
 import { errorsOf, type LinkOperation, type Operation } from '../contract/operation.js';
 import { namedSchemas } from '../contract/zod.js';
 
@@ -149,5 +150,6 @@ export function buildOpenApiDocument() {
     security: [{ user: [] }],
     tags,
   });
+  hoistConditionalFlags(document);
   return document;
 }

@@ -43,6 +43,7 @@ import { PUBLIC_URL, useHarness } from './support/harness.js';
 import { resultsDir } from './support/paths.js';
 import { resolveRef, specOperations, type SpecOperation } from './support/spec.js';
 import { downloadOperations } from '../contract/index.js';
+import { CONDITIONAL } from '../contract/conditional.js';
 import { matrixFixtures } from './support/matrix/index.js';
 
 type Json = Record<string, any>;
@@ -375,9 +376,10 @@ function count(operationId: string, key: string) {
  * The properties of the documented example of each success, and those the server's answers held (the
  * object itself, or the items of a list's `items`): a property the example shows and no answer ever had
  * is drift between the mock (which answers the example) and the server. It fails the drift test unless
- * the property's schema says when it is absent (its description holds "absent …", e.g. "absent until one
- * is set"): an optional property legitimately missing in the fuzz world's answers. Every drifted
- * property, accepted or not, is written to test-results/fuzz-drift.json with what its schema says.
+ * the contract marks the property conditional (`x-conditional: true`, set with `conditional()` of
+ * contract/conditional.ts; its description says when it is absent): an optional property legitimately
+ * missing in the fuzz world's answers. The flag decides, not the wording. Every drifted property, flagged
+ * or not, is written to test-results/fuzz-drift.json with its description when flagged.
  */
 const answered = new Map<string, { op: SpecOperation; status: number; example: Set<string>; seen: Set<string> }>();
 /** Lists whose every success answered no item: nothing of their items could be compared. */
@@ -409,21 +411,20 @@ function noteProperties(op: SpecOperation, status: number, body: unknown) {
 const deref = (schema: unknown): Json | undefined => (isObject(schema) ? resolveRef(schema) : undefined);
 
 /**
- * The schema of property `name` in an object schema (through `$ref`, `allOf`, `anyOf`, `oneOf`), with
- * the descriptions that sit on it where the object names it (not those of a shared component it refers to).
+ * The schema parts of property `name` in an object schema (through `$ref`, `allOf`, `anyOf`, `oneOf`) that
+ * sit on it where the object names it: the property, and its `allOf` parts that are not a `$ref` (where
+ * zod-to-openapi puts the description and extensions of a use of a named schema). Not those of a shared
+ * component it refers to: a component is not conditional everywhere it is used.
  */
-function propertyDescriptions(schema: unknown, name: string, seen = new Set<Json>()): string[] | undefined {
+function propertyParts(schema: unknown, name: string, seen = new Set<Json>()): Json[] | undefined {
   const s = deref(schema);
   if (!s || seen.has(s)) return undefined;
   seen.add(s);
   const property = s.properties?.[name];
-  if (isObject(property)) {
-    const own = [property.description, ...((property.allOf ?? []) as Json[]).map((part) => (part.$ref ? undefined : part.description))];
-    return own.filter((d): d is string => typeof d === 'string');
-  }
+  if (isObject(property)) return [property, ...((property.allOf ?? []) as Json[]).filter((part) => isObject(part) && !part.$ref)];
   for (const k of ['allOf', 'anyOf', 'oneOf']) {
     for (const branch of (s[k] ?? []) as unknown[]) {
-      const found = propertyDescriptions(branch, name, seen);
+      const found = propertyParts(branch, name, seen);
       if (found) return found;
     }
   }
@@ -437,18 +438,20 @@ function itemSchema(op: SpecOperation, status: number): Json | undefined {
   return items?.type === 'array' ? deref(items.items) : schema;
 }
 
-/** What the schema says of an absent property ("absent until …"), or undefined when it says nothing. */
-function absenceNote(op: SpecOperation, status: number, name: string): string | undefined {
-  return propertyDescriptions(itemSchema(op, status), name)?.find((d) => /\babsent\b/i.test(d));
+/** The description of a property the contract flags conditional (`x-conditional: true`); undefined when it is not flagged. */
+function conditionalNote(op: SpecOperation, status: number, name: string): string | undefined {
+  const parts = propertyParts(itemSchema(op, status), name) ?? [];
+  if (!parts.some((part) => part[CONDITIONAL] === true)) return undefined;
+  return parts.map((part) => part.description).find((d): d is string => typeof d === 'string') ?? '(conditional)';
 }
 
-/** Example properties no answer had: `{ "<operationId> <status>": { "<property>": <what its schema says of its absence, or null> } }`. */
+/** Example properties no answer had: `{ "<operationId> <status>": { "<property>": <its description when flagged conditional, or null> } }`. */
 function driftReport(): Record<string, Record<string, string | null>> {
   return Object.fromEntries(
     [...answered]
       .map(([key, { op, status, example, seen }]) => {
         const missing = [...example].filter((k) => !seen.has(k));
-        return [key, Object.fromEntries(missing.map((k) => [k, absenceNote(op, status, k) ?? null]))] as const;
+        return [key, Object.fromEntries(missing.map((k) => [k, conditionalNote(op, status, k) ?? null]))] as const;
       })
       .filter(([, missing]) => Object.keys(missing).length > 0),
   );
@@ -598,12 +601,12 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
     expect(problems).toEqual([]);
   });
 
-  it('every property an example shows was returned, or its schema says when it is absent (test-results/fuzz-drift.json)', () => {
+  it('every property an example shows was returned, or the contract flags it conditional (test-results/fuzz-drift.json)', () => {
     reusable = false;
     const unexplained = Object.entries(driftReport()).flatMap(([key, missing]) =>
       Object.entries(missing)
         .filter(([, note]) => note === null)
-        .map(([property]) => `${key}: ${property} (shown by the example, never returned, and its schema does not say when it is absent)`),
+        .map(([property]) => `${key}: ${property} (shown by the example, never returned, and not flagged conditional: contract/conditional.ts)`),
     );
     expect(unexplained).toEqual([]);
   });

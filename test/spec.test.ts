@@ -72,6 +72,33 @@ describe('published document', () => {
     expect(JSON.stringify(spec)).not.toContain('prefixItems');
   });
 
+  // The mock/server drift check (test/fuzz.test.ts) exempts exactly the properties flagged conditional
+  // (contract/conditional.ts): a flagged property must be one an answer may leave out, and say when.
+  it('flags as conditional (x-conditional) only optional properties whose description says when they are absent', () => {
+    const problems: string[] = [];
+    let flagged = 0;
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${where}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+      for (const [name, property] of Object.entries(properties)) {
+        const parts = [property, ...((property.allOf ?? []) as Record<string, unknown>[]).filter((part) => !part.$ref)];
+        if (!parts.some((part) => part['x-conditional'] === true)) continue;
+        flagged++;
+        if (required.has(name)) problems.push(`${where}/${name}: flagged conditional but required`);
+        if (!parts.some((part) => typeof part.description === 'string' && part.description.length > 0)) problems.push(`${where}/${name}: flagged conditional without a description`);
+      }
+      for (const [key, child] of Object.entries(schema)) walk(child, `${where}/${key}`);
+    };
+    walk(spec, '#');
+    expect(problems).toEqual([]);
+    expect(flagged).toBeGreaterThan(50);
+    // Extensions are allowed anywhere in a Schema Object; the flag is never set on anything but true.
+    expect(JSON.stringify(spec)).not.toMatch(/"x-conditional":(?!true)/);
+  });
+
   it('names every resource of the description as a component', () => {
     const missing = resourceComponents.filter((name) => !spec.components.schemas[name]);
     expect(missing).toEqual([]);

@@ -88,7 +88,9 @@ export function collectionRole(basis: RoleBasis, row: Pick<CollectionRow, 'defau
 /** What a child of `parent` (a collection, or a space in-collection) inherits: the parent's level and the grants on it and above. */
 export function inheritedUnder(parent: CollectionGrant | undefined): Inherited | undefined {
   if (!parent) return undefined;
-  const level = parent.row.defaultLevel === 'inherit' ? (parent.inherited?.level ?? 'inherit') : parent.row.defaultLevel;
+  // An inherited level of null (a collection above gives nothing) stays null, as in collection_chain_access;
+  // only a parent at the top (nothing inherited) passes `inherit` on, to the organization role.
+  const level = parent.row.defaultLevel === 'inherit' ? (parent.inherited ? parent.inherited.level : 'inherit') : parent.row.defaultLevel;
   return { level, granted: strongest(parent.granted, parent.inherited?.granted) };
 }
 

@@ -18,7 +18,8 @@ export function strongest(...candidates: (Role | null | undefined)[]): Role | nu
 }
 
 export function isRole(value: string | null | undefined): value is Role {
-  return value != null && value in strength;
+  // Own keys only: `constructor` or `toString` are "in" any object, and are no role.
+  return value != null && Object.hasOwn(strength, value);
 }
 
 /** A stored role column: a role, or null (guests, no default level). */

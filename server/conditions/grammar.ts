@@ -144,7 +144,9 @@ function toCondition(node: Expression, source: string, depth: number): Condition
         otherwise: toCondition(node.alternate as Expression, source, depth + 1),
       };
     case 'CallExpression': {
-      const at = source.indexOf('(', endOf(node.callee as Positioned));
+      // The callee is part of the call's token and has no position of its own: search from the call's start
+      // (searching from position 0 found a `(` inside an earlier string literal).
+      const at = source.indexOf('(', position);
       throw new ConditionError(at < 0 ? position : at, 'function calls are not in the grammar');
     }
     case 'Compound': {

@@ -23,7 +23,8 @@ function splitPath(path: string): string[] | undefined {
   const segments = path.split('/');
   segments.shift(); // the empty string before the leading slash
   if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop(); // one trailing slash
-  return segments.includes('') ? undefined : segments;
+  // No segment at all (an empty path) or an empty one in the middle: no operation has such a path.
+  return segments.length === 0 || segments.includes('') ? undefined : segments;
 }
 
 /** The parameters percent-decoded, as Express gave them; a malformed escape is a 400 naming the parameter. */
