@@ -190,6 +190,32 @@ describe('URL resolution', () => {
     expect((await served(`https://${hostname}/guides/setup`)).status).toBe(200);
     expect(url).toBeTruthy();
   });
+
+  it('answers the site as it is after each change: a site space moved, a hostname taken to another site (the site found is kept by its stamp)', async () => {
+    const admin = await h.current.newAdmin();
+    const { site, url, siteSpace } = await docsSite(admin);
+    const first = await admin.api.get('/urls/published', { url: `${url}/guides/setup` });
+    expect(first.status).toBe(200);
+    expect(first.body.basePath).toMatch(/\/guides\/$/);
+    // The site space's path changes: the next resolution (and the site) answer the new path.
+    expect((await admin.api.patch(`${sitePath(admin, site.id)}/site-spaces/${siteSpace.id}`, { path: 'manual' })).status).toBe(200);
+    const moved = await admin.api.get('/urls/published', { url: `${url}/manual/setup` });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ site: site.id, siteSpace: siteSpace.id, page: first.body.page, pathname: 'setup' });
+    expect(moved.body.basePath).toMatch(/\/manual\/$/);
+    expect((await served(`${url}/manual/setup`)).status).toBe(200);
+    // A hostname resolved once, then taken by another site: the URL is the other site's.
+    const hostname = `moving${Date.now()}.headless.example.com`;
+    expect((await admin.api.patch(sitePath(admin, site.id), { hostname })).status).toBe(200);
+    expect((await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` })).body.site).toBe(site.id);
+    const other = await docsSite(admin);
+    expect((await admin.api.patch(sitePath(admin, site.id), { hostname: null })).status).toBe(200);
+    expect((await admin.api.patch(sitePath(admin, other.site.id), { hostname })).status).toBe(200);
+    const taken = await admin.api.get('/urls/published', { url: `https://${hostname}/guides/setup` });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({ site: other.site.id, page: other.pages.find((p) => p.title === 'Setup')!.id });
+    expect((await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` })).status).not.toBe(200);
+  });
 });
 
 describe('the API token of a resolution', () => {

@@ -8,6 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Caller, SiteTokenCaller } from '../context.js';
 import type { Db } from '../db/client.js';
+import { uncounted } from '../db/query-count.js';
 import { signingKeys } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
 
@@ -31,11 +32,12 @@ const keys = new WeakMap<Db, Promise<Buffer>>();
 function signingKey(db: Db): Promise<Buffer> {
   let key = keys.get(db);
   if (!key) {
-    key = (async () => {
+    // Once per process, so not the cost of whichever request comes first (query-count.ts).
+    key = uncounted(async () => {
       await db.insert(signingKeys).values({ name: KEY_NAME, secret: randomBytes(32).toString('base64url'), createdAt: new Date() }).onConflictDoNothing();
       const [row] = await db.select({ secret: signingKeys.secret }).from(signingKeys).where(eq(signingKeys.name, KEY_NAME));
       return Buffer.from(row!.secret, 'base64url');
-    })();
+    });
     key.catch(() => keys.delete(db)); // a failed read is tried again by the next request
     keys.set(db, key);
   }

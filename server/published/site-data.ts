@@ -33,9 +33,22 @@ export interface FoundSite {
 }
 
 // The site is chosen in a subquery, so the stamp and the scripts are computed for that one row only.
-// coalesce keeps each part in its place when one is empty.
-const served = (where: string, order: string) => `SELECT f.*, x.scripts, md5(concat_ws('|',
-    row_to_json(f)::text,
+// coalesce keeps each part in its place when one is empty. The caller gives the stamp it holds (parameter
+// `known`): when it is still the stamp, the site, its scripts and its structure are not sent again (they
+// are what the stamp was computed from), which on PGlite was most of the statement's cost (a site row is
+// wide); when it is not, the structure comes in the same statement (as loadStructure orders it), so a site
+// read anew costs one statement, not three. OFFSET 0 keeps the planner from computing the row's JSON and
+// the scripts once per use.
+const served = (where: string, order: string, known: string) => `SELECT g.id, g.served_stamp,
+    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.site END AS site,
+    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.scripts END AS scripts,
+    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN json_build_object(
+      'items', (SELECT coalesce(json_agg(i ORDER BY i.position, i.id), '[]') FROM site_sections i WHERE i.site_id = g.id),
+      'siteSpaces', (SELECT coalesce(json_agg(json_build_object('row', ss, 'space', json_build_object('id', p.id, 'title', p.title, 'revision_id', p.revision_id, 'created_at', p.created_at))
+                       ORDER BY ss.position COLLATE "C", ss.id), '[]')
+                     FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id AND p.deleted_at IS NULL WHERE ss.site_id = g.id)) END AS structure
+  FROM (SELECT f.id, j.site, x.scripts, md5(concat_ws('|',
+    j.site::text,
     coalesce(x.scripts::text, ''),
     coalesce((SELECT json_agg(i ORDER BY i.id)::text FROM site_sections i WHERE i.site_id = f.id), ''),
     coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.customization,
@@ -44,15 +57,44 @@ const served = (where: string, order: string) => `SELECT f.*, x.scripts, md5(con
     (SELECT count(*) || '/' || coalesce(max(coalesce(r.updated_at, r.created_at))::text, '') FROM site_redirects r WHERE r.site_id = f.id AND NOT r.draft))) AS served_stamp
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id
         WHERE ${where} ${order} LIMIT 1) f
-  CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts) x`;
+  CROSS JOIN LATERAL (SELECT row_to_json(f) AS site OFFSET 0) j
+  CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts OFFSET 0) x) g`;
 
-const byPath = served('(o.id = $1 OR o.hostname = $1) AND (s.id = $2 OR s.basename = $2)', 'ORDER BY s.id = $2 DESC, s.published DESC, s.id');
-const byHost = served('s.hostname = $1', '');
+const byPath = served('(o.id = $1 OR o.hostname = $1) AND (s.id = $2 OR s.basename = $2)', 'ORDER BY s.id = $2 DESC, s.published DESC, s.id', '$3');
+const byHost = served('s.hostname = $1', '', '$2');
 
-function foundSite(raw: Record<string, unknown> | undefined): FoundSite | undefined {
+// The structure of each site, as of a stamp: read with the site when the stamp changed (findSite).
+const structures = new LRUCache<string, { stamp: string; structure: SiteStructure }>({ max: 1000 });
+
+// The site last found under each key (`path\0<org>\0<site>`, `host\0<hostname>`): its stamp is sent as the
+// statement's `known`, and it is answered again while the stamp is the same. Shared by every request, so
+// never changed by one.
+const lastFound = new LRUCache<string, FoundSite>({ max: 1000 });
+
+type RawStructure = { items: Record<string, unknown>[]; siteSpaces: { row: Record<string, unknown>; space: Record<string, unknown> }[] };
+
+function structureFrom(raw: RawStructure): SiteStructure {
+  return {
+    items: raw.items.map((item) => tableRow(siteSections, item)),
+    siteSpaces: raw.siteSpaces.map(({ row, space }) => ({
+      row: tableRow(siteSpaces, row),
+      space: { id: space.id as string, title: space.title as string, revisionId: space.revision_id as string, createdAt: new Date(space.created_at as string) },
+    })),
+  };
+}
+
+async function findSite(db: Db, key: string, name: string, text: string, params: string[]): Promise<FoundSite | undefined> {
+  const known = lastFound.get(key);
+  const [raw] = await directQuery(db, name, text, [...params, known?.stamp ?? '']);
   if (!raw) return undefined;
-  const site = tableRow(sites, raw);
-  return { site, org: { id: site.organizationId, hostname: (raw.org_hostname as string | null) ?? null }, stamp: raw.served_stamp as string, scripts: raw.scripts };
+  if (raw.site == null && known && raw.served_stamp === known.stamp && raw.id === known.site.id) return known;
+  // The row comes as its JSON (row_to_json): the column mappers take its text timestamps and parsed JSON alike.
+  const row = raw.site as Record<string, unknown>;
+  const site = tableRow(sites, row);
+  const found: FoundSite = { site, org: { id: site.organizationId, hostname: (row.org_hostname as string | null) ?? null }, stamp: raw.served_stamp as string, scripts: raw.scripts };
+  lastFound.set(key, found);
+  structures.set(site.id, { stamp: found.stamp, structure: structureFrom(raw.structure as RawStructure) });
+  return found;
 }
 
 /**
@@ -60,15 +102,13 @@ function foundSite(raw: Record<string, unknown> | undefined): FoundSite | undefi
  * id (an id wins over a basename; among sites sharing a basename, the published one, then the oldest). One
  * statement, prepared: every request of a reader runs it.
  */
-export async function findSiteByPath(db: Db, orgKey: string, siteKey: string): Promise<FoundSite | undefined> {
-  const [raw] = await directQuery(db, 'published_site_by_path', byPath, [orgKey, siteKey]);
-  return foundSite(raw);
+export function findSiteByPath(db: Db, orgKey: string, siteKey: string): Promise<FoundSite | undefined> {
+  return findSite(db, `path\u0000${orgKey}\u0000${siteKey}`, 'published_site_by_path', byPath, [orgKey, siteKey]);
 }
 
 /** The site whose custom hostname is `hostname`. */
-export async function findSiteByHost(db: Db, hostname: string): Promise<FoundSite | undefined> {
-  const [raw] = await directQuery(db, 'published_site_by_host', byHost, [hostname]);
-  return foundSite(raw);
+export function findSiteByHost(db: Db, hostname: string): Promise<FoundSite | undefined> {
+  return findSite(db, `host\u0000${hostname}`, 'published_site_by_host', byHost, [hostname]);
 }
 
 export interface PublishedSpace {
@@ -84,8 +124,6 @@ export interface SiteStructure {
   siteSpaces: { row: SiteSpaceRow; space: PublishedSpace }[];
 }
 
-// The structure of each site, as of a stamp: read again only when the stamp changed.
-const structures = new LRUCache<string, { stamp: string; structure: SiteStructure }>({ max: 1000 });
 
 /** The structure of the site `found` names, as of its stamp (no query while the stamp is the same). */
 export async function structureOf(db: Db, found: FoundSite): Promise<SiteStructure> {
