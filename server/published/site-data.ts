@@ -37,8 +37,9 @@ export interface FoundSite {
 // `known`): when it is still the stamp, the site, its scripts and its structure are not sent again (they
 // are what the stamp was computed from), which on PGlite was most of the statement's cost (a site row is
 // wide); when it is not, the structure comes in the same statement (as loadStructure orders it), so a site
-// read anew costs one statement, not three. OFFSET 0 keeps the planner from computing the row's JSON and
-// the scripts once per use.
+// read anew costs one statement, not three. OFFSET 0 keeps the planner from computing the row's JSON, the
+// scripts and the stamp once per use: the stamp is used four times, and PostgreSQL, pulling the subquery up,
+// computed it each time (a page's database CPU went from 0.10 to 0.17 ms).
 const served = (where: string, order: string, known: string) => `SELECT g.id, g.served_stamp,
     CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.site END AS site,
     CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.scripts END AS scripts,
@@ -58,7 +59,8 @@ const served = (where: string, order: string, known: string) => `SELECT g.id, g.
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id
         WHERE ${where} ${order} LIMIT 1) f
   CROSS JOIN LATERAL (SELECT row_to_json(f) AS site OFFSET 0) j
-  CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts OFFSET 0) x) g`;
+  CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts OFFSET 0) x
+  OFFSET 0) g`;
 
 const byPath = served('(o.id = $1 OR o.hostname = $1) AND (s.id = $2 OR s.basename = $2)', 'ORDER BY s.id = $2 DESC, s.published DESC, s.id', '$3');
 const byHost = served('s.hostname = $1', '', '$2');
