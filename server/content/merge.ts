@@ -139,14 +139,46 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
 }
 
 /**
+ * The ids of the pages where `side` may differ from `base`: its pages that are not the base's very objects
+ * (edited, moved, new), and the base's pages it no longer has. Unchanged pages are shared objects between
+ * revisions read from the cache (revisions.store.ts `loadContents`), so on a large space this is a walk with
+ * a set lookup per page, and everything after it (the comparisons, the merge) follows the change, not the
+ * space. Pages that are equal without being the same objects are in the list, and compared as before.
+ */
+function idsMaybeChanged(baseObjects: Set<StoredPage>, base: StoredPage[], side: StoredPage[]): Set<string> {
+  const ids = new Set<string>();
+  let kept = 0;
+  for (const page of side) {
+    if (baseObjects.has(page)) kept++;
+    else ids.add(page.id);
+  }
+  if (kept < base.length) {
+    // Some base pages are not on this side as they were: deleted, or changed (already listed).
+    const onSide = new Set(side.map((p) => p.id));
+    for (const page of base) if (!onSide.has(page.id)) ids.add(page.id);
+  }
+  return ids;
+}
+
+/** The pages of the three sides by id, and the ids where either side may differ from the base. */
+function pagesToCompare(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent) {
+  const baseObjects = new Set(base.pages);
+  const theirsIds = idsMaybeChanged(baseObjects, base.pages, theirs.pages);
+  const oursIds = idsMaybeChanged(baseObjects, base.pages, ours.pages);
+  const ids = new Set([...theirsIds, ...oursIds]);
+  const only = (pages: StoredPage[]) => new Map(pages.filter((p) => ids.has(p.id)).map((p) => [p.id, p]));
+  return { ids, base: only(base.pages), theirs: only(theirs.pages), ours: only(ours.pages) };
+}
+
+/**
  * The pages a merge of these contents reads the content of: those changed on both sides since the base
  * (compared as stored, a Document by its hash) whose content both sides changed. The others are taken whole
  * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
  */
 export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
-  const [b, t, o] = [byId(base.pages), byId(theirs.pages), byId(ours.pages)];
+  const { ids: candidates, base: b, theirs: t, ours: o } = pagesToCompare(base, theirs, ours);
   const ids = new Set<string>();
-  for (const id of new Set([...b.keys(), ...t.keys(), ...o.keys()])) {
+  for (const id of candidates) {
     const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
     if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
     if (bp && tp && op && contentByHash(bp, tp, op) !== undefined) continue;
@@ -156,13 +188,30 @@ export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionC
 }
 
 /**
+ * The merged page list: the pages no side changed stay as they are, in the base's order; the others are
+ * merged by mergeMaps (after the base's pages, the new ones of theirs, then of ours, as mergeMaps orders them).
+ */
+function mergePages(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, conflicts: string[]): StoredPage[] {
+  const compared = pagesToCompare(base, theirs, ours);
+  const merged = mergeMaps(compared.base, compared.theirs, compared.ours, conflicts, mergePage);
+  const pages: StoredPage[] = [];
+  for (const page of base.pages) {
+    if (!compared.ids.has(page.id)) pages.push(page);
+    else if (merged.has(page.id)) pages.push(merged.get(page.id)!);
+  }
+  for (const [id, page] of merged) if (!compared.base.has(id)) pages.push(page);
+  return pages;
+}
+
+/**
  * `ours` (a change request) merged with `theirs` (the space) from their common `base`. Throws Conflict,
  * naming the page and the block or field, when they cannot be merged (see the top of the file).
  */
 export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): RevisionContent {
   const conflicts: string[] = [];
-  const pages = mergeMaps(byId(base.pages), byId(theirs.pages), byId(ours.pages), conflicts, mergePage);
-  const orphans = [...pages.values()].filter((p: StoredPage) => p.parent !== null && !pages.has(p.parent));
+  const pages = mergePages(base, theirs, ours, conflicts);
+  const ids = new Set(pages.map((p) => p.id));
+  const orphans = pages.filter((p) => p.parent !== null && !ids.has(p.parent));
   if (orphans.length > 0) {
     throw new Conflict(`Pages whose parent page was deleted on the other side: ${orphans.map((p) => p.id).join(', ')}`);
   }
@@ -171,7 +220,7 @@ export function mergeContent(base: RevisionContent, theirs: RevisionContent, our
   const reusable = mergeMaps(byId(base.reusableContents), byId(theirs.reusableContents), byId(ours.reusableContents), conflicts);
   if (conflicts.length > 0) throw new Conflict(`Files, variables or reusable contents changed on both sides: ${conflicts.join(', ')}`);
   return {
-    pages: [...pages.values()],
+    pages,
     files: [...files.values()],
     variables: Object.fromEntries(variables),
     reusableContents: [...reusable.values()],
