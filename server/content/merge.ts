@@ -160,12 +160,18 @@ function idsMaybeChanged(baseObjects: Set<StoredPage>, base: StoredPage[], side:
   return ids;
 }
 
-/** The pages of the three sides by id, and the ids where either side may differ from the base. */
-function pagesToCompare(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent) {
+/** The ids of the pages where either side may differ from the base (the only ones a merge compares). */
+export function pagesToMerge(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
   const baseObjects = new Set(base.pages);
-  const theirsIds = idsMaybeChanged(baseObjects, base.pages, theirs.pages);
-  const oursIds = idsMaybeChanged(baseObjects, base.pages, ours.pages);
-  const ids = new Set([...theirsIds, ...oursIds]);
+  return new Set([...idsMaybeChanged(baseObjects, base.pages, theirs.pages), ...idsMaybeChanged(baseObjects, base.pages, ours.pages)]);
+}
+
+/**
+ * The pages of the three sides by id, among `ids` (pagesToMerge's, computed here when not given: a caller
+ * that computed them before giving pages their own copies passes them on, since only pages of that set were
+ * copied).
+ */
+function pagesToCompare(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, ids = pagesToMerge(base, theirs, ours)) {
   const only = (pages: StoredPage[]) => new Map(pages.filter((p) => ids.has(p.id)).map((p) => [p.id, p]));
   return { ids, base: only(base.pages), theirs: only(theirs.pages), ours: only(ours.pages) };
 }
@@ -175,8 +181,8 @@ function pagesToCompare(base: RevisionContent, theirs: RevisionContent, ours: Re
  * (compared as stored, a Document by its hash) whose content both sides changed. The others are taken whole
  * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
  */
-export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
-  const { ids: candidates, base: b, theirs: t, ours: o } = pagesToCompare(base, theirs, ours);
+export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, toMerge?: Set<string>): Set<string> {
+  const { ids: candidates, base: b, theirs: t, ours: o } = pagesToCompare(base, theirs, ours, toMerge);
   const ids = new Set<string>();
   for (const id of candidates) {
     const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
@@ -191,8 +197,8 @@ export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionC
  * The merged page list: the pages no side changed stay as they are, in the base's order; the others are
  * merged by mergeMaps (after the base's pages, the new ones of theirs, then of ours, as mergeMaps orders them).
  */
-function mergePages(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, conflicts: string[]): StoredPage[] {
-  const compared = pagesToCompare(base, theirs, ours);
+function mergePages(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, conflicts: string[], toMerge?: Set<string>): StoredPage[] {
+  const compared = pagesToCompare(base, theirs, ours, toMerge);
   const merged = mergeMaps(compared.base, compared.theirs, compared.ours, conflicts, mergePage);
   const pages: StoredPage[] = [];
   for (const page of base.pages) {
@@ -205,11 +211,12 @@ function mergePages(base: RevisionContent, theirs: RevisionContent, ours: Revisi
 
 /**
  * `ours` (a change request) merged with `theirs` (the space) from their common `base`. Throws Conflict,
- * naming the page and the block or field, when they cannot be merged (see the top of the file).
+ * naming the page and the block or field, when they cannot be merged (see the top of the file). `toMerge`:
+ * pagesToMerge's ids, when the caller has them.
  */
-export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): RevisionContent {
+export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, toMerge?: Set<string>): RevisionContent {
   const conflicts: string[] = [];
-  const pages = mergePages(base, theirs, ours, conflicts);
+  const pages = mergePages(base, theirs, ours, conflicts, toMerge);
   const ids = new Set(pages.map((p) => p.id));
   const orphans = pages.filter((p) => p.parent !== null && !ids.has(p.parent));
   if (orphans.length > 0) {
