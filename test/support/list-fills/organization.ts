@@ -3,7 +3,7 @@
 import { drainConversationJobs } from '../matrix/conversations.js';
 import { drainOpenAPIJobs, petstoreYaml } from '../matrix/openapi.js';
 import { idpCertificate } from '../matrix/sso-certificate.js';
-import type { Account } from '../harness.js';
+import type { Account, Harness } from '../harness.js';
 import { answered, created, each, newSpace, times, unique, wordFor, type ListCase } from './types.js';
 
 /** `n` active SAML providers of the admin's organization (each with its own entity id). */
@@ -19,17 +19,17 @@ async function samlProviders(admin: Account, n: number): Promise<void> {
 }
 
 /**
- * `n` conversations, each about its own made-up thing (no word in common with the others), so that each
- * gives one issue in a cluster of its own once the clustering job ran.
+ * `n` conversations, each of one made-up word of its own (no word in common with the others: the TF-IDF
+ * similarity of two is 0), so that each gives one issue in a cluster of its own once the clustering job ran.
  */
-async function distinctConversations(h: Parameters<ListCase['fill']>[0], admin: Account, n: number): Promise<void> {
+async function distinctConversations(h: Harness, admin: Account, n: number): Promise<void> {
   await times(n, (k) =>
     answered(
       204,
       admin.api.post(`/orgs/${admin.organizationId}/conversations`, {
         id: unique('budget'),
-        subject: `Cannot open the ${wordFor(k)}`,
-        parts: [{ type: 'message', role: 'user', body: `The ${wordFor(k)} never opens.` }],
+        subject: wordFor(k),
+        parts: [{ type: 'message', role: 'user', body: `${wordFor(k)} ${wordFor(k)}?` }],
       }),
       'ingestConversation',
     ),
