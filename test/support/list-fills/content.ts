@@ -10,7 +10,7 @@ const links = (n: number) => Array.from({ length: n }, (_, k) => `[link ${k}](ht
 const linksPage = (n: number) => [{ operation: 'insert_page', title: 'Links', document: { markdown: links(n) } }];
 
 /** A file, then `n` pages linking to it. */
-const fileAndLinkers = (n: number) => [files(1), ...pages(n, () => 'See [the file](file-0.txt).')];
+const fileAndLinkers = (n: number) => [...files(1), ...pages(n, () => 'See [the file](file-0.txt).')];
 
 /** A page "Target" (slug `target`), then `n` pages linking to it. */
 const targetAndLinkers = (n: number) => [
@@ -91,7 +91,7 @@ export const contentLists: ListCase[] = [
     operationId: 'listFiles',
     fill: async (_h, admin, n) => {
       const space = await newSpace(admin);
-      await mergedInto(admin, space, [files(n)]);
+      await mergedInto(admin, space, files(n));
       return `/spaces/${space}/content/files`;
     },
   },
@@ -139,7 +139,7 @@ export const contentLists: ListCase[] = [
     operationId: 'listFilesInChangeRequestById',
     fill: async (_h, admin, n) => {
       const space = await newSpace(admin);
-      const cr = await changeRequestWith(admin, space, [files(n)]);
+      const cr = await changeRequestWith(admin, space, files(n));
       return `/spaces/${space}/change-requests/${cr.id}/content/files`;
     },
   },
@@ -171,7 +171,7 @@ export const contentLists: ListCase[] = [
     operationId: 'listFilesInRevisionById',
     fill: async (_h, admin, n) => {
       const space = await newSpace(admin);
-      await mergedInto(admin, space, [files(n)]);
+      await mergedInto(admin, space, files(n));
       return `/spaces/${space}/revisions/${await currentRevision(admin, space)}/files`;
     },
   },

@@ -65,10 +65,22 @@ export async function newSpace(admin: Account): Promise<string> {
   return (await created(admin, `/orgs/${admin.organizationId}/spaces`, {})).id;
 }
 
-/** An open change request of the space holding `changes` (compat=false: ids of what it made are answered). */
+// The most changes one content update takes.
+const CHANGES_PER_UPDATE = 50;
+
+/**
+ * An open change request of the space holding `changes`, sent in as few updates as the body allows;
+ * `made` joins what each update answered (compat=false: the ids of what it made).
+ */
 export async function changeRequestWith(admin: Account, spaceId: string, changes: unknown[]): Promise<{ id: string; made: any }> {
   const cr = await created(admin, `/spaces/${spaceId}/change-requests`, { subject: 'Budget' });
-  const made = await answered(200, admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }), 'updateChangeRequestContent');
+  const made = { changes: [] as any[], insertedFiles: [] as any[] };
+  for (let start = 0; start < changes.length; start += CHANGES_PER_UPDATE) {
+    const body = { changes: changes.slice(start, start + CHANGES_PER_UPDATE) };
+    const answer = await answered(200, admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, body), 'updateChangeRequestContent');
+    made.changes.push(...answer.changes);
+    made.insertedFiles.push(...(answer.insertedFiles ?? []));
+  }
   return { id: cr.id, made };
 }
 
@@ -84,7 +96,13 @@ export function pages(n: number, markdown: (k: number) => string = (k) => `Page 
   return Array.from({ length: n }, (_, k) => ({ operation: 'insert_page', title: `Page ${k}`, document: { markdown: markdown(k) } }));
 }
 
-/** One change inserting `n` small text files named `file-<k>.txt`. */
-export function files(n: number): unknown {
-  return { operation: 'insert_files', files: Array.from({ length: n }, (_, k) => ({ name: `file-${k}.txt`, contentType: 'text/plain', base64: 'aGk=' })) };
+// The most files one `insert_files` change takes.
+const FILES_PER_CHANGE = 20;
+
+/** Changes inserting `n` small text files named `file-<k>.txt`. */
+export function files(n: number): unknown[] {
+  const all = Array.from({ length: n }, (_, k) => ({ name: `file-${k}.txt`, contentType: 'text/plain', base64: 'aGk=' }));
+  const changes: unknown[] = [];
+  for (let start = 0; start < n; start += FILES_PER_CHANGE) changes.push({ operation: 'insert_files', files: all.slice(start, start + FILES_PER_CHANGE) });
+  return changes;
 }
