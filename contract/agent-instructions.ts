@@ -49,6 +49,7 @@ export const agentInstructionOperations = operations({
     responses: { 200: agentInstructionsResponse('The agent instructions.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   updateOrganizationAgentInstructions: {
     method: 'put',
@@ -68,5 +69,6 @@ export const agentInstructionOperations = operations({
     responses: { 200: agentInstructionsResponse('The saved agent instructions.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
 });

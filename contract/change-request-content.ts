@@ -49,6 +49,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The revision of the change request.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   listPagesInChangeRequest: {
     method: 'get',
@@ -61,6 +62,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   listFilesInChangeRequestById: {
     method: 'get',
@@ -73,6 +75,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   getFileInChangeRequestById: {
     method: 'get',
@@ -85,6 +88,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   listChangeRequestFileBacklinks: {
     method: 'get',
@@ -97,6 +101,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   getPageInChangeRequestById: {
     method: 'get',
@@ -109,6 +114,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   listChangeRequestPageLinks: {
     method: 'get',
@@ -123,5 +129,6 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 4,
   },
 });

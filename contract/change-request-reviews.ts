@@ -110,6 +110,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 11,
   },
   getRequestedReviewersByChangeRequestId: {
     method: 'get',
@@ -128,6 +129,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 4,
   },
   removeRequestedReviewerFromChangeRequest: {
     method: 'delete',
@@ -144,6 +146,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [403, 404],
     access: access.space('edit'),
+    statements: 3,
   },
   submitChangeRequestReview: {
     method: 'post',
@@ -173,6 +176,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [403, 404, 409],
     access: access.space('review'),
+    statements: 11,
   },
   getReviewsByChangeRequestId: {
     method: 'get',
@@ -193,6 +197,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 8,
   },
   getChangeRequestReviewById: {
     method: 'get',
@@ -205,5 +210,6 @@ export const changeRequestReviewOperations = operations({
     responses: { 200: { description: 'The review.', schema: ChangeRequestReview, example: reviewExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 8,
   },
 });

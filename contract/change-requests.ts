@@ -331,6 +331,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   createChangeRequest: {
     method: 'post',
@@ -366,6 +367,7 @@ export const changeRequestOperations = operations({
     },
     errors: [403, 404],
     access: access.space('edit'),
+    statements: 4,
   },
   getChangeRequestById: {
     method: 'get',
@@ -377,6 +379,7 @@ export const changeRequestOperations = operations({
     responses: { 200: changeRequestResponse('The change request.') },
     errors: [404],
     access: access.space('read'),
+    statements: 4,
   },
   updateChangeRequestById: {
     method: 'patch',
@@ -398,6 +401,7 @@ export const changeRequestOperations = operations({
     responses: { 200: changeRequestResponse('The updated change request.') },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 5,
   },
   mergeChangeRequest: {
     method: 'post',
@@ -416,6 +420,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'The merge is done.', schema: ChangeRequestMergeResult, example: mergeResultExample } },
     errors: [403, 404, 409],
     access: access.space('review'),
+    statements: 6,
   },
   updateChangeRequest: {
     method: 'post',
@@ -436,6 +441,7 @@ export const changeRequestOperations = operations({
     },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 8,
   },
   getChangeRequestPDF: {
     method: 'get',
@@ -463,6 +469,7 @@ export const changeRequestOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
   listChangeRequestsForOrganization: {
     method: 'get',
@@ -489,6 +496,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.organization('guest'),
+    statements: 3,
   },
   updateChangeRequestContent: {
     method: 'post',
@@ -534,5 +542,6 @@ export const changeRequestOperations = operations({
     },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 5,
   },
 });

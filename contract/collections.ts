@@ -56,6 +56,7 @@ export const collectionOperations = operations({
     responses: { 200: collectionResponse('The collection.') },
     errors: [404],
     access: access.collection('read'),
+    statements: 1,
   },
   deleteCollectionById: {
     method: 'delete',
@@ -69,6 +70,7 @@ export const collectionOperations = operations({
     responses: { 204: { description: 'The collection is gone.' } },
     errors: [403],
     access: access.collection('admin', { missing: 'no-content' }),
+    statements: 6,
   },
   updateCollectionById: {
     method: 'patch',
@@ -88,6 +90,7 @@ export const collectionOperations = operations({
     responses: { 200: collectionResponse('The updated collection.') },
     errors: [403, 404],
     access: access.collection('admin'),
+    statements: 2,
   },
   listSpacesInCollectionById: {
     method: 'get',
@@ -100,6 +103,7 @@ export const collectionOperations = operations({
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
     access: access.collection('read'),
+    statements: 3,
   },
   moveCollection: {
     method: 'post',
@@ -120,6 +124,7 @@ export const collectionOperations = operations({
     responses: { 200: collectionResponse('The moved collection.') },
     errors: [403, 404, 409],
     access: access.collection('admin'),
+    statements: 8,
   },
   transferCollection: {
     method: 'post',
@@ -135,6 +140,7 @@ export const collectionOperations = operations({
     responses: { 200: collectionResponse('The transferred collection.') },
     errors: [403, 404],
     access: access.collection('admin'),
+    statements: 17,
   },
   listCollectionsInOrganizationById: {
     method: 'get',
@@ -156,6 +162,7 @@ export const collectionOperations = operations({
     },
     errors: [404],
     access: access.organization('guest'),
+    statements: 3,
   },
   createCollection: {
     method: 'post',
@@ -175,6 +182,7 @@ export const collectionOperations = operations({
     responses: { 201: collectionResponse('The created collection.') },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 5,
   },
 });
 

@@ -191,6 +191,7 @@ export const commentOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 6,
   },
   postCommentInSpace: {
     method: 'post',
@@ -233,6 +234,7 @@ export const commentOperations = operations({
     responses: { 200: commentResponse('The posted comment.') },
     errors: [403, 404],
     access: access.space('comment'),
+    statements: 7,
   },
   getCommentInSpace: {
     method: 'get',
@@ -245,6 +247,7 @@ export const commentOperations = operations({
     responses: { 200: commentResponse('The comment.') },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
   updateCommentInSpace: {
     method: 'put',
@@ -266,6 +269,7 @@ export const commentOperations = operations({
     responses: { 200: commentResponse('The updated comment.') },
     errors: [403, 404],
     access: access.space('comment'),
+    statements: 8,
   },
   deleteCommentInSpace: {
     method: 'delete',
@@ -279,6 +283,7 @@ export const commentOperations = operations({
     responses: { 204: { description: 'The comment is gone.' } },
     errors: [403],
     access: access.space('comment'),
+    statements: 4,
   },
   listCommentRepliesInSpace: {
     method: 'get',
@@ -297,6 +302,7 @@ export const commentOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
   postCommentReplyInSpace: {
     method: 'post',
@@ -310,6 +316,7 @@ export const commentOperations = operations({
     responses: { 200: replyResponse('The posted reply.') },
     errors: [403, 404],
     access: access.space('comment'),
+    statements: 6,
   },
   getCommentReplyInSpace: {
     method: 'get',
@@ -322,6 +329,7 @@ export const commentOperations = operations({
     responses: { 200: replyResponse('The reply.') },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
   updateCommentReplyInSpace: {
     method: 'put',
@@ -339,6 +347,7 @@ export const commentOperations = operations({
     responses: { 200: replyResponse('The updated reply.') },
     errors: [403, 404],
     access: access.space('comment'),
+    statements: 8,
   },
   deleteCommentReplyInSpace: {
     method: 'delete',
@@ -352,5 +361,6 @@ export const commentOperations = operations({
     responses: { 204: { description: 'The reply is gone.' } },
     errors: [403],
     access: access.space('comment'),
+    statements: 6,
   },
 });

@@ -76,6 +76,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The current revision.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   applyTemplateToSpace: {
     method: 'post',
@@ -118,6 +119,7 @@ export const contentOperations = operations({
     responses: { 204: { description: 'The template is applied.' } },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 8,
   },
   listPages: {
     method: 'get',
@@ -130,6 +132,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 3,
   },
   listFiles: {
     method: 'get',
@@ -142,6 +145,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getFileById: {
     method: 'get',
@@ -154,6 +158,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   listSpaceFileBacklinks: {
     method: 'get',
@@ -167,6 +172,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getPageById: {
     method: 'get',
@@ -181,6 +187,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   listSpacePageLinks: {
     method: 'get',
@@ -195,6 +202,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
   listSpacePageBacklinks: {
     method: 'get',
@@ -208,6 +216,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   listSpaceLinks: {
     method: 'get',
@@ -222,5 +231,6 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 5,
   },
 });

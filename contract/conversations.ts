@@ -260,6 +260,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 5,
   },
   listConversations: {
     method: 'get',
@@ -287,6 +288,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   ingestConversation: {
     method: 'post',
@@ -340,6 +342,7 @@ export const conversationOperations = operations({
     responses: { 204: { description: 'The conversation is ingested; issues are extracted in the background.' } },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   getConversation: {
     method: 'get',
@@ -351,6 +354,7 @@ export const conversationOperations = operations({
     responses: { 200: { description: 'The conversation.', schema: ConversationDetail, example: conversationDetailExample } },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   listConversationsIssues: {
     method: 'get',
@@ -376,6 +380,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
   getConversationsIssue: {
     method: 'get',
@@ -389,5 +394,6 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
 });

@@ -55,5 +55,6 @@ export const embedOperations = operations({
     responses: { 200: { description: 'What the embed shows.', schema: Embed, example: embedExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 1,
   },
 });

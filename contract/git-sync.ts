@@ -74,6 +74,7 @@ export const gitSyncOperations = operations({
     responses: { 204: { description: 'The import is queued.' } },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 4,
   },
   exportToGitRepository: {
     method: 'post',
@@ -93,6 +94,7 @@ export const gitSyncOperations = operations({
     responses: { 204: { description: 'The export is queued.' } },
     errors: [403, 404, 409],
     access: access.space('edit'),
+    statements: 4,
   },
   getSpaceGitInfo: {
     method: 'get',
@@ -106,5 +108,6 @@ export const gitSyncOperations = operations({
     responses: { 200: { description: 'The Git Sync of the space.', schema: GitSyncState, example: gitSyncStateExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 1,
   },
 });

@@ -189,6 +189,7 @@ export const integrationOperations = operations({
       200: { description: 'A page of integrations.', schema: listOf('IntegrationList', Integration), example: listExample([integrationExample]) },
     },
     access: access.caller(),
+    statements: 2,
   },
   getIntegrationByName: {
     method: 'get',
@@ -202,6 +203,7 @@ export const integrationOperations = operations({
     responses: { 200: integrationResponse('The integration.') },
     errors: [404],
     access: access.caller(),
+    statements: 1,
   },
   publishIntegration: {
     method: 'post',
@@ -222,6 +224,7 @@ export const integrationOperations = operations({
     responses: { 200: integrationResponse('The published integration.') },
     errors: [403, 404],
     access: access.caller(),
+    statements: 8,
   },
   unpublishIntegration: {
     method: 'delete',
@@ -236,6 +239,7 @@ export const integrationOperations = operations({
     responses: { 204: { description: 'The integration is unpublished.' } },
     errors: [403],
     access: access.caller(),
+    statements: 2,
   },
   listIntegrationInstallations: {
     method: 'get',
@@ -256,6 +260,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 3,
   },
   installIntegration: {
     method: 'post',
@@ -279,6 +284,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 5,
   },
   listIntegrationEvents: {
     method: 'get',
@@ -299,6 +305,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 3,
   },
   getIntegrationEvent: {
     method: 'get',
@@ -316,6 +323,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 2,
   },
   listIntegrationSpaceInstallations: {
     method: 'get',
@@ -343,6 +351,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 3,
   },
   listIntegrationSiteInstallations: {
     method: 'get',
@@ -370,6 +379,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
+    statements: 3,
   },
   setIntegrationDevelopmentMode: {
     method: 'put',
@@ -403,6 +413,7 @@ export const integrationOperations = operations({
     responses: { 204: { description: 'The development mode is updated.' } },
     errors: [403, 404],
     access: access.caller(),
+    statements: 2,
   },
   disableIntegrationDevelopmentMode: {
     method: 'delete',
@@ -418,6 +429,7 @@ export const integrationOperations = operations({
     responses: { 204: { description: 'The development mode is off.' } },
     errors: [403],
     access: access.caller(),
+    statements: 2,
   },
   ...installationOperations(),
   listIntegrationInstallationSpaces: spaceInstallationOperations.list,
@@ -446,6 +458,7 @@ function installationOperations() {
       responses: { 200: { description: 'The installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
       errors: [403, 404],
       access: access.caller(),
+      statements: 2,
     },
     updateIntegrationInstallation: {
       method: 'patch',
@@ -471,6 +484,7 @@ function installationOperations() {
       responses: { 200: { description: 'The updated installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
       errors: [403, 404],
       access: access.caller(),
+      statements: 5,
     },
     createIntegrationInstallationToken: {
       method: 'post',
@@ -500,6 +514,7 @@ function installationOperations() {
       },
       errors: [403, 404],
       access: access.caller(),
+      statements: 7,
     },
     uninstallIntegration: {
       method: 'delete',
@@ -514,6 +529,7 @@ function installationOperations() {
       responses: { 204: { description: 'The integration is uninstalled.' } },
       errors: [403],
       access: access.caller(),
+      statements: 5,
     },
   });
 }
@@ -555,6 +571,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       },
       errors: [403, 404],
       access: access.caller(),
+      statements: 3,
     },
     install: {
       method: 'post',
@@ -581,6 +598,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       },
       errors: [403, 404],
       access: access.caller(),
+      statements: 6,
     },
     get: {
       method: 'get',
@@ -593,6 +611,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       responses: { 200: { description: `The installation on the ${what}.`, schema, example } },
       errors: [403, 404],
       access: access.caller(),
+      statements: 3,
     },
     update: {
       method: 'patch',
@@ -612,6 +631,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       responses: { 200: { description: `The updated installation on the ${what}.`, schema, example } },
       errors: [403, 404],
       access: access.caller(),
+      statements: 6,
     },
     uninstall: {
       method: 'delete',
@@ -626,6 +646,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       responses: { 204: { description: `The integration is uninstalled from the ${what}.` } },
       errors: [403],
       access: access.caller(),
+      statements: 5,
     },
   } satisfies Record<string, Operation>;
 }

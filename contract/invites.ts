@@ -176,6 +176,7 @@ export const inviteOperations = operations({
     },
     errors: [403, 409],
     access: access.organization('admin'),
+    statements: 7,
   },
   listOrganizationInviteLinks: {
     method: 'get',
@@ -190,6 +191,7 @@ export const inviteOperations = operations({
     },
     errors: [403],
     access: access.organization('admin'),
+    statements: 5,
   },
   createOrganizationInvite: {
     method: 'post',
@@ -206,6 +208,7 @@ export const inviteOperations = operations({
     responses: { 201: inviteResponse('The created invite link.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 5,
   },
   getOrganizationInviteLink: {
     method: 'get',
@@ -219,6 +222,7 @@ export const inviteOperations = operations({
     responses: { 200: inviteResponse('The invite link.') },
     errors: [404],
     access: access.caller(),
+    statements: 2,
   },
   updateOrganizationInviteById: {
     method: 'patch',
@@ -234,6 +238,7 @@ export const inviteOperations = operations({
     responses: { 200: inviteResponse('The changed invite link.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   joinOrganizationWithInvite: {
     method: 'post',
@@ -251,6 +256,7 @@ export const inviteOperations = operations({
     responses: { 200: { description: 'The caller is a member with what the invite gives.', schema: z.object({}).openapi('JoinedWithInvite'), example: {} } },
     errors: [404],
     access: access.caller(),
+    statements: 8,
   },
 });
 

@@ -131,6 +131,7 @@ export const memberOperations = operations({
     responses: { 200: { description: 'A page of members.', schema: MemberList, example: listExample([memberExample]) } },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   getMemberInOrganizationById: {
     method: 'get',
@@ -142,6 +143,7 @@ export const memberOperations = operations({
     responses: { 200: memberResponse('The member.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   removeMemberFromOrganizationById: {
     method: 'delete',
@@ -155,6 +157,7 @@ export const memberOperations = operations({
     responses: { 204: { description: 'The user is not a member of the organization.' } },
     errors: [403, 409],
     access: access.organization('admin'),
+    statements: 3,
   },
   updateMemberInOrganizationById: {
     method: 'patch',
@@ -173,6 +176,7 @@ export const memberOperations = operations({
     responses: { 200: memberResponse('The updated member.') },
     errors: [403, 404, 409],
     access: access.organization('admin'),
+    statements: 4,
   },
   updateOrganizationMemberLastSeenAt: {
     method: 'post',
@@ -188,6 +192,7 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('guest'),
+    statements: 4,
   },
   setUserAsSSOMemberForOrganization: {
     method: 'post',
@@ -201,6 +206,7 @@ export const memberOperations = operations({
     responses: { 200: memberResponse('The SSO member.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   listSpacesForOrganizationMember: {
     method: 'get',
@@ -221,6 +227,7 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
   listTeamsForOrganizationMember: {
     method: 'get',
@@ -241,6 +248,7 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
   listTeamMembersInOrganizationById: {
     method: 'get',
@@ -261,5 +269,6 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
 });

@@ -191,6 +191,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   createOpenAPISpec: {
     method: 'post',
@@ -214,6 +215,7 @@ export const openAPISpecOperations = operations({
     responses: { 201: createdSpecResponse('The created specification.') },
     errors: [403, 404, 409],
     access: access.organization('create'),
+    statements: 3,
   },
   getOpenAPISpecBySlug: {
     method: 'get',
@@ -225,6 +227,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: specResponse('The specification.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   createOrUpdateOpenAPISpecBySlug: {
     method: 'put',
@@ -245,6 +248,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 3,
   },
   deleteOpenAPISpecBySlug: {
     method: 'delete',
@@ -258,6 +262,7 @@ export const openAPISpecOperations = operations({
     responses: { 204: { description: 'The specification is gone.' } },
     errors: [403],
     access: access.organization('create'),
+    statements: 2,
   },
   updateOpenAPISpecBySlug: {
     method: 'patch',
@@ -273,6 +278,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: specResponse('The updated specification.') },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 2,
   },
   listOpenAPISpecVersions: {
     method: 'get',
@@ -291,6 +297,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
   getLatestOpenAPISpecVersion: {
     method: 'get',
@@ -302,6 +309,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: versionResponse('The latest version.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   getLatestOpenAPISpecVersionContent: {
     method: 'get',
@@ -313,6 +321,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: contentResponse('The content of the latest version.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   getOpenAPISpecVersionById: {
     method: 'get',
@@ -324,6 +333,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: versionResponse('The version.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   getOpenAPISpecVersionContentById: {
     method: 'get',
@@ -335,5 +345,6 @@ export const openAPISpecOperations = operations({
     responses: { 200: contentResponse('The content of the version.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
 });

@@ -43,6 +43,11 @@ export interface Operation {
   errors?: ErrorStatus[];
   /** Who may call it: the resource it acts on and the role needed there, enforced before the handler. */
   access: Access;
+  /**
+   * Its statement budget: the most SQL statements one request of it may send after authentication
+   * (transaction control not counted). A target, stated in its description; every test request is held to it.
+   */
+  statements: number;
 }
 
 /**
@@ -79,6 +84,11 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Keeps the literal operation table type while checking each entry. */
 export function operations<const T extends Record<string, Operation>>(table: T): T {
   return table;
+}
+
+/** The sentence the published description gives an operation's statement budget. */
+export function describeStatementBudget(statements: number): string {
+  return `Budget: at most ${statements} SQL ${statements === 1 ? 'statement' : 'statements'} per request.`;
 }
 
 /** The error statuses its access rule can answer: 404 for a resource the caller cannot see, 403 for too low a role. */

@@ -137,6 +137,7 @@ export const organizationOperations = operations({
       },
     },
     access: access.caller(),
+    statements: 2,
   },
   getOrganizationById: {
     method: 'get',
@@ -148,6 +149,7 @@ export const organizationOperations = operations({
     responses: { 200: { description: 'The organization.', schema: Organization, example: organizationExample } },
     errors: [404],
     access: access.organization('guest'),
+    statements: 1,
   },
   updateOrganizationById: {
     method: 'patch',
@@ -165,6 +167,7 @@ export const organizationOperations = operations({
     responses: { 200: { description: 'The updated organization.', schema: Organization, example: organizationExample } },
     errors: [403, 404, 409],
     access: access.organization('admin'),
+    statements: 3,
   },
   createOrganization: {
     method: 'post',
@@ -213,6 +216,7 @@ export const organizationOperations = operations({
       },
     },
     access: access.caller(),
+    statements: 19,
   },
   deleteOrganizationInviteById: {
     method: 'delete',
@@ -226,6 +230,7 @@ export const organizationOperations = operations({
     responses: { 204: { description: 'The invite link no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 2,
   },
   joinOrganization: {
     method: 'post',
@@ -241,6 +246,7 @@ export const organizationOperations = operations({
     responses: { 204: { description: 'The caller is a member.' } },
     errors: [404],
     access: access.caller(),
+    statements: 5,
   },
   getOrganizationsForEmailDomain: {
     method: 'get',
@@ -259,5 +265,6 @@ export const organizationOperations = operations({
       },
     },
     access: access.caller(),
+    statements: 2,
   },
 });

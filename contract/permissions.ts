@@ -90,7 +90,16 @@ const userParam = { userId: z.string().min(1).max(128).openapi({ description: 'T
 const teamParam = { teamId: z.string().min(1).max(128).openapi({ description: 'The id of the team.', example: teamId }) };
 
 /** The eight permission operations of one kind of resource (named below as the public API names them). */
-function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT extends z.ZodObject>(kind: Kind, params: P, userParams: PU, teamParams: PT) {
+/** The statement budget (docs/testing-behaviour.md) of each of the eight operations of one kind of resource. */
+type PermissionBudgets = Record<'invite' | 'listUsers' | 'updateUser' | 'removeUser' | 'listTeams' | 'updateTeam' | 'removeTeam' | 'aggregate', number>;
+
+function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT extends z.ZodObject>(
+  kind: Kind,
+  params: P,
+  userParams: PU,
+  teamParams: PT,
+  statements: PermissionBudgets,
+) {
   const { noun, base, tag } = kinds[kind];
   const isSite = kind === 'Site';
   const siteNote = isSite ? ' On a site, a grant raises the organization role for the operations on that site.' : '';
@@ -118,6 +127,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
       responses: { 204: { description: 'The roles are given.' } },
       errors: [404 as const],
       access: rule(kind, 'admin'),
+      statements: statements.invite,
     },
     listUsers: {
       method: 'get' as const,
@@ -131,6 +141,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
         200: { description: 'A page of users and their roles.', schema: listOf(`${kind}UserPermissionList`, userItem), example: listExample([userExampleItem]) },
       },
       access: rule(kind, 'read'),
+      statements: statements.listUsers,
     },
     updateUser: {
       method: 'patch' as const,
@@ -144,6 +155,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
       responses: { 204: { description: 'The role is changed.' } },
       errors: [404 as const],
       access: rule(kind, 'admin'),
+      statements: statements.updateUser,
     },
     removeUser: {
       method: 'delete' as const,
@@ -154,6 +166,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
       params: userParams,
       responses: { 204: { description: 'The user had no role given on it.' }, 205: { description: 'The role is taken away.' } },
       access: rule(kind, 'admin'),
+      statements: statements.removeUser,
     },
     listTeams: {
       method: 'get' as const,
@@ -167,6 +180,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
         200: { description: 'A page of teams and their roles.', schema: listOf(`${kind}TeamPermissionList`, teamItem), example: listExample([teamExampleItem]) },
       },
       access: rule(kind, 'read'),
+      statements: statements.listTeams,
     },
     updateTeam: {
       method: 'patch' as const,
@@ -180,6 +194,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
       responses: { 204: { description: 'The role is changed.' } },
       errors: [404 as const],
       access: rule(kind, 'admin'),
+      statements: statements.updateTeam,
     },
     removeTeam: {
       method: 'delete' as const,
@@ -190,6 +205,7 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
       params: teamParams,
       responses: { 204: { description: 'The team had no role given on it.' }, 205: { description: 'The role is taken away.' } },
       access: rule(kind, 'admin'),
+      statements: statements.removeTeam,
     },
     aggregate: {
       method: 'get' as const,
@@ -210,13 +226,21 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
         },
       },
       access: rule(kind, 'read'),
+      statements: statements.aggregate,
     },
   } satisfies Record<string, Operation>;
 }
 
-const space = permissionOperations('Space', SpaceIdParams, SpaceIdParams.extend(userParam), SpaceIdParams.extend(teamParam));
-const collection = permissionOperations('Collection', CollectionIdParams, CollectionIdParams.extend(userParam), CollectionIdParams.extend(teamParam));
-const site = permissionOperations('Site', SiteIdParams, SiteIdParams.extend(userParam), SiteIdParams.extend(teamParam));
+// The last argument: each operation's statement budget (docs/testing-behaviour.md).
+const space = permissionOperations('Space', SpaceIdParams, SpaceIdParams.extend(userParam), SpaceIdParams.extend(teamParam), {
+  invite: 5, listUsers: 3, updateUser: 4, removeUser: 2, listTeams: 3, updateTeam: 4, removeTeam: 2, aggregate: 3,
+});
+const collection = permissionOperations('Collection', CollectionIdParams, CollectionIdParams.extend(userParam), CollectionIdParams.extend(teamParam), {
+  invite: 4, listUsers: 3, updateUser: 4, removeUser: 2, listTeams: 3, updateTeam: 4, removeTeam: 2, aggregate: 3,
+});
+const site = permissionOperations('Site', SiteIdParams, SiteIdParams.extend(userParam), SiteIdParams.extend(teamParam), {
+  invite: 5, listUsers: 4, updateUser: 5, removeUser: 3, listTeams: 4, updateTeam: 5, removeTeam: 3, aggregate: 4,
+});
 
 export const permissionOperationsTable = operations({
   inviteToSpace: space.invite,

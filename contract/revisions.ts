@@ -165,6 +165,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The revision.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   listPagesInRevisionById: {
     method: 'get',
@@ -177,6 +178,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getPageInRevisionById: {
     method: 'get',
@@ -189,6 +191,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 4,
   },
   getPageDocumentInRevisionById: {
     method: 'get',
@@ -204,6 +207,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document of the page.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 4,
   },
   getPageInRevisionByPath: {
     method: 'get',
@@ -216,6 +220,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 2,
   },
   listFilesInRevisionById: {
     method: 'get',
@@ -228,6 +233,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getFileInRevisionById: {
     method: 'get',
@@ -240,6 +246,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: { ...revisionFileExample, id: fileId } } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getReusableContentInRevisionById: {
     method: 'get',
@@ -252,6 +259,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The reusable content.', schema: RevisionReusableContent, example: revisionReusableContentExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getReusableContentDocumentInRevisionById: {
     method: 'get',
@@ -266,6 +274,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document of the reusable content.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 2,
   },
   getPageByPath: {
     method: 'get',
@@ -278,6 +287,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 2,
   },
   getDocumentById: {
     method: 'get',
@@ -298,6 +308,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document.', schema: Document, example: documentExample } },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   getComputedDocument: {
     method: 'post',
@@ -338,5 +349,6 @@ export const revisionOperations = operations({
     },
     errors: [400, 404],
     access: access.space('read'),
+    statements: 3,
   },
 });

@@ -33,6 +33,7 @@ export const searchOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
+    statements: 16,
   },
   searchOrganizationContent: {
     method: 'get',
@@ -55,5 +56,6 @@ export const searchOperations = operations({
     },
     errors: [404],
     access: access.organization('guest'),
+    statements: 2,
   },
 });

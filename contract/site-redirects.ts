@@ -136,6 +136,7 @@ export const siteRedirectOperations = operations({
     responses: { 200: { description: 'A page of redirects.', schema: listOf('SiteRedirectList', SiteRedirect), example: listExample([siteRedirectExample]) } },
     errors: [404],
     access: access.organization('read'),
+    statements: 4,
   },
   createSiteRedirect: {
     method: 'post',
@@ -160,6 +161,7 @@ export const siteRedirectOperations = operations({
     responses: { 201: redirectResponse('The created redirect.') },
     errors: [403, 404, 409],
     access: access.organization('admin'),
+    statements: 5,
   },
   bulkUpsertSiteRedirects: {
     method: 'put',
@@ -182,6 +184,7 @@ export const siteRedirectOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 10,
   },
   updateSiteRedirectById: {
     method: 'patch',
@@ -205,6 +208,7 @@ export const siteRedirectOperations = operations({
     responses: { 200: redirectResponse('The updated redirect.') },
     errors: [403, 404, 409],
     access: access.organization('admin'),
+    statements: 5,
   },
   deleteSiteRedirectById: {
     method: 'delete',
@@ -218,6 +222,7 @@ export const siteRedirectOperations = operations({
     responses: { 204: { description: 'The site redirect did not exist.' }, 205: { description: 'The site redirect is deleted.' } },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   getSiteRedirectBySource: {
     method: 'get',
@@ -241,6 +246,7 @@ export const siteRedirectOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 5,
   },
 });
 

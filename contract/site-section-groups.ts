@@ -35,6 +35,7 @@ export const siteSectionGroupOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 5,
   },
   addSectionGroupToSite: {
     method: 'post',
@@ -58,6 +59,7 @@ export const siteSectionGroupOperations = operations({
     responses: { 200: groupResponse('The created section group.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 12,
   },
   deleteSiteSectionGroupById: {
     method: 'delete',
@@ -71,6 +73,7 @@ export const siteSectionGroupOperations = operations({
     responses: { 204: { description: 'The section group no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 7,
   },
   updateSiteSectionGroupById: {
     method: 'patch',
@@ -89,6 +92,7 @@ export const siteSectionGroupOperations = operations({
     responses: { 200: groupResponse('The updated section group.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 6,
   },
   addSectionToSiteSectionGroup: {
     method: 'post',
@@ -106,6 +110,7 @@ export const siteSectionGroupOperations = operations({
     responses: { 200: groupResponse('The section group, with the section added.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 10,
   },
   removeSectionFromSiteSectionGroup: {
     method: 'delete',
@@ -121,6 +126,7 @@ export const siteSectionGroupOperations = operations({
     responses: { 204: { description: 'The section is not part of the group.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 5,
   },
   moveSiteSectionGroup: {
     method: 'post',
@@ -137,5 +143,6 @@ export const siteSectionGroupOperations = operations({
     responses: { 200: groupResponse('The moved section group.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 10,
   },
 });

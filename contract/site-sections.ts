@@ -32,6 +32,7 @@ export const siteSectionOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 5,
   },
   addSectionToSite: {
     method: 'post',
@@ -53,6 +54,7 @@ export const siteSectionOperations = operations({
     responses: { 200: sectionResponse('The created section.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 15,
   },
   deleteSiteSectionById: {
     method: 'delete',
@@ -66,6 +68,7 @@ export const siteSectionOperations = operations({
     responses: { 204: { description: 'The section no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 5,
   },
   updateSiteSectionById: {
     method: 'patch',
@@ -92,6 +95,7 @@ export const siteSectionOperations = operations({
     responses: { 200: sectionResponse('The updated section.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 9,
   },
   moveSiteSection: {
     method: 'post',
@@ -109,5 +113,6 @@ export const siteSectionOperations = operations({
     responses: { 200: sectionResponse('The moved section.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 10,
   },
 });

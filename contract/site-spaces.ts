@@ -67,6 +67,7 @@ export const siteSpaceOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 5,
   },
   addSpaceToSite: {
     method: 'post',
@@ -88,6 +89,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: siteSpaceResponse('The created site space.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 13,
   },
   deleteSiteSpaceById: {
     method: 'delete',
@@ -101,6 +103,7 @@ export const siteSpaceOperations = operations({
     responses: { 204: { description: 'The site space no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 5,
   },
   updateSiteSpaceById: {
     method: 'patch',
@@ -124,6 +127,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: siteSpaceResponse('The updated site space.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 8,
   },
   moveSiteSpace: {
     method: 'post',
@@ -140,6 +144,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: siteSpaceResponse('The moved site space.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 10,
   },
   getSiteSpaceCustomizationById: {
     method: 'get',
@@ -153,6 +158,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: effectiveCustomization('The customization of the site space, overrides applied.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   overrideSiteSpaceCustomizationById: {
     method: 'patch',
@@ -171,6 +177,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: effectiveCustomization('The customization of the site space, overrides applied.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   deleteSiteSpaceCustomizationById: {
     method: 'delete',
@@ -184,5 +191,6 @@ export const siteSpaceOperations = operations({
     responses: { 204: { description: 'The site space has no overrides.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 3,
   },
 });

@@ -380,6 +380,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   createSite: {
     method: 'post',
@@ -403,6 +404,7 @@ export const siteOperations = operations({
     responses: { 201: siteResponse('The created site.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 8,
   },
   getSiteById: {
     method: 'get',
@@ -414,6 +416,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The site.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   deleteSiteById: {
     method: 'delete',
@@ -427,6 +430,7 @@ export const siteOperations = operations({
     responses: { 204: { description: 'The site no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 3,
   },
   updateSiteById: {
     method: 'patch',
@@ -466,6 +470,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The updated site.') },
     errors: [403, 404, 409],
     access: access.organization('admin'),
+    statements: 6,
   },
   getSiteAdaptiveSchema: {
     method: 'get',
@@ -481,6 +486,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   updateSiteAdaptiveSchema: {
     method: 'put',
@@ -502,6 +508,7 @@ export const siteOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   listSiteAdaptiveTemplateConditions: {
     method: 'get',
@@ -523,6 +530,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   getPublishedContentSite: {
     method: 'get',
@@ -544,6 +552,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 7,
   },
   publishSite: {
     method: 'post',
@@ -557,6 +566,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The published site.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   unpublishSite: {
     method: 'post',
@@ -571,6 +581,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The unpublished site.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   getSiteCustomizationById: {
     method: 'get',
@@ -588,6 +599,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   updateSiteCustomizationById: {
     method: 'put',
@@ -607,6 +619,7 @@ export const siteOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   getSitePublishingAuthById: {
     method: 'get',
@@ -621,6 +634,7 @@ export const siteOperations = operations({
     responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 2,
   },
   updateSitePublishingAuthById: {
     method: 'patch',
@@ -645,6 +659,7 @@ export const siteOperations = operations({
     responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   regenerateSitePublishingAuthById: {
     method: 'post',
@@ -658,5 +673,6 @@ export const siteOperations = operations({
     responses: { 200: { description: 'The settings with the new key.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
 });

@@ -137,6 +137,7 @@ export const spaceOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 5,
   },
   listSpacesInOrganizationById: {
     method: 'get',
@@ -149,6 +150,7 @@ export const spaceOperations = operations({
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
     access: access.organization('guest'),
+    statements: 3,
   },
   getSpaceById: {
     method: 'get',
@@ -168,6 +170,7 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The space.') },
     errors: [404],
     access: access.space('read'),
+    statements: 2,
   },
   updateSpaceById: {
     method: 'patch',
@@ -192,6 +195,7 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The updated space.') },
     errors: [403, 404],
     access: access.space('edit'),
+    statements: 2,
   },
   deleteSpaceById: {
     method: 'delete',
@@ -205,6 +209,7 @@ export const spaceOperations = operations({
     responses: { 204: { description: 'The space is deleted.' } },
     errors: [403],
     access: access.space('admin', { missing: 'no-content' }),
+    statements: 2,
   },
   restoreSpace: {
     method: 'post',
@@ -218,6 +223,7 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The restored space.') },
     errors: [403, 404],
     access: access.space('admin', { deleted: true }),
+    statements: 2,
   },
   duplicateSpace: {
     method: 'post',
@@ -236,6 +242,7 @@ export const spaceOperations = operations({
     },
     errors: [403, 404],
     access: access.space('create'),
+    statements: 11,
   },
   moveSpace: {
     method: 'post',
@@ -256,6 +263,7 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The moved space.') },
     errors: [403, 404, 409],
     access: access.space('admin'),
+    statements: 7,
   },
   transferSpace: {
     method: 'post',
@@ -277,5 +285,6 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The transferred space.') },
     errors: [403, 404],
     access: access.space('admin'),
+    statements: 13,
   },
 });

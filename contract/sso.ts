@@ -141,6 +141,7 @@ export const ssoOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('read'),
+    statements: 3,
   },
   createOrganizationSAMLProvider: {
     method: 'post',
@@ -172,6 +173,7 @@ export const ssoOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   getOrganizationSAMLProviderById: {
     method: 'get',
@@ -183,6 +185,7 @@ export const ssoOperations = operations({
     responses: { 200: samlProviderResponse('The SAML provider.') },
     errors: [403, 404],
     access: access.organization('read'),
+    statements: 3,
   },
   deleteOrganizationSAMLProvider: {
     method: 'delete',
@@ -196,6 +199,7 @@ export const ssoOperations = operations({
     responses: { 204: { description: 'The SAML provider no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 2,
   },
   updateOrganizationSAMLProvider: {
     method: 'patch',
@@ -222,6 +226,7 @@ export const ssoOperations = operations({
     responses: { 200: samlProviderResponse('The updated SAML provider.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 4,
   },
   listSSOProviderLoginsInOrganization: {
     method: 'get',
@@ -237,5 +242,6 @@ export const ssoOperations = operations({
     errors: [404],
     // A sign-in page is shown before anyone is a member: any authenticated caller may read it.
     access: access.caller(),
+    statements: 2,
   },
 });

@@ -85,6 +85,7 @@ export const teamOperations = operations({
     responses: { 200: { description: 'A page of teams.', schema: TeamList, example: listExample([teamExample]) } },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   createOrganizationTeam: {
     method: 'put',
@@ -114,6 +115,7 @@ export const teamOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 5,
   },
   getTeamInOrganizationById: {
     method: 'get',
@@ -125,6 +127,7 @@ export const teamOperations = operations({
     responses: { 200: teamResponse('The team.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   removeTeamFromOrganizationById: {
     method: 'delete',
@@ -138,6 +141,7 @@ export const teamOperations = operations({
     responses: { 204: { description: 'The team no longer exists.' } },
     errors: [403],
     access: access.organization('admin'),
+    statements: 2,
   },
   updateTeamInOrganizationById: {
     method: 'patch',
@@ -151,6 +155,7 @@ export const teamOperations = operations({
     responses: { 200: teamResponse('The updated team.') },
     errors: [403, 404],
     access: access.organization('admin'),
+    statements: 3,
   },
   updateMembersInOrganizationTeam: {
     method: 'put',
@@ -178,6 +183,7 @@ export const teamOperations = operations({
     responses: { 204: { description: 'The team members are updated.' } },
     errors: [403, 404],
     access: access.organization('read'),
+    statements: 10,
   },
   addMemberToOrganizationTeamById: {
     method: 'put',
@@ -195,6 +201,7 @@ export const teamOperations = operations({
     responses: { 204: { description: 'The user is a member of the team with the given role.' } },
     errors: [403, 404],
     access: access.organization('read'),
+    statements: 5,
   },
   deleteMemberFromOrganizationTeamById: {
     method: 'delete',
@@ -208,5 +215,6 @@ export const teamOperations = operations({
     responses: { 204: { description: 'The user is not a member of the team.' } },
     errors: [403],
     access: access.organization('read'),
+    statements: 4,
   },
 });

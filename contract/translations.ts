@@ -146,6 +146,7 @@ export const translationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
+    statements: 3,
   },
   createTranslation: {
     method: 'post',
@@ -179,6 +180,7 @@ export const translationOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 3,
   },
   getTranslation: {
     method: 'get',
@@ -190,6 +192,7 @@ export const translationOperations = operations({
     responses: { 200: translationResponse('The translation.') },
     errors: [404],
     access: access.organization('read'),
+    statements: 2,
   },
   updateTranslation: {
     method: 'put',
@@ -209,6 +212,7 @@ export const translationOperations = operations({
     responses: { 200: translationResponse('The updated translation.') },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 2,
   },
   deleteTranslation: {
     method: 'delete',
@@ -222,6 +226,7 @@ export const translationOperations = operations({
     responses: { 204: { description: 'The translation no longer exists.' } },
     errors: [403],
     access: access.organization('create'),
+    statements: 2,
   },
   runTranslation: {
     method: 'post',
@@ -242,5 +247,6 @@ export const translationOperations = operations({
     responses: { 204: { description: 'A run is triggered.' } },
     errors: [403, 404],
     access: access.organization('create'),
+    statements: 3,
   },
 });

@@ -99,6 +99,7 @@ export const urlOperations = operations({
     responses: { 200: { description: 'The content, or a redirect.', schema: PublishedSiteContentLookup, example: lookupExample } },
     errors: [404],
     access: access.caller(),
+    statements: 4,
   },
   resolvePublishedContentByUrl: {
     method: 'post',
@@ -117,5 +118,6 @@ export const urlOperations = operations({
     responses: { 200: { description: 'The content, or a redirect.', schema: PublishedSiteContentLookup, example: lookupExample } },
     errors: [404],
     access: access.caller(),
+    statements: 4,
   },
 });

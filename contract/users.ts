@@ -33,6 +33,7 @@ export const userOperations = operations({
     description: 'Returns the user the access token of the request belongs to.',
     responses: { 200: { description: 'The authenticated user.', schema: User, example: userExample } },
     access: access.caller(),
+    statements: 1,
   },
   getUserById: {
     method: 'get',
@@ -47,5 +48,6 @@ export const userOperations = operations({
     responses: { 200: { description: 'The user.', schema: User, example: userExample } },
     errors: [404],
     access: access.caller(),
+    statements: 2,
   },
 });

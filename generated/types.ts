@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Get the authenticated user
-         * @description Returns the user the access token of the request belongs to. Open to any authenticated caller.
+         * @description Returns the user the access token of the request belongs to. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getAuthenticatedUser"];
         put?: never;
@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller.
+         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["getUserById"];
         put?: never;
@@ -49,13 +49,13 @@ export interface paths {
         };
         /**
          * List the organizations of the authenticated user
-         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller.
+         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, it starts with a first docs site (unpublished) publishing a first space, both named after the organization, and the site is its default content; the onboarding answers set it up (`audience`: `public` and `mixed` make a public site, `mixed` with adaptive content on, `protected` a visitor-auth one, `internal` a share-link one; the interest `adaptive-content` turns adaptive content on). `openapiUrl` adds the OpenAPI specification `api`, fetched from that URL in the background (see `getOpenAPISpecBySlug`). Everything is created together or not at all. Open to any authenticated caller.
+         * @description Creates an organization with the caller as its admin. With `withDefaultSite=true`, it starts with a first docs site (unpublished) publishing a first space, both named after the organization, and the site is its default content; the onboarding answers set it up (`audience`: `public` and `mixed` make a public site, `mixed` with adaptive content on, `protected` a visitor-auth one, `internal` a share-link one; the interest `adaptive-content` turns adaptive content on). `openapiUrl` adds the OpenAPI specification `api`, fetched from that URL in the background (see `getOpenAPISpecBySlug`). Everything is created together or not at all. Open to any authenticated caller. Budget: at most 19 SQL statements per request.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Get an organization
-         * @description Returns an organization the caller is a member of. Requires membership of the organization (guests included).
+         * @description Returns an organization the caller is a member of. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationById"];
         put?: never;
@@ -83,7 +83,7 @@ export interface paths {
         head?: never;
         /**
          * Update an organization
-         * @description Changes the given settings of an organization; omitted fields are left unchanged. A `defaultContent` that names a site the organization does not have is refused (400), as is a `communityType` for an organization whose `type` is not `community`; a `hostname` another organization uses is a conflict (409). Requires the `admin` role in the organization.
+         * @description Changes the given settings of an organization; omitted fields are left unchanged. A `defaultContent` that names a site the organization does not have is refused (400), as is a `communityType` for an organization whose `type` is not `community`; a `hostname` another organization uses is a conflict (409). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         patch: operations["updateOrganizationById"];
         trace?: never;
@@ -97,21 +97,21 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;
         post?: never;
         /**
          * Delete an invite link
-         * @description Revokes an invite link of the organization. Succeeds also when the invite did not exist. Requires the `admin` role in the organization.
+         * @description Revokes an invite link of the organization. Succeeds also when the invite did not exist. Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
          */
         delete: operations["deleteOrganizationInviteById"];
         options?: never;
         head?: never;
         /**
          * Change an invite link
-         * @description Changes the role of an invite to the organization (`role`) or the level of an invite to a space or collection (`level`); the other field is 400. An unknown invite is 404. Requires the `admin` role in the organization.
+         * @description Changes the role of an invite to the organization (`role`) or the level of an invite to a space or collection (`level`); the other field is 400. An unknown invite is 404. Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateOrganizationInviteById"];
         trace?: never;
@@ -127,7 +127,7 @@ export interface paths {
         put?: never;
         /**
          * Join an organization
-         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400. An organization with `sso` true is joined only by signing in through one of its SAML providers (400 here), and an account created by another organization's SAML sign-in does not join by email domain (400). Open to any authenticated caller.
+         * @description Makes the caller a member of the organization, with its default role, when the caller's verified email domain is one of the email domains the organization allows; otherwise 400. An organization with `sso` true is joined only by signing in through one of its SAML providers (400 here), and an account created by another organization's SAML sign-in does not join by email domain (400). Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         post: operations["joinOrganization"];
         delete?: never;
@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * List the organizations that allow an email domain
-         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller.
+         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["getOrganizationsForEmailDomain"];
         put?: never;
@@ -165,12 +165,12 @@ export interface paths {
         };
         /**
          * Get the agent instructions of an organization
-         * @description Returns the instructions the organization's AI agent follows. Before they are first saved there are none: not found (404), like an unknown organization. Requires the `read` role in the organization.
+         * @description Returns the instructions the organization's AI agent follows. Before they are first saved there are none: not found (404), like an unknown organization. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getOrganizationAgentInstructions"];
         /**
          * Replace the agent instructions of an organization
-         * @description Replaces the instructions the organization's AI agent follows, recording the caller and the time. Needs the admin role (403 otherwise). An unknown organization is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the instructions the organization's AI agent follows, recording the caller and the time. Needs the admin role (403 otherwise). An unknown organization is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         put: operations["updateOrganizationAgentInstructions"];
         post?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * List the members of an organization
-         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization.
+         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listMembersInOrganizationById"];
         put?: never;
@@ -209,21 +209,21 @@ export interface paths {
         };
         /**
          * Get a member of an organization
-         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404). Requires the `read` role in the organization.
+         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getMemberInOrganizationById"];
         put?: never;
         post?: never;
         /**
          * Remove a member from an organization
-         * @description Removes a user from the organization, and from its teams. Succeeds with no content also when the user was not a member. The last admin cannot be removed (409). Requires the `admin` role in the organization.
+         * @description Removes a user from the organization, and from its teams. Succeeds with no content also when the user was not a member. The last admin cannot be removed (409). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["removeMemberFromOrganizationById"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
-         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. The last admin of the organization cannot be demoted (409). An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the role of a member in the organization; `null` makes the member a guest, and an omitted `role` changes nothing. The last admin of the organization cannot be demoted (409). An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateMemberInOrganizationById"];
         trace?: never;
@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Record the activity of the caller
-         * @description Sets the caller's `lastSeenAt` in the organization to now. The answer may carry `serviceVisitorClaims`, a token to attach to the user. An organization the caller is not a member of is not found (404). Requires membership of the organization (guests included).
+         * @description Sets the caller's `lastSeenAt` in the organization to now. The answer may carry `serviceVisitorClaims`, a token to attach to the user. An organization the caller is not a member of is not found (404). Requires membership of the organization (guests included). Budget: at most 4 SQL statements per request.
          */
         post: operations["updateOrganizationMemberLastSeenAt"];
         delete?: never;
@@ -259,7 +259,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a member as an SSO member
-         * @description Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member.  An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization.
+         * @description Marks a member of the organization as signing in through SSO (`sso: true`) and returns the member.  An unknown organization, or a user who is not a member, is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         post: operations["setUserAsSSOMemberForOrganization"];
         delete?: never;
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * List the spaces of a member
-         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization.
+         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listSpacesForOrganizationMember"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * List the teams of a member
-         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization.
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listTeamsForOrganizationMember"];
         put?: never;
@@ -317,12 +317,12 @@ export interface paths {
         };
         /**
          * List the members of a team
-         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listTeamMembersInOrganizationById"];
         /**
          * Change the members of a team
-         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id or email, adding them when they are not in the team. An identifier that is not a member of the organization is a 400 naming it, and nothing is changed. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization.
+         * @description Adds the users of `add` to the team and removes those of `remove` (each given by user id or email); a user listed in both `add` and `remove` is removed. `memberships` sets the team role of users, keyed by user id or email, adding them when they are not in the team. An identifier that is not a member of the organization is a 400 naming it, and nothing is changed. Needs the admin role or the owner role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 10 SQL statements per request.
          */
         put: operations["updateMembersInOrganizationTeam"];
         post?: never;
@@ -341,12 +341,12 @@ export interface paths {
         };
         /**
          * List the teams of an organization
-         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization.
+         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listTeamsInOrganizationById"];
         /**
          * Create a team
-         * @description Creates a team in the organization, with the given organization members in it (ids that are not members: 400). A creator who is not an organization admin becomes the owner of the team. An unknown organization is not found (404). Requires the `create` role in the organization.
+         * @description Creates a team in the organization, with the given organization members in it (ids that are not members: 400). A creator who is not an organization admin becomes the owner of the team. An unknown organization is not found (404). Requires the `create` role in the organization. Budget: at most 5 SQL statements per request.
          */
         put: operations["createOrganizationTeam"];
         post?: never;
@@ -365,21 +365,21 @@ export interface paths {
         };
         /**
          * Get a team
-         * @description Returns a team of the organization. An unknown organization or team is not found (404). Requires the `read` role in the organization.
+         * @description Returns a team of the organization. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getTeamInOrganizationById"];
         put?: never;
         post?: never;
         /**
          * Delete a team
-         * @description Deletes a team; its members stay members of the organization. Succeeds with no content also when the team did not exist. Requires the `admin` role in the organization.
+         * @description Deletes a team; its members stay members of the organization. Succeeds with no content also when the team did not exist. Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
          */
         delete: operations["removeTeamFromOrganizationById"];
         options?: never;
         head?: never;
         /**
          * Rename a team
-         * @description Changes the title of a team. An unknown organization or team is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the title of a team. An unknown organization or team is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         patch: operations["updateTeamInOrganizationById"];
         trace?: never;
@@ -394,13 +394,13 @@ export interface paths {
         get?: never;
         /**
          * Add a member to a team or change its team role
-         * @description Adds an organization member to the team with the given role, or changes the role of a user already in the team. Without `role`, a new team member gets the `member` role and an existing one keeps its role. Needs the admin role or the owner role in the team. An unknown organization, team or member is not found (404). Requires the `read` role in the organization.
+         * @description Adds an organization member to the team with the given role, or changes the role of a user already in the team. Without `role`, a new team member gets the `member` role and an existing one keeps its role. Needs the admin role or the owner role in the team. An unknown organization, team or member is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         put: operations["addMemberToOrganizationTeamById"];
         post?: never;
         /**
          * Remove a member from a team
-         * @description Removes a user from the team; the user stays a member of the organization. Needs the admin role or the owner role in the team. Succeeds with no content also when the user was not a member of the team. Requires the `read` role in the organization.
+         * @description Removes a user from the team; the user stays a member of the organization. Needs the admin role or the owner role in the team. Succeeds with no content also when the user was not a member of the team. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         delete: operations["deleteMemberFromOrganizationTeamById"];
         options?: never;
@@ -417,21 +417,21 @@ export interface paths {
         };
         /**
          * Get a collection
-         * @description Returns a collection of an organization the caller is a member of. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a collection of an organization the caller is a member of. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getCollectionById"];
         put?: never;
         post?: never;
         /**
          * Delete a collection
-         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Deletes a collection with its nested collections; the spaces inside are deleted like `deleteSpaceById` (restorable for 7 days, at the top level). Succeeds with no content also when the collection did not exist. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
          */
         delete: operations["deleteCollectionById"];
         options?: never;
         head?: never;
         /**
          * Update a collection
-         * @description Changes the title, description or default level of a collection. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Changes the title, description or default level of a collection. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         patch: operations["updateCollectionById"];
         trace?: never;
@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * List the spaces of a collection
-         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listSpacesInCollectionById"];
         put?: never;
@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Move a collection
-         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404). Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Moves a collection into another collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A collection cannot be moved into itself or its own descendants (409); an unknown parent or anchor space is not found (404). Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         post: operations["moveCollection"];
         delete?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a collection to another organization
-         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Moves a collection, its nested collections and their spaces to the top level of another organization. The caller must be an admin of both organizations. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 17 SQL statements per request.
          */
         post: operations["transferCollection"];
         delete?: never;
@@ -505,13 +505,13 @@ export interface paths {
         };
         /**
          * List the collections of an organization
-         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included).
+         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
          */
         get: operations["listCollectionsInOrganizationById"];
         put?: never;
         /**
          * Create a collection
-         * @description Creates a collection at the top level or inside `parent`. The body may be omitted. Requires the `create` role in the organization.
+         * @description Creates a collection at the top level or inside `parent`. The body may be omitted. Requires the `create` role in the organization. Budget: at most 5 SQL statements per request.
          */
         post: operations["createCollection"];
         delete?: never;
@@ -529,13 +529,13 @@ export interface paths {
         };
         /**
          * List the spaces of an organization
-         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included).
+         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
          */
         get: operations["listSpacesInOrganizationById"];
         put?: never;
         /**
          * Create a space
-         * @description Creates an empty space in the organization, at the top level or inside the collection `parent`.  The body may be omitted. A new space is `private`, or `in-collection` inside a collection. Requires the `create` role in the organization.
+         * @description Creates an empty space in the organization, at the top level or inside the collection `parent`.  The body may be omitted. A new space is `private`, or `in-collection` inside a collection. Requires the `create` role in the organization. Budget: at most 5 SQL statements per request.
          */
         post: operations["createSpace"];
         delete?: never;
@@ -553,21 +553,21 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getSpaceById"];
         put?: never;
         post?: never;
         /**
          * Delete a space
-         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good.  Succeeds with no content also when the space did not exist. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Deletes a space: it is no longer found, and it can be restored for 7 days before it is removed for good.  Succeeds with no content also when the space did not exist. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         delete: operations["deleteSpaceById"];
         options?: never;
         head?: never;
         /**
          * Update a space
-         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Changes the given settings of a space; omitted fields are unchanged. Title, emoji and language need the edit role; `editMode`, `defaultLevel` and `mergeRules` need the admin role. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         patch: operations["updateSpaceById"];
         trace?: never;
@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a deleted space
-         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Brings back a space deleted less than 7 days ago (restoring a space that is not deleted changes nothing). A space deleted longer ago is gone for good: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         post: operations["restoreSpace"];
         delete?: never;
@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate a space
-         * @description Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, default level, language, merge rules) and a revision of its own. Needs the `create` role on the space. Requires the `create` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Creates a copy of a space next to it in the same parent, with its settings (title, emoji, visibility, edit mode, default level, language, merge rules) and a revision of its own. Needs the `create` role on the space. Requires the `create` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 11 SQL statements per request.
          */
         post: operations["duplicateSpace"];
         delete?: never;
@@ -623,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Move a space
-         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 7 SQL statements per request.
          */
         post: operations["moveSpace"];
         delete?: never;
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a space to another organization
-         * @description Moves a space to another organization, into one of its collections when `collection` is given (last among its items). The caller must be an admin of the space and of the target organization (403; an organization or collection the caller cannot see is not found, 404). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Moves a space to another organization, into one of its collections when `collection` is given (last among its items). The caller must be an admin of the space and of the target organization (403; an organization or collection the caller cannot see is not found, 404). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 13 SQL statements per request.
          */
         post: operations["transferSpace"];
         delete?: never;
@@ -661,13 +661,13 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
          */
         get: operations["listCommentsInSpace"];
         put?: never;
         /**
          * Post a comment
-         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). `node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the page's `format=document`). Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Posts a comment on the space, or on one of its pages (`page`), a block of that page (`node`) or a table cell (`tableCell`); with `changeRequest`, on that change request (its pages are then those of the change request). `node` and `tableCell` need their `page` (400 otherwise). An unknown space, change request or page is not found, and so is a `node` that is not the `key` of a block of that page in that content (read the keys from the page's `format=document`). Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 7 SQL statements per request.
          */
         post: operations["postCommentInSpace"];
         delete?: never;
@@ -685,18 +685,18 @@ export interface paths {
         };
         /**
          * Get a comment
-         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["getCommentInSpace"];
         /**
          * Update a comment
-         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Changes a comment: resolves or reopens it (`resolved`), replaces its body (the author only), and adds or removes the caller's reactions. Omitted fields are unchanged. Needs the comment role; changing the body of someone else's comment is forbidden. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         put: operations["updateCommentInSpace"];
         post?: never;
         /**
          * Delete a comment
-         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Deletes a comment with its replies. Needs to be its author or to have the admin role. Succeeds with no content also when the comment did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         delete: operations["deleteCommentInSpace"];
         options?: never;
@@ -713,13 +713,13 @@ export interface paths {
         };
         /**
          * List the replies to a comment
-         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["listCommentRepliesInSpace"];
         put?: never;
         /**
          * Reply to a comment
-         * @description Posts a reply to a comment. An unknown comment is not found. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Posts a reply to a comment. An unknown comment is not found. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
          */
         post: operations["postCommentReplyInSpace"];
         delete?: never;
@@ -737,18 +737,18 @@ export interface paths {
         };
         /**
          * Get a reply to a comment
-         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["getCommentReplyInSpace"];
         /**
          * Update a reply to a comment
-         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Replaces the body of a reply (the author only) and adds or removes the caller's reactions. Omitted fields are unchanged. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         put: operations["updateCommentReplyInSpace"];
         post?: never;
         /**
          * Delete a reply to a comment
-         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Deletes a reply. Needs to be its author or to have the admin role. Succeeds with no content also when the comment or the reply did not exist. Requires the `comment` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
          */
         delete: operations["deleteCommentReplyInSpace"];
         options?: never;
@@ -765,7 +765,7 @@ export interface paths {
         };
         /**
          * Get the current revision of a space
-         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["getCurrentRevision"];
         put?: never;
@@ -787,7 +787,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a template to a space
-         * @description Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, `knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Fills the space with the content of the built-in template `id` (`getting-started`, `api-reference`, `knowledge-base` or `changelog`) as one new revision: its pages are added after the existing top-level pages, nothing is replaced, and a slug already taken gets a numeric suffix. `params.contentRefs` names the content the template links to (`api-reference`: `spec`, an `openapi`, `url` or `file` reference; `knowledge-base`: `support`, a `url` or `page`); a name the template does not use, or a reference of another kind, is refused (400). With `changeRequestId`, the template is applied in that change request instead of the live content. 404 when the space, template or change request does not exist; 409 when the space is locked or the change request is merged or archived. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         post: operations["applyTemplateToSpace"];
         delete?: never;
@@ -805,7 +805,7 @@ export interface paths {
         };
         /**
          * List the pages of a space
-         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listPages"];
         put?: never;
@@ -825,7 +825,7 @@ export interface paths {
         };
         /**
          * List the files of a space
-         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["listFiles"];
         put?: never;
@@ -845,7 +845,7 @@ export interface paths {
         };
         /**
          * Get a file of a space
-         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getFileById"];
         put?: never;
@@ -865,7 +865,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file
-         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["listSpaceFileBacklinks"];
         put?: never;
@@ -885,7 +885,7 @@ export interface paths {
         };
         /**
          * Get a page of a space
-         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getPageById"];
         put?: never;
@@ -905,7 +905,7 @@ export interface paths {
         };
         /**
          * List the links of a page
-         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["listSpacePageLinks"];
         put?: never;
@@ -925,7 +925,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a page
-         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["listSpacePageBacklinks"];
         put?: never;
@@ -945,7 +945,7 @@ export interface paths {
         };
         /**
          * List the links of a space
-         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["listSpaceLinks"];
         put?: never;
@@ -967,7 +967,7 @@ export interface paths {
         put?: never;
         /**
          * Pull content into a space from a Git repository
-         * @description Queues an import of the ref of the repository into the space, in GitBook's repository format (`.gitbook.yaml`, `SUMMARY.md`, Markdown pages, `.gitbook/assets/`), and configures the space's Git Sync with this repository. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo (and of the space's `gitSync`). The import writes one new revision (type `update`) recording the commit in its `git`. When both the space and the repository changed since the last sync, pages changed on one side only are merged, and pages changed on both make the import fail naming them, unless `force` (the repository wins). A repository over the limits (files, bytes) or that cannot be fetched fails the operation with the reason; the space is then left as it was. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Queues an import of the ref of the repository into the space, in GitBook's repository format (`.gitbook.yaml`, `SUMMARY.md`, Markdown pages, `.gitbook/assets/`), and configures the space's Git Sync with this repository. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo (and of the space's `gitSync`). The import writes one new revision (type `update`) recording the commit in its `git`. When both the space and the repository changed since the last sync, pages changed on one side only are merged, and pages changed on both make the import fail naming them, unless `force` (the repository wins). A repository over the limits (files, bytes) or that cannot be fetched fails the operation with the reason; the space is then left as it was. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         post: operations["importGitRepository"];
         delete?: never;
@@ -987,7 +987,7 @@ export interface paths {
         put?: never;
         /**
          * Push space content to a Git repository
-         * @description Queues an export of the space's current content to the branch `ref` of the repository: the pages, `SUMMARY.md`, `.gitbook.yaml` and the files under `.gitbook/assets/`, written as one commit on top of the branch (files of the repository outside the docs are kept) and pushed. The commit's author is the creator of the change request whose merge made the current revision, or else the caller. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo. When the branch moved since the last sync, the export fails (naming the pages changed on both sides) unless `force`; a failed push leaves the space and the branch as they were. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Queues an export of the space's current content to the branch `ref` of the repository: the pages, `SUMMARY.md`, `.gitbook.yaml` and the files under `.gitbook/assets/`, written as one commit on top of the branch (files of the repository outside the docs are kept) and pushed. The commit's author is the creator of the change request whose merge made the current revision, or else the caller. It runs in the background after the request returns 204; its outcome is the `operation` of getSpaceGitInfo. When the branch moved since the last sync, the export fails (naming the pages changed on both sides) unless `force`; a failed push leaves the space and the branch as they were. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         post: operations["exportToGitRepository"];
         delete?: never;
@@ -1005,7 +1005,7 @@ export interface paths {
         };
         /**
          * Get the Git Sync state of a space
-         * @description Returns the space's Git Sync: its repository (without credentials), the commit and revision of the last sync, and the latest operation with its state and outcome. 404 when no import or export was ever requested on the space. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the space's Git Sync: its repository (without credentials), the commit and revision of the last sync, and the latest operation with its state and outcome. 404 when no import or export was ever requested on the space. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getSpaceGitInfo"];
         put?: never;
@@ -1025,7 +1025,7 @@ export interface paths {
         };
         /**
          * Get a revision of a space
-         * @description Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as getCurrentRevision answers the current one. Revisions never change, so the answer never does. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as getCurrentRevision answers the current one. Revisions never change, so the answer never does. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getRevisionById"];
         put?: never;
@@ -1045,7 +1045,7 @@ export interface paths {
         };
         /**
          * List the pages of a revision
-         * @description Returns the page tree of a revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page tree of a revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["listPagesInRevisionById"];
         put?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision
-         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         get: operations["getPageInRevisionById"];
         put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
         };
         /**
          * Get the document of a page of a revision
-         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` expands reusable contents; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` expands reusable contents; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         get: operations["getPageDocumentInRevisionById"];
         put?: never;
@@ -1105,7 +1105,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision by its path
-         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getPageInRevisionByPath"];
         put?: never;
@@ -1125,7 +1125,7 @@ export interface paths {
         };
         /**
          * List the files of a revision
-         * @description Lists the files of a revision of the space, in id order. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the files of a revision of the space, in id order. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["listFilesInRevisionById"];
         put?: never;
@@ -1145,7 +1145,7 @@ export interface paths {
         };
         /**
          * Get a file of a revision
-         * @description Returns a file of a revision of the space, with a fresh signed download link. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a file of a revision of the space, with a fresh signed download link. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getFileInRevisionById"];
         put?: never;
@@ -1165,7 +1165,7 @@ export interface paths {
         };
         /**
          * Get a reusable content of a revision
-         * @description Returns a reusable content of a revision of the space, with the id of its document. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a reusable content of a revision of the space, with the id of its document. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getReusableContentInRevisionById"];
         put?: never;
@@ -1185,7 +1185,7 @@ export interface paths {
         };
         /**
          * Get the document of a reusable content of a revision
-         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` expands the reusable contents it includes; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` expands the reusable contents it includes; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getReusableContentDocumentInRevisionById"];
         put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
         };
         /**
          * Get a page of a space by its path
-         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getPageByPath"];
         put?: never;
@@ -1225,7 +1225,7 @@ export interface paths {
         };
         /**
          * Get a document of a space
-         * @description Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any revision of the space. A document id names that content in that revision, so the same id always answers the same document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space does not exist or the caller cannot read it, or the document is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any revision of the space. A document id names that content in that revision, so the same id always answers the same document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space does not exist or the caller cannot read it, or the document is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getDocumentById"];
         put?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
         put?: never;
         /**
          * Compute a document from a source
-         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         post: operations["getComputedDocument"];
         delete?: never;
@@ -1265,7 +1265,7 @@ export interface paths {
         };
         /**
          * Get what an embed of a URL shows
-         * @description Fetches the page at `url` (http or https, public addresses only) and answers what an embed block of it shows: the provider's oEmbed answer when the page announces one (`<link rel="alternate" type="application/json+oembed">`), else its Open Graph and HTML metadata. Answers are kept for an hour (a failure for a minute), so a published page showing the embed makes no request of its own. A URL that cannot be fetched (refused address, timeout, more than 1 MB, not HTML) is still an embed: a `link` titled with the URL. 400 when `url` is not an http(s) URL; 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Fetches the page at `url` (http or https, public addresses only) and answers what an embed block of it shows: the provider's oEmbed answer when the page announces one (`<link rel="alternate" type="application/json+oembed">`), else its Open Graph and HTML metadata. Answers are kept for an hour (a failure for a minute), so a published page showing the embed makes no request of its own. A URL that cannot be fetched (refused address, timeout, more than 1 MB, not HTML) is still an embed: a `link` titled with the URL. 400 when `url` is not an http(s) URL; 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getEmbedByUrlInSpace"];
         put?: never;
@@ -1285,7 +1285,7 @@ export interface paths {
         };
         /**
          * Search the content of a space
-         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Searches the pages of the current content of a space for `query`, best matches first. Each result is a page with the sections that match, and the titles of its parent pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 16 SQL statements per request.
          */
         get: operations["searchSpaceContent"];
         put?: never;
@@ -1305,7 +1305,7 @@ export interface paths {
         };
         /**
          * Search the content of an organization
-         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. A space's latest change is found a few seconds after it is written (its index is brought up to date in the background); until then the space is searched as it was. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included).
+         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. A space's latest change is found a few seconds after it is written (its index is brought up to date in the background); until then the space is searched as it was. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included). Budget: at most 2 SQL statements per request.
          */
         get: operations["searchOrganizationContent"];
         put?: never;
@@ -1325,13 +1325,13 @@ export interface paths {
         };
         /**
          * List the change requests of a space
-         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listChangeRequestsForSpace"];
         put?: never;
         /**
          * Create a change request
-         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) until it is unlocked. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Opens a change request on the space, starting from its current revision, with the caller as creator, its `subject`, `description` and the `conversationsIssuesCluster` it addresses (a cluster of the organization; an unknown one is not found). Other properties are accepted and ignored. The body may be omitted. A locked space (`editMode: locked`) still takes change requests, which write no content; their content edits, updates and merges are conflicts (409) until it is unlocked. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -1349,7 +1349,7 @@ export interface paths {
         };
         /**
          * Get a change request
-         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         get: operations["getChangeRequestById"];
         put?: never;
@@ -1359,7 +1359,7 @@ export interface paths {
         head?: never;
         /**
          * Update a change request
-         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. A merged change request can no longer change its status (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Changes the subject, the description or the status (draft, open or archived) of a change request; omitted fields are unchanged. A merged change request can no longer change its status (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         patch: operations["updateChangeRequestById"];
         trace?: never;
@@ -1375,7 +1375,7 @@ export interface paths {
         put?: never;
         /**
          * Merge a change request
-         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space (its own, or the organization's with `inherit`) to be met: otherwise 403, whose message names every unmet rule; users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` rules are never met (this service has no review agent and does not evaluate expressions). A change request already merged or archived, or a locked space (`editMode: locked`), is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Merges the changes of a change request into the content of the space: the result is a new space revision, which becomes `revisionMerged` of the change request, now merged. Needs the review role and the merge rules of the space (its own, or the organization's with `inherit`) to be met: otherwise 403, whose message names every unmet rule; users named by an `allow_bypass` rule may merge anyway. Only current reviews count: the latest of each reviewer, made on the current revision of the change request, and not by its author. `require_agent_review` and `custom` rules are never met (this service has no review agent and does not evaluate expressions). A change request already merged or archived, or a locked space (`editMode: locked`), is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1395,7 +1395,7 @@ export interface paths {
         put?: never;
         /**
          * Bring a change request up to date
-         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Applies the changes of the main content made since the change request was created (or last updated) to it, so that it is no longer `outdated`. Needs the edit role; a merged change request, or a locked space (`editMode: locked`), is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         post: operations["updateChangeRequest"];
         delete?: never;
@@ -1413,7 +1413,7 @@ export interface paths {
         };
         /**
          * Get a PDF of a change request
-         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -1433,7 +1433,7 @@ export interface paths {
         };
         /**
          * List the change requests of an organization
-         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included).
+         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
          */
         get: operations["listChangeRequestsForOrganization"];
         put?: never;
@@ -1453,13 +1453,13 @@ export interface paths {
         };
         /**
          * Get the revision of a change request
-         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["getRevisionOfChangeRequestById"];
         put?: never;
         /**
          * Update the content of a change request
-         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files, insert, update or delete reusable contents) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Request bodies may be up to 32 MiB (1 MiB elsewhere).
+         * @description Applies a batch of 1 to 50 changes (insert, update, delete or revert pages, insert files, insert, update or delete reusable contents) to the content of a change request, atomically: one new revision, or the whole batch is rejected. Answers the change request, or with `compat=false` what each change did and the inserted files. Needs the edit role; a merged or archived change request, or a locked space (`editMode: locked`), is a conflict (409); an unknown change request or page is not found. A file whose `url` cannot be fetched is refused (400, naming it). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request. Request bodies may be up to 32 MiB (1 MiB elsewhere).
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -1477,7 +1477,7 @@ export interface paths {
         };
         /**
          * List the pages of a change request
-         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listPagesInChangeRequest"];
         put?: never;
@@ -1497,7 +1497,7 @@ export interface paths {
         };
         /**
          * List the files of a change request
-         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listFilesInChangeRequestById"];
         put?: never;
@@ -1517,7 +1517,7 @@ export interface paths {
         };
         /**
          * Get a file of a change request
-         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["getFileInChangeRequestById"];
         put?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file in a change request
-         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listChangeRequestFileBacklinks"];
         put?: never;
@@ -1557,7 +1557,7 @@ export interface paths {
         };
         /**
          * Get a page of a change request
-         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;
@@ -1577,7 +1577,7 @@ export interface paths {
         };
         /**
          * List the links of a page in a change request
-         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         get: operations["listChangeRequestPageLinks"];
         put?: never;
@@ -1597,13 +1597,13 @@ export interface paths {
         };
         /**
          * List the users asked to review a change request
-         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         get: operations["getRequestedReviewersByChangeRequestId"];
         put?: never;
         /**
          * Request reviews of a change request
-         * @description Asks users to review the change request at its current revision, and optionally updates its `subject` and `description` at the same time. Asking a user again renews the request. Each user must be able to review the space (the review role on it: 400 otherwise, naming the user); an unknown user, or one outside the organization, is not found. A merged or archived change request is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Asks users to review the change request at its current revision, and optionally updates its `subject` and `description` at the same time. Asking a user again renews the request. Each user must be able to review the space (the review role on it: 400 otherwise, naming the user); an unknown user, or one outside the organization, is not found. A merged or archived change request is a conflict (409). Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 11 SQL statements per request.
          */
         post: operations["requestReviewersForChangeRequest"];
         delete?: never;
@@ -1624,7 +1624,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a review request
-         * @description Withdraws the request to review the change request from a user; the reviews they already gave stay. Answers 205 when the request is withdrawn, 204 when the user was not asked. An unknown change request is not found. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Withdraws the request to review the change request from a user; the reviews they already gave stay. Answers 205 when the request is withdrawn, 204 when the user was not asked. An unknown change request is not found. Requires the `edit` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         delete: operations["removeRequestedReviewerFromChangeRequest"];
         options?: never;
@@ -1641,13 +1641,13 @@ export interface paths {
         };
         /**
          * List the reviews of a change request
-         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         get: operations["getReviewsByChangeRequestId"];
         put?: never;
         /**
          * Review a change request
-         * @description Approves the current revision of the change request, or asks for changes (`status`), optionally with a `comment` (posted as a comment of the change request, targeting the review). A review made before the change request changed again is outdated and counts for no merge rule, nor do reviews by its author. Needs the review role; a merged or archived change request is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Approves the current revision of the change request, or asks for changes (`status`), optionally with a `comment` (posted as a comment of the change request, targeting the review). A review made before the change request changed again is outdated and counts for no merge rule, nor do reviews by its author. Needs the review role; a merged or archived change request is a conflict (409). Requires the `review` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 11 SQL statements per request.
          */
         post: operations["submitChangeRequestReview"];
         delete?: never;
@@ -1665,7 +1665,7 @@ export interface paths {
         };
         /**
          * Get a review of a change request
-         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         get: operations["getChangeRequestReviewById"];
         put?: never;
@@ -1685,13 +1685,13 @@ export interface paths {
         };
         /**
          * List the sites of an organization
-         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization.
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listSites"];
         put?: never;
         /**
          * Create a site
-         * @description Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`.  The body may be omitted. An unknown space is not found (404). Requires the `admin` role in the organization.
+         * @description Creates an unpublished docs site, of type `basic` unless `type` is given, publishing the given `spaces`.  The body may be omitted. An unknown space is not found (404). Requires the `admin` role in the organization. Budget: at most 8 SQL statements per request.
          */
         post: operations["createSite"];
         delete?: never;
@@ -1709,21 +1709,21 @@ export interface paths {
         };
         /**
          * Get a site
-         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getSiteById"];
         put?: never;
         post?: never;
         /**
          * Delete a site
-         * @description Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept).  Succeeds with no content also when the site did not exist. Requires the `admin` role in the organization.
+         * @description Deletes a docs site with its sections, section groups and site spaces (the spaces themselves are kept).  Succeeds with no content also when the site did not exist. Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["deleteSiteById"];
         options?: never;
         head?: never;
         /**
          * Update a site
-         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section (one elsewhere is refused, 400); an unknown site, site space or section is not found (404); a `hostname` another site uses is a conflict (409). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a site; omitted fields are unchanged. `proxy: null` removes the proxy. `defaultSiteSpace` sets the default site space at the root or in the default section (one elsewhere is refused, 400); an unknown site, site space or section is not found (404); a `hostname` another site uses is a conflict (409). Requires the `admin` role in the organization. Budget: at most 6 SQL statements per request.
          */
         patch: operations["updateSiteById"];
         trace?: never;
@@ -1737,12 +1737,12 @@ export interface paths {
         };
         /**
          * Get the adaptive schema of a site
-         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404). Requires the `read` role in the organization.
+         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getSiteAdaptiveSchema"];
         /**
          * Set the adaptive schema of a site
-         * @description Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of boolean attributes is refused (400). Requires the `admin` role in the organization.
+         * @description Replaces the schema of the visitor attributes of a site. A `jsonSchema` that is not a valid schema of boolean attributes is refused (400). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         put: operations["updateSiteAdaptiveSchema"];
         post?: never;
@@ -1761,7 +1761,7 @@ export interface paths {
         };
         /**
          * List template conditions of a site
-         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization.
+         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["listSiteAdaptiveTemplateConditions"];
         put?: never;
@@ -1781,7 +1781,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization.
+         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization. Budget: at most 7 SQL statements per request.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -1803,7 +1803,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a site
-         * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Publishes a docs site: it becomes `published` and is served at its URL (publishing a published site changes nothing). An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         post: operations["publishSite"];
         delete?: never;
@@ -1823,7 +1823,7 @@ export interface paths {
         put?: never;
         /**
          * Unpublish a site
-         * @description Takes a docs site offline: it is no longer `published` and its URLs answer 404 from the next request on. Its settings and structure are kept; publishing it again serves it at the same URLs. Unpublishing an unpublished site changes nothing. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Takes a docs site offline: it is no longer `published` and its URLs answer 404 from the next request on. Its settings and structure are kept; publishing it again serves it at the same URLs. Unpublishing an unpublished site changes nothing. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         post: operations["unpublishSite"];
         delete?: never;
@@ -1841,12 +1841,12 @@ export interface paths {
         };
         /**
          * Get the customization of a site
-         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getSiteCustomizationById"];
         /**
          * Set the customization of a site
-         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the whole customization of a site: fields left out take their defaults. Returns it with the defaults filled in; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions (or naming a claim the site's adaptive schema does not define) is refused (400). An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         put: operations["updateSiteCustomizationById"];
         post?: never;
@@ -1865,7 +1865,7 @@ export interface paths {
         };
         /**
          * Get the visitor authentication of a site
-         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getSitePublishingAuthById"];
         put?: never;
@@ -1875,7 +1875,7 @@ export interface paths {
         head?: never;
         /**
          * Update the visitor authentication of a site
-         * @description Changes the backend (`custom`, or `integration`: the integration with the `site:visitor:auth` scope installed on the site signs visitor tokens, a 400 when none is), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the backend (`custom`, or `integration`: the integration with the `site:visitor:auth` scope installed on the site signs visitor tokens, a 400 when none is), the `fallbackURL` visitors without a valid token are redirected to (`null` removes it: they get a 401 page instead) and the `logoutURL` visitors are sent to once signed out (`null` removes it: they are sent to the site's home). Omitted fields are unchanged. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         patch: operations["updateSitePublishingAuthById"];
         trace?: never;
@@ -1891,7 +1891,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate the visitor key of a site
-         * @description Replaces the key visitor JWTs are signed with: tokens signed with the old key stop working at once. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Replaces the key visitor JWTs are signed with: tokens signed with the old key stop working at once. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         post: operations["regenerateSitePublishingAuthById"];
         delete?: never;
@@ -1909,13 +1909,13 @@ export interface paths {
         };
         /**
          * List the sections of a site
-         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listSiteSections"];
         put?: never;
         /**
          * Add a section to a site
-         * @description Creates a section at the end of the site, with the space `spaceId` as its first site space (variant).  An unknown site or space is not found (404). Requires the `admin` role in the organization.
+         * @description Creates a section at the end of the site, with the space `spaceId` as its first site space (variant).  An unknown site or space is not found (404). Requires the `admin` role in the organization. Budget: at most 15 SQL statements per request.
          */
         post: operations["addSectionToSite"];
         delete?: never;
@@ -1936,14 +1936,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a site section
-         * @description Removes a section and its site spaces from the site (the spaces themselves are kept). Succeeds with no content also when the section did not exist. Requires the `admin` role in the organization.
+         * @description Removes a section and its site spaces from the site (the spaces themselves are kept). Succeeds with no content also when the section did not exist. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         delete: operations["deleteSiteSectionById"];
         options?: never;
         head?: never;
         /**
          * Update a site section
-         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a section; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). `defaultSiteSpace` must be a site space of the section. An unknown site, section or site space is not found (404). Requires the `admin` role in the organization. Budget: at most 9 SQL statements per request.
          */
         patch: operations["updateSiteSectionById"];
         trace?: never;
@@ -1959,7 +1959,7 @@ export interface paths {
         put?: never;
         /**
          * Move a site section
-         * @description Moves a section before or after another section of the site. A position naming a section of another site, or the section itself, is refused (400). An unknown section is not found (404). Requires the `admin` role in the organization.
+         * @description Moves a section before or after another section of the site. A position naming a section of another site, or the section itself, is refused (400). An unknown section is not found (404). Requires the `admin` role in the organization. Budget: at most 10 SQL statements per request.
          */
         post: operations["moveSiteSection"];
         delete?: never;
@@ -1977,13 +1977,13 @@ export interface paths {
         };
         /**
          * List the section groups of a site
-         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listSiteSectionGroups"];
         put?: never;
         /**
          * Add a section group to a site
-         * @description Creates a section group at the root of the site, or inside the group `parent`, holding the given `sections` (moved out of their previous group). An unknown site, section or parent group is not found (404). Requires the `admin` role in the organization.
+         * @description Creates a section group at the root of the site, or inside the group `parent`, holding the given `sections` (moved out of their previous group). An unknown site, section or parent group is not found (404). Requires the `admin` role in the organization. Budget: at most 12 SQL statements per request.
          */
         post: operations["addSectionGroupToSite"];
         delete?: never;
@@ -2004,14 +2004,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a section group
-         * @description Deletes a section group; its sections stay in the site, where the group was. Succeeds with no content also when the group did not exist. Requires the `admin` role in the organization.
+         * @description Deletes a section group; its sections stay in the site, where the group was. Succeeds with no content also when the group did not exist. Requires the `admin` role in the organization. Budget: at most 7 SQL statements per request.
          */
         delete: operations["deleteSiteSectionGroupById"];
         options?: never;
         head?: never;
         /**
          * Update a section group
-         * @description Changes the title or icon of a section group; omitted fields are unchanged. An unknown group is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the title or icon of a section group; omitted fields are unchanged. An unknown group is not found (404). Requires the `admin` role in the organization. Budget: at most 6 SQL statements per request.
          */
         patch: operations["updateSiteSectionGroupById"];
         trace?: never;
@@ -2027,7 +2027,7 @@ export interface paths {
         put?: never;
         /**
          * Add a section to a section group
-         * @description Puts a section of the site at the end of a section group, taking it out of the group it was in.  An unknown group or section is not found (404). Requires the `admin` role in the organization.
+         * @description Puts a section of the site at the end of a section group, taking it out of the group it was in.  An unknown group or section is not found (404). Requires the `admin` role in the organization. Budget: at most 10 SQL statements per request.
          */
         post: operations["addSectionToSiteSectionGroup"];
         delete?: never;
@@ -2048,7 +2048,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a section from a section group
-         * @description Takes a section out of a section group, back to the root of the site (the section is kept). Needs the admin role. Succeeds with no content also when the section was not part of the group. Requires the `admin` role in the organization.
+         * @description Takes a section out of a section group, back to the root of the site (the section is kept). Needs the admin role. Succeeds with no content also when the section was not part of the group. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         delete: operations["removeSectionFromSiteSectionGroup"];
         options?: never;
@@ -2067,7 +2067,7 @@ export interface paths {
         put?: never;
         /**
          * Move a section group
-         * @description Moves a section group before or after another item (section or section group) of the site, given by `id`. A position naming an item of another site, or the group itself, is refused (400). An unknown group is not found (404). Requires the `admin` role in the organization.
+         * @description Moves a section group before or after another item (section or section group) of the site, given by `id`. A position naming an item of another site, or the group itself, is refused (400). An unknown group is not found (404). Requires the `admin` role in the organization. Budget: at most 10 SQL statements per request.
          */
         post: operations["moveSiteSectionGroup"];
         delete?: never;
@@ -2085,13 +2085,13 @@ export interface paths {
         };
         /**
          * List the site spaces of a site
-         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listSiteSpaces"];
         put?: never;
         /**
          * Add a space to a site
-         * @description Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the default section, or at the root when the site has no sections. An unknown site, space or section is not found (404). Requires the `admin` role in the organization.
+         * @description Publishes a space in the site as a new site space, in the section `sectionId`; without it, in the default section, or at the root when the site has no sections. An unknown site, space or section is not found (404). Requires the `admin` role in the organization. Budget: at most 13 SQL statements per request.
          */
         post: operations["addSpaceToSite"];
         delete?: never;
@@ -2112,14 +2112,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a site space
-         * @description Removes a site space from the site; the space itself is kept. Succeeds with no content also when the site space did not exist. Requires the `admin` role in the organization.
+         * @description Removes a site space from the site; the space itself is kept. Succeeds with no content also when the site space did not exist. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         delete: operations["deleteSiteSpaceById"];
         options?: never;
         head?: never;
         /**
          * Update a site space
-         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the path, the condition or the space of a site space; omitted fields are unchanged and `condition: null` removes the condition. A condition outside the grammar, or naming a claim the site's adaptive schema does not define, is refused (400, naming the character and the reason). An unknown site space or space is not found (404). Requires the `admin` role in the organization. Budget: at most 8 SQL statements per request.
          */
         patch: operations["updateSiteSpaceById"];
         trace?: never;
@@ -2135,7 +2135,7 @@ export interface paths {
         put?: never;
         /**
          * Move a site space
-         * @description Moves a site space before or after another site space of the same section. A position naming a site space of another section or site, or the site space itself, is refused (400). An unknown site space is not found (404). Requires the `admin` role in the organization.
+         * @description Moves a site space before or after another site space of the same section. A position naming a site space of another section or site, or the site space itself, is refused (400). An unknown site space is not found (404). Requires the `admin` role in the organization. Budget: at most 10 SQL statements per request.
          */
         post: operations["moveSiteSpace"];
         delete?: never;
@@ -2153,21 +2153,21 @@ export interface paths {
         };
         /**
          * Get the customization of a site space
-         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization.
+         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getSiteSpaceCustomizationById"];
         put?: never;
         post?: never;
         /**
          * Remove the customization overrides of a site space
-         * @description Clears every override of the site space: its pages show the site's customization again. Succeeds with no content also when it had none, or when the site space does not exist. Requires the `admin` role in the organization.
+         * @description Clears every override of the site space: its pages show the site's customization again. Succeeds with no content also when it had none, or when the site space does not exist. Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["deleteSiteSpaceCustomizationById"];
         options?: never;
         head?: never;
         /**
          * Override the customization of a site space
-         * @description Sets the fields of the site's customization that the site space overrides: given fields replace the site's on the pages of this site space, `null` clears a field's override, omitted fields keep theirs. Returns the customization the site space now has; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions is refused (400). An unknown site or site space is not found (404). Requires the `admin` role in the organization.
+         * @description Sets the fields of the site's customization that the site space overrides: given fields replace the site's on the pages of this site space, `null` clears a field's override, omitted fields keep theirs. Returns the customization the site space now has; the published site shows it from the next request on. A color that is not hex, an image URL that is not http(s), or a header link `condition` outside the grammar of conditions is refused (400). An unknown site or site space is not found (404). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
@@ -2181,17 +2181,17 @@ export interface paths {
         };
         /**
          * List the redirects of a site
-         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization.
+         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listSiteRedirects"];
         /**
          * Create, update, delete or publish site redirects in bulk
-         * @description Processes up to 500 redirects, each on its own: an upsert of the live or draft redirect of a source (`destination: null` deletes it), or `intent: publish`, which makes the draft of a source live. Each item has its result; an item that cannot be applied (an unknown destination, no draft to publish) has an `error` result and the others are still applied. An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Processes up to 500 redirects, each on its own: an upsert of the live or draft redirect of a source (`destination: null` deletes it), or `intent: publish`, which makes the draft of a source live. Each item has its result; an item that cannot be applied (an unknown destination, no draft to publish) has an `error` result and the others are still applied. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 10 SQL statements per request.
          */
         put: operations["bulkUpsertSiteRedirects"];
         /**
          * Create a site redirect
-         * @description Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or page that is not the site's is not found (404, naming it); a source that already has a redirect of the same kind (live or draft) is a conflict (409). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Creates a redirect from `source` to `destination` (live unless `draft`). A destination naming a section, site space or page that is not the site's is not found (404, naming it); a source that already has a redirect of the same kind (live or draft) is a conflict (409). An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         post: operations["createSiteRedirect"];
         delete?: never;
@@ -2212,14 +2212,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a site redirect
-         * @description Deletes a redirect, live or draft: 205 when it was deleted, 204 when it did not exist (as the public API answers). An unknown site is not found (404). Requires the `admin` role in the organization.
+         * @description Deletes a redirect, live or draft: 205 when it was deleted, 204 when it did not exist (as the public API answers). An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["deleteSiteRedirectById"];
         options?: never;
         head?: never;
         /**
          * Update a site redirect
-         * @description Changes the given fields of a redirect; `draft: false` makes a draft live (replacing the live redirect of its source). A source taken by another redirect of the same kind is a conflict (409). An unknown site or redirect is not found (404). Requires the `admin` role in the organization.
+         * @description Changes the given fields of a redirect; `draft: false` makes a draft live (replacing the live redirect of its source). A source taken by another redirect of the same kind is a conflict (409). An unknown site or redirect is not found (404). Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         patch: operations["updateSiteRedirectById"];
         trace?: never;
@@ -2233,7 +2233,7 @@ export interface paths {
         };
         /**
          * Resolve a site redirect by its source
-         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization.
+         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["getSiteRedirectBySource"];
         put?: never;
@@ -2253,13 +2253,13 @@ export interface paths {
         };
         /**
          * Resolve a URL to published content
-         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. Open to any authenticated caller.
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. Open to any authenticated caller. Budget: at most 4 SQL statements per request.
          */
         get: operations["getPublishedContentByUrl"];
         put?: never;
         /**
          * Resolve a URL to published content, for a visitor
-         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller.
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller. Budget: at most 4 SQL statements per request.
          */
         post: operations["resolvePublishedContentByUrl"];
         delete?: never;
@@ -2277,7 +2277,7 @@ export interface paths {
         };
         /**
          * List integrations
-         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine. Open to any authenticated caller.
+         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["listIntegrations"];
         put?: never;
@@ -2297,18 +2297,18 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns an integration by its name. Public and unlisted integrations are readable by any caller, private ones only by members of the owning organization; an integration the caller cannot see is not found. Open to any authenticated caller.
+         * @description Returns an integration by its name. Public and unlisted integrations are readable by any caller, private ones only by members of the owning organization; an integration the caller cannot see is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getIntegrationByName"];
         put?: never;
         /**
          * Publish an integration
-         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned. Open to any authenticated caller. Request bodies may be up to 12 MiB (1 MiB elsewhere).
+         * @description Publishes the integration under this name for the organization `organization` (its id or hostname): the first publication creates it, later ones replace its definition and increment its `version`. Needs the admin role in that organization; a name owned by another organization is forbidden (403). An organization that cannot be found by id or hostname is not found (404). `secrets` are kept for the script and never returned. Open to any authenticated caller. Budget: at most 8 SQL statements per request. Request bodies may be up to 12 MiB (1 MiB elsewhere).
          */
         post: operations["publishIntegration"];
         /**
          * Unpublish an integration
-         * @description Removes a published integration with its installations and events. Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration does not exist or the caller cannot see it. Open to any authenticated caller.
+         * @description Removes a published integration with its installations and events. Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration does not exist or the caller cannot see it. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         delete: operations["unpublishIntegration"];
         options?: never;
@@ -2325,13 +2325,13 @@ export interface paths {
         };
         /**
          * List the installations of an integration
-         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
+         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationInstallations"];
         put?: never;
         /**
          * Install an integration
-         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. A private integration installs only in its own organization (403). An unknown integration or organization is not found. A new installation emits an `installation_setup` event. Open to any authenticated caller.
+         * @description Installs the integration in the organization `organization`, or returns its existing installation there. Needs the admin role in that organization. A private integration installs only in its own organization (403). An unknown integration or organization is not found. A new installation emits an `installation_setup` event. Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         post: operations["installIntegration"];
         delete?: never;
@@ -2349,7 +2349,7 @@ export interface paths {
         };
         /**
          * List the events of an integration
-         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
+         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationEvents"];
         put?: never;
@@ -2369,7 +2369,7 @@ export interface paths {
         };
         /**
          * Get an event of an integration
-         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found. Open to any authenticated caller.
+         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["getIntegrationEvent"];
         put?: never;
@@ -2389,7 +2389,7 @@ export interface paths {
         };
         /**
          * List the spaces an integration is installed on
-         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
+         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationSpaceInstallations"];
         put?: never;
@@ -2409,7 +2409,7 @@ export interface paths {
         };
         /**
          * List the sites an integration is installed on
-         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller.
+         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationSiteInstallations"];
         put?: never;
@@ -2430,13 +2430,13 @@ export interface paths {
         get?: never;
         /**
          * Set the development mode of an integration
-         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Dispatches the events of the integration to `tunnelUrl` instead of its published script. By default only the events and requests coming from the owning organization go to the tunnel; with `all: true` every one does. The tunnel receives what the script would (its protocol, headers and environment; see `runtime` of the publish body), signed with `X-Integration-Signature` when the integration has a `SIGNING_SECRET` secret. Events are delivered in the background, with at most 3 attempts (1 s then 2 s apart) of at most 10 s each, every attempt logged in the event trace; an event whose attempts all fail is `failed`. Needs the admin role in the owning organization (403 otherwise). An unknown integration, or a private one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         put: operations["setIntegrationDevelopmentMode"];
         post?: never;
         /**
          * Disable the development mode of an integration
-         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller.
+         * @description Ends the development mode: events and requests go to the published script again (what `gitbook dev` does when it stops). Needs the admin role in the owning organization (403 otherwise). Succeeds with no content also when the integration was not in development mode, does not exist or cannot be seen by the caller (the public API answers 205 here; this server answers 204 to every delete). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         delete: operations["disableIntegrationDevelopmentMode"];
         options?: never;
@@ -2453,21 +2453,21 @@ export interface paths {
         };
         /**
          * Get an installation of an integration
-         * @description Returns an installation of the integration. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Returns an installation of the integration. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["getIntegrationInstallationById"];
         put?: never;
         post?: never;
         /**
          * Uninstall an integration
-         * @description Removes the installation with its installations on spaces and sites, and emits an `installation_deleted` event with its last configuration. Needs the admin role in the organization it is installed in (403 for other members). Succeeds with no content also when the installation does not exist or the caller cannot see it. Open to any authenticated caller.
+         * @description Removes the installation with its installations on spaces and sites, and emits an `installation_deleted` event with its last configuration. Needs the admin role in the organization it is installed in (403 for other members). Succeeds with no content also when the installation does not exist or the caller cannot see it. Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         delete: operations["uninstallIntegration"];
         options?: never;
         head?: never;
         /**
          * Update an installation of an integration
-         * @description Changes the settings of an installation: `configuration` (checked against the `account` configuration schema of the integration: a missing required setting or a value of the wrong type is refused, 400), `externalIds`, and `space_selection` / `site_selection` (`all`: every space or site of the organization, present and future; `selected`: those it was installed on). A change of configuration or selection emits an `installation_setup` event with the previous state. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Changes the settings of an installation: `configuration` (checked against the `account` configuration schema of the integration: a missing required setting or a value of the wrong type is refused, 400), `externalIds`, and `space_selection` / `site_selection` (`all`: every space or site of the organization, present and future; `selected`: those it was installed on). A change of configuration or selection emits an `installation_setup` event with the previous state. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         patch: operations["updateIntegrationInstallation"];
         trace?: never;
@@ -2483,7 +2483,7 @@ export interface paths {
         put?: never;
         /**
          * Create an integration installation API token
-         * @description Creates a temporary API token of the installation (valid one hour): a request made with it acts as the installation, within the `scopes` of the integration (403 naming the missing scope otherwise) and on the organization, spaces and sites the installation covers (403 for a space or site of its organization it is not installed on, 404 elsewhere). What it writes is signed by the installation. Uninstalling the integration revokes its tokens (401). A script run for an installation receives one in `env.apiTokens.installation`. Needs the admin role in the organization that owns the integration (it stands for the integration; 403 otherwise); an unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Creates a temporary API token of the installation (valid one hour): a request made with it acts as the installation, within the `scopes` of the integration (403 naming the missing scope otherwise) and on the organization, spaces and sites the installation covers (403 for a space or site of its organization it is not installed on, 404 elsewhere). What it writes is signed by the installation. Uninstalling the integration revokes its tokens (401). A script run for an installation receives one in `env.apiTokens.installation`. Needs the admin role in the organization that owns the integration (it stands for the integration; 403 otherwise); an unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 7 SQL statements per request.
          */
         post: operations["createIntegrationInstallationToken"];
         delete?: never;
@@ -2501,13 +2501,13 @@ export interface paths {
         };
         /**
          * List the spaces of an installation
-         * @description Lists the spaces the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Lists the spaces the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationInstallationSpaces"];
         put?: never;
         /**
          * Install an integration on a space
-         * @description Installs the installation on a space of its organization (an unknown space, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on spaces (its `target` `all` or `space`; 400 otherwise). A new one emits `space_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Installs the installation on a space of its organization (an unknown space, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on spaces (its `target` `all` or `space`; 400 otherwise). A new one emits `space_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         post: operations["installIntegrationOnSpace"];
         delete?: never;
@@ -2525,21 +2525,21 @@ export interface paths {
         };
         /**
          * Get the installation of an integration on a space
-         * @description Returns the installation on the space; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Returns the installation on the space; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["getIntegrationSpaceInstallation"];
         put?: never;
         post?: never;
         /**
          * Uninstall an integration from a space
-         * @description Removes the installation from the space and emits `space_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller.
+         * @description Removes the installation from the space and emits `space_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         delete: operations["uninstallIntegrationFromSpace"];
         options?: never;
         head?: never;
         /**
          * Update the installation of an integration on a space
-         * @description Changes the `configuration` (checked against the `space` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the space; a change of configuration emits `space_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Changes the `configuration` (checked against the `space` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the space; a change of configuration emits `space_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         patch: operations["updateIntegrationSpaceInstallation"];
         trace?: never;
@@ -2553,13 +2553,13 @@ export interface paths {
         };
         /**
          * List the docs sites of an installation
-         * @description Lists the docs sites the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Lists the docs sites the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["listIntegrationInstallationSites"];
         put?: never;
         /**
          * Install an integration on a docs site
-         * @description Installs the installation on a docs site of its organization (an unknown docs site, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on docs sites (its `target` `all` or `site`; 400 otherwise). A new one emits `site_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Installs the installation on a docs site of its organization (an unknown docs site, or one of another organization, is not found), or returns the one it already has there. The integration must be installable on docs sites (its `target` `all` or `site`; 400 otherwise). A new one emits `site_installation_setup`. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         post: operations["installIntegrationOnSite"];
         delete?: never;
@@ -2577,21 +2577,21 @@ export interface paths {
         };
         /**
          * Get the installation of an integration on a docs site
-         * @description Returns the installation on the docs site; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Returns the installation on the docs site; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["getIntegrationSiteInstallation"];
         put?: never;
         post?: never;
         /**
          * Uninstall an integration from a docs site
-         * @description Removes the installation from the docs site and emits `site_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller.
+         * @description Removes the installation from the docs site and emits `site_installation_deleted` with its last configuration. Needs the admin role in the organization of the installation (403 for other members). Succeeds with no content also when it was not installed there or the caller cannot see it. Open to any authenticated caller. Budget: at most 5 SQL statements per request.
          */
         delete: operations["uninstallIntegrationFromSite"];
         options?: never;
         head?: never;
         /**
          * Update the installation of an integration on a docs site
-         * @description Changes the `configuration` (checked against the `site` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the docs site; a change of configuration emits `site_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller.
+         * @description Changes the `configuration` (checked against the `site` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the docs site; a change of configuration emits `site_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         patch: operations["updateIntegrationSiteInstallation"];
         trace?: never;
@@ -2605,13 +2605,13 @@ export interface paths {
         };
         /**
          * List the OpenAPI specifications of an organization
-         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization.
+         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listOpenAPISpecs"];
         put?: never;
         /**
          * Create an OpenAPI specification
-         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. A slug the organization already uses is a conflict (409). Requires the `create` role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
+         * @description Adds an OpenAPI specification to the organization, from a URL or from its text; it is then processed (`processingState` pending). A new specification is private. A slug the organization already uses is a conflict (409). Requires the `create` role in the organization. Budget: at most 3 SQL statements per request. Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         post: operations["createOpenAPISpec"];
         delete?: never;
@@ -2629,25 +2629,25 @@ export interface paths {
         };
         /**
          * Get an OpenAPI specification
-         * @description Returns an OpenAPI specification of the organization by its slug. Requires the `read` role in the organization.
+         * @description Returns an OpenAPI specification of the organization by its slug. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getOpenAPISpecBySlug"];
         /**
          * Create or update an OpenAPI specification
-         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Requires the `create` role in the organization. Request bodies may be up to 6 MiB (1 MiB elsewhere).
+         * @description Sets the source of the specification with this slug and processes it again; creates the specification (private) when the organization has none with this slug. Requires the `create` role in the organization. Budget: at most 3 SQL statements per request. Request bodies may be up to 6 MiB (1 MiB elsewhere).
          */
         put: operations["createOrUpdateOpenAPISpecBySlug"];
         post?: never;
         /**
          * Delete an OpenAPI specification
-         * @description Deletes an OpenAPI specification with its versions. Succeeds with no content also when the specification did not exist. Requires the `create` role in the organization.
+         * @description Deletes an OpenAPI specification with its versions. Succeeds with no content also when the specification did not exist. Requires the `create` role in the organization. Budget: at most 2 SQL statements per request.
          */
         delete: operations["deleteOpenAPISpecBySlug"];
         options?: never;
         head?: never;
         /**
          * Change the visibility of an OpenAPI specification
-         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, and its versions' `url`, without a token). Made private, its public URLs answer 404 from the next request on. Requires the `create` role in the organization.
+         * @description Makes an OpenAPI specification private or public (available to anyone with its public link, `urls.published`, and its versions' `url`, without a token). Made private, its public URLs answer 404 from the next request on. Requires the `create` role in the organization. Budget: at most 2 SQL statements per request.
          */
         patch: operations["updateOpenAPISpecBySlug"];
         trace?: never;
@@ -2661,7 +2661,7 @@ export interface paths {
         };
         /**
          * List the versions of an OpenAPI specification
-         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization.
+         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listOpenAPISpecVersions"];
         put?: never;
@@ -2681,7 +2681,7 @@ export interface paths {
         };
         /**
          * Get the latest version of an OpenAPI specification
-         * @description Returns the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization.
+         * @description Returns the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getLatestOpenAPISpecVersion"];
         put?: never;
@@ -2701,7 +2701,7 @@ export interface paths {
         };
         /**
          * Get the content of the latest version of an OpenAPI specification
-         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization.
+         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getLatestOpenAPISpecVersionContent"];
         put?: never;
@@ -2721,7 +2721,7 @@ export interface paths {
         };
         /**
          * Get a version of an OpenAPI specification
-         * @description Returns one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization.
+         * @description Returns one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getOpenAPISpecVersionById"];
         put?: never;
@@ -2741,7 +2741,7 @@ export interface paths {
         };
         /**
          * Get the content of a version of an OpenAPI specification
-         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization.
+         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getOpenAPISpecVersionContentById"];
         put?: never;
@@ -2761,13 +2761,13 @@ export interface paths {
         };
         /**
          * List the translations of an organization
-         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization.
+         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listTranslations"];
         put?: never;
         /**
          * Create a translation
-         * @description Sets up the translation of a space of the organization into `language`, with optional instructions for the translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`).  Invalid input, such as a target language equal to the source language, is refused (400); a source space the organization does not have is not found (404). Requires the `create` role in the organization.
+         * @description Sets up the translation of a space of the organization into `language`, with optional instructions for the translator. The translation starts `pending`: nothing is translated until it is run (`runTranslation`).  Invalid input, such as a target language equal to the source language, is refused (400); a source space the organization does not have is not found (404). Requires the `create` role in the organization. Budget: at most 3 SQL statements per request.
          */
         post: operations["createTranslation"];
         delete?: never;
@@ -2785,18 +2785,18 @@ export interface paths {
         };
         /**
          * Get a translation
-         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404). Requires the `read` role in the organization.
+         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getTranslation"];
         /**
          * Update the instructions of a translation
-         * @description Replaces the instructions of a translation; they apply from the next run on. Invalid input is refused (400); an unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Replaces the instructions of a translation; they apply from the next run on. Invalid input is refused (400); an unknown translation is not found (404). Requires the `create` role in the organization. Budget: at most 2 SQL statements per request.
          */
         put: operations["updateTranslation"];
         post?: never;
         /**
          * Delete a translation
-         * @description Deletes a translation: no further runs happen; the space holding the translated content is kept.  Succeeds with no content also when the translation did not exist. Requires the `create` role in the organization.
+         * @description Deletes a translation: no further runs happen; the space holding the translated content is kept.  Succeeds with no content also when the translation did not exist. Requires the `create` role in the organization. Budget: at most 2 SQL statements per request.
          */
         delete: operations["deleteTranslation"];
         options?: never;
@@ -2815,7 +2815,7 @@ export interface paths {
         put?: never;
         /**
          * Run a translation
-         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization.
+         * @description Triggers a run that brings the translated content up to date with the source space; the run happens in the background and the translation is `running` until it is `completed` (or `failed`). Only text is translated (titles, descriptions and the text of pages: code, URLs and Markdown syntax are kept as they are), with the instructions given to translators that take them (`latestRun.instructionsUsed` says whether they were), and only pages changed since the previous run are sent again (`latestRun.skippedPages` counts the others). When the server has no translator set up, the run copies the text and says so (`latestRun.provider` is `copy`, `latestRun.translated` false). A translator that fails or does not answer in time fails the run (the translation's `status` and `latestRun.status` are `failed`, with its `error`) and leaves the result space as it was. An unknown translation is not found (404). Requires the `create` role in the organization. Budget: at most 3 SQL statements per request.
          */
         post: operations["runTranslation"];
         delete?: never;
@@ -2833,13 +2833,13 @@ export interface paths {
         };
         /**
          * List the SAML providers of an organization
-         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization.
+         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listSAMLProvidersInOrganizationById"];
         put?: never;
         /**
          * Create a SAML provider
-         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. A `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization.
+         * @description Adds a SAML identity provider to the organization. Only `label` is required: the provider stays `pending` until `ssoURL`, `entityID` and `certificate` are all set, then it is `active`. The answer carries the `service` settings to enter in the identity provider. A `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         post: operations["createOrganizationSAMLProvider"];
         delete?: never;
@@ -2857,21 +2857,21 @@ export interface paths {
         };
         /**
          * Get a SAML provider
-         * @description Returns a SAML provider of the organization. An unknown provider is not found (404). Requires the `read` role in the organization.
+         * @description Returns a SAML provider of the organization. An unknown provider is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["getOrganizationSAMLProviderById"];
         put?: never;
         post?: never;
         /**
          * Delete a SAML provider
-         * @description Removes a SAML provider: nobody can sign in with it any more. Succeeds with no content also when the provider did not exist. Requires the `admin` role in the organization.
+         * @description Removes a SAML provider: nobody can sign in with it any more. Succeeds with no content also when the provider did not exist. Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
          */
         delete: operations["deleteOrganizationSAMLProvider"];
         options?: never;
         head?: never;
         /**
          * Update a SAML provider
-         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); a `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization.
+         * @description Changes the given settings of a SAML provider; omitted fields are unchanged. The provider becomes `active` once `ssoURL`, `entityID` and `certificate` are all set. An unknown provider is not found (404); a `defaultTeam` the organization does not have, or a `certificate` that is not a parsable X.509 certificate, is refused (400). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateOrganizationSAMLProvider"];
         trace?: never;
@@ -2885,7 +2885,7 @@ export interface paths {
         };
         /**
          * List the sign-in options of an organization
-         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller.
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
          */
         get: operations["listSSOProviderLoginsInOrganization"];
         put?: never;
@@ -2905,7 +2905,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;
@@ -2925,13 +2925,13 @@ export interface paths {
         };
         /**
          * List the conversations of an organization
-         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization.
+         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listConversations"];
         put?: never;
         /**
          * Ingest a conversation
-         * @description Adds a conversation with users to the organization, to be analysed for documentation issues in the background. The caller chooses `id`; ingesting an `id` again replaces that conversation and its issues. Needs the permission to ingest conversations (the admin role). An unknown organization is not found (404). Requires the `admin` role in the organization.
+         * @description Adds a conversation with users to the organization, to be analysed for documentation issues in the background. The caller chooses `id`; ingesting an `id` again replaces that conversation and its issues. Needs the permission to ingest conversations (the admin role). An unknown organization is not found (404). Requires the `admin` role in the organization. Budget: at most 4 SQL statements per request.
          */
         post: operations["ingestConversation"];
         delete?: never;
@@ -2949,7 +2949,7 @@ export interface paths {
         };
         /**
          * Get a conversation
-         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404). Requires the `read` role in the organization.
+         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getConversation"];
         put?: never;
@@ -2969,7 +2969,7 @@ export interface paths {
         };
         /**
          * List the conversation issues of an organization
-         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization.
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listConversationsIssues"];
         put?: never;
@@ -2989,7 +2989,7 @@ export interface paths {
         };
         /**
          * Get a conversation issue
-         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404). Requires the `read` role in the organization.
+         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
          */
         get: operations["getConversationsIssue"];
         put?: never;
@@ -3011,7 +3011,7 @@ export interface paths {
         put?: never;
         /**
          * Give users or teams a role on a space
-         * @description Gives each of `users` (members of the space's organization, guests included) and `teams` (of the organization) the role `role` on the space, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives each of `users` (members of the space's organization, guests included) and `teams` (of the organization) the role `role` on the space, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
          */
         post: operations["inviteToSpace"];
         delete?: never;
@@ -3029,7 +3029,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a space
-         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listUserPermissionsInSpace"];
         put?: never;
@@ -3052,14 +3052,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a user on a space
-         * @description Takes away the role given to the user on the space: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Takes away the role given to the user on the space: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         delete: operations["removeUserFromSpace"];
         options?: never;
         head?: never;
         /**
          * Change the role of a user on a space
-         * @description Gives the member `userId` the role `role` on the space (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives the member `userId` the role `role` on the space (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateUserPermissionInSpace"];
         trace?: never;
@@ -3073,7 +3073,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a space
-         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listTeamPermissionsInSpace"];
         put?: never;
@@ -3096,14 +3096,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a team on a space
-         * @description Takes away the role given to the team on the space: 205 when there was one, 204 when there was none. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Takes away the role given to the team on the space: 205 when there was one, 204 when there was none. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         delete: operations["removeTeamFromSpace"];
         options?: never;
         head?: never;
         /**
          * Change the role of a team on a space
-         * @description Gives the team `teamId` the role `role` on the space (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives the team `teamId` the role `role` on the space (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateTeamPermissionInSpace"];
         trace?: never;
@@ -3117,7 +3117,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a space
-         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listPermissionsAggregateInSpace"];
         put?: never;
@@ -3139,7 +3139,7 @@ export interface paths {
         put?: never;
         /**
          * Give users or teams a role on a collection
-         * @description Gives each of `users` (members of the collection's organization, guests included) and `teams` (of the organization) the role `role` on the collection (it reaches the spaces and collections inside it that are in-collection or inherit), replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives each of `users` (members of the collection's organization, guests included) and `teams` (of the organization) the role `role` on the collection (it reaches the spaces and collections inside it that are in-collection or inherit), replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         post: operations["inviteToCollection"];
         delete?: never;
@@ -3157,7 +3157,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a collection
-         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listUserPermissionsInCollection"];
         put?: never;
@@ -3180,14 +3180,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a user on a collection
-         * @description Takes away the role given to the user on the collection: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Takes away the role given to the user on the collection: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         delete: operations["removeUserFromCollection"];
         options?: never;
         head?: never;
         /**
          * Change the role of a user on a collection
-         * @description Gives the member `userId` the role `role` on the collection (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives the member `userId` the role `role` on the collection (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateUserPermissionInCollection"];
         trace?: never;
@@ -3201,7 +3201,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a collection
-         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listTeamPermissionsInCollection"];
         put?: never;
@@ -3224,14 +3224,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a team on a collection
-         * @description Takes away the role given to the team on the collection: 205 when there was one, 204 when there was none. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Takes away the role given to the team on the collection: 205 when there was one, 204 when there was none. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         delete: operations["removeTeamFromCollection"];
         options?: never;
         head?: never;
         /**
          * Change the role of a team on a collection
-         * @description Gives the team `teamId` the role `role` on the collection (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Gives the team `teamId` the role `role` on the collection (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
          */
         patch: operations["updateTeamPermissionInCollection"];
         trace?: never;
@@ -3245,7 +3245,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a collection
-         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404).
+         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["listPermissionsAggregateInCollection"];
         put?: never;
@@ -3267,7 +3267,7 @@ export interface paths {
         put?: never;
         /**
          * Give users or teams a role on a site
-         * @description Gives each of `users` (members of the site's organization, guests included) and `teams` (of the organization) the role `role` on the site, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. On a site, a grant raises the organization role for the operations on that site. Requires the `admin` role in the organization.
+         * @description Gives each of `users` (members of the site's organization, guests included) and `teams` (of the organization) the role `role` on the site, replacing any role they were given there before; `role: null` takes it away. Unknown users or teams: 404 naming the field, and nothing changes. On a site, a grant raises the organization role for the operations on that site. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         post: operations["inviteToSite"];
         delete?: never;
@@ -3285,7 +3285,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a site
-         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization.
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listUserPermissionsInSite"];
         put?: never;
@@ -3308,14 +3308,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a user on a site
-         * @description Takes away the role given to the user on the site: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role in the organization.
+         * @description Takes away the role given to the user on the site: 205 when there was one, 204 when there was none. Their other ways in (organization role, teams, collections) stay. Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["removeUserFromSite"];
         options?: never;
         head?: never;
         /**
          * Change the role of a user on a site
-         * @description Gives the member `userId` the role `role` on the site (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role in the organization.
+         * @description Gives the member `userId` the role `role` on the site (null takes it away). A user who is not a member of the organization: 404. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         patch: operations["updateUserPermissionInSite"];
         trace?: never;
@@ -3329,7 +3329,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a site
-         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization.
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listTeamPermissionsInSite"];
         put?: never;
@@ -3352,14 +3352,14 @@ export interface paths {
         post?: never;
         /**
          * Take away the role of a team on a site
-         * @description Takes away the role given to the team on the site: 205 when there was one, 204 when there was none. Requires the `admin` role in the organization.
+         * @description Takes away the role given to the team on the site: 205 when there was one, 204 when there was none. Requires the `admin` role in the organization. Budget: at most 3 SQL statements per request.
          */
         delete: operations["removeTeamFromSite"];
         options?: never;
         head?: never;
         /**
          * Change the role of a team on a site
-         * @description Gives the team `teamId` the role `role` on the site (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role in the organization.
+         * @description Gives the team `teamId` the role `role` on the site (null takes it away); every member of the team has it. A team of another organization: 404. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         patch: operations["updateTeamPermissionInSite"];
         trace?: never;
@@ -3373,7 +3373,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a site
-         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization.
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listPermissionsAggregateInSite"];
         put?: never;
@@ -3395,7 +3395,7 @@ export interface paths {
         put?: never;
         /**
          * Invite users in an organization
-         * @description Invites people by email. Each gets a one-time join link (also listed with the invite links, with its `email`: revoked with `deleteOrganizationInviteById`, expiring at `expiresAt`), mailed to them when the server has `SMTP_URL`; the links are returned whether or not the mail went out (`mail` says). Where the organization enforces `sso` (or `sso` is true), a person without an account is added at once as an SSO member and signs in through the organization's SAML provider (400 when it has none); an existing account still gets a link and joins signed in as itself. An account created by another organization's SSO sign-in is not invited (`failedSSOEmails`); a member already is not invited again (`alreadyMembers`). Requires the `admin` role in the organization.
+         * @description Invites people by email. Each gets a one-time join link (also listed with the invite links, with its `email`: revoked with `deleteOrganizationInviteById`, expiring at `expiresAt`), mailed to them when the server has `SMTP_URL`; the links are returned whether or not the mail went out (`mail` says). Where the organization enforces `sso` (or `sso` is true), a person without an account is added at once as an SSO member and signs in through the organization's SAML provider (400 when it has none); an existing account still gets a link and joins signed in as itself. An account created by another organization's SSO sign-in is not invited (`failedSSOEmails`); a member already is not invited again (`alreadyMembers`). Requires the `admin` role in the organization. Budget: at most 7 SQL statements per request.
          */
         post: operations["inviteUsersToOrganization"];
         delete?: never;
@@ -3413,13 +3413,13 @@ export interface paths {
         };
         /**
          * List the invite links of an organization
-         * @description The invite links of the organization that have not expired, oldest first. Requires the `admin` role in the organization.
+         * @description The invite links of the organization that have not expired, oldest first. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;
         /**
          * Create an invite link
-         * @description Creates an invite link to the organization (`role`), to a space (`space`, `level`) or to a collection (`collection`, `level`) of it, optionally expiring at `expiresAt`. An organization with `inviteLinks` false takes none (400); an unknown space or collection is 404, naming the field; an `expiresAt` in the past is 400. Requires the `admin` role in the organization.
+         * @description Creates an invite link to the organization (`role`), to a space (`space`, `level`) or to a collection (`collection`, `level`) of it, optionally expiring at `expiresAt`. An organization with `inviteLinks` false takes none (400); an unknown space or collection is 404, naming the field; an `expiresAt` in the past is 400. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         post: operations["createOrganizationInvite"];
         delete?: never;
@@ -3439,7 +3439,7 @@ export interface paths {
         put?: never;
         /**
          * Join an organization with an invite link
-         * @description Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), or an account created by another organization's SAML sign-in: 400. An invite by email (`inviteUsersToOrganization`) is used once, only by the account with its `email` (400 for another), whatever `inviteLinks` says; in an organization that enforces `sso` it makes the caller an SSO member, who signs in through the organization's SAML provider from then on. Open to any authenticated caller.
+         * @description Makes the caller a member of the organization with what the invite gives: its role (an invite to the organization), or the level on its space or collection, joining as a guest when not a member (an invite to content). A member keeps a stronger role than the invite's. Unknown or revoked: 404. Expired, an organization with `inviteLinks` false, or one that enforces `sso` (joined only through its SAML providers), or an account created by another organization's SAML sign-in: 400. An invite by email (`inviteUsersToOrganization`) is used once, only by the account with its `email` (400 for another), whatever `inviteLinks` says; in an organization that enforces `sso` it makes the caller an SSO member, who signs in through the organization's SAML provider from then on. Open to any authenticated caller. Budget: at most 8 SQL statements per request.
          */
         post: operations["joinOrganizationWithInvite"];
         delete?: never;

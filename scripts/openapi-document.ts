@@ -4,7 +4,7 @@ import { errorExamples, errorStatusNames } from '../contract/common.js';
 import { apiInfo, contractOperations, downloadOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { describeAccess } from '../contract/access.js';
 import { hoistConditionalFlags } from '../contract/conditional.js';
-import { errorsOf, type LinkOperation, type Operation } from '../contract/operation.js';
+import { describeStatementBudget, errorsOf, type LinkOperation, type Operation } from '../contract/operation.js';
 import { namedSchemas } from '../contract/zod.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
@@ -110,6 +110,7 @@ function registerOperation(registry: OpenAPIRegistry, operationId: string, op: O
     description: [
       op.description,
       describeAccess(op.access),
+      describeStatementBudget(op.statements),
       op.maxBodyBytes && `Request bodies may be up to ${op.maxBodyBytes / (1024 * 1024)} MiB (1 MiB elsewhere).`,
     ]
       .filter(Boolean)

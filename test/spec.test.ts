@@ -1,7 +1,8 @@
 // Checks the published document itself: every operation is complete and documented, every example
 // matches its schema, and every resource of the description is a named component.
 import { describe, expect, it } from 'vitest';
-import { downloadOperations } from '../contract/index.js';
+import { contractOperations, downloadOperations } from '../contract/index.js';
+import { describeStatementBudget } from '../contract/operation.js';
 import { routes } from '../generated/router.js';
 import { resolveRef, schemaProblems, spec, specOperations } from './support/spec.js';
 
@@ -97,6 +98,22 @@ describe('published document', () => {
     expect(flagged).toBeGreaterThan(50);
     // Extensions are allowed anywhere in a Schema Object; the flag is never set on anything but true.
     expect(JSON.stringify(spec)).not.toMatch(/"x-conditional":(?!true)/);
+  });
+
+  // Budgets are targets (docs/testing-behaviour.md): each operation declares one, a whole number of statements,
+  // and its published description states it; the harness fails any test request that goes over it.
+  it('gives every operation a statement budget, stated in its description', () => {
+    const problems: string[] = [];
+    for (const [operationId, op] of Object.entries(contractOperations) as [string, { statements?: unknown }][]) {
+      const statements = op.statements;
+      if (typeof statements !== 'number' || !Number.isInteger(statements) || statements < 1) {
+        problems.push(`${operationId}: no statement budget (\`statements\`)`);
+        continue;
+      }
+      const published = specOperations.find((o) => o.operationId === operationId);
+      if (!published?.operation.description?.includes(describeStatementBudget(statements))) problems.push(`${operationId}: budget not in its description`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('names every resource of the description as a component', () => {
