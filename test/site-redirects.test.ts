@@ -123,6 +123,26 @@ describe('site redirects', () => {
     const removed = await admin.api.put(base, { redirects: [{ source: '/a', destination: null }] });
     expect(removed.body.results[0].status).toBe('deleted');
     expect((await open(h.current, `${url}/a`)).status).toBe(404);
+    // Items see what the items before them in the same request did: a draft published over the live redirect
+    // it was made beside replaces it, a redirect created and deleted in one request leaves nothing.
+    const third = await admin.api.put(base, {
+      redirects: [
+        { source: '/e', destination: { kind: 'external', url: 'https://example.com/e1' } },
+        { source: '/e', intent: 'draft', destination: { kind: 'external', url: 'https://example.com/e2' } },
+        { source: '/e', intent: 'publish' },
+        { source: '/f', destination: { kind: 'external', url: 'https://example.com/f' } },
+        { source: '/f', destination: null },
+      ],
+    });
+    expect(third.status, JSON.stringify(third.body)).toBe(200);
+    expect(third.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'created', 'published', 'created', 'deleted']);
+    expect(third.body.results[2].id).toBe(third.body.results[1].id);
+    const listed = await admin.api.get(base);
+    expect(listed.status).toBe(200);
+    const bySource = listed.body.items.filter((r: { source: string }) => r.source === '/e' || r.source === '/f');
+    expect(bySource).toMatchObject([{ source: '/e', draft: false, id: third.body.results[1].id, destination: { kind: 'external', url: 'https://example.com/e2' } }]);
+    expect(bySource[0].updatedAt).toBeDefined();
+    expect((await open(h.current, `${url}/e`)).headers.location).toBe('https://example.com/e2');
     const member = await h.current.newMember(admin.organizationId, 'read');
     expect((await member.api.put(base, { redirects: [{ source: '/z', destination: null }] })).status).toBe(403);
     expect((await member.api.get(base)).status).toBe(200);

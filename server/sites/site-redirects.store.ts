@@ -1,7 +1,7 @@
 // The redirects of a site (contract/site-redirects.ts): stored rows, their API form, the checks of their
 // destinations (ids of this site; a `path` destination becomes the page it names), and which live redirect a
 // path follows. Where a destination leads is computed where the site's URLs are known (server/headless/).
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SiteRedirectInputDestination, siteRedirectOperations } from '../../contract/site-redirects.js';
 import type { components } from '../../generated/types.js';
@@ -10,6 +10,7 @@ import type { Ctx } from '../context.js';
 import { RefResolver } from '../content/ref-resolver.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
+import { runSql, sqlText } from '../db/sql-text.js';
 import { siteRedirects, siteSections, siteSpaces, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -186,29 +187,40 @@ export async function deleteSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteI
 }
 
 /** Each item on its own (an error in one leaves the others applied), in one transaction holding the site. */
+/**
+ * The upserts of one request, applied in order to the site's redirects of the sources they name, read in one
+ * statement and changed in memory (so an item sees what the items before it did), then written as at most
+ * three statements: the rows gone, the rows changed, the rows new. Before, each item read and wrote on its
+ * own (two statements a redirect). Deletes go first: a publish replaces the live row of its source, and the
+ * unique index on (site, draft, source) must never see both.
+ */
 export async function bulkUpsertSiteRedirects(ctx: Ctx, org: OrganizationGrant, siteId: string, body: BulkBody): Promise<{ results: BulkResult[] }> {
   return ctx.transaction(async (tx) => {
     const site = await requireSite(tx, org.organization.id, siteId, true);
+    const sources = [...new Set(body.redirects.map((item) => item.source))];
+    const before = sources.length === 0 ? [] : await tx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), inArray(siteRedirects.source, sources)));
+    const keyOf = (source: string, draft: boolean) => `${draft ? 'draft' : 'live'}\u0000${source}`;
+    const rows = new Map(before.map((row) => [keyOf(row.source, row.draft), row]));
+    const now = tx.now();
     const results: BulkResult[] = [];
-    const find = async (source: string, draft: boolean) =>
-      (await tx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, draft), eq(siteRedirects.source, source))))[0];
     for (const [i, item] of body.redirects.entries()) {
       const field = `body.redirects[${i}]`;
       if (item.intent === 'publish') {
-        const draft = await find(item.source, true);
+        const draft = rows.get(keyOf(item.source, true));
         if (!draft) {
           results.push({ status: 'error', source: item.source, draft: true, error: `No draft redirect from ${item.source} to publish` });
           continue;
         }
-        await tx.db.delete(siteRedirects).where(and(eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, false), eq(siteRedirects.source, item.source)));
-        await tx.db.update(siteRedirects).set({ draft: false, updatedAt: tx.now() }).where(eq(siteRedirects.id, draft.id));
+        rows.delete(keyOf(item.source, true));
+        rows.set(keyOf(item.source, false), { ...draft, draft: false, updatedAt: now });
         results.push({ status: 'published', source: item.source, draft: false, id: draft.id });
         continue;
       }
       const draft = item.intent === 'draft';
-      const existing = await find(item.source, draft);
+      const key = keyOf(item.source, draft);
+      const existing = rows.get(key);
       if (item.destination === null) {
-        if (existing) await tx.db.delete(siteRedirects).where(eq(siteRedirects.id, existing.id));
+        rows.delete(key);
         results.push({ status: 'deleted', source: item.source, draft });
         continue;
       }
@@ -221,20 +233,44 @@ export async function bulkUpsertSiteRedirects(ctx: Ctx, org: OrganizationGrant, 
         continue;
       }
       if (existing) {
-        await tx.db
-          .update(siteRedirects)
-          .set({ destination, captureWildcard: item.captureWildcard, ...(item.permanent !== undefined && { permanent: item.permanent }), updatedAt: tx.now() })
-          .where(eq(siteRedirects.id, existing.id));
+        rows.set(key, { ...existing, destination, captureWildcard: item.captureWildcard, ...(item.permanent !== undefined && { permanent: item.permanent }), updatedAt: now });
         results.push({ status: 'updated', source: item.source, draft, id: existing.id });
       } else {
-        const now = tx.now();
         const id = newId('srd', now.getTime());
-        await tx.db.insert(siteRedirects).values({ id, siteId: site.id, source: item.source, draft, captureWildcard: item.captureWildcard, permanent: item.permanent ?? false, destination, createdAt: now });
+        rows.set(key, { id, siteId: site.id, source: item.source, draft, captureWildcard: item.captureWildcard, permanent: item.permanent ?? false, destination, createdAt: now, updatedAt: null });
         results.push({ status: 'created', source: item.source, draft, id });
       }
     }
+    await writeRedirectChanges(tx, before, [...rows.values()]);
     return { results };
   });
+}
+
+/** Writes the difference between the rows read (`before`) and what they became (`after`), in three statements at most. */
+async function writeRedirectChanges(tx: Ctx, before: SiteRedirectRow[], after: SiteRedirectRow[]): Promise<void> {
+  const kept = new Map(after.map((row) => [row.id, row]));
+  const was = new Map(before.map((row) => [row.id, row]));
+  const gone = before.filter((row) => !kept.has(row.id)).map((row) => row.id);
+  const changed = after.filter((row) => was.has(row.id) && row !== was.get(row.id));
+  const added = after.filter((row) => !was.has(row.id));
+  if (gone.length > 0) await tx.db.delete(siteRedirects).where(inArray(siteRedirects.id, gone));
+  if (changed.length > 0) {
+    const values = changed.map((row) => ({
+      id: row.id,
+      draft: row.draft,
+      destination: row.destination,
+      capture_wildcard: row.captureWildcard,
+      permanent: row.permanent,
+      updated_at: row.updatedAt?.toISOString() ?? null,
+    }));
+    await runSql(
+      tx.db,
+      sqlText`UPDATE site_redirects AS r SET draft = v.draft, destination = v.destination, capture_wildcard = v.capture_wildcard, permanent = v.permanent, updated_at = v.updated_at
+        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(id text, draft boolean, destination jsonb, capture_wildcard boolean, permanent boolean, updated_at timestamptz)
+        WHERE r.id = v.id`,
+    );
+  }
+  if (added.length > 0) await tx.db.insert(siteRedirects).values(added);
 }
 
 /** The live redirects of a site, for matching. */
