@@ -105,7 +105,7 @@ export async function hydrateSubtree(db: Db, content: RevisionContent, page: Sto
 }
 
 /**
- * The pages as a revision stores them: each Document replaced by its hash, and the Documents not yet stored
+ * The pages as a revision stores them: each Document replaced by its hash, and the Documents the database lacks
  * (new or edited ones) as `"hash":Document` JSON entries for content_documents. A page that was never hydrated
  * keeps its `documentHash`; legacy Markdown pages keep their Markdown and keys.
  */

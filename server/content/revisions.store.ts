@@ -36,7 +36,7 @@ export interface StoredRevision {
   createdAt: Date;
   content: RevisionContent;
   git?: RevisionGit;
-  /** The space the row belongs to; absent for the empty revision of a space (no row yet). */
+  /** The space the row belongs to; absent for the empty revision of a space (a space nobody has written to has no row). */
   spaceId?: string;
 }
 
@@ -191,7 +191,7 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, 
 
 /**
  * The revision's content as its row stores it (pages in chunks, Documents by hash), the same content as
- * pages for the cache, and the Documents and chunks not stored yet as one `{hash: value}` JSON object.
+ * pages for the cache, and the Documents and chunks the database lacks as one `{hash: value}` JSON object.
  */
 function storable(revision: { content: RevisionContent }) {
   const { pages, newDocuments } = storablePages(revision.content.pages);

@@ -1,5 +1,5 @@
 // The one-time join link of an invitation by email, outside /v1 and without a bearer token (the person
-// has no account yet). GET shows the invitation and never uses it (mail scanners and link previewers send
+// invited has no account before it). GET shows the invitation and never uses it (mail scanners and link previewers send
 // GETs); POST uses it: a new account, a member with the invite's role, and an access token shown once.
 // The secret travels in the query string or the body, never in a path: the request log writes neither.
 import express, { Router } from 'express';

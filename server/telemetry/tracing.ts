@@ -36,7 +36,7 @@ import { statementSpanName, summarizeStatement } from './statement-summary.js';
 export interface Tracing {
   requests: RequestTracer;
   queries: QueryTracer;
-  /** Sends the spans not yet sent, then stops. */
+  /** Sends the spans still held in the batch, then stops. */
   shutdown(): Promise<void>;
 }
 
