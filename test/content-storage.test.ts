@@ -7,20 +7,9 @@ import { contentRevisions } from '../server/db/schema/index.js';
 import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
 import { useHarness, type Account } from './support/harness.js';
 
+import { mergeChanges as merge, ok } from './support/content-writes.js';
+
 const h = useHarness();
-
-async function ok(res: Promise<{ status: number; body: any }> | { status: number; body: any }, status = 200) {
-  const answer = await res;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
-
-async function merge(admin: Account, spaceId: string, changes: unknown[]) {
-  const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  const done = await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }));
-  await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`));
-  return done;
-}
 
 const storedValues = async () => Number(((await h.current.db.execute(sql`SELECT count(*)::int AS n FROM content_documents`)) as unknown as { rows: { n: number }[] }).rows[0].n);
 

@@ -9,21 +9,9 @@ import { publish } from './published-support.js';
 import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
 import { forgetRevision } from '../server/content/revisions.store.js';
 
+import { mergeChanges as merge, ok } from './support/content-writes.js';
+
 const h = useHarness();
-
-async function ok(res: Promise<{ status: number; body: any }>, status = 200) {
-  const answer = await res;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
-
-/** Applies `changes` through a change request of the space, merged; answers what the changes did. */
-async function merge(admin: Account, spaceId: string, changes: unknown[]) {
-  const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  const done = await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }));
-  await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`));
-  return done;
-}
 
 const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
 const paragraph = (...nodes: object[]) => ({ object: 'block', type: 'paragraph', nodes });

@@ -11,21 +11,9 @@ import { drainOpenAPIJobs, petstoreYaml } from './support/matrix/openapi.js';
 import { plantReusableContent } from './support/matrix/headless-reads.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 
+import { mergeChanges as merge, ok } from './support/content-writes.js';
+
 const h = useHarness();
-
-async function ok(res: Promise<{ status: number; body: any }> | { status: number; body: any }, status = 200) {
-  const answer = await res;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
-
-/** Applies `changes` to the space through a change request, merged. */
-async function merge(admin: Account, spaceId: string, changes: unknown[]) {
-  const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
-  const done = await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes }));
-  await ok(admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/merge`));
-  return done;
-}
 
 /** A space with "Getting started" > "Quickstart" and a file, merged; then Quickstart rewritten and merged again. */
 async function twoRevisions() {

@@ -4,13 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Account } from './support/harness.js';
 
-const h = useHarness();
+import { ok } from './support/content-writes.js';
 
-async function ok(res: Promise<{ status: number; body: any }>, status = 200) {
-  const answer = await res;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
+const h = useHarness();
 
 async function draft(admin: Account, spaceId: string, changes: unknown[]) {
   const cr = await ok(admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' }), 201);
