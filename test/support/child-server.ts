@@ -44,7 +44,21 @@ export async function freePort(): Promise<number> {
  */
 export async function startChildServer(
   env: Record<string, string>,
-  { port, waitForListening = true, freshDataDir = false }: { port?: number; waitForListening?: boolean; freshDataDir?: boolean } = {},
+  options: { port?: number; waitForListening?: boolean; freshDataDir?: boolean } = {},
+): Promise<ChildServer> {
+  try {
+    return await startOnce(env, options);
+  } catch (error) {
+    // The port was free when freePort asked, but another process of the suite may take it before the child
+    // listens (seen once in a CI run): a port we chose is chosen again, once.
+    if (options.port !== undefined || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    return startOnce(env, options);
+  }
+}
+
+async function startOnce(
+  env: Record<string, string>,
+  { port, waitForListening = true, freshDataDir = false }: { port?: number; waitForListening?: boolean; freshDataDir?: boolean },
 ): Promise<ChildServer> {
   const chosen = port ?? (await freePort());
   if (env.DATA_DIR && !freshDataDir && readdirSync(env.DATA_DIR).length === 0) execFileSync('tar', ['xf', inject('pgliteTemplate'), '-C', env.DATA_DIR]);
