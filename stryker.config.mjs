@@ -18,6 +18,7 @@ export default {
     'server/auth/access.ts:108-110',
     'server/conditions/*.ts',
     'server/content/merge.ts',
+    'server/content/page-diff.ts',
     'server/content/merge-blocks.ts',
     'server/content/apply-changes.ts',
     'server/change-requests/merge-rules.ts',

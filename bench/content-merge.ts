@@ -8,10 +8,12 @@
 // 500-block page of the large space, in the `document` and `markdown` formats.
 //
 //   npx tsx bench/content-merge.ts [--storage pglite|postgres|both] [--pages 200] [--changes 50] [--rounds 5]
-//                                  [--large-pages 5000] [--reads 5]
+//                                  [--large-pages 5000] [--merge-rounds 15] [--reads 5] [--profile DIR]
 //
 // Results: bench/results/content-merge.json (the median and the worst of the rounds, each on a fresh space).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -28,14 +30,17 @@ const { values: opts } = parseArgs({
     changes: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '5' },
     'large-pages': { type: 'string', default: '5000' },
+    'merge-rounds': { type: 'string', default: '15' },
     reads: { type: 'string', default: '5' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    profile: { type: 'string' },
   },
 });
 const pageCount = Number(opts.pages);
 const changeCount = Number(opts.changes);
 const rounds = Number(opts.rounds);
 const largePages = Number(opts['large-pages']);
+const mergeRounds = Number(opts['merge-rounds']);
 const reads = Number(opts.reads);
 const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
 
@@ -67,8 +72,29 @@ async function openStorage(kind: string): Promise<{ database: Database; dispose:
   return createScratchDatabase(opts['pg-url']!, { prefix: 'bench_merge' });
 }
 
+/** CPU profiles of this process, one per large one-page merge, written to --profile DIR as merge-<round>.cpuprofile. */
+let profileSession: Session | undefined;
+async function startProfile() {
+  if (!profileSession) {
+    profileSession = new Session();
+    profileSession.connect();
+    await profileSession.post('Profiler.enable');
+    await profileSession.post('Profiler.setSamplingInterval', { interval: 50 });
+  }
+  const session = profileSession;
+  await session.post('Profiler.start');
+  return {
+    stop: async (round: number) => {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(opts.profile!, { recursive: true });
+      writeFileSync(path.join(opts.profile!, `merge-${round}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (ms: number) => Math.round(ms);
+/** To a tenth of a millisecond: the one-page merges take a few, and whole milliseconds made their ratio jump. */
+const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function run(kind: string) {
   const { database, dispose } = await openStorage(kind);
@@ -123,7 +149,7 @@ async function run(kind: string) {
     const stats = (xs: number[]) => ({ medianMs: round(median(xs)), maxMs: round(Math.max(...xs)), runsMs: xs.map(round) });
 
     // A merge touching one page, on a space of `size` pages: the space edits its last paragraph, the change
-    // request its second (so the page is merged block by block); `rounds` merges on the same space.
+    // request its second (so the page is merged block by block); `merge-rounds` merges on the same space.
     const onePageMerge = async (size: number) => {
       const space = (await call('POST', `/orgs/${organization.id}/spaces`, { title: `Bench ${size}` })).body;
       const seed = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Seed' })).body;
@@ -134,14 +160,16 @@ async function run(kind: string) {
       }
       await call('POST', `/spaces/${space.id}/change-requests/${seed.id}/merge`);
       const times: number[] = [];
-      for (let r = 0; r < rounds; r++) {
+      for (let r = 0; r < mergeRounds; r++) {
         const ours = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Ours' })).body;
         const theirs = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Theirs' })).body;
         const id = ids[r];
         await batch(space.id, theirs.id, [{ operation: 'update_page', page: id, document: { markdown: pageMarkdown(size, r, { 4: `Last paragraph, edited in the space (${r}).` }) } }]);
         await call('POST', `/spaces/${space.id}/change-requests/${theirs.id}/merge`);
         await batch(space.id, ours.id, [{ operation: 'update_page', page: id, document: { markdown: pageMarkdown(size, r, { 1: `Second paragraph, edited in the change request (${r}).` }) } }]);
+        const profiling = opts.profile && size === largePages ? await startProfile() : undefined;
         times.push((await call('POST', `/spaces/${space.id}/change-requests/${ours.id}/merge`)).ms);
+        if (profiling) await profiling.stop(r);
         const check = (await call('GET', `/spaces/${space.id}/content/page/${id}?format=markdown`)).body.markdown as string;
         if (!check.includes('edited in the space') || !check.includes('edited in the change request')) throw new Error('the one-page merge lost an edit');
       }

@@ -7,6 +7,7 @@
 import { Conflict } from '../errors.js';
 import { blockSignature } from './block-keys.js';
 import { mergeBlockTree } from './merge-blocks.js';
+import { listDifference } from './page-diff.js';
 import { pageDocument, setPageDocument } from './page-content.js';
 import type { RevisionContent, StoredPage } from './revision-content.js';
 
@@ -139,53 +140,50 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
 }
 
 /**
- * The ids of the pages where `side` may differ from `base`: its pages that are not the base's very objects
- * (edited, moved, new), and the base's pages it no longer has. Unchanged pages are shared objects between
- * revisions read from the cache (revisions.store.ts `loadContents`), so on a large space this is a walk with
- * a set lookup per page, and everything after it (the comparisons, the merge) follows the change, not the
- * space. Pages that are equal without being the same objects are in the list, and compared as before.
+ * The pages a merge compares: those where either side may differ from the base (page-diff.ts, by object
+ * identity), each side's by id (absent: the side does not hold it), and the index in the base's list of each
+ * base page among them. Unchanged pages are shared objects between revisions read from the cache
+ * (revisions.store.ts `loadContents`), so on a large space finding them is a walk comparing references, and
+ * everything after it (the comparisons, the merge) follows the change, not the space.
  */
-function idsMaybeChanged(baseObjects: Set<StoredPage>, base: StoredPage[], side: StoredPage[]): Set<string> {
-  const ids = new Set<string>();
-  let kept = 0;
-  for (const page of side) {
-    if (baseObjects.has(page)) kept++;
-    else ids.add(page.id);
-  }
-  if (kept < base.length) {
-    // Some base pages are not on this side as they were: deleted, or changed (already listed).
-    const onSide = new Set(side.map((p) => p.id));
-    for (const page of base) if (!onSide.has(page.id)) ids.add(page.id);
-  }
-  return ids;
+export interface ComparedPages {
+  /** The base's ids first (in its order), then the new ids of theirs, then of ours, each in its side's order. */
+  ids: Set<string>;
+  base: Map<string, StoredPage>;
+  theirs: Map<string, StoredPage>;
+  ours: Map<string, StoredPage>;
+  baseIndex: Map<string, number>;
 }
 
-/** The ids of the pages where either side may differ from the base (the only ones a merge compares). */
-export function pagesToMerge(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): Set<string> {
-  const baseObjects = new Set(base.pages);
-  return new Set([...idsMaybeChanged(baseObjects, base.pages, theirs.pages), ...idsMaybeChanged(baseObjects, base.pages, ours.pages)]);
+export function comparePages(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent): ComparedPages {
+  const sides = [listDifference(base.pages, theirs.pages), listDifference(base.pages, ours.pages)];
+  const baseIndex = new Map<string, number>();
+  for (const j of [...sides[0].base, ...sides[1].base].sort((a, b) => a - b)) baseIndex.set(base.pages[j].id, j);
+  const ids = new Set([...baseIndex.keys(), ...sides[0].side.map((p) => p.id), ...sides[1].side.map((p) => p.id)]);
+  const baseById = new Map([...baseIndex].map(([id, j]) => [id, base.pages[j]]));
+  // A side's page: the one it lists; else none when it did not keep the base's page; else the base's page itself.
+  const [theirsById, oursById] = sides.map((side) => {
+    const listed = byId(side.side);
+    const notKept = new Set(side.base.map((j) => base.pages[j].id));
+    const byIdOnSide = new Map<string, StoredPage>();
+    for (const id of ids) {
+      const page = listed.get(id) ?? (notKept.has(id) ? undefined : baseById.get(id));
+      if (page) byIdOnSide.set(id, page);
+    }
+    return byIdOnSide;
+  });
+  return { ids, base: baseById, theirs: theirsById, ours: oursById, baseIndex };
 }
 
 /**
- * The pages of the three sides by id, among `ids` (pagesToMerge's, computed here when not given: a caller
- * that computed them before giving pages their own copies passes them on, since only pages of that set were
- * copied).
+ * The pages a merge reads the content of: those changed on both sides since the base (compared as stored, a
+ * Document by its hash) whose content both sides changed. The others are taken whole from one side, so a
+ * merge needs only these pages' Documents (merge-revisions.ts).
  */
-function pagesToCompare(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, ids = pagesToMerge(base, theirs, ours)) {
-  const only = (pages: StoredPage[]) => new Map(pages.filter((p) => ids.has(p.id)).map((p) => [p.id, p]));
-  return { ids, base: only(base.pages), theirs: only(theirs.pages), ours: only(ours.pages) };
-}
-
-/**
- * The pages a merge of these contents reads the content of: those changed on both sides since the base
- * (compared as stored, a Document by its hash) whose content both sides changed. The others are taken whole
- * from one side, so a merge needs only these pages' Documents (merge-revisions.ts).
- */
-export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, toMerge?: Set<string>): Set<string> {
-  const { ids: candidates, base: b, theirs: t, ours: o } = pagesToCompare(base, theirs, ours, toMerge);
+export function pagesChangedOnBothSides(compared: ComparedPages): Set<string> {
   const ids = new Set<string>();
-  for (const id of candidates) {
-    const [bp, tp, op] = [b.get(id), t.get(id), o.get(id)];
+  for (const id of compared.ids) {
+    const [bp, tp, op] = [compared.base.get(id), compared.theirs.get(id), compared.ours.get(id)];
     if (same(tp, op) || same(bp, op) || same(bp, tp)) continue;
     if (bp && tp && op && contentByHash(bp, tp, op) !== undefined) continue;
     ids.add(id);
@@ -194,34 +192,48 @@ export function pagesChangedOnBothSides(base: RevisionContent, theirs: RevisionC
 }
 
 /**
- * The merged page list: the pages no side changed stay as they are, in the base's order; the others are
- * merged by mergeMaps (after the base's pages, the new ones of theirs, then of ours, as mergeMaps orders them).
+ * The merged page list: the pages no side changed stay as they are, in the base's order, with the merged
+ * ones in their base's place; then the new ones, of theirs and then of ours (the order of `compared.ids`).
+ * Also returns the merged pages by id.
  */
-function mergePages(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, conflicts: string[], toMerge?: Set<string>): StoredPage[] {
-  const compared = pagesToCompare(base, theirs, ours, toMerge);
+function mergePages(base: RevisionContent, compared: ComparedPages, conflicts: string[]) {
   const merged = mergeMaps(compared.base, compared.theirs, compared.ours, conflicts, mergePage);
-  const pages: StoredPage[] = [];
-  for (const page of base.pages) {
-    if (!compared.ids.has(page.id)) pages.push(page);
-    else if (merged.has(page.id)) pages.push(merged.get(page.id)!);
+  const pages: (StoredPage | undefined)[] = base.pages.slice();
+  let deleted = false;
+  for (const [id, j] of compared.baseIndex) {
+    pages[j] = merged.get(id);
+    if (!pages[j]) deleted = true;
   }
-  for (const [id, page] of merged) if (!compared.base.has(id)) pages.push(page);
-  return pages;
+  const kept = deleted ? pages.filter((p): p is StoredPage => p !== undefined) : (pages as StoredPage[]);
+  for (const [id, page] of merged) if (!compared.baseIndex.has(id)) kept.push(page);
+  return { pages: kept, merged };
+}
+
+/**
+ * The merged pages whose parent is not in the merge: a compared page's parent deleted on one side while the
+ * other side put a page under it. Each side is a whole tree (every writer keeps it so), which spares checking
+ * the others: a page no side changed keeps a parent no side deleted (a side deleting a page deletes its
+ * subpages, so they are compared), and a compared page whose parent no side changed took its parent from a
+ * side that holds that parent as the base does.
+ */
+function orphansOf(compared: ComparedPages, merged: Map<string, StoredPage>): string[] {
+  const orphans: string[] = [];
+  for (const [id, page] of merged) {
+    if (page.parent !== null && compared.ids.has(page.parent) && !merged.has(page.parent)) orphans.push(id);
+  }
+  return orphans;
 }
 
 /**
  * `ours` (a change request) merged with `theirs` (the space) from their common `base`. Throws Conflict,
- * naming the page and the block or field, when they cannot be merged (see the top of the file). `toMerge`:
- * pagesToMerge's ids, when the caller has them.
+ * naming the page and the block or field, when they cannot be merged (see the top of the file). `compared`:
+ * comparePages's answer, when the caller has it (merge-revisions.ts gives some of its pages their Documents).
  */
-export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, toMerge?: Set<string>): RevisionContent {
+export function mergeContent(base: RevisionContent, theirs: RevisionContent, ours: RevisionContent, compared = comparePages(base, theirs, ours)): RevisionContent {
   const conflicts: string[] = [];
-  const pages = mergePages(base, theirs, ours, conflicts, toMerge);
-  const ids = new Set(pages.map((p) => p.id));
-  const orphans = pages.filter((p) => p.parent !== null && !ids.has(p.parent));
-  if (orphans.length > 0) {
-    throw new Conflict(`Pages whose parent page was deleted on the other side: ${orphans.map((p) => p.id).join(', ')}`);
-  }
+  const { pages, merged } = mergePages(base, compared, conflicts);
+  const orphans = orphansOf(compared, merged);
+  if (orphans.length > 0) throw new Conflict(`Pages whose parent page was deleted on the other side: ${orphans.join(', ')}`);
   const files = mergeMaps(byId(base.files), byId(theirs.files), byId(ours.files), conflicts);
   const variables = mergeMaps(new Map(Object.entries(base.variables)), new Map(Object.entries(theirs.variables)), new Map(Object.entries(ours.variables)), conflicts);
   const reusable = mergeMaps(byId(base.reusableContents), byId(theirs.reusableContents), byId(ours.reusableContents), conflicts);

@@ -32,18 +32,37 @@ export function registerChunks(chunks: readonly Chunk[]): void {
   for (const chunk of chunks) if (chunk.pages.length > 0) known.set(chunk.pages[0], chunk);
 }
 
-function split(pages: StoredPage[]): StoredPage[][] {
-  const chunks: StoredPage[][] = [];
-  let current: StoredPage[] = [];
-  for (const page of pages) {
-    current.push(page);
-    if (endsChunk(page.id)) {
-      chunks.push(current);
-      current = [];
+/**
+ * The pages cut at chunk boundaries. Where a chunk known to be stored starts, with the same page objects, it
+ * is taken whole without hashing its ids: it was cut by this same rule, so it holds no boundary but its last
+ * page (or it ended its list, and then it is taken only at the end of this one). A write that changed one page
+ * of a large space so hashes the ids of one chunk, and compares references for the rest.
+ */
+function split(pages: StoredPage[]): (StoredPage[] | Chunk)[] {
+  const chunks: (StoredPage[] | Chunk)[] = [];
+  let i = 0;
+  while (i < pages.length) {
+    const was = known.get(pages[i]);
+    if (was && startsWith(pages, i, was.pages)) {
+      const end = i + was.pages.length;
+      if (end === pages.length || endsChunk(pages[end - 1].id)) {
+        chunks.push(was);
+        i = end;
+        continue;
+      }
     }
+    const start = i;
+    while (i < pages.length && !endsChunk(pages[i++].id));
+    chunks.push(pages.slice(start, i));
   }
-  if (current.length > 0) chunks.push(current);
   return chunks;
+}
+
+/** Whether `pages` holds the very objects `chunk` at `from`. */
+function startsWith(pages: StoredPage[], from: number, chunk: StoredPage[]): boolean {
+  if (from + chunk.length > pages.length) return false;
+  for (let k = 0; k < chunk.length; k++) if (pages[from + k] !== chunk[k]) return false;
+  return true;
 }
 
 /**
@@ -52,15 +71,14 @@ function split(pages: StoredPage[]): StoredPage[][] {
  */
 export function storableChunks(pages: StoredPage[]): { chunks: Chunk[]; newChunks: string[] } {
   const newChunks: string[] = [];
-  const chunks = split(pages).map((chunkPages): Chunk => {
-    const was = known.get(chunkPages[0]);
-    if (was && was.pages.length === chunkPages.length && was.pages.every((p, i) => p === chunkPages[i])) return was;
-    const json = JSON.stringify(chunkPages);
+  const chunks = split(pages).map((piece): Chunk => {
+    if (!Array.isArray(piece)) return piece;
+    const json = JSON.stringify(piece);
     const hash = hashDocumentJson(json);
     newChunks.push(`${JSON.stringify(hash)}:${json}`);
     // Cached so the next read of this revision in this process needs no query (not registered: see `known`).
     if (!isCached(hash)) cacheStored(hash, json);
-    return { hash, pages: chunkPages };
+    return { hash, pages: piece };
   });
   return { chunks, newChunks };
 }

@@ -103,6 +103,24 @@ describe('mergeContent', () => {
     expect(refusal(base, theirs, two)).toBe('Pages whose parent page was deleted on the other side: c1, c2');
   });
 
+  it('merges sides that share their unchanged page objects with the base, as revisions read from the cache do', () => {
+    const shared = Array.from({ length: 300 }, (_, i) => page(`p${i}`, i >= 200 ? { parent: 'p199' } : {}));
+    const start = content(shared);
+    // Theirs edits p10 and deletes p50; ours edits p20, adds a page after p100 and moves p250 to the top level.
+    const theirs = content(shared.map((pg) => (pg.id === 'p10' ? page('p10', { title: 'Theirs' }) : pg)).filter((pg) => pg.id !== 'p50'));
+    const added = page('new', { parent: 'p100' });
+    const oursPages = shared.flatMap((pg) => (pg.id === 'p20' ? [page('p20', { title: 'Ours' })] : pg.id === 'p100' ? [pg, added] : pg.id === 'p250' ? [page('p250', { parent: null })] : [pg]));
+    const merged = mergeContent(start, theirs, content(oursPages)).pages;
+    expect(merged.map((pg) => pg.id)).toEqual([...shared.map((pg) => pg.id).filter((id) => id !== 'p50'), 'new']);
+    const byIdMerged = new Map(merged.map((pg) => [pg.id, pg]));
+    expect([byIdMerged.get('p10')!.title, byIdMerged.get('p20')!.title, byIdMerged.get('p250')!.parent, byIdMerged.get('new')!.parent]).toEqual(['Theirs', 'Ours', null, 'p100']);
+    // The pages no side changed are the base's very objects.
+    expect(merged.filter((pg) => shared.includes(pg)).length).toBe(296);
+    // A page put under one the other side deleted is refused, the shared pages around it notwithstanding.
+    const under50 = shared.flatMap((pg) => (pg.id === 'p49' ? [pg, page('child', { parent: 'p50' })] : [pg]));
+    expect(refusal(start, theirs, content(under50))).toBe('Pages whose parent page was deleted on the other side: child');
+  });
+
   it('refuses files, variables and reusable contents changed on both sides, listing them', () => {
     const theirs = content(base.pages, { files: [file('f1', 'a.txt')], variables: { v: '2' }, reusableContents: [{ id: 'r', title: 'R1' }] });
     const ours = content(base.pages, { files: [file('f1', 'b.txt')], variables: { v: '3' }, reusableContents: [{ id: 'r', title: 'R2' }] });
