@@ -2,7 +2,7 @@
 // changed on one side, pages merged field by field and block by block, and each refusal's wording.
 import { describe, expect, it } from 'vitest';
 import { Conflict } from '../../server/errors.js';
-import { mergeContent } from '../../server/content/merge.js';
+import { comparePages, mergeContent, pagesChangedOnBothSides } from '../../server/content/merge.js';
 import type { Block } from '../../server/content/markdown-document.js';
 import type { RevisionContent, StoredPage } from '../../server/content/revision-content.js';
 
@@ -119,6 +119,63 @@ describe('mergeContent', () => {
     // A page put under one the other side deleted is refused, the shared pages around it notwithstanding.
     const under50 = shared.flatMap((pg) => (pg.id === 'p49' ? [pg, page('child', { parent: 'p50' })] : [pg]));
     expect(refusal(start, theirs, content(under50))).toBe('Pages whose parent page was deleted on the other side: child');
+  });
+
+  it("tells by Document hashes which side a page's content comes from, and which pages need their Documents", () => {
+    const hashed = (id: string, hash: string, over: Partial<StoredPage> = {}) => page(id, { document: undefined, documentHash: hash, ...over });
+    const ids = ['same', 'theirs', 'ours', 'alike', 'both', 'one-side'];
+    const start = content(ids.map((id) => hashed(id, 'h0')));
+    const theirs = content([
+      hashed('same', 'h0', { title: 'T' }), // both changed fields only
+      hashed('theirs', 'h1'), // only theirs changed the content
+      hashed('ours', 'h0', { title: 'T' }), // only ours changed the content
+      hashed('alike', 'h1', { title: 'T' }), // both made the same content
+      hashed('both', 'h1', { title: 'T' }), // both changed the content differently
+      start.pages[5],
+    ]);
+    const ours = content([
+      hashed('same', 'h0', { hidden: true }),
+      hashed('theirs', 'h0', { hidden: true }),
+      hashed('ours', 'h2', { hidden: true }),
+      hashed('alike', 'h1', { hidden: true }),
+      hashed('both', 'h2', { hidden: true }),
+      hashed('one-side', 'h2'),
+    ]);
+    expect([...pagesChangedOnBothSides(comparePages(start, theirs, ours))]).toEqual(['both']);
+    // Without the page whose content both changed (merged block by block, so it needs its Documents):
+    const without = (c: RevisionContent) => content(c.pages.filter((pg) => pg.id !== 'both'));
+    const merged = mergeContent(without(start), without(theirs), without(ours)).pages;
+    expect(merged.map((pg) => [pg.id, pg.documentHash, pg.title, pg.hidden])).toEqual([
+      ['same', 'h0', 'T', true],
+      ['theirs', 'h1', 'THEIRS', true],
+      ['ours', 'h2', 'T', true],
+      ['alike', 'h1', 'T', true],
+      ['one-side', 'h2', 'ONE-SIDE', false],
+    ]);
+    expect(merged.every((pg) => pg.document === undefined)).toBe(true);
+  });
+
+  it('lists the pages left without their parent in the order of the base', () => {
+    // Theirs deletes `gone` and retitles p9; ours moves p9 and p3 under `gone`.
+    const start = content([page('gone'), ...Array.from({ length: 10 }, (_, i) => page(`p${i}`))]);
+    const theirs = content(start.pages.filter((pg) => pg.id !== 'gone').map((pg) => (pg.id === 'p9' ? page('p9', { title: 'Nine' }) : pg)));
+    const ours = content(start.pages.map((pg) => (pg.id === 'p3' || pg.id === 'p9' ? page(pg.id, { parent: 'gone' }) : pg)));
+    expect(refusal(start, theirs, ours)).toBe('Pages whose parent page was deleted on the other side: p3, p9');
+  });
+
+  it('compares nested records by value whatever their key order, arrays by order, null apart from absent', () => {
+    const start = content([], { variables: { v: { a: 1, b: [1, 2], c: { d: 'x', e: null } } as never, w: '1' } });
+    const reordered = content([], { variables: { v: { c: { e: null, d: 'x' }, b: [1, 2], a: 1 } as never, w: '1' } });
+    const oursChange = content([], { variables: { v: { a: 2, b: [1, 2], c: { d: 'x', e: null } } as never, w: '1' } });
+    expect(mergeContent(start, reordered, oursChange).variables.v).toEqual({ a: 2, b: [1, 2], c: { d: 'x', e: null } });
+    const swapped = content([], { variables: { v: { a: 1, b: [2, 1], c: { d: 'x', e: null } } as never, w: '1' } });
+    expect(refusal(start, swapped, oursChange)).toBe('Files, variables or reusable contents changed on both sides: v');
+    const absent = content([], { variables: { v: { a: 1, b: [1, 2], c: { d: 'x' } } as never, w: '1' } });
+    expect(refusal(start, absent, oursChange)).toBe('Files, variables or reusable contents changed on both sides: v');
+    const undefinedKey = content([], { variables: { v: { a: 1, b: [1, 2], c: { d: 'x', e: null }, f: undefined } as never, w: '1' } });
+    expect(mergeContent(start, undefinedKey, oursChange).variables.v).toEqual({ a: 2, b: [1, 2], c: { d: 'x', e: null } });
+    const stringVsNumber = content([], { variables: { v: { a: '1', b: [1, 2], c: { d: 'x', e: null } } as never, w: '1' } });
+    expect(refusal(start, stringVsNumber, oursChange)).toBe('Files, variables or reusable contents changed on both sides: v');
   });
 
   it('refuses files, variables and reusable contents changed on both sides, listing them', () => {

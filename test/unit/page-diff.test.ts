@@ -62,6 +62,22 @@ describe('listDifference', () => {
     const deleted = [...base.slice(0, 4000), ...base.slice(4001)];
     expect(listDifference(base, deleted)).toEqual({ side: [], base: [4000] });
     expect(listDifference(base, base)).toEqual({ side: [], base: [] });
+    const twoReplaced = [...base];
+    twoReplaced[300] = { id: 300 };
+    twoReplaced[301] = { id: 301 };
+    expect(listDifference(base, twoReplaced)).toEqual({ side: [twoReplaced[300], twoReplaced[301]], base: [300, 301] });
+    const movedFar = [...base.slice(0, 10), ...base.slice(11, 4001), base[10], ...base.slice(4001)];
+    expect(listDifference(base, movedFar)).toEqual({ side: [base[10]], base: [10] });
+    const twoInserted = [...base.slice(0, 9), { id: -2 }, { id: -3 }, ...base.slice(9)];
+    expect(listDifference(base, twoInserted)).toEqual({ side: [twoInserted[9], twoInserted[10]], base: [] });
+    const eightInserted = [...base.slice(0, 50), ...items(8, -100), ...base.slice(50)];
+    expect(listDifference(base, eightInserted)).toEqual({ side: eightInserted.slice(50, 58), base: [] });
+    const eightDeleted = [...base.slice(0, 50), ...base.slice(58)];
+    expect(listDifference(base, eightDeleted)).toEqual({ side: [], base: [50, 51, 52, 53, 54, 55, 56, 57] });
+    const swapped = [...base.slice(0, 20), base[21], base[20], ...base.slice(22)];
+    expect(listDifference(base, swapped)).toEqual({ side: [base[20]], base: [20] });
+    const twoDeletedAtTheEnd = base.slice(0, -2);
+    expect(listDifference(base, twoDeletedAtTheEnd)).toEqual({ side: [], base: [4998, 4999] });
   });
 
   it('lists all of both lists when they share no object', () => {
