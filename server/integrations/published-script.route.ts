@@ -13,13 +13,10 @@ import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { newId } from '../ids.js';
-import { ScriptFailed, scriptResponseBytes, scriptServerOrigin } from '../runtime/script-runtime.js';
+import { ScriptFailed } from '../runtime/script-runtime.js';
 import { forwardedToTunnel } from './delivery.job.js';
-import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
-import { integrationEndpointPath } from './integration-view.js';
 import { loadScriptTarget, type ScriptRunner } from './script-invocation.js';
-import { SIGNING_SECRET_NAME } from './signature.js';
-import { sendToTunnel } from './tunnel-forward.js';
+import { answerSiteEvent } from './site-event-answer.js';
 
 export const PUBLISHED_SCRIPT_PATH = '/integrations/:name/installations/:installationId/sites/:siteId/script.js';
 
@@ -71,30 +68,18 @@ export function publishedScriptHandler(db: Db, runner: ScriptRunner) {
 
     const now = new Date();
     const event = { eventId: newId('evt', now.getTime()), type: 'fetch_published_script', installationId, siteId };
-    const request = loaded?.protocol === 'v2'
-      ? dispatchRequest(scriptServerOrigin(), event, loaded.environment!)
-      : jsonEventRequest(`${scriptServerOrigin()}${integrationEndpointPath(name)}`, event);
     try {
-      let answer: Kept;
-      if (toTunnel) {
-        const got = await sendToTunnel({
-          tunnelUrl: integration.devTunnelUrl!,
-          below: '',
-          method: request.method,
-          headers: request.headers,
-          body: scriptResponseBytes(request),
-          eventId: event.eventId,
-          signingSecret: loaded?.secrets[SIGNING_SECRET_NAME],
-          now,
-        });
-        answer = { status: got.status, contentType: got.headers.get('content-type') ?? 'application/javascript', cacheControl: 'no-cache', body: got.body };
-      } else {
-        const ran = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request });
-        const header = (wanted: string) => ran.headers.find(([k]) => k.toLowerCase() === wanted)?.[1];
-        answer = { status: ran.status, contentType: header('content-type') ?? 'application/javascript', cacheControl: header('cache-control'), body: scriptResponseBytes(ran) };
-        const ttl = answer.status === 200 ? sharedMaxAge(answer.cacheControl) : 0;
-        if (ttl > 0) kept.set(key, answer, { ttl: ttl * 1000 });
-      }
+      const got = await answerSiteEvent({ integration, loaded, toTunnel, runner, event, now });
+      const header = (wanted: string) => got.headers.find(([k]) => k.toLowerCase() === wanted)?.[1];
+      const answer: Kept = {
+        status: got.status,
+        contentType: header('content-type') ?? 'application/javascript',
+        // A tunnel's answer is the publisher's work in progress: never kept, here or by the browser.
+        cacheControl: toTunnel ? 'no-cache' : header('cache-control'),
+        body: got.body,
+      };
+      const ttl = !toTunnel && answer.status === 200 ? sharedMaxAge(answer.cacheControl) : 0;
+      if (ttl > 0) kept.set(key, answer, { ttl: ttl * 1000 });
       send(res, answer);
     } catch (err) {
       if (!(err instanceof ScriptFailed) && !(err instanceof Error && toTunnel)) throw err;

@@ -11,13 +11,12 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { sites } from '../db/schema/index.js';
 import { newId } from '../ids.js';
-import { ScriptFailed, scriptResponseBytes, scriptServerOrigin } from '../runtime/script-runtime.js';
+import { ScriptFailed } from '../runtime/script-runtime.js';
 import { forwardedToTunnel } from './delivery.job.js';
-import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
-import { cspHeader, integrationEndpointPath } from './integration-view.js';
+import { cspHeader } from './integration-view.js';
 import { loadScriptTarget, type ScriptRunner } from './script-invocation.js';
-import { SIGNING_SECRET_NAME } from './signature.js';
-import { hopByHop, sendToTunnel } from './tunnel-forward.js';
+import { answerSiteEvent } from './site-event-answer.js';
+import { hopByHop } from './tunnel-forward.js';
 import { VISITOR_AUTH_SCOPE } from './visitor-auth.js';
 
 /** The longest `location` passed on (a path and query of the site). */
@@ -68,35 +67,10 @@ export function visitorAuthHandler(db: Db, runner: ScriptRunner) {
       searchParams: where.searchParams,
       ...(action && { action }),
     };
-    const request = loaded?.protocol === 'v2'
-      ? dispatchRequest(scriptServerOrigin(), event, loaded.environment!)
-      : jsonEventRequest(`${scriptServerOrigin()}${integrationEndpointPath(name)}`, event);
     const csp = cspHeader(integration.contentSecurityPolicy);
     res.setHeader('Cache-Control', 'no-store');
     try {
-      let status: number;
-      let headers: [string, string][];
-      let body: Buffer;
-      if (toTunnel) {
-        const got = await sendToTunnel({
-          tunnelUrl: integration.devTunnelUrl!,
-          below: '',
-          method: request.method,
-          headers: request.headers,
-          body: scriptResponseBytes(request),
-          eventId: event.eventId,
-          signingSecret: loaded?.secrets[SIGNING_SECRET_NAME],
-          now,
-        });
-        status = got.status;
-        headers = [...got.headers].filter(([key]) => key.toLowerCase() !== 'content-encoding');
-        body = got.body;
-      } else {
-        const ran = await runner({ key: name, script: loaded!.script, scriptHash: loaded!.scriptHash, env: loaded!.env, request });
-        status = ran.status;
-        headers = ran.headers;
-        body = scriptResponseBytes(ran);
-      }
+      const { status, headers, body } = await answerSiteEvent({ integration, loaded, toTunnel, runner, event, now });
       for (const [key, value] of headers) if (!hopByHop.has(key.toLowerCase()) && key.toLowerCase() !== 'cache-control') res.append(key, value);
       if (csp) res.setHeader('Content-Security-Policy', csp);
       res.status(status).send(body);
