@@ -22,6 +22,7 @@ import { createApp } from '../server/app.js';
 import { createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
 import { createDb, type Database } from '../server/db/client.js';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
+import { timedCaller } from './support/timed-call.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -107,17 +108,7 @@ async function run(kind: string) {
     const organization = await createOrganization(database.db, { title: 'Bench', ownerId: owner.id });
     const token = await issueToken(database.db, owner.id, 'bench');
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/v1`;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const started = performance.now();
-      const res = await fetch(base + url, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      const json = (await res.json()) as any;
-      if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(json)}`);
-      return { ms: performance.now() - started, body: json };
-    };
+    const call = timedCaller(base, token);
     const batch = (spaceId: string, crId: string, changes: unknown[]) => call('POST', `/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, { changes });
 
     const update: number[] = [];

@@ -28,6 +28,7 @@ import type { RevisionContent, StoredPage } from '../server/content/revision-con
 import { createDb, type Database } from '../server/db/client.js';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
 import { contentRevisions, spaces } from '../server/db/schema/index.js';
+import { timedCaller } from './support/timed-call.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -186,17 +187,7 @@ async function run(kind: string) {
     server.close = () => listening.close();
     await new Promise((resolve) => listening.once('listening', resolve));
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/v1`;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const started = performance.now();
-      const res = await fetch(base + url, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      const json = (await res.json()) as any;
-      if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(json)}`);
-      return { ms: performance.now() - started, body: json };
-    };
+    const call = timedCaller(base, token);
 
     const space = (await call('POST', `/orgs/${organization.id}/spaces`, { title: 'Bench' })).body;
     let started = performance.now();
