@@ -6,33 +6,22 @@
 // request), and an import whose space changes so while the repository is fetched names them too; a
 // dangling include is a warning of the operation, another space's include round-trips.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RevisionGit } from '../server/content/revisions.store.js';
 import { jobs } from '../server/db/schema/index.js';
 import { idsChangedInRepository, recordConflictsOf, recordsChangedInSpace } from '../server/git-sync/changes.js';
 import type { Account } from './support/harness.js';
 import { useHarness } from './support/harness.js';
-import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
-import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
+import type { GitHttpServer } from './support/git-http-server.js';
 
 const h = useHarness();
 vi.setConfig({ testTimeout: 180_000 });
 let git: GitHttpServer;
-let previousPrivateFetch: string | undefined;
 const world = gitSyncWorld(h, () => git);
 const { drain, requestImport, requestExport, info, markdown, editInSpace, revisionOf, syncedSpace } = world;
 
-beforeAll(async () => {
-  previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
-  process.env.ALLOW_PRIVATE_FETCH = 'true';
-  git = await startGitHttpServer({ credentials: gitCredentials });
-});
-
-afterAll(async () => {
-  if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
-  else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
-  await git?.close();
-});
+useGitHttpServer(gitCredentials, (server) => (git = server));
 
 /** Changes page fields in the space through a change request, merged. */
 async function setFields(account: Account, spaceId: string, pageId: string, fields: object) {

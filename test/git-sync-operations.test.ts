@@ -4,32 +4,21 @@
 // a bounded history; a space deleted before or while its operation runs fails the operation (and its job)
 // with the reason.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GIT_SYNC_HISTORY } from '../contract/git-sync-schemas.js';
 import { jobs, spaces } from '../server/db/schema/index.js';
 import { GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { useHarness } from './support/harness.js';
-import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
-import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
+import type { GitHttpServer } from './support/git-http-server.js';
 
 const h = useHarness();
 vi.setConfig({ testTimeout: 180_000 });
 let git: GitHttpServer;
-let previousPrivateFetch: string | undefined;
 const world = gitSyncWorld(h, () => git);
 const { drain, requestImport, requestExport, info, markdown, editInSpace, revisionOf, syncedSpace, pagesByTitle } = world;
 
-beforeAll(async () => {
-  previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
-  process.env.ALLOW_PRIVATE_FETCH = 'true';
-  git = await startGitHttpServer({ credentials: gitCredentials });
-});
-
-afterAll(async () => {
-  if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
-  else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
-  await git?.close();
-});
+useGitHttpServer(gitCredentials, (server) => (git = server));
 
 async function jobOf(operationId: string) {
   const [row] = await h.current.db.select().from(jobs).where(eq(jobs.id, operationId));

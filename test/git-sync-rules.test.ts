@@ -6,33 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
 import { defaultRepositoryLimits, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import type { RepositoryLimits } from '../server/git-sync/work-repository.js';
 import { useHarness, type Account } from './support/harness.js';
-import { gitCredentials, gitSyncWorld } from './support/git-sync-world.js';
-import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
+import type { GitHttpServer } from './support/git-http-server.js';
 
 const h = useHarness();
 // Each test talks to a Git server through real processes (git http-backend): slower than the default allows on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
 const credentials = gitCredentials;
 let git: GitHttpServer;
-let previousPrivateFetch: string | undefined;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
-  process.env.ALLOW_PRIVATE_FETCH = 'true';
-  git = await startGitHttpServer({ credentials });
-});
-
-afterAll(async () => {
-  if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
-  else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
-  await git?.close();
-});
+useGitHttpServer(credentials, (server) => (git = server));
 
 const world = gitSyncWorld(h, () => git);
 const { authed, requestImport, requestExport, info, markdown, editInSpace, revisionOf, syncedSpace } = world;

@@ -5,11 +5,12 @@
 import { join } from 'node:path';
 import { readdirSync, statSync } from 'node:fs';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { gitSyncHandler, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { useHarness, type Account } from './support/harness.js';
-import { readFixture, startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+import { readFixture, type GitHttpServer } from './support/git-http-server.js';
+import { useGitHttpServer } from './support/git-sync-world.js';
 import { open, publish } from './published-support.js';
 import { newSite, sitePath } from './sites-support.js';
 
@@ -18,7 +19,6 @@ const h = useHarness();
 vi.setConfig({ testTimeout: 180_000 });
 const credentials = { username: 'dana', password: 's3cret-token-for-git' };
 let git: GitHttpServer;
-let previousPrivateFetch: string | undefined;
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'git-repository');
 
@@ -29,17 +29,7 @@ function fixturePaths(dir = FIXTURE, prefix = ''): string[] {
   });
 }
 
-beforeAll(async () => {
-  previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
-  process.env.ALLOW_PRIVATE_FETCH = 'true';
-  git = await startGitHttpServer({ credentials });
-});
-
-afterAll(async () => {
-  if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
-  else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
-  await git?.close();
-});
+useGitHttpServer(credentials, (server) => (git = server));
 
 /** Runs the queued Git Sync jobs. */
 async function drain() {

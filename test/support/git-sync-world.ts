@@ -2,12 +2,32 @@
 // credentials in the URL, the sync's state, and a space synced with a three-page repository served by
 // the test's own Git server (git-http-server.ts).
 import { pino, type Logger } from 'pino';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { defaultRepositoryLimits, gitSyncHandler, GIT_SYNC } from '../../server/git-sync/sync.job.js';
 import type { RepositoryLimits } from '../../server/git-sync/work-repository.js';
 import type { Account, Harness } from './harness.js';
-import type { GitHttpServer } from './git-http-server.js';
+import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
+
+/**
+ * A Git server (git-http-server.ts) for the tests of the calling file: started before them (handed to `started`) and closed after,
+ * with ALLOW_PRIVATE_FETCH=true meanwhile so the API's outbound guard lets it reach the loopback address.
+ */
+export function useGitHttpServer(credentials: { username: string; password: string }, started: (server: GitHttpServer) => void): void {
+  let server: GitHttpServer | undefined;
+  let previousPrivateFetch: string | undefined;
+  beforeAll(async () => {
+    previousPrivateFetch = process.env.ALLOW_PRIVATE_FETCH;
+    process.env.ALLOW_PRIVATE_FETCH = 'true';
+    server = await startGitHttpServer({ credentials });
+    started(server);
+  });
+  afterAll(async () => {
+    if (previousPrivateFetch === undefined) delete process.env.ALLOW_PRIVATE_FETCH;
+    else process.env.ALLOW_PRIVATE_FETCH = previousPrivateFetch;
+    await server?.close();
+  });
+}
 
 export const gitCredentials = { username: 'robin', password: 'pa55-w0rd-never-stored' };
 export const THREE_PAGES_SUMMARY = '# Table of contents\n\n* [Welcome](README.md)\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n';
