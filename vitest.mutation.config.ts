@@ -12,7 +12,6 @@ export default defineConfig({
   test: {
     include: [
       'test/unit/**/*.test.ts',
-      'test/conditions-grammar.test.ts',
       'test/roles.test.ts',
       'test/change-requests-merge-rules.test.ts',
       'test/route-table.test.ts',
