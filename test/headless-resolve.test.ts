@@ -1,7 +1,9 @@
 // URL resolution (getPublishedContentByUrl, resolvePublishedContentByUrl) agrees with what the published site
 // serves for the same URL, and the API token it hands out reads that site's published content and nothing else.
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { SITE_TOKEN_LIFETIME_MS } from '../server/auth/site-tokens.js';
+import { sites, siteSpaces } from '../server/db/schema/index.js';
 import { apiClient } from './support/api.js';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
@@ -215,6 +217,26 @@ describe('URL resolution', () => {
     expect(taken.status).toBe(200);
     expect(taken.body).toMatchObject({ site: other.site.id, page: other.pages.find((p) => p.title === 'Setup')!.id });
     expect((await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` })).status).not.toBe(200);
+  });
+
+  it('answers a change another process made in the database at the next resolution, and its token reads nothing once the site is unpublished', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, site, url, siteSpace } = await docsSite(admin);
+    const first = await admin.api.get('/urls/published', { url: `${url}/guides/setup` });
+    expect(first.status).toBe(200);
+    const reader = apiClient(h.current.app, first.body.apiToken);
+    const document = `/spaces/${space}/revisions/${first.body.revision}/page/${first.body.page}/document`;
+    expect((await reader.get(document)).status).toBe(200);
+
+    // Written straight in the database, as another server process sharing it would.
+    await h.current.db.update(siteSpaces).set({ path: 'manual' }).where(eq(siteSpaces.id, siteSpace.id));
+    const moved = await admin.api.get('/urls/published', { url: `${url}/manual/setup` });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ site: site.id, siteSpace: siteSpace.id, page: first.body.page, pathname: 'setup' });
+    expect(moved.body.basePath).toMatch(/\/manual\/$/);
+    await h.current.db.update(sites).set({ published: false }).where(eq(sites.id, site.id));
+    expect((await admin.api.get('/urls/published', { url: `${url}/manual/setup` })).status).toBe(404);
+    expect((await reader.get(document)).status).toBe(404);
   });
 });
 
