@@ -38,7 +38,7 @@ export interface FoundSite {
 // (a site row is wide: sending it was most of the statement's cost on PGlite). When it is not, they come in
 // the same statement and snapshot as the stamp (the structure as loadStructure orders it), so a site read
 // anew costs one statement, not three. A CASE computes its branch only when taken, so the steady state reads
-// one row of sites and one of organizations by their indexes. coalesce keeps an empty list a list.
+// one row of sites and one of organizations. coalesce keeps an empty list a list.
 const served = (where: string, order: string, known: string) => `SELECT f.id, f.served_stamp,
     CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN row_to_json(f) END AS site,
     CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN ${siteScriptsJsonSql('f.id')} END AS scripts,
