@@ -7,7 +7,11 @@
 // that it costs no more than 2× one API read (`pageViewCost` = API req/s ÷ page views/s ≤ 2).
 //
 //   npx tsx bench/headless.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32] [--warmup 3]
-//                             [--pg-url postgres://postgres@127.0.0.1:5432/test] [--out headless.json]
+//                             [--pg-url postgres://postgres@127.0.0.1:5432/test] [--out headless.json] [--profile DIR]
+// Besides req/s, each load's CPU per request is recorded: the server process's (`cpuMs`, PGlite included) and,
+// on PostgreSQL, its database backends' (`dbCpuMs`); on a shared machine they vary less than req/s.
+// `--profile DIR` runs the server under `node --cpu-prof` (profiles in DIR/project-<storage>/, the largest is
+// the main thread's; summarize with bench/profile-summary.ts) and records nothing: the profiler slows it down.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,7 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
 import { benchRun, type Server } from './support/bench-run.js';
-import { round2 } from './support/measures.js';
+import { cpuTimeMs, databaseCpuMs, databaseCpuUsed, round2 } from './support/measures.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -26,6 +30,7 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '3' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     out: { type: 'string', default: 'headless.json' },
+    profile: { type: 'string' },
   },
 });
 type Storage = 'pglite' | 'postgres';
@@ -72,36 +77,50 @@ interface Measure {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU ms per request of the server process (with PGlite, the database's too). */
+  cpuMs: number;
+  /** PostgreSQL only: CPU ms per request of the database backends serving the server. */
+  dbCpuMs?: number;
 }
 
 /** Warm-up, then the measure; any answer but 2xx, or any error, fails the bench. */
-async function measure(name: string, server: Server, resource: string, headers: Record<string, string>): Promise<Measure> {
+async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, database?: string): Promise<Measure> {
   const probe = await fetch(server.url + resource, { headers });
   if (probe.status !== 200) throw new Error(`${name}: ${resource} answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
   for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
     if (seconds <= 0) continue;
+    const cpuBefore = cpuTimeMs(server.pid);
+    const dbBefore = databaseCpuMs(database);
     const r = await autocannon({ url: server.url + resource, connections, duration: seconds, headers });
+    const cpu = cpuTimeMs(server.pid) - cpuBefore;
+    const dbCpu = databaseCpuUsed(dbBefore, databaseCpuMs(database));
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
       throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
     }
-    if (phase === 'measure') return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
+    const perRequest = (ms: number) => Math.round((ms / r.requests.total) * 1000) / 1000;
+    if (phase === 'measure') {
+      return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, cpuMs: perRequest(cpu), ...(database && { dbCpuMs: perRequest(dbCpu) }) };
+    }
   }
   throw new Error('--duration must be positive');
 }
 
 async function benchStorage(storage: Storage) {
   let env: Record<string, string>;
+  let database: string | undefined;
   if (storage === 'pglite') env = { DATA_DIR: path.join(tmp, 'pglite') };
   else {
     const scratch = await createScratchDatabase(opts['pg-url']!, { prefix: 'bench_headless' });
     cleanups.push(() => scratch.dispose());
     env = { DATABASE_URL: scratch.url };
+    database = new URL(scratch.url).pathname.slice(1);
   }
-  const server = await startServer(`project-${storage}`, 'server/main.ts', { ...env, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const profileArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, `project-${storage}`)}`] : [];
+  const server = await startServer(`project-${storage}`, 'server/main.ts', { ...env, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: '1000000000' }, profileArgs);
   try {
     const targets = await makeFixture(server.url);
     const measured = {} as Record<Load, Measure>;
-    for (const load of ['api', 'resolve', 'document'] as const) measured[load] = await measure(`${storage} ${load}`, server, ...targets[load]);
+    for (const load of ['api', 'resolve', 'document'] as const) measured[load] = await measure(`${storage} ${load}`, server, ...targets[load], database);
     const pageViewsPerSecond = 1 / (1 / measured.resolve.rps + 1 / measured.document.rps);
     return { ...measured, pageViewsPerSecond: Math.round(pageViewsPerSecond), pageViewCost: round2(measured.api.rps / pageViewsPerSecond) };
   } finally {
@@ -121,6 +140,13 @@ try {
       `SUMMARY headless ${storage}: API read ${r.api.rps} req/s; resolve ${r.resolve.rps} req/s, document ${r.document.rps} req/s: ` +
         `${r.pageViewsPerSecond} page views/s = ${r.pageViewCost}x an API read (target <= 2)`,
     );
+    const cpu = (m: Measure) => `${m.cpuMs}${m.dbCpuMs === undefined ? '' : ` + db ${m.dbCpuMs}`}`;
+    console.log(`  CPU ms per request: API read ${cpu(r.api)}; resolve ${cpu(r.resolve)}; document ${cpu(r.document)}`);
+  }
+  if (opts.profile) {
+    console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
+    await cleanUp();
+    process.exit(0);
   }
   const file = path.resolve(import.meta.dirname, 'results', opts.out!);
   mkdirSync(path.dirname(file), { recursive: true });

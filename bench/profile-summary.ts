@@ -7,7 +7,9 @@
 // outside Node's internals (e.g. which socket writes are the response's and which the database driver's).
 // Profiles come from `npx tsx bench/http.ts --profile DIR` (node --cpu-prof on each server). `--last 10`
 // keeps only the final 10 s of samples, i.e. the measured load, without start-up (module loading, PGlite's
-// initdb, migrations) and warm-up.
+// initdb, migrations) and warm-up. `--skip-last SECONDS` leaves out the final seconds too, so a window of a
+// run that measured several loads in turn can be kept alone (bench/headless.ts: `--last 13 --skip-last 8` is
+// its second load's measure).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,13 +27,14 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' }, callers: { type: 'string' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' }, 'skip-last': { type: 'string' }, callers: { type: 'string' } } });
 const [file] = positionals;
-if (!file) throw new Error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last SECONDS]');
+if (!file) throw new Error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last SECONDS] [--skip-last SECONDS]');
 const top = Number(opts.top);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 // Timestamps in µs: sample i is at startTime + timeDeltas[0..i].
 const from = opts.last ? profile.endTime - Number(opts.last) * 1e6 : -Infinity;
+const until = opts['skip-last'] ? profile.endTime - Number(opts['skip-last']) * 1e6 : Infinity;
 const root = path.resolve(import.meta.dirname, '..');
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -72,7 +75,7 @@ const add = (map: Map<string, number>, key: string, us: number) => map.set(key, 
 let at = profile.startTime;
 profile.samples.forEach((id, i) => {
   at += profile.timeDeltas[i];
-  if (at < from) return;
+  if (at < from || at > until) return;
   const us = profile.timeDeltas[i + 1] ?? 0;
   const node = byId.get(id)!;
   total += us;

@@ -1,7 +1,9 @@
 // URL resolution (getPublishedContentByUrl, resolvePublishedContentByUrl) agrees with what the published site
 // serves for the same URL, and the API token it hands out reads that site's published content and nothing else.
-import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
 import { SITE_TOKEN_LIFETIME_MS } from '../server/auth/site-tokens.js';
+import { sites, siteSpaces } from '../server/db/schema/index.js';
 import { apiClient } from './support/api.js';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
@@ -216,6 +218,26 @@ describe('URL resolution', () => {
     expect(taken.body).toMatchObject({ site: other.site.id, page: other.pages.find((p) => p.title === 'Setup')!.id });
     expect((await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` })).status).not.toBe(200);
   });
+
+  it('answers a change another process made in the database at the next resolution, and its token reads nothing once the site is unpublished', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, site, url, siteSpace } = await docsSite(admin);
+    const first = await admin.api.get('/urls/published', { url: `${url}/guides/setup` });
+    expect(first.status).toBe(200);
+    const reader = apiClient(h.current.app, first.body.apiToken);
+    const document = `/spaces/${space}/revisions/${first.body.revision}/page/${first.body.page}/document`;
+    expect((await reader.get(document)).status).toBe(200);
+
+    // Written straight in the database, as another server process sharing it would.
+    await h.current.db.update(siteSpaces).set({ path: 'manual' }).where(eq(siteSpaces.id, siteSpace.id));
+    const moved = await admin.api.get('/urls/published', { url: `${url}/manual/setup` });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ site: site.id, siteSpace: siteSpace.id, page: first.body.page, pathname: 'setup' });
+    expect(moved.body.basePath).toMatch(/\/manual\/$/);
+    await h.current.db.update(sites).set({ published: false }).where(eq(sites.id, site.id));
+    expect((await admin.api.get('/urls/published', { url: `${url}/manual/setup` })).status).toBe(404);
+    expect((await reader.get(document)).status).toBe(404);
+  });
 });
 
 describe('the API token of a resolution', () => {
@@ -272,6 +294,37 @@ describe('the API token of a resolution', () => {
     const [payload, signature] = resolved.body.apiToken.slice(5).split('.');
     const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), s: other.site.id })).toString('base64url');
     expect((await apiClient(h.current.app, `dwst_${forgedPayload}.${signature}`).get(`/spaces/${other.space}/content`)).status).toBe(401);
+    // Nor is the payload of the token accepted before, with another signature.
+    const resigned = await apiClient(h.current.app, `dwst_${payload}.${Buffer.alloc(32, 7).toString('base64url')}`).get(`/spaces/${space}/content`);
+    expect(resigned.status).toBe(401);
+    expect(resigned.body.error.message).toBe('Invalid access token');
+  });
+
+  it('hands the resolutions of one second for the same reader one token, and a new one after', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, key } = await docsSite(admin);
+    const resolve = async (query: Record<string, string>) => {
+      const res = await admin.api.get('/urls/published', { url: `${url}/guides/setup`, ...query });
+      expect(res.status).toBe(200);
+      return res.body.apiToken as string;
+    };
+    // The clock stands still for the first two, so they are within one second however slow the machine.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    let first: string;
+    try {
+      first = await resolve({});
+      expect(await resolve({})).toBe(first);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Another reader (other claims) has a token of their own.
+    const beta = await resolve({ visitorAuthToken: await signVisitorToken({ isBetaUser: true }, key) });
+    expect(beta).not.toBe(first);
+    h.current.advanceClock(1000);
+    const later = await resolve({});
+    expect(later).not.toBe(first);
+    const expiry = (token: string) => JSON.parse(Buffer.from(token.slice(5).split('.')[0], 'base64url').toString()).e as number;
+    expect(expiry(later) - expiry(first)).toBeGreaterThanOrEqual(1000);
   });
 
   it('reads only the spaces of the site spaces the visitor may see', async () => {

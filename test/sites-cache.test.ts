@@ -1,9 +1,9 @@
 // The page cache of published sites (server/published/page-cache.ts) never serves a stale page: every test
 // reads a page twice (the second answer comes from the cache), changes something through the API or
 // straight in the database (as another server process sharing it would), and reads again at once.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { siteSections, sites } from '../server/db/schema/index.js';
+import { integrationInstallations, integrations, integrationScripts, integrationSiteInstallations, organizations, siteRedirects, siteSections, sites, siteSpaces, spaces } from '../server/db/schema/index.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
 import { hrefs, open, publish, spaceWithPages } from './published-support.js';
@@ -198,7 +198,77 @@ describe('the page cache of published sites', () => {
 
     await h.current.db.update(siteSections).set({ title: 'Written elsewhere' }).where(eq(siteSections.id, section.body.id));
     expect((await open(h.current, url)).text).toContain('>Written elsewhere</a>');
+    // A site space's path, and a live redirect, changed straight in the database.
+    const siteSpace = (await admin.api.get(`${sitePath(admin, site.id)}/site-spaces`)).body.items.find((s: { path: string }) => s.path === 'guides');
+    expect(siteSpace).toBeDefined();
+    expect((await readTwice(`${url}/guides/intro`)).text).toContain('Old text.');
+    await h.current.db.update(siteSpaces).set({ path: 'manual' }).where(eq(siteSpaces.id, siteSpace.id));
+    expect((await open(h.current, `${url}/guides/intro`)).status).toBe(404);
+    expect((await readTwice(`${url}/manual/intro`)).text).toContain('Old text.');
+    const redirect = await admin.api.post(`${sitePath(admin, site.id)}/redirects`, { source: '/gone', draft: true, destination: { kind: 'external', url: 'https://example.com/moved' } });
+    expect(redirect.status).toBe(201);
+    expect((await readTwice(`${url}/gone`)).status).toBe(404);
+    await h.current.db.update(siteRedirects).set({ draft: false }).where(eq(siteRedirects.id, redirect.body.id));
+    const followed = await open(h.current, `${url}/gone`);
+    expect(followed.status).toBe(307);
+    expect(followed.headers.location).toBe('https://example.com/moved');
+
     await h.current.db.update(sites).set({ published: false }).where(eq(sites.id, site.id));
     expect((await open(h.current, url)).status).toBe(404);
+  });
+
+  it('gives the site a new stamp at every change of what its pages are made of, whoever writes it, and none for what they are not', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, site } = await publishedSite(admin);
+    const elsewhere = await spaceWithPages(admin, 'Elsewhere', [{ title: 'Aside', markdown: 'Aside.' }]);
+    const path = sitePath(admin, site.id);
+    const db = h.current.db;
+    const stamp = async () => (await db.select({ stamp: sites.servedStamp }).from(sites).where(eq(sites.id, site.id)))[0]!.stamp;
+    const renews = async (what: string, write: () => Promise<unknown>) => {
+      const before = await stamp();
+      await write();
+      expect(await stamp(), what).not.toBe(before);
+    };
+    const keeps = async (what: string, write: () => Promise<unknown>) => {
+      const before = await stamp();
+      await write();
+      expect(await stamp(), what).toBe(before);
+    };
+
+    await renews('the site row', () => db.update(sites).set({ title: 'Renamed' }).where(eq(sites.id, site.id)));
+    await renews('the organization hostname', () => db.update(organizations).set({ hostname: `docs-${Date.now().toString(36)}.example.com` }).where(eq(organizations.id, admin.organizationId)));
+    const section = await admin.api.post(`${path}/sections`, { spaceId: elsewhere, title: 'Reference' });
+    expect(section.status).toBe(200);
+    await renews('a section', () => db.update(siteSections).set({ title: 'API' }).where(eq(siteSections.id, section.body.id)));
+    const [siteSpace] = await db.select().from(siteSpaces).where(and(eq(siteSpaces.siteId, site.id), eq(siteSpaces.spaceId, space)));
+    await renews('a site space', () => db.update(siteSpaces).set({ path: 'manual' }).where(eq(siteSpaces.id, siteSpace!.id)));
+    await renews("a site space's space title", () => db.update(spaces).set({ title: 'Handbook' }).where(eq(spaces.id, space)));
+    await renews("a site space's space put in the trash", () => db.update(spaces).set({ deletedAt: new Date() }).where(eq(spaces.id, space)));
+    await renews("a site space's space restored", () => db.update(spaces).set({ deletedAt: null }).where(eq(spaces.id, space)));
+    await renews('a merge', () => mergeChanges(admin, space, [{ operation: 'insert_page', title: 'Third', document: { markdown: 'Third text.' } }]));
+    await keeps("a space's column the site does not show", () => db.update(spaces).set({ emoji: '📘' }).where(eq(spaces.id, space)));
+    const other = await spaceWithPages(admin, 'Not on the site', [{ title: 'Aside', markdown: 'Aside.' }]);
+    await keeps('a space on no site space of the site', () => db.update(spaces).set({ title: 'Renamed aside' }).where(eq(spaces.id, other)));
+    await renews('a section deleted', () => db.delete(siteSections).where(eq(siteSections.id, section.body.id)));
+
+    const draft = await admin.api.post(`${path}/redirects`, { source: '/draft', draft: true, destination: { kind: 'external', url: 'https://example.com/' } });
+    expect(draft.status).toBe(201);
+    await keeps('a draft redirect changed', () => db.update(siteRedirects).set({ permanent: true }).where(eq(siteRedirects.id, draft.body.id)));
+    await renews('a draft redirect made live', () => db.update(siteRedirects).set({ draft: false }).where(eq(siteRedirects.id, draft.body.id)));
+    await renews('a live redirect deleted', () => db.delete(siteRedirects).where(eq(siteRedirects.id, draft.body.id)));
+
+    const name = `stamp-script-${Date.now().toString(36)}`;
+    await publishAs(admin, name, { script: 'export default { async fetch() { return new Response("ok") } }', scopes: ['site:script:inject'] });
+    const installation = await admin.api.post(`/integrations/${name}/installations`, { organization: admin.organizationId });
+    expect(installation.status).toBe(200);
+    await renews('an installation on the site', async () => {
+      expect((await admin.api.post(`/integrations/${name}/installations/${installation.body.id}/sites`, { siteId: site.id })).status).toBe(201);
+    });
+    await renews('the site installation changed', () => db.update(integrationSiteInstallations).set({ status: 'paused' }).where(eq(integrationSiteInstallations.siteId, site.id)));
+    await renews('the installation changed', () => db.update(integrationInstallations).set({ siteSelection: 'all' }).where(eq(integrationInstallations.id, installation.body.id)));
+    await keeps("the installation's configuration", () => db.update(integrationInstallations).set({ configuration: { any: 'thing' } }).where(eq(integrationInstallations.id, installation.body.id)));
+    await renews("the integration's scopes", () => db.update(integrations).set({ scopes: ['site:script:inject', 'site:script:cookies'] }).where(eq(integrations.name, name)));
+    await renews("the integration's script removed", () => db.delete(integrationScripts).where(eq(integrationScripts.integrationName, name)));
+    await renews('the installation removed', () => db.delete(integrationInstallations).where(eq(integrationInstallations.id, installation.body.id)));
   });
 });

@@ -21,46 +21,34 @@ export interface FoundSite {
   site: SiteRow;
   org: OrgRef;
   /**
-   * A digest of everything a served page of the site is made of, read with the site: the site row (visibility,
-   * publication, customization, adaptive schema, defaults…), its sections and groups, its site spaces (with
-   * their customization) and their spaces' current revision, title and trash state, the scripts of the integrations installed on
-   * it, and its live redirects (their number and latest change: any create, update, publish or delete changes one). Any change to one of them changes the stamp, so what is cached under it (structure.ts below, the page
-   * cache) is never served after the change, by this process or any other sharing the database.
+   * The site's `served_stamp`: the database makes a new one at every change of what a served page of the
+   * site is made of (its row, sections and groups, site spaces with their spaces' current revision, title and
+   * trash state, its live redirects, its organization's hostname, the scripts of the integrations installed on
+   * it: the triggers of migration 0045), whoever writes. What is cached under it (the structure below, the
+   * live redirects in resolve.ts, the page cache) is never served after a change, by this process or any
+   * other sharing the database.
    */
   stamp: string;
   /** What siteScriptsJsonSql answered (server/sites/site-scripts.ts). */
   scripts: unknown;
 }
 
-// The site is chosen in a subquery, so the stamp and the scripts are computed for that one row only.
-// coalesce keeps each part in its place when one is empty. The caller gives the stamp it holds (parameter
-// `known`): when it is still the stamp, the site, its scripts and its structure are not sent again (they
-// are what the stamp was computed from), which on PGlite was most of the statement's cost (a site row is
-// wide); when it is not, the structure comes in the same statement (as loadStructure orders it), so a site
-// read anew costs one statement, not three. OFFSET 0 keeps the planner from computing the row's JSON, the
-// scripts and the stamp once per use: the stamp is used four times, and PostgreSQL, pulling the subquery up,
-// computed it each time (a page's database CPU went from 0.10 to 0.17 ms).
-const served = (where: string, order: string, known: string) => `SELECT g.id, g.served_stamp,
-    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.site END AS site,
-    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN g.scripts END AS scripts,
-    CASE WHEN g.served_stamp IS DISTINCT FROM ${known} THEN json_build_object(
-      'items', (SELECT coalesce(json_agg(i ORDER BY i.position, i.id), '[]') FROM site_sections i WHERE i.site_id = g.id),
+// The caller gives the stamp it holds (parameter `known`): when it is still the site's stamp, the answer is
+// the site's id and stamp only, as the site, its scripts and its structure are what the caller already holds
+// (a site row is wide: sending it was most of the statement's cost on PGlite). When it is not, they come in
+// the same statement and snapshot as the stamp (the structure as loadStructure orders it), so a site read
+// anew costs one statement, not three. A CASE computes its branch only when taken, so the steady state reads
+// one row of sites and one of organizations. coalesce keeps an empty list a list.
+const served = (where: string, order: string, known: string) => `SELECT f.id, f.served_stamp,
+    CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN row_to_json(f) END AS site,
+    CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN ${siteScriptsJsonSql('f.id')} END AS scripts,
+    CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN json_build_object(
+      'items', (SELECT coalesce(json_agg(i ORDER BY i.position, i.id), '[]') FROM site_sections i WHERE i.site_id = f.id),
       'siteSpaces', (SELECT coalesce(json_agg(json_build_object('row', ss, 'space', json_build_object('id', p.id, 'title', p.title, 'revision_id', p.revision_id, 'created_at', p.created_at))
                        ORDER BY ss.position COLLATE "C", ss.id), '[]')
-                     FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id AND p.deleted_at IS NULL WHERE ss.site_id = g.id)) END AS structure
-  FROM (SELECT f.id, j.site, x.scripts, md5(concat_ws('|',
-    j.site::text,
-    coalesce(x.scripts::text, ''),
-    coalesce((SELECT json_agg(i ORDER BY i.id)::text FROM site_sections i WHERE i.site_id = f.id), ''),
-    coalesce((SELECT json_agg(json_build_array(ss.id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.customization,
-                p.revision_id, p.title, p.deleted_at IS NULL) ORDER BY ss.id)::text
-              FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id WHERE ss.site_id = f.id), ''),
-    (SELECT count(*) || '/' || coalesce(max(coalesce(r.updated_at, r.created_at))::text, '') FROM site_redirects r WHERE r.site_id = f.id AND NOT r.draft))) AS served_stamp
+                     FROM site_spaces ss JOIN spaces p ON p.id = ss.space_id AND p.deleted_at IS NULL WHERE ss.site_id = f.id)) END AS structure
   FROM (SELECT s.*, o.hostname AS org_hostname FROM sites s JOIN organizations o ON o.id = s.organization_id
-        WHERE ${where} ${order} LIMIT 1) f
-  CROSS JOIN LATERAL (SELECT row_to_json(f) AS site OFFSET 0) j
-  CROSS JOIN LATERAL (SELECT ${siteScriptsJsonSql('f.id')} AS scripts OFFSET 0) x
-  OFFSET 0) g`;
+        WHERE ${where} ${order} LIMIT 1) f`;
 
 const byPath = served('(o.id = $1 OR o.hostname = $1) AND (s.id = $2 OR s.basename = $2)', 'ORDER BY s.id = $2 DESC, s.published DESC, s.id', '$3');
 const byHost = served('s.hostname = $1', '', '$2');

@@ -47,6 +47,12 @@ export const sites = pgTable(
     // Both defaults are kept valid by the store (re-chosen when the default item is removed).
     defaultSectionId: text('default_section_id').references((): AnyPgColumn => siteSections.id, { onDelete: 'set null' }),
     defaultSiteSpaceId: text('default_site_space_id').references((): AnyPgColumn => siteSpaces.id, { onDelete: 'set null' }),
+    // What a served page of the site is made of, in one value: made again (a random one) by the database's
+    // triggers at every change of the row, its sections, its site spaces and their spaces' title, current
+    // revision and trash state, its live redirects, its organization's hostname and the scripts installed on
+    // it (migration 0045), whoever writes. The published site and URL resolution keep what they read of a
+    // site under it and read it on every request (server/published/site-data.ts).
+    servedStamp: text('served_stamp').notNull().default(sql`gen_random_uuid()::text`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
