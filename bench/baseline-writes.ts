@@ -74,10 +74,20 @@ export function writeRoutes(storage: Storage): express.Router {
     res.status(201).json(cr);
   });
 
-  /** A revision's content (an empty one for a space's first revision, which has no row). */
+  /**
+   * A revision's content (an empty one for a space's first revision, which has no row). The revisions this
+   * baseline writes hold their pages inline; one the project wrote (the bench's set-up) names its page list's
+   * chunks in content_documents (server/content/page-chunks.ts), read here in one more query.
+   */
   async function contentOf(q: Query, revisionId: string): Promise<typeof EMPTY_CONTENT> {
     const [row] = await q('select content from content_revisions where id = $1', [revisionId]);
-    return (row?.content as typeof EMPTY_CONTENT | undefined) ?? EMPTY_CONTENT;
+    const content = row?.content as (typeof EMPTY_CONTENT & { pageChunks?: string[] }) | undefined;
+    if (!content) return EMPTY_CONTENT;
+    if (!content.pageChunks) return content;
+    const { pageChunks, ...rest } = content;
+    const chunks = await q('select hash, document from content_documents where hash = any($1::text[])', [pageChunks]);
+    const byHash = new Map(chunks.map((c) => [c.hash as string, c.document as never[]]));
+    return { ...rest, pages: pageChunks.flatMap((hash) => byHash.get(hash) ?? []) };
   }
 
   // updateChangeRequestContent with one insert_page: the change request locked, its content read, a revision

@@ -100,7 +100,8 @@ async function load(name: string, server: Server, options: autocannon.Options): 
     const cpu = cpuTimeMs(server.pid) - cpuBefore;
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
       // The server's log lines of refused requests say which and why (the scratch folder goes with the run).
-      const refused = readFileSync(server.logFile, 'utf8').split('\n').filter((line) => /"status":[45]\d\d|"level":(40|50)/.test(line));
+      // (The baseline logs nothing but the errors Express prints, stack traces whose first line names the error.)
+      const refused = readFileSync(server.logFile, 'utf8').split('\n').filter((line) => /"status":[45]\d\d|"level":(40|50)|^\w*Error\b/.test(line));
       throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}; the server logged:\n${refused.slice(0, 8).join('\n')}`);
     }
     if (phase === 'measure') {
