@@ -97,7 +97,16 @@ export const downloadOperations = linkOperations({
     tag: 'api',
     summary: 'Get this API description as YAML',
     description: 'This OpenAPI 3.1 document, as YAML, to anyone.',
-    responses: { 200: { description: 'The OpenAPI document.', mediaTypes: ['application/yaml'] } },
+    responses: {
+      200: {
+        description: 'The OpenAPI document.',
+        text: {
+          mediaType: 'application/yaml',
+          description: 'This OpenAPI 3.1 document as YAML text (the same document as GET /openapi.json).',
+          example: "openapi: 3.1.0\ninfo:\n  title: Documentation Workspace Management API\n  version: 5.0.0\npaths: {}\n",
+        },
+      },
+    },
     errors: [500],
     permission: 'public',
   },

@@ -14,8 +14,13 @@ export interface SuccessResponse {
   example?: unknown;
   /** Response headers, e.g. `Location` on a 201. */
   headers?: Record<string, { description: string; example: string }>;
-  /** A body that is not JSON (a file's bytes, a PDF, an image, YAML): its media types, documented as bytes. Without `schema`. */
+  /** A body that is not JSON (a file's bytes, a PDF, an image): its media types, documented as bytes. Without `schema`. */
   mediaTypes?: string[];
+  /**
+   * A body that is text of a media type (YAML): documented as a string of that type (`contentMediaType`),
+   * which is what a client reading it as text gets. Without `schema` or `mediaTypes`.
+   */
+  text?: { mediaType: string; description: string; example: string };
 }
 
 /**

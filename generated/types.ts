@@ -27971,6 +27971,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example openapi: 3.1.0
+                     *     info:
+                     *       title: Documentation Workspace Management API
+                     *       version: 5.0.0
+                     *     paths: {}
+                     */
                     "application/yaml": string;
                 };
             };

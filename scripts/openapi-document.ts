@@ -4,7 +4,7 @@ import { errorExamples, errorStatusNames } from '../contract/common.js';
 import { apiInfo, contractOperations, downloadOperations, standaloneSchemas, tags } from '../contract/index.js';
 import { describeAccess } from '../contract/access.js';
 import { hoistConditionalFlags } from '../contract/conditional.js';
-import { describeStatementBudget, errorsOf, type LinkOperation, type Operation } from '../contract/operation.js';
+import { describeStatementBudget, errorsOf, type LinkOperation, type Operation, type SuccessResponse } from '../contract/operation.js';
 import { namedSchemas } from '../contract/zod.js';
 
 /** `{ error: { code, message } }`, with `code` pinned to the response's status. */
@@ -54,6 +54,15 @@ function registerErrorResponses(registry: OpenAPIRegistry) {
   }
 }
 
+/**
+ * A text body (YAML): a string of its media type, as a client reading it as text gets it. `format: binary`
+ * stays from when it was documented as bytes (the released document has it; removing it is breaking for
+ * the gate), and says the same: the body is the text as sent, not parsed.
+ */
+function textContent(text: NonNullable<SuccessResponse['text']>) {
+  return { [text.mediaType]: { schema: { type: 'string' as const, format: 'binary', contentMediaType: text.mediaType, description: text.description }, example: text.example } };
+}
+
 function successResponses(op: Operation): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
   for (const [status, res] of Object.entries(op.responses)) {
@@ -67,6 +76,7 @@ function successResponses(op: Operation): Record<string, ResponseConfig> {
       },
       ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
       ...(res.mediaTypes && { content: Object.fromEntries(res.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
+      ...(res.text && { content: textContent(res.text) }),
     };
   }
   return out;
@@ -91,6 +101,7 @@ function registerLinkOperation(registry: OpenAPIRegistry, operationId: string, o
         ...(Object.keys(headers).length > 0 && { headers }),
         ...(res.schema && { content: { 'application/json': { schema: res.schema, example: res.example } } }),
         ...(res.mediaTypes && { content: Object.fromEntries(res.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
+        ...(res.text && { content: textContent(res.text) }),
       },
       ...Object.fromEntries(op.errors.map((code) => [String(code), { $ref: `#/components/responses/${errorStatusNames[code as keyof typeof errorStatusNames]}` }])),
     },

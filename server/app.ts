@@ -96,7 +96,7 @@ export function createApp(options: AppOptions): App {
   app.use(requestLog(logger));
   // A request for a site's custom hostname is that site's, whatever its path (but /v1).
   const ownHosts = [new URL(publicUrl).hostname, new URL(urls.published('')).hostname];
-  app.use(customHostnameSites({ db, urls }, ownHosts));
+  app.use(customHostnameSites({ db, urls, log: logger }, ownHosts));
 
   app.use('/v1', api.routes); // files, PDFs, integration images, the published document: no bearer token
   // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
@@ -106,7 +106,7 @@ export function createApp(options: AppOptions): App {
   app.use(joinLinkRoutes({ db, now, log: logger })); // the one-time join links of invitations by email, opened before the person holds a token
   app.use(referenceDocs({ publicUrl }));
   const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
-  app.use(publishedPath || '/', publishedSitesRouter({ db, urls })); // published docs sites, to anyone they are visible to
+  app.use(publishedPath || '/', publishedSitesRouter({ db, urls, log: logger })); // published docs sites, to anyone they are visible to
   if (!options.appUrl) app.get('/app{/*rest}', webAppNotice()); // urls.app under this server: say where the app is, not 404
   app.use((req, res) => {
     res.status(404).json(errorBody(404, `No operation at ${req.method} ${req.path}`));
@@ -133,7 +133,7 @@ export function createApp(options: AppOptions): App {
     const url = req.url ?? '';
     if (isOperationPath(url)) return api.serve(req, res, () => void app(req, res), '/v1', url.slice(3));
     const page = sitePage(req);
-    if (page !== undefined) return runExchange(exchange, req, res, () => undefined, () => serveSitePath({ db, urls }, req, res, page, publishedPath, req.url!));
+    if (page !== undefined) return runExchange(exchange, req, res, () => undefined, () => serveSitePath({ db, urls, log: logger }, req, res, page, publishedPath, req.url!));
     void app(req, res);
   };
   return Object.assign(handle, { listen: (port: number, host?: string, listening?: () => void) => createServer(handle).listen(port, host, listening) });

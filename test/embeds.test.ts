@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { forgetEmbeds } from '../server/embeds/embeds.js';
+import { embedOf, forgetEmbeds } from '../server/embeds/embeds.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { newSite } from './sites-support.js';
 import { useHarness, type Account } from './support/harness.js';
@@ -108,6 +108,18 @@ describe('getEmbedByUrlInSpace', () => {
     for (const path of ['/huge', '/data.json', '/missing']) {
       expect(await embed(admin, spaceId, `${origin}${path}`)).toEqual({ type: 'link', title: `${origin}${path}`, site: '127.0.0.1' });
     }
+  });
+
+  it('logs why a page could not be read, once per fetch, to the asker\'s logger', async () => {
+    const warnings: { fields: object; message: string }[] = [];
+    const log = { warn: (fields: object, message: string) => warnings.push({ fields, message }) };
+    expect(await embedOf(`${origin}/missing`, log)).toEqual({ type: 'link', title: `${origin}/missing`, site: '127.0.0.1' });
+    expect(await embedOf(`${origin}/data.json`, log)).toEqual({ type: 'link', title: `${origin}/data.json`, site: '127.0.0.1' });
+    expect(await embedOf(`${origin}/missing`, log)).toEqual({ type: 'link', title: `${origin}/missing`, site: '127.0.0.1' }); // kept: not fetched, not logged again
+    expect(warnings).toEqual([
+      { fields: { url: `${origin}/missing`, reason: `${origin}/missing answered 404` }, message: 'embed: the page could not be read; shown as a link' },
+      { fields: { url: `${origin}/data.json`, reason: expect.stringMatching(/is not an HTML page \(application\/json/) }, message: 'embed: the page could not be read; shown as a link' },
+    ]);
   });
 
   it('keeps answers: asking again, or many at once, fetches the page once', async () => {

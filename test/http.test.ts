@@ -11,7 +11,9 @@ import { createDb } from '../server/db/client.js';
 import { routes } from '../generated/router.js';
 import { errorMiddleware } from '../server/http/errors.js';
 import { notImplemented } from '../server/http/not-implemented.js';
+import { parse } from 'yaml';
 import { send } from './support/api.js';
+import { findOperation, schemaProblems } from './support/spec.js';
 import { useHarness } from './support/harness.js';
 import { drainOpenAPIJobs } from './support/matrix/openapi.js';
 
@@ -118,6 +120,23 @@ describe('shared HTTP behaviour', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('JSON');
+  });
+
+  it('serves its document as YAML text, a string of application/yaml as its schema says, holding the JSON document', async () => {
+    const yamlRes = await request(h.current.app).get('/v1/openapi.yaml').buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => done(null, text));
+    });
+    expect(yamlRes.status).toBe(200);
+    expect(yamlRes.headers['content-type']).toMatch(/^application\/yaml/);
+    const declared = findOperation('get', '/v1/openapi.yaml')!.responses['200'].content['application/yaml'];
+    expect(declared.schema).toMatchObject({ type: 'string', contentMediaType: 'application/yaml' });
+    expect(schemaProblems(declared.schema, yamlRes.body)).toEqual([]);
+    expect(schemaProblems(declared.schema, parse(declared.example))).not.toEqual([]); // an object is not what it declares
+    const jsonRes = await request(h.current.app).get('/v1/openapi.json');
+    expect(jsonRes.status).toBe(200);
+    expect(parse(yamlRes.body as string)).toEqual(jsonRes.body);
   });
 
   it('an unknown path returns 404 with the error body', async () => {

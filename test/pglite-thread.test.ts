@@ -112,6 +112,14 @@ describe('PGlite on its own thread', () => {
     }
   });
 
+  it('says when closing failed (its last writes may not be in the folder) and still stops the thread', async () => {
+    const other = new PGliteThread();
+    await other.waitReady;
+    await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(other.close()).rejects.toThrow(/closing the database failed: the database thread stopped/);
+    await expect(other.query('SELECT 1')).rejects.toThrow('PGlite is closed');
+  });
+
   it('refuses queries once closed', async () => {
     const other = new PGliteThread();
     await other.waitReady;

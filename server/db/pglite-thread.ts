@@ -189,12 +189,19 @@ export class PGliteThread {
     return result;
   }
 
-  /** Closes the database (its data is flushed to the folder) and stops the thread. */
+  /**
+   * Closes the database (its data is flushed to the folder) and stops the thread. The thread is stopped
+   * even when closing failed; the failure is then thrown, as its last writes may not be in the folder:
+   * the caller says so (server/index.ts `stop` logs it).
+   */
   close(): Promise<void> {
-    this.closing ??= this.send<void>({ op: 'close' })
-      .catch(() => {})
-      .then(() => this.worker.terminate())
-      .then(() => undefined);
+    this.closing ??= this.send<void>({ op: 'close' }).then(
+      () => this.worker.terminate().then(() => undefined),
+      (err: unknown) =>
+        this.worker.terminate().then(() => {
+          throw new Error(`closing the database failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        }),
+    );
     return this.closing;
   }
 

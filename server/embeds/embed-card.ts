@@ -6,7 +6,7 @@ import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import type { Block, EmbedCard } from '../content/markdown-document.js';
 import { allowedIframeSource } from './embed-html.js';
-import { cachedEmbed, embedOf, embedUrl, type Embed } from './embeds.js';
+import { cachedEmbed, embedOf, embedUrl, type Embed, type EmbedLog } from './embeds.js';
 
 /** How long a first rendering waits for the embeds missing from the cache. */
 const renderDeadlineMs = 2000;
@@ -30,14 +30,14 @@ export function embedUrlsOf(nodes: Block['nodes']): string[] {
 }
 
 /** Fetches the embeds of `urls` missing from the cache, waiting for them at most the render deadline. */
-export async function warmEmbeds(urls: string[]): Promise<void> {
+export async function warmEmbeds(urls: string[], log: EmbedLog): Promise<void> {
   const missing = urls.filter((u) => cachedEmbed(u) === undefined);
   if (missing.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, renderDeadlineMs);
   });
-  await Promise.race([Promise.all(missing.map((u) => embedOf(u))), deadline]);
+  await Promise.race([Promise.all(missing.map((u) => embedOf(u, log))), deadline]);
   clearTimeout(timer);
 }
 

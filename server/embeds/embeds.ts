@@ -91,8 +91,17 @@ async function resolve(url: string): Promise<Embed> {
   return html ? { type: 'rich', title: card.title, site: card.site, ...(card.icon && { icon: card.icon }), html } : card;
 }
 
-/** What an embed of `url` (as embedUrl gives it) shows: from the cache, or fetched once for every asker. */
-export async function embedOf(url: string): Promise<Embed> {
+/** Where a fetch that failed is said (the asker's logger: a request's, or the site server's). */
+export interface EmbedLog {
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * What an embed of `url` (as embedUrl gives it) shows: from the cache, or fetched once for every asker. A
+ * page that cannot be read is shown as its link, and why is logged (a dead link or a provider refusing us
+ * is otherwise invisible).
+ */
+export async function embedOf(url: string, log: EmbedLog): Promise<Embed> {
   const kept = cache.get(url);
   if (kept) return kept.embed;
   let made = pending.get(url);
@@ -102,7 +111,8 @@ export async function embedOf(url: string): Promise<Embed> {
         cache.set(url, { embed, failed: false });
         return embed;
       })
-      .catch(() => {
+      .catch((err: unknown) => {
+        log.warn({ url, reason: err instanceof Error ? err.message : String(err) }, 'embed: the page could not be read; shown as a link');
         const embed = linkOf(url);
         cache.set(url, { embed, failed: true }, { ttl: failedTtlMs });
         return embed;

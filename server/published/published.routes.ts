@@ -21,6 +21,7 @@ import { joinPath, navigate, pageIndexable, placesOf, readablePages, readingOrde
 import { editLinkOf } from '../git-sync/edit-link.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
+import type { EmbedLog } from '../embeds/embeds.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
@@ -45,6 +46,8 @@ import { belowSite, integrationSignIn } from './visitor-integration.js';
 export interface PublishedOptions {
   db: Db;
   urls: Urls;
+  /** Where what a page could not show is said (an embed whose page could not be read). */
+  log: EmbedLog;
 }
 
 /** Where a site is being served in this request. */
@@ -309,7 +312,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere)),
+    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere), options.log),
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),

@@ -23,6 +23,7 @@ import { hintStyles, liquidFromMarkdown, liquidSyntax, type Hint } from '../cont
 import type { MarkdownRefs } from '../content/markdown-refs.js';
 import { allowedIframeSource } from '../embeds/embed-html.js';
 import { cachedCard, embedUrlsOf, warmEmbeds } from '../embeds/embed-card.js';
+import type { EmbedLog } from '../embeds/embeds.js';
 
 /** remark plugin: the hint syntax, in the parser's extensions (as remark-gfm adds GFM's). */
 function remarkHints(this: Processor) {
@@ -90,11 +91,11 @@ const cache = new LRUCache<string, string>({ max: 4000 });
  * embeds it shows are fetched first when not known yet (within a short deadline), and what is known of
  * them is part of the key, so a page rendered before its embeds were known is rendered again after.
  */
-export async function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs): Promise<string> {
+export async function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs, log: EmbedLog): Promise<string> {
   const embeds = embedUrlsOf(document.nodes);
   let key = cacheKey;
   if (embeds.length > 0) {
-    await warmEmbeds(embeds);
+    await warmEmbeds(embeds, log);
     key += `\u0000${createHash('sha256').update(JSON.stringify(embeds.map(cachedCard))).digest('base64url')}`;
   }
   let html = cache.get(key);

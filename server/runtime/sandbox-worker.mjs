@@ -379,11 +379,16 @@ parentPort.on('message', (message) => {
 });
 // One invocation before the first real one: WebAssembly code is compiled in tiers on first use, and that
 // first, slow run would otherwise count against a script's CPU time. Its sandbox is not kept.
-await invoke({
+const warmUpFailed = await invoke({
   id: 0,
   script: 'export default { async fetch(r) { await r.text(); return Response.json({ u: new URL(r.url).pathname, t: new TextDecoder().decode(new TextEncoder().encode("x")) }) } }',
   request: { method: 'POST', url: 'http://warm.invalid/', headers: [['x-warm', '1']], body: '{}' },
   env: {},
   limits: { memoryBytes: 64 * 1024 * 1024, cpuMs: 60_000, wallMs: 60_000, stackBytes: 512 * 1024 },
-}).catch(() => {});
-parentPort.postMessage({ type: 'ready' });
+}).then(
+  () => undefined,
+  // The thread still serves (each invocation makes its own sandbox), but a sandbox that cannot run this
+  // script is likely broken: the server's thread says why (script-runtime.ts).
+  (error) => (error instanceof Error || error instanceof Failure ? error.message : String(error)),
+);
+parentPort.postMessage({ type: 'ready', ...(warmUpFailed !== undefined && { warmUpFailed }) });

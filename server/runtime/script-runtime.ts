@@ -127,7 +127,12 @@ class SandboxThread {
     this.worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
-      this.worker.once('message', () => resolve());
+      this.worker.once('message', (message: { warmUpFailed?: string }) => {
+        // Not fatal (each invocation makes its own sandbox), but not to be missed: Node's process warning,
+        // which a host can listen to ('warning') and which is written to stderr otherwise.
+        if (message.warmUpFailed !== undefined) process.emitWarning(`The sandbox thread's warm-up invocation failed: ${message.warmUpFailed}`, { code: 'DWAPI_SANDBOX_WARM_UP' });
+        resolve();
+      });
       this.worker.once('error', reject);
     });
     this.ready.catch(() => {});

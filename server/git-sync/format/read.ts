@@ -74,16 +74,22 @@ function dimensionsOf(bytes: Uint8Array): StoredFile['dimensions'] {
   }
 }
 
-/** Where each page and file of the previous content was: the paths given, else where an export would write it. */
-function previousLocations(previous: RevisionContent | undefined, given: ReadonlyMap<string, string> | undefined, docsRoot: string, structure: Parameters<typeof layoutOf>[2]): Map<string, string> {
+/**
+ * Where each page and file of the previous content was: the paths given, else where an export would write it.
+ * Previous content an export cannot lay out (a group below the top, pages nested too deep: layoutOf's
+ * RepositoryFormatError) is matched by the paths given only, and the import says so in its warnings; any
+ * other error is a fault, and fails the import.
+ */
+function previousLocations(previous: RevisionContent | undefined, given: ReadonlyMap<string, string> | undefined, docsRoot: string, structure: Parameters<typeof layoutOf>[2], warnings: string[]): Map<string, string> {
   const at = new Map<string, string>();
   if (!previous) return at;
   let derived: Map<string, string> = new Map();
   try {
     const layout = layoutOf(previous, docsRoot, structure, given);
     derived = new Map([...layout.pages, ...layout.files, ...layout.reusables]);
-  } catch {
-    // Content an export cannot lay out (a group below the top) is matched by the paths given only.
+  } catch (error) {
+    if (!(error instanceof RepositoryFormatError)) throw error;
+    warnings.push(`the space's content cannot be laid out as files (${error.message}): its pages and files are matched by the paths of the last sync only`);
   }
   const ids = [...previous.pages.map((p) => p.id), ...previous.files.map((f) => f.id), ...previous.reusableContents.map((r) => r.id)];
   for (const id of ids) {
@@ -132,7 +138,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   }
 
   const previous = options.previous;
-  const idAt = previousLocations(previous, options.previousPaths, docsRoot, structure);
+  const idAt = previousLocations(previous, options.previousPaths, docsRoot, structure, warnings);
   const previousPages = new Map((previous?.pages ?? []).map((p) => [p.id, p]));
   const previousFiles = new Map((previous?.files ?? []).map((f) => [f.id, f]));
   const used = new Set<string>();
