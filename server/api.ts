@@ -1,10 +1,13 @@
 // createApi(options): the API itself, served relative to wherever it is mounted: every operation of the
-// contract (server/http/operations.ts, on Node's own request and response) and the paths beside them
-// (file downloads, change-request PDFs, integration assets, the published document, on Express routes).
-// One pipeline with two ways in: `handler`, Connect-style, for a host app (`app.use('/api/v1', handler)`:
-// its base is the host's mount path, what is not the API's goes to the host's `next`), and `serve`, the
-// standalone server's fast path (server/app.ts, base `/v1`, without Express in front). The base is the
-// one thing that decides the URLs the API hands out (`urlsFor`).
+// contract (server/http/operations.ts, on Node's own request and response), the paths beside them (file
+// downloads, change-request PDFs, integration assets, the published document, on Express routes), and the
+// routes browsers, identity providers and integrations reach without a token (SAML sign-in, invitation join
+// links, integration public endpoints). One pipeline with two ways in: `handler`, Connect-style, for a host
+// app (`app.use('/api/v1', handler)`: its base is the host's mount path, and everything above is served
+// under it; what is not the API's goes to the host's `next`), and `serve`, the standalone server's fast
+// path (server/app.ts, base `/v1`, the routes beside the API at its root). Where it is served is the one
+// thing that decides the URLs the API hands out (`urlsFor`, `standaloneUrls`). Published sites are served by
+// `sitesHandler`, at PUBLISHED_URL's path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -29,6 +32,11 @@ import { integrationAssetsRoute } from './integrations/assets.route.js';
 import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
 import { createUrls, type UrlBases, type Urls } from './urls.js';
+import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
+import { joinLinkRoutes } from './invites/invite.routes.js';
+import { customHostnameSites, publishedSitesRouter } from './published/published.routes.js';
+import type { SamlSigning } from './sso/saml-settings.js';
+import { samlRoutes } from './sso/saml.routes.js';
 
 export interface ApiOptions {
   db: Db;
@@ -50,16 +58,32 @@ export interface ApiOptions {
   trustProxy?: TrustProxySetting;
   /** Given every request of the API, inside which it runs (traces, server/telemetry/); absent: none. */
   tracer?: RequestTracer;
+  /** The key and certificate SAML AuthnRequests are signed with; absent: not signed. */
+  samlSigning?: SamlSigning;
+  /** Told the URLs of each mount `handler` serves for the first time (createDocsApi: what scripts and jobs are told). */
+  onMount?: (urls: Urls) => void;
 }
 
+type ConnectHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
 export interface Api {
-  /** Connect-style middleware: serves the API relative to the host's mount path (`req.baseUrl`), `next()` for the rest. */
-  handler: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
-  /** The same, for a caller that knows the base and the URL under it (the standalone server's /v1). */
+  /**
+   * Connect-style middleware: serves the API relative to the host's mount path (`req.baseUrl`), with the
+   * routes beside it (SAML sign-in, join links, integration public endpoints) under the same mount;
+   * `next()` for the rest.
+   */
+  handler: ConnectHandler;
+  /** The operations, for a caller that knows the URLs and the URL under the base (the standalone server's /v1). */
   serve: ServeOperations;
   /** The API's routes beside the operations, relative to its base, for an Express app to mount (server/app.ts). */
   routes: Router;
-  /** The URLs of the API served under `base` (one object per base, kept: file links cache their key on it). */
+  /** The routes beside the API for browsers, identity providers and integrations, relative to `urls.root` (one Router per Urls, kept). */
+  besideRoutes(urls: Urls): Router;
+  /** The published sites, relative to where they are mounted (PUBLISHED_URL's path), with the links of `urls`. */
+  sitesHandler(urls: () => Urls): ConnectHandler;
+  /** The URLs of the standalone server: the API under `/v1`, the routes beside it at the root. */
+  standaloneUrls: Urls;
+  /** The URLs of the API mounted at `base`, the routes beside it under the same base (one object per base, kept: file links cache their key on it). */
   urlsFor(base: string): Urls;
 }
 
@@ -101,21 +125,17 @@ function apiRoutes(db: Db, now: () => Date, tracer?: RequestTracer): Router {
   return router;
 }
 
-/**
- * The Express app a host's request goes through when it is not an operation: measured, CORS, logged, then
- * the routes; what they do not serve goes back to the host. Express sets its own prototypes on the request
- * and response; the host's are put back on the way out, as Express does for a mounted sub-app.
- */
-function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
+/** Makes an Express app with the server's settings (no x-powered-by, no ETags, the proxies trusted). */
+function expressApp(trustProxy: TrustProxySetting | undefined): Express {
   const app: Express = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', compileTrust(options.trustProxy));
-  const paths = Object.values(downloadOperations).map((op) => expressPath(op.path));
-  if (options.metrics) app.use(paths, measureRequests(options.metrics));
-  app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
-  app.use(routes);
-  app.use(errorMiddleware(options.logger));
+  app.set('trust proxy', compileTrust(trustProxy));
+  return app;
+}
+
+/** Runs an Express app for a host's request, putting the host's prototypes back on the way out (as Express does for a mounted sub-app). */
+function asHosted(app: Express): ConnectHandler {
   return (req, res, next) => {
     const requestPrototype = Object.getPrototypeOf(req) as object;
     const responsePrototype = Object.getPrototypeOf(res) as object;
@@ -127,21 +147,41 @@ function hostedRoutes(options: ApiOptions, routes: Router): (req: IncomingMessag
   };
 }
 
+/** First segments of the routes beside the API (SAML sign-in and join links under /auth, integration endpoints under /integrations). */
+const BESIDE_PREFIXES = ['/auth', '/integrations'];
+
+/**
+ * The Express app a host's request goes through when it is not an operation: measured, CORS, logged, then
+ * the routes (the API's, then those beside it, with the URLs of the mount); what they do not serve goes
+ * back to the host.
+ */
+function hostedRoutes(options: ApiOptions, routes: Router, beside: Router): ConnectHandler {
+  const app = expressApp(options.trustProxy);
+  const paths = [...Object.values(downloadOperations).map((op) => expressPath(op.path)), ...BESIDE_PREFIXES];
+  if (options.metrics) app.use(paths, measureRequests(options.metrics));
+  app.use(paths, options.cors as express.RequestHandler, requestLog(options.logger));
+  app.use(routes);
+  app.use(beside);
+  app.use(errorMiddleware(options.logger));
+  return asHosted(app);
+}
+
 export function createApi(options: ApiOptions): Api {
   const { db, logger, publicUrl, now = () => new Date() } = options;
   const urlsByBase = new Map<string, Urls>();
   const urlsFor = (base: string): Urls => {
     let urls = urlsByBase.get(base);
     if (!urls) {
-      urls = createUrls(publicUrl, { ...options.bases, apiPath: base });
+      urls = createUrls(publicUrl, { ...options.bases, apiPath: base, rootPath: base });
       urlsByBase.set(base, urls);
     }
     return urls;
   };
+  const standaloneUrls = createUrls(publicUrl, { ...options.bases, apiPath: '/v1', rootPath: '' });
   const serve = serveOperations({
     handlers: options.handlers ?? realHandlers,
     authenticate: authenticateRequests(createAuthenticator(db), options.rateLimiter, () => options.metrics?.rateLimitRefusals.inc()),
-    contextOf: (caller: Caller, requestId: string, base: string): Ctx => createCtx({ caller, db, now, urls: urlsFor(base), log: logger, requestId }),
+    contextOf: (caller: Caller, requestId: string, urls: Urls): Ctx => createCtx({ caller, db, now, urls, log: logger, requestId }),
     logger,
     metrics: options.metrics,
     cors: options.cors,
@@ -149,17 +189,62 @@ export function createApi(options: ApiOptions): Api {
     tracer: options.tracer,
   });
   const routes = apiRoutes(db, now, options.tracer);
-  const hosted = hostedRoutes(options, routes);
+  const besideByUrls = new Map<Urls, Router>();
+  const besideRoutes = (urls: Urls): Router => {
+    let router = besideByUrls.get(urls);
+    if (!router) {
+      router = express.Router();
+      // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
+      router.use(publicEndpointRoutes(db, publicUrl));
+      router.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
+      router.use(joinLinkRoutes({ db, now, log: logger, urls })); // the one-time join links of invitations by email, opened before the person holds a token
+      besideByUrls.set(urls, router);
+    }
+    return router;
+  };
+  const hostedByBase = new Map<string, ConnectHandler>();
+  const hostedAt = (base: string): ConnectHandler => {
+    let hosted = hostedByBase.get(base);
+    if (!hosted) {
+      const urls = urlsFor(base);
+      hosted = hostedRoutes(options, routes, besideRoutes(urls));
+      hostedByBase.set(base, hosted);
+      options.onMount?.(urls);
+    }
+    return hosted;
+  };
   const trust = compileTrust(options.trustProxy);
   return {
     handler: (req, res, next) => {
       trustProxies(req, trust);
       // Express and Connect strip the mount path from `req.url`; Express keeps it as `req.baseUrl`.
       const base = ((req as { baseUrl?: string }).baseUrl ?? options.mountPath ?? '').replace(/\/$/, '');
-      serve(req, res, () => hosted(req, res, next), base, req.url ?? '/');
+      const hosted = hostedAt(base);
+      serve(req, res, () => hosted(req, res, next), urlsFor(base), req.url ?? '/');
     },
     serve,
     routes,
+    besideRoutes,
+    sitesHandler(urlsOf) {
+      const app = expressApp(options.trustProxy);
+      let sites: { urls: Urls; custom: express.RequestHandler; router: express.RequestHandler } | undefined;
+      const current = () => {
+        const urls = urlsOf();
+        if (sites?.urls !== urls) {
+          const published = { db, urls, log: logger };
+          const ownHosts = [new URL(publicUrl).hostname, new URL(urls.published('')).hostname];
+          sites = { urls, custom: customHostnameSites(published, ownHosts), router: publishedSitesRouter(published) };
+        }
+        return sites;
+      };
+      if (options.metrics) app.use(measureRequests(options.metrics));
+      app.use(options.cors as express.RequestHandler, requestLog(logger));
+      app.use((req, res, next) => current().custom(req, res, next)); // a request for a site's custom hostname
+      app.use((req, res, next) => current().router(req, res, next)); // published docs sites, to anyone they are visible to
+      app.use(errorMiddleware(logger));
+      return asHosted(app);
+    },
+    standaloneUrls,
     urlsFor,
   };
 }

@@ -20,11 +20,8 @@ import type { Metrics } from './operating/metrics.js';
 import type { RateLimiter } from './operating/rate-limit.js';
 import { referenceDocs } from './http/reference-docs.js';
 import { requestLog } from './http/request-log.js';
-import { publicEndpointRoutes } from './integrations/public-endpoint.route.js';
-import { setServerOrigin } from './runtime/script-runtime.js';
+import { setScriptUrls } from './runtime/script-runtime.js';
 import type { SamlSigning } from './sso/saml-settings.js';
-import { samlRoutes } from './sso/saml.routes.js';
-import { joinLinkRoutes } from './invites/invite.routes.js';
 import { webAppNotice } from './published/app-notice.js';
 import { customHostnameSites, hostnameOf, mayBeCustomHostname, publishedSitesRouter, serveSitePath, sitePath, type SitePath } from './published/published.routes.js';
 import { runExchange } from './http/exchange.js';
@@ -80,8 +77,11 @@ export function createApp(options: AppOptions): App {
     cors: corsHeaders,
     onStatements: options.onStatements,
     trustProxy: options.trustProxy,
+    samlSigning: options.samlSigning,
   });
-  const urls = api.urlsFor('/v1');
+  const urls = api.standaloneUrls;
+  // Scripts of this process call back the API this server serves (createDocsApi, which passes `api`, decides for its own).
+  if (!options.api) setScriptUrls(urls);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trust); // req.ip, req.protocol, req.hostname of the Express routes agree with proxy-trust.ts
@@ -99,11 +99,8 @@ export function createApp(options: AppOptions): App {
   app.use(customHostnameSites({ db, urls, log: logger }, ownHosts));
 
   app.use('/v1', api.routes); // files, PDFs, integration images, the published document: no bearer token
-  // Integration public endpoints: the integration's own HTTP surface, no token (its script decides).
-  setServerOrigin(publicUrl, { appUrl: options.appUrl, publishedUrl: options.publishedUrl });
-  app.use(publicEndpointRoutes(db, publicUrl));
-  app.use(samlRoutes({ db, now, urls, log: logger, signing: options.samlSigning })); // SAML sign-in: browsers and identity providers, no bearer token
-  app.use(joinLinkRoutes({ db, now, log: logger })); // the one-time join links of invitations by email, opened before the person holds a token
+  // Integration public endpoints, SAML sign-in and the join links of invitations by email: no bearer token.
+  app.use(api.besideRoutes(urls));
   app.use(referenceDocs({ publicUrl }));
   const publishedPath = new URL(urls.published('')).pathname.replace(/\/$/, '');
   app.use(publishedPath || '/', publishedSitesRouter({ db, urls, log: logger })); // published docs sites, to anyone they are visible to
@@ -131,7 +128,7 @@ export function createApp(options: AppOptions): App {
   const handle: RequestListener = (req, res) => {
     trustProxies(req, trust);
     const url = req.url ?? '';
-    if (isOperationPath(url)) return api.serve(req, res, () => void app(req, res), '/v1', url.slice(3));
+    if (isOperationPath(url)) return api.serve(req, res, () => void app(req, res), urls, url.slice(3));
     const page = sitePage(req);
     if (page !== undefined) return runExchange(exchange, req, res, () => undefined, () => serveSitePath({ db, urls, log: logger }, req, res, page, publishedPath, req.url!));
     void app(req, res);

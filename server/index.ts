@@ -24,7 +24,9 @@ import { startJobs } from './jobs/start.js';
 import { createServerLogger } from './operating/logger.js';
 import { createMetrics, type Metrics } from './operating/metrics.js';
 import { createRateLimiter, type RateLimiter } from './operating/rate-limit.js';
+import { setScriptUrls } from './runtime/script-runtime.js';
 import { readSamlSigning } from './sso/signing-key.js';
+import type { Urls } from './urls.js';
 import { lockStorage, type StorageLock } from './storage-lock.js';
 
 export interface DocsApiOptions {
@@ -53,8 +55,14 @@ export interface Started {
 }
 
 export interface DocsApi {
-  /** Connect-style middleware serving the API where it is mounted; `next()` for every path that is not the API's. */
+  /**
+   * Connect-style middleware serving the API where it is mounted, with the routes beside it (SAML sign-in,
+   * invitation join links, integration public endpoints) under the same mount; `next()` for every path
+   * that is not the API's.
+   */
   handler: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+  /** Connect-style middleware serving the published sites where it is mounted: at PUBLISHED_URL's path (e.g. `app.use('/docs', docsApi.sites)`). */
+  sites: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
   /** Opens the storage (taking DATA_DIR, migrating), bootstraps an empty database, starts the jobs. Once; later calls return the same promise. */
   start(): Promise<Started>;
   /**
@@ -75,6 +83,7 @@ interface Running {
   rateLimiter?: RateLimiter;
   metrics: Metrics;
   api: Api;
+  sites: DocsApi['sites'];
   tracing?: Tracing;
 }
 
@@ -142,16 +151,43 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       metricsToken: config.metricsToken,
       trustProxy: config.trustProxy,
     };
+    // The URLs of where the API is served, for what no request tells (jobs, the scripts of integrations, the
+    // sites' links to the routes beside the API): the mount path given, else the first mount the handler
+    // serves, else the standalone server's (`npm start`).
+    let mounted: Urls | undefined;
     const api = createApi({
       ...appOptions,
       bases: { appUrl: config.appUrl, publishedUrl: config.publishedUrl },
       cors: cors({ exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS] }),
       mountPath: options.mountPath,
       tracer: tracing?.requests,
+      onMount: (urls) => {
+        if (mounted || options.mountPath !== undefined) return;
+        mounted = urls;
+        setScriptUrls(urls);
+      },
     });
-    running = { database, storageLock, jobs, rateLimiter, metrics, api, tracing };
+    if (options.mountPath !== undefined) mounted = api.urlsFor(options.mountPath.replace(/\/$/, ''));
+    setScriptUrls(mounted ?? api.standaloneUrls);
+    const sites = api.sitesHandler(() => mounted ?? api.standaloneUrls);
+    running = { database, storageLock, jobs, rateLimiter, metrics, api, sites, tracing };
     return { bootstrap, app: createApp({ ...appOptions, api }) };
   }
+
+  /** A handler of the running API: 503 before `start()`, waiting while it runs, 503 once stopped. */
+  const whenStarted =
+    (of: (current: Running) => DocsApi['handler']): DocsApi['handler'] =>
+    (req, res, next) => {
+      if (running) return of(running)(req, res, next);
+      if (!starting) {
+        sendJson(req, res, 503, errorBody(503, 'The API is not started: call start() on the object createDocsApi() returned'));
+        return;
+      }
+      starting.then(
+        () => (running ? of(running)(req, res, next) : sendJson(req, res, 503, errorBody(503, 'The API is stopped'))),
+        (err: unknown) => next(err),
+      );
+    };
 
   return {
     config,
@@ -173,17 +209,8 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       await current.storageLock?.release();
       await current.tracing?.shutdown(); // the last spans sent
     },
-    handler(req, res, next) {
-      if (running) return running.api.handler(req, res, next);
-      if (!starting) {
-        sendJson(req, res, 503, errorBody(503, 'The API is not started: call start() on the object createDocsApi() returned'));
-        return;
-      }
-      starting.then(
-        () => (running ? running.api.handler(req, res, next) : sendJson(req, res, 503, errorBody(503, 'The API is stopped'))),
-        (err: unknown) => next(err),
-      );
-    },
+    handler: whenStarted((current) => current.api.handler),
+    sites: whenStarted((current) => current.sites),
   };
 }
 

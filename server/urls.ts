@@ -7,7 +7,12 @@ export interface Urls {
   app(path: string): string;
   /** `<PUBLISHED_URL><path>`: where this server serves published docs sites (server/published/). */
   published(path: string): string;
-  /** `<public><path>`: what this server serves outside the API (e.g. integration public endpoints). */
+  /**
+   * `<public><root path><path>`: what this server serves beside the API for browsers, identity providers and
+   * integrations (SAML sign-in, invitation join links, integration public endpoints). The root path is ''
+   * for the standalone server (they are at its root) and the mount path when a host mounted the API
+   * (createDocsApi's `handler` serves them under it).
+   */
   root(path: string): string;
 }
 
@@ -17,6 +22,8 @@ export interface UrlBases {
   publishedUrl?: string;
   /** The path the API is served under, e.g. `/v1` (the default) or `/api/v1` when a host app mounts it there. */
   apiPath?: string;
+  /** The path the routes beside the API are served under (`root`): '' (the default), or the host's mount path. */
+  rootPath?: string;
 }
 
 export function createUrls(publicUrl: string, bases: UrlBases = {}): Urls {
@@ -27,6 +34,6 @@ export function createUrls(publicUrl: string, bases: UrlBases = {}): Urls {
     api: (path) => `${api}${path}`,
     app: (path) => `${app}${path}`,
     published: (path) => `${published}${path}`,
-    root: (path) => `${publicUrl}${path}`,
+    root: (path) => `${publicUrl}${bases.rootPath ?? ''}${path}`,
   };
 }

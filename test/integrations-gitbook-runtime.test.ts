@@ -13,7 +13,8 @@ import { jobs } from '../server/db/schema/index.js';
 import { deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
 import { verifySignature } from '../server/integrations/signature.js';
 import { createJobRunner } from '../server/jobs/runner.js';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -105,13 +106,13 @@ describe('integrations built with @gitbook/runtime', () => {
     // The script calls the API back over the network: the app listens, and is the API it is told about.
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
     receiver = await startReceiver();
     owner = await h.current.newAdmin();
     spaceScript = await bundleIntegration(spaceIntegration);
   });
   afterAll(async () => {
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
     await new Promise((resolve) => receiver.server.close(resolve));
   });

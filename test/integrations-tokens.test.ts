@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationInstallationTokens, users } from '../server/db/schema/index.js';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
 import { apiClient } from './support/api.js';
 import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -184,10 +185,10 @@ describe('a script calling the API back with env.apiTokens.installation', () => 
     // The script's fetch goes over the network: the app listens, and is the API scripts are told about.
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
   });
   afterAll(async () => {
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
   });
 

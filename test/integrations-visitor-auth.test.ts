@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -124,13 +125,13 @@ describe('visitor authentication through an integration', () => {
     // The script calls the API back over the network: the app listens, and is the API it is told about.
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
     provider = await startProvider();
     owner = await h.current.newAdmin();
     script = await bundleIntegration(signInIntegration);
   });
   afterAll(async () => {
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
     await new Promise((resolve) => provider.server.close(resolve));
   });

@@ -18,6 +18,7 @@ import { checkAccess, type Grants } from '../auth/access.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
 import { checkSiteTokenAccess } from '../auth/site-token-caller.js';
 import type { Caller, Ctx } from '../context.js';
+import type { Urls } from '../urls.js';
 import { countingStatements } from '../db/query-count.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { runExchange, type ExchangeOptions, type Middleware } from './exchange.js';
@@ -32,8 +33,8 @@ export interface OperationsOptions extends ExchangeOptions {
   handlers: Handlers<Ctx, Grants>;
   /** The caller of a request, or a thrown 401/429 (server/http/rate-limit.ts). */
   authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Caller>;
-  /** The context of a request; `base` is the path the API is served under (`/v1`, or a host's mount), for its URLs. */
-  contextOf: (caller: Caller, requestId: string, base: string) => Ctx;
+  /** The context of a request; `urls` are those of where it was served (the standalone server's, or a host's mount). */
+  contextOf: (caller: Caller, requestId: string, urls: Urls) => Ctx;
   /** Told, once answered, how many SQL statements the request sent after authentication (the query-budget test). */
   onStatements?: (operationId: string, statements: number) => void;
   /** Given every request served here, inside which it runs (traces, server/telemetry/); absent: none. */
@@ -46,8 +47,8 @@ interface Exchange {
   /** The path under the API's base, and the query string. */
   path: string;
   query: string;
-  /** Where the API is served: `/v1` on the standalone server, the mount path in a host app. */
-  base: string;
+  /** The URLs of where the API is served: the standalone server's (`/v1`), or those of the mount in a host app. */
+  urls: Urls;
   id: string;
   operationId?: OperationId;
 }
@@ -122,7 +123,7 @@ export function isOperationPath(url: string): boolean {
  * route table; any other path (the API's Express routes: files, PDFs, integration assets, the published
  * document; and unknown paths) goes to `next`.
  */
-export type ServeOperations = (req: IncomingMessage, res: ServerResponse, next: () => void, base: string, url: string) => void;
+export type ServeOperations = (req: IncomingMessage, res: ServerResponse, next: () => void, urls: Urls, url: string) => void;
 
 export function serveOperations(options: OperationsOptions): ServeOperations {
   const { handlers, onStatements, tracer } = options;
@@ -155,7 +156,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       query: op.query ? validatePart('query', op.query, parseQuery(exchange.query)) : {},
       body: readBody(op, req),
     };
-    const ctx = options.contextOf(caller, exchange.id, exchange.base);
+    const ctx = options.contextOf(caller, exchange.id, exchange.urls);
     const { installation, site } = ctx.caller;
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
@@ -187,12 +188,12 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     });
   }
 
-  return (req, res, next, base, url) => {
+  return (req, res, next, urls, url) => {
     const { path: underBase, query } = pathAndQuery(url);
     const path = underBase || '/';
     const found = lookup(req.method!, path);
     if (!found) return next();
-    const exchange: Exchange = { found, path, query, base, id: '' };
+    const exchange: Exchange = { found, path, query, urls, id: '' };
     const run = () =>
       runExchange(
         options,

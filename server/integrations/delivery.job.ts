@@ -11,7 +11,7 @@
 import { eq } from 'drizzle-orm';
 import { integrationEvents, integrations } from '../db/schema/index.js';
 import type { JobContext, JobHandler } from '../jobs/runner.js';
-import { scriptResponseBytes, scriptServerOrigin, type ScriptRequest } from '../runtime/script-runtime.js';
+import { scriptResponseBytes, scriptServerOrigin, scriptUrls, type ScriptRequest } from '../runtime/script-runtime.js';
 import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
 import { appendLog, DELIVER_INTEGRATION_EVENT, logLine, settleEvent, type LogLine } from './events.store.js';
 import { integrationEndpointPath } from './integration-view.js';
@@ -139,7 +139,7 @@ async function loadEvent(ctx: JobContext, name: string, payload: Record<string, 
 /** The request that carries the event to the script, in its protocol (dispatch-protocol.ts). */
 function eventRequest(name: string, payload: Record<string, unknown>, loaded: LoadedScript | undefined): ScriptRequest {
   if (loaded?.protocol === 'v2') return dispatchRequest(scriptServerOrigin(), payload, loaded.environment!);
-  return jsonEventRequest(`${scriptServerOrigin()}${integrationEndpointPath(name)}`, payload);
+  return jsonEventRequest(scriptUrls().root(integrationEndpointPath(name)), payload);
 }
 
 /** The lines the script logged, in the event's trace. */

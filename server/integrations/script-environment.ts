@@ -80,7 +80,9 @@ export function integrationEnvironment(urls: Urls, rows: EnvironmentRows): Integ
     integration: rows.integrationView ?? integrationView(urls, rows.integration, rows.owner),
     secrets: rows.secrets,
     signingSecrets: { ...(signing !== undefined && { integration: signing }), ...(rows.siteVisitorKey && { siteInstallation: rows.siteVisitorKey }) },
-    apiEndpoint: urls.root(''),
+    // @gitbook/runtime's client appends `/v1` itself: the API's URL without it (a host mounting the API for
+    // such scripts mounts it at a path ending in /v1, docs/mounting.md).
+    apiEndpoint: urls.api('').replace(/\/v1$/, ''),
     apiTokens: rows.token ? { installation: rows.token, integration: rows.token } : {},
   };
   if (rows.installation) environment.installation = toInstallation(ctx, rows.installation, rows.spaces);

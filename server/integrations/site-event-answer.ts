@@ -2,7 +2,7 @@
 // `fetch_visitor_authentication`): its published script run here, in the protocol it was published with, or,
 // in development mode, its tunnel, signed as events are. The routes that serve those requests
 // (published-script.route.ts, visitor-auth.route.ts) decide what to pass on of the answer.
-import { scriptResponseBytes, scriptServerOrigin } from '../runtime/script-runtime.js';
+import { scriptResponseBytes, scriptServerOrigin, scriptUrls } from '../runtime/script-runtime.js';
 import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
 import { integrationEndpointPath } from './integration-view.js';
 import type { LoadedScript, ScriptRunner } from './script-invocation.js';
@@ -30,7 +30,7 @@ export async function answerSiteEvent(options: {
   const { integration, loaded, event } = options;
   const request = loaded?.protocol === 'v2'
     ? dispatchRequest(scriptServerOrigin(), event, loaded.environment!)
-    : jsonEventRequest(`${scriptServerOrigin()}${integrationEndpointPath(integration.name)}`, event);
+    : jsonEventRequest(scriptUrls().root(integrationEndpointPath(integration.name)), event);
   if (options.toTunnel) {
     const got = await sendToTunnel({
       tunnelUrl: integration.devTunnelUrl!,

@@ -5,12 +5,15 @@
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
+import type { Urls } from '../urls.js';
 import { findJoinLink, JOIN_PATH, joinByLink } from './email-invites.store.js';
 
 export interface JoinLinkDeps {
   db: Db;
   now: () => Date;
   log: Logger;
+  /** Where the API is served (the page names the operation an existing account joins with). */
+  urls: Urls;
 }
 
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache', 'Referrer-Policy': 'no-referrer' };
@@ -34,7 +37,7 @@ export function joinLinkRoutes(deps: JoinLinkDeps): Router {
       const as = link.role === null ? 'a guest' : `a member (${escapeHtml(link.role)})`;
       const intro = `<p>${escapeHtml(link.email)} is invited to join <strong>${escapeHtml(link.organizationTitle)}</strong> as ${as}.</p>`;
       const action = link.accountExists
-        ? `<p>An account with this email exists: sign in as it and join with <code>POST /v1/orgs/${escapeHtml(link.organizationId)}/invites/${escapeHtml(link.inviteId)}</code>.</p>`
+        ? `<p>An account with this email exists: sign in as it and join with <code>POST ${escapeHtml(deps.urls.api(`/orgs/${link.organizationId}/invites/${link.inviteId}`))}</code>.</p>`
         : `<form method="post" action="${JOIN_PATH}"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Accept and create my account</button></form>` +
           '<p>Accepting creates your account and shows you an access token, once.</p>';
       res.status(200).send(page(intro + action));

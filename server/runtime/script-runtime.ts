@@ -16,7 +16,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { outboundRequest, OutboundTimeout } from '../http/outbound.js';
-import { createUrls, type UrlBases, type Urls } from '../urls.js';
+import { createUrls, type Urls } from '../urls.js';
 
 export interface RuntimeLimits {
   memoryBytes: number;
@@ -367,38 +367,36 @@ export class ScriptRuntime {
 }
 
 let shared: ScriptRuntime | undefined;
-let serverOrigin = 'http://127.0.0.1';
-let apiEndpoint = 'http://127.0.0.1/v1';
 let urls: Urls = createUrls('http://127.0.0.1');
 
 /**
- * Where this server answers (its PUBLIC_URL), set by createApp: a script's calls to the server's own API
- * are not held to public addresses, and event requests are addressed to its public endpoints.
+ * The URLs of the server the scripts of this process are told about (the API they call back, the public
+ * endpoints events are addressed to), set by the API from where it is served: the standalone server's
+ * (createApp), or the mount of a host's (createDocsApi's `mountPath`, else the mount its handler first
+ * serves). A script's calls to that API are not held to public addresses.
  */
-export function setServerOrigin(publicUrl: string, bases: UrlBases = {}): void {
-  serverOrigin = new URL(publicUrl).origin;
-  apiEndpoint = `${publicUrl.replace(/\/$/, '')}/v1`;
-  urls = createUrls(publicUrl.replace(/\/$/, ''), bases);
-  if (shared) shared.options.ownApiOrigin = serverOrigin;
+export function setScriptUrls(served: Urls): void {
+  urls = served;
+  if (shared) shared.options.ownApiOrigin = scriptServerOrigin();
 }
 
-/** Where a script calls this API back (`env.apiEndpoint`): `<PUBLIC_URL>/v1`. */
+/** Where a script calls this API back (`env.apiEndpoint` of a v1 script): `<PUBLIC_URL>/v1`, or the host's mount. */
 export function scriptApiEndpoint(): string {
-  return apiEndpoint;
+  return urls.api('');
 }
 
-/** The URLs of this server, as setServerOrigin was told them: for the resources a script's environment shows. */
+/** The URLs of this server, as setScriptUrls was told them: for the resources a script's environment shows. */
 export function scriptUrls(): Urls {
   return urls;
 }
 
-/** The origin set by setServerOrigin. */
+/** The origin of the API scripts call back. */
 export function scriptServerOrigin(): string {
-  return serverOrigin;
+  return new URL(urls.api('')).origin;
 }
 
 /** The process's runtime, made on first use (its threads do not keep the process alive). */
 export function sharedScriptRuntime(): ScriptRuntime {
-  shared ??= new ScriptRuntime(DEFAULT_LIMITS, { ownApiOrigin: serverOrigin });
+  shared ??= new ScriptRuntime(DEFAULT_LIMITS, { ownApiOrigin: scriptServerOrigin() });
   return shared;
 }

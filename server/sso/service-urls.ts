@@ -1,5 +1,5 @@
-// Where this server serves SAML sign-in (outside /v1: identity providers and browsers reach it without a
-// token). The provider's `service` URLs and the sign-in options are built from these paths.
+// Where this server serves SAML sign-in (beside the API: identity providers and browsers reach it without a
+// token; at the root of the standalone server, under the mount of a host's). The provider's `service` URLs and the sign-in options are built from these paths.
 import type { Urls } from '../urls.js';
 
 /** Express paths of the sign-in routes (server/sso/saml.routes.ts). */
@@ -11,9 +11,9 @@ export const SSO_PATHS = {
   signedIn: '/auth/saml/signed-in',
 } as const;
 
-/** The public base URL (`PUBLIC_URL`), recovered from the API's own URL builder (`<public>/v1<path>`). */
+/** Where the routes beside the API are served: `PUBLIC_URL` for the standalone server, with the mount path when a host mounted the API. */
 export function publicBase(urls: Urls): string {
-  return urls.api('').replace(/\/v1$/, '');
+  return urls.root('');
 }
 
 /** The service-provider URLs of a provider: where the identity provider posts assertions, where sign-in starts, our entity id (which serves our metadata). */
