@@ -24,7 +24,7 @@ import type { Account, Harness } from './harness.js';
 import { matrixFixtures, type MatrixWorld } from './matrix/index.js';
 import { specOperations, type SpecOperation } from './spec.js';
 
-function intFromEnv(name: string, fallback: number): number {
+export function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);

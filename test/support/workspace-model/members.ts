@@ -37,19 +37,19 @@ async function act(m: Model, r: Real, member: Member, a: Action, text: string): 
   const org = r.admin.organizationId;
   if (a.kind === 'createSpace') {
     const res = await api.post(`/orgs/${org}/spaces`, { title: text });
-    expectStatus(res, expectedAccess(member, 'organization', 'create', 201), 'createSpace as a member');
+    expectStatus(res, expectedAccess(m, member, 'create', 201), 'createSpace as a member');
     if (res.status === 201) m.spaces.push(newSpaceItem(res.body.id, text, null));
     return expectSpaceList(m, r);
   }
   if (a.kind === 'listSites') {
     const res = await api.get(`/orgs/${org}/sites`, { limit: 100 });
-    expectStatus(res, expectedAccess(member, 'organization', 'read', 200), 'listSites as a member');
+    expectStatus(res, expectedAccess(m, member, 'read', 200), 'listSites as a member');
     if (res.status === 200) expect(res.body.count).toBe(live(m.sites).length);
     return;
   }
   const space = pick(m.spaces, a.space);
   if (!space) return;
-  const want = (needed: Role, success: number) => (space.deleted && !member.removed ? 404 : expectedAccess(member, 'content', needed, success));
+  const want = (needed: Role, success: number) => (space.deleted && !member.removed ? 404 : expectedAccess(m, member, needed, success, space));
   if (a.kind === 'readSpace') {
     const res = await api.get(`/spaces/${space.id}`);
     expectStatus(res, want('read', 200), 'getSpaceById as a member');
@@ -97,6 +97,9 @@ export const memberCommands: fc.Arbitrary<Cmd>[] = [
       // Documented: no content also when the user is no longer a member.
       expectStatus(res, 204, 'removeMemberFromOrganizationById');
       member.removed = true;
+      // Their grants go with their membership (docs/permissions.md, "Consistency").
+      m.grants = m.grants.filter((g) => !(g.principal === 'user' && g.principalId === member.userId));
+      for (const t of m.teams) t.members = t.members.filter((u) => u !== member.userId);
       await expectMember(r, member);
       await expectMemberList(m, r);
     }),

@@ -11,11 +11,15 @@ import type { Account, Harness } from '../harness.js';
 export const roleOrder = ['read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
 export type Role = (typeof roleOrder)[number];
 
+/** What a space's or collection's `defaultLevel` gives every member: a role, `inherit` (its collection's, at the top the organization role), or nothing. */
+export type Level = Role | 'inherit' | null;
+
 export interface TreeItem {
   id: string;
   title: string;
   parent: string | null;
   deleted: boolean;
+  defaultLevel: Level;
 }
 
 export interface Page {
@@ -63,6 +67,24 @@ export interface Site {
   deleted: boolean;
 }
 
+export interface Team {
+  id: string;
+  /** User ids of its members. */
+  members: string[];
+  deleted: boolean;
+}
+
+export type Resource = 'space' | 'collection' | 'site';
+
+/** A role given on a space, collection or site to a member (guests included) or a team. */
+export interface Grant {
+  resource: Resource;
+  resourceId: string;
+  principal: 'user' | 'team';
+  principalId: string;
+  role: Role;
+}
+
 export interface Integration {
   name: string;
   /** The installation in the organization, when installed. */
@@ -76,9 +98,9 @@ export interface Model {
   members: Member[];
   sites: Site[];
   integrations: Integration[];
-  // Grants (issue 35): per-space or per-collection roles given to members and teams go here, with the rule
-  // that a member's role on content is the highest of the organization role and the grants inherited
-  // through its collections (roleOnContent below is the one place that reads roles).
+  teams: Team[];
+  /** At most one per resource and principal (giving again replaces the role). */
+  grants: Grant[];
 }
 
 export interface Real {
@@ -87,21 +109,31 @@ export interface Real {
   admin: Account;
   /** The accounts of the members the run added, by user id. */
   accounts: Map<string, Account>;
+  /** The admin of a second organization, and a space of it (made on first use): nothing of one organization reaches the other. */
+  other: Account;
+  otherSpace?: string;
 }
 
 export type Cmd = fc.AsyncCommand<Model, Real>;
 
-export const emptyModel = (): Model => ({ collections: [], spaces: [], members: [], sites: [], integrations: [] });
+export const emptyModel = (): Model => ({ collections: [], spaces: [], members: [], sites: [], integrations: [], teams: [], grants: [] });
 
 /** How many times each kind of command ran (passed its precondition), over the whole test file. */
 export const commandsRun = new Map<string, number>();
+/** The milliseconds each kind of command took, together (printed with the counts: where the test's time goes). */
+export const commandsTime = new Map<string, number>();
 
 export const command = (describe: string, check: (m: Readonly<Model>) => boolean, run: (m: Model, r: Real) => Promise<void>): Cmd => ({
   check,
   run: async (m, r) => {
     const kind = describe.replace(/\(.*$/, '');
     commandsRun.set(kind, (commandsRun.get(kind) ?? 0) + 1);
-    await run(m, r);
+    const started = performance.now();
+    try {
+      await run(m, r);
+    } finally {
+      commandsTime.set(kind, (commandsTime.get(kind) ?? 0) + performance.now() - started);
+    }
   },
   toString: () => describe,
 });
@@ -128,18 +160,75 @@ export const word = fc.stringMatching(/^[A-Z][a-z]{2,9}$/);
 export const atLeast = (role: Role | null, needed: Role) => role !== null && roleOrder.indexOf(role) >= roleOrder.indexOf(needed);
 
 /**
- * The status a member gets from an operation whose access rule is `rule` at `needed`: 404 when they are
- * no longer a member, or for content a guest cannot see; 403 below the role; `success` otherwise.
+ * The status a member gets from an operation on the organization (`space` absent) or on a space, whose
+ * access rule asks for `needed`: 404 when they are no longer a member, or for content they have no role on;
+ * 403 below the role; `success` otherwise.
  */
-export function expectedAccess(member: Member, rule: 'organization' | 'content', needed: Role | 'guest', success: number): number {
+export function expectedAccess(m: Model, member: Member, needed: Role | 'guest', success: number, space?: SpaceItem): number {
   if (member.removed) return 404;
-  if (rule === 'organization') return needed === 'guest' || atLeast(member.role, needed) ? success : 403;
-  return roleOnContent(member) === null ? 404 : atLeast(roleOnContent(member), needed as Role) ? success : 403;
+  if (!space) return needed === 'guest' || atLeast(member.role, needed) ? success : 403;
+  const role = roleOn(m, member, 'space', space);
+  return role === null ? 404 : atLeast(role, needed as Role) ? success : 403;
 }
 
-/** A member's role on the organization's content: its organization role (no grants in the model yet). */
-export function roleOnContent(member: Member): Role | null {
-  return member.role;
+/** The stronger of two roles (null: none). */
+export const strongest = (a: Role | null, b: Role | null): Role | null => (a === null ? b : b === null ? a : roleOrder.indexOf(a) >= roleOrder.indexOf(b) ? a : b);
+
+/** The live collection `id`, when there is one. */
+const collectionOf = (m: Model, id: string | null) => (id === null ? undefined : m.collections.find((c) => c.id === id && !c.deleted));
+
+/**
+ * What a space's or collection's default level gives a member whose organization role is `orgRole`
+ * (docs/permissions.md): its role; nothing for `null`; for `inherit`, what its collection gives (a space's
+ * collection when it is in one: the model makes spaces only in-collection there), at the top the
+ * organization role.
+ */
+function levelOf(m: Model, item: TreeItem, orgRole: Role): Role | null {
+  if (item.defaultLevel !== 'inherit') return item.defaultLevel;
+  const parent = collectionOf(m, item.parent);
+  return parent ? levelOf(m, parent, orgRole) : orgRole;
+}
+
+/** The item and the collections around it (a space in a collection is in-collection: it gets them). */
+function chainOf(m: Model, item: TreeItem): TreeItem[] {
+  const chain = [item];
+  for (let at = collectionOf(m, item.parent); at && !chain.includes(at); at = collectionOf(m, at.parent)) chain.push(at);
+  return chain;
+}
+
+/** The user and the live teams they are in. */
+function principalsOf(m: Model, userId: string): { principal: 'user' | 'team'; principalId: string }[] {
+  return [{ principal: 'user', principalId: userId }, ...m.teams.filter((t) => !t.deleted && t.members.includes(userId)).map((t) => ({ principal: 'team' as const, principalId: t.id }))];
+}
+
+/** The strongest role given on `resourceId` to the user or one of their teams. */
+function grantedOn(m: Model, resource: Resource, resourceId: string, userId: string): Role | null {
+  const principals = principalsOf(m, userId);
+  let role: Role | null = null;
+  for (const g of m.grants) {
+    if (g.resource === resource && g.resourceId === resourceId && principals.some((p) => p.principal === g.principal && p.principalId === g.principalId)) role = strongest(role, g.role);
+  }
+  return role;
+}
+
+/**
+ * A member's role on a space or collection (docs/permissions.md, "The rule"): admins have admin; otherwise
+ * the strongest of what its default level gives them (nothing for a guest), and the roles given to them
+ * or their teams on it and on the collections around it. Null: they do not reach it.
+ */
+export function roleOn(m: Model, member: Member, kind: 'space' | 'collection', item: TreeItem): Role | null {
+  if (member.removed) return null;
+  if (member.role === 'admin') return 'admin';
+  let role = member.role === null ? null : levelOf(m, item, member.role);
+  for (const at of chainOf(m, item)) role = strongest(role, grantedOn(m, at === item ? kind : 'collection', at.id, member.userId));
+  return role;
+}
+
+/** A member's role on a site: the organization role raised by the roles given on the site to them or their teams (admins keep admin). */
+export function roleOnSite(m: Model, member: Member, site: Site): Role | null {
+  if (member.removed) return null;
+  if (member.role === 'admin') return 'admin';
+  return strongest(member.role, grantedOn(m, 'site', site.id, member.userId));
 }
 
 /** The collection and every collection nested in it, per the model. */
@@ -153,5 +242,5 @@ export function subtree(m: Model, id: string): Set<string> {
 }
 
 export function newSpaceItem(id: string, title: string, parent: string | null): SpaceItem {
-  return { id, title, parent, deleted: false, pages: [], changeRequests: [], comments: [] };
+  return { id, title, parent, deleted: false, defaultLevel: 'inherit', pages: [], changeRequests: [], comments: [] };
 }

@@ -70,7 +70,8 @@ export const siteCommands: fc.Arbitrary<Cmd>[] = [
       await expectSite(m, r, site);
     }),
   ),
-  fc.tuple(fc.nat(), fc.boolean()).map(([s, on]) =>
+  // Publishing and unpublishing are two commands (each as likely as any other), not one of two halves.
+  ...[true, false].map((on) => fc.nat().map((s) =>
     command(`${on ? 'publishSite' : 'unpublishSite'}(#${s})`, hasSites, async (m, r) => {
       const site = pick(m.sites, s)!;
       const res = await r.admin.api.post(`${sitePath(r, site)}/${on ? 'publish' : 'unpublish'}`);
@@ -80,7 +81,7 @@ export const siteCommands: fc.Arbitrary<Cmd>[] = [
       expect(res.body.published).toBe(on);
       await expectSite(m, r, site);
     }),
-  ),
+  )),
   fc.nat().map((s) =>
     command(`deleteSite(#${s})`, hasSites, async (m, r) => {
       const site = pick(m.sites, s)!;

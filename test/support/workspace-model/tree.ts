@@ -37,7 +37,7 @@ export const treeCommands: fc.Arbitrary<Cmd>[] = [
       const into = parent === undefined ? undefined : pick(live(m.collections), parent);
       const res = await r.admin.api.post(`/orgs/${r.admin.organizationId}/collections`, { ...(t !== undefined && { title: t }), ...(into && { parent: into.id }) });
       expectStatus(res, 201, 'createCollection');
-      const item = { id: res.body.id, title: t ?? 'Untitled', parent: into?.id ?? null, deleted: false };
+      const item: TreeItem = { id: res.body.id, title: t ?? 'Untitled', parent: into?.id ?? null, deleted: false, defaultLevel: 'inherit' };
       m.collections.push(item);
       await expectCollection(r, item);
     }),
