@@ -8,6 +8,7 @@ import { commentOperations } from './comments.js';
 import { contentOperations } from './content.js';
 export { downloadOperations } from './downloads.js';
 import { gitSyncOperations } from './git-sync.js';
+import { headlessReadOperations } from './headless-reads.js';
 import { embedOperations } from './embeds.js';
 import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
@@ -55,6 +56,7 @@ export const areaOperations = {
   siteSpaces: siteSpaceOperations,
   siteRedirects: siteRedirectOperations,
   urls: urlOperations,
+  headlessReads: headlessReadOperations,
   integrations: integrationOperations,
   openapi: openAPISpecOperations,
   translations: translationOperations,

@@ -170,7 +170,8 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The space.') },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    // 3 with a site API token: its access check, the space, and its published URL on the site.
+    statements: 3,
   },
   updateSpaceById: {
     method: 'patch',

@@ -332,6 +332,10 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   getPublishedContentByUrl(input: Input<'getPublishedContentByUrl', Grants['caller']>, ctx: Ctx): Promise<Reply<'getPublishedContentByUrl', 200> | Reply<'getPublishedContentByUrl', 400> | Reply<'getPublishedContentByUrl', 401> | Reply<'getPublishedContentByUrl', 403> | Reply<'getPublishedContentByUrl', 404> | Reply<'getPublishedContentByUrl', 429> | Reply<'getPublishedContentByUrl', 500> | Reply<'getPublishedContentByUrl', 503>>;
   /** POST /urls/published — Resolve a URL to published content, for a visitor */
   resolvePublishedContentByUrl(input: Input<'resolvePublishedContentByUrl', Grants['caller']>, ctx: Ctx): Promise<Reply<'resolvePublishedContentByUrl', 200> | Reply<'resolvePublishedContentByUrl', 400> | Reply<'resolvePublishedContentByUrl', 401> | Reply<'resolvePublishedContentByUrl', 403> | Reply<'resolvePublishedContentByUrl', 404> | Reply<'resolvePublishedContentByUrl', 413> | Reply<'resolvePublishedContentByUrl', 415> | Reply<'resolvePublishedContentByUrl', 429> | Reply<'resolvePublishedContentByUrl', 500> | Reply<'resolvePublishedContentByUrl', 503>>;
+  /** GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links — List the meta links of a page of a revision */
+  listRevisionPageMetaLinks(input: Input<'listRevisionPageMetaLinks', Grants['space']>, ctx: Ctx): Promise<Reply<'listRevisionPageMetaLinks', 200> | Reply<'listRevisionPageMetaLinks', 400> | Reply<'listRevisionPageMetaLinks', 401> | Reply<'listRevisionPageMetaLinks', 403> | Reply<'listRevisionPageMetaLinks', 404> | Reply<'listRevisionPageMetaLinks', 429> | Reply<'listRevisionPageMetaLinks', 500> | Reply<'listRevisionPageMetaLinks', 503>>;
+  /** POST /orgs/{organizationId}/sites/{siteId}/search — Search the content of a site */
+  searchSiteContent(input: Input<'searchSiteContent', Grants['organization']>, ctx: Ctx): Promise<Reply<'searchSiteContent', 200> | Reply<'searchSiteContent', 400> | Reply<'searchSiteContent', 401> | Reply<'searchSiteContent', 403> | Reply<'searchSiteContent', 404> | Reply<'searchSiteContent', 413> | Reply<'searchSiteContent', 415> | Reply<'searchSiteContent', 429> | Reply<'searchSiteContent', 500> | Reply<'searchSiteContent', 503>>;
   /** GET /integrations — List integrations */
   listIntegrations(input: Input<'listIntegrations', Grants['caller']>, ctx: Ctx): Promise<Reply<'listIntegrations', 200> | Reply<'listIntegrations', 400> | Reply<'listIntegrations', 401> | Reply<'listIntegrations', 403> | Reply<'listIntegrations', 429> | Reply<'listIntegrations', 500> | Reply<'listIntegrations', 503>>;
   /** GET /integrations/{integrationName} — Get an integration */
@@ -655,6 +659,8 @@ export const routes = [
   { operationId: 'getSiteRedirectBySource', method: 'get', path: '/orgs/:organizationId/sites/:siteId/redirect' },
   { operationId: 'getPublishedContentByUrl', method: 'get', path: '/urls/published' },
   { operationId: 'resolvePublishedContentByUrl', method: 'post', path: '/urls/published' },
+  { operationId: 'listRevisionPageMetaLinks', method: 'get', path: '/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links' },
+  { operationId: 'searchSiteContent', method: 'post', path: '/orgs/:organizationId/sites/:siteId/search' },
   { operationId: 'listIntegrations', method: 'get', path: '/integrations' },
   { operationId: 'getIntegrationByName', method: 'get', path: '/integrations/:integrationName' },
   { operationId: 'publishIntegration', method: 'post', path: '/integrations/:integrationName' },

@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
          */
         get: operations["getSpaceById"];
         put?: never;
@@ -2262,6 +2262,46 @@ export interface paths {
          * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller. Budget: at most 4 SQL statements per request.
          */
         post: operations["resolvePublishedContentByUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a revision
+         * @description Returns the meta links of a page as a renderer puts them in its `<head>`: `alternates`, the same page (by id) in the other spaces of its translations (the space a translation was made from and the result spaces of its translations, not in the trash) at their current revision, that the caller can read. 404 when the space does not exist or the caller cannot read it, the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
+         */
+        get: operations["listRevisionPageMetaLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the content of a site
+         * @description Searches the content the site shows, in the site spaces of `scope` (by default: the default site space of each section, with `currentSiteSpace` first), for `query`. Each result is a space with its matching pages, the spaces in the order of the scope. Only what a visitor may read is searched: site spaces and sections whose condition holds, pages whose condition holds (with a site API token, for its visitor's claims; for a member, as a visitor without claims), no `noIndex` page. Site spaces of the scope that are not the site's, or not shown, are left out. 400 for `restrictTo` without `currentSiteSpace`; 404 when the site does not exist. Requires the `read` role in the organization. Budget: at most 24 SQL statements per request.
+         */
+        post: operations["searchSiteContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7654,6 +7694,75 @@ export interface components {
             commitMessage: string;
             /** @description Push a snapshot of the content without linking it to the sync: the space's sync state (its commit and revision) is left as it was. */
             standalone?: boolean;
+        };
+        /** @description Where a meta link leads: a page (of a space), or a URL. */
+        RevisionPageMetaLinkTarget: {
+            /** @enum {string} */
+            kind: "page";
+            /** @description The page. */
+            page: string;
+            /** @description The space the page is in (the space read when absent). */
+            space?: string;
+        } | {
+            /** @enum {string} */
+            kind: "url";
+            url: string;
+        };
+        /** @description The meta links of a page (for `<link rel="canonical">` and `hreflang` alternates). */
+        RevisionPageMetaLinks: {
+            canonical?: components["schemas"]["RevisionPageMetaLinkTarget"] & unknown;
+            /** @description The same page in the other languages of its content: the spaces of the same translations (the source space and the result spaces of its translations) whose current revision has the page, by its id. */
+            alternates: components["schemas"]["RevisionPageMetaLinkTarget"][];
+        };
+        /** @description Which site spaces a site search covers. */
+        SiteSearchScope: {
+            /**
+             * @description The default site space of each section (or of the site), with `currentSiteSpace` when given.
+             * @enum {string}
+             */
+            mode: "default";
+            /** @description The site space the search is made from: always searched, first. */
+            currentSiteSpace?: string;
+            /**
+             * @description `currentSiteSpace`: only it; `otherSiteSpaces`: the default scope without it. Needs `currentSiteSpace`.
+             * @enum {string}
+             */
+            restrictTo?: "currentSiteSpace" | "otherSiteSpaces";
+        } | {
+            /** @enum {string} */
+            mode: "specific";
+            /** @description The site spaces to search. */
+            siteSpaceIds: string[];
+        } | {
+            /**
+             * @description Every site space of every section.
+             * @enum {string}
+             */
+            mode: "all";
+        };
+        SearchSiteContentRequest: {
+            /**
+             * @description The text to search for.
+             * @example install the CLI
+             */
+            query: string;
+            scope?: components["schemas"]["SiteSearchScope"] & unknown;
+            /**
+             * @deprecated
+             * @description Deprecated form of `scope`: `specific` with `siteSpaceIds`, `current` with `siteSpaceId`, `all`.
+             * @enum {string}
+             */
+            mode?: "specific" | "current" | "all";
+            /**
+             * @deprecated
+             * @description With `mode: current`: the current site space.
+             */
+            siteSpaceId?: string;
+            /**
+             * @deprecated
+             * @description With `mode: specific` (or no mode): the site spaces to search.
+             */
+            siteSpaceIds?: string[];
         };
         /**
          * @description What an embed block of a URL shows.
@@ -22094,6 +22203,146 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PublishedSiteContentLookup"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    listRevisionPageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+                /** @description The id of the revision. */
+                revisionId: string;
+                /** @description The id of the page. */
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's meta links. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "alternates": [
+                     *         {
+                     *           "kind": "page",
+                     *           "page": "pag_01JD3QM5B8SH5TF",
+                     *           "space": "spc_01JD3Q7H4KX9T3C"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    searchSiteContent: {
+        parameters: {
+            query?: {
+                /** @description Opaque identifier of the page of results to fetch, from `next.page` of the previous page; any other value is refused (400). */
+                page?: string;
+                /** @description Maximum number of items to return (1–1000, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the organization. */
+                organizationId: string;
+                /** @description The id of the site. */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchSiteContentRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of spaces with matching pages. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next": {
+                     *         "page": "eyJhZnRlciI6WyJzcGNfOHd2UkhtN1prVnRhIl19"
+                     *       },
+                     *       "count": 21,
+                     *       "items": [
+                     *         {
+                     *           "id": "spc_01JD3Q7F2V6RM0A",
+                     *           "title": "Getting started",
+                     *           "pages": [
+                     *             {
+                     *               "id": "pag_01JD3QD4T7WX9KM",
+                     *               "title": "Quickstart",
+                     *               "path": "getting-started/quickstart",
+                     *               "sections": [
+                     *                 {
+                     *                   "id": "installing-the-cli",
+                     *                   "title": "Installing the CLI",
+                     *                   "path": "getting-started/quickstart#installing-the-cli",
+                     *                   "body": "Install the CLI with npm, then sign in with your access token.",
+                     *                   "urls": {
+                     *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "ancestors": [
+                     *                 {
+                     *                   "title": "Getting started"
+                     *                 }
+                     *               ],
+                     *               "urls": {
+                     *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchOrganizationResultList"];
                 };
             };
             400: components["responses"]["BadRequestError"];

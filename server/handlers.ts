@@ -24,6 +24,7 @@ import { inviteHandlers } from './invites/invites.handlers.js';
 import { siteHandlers } from './sites/sites.handlers.js';
 import { siteRedirectHandlers } from './sites/site-redirects.handlers.js';
 import { headlessHandlers } from './headless/headless.handlers.js';
+import { headlessReadHandlers } from './headless/headless-reads.handlers.js';
 import { searchHandlers } from './search/search.handlers.js';
 import { ssoHandlers } from './sso/sso.handlers.js';
 import { translationHandlers } from './translations/translations.handlers.js';
@@ -59,6 +60,7 @@ const implemented = {
   ...siteHandlers,
   ...siteRedirectHandlers,
   ...headlessHandlers,
+  ...headlessReadHandlers,
   ...permissionHandlers,
   ...inviteHandlers,
 };

@@ -1,6 +1,7 @@
 // URL resolution (getPublishedContentByUrl, resolvePublishedContentByUrl) agrees with what the published site
 // serves for the same URL, and the API token it hands out reads that site's published content and nothing else.
 import { eq } from 'drizzle-orm';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { SITE_TOKEN_LIFETIME_MS } from '../server/auth/site-tokens.js';
 import { sites, siteSpaces } from '../server/db/schema/index.js';
@@ -76,7 +77,10 @@ describe('URL resolution', () => {
       page: setup.id,
     });
     expect(page.body.revision).toBe((await admin.api.get(`/spaces/${space}/content`)).body.id);
-    expect(page.body.apiToken).toMatch(/^dwst_/);
+    // The token is a JWT with the claims of GitBook's SiteAPIToken, which a renderer decodes (expiry, visitor claims).
+    const claims = decodeJwt(page.body.apiToken);
+    expect(claims).toMatchObject({ kind: 'site', site: site.id, organization: admin.organizationId, siteSpace: siteSpace.id, space, spaces: [space], claims: {} });
+    expect(claims.exp! * 1000 - Date.now()).toBeGreaterThan(SITE_TOKEN_LIFETIME_MS - 60_000);
     expect((await served(`${url}/guides/setup`)).status).toBe(200);
 
     // The site's home: the first page, with an empty pathname.
@@ -89,21 +93,26 @@ describe('URL resolution', () => {
     expect(unlisted.body.page).toBe(pages.find((p) => p.title === 'Unlisted')!.id);
     expect((await served(`${url}/guides/unlisted`)).text).toContain('Off the sidebar.');
 
-    // A page whose condition the visitor does not meet, and a path of nothing: the same 404, as on the site.
-    for (const path of ['beta', 'nothing-here']) {
+    // A page whose condition the visitor does not meet, a path of nothing, a path of the renderer's own: the site
+    // with that pathname and no page, the same for each (as GitBook answers: the renderer shows its 404 page, its
+    // search); the site itself answers 404.
+    for (const path of ['beta', 'nothing-here', '~gitbook/search']) {
       const missing = await renderer.api.get('/urls/published', { url: `${url}/guides/${path}` });
-      expect(missing.status).toBe(404);
-      expect(missing.body.error.message).toBe('query.url: no published content found at this URL');
+      expect(missing.status, path).toBe(200);
+      expect(missing.body).toMatchObject({ site: site.id, siteSpace: siteSpace.id, space, pathname: path, basePath: `${base}/guides/`, complete: true, canonicalUrl: `${url}/guides/${path}` });
+      expect(missing.body.page).toBeUndefined();
       expect((await served(`${url}/guides/${path}`)).status).toBe(404);
     }
     // Adaptive claims: unsigned ones in the body; the signed ones of a visitor token.
     const schemaAllowsUnsigned = await renderer.api.post('/urls/published', { url: `${url}/guides/beta`, visitor: { unsignedClaims: { isBetaUser: true } } });
-    expect(schemaAllowsUnsigned.status).toBe(404); // isBetaUser is a signed claim: unsigned it is dropped
+    expect(schemaAllowsUnsigned.status).toBe(200);
+    expect(schemaAllowsUnsigned.body.page).toBeUndefined(); // isBetaUser is a signed claim: unsigned it is dropped
     const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
     const beta = await signVisitorToken({ isBetaUser: true }, key);
     const asBeta = await renderer.api.post('/urls/published', { url: `${url}/guides/beta`, visitor: { jwtToken: beta } });
     expect(asBeta.status).toBe(200);
     expect(asBeta.body.page).toBe(pages.find((p) => p.title === 'Beta')!.id);
+    expect(decodeJwt(asBeta.body.apiToken).claims).toMatchObject({ isBetaUser: true });
     const byQuery = await renderer.api.get('/urls/published', { url: `${url}/guides/beta`, visitorAuthToken: beta });
     expect(byQuery.body.page).toBe(asBeta.body.page);
     expect((await served(`${url}/guides/beta`, await enter(url, beta))).status).toBe(200);
@@ -216,7 +225,11 @@ describe('URL resolution', () => {
     const taken = await admin.api.get('/urls/published', { url: `https://${hostname}/guides/setup` });
     expect(taken.status).toBe(200);
     expect(taken.body).toMatchObject({ site: other.site.id, page: other.pages.find((p) => p.title === 'Setup')!.id });
-    expect((await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` })).status).not.toBe(200);
+    // The other site has no `manual` site space: the path is a page path of its only one, and no page.
+    const gone = await admin.api.get('/urls/published', { url: `https://${hostname}/manual/setup` });
+    expect(gone.status).toBe(200);
+    expect(gone.body).toMatchObject({ site: other.site.id, pathname: 'manual/setup' });
+    expect(gone.body.page).toBeUndefined();
   });
 
   it('answers a change another process made in the database at the next resolution, and its token reads nothing once the site is unpublished', async () => {
@@ -266,7 +279,9 @@ describe('the API token of a resolution', () => {
     expect((await reader.get(`${sitePath(admin, other.site.id)}/customization`)).status).toBe(404);
     expect((await reader.patch(`/spaces/${space}`, { title: 'Taken over' })).status).toBe(403);
     expect((await reader.post(`/spaces/${space}/change-requests`)).status).toBe(403);
-    expect((await reader.get(`/spaces/${space}`)).status).toBe(403);
+    // The space itself is the renderer's to read (GitBook's reads it for every page); another site's is not found.
+    expect((await reader.get(`/spaces/${space}`)).status).toBe(200);
+    expect((await reader.get(`/spaces/${other.space}`)).status).toBe(404);
     expect((await reader.get(`/spaces/${space}/change-requests`)).status).toBe(403);
     expect((await reader.get(`/orgs/${admin.organizationId}/spaces`)).status).toBe(403);
     expect((await reader.put(`${sitePath(admin, site.id)}/customization`, {})).status).toBe(403);
@@ -291,13 +306,19 @@ describe('the API token of a resolution', () => {
     expect(expired.body.error.message).toContain('expired');
 
     // A forged token (its payload changed) is not one.
-    const [payload, signature] = resolved.body.apiToken.slice(5).split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), s: other.site.id })).toString('base64url');
-    expect((await apiClient(h.current.app, `dwst_${forgedPayload}.${signature}`).get(`/spaces/${other.space}/content`)).status).toBe(401);
-    // Nor is the payload of the token accepted before, with another signature.
-    const resigned = await apiClient(h.current.app, `dwst_${payload}.${Buffer.alloc(32, 7).toString('base64url')}`).get(`/spaces/${space}/content`);
+    const [header, payload, signature] = resolved.body.apiToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, site: other.site.id, spaces: [other.space], exp: claims.exp + 3600 })).toString('base64url');
+    expect((await apiClient(h.current.app, `${header}.${forgedPayload}.${signature}`).get(`/spaces/${other.space}/content`)).status).toBe(401);
+    // Nor is the payload of the token accepted before, with another signature, nor the same claims signed with another key.
+    const resigned = await apiClient(h.current.app, `${header}.${payload}.${Buffer.alloc(32, 7).toString('base64url')}`).get(`/spaces/${space}/content`);
     expect(resigned.status).toBe(401);
     expect(resigned.body.error.message).toBe('Invalid access token');
+    const otherKey = await new SignJWT({ ...claims, exp: undefined }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new Uint8Array(32));
+    expect((await apiClient(h.current.app, otherKey).get(`/spaces/${space}/content`)).status).toBe(401);
+    // An unsigned token (`alg: none`) is refused.
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.x`;
+    expect((await apiClient(h.current.app, none).get(`/spaces/${space}/content`)).status).toBe(401);
   });
 
   it('hands the resolutions of one second for the same reader one token, and a new one after', async () => {
@@ -323,8 +344,8 @@ describe('the API token of a resolution', () => {
     h.current.advanceClock(1000);
     const later = await resolve({});
     expect(later).not.toBe(first);
-    const expiry = (token: string) => JSON.parse(Buffer.from(token.slice(5).split('.')[0], 'base64url').toString()).e as number;
-    expect(expiry(later) - expiry(first)).toBeGreaterThanOrEqual(1000);
+    const expiry = (token: string) => decodeJwt(token).exp!;
+    expect(expiry(later) - expiry(first)).toBeGreaterThanOrEqual(1);
   });
 
   it('reads only the spaces of the site spaces the visitor may see', async () => {
@@ -340,7 +361,11 @@ describe('the API token of a resolution', () => {
     const anonymousReader = apiClient(h.current.app, anonymous.body.apiToken);
     expect((await anonymousReader.get(`/spaces/${space}/content`)).status).toBe(200);
     expect((await anonymousReader.get(`/spaces/${betaSpace}/content`)).status).toBe(404);
-    expect((await admin.api.get('/urls/published', { url: `${url}/${added.body.path}` })).status).toBe(404);
+    // Without the claim the beta site space is not there: its path is a page path of the default one, and no page.
+    const hiddenPlace = await admin.api.get('/urls/published', { url: `${url}/${added.body.path}` });
+    expect(hiddenPlace.status).toBe(200);
+    expect(hiddenPlace.body).toMatchObject({ space, pathname: added.body.path });
+    expect(hiddenPlace.body.page).toBeUndefined();
     expect((await served(`${url}/${added.body.path}/secret`)).status).toBe(404);
 
     const beta = await signVisitorToken({ isBetaUser: true }, key);

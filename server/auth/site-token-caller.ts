@@ -15,11 +15,14 @@ import { Forbidden, NotFound, Unauthorized } from '../errors.js';
 import type { AccessDecision, AccessOptions } from './access.js';
 
 /**
- * What a site token may call. The reads of a space's published content (its current revision, its pages,
- * documents and files, by id or path, in that revision; its embeds), and the site's published profile,
- * customization and redirects. Listed by name, so an operation added later is refused until it is listed here.
+ * What a site token may call: every read GitBook's renderer makes for a site's published content. The space,
+ * the reads of its published content (its current revision, its pages, documents, files and reusable contents,
+ * by id or path, in that revision; its embeds, computed documents, page meta links), the users the content
+ * names, and the site's published profile, customization, redirects and search. Listed by name, so an operation added later is refused until it is listed here.
  */
 export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
+  // The space itself (a renderer reads its title, language and URLs for every page).
+  'getSpaceById',
   // Space content, at its current revision.
   'getCurrentRevision',
   'listPages',
@@ -33,15 +36,21 @@ export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
   // The same, by revision id (the current one only).
   'getRevisionById',
   'listPagesInRevisionById',
+  'getPageInRevisionById',
   'getPageInRevisionByPath',
   'getPageDocumentInRevisionById',
   'getFileInRevisionById',
   'getReusableContentInRevisionById',
+  'getReusableContentDocumentInRevisionById',
+  'listRevisionPageMetaLinks',
+  // Authors and mentioned users of the content (their public profile).
+  'getUserById',
   // The site.
   'getPublishedContentSite',
   'getSiteCustomizationById',
   'getSiteSpaceCustomizationById',
   'getSiteRedirectBySource',
+  'searchSiteContent',
 ]);
 
 // The space, when the site still publishes it; at most one row.

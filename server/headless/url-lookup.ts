@@ -8,7 +8,7 @@ import { mintSiteToken } from '../auth/site-tokens.js';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
-import { joinPath, placesOf } from '../published/navigation.js';
+import { joinPath, placesOf, type Navigation } from '../published/navigation.js';
 import { findSiteByHost, findSiteByPath, type FoundSite } from '../published/site-data.js';
 import { CLAIM_PARAM_PREFIX, TOKEN_PARAM, verifyVisitorToken, visitorFrom } from '../published/visitor.js';
 import { visitorKey } from '../sites/publishing-auth.js';
@@ -86,15 +86,29 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
     return external ? { target: 'external', site: site.id, redirect: location } : { target: 'content', redirect: `${origin}${base}${location}` };
   }
   const { nav, variant, target } = resolution;
-  if (!nav.variant || !variant || !target) throw nothingHere();
+  // A path under a site space that shows no page (a missing page, one the visitor may not read, a path of the
+  // renderer's own such as `~gitbook/search`) still resolves the site, with that path as `pathname` and no
+  // `page`: the renderer decides what to show (its 404 page, its search), as GitBook's API answers.
+  if (!nav.variant || !variant) throw nothingHere();
 
   // The token reads the spaces of every site space the visitor may see on the site.
   const spaceIds = [...new Set(placesOf(site, resolution.structure, visitor).flatMap((place) => place.variants.map((v) => v.space.id)))];
-  const { token: apiToken } = await mintSiteToken(ctx.db, { siteId: site.id, organizationId: site.organizationId, spaceIds, claims: visitor.claims }, ctx.now());
+  const { token: apiToken } = await mintSiteToken(
+    ctx.db,
+    {
+      siteId: site.id,
+      organizationId: site.organizationId,
+      spaceIds,
+      claims: visitor.claims,
+      siteSpaceId: nav.variant.row.id,
+      spaceId: nav.variant.space.id,
+      ...(nav.section && { siteSectionId: nav.section.id }),
+    },
+    ctx.now(),
+  );
   const siteBasePath = `${base}/`;
   const basePath = `${base}/${joinPath(variant.path)}/`.replace(/\/+$/, '/');
-  const pathname = nav.rest.length ? joinPath(target.path) : '';
-  const explicitSection = nav.sections.length === 0 || (nav.section !== undefined && segments[0] === nav.section.path);
+  const pathname = target ? (nav.rest.length ? joinPath(target.path) : '') : joinPath(nav.rest.join('/'));
   return {
     site: site.id,
     organization: site.organizationId,
@@ -107,9 +121,29 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
     siteBasePath,
     apiToken,
     ...(site.visibility === 'share-link' && { shareKey: site.shareKey }),
-    complete: explicitSection && (nav.variants.length <= 1 || segments.includes(nav.variant.row.path)),
-    canonicalUrl: `${origin}${basePath}${joinPath(target.path)}`,
-    page: target.page.id,
+    complete: isComplete(nav, segments),
+    canonicalUrl: `${origin}${basePath}${target ? joinPath(target.path) : pathname}`,
+    ...(target && { page: target.page.id }),
   };
+}
+
+/**
+ * Whether no more site segments (a section's, a site space's) could follow in the URL before a page path: GitBook's
+ * `complete`. A renderer looks up several prefixes of a URL at once and takes a shorter one's answer only when it is
+ * complete (appending the rest as the page path), so a prefix that took a default section or site space where a
+ * longer URL could name another is not complete. The section must be named by the URL's first segment (or the site
+ * have none, or the URL name a site space at the root beside the sections), and the site space by the next segment
+ * (or be the only one the visitor may see there).
+ */
+function isComplete(nav: Navigation, segments: string[]): boolean {
+  let at = 0;
+  if (nav.sections.length > 0) {
+    if (nav.section) {
+      if (segments[0] !== nav.section.path) return false;
+      at = 1;
+    }
+    // No section: the URL named a site space at the root beside the sections (navigate found it by its segment).
+  }
+  return nav.variants.length <= 1 || (nav.variant !== undefined && segments[at] === nav.variant.row.path);
 }
 

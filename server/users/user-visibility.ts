@@ -1,7 +1,8 @@
 // Who may read whom (getUserById; docs/headless-reads.md): a caller reads themself, and the members
 // (guests included) of every organization in which they are an enabled member with a role. A guest sees
 // only themself: guests are kept from the people of an organization as they are from its member list.
-// An installation reads the members of the organization it is installed in.
+// An installation reads the members of the organization it is installed in, and a site API token those of the
+// site's organization (the authors and people its published content names, as GitBook's renderer reads them).
 import { aliasedTable, and, eq, isNotNull } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { members } from '../db/schema/index.js';
@@ -9,11 +10,12 @@ import { members } from '../db/schema/index.js';
 /** Whether the caller may read the user `userId`. */
 export async function mayReadUser(ctx: Ctx, userId: string): Promise<boolean> {
   const { caller } = ctx;
-  if (caller.installation) {
+  const organizationId = caller.installation?.organizationId ?? caller.site?.organizationId;
+  if (organizationId) {
     const [row] = await ctx.db
       .select({ userId: members.userId })
       .from(members)
-      .where(and(eq(members.organizationId, caller.installation.organizationId), eq(members.userId, userId)));
+      .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
     return row !== undefined;
   }
   if (caller.userId === userId) return true;

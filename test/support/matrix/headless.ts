@@ -47,5 +47,6 @@ export const headlessFixtures: MatrixFixtures = {
     resolvePublishedContentByUrl: async (world) => ({ url: await publishedPageUrl(world) }),
     createSiteRedirect: () => ({ source: freshSource(), destination: external }),
     bulkUpsertSiteRedirects: () => ({ redirects: [{ source: freshSource(), destination: external }] }),
+    searchSiteContent: () => ({ query: 'welcome', scope: { mode: 'all' } }),
   },
 };

@@ -1,0 +1,166 @@
+// The reads GitBook's renderer makes for a published site with the site API token a resolution hands out (issue
+// 48): the space, pages by id in the published revision, users, a page's meta links (its translations), the
+// site's search; and `complete` on a site with sections, as the renderer's parallel lookups rely on it.
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createJobRunner } from '../server/jobs/runner.js';
+import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/run.job.js';
+import { copyTranslator } from '../server/translations/translator.js';
+import { apiClient } from './support/api.js';
+import { useHarness, type Account } from './support/harness.js';
+import { publish, spaceWithPages } from './published-support.js';
+import { enableAdaptiveContent, mergeChanges, newSite, signVisitorToken, sitePath } from './sites-support.js';
+
+const h = useHarness();
+
+async function pageIds(admin: Account, space: string): Promise<Record<string, string>> {
+  const res = await admin.api.get(`/spaces/${space}/content/pages`);
+  expect(res.status).toBe(200);
+  return Object.fromEntries((res.body.pages as { id: string; title: string }[]).map((p) => [p.title, p.id]));
+}
+
+/** A published adaptive site: Welcome, Setup (mentions the word "gearbox"), Beta (beta users only, "gearbox" too), Quiet (noIndex, "gearbox"). */
+async function gearSite(admin: Account) {
+  const space = await spaceWithPages(admin, 'Guides', [
+    { title: 'Welcome', markdown: 'Welcome, reader.' },
+    { title: 'Setup', markdown: 'Oil the gearbox before the first run.' },
+  ]);
+  await mergeChanges(admin, space, [
+    { operation: 'insert_page', title: 'Beta', document: { markdown: 'The beta gearbox is faster.' }, condition: 'visitor.claims.isBetaUser' },
+    { operation: 'insert_page', title: 'Quiet', document: { markdown: 'A quiet gearbox page.' }, noIndex: true },
+  ]);
+  const site = await newSite(admin, { title: 'Docs', spaces: [space] });
+  await enableAdaptiveContent(admin, site.id);
+  const url: string = (await publish(admin, site.id)).urls.published;
+  const key: string = (await admin.api.get(`${sitePath(admin, site.id)}/publishing/auth`)).body.privateKey;
+  return { space, site, url, key, pages: await pageIds(admin, space) };
+}
+
+describe('the site token reads what GitBook\'s renderer reads', () => {
+  it('reads the space, a page by id in the published revision, a user, meta links and the site search; writes nothing', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, site, url, key, pages } = await gearSite(admin);
+    const resolved = await admin.api.get('/urls/published', { url: `${url}/guides/setup` });
+    expect(resolved.status).toBe(200);
+    const reader = apiClient(h.current.app, resolved.body.apiToken);
+    const revision = resolved.body.revision as string;
+
+    const spaceRead = await reader.get(`/spaces/${space}`);
+    expect(spaceRead.status, JSON.stringify(spaceRead.body)).toBe(200);
+    expect(spaceRead.body).toMatchObject({ id: space, title: 'Guides' });
+    const page = await reader.get(`/spaces/${space}/revisions/${revision}/page/${pages.Setup}`);
+    expect(page.status).toBe(200);
+    expect(page.body.title).toBe('Setup');
+    // The Beta page is not the anonymous visitor's: 404 by id, as by path.
+    expect((await reader.get(`/spaces/${space}/revisions/${revision}/page/${pages.Beta}`)).status).toBe(404);
+    const user = await reader.get(`/users/${admin.userId}`);
+    expect(user.status).toBe(200);
+    expect(user.body.id).toBe(admin.userId);
+
+    const links = await reader.get(`/spaces/${space}/revisions/${revision}/page/${pages.Setup}/meta-links`);
+    expect(links.status).toBe(200);
+    expect(links.body).toEqual({ alternates: [] });
+    expect((await reader.get(`/spaces/${space}/revisions/${revision}/page/${pages.Beta}/meta-links`)).status).toBe(404);
+
+    // The search finds Setup; not Beta (its condition), nor Quiet (noIndex).
+    const search = await reader.post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'default', currentSiteSpace: resolved.body.siteSpace } });
+    expect(search.status, JSON.stringify(search.body)).toBe(200);
+    expect(search.body.items).toHaveLength(1);
+    expect(search.body.items[0]).toMatchObject({ id: space, title: 'Guides' });
+    expect(search.body.items[0].pages.map((p: { title: string }) => p.title)).toEqual(['Setup']);
+    expect(search.body.count).toBe(1);
+    // A beta visitor's token finds Beta too.
+    const asBeta = await admin.api.get('/urls/published', { url: `${url}/guides/setup`, visitorAuthToken: await signVisitorToken({ isBetaUser: true }, key) });
+    const betaSearch = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'all' } });
+    expect(betaSearch.status).toBe(200);
+    expect(betaSearch.body.items[0].pages.map((p: { title: string }) => p.title).sort()).toEqual(['Beta', 'Setup']);
+    // Paged: one page of results at a time, the cursor leading to the next.
+    const first = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search?limit=1`, { query: 'gearbox', mode: 'all' });
+    expect(first.status).toBe(200);
+    expect(first.body.count).toBe(2);
+    const second = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search?limit=1&page=${first.body.next.page}`, { query: 'gearbox', mode: 'all' });
+    expect(second.status).toBe(200);
+    expect(second.body.next).toBeUndefined();
+    expect([first.body.items[0].pages[0].title, second.body.items[0].pages[0].title].sort()).toEqual(['Beta', 'Setup']);
+    // Bad scopes name the field.
+    const noCurrent = await reader.post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'default', restrictTo: 'currentSiteSpace' } });
+    expect(noCurrent.status).toBe(400);
+    expect(noCurrent.body.error.message).toContain('currentSiteSpace');
+    expect((await reader.post(`${sitePath(admin, site.id)}/search`, { query: '' })).status).toBe(400);
+    // A member searches the site as a visitor without claims.
+    const member = await admin.api.post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox' });
+    expect(member.status).toBe(200);
+    expect(member.body.items[0].pages.map((p: { title: string }) => p.title)).toEqual(['Setup']);
+
+    // Another site's search, and writes, are refused.
+    const other = await newSite(admin, { title: 'Other', spaces: [space] });
+    await publish(admin, other.id);
+    expect((await reader.post(`${sitePath(admin, other.id)}/search`, { query: 'gearbox' })).status).toBe(404);
+    expect((await reader.patch(`/spaces/${space}`, { title: 'Taken' })).status).toBe(403);
+  });
+
+  it('lists a page\'s alternates: the same page in the spaces of its translations', async () => {
+    const admin = await h.current.newAdmin();
+    const source = await spaceWithPages(admin, 'Guides', [{ title: 'Setup', markdown: 'Oil the gearbox.' }]);
+    expect((await admin.api.patch(`/spaces/${source}`, { language: 'en' })).status).toBe(200);
+    const created = await admin.api.post(`/orgs/${admin.organizationId}/translations`, { source: { space: source, language: 'en' }, language: 'fr' });
+    expect(created.status).toBe(201);
+    expect((await admin.api.post(`/orgs/${admin.organizationId}/translations/${created.body.id}/run`)).status).toBe(204);
+    await createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), handlers: { [RUN_TRANSLATION]: runTranslationHandler(copyTranslator) } }).drain();
+    const translation = await admin.api.get(`/orgs/${admin.organizationId}/translations/${created.body.id}`);
+    expect(translation.status).toBe(200);
+    const result = translation.body.target?.space ?? translation.body.result?.space ?? translation.body.space;
+    expect(typeof result, JSON.stringify(translation.body)).toBe('string');
+    const setup = (await pageIds(admin, source)).Setup;
+    const sourceRevision = (await admin.api.get(`/spaces/${source}/content`)).body.id;
+    const fromSource = await admin.api.get(`/spaces/${source}/revisions/${sourceRevision}/page/${setup}/meta-links`);
+    expect(fromSource.status).toBe(200);
+    expect(fromSource.body).toEqual({ alternates: [{ kind: 'page', page: setup, space: result }] });
+    const resultRevision = (await admin.api.get(`/spaces/${result}/content`)).body.id;
+    const fromResult = await admin.api.get(`/spaces/${result}/revisions/${resultRevision}/page/${setup}/meta-links`);
+    expect(fromResult.body).toEqual({ alternates: [{ kind: 'page', page: setup, space: source }] });
+    // A site token reads only the alternates of spaces its site publishes.
+    const site = await newSite(admin, { title: 'Docs', spaces: [source] });
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const resolved = await admin.api.get('/urls/published', { url });
+    expect(resolved.status).toBe(200);
+    const viaToken = await apiClient(h.current.app, resolved.body.apiToken).get(`/spaces/${source}/revisions/${sourceRevision}/page/${setup}/meta-links`);
+    expect(viaToken.status).toBe(200);
+    expect(viaToken.body).toEqual({ alternates: [] });
+    // An unknown page: 404.
+    expect((await admin.api.get(`/spaces/${source}/revisions/${sourceRevision}/page/pag_nope/meta-links`)).status).toBe(404);
+  });
+});
+
+describe('complete, as GitBook answers it', () => {
+  it('is true only once no section or site space segment can follow', async () => {
+    const admin = await h.current.newAdmin();
+    const a = await spaceWithPages(admin, 'Alpha', [{ title: 'Intro', markdown: 'Alpha intro.' }]);
+    const b = await spaceWithPages(admin, 'Beta', [{ title: 'Intro', markdown: 'Beta intro.' }]);
+    const c = await spaceWithPages(admin, 'Gamma', [{ title: 'Intro', markdown: 'Gamma intro.' }]);
+    const site = await newSite(admin, { title: 'Docs', spaces: [a] });
+    const section = await admin.api.post(`${sitePath(admin, site.id)}/sections`, { spaceId: b, title: 'API' });
+    expect(section.status, JSON.stringify(section.body)).toBe(200);
+    const variant = await admin.api.post(`${sitePath(admin, site.id)}/site-spaces`, { spaceId: c, sectionId: section.body.id });
+    expect(variant.status, JSON.stringify(variant.body)).toBe(200);
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const sections = await admin.api.get(`${sitePath(admin, site.id)}/sections`);
+    const api = (sections.body.items as { id: string; path: string; siteSpaces: { id: string; path: string }[] }[]).find((s) => s.id === section.body.id)!;
+    const gamma = api.siteSpaces.find((s) => s.id === variant.body.id) ?? variant.body;
+    const lookup = async (path: string) => {
+      const res = await admin.api.get('/urls/published', { url: `${url}${path}` });
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+      return res.body;
+    };
+    // The site's home: a section segment could follow.
+    expect((await lookup('')).complete).toBe(false);
+    // The section named, but it has two site spaces: a site space segment could follow.
+    const inSection = await lookup(`/${api.path}`);
+    expect(inSection).toMatchObject({ siteSection: api.id, complete: false });
+    // The section and a site space named: complete, and with a page path after them.
+    expect(await lookup(`/${api.path}/${gamma.path}`)).toMatchObject({ siteSpace: gamma.id, space: c, complete: true });
+    expect(await lookup(`/${api.path}/${gamma.path}/intro`)).toMatchObject({ siteSpace: gamma.id, pathname: 'intro', complete: true });
+    // The same segment as a page path of the default site space is not complete: the renderer waits for the longer lookup.
+    expect(await lookup(`/${api.path}/intro`)).toMatchObject({ siteSection: api.id, pathname: 'intro', complete: false });
+  });
+});
