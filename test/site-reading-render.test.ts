@@ -75,7 +75,7 @@ describe('published page renderer', () => {
     expect(html).toContain('<div class="columns"><div class="column" style="flex:30 1 0">\n<p>Left.</p>\n</div><div class="column">\n<p>Right.</p>\n</div></div>');
     expect(html).toContain('<section class="update"><p class="update-date"><time datetime="2026-11-01">2026-11-01</time></p>');
     expect(html).toContain('<details class="expandable">\n<summary>More</summary>\n<p>Hidden.</p>\n</details>');
-    expect(html).toContain('<figure class="image"><a class="zoom" href="https://img.example/a.png" aria-label="Enlarge image: A robot"><img src="https://img.example/a.png" alt="A robot"></a><figcaption><p>Caption</p></figcaption></figure>');
+    expect(html).toContain('<figure class="image"><a class="zoom" href="https://img.example/a.png" aria-label="Enlarge image: A robot"><img src="https://img.example/a.png" alt="A robot"></a><figcaption>Caption</figcaption></figure>');
     // A card is one link: the links inside it are text.
     expect(html).toContain('<div class="cards"><a class="card" href="https://a.example/"><div class="card-body"><div>Card <span>inner</span></div></div></a></div>');
     expect(html).toContain('<a class="link-card" href="https://docs.example/ref"><span aria-hidden="true">📄</span><strong>Reference</strong><span class="card-kind">Page</span></a>');

@@ -38,7 +38,7 @@ function palette(custom: SiteCustomization, mode: 'light' | 'dark'): string {
   ].join(';');
 }
 
-const layout = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.65 var(--font);color:var(--fg);background:var(--bg)}
+const layout = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.6 var(--font);color:var(--fg);background:var(--bg)}
 a{color:var(--link)}:focus-visible{outline:2px solid var(--link);outline-offset:2px}
 .skip-link{position:absolute;left:-999px;top:.5rem;z-index:20;padding:.5rem 1rem;background:var(--raised);border:1px solid var(--line)}.skip-link:focus{left:.5rem}
 header.top{position:sticky;top:0;z-index:10;display:flex;flex-wrap:wrap;gap:1rem 1.5rem;align-items:center;padding:.6rem 1.5rem;border-bottom:1px solid var(--line);border-top:3px solid var(--tint);background:var(--bg)}

@@ -253,7 +253,12 @@ export class BlockBuilder {
           const img = find(n, (e) => e.tagName === 'img');
           return img && typeof img.properties.src === 'string' ? el('a', { className: ['zoom'], href: img.properties.src, ariaLabel: `Enlarge image${img.properties.alt ? `: ${String(img.properties.alt)}` : ''}` }, [n]) : n;
         }
-        if (n.tagName === 'a' || n.tagName === 'figcaption') return n;
+        if (n.tagName === 'a') return n;
+        // GitBook writes a caption as one paragraph: its text is the caption.
+        if (n.tagName === 'figcaption') {
+          const kids = n.children.filter((c) => !(c.type === 'text' && c.value.trim() === ''));
+          return kids.length === 1 && kids[0].type === 'element' && kids[0].tagName === 'p' ? { ...n, children: kids[0].children } : n;
+        }
         return { ...n, children: wrap(n.children) };
       });
     return { ...node, properties: { ...node.properties, className: ['image'] }, children: wrap(node.children) };
