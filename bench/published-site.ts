@@ -2,15 +2,20 @@
 // the API's hot read `GET /v1/spaces/{id}`, by the same server process in the same run, on PGlite and on
 // PostgreSQL. A served page reads the site and what its cache key is made of in one query and is then
 // answered from the page cache (rendered once per revision, site state and visitor claims); the target is
-// that a page costs no more than 1.5x the API read (req/s and CPU per request).
+// that a page costs no more than 1.5x the API read (req/s and CPU per request). A page holding every block
+// (test/support/every-block.ts: math, highlighted code, tabs, cards, …) is measured against the API read of
+// that same page (`GET /v1/spaces/{id}/content/page/{pageId}`, its Document), with its HTML's weight (bytes,
+// gzip) recorded; the client script of the pages (server/published/site-script.ts) must stay under 20 kB
+// gzip, or the bench fails.
 //
 //   npx tsx bench/published-site.ts [--storage pglite|postgres|both] [--duration 10] [--connections 32]
 //                                   [--warmup 5] [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
 //                                   [--out published-site.json] [--profile DIR]
 //
-// Three loads, at --connections each, one after the other on one server: the API read (with a token), a page of
+// Five loads, at --connections each, one after the other on one server: the API read (with a token), a page of
 // a public site (no token, no cookie), and a page of a visitor-auth site with adaptive content (the visitor's
-// JWT in its cookie, verified on every request, with a claim a page condition reads). Each round starts a
+// JWT in its cookie, verified on every request, with a claim a page condition reads), then the API read of
+// the page of every block and that page on the public site. Each round starts a
 // fresh server (so the page cache starts cold and is warmed by the warm-up), and rounds rotate the order of
 // the loads, so a burst of other work on the machine does not always hit the same one. Medians of the rounds
 // go to bench/results/<out>, with the load average before and after; one SUMMARY line per storage and page.
@@ -21,7 +26,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
+import { gzipSync } from 'node:zlib';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
+import { scriptGzipBytes } from '../server/published/site-assets.js';
+import { EVERY_BLOCK_MARKDOWN } from '../test/support/every-block.js';
 import { benchRun, type Server } from './support/bench-run.js';
 import { cpuTimeMs, databaseCpuMs, databaseCpuUsed, medianOf, round2 } from './support/measures.js';
 
@@ -42,8 +50,17 @@ const { values: opts } = parseArgs({
   },
 });
 type Storage = 'pglite' | 'postgres';
-type Load = 'api' | 'page' | 'visitorPage';
-const loads: Load[] = ['api', 'page', 'visitorPage'];
+type Load = 'api' | 'page' | 'visitorPage' | 'blocksApi' | 'blocksPage';
+const loads: Load[] = ['api', 'page', 'visitorPage', 'blocksApi', 'blocksPage'];
+/** What each load's answer must show (a page, not a sign-in page or a 404 that would be cheaper). */
+const expected: Record<Load, RegExp> = {
+  api: /"object":"space"/,
+  page: /<h1>Topic 12<\/h1>/,
+  visitorPage: /<h1>Topic 13<\/h1>/,
+  blocksApi: /"object":"document"/,
+  blocksPage: /<h1>Every block<\/h1>[\s\S]*class="katex"[\s\S]*role="tablist"[\s\S]*class="shiki/,
+};
+const MAX_SCRIPT_GZIP = 20_000;
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
 if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
 const duration = Number(opts.duration);
@@ -88,6 +105,8 @@ interface Fixture {
   pagePath: string;
   visitorPagePath: string;
   visitorCookie: string;
+  blocksApiPath: string;
+  blocksPagePath: string;
 }
 
 /** Through the API: a space of 24 pages (merged from a change request), a public site and a visitor-auth adaptive site over it. */
@@ -105,8 +124,11 @@ async function makeFixture(api: string): Promise<Fixture> {
     document: { markdown: pageMarkdown(i + 1) },
     ...(i === 12 && { condition: 'visitor.claims.isPartner' }),
   }));
+  changes.push({ operation: 'insert_page', title: 'Every block', document: { markdown: EVERY_BLOCK_MARKDOWN } });
   await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
   await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+  const content = await call('GET', `${api}/v1/spaces/${space.id}/content`);
+  const blocks = (content.pages as { id: string; title: string }[]).find((p) => p.title === 'Every block')!;
 
   const site = await call('POST', `${api}/v1/orgs/${org}/sites`, { title: 'Acme docs', spaces: [space.id] });
   const published = await call('POST', `${api}/v1/orgs/${org}/sites/${site.id}/publish`);
@@ -130,6 +152,8 @@ async function makeFixture(api: string): Promise<Fixture> {
     pagePath: `${pathOf(published.urls.published)}/topic-12`,
     visitorPagePath: `${pathOf(gatedPublished.urls.published)}/topic-13`,
     visitorCookie: `dw_visitor_${gated.id}=${jwt}`,
+    blocksApiPath: `/v1/spaces/${space.id}/content/page/${blocks.id}`,
+    blocksPagePath: `${pathOf(published.urls.published)}/every-block`,
   };
 }
 
@@ -143,15 +167,16 @@ interface Measure {
   dbCpuMs?: number;
   /** bytes of the answer's body */
   bytes: number;
+  /** bytes of the body gzipped (as a reader's browser receives it through a compressing proxy) */
+  gzipBytes: number;
 }
 
 /** Warm-up, then the measure; any answer but 200, or any error, fails the bench. */
-async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, database?: string): Promise<Measure> {
-  // The answer must be what the load is about (a page, not a sign-in page or a 404 that would be cheaper).
+async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, shows: RegExp, database?: string): Promise<Measure> {
   const probe = await fetch(server.url + resource, { headers, redirect: 'manual' });
   const body = await probe.text();
   if (probe.status !== 200) throw new Error(`${name}: ${resource} answered ${probe.status}: ${body.slice(0, 300)}`);
-  if (resource.startsWith('/v1/') ? !body.includes('"object":"space"') : !/<h1>Topic 1[23]<\/h1>/.test(body)) throw new Error(`${name}: unexpected body ${body.slice(0, 300)}`);
+  if (!shows.test(body)) throw new Error(`${name}: unexpected body ${body.slice(0, 300)}`);
   for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
     if (seconds <= 0) continue;
     const cpuBefore = cpuTimeMs(server.pid);
@@ -172,6 +197,7 @@ async function measure(name: string, server: Server, resource: string, headers: 
         cpuMs: perRequest(cpu),
         ...(database && { dbCpuMs: perRequest(dbCpu) }),
         bytes: Buffer.byteLength(body),
+        gzipBytes: gzipSync(body).length,
       };
     }
   }
@@ -194,6 +220,9 @@ interface StorageResult {
   api: Measure;
   page: Measure & Cost;
   visitorPage: Measure & Cost;
+  blocksApi: Measure;
+  /** the page of every block against the API read of the same page */
+  blocksPage: Measure & Cost;
   rounds?: Record<Load, Measure>[];
 }
 
@@ -217,11 +246,13 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
         api: [f.spacePath, auth],
         page: [f.pagePath, {}],
         visitorPage: [f.visitorPagePath, { cookie: f.visitorCookie }],
+        blocksApi: [f.blocksApiPath, auth],
+        blocksPage: [f.blocksPagePath, {}],
       };
-      // Round r starts with load r (mod 3): each load is measured first, second and third in turn.
+      // Round r starts with load r (mod 5): each load is measured at each place in turn.
       const order = loads.map((_, i) => loads[(i + round) % loads.length]);
       const measured = {} as Record<Load, Measure>;
-      for (const load of order) measured[load] = await measure(`${storage} ${load}`, server, targets[load][0], targets[load][1], database);
+      for (const load of order) measured[load] = await measure(`${storage} ${load}`, server, targets[load][0], targets[load][1], expected[load], database);
       results.push(measured);
       console.log(`  round ${round + 1}: ${loads.map((l) => `${l} ${measured[l].rps} req/s`).join(', ')}`);
     } finally {
@@ -231,10 +262,14 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   const api = medianOf(results.map((r) => r.api));
   const page = medianOf(results.map((r) => r.page));
   const visitorPage = medianOf(results.map((r) => r.visitorPage));
+  const blocksApi = medianOf(results.map((r) => r.blocksApi));
+  const blocksPage = medianOf(results.map((r) => r.blocksPage));
   return {
     api,
     page: { ...page, ...costOf(page, api) },
     visitorPage: { ...visitorPage, ...costOf(visitorPage, api) },
+    blocksApi,
+    blocksPage: { ...blocksPage, ...costOf(blocksPage, blocksApi) },
     ...(rounds > 1 && { rounds: results }),
   };
 }
@@ -243,17 +278,19 @@ const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
 const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const code = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract', 'generated') ? '+' : ''}`;
 try {
+  const scriptGzip = scriptGzipBytes();
+  if (scriptGzip > MAX_SCRIPT_GZIP) throw new Error(`the pages' client script is ${scriptGzip} bytes gzip, above ${MAX_SCRIPT_GZIP}`);
   const results: Partial<Record<Storage, StorageResult>> = {};
   for (const storage of storages) {
     console.log(`${storage}: ${connections} connections, ${warmup} s warm-up, ${duration} s measure, ${rounds} round(s), load average ${os.loadavg()[0].toFixed(2)}…`);
     results[storage] = await benchStorage(storage);
   }
   const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => String(c).padStart(i === 0 ? 22 : 11)).join(''));
-  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'bytes', 'req/s cost', 'CPU cost']);
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'bytes', 'gzip bytes', 'req/s cost', 'CPU cost']);
   for (const [storage, r] of Object.entries(results)) {
     for (const load of loads) {
       const m = r[load] as Measure & Partial<Cost>;
-      row([`${storage} ${load}`, m.rps, m.p50, m.p99, m.cpuMs, m.dbCpuMs ?? '', m.bytes, m.rpsCost ?? '', m.cpuCost ?? '']);
+      row([`${storage} ${load}`, m.rps, m.p50, m.p99, m.cpuMs, m.dbCpuMs ?? '', m.bytes, m.gzipBytes, m.rpsCost ?? '', m.cpuCost ?? '']);
     }
   }
   for (const [storage, r] of Object.entries(results)) {
@@ -263,7 +300,12 @@ try {
         `SUMMARY published-site ${storage} ${load} (median of ${rounds}): ${m.rps} req/s vs GET /v1/spaces/{id} ${r.api.rps} req/s: a page costs ${m.rpsCost}x the API read (target <= 1.5); CPU per request ${m.cpuCost}x`,
       );
     }
+    const b = r.blocksPage;
+    console.log(
+      `SUMMARY published-site ${storage} blocksPage (median of ${rounds}): ${b.rps} req/s vs the API read of the same page ${r.blocksApi.rps} req/s: ${b.rpsCost}x (target <= 1.5); CPU per request ${b.cpuCost}x; HTML ${b.bytes} bytes, ${b.gzipBytes} gzip`,
+    );
   }
+  console.log(`SUMMARY published-site client script: ${scriptGzip} bytes gzip (limit ${MAX_SCRIPT_GZIP})`);
   if (opts.profile) {
     console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);
     await cleanUp();
@@ -282,7 +324,10 @@ try {
       api: 'GET /v1/spaces/{id} (token; a space on no site, as bench/http.ts reads)',
       page: 'GET <published URL>/topic-12 of a public site (24 pages)',
       visitorPage: 'GET <published URL>/topic-13 of a visitor-auth site with adaptive content over the same space (JWT cookie; the page has a condition on its claim)',
+      blocksApi: 'GET /v1/spaces/{id}/content/page/{pageId} of the page of every block (test/support/every-block.ts; token)',
+      blocksPage: 'GET <published URL>/every-block of the public site',
     },
+    scriptGzipBytes: scriptGzip,
     connections,
     warmupSeconds: warmup,
     durationSeconds: duration,

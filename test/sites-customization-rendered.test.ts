@@ -47,7 +47,7 @@ describe('customization rendered', () => {
     expect(page.text).toContain(`<meta property="og:url" content="${published}/guides/start">`);
     // Dark by default, the reader's preference not followed; no previous/next links.
     expect(page.text).toContain('<meta name="color-scheme" content="dark">');
-    expect(page.text).toMatch(/:root\{--primary:#346DDB;--tint:#346DDB;--fg:#e8eaed/);
+    expect(page.text).toMatch(/:root\{--primary:#346DDB;--tint:#346DDB;--link:#[0-9a-f]{6};--on-primary:#[0-9a-f]{6};--fg:#e8eaed/);
     expect(page.text).not.toContain('prefers-color-scheme');
     expect(page.text).not.toContain('rel="next"');
 

@@ -50,7 +50,8 @@ describe('published site pages', () => {
     expect(res.text).toContain('<title>Install | Acme docs</title>');
     expect(res.text).toContain('<td>Linux</td>');
     expect(res.text).toContain('<code>apt install acme</code>');
-    expect(res.text).toContain('<pre><code class="language-sh">acme --version');
+    // Highlighted on the server (Shiki): the shell grammar colours the command.
+    expect(res.text).toMatch(/<pre class="shiki[^"]*"[^>]*data-language="sh"><code><span class="line"><span style="color:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}">acme<\/span>/);
     expect(res.text).toMatch(/rel="prev">← Introduction/);
     expect(res.text).toMatch(/rel="next">→ Configure/);
     const nested = await open(h.current, `${url}/guides/install/configure`);
@@ -169,8 +170,9 @@ describe('published site pages', () => {
     expect(res.text).toContain('--primary:#ff0066');
     expect(res.text).toContain('--primary:#00ff99');
     expect(res.text).toContain('--tint:#123456');
-    expect(res.text).toContain('<img src="https://cdn.example.com/logo.png"');
-    expect(res.text).toContain('<link rel="icon" href="https://cdn.example.com/icon.png">');
+    expect(res.text).toContain('<img class="logo-light" src="https://cdn.example.com/logo.png"');
+    expect(res.text).toContain('<link rel="icon" href="https://cdn.example.com/icon.png" media="(prefers-color-scheme: light)">');
+    expect(res.text).toContain('<link rel="icon" href="https://cdn.example.com/icon-dark.png" media="(prefers-color-scheme: dark)">');
     expect(res.text).toContain('© Acme');
 
     // A full replacement: what is left out takes its default again.

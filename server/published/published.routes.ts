@@ -39,6 +39,7 @@ import { pathAndQuery, redirect, sendText } from '../http/node-http.js';
 import { pageDocument } from '../content/page-content.js';
 import { elsewhereKey, siteElsewhere } from '../content/elsewhere-refs.js';
 import { siteFileAnswer, FILES_SEGMENT } from './site-files.js';
+import { ASSETS_SEGMENT, sendAsset } from './site-assets.js';
 import { siteRefUrls, spaceHrefOn } from './site-links.js';
 import { FONTS_SEGMENT, sendFontFile } from './font-files.js';
 import { belowSite, integrationSignIn } from './visitor-integration.js';
@@ -193,6 +194,11 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
     if (!(await sendFontFile(req, res, segments[1]))) notFound(req, res);
     return;
   }
+  // The pages' script and KaTeX's style sheet and fonts (site-assets.ts): the same for every site.
+  if (segments[0] === ASSETS_SEGMENT) {
+    if (!(await sendAsset(req, res, segments.slice(1)))) notFound(req, res);
+    return;
+  }
   if (agentsIncluded && segments.length === 1 && segments[0] === 'llms.txt') {
     const title = siteCustomization(site).title || site.title;
     const text = await llmsAt(db, site, title, await structureOf(db, place.found), visitor, `${origin}${base}`);
@@ -236,7 +242,7 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
   // Every reader of a visitor-auth site is signed in, so its pages offer to sign out.
   const signOut = site.visibility === 'visitor-auth' ? `${base}/${signOutPath}` : undefined;
   const spaceHref = spaceHrefOn(structure, visitor, base);
-  const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', fonts: `${base}/${FONTS_SEGMENT}`, sections, variants, searchAction: `${base}/~search`, signOut };
+  const baseFrame = { siteTitle, customization, scripts: siteScriptsOf(found.scripts, urls), home: base || '/', fonts: `${base}/${FONTS_SEGMENT}`, assets: `${base}/${ASSETS_SEGMENT}`, sections, variants, searchAction: `${base}/~search`, signOut };
   if (!nav.variant) return { frame: { ...baseFrame, ...customizationLinks(customization, visitor, { structure, spaceHref }) }, structure, nav };
   const variantBase = `${base}/${joinPath(variantPath(nav.section, nav.variant))}`.replace(/\/$/, '');
   const tree = resolved?.variant?.tree ?? (await spaceTree(db, nav.variant.space));
@@ -304,6 +310,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   // The spaces and users the page refers to, as this site shows them (no query when it names none).
   const document = pageDocument(target.page);
   const elsewhere = await siteElsewhere(options, site.organizationId, document.nodes, spaceHref);
+  const rendered = await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere), options.log);
   const html = pageHtml({
     ...frame,
     title: target.page.title,
@@ -312,7 +319,8 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere), options.log),
+    content: rendered.html,
+    outline: rendered.outline,
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),

@@ -11,6 +11,21 @@ import { readablePages, type Navigation } from './navigation.js';
 import { escapeHtml } from './page-html.js';
 import { spaceTree, type SiteStructure } from './site-data.js';
 
+/**
+ * An excerpt of the search (server/search/excerpt.ts) as HTML: its text is the page's own text, unescaped,
+ * with each matching word between `<b>` and `</b>`. Those marks (around one word, letters and digits only,
+ * as the excerpt writes them) become `<mark>`; everything else is text, escaped once.
+ */
+export function highlightedExcerpt(excerpt: string): string {
+  let html = '';
+  let at = 0;
+  for (const match of excerpt.matchAll(/<b>([\p{L}\p{N}]+)<\/b>/gu)) {
+    html += `${escapeHtml(excerpt.slice(at, match.index))}<mark>${escapeHtml(match[1])}</mark>`;
+    at = match.index + match[0].length;
+  }
+  return html + escapeHtml(excerpt.slice(at));
+}
+
 const silent = pino({ level: 'silent' });
 const MAX_RESULTS = 50;
 
@@ -37,7 +52,8 @@ export async function searchPage(
   const items = results.map((item) => {
     const section = item.sections[0];
     const href = hrefOf(row.id, item.path) + (section && section.id ? `#${encodeURIComponent(section.id)}` : '');
-    return `<li><a href="${escapeHtml(href)}">${escapeHtml(item.title)}</a>${section?.body ? `<br><small>${escapeHtml(section.body)}</small>` : ''}</li>`;
+    const where = section?.title && section.id ? `<span class="result-section">${escapeHtml(section.title)}</span>` : '';
+    return `<li><a href="${escapeHtml(href)}">${escapeHtml(item.title)}</a>${where}${section?.body ? `<p class="excerpt">${highlightedExcerpt(section.body)}</p>` : ''}</li>`;
   });
-  return `<p>${results.length} page${results.length === 1 ? '' : 's'} of ${escapeHtml(space.title)} match “${escapeHtml(query)}”.</p><ul class="results">${items.join('')}</ul>`;
+  return `<p role="status">${results.length} page${results.length === 1 ? '' : 's'} of ${escapeHtml(space.title)} match “${escapeHtml(query)}”.</p><ul class="results">${items.join('')}</ul>`;
 }

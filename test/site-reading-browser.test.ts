@@ -1,0 +1,152 @@
+// The published site as a reader uses it, in a real headless Chromium (Debian's `chromium`, driven by
+// playwright-core): a page holding every block (test/support/every-block.ts) is screenshot in light and
+// dark mode into test-results/, a tab is switched by keyboard, an expandable opened, a code block copied,
+// math and highlighted code found rendered on the server, the search opened with `/` shows a result with
+// its highlighted excerpt as one types, the right arrow key leads to the next page; axe-core (injected
+// into the page) finds no violation on the page of every block, the search page and the 404 page.
+// Skipped, saying why, where /usr/bin/chromium is absent.
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, useBrowser } from './support/browser.js';
+import { EVERY_BLOCK_MARKDOWN } from './support/every-block.js';
+import { PUBLIC_URL, useHarness } from './support/harness.js';
+import { resultsDir } from './support/paths.js';
+import { publish, spaceWithPages } from './published-support.js';
+import { newSite } from './sites-support.js';
+
+const h = useHarness();
+const chrome = useBrowser(h, 'reading experience');
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  nodes: { target: string[]; failureSummary: string }[];
+}
+
+/** axe-core's violations on the page as it is (WCAG 2.1 A and AA, and axe's best practices). */
+async function violations(page: Page, name: string): Promise<string> {
+  await page.evaluate(axeSource);
+  const found = (await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<{ violations: unknown[] }> } }).axe.run({ runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }))) as {
+    violations: AxeViolation[];
+  };
+  const lines = found.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary}`).join('; ')}`);
+  writeFileSync(path.join(resultsDir, `site-reading-axe-${name}.txt`), lines.join('\n'));
+  return lines.join('\n');
+}
+
+describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
+  it('renders every block, switches tabs by keyboard, opens, copies, searches, and axe finds nothing', { timeout: 240_000 }, async () => {
+    const admin = await h.current.newAdmin();
+    const space = await spaceWithPages(admin, 'Handbook', [
+      { title: 'Every block', description: 'Each block a page can hold', markdown: EVERY_BLOCK_MARKDOWN },
+      { title: 'Readers', markdown: 'Hello readers of <b>bold</b> claims: this page is found by its words.\n\n## Details\n\nMore text for readers.' },
+    ]);
+    const site = await newSite(admin, { title: 'Acme Handbook', spaces: [space] });
+    const url = (await publish(admin, site.id)).urls.published.replace(PUBLIC_URL, chrome.publicUrl);
+
+    // bypassCSP: axe is injected as a script the page's policy (no inline script) would refuse.
+    const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', bypassCSP: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: chrome.publicUrl });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(200);
+    await expect(page.title()).resolves.toBe('Every block | Acme Handbook');
+
+    // Math and code, rendered on the server: KaTeX's HTML and MathML, Shiki's colours.
+    await expect(page.locator('article .katex math').count()).resolves.toBe(2);
+    await expect(page.locator('article .katex-display').count()).resolves.toBe(1);
+    const keyword = page.locator('.code-block', { hasText: 'robot.ts' }).locator('pre.shiki span[style*="color"]', { hasText: 'import' }).first();
+    await expect(keyword.evaluate((e) => getComputedStyle(e).color)).resolves.not.toBe('rgb(31, 35, 40)');
+    await expect(page.locator('.code-block.line-numbers.wrap .code-title').textContent()).resolves.toBe('robot.ts');
+
+    // "On this page", from the headings; the blocks as a reader expects them.
+    const outline = page.getByRole('navigation', { name: 'On this page' });
+    await expect(outline.getByRole('link').allTextContents()).resolves.toEqual(['Physics', 'Install', 'First run', 'Layout']);
+    await expect(page.locator('ol.stepper > li.step').count()).resolves.toBe(2);
+    await expect(page.locator('.columns > .column').count()).resolves.toBe(2);
+    await expect(page.locator('.cards > a.card').count()).resolves.toBe(2);
+    await expect(page.locator('.cards > a.card').first().getAttribute('href')).resolves.toBe('https://example.com/quick-start');
+    await expect(page.locator('figure.image figcaption').textContent()).resolves.toBe('The R2, loaded.');
+    await expect(page.locator('a.link-card[download]').textContent()).resolves.toContain('acme-manual.pdf');
+    await expect(page.locator('a.link-card[href="https://example.com/reference"] .card-kind').textContent()).resolves.toBe('Page');
+    await expect(page.locator('.embed a.link-card').getAttribute('href')).resolves.toBe('https://example.com/robots-video');
+    await expect(page.locator('a.button.button-primary').textContent()).resolves.toBe('Sign up');
+    await expect(page.getByRole('img', { name: 'github' }).count()).resolves.toBe(1);
+    await expect(page.locator('aside.hint.hint-info').textContent()).resolves.toContain('charge themselves');
+
+    await page.screenshot({ path: path.join(resultsDir, 'site-reading-light.png'), fullPage: true });
+    expect(await violations(page, 'blocks-light'), 'axe on the page of every block (light)').toBe('');
+
+    // Tabs: the first panel shown, the second hidden; the right arrow key moves to the next tab.
+    const tabs = page.getByRole('tablist');
+    const yarn = tabs.getByRole('tab', { name: 'Yarn' });
+    await expect(page.getByRole('tabpanel', { name: 'npm' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('#panel-1-2').isVisible()).resolves.toBe(false);
+    await tabs.getByRole('tab', { name: 'npm' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(yarn.getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Yarn');
+    await expect(page.getByRole('tabpanel', { name: 'Yarn' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('#panel-1-1').isVisible()).resolves.toBe(false);
+
+    // The expandable opens.
+    const details = page.locator('details.expandable');
+    await expect(details.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
+    await details.locator('summary').click();
+    await expect(details.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    await expect(details.getByText('40 volts').isVisible()).resolves.toBe(true);
+
+    // The copy button copies the code as written.
+    await page.locator('.code-block', { hasText: 'robot.ts' }).getByRole('button', { name: /Copy/ }).click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
+      "import { Robot } from 'acme-robots';\n\nconst robot = new Robot({ name: 'R2' });\nawait robot.move({ to: 'dock' });",
+    );
+
+    // Dark mode: the reader's system setting, then the switch.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await expect(background()).resolves.toBe('rgb(22, 23, 26)');
+    await expect(keyword.evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(255, 123, 114)'); // Shiki's dark colour
+    await page.screenshot({ path: path.join(resultsDir, 'site-reading-dark.png'), fullPage: true });
+    expect(await violations(page, 'blocks-dark'), 'axe on the page of every block (dark)').toBe('');
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    await expect(background()).resolves.toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Search: `/` focuses the box, results come as one types, the matching word highlighted, nothing escaped twice.
+    await page.locator('body').click({ position: { x: 5, y: 400 } });
+    await page.keyboard.press('/');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('site-search');
+    await page.keyboard.type('readers');
+    const results = page.locator('#search-results');
+    await results.locator('mark').first().waitFor();
+    await expect(results.getByRole('link', { name: 'Readers' }).first().isVisible()).resolves.toBe(true);
+    await expect(results.locator('mark').first().textContent()).resolves.toBe('readers');
+    await expect(results.textContent()).resolves.not.toMatch(/&lt;|&amp;/);
+    await page.keyboard.press('Escape');
+    await expect(results.isVisible()).resolves.toBe(false);
+
+    // The right arrow key leads to the next page.
+    await page.locator('body').click({ position: { x: 5, y: 400 } });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(/\/readers$/);
+    await expect(page.title()).resolves.toBe('Readers | Acme Handbook');
+
+    // The search page itself and the 404 page.
+    const searched = await page.goto(`${url}/~search?q=readers`);
+    expect(searched?.status()).toBe(200);
+    await expect(page.locator('.results mark').first().textContent()).resolves.toBe('readers');
+    expect(await violations(page, 'search'), 'axe on the search page').toBe('');
+    const missing = await page.goto(`${url}/no-such-page`);
+    expect(missing?.status()).toBe(404);
+    expect(await violations(page, '404'), 'axe on the 404 page').toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
