@@ -94,6 +94,12 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Yarn');
     await expect(page.getByRole('tabpanel', { name: 'Yarn' }).isVisible()).resolves.toBe(true);
     await expect(page.locator('#panel-1-1').isVisible()).resolves.toBe(false);
+    // Printed, every panel shows under its title.
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('#panel-1-1').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#panel-1-1 .tab-title').isVisible()).resolves.toBe(true);
+    await expect(tabs.isVisible()).resolves.toBe(false);
+    await page.emulateMedia({ media: 'screen' });
 
     // The expandable opens.
     const details = page.locator('details.expandable');
@@ -146,7 +152,20 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
     const missing = await page.goto(`${url}/no-such-page`);
     expect(missing?.status()).toBe(404);
     expect(await violations(page, '404'), 'axe on the 404 page').toBe('');
+    const nowhere = await page.goto(`${chrome.publicUrl}/sites/no-such-org/no-such-site`);
+    expect(nowhere?.status()).toBe(404);
+    expect(await violations(page, '404-no-site'), 'axe on the 404 page of no site').toBe('');
     expect(errors).toEqual([]);
     await context.close();
+
+    // With scripts off, every tab panel reads under its title and the tab list (which could not switch) is hidden.
+    const noScript = await chrome.browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const still = await noScript.newPage();
+    expect((await still.goto(url))?.status()).toBe(200);
+    await expect(still.locator('.tablist').isVisible()).resolves.toBe(false);
+    await expect(still.locator('.tab-panel').evaluateAll((panels) => panels.map((p) => (p as HTMLElement).offsetHeight > 0))).resolves.toEqual([true, true]);
+    await expect(still.locator('.tab-title').allTextContents()).resolves.toEqual(['npm', 'Yarn']);
+    await expect(still.locator('.copy').first().isVisible()).resolves.toBe(false);
+    await noScript.close();
   });
 });

@@ -98,7 +98,7 @@ dialog.zoomed{max-width:95vw;max-height:95vh;padding:0;border:0;background:trans
 .link-card:hover{border-color:var(--link)}.link-card img{width:24px;height:24px}.link-card .card-kind{margin-left:auto;color:var(--muted);font-size:.85rem}.link-card strong{color:var(--link)}
 .embed{margin:1rem 0}.embed iframe{display:block;width:100%;aspect-ratio:16/9;border:1px solid var(--line);border-radius:var(--radius)}.embed .link-card{margin-top:.5rem}
 a.button{display:inline-block;padding:.4rem 1rem;border-radius:var(--radius);text-decoration:none;font-weight:600;border:1px solid var(--primary)}a.button-primary{background:var(--primary);color:var(--on-primary)}a.button-secondary{color:var(--link);background:transparent}
-.icon{display:inline-block;min-width:1em;text-align:center}.mention{padding:0 .2em;border-radius:4px;background:var(--code)}
+.icon{display:inline-block;min-width:1em;text-align:center}
 .updates{border-left:2px solid var(--line);padding-left:1.25rem;margin:1rem 0}.update-date{margin:1.5rem 0 .25rem;font-size:.85rem;color:var(--muted);font-weight:600}
 .footnotes{margin-top:3rem;font-size:.9rem;color:var(--muted);border-top:1px solid var(--line)}.footnote-popover{position:absolute;z-index:15;max-width:22rem;padding:.5rem .75rem;background:var(--raised);color:var(--fg);border:1px solid var(--line);border-radius:var(--radius);box-shadow:0 6px 18px rgb(0 0 0/.18);font-size:.9rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
