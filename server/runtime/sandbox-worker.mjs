@@ -27,8 +27,9 @@
 //               { type: 'answer', id, result } (before `result`, when the script left work to waitUntil:
 //               the response is ready; `result` then ends the invocation, its logs all of them)
 //               { type: 'fetch', id, fetchId, request }
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
@@ -77,6 +78,38 @@ function setURL(href, name, value) {
 }
 
 // MD5 too, as workerd's crypto.subtle.digest offers it (a non-standard extension scripts rely on).
+const ZLIB = {
+  compress: { gzip: gzipSync, deflate: deflateSync, 'deflate-raw': deflateRawSync },
+  decompress: { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync },
+};
+
+function zlibRun(direction, format, data, maxBytes) {
+  const run = ZLIB[direction]?.[format];
+  if (!run) return JSON.stringify({ error: `Unsupported compression format: ${format}` });
+  try {
+    return JSON.stringify({ bytes: run(Buffer.from(data, 'base64'), { maxOutputLength: maxBytes }).toString('base64') });
+  } catch (err) {
+    return JSON.stringify({ error: `${direction === 'compress' ? 'Compression' : 'Decompression'} failed: ${err.message}` });
+  }
+}
+
+/** One URLPattern call: { init, base?, options?, op: 'make' | 'test' | 'exec', input?, inputBase? }. */
+function urlPatternRun(text) {
+  try {
+    const { init, base, options, op, input, inputBase } = JSON.parse(text);
+    const pattern = base === undefined ? new URLPattern(init, options) : new URLPattern(init, base, options);
+    if (op === 'make') {
+      const parts = {};
+      for (const name of ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash']) parts[name] = pattern[name];
+      return JSON.stringify({ value: { ...parts, hasRegExpGroups: pattern.hasRegExpGroups } });
+    }
+    const args = inputBase === undefined ? [input] : [input, inputBase];
+    return JSON.stringify({ value: op === 'test' ? pattern.test(...args) : pattern.exec(...args) });
+  } catch (err) {
+    return JSON.stringify({ error: err.message });
+  }
+}
+
 const HASHES = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 
 /** Thrown to end an invocation: what the server's thread gets as `error`. */
@@ -184,11 +217,6 @@ class Sandbox {
       if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
       return vm.newString(createHash(name).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
     });
-    define('hmac', (algorithm, key, data) => {
-      const name = vm.getString(algorithm);
-      if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
-      return vm.newString(createHmac(name, Buffer.from(vm.getString(key), 'base64')).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
-    });
     // crypto.subtle (host-crypto.mjs): one call at a time per invocation, each call's time counted as CPU
     // time (Node does the work in its thread pool, where the interrupt handler cannot see it).
     define('subtle', (operation, args) => {
@@ -207,6 +235,11 @@ class Sandbox {
       call.crypto = answered;
       return awaitHost(answered);
     });
+    // CompressionStream and DecompressionStream: the whole input at once (JSON `{ bytes }` or `{ error }`);
+    // what a decompression may produce is capped, so a small bomb cannot fill the thread's memory.
+    define('zlib', (direction, format, data) => vm.newString(zlibRun(vm.getString(direction), vm.getString(format), vm.getString(data), limits.memoryBytes)));
+    // URLPattern: Node's, made again at each call from the pattern's init (JSON in, JSON out).
+    define('urlPattern', (request) => vm.newString(urlPatternRun(vm.getString(request))));
     define('random', (count) => vm.newString(randomBytes(Math.min(65536, Math.max(0, vm.getNumber(count) | 0))).toString('base64')));
     define('randomUUID', () => vm.newString(randomUUID()));
     vm.setProp(vm.global, '__host', host);
