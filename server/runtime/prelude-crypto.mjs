@@ -95,7 +95,9 @@ export const CRYPTO = String.raw`
     },
     exportKey(format, key) {
       return attempt(() => {
-        if (!isKey(key).extractable) throw new DOMException('Key is not extractable', 'InvalidAccessError');
+        // As the standard orders it (and Node does): an algorithm that cannot be exported at all first.
+        if (['PBKDF2', 'HKDF'].includes(isKey(key).algorithm.name)) throw new DOMException('Unable to export a raw ' + key.algorithm.name + ' key', 'NotSupportedError');
+        if (!key.extractable) throw new DOMException('Key is not extractable', 'InvalidAccessError');
         return call('exportKey', [format, key]);
       });
     },

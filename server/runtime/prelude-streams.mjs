@@ -351,10 +351,12 @@ export const STREAMS = String.raw`
         get desiredSize() { return readableController.desiredSize; },
       };
       const started = Promise.resolve().then(() => (transformer.start ? transformer.start(controller) : undefined));
+      // A transform or flush that fails errors both sides (a reader of the readable side learns why).
+      const failing = (work) => Promise.resolve().then(work).catch((err) => { readable._fail(err); throw err; });
       this.writable = new WritableStream({
         start: () => started,
-        write: (chunk) => (transformer.transform ? transformer.transform(chunk, controller) : controller.enqueue(chunk)),
-        close: () => Promise.resolve(transformer.flush ? transformer.flush(controller) : undefined).then(() => { if (readable._state === 'readable' && !readable._closeRequested) readableController.close(); }),
+        write: (chunk) => failing(() => (transformer.transform ? transformer.transform(chunk, controller) : controller.enqueue(chunk))),
+        close: () => failing(() => (transformer.flush ? transformer.flush(controller) : undefined)).then(() => { if (readable._state === 'readable' && !readable._closeRequested) readableController.close(); }),
         abort: (reason) => { readable._fail(reason); },
       }, writableStrategy);
       // Cancelling the readable side errors the writable side, as the standard's transform does.
