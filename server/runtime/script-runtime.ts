@@ -124,8 +124,12 @@ export function absoluteNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** How long a thread may take to report an invocation stopped at its deadline before it is replaced. */
-const LATE_GRACE_MS = 1_000;
+/**
+ * How long a thread may take to report an invocation stopped at its deadline before it is replaced: a slice
+ * of guest code runs at most the CPU limit without the thread answering anything, so a thread is replaced
+ * (failing the other invocations it runs) only when it is stuck beyond that.
+ */
+const lateGraceMs = (limits: RuntimeLimits) => Math.max(1_000, limits.cpuMs + 500);
 
 /** One sandbox thread and the invocations it runs. */
 class SandboxThread {
@@ -208,7 +212,7 @@ class SandboxThread {
   /**
    * The invocation's deadline passed: its caller is told at once (the response, or the end of its waitUntil
    * work, fails). The sandbox stops it on its side at the same instant; its slot stays taken until the thread
-   * says so, and a thread that does not within LATE_GRACE_MS is replaced.
+   * says so, and a thread that does not within lateGraceMs is replaced.
    */
   expire(id: number, pending: Pending) {
     if (pending.late) return;
@@ -219,7 +223,7 @@ class SandboxThread {
     else pending.reject(new ScriptPastDeadline(reason));
     pending.timer = setTimeout(() => {
       if (this.pending.get(id) === pending) void this.worker.terminate();
-    }, LATE_GRACE_MS);
+    }, lateGraceMs(this.runtime.limits));
   }
 
   /** Fails every invocation of this thread (it stopped or is being replaced). */
@@ -297,10 +301,11 @@ export class ScriptRuntime {
   private async run({ key, script, scriptHash: hash, request, env }: InvokeOptions, finish: () => void): Promise<ScriptResponse> {
     // Sandboxes are reused by integration and script: a script published anew gets new ones.
     const pool = `${key}\0${hash ?? scriptHash(script)}`;
-    // The deadline counts from here: a thread still starting, or busy, is time the script had.
-    const deadlineAt = absoluteNow() + this.limits.wallMs;
     const thread = this.thread(pool);
     await thread.ready;
+    // The deadline counts from here, once the thread has started (compiling QuickJS is not the script's
+    // time): a thread busy with other invocations is time the script had.
+    const deadlineAt = absoluteNow() + this.limits.wallMs;
     const id = this.nextId++;
     return new Promise<ScriptResponse>((resolve, reject) => {
       // At the deadline the caller is told, whatever the sandbox thread is doing (expire()).
