@@ -3,9 +3,11 @@
 // reference (its Web Crypto, streams, TextDecoder, Headers, structuredClone, AbortSignal and URLPattern
 // are the implementations the sandbox bridges to or mirrors). Cases whose output is random (RSA-PSS,
 // ECDSA, RSA-OAEP, IVs) compare what is fixed: a verification, a decryption, an export.
-import { webcrypto } from 'node:crypto';
+import { generateKeyPairSync, webcrypto } from 'node:crypto';
+import { importSPKI, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
+import { bundleIntegration } from './support/gitbook-bundle.js';
 
 // Helpers both sides define before each case.
 const HELPERS = `
@@ -228,5 +230,42 @@ describe('the Web platform in the sandbox answers as Node does', () => {
         caches: [await caches.default.match('https://x.example/'), typeof caches.open],
       };`);
     expect(got).toEqual({ ed448: 'NotSupportedError', iterations: 'NotSupportedError', md5: '900150983cd24fb0d6963f7d28e17f72', caches: [null, 'function'] });
+  });
+});
+
+// The GitHub integration signs its app's JWT with RS256 through `jose`: the same, bundled as @gitbook/cli
+// bundles it (jose's Web Crypto build), signed in the sandbox and verified here by Node; and the other way.
+describe('jose in the sandbox', () => {
+  const runtime = new ScriptRuntime({ ...DEFAULT_LIMITS, cpuMs: 3_000, wallMs: 10_000 }, { threads: 1 });
+  afterAll(() => runtime.close());
+
+  it('signs an RS256 JWT that verifies outside, and verifies a PS256 one Node signed', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const spki = publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const script = await bundleIntegration(`
+      import { importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
+      export default {
+        async fetch(request, env) {
+          const { pem, spki, token } = await request.json();
+          const key = await importPKCS8(pem, 'RS256');
+          const now = Math.floor(Date.now() / 1000);
+          const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuedAt(now - 60).setExpirationTime(now + 540).setIssuer('123456').sign(key);
+          const { payload } = await jwtVerify(token, await importSPKI(spki, 'PS256'), { issuer: 'node' });
+          return Response.json({ jwt, verified: payload.sub });
+        },
+      };
+    `);
+    const token = await new SignJWT({ sub: 'signed by node' }).setProtectedHeader({ alg: 'PS256' }).setIssuer('node').setExpirationTime('5m').sign(privateKey);
+    const answer = await runtime.invoke({ key: 'jose', script, request: { method: 'POST', url: 'https://x.example/', headers: [['content-type', 'application/json']], body: JSON.stringify({ pem, spki, token }) }, env: {} });
+    expect(answer.status, answer.body).toBe(200);
+    const { jwt, verified } = JSON.parse(answer.body);
+    expect(verified).toBe('signed by node');
+    const { payload, protectedHeader } = await jwtVerify(jwt, await importSPKI(spki, 'RS256'), { issuer: '123456' });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload.exp! - payload.iat!).toBe(600);
+    // Signed with the key given, not another: a different key's public half refuses it.
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    await expect(jwtVerify(jwt, await importSPKI(other, 'RS256'))).rejects.toThrow('signature verification failed');
   });
 });
