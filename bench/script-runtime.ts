@@ -10,12 +10,15 @@
 //    integration (v2), a request to its public endpoint (a fetch event) and a site's published script
 //    (fetch_published_script, answered no-store so that each request runs it).
 //
-//   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR [--profile-load v2|v1]]
+//   npx tsx bench/script-runtime.ts [--duration 10] [--profile DIR [--profile-load v2|v1]] [--runtime-only]
+// The in-process part also records crypto.subtle inside the sandbox: an AES-GCM round trip and an RS256
+// signature per invocation. `--runtime-only` runs and prints the in-process part alone, recording nothing.
 // Results go to bench/results/script-runtime.json. `--profile DIR` runs the server under `node --cpu-prof`
 // (its main thread's and its sandbox threads' profiles in DIR; summarize with bench/profile-summary.ts
 // --last <duration>), loads only one public endpoint (`--profile-load v2`, the default: the @gitbook/runtime
 // integration's; `v1`: the trivial script's) and records nothing: the profiler slows it down.
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -27,11 +30,27 @@ import { dispatchRequest } from '../server/integrations/dispatch-protocol.js';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from '../test/support/gitbook-bundle.js';
 
-const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' }, 'profile-load': { type: 'string', default: 'v2' } } });
+const { values: opts } = parseArgs({ options: { duration: { type: 'string', default: '10' }, profile: { type: 'string' }, 'profile-load': { type: 'string', default: 'v2' }, 'runtime-only': { type: 'boolean', default: false } } });
 const duration = Number(opts.duration);
 const root = path.resolve(import.meta.dirname, '..');
 const trivial = 'export default { fetch() { return new Response("ok") } }';
 const request = { method: 'GET', url: 'http://bench.invalid/', headers: [] as [string, string][], body: '' };
+const aesScript = `export default { async fetch() {
+  const key = await crypto.subtle.importKey('raw', new Uint8Array(32).fill(7), 'AES-GCM', false, ['encrypt', 'decrypt']);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const plain = new Uint8Array(1024).fill(65);
+  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain);
+  const opened = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, sealed));
+  return new Response(opened.length === 1024 && opened[1023] === 65 ? 'ok' : 'mismatch');
+} }`;
+const rs256Key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+const rs256Script = `export default { async fetch(request) {
+  const der = Uint8Array.from(atob(await request.text()), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey('pkcs8', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+  const signature = await crypto.subtle.sign('RSASSA-PKCS1-v1_5', key, new TextEncoder().encode('header.payload'));
+  return new Response(String(signature.byteLength));
+} }`;
+const rs256Request = { method: 'POST', url: 'http://bench.invalid/', headers: [['content-type', 'text/plain']] as [string, string][], body: rs256Key };
 const gitbookScript = await bundleIntegration(`import { createIntegration } from '@gitbook/runtime';
 export default createIntegration({
   events: { space_content_updated: async () => {} },
@@ -72,6 +91,31 @@ async function runtimeAlone() {
     if (i > 0) events.push(performance.now() - t); // the first one makes the sandbox
   }
   events.sort((a, b) => a - b);
+  // crypto.subtle inside the sandbox (Node's Web Crypto through host-crypto.mjs), in a warm sandbox: an
+  // AES-GCM round trip of 1 KiB (import the key, encrypt, decrypt) and an RS256 signature (import the
+  // PKCS #8 key, sign), each invocation doing it all, as a script that keeps no key between requests does.
+  const aes: number[] = [];
+  const rs256: number[] = [];
+  for (let i = 0; i < 51; i++) {
+    t = performance.now();
+    const sealed = await runtime.invoke({ key: 'bench-aes', script: aesScript, request, env: {} });
+    if (sealed.body !== 'ok') throw new Error(`the AES-GCM script answered ${sealed.body}`);
+    if (i > 0) aes.push(performance.now() - t);
+    t = performance.now();
+    const signed = await runtime.invoke({ key: 'bench-rs256', script: rs256Script, request: rs256Request, env: {} });
+    if (signed.status !== 200) throw new Error(`the RS256 script answered ${signed.status} ${signed.body}`);
+    if (i > 0) rs256.push(performance.now() - t);
+  }
+  aes.sort((a, b) => a - b);
+  rs256.sort((a, b) => a - b);
+  if (opts['runtime-only']) {
+    await runtime.close();
+    return {
+      warmInvocationMs: { p50: +singles[25].toFixed(1), p95: +singles[47].toFixed(1) },
+      aesGcmRoundTripMs: { p50: +aes[25].toFixed(1), p95: +aes[47].toFixed(1) },
+      rs256SignatureMs: { p50: +rs256[25].toFixed(1), p95: +rs256[47].toFixed(1) },
+    };
+  }
   const until = Date.now() + duration * 1000;
   let done = 0;
   const worker = async () => {
@@ -89,6 +133,8 @@ async function runtimeAlone() {
     warmInvocationMs: { p50: +singles[25].toFixed(1), p95: +singles[47].toFixed(1) },
     freshSandboxInvocationMs: { p50: +cold[15].toFixed(1), p95: +cold[28].toFixed(1) },
     gitbookEventMs: { p50: +events[25].toFixed(1), p95: +events[47].toFixed(1) },
+    aesGcmRoundTripMs: { p50: +aes[25].toFixed(1), p95: +aes[47].toFixed(1) },
+    rs256SignatureMs: { p50: +rs256[25].toFixed(1), p95: +rs256[47].toFixed(1) },
     invocationsPerSecondAt16: Math.round(perSecond),
   };
 }
@@ -145,7 +191,13 @@ async function overHttp() {
     await api('PATCH', `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}`, { configuration: { trackingId: 'B-1' } });
     const v2Endpoint = new URL(onSite.urls.publicEndpoint).pathname;
     const publishedScript = `/integrations/bench-v2/installations/${v2.id}/sites/${site.id}/script.js`;
-    if (opts.profile) {
+    if (opts['runtime-only']) {
+  // The in-process part only (not recorded: bench/results/script-runtime.json holds full runs).
+  const load = os.loadavg().map((l) => +l.toFixed(2));
+  console.log(JSON.stringify({ at: new Date().toISOString(), node: process.version, loadAverage: load, runtime: await runtimeAlone() }, null, 2));
+  process.exit(0);
+}
+if (opts.profile) {
       await load(`${base}${v2Endpoint}`);
       return undefined;
     }
@@ -168,6 +220,12 @@ async function overHttp() {
   }
 }
 
+if (opts['runtime-only']) {
+  // The in-process part only (not recorded: bench/results/script-runtime.json holds full runs).
+  const load = os.loadavg().map((l) => +l.toFixed(2));
+  console.log(JSON.stringify({ at: new Date().toISOString(), node: process.version, loadAverage: load, runtime: await runtimeAlone() }, null, 2));
+  process.exit(0);
+}
 if (opts.profile) {
   await overHttp();
   console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the server)`);

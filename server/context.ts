@@ -8,6 +8,8 @@ export interface Caller {
   userId: string;
   /** Set when the caller is an installation of an integration, authenticated by an installation token. */
   installation?: InstallationCaller;
+  /** Set when the caller is an integration itself, authenticated by an integration token (server/auth/integration-caller.ts). */
+  integration?: IntegrationCaller;
   /** Set when the caller holds the API token URL resolution handed out for a site (server/auth/site-tokens.ts). */
   site?: SiteTokenCaller;
 }
@@ -25,6 +27,12 @@ export interface SiteTokenCaller {
   claims?: Record<string, unknown>;
   /** Expiry, in ms since the epoch. */
   expiresAt: number;
+}
+
+/** An integration calling with its own token: its name and its owner. */
+export interface IntegrationCaller {
+  name: string;
+  organizationId: string;
 }
 
 /** An installation calling with its token: what it may do and on what (server/auth/installation-caller.ts). */

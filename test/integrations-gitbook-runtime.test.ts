@@ -328,7 +328,7 @@ describe('integrations built with @gitbook/runtime', () => {
       expect(fetched.text).toBe('from the tunnel');
       expect(got).toHaveLength(2);
       const forwarded = await formOf(1);
-      expect(forwarded.event).toMatchObject({ type: 'fetch', installationId: s.installationId, spaceId: s.space.id, request: { method: 'POST' } });
+      expect(forwarded.event).toMatchObject({ type: 'fetch', installationId: s.installationId, spaceId: s.space.id, request: { method: 'post' } });
       expect(forwarded.event.request.url).toContain(`${s.endpoint}/echo?q=1`);
       expect(forwarded.fetchBody).toBe('ping');
       expect(verifySignature('dev-secret', got[1].body, String(got[1].headers['x-integration-signature']), new Date())).toBe(true);

@@ -5,7 +5,7 @@
 // token with the site's key (`signingSecrets.siteInstallation`) and sends the reader to the site with it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setScriptUrls } from '../server/runtime/script-runtime.js';
@@ -285,10 +285,12 @@ describe('visitor authentication through an integration', () => {
     const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
     expect((await owner.api.patch(`${sitePath(owner, s.site.id)}/publishing/auth`, { backend: 'custom' })).status).toBe(200);
     expect((await request(h.current.app).get(start)).status).toBe(404);
-    // The integration's callback now gets no key, and cannot sign a token.
+    // The integration's callback now gets its site installation's own signing secret, not the site's key:
+    // the token it signs with it is refused by the site.
     const noKey = await request(h.current.app).get(`/integrations/${s.name}/installations/${s.installationId}/sites/${s.site.id}/integration/callback?code=${code}`);
-    expect(noKey.status).toBe(500);
-    expect(noKey.text).toBe('No visitor key for this site');
+    expect(noKey.status).toBe(302);
+    const unsigned = new URL(noKey.headers.location).searchParams.get('jwt_token')!;
+    await expect(jwtVerify(unsigned, new TextEncoder().encode(s.key))).rejects.toThrow('signature verification failed');
     const regenerated = await owner.api.post(`${sitePath(owner, s.site.id)}/publishing/auth/regenerate`);
     expect(regenerated.status).toBe(200);
     expect(regenerated.body).toMatchObject({ backend: 'custom', integration: s.name });

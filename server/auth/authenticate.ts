@@ -6,8 +6,9 @@ import type { Db } from '../db/client.js';
 import { apiTokens } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
 import { installationTokenLookup } from './installation-tokens.js';
+import { integrationTokenLookup } from './integration-tokens.js';
 import { siteTokenCaller, isSiteToken } from './site-tokens.js';
-import { hashToken, isInstallationToken } from './tokens.js';
+import { hashToken, isInstallationToken, isIntegrationToken } from './tokens.js';
 
 /**
  * How long a process remembers a valid token: the hot path then spends no query on it. A token removed
@@ -27,12 +28,14 @@ export function createAuthenticator(db: Db): Authenticator {
     .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
     .prepare('token_user');
   const installationLookup = installationTokenLookup(db);
+  const integrationLookup = integrationTokenLookup(db);
   return async (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw new Unauthorized('Missing access token: send Authorization: Bearer <token>');
     // Keyed by the token itself: a hit then costs no hash either. The cache lives in this process only.
     const token = match[1];
     if (isInstallationToken(token)) return installationLookup(token);
+    if (isIntegrationToken(token)) return integrationLookup(token);
     if (isSiteToken(token)) return siteTokenCaller(db, token);
     let userId = cache.get(token);
     if (userId === undefined) {

@@ -18,3 +18,12 @@ export function newInstallationToken(): string {
 export function isInstallationToken(token: string): boolean {
   return token.startsWith('dwit_');
 }
+
+/** A new token of an integration itself (the `apiTokens.integration` of a script's environment). */
+export function newIntegrationToken(): string {
+  return `dwint_${randomBytes(24).toString('base64url')}`;
+}
+
+export function isIntegrationToken(token: string): boolean {
+  return token.startsWith('dwint_');
+}

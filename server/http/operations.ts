@@ -16,6 +16,7 @@ import { Space } from '../../contract/spaces.js';
 import type { Handlers, OperationId } from '../../generated/router.js';
 import { checkAccess, type Grants } from '../auth/access.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
+import { checkIntegrationTokenAccess } from '../auth/integration-caller.js';
 import { checkSiteTokenAccess } from '../auth/site-token-caller.js';
 import type { Caller, Ctx } from '../context.js';
 import type { Urls } from '../urls.js';
@@ -157,10 +158,12 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       body: readBody(op, req),
     };
     const ctx = options.contextOf(caller, exchange.id, exchange.urls);
-    const { installation, site } = ctx.caller;
+    const { installation, site, integration } = ctx.caller;
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
-      : site
+      : integration
+        ? checkIntegrationTokenAccess(integration, found.operationId, input.params)
+        : site
         ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params)
         : await checkAccess(ctx, op.access, input.params, operation.accessOptions);
     if ('noContent' in decision) {

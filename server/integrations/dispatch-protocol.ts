@@ -66,6 +66,16 @@ export function dispatchRequest(origin: string, event: Record<string, unknown>, 
   return { method: 'POST', url: `${origin}/v1`, headers: [['content-type', `multipart/form-data; boundary=${boundary}`], ...headers], body };
 }
 
+/**
+ * The method as the public FetchRequest names it: GitBook's enum is lower-case (`get`, `post`, `put`,
+ * `delete`), which every Request constructor normalizes back; a method outside it (PATCH, HEAD, OPTIONS)
+ * goes as sent, since `new Request(url, { method: 'patch' })` would keep it lower-case.
+ */
+function eventMethod(method: string): string {
+  const lower = method.toLowerCase();
+  return lower === 'get' || lower === 'post' || lower === 'put' || lower === 'delete' ? lower : method;
+}
+
 /** The `fetch` event of a request to a public endpoint (the public FetchEvent). */
 export function fetchEvent(eventId: string, request: FetchedRequest, target: { installationId?: string; spaceId?: string; siteId?: string }) {
   return {
@@ -74,7 +84,7 @@ export function fetchEvent(eventId: string, request: FetchedRequest, target: { i
     ...(target.installationId && { installationId: target.installationId }),
     ...(target.spaceId && { spaceId: target.spaceId }),
     ...(target.siteId && { siteId: target.siteId }),
-    request: { method: request.method, url: request.url, headers: Object.fromEntries(request.headers) },
+    request: { method: eventMethod(request.method), url: request.url, headers: Object.fromEntries(request.headers) },
   };
 }
 

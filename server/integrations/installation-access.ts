@@ -44,6 +44,8 @@ export async function readInstallationGrant(ctx: Ctx, name: string, installation
     .where(and(eq(integrationInstallations.integrationName, name), eq(integrationInstallations.id, installationId)));
   const [found] = await (lock ? query.for('update', { of: integrationInstallations }) : query);
   if (!found) return undefined;
+  // The integration itself (its token) reads and manages its own installations.
+  if (ctx.caller.integration?.name === name) return { integration: found.integration, installation: found.installation, canManage: true, canRead: true };
   const isOwnerMember = found.ownerMember === true;
   const isInstalledMember = found.installedMember === true;
   // A private integration is invisible outside its owner, whatever the installation (it installs only there).

@@ -6,19 +6,23 @@
 //   installation       the installation concerned, as the API shows it (with its `configuration`)
 //   spaceInstallation  / siteInstallation: its installation on the space or site concerned, when there is one
 //   secrets            the integration's secrets
-//   signingSecrets     { integration }: the integration's SIGNING_SECRET, when the publisher gave one;
-//                      { siteInstallation }: the site's visitor key (HS256), for the integration that signs the
-//                      site's visitors in (`backend: integration`, scope `site:visitor:auth`: visitor-auth.ts)
+//   signingSecrets     { integration, installation, spaceInstallation, siteInstallation }: generated for the
+//                      integration and derived for each installation and space or site installation
+//                      (signing-secrets.ts), never what the publisher gave; the site installation of the
+//                      integration that signs the site's visitors in (`backend: integration`, scope
+//                      `site:visitor:auth`: visitor-auth.ts) gets the site's visitor key (HS256) instead
 //   apiEndpoint        this server's public URL: the runtime's client appends `/v1` itself
-//   apiTokens          { installation, integration }: a short-lived token of the installation (one hour), as
-//                      createIntegrationInstallationToken makes; this server has no integration-wide tokens,
-//                      so `integration` is the same installation token (absent with no installation)
+//   apiTokens          { integration, installation }: a short-lived token of the integration itself (one
+//                      hour: server/auth/integration-tokens.ts; `context.integration.api`, which acts on the
+//                      integration and its installations), and one of the installation concerned, when any,
+//                      as createIntegrationInstallationToken makes (`context.api`)
+//   network            { proxy: false }: a script's fetch goes out from this server, not through a proxy
 import type { components } from '../../generated/types.js';
 import type { OrganizationRow } from '../auth/access.js';
 import type { Urls } from '../urls.js';
 import type { integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
 import { targetEndpointPath, toInstallation, toIntegration, type InstallationRow, type IntegrationRow } from './integration-view.js';
-import { SIGNING_SECRET_NAME } from './signature.js';
+import { signingSecrets, type SigningSecrets } from './signing-secrets.js';
 
 type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
 type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
@@ -34,6 +38,10 @@ export interface EnvironmentRows {
   spaceInstallation: SpaceInstallationRow | null;
   siteInstallation: SiteInstallationRow | null;
   token: string | undefined;
+  /** The token of the integration itself (apiTokens.integration). */
+  integrationToken: string;
+  /** The integration's signing secret (signing-secrets.ts), the others' root. */
+  signingSecret: string;
   /** The site's visitor key, when the request concerns the installation that signs the site's visitors in. */
   siteVisitorKey?: string;
 }
@@ -44,9 +52,10 @@ export interface IntegrationEnvironment {
   spaceInstallation?: ReturnType<typeof targetInstallation> & { space: string };
   siteInstallation?: ReturnType<typeof targetInstallation> & { site: string };
   secrets: Record<string, string>;
-  signingSecrets: { integration?: string; siteInstallation?: string };
+  signingSecrets: SigningSecrets;
   apiEndpoint: string;
-  apiTokens: { integration?: string; installation?: string };
+  apiTokens: { integration: string; installation?: string };
+  network: { proxy: boolean };
 }
 
 /** An installation on a space or site as the environment shows it (IntegrationContentInstallationBase). */
@@ -67,25 +76,47 @@ function targetInstallation(urls: Urls, row: SpaceInstallationRow | SiteInstalla
   };
 }
 
-/** The integration as the environment shows it: as the API does, its owner seen from outside (no permission). */
+/**
+ * The integration as the environment shows it: as the API does, its owner seen from outside (no
+ * permission), completed with what @gitbook/api's Integration requires and the API's own view lacks (the
+ * owner's `type`, `trial` and `permissions.access`, `urls.publicContentEndpoint`: this server has no
+ * separate content origin, so it is the public endpoint, as the schema says).
+ */
 export function integrationView(urls: Urls, integration: IntegrationRow, owner: OrganizationRow): IntegrationEnvironment['integration'] {
-  return toIntegration({ urls }, integration, { owner, role: null, isMember: false });
+  const view = toIntegration({ urls }, integration, { owner, role: null, isMember: false });
+  const completed = {
+    ...view,
+    owner: { type: 'business', trial: { status: 'notapplicable', count: 0 }, ...view.owner, permissions: { access: false, ...view.owner.permissions } },
+    urls: { ...view.urls, publicContentEndpoint: view.urls.publicEndpoint },
+  };
+  return completed as IntegrationEnvironment['integration'];
+}
+
+/** The installation as the environment shows it: as the API does, with `urls.publicContentEndpoint` (the public endpoint). */
+function installationView(ctx: { urls: Urls }, row: InstallationRow, spaces: number): IntegrationEnvironment['installation'] {
+  const view = toInstallation(ctx, row, spaces);
+  return { ...view, urls: { ...view.urls, publicContentEndpoint: view.urls.publicEndpoint } } as IntegrationEnvironment['installation'];
 }
 
 /** The IntegrationEnvironment of a request about the rows' installation (and space or site installation). */
 export function integrationEnvironment(urls: Urls, rows: EnvironmentRows): IntegrationEnvironment {
   const ctx = { urls };
-  const signing = rows.secrets[SIGNING_SECRET_NAME];
   const environment: IntegrationEnvironment = {
     integration: rows.integrationView ?? integrationView(urls, rows.integration, rows.owner),
     secrets: rows.secrets,
-    signingSecrets: { ...(signing !== undefined && { integration: signing }), ...(rows.siteVisitorKey && { siteInstallation: rows.siteVisitorKey }) },
+    signingSecrets: signingSecrets(rows.signingSecret, {
+      installationId: rows.installation?.id,
+      spaceId: rows.spaceInstallation?.spaceId,
+      siteId: rows.siteInstallation?.siteId,
+      siteVisitorKey: rows.siteVisitorKey,
+    }),
     // @gitbook/runtime's client appends `/v1` itself: the API's URL without it (a host mounting the API for
     // such scripts mounts it at a path ending in /v1, docs/mounting.md).
     apiEndpoint: urls.api('').replace(/\/v1$/, ''),
-    apiTokens: rows.token ? { installation: rows.token, integration: rows.token } : {},
+    apiTokens: { integration: rows.integrationToken, ...(rows.token && { installation: rows.token }) },
+    network: { proxy: false },
   };
-  if (rows.installation) environment.installation = toInstallation(ctx, rows.installation, rows.spaces);
+  if (rows.installation) environment.installation = installationView(ctx, rows.installation, rows.spaces);
   if (rows.spaceInstallation) {
     const row = rows.spaceInstallation;
     environment.spaceInstallation = { ...targetInstallation(urls, row, 'space', row.spaceId), space: row.spaceId };

@@ -25,6 +25,8 @@ import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-
 import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { mintInstallationToken } from '../auth/installation-tokens.js';
+import { mintIntegrationToken } from '../auth/integration-tokens.js';
+import { integrationSigningSecret } from './signing-secrets.js';
 import { LRUCache } from 'lru-cache';
 import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { InstallationRow, IntegrationRow } from './integration-view.js';
@@ -48,6 +50,20 @@ export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().in
 /** Tokens handed to scripts, by installation, reused until REUSE_MARGIN_MS before they expire (a new one costs writes). */
 const handedOut = new Map<string, { token: string; expiresAt: Date }>();
 const REUSE_MARGIN_MS = 10 * 60 * 1000;
+
+/** Tokens of integrations handed to scripts, by integration (and its creation), reused as installation tokens are. */
+const integrationHandedOut = new Map<string, { token: string; expiresAt: Date }>();
+
+async function integrationToken(db: Db, integration: IntegrationRow): Promise<string> {
+  const now = new Date();
+  const key = `${integration.name}\0${integration.createdAt.getTime()}`;
+  const known = integrationHandedOut.get(key);
+  if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
+  const minted = (await mintIntegrationToken(db, integration.name, now))!;
+  if (integrationHandedOut.size >= 10_000) integrationHandedOut.clear();
+  integrationHandedOut.set(key, minted);
+  return minted.token;
+}
 
 async function installationToken(db: Db, installationId: string): Promise<string | undefined> {
   const now = new Date();
@@ -290,6 +306,8 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
       spaceInstallation: row.spaceInstallation,
       siteInstallation: row.siteInstallation,
       token,
+      integrationToken: await integrationToken(db, row.integration),
+      signingSecret: await integrationSigningSecret(db, row.integration.name, row.integration.createdAt),
       siteVisitorKey,
     });
   } else {

@@ -91,10 +91,30 @@ export const ENCODING = String.raw`
       this.ignoreBOM = !!options.ignoreBOM;
     }
     get encoding() { return 'utf-8'; }
-    decode(input) {
-      if (input === undefined) return '';
-      let bytes = asBytes(input);
-      if (!this.ignoreBOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    // With { stream: true }, a sequence cut at the end of the input waits for the next call (the bytes kept
+    // in _pending); the BOM is looked for at the start of the stream only.
+    decode(input, options = {}) {
+      let bytes = input === undefined ? new Uint8Array(0) : asBytes(input);
+      if (this._pending) { const joined = new Uint8Array(this._pending.length + bytes.length); joined.set(this._pending); joined.set(bytes, this._pending.length); bytes = joined; this._pending = null; }
+      if (!this._started && !this.ignoreBOM) {
+        if (bytes.length < 3 && options.stream && [0xef, 0xbb, 0xbf].slice(0, bytes.length).every((b, i) => bytes[i] === b)) { this._pending = bytes.slice(); return ''; }
+        if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      }
+      if (options.stream) {
+        this._started = bytes.length > 0 || this._started;
+        let cut = bytes.length;
+        // The start of the last sequence, if it is incomplete: at most 3 bytes back.
+        for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 3; i--) {
+          const b = bytes[i];
+          if ((b & 0xc0) === 0x80) continue;
+          const need = b >= 0xf0 && b < 0xf5 ? 4 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 1;
+          if (need > bytes.length - i) cut = i;
+          break;
+        }
+        if (cut < bytes.length) this._pending = bytes.slice(cut);
+        return utf8Decode(bytes.subarray(0, cut), this.fatal);
+      }
+      this._started = false;
       return utf8Decode(bytes, this.fatal);
     }
   }

@@ -5,11 +5,14 @@
 //   prelude-events.mjs    DOMException, Event, EventTarget, AbortController, AbortSignal, timers,
 //                         queueMicrotask, structuredClone
 //   prelude-forms.mjs     Blob, File, FormData (multipart encoding and parsing)
-//   prelude-streams.mjs   ReadableStream
-//   prelude-crypto.mjs    crypto (getRandomValues, randomUUID, subtle: HMAC and SHA digests)
-//   here                  URL, URLSearchParams, Headers, Request, Response, fetch, console, the dispatch
+//   prelude-streams.mjs   ReadableStream, WritableStream, TransformStream, TextEncoderStream,
+//                         TextDecoderStream, CompressionStream, DecompressionStream, queuing strategies
+//   prelude-crypto.mjs    crypto (getRandomValues, randomUUID, all of subtle through Node's Web Crypto)
+//   here                  URL, URLSearchParams, URLPattern, Headers, Request, Response, fetch, caches,
+//                         console, the dispatch
 // It talks to the host only through the `__host` functions the worker defines (strings in, strings out):
-// `parseURL`, `setURL`, `fetch` and `sleep` (promises), `log`, `digest`, `hmac`, `random`, `randomUUID`.
+// `parseURL`, `setURL`, `fetch`, `sleep` and `subtle` (promises), `log`, `digest`, `random`, `randomUUID`,
+// `zlib`, `urlPattern`.
 // There is no file system, no process and no import.
 import { CRYPTO } from './prelude-crypto.mjs';
 import { ENCODING } from './prelude-encoding.mjs';
@@ -108,41 +111,78 @@ const WEB = String.raw`
     });
   }
 
+  // Values of a name are combined with ", " as the standard says, except Set-Cookie, whose values stay apart
+  // (getSetCookie, and iteration yields each on its own, so copying Headers keeps them apart too).
+  const HEADER_NAME = /^[!#$%&'*+\-.^_\x60|~0-9A-Za-z]+$/;
+  const headerName = (name) => {
+    const k = String(name);
+    if (!HEADER_NAME.test(k)) throw new TypeError('Invalid header name: ' + k);
+    return k.toLowerCase();
+  };
+  const headerValue = (value) => {
+    const v = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+    if (/[\0\r\n]/.test(v)) throw new TypeError('Invalid header value');
+    return v;
+  };
   class Headers {
     constructor(init) {
       this._map = new Map();
       this._cookies = [];
-      if (init instanceof Headers) init.forEach((v, k) => this.append(k, v));
-      else if (init && typeof init === 'object' && Symbol.iterator in init) for (const [k, v] of init) this.append(k, v);
+      if (init instanceof Headers) { for (const [k, v] of init._map) this._map.set(k, v); this._cookies = [...init._cookies]; }
+      else if (init && typeof init === 'object' && Symbol.iterator in init) {
+        for (const pair of init) {
+          const list = [...pair];
+          if (list.length !== 2) throw new TypeError('A header init pair must have exactly two items');
+          this.append(list[0], list[1]);
+        }
+      }
       else if (init && typeof init === 'object') for (const k of Object.keys(init)) this.append(k, init[k]);
     }
-    get(name) { const v = this._map.get(String(name).toLowerCase()); return v === undefined ? null : v; }
+    get(name) {
+      const k = headerName(name);
+      if (k === 'set-cookie') return this._cookies.length ? this._cookies.join(', ') : null;
+      const v = this._map.get(k);
+      return v === undefined ? null : v;
+    }
     getSetCookie() { return [...this._cookies]; }
-    has(name) { return this._map.has(String(name).toLowerCase()); }
+    getAll(name) {
+      // workerd's non-standard getAll, for Set-Cookie only.
+      if (headerName(name) !== 'set-cookie') throw new TypeError('getAll() can only be used with the header name "Set-Cookie".');
+      return this.getSetCookie();
+    }
+    has(name) { const k = headerName(name); return k === 'set-cookie' ? this._cookies.length > 0 : this._map.has(k); }
     set(name, value) {
-      const k = String(name).toLowerCase();
-      this._map.set(k, String(value).trim());
-      if (k === 'set-cookie') this._cookies = [String(value).trim()];
+      const k = headerName(name);
+      const v = headerValue(value);
+      if (k === 'set-cookie') this._cookies = [v];
+      else this._map.set(k, v);
     }
     append(name, value) {
-      const k = String(name).toLowerCase();
-      const v = String(value).trim();
+      const k = headerName(name);
+      const v = headerValue(value);
+      if (k === 'set-cookie') return void this._cookies.push(v);
       const old = this._map.get(k);
       this._map.set(k, old === undefined ? v : old + ', ' + v);
-      if (k === 'set-cookie') this._cookies.push(v);
     }
-    delete(name) { const k = String(name).toLowerCase(); this._map.delete(k); if (k === 'set-cookie') this._cookies = []; }
-    forEach(fn) { for (const [k, v] of this.entries()) fn(v, k, this); }
-    entries() { return [...this._map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator](); }
+    delete(name) { const k = headerName(name); if (k === 'set-cookie') this._cookies = []; else this._map.delete(k); }
+    forEach(fn, self) { for (const [k, v] of this.entries()) fn.call(self, v, k, this); }
+    entries() {
+      const names = [...this._map.keys()];
+      if (this._cookies.length) names.push('set-cookie');
+      names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const pairs = [];
+      for (const k of names) {
+        if (k === 'set-cookie') for (const c of this._cookies) pairs.push([k, c]);
+        else pairs.push([k, this._map.get(k)]);
+      }
+      return pairs[Symbol.iterator]();
+    }
     keys() { return [...this.entries()].map(([k]) => k)[Symbol.iterator](); }
     values() { return [...this.entries()].map(([, v]) => v)[Symbol.iterator](); }
     [Symbol.iterator]() { return this.entries(); }
+    get [Symbol.toStringTag]() { return 'Headers'; }
     /** Pairs for the wire: each Set-Cookie on its own. */
-    _wire() {
-      const pairs = [...this.entries()].filter(([k]) => k !== 'set-cookie');
-      for (const cookie of this._cookies) pairs.push(['set-cookie', cookie]);
-      return pairs;
-    }
+    _wire() { return [...this.entries()]; }
   }
 
   // A body is kept as text (a string), bytes (a Uint8Array of its own) or a ReadableStream, read once.
@@ -253,6 +293,33 @@ const WEB = String.raw`
     });
   };
 
+  // URLPattern, matched by Node's (host.urlPattern): the sandbox keeps the pattern's init and parts.
+  const patternCall = (request) => {
+    const answer = JSON.parse(host.urlPattern(JSON.stringify(request)));
+    if (answer.error) throw new TypeError(answer.error);
+    return answer.value;
+  };
+  const patternInput = (input) => (input instanceof URL ? input.href : input);
+  class URLPattern {
+    constructor(init = {}, base, options) {
+      if (base !== undefined && typeof base === 'object') { options = base; base = undefined; }
+      this._made = { init: patternInput(init), ...(base !== undefined && { base: String(base) }), ...(options && { options }) };
+      const parts = patternCall({ ...this._made, op: 'make' });
+      for (const [k, v] of Object.entries(parts)) Object.defineProperty(this, k, { value: v, enumerable: true });
+    }
+    test(input = {}, base) { return patternCall({ ...this._made, op: 'test', input: patternInput(input), ...(base !== undefined && { inputBase: String(base) }) }); }
+    exec(input = {}, base) { return patternCall({ ...this._made, op: 'exec', input: patternInput(input), ...(base !== undefined && { inputBase: String(base) }) }); }
+  }
+
+  // The Cache API as a zone-less worker (workers.dev) has it: every operation works and caches nothing.
+  class Cache {
+    match() { return Promise.resolve(undefined); }
+    put(request, response) { return response instanceof Response ? Promise.resolve(undefined) : Promise.reject(new TypeError('put() expects a Response')); }
+    delete() { return Promise.resolve(false); }
+  }
+  const defaultCache = new Cache();
+  const caches = { default: defaultCache, open: () => Promise.resolve(new Cache()) };
+
   const show = (v) => (typeof v === 'string' ? v : v instanceof Error ? String(v.stack || v) : (() => { try { return JSON.stringify(v); } catch { return String(v); } })());
   const logAt = (level) => (...args) => host.log(level, args.map(show).join(' '));
   const console = { log: logAt('info'), info: logAt('info'), debug: logAt('debug'), warn: logAt('warn'), error: logAt('error'), trace: logAt('debug') };
@@ -281,9 +348,11 @@ const WEB = String.raw`
     TextEncoder, TextDecoder, atob, btoa,
     DOMException, Event, EventTarget, AbortController, AbortSignal,
     setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
-    Blob, File, FormData, ReadableStream,
+    Blob, File, FormData,
+    ReadableStream, ReadableStreamDefaultReader, WritableStream, WritableStreamDefaultWriter, TransformStream,
+    TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream, CountQueuingStrategy, ByteLengthQueuingStrategy,
     crypto, CryptoKey,
-    URL, URLSearchParams, Headers, Request, Response, fetch, console,
+    URL, URLSearchParams, URLPattern, Headers, Request, Response, fetch, console, caches, Cache,
   });
   globalThis.self = globalThis;
   globalThis.navigator = { userAgent: 'docs-api-integrations' };

@@ -27,11 +27,13 @@
 //               { type: 'answer', id, result } (before `result`, when the script left work to waitUntil:
 //               the response is ready; `result` then ends the invocation, its logs all of them)
 //               { type: 'fetch', id, fetchId, request }
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { subtleCall } from './host-crypto.mjs';
 import { PRELUDE } from './prelude.mjs';
 
 // The WebAssembly code is compiled once per thread; each sandbox instantiates it with a memory of its
@@ -75,7 +77,40 @@ function setURL(href, name, value) {
   }
 }
 
-const HASHES = new Set(['sha1', 'sha256', 'sha384', 'sha512']);
+// MD5 too, as workerd's crypto.subtle.digest offers it (a non-standard extension scripts rely on).
+const ZLIB = {
+  compress: { gzip: gzipSync, deflate: deflateSync, 'deflate-raw': deflateRawSync },
+  decompress: { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync },
+};
+
+function zlibRun(direction, format, data, maxBytes) {
+  const run = ZLIB[direction]?.[format];
+  if (!run) return JSON.stringify({ error: `Unsupported compression format: ${format}` });
+  try {
+    return JSON.stringify({ bytes: run(Buffer.from(data, 'base64'), { maxOutputLength: maxBytes }).toString('base64') });
+  } catch (err) {
+    return JSON.stringify({ error: `${direction === 'compress' ? 'Compression' : 'Decompression'} failed: ${err.message}` });
+  }
+}
+
+/** One URLPattern call: { init, base?, options?, op: 'make' | 'test' | 'exec', input?, inputBase? }. */
+function urlPatternRun(text) {
+  try {
+    const { init, base, options, op, input, inputBase } = JSON.parse(text);
+    const pattern = base === undefined ? new URLPattern(init, options) : new URLPattern(init, base, options);
+    if (op === 'make') {
+      const parts = {};
+      for (const name of ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash']) parts[name] = pattern[name];
+      return JSON.stringify({ value: { ...parts, hasRegExpGroups: pattern.hasRegExpGroups } });
+    }
+    const args = inputBase === undefined ? [input] : [input, inputBase];
+    return JSON.stringify({ value: op === 'test' ? pattern.test(...args) : pattern.exec(...args) });
+  } catch (err) {
+    return JSON.stringify({ error: err.message });
+  }
+}
+
+const HASHES = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 
 /** Thrown to end an invocation: what the server's thread gets as `error`. */
 class Failure {
@@ -158,12 +193,22 @@ class Sandbox {
       return awaitHost(answered);
     });
     // Timers: a wait that costs no CPU time, never past the invocation's deadline (it fails there).
+    // A Node timer may fire early by the time its loop iteration took before it was set (libuv measures from
+    // the iteration's start): it is set again until the clock really reached the instant.
     define('sleep', (ms) => {
       const call = this.call;
-      const wait = Math.max(0, Math.min(Number(vm.getNumber(ms)) || 0, call.deadline - performance.now() + 1));
+      const until = Math.min(performance.now() + Math.max(0, Number(vm.getNumber(ms)) || 0), call.deadline + 1);
       const answered = new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(''), wait);
-        call.timers.add(timer);
+        const arm = () => {
+          const left = until - performance.now();
+          if (left <= 0) return resolve('');
+          const timer = setTimeout(() => {
+            call.timers.delete(timer);
+            arm();
+          }, Math.ceil(left));
+          call.timers.add(timer);
+        };
+        arm();
       });
       return awaitHost(answered);
     });
@@ -172,11 +217,29 @@ class Sandbox {
       if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
       return vm.newString(createHash(name).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
     });
-    define('hmac', (algorithm, key, data) => {
-      const name = vm.getString(algorithm);
-      if (!HASHES.has(name)) throw new Error(`Unsupported hash ${name}`);
-      return vm.newString(createHmac(name, Buffer.from(vm.getString(key), 'base64')).update(Buffer.from(vm.getString(data), 'base64')).digest('base64'));
+    // crypto.subtle (host-crypto.mjs): one call at a time per invocation, each call's time counted as CPU
+    // time (Node does the work in its thread pool, where the interrupt handler cannot see it).
+    define('subtle', (operation, args) => {
+      const call = this.call;
+      const op = vm.getString(operation);
+      const text = vm.getString(args);
+      const run = () => {
+        const started = performance.now();
+        return subtleCall(op, text).then((answer) => {
+          call.cpuMs += performance.now() - started;
+          if (call.cpuMs > limits.cpuMs) call.interrupted = true;
+          return answer;
+        });
+      };
+      const answered = call.crypto.then(run, run);
+      call.crypto = answered;
+      return awaitHost(answered);
     });
+    // CompressionStream and DecompressionStream: the whole input at once (JSON `{ bytes }` or `{ error }`);
+    // what a decompression may produce is capped, so a small bomb cannot fill the thread's memory.
+    define('zlib', (direction, format, data) => vm.newString(zlibRun(vm.getString(direction), vm.getString(format), vm.getString(data), limits.memoryBytes)));
+    // URLPattern: Node's, made again at each call from the pattern's init (JSON in, JSON out).
+    define('urlPattern', (request) => vm.newString(urlPatternRun(vm.getString(request))));
     define('random', (count) => vm.newString(randomBytes(Math.min(65536, Math.max(0, vm.getNumber(count) | 0))).toString('base64')));
     define('randomUUID', () => vm.newString(randomUUID()));
     vm.setProp(vm.global, '__host', host);
@@ -230,14 +293,17 @@ class Sandbox {
   /** Runs the sandbox's jobs until `promise` settles; its value's text. Disposes the promise. */
   async settle(promise) {
     const { vm, runtime } = this;
+    const late = () => this.failure(`The script did not finish within ${this.limits.wallMs} ms`);
     try {
       for (;;) {
         // Past the deadline nothing more runs, not even a timer that woke for it.
-        if (performance.now() > this.call.deadline) throw this.failure(`The script did not finish within ${this.limits.wallMs} ms`);
+        if (performance.now() > this.call.deadline) throw late();
         const jobs = this.slice(() => runtime.executePendingJobs());
         if (jobs.error) throw this.failure(this.errorText(jobs.error));
         // Interrupted for its CPU time, even if the script's own code caught it (a waitUntil wrapper does).
         if (this.call.interrupted) throw this.failure('interrupted');
+        // A slice that ran past the deadline made no answer either.
+        if (performance.now() > this.call.deadline) throw late();
         const state = vm.getPromiseState(promise);
         if (state.type === 'fulfilled') {
           const text = vm.getString(state.value);
@@ -247,7 +313,14 @@ class Sandbox {
         if (state.type === 'rejected') throw this.failure(this.errorText(state.error));
         // Waiting on the host: a fetch or a timer. Nothing of them and still pending: it never settles.
         if (this.call.inFlight.size === 0) throw this.failure("The script's fetch handler never settled (it awaits something that cannot happen)");
-        await Promise.race(this.call.inFlight);
+        // Waiting stops at the deadline too (a fetch may take longer than what is left).
+        let wake;
+        const deadline = new Promise((resolve) => (wake = setTimeout(resolve, Math.max(0, Math.ceil(this.call.deadline - performance.now())) + 1)));
+        try {
+          await Promise.race([...this.call.inFlight, deadline]);
+        } finally {
+          clearTimeout(wake);
+        }
       }
     } finally {
       promise.dispose();
@@ -259,11 +332,12 @@ class Sandbox {
    * handed work to context.waitUntil, `onAnswer` gets the response first, and the invocation goes on until
    * that work is done, within the same CPU time, memory and deadline.
    */
-  async invoke(id, script, request, env, onAnswer) {
+  async invoke(id, script, request, env, onAnswer, deadlineAt) {
     const { vm } = this;
     this.uses++;
-    const deadline = performance.now() + (this.limits.wallMs ?? 30_000);
-    this.call = { id, logs: [], cpuMs: 0, sliceStart: 0, counting: false, interrupted: false, inFlight: new Set(), unsettled: new Set(), timers: new Set(), deadline };
+    // The server's thread gives the deadline as an instant on the clock threads share (absoluteNow()).
+    const deadline = deadlineAt !== undefined ? deadlineAt - performance.timeOrigin : performance.now() + (this.limits.wallMs ?? 30_000);
+    this.call = { id, logs: [], cpuMs: 0, sliceStart: 0, counting: false, interrupted: false, inFlight: new Set(), unsettled: new Set(), timers: new Set(), deadline, crypto: Promise.resolve() };
     try {
       if (!this.namespace) this.load(script);
       const wire = vm.newString(JSON.stringify(request));
@@ -343,11 +417,11 @@ function keepIdle(pool, sandbox, limit) {
 }
 
 /** Runs one invocation, in a warm sandbox of its pool when one waits; returns whether the sandbox was kept. */
-async function invoke({ id, pool, script, request, env, limits }, onAnswer = () => {}) {
+async function invoke({ id, pool, script, request, env, limits, deadlineAt }, onAnswer = () => {}) {
   let sandbox = pool === undefined ? undefined : takeIdle(pool);
   if (sandbox && (sandbox.limits.memoryBytes !== limits.memoryBytes || sandbox.limits.cpuMs !== limits.cpuMs || sandbox.limits.stackBytes !== limits.stackBytes)) sandbox = undefined;
   sandbox ??= await Sandbox.create(limits);
-  const result = await sandbox.invoke(id, script, request, env, onAnswer);
+  const result = await sandbox.invoke(id, script, request, env, onAnswer, deadlineAt);
   const kept = pool !== undefined && sandbox.uses < MAX_USES && !sandbox.large() && keepIdle(pool, sandbox, limits.perIntegration ?? 1);
   return { result, kept };
 }

@@ -87,6 +87,9 @@ export class ScriptFailed extends Error {
   }
 }
 
+/** The invocation's deadline passed (the sandbox may still be stopping it: its slot is held until then). */
+export class ScriptPastDeadline extends ScriptFailed {}
+
 export interface InvokeOptions {
   /** Whose limit of concurrent invocations this one counts against (the integration's name). */
   key: string;
@@ -103,9 +106,30 @@ interface Pending {
   reject: (err: Error) => void;
   fetches: number;
   timer: NodeJS.Timeout;
+  /** When the invocation's deadline passes, on the shared clock (absoluteNow): nothing is answered after it. */
+  deadlineAt: number;
+  /** The deadline passed and the caller was told so: what the thread sends after is not used. */
+  late?: boolean;
+  /** The sandbox is done with the invocation (its result came, or the thread stopped): its slot is free. */
+  finish: () => void;
   /** Once the response was answered ahead of waitUntil work: how the rest ends. */
   settle?: (value: { logs: ScriptLog[]; error?: string }) => void;
 }
+
+/**
+ * Now, in milliseconds since the epoch, on a clock every thread shares (performance.now() counts from each
+ * thread's own start): deadlines are handed to the sandbox thread as instants on it.
+ */
+export function absoluteNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * How long a thread may take to report an invocation stopped at its deadline before it is replaced: a slice
+ * of guest code runs at most the CPU limit without the thread answering anything, so a thread is replaced
+ * (failing the other invocations it runs) only when it is stuck beyond that.
+ */
+const lateGraceMs = (limits: RuntimeLimits) => Math.max(1_000, limits.cpuMs + 500);
 
 /** One sandbox thread and the invocations it runs. */
 class SandboxThread {
@@ -153,6 +177,11 @@ class SandboxThread {
     evicted?: string[];
   }) {
     const pending = this.pending.get(message.id);
+    // Past the deadline (this thread's event loop or the sandbox's was held up and the timer did not fire
+    // yet): what comes now is not an answer, whatever the sandbox made of it.
+    if (pending && !pending.late && (message.type === 'answer' || message.type === 'result') && absoluteNow() > pending.deadlineAt) {
+      this.expire(message.id, pending);
+    }
     if (message.type === 'fetch') {
       const answer = pending && pending.fetches++ < this.runtime.limits.fetchesPerInvocation
         ? this.runtime.hostFetch(message.request as HostFetchRequest)
@@ -161,7 +190,7 @@ class SandboxThread {
       return;
     }
     if (message.type === 'answer') {
-      if (!pending || pending.settle) return;
+      if (!pending || pending.settle || pending.late) return;
       const settled = new Promise<{ logs: ScriptLog[]; error?: string }>((resolve) => (pending.settle = resolve));
       pending.resolve({ ...message.result!, settled });
       return;
@@ -172,6 +201,8 @@ class SandboxThread {
     if (!pending) return;
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
+    pending.finish();
+    if (pending.late) return;
     if (pending.settle) pending.settle(message.error ? { logs: message.error.logs, error: message.error.message } : { logs: message.result!.logs });
     else if (message.error) pending.reject(new ScriptFailed(message.error.message, message.error.logs));
     else pending.resolve(message.result!);
@@ -183,12 +214,32 @@ class SandboxThread {
     else this.warm.delete(pool);
   }
 
+  /**
+   * The invocation's deadline passed: its caller is told at once (the response, or the end of its waitUntil
+   * work, fails). The sandbox stops it on its side at the same instant; its slot stays taken until the thread
+   * says so, and a thread that does not within lateGraceMs is replaced.
+   */
+  expire(id: number, pending: Pending) {
+    if (pending.late) return;
+    pending.late = true;
+    clearTimeout(pending.timer);
+    const reason = `The script did not finish within ${this.runtime.limits.wallMs} ms`;
+    if (pending.settle) pending.settle({ logs: [], error: reason });
+    else pending.reject(new ScriptPastDeadline(reason));
+    pending.timer = setTimeout(() => {
+      if (this.pending.get(id) === pending) void this.worker.terminate();
+    }, lateGraceMs(this.runtime.limits));
+  }
+
   /** Fails every invocation of this thread (it stopped or is being replaced). */
   fail(reason: string) {
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
-      if (pending.settle) pending.settle({ logs: [], error: reason });
-      else pending.reject(new ScriptFailed(reason));
+      pending.finish();
+      if (!pending.late) {
+        if (pending.settle) pending.settle({ logs: [], error: reason });
+        else pending.reject(new ScriptFailed(reason));
+      }
       this.pending.delete(id);
     }
     this.runtime.replace(this);
@@ -239,34 +290,35 @@ export class ScriptRuntime {
   /** Runs the script's fetch for `request`; rejects with ScriptFailed when the script or a limit fails it. */
   async invoke(options: InvokeOptions): Promise<ScriptResponse> {
     await this.acquire(options.key);
-    let response: ScriptResponse | undefined;
+    // The slot is taken until the sandbox is done with the invocation: after the answer, work left to
+    // waitUntil still runs; after a deadline, until the sandbox has stopped it.
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    void finished.then(() => this.release(options.key));
     try {
-      response = await this.run(options);
-      return response;
-    } finally {
-      // Work left to waitUntil still runs in the sandbox: the slot is taken until it ends.
-      if (response?.settled) void response.settled.then(() => this.release(options.key));
-      else this.release(options.key);
+      return await this.run(options, finish);
+    } catch (err) {
+      if (!(err instanceof ScriptPastDeadline)) finish();
+      throw err;
     }
   }
 
-  private async run({ key, script, scriptHash: hash, request, env }: InvokeOptions): Promise<ScriptResponse> {
+  private async run({ key, script, scriptHash: hash, request, env }: InvokeOptions, finish: () => void): Promise<ScriptResponse> {
     // Sandboxes are reused by integration and script: a script published anew gets new ones.
     const pool = `${key}\0${hash ?? scriptHash(script)}`;
     const thread = this.thread(pool);
     await thread.ready;
+    // The deadline counts from here, once the thread has started (compiling QuickJS is not the script's
+    // time): a thread busy with other invocations is time the script had.
+    const deadlineAt = absoluteNow() + this.limits.wallMs;
     const id = this.nextId++;
     return new Promise<ScriptResponse>((resolve, reject) => {
+      // At the deadline the caller is told, whatever the sandbox thread is doing (expire()).
       const timer = setTimeout(() => {
-        // Past its whole deadline: the thread is replaced, which fails what it was running.
-        const late = thread.pending.get(id);
-        const reason = `The script did not finish within ${this.limits.wallMs} ms`;
-        if (late?.settle) late.settle({ logs: [], error: reason });
-        else late?.reject(new ScriptFailed(reason));
-        thread.pending.delete(id);
-        void thread.worker.terminate();
-      }, this.limits.wallMs + 1_000);
-      thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer });
+        const pending = thread.pending.get(id);
+        if (pending) thread.expire(id, pending);
+      }, Math.max(0, deadlineAt - absoluteNow()));
+      thread.pending.set(id, { pool, resolve, reject, fetches: 0, timer, deadlineAt, finish });
       const known = thread.scripts.has(pool);
       if (!known) {
         // The thread forgets them all at once (in message order, so no invocation sent after relies on one).
@@ -278,7 +330,7 @@ export class ScriptRuntime {
         thread.scripts.add(pool);
         thread.scriptChars += script.length;
       }
-      thread.worker.postMessage({ type: 'invoke', id, pool, ...(!known && { script }), request, env, limits: this.limits });
+      thread.worker.postMessage({ type: 'invoke', id, pool, ...(!known && { script }), request, env, limits: this.limits, deadlineAt });
     });
   }
 

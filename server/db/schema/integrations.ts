@@ -141,6 +141,43 @@ export const integrationInstallationTokens = pgTable(
   (t) => [index('integration_installation_tokens_installation_idx').on(t.installationId)],
 );
 
+/**
+ * The temporary tokens of integrations themselves (`apiTokens.integration` of a script's environment, the
+ * token of `context.integration.api`): a script calls the API back with one as its integration, on its
+ * own integration and installations only (server/auth/integration-caller.ts). `userId` is the integration's
+ * own user. Removed with the integration.
+ */
+export const integrationTokens = pgTable(
+  'integration_tokens',
+  {
+    id: text('id').primaryKey(),
+    integrationName: text('integration_name')
+      .notNull()
+      .references(() => integrations.name, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // sha256 of the token, as for access tokens.
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integration_tokens_integration_idx').on(t.integrationName)],
+);
+
+/**
+ * The signing secret of each integration, generated on first use (256 random bits, hex): a script's
+ * `signingSecrets.integration`, and the root its installations' secrets are derived from
+ * (server/integrations/signing-secrets.ts). Never what a publisher gave as a secret. Removed with the integration.
+ */
+export const integrationSigningSecrets = pgTable('integration_signing_secrets', {
+  integrationName: text('integration_name')
+    .primaryKey()
+    .references(() => integrations.name, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  createdAt: createdAt(),
+});
+
 /** The columns an installation on one space and one on one docs site share (all but the target). */
 function targetInstallationColumns() {
   return {

@@ -1,0 +1,61 @@
+// Integration tokens: the token of an integration itself, handed to its script as `apiTokens.integration`
+// (what @gitbook/runtime's `context.integration.api` calls the API with), valid for TOKEN_LIFETIME_MS and
+// removed with the integration. A request with one is the integration's: its own user (made on its first
+// token, named after it), acting on its own integration and installations only (integration-caller.ts).
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Caller } from '../context.js';
+import type { Db } from '../db/client.js';
+import { integrations, integrationTokens, users } from '../db/schema/index.js';
+import { Unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
+import { hashToken, newIntegrationToken } from './tokens.js';
+
+/** How long a process remembers a valid integration token (a request then spends no query on it). */
+const TOKEN_CACHE_TTL_MS = 10_000;
+const remembered = new LRUCache<string, { caller: Caller; expiresAt: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
+
+/** The lookup of integration tokens, for the authenticator. */
+export function integrationTokenLookup(db: Db) {
+  return async (token: string): Promise<Caller> => {
+    const known = remembered.get(token);
+    if (known && known.expiresAt > Date.now()) return known.caller;
+    const [row] = await db
+      .select({ userId: integrationTokens.userId, expiresAt: integrationTokens.expiresAt, name: integrationTokens.integrationName, organizationId: integrations.organizationId })
+      .from(integrationTokens)
+      .innerJoin(integrations, eq(integrations.name, integrationTokens.integrationName))
+      .where(and(eq(integrationTokens.tokenHash, hashToken(token)), gt(integrationTokens.expiresAt, sql`now()`)));
+    if (!row) throw new Unauthorized('Invalid access token');
+    const caller: Caller = { userId: row.userId, integration: { name: row.name, organizationId: row.organizationId } };
+    remembered.set(token, { caller, expiresAt: new Date(row.expiresAt).getTime() });
+    return caller;
+  };
+}
+
+/** The integration's own user: made with its first token, then found by its address. */
+async function integrationUser(db: Db, name: string, title: string, now: Date): Promise<string> {
+  const email = `integration-${name.toLowerCase()}@integrations.invalid`;
+  const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`))[0]?.id;
+  const found = await find();
+  if (found) return found;
+  const inserted = await db
+    .insert(users)
+    .values({ id: newId('usr', now.getTime()), displayName: title, email, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  return inserted[0]?.id ?? (await find())!;
+}
+
+/** A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
+export async function mintIntegrationToken(db: Db, name: string, now: Date): Promise<{ token: string; expiresAt: Date } | undefined> {
+  const [integration] = await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
+  if (!integration) return undefined;
+  const userId = await integrationUser(db, name, integration.title, now);
+  // The integration's expired tokens go as new ones come.
+  await db.delete(integrationTokens).where(and(eq(integrationTokens.integrationName, name), lt(integrationTokens.expiresAt, now)));
+  const token = newIntegrationToken();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  await db.insert(integrationTokens).values({ id: newId('itk', now.getTime()), integrationName: name, userId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+  return { token, expiresAt };
+}

@@ -1,0 +1,54 @@
+// The signing secrets of a script's environment (`signingSecrets`), as GitBook provides them: one for the
+// integration, and one for each installation and each space or site installation, with which an
+// integration signs and checks what it hands out (its own webhooks' URLs, its cookies, state parameters).
+// The integration's is 256 random bits made on first use and stored (integration_signing_secrets), never
+// a secret the publisher gave; the others are derived from it by HMAC-SHA256 over the installation (and
+// space or site) they belong to: stable, different for each, and none tells another without the
+// integration's. The site installation of the integration that signs the site's visitors in gets the
+// site's visitor key instead (visitor-auth.ts): what it signs visitor tokens with.
+import { createHmac, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client.js';
+import { integrationSigningSecrets } from '../db/schema/index.js';
+
+/** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
+const held = new LRUCache<string, string>({ max: 10_000 });
+
+/** The integration's signing secret, made and stored on first use. */
+export async function integrationSigningSecret(db: Db, name: string, createdAt: Date): Promise<string> {
+  const key = `${name}\0${createdAt.getTime()}`;
+  const known = held.get(key);
+  if (known) return known;
+  const read = async () => (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]?.secret;
+  let secret = await read();
+  if (secret === undefined) {
+    await db.insert(integrationSigningSecrets).values({ integrationName: name, secret: randomBytes(32).toString('hex'), createdAt: new Date() }).onConflictDoNothing();
+    // Made meanwhile by another request: that one.
+    secret = (await read())!;
+  }
+  held.set(key, secret);
+  return secret;
+}
+
+const derive = (root: string, label: string) => createHmac('sha256', root).update(label).digest('hex');
+
+export interface SigningSecrets {
+  integration: string;
+  installation?: string;
+  spaceInstallation?: string;
+  siteInstallation?: string;
+}
+
+/** The signing secrets of a request about the installation (and space or site installation) given. */
+export function signingSecrets(
+  root: string,
+  target: { installationId?: string; spaceId?: string; siteId?: string; siteVisitorKey?: string },
+): SigningSecrets {
+  const secrets: SigningSecrets = { integration: root };
+  if (!target.installationId) return secrets;
+  secrets.installation = derive(root, `installation:${target.installationId}`);
+  if (target.spaceId) secrets.spaceInstallation = derive(root, `space:${target.installationId}:${target.spaceId}`);
+  if (target.siteId) secrets.siteInstallation = target.siteVisitorKey ?? derive(root, `site:${target.installationId}:${target.siteId}`);
+  return secrets;
+}
