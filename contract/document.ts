@@ -218,7 +218,7 @@ export const DocumentInlineAnnotation: z.ZodType<DocumentInlineShape> = z
         .array(
           z.intersection(
             DocumentFragment,
-            z.looseObject({ type: z.literal('annotation-body'), nodes: z.array(z.union([DocumentBlocksEssentials, DocumentBlockCode])).min(1) }),
+            z.looseObject({ type: z.literal('annotation-body'), nodes: z.array(anyBlockOf([DocumentBlocksEssentials, DocumentBlockCode])).min(1) }),
           ),
         )
         .max(100);
@@ -248,8 +248,10 @@ export const DocumentInline: z.ZodType<DocumentInlineShape> = z
 
 const block = <T extends string>(type: T) => ({ object: z.literal('block'), type: z.literal(type), key: key.optional() });
 const nodesOf = <T extends z.ZodType>(item: T) => z.array(item).max(10_000);
-const lazyBlocks = (options: () => z.ZodType[]) => z.lazy(() => z.union(options() as [z.ZodType, z.ZodType, ...z.ZodType[]]));
-const textual = () => nodesOf(z.union([DocumentInline, DocumentText]));
+/** A union of block schemas, told apart by `type`, so a problem is reported inside the block that has it. */
+const anyBlockOf = (options: z.ZodType[]) => z.discriminatedUnion('type', options as never) as unknown as z.ZodType<DocumentBlockShape>;
+const lazyBlocks = (options: () => z.ZodType[]) => z.lazy(() => anyBlockOf(options()));
+const textual = () => nodesOf(z.discriminatedUnion('object', [DocumentText, DocumentInline as never]));
 
 /** A fragment: a named part of a block that is not among its children (a table's cell text, an expandable's title). */
 export const DocumentFragment: z.ZodType<DocumentFragmentShape> = z
@@ -459,7 +461,7 @@ export const DocumentBlockHint = z
     ...block('hint'),
     data: z.looseObject({ style: z.enum(['info', 'warning', 'danger', 'success']), icon: Icon.optional() }),
     get nodes() {
-      return nodesOf(z.union([DocumentBlocksEssentials, DocumentBlockEmbed, DocumentBlockIntegration, DocumentBlockTable]));
+      return nodesOf(anyBlockOf([DocumentBlocksEssentials, DocumentBlockEmbed, DocumentBlockIntegration, DocumentBlockTable]));
     },
     isVoid: isVoid(false).optional(),
   })
@@ -468,7 +470,7 @@ export const DocumentBlockQuote: z.ZodType<DocumentBlockShape> = z
   .looseObject({
     ...block('blockquote'),
     get nodes() {
-      return nodesOf(z.union([DocumentBlocksEssentials, DocumentBlockQuote]));
+      return nodesOf(anyBlockOf([DocumentBlocksEssentials, DocumentBlockQuote]));
     },
     isVoid: isVoid(false).optional(),
     data: z.strictObject({}).optional(),
@@ -537,7 +539,7 @@ export const DocumentBlockExpandable = z
                 fragment: z.literal('expandable-body'),
                 type: z.literal('expandable-body'),
                 nodes: nodesOf(
-                  z.union([
+                  anyBlockOf([
                     DocumentBlocksEssentials,
                     DocumentBlockFile,
                     DocumentBlockImages,
@@ -578,7 +580,7 @@ export const DocumentBlockTabsItem = z
   .looseObject({
     ...block('tabs-item'),
     get nodes() {
-      return nodesOf(z.union(containerItems() as [z.ZodType, z.ZodType]));
+      return nodesOf(anyBlockOf(containerItems()));
     },
     data: z.looseObject({ title: z.string().optional(), icon: Icon.optional(), slug: z.string().optional().openapi({ description: "Stable identifier for this tab's selection; derived from the title when omitted." }) }),
     meta: blockMeta.optional(),
@@ -615,7 +617,7 @@ export const DocumentBlockStepperStep = z
   .looseObject({
     ...block('stepper-step'),
     get nodes() {
-      return nodesOf(z.union([...containerItems().slice(0, 12), DocumentBlockExpandable] as unknown as [z.ZodType, z.ZodType]));
+      return nodesOf(anyBlockOf([...containerItems(), DocumentBlockExpandable]));
     },
     data: z.looseObject({ icon: z.string().optional() }),
     isVoid: isVoid(false).optional(),
@@ -629,7 +631,7 @@ export const DocumentBlockColumn = z
     ...block('column'),
     get nodes() {
       return nodesOf(
-        z.union([
+        anyBlockOf([
           DocumentBlocksEssentials,
           DocumentBlockImages,
           DocumentBlockCode,
@@ -659,7 +661,7 @@ export const DocumentBlockUpdate = z
   .looseObject({
     ...block('update'),
     get nodes() {
-      return nodesOf(z.union([...containerItems(), DocumentBlockTabs, DocumentBlockExpandable] as unknown as [z.ZodType, z.ZodType]));
+      return nodesOf(anyBlockOf([...containerItems(), DocumentBlockTabs, DocumentBlockExpandable]));
     },
     data: z.looseObject({ date: Timestamp, tags: z.array(ContentRefTag).optional().openapi({ description: "Array of tags. Each tag is id'ed by its slug." }) }),
     isVoid: isVoid(false).optional(),

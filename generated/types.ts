@@ -4028,7 +4028,7 @@ export interface components {
             fragments: (components["schemas"]["DocumentFragment"] & ({
                 /** @enum {string} */
                 type: "annotation-body";
-                nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockCode"])[];
+                nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockCode"])[];
             } & {
                 [key: string]: unknown;
             }))[];
@@ -4062,10 +4062,12 @@ export interface components {
                 /** @enum {string} */
                 align?: "start" | "center" | "end";
             };
-            nodes: (components["schemas"]["DocumentInlineLink"] | components["schemas"]["DocumentInlineEmoji"] | components["schemas"]["DocumentInlineIcon"] | components["schemas"]["DocumentInlineExpression"] | components["schemas"]["DocumentInlineMath"] | components["schemas"]["DocumentInlineImage"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineMention"] | components["schemas"]["DocumentInlineButton"] | components["schemas"]["DocumentText"])[];
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
         } & {
             [key: string]: unknown;
         };
+        /** @description An inline node inside a block: a link, an image, a mention, … */
+        DocumentInline: components["schemas"]["DocumentInlineLink"] | components["schemas"]["DocumentInlineEmoji"] | components["schemas"]["DocumentInlineIcon"] | components["schemas"]["DocumentInlineExpression"] | components["schemas"]["DocumentInlineMath"] | components["schemas"]["DocumentInlineImage"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineMention"] | components["schemas"]["DocumentInlineButton"];
         DocumentBlockHeading: {
             /** @enum {string} */
             object: "block";
@@ -4075,7 +4077,7 @@ export interface components {
              */
             type: "heading-1" | "heading-2" | "heading-3";
             key?: string;
-            nodes: (components["schemas"]["DocumentInlineLink"] | components["schemas"]["DocumentInlineEmoji"] | components["schemas"]["DocumentInlineIcon"] | components["schemas"]["DocumentInlineExpression"] | components["schemas"]["DocumentInlineMath"] | components["schemas"]["DocumentInlineImage"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineMention"] | components["schemas"]["DocumentInlineButton"] | components["schemas"]["DocumentText"])[];
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
             data: {
                 id?: string;
                 /** @enum {string} */
@@ -4131,10 +4133,11 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockTable"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockTable"])[];
         } & {
             [key: string]: unknown;
         };
+        DocumentBlocksEssentials: components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"];
         DocumentBlockListUnordered: {
             /** @enum {string} */
             object: "block";
@@ -4252,7 +4255,7 @@ export interface components {
             };
             /** @enum {boolean} */
             isVoid?: false;
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTable"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTable"])[];
         } & {
             [key: string]: unknown;
         };
@@ -4552,7 +4555,7 @@ export interface components {
             /** @enum {boolean} */
             isVoid?: false;
             data?: Record<string, never>;
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockQuote"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockQuote"])[];
         } & {
             [key: string]: unknown;
         };
@@ -4626,7 +4629,6 @@ export interface components {
         };
         /** @description A block that can be at the top level of a document. */
         DocumentBlocksTopLevels: components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockOpenAPI"] | components["schemas"]["DocumentBlockOpenAPIOperation"] | components["schemas"]["DocumentBlockOpenAPISchemas"] | components["schemas"]["DocumentBlockOpenAPIWebhook"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockStepper"] | components["schemas"]["DocumentBlockIf"] | components["schemas"]["DocumentBlockColumns"] | components["schemas"]["DocumentBlockUpdates"];
-        DocumentBlocksEssentials: components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"];
         DocumentBlockImages: {
             /** @enum {string} */
             object: "block";
@@ -4762,7 +4764,7 @@ export interface components {
                 fragment: "expandable-body";
                 /** @enum {string} */
                 type: "expandable-body";
-                nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockIntegration"])[];
+                nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockIntegration"])[];
             } & {
                 [key: string]: unknown;
             })))[];
@@ -4840,7 +4842,7 @@ export interface components {
             };
             /** @enum {boolean} */
             isVoid?: false;
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"])[];
         } & {
             [key: string]: unknown;
         };
@@ -5022,7 +5024,7 @@ export interface components {
             };
             /** @enum {boolean} */
             isVoid?: false;
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockExpandable"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockExpandable"])[];
         } & {
             [key: string]: unknown;
         };
@@ -5067,7 +5069,7 @@ export interface components {
                 /** @enum {string} */
                 verticalAlignment?: "top" | "middle" | "bottom";
             };
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockStepper"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockStepper"])[];
         } & {
             [key: string]: unknown;
         };
@@ -5109,12 +5111,10 @@ export interface components {
             };
             /** @enum {boolean} */
             isVoid?: false;
-            nodes: (components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockExpandable"])[];
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockExpandable"])[];
         } & {
             [key: string]: unknown;
         };
-        /** @description An inline node inside a block: a link, an image, a mention, … */
-        DocumentInline: components["schemas"]["DocumentInlineLink"] | components["schemas"]["DocumentInlineEmoji"] | components["schemas"]["DocumentInlineIcon"] | components["schemas"]["DocumentInlineExpression"] | components["schemas"]["DocumentInlineMath"] | components["schemas"]["DocumentInlineImage"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineMention"] | components["schemas"]["DocumentInlineButton"];
         DocumentTableImageRecord: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"] | ({
             ref: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"];
             /** @enum {string} */

@@ -146,7 +146,7 @@ describe('every part of a Document survives', () => {
       type: 'paragraph',
       key,
       ...(data && { data }),
-      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: words }] }],
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: words, marks: [] }] }],
     });
     const given = {
       object: 'document',
@@ -158,8 +158,8 @@ describe('every part of a Document survives', () => {
           type: 'paragraph',
           key: 'b',
           nodes: [
-            { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ' }] },
-            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ada' }] }] },
+            { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] },
+            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ada', marks: [] }] }] },
           ],
         },
         paragraph('c', 'Plain words.'),
@@ -192,8 +192,8 @@ describe('every part of a Document survives', () => {
     const doc = (leafText: string, keys: [string, string]) => ({
       object: 'document',
       nodes: [
-        { object: 'block', type: 'paragraph', key: keys[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'fine' }] }] },
-        { object: 'block', type: 'hint', key: keys[1], nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: leafText }] }] }] },
+        { object: 'block', type: 'paragraph', key: keys[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'fine', marks: [] }] }] },
+        { object: 'block', type: 'hint', key: keys[1], nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: leafText, marks: [] }] }] }] },
       ],
     });
     const nul = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {

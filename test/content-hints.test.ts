@@ -31,7 +31,7 @@ describe('hint blocks', () => {
     const cr = (await admin.api.post(`/spaces/${spaceId}/change-requests`)).body;
     const nodes = [
       ...asDocument.body.document.nodes,
-      { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Done.' }] }] }] },
+      { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Done.', marks: [] }] }] }] },
     ];
     const updated = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
       changes: [{ operation: 'update_page', page: pageId, document: { document: { object: 'document', nodes } } }],
