@@ -124,6 +124,7 @@ describe('every part of a Document survives', () => {
     const cr = await openChangeRequest(admin, spaceId);
     const doc = (leafText: string, keys: [string, string]) => ({
       object: 'document',
+      data: {},
       nodes: [
         { object: 'block', type: 'paragraph', key: keys[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'fine', marks: [] }] }] },
         { object: 'block', type: 'hint', key: keys[1], data: { style: 'info' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: leafText, marks: [] }] }] }] },
@@ -159,7 +160,7 @@ describe('every part of a Document survives', () => {
       inner = next;
     }
     const tooDeep = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
-      changes: [{ operation: 'insert_page', title: 'C', document: { document: { object: 'document', nodes: [deep] } } }],
+      changes: [{ operation: 'insert_page', title: 'C', document: { document: { object: 'document', data: {}, nodes: [deep] } } }],
     });
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body.error.message).toMatch(/^body\.changes\[0\]\.document\.document\.nodes(\[0\]\.nodes)+: blocks nested more than 64 deep/);

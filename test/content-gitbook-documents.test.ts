@@ -193,4 +193,26 @@ describe("Documents in GitBook's Document JSON", () => {
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.message).toMatch(/fragment f3-0|Block k3-0/);
   });
+
+  it('a relative .md link to a page of the space is a page reference, written back relative', async () => {
+    const admin = await h.current.newAdmin();
+    const spaceId = await newSpace(admin);
+    const cr = await openCr(admin, spaceId);
+    const first = await change(admin, spaceId, cr, [{ operation: 'insert_page', title: 'Configuration', document: { markdown: 'Settings.' } }]);
+    expect(first.status).toBe(200);
+    const target = first.body.changes[0].page.id as string;
+    const second = await change(admin, spaceId, cr, [
+      { operation: 'insert_page', title: 'Start', document: { markdown: 'See [Configuration](configuration.md) and [a section](configuration.md#keys).' } },
+      { operation: 'insert_page', title: 'Later', document: { markdown: 'Back to [Start](start.md).' } },
+    ]);
+    expect(second.status).toBe(200);
+    const start = second.body.changes[0].page.id as string;
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/merge`)).status).toBe(200);
+    const doc = await pageDocument(admin, spaceId, start);
+    const links = doc.nodes[0].nodes.filter((n: { type?: string }) => n.type === 'link').map((n: { data: unknown }) => n.data);
+    expect(links).toEqual([{ ref: { kind: 'page', page: target } }, { ref: { kind: 'anchor', anchor: 'keys', page: target } }]);
+    const md = await admin.api.get(`/spaces/${spaceId}/content/page/${start}`, { format: 'markdown' });
+    expect(md.status).toBe(200);
+    expect(md.body.markdown).toBe('See [Configuration](configuration.md) and [a section](configuration.md#keys).');
+  });
 });
