@@ -3615,59 +3615,1564 @@ export interface components {
          * @enum {string}
          */
         TranslationLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
-        /** @description A run of text inside a block. */
-        DocumentText: {
+        /**
+         * @description Colour tokens of colour marks (text and background).
+         * @enum {string}
+         */
+        DocumentTextColor: "default" | "green" | "blue" | "red" | "orange" | "yellow" | "purple" | "pink" | "violet" | "cyan" | "$primary" | "$info" | "$success" | "$warning" | "$danger" | "$tint";
+        /**
+         * @description Colour tokens of a colour mark's background.
+         * @enum {string}
+         */
+        DocumentTextBackgroundColor: "default" | "green" | "blue" | "red" | "orange" | "yellow" | "purple" | "pink" | "violet" | "cyan" | "$primary" | "$info" | "$success" | "$warning" | "$danger" | "$tint";
+        DocumentMarkBold: {
             /** @enum {string} */
-            object: "text";
-            leaves: {
-                /** @enum {string} */
-                object: "leaf";
-                text: string;
-                /** @description Formatting of the text: `bold`, `italic`, `strikethrough`, `code`, `keyboard`, `color`, `superscript`, `subscript`. */
-                marks?: {
-                    /** @enum {string} */
-                    object?: "mark";
-                    type: string;
-                    /** @description For `color`: `text` and `background`, colour names. */
-                    data?: {
-                        [key: string]: unknown;
-                    };
-                }[];
-            }[];
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bold";
+        } & {
+            [key: string]: unknown;
         };
-        /** @description An inline node inside a block: a link, an image, … */
-        DocumentInline: {
+        DocumentMarkItalic: {
             /** @enum {string} */
-            object: "inline";
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "italic";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkCode: {
             /** @enum {string} */
-            type: "link" | "inline-image" | "emoji" | "inline-math" | "annotation" | "mention" | "expression" | "icon" | "button";
-            key?: string;
-            isVoid?: boolean;
-            /** @description For `link`: `ref` (a content reference; Markdown links are `{kind: url}`) and `title`; for `inline-image`: `ref`, `alt`, `caption`. */
-            data?: {
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "code";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkKeyboard: {
+            /** @enum {string} */
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "keyboard";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkStrikethrough: {
+            /** @enum {string} */
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "strikethrough";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkSuperscript: {
+            /** @enum {string} */
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "superscript";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkSubscript: {
+            /** @enum {string} */
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscript";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentMarkColor: {
+            /** @enum {string} */
+            object: "mark";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "color";
+            data: {
+                text: components["schemas"]["DocumentTextColor"];
+                background: components["schemas"]["DocumentTextColor"];
+            } & {
                 [key: string]: unknown;
             };
-            nodes?: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
+        } & {
+            [key: string]: unknown;
         };
-        /** @description A block of a rich-text document; blocks nest. A `table` holds `table-row` blocks (the first is the header row) of `table-cell` blocks, with `data.alignments` (one per column: left, center, right or none). A `hint` holds blocks, with `data.style` (info, warning, danger or success); in Markdown it is `{% hint style="…" %}` … `{% endhint %}`. */
-        DocumentBlock: {
+        DocumentTextMark: components["schemas"]["DocumentMarkBold"] | components["schemas"]["DocumentMarkItalic"] | components["schemas"]["DocumentMarkCode"] | components["schemas"]["DocumentMarkKeyboard"] | components["schemas"]["DocumentMarkStrikethrough"] | components["schemas"]["DocumentMarkColor"] | components["schemas"]["DocumentMarkSuperscript"] | components["schemas"]["DocumentMarkSubscript"];
+        DocumentTextLeaf: {
+            /** @enum {string} */
+            object: "leaf";
+            text: string;
+            /** @description Formatting of the text, `[]` when it has none. */
+            marks: components["schemas"]["DocumentTextMark"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A run of text inside a block. */
+        DocumentText: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            object: "text";
+            key?: string;
+            leaves: components["schemas"]["DocumentTextLeaf"][];
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefURL: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "url";
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefFile: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "file";
+            file: string;
+            /** @description ID of the space the file is in; the current space if none is provided. */
+            space?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefPage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "page";
+            page: string;
+            /** @description ID of the space the page is in; the current space if none is provided. */
+            space?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefAnchor: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "anchor";
+            anchor: string;
+            /** @description ID of the space the page is in; the current space if none is provided. */
+            space?: string;
+            /** @description ID of the page the anchor is in; the current page if none is provided. */
+            page?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefUser: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "user";
+            user: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefCollection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "collection";
+            collection: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefSpace: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "space";
+            space: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefReusableContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "reusable-content";
+            reusableContent: string;
+            /** @description ID of the space the reusable content is in; the current space if none is provided. */
+            space?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefTag: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tag";
+            /** @description The slug of the tag. */
+            tag: string;
+            /** @description ID of the space the tag is in; the current space if none is provided. */
+            space?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ContentRefOpenAPI: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "openapi";
+            /** @description Slug of the OpenAPI specification */
+            spec: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …
+         * @example {
+         *       "kind": "file",
+         *       "file": "fil_01JD3QC8M2ZR7TB"
+         *     }
+         */
+        ContentRef: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefAnchor"] | components["schemas"]["ContentRefUser"] | components["schemas"]["ContentRefCollection"] | components["schemas"]["ContentRefSpace"] | components["schemas"]["ContentRefReusableContent"] | components["schemas"]["ContentRefTag"] | components["schemas"]["ContentRefOpenAPI"];
+        DocumentInlineImage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            object: "inline";
+            /** @enum {string} */
+            type: "inline-image";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefFile"];
+                refDark?: components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefFile"];
+                caption?: string;
+                alt?: string;
+                /** @enum {string} */
+                size?: "original" | "line";
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineLink: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "link";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRef"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInlineImage"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineEmoji: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "emoji";
+            key?: string;
+            data: {
+                code: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineIcon: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "icon";
+            key?: string;
+            data: {
+                icon: string;
+                color?: components["schemas"]["DocumentTextColor"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineExpression: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expression";
+            key?: string;
+            data: {
+                expression: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineMath: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inline-math";
+            key?: string;
+            data: {
+                formula: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineMention: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mention";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRef"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Action to perform when an inline button is clicked. */
+        DocumentAction: {
+            /** @enum {string} */
+            action: "search";
+            /** @description The search query to prefill. */
+            query?: string;
+        } | {
+            /** @enum {string} */
+            action: "ask";
+            /** @description The question to prefill. */
+            query?: string;
+        } | {
+            /** @enum {string} */
+            action: "select";
+            /** @description The slug of the option to select. */
+            slug: string;
+        };
+        DocumentInlineButton: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "button";
+            key?: string;
+            data: ({
+                label: string;
+                /** @enum {string} */
+                kind: "primary" | "secondary";
+                /** @enum {string} */
+                size?: "small" | "medium" | "large";
+                /**
+                 * Format: icon
+                 * @description Name of the icon
+                 */
+                icon?: string;
+            } & {
+                [key: string]: unknown;
+            }) & ({
+                ref: components["schemas"]["ContentRef"];
+            } | {
+                action: components["schemas"]["DocumentAction"];
+            });
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentInlineAnnotation: {
+            /** @enum {string} */
+            object: "inline";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "annotation";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid: false;
+            nodes: components["schemas"]["DocumentText"][];
+            data?: Record<string, never>;
+            fragments: (components["schemas"]["DocumentFragment"] & ({
+                /** @enum {string} */
+                type: "annotation-body";
+                nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockCode"])[];
+            } & {
+                [key: string]: unknown;
+            }))[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentFragment: {
+            /** @enum {string} */
+            object: "fragment";
+            key?: string;
+            fragment?: string;
+            type?: string;
+            nodes: components["schemas"]["DocumentBlock"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A block of a rich-text document, at any depth. */
+        DocumentBlock: components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockListItem"] | components["schemas"]["DocumentBlockDivider"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockIf"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockImage"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockCodeLine"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockTabsItem"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockOpenAPI"] | components["schemas"]["DocumentBlockOpenAPIOperation"] | components["schemas"]["DocumentBlockOpenAPISchemas"] | components["schemas"]["DocumentBlockOpenAPIWebhook"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockStepper"] | components["schemas"]["DocumentBlockStepperStep"] | components["schemas"]["DocumentBlockColumns"] | components["schemas"]["DocumentBlockColumn"] | components["schemas"]["DocumentBlockUpdates"] | components["schemas"]["DocumentBlockUpdate"];
+        DocumentBlockParagraph: {
             /** @enum {string} */
             object: "block";
-            /** @enum {string} */
-            type: "paragraph" | "heading-1" | "heading-2" | "heading-3" | "list-ordered" | "list-unordered" | "list-tasks" | "divider" | "blockquote" | "hint" | "prompt" | "images" | "file" | "drawing" | "embed" | "code" | "math" | "expandable" | "tabs" | "table" | "swagger" | "openapi-operation" | "openapi-schemas" | "openapi-webhook" | "content-ref" | "integration" | "reusable-content" | "stepper" | "if" | "columns" | "updates" | "list-item" | "code-line" | "image" | "tabs-item" | "stepper-step" | "column" | "update" | "table-row" | "table-cell";
-            /** @description Stable identity of the block in its page: it survives edits of other blocks and of the block itself; comments (`node`) and `revert_page.block` name blocks by it. */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "paragraph";
             key?: string;
-            isVoid?: boolean;
+            /** @enum {boolean} */
+            isVoid?: false;
             data?: {
+                /** @enum {string} */
+                align?: "start" | "center" | "end";
+            };
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An inline node inside a block: a link, an image, a mention, … */
+        DocumentInline: components["schemas"]["DocumentInlineLink"] | components["schemas"]["DocumentInlineEmoji"] | components["schemas"]["DocumentInlineIcon"] | components["schemas"]["DocumentInlineExpression"] | components["schemas"]["DocumentInlineMath"] | components["schemas"]["DocumentInlineImage"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineMention"] | components["schemas"]["DocumentInlineButton"];
+        DocumentBlockHeading: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "heading-1" | "heading-2" | "heading-3";
+            key?: string;
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
+            data: {
+                id?: string;
                 /** @enum {string} */
                 align?: "start" | "center" | "end";
             } & {
                 [key: string]: unknown;
             };
-            nodes?: (components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentText"] | components["schemas"]["DocumentInline"])[];
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockListOrdered: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list-ordered";
+            key?: string;
+            data: {
+                /** @description An integer to start counting from for the list items. */
+                start?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlockListItem"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockListItem: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list-item";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid?: false;
+            data?: {
+                checked?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockTable"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlocksEssentials: components["schemas"]["DocumentBlockParagraph"] | components["schemas"]["DocumentBlockHeading"] | components["schemas"]["DocumentBlockListOrdered"] | components["schemas"]["DocumentBlockListUnordered"] | components["schemas"]["DocumentBlockListTasks"] | components["schemas"]["DocumentBlockDivider"];
+        DocumentBlockListUnordered: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list-unordered";
+            key?: string;
+            nodes: components["schemas"]["DocumentBlockListItem"][];
+            data?: Record<string, never>;
+            /** @enum {boolean} */
+            isVoid?: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockListTasks: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list-tasks";
+            key?: string;
+            nodes: components["schemas"]["DocumentBlockListItem"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+            data?: Record<string, never>;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockDivider: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "divider";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid: true;
+            data: Record<string, never>;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockCode: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "code";
+            key?: string;
+            data: {
+                syntax?: string;
+                title?: string;
+                /** @enum {string} */
+                overflow?: "scroll" | "wrap";
+                lineNumbers?: boolean;
+                fullWidth?: boolean;
+                expandable?: boolean;
+                /** @description Number of lines rendered in a code block when it is collapsed */
+                collapsedLineCount?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlockCodeLine"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockCodeLine: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "code-line";
+            key?: string;
+            data: {
+                highlighted?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentText"] | components["schemas"]["DocumentInlineAnnotation"] | components["schemas"]["DocumentInlineExpression"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockHint: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hint";
+            key?: string;
+            data: {
+                /** @enum {string} */
+                style: "info" | "warning" | "danger" | "success";
+                /**
+                 * Format: icon
+                 * @description Name of the icon
+                 */
+                icon?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTable"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockEmbed: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "embed";
+            key?: string;
+            data: {
+                url: string;
+                fullWidth?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockIntegration: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "integration";
+            key?: string;
+            data: {
+                /** @description Name of the integration */
+                integration: string;
+                /** @description ID of the block in the integration */
+                block: string;
+                /** @description Properties passed to the block during rendering (strings, booleans, numbers, arrays and objects of them). */
+                props: {
+                    [key: string]: unknown;
+                };
+                /** @description The action of the integration block. */
+                action?: {
+                    action: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description URL associated with the content represented by the block. */
+                url?: string;
+                fullWidth?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                token?: string;
+                spaceId?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A table: `data.definition` are its columns (by id; a `text` column's cell is the fragment named by the cell's value), `data.records` its rows (ordered by `orderIndex`), `data.view` how it shows (`grid` with its `columns` in order, or `cards`). */
+        DocumentBlockTable: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "table";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid: true;
+            data: {
+                view: components["schemas"]["DocumentTableViewGrid"] | components["schemas"]["DocumentTableViewCards"];
+                records: {
+                    [key: string]: components["schemas"]["DocumentTableRecord"];
+                };
+                definition: {
+                    [key: string]: components["schemas"]["DocumentTableDefinition"];
+                };
+                cellMerges?: components["schemas"]["DocumentTableCellMerge"][];
+                /** @description Whether to render the block as a full width one */
+                fullWidth?: boolean;
+                search?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            fragments: components["schemas"]["DocumentFragment"][];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableViewGrid: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "grid";
+            /** @description Ordered list of the definition IDs to display */
+            columns: string[];
+            /** @description Percent width of each column */
+            columnWidths?: {
+                [key: string]: number;
+            };
+            /** @description Should we display the header with column titles */
+            hideHeader: boolean;
+            stickyHeader?: boolean;
+            stickyFirstColumn?: boolean;
+            useNewSizing?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableViewCards: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cards";
+            /** @enum {string} */
+            cardSize: "medium" | "large";
+            columns: string[];
+            targetDefinition?: string;
+            coverDefinition?: string;
+            coverDefinitionDark?: string;
+            hideColumnTitle?: boolean;
+            wrap?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableRecord: {
+            orderIndex: string;
+            values: {
+                [key: string]: number | string | boolean | string[] | components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefAnchor"] | components["schemas"]["ContentRefUser"] | components["schemas"]["ContentRefCollection"] | components["schemas"]["ContentRefSpace"] | components["schemas"]["ContentRefReusableContent"] | components["schemas"]["ContentRefTag"] | components["schemas"]["ContentRefOpenAPI"] | components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"] | ({
+                    ref: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"];
+                    /** @enum {string} */
+                    objectFit?: "contain" | "fill" | "cover";
+                    alt?: string;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinition: components["schemas"]["DocumentTableDefinitionText"] | components["schemas"]["DocumentTableDefinitionNumber"] | components["schemas"]["DocumentTableDefinitionCheckbox"] | components["schemas"]["DocumentTableDefinitionFiles"] | components["schemas"]["DocumentTableDefinitionUsers"] | components["schemas"]["DocumentTableDefinitionRating"] | components["schemas"]["DocumentTableDefinitionSelect"] | components["schemas"]["DocumentTableDefinitionContentRef"] | components["schemas"]["DocumentTableDefinitionImage"];
+        DocumentTableDefinitionText: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            /** @enum {string} */
+            textAlignment: "center" | "right" | "left";
+            /** @enum {string} */
+            verticalAlignment?: "top" | "middle" | "bottom";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionNumber: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "number";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionCheckbox: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkbox";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionFiles: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "files";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionUsers: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "users";
+            multiple: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionRating: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rating";
+            max: number;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionSelect: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "select";
+            multiple: boolean;
+            options: components["schemas"]["DocumentTableSelectOption"][];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableSelectOption: {
+            value: string;
+            label: string;
+            color: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionContentRef: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "content-ref";
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableDefinitionImage: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "image";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A range of merged table cells, anchored at its top-left cell. */
+        DocumentTableCellMerge: {
+            /** @description Cell at the top-left of the merged range */
+            anchor: {
+                record: string;
+                column: string;
+            } & {
+                [key: string]: unknown;
+            };
+            rowSpan: components["schemas"]["DocumentTableCellSpan"];
+            colSpan: components["schemas"]["DocumentTableCellSpan"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Number of rows or columns covered by a table cell merge */
+        DocumentTableCellSpan: number;
+        DocumentBlockQuote: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "blockquote";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid?: false;
+            data?: Record<string, never>;
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockQuote"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockMath: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "math";
+            key?: string;
+            data: {
+                formula: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockPrompt: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "prompt";
+            key?: string;
+            data: {
+                description: string;
+                /**
+                 * Format: icon
+                 * @description Name of the icon
+                 */
+                icon?: string;
+                openInAIProviders?: boolean;
+                /**
+                 * @description Controls how much of the prompt content is visible by default.
+                 * @enum {string}
+                 */
+                defaultExpanded?: "hidden" | "partial" | "full";
+            };
+            nodes: components["schemas"]["DocumentBlockCode"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockIf: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "if";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid?: false;
+            data: {
+                expression: string;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlocksTopLevels"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A block that can be at the top level of a document. */
+        DocumentBlocksTopLevels: components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockOpenAPI"] | components["schemas"]["DocumentBlockOpenAPIOperation"] | components["schemas"]["DocumentBlockOpenAPISchemas"] | components["schemas"]["DocumentBlockOpenAPIWebhook"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockStepper"] | components["schemas"]["DocumentBlockIf"] | components["schemas"]["DocumentBlockColumns"] | components["schemas"]["DocumentBlockUpdates"];
+        DocumentBlockImages: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "images";
+            key?: string;
+            data: {
+                /** @enum {string} */
+                align?: "center" | "left" | "right";
+                fullWidth?: boolean;
+                withFrame?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlockImage"][];
+            /** @enum {boolean} */
+            isVoid: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockImage: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "image";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefFile"];
+                refDark?: components["schemas"]["ContentRefURL"] | components["schemas"]["ContentRefFile"];
+                width?: number | ({
+                    unit: string;
+                    value: number;
+                } & {
+                    [key: string]: unknown;
+                });
+                height?: number | ({
+                    unit: string;
+                    value: number;
+                } & {
+                    [key: string]: unknown;
+                });
+                alt?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+            fragments: (components["schemas"]["DocumentFragment"] & ({
+                /** @enum {string} */
+                fragment: "caption";
+                nodes: components["schemas"]["DocumentBlockParagraph"][];
+            } & {
+                [key: string]: unknown;
+            }))[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockFile: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "file";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRefFile"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockDrawing: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "drawing";
+            key?: string;
+            data: {
+                ref?: components["schemas"]["ContentRefFile"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A block that opens: its title and body are its `expandable-title` and `expandable-body` fragments. */
+        DocumentBlockExpandable: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expandable";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid: true;
+            data: {
+                defaultExpanded?: boolean;
+            };
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            fragments: ((components["schemas"]["DocumentFragment"] & ({
+                /** @enum {string} */
+                fragment: "expandable-title";
+                /** @enum {string} */
+                type: "expandable-title";
+                nodes: components["schemas"]["DocumentBlockParagraph"][];
+            } & {
+                [key: string]: unknown;
+            })) | (components["schemas"]["DocumentFragment"] & ({
+                /** @enum {string} */
+                fragment: "expandable-body";
+                /** @enum {string} */
+                type: "expandable-body";
+                nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockReusableContent"] | components["schemas"]["DocumentBlockIntegration"])[];
+            } & {
+                [key: string]: unknown;
+            })))[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockReusableContent: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reusable-content";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRefReusableContent"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                token?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockTabs: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tabs";
+            key?: string;
+            nodes: components["schemas"]["DocumentBlockTabsItem"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+            data?: {
+                fullWidth?: boolean;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockTabsItem: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tabs-item";
+            key?: string;
+            data: {
+                title?: string;
+                /**
+                 * Format: icon
+                 * @description Name of the icon
+                 */
+                icon?: string;
+                /** @description Stable identifier for this tab's selection; derived from the title when omitted. */
+                slug?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockContentRef: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "content-ref";
+            key?: string;
+            data: {
+                ref: components["schemas"]["ContentRef"];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid: true;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockOpenAPI: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "swagger";
+            key?: string;
+            data: ({
+                path: string;
+                method: string;
+            } & {
+                [key: string]: unknown;
+            }) & ({
+                ref: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"];
+                expanded?: boolean;
+                fullWidth?: boolean;
+            } & {
+                [key: string]: unknown;
+            });
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockOpenAPIOperation: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "openapi-operation";
+            key?: string;
+            data: ({
+                path: string;
+                method: string;
+            } & {
+                [key: string]: unknown;
+            }) & ({
+                ref: components["schemas"]["ContentRefOpenAPI"];
+                /** @description When true, the block omits its own title and description; the page renders them instead. */
+                headless?: boolean;
+            } & {
+                [key: string]: unknown;
+            });
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockOpenAPISchemas: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "openapi-schemas";
+            key?: string;
+            data: ({
+                grouped?: boolean;
+                schemas: string[];
+                title?: string;
+            } & {
+                [key: string]: unknown;
+            }) & ({
+                ref: components["schemas"]["ContentRefOpenAPI"];
+            } & {
+                [key: string]: unknown;
+            });
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockOpenAPIWebhook: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "openapi-webhook";
+            key?: string;
+            data: ({
+                name: string;
+                method: string;
+            } & {
+                [key: string]: unknown;
+            }) & ({
+                ref: components["schemas"]["ContentRefOpenAPI"];
+                /** @description When true, the block omits its own title and description; the page renders them instead. */
+                headless?: boolean;
+            } & {
+                [key: string]: unknown;
+            });
+            /** @enum {boolean} */
+            isVoid: true;
+            meta?: {
+                /** @description Unique ID to be used in an URL for the block. */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockStepper: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stepper";
+            key?: string;
+            nodes: components["schemas"]["DocumentBlockStepperStep"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+            data?: Record<string, never>;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockStepperStep: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stepper-step";
+            key?: string;
+            data: {
+                icon?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockExpandable"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockColumns: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "columns";
+            key?: string;
+            data: {
+                fullWidth?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            nodes: components["schemas"]["DocumentBlockColumn"][];
+            /** @enum {boolean} */
+            isVoid: false;
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockColumn: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "column";
+            key?: string;
+            /** @enum {boolean} */
+            isVoid?: false;
+            data: {
+                width?: number | ({
+                    unit: string;
+                    value: number;
+                } & {
+                    [key: string]: unknown;
+                });
+                /** @enum {string} */
+                verticalAlignment?: "top" | "middle" | "bottom";
+            };
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockTable"] | components["schemas"]["DocumentBlockExpandable"] | components["schemas"]["DocumentBlockStepper"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockUpdates: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "updates";
+            key?: string;
+            nodes: components["schemas"]["DocumentBlockUpdate"][];
+            /** @enum {boolean} */
+            isVoid?: false;
+            data: {
+                /** @enum {string} */
+                format: "numeric" | "full" | "short";
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentBlockUpdate: {
+            /** @enum {string} */
+            object: "block";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "update";
+            key?: string;
+            data: {
+                /** Format: date-time */
+                date: string;
+                /** @description Array of tags. Each tag is id'ed by its slug. */
+                tags?: components["schemas"]["ContentRefTag"][];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            isVoid?: false;
+            nodes: (components["schemas"]["DocumentBlocksEssentials"] | components["schemas"]["DocumentBlockContentRef"] | components["schemas"]["DocumentBlockCode"] | components["schemas"]["DocumentBlockEmbed"] | components["schemas"]["DocumentBlockFile"] | components["schemas"]["DocumentBlockImages"] | components["schemas"]["DocumentBlockDrawing"] | components["schemas"]["DocumentBlockHint"] | components["schemas"]["DocumentBlockPrompt"] | components["schemas"]["DocumentBlockQuote"] | components["schemas"]["DocumentBlockMath"] | components["schemas"]["DocumentBlockIntegration"] | components["schemas"]["DocumentBlockTabs"] | components["schemas"]["DocumentBlockExpandable"])[];
+        } & {
+            [key: string]: unknown;
+        };
+        DocumentTableImageRecord: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"] | ({
+            ref: components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefURL"];
+            /** @enum {string} */
+            objectFit?: "contain" | "fill" | "cover";
+            alt?: string;
+        } & {
+            [key: string]: unknown;
+        });
+        /** @description What every column of a table has. */
+        DocumentTableDefinitionBase: {
+            id: string;
+            /** @description Title for the column */
+            title: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
-         * @description A rich-text document: a tree of blocks.
+         * @description A rich-text document in GitBook's Document JSON (`JSONDocument`): a tree of blocks.
          * @example {
          *       "object": "document",
          *       "data": {
@@ -3678,13 +5183,16 @@ export interface components {
          *           "object": "block",
          *           "type": "paragraph",
          *           "key": "b7fQz2",
+         *           "isVoid": false,
+         *           "data": {},
          *           "nodes": [
          *             {
          *               "object": "text",
          *               "leaves": [
          *                 {
          *                   "object": "leaf",
-         *                   "text": "Answer in a friendly, concise tone."
+         *                   "text": "Answer in a friendly, concise tone.",
+         *                   "marks": []
          *                 }
          *               ]
          *             }
@@ -3696,66 +5204,21 @@ export interface components {
         Document: {
             /** @enum {string} */
             object: "document";
-            data?: {
+            data: {
+                /** @description The schema version of the document; the latest when undefined. */
                 schemaVersion?: number;
             } & {
                 [key: string]: unknown;
             };
-            nodes: components["schemas"]["DocumentBlock"][];
-        };
-        /**
-         * @description A reference to a piece of content: a file, a URL, a page, an OpenAPI specification, …
-         * @example {
-         *       "kind": "file",
-         *       "file": "fil_01JD3QC8M2ZR7TB"
-         *     }
-         */
-        ContentRef: {
-            /** @enum {string} */
-            kind: "file";
-            file: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "url";
-            url: string;
-        } | {
-            /** @enum {string} */
-            kind: "page";
-            page: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "anchor";
-            anchor: string;
-            page?: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "user";
-            user: string;
-        } | {
-            /** @enum {string} */
-            kind: "collection";
-            collection: string;
-        } | {
-            /** @enum {string} */
-            kind: "space";
-            space: string;
-        } | {
-            /** @enum {string} */
-            kind: "reusable-content";
-            reusableContent: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "tag";
-            tag: string;
-            space?: string;
-        } | {
-            /** @enum {string} */
-            kind: "openapi";
-            spec: string;
+            nodes: components["schemas"]["DocumentBlocksTopLevels"][];
+            meta?: {
+                /** @description A content token that can be used to fetch the content referenced in this document from the API. */
+                token?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @example {
@@ -4043,13 +5506,16 @@ export interface components {
          *             "object": "block",
          *             "type": "paragraph",
          *             "key": "b7fQz2",
+         *             "isVoid": false,
+         *             "data": {},
          *             "nodes": [
          *               {
          *                 "object": "text",
          *                 "leaves": [
          *                   {
          *                     "object": "leaf",
-         *                     "text": "Answer in a friendly, concise tone."
+         *                     "text": "Answer in a friendly, concise tone.",
+         *                     "marks": []
          *                   }
          *                 ]
          *               }
@@ -4425,7 +5891,7 @@ export interface components {
             status: components["schemas"]["LinkStatus"];
             /** @description How the location refers to the target, e.g. `link`. */
             relation: string;
-            targetReference: components["schemas"]["ContentRef"] & unknown;
+            targetReference: Omit<components["schemas"]["ContentRef"], "kind"> & unknown;
             /** @description Where the link appears. */
             locationReferences: components["schemas"]["ContentRef"][];
         };
@@ -5256,13 +6722,16 @@ export interface components {
          *             "object": "block",
          *             "type": "paragraph",
          *             "key": "b7fQz2",
+         *             "isVoid": false,
+         *             "data": {},
          *             "nodes": [
          *               {
          *                 "object": "text",
          *                 "leaves": [
          *                   {
          *                     "object": "leaf",
-         *                     "text": "Answer in a friendly, concise tone."
+         *                     "text": "Answer in a friendly, concise tone.",
+         *                     "marks": []
          *                   }
          *                 ]
          *               }
@@ -9906,13 +11375,16 @@ export interface components {
          *             "object": "block",
          *             "type": "paragraph",
          *             "key": "b7fQz2",
+         *             "isVoid": false,
+         *             "data": {},
          *             "nodes": [
          *               {
          *                 "object": "text",
          *                 "leaves": [
          *                   {
          *                     "object": "leaf",
-         *                     "text": "Answer in a friendly, concise tone."
+         *                     "text": "Answer in a friendly, concise tone.",
+         *                     "marks": []
          *                   }
          *                 ]
          *               }
@@ -11256,13 +12728,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -11322,13 +12797,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -11367,13 +12845,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -15768,13 +17249,16 @@ export interface operations {
                      *           "object": "block",
                      *           "type": "paragraph",
                      *           "key": "b7fQz2",
+                     *           "isVoid": false,
+                     *           "data": {},
                      *           "nodes": [
                      *             {
                      *               "object": "text",
                      *               "leaves": [
                      *                 {
                      *                   "object": "leaf",
-                     *                   "text": "Answer in a friendly, concise tone."
+                     *                   "text": "Answer in a friendly, concise tone.",
+                     *                   "marks": []
                      *                 }
                      *               ]
                      *             }
@@ -16093,13 +17577,16 @@ export interface operations {
                      *           "object": "block",
                      *           "type": "paragraph",
                      *           "key": "b7fQz2",
+                     *           "isVoid": false,
+                     *           "data": {},
                      *           "nodes": [
                      *             {
                      *               "object": "text",
                      *               "leaves": [
                      *                 {
                      *                   "object": "leaf",
-                     *                   "text": "Answer in a friendly, concise tone."
+                     *                   "text": "Answer in a friendly, concise tone.",
+                     *                   "marks": []
                      *                 }
                      *               ]
                      *             }
@@ -16234,13 +17721,16 @@ export interface operations {
                      *           "object": "block",
                      *           "type": "paragraph",
                      *           "key": "b7fQz2",
+                     *           "isVoid": false,
+                     *           "data": {},
                      *           "nodes": [
                      *             {
                      *               "object": "text",
                      *               "leaves": [
                      *                 {
                      *                   "object": "leaf",
-                     *                   "text": "Answer in a friendly, concise tone."
+                     *                   "text": "Answer in a friendly, concise tone.",
+                     *                   "marks": []
                      *                 }
                      *               ]
                      *             }
@@ -16622,13 +18112,16 @@ export interface operations {
                      *                 "object": "block",
                      *                 "type": "paragraph",
                      *                 "key": "b7fQz2",
+                     *                 "isVoid": false,
+                     *                 "data": {},
                      *                 "nodes": [
                      *                   {
                      *                     "object": "text",
                      *                     "leaves": [
                      *                       {
                      *                         "object": "leaf",
-                     *                         "text": "Answer in a friendly, concise tone."
+                     *                         "text": "Answer in a friendly, concise tone.",
+                     *                         "marks": []
                      *                       }
                      *                     ]
                      *                   }
@@ -16702,13 +18195,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -16753,13 +18249,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -16851,13 +18350,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -16957,13 +18459,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -17221,13 +18726,16 @@ export interface operations {
                      *                 "object": "block",
                      *                 "type": "paragraph",
                      *                 "key": "b7fQz2",
+                     *                 "isVoid": false,
+                     *                 "data": {},
                      *                 "nodes": [
                      *                   {
                      *                     "object": "text",
                      *                     "leaves": [
                      *                       {
                      *                         "object": "leaf",
-                     *                         "text": "Answer in a friendly, concise tone."
+                     *                         "text": "Answer in a friendly, concise tone.",
+                     *                         "marks": []
                      *                       }
                      *                     ]
                      *                   }
@@ -17455,13 +18963,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -18025,13 +19536,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -18344,13 +19858,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -25118,13 +26635,16 @@ export interface operations {
                      *                 "object": "block",
                      *                 "type": "paragraph",
                      *                 "key": "b7fQz2",
+                     *                 "isVoid": false,
+                     *                 "data": {},
                      *                 "nodes": [
                      *                   {
                      *                     "object": "text",
                      *                     "leaves": [
                      *                       {
                      *                         "object": "leaf",
-                     *                         "text": "Answer in a friendly, concise tone."
+                     *                         "text": "Answer in a friendly, concise tone.",
+                     *                         "marks": []
                      *                       }
                      *                     ]
                      *                   }
@@ -25207,13 +26727,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -25261,13 +26784,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -25367,13 +26893,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }
@@ -25451,13 +26980,16 @@ export interface operations {
                  *             "object": "block",
                  *             "type": "paragraph",
                  *             "key": "b7fQz2",
+                 *             "isVoid": false,
+                 *             "data": {},
                  *             "nodes": [
                  *               {
                  *                 "object": "text",
                  *                 "leaves": [
                  *                   {
                  *                     "object": "leaf",
-                 *                     "text": "Answer in a friendly, concise tone."
+                 *                     "text": "Answer in a friendly, concise tone.",
+                 *                     "marks": []
                  *                   }
                  *                 ]
                  *               }
@@ -25503,13 +27035,16 @@ export interface operations {
                      *             "object": "block",
                      *             "type": "paragraph",
                      *             "key": "b7fQz2",
+                     *             "isVoid": false,
+                     *             "data": {},
                      *             "nodes": [
                      *               {
                      *                 "object": "text",
                      *                 "leaves": [
                      *                   {
                      *                     "object": "leaf",
-                     *                     "text": "Answer in a friendly, concise tone."
+                     *                     "text": "Answer in a friendly, concise tone.",
+                     *                     "marks": []
                      *                   }
                      *                 ]
                      *               }

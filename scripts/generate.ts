@@ -15,7 +15,7 @@ async function renderAll(): Promise<Record<string, string>> {
   const document = addLinks(buildOpenApiDocument()); // links: scripts/openapi-links.ts
   // defaultNonNullable: false — a request property with a default stays optional for the typed client
   // (`createSpace` without `emoji`); the responses list their always-present properties as required anyway.
-  const types = astToString(await openapiTS(document as never, { alphabetize: false, defaultNonNullable: false }));
+  const types = astToString(await openapiTS(structuredClone(document) as never, { alphabetize: false, defaultNonNullable: false }));
   return {
     'openapi.json': JSON.stringify(document, null, 2) + '\n',
     'openapi.yaml': `# ${banner}\n` + YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 }),

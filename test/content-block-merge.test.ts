@@ -162,7 +162,7 @@ describe('block keys and the block-level merge', () => {
     const doc = read.body.document;
     // Swap the last two paragraphs and edit one: a client that sends keys keeps each block's identity.
     const [h1, p1, p2, p3] = doc.nodes;
-    p2.nodes = [{ object: 'text', leaves: [{ object: 'leaf', text: 'Second, moved last.' }] }];
+    p2.nodes = [{ object: 'text', leaves: [{ object: 'leaf', text: 'Second, moved last.', marks: [] }] }];
     await write(admin, spaceId, cr.id, [{ operation: 'update_page', page: pageId, document: { document: { ...doc, nodes: [h1, p1, p3, p2] } } }]);
     const after = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });
     expect(after.body.document.nodes.map((b: Block) => b.key)).toEqual([h1.key, p1.key, p3.key, p2.key]);

@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)('content references in Chromium', () => {
     expect(space.status).toBe(201);
     const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`, { subject: 'Write' });
     expect(cr.status).toBe(201);
-    const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+    const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
     const home = {
       object: 'document',
       nodes: [

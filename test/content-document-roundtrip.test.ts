@@ -1,86 +1,19 @@
-// Every part of a Document survives (docs/content.md): Documents generated from the contract's own Document
-// schema (every block type, inline type and mark it lists, every `ref` kind of ContentRef, `data` fields of
-// their own and arbitrary ones, `document.data` keys, block keys) are written through a change request,
+// Every part of a Document survives (docs/content.md): Documents generated from GitBook's own JSON schemas
+// (@gitbook/api's spec: every block type, inline type and mark, table definitions and records, fragments,
+// every `ref` kind of ContentRef, block keys), each valid against GitBook's `JSONDocument`, are written through a change request,
 // merged, and read back equal in the `document` format, from the change request and from the space. What
 // cannot be stored is a 400 naming the node's path; comments, replies and descriptions keep their Documents.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContentRef, Document, inlineTypes, markTypes, nestedBlockTypes, topLevelBlockTypes } from '../contract/document.js';
+import { Document } from '../contract/document.js';
+import { gitbookDocument } from './support/gitbook-arbitrary.js';
 import { useHarness, type Account } from './support/harness.js';
 
 const h = useHarness();
 
-// --- generators, from the contract -------------------------------------------------------------------
+// --- generators, from GitBook's own schemas (test/support/gitbook-arbitrary.ts) --------------------------
 
-const text = fc.string({ unit: 'grapheme', maxLength: 12 });
-const name = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,8}$/).filter((k) => !['align', 'constructor', 'prototype'].includes(k));
-/** Arbitrary JSON as a client sends it (-0 is 0 once sent). */
-const json = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-const extraData = fc.dictionary(name, json, { maxKeys: 2 });
-
-/** A ContentRef of each kind the contract's ContentRef union lists, its fields read from the schema. */
-const refKinds = ContentRef.options.map((option) => {
-  const shape = option.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
-  const fields = Object.keys(shape).filter((k) => k !== 'kind');
-  const kind = (option.shape.kind as unknown as { value: string }).value;
-  return fc
-    .tuple(...fields.map((f) => (shape[f].safeParse(undefined).success ? fc.option(text, { nil: undefined }) : text)))
-    .map((values) => ({ kind, ...Object.fromEntries(fields.flatMap((f, i) => (values[i] === undefined ? [] : [[f, values[i]]]))) }));
-});
-const ref = fc.oneof(...refKinds);
-
-const mark = fc.oneof(
-  fc.constantFrom(...markTypes.filter((t) => t !== 'color')).map((type) => ({ object: 'mark' as const, type })),
-  fc.tuple(fc.constantFrom('red', 'blue', 'default'), fc.constantFrom('yellow', 'default')).map(([t, b]) => ({ object: 'mark' as const, type: 'color', data: { text: t, background: b } })),
-);
-const leaf = fc.record(
-  { object: fc.constant('leaf' as const), text, marks: fc.uniqueArray(mark, { selector: (m) => m.type, maxLength: 3 }) },
-  { requiredKeys: ['object', 'text'] },
-);
-const textNode = fc.record({ object: fc.constant('text' as const), leaves: fc.array(leaf, { minLength: 1, maxLength: 3 }) });
-
-const inlineData = fc.record({ ref, title: text, alt: text, caption: text, formula: text, code: fc.constantFrom('1f600', '2705') }, { requiredKeys: [] });
-const inline = fc.record(
-  {
-    object: fc.constant('inline' as const),
-    type: fc.constantFrom(...inlineTypes),
-    isVoid: fc.boolean(),
-    data: fc.tuple(inlineData, extraData).map(([d, extra]) => ({ ...extra, ...d })),
-    nodes: fc.array(textNode, { maxLength: 2 }),
-  },
-  { requiredKeys: ['object', 'type'] },
-);
-
-const blockTypes = [...topLevelBlockTypes, ...nestedBlockTypes];
-const blockData = fc
-  .tuple(
-    fc.record({ align: fc.constantFrom('start', 'center', 'end'), ref, title: text, style: fc.constantFrom('info', 'warning', 'purple'), url: text, syntax: text, level: fc.integer({ min: 3, max: 6 }) }, { requiredKeys: [] }),
-    extraData,
-  )
-  .map(([d, extra]) => ({ ...extra, ...d }));
-
-const { block } = fc.letrec<{ block: unknown; leafBlock: unknown }>((tie) => ({
-  leafBlock: fc.record(
-    { object: fc.constant('block' as const), type: fc.constantFrom(...blockTypes), isVoid: fc.boolean(), data: blockData, nodes: fc.array(fc.oneof(textNode, inline), { maxLength: 3 }) },
-    { requiredKeys: ['object', 'type'] },
-  ),
-  block: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    tie('leafBlock'),
-    fc.record({ object: fc.constant('block' as const), type: fc.constantFrom(...blockTypes), data: blockData, nodes: fc.array(tie('block'), { minLength: 1, maxLength: 3 }) }, { requiredKeys: ['object', 'type', 'nodes'] }),
-  ),
-}));
-
-/** Gives every block a key unique in its document (a key names one block). */
-function keyed(nodes: unknown[], prefix: { n: number }, seed: string): unknown[] {
-  return (nodes as { object: string; nodes?: unknown[] }[]).map((node) =>
-    node.object === 'block' ? { ...node, key: `${seed}${prefix.n++}`, ...(node.nodes && { nodes: keyed(node.nodes, prefix, seed) }) } : node,
-  );
-}
-
-const document = fc
-  .tuple(fc.array(block, { minLength: 1, maxLength: 4 }), extraData, fc.stringMatching(/^[a-zA-Z]{1,4}$/))
-  .map(([nodes, data, seed]) => ({ object: 'document' as const, data: { schemaVersion: 1, ...data }, nodes: keyed(nodes, { n: 0 }, seed) }));
+const document = gitbookDocument;
 
 // --- helpers -------------------------------------------------------------------------------------------
 
@@ -106,7 +39,7 @@ async function readDocument(admin: Account, path: string) {
 const sent = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('every part of a Document survives', () => {
-  it('generated documents are accepted by the contract', () => {
+  it("documents generated from GitBook's schemas are accepted by the contract", () => {
     fc.assert(fc.property(document, (doc) => void Document.parse(doc)), { numRuns: 200 });
   });
 
@@ -146,7 +79,7 @@ describe('every part of a Document survives', () => {
       type: 'paragraph',
       key,
       ...(data && { data }),
-      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: words }] }],
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: words, marks: [] }] }],
     });
     const given = {
       object: 'document',
@@ -158,8 +91,8 @@ describe('every part of a Document survives', () => {
           type: 'paragraph',
           key: 'b',
           nodes: [
-            { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ' }] },
-            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ada' }] }] },
+            { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] },
+            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ada', marks: [] }] }] },
           ],
         },
         paragraph('c', 'Plain words.'),
@@ -191,9 +124,10 @@ describe('every part of a Document survives', () => {
     const cr = await openChangeRequest(admin, spaceId);
     const doc = (leafText: string, keys: [string, string]) => ({
       object: 'document',
+      data: {},
       nodes: [
-        { object: 'block', type: 'paragraph', key: keys[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'fine' }] }] },
-        { object: 'block', type: 'hint', key: keys[1], nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: leafText }] }] }] },
+        { object: 'block', type: 'paragraph', key: keys[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'fine', marks: [] }] }] },
+        { object: 'block', type: 'hint', key: keys[1], data: { style: 'info' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: leafText, marks: [] }] }] }] },
       ],
     });
     const nul = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
@@ -226,7 +160,7 @@ describe('every part of a Document survives', () => {
       inner = next;
     }
     const tooDeep = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
-      changes: [{ operation: 'insert_page', title: 'C', document: { document: { object: 'document', nodes: [deep] } } }],
+      changes: [{ operation: 'insert_page', title: 'C', document: { document: { object: 'document', data: {}, nodes: [deep] } } }],
     });
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body.error.message).toMatch(/^body\.changes\[0\]\.document\.document\.nodes(\[0\]\.nodes)+: blocks nested more than 64 deep/);

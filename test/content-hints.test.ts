@@ -31,10 +31,10 @@ describe('hint blocks', () => {
     const cr = (await admin.api.post(`/spaces/${spaceId}/change-requests`)).body;
     const nodes = [
       ...asDocument.body.document.nodes,
-      { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Done.' }] }] }] },
+      { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Done.', marks: [] }] }] }] },
     ];
     const updated = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
-      changes: [{ operation: 'update_page', page: pageId, document: { document: { object: 'document', nodes } } }],
+      changes: [{ operation: 'update_page', page: pageId, document: { document: { object: 'document', data: {}, nodes } } }],
     });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     const crMarkdown = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'markdown' });

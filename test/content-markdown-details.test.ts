@@ -7,14 +7,15 @@ const compact = '<details>\n<summary>How it works</summary>\n\nThe **body**.\n\n
 const expected = markdownToDocument(compact).nodes;
 
 function shape(blocks: Block[]): unknown {
-  return blocks.map((b) => ({ type: b.type, data: b.data, text: JSON.stringify(b.nodes) }));
+  return blocks.map((b) => ({ type: b.type, data: b.data, text: JSON.stringify(b.nodes), fragments: JSON.stringify(b.fragments) }));
 }
 
 describe('markdown <details> variants', () => {
   it('the compact form is an expandable holding its blocks', () => {
     expect(expected).toHaveLength(1);
-    expect(expected[0]).toMatchObject({ type: 'expandable', data: { title: 'How it works' } });
-    expect((expected[0].nodes as Block[]).map((b) => b.type)).toEqual(['paragraph', 'list-unordered']);
+    // GitBook's expandable: its title and body are fragments.
+    expect(expected[0]).toMatchObject({ type: 'expandable', isVoid: true, data: {}, fragments: [{ fragment: 'expandable-title', nodes: [{ type: 'paragraph', nodes: [{ leaves: [{ text: 'How it works' }] }] }] }, { fragment: 'expandable-body' }] });
+    expect(expected[0].fragments?.[1].nodes.map((b) => b.type)).toEqual(['paragraph', 'list-unordered']);
   });
 
   it.each([
@@ -31,9 +32,10 @@ describe('markdown <details> variants', () => {
   it('<details open> with a blank line is expanded by default, and nests', () => {
     const doc = markdownToDocument('<details open>\n\n<summary>Outer</summary>\n\n<details>\n\n<summary>Inner</summary>\n\nDeep.\n\n</details>\n\n</details>\n\nAfter.');
     expect(doc.nodes.map((b) => b.type)).toEqual(['expandable', 'paragraph']);
-    expect(doc.nodes[0].data).toEqual({ title: 'Outer', defaultExpanded: true });
-    const inner = (doc.nodes[0].nodes as Block[])[0];
-    expect(inner).toMatchObject({ type: 'expandable', data: { title: 'Inner' } });
+    expect(doc.nodes[0].data).toEqual({ defaultExpanded: true });
+    expect(doc.nodes[0].fragments?.[0]).toMatchObject({ fragment: 'expandable-title', nodes: [{ nodes: [{ leaves: [{ text: 'Outer' }] }] }] });
+    const inner = doc.nodes[0].fragments?.[1].nodes[0] as Block;
+    expect(inner).toMatchObject({ type: 'expandable', data: {}, fragments: [{ nodes: [{ nodes: [{ leaves: [{ text: 'Inner' }] }] }] }, {}] });
     // Written back in the compact form, it reads as the same document.
     expect(shape(markdownToDocument(documentToMarkdown(doc)).nodes)).toEqual(shape(doc.nodes));
   });

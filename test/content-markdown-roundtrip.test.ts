@@ -40,11 +40,13 @@ const code = fc
   .map(([lang, lines]) => `\`\`\`${lang ?? ''}\n${lines.join('\n')}\n\`\`\``);
 const quote = fc.array(line, { minLength: 1, maxLength: 2 }).map((ls) => ls.map((l) => `> ${l}`).join('\n>\n'));
 const cell = fc.array(fc.oneof(plain, plain.map((t) => `**${t}**`), plain.map((t) => `\`${t}\``)), { minLength: 1, maxLength: 2 }).map((p) => p.join(' '));
+// A header cell is a column's title in GitBook's table, plain text.
+const headerCell = fc.array(plain, { minLength: 1, maxLength: 2 }).map((p) => p.join(' '));
 const table = fc
   .integer({ min: 1, max: 4 })
   .chain((columns) =>
     fc.tuple(
-      fc.array(cell, { minLength: columns, maxLength: columns }),
+      fc.array(headerCell, { minLength: columns, maxLength: columns }),
       fc.array(fc.constantFrom('---', ':--', '--:', ':-:'), { minLength: columns, maxLength: columns }),
       fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { maxLength: 3 }),
     ),
@@ -105,7 +107,7 @@ describe('Markdown <-> Document', () => {
     const given = {
       nodes: [
         { object: 'block' as const, type: 'list-unordered' as const, nodes: [{ object: 'block' as const, type: 'list-item' as const, nodes: [
-          { object: 'block' as const, type: 'hint' as const, data: { style: 'danger' }, nodes: [{ object: 'block' as const, type: 'paragraph' as const, nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: 'Careful' }] }] }] },
+          { object: 'block' as const, type: 'hint' as const, data: { style: 'danger' }, nodes: [{ object: 'block' as const, type: 'paragraph' as const, nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: 'Careful', marks: [] }] }] }] },
         ] }] },
         { object: 'block' as const, type: 'hint' as const, data: { style: 'purple' }, nodes: [] },
       ],
@@ -115,7 +117,7 @@ describe('Markdown <-> Document', () => {
     const back = markdownToDocument(written);
     expect(back.nodes[0].nodes?.[0]).toMatchObject({ type: 'list-item', nodes: [{ type: 'hint', data: { style: 'danger' } }] });
     // Text that looks like a marker is escaped, so it reads back as text.
-    const text = documentToMarkdown({ nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '{% endhint %}' }] }] }] });
+    const text = documentToMarkdown({ nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '{% endhint %}', marks: [] }] }] }] });
     expect(text).toBe('\\{% endhint %}');
     expect(markdownToDocument(text).nodes[0]).toMatchObject({ type: 'paragraph', nodes: [{ leaves: [{ text: '{% endhint %}' }] }] });
   });
@@ -163,14 +165,23 @@ describe('Markdown <-> Document', () => {
     expect(document.nodes.map((b) => b.type)).toEqual(['tabs', 'embed', 'file', 'expandable', 'images', 'math', 'content-ref', 'stepper', 'columns', 'code']);
     expect(document.nodes[0].nodes?.map((n) => [(n as { type: string }).type, (n as { data?: unknown }).data])).toEqual([['tabs-item', { title: 'npm' }], ['tabs-item', { title: 'Yarn' }]]);
     const yarn = (document.nodes[0].nodes?.[1] as { nodes: { nodes: unknown[] }[] }).nodes[0].nodes;
-    expect(yarn).toContainEqual({ object: 'text', leaves: [{ object: 'leaf', text: 'Press ' }, { object: 'leaf', text: 'Ctrl', marks: [{ object: 'mark', type: 'keyboard' }] }, { object: 'leaf', text: ' and ' }] });
+    expect(yarn).toContainEqual({ object: 'text', leaves: [{ object: 'leaf', text: 'Press ', marks: [] }, { object: 'leaf', text: 'Ctrl', marks: [{ object: 'mark', type: 'keyboard' }] }, { object: 'leaf', text: ' and ', marks: [] }] });
     expect(yarn).toContainEqual({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x^2' } });
     expect(document.nodes[1]).toEqual({ object: 'block', type: 'embed', isVoid: true, data: { url: 'https://youtu.be/x' } });
     expect(document.nodes[2]).toMatchObject({ type: 'file', data: { ref: { kind: 'file', file: 'fil_01ABCDEFGHJK' } }, nodes: [{ type: 'paragraph' }] });
-    expect(document.nodes[3]).toMatchObject({ type: 'expandable', data: { title: 'More & less' } });
-    const links = (document.nodes[3].nodes?.[0] as { nodes: { type?: string; data?: unknown }[] }).nodes.filter((n) => n.type === 'link').map((n) => n.data);
+    // GitBook's expandable: void, its title and body in fragments.
+    expect(document.nodes[3]).toMatchObject({ type: 'expandable', isVoid: true, data: {}, fragments: [
+      { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [{ type: 'paragraph', nodes: [{ leaves: [{ text: 'More & less', marks: [] }] }] }] },
+      { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: [{ type: 'paragraph' }] },
+    ] });
+    expect(document.nodes[3].nodes).toBeUndefined();
+    const links = (document.nodes[3].fragments?.[1].nodes[0] as { nodes: { type?: string; data?: unknown }[] }).nodes.filter((n) => n.type === 'link').map((n) => n.data);
     expect(links).toEqual([{ ref: { kind: 'page', page: 'pag_01ABCDEFGHJK' } }, { ref: { kind: 'anchor', anchor: 'setup' } }]);
-    expect(document.nodes[4]).toEqual({ object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'fil_01ABCDEFGHJK' }, alt: 'Logo', caption: 'Our logo' } }] });
+    expect(document.nodes[4]).toEqual({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'fil_01ABCDEFGHJK' }, alt: 'Logo' }, fragments: [
+      { object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Our logo', marks: [] }] }] }] },
+    ] }] });
+    // A column's width is a number (GitBook's Length), written back as the percentage Markdown said.
+    expect(document.nodes[8].nodes?.map((c) => (c as { data: unknown }).data)).toEqual([{ width: 50 }, { width: 50 }]);
     expect(document.nodes[5]).toEqual({ object: 'block', type: 'math', isVoid: true, data: { formula: 'E = mc^2' } });
     expect(document.nodes[6]).toEqual({ object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'pag_01ABCDEFGHJK' } } });
     expect(document.nodes[9]).toMatchObject({ type: 'code', data: { syntax: 'js', title: 'app.js', lineNumbers: true } });
@@ -184,18 +195,32 @@ describe('Markdown <-> Document', () => {
     expect(document.nodes.map((b) => b.type)).toEqual(['heading-3', 'paragraph', 'list-ordered', 'list-tasks', 'table', 'code']);
     expect(document.nodes[0].data).toEqual({ level: 4 });
     expect(document.nodes[1].nodes).toEqual([
-      { object: 'text', leaves: [{ object: 'leaf', text: 'A ' }, { object: 'leaf', text: 'bold', marks: [{ object: 'mark', type: 'bold' }] }, { object: 'leaf', text: ' and ' }] },
-      { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://x.test' }, title: 'Title' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'link' }] }] },
-      { object: 'text', leaves: [{ object: 'leaf', text: ' ' }] },
+      { object: 'text', leaves: [{ object: 'leaf', text: 'A ', marks: [] }, { object: 'leaf', text: 'bold', marks: [{ object: 'mark', type: 'bold' }] }, { object: 'leaf', text: ' and ', marks: [] }] },
+      { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://x.test' }, title: 'Title' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'link', marks: [] }] }] },
+      { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] },
       { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.test/i.png' }, alt: 'alt' } },
     ]);
     expect(document.nodes[2].data).toEqual({ start: 3 });
     expect(document.nodes[3].nodes?.[0]).toMatchObject({ type: 'list-item', data: { checked: true } });
-    expect(document.nodes[4]).toMatchObject({ type: 'table', data: { alignments: ['left', 'right'] } });
-    expect(document.nodes[4].nodes?.map((row) => (row as { type: string }).type)).toEqual(['table-row', 'table-row']);
+    // GitBook's table: the header row is the columns' titles, alignments kept, each cell a fragment.
+    expect(document.nodes[4]).toMatchObject({
+      type: 'table',
+      isVoid: true,
+      data: {
+        view: { type: 'grid', columns: ['col0', 'col1'], hideHeader: false },
+        definition: { col0: { id: 'col0', title: 'a', type: 'text', textAlignment: 'left' }, col1: { id: 'col1', title: 'b', type: 'text', textAlignment: 'right' } },
+        records: { row0: { values: { col0: 'row0-col0', col1: 'row0-col1' } } },
+      },
+      fragments: [
+        { object: 'fragment', fragment: 'row0-col0', nodes: [{ type: 'paragraph', nodes: [{ leaves: [{ text: '1', marks: [{ object: 'mark', type: 'code' }] }] }] }] },
+        { object: 'fragment', fragment: 'row0-col1', nodes: [{ type: 'paragraph', nodes: [{ leaves: [{ text: '2', marks: [] }] }] }] },
+      ],
+    });
+    expect(document.nodes[4].nodes).toBeUndefined();
     expect(document.nodes[5]).toMatchObject({ type: 'code', data: { syntax: 'ts' } });
     expect(documentToMarkdown(document)).toBe(
-      '#### Deep\n\nA **bold** and [link](https://x.test "Title") ![alt](https://x.test/i.png)\n\n3. three\n4. four\n\n- [x] done\n\n| a   |  b |\n| :-- | -: |\n| `1` |  2 |\n\n```ts\nconst a = 1;\n```',
+      // An explicit left alignment is GitBook's default one, written without a colon.
+      '#### Deep\n\nA **bold** and [link](https://x.test "Title") ![alt](https://x.test/i.png)\n\n3. three\n4. four\n\n- [x] done\n\n| a   |  b |\n| --- | -: |\n| `1` |  2 |\n\n```ts\nconst a = 1;\n```',
     );
   });
 });

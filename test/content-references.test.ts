@@ -13,7 +13,7 @@ const h = useHarness();
 // A 1×1 PNG.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', nodes });
 const link = (ref: unknown, label: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text(label)] });
 
@@ -26,9 +26,10 @@ async function spaceWithReferences(admin: Account) {
   expect(cr.status).toBe(201);
   const home = {
     object: 'document',
+    data: {},
     nodes: [
       paragraph(text('Read '), link({ kind: 'page', page: 'setup' }, 'the setup'), text(', its '), link({ kind: 'anchor', page: 'setup', anchor: 'proxy' }, 'proxy part'), text(' and '), link({ kind: 'url', url: 'https://example.com/x' }, 'elsewhere')),
-      { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Logo', caption: 'Our logo' } }] },
+      { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Logo' }, fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(text('Our logo'))] }] }] },
       { object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'sheet' } } },
     ],
   };

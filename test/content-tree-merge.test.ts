@@ -100,8 +100,8 @@ describe('merge inside lists, tables and containers', () => {
     const same = (value: string) => table(final.map((row, i) => (i === 0 ? [row[0], value] : row)));
     const refused = await mergeBoth(admin, spaceId, pageId, same('90 s'), same('120 s'));
     expect(refused.status).toBe(409);
-    // The table, its second row (the first is the header), its second cell.
-    expect(refused.body.error.message).toContain('(at nodes[0].nodes[1].nodes[1])');
+    // The table's cell of its first record (the header row is the columns' titles), second column: its fragment.
+    expect(refused.body.error.message).toContain('(at nodes[0].fragments[row0-col1].nodes[0])');
   });
 
   it('post …/merge merges changes to different children of a hint and of tabs', async () => {

@@ -654,7 +654,7 @@ describe('the NUL rule: U+0000 is refused in every part of a request, naming the
 describe('hostile bodies are refused with a 400 naming the problem', () => {
   /** A Document whose blocks nest `depth` blockquotes deep (each level is two JSON levels: block and its nodes). */
   function deepDocument(depth: number): unknown {
-    let node: unknown = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep' }] }] };
+    let node: unknown = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] };
     for (let i = 0; i < depth; i++) node = { object: 'block', type: 'blockquote', nodes: [node] };
     return { object: 'document', nodes: [node] };
   }

@@ -13,7 +13,7 @@ import { mergeChanges as merge, ok } from './support/content-writes.js';
 
 const h = useHarness();
 
-const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 const paragraph = (...nodes: object[]) => ({ object: 'block', type: 'paragraph', nodes });
 const ifBlock = (expression: string, words: string) => ({ object: 'block', type: 'if', data: { expression }, nodes: [paragraph(text(words))] });
 const expression = (e: string) => ({ object: 'inline', type: 'expression', isVoid: true, data: { expression: e }, nodes: [text(e)] });

@@ -8,7 +8,7 @@ import { newSite, sitePath } from './sites-support.js';
 
 const h = useHarness();
 
-const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 const link = (ref: object, words: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text(words)] });
 const mention = (ref: object) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
 

@@ -22,7 +22,7 @@ async function merge(admin: Account, spaceId: string, changes: unknown[]) {
 }
 
 const include = (reusableContent: string) => ({ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent } } });
-const para = (t: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: t }] }] });
+const para = (t: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] }] });
 
 describe('reusable contents in the change-request batch', () => {
   it('are inserted (included by a page of the batch by ref), updated and deleted, and read back', async () => {

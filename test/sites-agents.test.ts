@@ -11,7 +11,7 @@ const h = useHarness();
 
 // A 1×1 PNG.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t }] });
+const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
 const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', nodes });
 const link = (ref: unknown, label: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [text(label)] });
 const mention = (ref: object) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });

@@ -142,7 +142,7 @@ const CODE_PAGE = [
 
 const instructions = {
   object: 'document',
-  nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use the formal "vous". Keep "Acme Cloud" untranslated.' }] }] }],
+  nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use the formal "vous". Keep "Acme Cloud" untranslated.', marks: [] }] }] }],
 };
 
 describe('translation runs', () => {
@@ -211,7 +211,7 @@ describe('translation runs', () => {
     expect(translated.markdown).toContain('[THE GUIDE](https://example.com/guide)');
 
     // New instructions apply from the next run on: every page is translated again with them.
-    const changed = { ...instructions, nodes: [{ ...instructions.nodes[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use "tu".' }] }] }] };
+    const changed = { ...instructions, nodes: [{ ...instructions.nodes[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use "tu".', marks: [] }] }] }] };
     expect((await admin.api.put(`/orgs/${admin.organizationId}/translations/${id}`, { instructions: changed })).status).toBe(200);
     chatCalls.length = 0;
     const again = await run(admin, id, openai());

@@ -1,4 +1,6 @@
 // The agent instructions of an organization: one document per organization, with who saved it and when.
+import { upgradeDocument } from '../content/document-upgrade.js';
+import type { Document } from '../content/markdown-document.js';
 import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
@@ -21,7 +23,7 @@ export async function getAgentInstructions(ctx: Ctx, org: OrganizationGrant): Pr
   if (!row) throw new NotFound(`Organization ${organizationId} has no agent instructions yet`);
   return {
     object: 'agent-instructions',
-    instructions: row.doc.instructions as AgentInstructions['instructions'],
+    instructions: upgradeDocument(row.doc.instructions as Document) as unknown as AgentInstructions['instructions'],
     updatedAt: row.doc.updatedAt.toISOString(),
     ...(row.user && { updatedBy: toUser(row.user, ctx.urls) }),
     urls: { location: ctx.urls.api(`/orgs/${organizationId}/agent-instructions`) },

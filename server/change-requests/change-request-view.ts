@@ -1,4 +1,6 @@
 // The API form of a change request row.
+import { upgradeDocument } from '../content/document-upgrade.js';
+import type { Document } from '../content/markdown-document.js';
 import { sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
@@ -40,7 +42,7 @@ export function toChangeRequest(
     number: row.number,
     status: row.status as ChangeRequest['status'],
     ...(row.subject !== null && { subject: row.subject }),
-    ...(row.description != null && { description: row.description as ChangeRequest['description'] }),
+    ...(row.description != null && { description: upgradeDocument(row.description as Document) as unknown as ChangeRequest['description'] }),
     createdBy: toUser(creator, ctx.urls),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -4,6 +4,7 @@ import { and, count, eq, inArray, max } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import { assertStorableDocument } from '../content/document-check.js';
+import { upgradeDocument } from '../content/document-upgrade.js';
 import { documentToMarkdown, markdownToDocument, type Document } from '../content/markdown-document.js';
 import type { Ctx } from '../context.js';
 import { commentReactions, commentReplies, type comments, users } from '../db/schema/index.js';
@@ -12,12 +13,13 @@ import { toUser, type User } from '../users/users.store.js';
 export type Comment = components['schemas']['Comment'];
 export type CommentReply = components['schemas']['CommentReply'];
 type Body = components['schemas']['MarkdownOrDocument'];
+type BodyIn = Record<string, never> | { markdown: string } | { document: Document };
 export type CommentRow = typeof comments.$inferSelect;
 export type ReplyRow = typeof commentReplies.$inferSelect;
 export type BodyFormat = 'markdown' | 'document' | undefined;
 
 /** What a comment or reply stores of a body given as Markdown, a document, or empty (`at` names it in errors). */
-export function storedBody(body: Body, at: string): { body: string; document: Document | null } {
+export function storedBody(body: BodyIn, at: string): { body: string; document: Document | null } {
   // Markdown is stored as given; its Document is read from it when asked for.
   if ('markdown' in body) return { body: body.markdown, document: null };
   if ('document' in body) {
@@ -31,7 +33,7 @@ function toBody(row: { body: string; document: unknown }, format: BodyFormat): B
   if (row.body === '' && row.document === null) return {};
   // A Document whose Markdown is empty (empty paragraphs, blocks Markdown cannot write) has no Markdown body.
   if (format !== 'document') return row.body === '' ? {} : { markdown: row.body };
-  return { document: (row.document ?? markdownToDocument(row.body)) as components['schemas']['Document'] };
+  return { document: (row.document ? upgradeDocument(row.document as Document) : markdownToDocument(row.body)) as unknown as components['schemas']['Document'] };
 }
 
 export interface Details {

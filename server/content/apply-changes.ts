@@ -246,7 +246,7 @@ function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: Stored
     return ref;
   };
   let changed = false;
-  const walk = <T extends { data?: Record<string, unknown>; nodes?: unknown[] }>(node: T): T => {
+  const walk = <T extends { data?: Record<string, unknown>; nodes?: unknown[]; fragments?: { nodes: unknown[] }[] }>(node: T): T => {
     let out = node;
     if (node.data && 'ref' in node.data) {
       const ref = replace(node.data.ref);
@@ -258,6 +258,14 @@ function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: Stored
     if (node.nodes) {
       const nodes = node.nodes.map((n) => (n && typeof n === 'object' && 'object' in n && (n as { object: string }).object !== 'text' ? walk(n as T) : n));
       if (nodes.some((n, i) => n !== node.nodes![i])) out = { ...out, nodes };
+    }
+    // The blocks of fragments (a table's cells, an expandable's body) refer too.
+    if (node.fragments) {
+      const fragments = node.fragments.map((f) => {
+        const nodes = f.nodes.map((n) => walk(n as T));
+        return nodes.some((n, i) => n !== f.nodes[i]) ? { ...f, nodes } : f;
+      });
+      if (fragments.some((f, i) => f !== node.fragments![i])) out = { ...out, fragments };
     }
     return out;
   };

@@ -98,20 +98,28 @@ export function overlayKeys(blocks: Block[], tree: KeyTree | undefined, prefix =
   });
 }
 
-/** Makes every key unique and present: a block without one, or with one already used, gets a new key. */
+/** The block with each fragment's blocks replaced by `map` of them (the same block when there are none). */
+function mapFragments(b: Block, map: (blocks: Block[], name: string) => Block[]): Block {
+  if (!b.fragments) return b;
+  return { ...b, fragments: b.fragments.map((f, i) => ({ ...f, nodes: map(f.nodes, f.fragment ?? f.key ?? `#${i}`) })) };
+}
+
+/** Makes every key unique and present: a block without one, or with one already used, gets a new key (blocks of fragments too). */
 export function dedupeKeys(blocks: Block[], used: Set<string> = new Set()): Block[] {
   return blocks.map((b) => {
     const key = b.key && !used.has(b.key) ? b.key : newKey();
     used.add(key);
-    return withKey(b, key, dedupeKeys(childBlocks(b), used));
+    const keyed = withKey(b, key, dedupeKeys(childBlocks(b), used));
+    return mapFragments(keyed, (nodes) => dedupeKeys(nodes, used));
   });
 }
 
-/** Every block key of the blocks, nested ones included. */
+/** Every block key of the blocks, nested ones and those of fragments included. */
 export function keysOf(blocks: Block[], into: Set<string> = new Set()): Set<string> {
   for (const b of blocks) {
     if (b.key) into.add(b.key);
     keysOf(childBlocks(b), into);
+    for (const f of b.fragments ?? []) keysOf(f.nodes, into);
   }
   return into;
 }
@@ -128,11 +136,15 @@ function wordsOf(b: Block): string[] {
     const walk = (nodes: Block['nodes']) => {
       for (const n of nodes ?? []) {
         if (n.object === 'text') for (const l of n.leaves) parts.push(l.text);
-        else walk(n.nodes);
+        else {
+          walk(n.nodes);
+          for (const f of (n as Block).fragments ?? []) walk(f.nodes);
+        }
         parts.push(' ');
       }
     };
     walk(b.nodes);
+    for (const f of b.fragments ?? []) walk(f.nodes);
     words = parts.join('').match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu) ?? [];
     texts.set(b, words);
   }
@@ -231,7 +243,10 @@ export function alignKeys(next: Block[], previous: Block[], reserved: Set<string
     if (old && b.key === undefined && inherited !== undefined && keep && blockSignature(old) !== blockSignature(b) && sameWords(old, b) && keep(old, b)) return old;
     const children = childBlocks(b);
     const aligned = old && children.length > 0 ? alignKeys(children, childBlocks(old), reserved, keep) : children;
-    return withKey(b, b.key ?? inherited, aligned);
+    const keyed = withKey(b, b.key ?? inherited, aligned);
+    // A fragment's blocks align with those of the old block's fragment of the same name.
+    const oldFragments = new Map((old?.fragments ?? []).map((f, i) => [f.fragment ?? f.key ?? `#${i}`, f.nodes]));
+    return oldFragments.size === 0 ? keyed : mapFragments(keyed, (nodes, name) => alignKeys(nodes, oldFragments.get(name) ?? [], reserved, keep));
   });
 }
 

@@ -12,6 +12,7 @@ interface NodeLike {
   object?: string;
   key?: string;
   nodes?: NodeLike[];
+  fragments?: { nodes?: NodeLike[] }[];
 }
 
 /** Throws BadRequest naming the node's path when the document (`{nodes}`, at `path`) cannot be stored as given. */
@@ -27,6 +28,7 @@ export function assertStorableDocument(document: { nodes: unknown[] }, path: str
         keys.set(node.key, here);
       }
       if (Array.isArray(node.nodes)) walk(node.nodes, `${at}[${i}].nodes`, depth + 1);
+      if (Array.isArray(node.fragments)) node.fragments.forEach((f, j) => Array.isArray(f?.nodes) && walk(f.nodes, `${at}[${i}].fragments[${j}].nodes`, depth + 1));
     });
   };
   walk(document.nodes as NodeLike[], `${path}.nodes`, 0);

@@ -5,6 +5,7 @@
 // the link's text, no link). The site links a space to its URL on this site when this site publishes it, else
 // on the first published site that does (server/sites/space-published-url.ts), else to its app URL; a user is
 // their display name.
+import { childrenOf } from './document-walk.js';
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
@@ -31,7 +32,7 @@ export function elsewhereIdsOf(nodes: Node[], found = { spaces: new Set<string>(
     const ref = (node.data as { ref?: { kind?: unknown; space?: unknown; user?: unknown } } | undefined)?.ref;
     if (ref?.kind === 'space' && typeof ref.space === 'string' && found.spaces.size < MAX_IDS) found.spaces.add(ref.space);
     if (ref?.kind === 'user' && typeof ref.user === 'string' && found.users.size < MAX_IDS) found.users.add(ref.user);
-    if (node.nodes) elsewhereIdsOf(node.nodes, found);
+    elsewhereIdsOf(childrenOf<Node>(node), found);
   }
   return found;
 }

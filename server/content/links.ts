@@ -7,6 +7,7 @@
 // mark broken those that resolve to nothing, as the site sees them: elsewhere-refs.ts); a collection, … (`ok`:
 // not this revision's to check); anything that resolves to nothing (`broken`). Markdown was read with
 // GFM when it was written, so bare URLs are links too.
+import { childrenOf } from './document-walk.js';
 import type { components } from '../../generated/types.js';
 import type { Block, Inline } from './markdown-document.js';
 import { pageDocument } from './page-content.js';
@@ -33,7 +34,9 @@ function refsOf(nodes: (Block | Inline | { object: 'text' })[], out: { ref: unkn
     const n = node as Block | Inline;
     const ref = (n.data as { ref?: unknown } | undefined)?.ref;
     if (ref && typeof ref === 'object') out.push({ ref, relation: imageTypes.has(n.type) ? 'image' : 'link' });
-    if (n.nodes) refsOf(n.nodes as (Block | Inline)[], out);
+    refsOf(childrenOf<Block | Inline>(n), out);
+    // A table's cells of `content-ref` and `files` columns hold references too.
+    if (n.type === 'table') for (const r of Object.values(((n.data as { records?: Record<string, { values?: Record<string, unknown> }> }).records ?? {}))) for (const v of Object.values(r.values ?? {})) if (v && typeof v === 'object' && 'kind' in v) out.push({ ref: v, relation: 'link' });
   }
 }
 

@@ -13,6 +13,7 @@
 // (`{% include "…" %}`), dividers and raw HTML. What
 // Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
 // the Document. Block keys are not made here: block-keys.ts gives them.
+import type { components } from '../../generated/types.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import type * as Md from 'mdast';
@@ -22,21 +23,27 @@ import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import type { DocumentBlockShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
+import type { DocumentBlockShape, DocumentFragmentShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
+import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
 export type Block = DocumentBlockShape;
 export type Inline = DocumentInlineShape;
 export type Text = DocumentTextShape;
+export type Fragment = DocumentFragmentShape;
 export type Leaf = Text['leaves'][number];
-export type Mark = NonNullable<Leaf['marks']>[number];
+export type Mark = Leaf['marks'][number];
 export interface Document {
   object: 'document';
   data?: { schemaVersion?: number } & Record<string, unknown>;
   nodes: Block[];
 }
 type InlineNode = Text | Inline;
+/** The Document as the contract publishes it (generated/types.ts): what this module's loose `Document` is, exactly typed. */
+export type PublishedDocument = components['schemas']['Document'];
+/** A Document as an answer's body: it is GitBook's Document JSON (the writers here and upgradeDocument make it so; test/document-responses.test.ts checks every answer). */
+export const published = (document: Document): PublishedDocument => document as unknown as PublishedDocument;
 
 // ---------------------------------------------------------------------------------------------------
 // Markdown -> Document
@@ -56,10 +63,10 @@ function leaf(text: string, marks: Mark[]): Leaf {
   const seen = new Set<string>();
   const unique = marks.filter((m) => !seen.has(m.type) && seen.add(m.type));
   const sorted = unique.sort((a, b) => markRank(a) - markRank(b));
-  return { object: 'leaf', text, ...(sorted.length > 0 && { marks: sorted.map((m) => ({ object: 'mark' as const, type: m.type, ...(m.data !== undefined && { data: m.data }) })) }) };
+  return { object: 'leaf', text, marks: sorted.map((m) => ({ object: 'mark' as const, type: m.type, ...(m.data !== undefined && { data: m.data }) })) };
 }
 
-const mark = (type: string, data?: Record<string, unknown>): Mark => ({ object: 'mark', type, ...(data && { data }) });
+const mark = (type: string, data?: Record<string, unknown>): Mark => ({ object: 'mark', type, ...(data && { data }) }) as Mark;
 const sameMarks = (a: Leaf, b: Leaf) => JSON.stringify(a.marks ?? []) === JSON.stringify(b.marks ?? []);
 
 /** Groups leaves into text nodes between inlines, merging neighbour leaves with the same marks. */
@@ -349,7 +356,8 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'thematicBreak':
       return { object: 'block', type: 'divider', isVoid: true, data: {} };
     case 'table': {
-      const rows = node.children.map((row) => block('table-row', row.children.map((cell) => block('table-cell', inlines(cell.children, state)))));
+      // Read as rows of cells, then made GitBook's table (records, definition, cell fragments) by upgradeDocument.
+      const rows = node.children.map((row) => block('table-row' as Block['type'], row.children.map((cell) => block('table-cell' as Block['type'], inlines(cell.children, state)))));
       return block('table', rows, { alignments: (node.align ?? []).map((a) => a ?? 'none') });
     }
     case 'html':
@@ -384,10 +392,15 @@ export function parseMarkdown(markdown: string): Md.Root {
   });
 }
 
-/** The rich-text document of a Markdown text (blocks without keys); `refs` reads its link targets. */
-export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaultRefs): Document {
+/**
+ * The rich-text document of a Markdown text (blocks without keys), in GitBook's Document JSON; `refs`
+ * reads its link targets. A leading `# heading` whose text is `title` (the page's) is the title, not a block.
+ */
+export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaultRefs, title?: string): Document {
   const root = parseMarkdown(markdown);
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: toBlocks(root.children, { defs: definitionsOf(root), refs }) };
+  const nodes = toBlocks(root.children, { defs: definitionsOf(root), refs });
+  if (title !== undefined && nodes[0]?.type === 'heading-1' && textOfNodes(nodes[0].nodes).trim() === title.trim()) nodes.shift();
+  return upgradeDocument({ object: 'document', data: { schemaVersion: 1 }, nodes });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -527,15 +540,23 @@ function attributesOf(data: Record<string, unknown>, names: string[]): Record<st
 const liquid = (name: Liquid['name'], attributes: Record<string, string>, children: Md.RootContent[]): Md.RootContent =>
   ({ type: 'liquid', name, attributes, children }) as Liquid;
 
+/** An image's caption: the text of its `caption` fragment (or of a legacy `data.caption`). */
+function captionOf(image: Block): string | undefined {
+  const blocks = fragmentBlocks(image, 'caption');
+  if (blocks.length > 0) return blocks.map((p) => textOfNodes(p.nodes)).join(' ');
+  const legacy = (image.data as { caption?: unknown } | undefined)?.caption;
+  return typeof legacy === 'string' ? legacy : undefined;
+}
+
 function figureHtml(image: Block, state: WriteState): string {
-  const data = (image.data ?? {}) as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
+  const data = { ...(image.data ?? {}), caption: captionOf(image) } as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
   const alt = typeof data.alt === 'string' ? data.alt : '';
   const caption = typeof data.caption === 'string' && data.caption !== '' ? `<figcaption><p>${escapeHtml(data.caption.replace(/\s+/g, ' '))}</p></figcaption>` : '<figcaption></figcaption>';
   return `<figure><img src="${escapeHtml(state.refs.write(data.ref))}" alt="${escapeHtml(alt.replace(/\s+/g, ' '))}">${caption}</figure>`;
 }
 
 function figureElement(image: Block, state: WriteState): Md.RootContent {
-  const data = (image.data ?? {}) as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
+  const data = { ...(image.data ?? {}), caption: captionOf(image) } as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
   const img: Md.Image = { type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : '' };
   const caption = typeof data.caption === 'string' && data.caption !== '' ? [element('figcaption', [{ type: 'text', value: data.caption }])] : [];
   return element('figure', [img, ...caption] as Md.RootContent[]);
@@ -546,7 +567,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   const inner = () => blocksToMd(childBlocks(b), state);
   switch (b.type) {
     case 'paragraph':
-      if (data.html === true) return [{ type: 'html', value: textOfNodes(b.nodes) }];
+      if (data.html === true || b.meta?.html === true) return [{ type: 'html', value: textOfNodes(b.nodes) }];
       return [{ type: 'paragraph', children: inlinesToMd(b.nodes, state) }];
     case 'heading-1':
     case 'heading-2':
@@ -557,7 +578,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks': {
-      const spread = data.spread === true;
+      const spread = data.spread === true || b.meta?.spread === true;
       return [
         {
           type: 'list',
@@ -597,18 +618,8 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     }
     case 'divider':
       return [{ type: 'thematicBreak' }];
-    case 'table': {
-      const alignments = Array.isArray(data.alignments) ? (data.alignments as string[]) : [];
-      const rows = childBlocks(b);
-      if (rows.length === 0) return [];
-      return [
-        {
-          type: 'table',
-          align: alignments.map((a) => (a === 'left' || a === 'right' || a === 'center' ? a : null)),
-          children: rows.map((row) => ({ type: 'tableRow', children: childBlocks(row).map((cell) => ({ type: 'tableCell', children: inlinesToMd(cellInlines(cell), state) })) })),
-        },
-      ];
-    }
+    case 'table':
+      return tableToMd(b, state);
     case 'tabs':
       return [liquid('tabs', {}, inner())];
     case 'tabs-item':
@@ -621,11 +632,14 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'columns':
       return [liquid('columns', {}, inner())];
     case 'column':
-      return [liquid('column', attributesOf(data, ['width']), inner())];
+      return [liquid('column', typeof data.width === 'number' ? { width: `${data.width}%` } : attributesOf(data, ['width']), inner())];
     case 'updates':
       return [liquid('updates', {}, inner())];
-    case 'update':
-      return [liquid('update', attributesOf(data, ['date']), inner())];
+    case 'update': {
+      // A date at midnight UTC is written as the date Markdown gave.
+      const date = typeof data.date === 'string' ? data.date.replace(/T00:00:00(\.000)?Z$/, '') : undefined;
+      return [liquid('update', date === undefined ? {} : { date }, inner())];
+    }
     case 'embed':
       if (state.html) {
         const url = typeof data.url === 'string' ? data.url : '';
@@ -651,7 +665,9 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
       return [liquid('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: label }] }] }])];
     }
     case 'expandable': {
-      const title = typeof data.title === 'string' ? data.title.replace(/\s+/g, ' ') : '';
+      const titleBlocks = fragmentBlocks(b, 'expandable-title');
+      const title = (titleBlocks.length > 0 ? titleBlocks.map((t) => textOfNodes(t.nodes)).join(' ') : typeof data.title === 'string' ? data.title : '').replace(/\s+/g, ' ');
+      const inner = () => blocksToMd(b.fragments ? fragmentBlocks(b, 'expandable-body') : childBlocks(b), state);
       if (state.html) return [element('details', [element('summary', [{ type: 'text', value: title }]), ...inner()], data.defaultExpanded === true ? { open: '' } : undefined)];
       return [
         { type: 'html', value: `<details${data.defaultExpanded === true ? ' open' : ''}>\n<summary>${escapeHtml(title)}</summary>` },
@@ -681,11 +697,58 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   }
 }
 
-/** A table cell's inline content: its own inlines, or those of the paragraphs it holds. */
-function cellInlines(cell: Block): Block['nodes'] {
-  const nodes = cell.nodes ?? [];
-  if (nodes.every((n) => n.object !== 'block')) return nodes;
-  return nodes.flatMap((n) => (n.object === 'block' ? (n.nodes ?? []).filter((m) => m.object !== 'block') : [n]));
+/** The blocks of a block's fragment named `name` (`expandable-body`, `caption`, a table cell's id). */
+function fragmentBlocks(b: Block, name: string): Block[] {
+  return b.fragments?.find((f) => f.fragment === name)?.nodes ?? [];
+}
+
+/** The inline content of blocks (a table cell's or a caption's paragraphs). */
+function inlinesOfBlocks(blocks: Block[]): Block['nodes'] {
+  return blocks.flatMap((n) => (n.nodes ?? []).filter((m) => m.object !== 'block'));
+}
+
+interface TableData {
+  view?: { columns?: string[] };
+  definition?: Record<string, { title?: string; type?: string; textAlignment?: string }>;
+  records?: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
+}
+
+/** A value of a table cell that is not a text fragment (a number, a checkbox, a reference, …) as Markdown text. */
+function cellValueToMd(value: unknown, state: WriteState): Md.PhrasingContent[] {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'boolean') return [{ type: 'text', value: value ? '[x]' : '[ ]' }];
+  if (typeof value === 'number' || typeof value === 'string') return [{ type: 'text', value: String(value) }];
+  if (Array.isArray(value)) return [{ type: 'text', value: value.join(', ') }];
+  const ref = ((value as { ref?: unknown }).ref ?? value) as ContentRefValue;
+  return [{ type: 'link', url: state.refs.write(ref), children: [{ type: 'text', value: state.refs.label(ref) }] }];
+}
+
+/** GitBook's table as a GFM table: column titles as the header row, records in order as rows. */
+function tableToMd(b: Block, state: WriteState): Md.RootContent[] {
+  const data = (b.data ?? {}) as TableData;
+  const definition = data.definition ?? {};
+  const columns = (data.view?.columns ?? Object.keys(definition)).filter((id) => definition[id]);
+  if (columns.length === 0) return [];
+  const records = Object.values(data.records ?? {}).sort((x, y) => (x.orderIndex < y.orderIndex ? -1 : x.orderIndex > y.orderIndex ? 1 : 0));
+  const fragments = new Map((b.fragments ?? []).map((f) => [f.fragment, f.nodes]));
+  const cell = (column: string, value: unknown): Md.TableCell => {
+    const type = definition[column].type;
+    const blocks = typeof value === 'string' && (type === 'text' || type === undefined) ? fragments.get(value) : undefined;
+    return { type: 'tableCell', children: blocks ? inlinesToMd(inlinesOfBlocks(blocks), state) : type === 'text' ? [] : cellValueToMd(value, state) };
+  };
+  return [
+    {
+      type: 'table',
+      align: columns.map((id) => {
+        const a = definition[id].textAlignment;
+        return a === 'right' || a === 'center' ? a : null;
+      }),
+      children: [
+        { type: 'tableRow', children: columns.map((id) => ({ type: 'tableCell', children: [{ type: 'text', value: definition[id].title ?? '' }] })) },
+        ...records.map((r) => ({ type: 'tableRow' as const, children: columns.map((id) => cell(id, r.values[id])) })),
+      ],
+    },
+  ];
 }
 
 /**

@@ -10,6 +10,7 @@ import { diff3Merge } from 'node-diff3';
 import { Conflict } from '../errors.js';
 import { blockSignature, childBlocks, stableJson } from './block-keys.js';
 import type { Block } from './markdown-document.js';
+import { mergeBlockFields } from './merge-fragments.js';
 
 /** Where the merge is, for conflict messages. */
 export interface MergePlace {
@@ -120,6 +121,14 @@ function mergeBlock(base: Block | undefined, theirs: Block | undefined, ours: Bl
   if (!base || !theirs || !ours) {
     // New on both sides with the same key but different content (a client reused a key), or gone on one.
     throw bothChanged();
+  }
+  // A block with fragments (a table, an expandable, an image): its fields, records and fragments merged
+  // (merge-fragments.ts), its children as any block's.
+  if ([base, theirs, ours].some((b) => b.fragments !== undefined)) {
+    const conflict = (what: string) => new Conflict(`Block ${key} of ${place.page} (at ${path}) was changed both in the change request and in the space: ${what}`);
+    const fields = mergeBlockFields(base, theirs, ours, (b, t, o, name) => mergeBlockTree(b, t, o, place, `${path}.fragments[${name}].nodes`), conflict);
+    const children = [base, theirs, ours].every((b) => b.nodes === undefined) ? undefined : mergeBlockTree(childBlocks(base), childBlocks(theirs), childBlocks(ours), place, `${path}.nodes`);
+    return { ...fields, key, ...(children !== undefined && { nodes: children }) };
   }
   // A text run or an inline changed on both sides: the same node, changed twice.
   if (![base, theirs, ours].every(holdsBlocks)) throw bothChanged();

@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { alignKeys, dedupeKeys, keysOf, overlayKeys, type KeepOld } from './block-keys.js';
 import { assertStorableDocument } from './document-check.js';
+import { upgradeDocument } from './document-upgrade.js';
 import { documentToMarkdown, markdownToDocument, type Block, type Document } from './markdown-document.js';
 import { defaultRefs, type MarkdownRefs } from './markdown-refs.js';
 import type { StoredPage } from './revision-content.js';
@@ -34,7 +35,8 @@ function parseCached(markdown: string): Document {
 
 /** The document of a stored page, every block with its key. */
 export function pageDocument(page: PageContent): Document {
-  if (page.document) return page.document;
+  // A Document stored before GitBook's shapes reads in them (the same object when it is already).
+  if (page.document) return upgradeDocument(page.document);
   notHydrated(page);
   const doc = parseCached(page.markdown ?? '');
   return { ...doc, nodes: dedupeKeys(overlayKeys(doc.nodes, page.keys)) };

@@ -1,6 +1,7 @@
 // The API forms of a revision, its pages and its files. Paths and the tree are derived on read from the
 // flat stored pages. Git metadata (`git`) is shown from the revision's RevisionGit unless the read asks
 // `metadata=false`; there are no computed pages to compute or skip (`computed=false`).
+import { published } from './markdown-document.js';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
@@ -75,7 +76,7 @@ function pageView(
     createdAt: page.createdAt,
     updatedAt: page.updatedAt,
     ...(options.format === 'markdown' && { markdown: markdownOfPage(content, page, options.revisionId) }),
-    ...(options.format === 'document' && { document: pageDocument(page) }),
+    ...(options.format === 'document' && { document: published(pageDocument(page)) }),
     ...(options.revisionId && page.type === 'document' && { documentId: documentIdOf(options.revisionId, page.id) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,

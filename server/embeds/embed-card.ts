@@ -2,6 +2,7 @@
 // already known: the cache answers. A URL missing from the cache is fetched once, within a short deadline, before
 // the page is first rendered (later readers get the page from the site's caches); past the deadline the
 // page shows the plain link, and the fetch goes on for the next rendering.
+import { childrenOf } from '../content/document-walk.js';
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import type { Block, EmbedCard } from '../content/markdown-document.js';
@@ -24,7 +25,7 @@ export function embedUrlsOf(nodes: Block['nodes']): string[] {
         // Not an http(s) URL: shown as the plain link it is.
       }
     }
-    urls.push(...embedUrlsOf(node.nodes));
+    urls.push(...embedUrlsOf(childrenOf(node)));
   }
   return urls;
 }

@@ -4,6 +4,7 @@
 // through the token then answers 404 for it, as for a page that is not there. The files only such pages
 // refer to go with them, as the site serves a file only to a reader of a page referring to it
 // (published/site-files.ts); a file nothing refers to stays. Other callers read the whole revision.
+import { childrenOf } from '../content/document-walk.js';
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 import { conditionHolds } from '../conditions/evaluate.js';
@@ -36,14 +37,14 @@ export function readablePagesOf(content: RevisionContent, visitor: Visitor): Sto
   return content.pages.filter((p) => readable(p));
 }
 
-type Node = { data?: { ref?: unknown }; nodes?: unknown[] };
+type Node = { data?: { ref?: unknown }; nodes?: unknown[]; fragments?: { nodes?: unknown[] }[] };
 
 /** The ids of the files `nodes` refer to (resolved as the site resolves them, from `page`). */
 function filesReferred(resolver: RefResolver, nodes: unknown[] | undefined, page: StoredPage | undefined, into: Set<string>): void {
   for (const node of (nodes ?? []) as Node[]) {
     const resolved = node?.data?.ref ? resolver.resolve(node.data.ref as never, page) : undefined;
     if (resolved?.kind === 'file') into.add(resolved.file.id);
-    filesReferred(resolver, node?.nodes, page, into);
+    if (node) filesReferred(resolver, childrenOf(node), page, into);
   }
 }
 

@@ -1,5 +1,6 @@
 // The one formatter of validation errors: a 400 naming each offending field.
 import type { z } from 'zod';
+import { Document } from '../../contract/document.js';
 import { BadRequest } from '../errors.js';
 
 export type RequestPart = 'params' | 'query' | 'body';
@@ -66,6 +67,23 @@ function textProblems(part: RequestPart, value: unknown): { problems: string[]; 
   return { problems, tooDeep };
 }
 
+const valueAt = (value: unknown, path: readonly PropertyKey[]) => path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
+
+/**
+ * A rich-text body (`{ markdown } | { document } | {}`) whose document is not a valid Document fails every
+ * branch of its union, and Zod reports the `{}` branch's "unknown field: document" (or "Invalid input"). The document's own
+ * problems say what is wrong (`….document.nodes.3.data.records: …`): they are reported instead.
+ */
+function documentProblems(part: RequestPart, issue: z.core.$ZodIssue, value: unknown): z.core.$ZodIssue[] | undefined {
+  const unknownDocument = issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === 'document';
+  if (!unknownDocument && issue.code !== 'invalid_union') return undefined;
+  const holder = valueAt(value, issue.path);
+  if (holder === null || typeof holder !== 'object' || Object.keys(holder).length !== 1 || !('document' in holder)) return undefined;
+  const checked = Document.safeParse((holder as { document: unknown }).document);
+  if (checked.success) return undefined;
+  return checked.error.issues.map((i) => ({ ...i, path: [...issue.path, 'document', ...i.path] }));
+}
+
 /** Parses one part of a request with its contract schema; throws a BadRequest naming the fields. */
 export function validatePart<T>(part: RequestPart, schema: z.ZodType<T>, value: unknown): T {
   const text = textProblems(part, value);
@@ -75,7 +93,7 @@ export function validatePart<T>(part: RequestPart, schema: z.ZodType<T>, value: 
   if (result.success && nul.length === 0) return result.data;
   const problems = result.success
     ? []
-    : result.error.issues.map((issue) => {
+    : result.error.issues.flatMap((issue) => documentProblems(part, issue, value) ?? [issue]).map((issue) => {
         const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k].map(shown).join('.')) : [];
         const field = [part, ...issue.path.map(shown)].join('.');
         return keys.length > 0 ? `${part}.${keys.join(', ')}: unknown field` : `${field}: ${issue.message}`;

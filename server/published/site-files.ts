@@ -4,6 +4,7 @@
 // a file block): the reader's access to the file is their access to the page, checked like the page's
 // (the site's visibility, share key or visitor token, then the page conditions). The URL never expires, so
 // an image keeps showing; a public site's files may be cached by anyone, others' only by the reader.
+import { childrenOf } from '../content/document-walk.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { contentDisposition } from '../content/file-download.route.js';
@@ -26,10 +27,10 @@ function filesOfPage(tree: SpaceTree, page: TreePage['page']): Set<string> {
     files = new Set();
     const walk = (nodes: unknown[] | undefined) => {
       for (const node of nodes ?? []) {
-        const n = node as { data?: { ref?: unknown }; nodes?: unknown[] };
+        const n = node as { data?: { ref?: unknown }; nodes?: unknown[]; fragments?: { nodes?: unknown[] }[] };
         const resolved = n.data?.ref ? tree.refs.resolve(n.data.ref as never, page) : undefined;
         if (resolved?.kind === 'file') files!.add(resolved.file.id);
-        walk(n.nodes);
+        walk(childrenOf(n));
       }
     };
     walk(pageDocument(page).nodes);

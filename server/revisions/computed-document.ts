@@ -62,8 +62,8 @@ function operationsOf(doc: OpenAPIDoc): { path: string; method: string; operatio
 function compute(doc: OpenAPIDoc, slug: string, props: Props, key: () => string): Block[] {
   const ref = { kind: 'openapi', spec: slug };
   const block = (type: Block['type'], data: Record<string, unknown>): Block => ({ object: 'block', type, key: key(), isVoid: true, data: { ref, ...data } });
-  const heading = (value: string): Block => ({ object: 'block', type: 'heading-1', key: key(), nodes: [text(value)] });
-  const paragraph = (value: string): Block => ({ object: 'block', type: 'paragraph', key: key(), nodes: [text(value)] });
+  const heading = (value: string): Block => ({ object: 'block', type: 'heading-1', key: key(), isVoid: false, data: {}, nodes: [text(value)] });
+  const paragraph = (value: string): Block => ({ object: 'block', type: 'paragraph', key: key(), isVoid: false, data: {}, nodes: [text(value)] });
   switch (props.doc) {
     case 'operation': {
       const { page, method } = props;

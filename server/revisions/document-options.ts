@@ -5,6 +5,7 @@
 //   place: reusable contents of the revision and those of other spaces (a `ref.space`) the caller may read;
 // - `evaluated=true` evaluates expressions and `if` blocks for the reader (evaluate-document.ts);
 //   `deterministic-only` only what does not read the visitor.
+import { childrenOf } from '../content/document-walk.js';
 import type { Access } from '../../contract/access.js';
 import { checkAccess, type SpaceRow } from '../auth/access.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
@@ -61,7 +62,12 @@ function expand(nodes: Node[], sources: Sources, at: string, seen: string[]): No
     // The content's own blocks in its place; a block whose content cannot be read stays, as does a cycle or an
     // expansion past maxDepth.
     if (included && id && !seen.includes(id) && seen.length < maxDepth) out.push(...expand(included.document?.nodes ?? [], sources, space, [...seen, id]));
-    else out.push({ ...node, ...(node.nodes && { nodes: expand(node.nodes, sources, at, seen) }) });
+    else
+      out.push({
+        ...node,
+        ...(node.nodes && { nodes: expand(node.nodes, sources, at, seen) }),
+        ...(node.fragments && { fragments: node.fragments.map((f) => ({ ...f, nodes: expand(f.nodes, sources, at, seen) as Block[] })) }),
+      });
   }
   return out;
 }
@@ -77,7 +83,7 @@ function spacesNamed(nodes: Node[], into: Set<string>): void {
     if (node.object !== 'block') continue;
     const ref = node.type === 'reusable-content' ? includedRef(node) : undefined;
     if (ref?.space) into.add(ref.space);
-    if (node.nodes) spacesNamed(node.nodes, into);
+    spacesNamed(childrenOf<Node>(node), into);
   }
 }
 

@@ -139,7 +139,7 @@ function walk(nodes: Node[], scope: EvaluationScope): Node[] {
     if (node.object === 'inline' && node.type === 'expression') {
       const result = valueOf(data?.expression, scope);
       if (result === 'kept') out.push(node);
-      else out.push({ object: 'text', leaves: [{ object: 'leaf', text: text(result.value) }] });
+      else out.push({ object: 'text', leaves: [{ object: 'leaf', text: text(result.value), marks: [] }] });
       continue;
     }
     if (node.object === 'block' && node.type === 'if') {

@@ -1,4 +1,5 @@
 // Finding what a renderer asks for in a revision: a page by its path, a reusable content by its id.
+import { upgradeDocument } from '../content/document-upgrade.js';
 import type { Document } from '../content/markdown-document.js';
 import { NotFound } from '../errors.js';
 import { pagePath, type RevisionContent, type StoredPage, type StoredReusableContent } from '../content/revision-content.js';
@@ -26,5 +27,5 @@ export function findReusableContent(content: RevisionContent, id: string, at = '
 
 /** The document of a reusable content, with its `data` (empty when it has no blocks). */
 export function reusableDocument(reusable: StoredReusableContent): Document {
-  return { object: 'document', data: reusable.document?.data ?? {}, nodes: reusable.document?.nodes ?? [] };
+  return upgradeDocument({ object: 'document', data: reusable.document?.data ?? {}, nodes: reusable.document?.nodes ?? [] });
 }

@@ -3,7 +3,7 @@
 // shaped as the read asks (reusable contents expanded, expressions evaluated: document-options.ts).
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
-import { documentToMarkdown, type Document } from '../content/markdown-document.js';
+import { documentToMarkdown, published, type PublishedDocument } from '../content/markdown-document.js';
 import { defaultRefs } from '../content/markdown-refs.js';
 import { pageDocument, pageMarkdown } from '../content/page-content.js';
 import { RefResolver } from '../content/ref-resolver.js';
@@ -25,7 +25,7 @@ export interface PageReadQuery extends DocumentQuery {
 /** The page of the revision, as a page read answers it for `query`, its document given its `shape` (document-options.ts). */
 export function readPage(ctx: Ctx, where: ContentLocation, revision: StoredRevision, page: StoredPage, query: PageReadQuery, shape: DocumentShape): RevisionPage {
   const view = toPage(ctx, where, revision.content, page, { children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) });
-  if ((query.format ?? 'document') === 'document') return { ...view, document: shape(pageDocument(page)) };
+  if ((query.format ?? 'document') === 'document') return { ...view, document: published(shape(pageDocument(page))) };
   const stable = query['format.markdown.refs'] === 'stable';
   const refs = stable ? defaultRefs : new RefResolver(revision.content).markdownRefs(page);
   let markdown: string;
@@ -36,7 +36,7 @@ export function readPage(ctx: Ctx, where: ContentLocation, revision: StoredRevis
 }
 
 /** The document of a page (not a group) of the revision, shaped by the read's query. */
-export function readPageDocument(page: StoredPage, shape: DocumentShape): Document {
+export function readPageDocument(page: StoredPage, shape: DocumentShape): PublishedDocument {
   if (page.type === 'group') throw new NotFound(`Page ${page.id} (path.pageId) is a group: it has no document`);
-  return shape(pageDocument(page));
+  return published(shape(pageDocument(page)));
 }

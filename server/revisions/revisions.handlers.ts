@@ -9,6 +9,7 @@ import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
 import { computeDocument } from './computed-document.js';
 import { documentShape } from './document-options.js';
+import { published } from '../content/markdown-document.js';
 import { pageDocument } from '../content/page-content.js';
 import { findPageByPath, findReusableContent, reusableDocument } from './page-lookup.js';
 import { readPage, readPageDocument } from './page-read.js';
@@ -64,7 +65,7 @@ export const revisionHandlers = {
     const reusable = findReusableContent(revision.content, params.reusableContentId);
     const document = reusableDocument(reusable);
     const shape = await documentShape(ctx, grant.row, revision.content, query, document);
-    return { status: 200, body: shape(document, reusable.id) };
+    return { status: 200, body: published(shape(document, reusable.id)) };
   },
   async getPageByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
@@ -85,10 +86,10 @@ export const revisionHandlers = {
       return { status: 200, body: readPageDocument(page, (document) => document) };
     }
     const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);
-    if (reusable) return { status: 200, body: reusableDocument(reusable) };
+    if (reusable) return { status: 200, body: published(reusableDocument(reusable)) };
     throw missing();
   },
   async getComputedDocument({ grant, body }, ctx) {
-    return { status: 200, body: await computeDocument(ctx, grant, body) };
+    return { status: 200, body: published(await computeDocument(ctx, grant, body)) };
   },
 } satisfies Pick<AppHandlers, keyof typeof revisionOperations>;

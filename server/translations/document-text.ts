@@ -4,6 +4,7 @@
 // blocks, math, references, URLs, keys and every other part of a block are never sent, so a translator
 // cannot change them, and every block (hints, tabs, expandables, …) keeps its form in the translation.
 // A page whose texts all come back unchanged keeps its Document as it was.
+import { childrenOf } from '../content/document-walk.js';
 import type { Block, Document, Inline, Text } from '../content/markdown-document.js';
 
 /** A parsed page: its translatable texts, in document order, and how to put translations back. */
@@ -64,7 +65,7 @@ function slotsOf(copy: Document): Slot[] {
     if (node.object === 'inline' && isAutolink(node)) return;
     const data = node.data as Record<string, unknown> | undefined;
     if (data) for (const field of dataTexts) if (typeof data[field] === 'string') add(data[field], (v) => (data[field] = v));
-    for (const child of node.nodes ?? []) walk(child);
+    for (const child of childrenOf<Node>(node)) walk(child);
   };
   for (const block of copy.nodes) walk(block);
   return slots;

@@ -1,4 +1,6 @@
 // The API form of a translation, mapped explicitly from its row.
+import { upgradeDocument } from '../content/document-upgrade.js';
+import type { Document } from '../content/markdown-document.js';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import type { translations } from '../db/schema/index.js';
@@ -15,7 +17,7 @@ export function toTranslation(row: TranslationRow, role: Role | null, urls: Urls
     status: row.status as Translation['status'],
     source: { space: row.sourceSpaceId, language: row.sourceLanguage as Translation['language'] },
     language: row.language as Translation['language'],
-    ...(row.instructions !== null && { instructions: row.instructions as Translation['instructions'] }),
+    ...(row.instructions !== null && { instructions: upgradeDocument(row.instructions as Document) as unknown as Translation['instructions'] }),
     ...(row.resultSpaceId !== null && row.resultRevisionId !== null && { result: { space: row.resultSpaceId, revision: row.resultRevisionId } }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
