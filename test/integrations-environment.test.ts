@@ -13,7 +13,8 @@ import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchEvent } from '../server/integrations/dispatch-protocol.js';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -61,12 +62,12 @@ describe('the environment of a v2 script', () => {
   beforeAll(async () => {
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
     owner = await h.current.newAdmin();
     bundled = await bundleIntegration(script);
   });
   afterAll(async () => {
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
   });
 

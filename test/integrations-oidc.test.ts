@@ -12,7 +12,8 @@ import * as tls from 'node:tls';
 import { jwtVerify, SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publishAs } from './support/matrix/integrations.js';
@@ -75,14 +76,14 @@ describe('an OIDC integration with PKCE (AES-GCM cookie) against an https provid
     tls.setDefaultCACertificates([...trusted, fixture('tls/provider-cert.pem')]);
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
     provider = await startProvider();
     owner = await h.current.newAdmin();
     script = await bundleIntegration(fixture('integrations/oidc-pkce.ts'));
   });
   afterAll(async () => {
     tls.setDefaultCACertificates(trusted);
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
     provider.server.closeAllConnections();
     await new Promise((resolve) => provider.server.close(resolve));
