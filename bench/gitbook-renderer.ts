@@ -80,6 +80,10 @@ async function startProxy(target: string, port: number) {
     });
     req.pipe(upstream);
   });
+  // The renderer (undici) keeps connections open across a page's minutes of compiling: a server closing an idle
+  // one as the renderer reuses it fails that call ("other side closed"), so idle connections are kept long.
+  server.keepAliveTimeout = 15 * 60_000;
+  server.headersTimeout = 15 * 60_000 + 1000;
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -162,5 +162,13 @@ describe('complete, as GitBook answers it', () => {
     expect(await lookup(`/${api.path}/${gamma.path}/intro`)).toMatchObject({ siteSpace: gamma.id, pathname: 'intro', complete: true });
     // The same segment as a page path of the default site space is not complete: the renderer waits for the longer lookup.
     expect(await lookup(`/${api.path}/intro`)).toMatchObject({ siteSection: api.id, pathname: 'intro', complete: false });
+    // A site of one site space: its home is not complete either, as the site space's segment could follow (GitBook's
+    // renderer would otherwise read `<site space>/<page>` as a page path); named, it is.
+    const single = await newSite(admin, { title: 'Single', spaces: [a] });
+    const singleUrl: string = (await publish(admin, single.id)).urls.published;
+    const home = await admin.api.get('/urls/published', { url: singleUrl });
+    expect(home.body).toMatchObject({ site: single.id, complete: false });
+    const named = await admin.api.get('/urls/published', { url: `${singleUrl}/${home.body.basePath.split('/').filter(Boolean).pop()}/intro` });
+    expect(named.body).toMatchObject({ site: single.id, pathname: 'intro', complete: true });
   });
 });

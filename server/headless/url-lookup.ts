@@ -132,8 +132,9 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
  * `complete`. A renderer looks up several prefixes of a URL at once and takes a shorter one's answer only when it is
  * complete (appending the rest as the page path), so a prefix that took a default section or site space where a
  * longer URL could name another is not complete. The section must be named by the URL's first segment (or the site
- * have none, or the URL name a site space at the root beside the sections), and the site space by the next segment
- * (or be the only one the visitor may see there).
+ * have none, or the URL name a site space at the root beside the sections), and the site space by the next segment,
+ * even when it is the only one: the site serves it under its path (`basePath`), and a renderer that took the site's
+ * home as complete would read `<site space path>/<page>` as a page path.
  */
 function isComplete(nav: Navigation, segments: string[]): boolean {
   let at = 0;
@@ -144,6 +145,8 @@ function isComplete(nav: Navigation, segments: string[]): boolean {
     }
     // No section: the URL named a site space at the root beside the sections (navigate found it by its segment).
   }
-  return nav.variants.length <= 1 || (nav.variant !== undefined && segments[at] === nav.variant.row.path);
+  // The site serves every site space under its path, the default one too (its pages also answer without it): a URL
+  // that did not name it could be followed by its segment.
+  return nav.variant !== undefined && (nav.variant.row.path === '' || segments[at] === nav.variant.row.path);
 }
 
