@@ -6,8 +6,9 @@
 //   - invalid input that is not refused with 400, hostile input not refused with a 4xx naming the problem,
 //   - valid input refused with 400, unless the operation documents that refusal (see `documented400`),
 //   - a valid request on the world's resources (which exist and the caller sees) answered anything but a
-//     2xx or a refusal naming the body or query part it refuses, unless a write of the same test changed
-//     those resources before (see `validRefusal`),
+//     2xx or a refusal naming the body or query part it refuses; after a write of the same test on them,
+//     what their read says decides: gone, 404 and nothing else (see `validRefusal`, `stateOf`); each tuple
+//     of a write is in an organization of its own,
 //   - an operation whose generated valid requests never reached a 2xx (test-results/fuzz-reach.json has
 //     the counts; the recipe's own request, always the first, is not counted).
 // Valid requests take their ids from a world of real resources made through the API (fuzz-world.ts;
@@ -326,25 +327,51 @@ function namesBodyOrQuery(message: unknown, req: FuzzRequest): boolean {
   return values.map((v) => JSON.parse(v) as string).some((v) => v.length > 0 && String(message).includes(` ${v} `));
 }
 
+/** What a tuple's resource is now: `gone` when it is not found, `there` when it is, `undefined` when no read says. */
+type TupleState = 'gone' | 'there' | undefined;
+
+/**
+ * The state of what a request on `tuple` acts on, read as the admin: the GET at the operation's path up to
+ * its last parameter (`/spaces/{spaceId}` for `/spaces/{spaceId}/comments`), or, when the API has no such
+ * read, the nearest one above it (`/spaces/{spaceId}` for `/spaces/{spaceId}/permissions/users/{userId}`).
+ */
+async function stateOf(op: SpecOperation, tuple: Record<string, string>): Promise<TupleState> {
+  let template = op.path;
+  for (;;) {
+    const end = template.lastIndexOf('}');
+    if (end < 0) return undefined;
+    template = template.slice(0, end + 1);
+    const read = template;
+    if (specOperations.some((o) => o.method === 'get' && o.path === read && o.operationId !== op.operationId)) {
+      const res = await send(h.current.app, 'get', pathOf({ ...op, path: read }, tuple), { token: world.admin.token });
+      return res.status === 404 ? 'gone' : res.status < 300 ? 'there' : undefined;
+    }
+    template = template.slice(0, template.lastIndexOf('/{'));
+  }
+}
+
 /**
  * Why the answer to a valid request is wrong, or undefined when it is right. What the request's path
- * addresses is decided by the world: a tuple's resources exist and the caller (the admin of their
- * organization) sees them, so they answer 2xx; a refusal (403, 404, 409) must name the body or query
- * part it refuses (an id of a resource of another organization, a name taken), unless a write of this
- * test changed the tuple's resources before (deleted, merged, moved: then they may be gone or in
- * another state). A path made of generated values may name nothing that exists: any declared refusal.
+ * addresses is decided by the state it acts on: a tuple's resources exist and the caller (the admin of
+ * their organization, each tuple of a write in an organization of its own) sees them, so they answer 2xx;
+ * a refusal (403, 404, 409) must name the body or query part it refuses (an id of a resource of another
+ * organization, a name taken). After a write of this test succeeded on the tuple, its state is read
+ * (`stateOf`): gone, the request is answered 404 and nothing else; there, the same rule as before any
+ * write, and a 409 the operation declares (the resource is in a state the write refuses: a change request
+ * merged, a name taken by the write before) only when the read shows it changed. A path made of generated
+ * values may name nothing that exists: any declared refusal.
  */
-function validRefusal(op: SpecOperation, req: FuzzRequest, res: { status: number; body: any }, changed: Set<string>): string | undefined {
+function validRefusal(op: SpecOperation, req: FuzzRequest, res: { status: number; body: any }, state: TupleState | 'unchanged'): string | undefined {
   const { status } = res;
   const message = res.body?.error?.message;
   if (status >= 200 && status < 300) return undefined;
   if (status === 400 && isDocumented400(op.operationId, message)) return undefined;
   if (status === 400) return 'valid input refused with 400, which the document does not state';
   if (!req.tuple) return [403, 404, 409, 413].includes(status) ? undefined : `a generated path answered ${status}`;
-  const touched = Object.values(req.tuple).some((id) => changed.has(id));
-  if (touched && [403, 404, 409].includes(status)) return undefined;
+  if (state === 'gone') return status === 404 ? undefined : `what ${JSON.stringify(req.tuple)} addresses is gone (its read answers 404): expected 404, got ${status}`;
   if ([403, 404, 409, 413].includes(status) && namesBodyOrQuery(message, req)) return undefined;
-  return `the world's ${JSON.stringify(req.tuple)} exist${touched ? '' : ' unchanged'} and are visible to the caller: expected a 2xx or a refusal naming the body or query, got ${status}`;
+  if (state !== 'unchanged' && status === 409 && op.responses['409']) return undefined;
+  return `the world's ${JSON.stringify(req.tuple)} exist${state === 'unchanged' ? ' unchanged' : ` (read after a write: ${state ?? 'no read'})`} and are visible to the caller: expected a 2xx or a refusal naming the body or query, got ${status}`;
 }
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -493,7 +520,7 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
   const ordered = [...implementedOperations.filter((op) => op.method === 'get'), ...implementedOperations.filter((op) => op.method !== 'get')];
   it.each(ordered)('$operationId', async (op) => {
     reusable = false; // set again at the end of a read that passed
-    const tuples = await tuplesFor(world, op);
+    const tuples = await tuplesFor(world, op, 2, op.method !== 'get');
     const options: GenOptions = { stringsFor: (name) => idsFor(world, name), languageFor: (name) => (name === 'condition' ? conditionText : undefined) };
     /** The ids of the world tuples a write of this test changed (deleted, moved, merged, …). */
     const changed = new Set<string>();
@@ -532,7 +559,8 @@ describe(`fuzz (seed ${FUZZ_SEED}): every operation, ${FUZZ_RUNS} generated requ
             stats.valid++;
             if (res.status >= 200 && res.status < 300) stats['2xx']++;
           }
-          expect(validRefusal(op, req, res, changed), answer).toBeUndefined();
+          const state = req.tuple && Object.values(req.tuple).some((id) => changed.has(id)) && (res.status < 200 || res.status >= 300) ? await stateOf(op, req.tuple) : 'unchanged';
+          expect(validRefusal(op, req, res, state), `${answer}\nstate: ${state}`).toBeUndefined();
           if (req.tuple && op.method !== 'get' && res.status < 300) for (const id of Object.values(req.tuple)) changed.add(id);
         } else if (req.kind.startsWith('hostile ')) {
           const how = req.kind.slice('hostile '.length) as Hostile;

@@ -16,7 +16,7 @@
 // …) draw from every id the world holds.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { addMember } from '../../server/auth/bootstrap.js';
+import { addMember, createOrganization } from '../../server/auth/bootstrap.js';
 import type { Role } from '../../server/auth/roles.js';
 import { handlers } from '../../server/handlers.js';
 import { isImplemented } from '../../server/http/not-implemented.js';
@@ -190,23 +190,44 @@ const recipe = {
 };
 
 /**
+ * The matrix world again in an organization of its own: the world's admin owns it, and the world's members
+ * (a guest, one per role) are in it with the same roles. The recipes make everything of a tuple in the
+ * organization of the world they are given, so a write on one tuple (to the organization itself: its
+ * settings, members, teams, invites) leaves the other tuples' organizations as they were.
+ */
+async function organizationWorld(world: World): Promise<MatrixWorld> {
+  const { h, admin, members } = world.matrix;
+  const organization = await createOrganization(h.db, { title: `Fuzz tuple ${world.ids.organizationId?.length ?? 0}`, ownerId: admin.userId });
+  const inIt = {} as MatrixWorld['members'];
+  for (const [role, account] of Object.entries(members) as [keyof MatrixWorld['members'], Account][]) {
+    await addMember(h.db, organization.id, account.userId, role === 'guest' ? null : role);
+    inIt[role] = { ...account, organizationId: organization.id };
+  }
+  remember(world, 'organizationId', organization.id);
+  return { ...world.matrix, admin: { ...admin, organizationId: organization.id }, members: inIt };
+}
+
+/**
  * `count` coherent sets of the operation's path parameters, each made fresh by the recipes (so that a
  * delete or move in one leaves the others), with the recipe's body and query for each; their ids join
- * the world's. Fails naming the path parameter that has no recipe.
+ * the world's. With `ownOrganizations` (the writes), each tuple after the first is made in an organization
+ * of its own (`organizationWorld`): no tuple's state depends on a write to another's. Fails naming the
+ * path parameter that has no recipe.
  */
-export async function tuplesFor(world: World, op: SpecOperation, count = 2): Promise<Tuple[]> {
+export async function tuplesFor(world: World, op: SpecOperation, count = 2, ownOrganizations = false): Promise<Tuple[]> {
   const tuples: Tuple[] = [];
   for (let i = 0; i < count; i++) {
+    const matrix = ownOrganizations && i > 0 ? await organizationWorld(world) : world.matrix;
     const params: Params = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
       const make = recipe.param(name);
       if (!make) throw new Error(`No recipe for the path parameter ${name}: add one under test/support/matrix/ (it serves the access matrix and the fuzz world)`);
-      params[name] = await make(world.matrix, params);
+      params[name] = await make(matrix, params);
       remember(world, name, params[name]);
     }
-    const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(world.matrix, params) : undefined;
-    const query = await recipe.query(op.operationId)?.(world.matrix, params);
-    await recipe.prepare(op.operationId)?.(world.matrix, params);
+    const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(matrix, params) : undefined;
+    const query = await recipe.query(op.operationId)?.(matrix, params);
+    await recipe.prepare(op.operationId)?.(matrix, params);
     await fillList(world, op, params);
     tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });
   }

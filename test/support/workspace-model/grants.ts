@@ -268,7 +268,7 @@ export const grantCommands: fc.Arbitrary<Cmd>[] = [
       expectStatus(await r.other.api.get(`/spaces/${space.id}`), 404, "get a space of another organization");
       expectStatus(await r.other.api.get(`/orgs/${r.admin.organizationId}/members`), 404, 'list the members of another organization');
       const refused = await r.admin.api.post(`/spaces/${space.id}/permissions`, { role: 'admin', users: [r.other.userId] });
-      expectStatus(refused, space.deleted ? 404 : 404, 'give a role to someone of another organization');
+      expectStatus(refused, 404, 'give a role to someone of another organization'); // a deleted space is not found either
       if (!space.deleted) expect(refused.body.error.message).toContain('body.users[0]');
       await expectPermissions(m, r, { kind: 'space', item: space });
       // Nobody here reaches the other organization's space, whatever their role here.
