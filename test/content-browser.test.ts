@@ -27,6 +27,7 @@ describe.skipIf(!hasChromium)('content references in Chromium', () => {
     const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
     const home = {
       object: 'document',
+      data: {},
       nodes: [
         { object: 'block', type: 'paragraph', nodes: [text('Start with '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'setup' } }, nodes: [text('the setup')] }, text('.')] },
         { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Acme logo', caption: 'The logo' } }] },
