@@ -37,7 +37,7 @@ describe('a renderer of its own', () => {
             data: {},
             nodes: [
               { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Install the agent, then restart it.', marks: [] }] }] },
-              { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', data: { ref: { kind: 'file', file: 'diagram' }, alt: 'The diagram' } }] },
+              { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'diagram' }, alt: 'The diagram' }, fragments: [] }] },
             ],
           },
         },
