@@ -86,8 +86,8 @@ describe('merge rules', () => {
       { rule: 'require_change_request_description' },
       { rule: 'require_author_to_merge' },
     ];
-    expect(unmet(rules, facts({ outdated: true, subject: '  ', description: { object: 'document', nodes: [] } }, [], 'ann'))).toEqual(rules.map((r) => r.rule));
-    const description = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] };
+    expect(unmet(rules, facts({ outdated: true, subject: '  ', description: { object: 'document', data: {}, nodes: [] } }, [], 'ann'))).toEqual(rules.map((r) => r.rule));
+    const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] };
     expect(unmet(rules, facts({ description }))).toEqual([]);
   });
 

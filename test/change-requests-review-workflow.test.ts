@@ -28,6 +28,7 @@ describe('review workflow', () => {
     // The writer opens a change request with a description and writes a page.
     const description = {
       object: 'document',
+      data: {},
       nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Adds the on-call page.', marks: [] }] }] }],
     };
     const opened = await writer.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'On-call', description });
@@ -57,7 +58,7 @@ describe('review workflow', () => {
     // The reviewer reads the change, approves it with a comment.
     const reviewed = await reviewer.api.post(`${crPath}/reviews`, {
       status: 'approved',
-      comment: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Clear, thanks.', marks: [] }] }] }] },
+      comment: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Clear, thanks.', marks: [] }] }] }] },
     });
     expect(reviewed.status).toBe(201);
     expect(reviewed.body).toMatchObject({ status: 'approved', outdated: false, requestedBy: { id: writer.userId } });

@@ -40,6 +40,7 @@ async function review(account: Account, spaceId: string, crId: string, body: obj
 
 const paragraph = (text: string) => ({
   object: 'document',
+  data: {},
   nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
 });
 

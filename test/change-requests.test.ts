@@ -66,7 +66,7 @@ describe('change requests', () => {
     const admin = await h.current.newAdmin();
     const space = await newSpace(admin);
     const cr = (await admin.api.post(`/spaces/${space.id}/change-requests`, { subject: 'A' })).body;
-    const description = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] };
+    const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] };
     const res = await admin.api.patch(`/spaces/${space.id}/change-requests/${cr.number}`, { subject: 'B', description, status: 'draft' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ subject: 'B', description, status: 'draft' });

@@ -27,9 +27,10 @@ describe.skipIf(!hasChromium)('content references in Chromium', () => {
     const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
     const home = {
       object: 'document',
+      data: {},
       nodes: [
         { object: 'block', type: 'paragraph', nodes: [text('Start with '), { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'setup' } }, nodes: [text('the setup')] }, text('.')] },
-        { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Acme logo', caption: 'The logo' } }] },
+        { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Acme logo' }, fragments: [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'The logo', marks: [] }] }] }] }] }] },
       ],
     };
     const written = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, {

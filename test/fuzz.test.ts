@@ -684,7 +684,7 @@ describe('hostile bodies are refused with a 400 naming the problem', () => {
   function deepDocument(depth: number): unknown {
     let node: unknown = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'deep', marks: [] }] }] };
     for (let i = 0; i < depth; i++) node = { object: 'block', type: 'blockquote', nodes: [node] };
-    return { object: 'document', nodes: [node] };
+    return { object: 'document', data: {}, nodes: [node] };
   }
   const instructions = () => `/orgs/${world.admin.organizationId}/agent-instructions`;
 

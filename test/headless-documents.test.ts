@@ -39,6 +39,7 @@ async function world() {
       document: {
         document: {
           object: 'document',
+          data: {},
           nodes: [
             paragraph(text('Version '), expression('space.vars.version'), text(' for '), expression('visitor.claims.isBetaUser ? "beta" : "everyone"')),
             ifBlock('space.vars.edition == "pro"', 'Pro only.'),

@@ -30,6 +30,7 @@ describe('spaces and users referred to from a published page', () => {
     expect(cr.status).toBe(201);
     const document = {
       object: 'document',
+      data: {},
       nodes: [
         {
           object: 'block',
@@ -108,7 +109,7 @@ describe('spaces and users referred to from a published page', () => {
     expect(pending.status).toBe(201);
     const home = (await admin.api.get(`/spaces/${guides.body.id}/content/pages`)).body.pages[0].id;
     const edit = await admin.api.post(`/spaces/${guides.body.id}/change-requests/${pending.body.id}/content`, {
-      changes: [{ operation: 'update_page', page: home, document: { document: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [link({ kind: 'space', space: strangersSpace }, 'x'), link({ kind: 'space', space: sister }, 'y')] }] } } }],
+      changes: [{ operation: 'update_page', page: home, document: { document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [link({ kind: 'space', space: strangersSpace }, 'x'), link({ kind: 'space', space: sister }, 'y')] }] } } }],
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     const withOpen = await admin.api.get(`/spaces/${guides.body.id}/links`);

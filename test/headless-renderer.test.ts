@@ -34,9 +34,10 @@ describe('a renderer of its own', () => {
         document: {
           document: {
             object: 'document',
+            data: {},
             nodes: [
               { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Install the agent, then restart it.', marks: [] }] }] },
-              { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', data: { ref: { kind: 'file', file: 'diagram' }, alt: 'The diagram' } }] },
+              { object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'diagram' }, alt: 'The diagram' }, fragments: [] }] },
             ],
           },
         },

@@ -30,7 +30,7 @@ describe('reusable contents in the change-request batch', () => {
     const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Docs' }), 201);
     const { changes, reusableContents } = await merge(admin, space.id, [
       { operation: 'insert_reusable_content', ref: 'legal', title: 'Legal', document: { markdown: 'Legal **words**.' } },
-      { operation: 'insert_page', title: 'Home', document: { document: { object: 'document', nodes: [para('Before.'), include('legal')] } } },
+      { operation: 'insert_page', title: 'Home', document: { document: { object: 'document', data: {}, nodes: [para('Before.'), include('legal')] } } },
     ]);
     // Page results in `changes`, as before; the reusable contents' in `reusableContents`.
     expect(changes).toEqual([expect.objectContaining({ object: 'created_page' })]);

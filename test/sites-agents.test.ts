@@ -160,6 +160,7 @@ describe('indexing', () => {
     expect(cr.status).toBe(201);
     const home = {
       object: 'document',
+      data: {},
       nodes: [
         paragraph(
           text('Read '),

@@ -142,6 +142,7 @@ const CODE_PAGE = [
 
 const instructions = {
   object: 'document',
+  data: {},
   nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use the formal "vous". Keep "Acme Cloud" untranslated.', marks: [] }] }] }],
 };
 

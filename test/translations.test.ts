@@ -19,6 +19,7 @@ async function translation(account: Account, body: object = {}) {
 
 const instructions = {
   object: 'document',
+  data: {},
   nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Keep "Acme" untranslated.', marks: [] }] }] }],
 };
 

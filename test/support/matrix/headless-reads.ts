@@ -29,7 +29,7 @@ export async function plantReusableContent(world: MatrixWorld, revisionId: strin
   const reusable = {
     id,
     title: 'Matrix snippet',
-    document: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', key: 'rsc1', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Shared words.', marks: [] }] }] }] },
+    document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', key: 'rsc1', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Shared words.', marks: [] }] }] }] },
   };
   await world.h.db.execute(
     sql`UPDATE content_revisions SET content = jsonb_set(content, '{reusableContents}', (content->'reusableContents') || ${JSON.stringify([reusable])}::jsonb) WHERE id = ${revisionId}`,

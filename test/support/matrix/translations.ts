@@ -14,6 +14,6 @@ export const translationFixtures: MatrixFixtures = {
       const space = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Matrix' })).body.id;
       return { source: { space, language: 'en' }, language: 'fr' };
     },
-    updateTranslation: () => ({ instructions: { object: 'document', nodes: [] } }),
+    updateTranslation: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }),
   },
 };
