@@ -3807,8 +3807,13 @@ export interface components {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
          *       },
+         *       "trial": {
+         *         "status": "notapplicable",
+         *         "count": 0
+         *       },
          *       "permissions": {
          *         "view": true,
+         *         "access": true,
          *         "admin": true,
          *         "ownTeam": true,
          *         "createContent": true,
@@ -3838,10 +3843,10 @@ export interface components {
             /** @description Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`). */
             hostname?: string;
             /**
-             * @description What kind of organization it is; absent until set with `updateOrganizationById`.
+             * @description What kind of organization it is: `business` until set otherwise with `updateOrganizationById`.
              * @enum {string}
              */
-            type?: "business" | "community";
+            type: "business" | "community";
             /**
              * @description What the organization uses the workspace for; absent until set with `updateOrganizationById`.
              * @enum {string}
@@ -3874,8 +3879,16 @@ export interface components {
                 /** Format: uri */
                 logo?: string;
             };
+            /** @description The organization's billing trial, as GitBook shows it: this service has no billing, so no trial can be started (`status: notapplicable`, `count: 0`). */
+            trial: {
+                /** @enum {string} */
+                status: "notapplicable" | "none" | "active" | "ended" | "expired";
+                count: number;
+            };
             permissions: {
                 view: boolean;
+                /** @description Whether the caller can open the organization in the application (a member, guests included). */
+                access: boolean;
                 admin: boolean;
                 ownTeam: boolean;
                 createContent: boolean;
@@ -3964,32 +3977,6 @@ export interface components {
             organizations: components["schemas"]["Organization"][];
         };
         /**
-         * @description A person using the service.
-         * @example {
-         *       "object": "user",
-         *       "id": "usr_01JD3Q6Z9B8XKRD",
-         *       "displayName": "Ada Lovelace",
-         *       "email": "ada@example.com",
-         *       "photoURL": "https://avatars.example.com/u/ada.png",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *       }
-         *     }
-         */
-        User: {
-            /** @enum {string} */
-            object: "user";
-            id: string;
-            displayName: string;
-            email?: string;
-            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
-            photoURL?: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
-        };
-        /**
          * @description Instructions the organization's AI agent follows: tone, conventions, what to avoid.
          * @example {
          *       "object": "agent-instructions",
@@ -4018,16 +4005,7 @@ export interface components {
          *         ]
          *       },
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "updatedBy": {
-         *         "object": "user",
-         *         "id": "usr_01JD3Q6Z9B8XKRD",
-         *         "displayName": "Ada Lovelace",
-         *         "email": "ada@example.com",
-         *         "photoURL": "https://avatars.example.com/u/ada.png",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *         }
-         *       },
+         *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
          *       }
@@ -4043,7 +4021,8 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             updatedAt: string;
-            updatedBy?: components["schemas"]["User"] & unknown;
+            /** @description The id of the member who last saved the instructions (`getUserById` reads them), as in GitBook. */
+            updatedBy: string;
             urls: {
                 /** Format: uri */
                 location: string;
@@ -4151,12 +4130,65 @@ export interface components {
             };
         };
         /**
+         * @description How the published site shows the page: every document page the same way on this server (default width, no cover, title, description, table of contents, outline, pagination, page actions and heading anchors; no metadata or tags).
+         * @example {
+         *       "width": "default",
+         *       "cover": false,
+         *       "coverSize": "hero",
+         *       "coverMask": "none",
+         *       "title": true,
+         *       "description": true,
+         *       "tableOfContents": true,
+         *       "outline": true,
+         *       "pagination": true,
+         *       "metadata": false,
+         *       "tags": false,
+         *       "actions": true,
+         *       "anchors": true
+         *     }
+         */
+        RevisionPageLayout: {
+            /** @enum {string} */
+            width: "default" | "wide";
+            cover: boolean;
+            /** @enum {string} */
+            coverSize: "hero" | "full" | "background";
+            /** @enum {string} */
+            coverMask: "none" | "radial";
+            title: boolean;
+            description: boolean;
+            tableOfContents: boolean;
+            outline: boolean;
+            pagination: boolean;
+            metadata: boolean;
+            tags: boolean;
+            actions: boolean;
+            anchors: boolean;
+        };
+        /**
          * @description A page of a revision, with its child pages.
          * @example {
          *       "id": "pag_01JD3QD4T7WX9KM",
          *       "title": "Quickstart",
+         *       "kind": "sheet",
          *       "emoji": "⚡",
          *       "type": "document",
+         *       "layout": {
+         *         "width": "default",
+         *         "cover": false,
+         *         "coverSize": "hero",
+         *         "coverMask": "none",
+         *         "title": true,
+         *         "description": true,
+         *         "tableOfContents": true,
+         *         "outline": true,
+         *         "pagination": true,
+         *         "metadata": false,
+         *         "tags": false,
+         *         "actions": true,
+         *         "anchors": true
+         *       },
+         *       "tags": [],
          *       "createdAt": "2026-03-14T09:26:53.000Z",
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
          *       "urls": {
@@ -4175,6 +4207,11 @@ export interface components {
         RevisionPage: {
             id: string;
             title: string;
+            /**
+             * @description GitBook's deprecated name of the page's type: `sheet` for a document, `group`, `link`; absent for a computed page.
+             * @enum {string}
+             */
+            kind?: "sheet" | "group" | "link";
             /** @description Emoji shown with the title; absent until a change sets one. */
             emoji?: string;
             icon?: string;
@@ -4219,6 +4256,16 @@ export interface components {
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             /** @description Seed making the computed content stable across computations. */
             computedSeed?: string;
+            layout?: components["schemas"]["RevisionPageLayout"] & unknown;
+            /** @description The tags of the page: none on this server, which has no tags; present on document pages. */
+            tags?: {
+                tag: {
+                    /** @enum {string} */
+                    kind: "tag";
+                    tag: string;
+                };
+                primary?: boolean;
+            }[];
             git?: components["schemas"]["GitSyncBlob"] & unknown;
             /** @description Child pages, in order (documents and groups). */
             pages?: components["schemas"]["RevisionPage"][];
@@ -4230,8 +4277,25 @@ export interface components {
          *         {
          *           "id": "pag_01JD3QD4T7WX9KM",
          *           "title": "Quickstart",
+         *           "kind": "sheet",
          *           "emoji": "⚡",
          *           "type": "document",
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": false,
+         *             "coverSize": "hero",
+         *             "coverMask": "none",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": false,
+         *             "tags": false,
+         *             "actions": true,
+         *             "anchors": true
+         *           },
+         *           "tags": [],
          *           "createdAt": "2026-03-14T09:26:53.000Z",
          *           "updatedAt": "2026-05-02T16:41:07.000Z",
          *           "urls": {
@@ -4281,8 +4345,25 @@ export interface components {
          *         {
          *           "id": "pag_01JD3QD4T7WX9KM",
          *           "title": "Quickstart",
+         *           "kind": "sheet",
          *           "emoji": "⚡",
          *           "type": "document",
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": false,
+         *             "coverSize": "hero",
+         *             "coverMask": "none",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": false,
+         *             "tags": false,
+         *             "actions": true,
+         *             "anchors": true
+         *           },
+         *           "tags": [],
          *           "createdAt": "2026-03-14T09:26:53.000Z",
          *           "updatedAt": "2026-05-02T16:41:07.000Z",
          *           "urls": {
@@ -4318,6 +4399,7 @@ export interface components {
          *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
          *         }
          *       ],
+         *       "tags": [],
          *       "variables": {
          *         "productName": "Acme CLI"
          *       },
@@ -4338,6 +4420,11 @@ export interface components {
             pages: components["schemas"]["RevisionPage"][];
             files: components["schemas"]["RevisionFile"][];
             reusableContents: components["schemas"]["RevisionReusableContent"][];
+            /** @description The tags available in the revision: none on this server, which has no tags. */
+            tags: {
+                slug: string;
+                label: string;
+            }[];
             /** @description Variables of the space, by name. */
             variables: {
                 [key: string]: string;
@@ -4891,6 +4978,32 @@ export interface components {
             };
             /** @description Id of a change request of the space to apply the template in. */
             changeRequestId?: string;
+        };
+        /**
+         * @description A person using the service.
+         * @example {
+         *       "object": "user",
+         *       "id": "usr_01JD3Q6Z9B8XKRD",
+         *       "displayName": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "photoURL": "https://avatars.example.com/u/ada.png",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *       }
+         *     }
+         */
+        User: {
+            /** @enum {string} */
+            object: "user";
+            id: string;
+            displayName: string;
+            email?: string;
+            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
+            photoURL?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
         };
         /**
          * @description Rich text: `{ markdown }` (1–100000 characters), `{ document }` (a rich-text document), or `{}` (empty).
@@ -6165,15 +6278,67 @@ export interface components {
          */
         SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
         /**
+         * @description A feature the site uses, with the plan it belongs to.
+         * @example {
+         *       "id": "sites-custom-domain",
+         *       "plan": "premium",
+         *       "frozen": false
+         *     }
+         */
+        SiteFeature: {
+            /**
+             * @description The feature, by GitBook's identifier.
+             * @enum {string}
+             */
+            id: "sites-public-visibility" | "sites-unlisted-visibility" | "sites-share-links" | "sites-visitor-authentication" | "sites-adaptive-content" | "sites-custom-domain" | "sites-custom-subdirectory" | "sites-basic-customization" | "sites-full-text-search" | "sites-sections" | "sites-redirects";
+            plan: components["schemas"]["SiteType"] & unknown;
+            /** @description A frozen feature is on but cannot be changed: never here, where no plan lapses. */
+            frozen: boolean;
+        };
+        /**
          * @description A published docs site: sections and site spaces served at a URL.
          * @example {
          *       "object": "site",
          *       "id": "sit_01JD3QE4R7HN2WX",
          *       "type": "premium",
+         *       "appliedType": "premium",
          *       "title": "Acme Developer Docs",
          *       "hostname": "docs.acme.example.com",
          *       "basename": "developers",
          *       "visibility": "public",
+         *       "defaultLevel": "inherit",
+         *       "permissions": {
+         *         "view": true,
+         *         "access": true,
+         *         "edit": true,
+         *         "create": true,
+         *         "admin": true,
+         *         "installIntegration": true,
+         *         "viewAdaptiveSchema": true,
+         *         "editAdaptiveSchema": true
+         *       },
+         *       "features": [
+         *         {
+         *           "id": "sites-public-visibility",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-custom-domain",
+         *           "plan": "premium",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-basic-customization",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-full-text-search",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         }
+         *       ],
          *       "published": true,
          *       "siteSpaces": 2,
          *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -6184,6 +6349,7 @@ export interface components {
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
          *         "published": "https://docs.acme.example.com/developers"
          *       }
          *     }
@@ -6193,6 +6359,7 @@ export interface components {
             object: "site";
             id: string;
             type: components["schemas"]["SiteType"] & unknown;
+            appliedType: components["schemas"]["SiteType"] & unknown;
             title: string;
             /** @description Icon of the site, for light and dark themes. */
             icon?: {
@@ -6218,6 +6385,20 @@ export interface components {
                 target: string;
             };
             visibility: components["schemas"]["SiteVisibility"];
+            defaultLevel: components["schemas"]["DefaultLevel"] & unknown;
+            /** @description What the caller may do on the site, from their role on it (organization role raised by their and their teams' grants). */
+            permissions: {
+                view: boolean;
+                access: boolean;
+                edit: boolean;
+                create: boolean;
+                admin: boolean;
+                installIntegration: boolean;
+                viewAdaptiveSchema: boolean;
+                editAdaptiveSchema: boolean;
+            };
+            /** @description The features of GitBook's site plans the site uses, from its settings: its visibility, adaptive content, a custom hostname or proxy, sections, redirects, and the customization and search every site has. */
+            features: components["schemas"]["SiteFeature"][];
             published: boolean;
             /** @description Number of site spaces of the site. */
             siteSpaces: number;
@@ -6240,6 +6421,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 app: string;
+                /**
+                 * Format: uri
+                 * @description Where the site is previewed in the application (`<app>/o/<organization>/sites/<site>/preview`), published or not.
+                 */
+                preview: string;
                 /**
                  * Format: uri
                  * @description Present when the site is published.
@@ -6316,7 +6502,33 @@ export interface components {
                     list?: string;
                 };
                 search?: string;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                };
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string}
+                 */
+                background?: "plain" | "match";
             };
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+            };
+            /** @description The site's favicon: an icon per theme, an emoji, or none (`{}`, the default). */
             favicon?: {
                 icon: {
                     /** Format: uri */
@@ -6324,8 +6536,27 @@ export interface components {
                     /** Format: uri */
                     dark: string;
                 };
-            };
+            } | {
+                emoji: string;
+            } | Record<string, never>;
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[];
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -6362,12 +6593,17 @@ export interface components {
             };
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             };
             themes?: {
                 default?: string;
@@ -6392,6 +6628,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             };
             externalLinks?: {
                 target: string;
@@ -6468,6 +6706,31 @@ export interface components {
                     list?: string;
                 };
                 search?: string;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                };
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string}
+                 */
+                background?: "plain" | "match";
+            };
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
             };
             favicon?: {
                 icon: {
@@ -6477,7 +6740,24 @@ export interface components {
                     dark: string;
                 };
             };
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[];
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -6514,12 +6794,17 @@ export interface components {
             };
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             };
             themes?: {
                 default?: string;
@@ -6544,6 +6829,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             };
             externalLinks?: {
                 target: string;
@@ -6588,10 +6875,44 @@ export interface components {
          *         "object": "site",
          *         "id": "sit_01JD3QE4R7HN2WX",
          *         "type": "premium",
+         *         "appliedType": "premium",
          *         "title": "Acme Developer Docs",
          *         "hostname": "docs.acme.example.com",
          *         "basename": "developers",
          *         "visibility": "public",
+         *         "defaultLevel": "inherit",
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "edit": true,
+         *           "create": true,
+         *           "admin": true,
+         *           "installIntegration": true,
+         *           "viewAdaptiveSchema": true,
+         *           "editAdaptiveSchema": true
+         *         },
+         *         "features": [
+         *           {
+         *             "id": "sites-public-visibility",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-custom-domain",
+         *             "plan": "premium",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-basic-customization",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-full-text-search",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           }
+         *         ],
          *         "published": true,
          *         "siteSpaces": 2,
          *         "createdAt": "2026-03-14T09:26:53.000Z",
@@ -6602,6 +6923,7 @@ export interface components {
          *         "urls": {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *           "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
          *           "published": "https://docs.acme.example.com/developers"
          *         }
          *       },
@@ -7233,8 +7555,13 @@ export interface components {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
          *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
          *         },
+         *         "trial": {
+         *           "status": "notapplicable",
+         *           "count": 0
+         *         },
          *         "permissions": {
          *           "view": true,
+         *           "access": true,
          *           "admin": true,
          *           "ownTeam": true,
          *           "createContent": true,
@@ -8359,7 +8686,8 @@ export interface components {
          *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
          *       "sso": false,
          *       "spaces": 12,
-         *       "teams": 2
+         *       "teams": 2,
+         *       "sites": 3
          *     }
          */
         Member: {
@@ -8388,6 +8716,8 @@ export interface components {
             spaces: number;
             /** @description Number of teams the member belongs to. */
             teams: number;
+            /** @description Number of sites of the organization the member can see: all of them for a member with a role, those granted to them or their teams for a guest. */
+            sites: number;
         };
         MemberList: {
             /** @description Absent on the last page. */
@@ -8496,7 +8826,8 @@ export interface components {
          *         "lastSeenAt": "2026-05-02T16:41:07.000Z",
          *         "sso": false,
          *         "spaces": 12,
-         *         "teams": 2
+         *         "teams": 2,
+         *         "sites": 3
          *       },
          *       "team": {
          *         "role": "member"
@@ -9396,6 +9727,11 @@ export interface components {
          */
         OverrideSiteSpaceCustomization: {
             title?: string | null;
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+            } | null;
             favicon?: {
                 icon: {
                     /** Format: uri */
@@ -9404,7 +9740,24 @@ export interface components {
                     dark: string;
                 };
             } | null;
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[] | null;
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -9441,12 +9794,17 @@ export interface components {
             } | null;
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             } | null;
             themes?: {
                 default?: string;
@@ -9471,6 +9829,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             } | null;
             externalLinks?: {
                 target: string;
@@ -9520,6 +9880,26 @@ export interface components {
                     list?: string;
                 } | null;
                 search?: string | null;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                } | null;
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string|null}
+                 */
+                background?: "plain" | "match" | null;
             } | null;
         };
         SiteSpaceList: {
@@ -10534,8 +10914,13 @@ export interface operations {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *           },
+                     *           "trial": {
+                     *             "status": "notapplicable",
+                     *             "count": 0
+                     *           },
                      *           "permissions": {
                      *             "view": true,
+                     *             "access": true,
                      *             "admin": true,
                      *             "ownTeam": true,
                      *             "createContent": true,
@@ -10635,8 +11020,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -10720,8 +11110,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -10815,8 +11210,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -11081,8 +11481,13 @@ export interface operations {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *           },
+                     *           "trial": {
+                     *             "status": "notapplicable",
+                     *             "count": 0
+                     *           },
                      *           "permissions": {
                      *             "view": true,
+                     *             "access": true,
                      *             "admin": true,
                      *             "ownTeam": true,
                      *             "createContent": true,
@@ -11162,16 +11567,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
-                     *       "updatedBy": {
-                     *         "object": "user",
-                     *         "id": "usr_01JD3Q6Z9B8XKRD",
-                     *         "displayName": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "photoURL": "https://avatars.example.com/u/ada.png",
-                     *         "urls": {
-                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-                     *         }
-                     *       },
+                     *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
                      *       }
@@ -11273,16 +11669,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
-                     *       "updatedBy": {
-                     *         "object": "user",
-                     *         "id": "usr_01JD3Q6Z9B8XKRD",
-                     *         "displayName": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "photoURL": "https://avatars.example.com/u/ada.png",
-                     *         "urls": {
-                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-                     *         }
-                     *       },
+                     *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
                      *       }
@@ -11365,7 +11752,8 @@ export interface operations {
                      *           "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *           "sso": false,
                      *           "spaces": 12,
-                     *           "teams": 2
+                     *           "teams": 2,
+                     *           "sites": 3
                      *         }
                      *       ]
                      *     }
@@ -11428,7 +11816,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -11535,7 +11924,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -11640,7 +12030,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -11881,7 +12272,8 @@ export interface operations {
                      *             "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *             "sso": false,
                      *             "spaces": 12,
-                     *             "teams": 2
+                     *             "teams": 2,
+                     *             "sites": 3
                      *           },
                      *           "team": {
                      *             "role": "member"
@@ -14546,8 +14938,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -14583,6 +14992,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -14695,8 +15105,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -14950,8 +15377,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -15412,8 +15856,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -15449,6 +15910,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -15508,8 +15970,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -15586,8 +16065,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -15733,8 +16229,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -16056,8 +16569,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -17209,8 +17739,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -17246,6 +17793,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -17439,8 +17987,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -17702,8 +18267,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -18587,10 +19169,44 @@ export interface operations {
                      *           "object": "site",
                      *           "id": "sit_01JD3QE4R7HN2WX",
                      *           "type": "premium",
+                     *           "appliedType": "premium",
                      *           "title": "Acme Developer Docs",
                      *           "hostname": "docs.acme.example.com",
                      *           "basename": "developers",
                      *           "visibility": "public",
+                     *           "defaultLevel": "inherit",
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "access": true,
+                     *             "edit": true,
+                     *             "create": true,
+                     *             "admin": true,
+                     *             "installIntegration": true,
+                     *             "viewAdaptiveSchema": true,
+                     *             "editAdaptiveSchema": true
+                     *           },
+                     *           "features": [
+                     *             {
+                     *               "id": "sites-public-visibility",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-custom-domain",
+                     *               "plan": "premium",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-basic-customization",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-full-text-search",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             }
+                     *           ],
                      *           "published": true,
                      *           "siteSpaces": 2,
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
@@ -18601,6 +19217,7 @@ export interface operations {
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *             "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *             "published": "https://docs.acme.example.com/developers"
                      *           }
                      *         }
@@ -18662,10 +19279,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -18676,6 +19327,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -18725,10 +19377,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -18739,6 +19425,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -18834,10 +19521,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -18848,6 +19569,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -19121,10 +19843,44 @@ export interface operations {
                      *         "object": "site",
                      *         "id": "sit_01JD3QE4R7HN2WX",
                      *         "type": "premium",
+                     *         "appliedType": "premium",
                      *         "title": "Acme Developer Docs",
                      *         "hostname": "docs.acme.example.com",
                      *         "basename": "developers",
                      *         "visibility": "public",
+                     *         "defaultLevel": "inherit",
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "access": true,
+                     *           "edit": true,
+                     *           "create": true,
+                     *           "admin": true,
+                     *           "installIntegration": true,
+                     *           "viewAdaptiveSchema": true,
+                     *           "editAdaptiveSchema": true
+                     *         },
+                     *         "features": [
+                     *           {
+                     *             "id": "sites-public-visibility",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-custom-domain",
+                     *             "plan": "premium",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-basic-customization",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-full-text-search",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           }
+                     *         ],
                      *         "published": true,
                      *         "siteSpaces": 2,
                      *         "createdAt": "2026-03-14T09:26:53.000Z",
@@ -19135,6 +19891,7 @@ export interface operations {
                      *         "urls": {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *           "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *           "published": "https://docs.acme.example.com/developers"
                      *         }
                      *       },
@@ -19308,10 +20065,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -19322,6 +20113,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -19369,10 +20161,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -19383,6 +20209,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -22258,8 +23085,13 @@ export interface operations {
                      *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *               "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *             },
+                     *             "trial": {
+                     *               "status": "notapplicable",
+                     *               "count": 0
+                     *             },
                      *             "permissions": {
                      *               "view": true,
+                     *               "access": true,
                      *               "admin": true,
                      *               "ownTeam": true,
                      *               "createContent": true,
@@ -22428,8 +23260,13 @@ export interface operations {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *         },
+                     *         "trial": {
+                     *           "status": "notapplicable",
+                     *           "count": 0
+                     *         },
                      *         "permissions": {
                      *           "view": true,
+                     *           "access": true,
                      *           "admin": true,
                      *           "ownTeam": true,
                      *           "createContent": true,
@@ -22669,8 +23506,13 @@ export interface operations {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *         },
+                     *         "trial": {
+                     *           "status": "notapplicable",
+                     *           "count": 0
+                     *         },
                      *         "permissions": {
                      *           "view": true,
+                     *           "access": true,
                      *           "admin": true,
                      *           "ownTeam": true,
                      *           "createContent": true,

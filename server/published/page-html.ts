@@ -125,7 +125,7 @@ function articleHead(view: PageView): string {
 export function pageHtml(view: PageView): string {
   const custom = view.customization;
   const logo = httpUrl(custom.header?.logo?.light);
-  const favicon = httpUrl(custom.favicon?.icon?.light);
+  const favicon = httpUrl(custom.favicon && 'icon' in custom.favicon ? custom.favicon.icon.light : undefined);
   const brand = logo ? `<img src="${escapeHtml(logo)}" alt="">${escapeHtml(view.siteTitle)}` : escapeHtml(view.siteTitle);
   const link = (l: Link | undefined, label: string, rel: string) =>
     l ? `<a href="${escapeHtml(l.href)}" rel="${rel}">${label} ${escapeHtml(l.title)}</a>` : '<span></span>';

@@ -53,7 +53,7 @@ const isNull = (s: Json) => s.type === 'null' || (Array.isArray(s.enum) && s.enu
  * does not. Unions are compared by variant: each of ours must match one of GitBook's.
  */
 export function drift(ours: Json | undefined, theirs: Json | undefined, direction: Direction, at = '', seen = new Set<string>()): string[] {
-  if (!ours || !theirs || theirs === true || ours === true) return [];
+  if (!ours || !theirs || typeof ours !== 'object' || typeof theirs !== 'object') return [];
   const theirName = refName(theirs);
   if (theirName && isDocumentSchema(theirName)) return [];
   const key = `${refName(ours) ?? ''}|${theirName ?? ''}|${direction}`;
