@@ -4707,6 +4707,7 @@ export interface components {
          * @example {
          *       "installationId": "gsy_01JD3QN2B7WX4TQ",
          *       "installationProvider": "github",
+         *       "provider": "github",
          *       "installationStatus": "active",
          *       "integration": "github",
          *       "repoName": "acme/docs",
@@ -4748,10 +4749,15 @@ export interface components {
             /** @description Id of the sync of this space (one per space). */
             installationId: string;
             /**
+             * @description GitBook's provider of the sync: `gitlab` for a GitLab host, `github` for GitHub and for any other smart-HTTP Git server (GitBook has no value for those; `provider` says which it is).
+             * @enum {string}
+             */
+            installationProvider: "github" | "gitlab";
+            /**
              * @description Where the repository is hosted: github (github.com), gitlab (gitlab.com or a host named gitlab…), git (any other smart-HTTP Git server).
              * @enum {string}
              */
-            installationProvider: "github" | "gitlab" | "git";
+            provider: "github" | "gitlab" | "git";
             /**
              * @description Always `active`: a sync is configured by its first import or export.
              * @enum {string}
@@ -5377,8 +5383,8 @@ export interface components {
             /** @description Incremental number of the change request within its space. */
             number: number;
             status: components["schemas"]["ChangeRequestStatus"];
-            /** @description One-line summary; absent until one is given (at creation or with `updateChangeRequestById`). */
-            subject?: string;
+            /** @description One-line summary; empty (`""`) until one is given (at creation or with `updateChangeRequestById`). */
+            subject: string;
             description?: components["schemas"]["Document"] & unknown;
             createdBy: components["schemas"]["User"];
             /**
@@ -6060,6 +6066,7 @@ export interface components {
          *       "title": "Getting started",
          *       "default": true,
          *       "hasAdvancedCustomizationFeature": false,
+         *       "draft": false,
          *       "urls": {
          *         "published": "https://docs.acme.example.com/developers/getting-started"
          *       }
@@ -6080,6 +6087,8 @@ export interface components {
             /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             urls: {
                 /**
                  * Format: uri
@@ -6145,11 +6154,13 @@ export interface components {
          *           "title": "Getting started",
          *           "default": true,
          *           "hasAdvancedCustomizationFeature": false,
+         *           "draft": false,
          *           "urls": {
          *             "published": "https://docs.acme.example.com/developers/getting-started"
          *           }
          *         }
          *       ],
+         *       "draft": false,
          *       "urls": {
          *         "published": "https://docs.acme.example.com/developers/guides"
          *       },
@@ -6173,6 +6184,8 @@ export interface components {
             sectionGroup?: string;
             /** @description The site spaces (variants) of the section. */
             siteSpaces: components["schemas"]["SiteSpace"][];
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             urls: {
                 /**
                  * Format: uri
@@ -6245,17 +6258,89 @@ export interface components {
          *               "title": "Getting started",
          *               "default": true,
          *               "hasAdvancedCustomizationFeature": false,
+         *               "draft": false,
          *               "urls": {
          *                 "published": "https://docs.acme.example.com/developers/getting-started"
          *               }
          *             }
          *           ],
+         *           "draft": false,
          *           "urls": {
          *             "published": "https://docs.acme.example.com/developers/guides"
          *           },
          *           "icon": "book-open"
          *         }
          *       ],
+         *       "sections": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "sec_01JD3QF6T9KB5MZ",
+         *           "title": "Guides",
+         *           "description": "Step-by-step guides to integrate Acme",
+         *           "default": true,
+         *           "path": "guides",
+         *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "sts_01JD3QH7X1NE9QC",
+         *               "path": "getting-started",
+         *               "section": "sec_01JD3QF6T9KB5MZ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "spc_01JD3Q7F2V6RM0A",
+         *                 "title": "Getting started",
+         *                 "emoji": "🚀",
+         *                 "visibility": "in-collection",
+         *                 "createdAt": "2026-03-14T09:26:53.000Z",
+         *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+         *                 "editMode": "live",
+         *                 "mergeRules": {
+         *                   "type": "inherit"
+         *                 },
+         *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+         *                 "parent": "col_01JD3Q7C1P5WS8E",
+         *                 "language": "en",
+         *                 "revision": "rev_01JD3Q7F2V6RM0B",
+         *                 "defaultLevel": "read",
+         *                 "comments": 3,
+         *                 "changeRequests": 12,
+         *                 "changeRequestsOpen": 2,
+         *                 "changeRequestsDraft": 1,
+         *                 "urls": {
+         *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": false,
+         *                   "comment": true,
+         *                   "merge": true,
+         *                   "review": true,
+         *                   "installIntegration": true
+         *                 }
+         *               },
+         *               "title": "Getting started",
+         *               "default": true,
+         *               "hasAdvancedCustomizationFeature": false,
+         *               "draft": false,
+         *               "urls": {
+         *                 "published": "https://docs.acme.example.com/developers/getting-started"
+         *               }
+         *             }
+         *           ],
+         *           "draft": false,
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/guides"
+         *           },
+         *           "icon": "book-open"
+         *         }
+         *       ],
+         *       "draft": false,
          *       "icon": "code"
          *     }
          */
@@ -6268,6 +6353,10 @@ export interface components {
             sectionGroup?: string;
             /** @description The sections of the group, in their order. */
             children: components["schemas"]["SiteSection"][];
+            /** @description The same sections as `children`, under GitBook's deprecated name. */
+            sections: components["schemas"]["SiteSection"][];
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             /** @description Name of the icon shown next to the group; absent when none is set. */
             icon?: string;
         };
@@ -6985,11 +7074,13 @@ export interface components {
          *                 "title": "Getting started",
          *                 "default": true,
          *                 "hasAdvancedCustomizationFeature": false,
+         *                 "draft": false,
          *                 "urls": {
          *                   "published": "https://docs.acme.example.com/developers/getting-started"
          *                 }
          *               }
          *             ],
+         *             "draft": false,
          *             "urls": {
          *               "published": "https://docs.acme.example.com/developers/guides"
          *             },
@@ -8923,6 +9014,7 @@ export interface components {
          *       "visibility": "public",
          *       "lastVersion": "ver_01JD3QF6M2XK8TB",
          *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+         *       "lastProcessedErrorCount": 0,
          *       "permissions": {
          *         "view": true,
          *         "edit": true
@@ -8971,6 +9063,8 @@ export interface components {
                 message: string;
                 code?: string;
             }[];
+            /** @description How many problems the last processing reported in `lastProcessedErrors` (it keeps the first 20); 0 before any, and after a processing without. */
+            lastProcessedErrorCount: number;
             permissions: {
                 view: boolean;
                 edit: boolean;
@@ -9999,8 +10093,8 @@ export interface components {
             /** @description PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then). */
             certificate?: string;
             defaultTeam?: components["schemas"]["Team"] & unknown;
-            /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
-            defaultRole?: components["schemas"]["MemberRole"] | null;
+            /** @description Role of people signing in for the first time, null for guests: the one set on the provider, else the organization's default role. */
+            defaultRole: components["schemas"]["MemberRole"] | null;
             /**
              * Format: date-time
              * @example 2026-03-14T09:26:53.000Z
@@ -10235,7 +10329,7 @@ export interface components {
                 language: components["schemas"]["TranslationLanguage"] & unknown;
             };
             language: components["schemas"]["TranslationLanguage"] & unknown;
-            instructions?: components["schemas"]["Document"] & unknown;
+            instructions: components["schemas"]["Document"] & unknown;
             /** @description Where the translated content is; absent until a first run produced it. */
             result?: {
                 /** @description Id of the space holding the translated content. */
@@ -10253,7 +10347,7 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             updatedAt: string;
-            /** @description Usage figures; the `latest*` figures are absent until a first run finished. */
+            /** @description Usage figures; durations in whole seconds, as GitBook counts them. */
             stats: {
                 /** @description Number of runs so far. */
                 runs: number;
@@ -10261,14 +10355,14 @@ export interface components {
                 totalWords: number;
                 /** @description Pages translated across all runs. */
                 totalPages: number;
-                /** @description Time spent across all runs, in seconds. */
+                /** @description Time spent across all runs, in whole seconds. */
                 totalDuration: number;
-                /** @description Duration of the latest run, in seconds. */
-                latestRunDuration?: number;
-                /** @description Pages translated by the latest run. */
-                latestPages?: number;
-                /** @description Words translated by the latest run. */
-                latestWords?: number;
+                /** @description Duration of the latest run, in whole seconds (0 before a first run finished). */
+                latestRunDuration: number;
+                /** @description Pages translated by the latest run (0 before a first run finished). */
+                latestPages: number;
+                /** @description Words translated by the latest run (0 before a first run finished). */
+                latestWords: number;
             };
             latestRun?: components["schemas"]["TranslationRun"] & unknown;
             permissions: {
@@ -15765,6 +15859,7 @@ export interface operations {
                      * @example {
                      *       "installationId": "gsy_01JD3QN2B7WX4TQ",
                      *       "installationProvider": "github",
+                     *       "provider": "github",
                      *       "installationStatus": "active",
                      *       "integration": "github",
                      *       "repoName": "acme/docs",
@@ -19953,11 +20048,13 @@ export interface operations {
                      *                 "title": "Getting started",
                      *                 "default": true,
                      *                 "hasAdvancedCustomizationFeature": false,
+                     *                 "draft": false,
                      *                 "urls": {
                      *                   "published": "https://docs.acme.example.com/developers/getting-started"
                      *                 }
                      *               }
                      *             ],
+                     *             "draft": false,
                      *             "urls": {
                      *               "published": "https://docs.acme.example.com/developers/guides"
                      *             },
@@ -20629,11 +20726,13 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
@@ -20747,11 +20846,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -20906,11 +21007,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -21029,11 +21132,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -21152,17 +21257,89 @@ export interface operations {
                      *                   "title": "Getting started",
                      *                   "default": true,
                      *                   "hasAdvancedCustomizationFeature": false,
+                     *                   "draft": false,
                      *                   "urls": {
                      *                     "published": "https://docs.acme.example.com/developers/getting-started"
                      *                   }
                      *                 }
                      *               ],
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/guides"
                      *               },
                      *               "icon": "book-open"
                      *             }
                      *           ],
+                     *           "sections": [
+                     *             {
+                     *               "object": "site-section",
+                     *               "id": "sec_01JD3QF6T9KB5MZ",
+                     *               "title": "Guides",
+                     *               "description": "Step-by-step guides to integrate Acme",
+                     *               "default": true,
+                     *               "path": "guides",
+                     *               "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *               "siteSpaces": [
+                     *                 {
+                     *                   "object": "site-space",
+                     *                   "id": "sts_01JD3QH7X1NE9QC",
+                     *                   "path": "getting-started",
+                     *                   "section": "sec_01JD3QF6T9KB5MZ",
+                     *                   "space": {
+                     *                     "object": "space",
+                     *                     "id": "spc_01JD3Q7F2V6RM0A",
+                     *                     "title": "Getting started",
+                     *                     "emoji": "🚀",
+                     *                     "visibility": "in-collection",
+                     *                     "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                     "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                     "editMode": "live",
+                     *                     "mergeRules": {
+                     *                       "type": "inherit"
+                     *                     },
+                     *                     "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                     "parent": "col_01JD3Q7C1P5WS8E",
+                     *                     "language": "en",
+                     *                     "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                     "defaultLevel": "read",
+                     *                     "comments": 3,
+                     *                     "changeRequests": 12,
+                     *                     "changeRequestsOpen": 2,
+                     *                     "changeRequestsDraft": 1,
+                     *                     "urls": {
+                     *                       "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                       "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                     },
+                     *                     "permissions": {
+                     *                       "view": true,
+                     *                       "access": true,
+                     *                       "admin": true,
+                     *                       "viewInviteLinks": true,
+                     *                       "edit": true,
+                     *                       "triggerGitSync": false,
+                     *                       "comment": true,
+                     *                       "merge": true,
+                     *                       "review": true,
+                     *                       "installIntegration": true
+                     *                     }
+                     *                   },
+                     *                   "title": "Getting started",
+                     *                   "default": true,
+                     *                   "hasAdvancedCustomizationFeature": false,
+                     *                   "draft": false,
+                     *                   "urls": {
+                     *                     "published": "https://docs.acme.example.com/developers/getting-started"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/guides"
+                     *               },
+                     *               "icon": "book-open"
+                     *             }
+                     *           ],
+                     *           "draft": false,
                      *           "icon": "code"
                      *         }
                      *       ]
@@ -21280,17 +21457,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -21445,17 +21694,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -21571,17 +21892,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -21742,17 +22135,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -21858,6 +22323,7 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
@@ -21960,6 +22426,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -22103,6 +22570,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -22211,6 +22679,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -25008,6 +25477,7 @@ export interface operations {
                      *           "visibility": "public",
                      *           "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *           "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *           "lastProcessedErrorCount": 0,
                      *           "permissions": {
                      *             "view": true,
                      *             "edit": true
@@ -25144,6 +25614,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -25216,6 +25687,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -25361,6 +25833,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true

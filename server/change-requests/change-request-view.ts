@@ -39,7 +39,8 @@ export function toChangeRequest(
     id: row.id,
     number: row.number,
     status: row.status as ChangeRequest['status'],
-    ...(row.subject !== null && { subject: row.subject }),
+    // No subject yet is GitBook's empty subject.
+    subject: row.subject ?? '',
     ...(row.description != null && { description: row.description as ChangeRequest['description'] }),
     createdBy: toUser(creator, ctx.urls),
     createdAt: row.createdAt.toISOString(),

@@ -138,6 +138,8 @@ export function toSiteSpace({ ctx, org, site, section }: SiteSpaceContext, row: 
     default: isDefault,
     ...(row.condition !== null && { condition: row.condition }),
     hasAdvancedCustomizationFeature: site.type === 'ultimate',
+    // Every change to a site's structure is live at once: nothing is a draft.
+    draft: false,
     urls: { ...(published && { published }) },
   };
 }
@@ -155,6 +157,7 @@ export function toSection(ctx: Ctx, org: OrganizationRow, site: SiteRow, row: It
     ...(row.condition !== null && { condition: row.condition }),
     ...(row.parentId && { sectionGroup: row.parentId }),
     siteSpaces,
+    draft: false,
     urls: { ...(published && { published }) },
     ...(row.icon && { icon: row.icon }),
   };
@@ -168,6 +171,8 @@ export function toSectionGroup(row: ItemRow, children: SiteSection[]): SiteSecti
     title: row.title,
     ...(row.parentId && { sectionGroup: row.parentId }),
     children,
+    sections: children,
+    draft: false,
     ...(row.icon && { icon: row.icon }),
   };
 }
