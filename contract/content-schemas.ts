@@ -387,10 +387,13 @@ export const searchSpaceResultExample = {
       title: 'Installing the CLI',
       path: `getting-started/quickstart#${sectionId}`,
       body: 'Install the CLI with npm, then sign in with your access token.',
+      score: 1,
       urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart#${sectionId}` },
     },
   ],
   ancestors: [{ title: 'Getting started' }],
+  score: 1,
+  rank: 1,
   urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart` },
 };
 
@@ -406,11 +409,14 @@ export const SearchSpaceResult = z
           title: z.string(),
           path: z.string(),
           body: z.string().openapi({ description: 'Text of the section matching the query.' }),
+          score: z.number().min(0).openapi({ description: 'Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL\'s full-text ranking.' }),
           urls: z.object({ app: z.url() }),
         }),
       )
       .openapi({ description: 'Sections of the page matching the query.' }),
     ancestors: z.array(z.object({ title: z.string() })).openapi({ description: 'Parent pages, from the root.' }),
+    score: z.number().min(0).openapi({ description: 'Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of the page in PostgreSQL\'s full-text ranking.' }),
+    rank: z.number().int().min(1).openapi({ description: 'One-based position of the page in the whole ranked result set, kept across pages of results and spaces.' }),
     urls: z.object({ app: z.url() }),
   })
   .openapi('SearchSpaceResult', { description: 'A page of a space matching a search.', example: searchSpaceResultExample });
@@ -419,15 +425,19 @@ export const SearchSpaceResultList = listOf('SearchSpaceResultList', SearchSpace
 export const searchSpaceResultListExample = listExample([searchSpaceResultExample]);
 
 export const searchOrganizationResultExample = {
+  type: 'space' as const,
   id: ex.spaceId,
+  score: 1,
   title: 'Getting started',
   pages: [searchSpaceResultExample],
 };
 
 export const SearchOrganizationResult = z
   .object({
+    type: z.literal('space'),
     id: z.string().openapi({ description: 'Id of the space.' }),
     title: z.string().openapi({ description: 'Title of the space.' }),
+    score: z.number().min(0).openapi({ description: 'The score of its best page.' }),
     pages: z.array(SearchSpaceResult).openapi({ description: 'Pages of the space matching the query.' }),
   })
   .openapi('SearchOrganizationResult', {

@@ -99,7 +99,7 @@ export const tags = [
 
 export const apiInfo = {
   title: 'Documentation Workspace Management API',
-  version: '5.1.0',
+  version: '6.0.0',
   description:
     'Manage a hosted documentation workspace: organizations, members, teams, collections, spaces and their content, ' +
     'change requests, comments, published docs sites, integrations, OpenAPI specifications, translations, SAML SSO, ' +

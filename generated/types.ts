@@ -4554,6 +4554,7 @@ export interface components {
          *           "title": "Installing the CLI",
          *           "path": "getting-started/quickstart#installing-the-cli",
          *           "body": "Install the CLI with npm, then sign in with your access token.",
+         *           "score": 1,
          *           "urls": {
          *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
          *           }
@@ -4564,6 +4565,8 @@ export interface components {
          *           "title": "Getting started"
          *         }
          *       ],
+         *       "score": 1,
+         *       "rank": 1,
          *       "urls": {
          *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
          *       }
@@ -4582,6 +4585,8 @@ export interface components {
                 path: string;
                 /** @description Text of the section matching the query. */
                 body: string;
+                /** @description Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL's full-text ranking. */
+                score: number;
                 urls: {
                     /** Format: uri */
                     app: string;
@@ -4591,6 +4596,10 @@ export interface components {
             ancestors: {
                 title: string;
             }[];
+            /** @description Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of the page in PostgreSQL's full-text ranking. */
+            score: number;
+            /** @description One-based position of the page in the whole ranked result set, kept across pages of results and spaces. */
+            rank: number;
             urls: {
                 /** Format: uri */
                 app: string;
@@ -4609,7 +4618,9 @@ export interface components {
         /**
          * @description A space of an organization with its pages matching a search.
          * @example {
+         *       "type": "space",
          *       "id": "spc_01JD3Q7F2V6RM0A",
+         *       "score": 1,
          *       "title": "Getting started",
          *       "pages": [
          *         {
@@ -4622,6 +4633,7 @@ export interface components {
          *               "title": "Installing the CLI",
          *               "path": "getting-started/quickstart#installing-the-cli",
          *               "body": "Install the CLI with npm, then sign in with your access token.",
+         *               "score": 1,
          *               "urls": {
          *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
          *               }
@@ -4632,6 +4644,8 @@ export interface components {
          *               "title": "Getting started"
          *             }
          *           ],
+         *           "score": 1,
+         *           "rank": 1,
          *           "urls": {
          *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
          *           }
@@ -4640,10 +4654,14 @@ export interface components {
          *     }
          */
         SearchOrganizationResult: {
+            /** @enum {string} */
+            type: "space";
             /** @description Id of the space. */
             id: string;
             /** @description Title of the space. */
             title: string;
+            /** @description The score of its best page. */
+            score: number;
             /** @description Pages of the space matching the query. */
             pages: components["schemas"]["SearchSpaceResult"][];
         };
@@ -16960,6 +16978,7 @@ export interface operations {
                      *               "title": "Installing the CLI",
                      *               "path": "getting-started/quickstart#installing-the-cli",
                      *               "body": "Install the CLI with npm, then sign in with your access token.",
+                     *               "score": 1,
                      *               "urls": {
                      *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
                      *               }
@@ -16970,6 +16989,8 @@ export interface operations {
                      *               "title": "Getting started"
                      *             }
                      *           ],
+                     *           "score": 1,
+                     *           "rank": 1,
                      *           "urls": {
                      *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
                      *           }
@@ -17028,7 +17049,9 @@ export interface operations {
                      *       "count": 21,
                      *       "items": [
                      *         {
+                     *           "type": "space",
                      *           "id": "spc_01JD3Q7F2V6RM0A",
+                     *           "score": 1,
                      *           "title": "Getting started",
                      *           "pages": [
                      *             {
@@ -17041,6 +17064,7 @@ export interface operations {
                      *                   "title": "Installing the CLI",
                      *                   "path": "getting-started/quickstart#installing-the-cli",
                      *                   "body": "Install the CLI with npm, then sign in with your access token.",
+                     *                   "score": 1,
                      *                   "urls": {
                      *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
                      *                   }
@@ -17051,6 +17075,8 @@ export interface operations {
                      *                   "title": "Getting started"
                      *                 }
                      *               ],
+                     *               "score": 1,
+                     *               "rank": 1,
                      *               "urls": {
                      *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
                      *               }
