@@ -68,6 +68,7 @@ const createdOpenAPISpecExample = {
   slug: specSlug,
   sourceURL: 'https://acme.example.com/openapi.yaml',
   processingState: 'pending' as const,
+  lastProcessedErrorCount: 0,
   visibility: 'private' as const,
   permissions: { view: true, edit: true },
   urls: { location: specLocation, app: `${ex.appUrl}/o/${ex.orgId}/openapi/${specSlug}` },

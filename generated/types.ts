@@ -25576,6 +25576,7 @@ export interface operations {
                      *       "slug": "acme-api",
                      *       "sourceURL": "https://acme.example.com/openapi.yaml",
                      *       "processingState": "pending",
+                     *       "lastProcessedErrorCount": 0,
                      *       "visibility": "private",
                      *       "permissions": {
                      *         "view": true,
@@ -25751,6 +25752,7 @@ export interface operations {
                      *       "slug": "acme-api",
                      *       "sourceURL": "https://acme.example.com/openapi.yaml",
                      *       "processingState": "pending",
+                     *       "lastProcessedErrorCount": 0,
                      *       "visibility": "private",
                      *       "permissions": {
                      *         "view": true,
