@@ -5,15 +5,13 @@ import { ex } from './examples.js';
 import { access } from './access.js';
 import { operations } from './operation.js';
 import { OrganizationIdParams } from './organizations.js';
-import { User, userExample } from './users.js';
 import { z } from './zod.js';
-import { conditional } from './conditional.js';
 
 export const agentInstructionsExample = {
   object: 'agent-instructions' as const,
   instructions: documentExample,
   updatedAt: ex.updatedAt,
-  updatedBy: userExample,
+  updatedBy: ex.userId,
   urls: { location: `${ex.baseUrl}/v1/orgs/${ex.orgId}/agent-instructions` },
 };
 
@@ -22,7 +20,7 @@ export const AgentInstructions = z
     object: z.literal('agent-instructions'),
     instructions: Document.openapi({ description: 'The instructions, as rich text.' }),
     updatedAt: DateTime.openapi({ description: 'When the instructions were last saved.' }),
-    updatedBy: User.openapi(conditional('Who last saved the instructions; absent once that user is deleted.')).optional(),
+    updatedBy: z.string().openapi({ description: 'The id of the member who last saved the instructions (`getUserById` reads them), as in GitBook.' }),
     urls: z.object({ location: z.url() }),
   })
   .openapi('AgentInstructions', {

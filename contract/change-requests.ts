@@ -54,7 +54,7 @@ export const ChangeRequest = z
     id: z.string(),
     number: z.number().int().openapi({ description: 'Incremental number of the change request within its space.' }),
     status: ChangeRequestStatus,
-    subject: z.string().openapi(conditional('One-line summary; absent until one is given (at creation or with `updateChangeRequestById`).')).optional(),
+    subject: z.string().openapi({ description: 'One-line summary; empty (`""`) until one is given (at creation or with `updateChangeRequestById`).' }),
     description: Document.openapi(conditional('Longer explanation of the change; absent until one is given.')).optional(),
     createdBy: User,
     createdAt: DateTime,

@@ -93,9 +93,51 @@ export const RevisionComputedSource = z
     },
   });
 
+/** How the published site lays out every document page (GitBook's `RevisionPageLayoutOptions`): this server has one layout. */
+export const PageLayout = z
+  .object({
+    width: z.enum(['default', 'wide']),
+    cover: z.boolean(),
+    coverSize: z.enum(['hero', 'full', 'background']),
+    coverMask: z.enum(['none', 'radial']),
+    title: z.boolean(),
+    description: z.boolean(),
+    tableOfContents: z.boolean(),
+    outline: z.boolean(),
+    pagination: z.boolean(),
+    metadata: z.boolean(),
+    tags: z.boolean(),
+    actions: z.boolean(),
+    anchors: z.boolean(),
+  })
+  .openapi('RevisionPageLayout', {
+    description:
+      'How the published site shows the page: every document page the same way on this server (default width, no cover, ' +
+      'title, description, table of contents, outline, pagination, page actions and heading anchors; no metadata or tags).',
+    example: {
+      width: 'default',
+      cover: false,
+      coverSize: 'hero',
+      coverMask: 'none',
+      title: true,
+      description: true,
+      tableOfContents: true,
+      outline: true,
+      pagination: true,
+      metadata: false,
+      tags: false,
+      actions: true,
+      anchors: true,
+    },
+  });
+
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
+  kind: z
+    .enum(['sheet', 'group', 'link'])
+    .openapi(conditional("GitBook's deprecated name of the page's type: `sheet` for a document, `group`, `link`; absent for a computed page."))
+    .optional(),
   emoji: z.string().openapi(conditional('Emoji shown with the title; absent until a change sets one.')).optional(),
   icon: z.string().optional(),
   type: z.enum(pageTypes).openapi({
@@ -132,17 +174,41 @@ const revisionPageFields = {
     .optional(),
   computed: RevisionComputedSource.openapi({ description: 'For computed pages: how the content is produced.' }).optional(),
   computedSeed: z.string().openapi({ description: 'Seed making the computed content stable across computations.' }).optional(),
+  layout: PageLayout.openapi(conditional('How the published site shows the page; present on document pages.')).optional(),
+  tags: z
+    .array(z.object({ tag: z.object({ kind: z.literal('tag'), tag: z.string() }), primary: z.boolean().optional() }))
+    .openapi(conditional('The tags of the page: none on this server, which has no tags; present on document pages.'))
+    .optional(),
   git: gitBlobField,
 };
 
 const RevisionPageFields = z.object(revisionPageFields);
 export type RevisionPageShape = z.infer<typeof RevisionPageFields> & { pages?: RevisionPageShape[] };
 
+export const pageLayoutExample = {
+  width: 'default' as const,
+  cover: false,
+  coverSize: 'hero' as const,
+  coverMask: 'none' as const,
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: false,
+  tags: false,
+  actions: true,
+  anchors: true,
+};
+
 export const revisionPageExample = {
   id: pageId,
   title: 'Quickstart',
+  kind: 'sheet' as const,
   emoji: '⚡',
   type: 'document' as const,
+  layout: pageLayoutExample,
+  tags: [],
   createdAt: ex.createdAt,
   updatedAt: ex.updatedAt,
   urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart` },
@@ -202,6 +268,7 @@ export const revisionExample = {
   pages: [revisionPageExample],
   files: [revisionFileExample],
   reusableContents: [revisionReusableContentExample],
+  tags: [],
   variables: { productName: 'Acme CLI' },
   createdAt: ex.updatedAt,
   urls: { app: `${ex.appUrl}/s/${ex.spaceId}` },
@@ -216,6 +283,9 @@ export const Revision = z
     pages: z.array(RevisionPage).openapi({ description: 'Top-level pages, in order, each with its child pages.' }),
     files: z.array(RevisionFile),
     reusableContents: z.array(RevisionReusableContent),
+    tags: z
+      .array(z.object({ slug: z.string(), label: z.string() }))
+      .openapi({ description: 'The tags available in the revision: none on this server, which has no tags.' }),
     variables: z.record(z.string(), z.string()).openapi({ description: 'Variables of the space, by name.' }),
     createdAt: DateTime,
     urls: z.object({ app: z.url() }),
@@ -317,10 +387,13 @@ export const searchSpaceResultExample = {
       title: 'Installing the CLI',
       path: `getting-started/quickstart#${sectionId}`,
       body: 'Install the CLI with npm, then sign in with your access token.',
+      score: 1,
       urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart#${sectionId}` },
     },
   ],
   ancestors: [{ title: 'Getting started' }],
+  score: 1,
+  rank: 1,
   urls: { app: `${ex.appUrl}/s/${ex.spaceId}/getting-started/quickstart` },
 };
 
@@ -336,11 +409,14 @@ export const SearchSpaceResult = z
           title: z.string(),
           path: z.string(),
           body: z.string().openapi({ description: 'Text of the section matching the query.' }),
+          score: z.number().min(0).openapi({ description: 'Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL\'s full-text ranking.' }),
           urls: z.object({ app: z.url() }),
         }),
       )
       .openapi({ description: 'Sections of the page matching the query.' }),
     ancestors: z.array(z.object({ title: z.string() })).openapi({ description: 'Parent pages, from the root.' }),
+    score: z.number().min(0).openapi({ description: 'Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of the page in PostgreSQL\'s full-text ranking.' }),
+    rank: z.number().int().min(1).openapi({ description: 'One-based position of the page in the whole ranked result set, kept across pages of results and spaces.' }),
     urls: z.object({ app: z.url() }),
   })
   .openapi('SearchSpaceResult', { description: 'A page of a space matching a search.', example: searchSpaceResultExample });
@@ -349,15 +425,19 @@ export const SearchSpaceResultList = listOf('SearchSpaceResultList', SearchSpace
 export const searchSpaceResultListExample = listExample([searchSpaceResultExample]);
 
 export const searchOrganizationResultExample = {
+  type: 'space' as const,
   id: ex.spaceId,
+  score: 1,
   title: 'Getting started',
   pages: [searchSpaceResultExample],
 };
 
 export const SearchOrganizationResult = z
   .object({
+    type: z.literal('space'),
     id: z.string().openapi({ description: 'Id of the space.' }),
     title: z.string().openapi({ description: 'Title of the space.' }),
+    score: z.number().min(0).openapi({ description: 'The score of its best page.' }),
     pages: z.array(SearchSpaceResult).openapi({ description: 'Pages of the space matching the query.' }),
   })
   .openapi('SearchOrganizationResult', {

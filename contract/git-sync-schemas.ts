@@ -25,6 +25,7 @@ const exampleOperation = {
 export const gitSyncStateExample = {
   installationId: 'gsy_01JD3QN2B7WX4TQ',
   installationProvider: 'github' as const,
+  provider: 'github' as const,
   installationStatus: 'active' as const,
   integration: 'github',
   repoName: 'acme/docs',
@@ -83,7 +84,12 @@ const GitSyncOperation = z
 export const GitSyncState = z
   .object({
     installationId: z.string().openapi({ description: 'Id of the sync of this space (one per space).' }),
-    installationProvider: z.enum(gitSyncProviders).openapi({
+    installationProvider: z.enum(['github', 'gitlab']).openapi({
+      description:
+        "GitBook's provider of the sync: `gitlab` for a GitLab host, `github` for GitHub and for any other smart-HTTP Git " +
+        'server (GitBook has no value for those; `provider` says which it is).',
+    }),
+    provider: z.enum(gitSyncProviders).openapi({
       description: 'Where the repository is hosted: github (github.com), gitlab (gitlab.com or a host named gitlab…), git (any other smart-HTTP Git server).',
     }),
     installationStatus: z.enum(['active']).openapi({ description: 'Always `active`: a sync is configured by its first import or export.' }),

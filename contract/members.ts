@@ -23,6 +23,7 @@ export const memberExample = {
   sso: false,
   spaces: 12,
   teams: 2,
+  sites: 3,
 };
 
 export const Member = z
@@ -37,6 +38,7 @@ export const Member = z
     sso: z.boolean().openapi({ description: 'Whether the member signs in through the SSO of the organization.' }),
     spaces: z.number().int().openapi({ description: 'Number of spaces the member has access to.' }),
     teams: z.number().int().openapi({ description: 'Number of teams the member belongs to.' }),
+    sites: z.number().int().openapi({ description: 'Number of sites of the organization the member can see: all of them for a member with a role, those granted to them or their teams for a guest.' }),
   })
   .openapi('Member', { description: 'A user who is a member of an organization.', example: memberExample });
 

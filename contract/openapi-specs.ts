@@ -50,6 +50,7 @@ export const openAPISpecExample = {
   visibility: 'public' as const,
   lastVersion: versionId,
   lastProcessedAt: ex.updatedAt,
+  lastProcessedErrorCount: 0,
   permissions: { view: true, edit: true },
   urls: {
     location: specLocation,
@@ -67,6 +68,7 @@ const createdOpenAPISpecExample = {
   slug: specSlug,
   sourceURL: 'https://acme.example.com/openapi.yaml',
   processingState: 'pending' as const,
+  lastProcessedErrorCount: 0,
   visibility: 'private' as const,
   permissions: { view: true, edit: true },
   urls: { location: specLocation, app: `${ex.appUrl}/o/${ex.orgId}/openapi/${specSlug}` },
@@ -89,6 +91,11 @@ export const OpenAPISpec = z
       .array(z.object({ message: z.string(), code: z.string().optional() }))
       .optional()
       .openapi({ description: 'Problems found by the last processing.' }),
+    lastProcessedErrorCount: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'How many problems the last processing reported in `lastProcessedErrors` (it keeps the first 20); 0 before any, and after a processing without.' }),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({
       location: z.url(),

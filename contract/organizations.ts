@@ -25,8 +25,10 @@ export const organizationExample = {
     location: `${ex.baseUrl}/v1/orgs/${ex.orgId}`,
     app: `${ex.appUrl}/o/${ex.orgId}`,
   },
+  trial: { status: 'notapplicable' as const, count: 0 },
   permissions: {
     view: true,
+    access: true,
     admin: true,
     ownTeam: true,
     createContent: true,
@@ -53,7 +55,7 @@ export const Organization = z
     createdAt: DateTime,
     emailDomains: z.array(z.string()),
     hostname: z.string().openapi(conditional("Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`).")).optional(),
-    type: OrganizationType.openapi(conditional('What kind of organization it is; absent until set with `updateOrganizationById`.')).optional(),
+    type: OrganizationType.openapi({ description: 'What kind of organization it is: `business` until set otherwise with `updateOrganizationById`.' }),
     useCase: OrganizationUseCase.openapi(conditional('What the organization uses the workspace for; absent until set with `updateOrganizationById`.')).optional(),
     communityType: OrganizationCommunityType.openapi(
       conditional('What kind of community, for a `community` organization; absent until set, and for other organizations.'),
@@ -76,8 +78,19 @@ export const Organization = z
     plan: z.enum(['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal']),
     mergeRules: OrganizationMergeRules,
     urls: z.object({ location: z.url(), app: z.url(), logo: z.url().optional() }),
+    trial: z
+      .object({
+        status: z.enum(['notapplicable', 'none', 'active', 'ended', 'expired']),
+        count: z.number().int().min(0),
+      })
+      .openapi({
+        description:
+          "The organization's billing trial, as GitBook shows it: this service has no billing, so no trial can be started " +
+          '(`status: notapplicable`, `count: 0`).',
+      }),
     permissions: z.object({
       view: z.boolean(),
+      access: z.boolean().openapi({ description: 'Whether the caller can open the organization in the application (a member, guests included).' }),
       admin: z.boolean(),
       ownTeam: z.boolean(),
       createContent: z.boolean(),

@@ -47,6 +47,7 @@ export const siteSpaceExample = {
   title: 'Getting started',
   default: true,
   hasAdvancedCustomizationFeature: false,
+  draft: false,
   urls: { published: `${siteEx.publishedUrl}/getting-started` },
 };
 
@@ -61,6 +62,7 @@ export const SiteSpace = z
     default: z.boolean().openapi({ description: 'Whether it is the default site space of its section (or of the site).' }),
     condition: SiteCondition.optional(),
     hasAdvancedCustomizationFeature: z.boolean(),
+    draft: z.boolean().openapi({ description: 'Whether it is a draft, not live: never on this server, where every change to a site\'s structure is live at once.' }),
     urls: z.object({ published: z.url().openapi({ description: 'Present when the site is published.' }).optional() }),
   })
   .openapi('SiteSpace', { description: 'A space published by a docs site, at a path of the site.', example: siteSpaceExample });
@@ -74,6 +76,7 @@ export const siteSectionExample = {
   path: 'guides',
   sectionGroup: siteEx.siteSectionGroupId,
   siteSpaces: [siteSpaceExample],
+  draft: false,
   urls: { published: `${siteEx.publishedUrl}/guides` },
   icon: 'book-open',
 };
@@ -89,6 +92,7 @@ export const SiteSection = z
     condition: SiteCondition.optional(),
     sectionGroup: z.string().openapi(conditional('Id of the section group holding it; absent at the root.')).optional(),
     siteSpaces: z.array(SiteSpace).openapi({ description: 'The site spaces (variants) of the section.' }),
+    draft: z.boolean().openapi({ description: 'Whether it is a draft, not live: never on this server, where every change to a site\'s structure is live at once.' }),
     urls: z.object({ published: z.url().openapi({ description: 'Present when the site is published.' }).optional() }),
     icon: z.string().openapi(conditional('Name of the icon shown next to the section; absent when none is set.')).optional(),
   })
@@ -99,6 +103,8 @@ export const siteSectionGroupExample = {
   id: siteEx.siteSectionGroupId,
   title: 'Developers',
   children: [siteSectionExample],
+  sections: [siteSectionExample],
+  draft: false,
   icon: 'code',
 };
 
@@ -109,6 +115,8 @@ export const SiteSectionGroup = z
     title: z.string(),
     sectionGroup: z.string().openapi(conditional('Id of the parent section group; absent at the root.')).optional(),
     children: z.array(SiteSection).openapi({ description: 'The sections of the group, in their order.' }),
+    sections: z.array(SiteSection).openapi({ description: "The same sections as `children`, under GitBook's deprecated name." }),
+    draft: z.boolean().openapi({ description: 'Whether it is a draft, not live: never on this server, where every change to a site\'s structure is live at once.' }),
     icon: z.string().openapi(conditional('Name of the icon shown next to the group; absent when none is set.')).optional(),
   })
   .openapi('SiteSectionGroup', { description: 'A named group of sections of a docs site.', example: siteSectionGroupExample });

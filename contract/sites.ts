@@ -1,5 +1,5 @@
 // Published docs sites, their adaptive schema and publication.
-import { DateTime, listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
+import { DateTime, DefaultLevel, listExample, listOf, paginationQuery, queryBoolean, trimmedText } from './common.js';
 import { ContentRef } from './document.js';
 import { ex } from './examples.js';
 import { access } from './access.js';
@@ -37,14 +37,46 @@ const agentsContext = z
       'at `<page URL>.md` and an index of its pages at `<site URL>/llms.txt`.',
   });
 
+/** The features of GitBook's site plans this server reports a site using (`Site.features`, server/sites/site-features.ts). */
+export const siteFeatureKeys = [
+  'sites-public-visibility',
+  'sites-unlisted-visibility',
+  'sites-share-links',
+  'sites-visitor-authentication',
+  'sites-adaptive-content',
+  'sites-custom-domain',
+  'sites-custom-subdirectory',
+  'sites-basic-customization',
+  'sites-full-text-search',
+  'sites-sections',
+  'sites-redirects',
+] as const;
+
+export const SiteFeature = z
+  .object({
+    id: z.enum(siteFeatureKeys).openapi({ description: "The feature, by GitBook's identifier." }),
+    plan: SiteType.openapi({ description: 'The plan the feature belongs to in GitBook.' }),
+    frozen: z.boolean().openapi({ description: 'A frozen feature is on but cannot be changed: never here, where no plan lapses.' }),
+  })
+  .openapi('SiteFeature', { description: 'A feature the site uses, with the plan it belongs to.', example: { id: 'sites-custom-domain', plan: 'premium', frozen: false } });
+
 export const siteExample = {
   object: 'site' as const,
   id: siteEx.siteId,
   type: 'premium' as const,
+  appliedType: 'premium' as const,
   title: 'Acme Developer Docs',
   hostname: 'docs.acme.example.com',
   basename: 'developers',
   visibility: 'public' as const,
+  defaultLevel: 'inherit' as const,
+  permissions: { view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true },
+  features: [
+    { id: 'sites-public-visibility' as const, plan: 'basic' as const, frozen: false },
+    { id: 'sites-custom-domain' as const, plan: 'premium' as const, frozen: false },
+    { id: 'sites-basic-customization' as const, plan: 'basic' as const, frozen: false },
+    { id: 'sites-full-text-search' as const, plan: 'basic' as const, frozen: false },
+  ],
   published: true,
   siteSpaces: 2,
   createdAt: ex.createdAt,
@@ -53,6 +85,7 @@ export const siteExample = {
   urls: {
     location: siteLocation,
     app: `${ex.appUrl}/o/${ex.orgId}/sites/${siteEx.siteId}`,
+    preview: `${ex.appUrl}/o/${ex.orgId}/sites/${siteEx.siteId}/preview`,
     published: siteEx.publishedUrl,
   },
 };
@@ -67,6 +100,7 @@ export const Site = z
     object: z.literal('site'),
     id: z.string(),
     type: SiteType.openapi({ description: 'Plan of the site; `basic` unless chosen otherwise.' }),
+    appliedType: SiteType.openapi({ description: 'The plan in effect: the site\'s `type` (no plan is frozen or lapses on this server).' }),
     title: z.string(),
     icon: z.object({ icon: imagePair }).openapi({ description: 'Icon of the site, for light and dark themes.' }).optional(),
     hostname: z.string().regex(siteHostnamePattern).openapi(conditional('Custom hostname the site is served on; absent until one is set with `updateSiteById`.')).optional(),
@@ -79,6 +113,26 @@ export const Site = z
       .optional()
       .openapi({ description: 'Present when the site is served through a reverse proxy.' }),
     visibility: SiteVisibility,
+    defaultLevel: DefaultLevel.openapi({
+      description: "What every member of the organization gets on the site: always `inherit`, their organization role (grants raise it: `inviteToSite`).",
+    }),
+    permissions: z
+      .object({
+        view: z.boolean(),
+        access: z.boolean(),
+        edit: z.boolean(),
+        create: z.boolean(),
+        admin: z.boolean(),
+        installIntegration: z.boolean(),
+        viewAdaptiveSchema: z.boolean(),
+        editAdaptiveSchema: z.boolean(),
+      })
+      .openapi({ description: "What the caller may do on the site, from their role on it (organization role raised by their and their teams' grants)." }),
+    features: z.array(SiteFeature).openapi({
+      description:
+        "The features of GitBook's site plans the site uses, from its settings: its visibility, adaptive content, a custom " +
+        'hostname or proxy, sections, redirects, and the customization and search every site has.',
+    }),
     published: z.boolean(),
     siteSpaces: z.number().int().openapi({ description: 'Number of site spaces of the site.' }),
     createdAt: DateTime,
@@ -87,6 +141,7 @@ export const Site = z
     urls: z.object({
       location: z.url(),
       app: z.url(),
+      preview: z.url().openapi({ description: 'Where the site is previewed in the application (`<app>/o/<organization>/sites/<site>/preview`), published or not.' }),
       published: z.url().openapi({ description: 'Present when the site is published.' }).optional(),
       login: z
         .url()
@@ -118,6 +173,21 @@ const colorPair = z
 
 const link = z.object({ title: z.string(), to: ContentRef });
 
+/** GitBook's interface languages (`internationalization.locale`). */
+const customizationLocales = ['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br', 'ru'] as const;
+/** GitBook's page menu actions (`pageActions.items`). */
+export const pageActionTypes = ['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'] as const;
+/** GitBook's code highlighting themes (Shiki's names). */
+const codeThemes = [
+  'default-light', 'default-dark', 'monochrome-light', 'monochrome-dark', 'andromeeda', 'aurora-x', 'ayu-dark', 'catppuccin-frappe', 'catppuccin-latte', 'catppuccin-macchiato', 'catppuccin-mocha', 'dark-plus', 'dracula', 'dracula-soft', 'everforest-dark', 'everforest-light', 'github-dark', 'github-dark-default', 'github-dark-dimmed', 'github-dark-high-contrast', 'github-light', 'github-light-default', 'github-light-high-contrast', 'gruvbox-dark-hard', 'gruvbox-dark-medium', 'gruvbox-dark-soft', 'gruvbox-light-hard', 'gruvbox-light-medium', 'gruvbox-light-soft', 'houston', 'kanagawa-dragon', 'kanagawa-lotus', 'kanagawa-wave', 'laserwave', 'light-plus', 'material-theme', 'material-theme-darker', 'material-theme-lighter', 'material-theme-ocean', 'material-theme-palenight', 'min-dark', 'min-light', 'monokai', 'night-owl', 'nord', 'one-dark-pro', 'one-light', 'plastic', 'poimandres', 'red', 'rose-pine', 'rose-pine-dawn', 'rose-pine-moon', 'slack-dark', 'slack-ochin', 'snazzy-light', 'solarized-dark', 'solarized-light', 'synthwave-84', 'tokyo-night', 'vesper', 'vitesse-black', 'vitesse-dark', 'vitesse-light',
+] as const;
+const codeThemePair = z.object({ light: z.enum(codeThemes), dark: z.enum(codeThemes) });
+const socialAccount = z.object({
+  platform: z.enum(['twitter', 'instagram', 'facebook', 'linkedin', 'github', 'discord', 'slack', 'youtube', 'tiktok', 'reddit', 'bluesky', 'mastodon', 'threads', 'medium']),
+  handle: z.string().min(1).max(128).openapi({ description: 'The handle, without a prefix such as `@`.' }),
+  display: z.object({ footer: z.boolean(), header: z.boolean() }).openapi({ description: 'Where the site links the account.' }),
+});
+
 export const siteCustomizationExample = {
   title: 'Acme Developer Docs',
   styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#5B8DEF' }, font: 'Inter', corners: 'rounded' },
@@ -146,11 +216,32 @@ export const SiteCustomizationSettings = z
         icons: z.string().optional(),
         sidebar: z.object({ background: z.string().optional(), list: z.string().optional() }).optional(),
         search: z.string().optional(),
+        codeTheme: z
+          .object({ default: codeThemePair, openapi: codeThemePair })
+          .openapi({ description: 'Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme.' })
+          .optional(),
+        background: z.enum(['plain', 'match']).openapi({ description: "GitBook's deprecated background style (`tint` replaces it): `plain` unless set." }).optional(),
       })
       .optional(),
-    favicon: z.object({ icon: imagePair }).optional(),
+    internationalization: z
+      .object({ locale: z.enum(customizationLocales) })
+      .openapi({ description: 'The language of the site\'s interface (`en` unless set).' })
+      .optional(),
+    favicon: z
+      .union([z.object({ icon: imagePair }), z.object({ emoji: z.string().min(1).max(32) }), z.object({}).strict()])
+      .openapi({ description: "The site's favicon: an icon per theme, an emoji, or none (`{}`, the default)." })
+      .optional(),
+    socialAccounts: z
+      .array(socialAccount)
+      .max(10)
+      .openapi({ description: "The site's social accounts, linked from its footer and/or header (`[]` unless set)." })
+      .optional(),
     header: z
       .object({
+        preset: z
+          .enum(['default', 'bold', 'contrast', 'custom', 'none'])
+          .openapi({ description: "GitBook's legacy header preset (the styling theme replaces it): `default` unless set." })
+          .optional(),
         logo: imagePair.optional(),
         links: z
           .array(
@@ -173,7 +264,12 @@ export const SiteCustomizationSettings = z
       })
       .optional(),
     announcement: z
-      .object({ enabled: z.boolean(), message: z.string().optional(), link: link.optional(), style: z.string().optional() })
+      .object({
+        enabled: z.boolean(),
+        message: z.string().min(2).max(128).openapi({ description: 'The text of the banner.' }),
+        link: link.optional(),
+        style: z.enum(['info', 'warning', 'danger', 'success']).openapi({ description: 'The semantic color of the banner (`info` unless set).' }).optional(),
+      })
       .optional(),
     themes: z.object({ default: z.string().optional(), toggeable: z.boolean().optional() }).optional(),
     pdf: z.object({ enabled: z.boolean() }).optional(),
@@ -182,7 +278,19 @@ export const SiteCustomizationSettings = z
     advancedCustomization: z.object({ enabled: z.boolean() }).optional(),
     git: z.object({ showEditLink: z.boolean() }).optional(),
     pageActions: z
-      .object({ externalAI: z.boolean().optional(), markdown: z.boolean().optional(), mcp: z.boolean().optional() })
+      .object({
+        externalAI: z.boolean().optional(),
+        markdown: z.boolean().optional(),
+        mcp: z.boolean().optional(),
+        items: z
+          .array(z.enum(pageActionTypes))
+          .openapi({
+            description:
+              "The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` " +
+              '`assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none.',
+          })
+          .optional(),
+      })
       .optional(),
     externalLinks: z.object({ target: z.string() }).optional(),
     pagination: z.object({ enabled: z.boolean() }).optional(),

@@ -46,9 +46,9 @@ export const SAMLProvider = z
     entityID: z.string().openapi(conditional('Entity id (issuer) of the identity provider; absent until set (the provider is `pending` until then).')).optional(),
     certificate: z.string().openapi(conditional('PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then).')).optional(),
     defaultTeam: Team.openapi(conditional('Team that people signing in for the first time join; absent when none is set.')).optional(),
-    defaultRole: NullableRole.openapi(
-      conditional('Role of people signing in for the first time, null for guests; absent: the organization default role.'),
-    ).optional(),
+    defaultRole: NullableRole.openapi({
+      description: 'Role of people signing in for the first time, null for guests: the one set on the provider, else the organization\'s default role.',
+    }),
     createdAt: DateTime,
     status: z.enum(['active', 'pending']).openapi({
       description: 'active: people can sign in with it; pending: `ssoURL`, `entityID` or `certificate` is still missing.',

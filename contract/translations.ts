@@ -92,7 +92,7 @@ export const Translation = z
       })
       .openapi({ description: 'The content to translate.' }),
     language: TranslationLanguage.openapi({ description: 'Language to translate into.' }),
-    instructions: Document.openapi(conditional('Guidance for the translator: tone, glossary, terms to keep; absent until some are given.')).optional(),
+    instructions: Document.openapi({ description: 'Guidance for the translator: tone, glossary, terms to keep; an empty document until some are given.' }),
     result: z
       .object({
         space: z.string().openapi({ description: 'Id of the space holding the translated content.' }),
@@ -107,12 +107,12 @@ export const Translation = z
         runs: z.number().int().min(0).openapi({ description: 'Number of runs so far.' }),
         totalWords: z.number().int().min(0).openapi({ description: 'Words translated across all runs.' }),
         totalPages: z.number().int().min(0).openapi({ description: 'Pages translated across all runs.' }),
-        totalDuration: z.number().min(0).openapi({ description: 'Time spent across all runs, in seconds.' }),
-        latestRunDuration: z.number().min(0).openapi({ description: 'Duration of the latest run, in seconds.' }).optional(),
-        latestPages: z.number().int().min(0).openapi({ description: 'Pages translated by the latest run.' }).optional(),
-        latestWords: z.number().int().min(0).openapi({ description: 'Words translated by the latest run.' }).optional(),
+        totalDuration: z.number().int().min(0).openapi({ description: 'Time spent across all runs, in whole seconds.' }),
+        latestRunDuration: z.number().int().min(0).openapi({ description: 'Duration of the latest run, in whole seconds (0 before a first run finished).' }),
+        latestPages: z.number().int().min(0).openapi({ description: 'Pages translated by the latest run (0 before a first run finished).' }),
+        latestWords: z.number().int().min(0).openapi({ description: 'Words translated by the latest run (0 before a first run finished).' }),
       })
-      .openapi({ description: 'Usage figures; the `latest*` figures are absent until a first run finished.' }),
+      .openapi({ description: 'Usage figures; durations in whole seconds, as GitBook counts them.' }),
     latestRun: TranslationRun.openapi(conditional('How the latest run went; absent until a first run ended.')).optional(),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({ location: z.url() }),

@@ -5310,8 +5310,13 @@ export interface components {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
          *       },
+         *       "trial": {
+         *         "status": "notapplicable",
+         *         "count": 0
+         *       },
          *       "permissions": {
          *         "view": true,
+         *         "access": true,
          *         "admin": true,
          *         "ownTeam": true,
          *         "createContent": true,
@@ -5341,10 +5346,10 @@ export interface components {
             /** @description Default hostname for the organization's public content; absent until one is set (`updateOrganizationById`). */
             hostname?: string;
             /**
-             * @description What kind of organization it is; absent until set with `updateOrganizationById`.
+             * @description What kind of organization it is: `business` until set otherwise with `updateOrganizationById`.
              * @enum {string}
              */
-            type?: "business" | "community";
+            type: "business" | "community";
             /**
              * @description What the organization uses the workspace for; absent until set with `updateOrganizationById`.
              * @enum {string}
@@ -5377,8 +5382,16 @@ export interface components {
                 /** Format: uri */
                 logo?: string;
             };
+            /** @description The organization's billing trial, as GitBook shows it: this service has no billing, so no trial can be started (`status: notapplicable`, `count: 0`). */
+            trial: {
+                /** @enum {string} */
+                status: "notapplicable" | "none" | "active" | "ended" | "expired";
+                count: number;
+            };
             permissions: {
                 view: boolean;
+                /** @description Whether the caller can open the organization in the application (a member, guests included). */
+                access: boolean;
                 admin: boolean;
                 ownTeam: boolean;
                 createContent: boolean;
@@ -5467,32 +5480,6 @@ export interface components {
             organizations: components["schemas"]["Organization"][];
         };
         /**
-         * @description A person using the service.
-         * @example {
-         *       "object": "user",
-         *       "id": "usr_01JD3Q6Z9B8XKRD",
-         *       "displayName": "Ada Lovelace",
-         *       "email": "ada@example.com",
-         *       "photoURL": "https://avatars.example.com/u/ada.png",
-         *       "urls": {
-         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *       }
-         *     }
-         */
-        User: {
-            /** @enum {string} */
-            object: "user";
-            id: string;
-            displayName: string;
-            email?: string;
-            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
-            photoURL?: string;
-            urls: {
-                /** Format: uri */
-                location: string;
-            };
-        };
-        /**
          * @description Instructions the organization's AI agent follows: tone, conventions, what to avoid.
          * @example {
          *       "object": "agent-instructions",
@@ -5524,16 +5511,7 @@ export interface components {
          *         ]
          *       },
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
-         *       "updatedBy": {
-         *         "object": "user",
-         *         "id": "usr_01JD3Q6Z9B8XKRD",
-         *         "displayName": "Ada Lovelace",
-         *         "email": "ada@example.com",
-         *         "photoURL": "https://avatars.example.com/u/ada.png",
-         *         "urls": {
-         *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-         *         }
-         *       },
+         *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
          *       }
@@ -5549,7 +5527,8 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             updatedAt: string;
-            updatedBy?: components["schemas"]["User"] & unknown;
+            /** @description The id of the member who last saved the instructions (`getUserById` reads them), as in GitBook. */
+            updatedBy: string;
             urls: {
                 /** Format: uri */
                 location: string;
@@ -5657,12 +5636,65 @@ export interface components {
             };
         };
         /**
+         * @description How the published site shows the page: every document page the same way on this server (default width, no cover, title, description, table of contents, outline, pagination, page actions and heading anchors; no metadata or tags).
+         * @example {
+         *       "width": "default",
+         *       "cover": false,
+         *       "coverSize": "hero",
+         *       "coverMask": "none",
+         *       "title": true,
+         *       "description": true,
+         *       "tableOfContents": true,
+         *       "outline": true,
+         *       "pagination": true,
+         *       "metadata": false,
+         *       "tags": false,
+         *       "actions": true,
+         *       "anchors": true
+         *     }
+         */
+        RevisionPageLayout: {
+            /** @enum {string} */
+            width: "default" | "wide";
+            cover: boolean;
+            /** @enum {string} */
+            coverSize: "hero" | "full" | "background";
+            /** @enum {string} */
+            coverMask: "none" | "radial";
+            title: boolean;
+            description: boolean;
+            tableOfContents: boolean;
+            outline: boolean;
+            pagination: boolean;
+            metadata: boolean;
+            tags: boolean;
+            actions: boolean;
+            anchors: boolean;
+        };
+        /**
          * @description A page of a revision, with its child pages.
          * @example {
          *       "id": "pag_01JD3QD4T7WX9KM",
          *       "title": "Quickstart",
+         *       "kind": "sheet",
          *       "emoji": "⚡",
          *       "type": "document",
+         *       "layout": {
+         *         "width": "default",
+         *         "cover": false,
+         *         "coverSize": "hero",
+         *         "coverMask": "none",
+         *         "title": true,
+         *         "description": true,
+         *         "tableOfContents": true,
+         *         "outline": true,
+         *         "pagination": true,
+         *         "metadata": false,
+         *         "tags": false,
+         *         "actions": true,
+         *         "anchors": true
+         *       },
+         *       "tags": [],
          *       "createdAt": "2026-03-14T09:26:53.000Z",
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
          *       "urls": {
@@ -5681,6 +5713,11 @@ export interface components {
         RevisionPage: {
             id: string;
             title: string;
+            /**
+             * @description GitBook's deprecated name of the page's type: `sheet` for a document, `group`, `link`; absent for a computed page.
+             * @enum {string}
+             */
+            kind?: "sheet" | "group" | "link";
             /** @description Emoji shown with the title; absent until a change sets one. */
             emoji?: string;
             icon?: string;
@@ -5725,6 +5762,16 @@ export interface components {
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             /** @description Seed making the computed content stable across computations. */
             computedSeed?: string;
+            layout?: components["schemas"]["RevisionPageLayout"] & unknown;
+            /** @description The tags of the page: none on this server, which has no tags; present on document pages. */
+            tags?: {
+                tag: {
+                    /** @enum {string} */
+                    kind: "tag";
+                    tag: string;
+                };
+                primary?: boolean;
+            }[];
             git?: components["schemas"]["GitSyncBlob"] & unknown;
             /** @description Child pages, in order (documents and groups). */
             pages?: components["schemas"]["RevisionPage"][];
@@ -5736,8 +5783,25 @@ export interface components {
          *         {
          *           "id": "pag_01JD3QD4T7WX9KM",
          *           "title": "Quickstart",
+         *           "kind": "sheet",
          *           "emoji": "⚡",
          *           "type": "document",
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": false,
+         *             "coverSize": "hero",
+         *             "coverMask": "none",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": false,
+         *             "tags": false,
+         *             "actions": true,
+         *             "anchors": true
+         *           },
+         *           "tags": [],
          *           "createdAt": "2026-03-14T09:26:53.000Z",
          *           "updatedAt": "2026-05-02T16:41:07.000Z",
          *           "urls": {
@@ -5787,8 +5851,25 @@ export interface components {
          *         {
          *           "id": "pag_01JD3QD4T7WX9KM",
          *           "title": "Quickstart",
+         *           "kind": "sheet",
          *           "emoji": "⚡",
          *           "type": "document",
+         *           "layout": {
+         *             "width": "default",
+         *             "cover": false,
+         *             "coverSize": "hero",
+         *             "coverMask": "none",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true,
+         *             "metadata": false,
+         *             "tags": false,
+         *             "actions": true,
+         *             "anchors": true
+         *           },
+         *           "tags": [],
          *           "createdAt": "2026-03-14T09:26:53.000Z",
          *           "updatedAt": "2026-05-02T16:41:07.000Z",
          *           "urls": {
@@ -5824,6 +5905,7 @@ export interface components {
          *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
          *         }
          *       ],
+         *       "tags": [],
          *       "variables": {
          *         "productName": "Acme CLI"
          *       },
@@ -5844,6 +5926,11 @@ export interface components {
             pages: components["schemas"]["RevisionPage"][];
             files: components["schemas"]["RevisionFile"][];
             reusableContents: components["schemas"]["RevisionReusableContent"][];
+            /** @description The tags available in the revision: none on this server, which has no tags. */
+            tags: {
+                slug: string;
+                label: string;
+            }[];
             /** @description Variables of the space, by name. */
             variables: {
                 [key: string]: string;
@@ -5973,6 +6060,7 @@ export interface components {
          *           "title": "Installing the CLI",
          *           "path": "getting-started/quickstart#installing-the-cli",
          *           "body": "Install the CLI with npm, then sign in with your access token.",
+         *           "score": 1,
          *           "urls": {
          *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
          *           }
@@ -5983,6 +6071,8 @@ export interface components {
          *           "title": "Getting started"
          *         }
          *       ],
+         *       "score": 1,
+         *       "rank": 1,
          *       "urls": {
          *         "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
          *       }
@@ -6001,6 +6091,8 @@ export interface components {
                 path: string;
                 /** @description Text of the section matching the query. */
                 body: string;
+                /** @description Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL's full-text ranking. */
+                score: number;
                 urls: {
                     /** Format: uri */
                     app: string;
@@ -6010,6 +6102,10 @@ export interface components {
             ancestors: {
                 title: string;
             }[];
+            /** @description Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of the page in PostgreSQL's full-text ranking. */
+            score: number;
+            /** @description One-based position of the page in the whole ranked result set, kept across pages of results and spaces. */
+            rank: number;
             urls: {
                 /** Format: uri */
                 app: string;
@@ -6028,7 +6124,9 @@ export interface components {
         /**
          * @description A space of an organization with its pages matching a search.
          * @example {
+         *       "type": "space",
          *       "id": "spc_01JD3Q7F2V6RM0A",
+         *       "score": 1,
          *       "title": "Getting started",
          *       "pages": [
          *         {
@@ -6041,6 +6139,7 @@ export interface components {
          *               "title": "Installing the CLI",
          *               "path": "getting-started/quickstart#installing-the-cli",
          *               "body": "Install the CLI with npm, then sign in with your access token.",
+         *               "score": 1,
          *               "urls": {
          *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
          *               }
@@ -6051,6 +6150,8 @@ export interface components {
          *               "title": "Getting started"
          *             }
          *           ],
+         *           "score": 1,
+         *           "rank": 1,
          *           "urls": {
          *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
          *           }
@@ -6059,10 +6160,14 @@ export interface components {
          *     }
          */
         SearchOrganizationResult: {
+            /** @enum {string} */
+            type: "space";
             /** @description Id of the space. */
             id: string;
             /** @description Title of the space. */
             title: string;
+            /** @description The score of its best page. */
+            score: number;
             /** @description Pages of the space matching the query. */
             pages: components["schemas"]["SearchSpaceResult"][];
         };
@@ -6126,6 +6231,7 @@ export interface components {
          * @example {
          *       "installationId": "gsy_01JD3QN2B7WX4TQ",
          *       "installationProvider": "github",
+         *       "provider": "github",
          *       "installationStatus": "active",
          *       "integration": "github",
          *       "repoName": "acme/docs",
@@ -6167,10 +6273,15 @@ export interface components {
             /** @description Id of the sync of this space (one per space). */
             installationId: string;
             /**
+             * @description GitBook's provider of the sync: `gitlab` for a GitLab host, `github` for GitHub and for any other smart-HTTP Git server (GitBook has no value for those; `provider` says which it is).
+             * @enum {string}
+             */
+            installationProvider: "github" | "gitlab";
+            /**
              * @description Where the repository is hosted: github (github.com), gitlab (gitlab.com or a host named gitlab…), git (any other smart-HTTP Git server).
              * @enum {string}
              */
-            installationProvider: "github" | "gitlab" | "git";
+            provider: "github" | "gitlab" | "git";
             /**
              * @description Always `active`: a sync is configured by its first import or export.
              * @enum {string}
@@ -6397,6 +6508,32 @@ export interface components {
             };
             /** @description Id of a change request of the space to apply the template in. */
             changeRequestId?: string;
+        };
+        /**
+         * @description A person using the service.
+         * @example {
+         *       "object": "user",
+         *       "id": "usr_01JD3Q6Z9B8XKRD",
+         *       "displayName": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "photoURL": "https://avatars.example.com/u/ada.png",
+         *       "urls": {
+         *         "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
+         *       }
+         *     }
+         */
+        User: {
+            /** @enum {string} */
+            object: "user";
+            id: string;
+            displayName: string;
+            email?: string;
+            /** @description URL of the user's profile picture; absent when none is known (the API creates no users: `npm run admin -- create-user --photo-url` sets one). */
+            photoURL?: string;
+            urls: {
+                /** Format: uri */
+                location: string;
+            };
         };
         /**
          * @description Rich text: `{ markdown }` (1–100000 characters), `{ document }` (a rich-text document), or `{}` (empty).
@@ -6773,8 +6910,8 @@ export interface components {
             /** @description Incremental number of the change request within its space. */
             number: number;
             status: components["schemas"]["ChangeRequestStatus"];
-            /** @description One-line summary; absent until one is given (at creation or with `updateChangeRequestById`). */
-            subject?: string;
+            /** @description One-line summary; empty (`""`) until one is given (at creation or with `updateChangeRequestById`). */
+            subject: string;
             description?: components["schemas"]["Document"] & unknown;
             createdBy: components["schemas"]["User"];
             /**
@@ -7456,6 +7593,7 @@ export interface components {
          *       "title": "Getting started",
          *       "default": true,
          *       "hasAdvancedCustomizationFeature": false,
+         *       "draft": false,
          *       "urls": {
          *         "published": "https://docs.acme.example.com/developers/getting-started"
          *       }
@@ -7476,6 +7614,8 @@ export interface components {
             /** @description Expression on the visitor's claims, evaluating to a boolean: the item is shown only to visitors for whom it is true (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDarkMode`). The grammar: claims (`visitor.claims.<name>`, `visitor.claims.unsigned.<name>`), literals (`true`, `false`, `null`, strings, numbers), `!`, `&&`, `||`, `==`, `!=`, `===`, `!==`, `?:` and parentheses, at most 2000 characters. A condition outside it, or naming a claim the site's adaptive schema does not define, is refused (400) with the character and the reason. */
             condition?: string;
             hasAdvancedCustomizationFeature: boolean;
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             urls: {
                 /**
                  * Format: uri
@@ -7541,11 +7681,13 @@ export interface components {
          *           "title": "Getting started",
          *           "default": true,
          *           "hasAdvancedCustomizationFeature": false,
+         *           "draft": false,
          *           "urls": {
          *             "published": "https://docs.acme.example.com/developers/getting-started"
          *           }
          *         }
          *       ],
+         *       "draft": false,
          *       "urls": {
          *         "published": "https://docs.acme.example.com/developers/guides"
          *       },
@@ -7569,6 +7711,8 @@ export interface components {
             sectionGroup?: string;
             /** @description The site spaces (variants) of the section. */
             siteSpaces: components["schemas"]["SiteSpace"][];
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             urls: {
                 /**
                  * Format: uri
@@ -7641,17 +7785,89 @@ export interface components {
          *               "title": "Getting started",
          *               "default": true,
          *               "hasAdvancedCustomizationFeature": false,
+         *               "draft": false,
          *               "urls": {
          *                 "published": "https://docs.acme.example.com/developers/getting-started"
          *               }
          *             }
          *           ],
+         *           "draft": false,
          *           "urls": {
          *             "published": "https://docs.acme.example.com/developers/guides"
          *           },
          *           "icon": "book-open"
          *         }
          *       ],
+         *       "sections": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "sec_01JD3QF6T9KB5MZ",
+         *           "title": "Guides",
+         *           "description": "Step-by-step guides to integrate Acme",
+         *           "default": true,
+         *           "path": "guides",
+         *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "sts_01JD3QH7X1NE9QC",
+         *               "path": "getting-started",
+         *               "section": "sec_01JD3QF6T9KB5MZ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "spc_01JD3Q7F2V6RM0A",
+         *                 "title": "Getting started",
+         *                 "emoji": "🚀",
+         *                 "visibility": "in-collection",
+         *                 "createdAt": "2026-03-14T09:26:53.000Z",
+         *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+         *                 "editMode": "live",
+         *                 "mergeRules": {
+         *                   "type": "inherit"
+         *                 },
+         *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+         *                 "parent": "col_01JD3Q7C1P5WS8E",
+         *                 "language": "en",
+         *                 "revision": "rev_01JD3Q7F2V6RM0B",
+         *                 "defaultLevel": "read",
+         *                 "comments": 3,
+         *                 "changeRequests": 12,
+         *                 "changeRequestsOpen": 2,
+         *                 "changeRequestsDraft": 1,
+         *                 "urls": {
+         *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+         *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": false,
+         *                   "comment": true,
+         *                   "merge": true,
+         *                   "review": true,
+         *                   "installIntegration": true
+         *                 }
+         *               },
+         *               "title": "Getting started",
+         *               "default": true,
+         *               "hasAdvancedCustomizationFeature": false,
+         *               "draft": false,
+         *               "urls": {
+         *                 "published": "https://docs.acme.example.com/developers/getting-started"
+         *               }
+         *             }
+         *           ],
+         *           "draft": false,
+         *           "urls": {
+         *             "published": "https://docs.acme.example.com/developers/guides"
+         *           },
+         *           "icon": "book-open"
+         *         }
+         *       ],
+         *       "draft": false,
          *       "icon": "code"
          *     }
          */
@@ -7664,6 +7880,10 @@ export interface components {
             sectionGroup?: string;
             /** @description The sections of the group, in their order. */
             children: components["schemas"]["SiteSection"][];
+            /** @description The same sections as `children`, under GitBook's deprecated name. */
+            sections: components["schemas"]["SiteSection"][];
+            /** @description Whether it is a draft, not live: never on this server, where every change to a site's structure is live at once. */
+            draft: boolean;
             /** @description Name of the icon shown next to the group; absent when none is set. */
             icon?: string;
         };
@@ -7674,15 +7894,67 @@ export interface components {
          */
         SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
         /**
+         * @description A feature the site uses, with the plan it belongs to.
+         * @example {
+         *       "id": "sites-custom-domain",
+         *       "plan": "premium",
+         *       "frozen": false
+         *     }
+         */
+        SiteFeature: {
+            /**
+             * @description The feature, by GitBook's identifier.
+             * @enum {string}
+             */
+            id: "sites-public-visibility" | "sites-unlisted-visibility" | "sites-share-links" | "sites-visitor-authentication" | "sites-adaptive-content" | "sites-custom-domain" | "sites-custom-subdirectory" | "sites-basic-customization" | "sites-full-text-search" | "sites-sections" | "sites-redirects";
+            plan: components["schemas"]["SiteType"] & unknown;
+            /** @description A frozen feature is on but cannot be changed: never here, where no plan lapses. */
+            frozen: boolean;
+        };
+        /**
          * @description A published docs site: sections and site spaces served at a URL.
          * @example {
          *       "object": "site",
          *       "id": "sit_01JD3QE4R7HN2WX",
          *       "type": "premium",
+         *       "appliedType": "premium",
          *       "title": "Acme Developer Docs",
          *       "hostname": "docs.acme.example.com",
          *       "basename": "developers",
          *       "visibility": "public",
+         *       "defaultLevel": "inherit",
+         *       "permissions": {
+         *         "view": true,
+         *         "access": true,
+         *         "edit": true,
+         *         "create": true,
+         *         "admin": true,
+         *         "installIntegration": true,
+         *         "viewAdaptiveSchema": true,
+         *         "editAdaptiveSchema": true
+         *       },
+         *       "features": [
+         *         {
+         *           "id": "sites-public-visibility",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-custom-domain",
+         *           "plan": "premium",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-basic-customization",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "sites-full-text-search",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         }
+         *       ],
          *       "published": true,
          *       "siteSpaces": 2,
          *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -7693,6 +7965,7 @@ export interface components {
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
          *         "published": "https://docs.acme.example.com/developers"
          *       }
          *     }
@@ -7702,6 +7975,7 @@ export interface components {
             object: "site";
             id: string;
             type: components["schemas"]["SiteType"] & unknown;
+            appliedType: components["schemas"]["SiteType"] & unknown;
             title: string;
             /** @description Icon of the site, for light and dark themes. */
             icon?: {
@@ -7727,6 +8001,20 @@ export interface components {
                 target: string;
             };
             visibility: components["schemas"]["SiteVisibility"];
+            defaultLevel: components["schemas"]["DefaultLevel"] & unknown;
+            /** @description What the caller may do on the site, from their role on it (organization role raised by their and their teams' grants). */
+            permissions: {
+                view: boolean;
+                access: boolean;
+                edit: boolean;
+                create: boolean;
+                admin: boolean;
+                installIntegration: boolean;
+                viewAdaptiveSchema: boolean;
+                editAdaptiveSchema: boolean;
+            };
+            /** @description The features of GitBook's site plans the site uses, from its settings: its visibility, adaptive content, a custom hostname or proxy, sections, redirects, and the customization and search every site has. */
+            features: components["schemas"]["SiteFeature"][];
             published: boolean;
             /** @description Number of site spaces of the site. */
             siteSpaces: number;
@@ -7749,6 +8037,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 app: string;
+                /**
+                 * Format: uri
+                 * @description Where the site is previewed in the application (`<app>/o/<organization>/sites/<site>/preview`), published or not.
+                 */
+                preview: string;
                 /**
                  * Format: uri
                  * @description Present when the site is published.
@@ -7825,7 +8118,33 @@ export interface components {
                     list?: string;
                 };
                 search?: string;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                };
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string}
+                 */
+                background?: "plain" | "match";
             };
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+            };
+            /** @description The site's favicon: an icon per theme, an emoji, or none (`{}`, the default). */
             favicon?: {
                 icon: {
                     /** Format: uri */
@@ -7833,8 +8152,27 @@ export interface components {
                     /** Format: uri */
                     dark: string;
                 };
-            };
+            } | {
+                emoji: string;
+            } | Record<string, never>;
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[];
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -7871,12 +8209,17 @@ export interface components {
             };
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             };
             themes?: {
                 default?: string;
@@ -7901,6 +8244,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             };
             externalLinks?: {
                 target: string;
@@ -7977,6 +8322,31 @@ export interface components {
                     list?: string;
                 };
                 search?: string;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                };
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string}
+                 */
+                background?: "plain" | "match";
+            };
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
             };
             favicon?: {
                 icon: {
@@ -7986,7 +8356,24 @@ export interface components {
                     dark: string;
                 };
             };
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[];
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -8023,12 +8410,17 @@ export interface components {
             };
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             };
             themes?: {
                 default?: string;
@@ -8053,6 +8445,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             };
             externalLinks?: {
                 target: string;
@@ -8097,10 +8491,44 @@ export interface components {
          *         "object": "site",
          *         "id": "sit_01JD3QE4R7HN2WX",
          *         "type": "premium",
+         *         "appliedType": "premium",
          *         "title": "Acme Developer Docs",
          *         "hostname": "docs.acme.example.com",
          *         "basename": "developers",
          *         "visibility": "public",
+         *         "defaultLevel": "inherit",
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "edit": true,
+         *           "create": true,
+         *           "admin": true,
+         *           "installIntegration": true,
+         *           "viewAdaptiveSchema": true,
+         *           "editAdaptiveSchema": true
+         *         },
+         *         "features": [
+         *           {
+         *             "id": "sites-public-visibility",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-custom-domain",
+         *             "plan": "premium",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-basic-customization",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "sites-full-text-search",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           }
+         *         ],
          *         "published": true,
          *         "siteSpaces": 2,
          *         "createdAt": "2026-03-14T09:26:53.000Z",
@@ -8111,6 +8539,7 @@ export interface components {
          *         "urls": {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
          *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+         *           "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
          *           "published": "https://docs.acme.example.com/developers"
          *         }
          *       },
@@ -8172,11 +8601,13 @@ export interface components {
          *                 "title": "Getting started",
          *                 "default": true,
          *                 "hasAdvancedCustomizationFeature": false,
+         *                 "draft": false,
          *                 "urls": {
          *                   "published": "https://docs.acme.example.com/developers/getting-started"
          *                 }
          *               }
          *             ],
+         *             "draft": false,
          *             "urls": {
          *               "published": "https://docs.acme.example.com/developers/guides"
          *             },
@@ -8742,8 +9173,13 @@ export interface components {
          *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
          *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
          *         },
+         *         "trial": {
+         *           "status": "notapplicable",
+         *           "count": 0
+         *         },
          *         "permissions": {
          *           "view": true,
+         *           "access": true,
          *           "admin": true,
          *           "ownTeam": true,
          *           "createContent": true,
@@ -9937,7 +10373,8 @@ export interface components {
          *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
          *       "sso": false,
          *       "spaces": 12,
-         *       "teams": 2
+         *       "teams": 2,
+         *       "sites": 3
          *     }
          */
         Member: {
@@ -9966,6 +10403,8 @@ export interface components {
             spaces: number;
             /** @description Number of teams the member belongs to. */
             teams: number;
+            /** @description Number of sites of the organization the member can see: all of them for a member with a role, those granted to them or their teams for a guest. */
+            sites: number;
         };
         MemberList: {
             /** @description Absent on the last page. */
@@ -10074,7 +10513,8 @@ export interface components {
          *         "lastSeenAt": "2026-05-02T16:41:07.000Z",
          *         "sso": false,
          *         "spaces": 12,
-         *         "teams": 2
+         *         "teams": 2,
+         *         "sites": 3
          *       },
          *       "team": {
          *         "role": "member"
@@ -10170,6 +10610,7 @@ export interface components {
          *       "visibility": "public",
          *       "lastVersion": "ver_01JD3QF6M2XK8TB",
          *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+         *       "lastProcessedErrorCount": 0,
          *       "permissions": {
          *         "view": true,
          *         "edit": true
@@ -10218,6 +10659,8 @@ export interface components {
                 message: string;
                 code?: string;
             }[];
+            /** @description How many problems the last processing reported in `lastProcessedErrors` (it keeps the first 20); 0 before any, and after a processing without. */
+            lastProcessedErrorCount: number;
             permissions: {
                 view: boolean;
                 edit: boolean;
@@ -10974,6 +11417,11 @@ export interface components {
          */
         OverrideSiteSpaceCustomization: {
             title?: string | null;
+            /** @description The language of the site's interface (`en` unless set). */
+            internationalization?: {
+                /** @enum {string} */
+                locale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+            } | null;
             favicon?: {
                 icon: {
                     /** Format: uri */
@@ -10982,7 +11430,24 @@ export interface components {
                     dark: string;
                 };
             } | null;
+            /** @description The site's social accounts, linked from its footer and/or header (`[]` unless set). */
+            socialAccounts?: {
+                /** @enum {string} */
+                platform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
+                /** @description The handle, without a prefix such as `@`. */
+                handle: string;
+                /** @description Where the site links the account. */
+                display: {
+                    footer: boolean;
+                    header: boolean;
+                };
+            }[] | null;
             header?: {
+                /**
+                 * @description GitBook's legacy header preset (the styling theme replaces it): `default` unless set.
+                 * @enum {string}
+                 */
+                preset?: "default" | "bold" | "contrast" | "custom" | "none";
                 logo?: {
                     /** Format: uri */
                     light: string;
@@ -11019,12 +11484,17 @@ export interface components {
             } | null;
             announcement?: {
                 enabled: boolean;
-                message?: string;
+                /** @description The text of the banner. */
+                message: string;
                 link?: {
                     title: string;
                     to: components["schemas"]["ContentRef"];
                 };
-                style?: string;
+                /**
+                 * @description The semantic color of the banner (`info` unless set).
+                 * @enum {string}
+                 */
+                style?: "info" | "warning" | "danger" | "success";
             } | null;
             themes?: {
                 default?: string;
@@ -11049,6 +11519,8 @@ export interface components {
                 externalAI?: boolean;
                 markdown?: boolean;
                 mcp?: boolean;
+                /** @description The page menu's actions in order, as GitBook lists them: in an answer, those the flags above (and `ai.mode` `assistant`) turn on; in a request, the actions to turn on (overriding the flags), an empty list none. */
+                items?: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
             } | null;
             externalLinks?: {
                 target: string;
@@ -11098,6 +11570,26 @@ export interface components {
                     list?: string;
                 } | null;
                 search?: string | null;
+                /** @description Syntax highlighting of code blocks (`default`) and of OpenAPI blocks (`openapi`), per theme. */
+                codeTheme?: {
+                    default: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                    openapi: {
+                        /** @enum {string} */
+                        light: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                        /** @enum {string} */
+                        dark: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+                    };
+                } | null;
+                /**
+                 * @description GitBook's deprecated background style (`tint` replaces it): `plain` unless set.
+                 * @enum {string|null}
+                 */
+                background?: "plain" | "match" | null;
             } | null;
         };
         SiteSpaceList: {
@@ -11197,8 +11689,8 @@ export interface components {
             /** @description PEM certificate the identity provider signs its responses with; absent until set (the provider is `pending` until then). */
             certificate?: string;
             defaultTeam?: components["schemas"]["Team"] & unknown;
-            /** @description Role of people signing in for the first time, null for guests; absent: the organization default role. */
-            defaultRole?: components["schemas"]["MemberRole"] | null;
+            /** @description Role of people signing in for the first time, null for guests: the one set on the provider, else the organization's default role. */
+            defaultRole: components["schemas"]["MemberRole"] | null;
             /**
              * Format: date-time
              * @example 2026-03-14T09:26:53.000Z
@@ -11436,7 +11928,7 @@ export interface components {
                 language: components["schemas"]["TranslationLanguage"] & unknown;
             };
             language: components["schemas"]["TranslationLanguage"] & unknown;
-            instructions?: components["schemas"]["Document"] & unknown;
+            instructions: components["schemas"]["Document"] & unknown;
             /** @description Where the translated content is; absent until a first run produced it. */
             result?: {
                 /** @description Id of the space holding the translated content. */
@@ -11454,7 +11946,7 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             updatedAt: string;
-            /** @description Usage figures; the `latest*` figures are absent until a first run finished. */
+            /** @description Usage figures; durations in whole seconds, as GitBook counts them. */
             stats: {
                 /** @description Number of runs so far. */
                 runs: number;
@@ -11462,14 +11954,14 @@ export interface components {
                 totalWords: number;
                 /** @description Pages translated across all runs. */
                 totalPages: number;
-                /** @description Time spent across all runs, in seconds. */
+                /** @description Time spent across all runs, in whole seconds. */
                 totalDuration: number;
-                /** @description Duration of the latest run, in seconds. */
-                latestRunDuration?: number;
-                /** @description Pages translated by the latest run. */
-                latestPages?: number;
-                /** @description Words translated by the latest run. */
-                latestWords?: number;
+                /** @description Duration of the latest run, in whole seconds (0 before a first run finished). */
+                latestRunDuration: number;
+                /** @description Pages translated by the latest run (0 before a first run finished). */
+                latestPages: number;
+                /** @description Words translated by the latest run (0 before a first run finished). */
+                latestWords: number;
             };
             latestRun?: components["schemas"]["TranslationRun"] & unknown;
             permissions: {
@@ -12115,8 +12607,13 @@ export interface operations {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *           },
+                     *           "trial": {
+                     *             "status": "notapplicable",
+                     *             "count": 0
+                     *           },
                      *           "permissions": {
                      *             "view": true,
+                     *             "access": true,
                      *             "admin": true,
                      *             "ownTeam": true,
                      *             "createContent": true,
@@ -12216,8 +12713,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -12301,8 +12803,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -12396,8 +12903,13 @@ export interface operations {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *       },
+                     *       "trial": {
+                     *         "status": "notapplicable",
+                     *         "count": 0
+                     *       },
                      *       "permissions": {
                      *         "view": true,
+                     *         "access": true,
                      *         "admin": true,
                      *         "ownTeam": true,
                      *         "createContent": true,
@@ -12662,8 +13174,13 @@ export interface operations {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *           },
+                     *           "trial": {
+                     *             "status": "notapplicable",
+                     *             "count": 0
+                     *           },
                      *           "permissions": {
                      *             "view": true,
+                     *             "access": true,
                      *             "admin": true,
                      *             "ownTeam": true,
                      *             "createContent": true,
@@ -12746,16 +13263,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
-                     *       "updatedBy": {
-                     *         "object": "user",
-                     *         "id": "usr_01JD3Q6Z9B8XKRD",
-                     *         "displayName": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "photoURL": "https://avatars.example.com/u/ada.png",
-                     *         "urls": {
-                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-                     *         }
-                     *       },
+                     *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
                      *       }
@@ -12863,16 +13371,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
-                     *       "updatedBy": {
-                     *         "object": "user",
-                     *         "id": "usr_01JD3Q6Z9B8XKRD",
-                     *         "displayName": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "photoURL": "https://avatars.example.com/u/ada.png",
-                     *         "urls": {
-                     *           "location": "https://api.docs.example.com/v1/users/usr_01JD3Q6Z9B8XKRD"
-                     *         }
-                     *       },
+                     *       "updatedBy": "usr_01JD3Q6Z9B8XKRD",
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/agent-instructions"
                      *       }
@@ -12955,7 +13454,8 @@ export interface operations {
                      *           "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *           "sso": false,
                      *           "spaces": 12,
-                     *           "teams": 2
+                     *           "teams": 2,
+                     *           "sites": 3
                      *         }
                      *       ]
                      *     }
@@ -13018,7 +13518,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -13125,7 +13626,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -13230,7 +13732,8 @@ export interface operations {
                      *       "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *       "sso": false,
                      *       "spaces": 12,
-                     *       "teams": 2
+                     *       "teams": 2,
+                     *       "sites": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -13471,7 +13974,8 @@ export interface operations {
                      *             "lastSeenAt": "2026-05-02T16:41:07.000Z",
                      *             "sso": false,
                      *             "spaces": 12,
-                     *             "teams": 2
+                     *             "teams": 2,
+                     *             "sites": 3
                      *           },
                      *           "team": {
                      *             "role": "member"
@@ -16136,8 +16640,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -16173,6 +16694,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -16285,8 +16807,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -16540,8 +17079,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -16911,6 +17467,7 @@ export interface operations {
                      * @example {
                      *       "installationId": "gsy_01JD3QN2B7WX4TQ",
                      *       "installationProvider": "github",
+                     *       "provider": "github",
                      *       "installationStatus": "active",
                      *       "integration": "github",
                      *       "repoName": "acme/docs",
@@ -17002,8 +17559,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -17039,6 +17613,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -17098,8 +17673,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -17176,8 +17768,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -17326,8 +17935,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -17652,8 +18278,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -17934,6 +18577,7 @@ export interface operations {
                      *               "title": "Installing the CLI",
                      *               "path": "getting-started/quickstart#installing-the-cli",
                      *               "body": "Install the CLI with npm, then sign in with your access token.",
+                     *               "score": 1,
                      *               "urls": {
                      *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
                      *               }
@@ -17944,6 +18588,8 @@ export interface operations {
                      *               "title": "Getting started"
                      *             }
                      *           ],
+                     *           "score": 1,
+                     *           "rank": 1,
                      *           "urls": {
                      *             "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
                      *           }
@@ -18002,7 +18648,9 @@ export interface operations {
                      *       "count": 21,
                      *       "items": [
                      *         {
+                     *           "type": "space",
                      *           "id": "spc_01JD3Q7F2V6RM0A",
+                     *           "score": 1,
                      *           "title": "Getting started",
                      *           "pages": [
                      *             {
@@ -18015,6 +18663,7 @@ export interface operations {
                      *                   "title": "Installing the CLI",
                      *                   "path": "getting-started/quickstart#installing-the-cli",
                      *                   "body": "Install the CLI with npm, then sign in with your access token.",
+                     *                   "score": 1,
                      *                   "urls": {
                      *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
                      *                   }
@@ -18025,6 +18674,8 @@ export interface operations {
                      *                   "title": "Getting started"
                      *                 }
                      *               ],
+                     *               "score": 1,
+                     *               "rank": 1,
                      *               "urls": {
                      *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
                      *               }
@@ -18826,8 +19477,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -18863,6 +19531,7 @@ export interface operations {
                      *           "document": "doc_cmV2XzAxSkQzUTdGMlY2Uk0wQjpyc2NfMDFKRDNRRTJLOFBBNFpH"
                      *         }
                      *       ],
+                     *       "tags": [],
                      *       "variables": {
                      *         "productName": "Acme CLI"
                      *       },
@@ -19059,8 +19728,25 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "kind": "sheet",
                      *           "emoji": "⚡",
                      *           "type": "document",
+                     *           "layout": {
+                     *             "width": "default",
+                     *             "cover": false,
+                     *             "coverSize": "hero",
+                     *             "coverMask": "none",
+                     *             "title": true,
+                     *             "description": true,
+                     *             "tableOfContents": true,
+                     *             "outline": true,
+                     *             "pagination": true,
+                     *             "metadata": false,
+                     *             "tags": false,
+                     *             "actions": true,
+                     *             "anchors": true
+                     *           },
+                     *           "tags": [],
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
                      *           "urls": {
@@ -19322,8 +20008,25 @@ export interface operations {
                      * @example {
                      *       "id": "pag_01JD3QD4T7WX9KM",
                      *       "title": "Quickstart",
+                     *       "kind": "sheet",
                      *       "emoji": "⚡",
                      *       "type": "document",
+                     *       "layout": {
+                     *         "width": "default",
+                     *         "cover": false,
+                     *         "coverSize": "hero",
+                     *         "coverMask": "none",
+                     *         "title": true,
+                     *         "description": true,
+                     *         "tableOfContents": true,
+                     *         "outline": true,
+                     *         "pagination": true,
+                     *         "metadata": false,
+                     *         "tags": false,
+                     *         "actions": true,
+                     *         "anchors": true
+                     *       },
+                     *       "tags": [],
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
                      *       "urls": {
@@ -20213,10 +20916,44 @@ export interface operations {
                      *           "object": "site",
                      *           "id": "sit_01JD3QE4R7HN2WX",
                      *           "type": "premium",
+                     *           "appliedType": "premium",
                      *           "title": "Acme Developer Docs",
                      *           "hostname": "docs.acme.example.com",
                      *           "basename": "developers",
                      *           "visibility": "public",
+                     *           "defaultLevel": "inherit",
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "access": true,
+                     *             "edit": true,
+                     *             "create": true,
+                     *             "admin": true,
+                     *             "installIntegration": true,
+                     *             "viewAdaptiveSchema": true,
+                     *             "editAdaptiveSchema": true
+                     *           },
+                     *           "features": [
+                     *             {
+                     *               "id": "sites-public-visibility",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-custom-domain",
+                     *               "plan": "premium",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-basic-customization",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             },
+                     *             {
+                     *               "id": "sites-full-text-search",
+                     *               "plan": "basic",
+                     *               "frozen": false
+                     *             }
+                     *           ],
                      *           "published": true,
                      *           "siteSpaces": 2,
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20227,6 +20964,7 @@ export interface operations {
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *             "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *             "published": "https://docs.acme.example.com/developers"
                      *           }
                      *         }
@@ -20288,10 +21026,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20302,6 +21074,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -20351,10 +21124,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20365,6 +21172,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -20460,10 +21268,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20474,6 +21316,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -20747,10 +21590,44 @@ export interface operations {
                      *         "object": "site",
                      *         "id": "sit_01JD3QE4R7HN2WX",
                      *         "type": "premium",
+                     *         "appliedType": "premium",
                      *         "title": "Acme Developer Docs",
                      *         "hostname": "docs.acme.example.com",
                      *         "basename": "developers",
                      *         "visibility": "public",
+                     *         "defaultLevel": "inherit",
+                     *         "permissions": {
+                     *           "view": true,
+                     *           "access": true,
+                     *           "edit": true,
+                     *           "create": true,
+                     *           "admin": true,
+                     *           "installIntegration": true,
+                     *           "viewAdaptiveSchema": true,
+                     *           "editAdaptiveSchema": true
+                     *         },
+                     *         "features": [
+                     *           {
+                     *             "id": "sites-public-visibility",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-custom-domain",
+                     *             "plan": "premium",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-basic-customization",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           },
+                     *           {
+                     *             "id": "sites-full-text-search",
+                     *             "plan": "basic",
+                     *             "frozen": false
+                     *           }
+                     *         ],
                      *         "published": true,
                      *         "siteSpaces": 2,
                      *         "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20761,6 +21638,7 @@ export interface operations {
                      *         "urls": {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *           "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *           "published": "https://docs.acme.example.com/developers"
                      *         }
                      *       },
@@ -20822,11 +21700,13 @@ export interface operations {
                      *                 "title": "Getting started",
                      *                 "default": true,
                      *                 "hasAdvancedCustomizationFeature": false,
+                     *                 "draft": false,
                      *                 "urls": {
                      *                   "published": "https://docs.acme.example.com/developers/getting-started"
                      *                 }
                      *               }
                      *             ],
+                     *             "draft": false,
                      *             "urls": {
                      *               "published": "https://docs.acme.example.com/developers/guides"
                      *             },
@@ -20934,10 +21814,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -20948,6 +21862,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -20995,10 +21910,44 @@ export interface operations {
                      *       "object": "site",
                      *       "id": "sit_01JD3QE4R7HN2WX",
                      *       "type": "premium",
+                     *       "appliedType": "premium",
                      *       "title": "Acme Developer Docs",
                      *       "hostname": "docs.acme.example.com",
                      *       "basename": "developers",
                      *       "visibility": "public",
+                     *       "defaultLevel": "inherit",
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "access": true,
+                     *         "edit": true,
+                     *         "create": true,
+                     *         "admin": true,
+                     *         "installIntegration": true,
+                     *         "viewAdaptiveSchema": true,
+                     *         "editAdaptiveSchema": true
+                     *       },
+                     *       "features": [
+                     *         {
+                     *           "id": "sites-public-visibility",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-custom-domain",
+                     *           "plan": "premium",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-basic-customization",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         },
+                     *         {
+                     *           "id": "sites-full-text-search",
+                     *           "plan": "basic",
+                     *           "frozen": false
+                     *         }
+                     *       ],
                      *       "published": true,
                      *       "siteSpaces": 2,
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
@@ -21009,6 +21958,7 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX",
+                     *         "preview": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/sites/sit_01JD3QE4R7HN2WX/preview",
                      *         "published": "https://docs.acme.example.com/developers"
                      *       }
                      *     }
@@ -21428,11 +22378,13 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
@@ -21546,11 +22498,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -21705,11 +22659,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -21828,11 +22784,13 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
                      *         }
                      *       ],
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/guides"
                      *       },
@@ -21951,17 +22909,89 @@ export interface operations {
                      *                   "title": "Getting started",
                      *                   "default": true,
                      *                   "hasAdvancedCustomizationFeature": false,
+                     *                   "draft": false,
                      *                   "urls": {
                      *                     "published": "https://docs.acme.example.com/developers/getting-started"
                      *                   }
                      *                 }
                      *               ],
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/guides"
                      *               },
                      *               "icon": "book-open"
                      *             }
                      *           ],
+                     *           "sections": [
+                     *             {
+                     *               "object": "site-section",
+                     *               "id": "sec_01JD3QF6T9KB5MZ",
+                     *               "title": "Guides",
+                     *               "description": "Step-by-step guides to integrate Acme",
+                     *               "default": true,
+                     *               "path": "guides",
+                     *               "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *               "siteSpaces": [
+                     *                 {
+                     *                   "object": "site-space",
+                     *                   "id": "sts_01JD3QH7X1NE9QC",
+                     *                   "path": "getting-started",
+                     *                   "section": "sec_01JD3QF6T9KB5MZ",
+                     *                   "space": {
+                     *                     "object": "space",
+                     *                     "id": "spc_01JD3Q7F2V6RM0A",
+                     *                     "title": "Getting started",
+                     *                     "emoji": "🚀",
+                     *                     "visibility": "in-collection",
+                     *                     "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                     "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                     "editMode": "live",
+                     *                     "mergeRules": {
+                     *                       "type": "inherit"
+                     *                     },
+                     *                     "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                     "parent": "col_01JD3Q7C1P5WS8E",
+                     *                     "language": "en",
+                     *                     "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                     "defaultLevel": "read",
+                     *                     "comments": 3,
+                     *                     "changeRequests": 12,
+                     *                     "changeRequestsOpen": 2,
+                     *                     "changeRequestsDraft": 1,
+                     *                     "urls": {
+                     *                       "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                       "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                     },
+                     *                     "permissions": {
+                     *                       "view": true,
+                     *                       "access": true,
+                     *                       "admin": true,
+                     *                       "viewInviteLinks": true,
+                     *                       "edit": true,
+                     *                       "triggerGitSync": false,
+                     *                       "comment": true,
+                     *                       "merge": true,
+                     *                       "review": true,
+                     *                       "installIntegration": true
+                     *                     }
+                     *                   },
+                     *                   "title": "Getting started",
+                     *                   "default": true,
+                     *                   "hasAdvancedCustomizationFeature": false,
+                     *                   "draft": false,
+                     *                   "urls": {
+                     *                     "published": "https://docs.acme.example.com/developers/getting-started"
+                     *                   }
+                     *                 }
+                     *               ],
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/guides"
+                     *               },
+                     *               "icon": "book-open"
+                     *             }
+                     *           ],
+                     *           "draft": false,
                      *           "icon": "code"
                      *         }
                      *       ]
@@ -22079,17 +23109,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -22244,17 +23346,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -22370,17 +23544,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -22541,17 +23787,89 @@ export interface operations {
                      *               "title": "Getting started",
                      *               "default": true,
                      *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
                      *               "urls": {
                      *                 "published": "https://docs.acme.example.com/developers/getting-started"
                      *               }
                      *             }
                      *           ],
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/guides"
                      *           },
                      *           "icon": "book-open"
                      *         }
                      *       ],
+                     *       "sections": [
+                     *         {
+                     *           "object": "site-section",
+                     *           "id": "sec_01JD3QF6T9KB5MZ",
+                     *           "title": "Guides",
+                     *           "description": "Step-by-step guides to integrate Acme",
+                     *           "default": true,
+                     *           "path": "guides",
+                     *           "sectionGroup": "ssg_01JD3QG3W5MD8PB",
+                     *           "siteSpaces": [
+                     *             {
+                     *               "object": "site-space",
+                     *               "id": "sts_01JD3QH7X1NE9QC",
+                     *               "path": "getting-started",
+                     *               "section": "sec_01JD3QF6T9KB5MZ",
+                     *               "space": {
+                     *                 "object": "space",
+                     *                 "id": "spc_01JD3Q7F2V6RM0A",
+                     *                 "title": "Getting started",
+                     *                 "emoji": "🚀",
+                     *                 "visibility": "in-collection",
+                     *                 "createdAt": "2026-03-14T09:26:53.000Z",
+                     *                 "updatedAt": "2026-05-02T16:41:07.000Z",
+                     *                 "editMode": "live",
+                     *                 "mergeRules": {
+                     *                   "type": "inherit"
+                     *                 },
+                     *                 "organization": "org_01JD3Q6Z8N4TQVJ",
+                     *                 "parent": "col_01JD3Q7C1P5WS8E",
+                     *                 "language": "en",
+                     *                 "revision": "rev_01JD3Q7F2V6RM0B",
+                     *                 "defaultLevel": "read",
+                     *                 "comments": 3,
+                     *                 "changeRequests": 12,
+                     *                 "changeRequestsOpen": 2,
+                     *                 "changeRequestsDraft": 1,
+                     *                 "urls": {
+                     *                   "location": "https://api.docs.example.com/v1/spaces/spc_01JD3Q7F2V6RM0A",
+                     *                   "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A"
+                     *                 },
+                     *                 "permissions": {
+                     *                   "view": true,
+                     *                   "access": true,
+                     *                   "admin": true,
+                     *                   "viewInviteLinks": true,
+                     *                   "edit": true,
+                     *                   "triggerGitSync": false,
+                     *                   "comment": true,
+                     *                   "merge": true,
+                     *                   "review": true,
+                     *                   "installIntegration": true
+                     *                 }
+                     *               },
+                     *               "title": "Getting started",
+                     *               "default": true,
+                     *               "hasAdvancedCustomizationFeature": false,
+                     *               "draft": false,
+                     *               "urls": {
+                     *                 "published": "https://docs.acme.example.com/developers/getting-started"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "draft": false,
+                     *           "urls": {
+                     *             "published": "https://docs.acme.example.com/developers/guides"
+                     *           },
+                     *           "icon": "book-open"
+                     *         }
+                     *       ],
+                     *       "draft": false,
                      *       "icon": "code"
                      *     }
                      */
@@ -22657,6 +23975,7 @@ export interface operations {
                      *           "title": "Getting started",
                      *           "default": true,
                      *           "hasAdvancedCustomizationFeature": false,
+                     *           "draft": false,
                      *           "urls": {
                      *             "published": "https://docs.acme.example.com/developers/getting-started"
                      *           }
@@ -22759,6 +24078,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -22902,6 +24222,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -23010,6 +24331,7 @@ export interface operations {
                      *       "title": "Getting started",
                      *       "default": true,
                      *       "hasAdvancedCustomizationFeature": false,
+                     *       "draft": false,
                      *       "urls": {
                      *         "published": "https://docs.acme.example.com/developers/getting-started"
                      *       }
@@ -23827,7 +25149,9 @@ export interface operations {
                      *       "count": 21,
                      *       "items": [
                      *         {
+                     *           "type": "space",
                      *           "id": "spc_01JD3Q7F2V6RM0A",
+                     *           "score": 1,
                      *           "title": "Getting started",
                      *           "pages": [
                      *             {
@@ -23840,6 +25164,7 @@ export interface operations {
                      *                   "title": "Installing the CLI",
                      *                   "path": "getting-started/quickstart#installing-the-cli",
                      *                   "body": "Install the CLI with npm, then sign in with your access token.",
+                     *                   "score": 1,
                      *                   "urls": {
                      *                     "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart#installing-the-cli"
                      *                   }
@@ -23850,6 +25175,8 @@ export interface operations {
                      *                   "title": "Getting started"
                      *                 }
                      *               ],
+                     *               "score": 1,
+                     *               "rank": 1,
                      *               "urls": {
                      *                 "app": "https://app.docs.example.com/s/spc_01JD3Q7F2V6RM0A/getting-started/quickstart"
                      *               }
@@ -24024,8 +25351,13 @@ export interface operations {
                      *               "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *               "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *             },
+                     *             "trial": {
+                     *               "status": "notapplicable",
+                     *               "count": 0
+                     *             },
                      *             "permissions": {
                      *               "view": true,
+                     *               "access": true,
                      *               "admin": true,
                      *               "ownTeam": true,
                      *               "createContent": true,
@@ -24194,8 +25526,13 @@ export interface operations {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *         },
+                     *         "trial": {
+                     *           "status": "notapplicable",
+                     *           "count": 0
+                     *         },
                      *         "permissions": {
                      *           "view": true,
+                     *           "access": true,
                      *           "admin": true,
                      *           "ownTeam": true,
                      *           "createContent": true,
@@ -24435,8 +25772,13 @@ export interface operations {
                      *           "location": "https://api.docs.example.com/v1/orgs/org_01JD3Q6Z8N4TQVJ",
                      *           "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ"
                      *         },
+                     *         "trial": {
+                     *           "status": "notapplicable",
+                     *           "count": 0
+                     *         },
                      *         "permissions": {
                      *           "view": true,
+                     *           "access": true,
                      *           "admin": true,
                      *           "ownTeam": true,
                      *           "createContent": true,
@@ -25932,6 +27274,7 @@ export interface operations {
                      *           "visibility": "public",
                      *           "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *           "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *           "lastProcessedErrorCount": 0,
                      *           "permissions": {
                      *             "view": true,
                      *             "edit": true
@@ -26004,6 +27347,7 @@ export interface operations {
                      *       "slug": "acme-api",
                      *       "sourceURL": "https://acme.example.com/openapi.yaml",
                      *       "processingState": "pending",
+                     *       "lastProcessedErrorCount": 0,
                      *       "visibility": "private",
                      *       "permissions": {
                      *         "view": true,
@@ -26068,6 +27412,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -26140,6 +27485,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true
@@ -26177,6 +27523,7 @@ export interface operations {
                      *       "slug": "acme-api",
                      *       "sourceURL": "https://acme.example.com/openapi.yaml",
                      *       "processingState": "pending",
+                     *       "lastProcessedErrorCount": 0,
                      *       "visibility": "private",
                      *       "permissions": {
                      *         "view": true,
@@ -26285,6 +27632,7 @@ export interface operations {
                      *       "visibility": "public",
                      *       "lastVersion": "ver_01JD3QF6M2XK8TB",
                      *       "lastProcessedAt": "2026-05-02T16:41:07.000Z",
+                     *       "lastProcessedErrorCount": 0,
                      *       "permissions": {
                      *         "view": true,
                      *         "edit": true

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from './support/harness.js';
 import { useHarness } from './support/harness.js';
-import { gitbookDocumentErrors } from './support/gitbook-spec.js';
+import { gitbookDocumentErrors } from './support/gitbook-document.js';
 
 const h = useHarness();
 

@@ -6,7 +6,7 @@
 // bound a request (maxLength, maxItems) are allowed.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { documentFamily, gitbookSpec, type JsonSchema } from './support/gitbook-spec.js';
+import { documentFamily, gitbookSpec, type JsonSchema } from './support/gitbook-document.js';
 
 const ours = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as { components: { schemas: Record<string, JsonSchema> } };
 const theirs = gitbookSpec.components.schemas;

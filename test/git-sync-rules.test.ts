@@ -200,7 +200,7 @@ describe('git sync: permissions and requests', () => {
     expect((await reader.api.post(`/spaces/${spaceId}/git/import`, { url, ref: 'refs/heads/main' })).status).toBe(403);
     expect((await editor.api.post(`/spaces/${spaceId}/git/import`, { url, ref: 'refs/heads/main' })).status).toBe(204);
     expect((await perms(editor)).permissions.triggerGitSync).toBe(true);
-    expect((await perms(editor)).gitSync).toMatchObject({ repoName: 'perms', installationProvider: 'git', repository: { url, ref: 'refs/heads/main' } });
+    expect((await perms(editor)).gitSync).toMatchObject({ repoName: 'perms', installationProvider: 'github', provider: 'git', repository: { url, ref: 'refs/heads/main' } });
     expect((await perms(reader)).permissions.triggerGitSync).toBe(false);
     expect((await reader.api.get(`/spaces/${spaceId}/git/info`)).status).toBe(200);
 

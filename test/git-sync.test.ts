@@ -109,7 +109,7 @@ describe('git sync', () => {
     });
     expect(request.status).toBe(204);
     const queued = await gitInfo(admin, spaceId);
-    expect(queued).toMatchObject({ installationProvider: 'git', installationStatus: 'active', repoName: 'lighthouse', operation: { state: 'running', direction: 'import' } });
+    expect(queued).toMatchObject({ installationProvider: 'github', provider: 'git', installationStatus: 'active', repoName: 'lighthouse', operation: { state: 'running', direction: 'import' } });
     expect(queued.repository.url).toBe(url);
     expect(await drain()).toBe(1);
 

@@ -12,7 +12,7 @@ describe('agent instructions', () => {
     expect((await reader.api.get(`/orgs/${org}/agent-instructions`)).status).toBe(404);
     const put = await admin.api.put(`/orgs/${org}/agent-instructions`, { instructions: documentExample });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ object: 'agent-instructions', instructions: documentExample, updatedBy: { id: admin.userId } });
+    expect(put.body).toMatchObject({ object: 'agent-instructions', instructions: documentExample, updatedBy: admin.userId });
     const got = await reader.api.get(`/orgs/${org}/agent-instructions`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(put.body);
@@ -28,7 +28,7 @@ describe('agent instructions', () => {
     const empty = { object: 'document', data: {}, nodes: [] };
     const res = await second.api.put(`/orgs/${org}/agent-instructions`, { instructions: empty });
     expect(res.body.instructions).toEqual(empty);
-    expect(res.body.updatedBy.id).toBe(second.userId);
+    expect(res.body.updatedBy).toBe(second.userId);
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(first.body.updatedAt));
   });
 

@@ -73,7 +73,8 @@ describe('organizations', () => {
     const path = `/orgs/${admin.organizationId}`;
     const fresh = await admin.api.get(path);
     expect(fresh.status).toBe(200);
-    expect(fresh.body).not.toHaveProperty('type'); // absent until set, as the schema says
+    expect(fresh.body.type).toBe('business'); // until set otherwise, as the schema says (GitBook requires a type)
+    expect(fresh.body.trial).toEqual({ status: 'notapplicable', count: 0 });
     const community = await admin.api.patch(path, { type: 'community', useCase: 'openSourceDocs', communityType: 'openSource' });
     expect(community.status, JSON.stringify(community.body)).toBe(200);
     expect(community.body).toMatchObject({ type: 'community', useCase: 'openSourceDocs', communityType: 'openSource' });

@@ -69,7 +69,13 @@ describe('sites', () => {
     const site = await newSite(admin, { title: 'Docs' });
     const res = await reader.api.get(sitePath(admin, site.id));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(site);
+    // The same site, with the permissions of a reader (the creator, an admin, may do everything).
+    const readerPermissions = { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false };
+    expect(res.body).toEqual({ ...site, permissions: readerPermissions });
+    expect(Object.values(site.permissions).every(Boolean)).toBe(true);
+    expect(res.body.defaultLevel).toBe('inherit');
+    expect(res.body.appliedType).toBe(site.type);
+    expect(res.body.features.map((f: { id: string }) => f.id)).toEqual(['sites-public-visibility', 'sites-basic-customization', 'sites-full-text-search']);
     expect((await admin.api.get(sitePath(admin, 'sit_nope'))).status).toBe(404);
     expect((await other.api.get(sitePath(other, site.id))).status).toBe(404);
   });

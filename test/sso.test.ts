@@ -40,8 +40,10 @@ describe('SAML providers', () => {
     expect(p.status).toBe('pending');
     expect(p.defaultRole).toBeNull();
     expect(p.ssoURL).toBeUndefined();
+    // Without its own, a provider's role is the organization's default role, as it is in effect.
+    expect((await admin.api.patch(`/orgs/${admin.organizationId}`, { defaultRole: 'comment' })).status).toBe(200);
     const bare = await provider(admin, { label: 'Bare' });
-    expect('defaultRole' in bare).toBe(false);
+    expect(bare.defaultRole).toBe('comment');
   });
 
   it('post /orgs/{organizationId}/saml returns 400 for a certificate that is not X.509, a missing label or an unknown team; 403 below admin', async () => {

@@ -39,7 +39,7 @@ describe('translations', () => {
       permissions: { view: true, edit: true },
     });
     expect(res.body.result).toBeUndefined();
-    expect(res.body.stats.latestRunDuration).toBeUndefined();
+    expect(res.body.stats).toMatchObject({ latestRunDuration: 0, latestPages: 0, latestWords: 0 }); // no run yet
     expect(res.body.urls.location).toBe(`${PUBLIC_URL}/v1/orgs/${admin.organizationId}/translations/${res.body.id}`);
     expect(res.headers.location).toBe(res.body.urls.location);
   });

@@ -5,9 +5,8 @@ import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { agentInstructions, users } from '../db/schema/index.js';
+import { agentInstructions } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
-import { toUser } from '../users/users.store.js';
 import { assertStorableDocument } from '../content/document-check.js';
 
 export type AgentInstructions = components['schemas']['AgentInstructions'];
@@ -15,17 +14,14 @@ export type AgentInstructions = components['schemas']['AgentInstructions'];
 /** The organization's instructions; throws NotFound before they are first saved. */
 export async function getAgentInstructions(ctx: Ctx, org: OrganizationGrant): Promise<AgentInstructions> {
   const organizationId = org.organization.id;
-  const [row] = await ctx.db
-    .select({ doc: agentInstructions, user: users })
-    .from(agentInstructions)
-    .leftJoin(users, eq(users.id, agentInstructions.updatedBy))
-    .where(eq(agentInstructions.organizationId, organizationId));
+  const [row] = await ctx.db.select({ doc: agentInstructions }).from(agentInstructions).where(eq(agentInstructions.organizationId, organizationId));
   if (!row) throw new NotFound(`Organization ${organizationId} has no agent instructions yet`);
   return {
     object: 'agent-instructions',
     instructions: upgradeDocument(row.doc.instructions as Document) as unknown as AgentInstructions['instructions'],
     updatedAt: row.doc.updatedAt.toISOString(),
-    ...(row.user && { updatedBy: toUser(row.user, ctx.urls) }),
+    // Every save records its caller, and this service deletes no user, so the id is always there.
+    updatedBy: row.doc.updatedBy ?? '',
     urls: { location: ctx.urls.api(`/orgs/${organizationId}/agent-instructions`) },
   };
 }

@@ -63,6 +63,7 @@ export function organizationPermissions(role: Role | null, isMember: boolean) {
   const member = isMember && role != null;
   return {
     view: isMember,
+    access: isMember,
     admin,
     ownTeam: atLeast(role, 'create'),
     createContent: atLeast(role, 'create'),

@@ -41,7 +41,8 @@ export function toChangeRequest(
     id: row.id,
     number: row.number,
     status: row.status as ChangeRequest['status'],
-    ...(row.subject !== null && { subject: row.subject }),
+    // No subject yet is GitBook's empty subject.
+    subject: row.subject ?? '',
     ...(row.description != null && { description: upgradeDocument(row.description as Document) as unknown as ChangeRequest['description'] }),
     createdBy: toUser(creator, ctx.urls),
     createdAt: row.createdAt.toISOString(),

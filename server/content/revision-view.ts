@@ -58,6 +58,26 @@ export function markdownOfPage(content: RevisionContent, page: StoredPage, revis
   return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && !isReaderView(content) ? `${revisionId}\u0000${page.id}` : undefined);
 }
 
+/** GitBook's deprecated `kind` of each page type (stored pages are documents or groups). */
+const pageKinds = { document: 'sheet', group: 'group' } as const;
+
+/** How the published site (server/published/) shows every document page: one layout (contract's PageLayout). */
+const pageLayout = {
+  width: 'default',
+  cover: false,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: false,
+  tags: false,
+  actions: true,
+  anchors: true,
+} as const;
+
 function pageView(
   ctx: Ctx,
   where: ContentLocation,
@@ -70,6 +90,7 @@ function pageView(
   return {
     id: page.id,
     title: page.title,
+    kind: pageKinds[page.type],
     type: page.type,
     ...(page.emoji && { emoji: page.emoji }),
     ...(page.icon && { icon: page.icon }),
@@ -86,6 +107,7 @@ function pageView(
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
     ...(page.condition && { condition: page.condition }),
+    ...(page.type === 'document' && { layout: pageLayout, tags: [] }),
     ...(options.git?.[page.id] && { git: options.git[page.id] }),
     ...(options.children && {
       pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
@@ -131,6 +153,7 @@ export function toRevision(ctx: Ctx, where: ContentLocation, revision: StoredRev
     pages: toPageTree(ctx, where, content, { git, revisionId: revision.id }),
     files: [...content.files].sort(byId).map((f) => toFile(f, where.links, git)),
     reusableContents: content.reusableContents.map((r) => toReusableContent(revision.id, r)),
+    tags: [],
     variables: content.variables,
     createdAt: revision.createdAt.toISOString(),
     urls: { app: ctx.urls.app(where.appBase) },

@@ -8,7 +8,7 @@ import type { components } from '../../generated/types.js';
 
 export type GitSyncState = components['schemas']['GitSyncState'];
 export type GitSyncOperation = NonNullable<GitSyncState['operation']>;
-export type GitSyncProvider = GitSyncState['installationProvider'];
+export type GitSyncProvider = GitSyncState['provider'];
 
 export interface GitSyncRecord {
   installationId: string;
@@ -55,7 +55,9 @@ export function asRecord(value: unknown): GitSyncRecord | undefined {
 export function toGitSyncState(record: GitSyncRecord): GitSyncState {
   return {
     installationId: record.installationId,
-    installationProvider: record.provider,
+    // GitBook knows GitHub and GitLab only: another Git server shows as `github`, and `provider` says what it is.
+    installationProvider: record.provider === 'gitlab' ? 'gitlab' : 'github',
+    provider: record.provider,
     installationStatus: 'active',
     integration: record.provider,
     repoName: repoNameOf(record.repository.url),

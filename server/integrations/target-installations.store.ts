@@ -10,6 +10,7 @@ import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { factsOf, siteFactFields } from '../sites/site-features.js';
 import { toSite } from '../sites/site-view.js';
 import { toSpace } from '../spaces/space-view.js';
 import { checkConfiguration } from './configuration.js';
@@ -223,7 +224,7 @@ async function targetPage<K extends TargetKind>(ctx: Ctx, t: Target, where: SQL 
 /** The API form of rows of one table; with `extended`, the spaces (sites) are read in one query for all. */
 async function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], extended: boolean, role: 'admin' | null): Promise<(SpaceItem | SiteItem)[]> {
   const ids = [...new Set(rows.map((r) => t.idOf(r)))];
-  const objects = extended && ids.length > 0 ? await (t.kind === 'space' ? readSpaces(ctx, ids, role) : readSites(ctx, ids)) : new Map<string, unknown>();
+  const objects = extended && ids.length > 0 ? await (t.kind === 'space' ? readSpaces(ctx, ids, role) : readSites(ctx, ids, role)) : new Map<string, unknown>();
   return rows.map((row) => {
     const targetId = t.idOf(row);
     const path = targetEndpointPath(row.integrationName, row.installationId, t.kind, targetId);
@@ -248,13 +249,13 @@ async function readSpaces(ctx: Ctx, ids: string[], role: 'admin' | null) {
   return new Map<string, unknown>(rows.map((s) => [s.space.id, toSpace(ctx, { ...s.space, ...s.counts }, role)]));
 }
 
-async function readSites(ctx: Ctx, ids: string[]) {
+async function readSites(ctx: Ctx, ids: string[], role: 'admin' | null) {
   const rows = await ctx.db
-    .select({ site: sites, org: organizations, siteSpaces: sql<number>`(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = "sites"."id")`.mapWith(Number) })
+    .select({ site: sites, org: organizations, ...siteFactFields() })
     .from(sites)
     .innerJoin(organizations, eq(organizations.id, sites.organizationId))
     .where(inArray(sites.id, ids));
-  return new Map<string, unknown>(rows.map((r) => [r.site.id, toSite(ctx, r.org, r.site, r.siteSpaces)]));
+  return new Map<string, unknown>(rows.map((r) => [r.site.id, toSite(ctx, r.org, r.site, factsOf(r), role)]));
 }
 
 /** How many spaces an installation is on: every live space of its organization with `space_selection: all`. */

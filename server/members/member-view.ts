@@ -28,6 +28,12 @@ export function memberFields(organizationId: string, viewerId: string | null) {
       LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled
       WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL
         AND space_role_of(s, "members"."user_id", true, "members"."role") IS NOT NULL${viewerSees})`.mapWith(Number),
+    // Every member with a role sees every site of the organization (a site's level is the organization role);
+    // a guest sees the sites granted to them or to their teams.
+    siteCount: sql<number>`(SELECT count(*) FROM sites st
+      WHERE st.organization_id = ${organizationId}
+        AND ("members"."role" IS NOT NULL OR EXISTS (SELECT 1 FROM content_grants g WHERE g.site_id = st.id
+          AND (g.user_id = "members"."user_id" OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = st.organization_id AND tm.user_id = "members"."user_id")))))`.mapWith(Number),
   };
 }
 
@@ -41,6 +47,7 @@ export interface MemberRow {
   user: typeof users.$inferSelect;
   teamCount: number;
   spaceCount: number;
+  siteCount: number;
 }
 
 /** The API form of a member row. */
@@ -56,5 +63,6 @@ export function toMember(row: MemberRow, urls: Urls): Member {
     sso: row.member.sso,
     spaces: row.spaceCount,
     teams: row.teamCount,
+    sites: row.siteCount,
   };
 }

@@ -27,6 +27,7 @@ export function toSpec(row: SpecRow, role: Role | null, urls: Urls): OpenAPISpec
     ...(row.lastProcessedAt !== null && { lastProcessedAt: row.lastProcessedAt.toISOString() }),
     ...(row.lastProcessErrorCode !== null && { lastProcessErrorCode: row.lastProcessErrorCode as OpenAPISpec['lastProcessErrorCode'] }),
     ...(row.lastProcessedErrors !== null && { lastProcessedErrors: row.lastProcessedErrors }),
+    lastProcessedErrorCount: row.lastProcessedErrors?.length ?? 0,
     permissions: { view: true, edit: atLeast(role, 'create') },
     urls: {
       location: urls.api(specPath(row)),

@@ -25,7 +25,8 @@ export function toOrganization(row: OrganizationRow, role: Role | null, urls: Ur
     createdAt: row.createdAt.toISOString(),
     emailDomains: row.emailDomains,
     ...(row.hostname && { hostname: row.hostname }),
-    ...(row.type && { type: row.type as Organization['type'] }),
+    // GitBook requires a type; an organization that never chose one is a business organization.
+    type: (row.type ?? 'business') as Organization['type'],
     ...(row.useCase && { useCase: row.useCase as Organization['useCase'] }),
     ...(row.communityType && { communityType: row.communityType as Organization['communityType'] }),
     defaultRole: asRole(row.defaultRole),
@@ -40,6 +41,7 @@ export function toOrganization(row: OrganizationRow, role: Role | null, urls: Ur
       app: urls.app(`/o/${row.id}`),
       ...(row.logoUrl && { logo: row.logoUrl }),
     },
+    trial: { status: 'notapplicable', count: 0 },
     permissions: organizationPermissions(role, true),
   };
 }
@@ -73,7 +75,7 @@ export async function updateOrganization(ctx: Ctx, grant: OrganizationGrant, upd
   // communityType describes a community: refused for any other type; a change to business clears it.
   const type = update.type ?? grant.organization.type;
   if (update.communityType !== undefined && type !== 'community') {
-    throw new BadRequest(`Invalid request: body.communityType: only for an organization whose type is community (this one's is ${type ?? 'not set'})`);
+    throw new BadRequest(`Invalid request: body.communityType: only for an organization whose type is community (this one's is ${type ?? 'business'})`);
   }
   const changes = {
     title: update.title,

@@ -115,8 +115,10 @@ function brandHtml(view: PageView): string {
 /** The whole HTML document of a page of a published site. */
 export function pageHtml(view: PageView): string {
   const custom = view.customization;
-  const favicon = httpUrl(custom.favicon?.icon?.light);
-  const faviconDark = httpUrl(custom.favicon?.icon?.dark);
+  // A favicon is an image (light and dark) or an emoji; the emoji has no URL to link.
+  const icon = custom.favicon && 'icon' in custom.favicon ? custom.favicon.icon : undefined;
+  const favicon = httpUrl(icon?.light);
+  const faviconDark = httpUrl(icon?.dark);
   const pageTitle = view.title === view.siteTitle ? view.title : `${view.title} | ${view.siteTitle}`;
   const social = httpUrl(custom.socialPreview?.url);
   const toggeable = custom.themes?.toggeable !== false;

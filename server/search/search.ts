@@ -81,9 +81,12 @@ async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number,
 }
 
 /** The API form of each matching page, in row order, with its space. */
-function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
+function resultsOf(ctx: Ctx, rows: Row[], offset: number): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
   const words = queryWords(rows[0]?.query ?? '');
-  return rows.map((row) => {
+  return rows.map((row, i) => {
+    // The rows come in ranking order: the rank is the position in the whole result set, the score its inverse.
+    const rank = offset + i + 1;
+    const score = 1 / rank;
     const url = ctx.urls.app(`/s/${row.space_id}/${row.path}`);
     // No section matches when the page matches only as a whole (words of a phrase or of an AND in different
     // sections); the text before the first heading is a section only when it has text (a title match alone).
@@ -94,12 +97,13 @@ function resultsOf(ctx: Ctx, rows: Row[]): { spaceId: string; spaceTitle: string
         title: section.title,
         path: section.id === '' ? row.path : `${row.path}#${section.id}`,
         body: excerpt(section.body, words),
+        score,
         urls: { app: section.id === '' ? url : `${url}#${section.id}` },
       }));
     return {
       spaceId: row.space_id,
       spaceTitle: row.space_title,
-      result: { id: row.page_id, title: row.title, path: row.path, sections, ancestors: row.ancestors, urls: { app: url } },
+      result: { id: row.page_id, title: row.title, path: row.path, sections, ancestors: row.ancestors, score, rank, urls: { app: url } },
     };
   });
 }
@@ -122,7 +126,7 @@ export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: str
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
   const { rows, total } = await searchRows(ctx, { spaceId: space.id, revisionId: space.revisionId }, query, offset, limit);
-  return envelope(resultsOf(ctx, rows).map((r) => r.result), total, offset, limit);
+  return envelope(resultsOf(ctx, rows, offset).map((r) => r.result), total, offset, limit);
 }
 
 /**
@@ -133,9 +137,10 @@ export async function searchOrganization(ctx: Ctx, organizationId: string, userI
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
   const { rows, total } = await searchRows(ctx, { organizationId, userId }, query, offset, limit);
-  const bySpace = new Map<string, { id: string; title: string; pages: SearchSpaceResult[] }>();
-  for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows)) {
-    const entry = bySpace.get(spaceId) ?? { id: spaceId, title: spaceTitle, pages: [] };
+  const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: SearchSpaceResult[] }>();
+  for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows, offset)) {
+    // Pages come best first: a space's first page is its best.
+    const entry = bySpace.get(spaceId) ?? { type: 'space' as const, id: spaceId, title: spaceTitle, score: result.score, pages: [] };
     entry.pages.push(result);
     bySpace.set(spaceId, entry);
   }

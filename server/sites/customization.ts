@@ -35,10 +35,14 @@ export function defaultCustomization(title: string): SiteCustomization {
       icons: 'regular',
       sidebar: { background: 'default', list: 'default' },
       search: 'prominent',
+      codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
+      background: 'plain',
     },
-    header: { links: [] },
+    internationalization: { locale: 'en' },
+    favicon: {},
+    socialAccounts: [],
+    header: { preset: 'default', links: [] },
     footer: { groups: [] },
-    announcement: { enabled: false },
     themes: { default: 'light', toggeable: true },
     pdf: { enabled: true },
     feedback: { enabled: false },
@@ -72,13 +76,46 @@ export function merged(base: Json, over: Json): Json {
 /** The customization of a site: its stored one over the defaults. */
 export function siteCustomization(site: Pick<SiteRow, 'title' | 'customization'>): SiteCustomization {
   const defaults = defaultCustomization(site.title) as Json;
-  return (site.customization ? merged(defaults, site.customization) : defaults) as SiteCustomization;
+  return completed(site.customization ? merged(defaults, site.customization) : defaults);
 }
 
 /** The customization of a site space: the site's with the site space's overrides over it. */
 export function siteSpaceCustomization(site: Pick<SiteRow, 'title' | 'customization'>, siteSpace: { customization: Json | null }): SiteCustomization {
   const ofSite = siteCustomization(site);
-  return (siteSpace.customization ? merged(ofSite as Json, siteSpace.customization) : ofSite) as SiteCustomization;
+  return siteSpace.customization ? completed(merged(ofSite as Json, siteSpace.customization)) : ofSite;
+}
+
+type PageAction = NonNullable<NonNullable<SiteCustomization['pageActions']>['items']>[number];
+
+/**
+ * The merged settings in GitBook's shape: the page menu's actions listed (`pageActions.items`, from its flags
+ * and the AI mode: GitBook's source of truth, our flags' view of it), an announcement's style filled in, and
+ * an announcement stored without a message (before messages were required) left out, as it shows nothing.
+ */
+function completed(settings: Json): SiteCustomization {
+  const out = settings as SiteCustomization;
+  const flags = out.pageActions ?? {};
+  const items: PageAction[] = [
+    ...(out.ai?.mode === 'assistant' ? (['assistant'] as const) : []),
+    ...(flags.markdown !== false ? (['markdown'] as const) : []),
+    ...(flags.externalAI !== false ? (['external-ai'] as const) : []),
+    ...(flags.mcp !== false ? (['mcp'] as const) : []),
+    ...(out.pdf?.enabled ? (['pdf'] as const) : []),
+  ];
+  const { announcement, ...rest } = out;
+  return {
+    ...rest,
+    pageActions: { ...flags, items },
+    ...(announcement?.message && { announcement: { ...announcement, style: announcement.style ?? 'info' } }),
+  };
+}
+
+/** A request's page actions in our flags: GitBook's `items`, when given, decide them (the assistant follows `ai.mode`). */
+export function withPageActionFlags<T extends { pageActions?: { items?: PageAction[]; externalAI?: boolean; markdown?: boolean; mcp?: boolean } }>(body: T): T {
+  const items = body.pageActions?.items;
+  if (!items) return body;
+  const { items: _, ...flags } = body.pageActions!;
+  return { ...body, pageActions: { ...flags, externalAI: items.includes('external-ai'), markdown: items.includes('markdown'), mcp: items.includes('mcp') } };
 }
 
 /** The customization of a site of the organization, defaults filled in. */
@@ -99,7 +136,7 @@ export async function putCustomization(ctx: Ctx, org: OrganizationGrant, siteId:
   checkHeaderConditions(body, claimNamesOf(site.adaptiveSchema));
   const [row] = await ctx.db
     .update(sites)
-    .set({ customization: body as Json, updatedAt: ctx.now() })
+    .set({ customization: withPageActionFlags(body) as Json, updatedAt: ctx.now() })
     .where(eq(sites.id, site.id))
     .returning();
   return siteCustomization(row);

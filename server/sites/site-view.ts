@@ -5,6 +5,8 @@ import type { OrganizationRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import type { siteSections, sites, siteSpaces } from '../db/schema/index.js';
 import type { Space } from '../spaces/space-view.js';
+import type { Role } from '../auth/roles.js';
+import { siteFeatures, sitePermissions, type SiteFacts } from './site-features.js';
 
 export type Site = components['schemas']['Site'];
 export type SiteSpace = components['schemas']['SiteSpace'];
@@ -75,8 +77,8 @@ export function visitorsSignIn(site: Pick<SiteRow, 'visibility' | 'adaptiveEnabl
   return site.visibility === 'visitor-auth' || site.adaptiveEnabled;
 }
 
-/** The API form of a site row, with its number of site spaces. */
-export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, siteSpaceCount: number): Site {
+/** The API form of a site row, with its facts (site spaces, sections, redirects) and the caller's role on it. */
+export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, facts: SiteFacts, role: Role | null): Site {
   const published = publishedUrl(ctx, org, row);
   const signIn = published !== undefined && visitorsSignIn(row);
   // The proxy forwards to where the site would be served without it.
@@ -85,19 +87,26 @@ export function toSite(ctx: Ctx, org: OrganizationRow, row: SiteRow, siteSpaceCo
     object: 'site',
     id: row.id,
     type: row.type as Site['type'],
+    // No plan is frozen or lapses here: the plan in effect is the site's.
+    appliedType: row.type as Site['type'],
     title: row.title,
     ...(row.hostname && { hostname: row.hostname }),
     ...(row.basename && { basename: row.basename }),
     ...(row.proxy && { proxy: { origin: `https://${row.proxy}`, target } }),
     visibility: row.visibility as Site['visibility'],
+    // A site has no level of its own: members get their organization role there, raised by grants.
+    defaultLevel: 'inherit',
+    permissions: sitePermissions(role),
+    features: siteFeatures(row, facts),
     published: row.published,
-    siteSpaces: siteSpaceCount,
+    siteSpaces: facts.siteSpaces,
     createdAt: row.createdAt.toISOString(),
     adaptiveContent: { enabled: row.adaptiveEnabled },
     agentsContext: row.agentsContext as Site['agentsContext'],
     urls: {
       location: ctx.urls.api(`/orgs/${org.id}/sites/${row.id}`),
       app: ctx.urls.app(`/o/${org.id}/sites/${row.id}`),
+      preview: ctx.urls.app(`/o/${org.id}/sites/${row.id}/preview`),
       ...(published && { published }),
       ...(signIn && { login: `${published}/${signInPath}`, logout: `${published}/${signOutPath}` }),
     },
@@ -129,6 +138,8 @@ export function toSiteSpace({ ctx, org, site, section }: SiteSpaceContext, row: 
     default: isDefault,
     ...(row.condition !== null && { condition: row.condition }),
     hasAdvancedCustomizationFeature: site.type === 'ultimate',
+    // Every change to a site's structure is live at once: nothing is a draft.
+    draft: false,
     urls: { ...(published && { published }) },
   };
 }
@@ -146,6 +157,7 @@ export function toSection(ctx: Ctx, org: OrganizationRow, site: SiteRow, row: It
     ...(row.condition !== null && { condition: row.condition }),
     ...(row.parentId && { sectionGroup: row.parentId }),
     siteSpaces,
+    draft: false,
     urls: { ...(published && { published }) },
     ...(row.icon && { icon: row.icon }),
   };
@@ -159,6 +171,8 @@ export function toSectionGroup(row: ItemRow, children: SiteSection[]): SiteSecti
     title: row.title,
     ...(row.parentId && { sectionGroup: row.parentId }),
     children,
+    sections: children,
+    draft: false,
     ...(row.icon && { icon: row.icon }),
   };
 }

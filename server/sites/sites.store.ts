@@ -14,17 +14,23 @@ import { newId } from '../ids.js';
 import { newVisitorKey } from './publishing-auth.js';
 import { repairDefaults, requireSite, slug } from './structure.js';
 import { toSite, type Site, type SiteRow } from './site-view.js';
+import { factsOf, siteFactFields } from './site-features.js';
+import { asRole, strongest } from '../auth/roles.js';
 
 type ListQuery = z.output<typeof siteOperations.listSites.query>;
 type CreateSite = z.output<typeof siteOperations.createSite.body>;
 type UpdateSite = z.output<typeof siteOperations.updateSiteById.body>;
 
-const siteSpaceCount = () => sql<number>`(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = "sites"."id")`.mapWith(Number);
-
-/** A site as the API shows it, with its number of site spaces counted now. */
+/** A site as the API shows it to the caller of `org`, with its facts (site spaces, sections, redirects) read now. */
 export async function siteView(ctx: Ctx, org: OrganizationGrant, row: SiteRow): Promise<Site> {
-  const [{ n }] = await ctx.db.select({ n: count() }).from(siteSpaces).where(eq(siteSpaces.siteId, row.id));
-  return toSite(ctx, org.organization, row, n);
+  const [facts] = await ctx.db.select(siteFactFields()).from(sites).where(eq(sites.id, row.id));
+  return toSite(ctx, org.organization, row, factsOf(facts), org.siteRole !== undefined ? org.siteRole : org.role);
+}
+
+/** The caller's role on each listed site: their organization role raised by their and their teams' grants. */
+function callerSiteGranted(ctx: Ctx) {
+  return sql<string | null>`(SELECT rank_role(max(role_rank(g.role))) FROM content_grants g WHERE g.site_id = "sites"."id"
+    AND (g.user_id = ${ctx.caller.userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = "sites"."organization_id" AND tm.user_id = ${ctx.caller.userId})))`;
 }
 
 /** The organization's sites in creation order, filtered by published space, title text and published state. */
@@ -35,8 +41,8 @@ export async function listSites(ctx: Ctx, org: OrganizationGrant, query: ListQue
     query.title === undefined ? undefined : ilike(sites.title, `%${query.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
     query.published === undefined ? undefined : eq(sites.published, query.published),
   );
-  const page = await keysetPage(ctx.db, sites, where, [sites.id], query, { siteSpaceCount: siteSpaceCount() });
-  return listBody(page, (row) => toSite(ctx, org.organization, row, row.siteSpaceCount));
+  const page = await keysetPage(ctx.db, sites, where, [sites.id], query, { ...siteFactFields(), granted: callerSiteGranted(ctx) });
+  return listBody(page, (row) => toSite(ctx, org.organization, row, factsOf(row), org.role === 'admin' ? 'admin' : strongest(org.role, asRole(row.granted))));
 }
 
 /** Creates an unpublished site publishing the given spaces at its root; throws NotFound for an unknown space. */

@@ -22,7 +22,7 @@ type Row = typeof samlProviders.$inferSelect;
 type CreateBody = z.output<typeof ssoOperations.createOrganizationSAMLProvider.body>;
 type UpdateBody = z.output<typeof ssoOperations.updateOrganizationSAMLProvider.body>;
 
-function toSAMLProvider(row: Row, team: Team | undefined, urls: Urls): SAMLProvider {
+function toSAMLProvider(row: Row, team: Team | undefined, organizationDefaultRole: string | null, urls: Urls): SAMLProvider {
   return {
     object: 'saml-provider',
     id: row.id,
@@ -31,7 +31,8 @@ function toSAMLProvider(row: Row, team: Team | undefined, urls: Urls): SAMLProvi
     ...(row.entityId !== null && { entityID: row.entityId }),
     ...(row.certificate !== null && { certificate: row.certificate }),
     ...(team && { defaultTeam: team }),
-    ...(row.defaultRoleSet && { defaultRole: asRole(row.defaultRole) }),
+    // Unset, newcomers get the organization's default role: the role in effect, as GitBook shows it.
+    defaultRole: asRole(row.defaultRoleSet ? row.defaultRole : organizationDefaultRole),
     createdAt: row.createdAt.toISOString(),
     status: isActive(row) ? 'active' : 'pending',
     service: serviceUrls(urls, row.id),
@@ -50,7 +51,7 @@ async function teamsOf(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise
 /** Providers as the API shows them, with their default teams. */
 async function present(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise<SAMLProvider[]> {
   const byId = await teamsOf(ctx, grant, rows);
-  return rows.map((row) => toSAMLProvider(row, row.defaultTeamId === null ? undefined : byId.get(row.defaultTeamId), ctx.urls));
+  return rows.map((row) => toSAMLProvider(row, row.defaultTeamId === null ? undefined : byId.get(row.defaultTeamId), grant.organization.defaultRole, ctx.urls));
 }
 
 /** Refuses a default team the organization does not have (400, as the description says). */

@@ -3,7 +3,7 @@
 // depth bounded. GitBook's `oneOf`s overlap in places (a `file` ref is both a ContentRef and an image
 // record), so a generated document is kept only when Ajv finds it valid against `JSONDocument`.
 import fc from 'fast-check';
-import { gitbookDocumentErrors, gitbookSpec, type JsonSchema } from './gitbook-spec.js';
+import { gitbookDocumentErrors, gitbookSpec, type JsonSchema } from './gitbook-document.js';
 
 const schemas = gitbookSpec.components.schemas;
 const MAX_DEPTH = 5;

@@ -4,7 +4,8 @@ import type { MatrixFixtures, MatrixWorld } from './types.js';
 
 const adaptiveSchema = {
   type: 'object',
-  properties: { isBetaUser: { type: 'boolean' } },
+  // As GitBook's SiteAdaptiveJSONSchema has it: every claim described.
+  properties: { isBetaUser: { type: 'boolean', description: 'Whether the visitor tried the beta.' } },
   additionalProperties: false,
 };
 
