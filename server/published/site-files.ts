@@ -65,9 +65,8 @@ export async function siteFileAnswer(db: Db, req: IncomingMessage, res: ServerRe
     'Content-Security-Policy': "default-src 'none'; sandbox",
   };
   if (!open) headers['X-Robots-Tag'] = 'noindex';
-  // Streamed from the file store with Range and ETag; a public or unlisted site's file may be fetched from
-  // S3 directly (anyone with the URL may read it anyway), another site's is proxied: its URL never expires,
-  // a presigned one would, and would let the bytes out past the reader's access.
-  await sendFile(db, req, res, { sha256: row.sha256, size: row.size, contentType: row.contentType, contentDisposition: contentDisposition(file.name, row.contentType) }, headers, { redirect: open });
+  // Streamed from the file store with Range and ETag, never redirected to it: the site's URL is stable and
+  // cacheable (a presigned one expires), and a restricted site's bytes must not leave past its reader's access.
+  await sendFile(db, req, res, { sha256: row.sha256, size: row.size, contentType: row.contentType, contentDisposition: contentDisposition(file.name, row.contentType) }, headers);
   return true;
 }
