@@ -46,8 +46,11 @@ async function moveBlob(db: Db, row: { sha256: string; size: number }, source: B
   if (switched) await source.delete(db, row.sha256);
 }
 
-/** Moves every stored blob not in `to` there; `onProgress` hears of each one. */
-export async function moveBlobs(db: Db, to: BlobBackendKind, onProgress?: (done: number, sha256: string) => void): Promise<MoveReport> {
+/**
+ * Moves every stored blob not in `to` there, `concurrency` at a time; `onProgress` hears of each one (when
+ * it throws, the move stops: what was moved stays moved).
+ */
+export async function moveBlobs(db: Db, to: BlobBackendKind, onProgress?: (done: number, sha256: string) => void, concurrency = 8): Promise<MoveReport> {
   const target = backendOf(to);
   await target.check(db);
   const report: MoveReport = { moved: 0, bytes: 0, failed: [] };
@@ -60,16 +63,28 @@ export async function moveBlobs(db: Db, to: BlobBackendKind, onProgress?: (done:
       .orderBy(asc(blobs.sha256))
       .limit(BATCH);
     if (rows.length === 0) return report;
-    for (const row of rows) {
-      after = row.sha256;
-      try {
-        await moveBlob(db, row, backendOf(row.backend), target);
+    after = rows[rows.length - 1]!.sha256;
+    let next = 0;
+    let stopped: unknown;
+    const worker = async () => {
+      while (next < rows.length && stopped === undefined) {
+        const row = rows[next++]!;
+        try {
+          await moveBlob(db, row, backendOf(row.backend), target);
+        } catch (err) {
+          report.failed.push({ sha256: row.sha256, reason: (err as Error).message });
+          continue;
+        }
         report.moved++;
         report.bytes += row.size;
-        onProgress?.(report.moved, row.sha256);
-      } catch (err) {
-        report.failed.push({ sha256: row.sha256, reason: (err as Error).message });
+        try {
+          onProgress?.(report.moved, row.sha256);
+        } catch (err) {
+          stopped ??= err;
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+    if (stopped !== undefined) throw stopped;
   }
 }
