@@ -77,6 +77,10 @@ describe.each(['folder', 's3'] as const)('a 200 MB file on the %s backend', (kin
       FILES_MAX_BYTES: String(300 * MB),
       ALLOW_PRIVATE_FETCH: 'true',
       REQUEST_TIMEOUT_MS: '600000',
+      // V8's young generation, sized by Node from the machine's memory, lets the garbage of 200 MB of
+      // streamed chunks pile up to ~100 MB before a scavenge (measured: +100 MB folder, +70 MB S3 without
+      // this, nothing retained); kept small here as docs/operating.md advises for a server with tight memory.
+      NODE_OPTIONS: '--max-semi-space-size=4',
       ...(s3 && { ...s3.env, S3_PRESIGNED_DOWNLOADS: 'false' }),
     });
   }, 120_000);
@@ -102,11 +106,13 @@ describe.each(['folder', 's3'] as const)('a 200 MB file on the %s backend', (kin
     const pid = server!.child.pid!;
     const idle = rssOf(pid);
     let peak = idle;
+    const phases: string[] = [];
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
     try {
       const big = await insert([{ name: 'big.bin', url: `${origin}/big.bin` }]);
       expect(big.status, JSON.stringify(big.body)).toBe(200);
       expect(big.body.insertedFiles[0].size).toBe(SIZE);
+      phases.push(`upload peak ${Math.round(peak / MB)} MB`);
 
       const [start, end] = [12_345, SIZE - 1_000];
       const res = await fetch(big.body.insertedFiles[0].downloadURL, { headers: { range: `bytes=${start}-${end}` } });
@@ -124,6 +130,6 @@ describe.each(['folder', 's3'] as const)('a 200 MB file on the %s backend', (kin
       clearInterval(sampler);
     }
     const grew = peak - idle;
-    expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan(64 * MB);
+    expect(grew, `idle ${Math.round(idle / MB)} MB, ${phases.join(', ')}, peak ${Math.round(peak / MB)} MB`).toBeLessThan(64 * MB);
   });
 });
