@@ -5,7 +5,10 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { roles } from '../contract/common.js';
 import { addMember, createOrganization, createUser, issueToken } from '../server/auth/bootstrap.js';
-import { loadConfig } from '../server/config.js';
+import { loadConfig, type FileStoreSettings } from '../server/config.js';
+import { moveBlobs } from '../server/blobs/move.js';
+import { blobStoreFrom, configureBlobStore } from '../server/blobs/store.js';
+import type { Db } from '../server/db/client.js';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { createDb } from '../server/db/client.js';
@@ -19,7 +22,10 @@ const usage = `Usage: npm run admin -- <command> [options]
   add-member   --org <org id> --user <user id> --role <${roles.join('|')}|guest>
   create-token --user <user id> [--label <label>]        prints the new token (shown only once)
   copy-to-postgres --database-url <postgres://…>          copies everything in DATA_DIR into that empty PostgreSQL
-                                                          database (migrated first); the server must be stopped`;
+                                                          database (migrated first); the server must be stopped
+  move-files --to <database|folder|s3>                    moves every file's bytes to that backend (FILES_* and S3_*
+                                                          settings as for the server), each hash checked; resumable;
+                                                          on PostgreSQL while the server runs (on DATA_DIR, stop it)`;
 
 const options = {
   email: { type: 'string' },
@@ -32,6 +38,7 @@ const options = {
   role: { type: 'string' },
   label: { type: 'string' },
   'database-url': { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 const schemas = {
@@ -39,6 +46,7 @@ const schemas = {
   'create-org': z.object({ title: z.string().min(2).max(255), owner: z.string().min(1) }),
   'add-member': z.object({ org: z.string().min(1), user: z.string().min(1), role: z.enum([...roles, 'guest']) }),
   'create-token': z.object({ user: z.string().min(1), label: z.string().min(1).max(50).default('cli') }),
+  'move-files': z.object({ to: z.enum(['database', 'folder', 's3']) }),
   'copy-to-postgres': z.object({ 'database-url': z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL') }),
 };
 
@@ -54,7 +62,7 @@ async function main() {
     console.error(`${command}: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${usage}`);
     process.exit(2);
   }
-  const { storage } = loadConfig();
+  const { storage, files } = loadConfig();
   if (command === 'copy-to-postgres') return copyDataDir(storage, (parsed.data as Record<string, string>)['database-url']);
   // The server's DATA_DIR lock: the CLI must not open an embedded folder a running server holds (errors name the holder).
   const lock = storage.kind === 'pglite' ? await lockStorage(storage.dataDir, (err) => { throw err; }) : undefined;
@@ -67,9 +75,26 @@ async function main() {
     if (command === 'create-org') console.log((await createOrganization(db, { title: a.title, ownerId: a.owner })).id);
     if (command === 'add-member') await addMember(db, a.org, a.user, a.role === 'guest' ? null : (a.role as (typeof roles)[number]));
     if (command === 'create-token') console.log(await issueToken(db, a.user, a.label));
+    if (command === 'move-files') await moveFiles(db, files, a.to as 'database' | 'folder' | 's3');
   } finally {
     await database.close();
     await lock?.release();
+  }
+}
+
+/** Moves every blob to `to`, printing progress; exits 1 when some could not be moved (run it again). */
+async function moveFiles(db: Db, files: FileStoreSettings, to: 'database' | 'folder' | 's3') {
+  configureBlobStore(blobStoreFrom({ ...files, backend: to }));
+  const report = await moveBlobs(db, to, (done) => {
+    if (done % 100 === 0) console.log(`  ${done} moved`);
+  });
+  console.log(`Moved ${report.moved} files (${report.bytes} bytes) to ${to}, every hash checked.`);
+  for (const f of report.failed) console.error(`  not moved: ${f.sha256}: ${f.reason}`);
+  if (report.failed.length > 0) {
+    console.error(`${report.failed.length} files were not moved; run move-files again once the cause is fixed.`);
+    process.exitCode = 1;
+  } else {
+    console.log(`Set FILES_BACKEND=${to} so new files go there too.`);
   }
 }
 

@@ -1,4 +1,5 @@
 // Configuration from the environment, parsed once at start: a bad value stops the process with a clear message.
+import { join } from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxySetting } from './http/proxy-trust.js';
 
@@ -64,6 +65,20 @@ export const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: z.string().regex(OTLP_HEADERS, 'must be comma-separated name=value pairs').optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('docs-workspace-api'),
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+  // File bytes (server/blobs/): which backend new files go to, and its settings.
+  FILES_BACKEND: z.enum(['database', 'folder', 's3'], 'must be database, folder or s3').default('database'),
+  FILES_DIR: z.string().min(1).optional(),
+  FILES_MAX_BYTES: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(4 * 1024 * 1024),
+  FILES_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_PREFIX: z.string().regex(/^[^/].*$|^$/, 'must not start with /').default(''),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], 'must be true or false').default('false'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PRESIGNED_DOWNLOADS: z.enum(['true', 'false'], 'must be true or false').default('true'),
+  S3_PRESIGN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL').optional(),
 }).refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
   path: ['HEADERS_TIMEOUT_MS'],
@@ -79,6 +94,8 @@ export const ConfigSchema = z.object({
   const kind = c.TRANSLATOR_KIND ?? (c.TRANSLATOR_URL ? 'libretranslate' : 'copy');
   if (kind !== 'copy' && !c.TRANSLATOR_URL) ctx.addIssue({ code: 'custom', path: ['TRANSLATOR_URL'], message: `is required when TRANSLATOR_KIND=${kind}` });
   if (kind === 'openai' && !c.TRANSLATOR_MODEL) ctx.addIssue({ code: 'custom', path: ['TRANSLATOR_MODEL'], message: 'is required when TRANSLATOR_KIND=openai' });
+  if (c.FILES_BACKEND === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when FILES_BACKEND=s3' });
+  if ((c.S3_ACCESS_KEY_ID === undefined) !== (c.S3_SECRET_ACCESS_KEY === undefined)) ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together' });
   if (c.INSIGHTS_KIND === 'openai' && !c.INSIGHTS_URL) ctx.addIssue({ code: 'custom', path: ['INSIGHTS_URL'], message: 'is required when INSIGHTS_KIND=openai' });
   if (c.INSIGHTS_KIND === 'openai' && !c.INSIGHTS_MODEL) ctx.addIssue({ code: 'custom', path: ['INSIGHTS_MODEL'], message: 'is required when INSIGHTS_KIND=openai' });
 });
@@ -137,6 +154,34 @@ export interface Config {
   traces?: TraceSettings;
   /** The SMTP server invitations are mailed through (smtp:// or smtps://, credentials in the URL); unset: no mail, the links are only returned (server/invites/invite-mail.ts reads it from the environment). */
   smtpUrl?: string;
+  /** Where file bytes live (server/blobs/). */
+  files: FileStoreSettings;
+}
+
+/** S3-compatible object storage (AWS S3, MinIO, R2, GCS's S3 API). Without keys, the AWS SDK's own chain (AWS_* variables, profiles, roles). */
+export interface S3Settings {
+  bucket: string;
+  /** Prefix of every key, e.g. `docs/` (blobs are `<prefix>blobs/<sha256>`). */
+  prefix: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Downloads a reader may have redirect to a presigned URL valid this long; 0: always proxied. */
+  presignSeconds: number;
+}
+
+export interface FileStoreSettings {
+  /** The backend new bytes are written to (existing ones stay where `blobs.backend` says until move-files). */
+  backend: 'database' | 'folder' | 's3';
+  /** The folder backend's root (FILES_DIR, default `<DATA_DIR>/files`). */
+  dir: string;
+  /** S3 settings, when S3_BUCKET is set (needed for FILES_BACKEND=s3, and for reading blobs moved there). */
+  s3?: S3Settings;
+  /** The largest file kept, in bytes (FILES_MAX_BYTES, default 4 MiB): a larger one is refused (413). */
+  maxBytes: number;
+  /** How long an unreferenced blob is kept before the collector deletes it (FILES_GRACE_HOURS, default 24). */
+  graceMs: number;
 }
 
 export interface TraceSettings {
@@ -197,7 +242,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     traces: traceSettings(c),
     smtpUrl: c.SMTP_URL,
+    files: fileStoreSettings(c),
   };
+}
+
+function fileStoreSettings(c: z.output<typeof ConfigSchema>): FileStoreSettings {
+  const s3: S3Settings | undefined = c.S3_BUCKET
+    ? {
+        bucket: c.S3_BUCKET,
+        prefix: c.S3_PREFIX,
+        region: c.S3_REGION,
+        endpoint: c.S3_ENDPOINT,
+        forcePathStyle: c.S3_FORCE_PATH_STYLE === 'true',
+        credentials: c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } : undefined,
+        presignSeconds: c.S3_PRESIGNED_DOWNLOADS === 'true' ? c.S3_PRESIGN_SECONDS : 0,
+      }
+    : undefined;
+  return { backend: c.FILES_BACKEND, dir: c.FILES_DIR ?? join(c.DATA_DIR, 'files'), s3, maxBytes: c.FILES_MAX_BYTES, graceMs: c.FILES_GRACE_HOURS * 3_600_000 };
 }
 
 function traceSettings(c: z.output<typeof ConfigSchema>): TraceSettings | undefined {

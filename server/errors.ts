@@ -40,6 +40,12 @@ export class TooLarge extends ApiError {
     super(413, message);
   }
 }
+/** A dependency other than the database (the file store) cannot be reached: 503 with Retry-After, nothing was done. */
+export class Unavailable extends ApiError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
 export class NotImplemented extends ApiError {
   constructor(operationId: string) {
     super(501, `${operationId} has no handler in this server`);

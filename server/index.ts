@@ -12,6 +12,7 @@ import type { Registry } from 'prom-client';
 import cors from 'cors';
 import { createApi, type Api } from './api.js';
 import { createApp, type App } from './app.js';
+import { blobStoreFrom, configureBlobStore } from './blobs/store.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './auth/bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Database } from './db/client.js';
@@ -106,6 +107,8 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
           }),
       );
     }
+    // File bytes go to the configured backend; those moved elsewhere are still read where they are.
+    configureBlobStore(blobStoreFrom(config.files));
     // Traces only when configured: the OpenTelemetry SDK is not even loaded otherwise.
     const tracing = config.traces ? (await import('./telemetry/tracing.js')).startTracing(config.traces) : undefined;
     const database = createDb(

@@ -160,7 +160,7 @@ async function lockForWrite(tx: Ctx, spaceId: string, ref: string, forMerge: boo
 /** Applies a batch of changes as one new revision of the change request; all or nothing. */
 export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, body: ContentBody) {
   // Files are decoded and fetched before the transaction, so no slow fetch holds the space's lock.
-  const files = await prepareFiles(body.changes);
+  const files = await prepareFiles(ctx.db, body.changes);
   return ctx.transaction(async (tx) => {
     const { space, cr, content, organizationRules } = await lockForWrite(tx, grant.row.id, ref, false);
     refuseLocked(space);

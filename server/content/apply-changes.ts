@@ -26,7 +26,7 @@ export interface ApplyContext {
   now: Date;
   /** Content of another revision of the space (for `revert_page`); undefined when there is none. */
   revision(id: string | undefined): Promise<RevisionContent | undefined>;
-  /** The bytes of the batch's inserted files, read before the transaction (file-bytes.ts prepareFiles). */
+  /** The batch's inserted files, stored before the transaction (file-bytes.ts prepareFiles). */
   files: PreparedFiles;
   /** The claims page conditions may read (the adaptive schemas of the sites publishing the space); undefined: any. */
   claimNames?: ClaimNames;
@@ -90,7 +90,7 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
   const refs = new Map<string, string>();
   const results: ChangeResult[] = [];
   const insertedFiles: StoredFile[] = [];
-  const fileBytes: { file: StoredFile; bytes: Buffer }[] = [];
+  const fileBytes: { file: StoredFile; sha256: string }[] = [];
   const now = ctx.now.toISOString();
   // References in Markdown are read against the content as it is when the change applies; the resolver
   // is made again after a change that moves pages.
@@ -201,10 +201,10 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
             id,
             name: input.name,
             contentType: prepared.contentType ?? guessContentType(input.name),
-            size: prepared.bytes.length,
+            size: prepared.size,
             ...(prepared.dimensions && { dimensions: prepared.dimensions }),
           };
-          fileBytes.push({ file, bytes: prepared.bytes });
+          fileBytes.push({ file, sha256: prepared.sha256 });
           if (input.ref !== undefined && refs.has(input.ref)) throw new BadRequest(`${at}.files[${j}].ref: ${input.ref} is already used in this batch`);
           if (input.ref !== undefined) refs.set(input.ref, id);
           next.files.push(file);

@@ -1,12 +1,14 @@
 // GET /v1/files/{spaceId}/{fileId}/{name}?expires=…&signature=…: the bytes behind a file's `downloadURL`
 // (see file-links.ts). Served before authentication: the signature is the permission. Its path is the
-// contract's (downloadFile, contract/downloads.ts).
+// contract's (downloadFile, contract/downloads.ts). Streamed from the file store, with Range and ETag
+// (file-send.ts); bytes in S3 redirect to a presigned URL of a few minutes (S3_PRESIGNED_DOWNLOADS).
 import type { RequestHandler } from 'express';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { contentFiles, spaces } from '../db/schema/index.js';
 import { errorBody } from '../http/errors.js';
 import { checkFileLink } from './file-links.js';
+import { sendFile } from './file-send.js';
 
 /** Types a browser may show in place; anything else (HTML, SVG, scripts, …) downloads, so it cannot run as this server's page. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'application/pdf', 'text/plain', 'video/mp4', 'audio/mpeg']);
@@ -43,19 +45,21 @@ export function fileDownloadRoute(db: Db, now: () => Date): RequestHandler {
         return;
       }
       const { file } = row;
-      res
-        .status(200)
-        .set({
-          'Content-Type': file.contentType,
-          'Content-Disposition': contentDisposition(file.name, file.contentType),
-          'Content-Length': String(file.bytes.length),
+      // The signed link is the reader's whole permission, so the bytes may come from the store itself.
+      await sendFile(
+        db,
+        req,
+        res,
+        { sha256: file.sha256, size: file.size, contentType: file.contentType, contentDisposition: contentDisposition(file.name, file.contentType) },
+        {
           'Cache-Control': 'private, max-age=300',
           // The URL is the credential: do not send it on; the bytes never run as a page of this server.
           'Referrer-Policy': 'no-referrer',
           'X-Content-Type-Options': 'nosniff',
           'Content-Security-Policy': "default-src 'none'; sandbox",
-        })
-        .send(file.bytes);
+        },
+        { redirect: true },
+      );
     } catch (err) {
       next(err);
     }

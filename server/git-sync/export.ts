@@ -11,6 +11,7 @@ import { stableJson } from '../content/block-keys.js';
 import { mergeContent } from '../content/merge.js';
 import type { RevisionContent } from '../content/revision-content.js';
 import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
+import { readBlobBytes } from '../blobs/blobs.js';
 import { changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
@@ -32,10 +33,11 @@ async function fileBytesOf(db: Db, spaceId: string, content: RevisionContent, cu
   const out = new Map<string, Uint8Array>([...fromRepository].map((id) => [id, merged!.imported.fileBytes.get(id)!]));
   if (ids.length === 0) return out;
   const rows = await db
-    .select({ fileId: contentFiles.fileId, bytes: contentFiles.bytes })
+    .select({ fileId: contentFiles.fileId, sha256: contentFiles.sha256 })
     .from(contentFiles)
     .where(and(eq(contentFiles.spaceId, spaceId), inArray(contentFiles.fileId, ids)));
-  for (const r of rows) out.set(r.fileId, new Uint8Array(r.bytes as Buffer));
+  // The Git library writes blobs from buffers: each file is read whole, one at a time.
+  for (const r of rows) out.set(r.fileId, new Uint8Array(await readBlobBytes(db, r.sha256)));
   return out;
 }
 

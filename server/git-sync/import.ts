@@ -7,6 +7,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Conflict as MergeConflict } from '../errors.js';
 import { createCtx, type Ctx } from '../context.js';
+import { putBlobBytes } from '../blobs/blobs.js';
 import { contentFiles, contentRevisions, spaces } from '../db/schema/index.js';
 import { mergeContent } from '../content/merge.js';
 import { emptyContent, type RevisionContent } from '../content/revision-content.js';
@@ -183,19 +184,23 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   return outcome;
 }
 
-/** The bytes of the files the content lists: new ones inserted, changed ones (same id, other bytes) replaced. */
+/**
+ * The bytes of the files the content lists, stored as blobs (server/blobs/; bytes already stored under
+ * their sha256 are not written again): new files inserted, changed ones (same id, other bytes) pointed at
+ * their new blob. In the job's transaction, so a failed import leaves no file rows behind.
+ */
 export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
   const now = tx.now();
   for (const file of planned.content.files) {
     const bytes = planned.imported.fileBytes.get(file.id);
     if (!bytes) continue;
-    const buffer = Buffer.from(bytes);
+    const blob = await putBlobBytes(tx.db, bytes, now);
     await tx.db
       .insert(contentFiles)
-      .values({ spaceId, fileId: file.id, name: file.name, contentType: file.contentType, size: buffer.length, bytes: buffer, createdAt: now })
+      .values({ spaceId, fileId: file.id, name: file.name, contentType: file.contentType, size: blob.size, sha256: blob.sha256, createdAt: now })
       .onConflictDoUpdate({
         target: [contentFiles.spaceId, contentFiles.fileId],
-        set: { name: file.name, contentType: file.contentType, size: buffer.length, bytes: buffer },
+        set: { name: file.name, contentType: file.contentType, size: blob.size, sha256: blob.sha256 },
       });
   }
 }

@@ -3,8 +3,9 @@
 //                make an orchestrator restart healthy processes.
 //   GET /ready   readiness: the database answers and every migration of this build is applied, and the
 //                process is not shutting down. 503 (error body, Retry-After) otherwise, so a load balancer
-//                sends its traffic elsewhere.
+//                sends its traffic elsewhere. The file store (server/blobs/) must answer too.
 import { Router } from 'express';
+import { checkBlobStore } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
 import { databaseReady } from '../db/client.js';
 import { errorBody, RETRY_AFTER_SECONDS } from './errors.js';
@@ -38,7 +39,13 @@ export function healthRoutes(db: Db): Router {
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS)));
     const outcome = await Promise.race([databaseReady(db).then((ok) => (ok ? 'ready' : 'migrations')).catch(() => 'unreachable' as const), timeout]);
     clearTimeout(timer);
-    if (outcome === 'ready') return void res.json({ status: 'ready' });
+    if (outcome === 'ready') {
+      // Files are read and written on most pages: a store that does not answer makes the process not ready.
+      const store = await Promise.race([checkBlobStore(db).then(() => 'ready' as const).catch(() => 'unreachable' as const), new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      if (store === 'ready') return void res.json({ status: 'ready' });
+      return notReady(res, 'The file store is unavailable');
+    }
     if (outcome === 'migrations') return notReady(res, 'The database schema is older than this server: migrations are pending');
     notReady(res, 'The database is unavailable');
   });

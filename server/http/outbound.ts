@@ -113,12 +113,33 @@ function rootCause(err: unknown): unknown {
   return current;
 }
 
-/** One HTTP call within `limits`; any status is an answer. Throws OutboundTimeout, PrivateAddressRefused or OutboundFailed. */
-export async function outboundRequest(url: string, limits: OutboundLimits, init: OutboundInit): Promise<OutboundResponse> {
+/** An answer whose body is read as it comes (outboundStream): never more than `maxBytes` of it. */
+export interface OutboundStreamResponse {
+  status: number;
+  headers: Headers;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** The error an outbound failure is reported as: the deadline, a refused address, or why it failed. */
+function outboundError(url: string, limits: OutboundLimits, signal: AbortSignal, err: unknown): Error {
+  if (err instanceof OutboundFailed) return err;
+  if (signal.aborted) return new OutboundTimeout(`${url} did not answer within ${limits.timeoutMs} ms`);
+  const cause = rootCause(err);
+  if (cause instanceof PrivateAddressRefused) return new PrivateAddressRefused(`${url} was not fetched: ${cause.message}`);
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new OutboundFailed(`${url} could not be fetched: ${reason}`);
+}
+
+/**
+ * One HTTP call within `limits` whose body is handed over as it arrives (a large file streamed to disk):
+ * the deadline covers the whole body, and reading past `maxBytes` throws OutboundTooLarge.
+ */
+export async function outboundStream(url: string, limits: OutboundLimits, init: OutboundInit): Promise<OutboundStreamResponse> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const tooLarge = () => new OutboundTooLarge(`${url} is larger than ${limits.maxBytes} bytes`);
+  let res: Awaited<ReturnType<typeof undiciFetch>>;
   try {
-    const res = await undiciFetch(url, {
+    res = await undiciFetch(url, {
       method: init.method ?? 'GET',
       headers: init.headers,
       body: init.body,
@@ -126,29 +147,37 @@ export async function outboundRequest(url: string, limits: OutboundLimits, init:
       signal,
       dispatcher: dispatcherFor(init.origin),
     });
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > limits.maxBytes) {
-      await res.body?.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    const chunks: Uint8Array[] = [];
+  } catch (err) {
+    throw outboundError(url, limits, signal, err);
+  }
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > limits.maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  async function* body(): AsyncGenerator<Uint8Array> {
     let size = 0;
-    if (res.body) {
+    try {
+      if (!res.body) return;
       for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
         if (size > limits.maxBytes) throw tooLarge();
-        chunks.push(chunk);
+        yield chunk;
       }
+    } catch (err) {
+      await res.body?.cancel().catch(() => undefined);
+      throw outboundError(url, limits, signal, err);
     }
-    return { status: res.status, headers: res.headers as unknown as Headers, body: Buffer.concat(chunks) };
-  } catch (err) {
-    if (err instanceof OutboundFailed) throw err;
-    if (signal.aborted) throw new OutboundTimeout(`${url} did not answer within ${limits.timeoutMs} ms`);
-    const cause = rootCause(err);
-    if (cause instanceof PrivateAddressRefused) throw new PrivateAddressRefused(`${url} was not fetched: ${cause.message}`);
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new OutboundFailed(`${url} could not be fetched: ${reason}`);
   }
+  return { status: res.status, headers: res.headers as unknown as Headers, body: body() };
+}
+
+/** One HTTP call within `limits`; any status is an answer. Throws OutboundTimeout, PrivateAddressRefused or OutboundFailed. */
+export async function outboundRequest(url: string, limits: OutboundLimits, init: OutboundInit): Promise<OutboundResponse> {
+  const res = await outboundStream(url, limits, init);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of res.body) chunks.push(chunk);
+  return { status: res.status, headers: res.headers, body: Buffer.concat(chunks) };
 }
 
 /** The body of a 2xx answer as text; a non-2xx status is an OutboundFailed. */

@@ -7,6 +7,7 @@ import { runTranslationHandler, RUN_TRANSLATION } from '../translations/run.job.
 import { clusterConversations, CLUSTER_CONVERSATIONS } from '../conversations/cluster.job.js';
 import { indexSpaceSearch, INDEX_SPACE, sweepSearchIndexes, sweepSearchIndexesJob, SWEEP_SEARCH_INDEXES } from '../search/index.job.js';
 import { gitSyncHandler, GIT_SYNC } from '../git-sync/sync.job.js';
+import { collectBlobsHandler, collectBlobsJob, COLLECT_BLOBS } from '../blobs/collect.job.js';
 import type { EnqueueInput } from './queue.js';
 import type { JobHandlers } from './runner.js';
 
@@ -19,10 +20,11 @@ export const jobHandlers: JobHandlers = {
   [INDEX_SPACE]: indexSpaceSearch,
   [SWEEP_SEARCH_INDEXES]: sweepSearchIndexes,
   [GIT_SYNC]: gitSyncHandler(),
+  [COLLECT_BLOBS]: collectBlobsHandler,
 };
 
 /** The jobs each server start makes sure are pending; their uniqueKey makes that a no-op when they are. */
 export function startupJobs(now: Date): EnqueueInput[] {
-  // The sweep waits a minute: a starting server answers its first requests first.
-  return [purgeDeletedSpacesJob(now), sweepSearchIndexesJob(new Date(now.getTime() + 60_000))];
+  // The sweep and the blob collection wait a minute: a starting server answers its first requests first.
+  return [purgeDeletedSpacesJob(now), sweepSearchIndexesJob(new Date(now.getTime() + 60_000)), collectBlobsJob(new Date(now.getTime() + 60_000))];
 }

@@ -8,6 +8,7 @@ import { childrenOf } from '../content/document-walk.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { contentDisposition } from '../content/file-download.route.js';
+import { sendFile } from '../content/file-send.js';
 import { pageDocument } from '../content/page-content.js';
 import type { Db } from '../db/client.js';
 import { contentFiles } from '../db/schema/index.js';
@@ -53,20 +54,20 @@ export async function siteFileAnswer(db: Db, req: IncomingMessage, res: ServerRe
   const file = at.tree.refs.file(at.fileId);
   if (!file || !at.readable.some((p) => filesOfPage(at.tree, p.page).has(file.id))) return false;
   const [row] = await db
-    .select({ bytes: contentFiles.bytes, contentType: contentFiles.contentType, name: contentFiles.name })
+    .select({ sha256: contentFiles.sha256, size: contentFiles.size, contentType: contentFiles.contentType })
     .from(contentFiles)
     .where(and(eq(contentFiles.spaceId, at.spaceId), eq(contentFiles.fileId, file.id)));
   if (!row) return false;
   const open = at.site.visibility === 'public' || at.site.visibility === 'unlisted';
-  res.statusCode = 200;
-  res.setHeader('Content-Type', row.contentType);
-  res.setHeader('Content-Disposition', contentDisposition(file.name, row.contentType));
-  res.setHeader('Content-Length', String(row.bytes.length));
-  // A file id's bytes never change: a public site's file may be kept; another site's only by its reader.
-  res.setHeader('Cache-Control', open ? 'public, max-age=86400' : 'private, max-age=300');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-  if (!open) res.setHeader('X-Robots-Tag', 'noindex');
-  res.end(req.method === 'HEAD' ? undefined : row.bytes);
+  const headers: Record<string, string> = {
+    // A file id's bytes never change: a public site's file may be kept; another site's only by its reader.
+    'Cache-Control': open ? 'public, max-age=86400' : 'private, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  };
+  if (!open) headers['X-Robots-Tag'] = 'noindex';
+  // Streamed from the file store with Range and ETag, never redirected to it: the site's URL is stable and
+  // cacheable (a presigned one expires), and a restricted site's bytes must not leave past its reader's access.
+  await sendFile(db, req, res, { sha256: row.sha256, size: row.size, contentType: row.contentType, contentDisposition: contentDisposition(file.name, row.contentType) }, headers);
   return true;
 }

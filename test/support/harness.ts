@@ -5,6 +5,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app.js';
+import { useFileStoreFromEnvironment } from './file-store.js';
 import { addMember, createOrganization, createUser, issueToken } from '../../server/auth/bootstrap.js';
 import type { Role } from '../../server/auth/roles.js';
 import { createCtx, type Ctx } from '../../server/context.js';
@@ -118,6 +119,7 @@ export class Harness {
 /** Registers the hooks of a test file and returns its harness (usable inside tests). */
 export function useHarness(): { readonly current: Harness } {
   const holder: { current: Harness } = { current: undefined as unknown as Harness };
+  useFileStoreFromEnvironment();
   beforeAll(async () => {
     const { database, dispose } = await openDatabase();
     holder.current = new Harness(database.db, dispose);

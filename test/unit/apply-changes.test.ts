@@ -192,8 +192,8 @@ describe('revert_page', () => {
 describe('insert_files', () => {
   it('stores each file with its bytes, type and dimensions, and lets documents of the batch name it by ref', async () => {
     const files = new Map([
-      ['1/0', { bytes: Buffer.from('png!'), contentType: undefined, dimensions: { width: 2, height: 3 } }],
-      ['1/1', { bytes: Buffer.from('hello'), contentType: 'text/x-custom' }],
+      ['1/0', { sha256: 'png!-sha', size: 4, contentType: undefined, dimensions: { width: 2, height: 3 } }],
+      ['1/1', { sha256: 'hello-sha', size: 5, contentType: 'text/x-custom' }],
     ]);
     const image = { object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' } } }] };
     const link = { object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'intro' } }, nodes: [{ object: 'text', leaves: [{ text: 'see' }] }] }] };
@@ -211,7 +211,7 @@ describe('insert_files', () => {
       { id: 'fil_', name: 'notes.bin', contentType: 'text/x-custom', size: 5 },
     ]);
     expect(next.files).toEqual(insertedFiles);
-    expect(fileBytes.map((f) => f.bytes.toString())).toEqual(['png!', 'hello']);
+    expect(fileBytes.map((f) => f.sha256)).toEqual(['png!-sha', 'hello-sha']);
     const [imageBlock, linkBlock] = pageDocument(next.pages[0]).nodes as unknown as { nodes: { data: { ref: unknown } }[] }[];
     expect(imageBlock.nodes[0].data.ref).toEqual({ kind: 'file', file: insertedFiles[0].id });
     expect(linkBlock.nodes[0].data.ref).toEqual({ kind: 'page', page: next.pages[0].id });
@@ -219,8 +219,8 @@ describe('insert_files', () => {
 
   it('refuses a file ref used twice in the batch', async () => {
     const files = new Map([
-      ['0/0', { bytes: Buffer.from('a') }],
-      ['0/1', { bytes: Buffer.from('b') }],
+      ['0/0', { sha256: 'a-sha', size: 1 }],
+      ['0/1', { sha256: 'b-sha', size: 1 }],
     ]);
     await expect(
       apply(content(), [{ operation: 'insert_files', files: [{ name: 'a', ref: 'r', url: 'https://x.example/a' }, { name: 'b', ref: 'r', url: 'https://x.example/b' }] }] as Changes, {}, files),
@@ -286,8 +286,8 @@ describe('apply-changes edges', () => {
     const { results } = await apply(content(), [{ operation: 'insert_page', document: { markdown: '' } }] as Changes);
     expect(results[0]).toStrictEqual({ object: 'created_page', page: results[0].page });
     const files = new Map([
-      ['0/0', { bytes: Buffer.from('a') }],
-      ['0/1', { bytes: Buffer.from('b') }],
+      ['0/0', { sha256: 'a-sha', size: 1 }],
+      ['0/1', { sha256: 'b-sha', size: 1 }],
     ]);
     const both = await apply(content(), [{ operation: 'insert_files', files: [{ name: 'a.txt', url: 'https://x.example/a' }, { name: 'b.txt', url: 'https://x.example/b' }] }] as Changes, {}, files);
     expect(both.insertedFiles.map((f) => [f.name, f.contentType])).toEqual([['a.txt', 'text/plain'], ['b.txt', 'text/plain']]);
@@ -303,7 +303,7 @@ describe('apply-changes edges', () => {
       { kind: 'file', file: 'fil_existing' },
       { kind: 'page', page: 'pag_existing' },
     ];
-    const files = new Map([['1/0', { bytes: Buffer.from('png') }]]);
+    const files = new Map([['1/0', { sha256: 'png-sha', size: 3 }]]);
     const { content: next, insertedFiles } = await apply(
       content(),
       [

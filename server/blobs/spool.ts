@@ -1,0 +1,56 @@
+// A stream of unknown length (an upload, a fetched URL) written to a temporary file while its sha256 is
+// computed: the blob's name is known only at the end, and S3 wants the length before the first byte. So
+// memory holds one chunk at a time (and the first MiB, for an image's dimensions), never the file.
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+
+/** How much of the start of a file is kept in memory (image headers, for their dimensions). */
+export const HEAD_BYTES = 1024 * 1024;
+
+export interface Spooled {
+  path: string;
+  size: number;
+  sha256: string;
+  /** The first bytes (at most HEAD_BYTES). */
+  head: Buffer;
+  /** Deletes the temporary file (when the backend did not take it). */
+  discard(): Promise<void>;
+}
+
+/** The stream was longer than the cap: nothing is kept. */
+export class SpoolTooLarge extends Error {}
+
+/** Writes `source` to a new file under `dir`; SpoolTooLarge past `maxBytes`. */
+export async function spool(source: AsyncIterable<Uint8Array>, dir: string, maxBytes: number): Promise<Spooled> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
+  const out = createWriteStream(file);
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new SpoolTooLarge(`larger than ${maxBytes} bytes`);
+      hash.update(chunk);
+      if (headBytes < HEAD_BYTES) {
+        const part = Buffer.from(chunk.subarray(0, HEAD_BYTES - headBytes));
+        head.push(part);
+        headBytes += part.length;
+      }
+      // Back-pressure: wait for the disk when its buffer is full.
+      if (!out.write(chunk)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+    }
+    out.end();
+    await finished(out);
+  } catch (err) {
+    out.destroy();
+    await rm(file, { force: true });
+    throw err;
+  }
+  return { path: file, size, sha256: hash.digest('hex'), head: Buffer.concat(head), discard: () => rm(file, { force: true }) };
+}
