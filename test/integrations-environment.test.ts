@@ -146,6 +146,13 @@ describe('the environment of a v2 script', () => {
     expect((await asIntegration(`/integrations/${other}/installations`)).status).toBe(404);
     expect((await asIntegration(`/orgs/${owner.organizationId}/spaces`)).status).toBe(403);
     expect((await request(h.current.app).get(`/v1/integrations/${name}`).set('authorization', 'Bearer dwint_forged')).status).toBe(401);
+    // It configures its installation, but does not choose what the installation covers.
+    const patch = (body: object) => request(h.current.app).patch(`/v1/integrations/${name}/installations/${installationId}`).set('authorization', `Bearer ${token}`).send(body);
+    const widened = await patch({ site_selection: 'all' });
+    expect(widened.status).toBe(403);
+    expect(widened.body.error.message).toContain('body.site_selection');
+    expect((await patch({ externalIds: ['ext-1'] })).status).toBe(200);
+    expect((await owner.api.get(`/integrations/${name}/installations/${installationId}`)).body).toMatchObject({ externalIds: ['ext-1'], site_selection: 'selected' });
   });
 
   it("the fetch event a public endpoint's request makes validates against GitBook's FetchEvent", () => {

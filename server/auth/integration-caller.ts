@@ -29,9 +29,15 @@ export const INTEGRATION_TOKEN_OPERATIONS: ReadonlySet<OperationId> = new Set<Op
   'getIntegrationEvent',
 ]);
 
-/** The access decision for an integration's request to `operationId`. */
-export function checkIntegrationTokenAccess(integration: IntegrationCaller, operationId: string, params: Record<string, string>): AccessDecision {
+/** The access decision for an integration's request to `operationId` with `body`. */
+export function checkIntegrationTokenAccess(integration: IntegrationCaller, operationId: string, params: Record<string, string>, body: unknown): AccessDecision {
   if (!INTEGRATION_TOKEN_OPERATIONS.has(operationId as OperationId)) throw new Forbidden(`An integration token cannot call ${operationId}`);
   if (params.integrationName !== integration.name) throw new NotFound(`Integration ${params.integrationName} not found`);
+  // Which spaces and sites an installation covers is its organization's choice, not the integration's.
+  if (operationId === 'updateIntegrationInstallation' && body && typeof body === 'object') {
+    for (const field of ['space_selection', 'site_selection']) {
+      if (field in body) throw new Forbidden(`body.${field}: an integration token cannot change which spaces and sites its installation covers`);
+    }
+  }
   return { grant: undefined };
 }

@@ -162,7 +162,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
       : integration
-        ? checkIntegrationTokenAccess(integration, found.operationId, input.params)
+        ? checkIntegrationTokenAccess(integration, found.operationId, input.params, input.body)
         : site
         ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params)
         : await checkAccess(ctx, op.access, input.params, operation.accessOptions);
