@@ -34,7 +34,14 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // `.ci/run` runs the suite twice, on PGlite then on PostgreSQL; the second pass (STORAGE_PASS=again)
     // leaves out the files whose outcome does not depend on the database, which the first pass has run.
-    exclude: [...configDefaults.exclude, ...(process.env.STORAGE_PASS === 'again' ? storageIndependentTests : [])],
+    // The floor pass (STORAGE_PASS=floor: the oldest Node line, on PGlite) leaves out the example-handler test:
+    // it runs other files of the suite again with one handler swapped, files the floor pass runs itself, so it
+    // proves nothing more on an older Node and would double the pass's longest file.
+    exclude: [
+      ...configDefaults.exclude,
+      ...(process.env.STORAGE_PASS === 'again' ? storageIndependentTests : []),
+      ...(process.env.STORAGE_PASS === 'floor' ? ['test/example-handlers.test.ts'] : []),
+    ],
     // The JSON report is what CI counts (`.ci/run` prints its totals); VITEST_JSON moves it (two runs side by side).
     reporters: ['default', ['json', { outputFile: process.env.VITEST_JSON ?? 'test-results/vitest.json' }]],
     globalSetup: ['test/support/global-setup.ts'],
