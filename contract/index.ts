@@ -12,6 +12,7 @@ import { embedOperations } from './embeds.js';
 import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
+import { integrationTaskOperations } from './integration-tasks.js';
 import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
 import { organizationOperations } from './organizations.js';
@@ -56,6 +57,7 @@ export const areaOperations = {
   siteRedirects: siteRedirectOperations,
   urls: urlOperations,
   integrations: integrationOperations,
+  integrationTasks: integrationTaskOperations,
   openapi: openAPISpecOperations,
   translations: translationOperations,
   sso: ssoOperations,

@@ -384,6 +384,8 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   updateIntegrationSiteInstallation(input: Input<'updateIntegrationSiteInstallation', Grants['caller']>, ctx: Ctx): Promise<Reply<'updateIntegrationSiteInstallation', 200> | Reply<'updateIntegrationSiteInstallation', 400> | Reply<'updateIntegrationSiteInstallation', 401> | Reply<'updateIntegrationSiteInstallation', 403> | Reply<'updateIntegrationSiteInstallation', 404> | Reply<'updateIntegrationSiteInstallation', 413> | Reply<'updateIntegrationSiteInstallation', 415> | Reply<'updateIntegrationSiteInstallation', 429> | Reply<'updateIntegrationSiteInstallation', 500> | Reply<'updateIntegrationSiteInstallation', 503>>;
   /** DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId} — Uninstall an integration from a docs site */
   uninstallIntegrationFromSite(input: Input<'uninstallIntegrationFromSite', Grants['caller']>, ctx: Ctx): Promise<Reply<'uninstallIntegrationFromSite', 204> | Reply<'uninstallIntegrationFromSite', 400> | Reply<'uninstallIntegrationFromSite', 401> | Reply<'uninstallIntegrationFromSite', 403> | Reply<'uninstallIntegrationFromSite', 429> | Reply<'uninstallIntegrationFromSite', 500> | Reply<'uninstallIntegrationFromSite', 503>>;
+  /** POST /integrations/{integrationName}/tasks — Queue an integration task */
+  queueIntegrationTask(input: Input<'queueIntegrationTask', Grants['caller']>, ctx: Ctx): Promise<Reply<'queueIntegrationTask', 204> | Reply<'queueIntegrationTask', 400> | Reply<'queueIntegrationTask', 401> | Reply<'queueIntegrationTask', 403> | Reply<'queueIntegrationTask', 404> | Reply<'queueIntegrationTask', 413> | Reply<'queueIntegrationTask', 415> | Reply<'queueIntegrationTask', 429> | Reply<'queueIntegrationTask', 500> | Reply<'queueIntegrationTask', 503>>;
   /** GET /orgs/{organizationId}/openapi — List the OpenAPI specifications of an organization */
   listOpenAPISpecs(input: Input<'listOpenAPISpecs', Grants['organization']>, ctx: Ctx): Promise<Reply<'listOpenAPISpecs', 200> | Reply<'listOpenAPISpecs', 400> | Reply<'listOpenAPISpecs', 401> | Reply<'listOpenAPISpecs', 403> | Reply<'listOpenAPISpecs', 404> | Reply<'listOpenAPISpecs', 429> | Reply<'listOpenAPISpecs', 500> | Reply<'listOpenAPISpecs', 503>>;
   /** POST /orgs/{organizationId}/openapi — Create an OpenAPI specification */
@@ -681,6 +683,7 @@ export const routes = [
   { operationId: 'getIntegrationSiteInstallation', method: 'get', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
   { operationId: 'updateIntegrationSiteInstallation', method: 'patch', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
   { operationId: 'uninstallIntegrationFromSite', method: 'delete', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
+  { operationId: 'queueIntegrationTask', method: 'post', path: '/integrations/:integrationName/tasks' },
   { operationId: 'listOpenAPISpecs', method: 'get', path: '/orgs/:organizationId/openapi' },
   { operationId: 'createOpenAPISpec', method: 'post', path: '/orgs/:organizationId/openapi' },
   { operationId: 'getOpenAPISpecBySlug', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug' },

@@ -2596,6 +2596,26 @@ export interface paths {
         patch: operations["updateIntegrationSiteInstallation"];
         trace?: never;
     };
+    "/integrations/{integrationName}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue an integration task
+         * @description Queues a `task` event for the integration's script, delivered by the background runner once `schedule` seconds have passed, like any event: listed in the integration's events, at most 3 attempts, each logged in its trace. Called by the integration itself (`context.integration.queueTask`): with a token of one of its installations (the task is then delivered with that installation's environment and token, so it can queue the next one), or by an admin of the organization owning the integration (403 for others). An unknown integration, or one the caller cannot see or another integration's token, is not found. A payload over 64 KiB is refused (400 naming `body.task`), and so is a task beyond 1000 of the integration waiting to run (429). Open to any authenticated caller. Budget: at most 6 SQL statements per request.
+         */
+        post: operations["queueIntegrationTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/openapi": {
         parameters: {
             query?: never;
@@ -8265,6 +8285,14 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             expiresAt: string;
+        };
+        QueueIntegrationTask: {
+            /** @description Payload for the integration task, given back as `task` of the `task` event (at most 64 KiB of JSON). */
+            task: {
+                [key: string]: unknown;
+            };
+            /** @description Number of seconds to wait before executing the task, defaults to 0. */
+            schedule?: number;
         };
         /**
          * @description A group of members of an organization, given access to content together.
@@ -24107,6 +24135,57 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["IntegrationSiteInstallation"];
                 };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    queueIntegrationTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "task": {
+                 *         "type": "import:spaces",
+                 *         "payload": {
+                 *           "page": 2
+                 *         }
+                 *       },
+                 *       "schedule": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["QueueIntegrationTask"];
+            };
+        };
+        responses: {
+            /** @description Integration task created successfully. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];

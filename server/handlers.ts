@@ -15,6 +15,7 @@ import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
 import { gitSyncHandlers } from './git-sync/git-sync.handlers.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
+import { integrationTaskHandlers } from './integrations/tasks.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
 import { revisionHandlers } from './revisions/revisions.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
@@ -52,6 +53,7 @@ const implemented = {
   ...commentHandlers,
   ...searchHandlers,
   ...integrationHandlers,
+  ...integrationTaskHandlers,
   ...ssoHandlers,
   ...openAPIHandlers,
   ...translationHandlers,

@@ -46,7 +46,8 @@ export function errorReply(logger: Logger, err: unknown, reqId: string | undefin
   const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
   if (!known) logger.error({ err: loggableError(err), reqId }, 'unexpected error');
   const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
-  return { status, body: errorBody(status, message) };
+  const headers = err instanceof ApiError ? err.headers : undefined;
+  return { status, body: errorBody(status, message), ...(headers && { headers }) };
 }
 
 /** The Express error middleware of the routes outside /v1 (server/http/operations.ts answers its own). */

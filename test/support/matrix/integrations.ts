@@ -77,6 +77,7 @@ export const integrationFixtures: MatrixFixtures = {
     installIntegrationOnSite: async (world) => ({ siteId: await siteFixtures.params!.siteId(world, {}) }),
     updateIntegrationSpaceInstallation: () => ({ externalIds: ['matrix'] }),
     updateIntegrationSiteInstallation: () => ({ externalIds: ['matrix'] }),
+    queueIntegrationTask: () => ({ task: { type: 'matrix' } }),
   },
   expected: {
     publishIntegration: targetAdmins,
@@ -93,6 +94,7 @@ export const integrationFixtures: MatrixFixtures = {
     updateIntegrationInstallation: installationAdmins,
     uninstallIntegration: installationRemovers,
     createIntegrationInstallationToken: ownerAdmins,
+    queueIntegrationTask: ownerAdmins,
     listIntegrationInstallationSpaces: installationAdmins,
     installIntegrationOnSpace: installationAdmins,
     getIntegrationSpaceInstallation: installationAdmins,
