@@ -623,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Move a space
-         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 7 SQL statements per request.
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). An `in-collection` space moved to the top level becomes `private`, and the integrations installed on it receive `space_visibility_updated`. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         post: operations["moveSpace"];
         delete?: never;
