@@ -7273,7 +7273,8 @@ export interface components {
          *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
          *         "app": "https://app.docs.example.com/integrations/acme-analytics",
          *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
          *       },
          *       "permissions": {
          *         "admin": true
@@ -7322,6 +7323,11 @@ export interface components {
                  * @description Where the integration receives requests and events.
                  */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the integration serves its rendered content (the webframes of its blocks). Equals `publicEndpoint`: this server has no separate content origin; a published page frames it sandboxed, in an origin of its own.
+                 */
+                publicContentEndpoint: string;
             };
             permissions: {
                 /** @description Whether the caller may publish or unpublish it. */
@@ -22306,7 +22312,8 @@ export interface operations {
                      *             "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *             "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *             "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *           },
                      *           "permissions": {
                      *             "admin": true
@@ -22476,7 +22483,8 @@ export interface operations {
                      *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *         "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *       },
                      *       "permissions": {
                      *         "admin": true
@@ -22717,7 +22725,8 @@ export interface operations {
                      *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *         "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *       },
                      *       "permissions": {
                      *         "admin": true
