@@ -13,6 +13,7 @@ import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { integrationTaskOperations } from './integration-tasks.js';
+import { integrationUiOperations } from './integration-ui.js';
 import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
 import { organizationOperations } from './organizations.js';
@@ -58,6 +59,7 @@ export const areaOperations = {
   urls: urlOperations,
   integrations: integrationOperations,
   integrationTasks: integrationTaskOperations,
+  integrationUi: integrationUiOperations,
   openapi: openAPISpecOperations,
   translations: translationOperations,
   sso: ssoOperations,

@@ -386,6 +386,8 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   uninstallIntegrationFromSite(input: Input<'uninstallIntegrationFromSite', Grants['caller']>, ctx: Ctx): Promise<Reply<'uninstallIntegrationFromSite', 204> | Reply<'uninstallIntegrationFromSite', 400> | Reply<'uninstallIntegrationFromSite', 401> | Reply<'uninstallIntegrationFromSite', 403> | Reply<'uninstallIntegrationFromSite', 429> | Reply<'uninstallIntegrationFromSite', 500> | Reply<'uninstallIntegrationFromSite', 503>>;
   /** POST /integrations/{integrationName}/tasks — Queue an integration task */
   queueIntegrationTask(input: Input<'queueIntegrationTask', Grants['caller']>, ctx: Ctx): Promise<Reply<'queueIntegrationTask', 204> | Reply<'queueIntegrationTask', 400> | Reply<'queueIntegrationTask', 401> | Reply<'queueIntegrationTask', 403> | Reply<'queueIntegrationTask', 404> | Reply<'queueIntegrationTask', 413> | Reply<'queueIntegrationTask', 415> | Reply<'queueIntegrationTask', 429> | Reply<'queueIntegrationTask', 500> | Reply<'queueIntegrationTask', 503>>;
+  /** POST /integrations/{integrationName}/render — Render an integration UI with POST method */
+  renderIntegrationUIWithPost(input: Input<'renderIntegrationUIWithPost', Grants['caller']>, ctx: Ctx): Promise<Reply<'renderIntegrationUIWithPost', 200> | Reply<'renderIntegrationUIWithPost', 400> | Reply<'renderIntegrationUIWithPost', 401> | Reply<'renderIntegrationUIWithPost', 403> | Reply<'renderIntegrationUIWithPost', 404> | Reply<'renderIntegrationUIWithPost', 413> | Reply<'renderIntegrationUIWithPost', 415> | Reply<'renderIntegrationUIWithPost', 429> | Reply<'renderIntegrationUIWithPost', 500> | Reply<'renderIntegrationUIWithPost', 503>>;
   /** GET /orgs/{organizationId}/openapi — List the OpenAPI specifications of an organization */
   listOpenAPISpecs(input: Input<'listOpenAPISpecs', Grants['organization']>, ctx: Ctx): Promise<Reply<'listOpenAPISpecs', 200> | Reply<'listOpenAPISpecs', 400> | Reply<'listOpenAPISpecs', 401> | Reply<'listOpenAPISpecs', 403> | Reply<'listOpenAPISpecs', 404> | Reply<'listOpenAPISpecs', 429> | Reply<'listOpenAPISpecs', 500> | Reply<'listOpenAPISpecs', 503>>;
   /** POST /orgs/{organizationId}/openapi — Create an OpenAPI specification */
@@ -684,6 +686,7 @@ export const routes = [
   { operationId: 'updateIntegrationSiteInstallation', method: 'patch', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
   { operationId: 'uninstallIntegrationFromSite', method: 'delete', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
   { operationId: 'queueIntegrationTask', method: 'post', path: '/integrations/:integrationName/tasks' },
+  { operationId: 'renderIntegrationUIWithPost', method: 'post', path: '/integrations/:integrationName/render' },
   { operationId: 'listOpenAPISpecs', method: 'get', path: '/orgs/:organizationId/openapi' },
   { operationId: 'createOpenAPISpec', method: 'post', path: '/orgs/:organizationId/openapi' },
   { operationId: 'getOpenAPISpecBySlug', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug' },

@@ -2616,6 +2616,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/{integrationName}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render an integration UI with POST method
+         * @description Runs the integration's component `componentId` (its script gets a `ui_render` event with `props`, `state`, `context` and `action`, and the environment of the installation concerned) and answers its ContentKit output, with the `Cache-Control` the component asked for. The installation is the integration's on the space of a `document` or `configuration_space` context, on the site of a `configuration_site` one, in the organization of a `configuration_account` one: a document needs the `read` role on its space; a configuration screen the admin role in the organization (403 otherwise). An unknown integration, space, site or organization, or one the caller cannot see, or an integration not installed there, is not found. A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason; a script that fails or answers something else than a render output is a 503 naming the reason. Open to any authenticated caller. Budget: at most 10 SQL statements per request.
+         */
+        post: operations["renderIntegrationUIWithPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/openapi": {
         parameters: {
             query?: never;
@@ -8299,6 +8319,75 @@ export interface components {
             };
             /** @description Number of seconds to wait before executing the task, defaults to 0. */
             schedule?: number;
+        };
+        /** @description Where the component is rendered: in a document of a space (an `integration` block), or in the configuration of the installation in an organization, on a space or on a site. */
+        ContentKitContext: {
+            /** @enum {string} */
+            type: "document";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            spaceId: string;
+            editable: boolean;
+        } | {
+            /** @enum {string} */
+            type: "configuration_account";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            organizationId: string;
+        } | {
+            /** @enum {string} */
+            type: "configuration_space";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            spaceId: string;
+        } | {
+            /** @enum {string} */
+            type: "configuration_site";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            siteId: string;
+        };
+        RenderIntegrationUI: {
+            /** @description ID of the component to render in the integration. */
+            componentId: string;
+            /** @description Current properties of the UI. */
+            props: {
+                [key: string]: unknown;
+            };
+            /** @description Current local state of the UI. */
+            state?: {
+                [key: string]: unknown;
+            };
+            context: components["schemas"]["ContentKitContext"];
+            /** @description The action that makes the UI render again. */
+            action?: {
+                action: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Output of the integration when rendering a UI. */
+        ContentKitRenderOutput: {
+            /** @enum {string} */
+            type: "element";
+            /** @description The ContentKit tree (a `block`, `modal` or `configuration` root element). */
+            element: {
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            state: {
+                [key: string]: unknown;
+            };
+            props: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @enum {string} */
+            type: "complete";
+            returnValue?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description A group of members of an organization, given access to content together.
@@ -24195,6 +24284,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    renderIntegrationUIWithPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "componentId": "diagram",
+                 *       "props": {
+                 *         "content": "graph TD\n  A --> B"
+                 *       },
+                 *       "context": {
+                 *         "type": "document",
+                 *         "theme": "light",
+                 *         "spaceId": "sp_01JD3QF6V0K2N8W",
+                 *         "editable": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenderIntegrationUI"];
+            };
+        };
+        responses: {
+            /** @description ContentKit element to render. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description How long the output may be kept, as the component asked. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "element",
+                     *       "element": {
+                     *         "type": "block",
+                     *         "children": [
+                     *           {
+                     *             "type": "markdown",
+                     *             "content": "**A** leads to **B**"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "state": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       },
+                     *       "props": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContentKitRenderOutput"];
+                };
             };
             400: components["responses"]["BadRequestError"];
             401: components["responses"]["UnauthorizedError"];

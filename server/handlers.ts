@@ -16,6 +16,7 @@ import { notImplemented } from './http/not-implemented.js';
 import { gitSyncHandlers } from './git-sync/git-sync.handlers.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
 import { integrationTaskHandlers } from './integrations/tasks.handlers.js';
+import { integrationUiHandlers } from './integrations/ui-render.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
 import { revisionHandlers } from './revisions/revisions.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
@@ -54,6 +55,7 @@ const implemented = {
   ...searchHandlers,
   ...integrationHandlers,
   ...integrationTaskHandlers,
+  ...integrationUiHandlers,
   ...ssoHandlers,
   ...openAPIHandlers,
   ...translationHandlers,

@@ -141,6 +141,35 @@ describe('ContentKit blocks on published pages', () => {
     expect(res.text).toContain('Still here');
   });
 
+  it('renderIntegrationUIWithPost answers the component\'s output, GitBook\'s ContentKitRenderOutput, with its cache; and its refusals', async () => {
+    const spaceId = await newSpace(owner, 'Rendered');
+    const { name } = await installedOn(spaceId);
+    const context = { type: 'document', theme: 'light', spaceId, editable: true };
+    const res = await owner.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: { content: 'graph TD\n  P --> Q' }, context });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(gitbookSchemaErrors('ContentKitRenderOutput', res.body)).toEqual([]);
+    expect(res.body).toMatchObject({ type: 'element', state: { content: 'graph TD\n  P --> Q' }, props: { content: 'graph TD\n  P --> Q' } });
+    expect(res.body.element.type).toBe('block');
+    expect(res.headers['cache-control']).toContain('max-age=3600');
+
+    const reader = await h.current.newMember(owner.organizationId, 'read');
+    expect((await reader.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context })).status).toBe(200);
+    const unknown = await owner.api.post(`/integrations/${name}/render`, { componentId: 'nothing', props: {}, context });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('Component nothing not found');
+    // A configuration screen needs the organization's admins; the component refuses a context it does not render in (503, with why).
+    const account = { type: 'configuration_account', theme: 'light', organizationId: owner.organizationId };
+    expect((await reader.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context: account })).status).toBe(403);
+    const refused = await owner.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context: account });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.message).toContain('answered 500');
+    const elsewhere = await newSpace(owner, 'Not installed');
+    const missing = await owner.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context: { ...context, spaceId: elsewhere } });
+    expect(missing.status).toBe(404);
+    const stranger = await h.current.newAdmin();
+    expect((await stranger.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context })).status).toBe(404);
+  });
+
   it('the ui_render event it is sent is GitBook\'s UIRenderEvent', () => {
     const event = uiRenderEvent('ins_1', { componentId: 'diagram', props: { content: 'graph TD' }, context: { type: 'document', spaceId: 'sp_1', editable: false, theme: 'light' }, userId: 'usr_1' });
     expect(gitbookSchemaErrors('UIRenderEvent', event)).toEqual([]);

@@ -25,7 +25,11 @@ export interface UiRenderInput {
 }
 
 export type UiRenderResult =
-  | { ok: true; output: { type: 'element'; element: unknown; state: Record<string, unknown>; props: Record<string, unknown> } | { type: 'complete'; returnValue?: unknown }; cacheControl?: string }
+  | {
+      ok: true;
+      output: { type: 'element'; element: { type: string } & Record<string, unknown>; state: Record<string, unknown>; props: Record<string, unknown> } | { type: 'complete'; returnValue?: Record<string, unknown> };
+      cacheControl?: string;
+    }
   | { ok: false; status: number; reason: string };
 
 /** The UIRenderEvent of `input` for the installation of `target`. */
@@ -73,12 +77,12 @@ export async function renderComponent(db: Db, name: string, target: ScriptTarget
     return { ok: false, status: 502, reason: 'The integration\'s script did not answer JSON' };
   }
   const cacheControl = answer.headers.find(([key]) => key.toLowerCase() === 'cache-control')?.[1];
-  if (isObject(output) && output.type === 'complete') return { ok: true, output: { type: 'complete', ...(output.returnValue !== undefined && { returnValue: output.returnValue }) }, ...(cacheControl && { cacheControl }) };
+  if (isObject(output) && output.type === 'complete') return { ok: true, output: { type: 'complete', ...(isObject(output.returnValue) && { returnValue: output.returnValue }) }, ...(cacheControl && { cacheControl }) };
   // `type` may be left out by older runtimes: an answer with an element is one.
-  if (isObject(output) && isObject(output.element) && (output.type === undefined || output.type === 'element')) {
+  if (isObject(output) && isObject(output.element) && typeof output.element.type === 'string' && (output.type === undefined || output.type === 'element')) {
     return {
       ok: true,
-      output: { type: 'element', element: output.element, state: isObject(output.state) ? output.state : {}, props: isObject(output.props) ? output.props : {} },
+      output: { type: 'element', element: output.element as { type: string } & Record<string, unknown>, state: isObject(output.state) ? output.state : {}, props: isObject(output.props) ? output.props : {} },
       ...(cacheControl && { cacheControl }),
     };
   }

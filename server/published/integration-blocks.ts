@@ -6,10 +6,10 @@
 // whose integration is not installed on the space shows nothing; one that fails to render says so.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
-import { runSql, sqlText } from '../db/sql-text.js';
 import type { Block, Document } from '../content/markdown-document.js';
 import { contentKitHtml } from '../integrations/contentkit-html.js';
 import { renderComponent } from '../integrations/ui-render.js';
+import { installationOnSpace } from '../integrations/ui-render.store.js';
 import { WEBFRAME_HOST_PATH } from '../integrations/webframe-host.js';
 import type { SiteScript } from '../sites/site-scripts.js';
 import type { Urls } from '../urls.js';
@@ -51,21 +51,9 @@ function markBlocks(document: Document): { marked: Document; blocks: Integration
   return { marked: { ...document, nodes: mark(document.nodes) }, blocks };
 }
 
-/** The installation of integration `name` covering space `spaceId` (on it, or on every space of its organization). */
-async function installationOn(db: Db, name: string, spaceId: string): Promise<string | undefined> {
-  const [row] = await runSql(
-    db,
-    sqlText`SELECT i.id FROM integration_installations i JOIN spaces sp ON sp.id = ${spaceId}::text
-      WHERE i.integration_name = ${name}::text AND i.status = 'active' AND i.organization_id = sp.organization_id
-        AND (i.space_selection = 'all' OR EXISTS (SELECT 1 FROM integration_space_installations x WHERE x.installation_id = i.id AND x.space_id = sp.id))
-      ORDER BY i.id LIMIT 1`,
-  );
-  return (row?.id as string | undefined) ?? undefined;
-}
-
 /** The HTML of one block: its component's tree, nothing when not installed, a note when it fails. */
 async function blockHtml(db: Db, spaceId: string, block: IntegrationBlock): Promise<{ html: string; frameOrigins: string[] }> {
-  const installationId = block.integration ? await installationOn(db, block.integration, spaceId) : undefined;
+  const installationId = block.integration ? await installationOnSpace(db, block.integration, spaceId) : undefined;
   if (!installationId) return { html: '', frameOrigins: [] };
   const rendered = await renderComponent(db, block.integration, { installationId, spaceId }, {
     componentId: block.block,

@@ -7,6 +7,10 @@ import addFormats from 'ajv-formats';
 
 const require = createRequire(import.meta.url);
 const gitbookSpec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'));
+// PlainObject lists its properties without `type: object`, so a string value of a PlainObject (`props: { content:
+// 'graph TD' }`) matches two branches of its `oneOf` (PlainObject and string) and nothing with a string would ever
+// validate; its intent is an object: said so here, the one change made to GitBook's schemas.
+gitbookSpec.components.schemas.PlainObject = { type: 'object', ...gitbookSpec.components.schemas.PlainObject };
 
 // `strict: false`: OpenAPI adds keywords (`example`, `deprecated`, …) that plain JSON Schema does not know.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
