@@ -13,6 +13,8 @@ import { embedOperations } from './embeds.js';
 import { revisionOperations } from './revisions.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
+import { integrationTaskOperations } from './integration-tasks.js';
+import { integrationUiOperations } from './integration-ui.js';
 import { memberOperations } from './members.js';
 import { openAPISpecOperations } from './openapi-specs.js';
 import { organizationOperations } from './organizations.js';
@@ -58,6 +60,8 @@ export const areaOperations = {
   urls: urlOperations,
   headlessReads: headlessReadOperations,
   integrations: integrationOperations,
+  integrationTasks: integrationTaskOperations,
+  integrationUi: integrationUiOperations,
   openapi: openAPISpecOperations,
   translations: translationOperations,
   sso: ssoOperations,

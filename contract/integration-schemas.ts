@@ -271,6 +271,7 @@ export const integrationExample = {
     app: `${ex.appUrl}/integrations/${exampleIntegrationName}`,
     assets: `${ex.baseUrl}/v1/integrations/${exampleIntegrationName}/assets`,
     publicEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/integration`,
+    publicContentEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/integration`,
   },
   permissions: { admin: true },
   contentSecurityPolicy: { 'script-src': "'self' https://cdn.acme.example.com" },
@@ -301,6 +302,11 @@ export const Integration = z
       app: z.url(),
       assets: z.url(),
       publicEndpoint: z.url().openapi({ description: 'Where the integration receives requests and events.' }),
+      publicContentEndpoint: z.url().openapi({
+        description:
+          'Where the integration serves its rendered content (the webframes of its blocks). Equals `publicEndpoint`: this ' +
+          'server has no separate content origin; a published page frames it sandboxed, in an origin of its own.',
+      }),
     }),
     permissions: z.object({ admin: z.boolean().openapi({ description: 'Whether the caller may publish or unpublish it.' }) }),
     contentSecurityPolicy: IntegrationContentSecurityPolicy.openapi(conditional('Content security policy sent as headers when the integration processes script-fetch and blocks-fetch events; absent when it was published without one.')).optional(),

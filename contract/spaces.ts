@@ -252,7 +252,8 @@ export const spaceOperations = operations({
     summary: 'Move a space',
     description:
       'Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a ' +
-      'sibling space. A `parent` that contradicts the position is a conflict (409).',
+      'sibling space. A `parent` that contradicts the position is a conflict (409). An `in-collection` space moved to ' +
+      'the top level becomes `private`, and the integrations installed on it receive `space_visibility_updated`.',
     params: SpaceIdParams,
     body: z
       .strictObject({
@@ -264,7 +265,7 @@ export const spaceOperations = operations({
     responses: { 200: spaceResponse('The moved space.') },
     errors: [403, 404, 409],
     access: access.space('admin'),
-    statements: 7,
+    statements: 8,
   },
   transferSpace: {
     method: 'post',

@@ -623,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Move a space
-         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 7 SQL statements per request.
+         * @description Moves a space into a collection (`parent`), to the top level (`parent: null`), and/or before or after a sibling space. A `parent` that contradicts the position is a conflict (409). An `in-collection` space moved to the top level becomes `private`, and the integrations installed on it receive `space_visibility_updated`. Requires the `admin` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
          */
         post: operations["moveSpace"];
         delete?: never;
@@ -2634,6 +2634,46 @@ export interface paths {
          * @description Changes the `configuration` (checked against the `site` configuration schema of the integration, 400 when it does not fit) and the `externalIds` of the installation on the docs site; a change of configuration emits `site_installation_setup` with the previous one. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         patch: operations["updateIntegrationSiteInstallation"];
+        trace?: never;
+    };
+    "/integrations/{integrationName}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue an integration task
+         * @description Queues a `task` event for the integration's script, delivered by the background runner once `schedule` seconds have passed, like any event: listed in the integration's events, at most 3 attempts, each logged in its trace. Called by the integration itself (`context.integration.queueTask`): with a token of one of its installations (the task is then delivered with that installation's environment and token, so it can queue the next one), or by an admin of the organization owning the integration (403 for others). An unknown integration, or one the caller cannot see or another integration's token, is not found. A payload over 64 KiB is refused (400 naming `body.task`), and so is a task beyond 1000 of the integration waiting to run (429). Open to any authenticated caller. Budget: at most 6 SQL statements per request.
+         */
+        post: operations["queueIntegrationTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{integrationName}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render an integration UI with POST method
+         * @description Runs the integration's component `componentId` (its script gets a `ui_render` event with `props`, `state`, `context` and `action`, and the environment of the installation concerned) and answers its ContentKit output, with the `Cache-Control` the component asked for. The installation is the integration's on the space of a `document` or `configuration_space` context, on the site of a `configuration_site` one, in the organization of a `configuration_account` one: a document needs the `read` role on its space; a configuration screen the admin role in the organization (403 otherwise). An unknown integration, space, site or organization, or one the caller cannot see, or an integration not installed there, is not found. A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason; a script that fails or answers something else than a render output is a 503 naming the reason. Open to any authenticated caller. Budget: at most 10 SQL statements per request.
+         */
+        post: operations["renderIntegrationUIWithPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/orgs/{organizationId}/openapi": {
@@ -9198,7 +9238,8 @@ export interface components {
          *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
          *         "app": "https://app.docs.example.com/integrations/acme-analytics",
          *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
          *       },
          *       "permissions": {
          *         "admin": true
@@ -9247,6 +9288,11 @@ export interface components {
                  * @description Where the integration receives requests and events.
                  */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the integration serves its rendered content (the webframes of its blocks). Equals `publicEndpoint`: this server has no separate content origin; a published page frames it sandboxed, in an origin of its own.
+                 */
+                publicContentEndpoint: string;
             };
             permissions: {
                 /** @description Whether the caller may publish or unpublish it. */
@@ -10279,6 +10325,83 @@ export interface components {
              * @example 2026-03-14T09:26:53.000Z
              */
             expiresAt: string;
+        };
+        QueueIntegrationTask: {
+            /** @description Payload for the integration task, given back as `task` of the `task` event (at most 64 KiB of JSON). */
+            task: {
+                [key: string]: unknown;
+            };
+            /** @description Number of seconds to wait before executing the task, defaults to 0. */
+            schedule?: number;
+        };
+        /** @description Where the component is rendered: in a document of a space (an `integration` block), or in the configuration of the installation in an organization, on a space or on a site. */
+        ContentKitContext: {
+            /** @enum {string} */
+            type: "document";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            spaceId: string;
+            editable: boolean;
+        } | {
+            /** @enum {string} */
+            type: "configuration_account";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            organizationId: string;
+        } | {
+            /** @enum {string} */
+            type: "configuration_space";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            spaceId: string;
+        } | {
+            /** @enum {string} */
+            type: "configuration_site";
+            /** @enum {string} */
+            theme: "dark" | "light";
+            siteId: string;
+        };
+        RenderIntegrationUI: {
+            /** @description ID of the component to render in the integration. */
+            componentId: string;
+            /** @description Current properties of the UI. */
+            props: {
+                [key: string]: unknown;
+            };
+            /** @description Current local state of the UI. */
+            state?: {
+                [key: string]: unknown;
+            };
+            context: components["schemas"]["ContentKitContext"];
+            /** @description The action that makes the UI render again. */
+            action?: {
+                action: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Output of the integration when rendering a UI. */
+        ContentKitRenderOutput: {
+            /** @enum {string} */
+            type: "element";
+            /** @description The ContentKit tree (a `block`, `modal` or `configuration` root element). */
+            element: {
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            state: {
+                [key: string]: unknown;
+            };
+            props: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @enum {string} */
+            type: "complete";
+            returnValue?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description A group of members of an organization, given access to content together.
@@ -25376,7 +25499,8 @@ export interface operations {
                      *             "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *             "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *             "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *           },
                      *           "permissions": {
                      *             "admin": true
@@ -25551,7 +25675,8 @@ export interface operations {
                      *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *         "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *       },
                      *       "permissions": {
                      *         "admin": true
@@ -25797,7 +25922,8 @@ export interface operations {
                      *         "icon": "https://api.docs.example.com/v1/integrations/acme-analytics/assets/icon.png",
                      *         "app": "https://app.docs.example.com/integrations/acme-analytics",
                      *         "assets": "https://api.docs.example.com/v1/integrations/acme-analytics/assets",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/integration"
                      *       },
                      *       "permissions": {
                      *         "admin": true
@@ -27214,6 +27340,135 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["IntegrationSiteInstallation"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    queueIntegrationTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "task": {
+                 *         "type": "import:spaces",
+                 *         "payload": {
+                 *           "page": 2
+                 *         }
+                 *       },
+                 *       "schedule": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["QueueIntegrationTask"];
+            };
+        };
+        responses: {
+            /** @description Integration task created successfully. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    renderIntegrationUIWithPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "componentId": "diagram",
+                 *       "props": {
+                 *         "content": "graph TD\n  A --> B"
+                 *       },
+                 *       "context": {
+                 *         "type": "document",
+                 *         "theme": "light",
+                 *         "spaceId": "sp_01JD3QF6V0K2N8W",
+                 *         "editable": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenderIntegrationUI"];
+            };
+        };
+        responses: {
+            /** @description ContentKit element to render. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description How long the output may be kept, as the component asked. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "element",
+                     *       "element": {
+                     *         "type": "block",
+                     *         "children": [
+                     *           {
+                     *             "type": "markdown",
+                     *             "content": "**A** leads to **B**"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "state": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       },
+                     *       "props": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContentKitRenderOutput"];
                 };
             };
             400: components["responses"]["BadRequestError"];

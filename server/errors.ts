@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 503,
     message: string,
+    /** Headers the answer carries (a 429's `Retry-After`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

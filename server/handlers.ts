@@ -15,6 +15,8 @@ import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
 import { gitSyncHandlers } from './git-sync/git-sync.handlers.js';
 import { integrationHandlers } from './integrations/integrations.handlers.js';
+import { integrationTaskHandlers } from './integrations/tasks.handlers.js';
+import { integrationUiHandlers } from './integrations/ui-render.handlers.js';
 import { memberHandlers } from './members/members.handlers.js';
 import { revisionHandlers } from './revisions/revisions.handlers.js';
 import { organizationHandlers } from './organizations/organizations.handlers.js';
@@ -53,6 +55,8 @@ const implemented = {
   ...commentHandlers,
   ...searchHandlers,
   ...integrationHandlers,
+  ...integrationTaskHandlers,
+  ...integrationUiHandlers,
   ...ssoHandlers,
   ...openAPIHandlers,
   ...translationHandlers,

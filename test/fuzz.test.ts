@@ -124,6 +124,10 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'updateOrganizationSAMLProvider', message: /body\.(defaultTeam|certificate)/ },
   // "a target language equal to the source language ... is refused (400)".
   { operationId: 'createTranslation', message: /body\.language: must differ/ },
+  // Rendering an integration UI: "A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason".
+  { operationId: 'renderIntegrationUIWithPost', message: /body\.componentId: The integration's script answered 4\d\d/ },
+  // Integration tasks: "A payload over 64 KiB is refused (400 naming `body.task`)".
+  { operationId: 'queueIntegrationTask', message: /body\.task: at most/ },
   // Integration images: "bytes that are not a PNG, JPEG, GIF, WebP or SVG image are refused (400)".
   { operationId: 'publishIntegration', message: /body\.(icon|previewImages\.\d+): not a PNG, JPEG, GIF, WebP or SVG image/ },
   // The development tunnel: "an http or https URL (other schemes are refused, 400)".

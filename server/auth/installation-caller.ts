@@ -9,9 +9,10 @@ import type { Ctx, InstallationCaller } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { AccessDecision, AccessOptions } from './access.js';
 import { readOrganizationGrant, readSpaceGrant } from './grants.js';
-import { scopesAllowing } from './installation-scopes.js';
+import { isIntegrationOwnOperation, scopesAllowing } from './installation-scopes.js';
 
 function requireScope(installation: InstallationCaller, operationId: string) {
+  if (isIntegrationOwnOperation(operationId)) return;
   const allowing = scopesAllowing(operationId);
   if (allowing.length === 0) throw new Forbidden(`An installation token cannot call ${operationId}`);
   if (!allowing.some((scope) => installation.scopes.includes(scope))) {

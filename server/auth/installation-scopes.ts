@@ -63,3 +63,14 @@ for (const [scope, operations] of Object.entries(scopeOperations) as [Integratio
 export function scopesAllowing(operationId: string): IntegrationScope[] {
   return allowing.get(operationId) ?? [];
 }
+
+/**
+ * Operations an installation's token may call without a scope, because they are the integration's own
+ * (its path names the integration, and the handler answers 404 for another one): queueing its tasks.
+ */
+const ownOperations: ReadonlySet<string> = new Set<OperationId>(['queueIntegrationTask']);
+
+/** Whether `operationId` is one of the integration's own operations (ownOperations). */
+export function isIntegrationOwnOperation(operationId: string): boolean {
+  return ownOperations.has(operationId);
+}

@@ -13,6 +13,7 @@ import { RepositoryFormatError, formatLimits } from './format/index.js';
 import { basicAuthorization, openCredentials, type Sealed } from './credentials.js';
 import { exportSpace } from './export.js';
 import { importRepository } from './import.js';
+import { emitSpaceEvent } from '../integrations/space-events.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import type { Remote, RepositoryLimits } from './work-repository.js';
 
@@ -101,7 +102,7 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
     }
   };
   const run = async (payload: GitSyncPayload, job: JobContext) => {
-    const [space] = await job.db.select({ deletedAt: spaces.deletedAt }).from(spaces).where(eq(spaces.id, payload.spaceId));
+    const [space] = await job.db.select({ deletedAt: spaces.deletedAt, revisionId: spaces.revisionId }).from(spaces).where(eq(spaces.id, payload.spaceId));
     if (!space || space.deletedAt) {
       const reason = space ? 'The space was deleted before the operation ran' : 'The space no longer exists';
       await finish(job, payload, { state: 'failure', error: reason });
@@ -113,6 +114,16 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
       await finish(job, payload, { state: 'success', result: 'skipped' });
       return;
     }
+    // The space's integrations are told the operation starts from its revision and the sync's commit (none
+    // yet before the first), and, once it ended, where it left them (space-events.ts).
+    const from = { revisionId: space.revisionId ?? '', commitId: record?.commit ?? '' };
+    await emitSpaceEvent(job.db, job.now(), payload.spaceId, 'space_gitsync_started', from);
+    const completed = (outcome: Outcome) =>
+      emitSpaceEvent(job.db, job.now(), payload.spaceId, 'space_gitsync_completed', {
+        state: outcome.state,
+        revisionId: outcome.revision ?? from.revisionId,
+        commitId: outcome.commit ?? from.commitId,
+      });
     let outcome: Outcome;
     try {
       const context: OperationContext = { db: job.db, job, payload, remote: remoteOf(payload), limits };
@@ -120,9 +131,12 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
     } catch (err) {
       const reason = reasonOf(err);
       job.log.warn({ spaceId: payload.spaceId, direction: payload.direction, reason, stack: err instanceof Error ? err.stack : undefined }, 'git sync operation failed');
-      await finish(job, payload, { state: 'failure', error: reason, ...(err instanceof OperationRefused && err.conflicts && { conflicts: err.conflicts }) });
+      const failed: Outcome = { state: 'failure', error: reason, ...(err instanceof OperationRefused && err.conflicts && { conflicts: err.conflicts }) };
+      await finish(job, payload, failed);
+      await completed(failed);
       throw new OperationFailed(reason);
     }
+    await completed(outcome);
     if (outcome.state === 'failure') throw new OperationFailed(outcome.error ?? 'The operation failed');
     job.log.info({ spaceId: payload.spaceId, direction: payload.direction, result: outcome.result, commit: outcome.commit }, 'git sync operation done');
   };

@@ -46,8 +46,9 @@ export function errorReply(logger: Logger, err: unknown, reqId: string | undefin
   const known = err instanceof ApiError ? { status: err.status, message: err.message } : parserError;
   if (!known) logger.error({ err: loggableError(err), reqId }, 'unexpected error');
   const { status, message } = known ?? { status: 500, message: 'An unexpected error occurred' };
-  // A 503 (the file store unreachable) says when to come back, as the database's does.
-  return { status, body: errorBody(status, message), ...(status === 503 && { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }) };
+  // A 503 (the file store unreachable) says when to come back, as the database's does; an error may carry its own headers (a 429's Retry-After).
+  const headers = err instanceof ApiError && err.headers ? err.headers : status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : undefined;
+  return { status, body: errorBody(status, message), ...(headers && { headers }) };
 }
 
 /** The Express error middleware of the routes outside /v1 (server/http/operations.ts answers its own). */

@@ -49,6 +49,8 @@ export interface NewEvent {
   organizationId: string;
   /** Fields of the payload beside `eventId`, `type` and `installationId`. */
   fields?: Record<string, unknown>;
+  /** Not delivered before this time (a scheduled task); default: at once. */
+  runAt?: Date;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function recordEvent(db: Db, now: Date, event: NewEvent): Promise<s
     logs: [logLine(now, 'debug', 'Event queued for delivery')],
     createdAt: now,
   });
-  await enqueueJob(db, { kind: DELIVER_INTEGRATION_EVENT, payload: { eventId: id }, maxAttempts: DELIVERY_ATTEMPTS }, now);
+  await enqueueJob(db, { kind: DELIVER_INTEGRATION_EVENT, payload: { eventId: id }, maxAttempts: DELIVERY_ATTEMPTS, runAt: event.runAt }, now);
   return id;
 }
 

@@ -91,6 +91,8 @@ export function toIntegration(ctx: UrlsOnly, row: IntegrationRow, membership: Ow
       app: ctx.urls.app(`/integrations/${name}`),
       assets: ctx.urls.api(`/integrations/${name}/assets`),
       publicEndpoint: ctx.urls.root(integrationEndpointPath(row.name)),
+      // No separate origin for rendered content: a published page frames it sandboxed (an opaque origin).
+      publicContentEndpoint: ctx.urls.root(integrationEndpointPath(row.name)),
     },
     permissions: { admin: isMember && atLeast(role, 'admin') },
     ...(row.contentSecurityPolicy != null && { contentSecurityPolicy: row.contentSecurityPolicy as Integration['contentSecurityPolicy'] }),

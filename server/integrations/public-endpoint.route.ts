@@ -20,6 +20,7 @@ import { PUBLISHED_SCRIPT_PATH, publishedScriptHandler } from './published-scrip
 import { cspHeader } from './integration-view.js';
 import { VISITOR_AUTH_PATH } from './visitor-auth.js';
 import { visitorAuthHandler } from './visitor-auth.route.js';
+import { WEBFRAME_HOST_PATH, webframeHostHandler } from './webframe-host.js';
 
 /** The largest request body handed to a script. */
 const MAX_BODY = '1mb';
@@ -91,6 +92,8 @@ export function publicEndpointRoutes(db: Db, publicUrl: string, runner: ScriptRu
     }
   };
 
+  // What a published page with ContentKit webframes loads to hand them their data (webframe-host.ts).
+  router.get(WEBFRAME_HOST_PATH, webframeHostHandler);
   // The scripts published sites load, by the integration's fetch_published_script.
   router.get(PUBLISHED_SCRIPT_PATH, publishedScriptHandler(db, runner));
   // Where a visitor of a site signed in by the integration starts, by its fetch_visitor_authentication.

@@ -8,10 +8,11 @@
 //   - the visitor's claims, as validated against the adaptive schema: the only thing about the reader a
 //     page depends on, so two readers share an answer only when they would be shown the same page.
 // Who may read at all (published, share key, visitor token) is decided before the cache, on every request.
+import type { SiteScript } from '../sites/site-scripts.js';
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 
-export type Answer = { status: number; html: string; indexable: boolean } | { redirect: string; status?: number };
+export type Answer = { status: number; html: string; indexable: boolean; scripts?: SiteScript[] } | { redirect: string; status?: number };
 
 // Bounded by size: a page is 5-20 kB; 48 MB of them is a few thousand pages.
 const answers = new LRUCache<string, Answer>({

@@ -22,6 +22,7 @@ import { editLinkOf } from '../git-sync/edit-link.js';
 import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type SidebarEntry } from './page-html.js';
 import { renderDocumentPage } from './render-markdown.js';
 import type { EmbedLog } from '../embeds/embeds.js';
+import { renderWithIntegrationBlocks, webframeScripts } from './integration-blocks.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
@@ -226,7 +227,7 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect, answer.status);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, siteScriptsOf(place.found.scripts, options.urls));
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, [...siteScriptsOf(place.found.scripts, options.urls), ...(answer.scripts ?? [])]);
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -310,22 +311,26 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   // The spaces and users the page refers to, as this site shows them (no query when it names none).
   const document = pageDocument(target.page);
   const elsewhere = await siteElsewhere(options, site.organizationId, document.nodes, spaceHref);
-  const rendered = await renderDocumentPage(`${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`, document, tree.refs.siteRefs(target.page, siteUrls, elsewhere), options.log);
+  const cacheKey = `${tree.revisionId}\u0000${variantBase}\u0000${target.page.id}${elsewhere ? `\u0000${elsewhereKey(elsewhere)}` : ''}`;
+  // Its `integration` blocks, rendered by their integrations (integration-blocks.ts); webframes add a script and a frame-src.
+  const page = await renderWithIntegrationBlocks(options.db, nav.variant!.space.id, document, (doc) => renderDocumentPage(cacheKey, doc, tree.refs.siteRefs(target.page, siteUrls, elsewhere), options.log));
+  const extraScripts = webframeScripts(page.frameOrigins, options.urls);
   const html = pageHtml({
     ...frame,
+    scripts: [...frame.scripts, ...extraScripts],
     title: target.page.title,
     showTitle: !opensWithTitle(target.page),
     canonical: `${origin}${hrefOf(target)}`,
     description: target.page.description,
     indexable,
     sidebar: sidebarFor(target.page.id),
-    content: rendered.html,
-    outline: rendered.outline,
+    content: page.html,
+    outline: page.outline,
     ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),
   });
-  return { status: 200, indexable, html };
+  return { status: 200, indexable, html, ...(extraScripts.length > 0 && { scripts: extraScripts }) };
 }
 
 /** The results page of `…/~search?q=`, in the site space the reader is in (the first one, from the search box). */

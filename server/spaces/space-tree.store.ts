@@ -15,6 +15,7 @@ import { newId } from '../ids.js';
 import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { emitSpaceEvent } from '../integrations/space-events.js';
 import { carryGrantsTo } from '../permissions/grant-cleanup.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
@@ -40,16 +41,16 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
     const placement = await placementOfMove(tx, organizationId, body);
     if (!placement) return undefined;
     const parent = placement.parentId === null ? undefined : await collectionIn(tx, organizationId, placement.parentId, 'body.parent');
+    const visibility = visibilityAt(placement.parentId, grant.row.visibility);
     const [row] = await tx.db
       .update(spaces)
-      .set({
-        parentId: placement.parentId,
-        position: placement.position,
-        visibility: visibilityAt(placement.parentId, grant.row.visibility),
-        updatedAt: ctx.now(),
-      })
+      .set({ parentId: placement.parentId, position: placement.position, visibility, updatedAt: ctx.now() })
       .where(eq(spaces.id, grant.row.id))
       .returning();
+    // Out of its collection, an `in-collection` space becomes private: its integrations are told.
+    if (visibility !== grant.row.visibility) {
+      await emitSpaceEvent(tx.db, tx.now(), grant.row.id, 'space_visibility_updated', { previousVisibility: grant.row.visibility, visibility });
+    }
     return { row, parent };
   });
   const counts = await countsOfGrant(ctx.db, grant);

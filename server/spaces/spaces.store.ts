@@ -14,6 +14,7 @@ import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { insertSpace } from './space-inserts.js';
 import { toSpace, type Space } from './space-view.js';
+import { emitSpaceEvent } from '../integrations/space-events.js';
 
 type CreateSpace = z.output<typeof spaceOperations.createSpace.body>;
 type UpdateSpace = z.output<typeof spaceOperations.updateSpaceById.body>;
@@ -102,14 +103,15 @@ export async function restoreSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> 
     throw new NotFound(`Space ${grant.row.id} was deleted more than 7 days ago and is permanently removed`);
   }
   // A space whose collection was deleted meanwhile comes back at the top level, as a private space.
-  const [row] = await ctx.db
-    .update(spaces)
-    .set({
-      deletedAt: null,
-      visibility: parentId === null && visibility === 'in-collection' ? 'private' : visibility,
-      updatedAt: ctx.now(),
-    })
-    .where(eq(spaces.id, grant.row.id))
-    .returning();
+  const restored = parentId === null && visibility === 'in-collection' ? 'private' : visibility;
+  const row = await ctx.transaction(async (tx) => {
+    const [updated] = await tx.db
+      .update(spaces)
+      .set({ deletedAt: null, visibility: restored, updatedAt: ctx.now() })
+      .where(eq(spaces.id, grant.row.id))
+      .returning();
+    if (restored !== visibility) await emitSpaceEvent(tx.db, tx.now(), grant.row.id, 'space_visibility_updated', { previousVisibility: visibility, visibility: restored });
+    return updated;
+  });
   return toSpace(ctx, { ...row, ...(await countsOfGrant(ctx.db, grant)) }, spaceRole(grant, row));
 }

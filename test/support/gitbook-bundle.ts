@@ -7,10 +7,10 @@ import * as esbuild from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The bundled script of `source` (TypeScript importing @gitbook/runtime), as `gitbook publish` would send it. */
-export async function bundleIntegration(source: string, mode: 'production' | 'development' = 'production'): Promise<string> {
+/** The bundled script of `source` (TypeScript importing @gitbook/runtime; `tsx` for ContentKit's JSX), as `gitbook publish` would send it. */
+export async function bundleIntegration(source: string, mode: 'production' | 'development' = 'production', loader: 'ts' | 'tsx' = 'ts'): Promise<string> {
   const built = await esbuild.build({
-    stdin: { contents: source, resolveDir: projectRoot, loader: 'ts', sourcefile: 'integration.ts' },
+    stdin: { contents: source, resolveDir: projectRoot, loader, sourcefile: `integration.${loader}` },
     platform: 'neutral',
     bundle: true,
     format: 'esm',

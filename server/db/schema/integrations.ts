@@ -245,6 +245,11 @@ export const integrationEvents = pgTable(
   },
   (t) => [
     index('integration_events_list_idx').on(t.integrationName, t.id),
+    // The tasks waiting to run, counted at each queueIntegrationTask against its limit: few rows, whatever
+    // the history of delivered events.
+    index('integration_events_pending_tasks_idx')
+      .on(t.integrationName)
+      .where(sql`${t.status} = 'pending' AND ${t.payload}->>'type' = 'task'`),
     check('integration_events_status_check', sql.raw(`status IN (${oneOf(eventStatusValues)})`)),
   ],
 );

@@ -77,6 +77,8 @@ export const integrationFixtures: MatrixFixtures = {
     installIntegrationOnSite: async (world) => ({ siteId: await siteFixtures.params!.siteId(world, {}) }),
     updateIntegrationSpaceInstallation: () => ({ externalIds: ['matrix'] }),
     updateIntegrationSiteInstallation: () => ({ externalIds: ['matrix'] }),
+    queueIntegrationTask: () => ({ task: { type: 'matrix' } }),
+    renderIntegrationUIWithPost: renderableOnSpace,
   },
   expected: {
     publishIntegration: targetAdmins,
@@ -93,6 +95,9 @@ export const integrationFixtures: MatrixFixtures = {
     updateIntegrationInstallation: installationAdmins,
     uninstallIntegration: installationRemovers,
     createIntegrationInstallationToken: ownerAdmins,
+    queueIntegrationTask: ownerAdmins,
+    // A document of a space of the organization: readers of the space render it; guests and outsiders do not see it.
+    renderIntegrationUIWithPost: (caller: MatrixCaller) => (caller === 'guest' || caller === 'outsider' ? 404 : 'success'),
     listIntegrationInstallationSpaces: installationAdmins,
     installIntegrationOnSpace: installationAdmins,
     getIntegrationSpaceInstallation: installationAdmins,
@@ -105,6 +110,27 @@ export const integrationFixtures: MatrixFixtures = {
     uninstallIntegrationFromSite: installationRemovers,
   },
 };
+
+// A v1 script whose `matrix` component renders an empty block (any other component is unknown to it: 404).
+const renderingScript = `export default { async fetch(request) {
+  const event = await request.json();
+  if (event.type !== 'ui_render' || event.componentId !== 'matrix') return new Response('{"error":"Component not found"}', { status: 404 });
+  return Response.json({ type: 'element', element: { type: 'block', children: [{ type: 'markdown', content: 'Matrix' }] }, state: {}, props: event.props });
+} };`;
+
+/**
+ * The body of renderIntegrationUIWithPost: the integration republished with a rendering component and installed on
+ * every space of the world's organization, and a document context on a new space there.
+ */
+async function renderableOnSpace(world: MatrixWorld, path: Record<string, string>) {
+  const { admin } = world;
+  await publishAs(admin, path.integrationName, { script: renderingScript });
+  const installation = await admin.api.post(`/integrations/${path.integrationName}/installations`, { organization: admin.organizationId });
+  const all = await admin.api.patch(`/integrations/${path.integrationName}/installations/${installation.body.id}`, { space_selection: 'all' });
+  if (all.status !== 200) throw new Error(`installing ${path.integrationName} on every space failed: ${all.status}`);
+  const spaceId = await contentTreeFixtures.params!.spaceId(world, {});
+  return { componentId: 'matrix', props: { n: 1 }, context: { type: 'document', theme: 'light', spaceId, editable: false } };
+}
 
 /** Publishes `name` for the account's organization with `extra` fields; fails the caller on a non-200. */
 export async function publishAs(account: MatrixWorld['admin'], name: string, extra: Record<string, unknown> = {}) {

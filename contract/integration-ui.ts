@@ -1,0 +1,79 @@
+// Rendering an integration's ContentKit component (renderIntegrationUIWithPost): what GitBook's editor and
+// renderer ask when they show an integration block or a configuration screen built from a component.
+import { access } from './access.js';
+import { exampleIntegrationName, integrationNamePattern } from './integration-schemas.js';
+import { operations } from './operation.js';
+import { z } from './zod.js';
+
+const theme = z.enum(['dark', 'light']);
+const plainObject = z.record(z.string(), z.unknown());
+
+const ContentKitContext = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('document'), theme, spaceId: z.string().min(1).max(128), editable: z.boolean() }),
+    z.object({ type: z.literal('configuration_account'), theme, organizationId: z.string().min(1).max(128) }),
+    z.object({ type: z.literal('configuration_space'), theme, spaceId: z.string().min(1).max(128) }),
+    z.object({ type: z.literal('configuration_site'), theme, siteId: z.string().min(1).max(128) }),
+  ])
+  .openapi('ContentKitContext', {
+    description:
+      'Where the component is rendered: in a document of a space (an `integration` block), or in the configuration ' +
+      'of the installation in an organization, on a space or on a site.',
+  });
+
+const RenderIntegrationUI = z
+  .strictObject({
+    componentId: z.string().min(1).max(200).openapi({ description: 'ID of the component to render in the integration.' }),
+    props: plainObject.openapi({ description: 'Current properties of the UI.' }),
+    state: plainObject.optional().openapi({ description: 'Current local state of the UI.' }),
+    context: ContentKitContext,
+    action: z.looseObject({ action: z.string().min(1).max(200) }).optional().openapi({ description: 'The action that makes the UI render again.' }),
+  })
+  .openapi('RenderIntegrationUI');
+
+const ContentKitRenderOutput = z
+  .union([
+    z.object({
+      type: z.literal('element'),
+      element: z.looseObject({ type: z.string() }).openapi({ description: 'The ContentKit tree (a `block`, `modal` or `configuration` root element).' }),
+      state: plainObject,
+      props: plainObject,
+    }),
+    z.object({ type: z.literal('complete'), returnValue: plainObject.optional() }),
+  ])
+  .openapi('ContentKitRenderOutput', { description: 'Output of the integration when rendering a UI.' });
+
+export const integrationUiOperations = operations({
+  renderIntegrationUIWithPost: {
+    method: 'post',
+    path: '/integrations/{integrationName}/render',
+    tag: 'integrations',
+    summary: 'Render an integration UI with POST method',
+    description:
+      'Runs the integration\'s component `componentId` (its script gets a `ui_render` event with `props`, `state`, ' +
+      '`context` and `action`, and the environment of the installation concerned) and answers its ContentKit output, ' +
+      'with the `Cache-Control` the component asked for. The installation is the integration\'s on the space of a ' +
+      '`document` or `configuration_space` context, on the site of a `configuration_site` one, in the organization of a ' +
+      '`configuration_account` one: a document needs the `read` role on its space; a configuration screen the admin ' +
+      'role in the organization (403 otherwise). An unknown integration, space, site or organization, or one the ' +
+      'caller cannot see, or an integration not installed there, is not found. A component the script refuses ' +
+      '(unknown to it, or its own 4xx) is a 400 with the script\'s reason; a script that fails or answers something ' +
+      'else than a render output is a 503 naming the reason.',
+    params: z.object({
+      integrationName: z.string().min(1).max(128).regex(integrationNamePattern).openapi({ description: 'The name of the integration.', example: exampleIntegrationName }),
+    }),
+    body: RenderIntegrationUI,
+    bodyExample: { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context: { type: 'document', theme: 'light', spaceId: 'sp_01JD3QF6V0K2N8W', editable: false } },
+    responses: {
+      200: {
+        description: 'ContentKit element to render.',
+        schema: ContentKitRenderOutput,
+        example: { type: 'element', element: { type: 'block', children: [{ type: 'markdown', content: '**A** leads to **B**' }] }, state: { content: 'graph TD\n  A --> B' }, props: { content: 'graph TD\n  A --> B' } },
+        headers: { 'Cache-Control': { description: 'How long the output may be kept, as the component asked.', example: 'max-age=3600' } },
+      },
+    },
+    errors: [400, 403, 404],
+    access: access.caller(),
+    statements: 10,
+  },
+});

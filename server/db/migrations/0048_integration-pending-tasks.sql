@@ -1,0 +1,1 @@
+CREATE INDEX "integration_events_pending_tasks_idx" ON "integration_events" USING btree ("integration_name") WHERE "integration_events"."status" = 'pending' AND "integration_events"."payload"->>'type' = 'task';
