@@ -2,6 +2,7 @@
 // computed: the blob's name is known only at the end, and S3 wants the length before the first byte. So
 // memory holds one chunk at a time (and the first MiB, for an image's dimensions), never the file.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,7 +44,7 @@ export async function spool(source: AsyncIterable<Uint8Array>, dir: string, maxB
         headBytes += part.length;
       }
       // Back-pressure: wait for the disk when its buffer is full.
-      if (!out.write(chunk)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+      if (!out.write(chunk)) await once(out, 'drain');
     }
     out.end();
     await finished(out);
