@@ -144,6 +144,13 @@ describe('the environment of a v2 script', () => {
     const other = `env-other-${Date.now().toString(36)}`;
     await publishAs(owner, other, { runtime: 'v2', script: bundled });
     expect((await asIntegration(`/integrations/${other}/installations`)).status).toBe(404);
+    // It queues its own tasks (queueIntegrationTask: how GitBook's integrations split their work), no one else's.
+    const queue = (integration: string) => request(h.current.app).post(`/v1/integrations/${integration}/tasks`).set('authorization', `Bearer ${token}`).send({ task: { type: 'from-integration-token' } });
+    expect((await queue(name)).status).toBe(204);
+    expect((await queue(other)).status).toBe(404);
+    const events = await owner.api.get(`/integrations/${name}/events?limit=100`);
+    expect(events.status).toBe(200);
+    expect((events.body.items as { payload: { type: string; task?: { type?: string } } }[]).filter((e) => e.payload.type === 'task').map((e) => e.payload.task?.type)).toEqual(['from-integration-token']);
     expect((await asIntegration(`/orgs/${owner.organizationId}/spaces`)).status).toBe(403);
     expect((await request(h.current.app).get(`/v1/integrations/${name}`).set('authorization', 'Bearer dwint_forged')).status).toBe(401);
     // It configures its installation, but does not choose what the installation covers.

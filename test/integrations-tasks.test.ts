@@ -11,7 +11,8 @@ import { MAX_PENDING_TASKS } from '../contract/integration-tasks.js';
 import { integrationEvents, jobs } from '../server/db/schema/index.js';
 import { deliverIntegrationEvent, DELIVER_INTEGRATION_EVENT } from '../server/integrations/delivery.job.js';
 import { createJobRunner } from '../server/jobs/runner.js';
-import { setServerOrigin } from '../server/runtime/script-runtime.js';
+import { setScriptUrls } from '../server/runtime/script-runtime.js';
+import { createUrls } from '../server/urls.js';
 import { send } from './support/api.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { gitbookSchemaErrors } from './support/gitbook-schemas.js';
@@ -70,7 +71,7 @@ describe('integration tasks', () => {
     // The script calls the API back over the network (queueIntegrationTask): the app listens.
     server = h.current.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    setServerOrigin(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    setScriptUrls(createUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
     hook = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -85,7 +86,7 @@ describe('integration tasks', () => {
     script = await bundleIntegration(splittingIntegration);
   });
   afterAll(async () => {
-    setServerOrigin(PUBLIC_URL);
+    setScriptUrls(createUrls(PUBLIC_URL));
     await new Promise((resolve) => server.close(resolve));
     await new Promise((resolve) => hook.close(resolve));
   });

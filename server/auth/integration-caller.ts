@@ -1,7 +1,8 @@
 // The access rules of a request made with an integration token (integration-tokens.ts), applied instead of
 // the role-based ones (access.ts): an integration acts on itself and its installations only, as GitBook's
 // integration tokens do: reading itself, its installations and their space and site installations, their
-// events, minting installation tokens, and updating installations' configuration and external IDs. Any
+// events, minting installation tokens, updating installations' configuration and external IDs, and queueing
+// its tasks. Any
 // other operation is refused (403), and one naming another integration is not found (404). Within them,
 // the stores treat the integration as its own administrator (integration-access.ts,
 // installation-access.ts).
@@ -27,6 +28,8 @@ export const INTEGRATION_TOKEN_OPERATIONS: ReadonlySet<OperationId> = new Set<Op
   'updateIntegrationSiteInstallation',
   'listIntegrationEvents',
   'getIntegrationEvent',
+  // Tasks are work the integration splits for itself (integration-tasks.ts): GitBook queues them with this token.
+  'queueIntegrationTask',
 ]);
 
 /** The access decision for an integration's request to `operationId` with `body`. */
