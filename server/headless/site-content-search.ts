@@ -72,10 +72,14 @@ export async function searchSite(ctx: Ctx, organizationId: string, siteId: strin
   const limit = request.limit ?? 100;
   const window = found.slice(offset, offset + limit);
   const items: SpaceResult[] = [];
-  for (const { space, page } of window) {
+  for (const [i, found] of window.entries()) {
+    // Ranked across the site (as the organization's search ranks across spaces): the one-based position in
+    // the whole result, the score its inverse; a space scores as its best page.
+    const rank = offset + i + 1;
+    const page = { ...found.page, rank, score: 1 / rank };
     const last = items.at(-1);
-    if (last?.id === space.id) last.pages.push(page);
-    else items.push({ id: space.id, title: space.title, pages: [page] });
+    if (last?.id === found.space.id) last.pages.push(page);
+    else items.push({ type: 'space', id: found.space.id, title: found.space.title, score: page.score, pages: [page] });
   }
   const end = offset + window.length;
   return {
