@@ -109,6 +109,7 @@ export const headlessReadOperations = operations({
     params: SiteIdParams,
     query: z.object(paginationQuery),
     body: SearchSiteContentBody,
+    bodyExample: { query: 'install the CLI', scope: { mode: 'default', currentSiteSpace: 'sitesp_01JD3QF6V0K2N8W' } },
     responses: {
       200: { description: 'A page of spaces with matching pages.', schema: SearchOrganizationResultList, example: searchOrganizationResultListExample },
     },

@@ -25248,6 +25248,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "install the CLI",
+                 *       "scope": {
+                 *         "mode": "default",
+                 *         "currentSiteSpace": "sitesp_01JD3QF6V0K2N8W"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SearchSiteContentRequest"];
             };
         };

@@ -97,8 +97,6 @@ export const gitbookShapeExceptions: { operationId: string; problem: RegExp; rea
     reason: "Gap: a version's content has no `urls` (GitBook's links to the version and its spec).",
   })),
   ...[
-    'listIntegrations',
-    'getIntegrationByName',
     'listIntegrationInstallations',
     'getIntegrationInstallationById',
     'listIntegrationSpaceInstallations',
@@ -107,7 +105,6 @@ export const gitbookShapeExceptions: { operationId: string; problem: RegExp; rea
     'listIntegrationInstallationSites',
     'getIntegrationSpaceInstallation',
     'getIntegrationSiteInstallation',
-    'publishIntegration',
     'updateIntegrationInstallation',
     'installIntegrationOnSpace',
     'updateIntegrationSpaceInstallation',
@@ -116,7 +113,7 @@ export const gitbookShapeExceptions: { operationId: string; problem: RegExp; rea
   ].map((operationId) => ({
     operationId,
     problem: /required property 'publicContentEndpoint'/,
-    reason: 'Gap: this server does not serve an integration\'s content sources at a public endpoint, so `urls.publicContentEndpoint` is not handed out.',
+    reason: 'Gap: an installation\'s `urls.publicContentEndpoint` is not handed out (the integration\'s is: its public endpoint, which serves its content too).',
   })),
 ];
 

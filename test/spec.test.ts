@@ -44,6 +44,10 @@ const addedFromPublicApi = [
   // Headless rendering: resolving a published URL (with a token scoped to the site), and the site's redirects.
   'getPublishedContentByUrl', 'resolvePublishedContentByUrl',
   'listSiteRedirects', 'createSiteRedirect', 'bulkUpsertSiteRedirects', 'updateSiteRedirectById', 'deleteSiteRedirectById', 'getSiteRedirectBySource',
+  // What GitBook's renderer reads of a published page beyond these: its links to its translations, the site's search.
+  'listRevisionPageMetaLinks', 'searchSiteContent',
+  // The integration platform: tasks an integration queues for itself, and the ContentKit UI it renders.
+  'queueIntegrationTask', 'renderIntegrationUIWithPost',
 ];
 
 describe('published document', () => {
