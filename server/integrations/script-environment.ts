@@ -78,15 +78,14 @@ function targetInstallation(urls: Urls, row: SpaceInstallationRow | SiteInstalla
 
 /**
  * The integration as the environment shows it: as the API does, its owner seen from outside (no
- * permission), completed with what @gitbook/api's Integration requires and the API's own view lacks (the
- * owner's `type`, `trial` and `permissions.access`, `urls.publicContentEndpoint`: this server has no
- * separate content origin, so it is the public endpoint, as the schema says).
+ * permission), completed with what @gitbook/api's Integration requires and the API's own view lacks
+ * (`urls.publicContentEndpoint`: this server has no separate content origin, so it is the public endpoint,
+ * as the schema says; the owner's `type`, `trial` and `permissions.access` the organization view now has).
  */
 export function integrationView(urls: Urls, integration: IntegrationRow, owner: OrganizationRow): IntegrationEnvironment['integration'] {
   const view = toIntegration({ urls }, integration, { owner, role: null, isMember: false });
   const completed = {
     ...view,
-    owner: { type: 'business', trial: { status: 'notapplicable', count: 0 }, ...view.owner, permissions: { access: false, ...view.owner.permissions } },
     urls: { ...view.urls, publicContentEndpoint: view.urls.publicEndpoint },
   };
   return completed as IntegrationEnvironment['integration'];
