@@ -74,6 +74,11 @@ export const integrationUiOperations = operations({
     },
     errors: [400, 403, 404],
     access: access.caller(),
-    statements: 10,
+    // 4 for the render (the integration, the caller's access, the installation, the script with its rows);
+    // the first render of an integration in a process (or once a held token nears its end) also mints the
+    // tokens its environment carries, kept afterwards: the installation's and the integration's (each its
+    // bot user found or made, expired tokens removed, the new one stored: 4 each) and makes the
+    // integration's signing secret (read, insert, read again: 3).
+    statements: 15,
   },
 });

@@ -37,7 +37,7 @@ describe('ContentKit blocks on published pages', () => {
     const cr = await owner.api.post(`/spaces/${spaceId}/change-requests`);
     expect(cr.status).toBe(201);
     const written = await owner.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
-      changes: [{ operation: 'insert_page', title: 'Flow', document: { document: { object: 'document', nodes } } }],
+      changes: [{ operation: 'insert_page', title: 'Flow', document: { document: { object: 'document', data: {}, nodes } } }],
     });
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     expect((await owner.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
@@ -128,15 +128,17 @@ describe('ContentKit blocks on published pages', () => {
     const { name } = await installedOn(spaceId);
     await publishAs(owner, name, { runtime: 'v2', script: 'export default { async fetch() { return new Response("nope", { status: 500 }); } };', target: 'space' });
     const cr = await owner.api.post(`/spaces/${spaceId}/change-requests`);
-    await owner.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
-      changes: [{ operation: 'insert_page', title: 'Flow', document: { document: { object: 'document', nodes: [diagram(name, {}), paragraph('Still here')] } } }],
+    expect(cr.status).toBe(201);
+    const written = await owner.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
+      changes: [{ operation: 'insert_page', title: 'Flow', document: { document: { object: 'document', data: {}, nodes: [diagram(name, {}), paragraph('Still here')] } } }],
     });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
     expect((await owner.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
     const site = await newSite(owner);
     expect((await owner.api.post(`${sitePath(owner, site.id)}/site-spaces`, { spaceId })).status).toBe(200);
     const published = await publish(owner, site.id);
     const res = await open(h.current, `${published.urls.published.replace(/\/$/, '')}/flow`);
-    expect(res.status).toBe(200);
+    expect(res.status, res.text).toBe(200);
     expect(res.text).toContain(`This block of ${name} could not be shown.`);
     expect(res.text).toContain('Still here');
   });

@@ -73,8 +73,10 @@ async function installationUser(db: Db, installationId: string, title: string, n
 }
 
 /** A new token of the installation, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
-export async function mintInstallationToken(db: Db, installationId: string, now: Date): Promise<{ token: string; expiresAt: Date } | undefined> {
-  const [installation] = await db
+export async function mintInstallationToken(db: Db, installationId: string, now: Date, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
+  // A caller that has just read the installation and its integration (a script's invocation) gives the
+  // integration's title: the installation exists, and one statement is saved.
+  const [installation] = knownTitle !== undefined ? [{ title: knownTitle }] : await db
     .select({ title: integrations.title })
     .from(integrationInstallations)
     .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))

@@ -48,8 +48,9 @@ async function integrationUser(db: Db, name: string, title: string, now: Date): 
 }
 
 /** A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
-export async function mintIntegrationToken(db: Db, name: string, now: Date): Promise<{ token: string; expiresAt: Date } | undefined> {
-  const [integration] = await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
+export async function mintIntegrationToken(db: Db, name: string, now: Date, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
+  // A caller that has just read the integration (a script's invocation) gives its title: one statement less.
+  const [integration] = knownTitle !== undefined ? [{ title: knownTitle }] : await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
   if (!integration) return undefined;
   const userId = await integrationUser(db, name, integration.title, now);
   // The integration's expired tokens go as new ones come.

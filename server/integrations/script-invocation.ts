@@ -59,17 +59,17 @@ async function integrationToken(db: Db, integration: IntegrationRow): Promise<st
   const key = `${integration.name}\0${integration.createdAt.getTime()}`;
   const known = integrationHandedOut.get(key);
   if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
-  const minted = (await mintIntegrationToken(db, integration.name, now))!;
+  const minted = (await mintIntegrationToken(db, integration.name, now, integration.title))!;
   if (integrationHandedOut.size >= 10_000) integrationHandedOut.clear();
   integrationHandedOut.set(key, minted);
   return minted.token;
 }
 
-async function installationToken(db: Db, installationId: string): Promise<string | undefined> {
+async function installationToken(db: Db, installationId: string, integrationTitle: string): Promise<string | undefined> {
   const now = new Date();
   const known = handedOut.get(installationId);
   if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
-  const minted = await mintInstallationToken(db, installationId, now);
+  const minted = await mintInstallationToken(db, installationId, now, integrationTitle);
   if (!minted) return undefined;
   if (handedOut.size >= 10_000) handedOut.clear();
   handedOut.set(installationId, minted);
@@ -288,7 +288,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const hash = row.scriptHash || scriptHash(script!);
   if (row.script !== null) heldScripts.set(name, { hash, script: row.script });
   const secrets = row.secrets ?? {};
-  const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId) : undefined;
+  const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId, row.integration.title) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
