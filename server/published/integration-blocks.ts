@@ -23,6 +23,50 @@ export type PageWithBlocks<Page extends { html: string }> = Page & {
   frameOrigins: string[];
 };
 
+interface IntegrationBlock {
+  integration: string;
+  block: string;
+  props: Record<string, unknown>;
+  action?: Record<string, unknown>;
+}
+
+/** The document with each `integration` block replaced by a marker paragraph, and the blocks in marker order. */
+function markBlocks(document: Document): { marked: Document; blocks: IntegrationBlock[] } {
+  const blocks: IntegrationBlock[] = [];
+  const mark = (nodes: Block[]): Block[] =>
+    nodes.map((node) => {
+      if (node.object === 'block' && node.type === 'integration') {
+        const data = (node.data ?? {}) as Record<string, unknown>;
+        blocks.push({
+          integration: String(data.integration ?? ''),
+          block: String(data.block ?? ''),
+          props: data.props && typeof data.props === 'object' ? (data.props as Record<string, unknown>) : {},
+          ...(typeof data.action === 'object' && data.action !== null ? { action: data.action as Record<string, unknown> } : {}),
+        });
+        return { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: `${MARKER}-${blocks.length - 1}`, marks: [] }] }] } as unknown as Block;
+      }
+      const children = (node as { nodes?: unknown }).nodes;
+      return Array.isArray(children) && children.some((c) => (c as { object?: string }).object === 'block') ? ({ ...node, nodes: mark(children as Block[]) } as Block) : node;
+    });
+  return { marked: { ...document, nodes: mark(document.nodes) }, blocks };
+}
+
+/** The HTML of one block: its component's tree, nothing when not installed, a note when it fails. */
+async function blockHtml(db: Db, spaceId: string, block: IntegrationBlock): Promise<{ html: string; frameOrigins: string[] }> {
+  const installationId = block.integration ? await installationOnSpace(db, block.integration, spaceId) : undefined;
+  if (!installationId) return { html: '', frameOrigins: [] };
+  const rendered = await renderComponent(db, block.integration, { installationId, spaceId }, {
+    componentId: block.block,
+    props: block.props,
+    context: { type: 'document', spaceId, editable: false, theme: 'light' },
+    ...(block.action && { action: block.action }),
+  });
+  if (!rendered.ok || rendered.output.type !== 'element') {
+    return { html: `<div class="contentkit contentkit-unavailable"><p>This block of ${escapeHtml(block.integration)} could not be shown.</p></div>`, frameOrigins: [] };
+  }
+  return contentKitHtml(rendered.output.element, rendered.output.state);
+}
+
 /** The page's HTML (`render` of its document) with its integration blocks rendered by their integrations. */
 export async function renderWithIntegrationBlocks<Page extends { html: string }>(
   db: Db,
