@@ -84,9 +84,13 @@ function targetInstallation(urls: Urls, row: SpaceInstallationRow | SiteInstalla
  */
 export function integrationView(urls: Urls, integration: IntegrationRow, owner: OrganizationRow): IntegrationEnvironment['integration'] {
   const view = toIntegration({ urls }, integration, { owner, role: null, isMember: false });
+  // Defaults under the view's own fields (the view may carry them already): a variable, as TypeScript refuses a
+  // literal field a spread then always overwrites.
+  const ownerDefaults = { type: 'business', trial: { status: 'notapplicable', count: 0 } };
+  const permissionDefaults = { access: false };
   const completed = {
     ...view,
-    owner: { type: 'business', trial: { status: 'notapplicable', count: 0 }, ...view.owner, permissions: { access: false, ...view.owner.permissions } },
+    owner: { ...ownerDefaults, ...view.owner, permissions: { ...permissionDefaults, ...view.owner.permissions } },
     urls: { ...view.urls, publicContentEndpoint: view.urls.publicEndpoint },
   };
   return completed as IntegrationEnvironment['integration'];
