@@ -33,6 +33,8 @@ export interface SiteTokenCaller {
 export interface IntegrationCaller {
   name: string;
   organizationId: string;
+  /** The installation the token was handed out with (an event or request about it), when any. */
+  installationId?: string;
 }
 
 /** An installation calling with its token: what it may do and on what (server/auth/installation-caller.ts). */

@@ -1,6 +1,7 @@
 // Integration tokens: the token of an integration itself, handed to its script as `apiTokens.integration`
 // (what @gitbook/runtime's `context.integration.api` calls the API with), valid for TOKEN_LIFETIME_MS and
-// removed with the integration. A request with one is the integration's: its own user (made on its first
+// removed with the integration. One handed out with an event or request about an installation names it, so the
+// tasks the integration queues with it are about that installation (tasks.store.ts). A request with one is the integration's: its own user (made on its first
 // token, named after it), acting on its own integration and installations only (integration-caller.ts).
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -22,12 +23,19 @@ export function integrationTokenLookup(db: Db) {
     const known = remembered.get(token);
     if (known && known.expiresAt > Date.now()) return known.caller;
     const [row] = await db
-      .select({ userId: integrationTokens.userId, expiresAt: integrationTokens.expiresAt, name: integrationTokens.integrationName, organizationId: integrations.organizationId })
+      .select({
+        userId: integrationTokens.userId,
+        expiresAt: integrationTokens.expiresAt,
+        name: integrationTokens.integrationName,
+        installationId: integrationTokens.installationId,
+        organizationId: integrations.organizationId,
+      })
       .from(integrationTokens)
       .innerJoin(integrations, eq(integrations.name, integrationTokens.integrationName))
       .where(and(eq(integrationTokens.tokenHash, hashToken(token)), gt(integrationTokens.expiresAt, sql`now()`)));
     if (!row) throw new Unauthorized('Invalid access token');
-    const caller: Caller = { userId: row.userId, integration: { name: row.name, organizationId: row.organizationId } };
+    const integration = { name: row.name, organizationId: row.organizationId, ...(row.installationId !== null && { installationId: row.installationId }) };
+    const caller: Caller = { userId: row.userId, integration };
     remembered.set(token, { caller, expiresAt: new Date(row.expiresAt).getTime() });
     return caller;
   };
@@ -47,8 +55,11 @@ async function integrationUser(db: Db, name: string, title: string, now: Date): 
   return inserted[0]?.id ?? (await find())!;
 }
 
-/** A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
-export async function mintIntegrationToken(db: Db, name: string, now: Date, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
+/**
+ * A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist.
+ * `installationId`: the installation of the event or request it is handed out with, whose tasks it queues.
+ */
+export async function mintIntegrationToken(db: Db, name: string, now: Date, installationId?: string, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
   // A caller that has just read the integration (a script's invocation) gives its title: one statement less.
   const [integration] = knownTitle !== undefined ? [{ title: knownTitle }] : await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
   if (!integration) return undefined;
@@ -57,6 +68,6 @@ export async function mintIntegrationToken(db: Db, name: string, now: Date, know
   await db.delete(integrationTokens).where(and(eq(integrationTokens.integrationName, name), lt(integrationTokens.expiresAt, now)));
   const token = newIntegrationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  await db.insert(integrationTokens).values({ id: newId('itk', now.getTime()), integrationName: name, userId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+  await db.insert(integrationTokens).values({ id: newId('itk', now.getTime()), integrationName: name, userId, installationId, tokenHash: hashToken(token), expiresAt, createdAt: now });
   return { token, expiresAt };
 }

@@ -51,15 +51,19 @@ export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().in
 const handedOut = new Map<string, { token: string; expiresAt: Date }>();
 const REUSE_MARGIN_MS = 10 * 60 * 1000;
 
-/** Tokens of integrations handed to scripts, by integration (and its creation), reused as installation tokens are. */
+/**
+ * Tokens of integrations handed to scripts, by integration (and its creation) and the installation concerned,
+ * reused as installation tokens are. A token names that installation: @gitbook/runtime queues tasks with the
+ * integration's token (`context.integration.queueTask`), and the task is about the installation it came from.
+ */
 const integrationHandedOut = new Map<string, { token: string; expiresAt: Date }>();
 
-async function integrationToken(db: Db, integration: IntegrationRow): Promise<string> {
+async function integrationToken(db: Db, integration: IntegrationRow, installationId: string | undefined): Promise<string> {
   const now = new Date();
-  const key = `${integration.name}\0${integration.createdAt.getTime()}`;
+  const key = `${integration.name}\0${integration.createdAt.getTime()}\0${installationId ?? ''}`;
   const known = integrationHandedOut.get(key);
   if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
-  const minted = (await mintIntegrationToken(db, integration.name, now, integration.title))!;
+  const minted = (await mintIntegrationToken(db, integration.name, now, installationId, integration.title))!;
   if (integrationHandedOut.size >= 10_000) integrationHandedOut.clear();
   integrationHandedOut.set(key, minted);
   return minted.token;
@@ -306,7 +310,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
       spaceInstallation: row.spaceInstallation,
       siteInstallation: row.siteInstallation,
       token,
-      integrationToken: await integrationToken(db, row.integration),
+      integrationToken: await integrationToken(db, row.integration, row.installation?.id),
       signingSecret: await integrationSigningSecret(db, row.integration.name, row.integration.createdAt),
       siteVisitorKey,
     });

@@ -21,9 +21,19 @@ export interface TaskInput {
   schedule?: number;
 }
 
-/** The integration the caller may queue a task for: its own installation's token, or an admin of its owner. */
+/**
+ * The integration the caller may queue a task for: the integration's own token (about the installation it was
+ * handed out with, if any), its own installation's token, or an admin of its owner.
+ */
 async function taskQueuer(ctx: Ctx, name: string) {
   const installation = ctx.caller.installation;
+  const integration = ctx.caller.integration;
+  if (integration) {
+    // Another integration's token: not found (integration-caller.ts answers so before the handler already).
+    if (integration.name !== name) throw new NotFound(`Integration ${name} not found`);
+    const grant = await administeredIntegration(ctx, name);
+    return { integration: grant.row, installationId: integration.installationId, organizationId: grant.row.organizationId };
+  }
   if (!installation) {
     const grant = await administeredIntegration(ctx, name);
     return { integration: grant.row, installationId: undefined, organizationId: grant.row.organizationId };

@@ -145,7 +145,9 @@ export const integrationInstallationTokens = pgTable(
  * The temporary tokens of integrations themselves (`apiTokens.integration` of a script's environment, the
  * token of `context.integration.api`): a script calls the API back with one as its integration, on its
  * own integration and installations only (server/auth/integration-caller.ts). `userId` is the integration's
- * own user. Removed with the integration.
+ * own user. A token handed out with an event or request about an installation names it (`installationId`): a task
+ * the integration queues with it (queueIntegrationTask, as @gitbook/runtime's `context.integration.queueTask`
+ * does) is about that installation too (none once it is removed). Removed with the integration.
  */
 export const integrationTokens = pgTable(
   'integration_tokens',
@@ -157,12 +159,13 @@ export const integrationTokens = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    installationId: text('installation_id').references(() => integrationInstallations.id, { onDelete: 'set null' }),
     // sha256 of the token, as for access tokens.
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('integration_tokens_integration_idx').on(t.integrationName)],
+  (t) => [index('integration_tokens_integration_idx').on(t.integrationName), index('integration_tokens_installation_idx').on(t.installationId)],
 );
 
 /**

@@ -1,0 +1,3 @@
+ALTER TABLE "integration_tokens" ADD COLUMN "installation_id" text;--> statement-breakpoint
+ALTER TABLE "integration_tokens" ADD CONSTRAINT "integration_tokens_installation_id_integration_installations_id_fk" FOREIGN KEY ("installation_id") REFERENCES "public"."integration_installations"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "integration_tokens_installation_idx" ON "integration_tokens" USING btree ("installation_id");
