@@ -119,11 +119,13 @@ function upgradeTable(table: Block): Block {
   body.forEach((row, r) => {
     const id = `row${r}`;
     const values: Data = {};
-    (row.nodes ?? []).forEach((cell, c) => {
-      if (cell.object !== 'block' || c >= width) return;
-      const fragment = `${id}-${columns[c]}`;
-      values[columns[c]] = fragment;
-      fragments.push({ object: 'fragment', fragment, nodes: [upgradeBlock(paragraph(cellInlines(cell)))] });
+    // Every column has a cell, empty where the row is short: Markdown writes a short row's missing cells as
+    // empty ones, which read back as empty cells, so the Document is the same before and after.
+    columns.forEach((column, c) => {
+      const cell = (row.nodes ?? [])[c];
+      const fragment = `${id}-${column}`;
+      values[column] = fragment;
+      fragments.push({ object: 'fragment', fragment, nodes: [upgradeBlock(paragraph(cell?.object === 'block' ? cellInlines(cell) : []))] });
     });
     records[id] = { orderIndex: orderKeys[r], values };
   });
