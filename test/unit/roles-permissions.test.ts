@@ -14,6 +14,8 @@ describe('permissions by role', () => {
       const least = { admin: 'admin', ownTeam: 'create', createContent: 'create', createOpenAPISpec: 'create', ingestConversations: 'admin', viewBilling: 'admin', listInstallations: 'admin', installIntegration: 'admin' } as const;
       expect(organizationPermissions(role, true), String(role)).toEqual({
         view: true,
+        // GitBook's `access`: a member reaches the organization, as `view` says.
+        access: true,
         ...row(role, least),
         listMembers: role !== null,
         listTeams: role !== null,
@@ -21,7 +23,7 @@ describe('permissions by role', () => {
       });
     }
     // Not a member (a caller reaching content only through grants): neither sees nor lists the organization.
-    expect(organizationPermissions(null, false)).toMatchObject({ view: false, listMembers: false, listTeams: false, listIntegrations: false, admin: false });
+    expect(organizationPermissions(null, false)).toMatchObject({ view: false, access: false, listMembers: false, listTeams: false, listIntegrations: false, admin: false });
     expect(organizationPermissions('admin', false)).toMatchObject({ view: false, listMembers: false });
   });
 
