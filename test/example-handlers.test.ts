@@ -25,7 +25,7 @@ const texts = new Map(testFiles.map((f) => [f, readFileSync(path.join(root, 'tes
 function behaviourFiles(op: SpecOperation): string[] {
   const title = new RegExp(`${op.method} ${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/{-])`);
   const titled = testFiles.filter((f) => title.test(texts.get(f)!));
-  const shapesOnly = ['access-matrix.test.ts', 'integrations-token-matrix.test.ts', 'fuzz.test.ts', 'fuzz-sequences.test.ts', 'query-budget.test.ts', 'spec.test.ts', 'route-table.test.ts', 'http.test.ts', 'mock-hybrid.test.ts', 'gitbook-shapes.test.ts', 'gitbook-contract-drift.test.ts', 'integrations-environment.test.ts'];
+  const shapesOnly = ['access-matrix.test.ts', 'integrations-token-matrix.test.ts', 'fuzz.test.ts', 'fuzz-sequences.test.ts', 'query-budget.test.ts', 'spec.test.ts', 'route-table.test.ts', 'http.test.ts', 'mock-hybrid.test.ts', 'gitbook-shapes.test.ts', 'gitbook-contract-drift.test.ts'];
   const naming = testFiles.filter((f) => !shapesOnly.includes(f) && new RegExp(`\\b${op.operationId}\\b`).test(texts.get(f)!));
   return (titled.length > 0 ? titled : naming).map((f) => path.join(root, 'test', f));
 }
