@@ -140,7 +140,7 @@ describe('Markdown <-> Document', () => {
     // column, the Markdown written back had an empty one, and reading it gave a Document with one cell more.
     const markdown = '{% hint style="info" %}\n| 0 |\n| --- |\n| `A` |\n| A | A |\n| --- | --- |\n{% endhint %}';
     const document = markdownToDocument(markdown);
-    const table = (document.nodes[0] as { nodes: { data: { records: Record<string, { values: Record<string, string> }> } }[] }).nodes[0];
+    const table = (document.nodes[0] as unknown as { nodes: { data: { records: Record<string, { values: Record<string, string> }> } }[] }).nodes[0];
     expect(Object.values(table.data.records).map((r) => Object.keys(r.values).length)).toEqual([2, 2, 2]);
     const written = documentToMarkdown(document);
     expect(markdownToDocument(written)).toEqual(document);
