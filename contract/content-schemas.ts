@@ -5,6 +5,7 @@ import { ContentRef, Document } from './document.js';
 import { ex } from './examples.js';
 import { z } from './zod.js';
 import { conditional } from './conditional.js';
+import { publishedPageLayout } from './page-layout.js';
 
 export const fileId = 'fil_01JD3QC8M2ZR7TB';
 export const pageId = 'pag_01JD3QD4T7WX9KM';
@@ -114,21 +115,7 @@ export const PageLayout = z
     description:
       'How the published site shows the page: every document page the same way on this server (default width, no cover, ' +
       'title, description, table of contents, outline, pagination, page actions and heading anchors; no metadata or tags).',
-    example: {
-      width: 'default',
-      cover: false,
-      coverSize: 'hero',
-      coverMask: 'none',
-      title: true,
-      description: true,
-      tableOfContents: true,
-      outline: true,
-      pagination: true,
-      metadata: false,
-      tags: false,
-      actions: true,
-      anchors: true,
-    },
+    example: publishedPageLayout,
   });
 
 const revisionPageFields = {
@@ -185,21 +172,6 @@ const revisionPageFields = {
 const RevisionPageFields = z.object(revisionPageFields);
 export type RevisionPageShape = z.infer<typeof RevisionPageFields> & { pages?: RevisionPageShape[] };
 
-export const pageLayoutExample = {
-  width: 'default' as const,
-  cover: false,
-  coverSize: 'hero' as const,
-  coverMask: 'none' as const,
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: false,
-  tags: false,
-  actions: true,
-  anchors: true,
-};
 
 export const revisionPageExample = {
   id: pageId,
@@ -207,7 +179,7 @@ export const revisionPageExample = {
   kind: 'sheet' as const,
   emoji: '⚡',
   type: 'document' as const,
-  layout: pageLayoutExample,
+  layout: publishedPageLayout,
   tags: [],
   createdAt: ex.createdAt,
   updatedAt: ex.updatedAt,

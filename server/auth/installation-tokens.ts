@@ -6,9 +6,10 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
-import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations, users } from '../db/schema/index.js';
+import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
+import { serviceUser } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -57,21 +58,6 @@ export function installationTokenLookup(db: Db) {
   };
 }
 
-/** The installation's own user: made with its first token, then found by its address. */
-async function installationUser(db: Db, installationId: string, title: string, now: Date): Promise<string> {
-  const email = `installation-${installationId.toLowerCase()}@integrations.invalid`;
-  const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`))[0]?.id;
-  const found = await find();
-  if (found) return found;
-  const inserted = await db
-    .insert(users)
-    .values({ id: newId('usr', now.getTime()), displayName: title, email, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  // Made meanwhile by another request: that one.
-  return inserted[0]?.id ?? (await find())!;
-}
-
 /** A new token of the installation, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
 export async function mintInstallationToken(db: Db, installationId: string, now: Date, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
   // A caller that has just read the installation and its integration (a script's invocation) gives the
@@ -82,7 +68,7 @@ export async function mintInstallationToken(db: Db, installationId: string, now:
     .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
     .where(eq(integrationInstallations.id, installationId));
   if (!installation) return undefined;
-  const userId = await installationUser(db, installationId, installation.title, now);
+  const userId = await serviceUser(db, `installation-${installationId.toLowerCase()}@integrations.invalid`, installation.title, now);
   // The installation's expired tokens go as new ones come.
   await db
     .delete(integrationInstallationTokens)

@@ -7,10 +7,11 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
-import { integrations, integrationTokens, users } from '../db/schema/index.js';
+import { integrations, integrationTokens } from '../db/schema/index.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
+import { serviceUser } from './service-users.js';
 import { hashToken, newIntegrationToken } from './tokens.js';
 
 /** How long a process remembers a valid integration token (a request then spends no query on it). */
@@ -41,20 +42,6 @@ export function integrationTokenLookup(db: Db) {
   };
 }
 
-/** The integration's own user: made with its first token, then found by its address. */
-async function integrationUser(db: Db, name: string, title: string, now: Date): Promise<string> {
-  const email = `integration-${name.toLowerCase()}@integrations.invalid`;
-  const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`))[0]?.id;
-  const found = await find();
-  if (found) return found;
-  const inserted = await db
-    .insert(users)
-    .values({ id: newId('usr', now.getTime()), displayName: title, email, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  return inserted[0]?.id ?? (await find())!;
-}
-
 /**
  * A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist.
  * `installationId`: the installation of the event or request it is handed out with, whose tasks it queues.
@@ -63,7 +50,7 @@ export async function mintIntegrationToken(db: Db, name: string, now: Date, inst
   // A caller that has just read the integration (a script's invocation) gives its title: one statement less.
   const [integration] = knownTitle !== undefined ? [{ title: knownTitle }] : await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
   if (!integration) return undefined;
-  const userId = await integrationUser(db, name, integration.title, now);
+  const userId = await serviceUser(db, `integration-${name.toLowerCase()}@integrations.invalid`, integration.title, now);
   // The integration's expired tokens go as new ones come.
   await db.delete(integrationTokens).where(and(eq(integrationTokens.integrationName, name), lt(integrationTokens.expiresAt, now)));
   const token = newIntegrationToken();

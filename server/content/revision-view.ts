@@ -1,6 +1,7 @@
 // The API forms of a revision, its pages and its files. Paths and the tree are derived on read from the
 // flat stored pages. Git metadata (`git`) is shown from the revision's RevisionGit unless the read asks
 // `metadata=false`; there are no computed pages to compute or skip (`computed=false`).
+import { publishedPageLayout } from '../../contract/page-layout.js';
 import { published } from './markdown-document.js';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
@@ -61,22 +62,6 @@ export function markdownOfPage(content: RevisionContent, page: StoredPage, revis
 /** GitBook's deprecated `kind` of each page type (stored pages are documents or groups). */
 const pageKinds = { document: 'sheet', group: 'group' } as const;
 
-/** How the published site (server/published/) shows every document page: one layout (contract's PageLayout). */
-const pageLayout = {
-  width: 'default',
-  cover: false,
-  coverSize: 'hero',
-  coverMask: 'none',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: false,
-  tags: false,
-  actions: true,
-  anchors: true,
-} as const;
 
 function pageView(
   ctx: Ctx,
@@ -107,7 +92,7 @@ function pageView(
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
     ...(page.condition && { condition: page.condition }),
-    ...(page.type === 'document' && { layout: pageLayout, tags: [] }),
+    ...(page.type === 'document' && { layout: publishedPageLayout, tags: [] }),
     ...(options.git?.[page.id] && { git: options.git[page.id] }),
     ...(options.children && {
       pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
