@@ -646,9 +646,10 @@ describe('limits and bad input name the file', () => {
     expectFormatError(() => readRepository(repo(deepFiles)), 'SUMMARY.md', /nests deeper than 32 levels/);
   });
 
-  it('refuses to write what the format cannot say, naming where', () => {
+  /** Content the format cannot lay out: a group under a document page. */
+  const groupUnderPage = (): RevisionContent => {
     const base = { hidden: false, noIndex: false, noRobotsIndex: false, createdAt: '', updatedAt: '' };
-    const nestedGroup: RevisionContent = {
+    return {
       pages: [
         { ...base, id: 'pag_p00000000001', parent: null, position: 'a0', type: 'document', title: 'P', slug: 'p', document: markdownToDocument('x') },
         { ...base, id: 'pag_g00000000001', parent: 'pag_p00000000001', position: 'a0', type: 'group', title: 'G', slug: 'g' },
@@ -657,22 +658,16 @@ describe('limits and bad input name the file', () => {
       variables: {},
       reusableContents: [],
     };
-    expectFormatError(() => writeRepository(nestedGroup, new Map()), 'SUMMARY.md', /group "G" \(pag_g00000000001\) is not at the top/);
+  };
+
+  it('refuses to write what the format cannot say, naming where', () => {
+    expectFormatError(() => writeRepository(groupUnderPage(), new Map()), 'SUMMARY.md', /group "G" \(pag_g00000000001\) is not at the top/);
     const missingBytes: RevisionContent = { pages: [], files: [{ id: 'fil_m00000000001', name: 'm.png', contentType: 'image/png', size: 1 }], variables: {}, reusableContents: [] };
     expectFormatError(() => writeRepository(missingBytes, new Map()), '.gitbook/assets/m.png', /the bytes of file "m.png" \(fil_m00000000001\) were not given/);
   });
 
   it('reads over previous content an export cannot lay out by the paths given, and says so in its warnings', () => {
-    const base = { hidden: false, noIndex: false, noRobotsIndex: false, createdAt: '', updatedAt: '' };
-    const previous: RevisionContent = {
-      pages: [
-        { ...base, id: 'pag_p00000000001', parent: null, position: 'a0', type: 'document', title: 'P', slug: 'p', document: markdownToDocument('x') },
-        { ...base, id: 'pag_g00000000001', parent: 'pag_p00000000001', position: 'a0', type: 'group', title: 'G', slug: 'g' },
-      ],
-      files: [],
-      variables: {},
-      reusableContents: [],
-    };
+    const previous = groupUnderPage();
     const read = readRepository(repo({ 'README.md': '# P\n\ny\n' }), { previous, previousPaths: new Map([['pag_p00000000001', 'README.md']]) });
     expect(read.content.pages.map((p) => [p.id, p.title])).toEqual([['pag_p00000000001', 'P']]);
     expect(read.warnings).toEqual([expect.stringMatching(/cannot be laid out as files \(SUMMARY\.md: group "G" \(pag_g00000000001\) is not at the top.*matched by the paths of the last sync only/)]);

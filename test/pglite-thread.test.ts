@@ -1,14 +1,19 @@
 // PGlite on its own thread (server/db/pglite-thread.ts) behaves as PGlite on the caller's thread for what
 // the server uses: queries with text parsers, transactions that commit or roll back and hold the database
 // meanwhile, PostgreSQL's error fields, and closing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { createDb } from '../server/db/client.js';
 import { PGliteThread } from '../server/db/pglite-thread.js';
 
+// Every database here starts from the suite's migrated template (test/support/global-setup.ts): unpacking it
+// costs a fraction of an initdb in WebAssembly, and this file starts six.
+let template: Uint8Array;
 let database: PGliteThread;
 beforeAll(async () => {
-  database = new PGliteThread();
+  template = readFileSync(inject('pgliteTemplate'));
+  database = new PGliteThread({ loadDataDir: template });
   await database.waitReady;
   await database.exec('CREATE TABLE t (id integer PRIMARY KEY, at timestamptz)');
 });
@@ -93,7 +98,7 @@ describe('PGlite on its own thread', () => {
   });
 
   it('fails the queries waiting on a thread that stopped, and every later one, rather than hanging', async () => {
-    const other = new PGliteThread();
+    const other = new PGliteThread({ loadDataDir: template });
     await other.waitReady;
     const waiting = other.query('SELECT pg_sleep(0.2)');
     await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
@@ -102,8 +107,8 @@ describe('PGlite on its own thread', () => {
   });
 
   it('is what createDb opens for PGlite, unless told to stay on the caller thread (PGLITE_THREAD=false)', async () => {
-    const threaded = createDb({ kind: 'pglite' });
-    const inline = createDb({ kind: 'pglite', thread: false });
+    const threaded = createDb({ kind: 'pglite', loadDataDir: template });
+    const inline = createDb({ kind: 'pglite', thread: false, loadDataDir: template });
     try {
       expect((threaded.db as unknown as { $client: unknown }).$client).toBeInstanceOf(PGliteThread);
       expect((inline.db as unknown as { $client: unknown }).$client).toBeInstanceOf(PGlite);
@@ -113,7 +118,7 @@ describe('PGlite on its own thread', () => {
   });
 
   it('says when closing failed (its last writes may not be in the folder) and still stops the thread', async () => {
-    const other = new PGliteThread();
+    const other = new PGliteThread({ loadDataDir: template });
     await other.waitReady;
     await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await expect(other.close()).rejects.toThrow(/closing the database failed: the database thread stopped/);
@@ -121,7 +126,7 @@ describe('PGlite on its own thread', () => {
   });
 
   it('refuses queries once closed', async () => {
-    const other = new PGliteThread();
+    const other = new PGliteThread({ loadDataDir: template });
     await other.waitReady;
     await other.close();
     await expect(other.query('SELECT 1')).rejects.toThrow('PGlite is closed');

@@ -1,12 +1,12 @@
 // The demo workspace (server/demo/): what `npm run seed` and the stateful mock load. Seeded through the
 // API on the harness's database, then read back through the API; a second seed changes nothing.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { count } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import * as schema from '../server/db/schema/index.js';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -151,8 +151,11 @@ describe('demo workspace seed', () => {
 // The script on embedded storage, whatever the pass: CI's PostgreSQL pass (STORAGE_PASS=again) leaves it
 // to the first one, which ran the same thing.
 describe.skipIf(process.env.STORAGE_PASS === 'again')('npm run seed', () => {
-  it('fills a fresh DATA_DIR, then says there is nothing to do', { timeout: 180_000 }, async () => {
+  it('fills a DATA_DIR that holds no workspace yet, then says there is nothing to do', { timeout: 180_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'seed-test-'));
+    // The suite's migrated, empty template (test/support/global-setup.ts) instead of an empty folder: the seed is
+    // what this test is about; a first start's initdb and migrations are test/operating-lifecycle.test.ts's.
+    execFileSync('tar', ['xf', inject('pgliteTemplate'), '-C', dataDir]);
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', BOOTSTRAP_TOKEN: 'seed-script-test-token-0123456789' };
     delete (env as Record<string, string | undefined>).DATABASE_URL;
     const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], { cwd: path.resolve(import.meta.dirname, '..'), env });
