@@ -476,7 +476,7 @@ function embedCard(url: string, card: EmbedCard): Md.RootContent {
   return element('div', [...frame, { type: 'paragraph', children: [link] }] as Md.RootContent[], { className: ['embed', card.frame ? 'embed-rich' : 'embed-link'] });
 }
 
-function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
+export function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
   return (nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : textOfNodes(n.nodes))).join('');
 }
 
