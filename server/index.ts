@@ -14,6 +14,7 @@ import { createApi, type Api } from './api.js';
 import { createApp, type App } from './app.js';
 import { blobStoreFrom, configureBlobStore } from './blobs/store.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './auth/bootstrap.js';
+import { runDataMigrations } from './data-migrations/index.js';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Database } from './db/client.js';
 import type { Tracing } from './telemetry/tracing.js';
@@ -119,11 +120,17 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
     // Migrated and, when empty, bootstrapped under the start-up lock: processes started together on one
     // PostgreSQL take turns (one migrates and bootstraps, the others wait, then find both done).
     let bootstrap: BootstrapResult | undefined;
+    let dataMigrated: Record<string, number> = {};
     const migrated = await database.migrate({
       onWait: () => logger.info('waiting for another process to finish migrating the database'),
-      afterwards: async () => (bootstrap = await bootstrapIfEmpty(database.db, config.bootstrapToken)),
+      afterwards: async () => {
+        dataMigrated = await runDataMigrations(database.db, {
+          onBatch: (p) => logger.info({ migration: p.migration, table: p.table, rows: p.rows, changed: p.changed }, 'data migration: batch done'),
+        });
+        bootstrap = await bootstrapIfEmpty(database.db, config.bootstrapToken);
+      },
     });
-    logger.info({ applied: migrated.applied, waited: migrated.waited }, 'database migrated');
+    logger.info({ applied: migrated.applied, waited: migrated.waited, dataMigrated }, 'database migrated');
     const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
       leaseMs: config.jobLeaseMs,
       retentionDays: config.jobRetentionDays,

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from './config.js';
 import { createDb } from './db/client.js';
+import { runDataMigrations } from './data-migrations/index.js';
 import { lockStorage, StorageLocked, type StorageLock } from './storage-lock.js';
 
 const config = loadConfig();
@@ -23,8 +24,14 @@ if (config.storage.kind === 'pglite') {
 }
 const database = createDb(config.storage);
 try {
-  const { applied, waited } = await database.migrate({ onWait: () => console.log('Waiting for another process to finish migrating the database…') });
+  let dataMigrated: Record<string, number> = {};
+  const { applied, waited } = await database.migrate({
+    onWait: () => console.log('Waiting for another process to finish migrating the database…'),
+    // The data migrations (server/data-migrations/) under the same lock, resuming one a stopped run left.
+    afterwards: async () => (dataMigrated = await runDataMigrations(database.db)),
+  });
   console.log(applied === 0 ? `The database is up to date${waited ? ' (another process migrated it)' : ''}.` : `Applied ${applied} migration${applied === 1 ? '' : 's'}.`);
+  for (const [name, rows] of Object.entries(dataMigrated)) console.log(`Data migration ${name}: ${rows} row${rows === 1 ? '' : 's'} rewritten.`);
 } finally {
   await database.close();
   await storageLock?.release();

@@ -157,7 +157,8 @@ describe('change request content', () => {
     expect(rev.body.pages[0].urls.app).toBe(`https://api.test.example/app/s/${space.id}/~/changes/1/t`);
     expect((await admin.api.get(`/spaces/${space.id}/content/pages`)).body.pages).toEqual([]);
     const page = await admin.api.get(`${base}/content/page/${pageId}`);
-    expect(page.body.document.nodes.map((n: { type: string }) => n.type)).toEqual(['heading-1', 'code']);
+    // The leading `# T` is the page's title, not a block (docs/content.md, "The title and a leading H1").
+    expect(page.body.document.nodes.map((n: { type: string }) => n.type)).toEqual(['code']);
     expect((await admin.api.get(`${base}/content/page/pag_nope`)).status).toBe(404);
     expect((await admin.api.get(`/spaces/${space.id}/change-requests/9/content`)).status).toBe(404);
     expect((await admin.api.get(`/spaces/${space.id}/change-requests/9/content/pages`)).status).toBe(404);

@@ -9,7 +9,7 @@ async function spaceWithPage(admin: Account) {
   const space = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Docs' })).body;
   const cr = (await admin.api.post(`/spaces/${space.id}/change-requests`)).body;
   const done = await admin.api.post(`/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, {
-    changes: [{ operation: 'insert_page', document: { markdown: '# Guide' } }],
+    changes: [{ operation: 'insert_page', document: { markdown: '# Guide\n\nRead this first.' } }],
   });
   await admin.api.post(`/spaces/${space.id}/change-requests/${cr.id}/merge`);
   return { spaceId: space.id as string, pageId: done.body.changes[0].page.id as string };
@@ -76,7 +76,7 @@ describe('comments', () => {
     // A block added in a change request is a block of the page in that change request, not in the space.
     const cr = (await admin.api.post(`/spaces/${spaceId}/change-requests`)).body;
     const edited = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
-      changes: [{ operation: 'update_page', page: pageId, document: { markdown: '# Guide\n\nA new paragraph.' } }],
+      changes: [{ operation: 'update_page', page: pageId, document: { markdown: '# Guide\n\nRead this first.\n\nA new paragraph.' } }],
     });
     expect(edited.status).toBe(200);
     const crDoc = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });

@@ -9,7 +9,8 @@ const h = useHarness();
 
 type Block = { object: string; type: string; key?: string; nodes?: Block[]; leaves?: { text: string }[] };
 
-const original = '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.';
+// Its heading is not the page's title ("Guide"), so it is a block of the page (docs/content.md, "The title and a leading H1").
+const original = '# Overview\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.';
 
 async function openChangeRequest(admin: Account, spaceId: string) {
   const res = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' });
@@ -59,7 +60,7 @@ describe('block keys and the block-level merge', () => {
     expect((await spaceDocument(admin, spaceId, pageId)).map((b) => b.key)).toEqual(keys);
 
     const cr = await openChangeRequest(admin, spaceId);
-    await write(admin, spaceId, cr.id, [edit(pageId, '# Guide\n\nNew opening.\n\nFirst paragraph.\n\nSecond paragraph, edited.\n\nThird paragraph.')]);
+    await write(admin, spaceId, cr.id, [edit(pageId, '# Overview\n\nNew opening.\n\nFirst paragraph.\n\nSecond paragraph, edited.\n\nThird paragraph.')]);
     const res = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });
     expect(res.status).toBe(200);
     const after: Block[] = res.body.document.nodes;
@@ -74,13 +75,13 @@ describe('block keys and the block-level merge', () => {
     const first = await openChangeRequest(admin, spaceId);
     const second = await openChangeRequest(admin, spaceId);
     // Neighbouring paragraphs, one on each side, and a paragraph added at the end by the second.
-    await write(admin, spaceId, first.id, [edit(pageId, '# Guide\n\nFirst paragraph, by the first.\n\nSecond paragraph.\n\nThird paragraph.')]);
-    await write(admin, spaceId, second.id, [edit(pageId, '# Guide\n\nFirst paragraph.\n\nSecond paragraph, by the second.\n\nThird paragraph.\n\nA closing word.')]);
+    await write(admin, spaceId, first.id, [edit(pageId, '# Overview\n\nFirst paragraph, by the first.\n\nSecond paragraph.\n\nThird paragraph.')]);
+    await write(admin, spaceId, second.id, [edit(pageId, '# Overview\n\nFirst paragraph.\n\nSecond paragraph, by the second.\n\nThird paragraph.\n\nA closing word.')]);
     expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${first.id}/merge`)).status).toBe(200);
     const merged = await admin.api.post(`/spaces/${spaceId}/change-requests/${second.id}/merge`);
     expect(merged.status).toBe(200);
     expect(await spaceMarkdown(admin, spaceId, pageId)).toBe(
-      '# Guide\n\nFirst paragraph, by the first.\n\nSecond paragraph, by the second.\n\nThird paragraph.\n\nA closing word.',
+      '# Overview\n\nFirst paragraph, by the first.\n\nSecond paragraph, by the second.\n\nThird paragraph.\n\nA closing word.',
     );
     const doc = await spaceDocument(admin, spaceId, pageId);
     expect(doc.map((b) => b.key).slice(0, 4)).toEqual(keys);
@@ -93,8 +94,8 @@ describe('block keys and the block-level merge', () => {
     const keys = (await spaceDocument(admin, spaceId, pageId)).map((b) => b.key);
     const first = await openChangeRequest(admin, spaceId);
     const second = await openChangeRequest(admin, spaceId);
-    await write(admin, spaceId, first.id, [edit(pageId, '# Guide\n\nFirst paragraph.\n\nSecond paragraph, one way.\n\nThird paragraph.')]);
-    await write(admin, spaceId, second.id, [edit(pageId, '# Guide\n\nFirst paragraph.\n\nSecond paragraph, another way.\n\nThird paragraph.')]);
+    await write(admin, spaceId, first.id, [edit(pageId, '# Overview\n\nFirst paragraph.\n\nSecond paragraph, one way.\n\nThird paragraph.')]);
+    await write(admin, spaceId, second.id, [edit(pageId, '# Overview\n\nFirst paragraph.\n\nSecond paragraph, another way.\n\nThird paragraph.')]);
     expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${first.id}/merge`)).status).toBe(200);
     const revision = (await admin.api.get(`/spaces/${spaceId}`)).body.revision;
     const refused = await admin.api.post(`/spaces/${spaceId}/change-requests/${second.id}/merge`);
@@ -118,15 +119,15 @@ describe('block keys and the block-level merge', () => {
     const space = await openChangeRequest(admin, spaceId);
     const mine = await openChangeRequest(admin, spaceId);
     const other = await openChangeRequest(admin, spaceId);
-    await write(admin, spaceId, space.id, [edit(pageId, '# Guide\n\nFirst paragraph.\n\nSecond paragraph.')]);
-    await write(admin, spaceId, mine.id, [edit(pageId, '# Guide\n\nFirst paragraph, mine.\n\nSecond paragraph.\n\nThird paragraph.')]);
-    await write(admin, spaceId, other.id, [edit(pageId, '# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph, edited.')]);
+    await write(admin, spaceId, space.id, [edit(pageId, '# Overview\n\nFirst paragraph.\n\nSecond paragraph.')]);
+    await write(admin, spaceId, mine.id, [edit(pageId, '# Overview\n\nFirst paragraph, mine.\n\nSecond paragraph.\n\nThird paragraph.')]);
+    await write(admin, spaceId, other.id, [edit(pageId, '# Overview\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph, edited.')]);
     expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${space.id}/merge`)).status).toBe(200);
 
     const updated = await admin.api.post(`/spaces/${spaceId}/change-requests/${mine.id}/update`);
     expect(updated.status).toBe(200);
     const page = await admin.api.get(`/spaces/${spaceId}/change-requests/${mine.id}/content/page/${pageId}`, { format: 'markdown' });
-    expect(page.body.markdown).toBe('# Guide\n\nFirst paragraph, mine.\n\nSecond paragraph.');
+    expect(page.body.markdown).toBe('# Overview\n\nFirst paragraph, mine.\n\nSecond paragraph.');
 
     const refused = await admin.api.post(`/spaces/${spaceId}/change-requests/${other.id}/update`);
     expect(refused.status).toBe(409);
@@ -140,12 +141,12 @@ describe('block keys and the block-level merge', () => {
     const { spaceId, pageId } = await spaceWithPage(admin);
     const keys = (await spaceDocument(admin, spaceId, pageId)).map((b) => b.key as string);
     const cr = await openChangeRequest(admin, spaceId);
-    await write(admin, spaceId, cr.id, [edit(pageId, '# Guide\n\nFirst, changed.\n\nSecond, changed.')]);
+    await write(admin, spaceId, cr.id, [edit(pageId, '# Overview\n\nFirst, changed.\n\nSecond, changed.')]);
     await write(admin, spaceId, cr.id, [{ operation: 'revert_page', page: pageId, block: [keys[1], keys[3]] }]);
     const page = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });
     expect(page.body.document.nodes.map((b: Block) => b.key)).toEqual(keys);
     const md = await admin.api.get(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'markdown' });
-    expect(md.body.markdown).toBe('# Guide\n\nFirst paragraph.\n\nSecond, changed.\n\nThird paragraph.');
+    expect(md.body.markdown).toBe('# Overview\n\nFirst paragraph.\n\nSecond, changed.\n\nThird paragraph.');
 
     const unknown = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
       changes: [{ operation: 'revert_page', page: pageId, block: ['no-such-block'] }],

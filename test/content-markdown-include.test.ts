@@ -19,9 +19,11 @@ describe('markdown {% include %}', () => {
     expect(documentToMarkdown({ nodes: [doc.nodes[1]] })).toBe('{% include "../.gitbook/includes/a &quot;b&quot;.md" %}');
   });
 
-  it('an include inside a hint stays inside it; one without a quoted path is text', () => {
-    const doc = markdownToDocument('{% hint style="info" %}\n{% include "rsc_01JD3QN4H8ZP2RC" %}\n{% endhint %}\n\n{% include snippet.md %}');
-    expect(doc.nodes.map((b) => b.type)).toEqual(['hint', 'paragraph']);
-    expect((doc.nodes[0].nodes as { type: string }[]).map((b) => b.type)).toEqual(['reusable-content']);
+  it('an include inside an expandable stays inside it, one inside a hint comes out of it (GitBook\'s hint holds none); one without a quoted path is text', () => {
+    const doc = markdownToDocument('<details>\n<summary>More</summary>\n\n{% include "rsc_01JD3QN4H8ZP2RC" %}\n\n</details>\n\n{% include snippet.md %}');
+    expect(doc.nodes.map((b) => b.type)).toEqual(['expandable', 'paragraph']);
+    expect(doc.nodes[0].fragments?.[1].nodes.map((b) => b.type)).toEqual(['reusable-content']);
+    const inHint = markdownToDocument('{% hint style="info" %}\nSee:\n{% include "rsc_01JD3QN4H8ZP2RC" %}\n{% endhint %}');
+    expect(inHint.nodes.map((b) => b.type)).toEqual(['hint', 'reusable-content']);
   });
 });

@@ -65,7 +65,7 @@ describe('references', () => {
     const guide = await admin.api.get(`/spaces/${spaceId}/content/page/${guideId}`, { format: 'document' });
     expect(guide.body.document.nodes[0].nodes[1].data.ref).toEqual({ kind: 'page', page: homeId });
     const setup = await admin.api.get(`/spaces/${spaceId}/content/page/${setupId}`, { format: 'document' });
-    expect(setup.body.document.nodes[2].nodes[1].data.ref).toEqual({ kind: 'file', file: logoId });
+    expect(setup.body.document.nodes[1].nodes[1].data.ref).toEqual({ kind: 'file', file: logoId });
   });
 
   it('get …/page?format=markdown writes references as relative paths, and a Markdown write reads them back', async () => {

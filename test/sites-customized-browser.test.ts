@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('customized site in Chromium', () => {
       const links = page.getByRole('navigation', { name: 'Links' });
       await expect(links.getByRole('link', { name: 'Status' }).isVisible()).resolves.toBe(true);
       await expect(links.getByRole('link', { name: 'Support' }).getAttribute('href')).resolves.toBe('https://acme.example.com/support');
-      // One heading "Welcome": the page's content opens with its title.
+      // One heading "Welcome": the page's title (the Markdown's leading `# Welcome` is the title, not a block).
       await expect(page.getByRole('heading', { name: 'Welcome', level: 1 }).count()).resolves.toBe(1);
       const colours = await page.evaluate(() => {
         const style = getComputedStyle(document.documentElement);

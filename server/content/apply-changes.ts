@@ -112,6 +112,8 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       case 'insert_page': {
         if (change.ref !== undefined && refs.has(change.ref)) throw new BadRequest(`${at}.ref: ${change.ref} is already used in this batch`);
         const parent = change.into === undefined ? null : find(change.into, 'into').id;
+        // Without a title, a leading `# Heading` of its Markdown is the title (taken below, the slug then
+        // made from it); else the first heading, kept in the content.
         const title = change.title ?? firstHeading(change.document) ?? 'Untitled';
         const page: StoredPage = {
           id: newId('pag', ctx.now.getTime()),
@@ -128,7 +130,12 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
         };
         next.pages.push(page);
         resolver = undefined;
-        setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`, refsFor(page));
+        const taken = setPageContent(page, change.document ? contentOf(change.document) : {}, `${at}.document`, refsFor(page), { title: change.title });
+        if (taken !== undefined && taken !== page.title) {
+          page.title = taken;
+          if (!change.slug) page.slug = slugify(taken);
+          resolver = undefined;
+        }
         touched.add(page);
         setMetadata(page, change, `${at}.condition`, ctx.claimNames);
         if (change.ref !== undefined) refs.set(change.ref, page.id);
@@ -137,11 +144,12 @@ export async function applyChanges(content: RevisionContent, changes: Change[], 
       }
       case 'update_page': {
         const page = find(change.page, 'page');
+        // The title first: a leading `# Heading` of the Markdown is dropped when it is the new title.
+        if (change.title !== undefined) page.title = change.title;
         if (change.document !== undefined) {
-          setPageContent(page, contentOf(change.document), `${at}.document`, refsFor(page));
+          setPageContent(page, contentOf(change.document), `${at}.document`, refsFor(page), { title: page.title });
           touched.add(page);
         }
-        if (change.title !== undefined) page.title = change.title;
         if (change.slug !== undefined) page.slug = change.slug || slugify(page.title);
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (change[flag] !== undefined) page[flag] = change[flag];
         setMetadata(page, change, `${at}.condition`, ctx.claimNames);

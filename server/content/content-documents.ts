@@ -2,7 +2,8 @@
 // revision's pages name their Document by `documentHash`, so writing a revision writes only the Documents
 // it changed, and reading one page reads one Document. Documents are immutable once written, so they are
 // cached in this process by hash; the cache is safe with several processes because nothing is ever
-// rewritten under a hash.
+// rewritten under a hash, except by the data migration into GitBook's Document JSON
+// (server/data-migrations/gitbook-documents.ts), which writes what the readers' upgrade already makes of it.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';

@@ -25,6 +25,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
 import type { DocumentBlockShape, DocumentFragmentShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
+import { fitBlocks } from './gitbook-nesting.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -314,7 +315,15 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
     }
     case 'file': {
       const { src = '', ...rest } = a;
-      return { object: 'block', type: 'file', isVoid: true, data: { ref: state.refs.read(src), ...tagData(rest) }, ...(node.children.length > 0 && { nodes: inner() }) };
+      const ref = state.refs.read(src);
+      // GitBook's file block names a file of a space; a `src` that is none (a URL, a path no file is at) is
+      // a link to it, its caption (or the URL) as the link's text.
+      if (ref.kind !== 'file') {
+        const caption = node.children.length > 0 ? inner().flatMap((b) => (b.nodes ?? []).filter((n) => n.object !== 'block')) : [];
+        const label = caption.length > 0 ? caption : [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: src, marks: [] }] }];
+        return block('paragraph', [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: label as Inline['nodes'] }]);
+      }
+      return { object: 'block', type: 'file', isVoid: true, data: { ref, ...tagData(rest) }, ...(node.children.length > 0 && { nodes: inner() }) };
     }
     default:
       return undefined;
@@ -400,7 +409,9 @@ export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaul
   const root = parseMarkdown(markdown);
   const nodes = toBlocks(root.children, { defs: definitionsOf(root), refs });
   if (title !== undefined && nodes[0]?.type === 'heading-1' && textOfNodes(nodes[0].nodes).trim() === title.trim()) nodes.shift();
-  return upgradeDocument({ object: 'document', data: { schemaVersion: 1 }, nodes });
+  // In GitBook's shapes, then nested as GitBook allows (gitbook-nesting.ts): Markdown nests anything in anything.
+  const document = upgradeDocument({ object: 'document', data: { schemaVersion: 1 }, nodes });
+  return { ...document, nodes: fitBlocks(document.nodes) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -476,7 +487,7 @@ function embedCard(url: string, card: EmbedCard): Md.RootContent {
   return element('div', [...frame, { type: 'paragraph', children: [link] }] as Md.RootContent[], { className: ['embed', card.frame ? 'embed-rich' : 'embed-link'] });
 }
 
-function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
+export function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
   return (nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : textOfNodes(n.nodes))).join('');
 }
 

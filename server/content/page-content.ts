@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { alignKeys, dedupeKeys, keysOf, overlayKeys, type KeepOld } from './block-keys.js';
 import { assertStorableDocument } from './document-check.js';
 import { upgradeDocument } from './document-upgrade.js';
-import { documentToMarkdown, markdownToDocument, type Block, type Document } from './markdown-document.js';
+import { documentToMarkdown, markdownToDocument, textOfNodes, type Block, type Document } from './markdown-document.js';
 import { defaultRefs, type MarkdownRefs } from './markdown-refs.js';
 import type { StoredPage } from './revision-content.js';
 
@@ -92,12 +92,38 @@ function keepUnchanged(refs: MarkdownRefs): KeepOld {
 }
 
 /**
+ * How Markdown written to a page treats a leading `# Heading` (docs/content.md, "The title and a leading
+ * H1"): the page's title is not a block, as in GitBook, so a first heading-1 whose text is `title` is
+ * dropped; a page with no title yet (`title` undefined) takes a first heading-1 as its title.
+ */
+export interface PageTitle {
+  title: string | undefined;
+}
+
+/** The Markdown's Document without a leading heading-1 that is the page's title, and that title when it was taken. */
+function withoutTitle(read: Document, rule: PageTitle | undefined): { read: Document; taken?: string } {
+  const first = read.nodes[0];
+  if (!rule || first?.type !== 'heading-1') return { read };
+  const text = textOfNodes(first.nodes).trim();
+  if (text === '' || (rule.title !== undefined && text !== rule.title.trim())) return { read };
+  return { read: { ...read, nodes: read.nodes.slice(1) }, taken: text };
+}
+
+/**
  * Sets the page's content from a change's body, `at` naming it in errors. A document is stored as given
  * (400 when it cannot be, document-check.ts); its blocks without a key take the key of the block they
  * continue. Markdown is read with `refs`, its blocks aligned with the current ones (block-keys.ts), and
- * the document's `data` stays the page's.
+ * the document's `data` stays the page's; with `title` (a page's Markdown, not a reusable content's), a
+ * leading `# Heading` that is the title is not kept as a block (PageTitle). Returns the title a page with
+ * none took from its Markdown.
  */
-export function setPageContent(page: StoredPage, body: { markdown: string } | { document: Document } | Record<string, never>, at: string, refs: MarkdownRefs = defaultRefs): void {
+export function setPageContent(
+  page: StoredPage,
+  body: { markdown: string } | { document: Document } | Record<string, never>,
+  at: string,
+  refs: MarkdownRefs = defaultRefs,
+  title?: PageTitle,
+): string | undefined {
   const previous = pageDocument(page);
   if ('document' in body) {
     assertStorableDocument(body.document, `${at}.document`);
@@ -105,12 +131,13 @@ export function setPageContent(page: StoredPage, body: { markdown: string } | { 
     const reserved = keysOf(given.nodes);
     const nodes = dedupeKeys(alignKeys(given.nodes, currentBlocks(page), reserved));
     store(page, { ...given, nodes });
-    return;
+    return undefined;
   }
   const markdown = 'markdown' in body ? body.markdown : '';
-  const read = markdownToDocument(markdown, refs);
+  const { read, taken } = withoutTitle(markdownToDocument(markdown, refs), title);
   const nodes = dedupeKeys(alignKeys(read.nodes, currentBlocks(page), new Set(), keepUnchanged(refs)));
   store(page, { object: 'document', data: page.document?.data ?? previous.data ?? read.data, nodes });
+  return title?.title === undefined ? taken : undefined;
 }
 
 /** Sets the page's content to keyed blocks (a merge or a revert), the document's `data` kept. */
