@@ -55,17 +55,17 @@ async function targetOf(ctx: Ctx, name: string, context: Context) {
     case 'document':
     case 'configuration_space': {
       await checkAccess(ctx, { to: 'space', role: context.type === 'document' ? 'read' : 'admin' }, { spaceId: context.spaceId }, { spaceCounters: false });
-      return { installationId: await installationOnSpace(ctx.db, name, context.spaceId), spaceId: context.spaceId, where: `space ${context.spaceId}` };
+      return { installationId: await installationOnSpace(ctx.db, name, context.spaceId), spaceId: context.spaceId, where: `space ${context.spaceId} (body.context.spaceId)` };
     }
     case 'configuration_site': {
       const [site] = await ctx.db.select({ organizationId: sites.organizationId }).from(sites).where(eq(sites.id, context.siteId));
-      if (!site) throw new NotFound(`Site ${context.siteId} not found`);
+      if (!site) throw new NotFound(`body.context.siteId: site ${context.siteId} not found`);
       await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: site.organizationId });
-      return { installationId: await installationOnSite(ctx.db, name, context.siteId), siteId: context.siteId, where: `site ${context.siteId}` };
+      return { installationId: await installationOnSite(ctx.db, name, context.siteId), siteId: context.siteId, where: `site ${context.siteId} (body.context.siteId)` };
     }
     case 'configuration_account': {
       await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: context.organizationId });
-      return { installationId: await installationIn(ctx.db, name, context.organizationId), where: `organization ${context.organizationId}` };
+      return { installationId: await installationIn(ctx.db, name, context.organizationId), where: `organization ${context.organizationId} (body.context.organizationId)` };
     }
   }
 }

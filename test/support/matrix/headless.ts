@@ -35,6 +35,17 @@ async function newRedirect(world: MatrixWorld, path: Record<string, string>): Pr
   return { id: res.body.id, source };
 }
 
+/** A space with a merged page that says "Welcome", added to the site `siteId`: what its search finds. */
+async function siteSpaceSayingWelcome({ admin }: MatrixWorld, siteId: string): Promise<void> {
+  const space = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Matrix search' })).body.id;
+  const cr = (await admin.api.post(`/spaces/${space}/change-requests`)).body.id;
+  await admin.api.post(`/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+    changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'Welcome to the site.' } }],
+  });
+  await admin.api.post(`/spaces/${space}/change-requests/${cr}/merge`);
+  await admin.api.post(`/orgs/${admin.organizationId}/sites/${siteId}/site-spaces`, { spaceId: space });
+}
+
 export const headlessFixtures: MatrixFixtures = {
   params: {
     siteRedirectId: async (world, path) => (await newRedirect(world, path)).id,
@@ -47,6 +58,10 @@ export const headlessFixtures: MatrixFixtures = {
     resolvePublishedContentByUrl: async (world) => ({ url: await publishedPageUrl(world) }),
     createSiteRedirect: () => ({ source: freshSource(), destination: external }),
     bulkUpsertSiteRedirects: () => ({ redirects: [{ source: freshSource(), destination: external }] }),
-    searchSiteContent: () => ({ query: 'welcome', scope: { mode: 'all' } }),
+    // A POST list: no list fill runs for it (only GETs get one), so its body recipe makes what it finds.
+    searchSiteContent: async (world, path) => {
+      await siteSpaceSayingWelcome(world, path.siteId);
+      return { query: 'welcome', scope: { mode: 'all' } };
+    },
   },
 };
