@@ -106,8 +106,10 @@ export const integrationUiOperations = operations({
       request: z
         .string()
         .min(1)
-        .max(16_000)
-        .openapi({ description: 'LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`).', example: renderRequestExample }),
+        // LZ-string output may grow quadratically with its input, and the URL must stay within a request line
+        // every server takes (16 KiB in Node, even with each character percent-encoded): a bigger request is a POST.
+        .max(1500)
+        .openapi({ description: 'LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`), at most 1,500 characters: a bigger one is sent with POST.', example: renderRequestExample }),
     }),
     responses: { 200: renderOutputResponse },
     errors: [400, 403, 404],

@@ -27420,7 +27420,7 @@ export interface operations {
     renderIntegrationUIWithGet: {
         parameters: {
             query: {
-                /** @description LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`). */
+                /** @description LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`), at most 1,500 characters: a bigger one is sent with POST. */
                 request: string;
             };
             header?: never;
