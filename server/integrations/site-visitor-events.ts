@@ -10,6 +10,7 @@
 // takes them and the queue is full, the newest are dropped and counted: a reader's page never waits on them.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import cookie from 'cookie';
 import type { Db } from '../db/client.js';
 import { clientAddress } from '../http/proxy-trust.js';
 import { recordEvent } from './events.store.js';
@@ -58,21 +59,8 @@ export interface EventVisitor {
 
 /** The cookies of the request, but this server's own (`dw_…`: visitor tokens and claims, never an integration's to read). */
 function visitorCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at <= 0) continue;
-    const name = part.slice(0, at).trim();
-    if (!name || name.startsWith('dw_') || Object.hasOwn(cookies, name)) continue;
-    let value = part.slice(at + 1).trim();
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      // kept as sent
-    }
-    cookies[name] = value;
-  }
-  return cookies;
+  const all = cookie.parse(header ?? '');
+  return Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('dw_')));
 }
 
 /**
