@@ -1,5 +1,6 @@
-// Rendering an integration's ContentKit component (renderIntegrationUIWithPost): what GitBook's editor and
-// renderer ask when they show an integration block or a configuration screen built from a component.
+// Rendering an integration's ContentKit component (renderIntegrationUIWithPost, and renderIntegrationUIWithGet:
+// the same request in the URL, which a browser or a CDN may cache): what GitBook's editor and renderer ask when
+// they show an integration block or a configuration screen built from a component.
 import { access } from './access.js';
 import { exampleIntegrationName, integrationNamePattern } from './integration-schemas.js';
 import { operations } from './operation.js';
@@ -21,7 +22,7 @@ const ContentKitContext = z
       'of the installation in an organization, on a space or on a site.',
   });
 
-const RenderIntegrationUI = z
+export const RenderIntegrationUI = z
   .strictObject({
     componentId: z.string().min(1).max(200).openapi({ description: 'ID of the component to render in the integration.' }),
     props: plainObject.openapi({ description: 'Current properties of the UI.' }),
@@ -43,6 +44,22 @@ const ContentKitRenderOutput = z
   ])
   .openapi('ContentKitRenderOutput', { description: 'Output of the integration when rendering a UI.' });
 
+const renderParams = z.object({
+  integrationName: z.string().min(1).max(128).regex(integrationNamePattern).openapi({ description: 'The name of the integration.', example: exampleIntegrationName }),
+});
+
+const renderBodyExample = { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context: { type: 'document', theme: 'light', spaceId: 'sp_01JD3QF6V0K2N8W', editable: false } };
+/** renderBodyExample as renderIntegrationUIWithGet's `request`: its JSON compressed by LZ-string's compressToEncodedURIComponent. */
+const renderRequestExample =
+  'N4Igxg9gtgDhB2BTeAXAkgExALhBglgIYDmAToVCADQgykQwDOOokqyKOIZhMAFgAIAKgBEAOvAECAggIC0cgHwCAQiAC+NNikQAPTtlAoAnjERcMEMAFcoHaiBR9EdrgBt8xPpxqMYhMERMLj8AfQAGAEYAKREAZgBFADEANgA1cIBpACYAOQAOAHUHRAIUQgAjN3NsADNCN0ZEdXUgA';
+
+const renderOutputResponse = {
+  description: 'ContentKit element to render.',
+  schema: ContentKitRenderOutput,
+  example: { type: 'element', element: { type: 'block', children: [{ type: 'markdown', content: '**A** leads to **B**' }] }, state: { content: 'graph TD\n  A --> B' }, props: { content: 'graph TD\n  A --> B' } },
+  headers: { 'Cache-Control': { description: 'How long the output may be kept, as the component asked.', example: 'max-age=3600' } },
+};
+
 export const integrationUiOperations = operations({
   renderIntegrationUIWithPost: {
     method: 'post',
@@ -59,19 +76,10 @@ export const integrationUiOperations = operations({
       'caller cannot see, or an integration not installed there, is not found. A component the script refuses ' +
       '(unknown to it, or its own 4xx) is a 400 with the script\'s reason; a script that fails or answers something ' +
       'else than a render output is a 503 naming the reason.',
-    params: z.object({
-      integrationName: z.string().min(1).max(128).regex(integrationNamePattern).openapi({ description: 'The name of the integration.', example: exampleIntegrationName }),
-    }),
+    params: renderParams,
     body: RenderIntegrationUI,
-    bodyExample: { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context: { type: 'document', theme: 'light', spaceId: 'sp_01JD3QF6V0K2N8W', editable: false } },
-    responses: {
-      200: {
-        description: 'ContentKit element to render.',
-        schema: ContentKitRenderOutput,
-        example: { type: 'element', element: { type: 'block', children: [{ type: 'markdown', content: '**A** leads to **B**' }] }, state: { content: 'graph TD\n  A --> B' }, props: { content: 'graph TD\n  A --> B' } },
-        headers: { 'Cache-Control': { description: 'How long the output may be kept, as the component asked.', example: 'max-age=3600' } },
-      },
-    },
+    bodyExample: renderBodyExample,
+    responses: { 200: renderOutputResponse },
     errors: [400, 403, 404],
     access: access.caller(),
     // 4 for the render (the integration, the caller's access, the installation, the script with its rows);
@@ -79,6 +87,34 @@ export const integrationUiOperations = operations({
     // tokens its environment carries, kept afterwards: the installation's and the integration's (each its
     // bot user found or made, expired tokens removed, the new one stored: 4 each) and makes the
     // integration's signing secret (read, insert, read again: 3).
+    statements: 15,
+  },
+  renderIntegrationUIWithGet: {
+    method: 'get',
+    path: '/integrations/{integrationName}/render',
+    tag: 'integrations',
+    summary: 'Render an integration UI with GET method',
+    description:
+      'renderIntegrationUIWithPost with its request in the URL: `request` is the RenderIntegrationUI body\'s JSON compressed ' +
+      'with LZ-string (`compressToEncodedURIComponent`, as GitBook\'s renderer sends it), so the answer can be cached by URL ' +
+      'as the component\'s `Cache-Control` allows. Everything else is as with POST: the installation and the access it ' +
+      'needs, the script\'s `ui_render` event, the output and its `Cache-Control`, the errors. A `request` that does not ' +
+      'decompress to JSON is a 400 naming `query.request`; a request that is not a valid body, a 400 naming its field ' +
+      '(`query.request.componentId`…).',
+    params: renderParams,
+    query: z.object({
+      request: z
+        .string()
+        .min(1)
+        // LZ-string output may grow quadratically with its input, and the URL must stay within a request line
+        // every server takes (16 KiB in Node, even with each character percent-encoded): a bigger request is a POST.
+        .max(1500)
+        .openapi({ description: 'LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`), at most 1,500 characters: a bigger one is sent with POST.', example: renderRequestExample }),
+    }),
+    responses: { 200: renderOutputResponse },
+    errors: [400, 403, 404],
+    access: access.caller(),
+    // As renderIntegrationUIWithPost.
     statements: 15,
   },
 });

@@ -392,6 +392,8 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   queueIntegrationTask(input: Input<'queueIntegrationTask', Grants['caller']>, ctx: Ctx): Promise<Reply<'queueIntegrationTask', 204> | Reply<'queueIntegrationTask', 400> | Reply<'queueIntegrationTask', 401> | Reply<'queueIntegrationTask', 403> | Reply<'queueIntegrationTask', 404> | Reply<'queueIntegrationTask', 413> | Reply<'queueIntegrationTask', 415> | Reply<'queueIntegrationTask', 429> | Reply<'queueIntegrationTask', 500> | Reply<'queueIntegrationTask', 503>>;
   /** POST /integrations/{integrationName}/render — Render an integration UI with POST method */
   renderIntegrationUIWithPost(input: Input<'renderIntegrationUIWithPost', Grants['caller']>, ctx: Ctx): Promise<Reply<'renderIntegrationUIWithPost', 200> | Reply<'renderIntegrationUIWithPost', 400> | Reply<'renderIntegrationUIWithPost', 401> | Reply<'renderIntegrationUIWithPost', 403> | Reply<'renderIntegrationUIWithPost', 404> | Reply<'renderIntegrationUIWithPost', 413> | Reply<'renderIntegrationUIWithPost', 415> | Reply<'renderIntegrationUIWithPost', 429> | Reply<'renderIntegrationUIWithPost', 500> | Reply<'renderIntegrationUIWithPost', 503>>;
+  /** GET /integrations/{integrationName}/render — Render an integration UI with GET method */
+  renderIntegrationUIWithGet(input: Input<'renderIntegrationUIWithGet', Grants['caller']>, ctx: Ctx): Promise<Reply<'renderIntegrationUIWithGet', 200> | Reply<'renderIntegrationUIWithGet', 400> | Reply<'renderIntegrationUIWithGet', 401> | Reply<'renderIntegrationUIWithGet', 403> | Reply<'renderIntegrationUIWithGet', 404> | Reply<'renderIntegrationUIWithGet', 429> | Reply<'renderIntegrationUIWithGet', 500> | Reply<'renderIntegrationUIWithGet', 503>>;
   /** GET /orgs/{organizationId}/openapi — List the OpenAPI specifications of an organization */
   listOpenAPISpecs(input: Input<'listOpenAPISpecs', Grants['organization']>, ctx: Ctx): Promise<Reply<'listOpenAPISpecs', 200> | Reply<'listOpenAPISpecs', 400> | Reply<'listOpenAPISpecs', 401> | Reply<'listOpenAPISpecs', 403> | Reply<'listOpenAPISpecs', 404> | Reply<'listOpenAPISpecs', 429> | Reply<'listOpenAPISpecs', 500> | Reply<'listOpenAPISpecs', 503>>;
   /** POST /orgs/{organizationId}/openapi — Create an OpenAPI specification */
@@ -693,6 +695,7 @@ export const routes = [
   { operationId: 'uninstallIntegrationFromSite', method: 'delete', path: '/integrations/:integrationName/installations/:installationId/sites/:siteId' },
   { operationId: 'queueIntegrationTask', method: 'post', path: '/integrations/:integrationName/tasks' },
   { operationId: 'renderIntegrationUIWithPost', method: 'post', path: '/integrations/:integrationName/render' },
+  { operationId: 'renderIntegrationUIWithGet', method: 'get', path: '/integrations/:integrationName/render' },
   { operationId: 'listOpenAPISpecs', method: 'get', path: '/orgs/:organizationId/openapi' },
   { operationId: 'createOpenAPISpec', method: 'post', path: '/orgs/:organizationId/openapi' },
   { operationId: 'getOpenAPISpecBySlug', method: 'get', path: '/orgs/:organizationId/openapi/:specSlug' },

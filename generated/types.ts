@@ -2663,7 +2663,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Render an integration UI with GET method
+         * @description renderIntegrationUIWithPost with its request in the URL: `request` is the RenderIntegrationUI body's JSON compressed with LZ-string (`compressToEncodedURIComponent`, as GitBook's renderer sends it), so the answer can be cached by URL as the component's `Cache-Control` allows. Everything else is as with POST: the installation and the access it needs, the script's `ui_render` event, the output and its `Cache-Control`, the errors. A `request` that does not decompress to JSON is a 400 naming `query.request`; a request that is not a valid body, a 400 naming its field (`query.request.componentId`…). Open to any authenticated caller. Budget: at most 15 SQL statements per request.
+         */
+        get: operations["renderIntegrationUIWithGet"];
         put?: never;
         /**
          * Render an integration UI with POST method
@@ -27408,6 +27412,67 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             413: components["responses"]["PayloadTooLargeError"];
             415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    renderIntegrationUIWithGet: {
+        parameters: {
+            query: {
+                /** @description LZ-string compressed JSON request (a RenderIntegrationUI body, `compressToEncodedURIComponent`), at most 1,500 characters: a bigger one is sent with POST. */
+                request: string;
+            };
+            header?: never;
+            path: {
+                /** @description The name of the integration. */
+                integrationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ContentKit element to render. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description How long the output may be kept, as the component asked. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "element",
+                     *       "element": {
+                     *         "type": "block",
+                     *         "children": [
+                     *           {
+                     *             "type": "markdown",
+                     *             "content": "**A** leads to **B**"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "state": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       },
+                     *       "props": {
+                     *         "content": "graph TD\n  A --> B"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContentKitRenderOutput"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
             429: components["responses"]["TooManyRequestsError"];
             500: components["responses"]["UnexpectedError"];
             503: components["responses"]["ServiceUnavailableError"];

@@ -126,6 +126,7 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'createTranslation', message: /body\.language: must differ/ },
   // Rendering an integration UI: "A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason".
   { operationId: 'renderIntegrationUIWithPost', message: /body\.componentId: The integration's script answered 4\d\d/ },
+  { operationId: 'renderIntegrationUIWithGet', message: /query\.request(\.componentId: The integration's script answered 4\d\d|: not LZ-string compressed JSON)/ },
   // Integration tasks: "A payload over 64 KiB is refused (400 naming `body.task`)".
   { operationId: 'queueIntegrationTask', message: /body\.task: at most/ },
   // Integration images: "bytes that are not a PNG, JPEG, GIF, WebP or SVG image are refused (400)".

@@ -4,6 +4,7 @@
 // with the page's policy framing only it; what it is sent is GitBook's UIRenderEvent and what it answers a
 // ContentKitRenderOutput (Ajv over @gitbook/api's spec).
 import { readFileSync } from 'node:fs';
+import lzString from 'lz-string';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uiRenderEvent } from '../server/integrations/ui-render.js';
@@ -170,6 +171,39 @@ describe('ContentKit blocks on published pages', () => {
     expect(missing.status).toBe(404);
     const stranger = await h.current.newAdmin();
     expect((await stranger.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context })).status).toBe(404);
+  });
+
+  it('renderIntegrationUIWithGet answers the same output from the request in the URL (LZ-string), and names what is wrong in it', async () => {
+    const spaceId = await newSpace(owner, 'Rendered by GET');
+    const { name } = await installedOn(spaceId);
+    const context = { type: 'document', theme: 'light', spaceId, editable: false };
+    const body = { componentId: 'diagram', props: { content: 'graph LR\n  X --> Y' }, context };
+    const compressed = (value: unknown) => lzString.compressToEncodedURIComponent(JSON.stringify(value));
+    const res = await owner.api.get(`/integrations/${name}/render?request=${compressed(body)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(gitbookSchemaErrors('ContentKitRenderOutput', res.body)).toEqual([]);
+    expect(res.headers['cache-control']).toContain('max-age=3600');
+    const posted = await owner.api.post(`/integrations/${name}/render`, body);
+    expect(posted.status).toBe(200);
+    expect(res.body).toEqual(posted.body);
+    expect(res.body).toMatchObject({ type: 'element', props: { content: 'graph LR\n  X --> Y' } });
+
+    // Not compressed JSON, a body missing a field, an unknown component: 400s naming where.
+    const garbled = await owner.api.get(`/integrations/${name}/render?request=${encodeURIComponent('{"componentId":"diagram"}')}`);
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.error.message).toContain('query.request: not LZ-string compressed JSON');
+    const noContext = await owner.api.get(`/integrations/${name}/render?request=${compressed({ componentId: 'diagram', props: {} })}`);
+    expect(noContext.status).toBe(400);
+    expect(noContext.body.error.message).toContain('query.request.context');
+    const unknown = await owner.api.get(`/integrations/${name}/render?request=${compressed({ ...body, componentId: 'nothing' })}`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/query\.request\.componentId: .*Component nothing not found/);
+    expect((await owner.api.get(`/integrations/${name}/render`)).status).toBe(400);
+    // The same access as POST: a reader of the space renders, a stranger does not see it.
+    const reader = await h.current.newMember(owner.organizationId, 'read');
+    expect((await reader.api.get(`/integrations/${name}/render?request=${compressed(body)}`)).status).toBe(200);
+    const stranger = await h.current.newAdmin();
+    expect((await stranger.api.get(`/integrations/${name}/render?request=${compressed(body)}`)).status).toBe(404);
   });
 
   it('the ui_render event it is sent is GitBook\'s UIRenderEvent', () => {

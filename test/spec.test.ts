@@ -47,7 +47,7 @@ const addedFromPublicApi = [
   // What GitBook's renderer reads of a published page beyond these: its links to its translations, the site's search.
   'listRevisionPageMetaLinks', 'searchSiteContent',
   // The integration platform: tasks an integration queues for itself, and the ContentKit UI it renders.
-  'queueIntegrationTask', 'renderIntegrationUIWithPost',
+  'queueIntegrationTask', 'renderIntegrationUIWithPost', 'renderIntegrationUIWithGet',
 ];
 
 describe('published document', () => {

@@ -70,15 +70,18 @@ async function targetOf(ctx: Ctx, name: string, context: Context) {
   }
 }
 
-/** The component's render output and cache; NotFound when not installed, 400 when the script refuses, 503 when it fails. */
-export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiRenderInput, 'userId' | 'context'> & { context: Context }) {
+/**
+ * The component's render output and cache; NotFound when not installed, 400 when the script refuses (naming
+ * `<at>.componentId`: `body` for the POST, `query.request` for the GET), 503 when it fails.
+ */
+export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiRenderInput, 'userId' | 'context'> & { context: Context }, at = 'body') {
   await visibleIntegration(ctx, name);
   const { installationId, where, ...target } = await targetOf(ctx, name, body.context);
   if (!installationId) throw new NotFound(`The integration ${name} is not installed on the ${where}`);
   const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId });
   if (result.ok) return result;
   if (result.status === 404 && result.reason.includes('not installed')) throw new NotFound(result.reason);
-  if (result.status >= 400 && result.status < 500) throw new BadRequest(`body.componentId: ${result.reason}`);
+  if (result.status >= 400 && result.status < 500) throw new BadRequest(`${at}.componentId: ${result.reason}`);
   // Another attempt may succeed (a script's failure may be passing): the answer says when to retry.
   throw new ApiError(503, `The integration could not render the component: ${result.reason}`, { 'Retry-After': '5' });
 }

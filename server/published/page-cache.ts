@@ -12,7 +12,14 @@ import type { SiteScript } from '../sites/site-scripts.js';
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 
-export type Answer = { status: number; html: string; indexable: boolean; scripts?: SiteScript[] } | { redirect: string; status?: number };
+/** The page a 200 answer shows, for the `site_view` of each reader it is served to. */
+export interface ViewedPage {
+  siteSpaceId: string;
+  spaceId: string;
+  pageId: string;
+}
+
+export type Answer = { status: number; html: string; indexable: boolean; scripts?: SiteScript[]; view?: ViewedPage } | { redirect: string; status?: number };
 
 // Bounded by size: a page is 5-20 kB; 48 MB of them is a few thousand pages.
 const answers = new LRUCache<string, Answer>({

@@ -65,6 +65,8 @@ export interface PageView {
   canonical?: string;
   /** "Edit on GitHub" and where: the page's file in the space's Git repository (customization `git.showEditLink`). */
   editLink?: Link;
+  /** Where the page's rating form posts (customization `feedback.enabled`, page-feedback.ts). */
+  feedbackAction?: string;
 }
 
 const current = (link: Link) => (link.current ? ' aria-current="page"' : '');
@@ -101,6 +103,16 @@ function pagerHtml(view: PageView): string {
   // The left and right arrow keys follow these links (site-script.ts).
   const link = (l: Link | undefined, arrow: string, rel: string) => (l ? `<a href="${escapeHtml(l.href)}" rel="${rel}">${arrow} ${escapeHtml(l.title)}</a>` : '');
   return `<nav class="pager" aria-label="Previous and next (arrow keys)">${link(view.previous, '←', 'prev')}${link(view.next, '→', 'next')}</nav>`;
+}
+
+/**
+ * "Was this page helpful?": three buttons and an optional comment, posted to the page's feedback URL (a plain
+ * form: no script, and the page's policy allows `form-action 'self'`).
+ */
+function feedbackHtml(view: PageView): string {
+  if (!view.feedbackAction) return '';
+  const button = (rating: string, label: string) => `<button type="submit" name="rating" value="${rating}">${label}</button>`;
+  return `<form class="feedback" method="post" action="${escapeHtml(view.feedbackAction)}" aria-labelledby="feedback-title"><p id="feedback-title">Was this page helpful?</p>${button('good', 'Yes')}${button('ok', 'Somewhat')}${button('bad', 'No')}<label>Comment (optional) <textarea name="comment" maxlength="512" rows="2"></textarea></label></form>`;
 }
 
 /** The site's logo (its dark variant shown on the dark theme) or its title. */
@@ -154,7 +166,7 @@ ${view.scripts.map((s) => `<script src="${escapeHtml(s.script)}" defer></script>
 ${headerLinks}<div class="tools">${search}${themeToggle}${view.signOut ? `<a class="signout" href="${escapeHtml(view.signOut)}">Sign out</a>` : ''}</div></header>
 <div class="layout"><aside class="sidebar" aria-label="Site navigation"><nav aria-label="Pages">${view.variants.length > 1 ? `<div class="variants">${view.variants.map((v) => `<a href="${escapeHtml(v.href)}"${current(v)}>${escapeHtml(v.title)}</a>`).join('')}</div>` : ''}<ul>${sidebarHtml(view.sidebar)}</ul></nav></aside>
 <main id="content" tabindex="-1"><article>${articleHead(view)}</article>
-${view.editLink ? `<p class="edit-link"><a href="${escapeHtml(view.editLink.href)}" rel="noopener">${escapeHtml(view.editLink.title)}</a></p>\n` : ''}${pagerHtml(view)}</main>${outlineHtml(view.outline)}</div>
+${view.editLink ? `<p class="edit-link"><a href="${escapeHtml(view.editLink.href)}" rel="noopener">${escapeHtml(view.editLink.title)}</a></p>\n` : ''}${feedbackHtml(view)}${pagerHtml(view)}</main>${outlineHtml(view.outline)}</div>
 <footer>${footerGroups}${escapeHtml(custom.footer?.copyright ?? view.siteTitle)}</footer></body></html>`;
 }
 
@@ -171,4 +183,11 @@ export function signInHtml(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Sign-in required</title>
 <style>body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}</style></head>
 <body><main><h1>Sign-in required</h1><p>This documentation is for signed-in readers. Open it through the link your sign-in gave you.</p></main></body></html>`;
+}
+
+/** The answer to a reader's rating of a page: thanks, and the way back to the page. */
+export function feedbackThanksHtml(pageTitle: string, pageHref: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Thank you</title>
+<meta name="color-scheme" content="light dark"><style>body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem}</style></head>
+<body><main><h1>Thank you for your feedback</h1><p><a href="${escapeHtml(pageHref)}">Back to ${escapeHtml(pageTitle)}</a></p></main></body></html>`;
 }

@@ -44,6 +44,8 @@ import { ASSETS_SEGMENT, sendAsset } from './site-assets.js';
 import { siteRefUrls, spaceHrefOn } from './site-links.js';
 import { FONTS_SEGMENT, sendFontFile } from './font-files.js';
 import { belowSite, integrationSignIn } from './visitor-integration.js';
+import { answerPageFeedback, feedbackEnabled, FEEDBACK_SEGMENT } from './page-feedback.js';
+import { eventVisitor, queueSiteView } from '../integrations/site-visitor-events.js';
 
 export interface PublishedOptions {
   db: Db;
@@ -176,6 +178,11 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const { visitor, base, segments } = admitted;
   const { site } = place.found;
   const origin = place.origin;
+  // A reader's rating of a page (page-feedback.ts): the one POST a site answers.
+  if (req.method === 'POST') {
+    if (segments[0] !== FEEDBACK_SEGMENT) return notFound(req, res);
+    return answerPageFeedback(req, res, { db, found: place.found, visitor, base, segments: segments.slice(1), origin, notFound: () => notFound(req, res) });
+  }
 
   const agentsIncluded = site.agentsContext !== 'excluded';
   if (segments.length === 1 && segments[0] === 'robots.txt') {
@@ -228,6 +235,11 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
   if ('redirect' in answer) return void redirect(req, res, answer.redirect, answer.status);
   sendHtml(req, res, answer.status, answer.html, site, answer.indexable, [...siteScriptsOf(place.found.scripts, options.urls), ...(answer.scripts ?? [])]);
+  // `site_view` for the integrations that subscribe to it, written after the answer (site-visitor-events.ts).
+  if (answer.view && req.method === 'GET' && place.found.subscribers.length > 0) {
+    const view = { siteId: site.id, ...answer.view, visitor: eventVisitor(req, site.id), url: `${origin}${place.url}`, referrer: req.headers.referer ?? '' };
+    queueSiteView(db, new Date(), view, place.found.subscribers);
+  }
 }
 
 /** What every page of the site shows around its content, and where the reader is. */
@@ -317,6 +329,7 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
   const extraScripts = webframeScripts(page.frameOrigins, options.urls);
   const html = pageHtml({
     ...frame,
+    ...(feedbackEnabled(frame.customization) && { feedbackAction: `${base}/${joinPath(FEEDBACK_SEGMENT, ...segments)}` }),
     scripts: [...frame.scripts, ...extraScripts],
     title: target.page.title,
     showTitle: !opensWithTitle(target.page),
@@ -330,7 +343,8 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),
   });
-  return { status: 200, indexable, html, ...(extraScripts.length > 0 && { scripts: extraScripts }) };
+  const view = { siteSpaceId: nav.variant!.row.id, spaceId: nav.variant!.space.id, pageId: target.page.id };
+  return { status: 200, indexable, html, view, ...(extraScripts.length > 0 && { scripts: extraScripts }) };
 }
 
 /** The results page of `…/~search?q=`, in the site space the reader is in (the first one, from the search box). */
@@ -388,7 +402,7 @@ export async function serveSitePath(options: PublishedOptions, req: Req, res: Re
  */
 export function publishedSitesRouter(options: PublishedOptions): RequestHandler {
   return (req, res, next) => {
-    const at = req.method === 'GET' || req.method === 'HEAD' ? sitePath(req.path) : undefined;
+    const at = req.method === 'GET' || req.method === 'HEAD' || req.method === 'POST' ? sitePath(req.path) : undefined;
     if (at === undefined) return next();
     serveSitePath(options, req, res, at, req.baseUrl, req.originalUrl).catch(next);
   };
@@ -416,7 +430,7 @@ export function customHostnameSites(options: PublishedOptions, ownHosts: string[
   return (req, res, next) => {
     const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
-    if (!candidate(host) || req.method !== 'GET' || req.path.startsWith('/v1/') || req.path === '/v1') return next();
+    if (!candidate(host) || (req.method !== 'GET' && req.method !== 'POST') || req.path.startsWith('/v1/') || req.path === '/v1') return next();
     findSiteByHost(options.db, host!)
       .then(async (found) => {
         if (!found) return next();

@@ -10,6 +10,7 @@ import { loadRevision } from '../content/revisions.store.js';
 import { directQuery, tableRow, type Db } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
 import { siteScriptsJsonSql } from '../sites/site-scripts.js';
+import { siteEventSubscribersJsonSql, siteEventSubscribersOf, type SiteEventSubscriber } from '../integrations/site-visitor-events.js';
 import type { ItemRow, SiteRow, SiteSpaceRow } from '../sites/site-view.js';
 
 export interface OrgRef {
@@ -31,6 +32,8 @@ export interface FoundSite {
   stamp: string;
   /** What siteScriptsJsonSql answered (server/sites/site-scripts.ts). */
   scripts: unknown;
+  /** The installations that receive its visitors' events (server/integrations/site-visitor-events.ts). */
+  subscribers: SiteEventSubscriber[];
 }
 
 // The caller gives the stamp it holds (parameter `known`): when it is still the site's stamp, the answer is
@@ -42,6 +45,7 @@ export interface FoundSite {
 const served = (where: string, order: string, known: string) => `SELECT f.id, f.served_stamp,
     CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN row_to_json(f) END AS site,
     CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN ${siteScriptsJsonSql('f.id')} END AS scripts,
+    CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN ${siteEventSubscribersJsonSql('f.id')} END AS subscribers,
     CASE WHEN f.served_stamp IS DISTINCT FROM ${known} THEN json_build_object(
       'items', (SELECT coalesce(json_agg(i ORDER BY i.position, i.id), '[]') FROM site_sections i WHERE i.site_id = f.id),
       'siteSpaces', (SELECT coalesce(json_agg(json_build_object('row', ss, 'space', json_build_object('id', p.id, 'title', p.title, 'revision_id', p.revision_id, 'created_at', p.created_at))
@@ -81,7 +85,7 @@ async function findSite(db: Db, key: string, name: string, text: string, params:
   // The row comes as its JSON (row_to_json): the column mappers take its text timestamps and parsed JSON alike.
   const row = raw.site as Record<string, unknown>;
   const site = tableRow(sites, row);
-  const found: FoundSite = { site, org: { id: site.organizationId, hostname: (row.org_hostname as string | null) ?? null }, stamp: raw.served_stamp as string, scripts: raw.scripts };
+  const found: FoundSite = { site, org: { id: site.organizationId, hostname: (row.org_hostname as string | null) ?? null }, stamp: raw.served_stamp as string, scripts: raw.scripts, subscribers: siteEventSubscribersOf(raw.subscribers) };
   lastFound.set(key, found);
   structures.set(site.id, { stamp: found.stamp, structure: structureFrom(raw.structure as RawStructure) });
   return found;

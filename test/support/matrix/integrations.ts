@@ -1,5 +1,6 @@
 // Matrix fixtures of integrations: a fresh public integration of the world's organization, an event of
 // it (from installing it there), and what each caller gets from the rules the store applies.
+import lzString from 'lz-string';
 import { contentTreeFixtures } from './content-tree.js';
 import { siteFixtures } from './sites.js';
 import type { MatrixCaller, MatrixFixtures, MatrixWorld } from './types.js';
@@ -80,6 +81,10 @@ export const integrationFixtures: MatrixFixtures = {
     queueIntegrationTask: () => ({ task: { type: 'matrix' } }),
     renderIntegrationUIWithPost: renderableOnSpace,
   },
+  queries: {
+    // The same request as renderIntegrationUIWithPost's body, in the URL as GitBook's renderer sends it.
+    renderIntegrationUIWithGet: async (world, path) => ({ request: lzString.compressToEncodedURIComponent(JSON.stringify(await renderableOnSpace(world, path))) }),
+  },
   expected: {
     publishIntegration: targetAdmins,
     installIntegration: targetAdmins,
@@ -98,6 +103,7 @@ export const integrationFixtures: MatrixFixtures = {
     queueIntegrationTask: ownerAdmins,
     // A document of a space of the organization: readers of the space render it; guests and outsiders do not see it.
     renderIntegrationUIWithPost: (caller: MatrixCaller) => (caller === 'guest' || caller === 'outsider' ? 404 : 'success'),
+    renderIntegrationUIWithGet: (caller: MatrixCaller) => (caller === 'guest' || caller === 'outsider' ? 404 : 'success'),
     listIntegrationInstallationSpaces: installationAdmins,
     installIntegrationOnSpace: installationAdmins,
     getIntegrationSpaceInstallation: installationAdmins,
@@ -119,7 +125,7 @@ const renderingScript = `export default { async fetch(request) {
 } };`;
 
 /**
- * The body of renderIntegrationUIWithPost: the integration republished with a rendering component and installed on
+ * The body of renderIntegrationUIWithPost (and, compressed, the `request` of renderIntegrationUIWithGet): the integration republished with a rendering component and installed on
  * every space of the world's organization, and a document context on a new space there.
  */
 async function renderableOnSpace(world: MatrixWorld, path: Record<string, string>) {
