@@ -50,22 +50,22 @@ async function installationIn(db: Db, name: string, organizationId: string): Pro
 }
 
 /** The installation (and space or site) the context concerns, once the caller's right to it is checked. */
-async function targetOf(ctx: Ctx, name: string, context: Context) {
+async function targetOf(ctx: Ctx, name: string, context: Context, at: string) {
   switch (context.type) {
     case 'document':
     case 'configuration_space': {
       await checkAccess(ctx, { to: 'space', role: context.type === 'document' ? 'read' : 'admin' }, { spaceId: context.spaceId }, { spaceCounters: false });
-      return { installationId: await installationOnSpace(ctx.db, name, context.spaceId), spaceId: context.spaceId, where: `space ${context.spaceId} (body.context.spaceId)` };
+      return { installationId: await installationOnSpace(ctx.db, name, context.spaceId), spaceId: context.spaceId, where: `space ${context.spaceId} (${at}.context.spaceId)` };
     }
     case 'configuration_site': {
       const [site] = await ctx.db.select({ organizationId: sites.organizationId }).from(sites).where(eq(sites.id, context.siteId));
-      if (!site) throw new NotFound(`body.context.siteId: site ${context.siteId} not found`);
+      if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
       await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: site.organizationId });
-      return { installationId: await installationOnSite(ctx.db, name, context.siteId), siteId: context.siteId, where: `site ${context.siteId} (body.context.siteId)` };
+      return { installationId: await installationOnSite(ctx.db, name, context.siteId), siteId: context.siteId, where: `site ${context.siteId} (${at}.context.siteId)` };
     }
     case 'configuration_account': {
       await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: context.organizationId });
-      return { installationId: await installationIn(ctx.db, name, context.organizationId), where: `organization ${context.organizationId} (body.context.organizationId)` };
+      return { installationId: await installationIn(ctx.db, name, context.organizationId), where: `organization ${context.organizationId} (${at}.context.organizationId)` };
     }
   }
 }
@@ -76,7 +76,7 @@ async function targetOf(ctx: Ctx, name: string, context: Context) {
  */
 export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiRenderInput, 'userId' | 'context'> & { context: Context }, at = 'body') {
   await visibleIntegration(ctx, name);
-  const { installationId, where, ...target } = await targetOf(ctx, name, body.context);
+  const { installationId, where, ...target } = await targetOf(ctx, name, body.context, at);
   if (!installationId) throw new NotFound(`The integration ${name} is not installed on the ${where}`);
   const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId });
   if (result.ok) return result;
