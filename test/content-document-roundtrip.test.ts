@@ -106,7 +106,7 @@ describe('every part of a Document survives', () => {
     const path = `/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}`;
     const md = await admin.api.get(path, { format: 'markdown' });
     expect(md.status).toBe(200);
-    expect(md.body.markdown).toBe('Centred words.\n\nAsk [Ada](usr_01ABCDEFGHJK)\n\nPlain words.');
+    expect(md.body.markdown).toBe('Centred words.\n\nAsk [Ada](usr_01ABCDEFGHJK "mention")\n\nPlain words.');
     const edited = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
       changes: [{ operation: 'update_page', page: pageId, document: { markdown: md.body.markdown.replace('Plain words.', 'Plain words, edited.') } }],
     });
