@@ -10,9 +10,9 @@
 // with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
-// (`{% include "…" %}`), dividers and raw HTML. What
-// Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
-// the Document. Block keys are not made here: block-keys.ts gives them.
+// (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
+// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). What Markdown has
+// no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
