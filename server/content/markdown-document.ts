@@ -12,7 +12,8 @@
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
 // (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). What Markdown has
-// no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block keys are not made here: block-keys.ts gives them.
+// no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
+// keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -23,7 +24,7 @@ import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import type { DocumentBlockShape, DocumentFragmentShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
+import { DocumentTextColor, type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
@@ -249,14 +250,15 @@ function iconInline(i: Element): Inline {
   return { object: 'inline', type: 'icon', isVoid: true, data: { icon: name, ...(color && iconColors.has(color) && { color }) } } as Inline;
 }
 
-const iconColors = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', 'pink', 'violet', 'cyan', '$primary', '$info', '$success', '$warning', '$danger', '$tint']);
+/** GitBook's colour tokens (DocumentTextColor), the colours an icon may have. */
+const iconColors: ReadonlySet<string> = new Set(DocumentTextColor.options);
 
 /** What an annotation's body may hold (GitBook's schema): text blocks, lists, dividers and code; other blocks give their inner blocks. */
 const annotationBlockTypes = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
 const annotationBlocks = (blocks: Block[]): Block[] => blocks.flatMap((b) => (annotationBlockTypes.has(b.type) ? [b] : annotationBlocks(childBlocks(b))));
 
 /**
- * The annotation a footnote reference stands for, as GitBook reads its Markdown (`a claim[^1]` …
+ * The annotation a footnote reference stands for (GitBook writes an annotation as `a claim[^1]` …
  * `[^1]: The source.`): the word right before the reference is the annotated text (taken out of `out`),
  * the footnote's blocks are the annotation's body.
  */
