@@ -92,7 +92,17 @@ describe('every part of a Document survives', () => {
           key: 'b',
           nodes: [
             { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] },
-            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ada', marks: [] }] }] },
+            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: 'usr_01ABCDEFGHJK' } } },
+            { object: 'text', leaves: [{ object: 'leaf', text: ' about ', marks: [] }] },
+            // Markdown's footnote says which word it follows, not that the note is of two words.
+            {
+              object: 'inline',
+              type: 'annotation',
+              isVoid: false,
+              nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'two words', marks: [] }] }],
+              fragments: [{ object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [paragraph('n', 'A note.')] }],
+            },
+            { object: 'text', leaves: [{ object: 'leaf', text: '.', marks: [] }] },
           ],
         },
         paragraph('c', 'Plain words.'),
@@ -106,7 +116,7 @@ describe('every part of a Document survives', () => {
     const path = `/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}`;
     const md = await admin.api.get(path, { format: 'markdown' });
     expect(md.status).toBe(200);
-    expect(md.body.markdown).toBe('Centred words.\n\nAsk [Ada](usr_01ABCDEFGHJK)\n\nPlain words.');
+    expect(md.body.markdown).toBe('Centred words.\n\nAsk [usr_01ABCDEFGHJK](usr_01ABCDEFGHJK "mention") about two words[^1].\n\nPlain words.\n\n[^1]: A note.');
     const edited = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
       changes: [{ operation: 'update_page', page: pageId, document: { markdown: md.body.markdown.replace('Plain words.', 'Plain words, edited.') } }],
     });

@@ -79,7 +79,8 @@ describe('spaces and users referred to from a published page', () => {
     expect(links.some((l) => l.endsWith(`/s/${draft}`))).toBe(true);
     expect(page.text).toMatch(/<a href="[^"]*">the sister space<\/a>/);
     // A user mention is their name; what resolves to nothing (another organization's space and user, no space) is text.
-    expect(page.text).toContain(`Ask ${name} or unknown user.`);
+    const chip = (who: string) => `<span class="mention mention-user"><span aria-hidden="true" class="mention-kind">@</span><span>${who}</span></span>`;
+    expect(page.text).toContain(`Ask ${chip(name)} or ${chip('unknown user')}.`);
     expect(page.text).toContain('a stranger');
     expect(page.text).not.toMatch(/<a[^>]*>a stranger<\/a>/);
     expect(page.text).not.toMatch(/<a[^>]*>nothing<\/a>/);

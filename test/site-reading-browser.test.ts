@@ -1,6 +1,7 @@
 // The published site as a reader uses it, in a real headless Chromium (Debian's `chromium`, driven by
 // playwright-core): a page holding every block (test/support/every-block.ts) is screenshot in light and
 // dark mode into test-results/, a tab is switched by keyboard, an expandable opened, a code block copied,
+// an annotation's popover opened by keyboard and its note read, mentions, inline buttons and icons found,
 // math and highlighted code found rendered on the server, the search opened with `/` shows a result with
 // its highlighted excerpt as one types, the right arrow key leads to the next page; axe-core (injected
 // into the page) finds no violation on the page of every block, the search page and the 404 page.
@@ -42,7 +43,7 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
   it('renders every block, switches tabs by keyboard, opens, copies, searches, and axe finds nothing', { timeout: 240_000 }, async () => {
     const admin = await h.current.newAdmin();
     const space = await spaceWithPages(admin, 'Handbook', [
-      { title: 'Every block', description: 'Each block a page can hold', markdown: EVERY_BLOCK_MARKDOWN },
+      { title: 'Every block', description: 'Each block a page can hold', markdown: EVERY_BLOCK_MARKDOWN.replaceAll('usr_01ABCDEFGHJK', admin.userId) },
       { title: 'Readers', markdown: 'Hello readers of <b>bold</b> claims: this page is found by its words.\n\n## Details\n\nMore text for readers.' },
     ]);
     const site = await newSite(admin, { title: 'Acme Handbook', spaces: [space] });
@@ -80,8 +81,43 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
     await expect(page.getByRole('img', { name: 'github' }).count()).resolves.toBe(1);
     await expect(page.locator('aside.hint.hint-info').textContent()).resolves.toContain('charge themselves');
 
+    // Inline: a button with its icon, an icon, mention chips (a page: a link to it; a user: their name), an emoji.
+    const inline = page.locator('article p', { hasText: 'charging protocol' });
+    await expect(inline.locator('a.button.button-secondary').getAttribute('href')).resolves.toBe('https://example.com/support');
+    await expect(inline.getByRole('link', { name: 'Support', exact: true }).count()).resolves.toBe(1);
+    await expect(inline.getByRole('img', { name: 'bolt' }).count()).resolves.toBe(1);
+    const mention = inline.getByRole('link', { name: 'Readers', exact: true });
+    await expect(mention.getAttribute('class')).resolves.toBe('mention mention-page');
+    await expect(mention.getAttribute('href')).resolves.toMatch(/\/readers$/);
+    await expect(inline.locator('span.mention.mention-user').textContent()).resolves.toMatch(/^@User \d+$/); // the member's display name
+    await expect(inline.textContent()).resolves.toContain('✅');
+
+    // An annotation: its reference, reached by Tab and opened with Enter, shows its note beside it.
+    const note = inline.getByRole('link', { name: 'Note 1' });
+    await expect(note.getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.getByRole('link', { name: 'Contact sales' }).focus(); // the link before it
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Note 1');
+    await page.keyboard.press('Enter');
+    await expect(note.getAttribute('aria-expanded')).resolves.toBe('true');
+    const popover = page.locator(`#${await note.getAttribute('aria-controls')}`);
+    await expect(popover.isVisible()).resolves.toBe(true);
+    await expect(popover.getAttribute('role')).resolves.toBe('note');
+    await expect(popover.textContent()).resolves.toMatch(/^\s*The dock checks the robot's battery before it sends any current\.\s*$/);
+    expect(page.url()).not.toContain('#'); // the link to the note at the end of the page was not followed
+
+    // Shot and checked with the note open; Escape closes it and gives the focus back to its reference.
     await page.screenshot({ path: path.join(resultsDir, 'site-reading-light.png'), fullPage: true });
     expect(await violations(page, 'blocks-light'), 'axe on the page of every block (light)').toBe('');
+    await page.keyboard.press('Escape');
+    await expect(popover.count()).resolves.toBe(0);
+    await expect(note.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Note 1');
+
+    // An action button opens the search with its query.
+    await inline.getByRole('button', { name: 'Search robots' }).click();
+    await expect(page.evaluate(() => [document.activeElement?.id, (document.activeElement as HTMLInputElement).value])).resolves.toEqual(['site-search', 'robots']);
+    await page.keyboard.press('Escape');
 
     // Tabs: the first panel shown, the second hidden; the right arrow key moves to the next tab.
     const tabs = page.getByRole('tablist');
@@ -166,6 +202,11 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
     await expect(still.locator('.tab-panel').evaluateAll((panels) => panels.map((p) => (p as HTMLElement).offsetHeight > 0))).resolves.toEqual([true, true]);
     await expect(still.locator('.tab-title').allTextContents()).resolves.toEqual(['npm', 'Yarn']);
     await expect(still.locator('.copy').first().isVisible()).resolves.toBe(false);
+    // The annotation is a link to its note, at the end of the page; the action button (which could do nothing) is hidden.
+    await expect(still.getByRole('link', { name: 'Note 1' }).getAttribute('href')).resolves.toBe('#user-content-fn-1');
+    await expect(still.locator('#user-content-fn-1').isVisible()).resolves.toBe(true);
+    await expect(still.locator('#user-content-fn-1').textContent()).resolves.toContain("The dock checks the robot's battery");
+    await expect(still.getByRole('button', { name: 'Search robots' }).isVisible()).resolves.toBe(false);
     await noScript.close();
   });
 });

@@ -1,6 +1,8 @@
 // The published site's renderer (server/published/render-markdown.ts) on GitBook-flavoured Markdown, without
 // a server: each block as its HTML, and the content held to the sanitizer's rules whatever it holds.
 import { describe, expect, it } from 'vitest';
+import { documentToMarkdown, markdownToDocument } from '../server/content/markdown-document.js';
+import type { MarkdownRefs } from '../server/content/markdown-refs.js';
 import { renderMarkdownPage } from '../server/published/render-markdown.js';
 import { highlightedExcerpt } from '../server/published/site-search.js';
 import { scriptGzipBytes } from '../server/published/site-assets.js';
@@ -97,6 +99,39 @@ describe('published page renderer', () => {
       { id: 'start', title: 'Start', depth: 2 },
       { id: 'detail', title: 'Detail', depth: 3 },
     ]);
+  });
+
+  it('renders inline buttons, icons, mention chips and annotations inside a paragraph, from the Document', async () => {
+    // The site's references (ref-resolver.ts siteRefs): a page is a URL here, a user has none (their name).
+    const refs: MarkdownRefs = {
+      write: (ref) => (ref?.kind === 'page' ? `/docs/${ref.page}` : ref?.kind === 'url' ? ref.url : ''),
+      read: (url) => (url.startsWith('usr_') ? { kind: 'user', user: url } : url.startsWith('pag_') ? { kind: 'page', page: url } : { kind: 'url', url }),
+      label: (ref) => (ref?.kind === 'user' ? 'Ada <Admin>' : 'Setup'),
+      text: (ref) => (ref?.kind === 'user' ? 'Ada <Admin>' : undefined),
+    };
+    const document = markdownToDocument(
+      'See [x](pag_01ABCDEFGHJK "mention") by [y](usr_01ABCDEFGHJK "mention") <i class="fa-bolt">:bolt:</i>, <a href="https://example.com/go" class="button secondary" data-icon="rocket">Go</a> <a class="button primary" data-action="ask" data-query="why?">Ask</a> a claim[^1].\n\n[^1]: The **source**.',
+      refs,
+    );
+    const html = (await renderMarkdownPage(documentToMarkdown(document, refs, { site: true }))).html;
+    expect(html).toContain('<a href="/docs/pag_01ABCDEFGHJK" class="mention mention-page"><span aria-hidden="true" class="mention-kind">📄</span><span>Setup</span></a>');
+    expect(html).toContain('<span class="mention mention-user"><span aria-hidden="true" class="mention-kind">@</span><span>Ada &#x3C;Admin></span></span>');
+    expect(html).toContain('<span class="icon" role="img" aria-label="bolt">⚡</span>');
+    expect(html).toContain('<a href="https://example.com/go" class="button button-secondary"><span class="icon" aria-hidden="true">🚀</span>Go</a>');
+    expect(html).toContain('<button type="button" class="button button-primary" data-action="search" data-query="why?">Ask</button>');
+    expect(html).toContain('a claim<sup class="footnote-ref"><a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref="" aria-describedby="user-content-footnote-label" aria-label="Note 1">1</a></sup>');
+    expect(html).toMatch(/<li id="user-content-fn-1">\s*<p>The <strong>source<\/strong>\. <a href="#user-content-fnref-1"/);
+  });
+
+  it('holds the inline chips and buttons to the sanitizer: no other class, kind, icon or action', async () => {
+    const html = await render(
+      '<a href="https://x.example" class="mention evil" data-mention="evil" onclick="alert(1)">M</a> <span class="mention other" data-mention="user" style="color:red">U</span> <a href="javascript:alert(2)" class="button primary" data-icon="a b" data-action="run">B</a> <a class="button primary" data-action="eval" data-query="q">C</a>',
+    );
+    expect(html).not.toMatch(/evil|other|onclick|style=|javascript:|data-icon="a b"|eval|run/);
+    expect(html).toContain('<a href="https://x.example" class="mention mention-page">');
+    expect(html).toContain('<span class="mention mention-user">');
+    // An action the site has no control for, and a button without a target: the label.
+    expect(html).toContain(' C</p>');
   });
 
   it('marks the matches of a search excerpt and escapes its text once', () => {

@@ -10,9 +10,10 @@
 // with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
-// (`{% include "…" %}`), dividers and raw HTML. What
-// Markdown has no syntax for (a block's `align`, mentions' targets, annotations' notes, …) is only in
-// the Document. Block keys are not made here: block-keys.ts gives them.
+// (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
+// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). What Markdown has
+// no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
+// keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -23,7 +24,7 @@ import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import type { DocumentBlockShape, DocumentFragmentShape, DocumentInlineShape, DocumentTextShape } from '../../contract/document.js';
+import { DocumentTextColor, type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
@@ -88,6 +89,10 @@ type Definitions = Map<string, Md.Definition>;
 interface ReadState {
   defs: Definitions;
   refs: MarkdownRefs;
+  /** Footnote definitions (`[^1]: …`) by identifier: the bodies of annotations. */
+  notes: Map<string, Md.FootnoteDefinition>;
+  /** The notes being read (a note that refers to itself is not read again). */
+  reading: Set<string>;
 }
 
 /** `<mark style="color:…;background-color:…">` as a colour mark (GitBook's Git Sync writes colours so). */
@@ -107,7 +112,19 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
   // Marks opened by inline HTML tags (`<kbd>` … `</kbd>`) among these siblings.
   const opened: { tag: string; mark: Mark }[] = [];
   const current = () => [...marks, ...opened.map((o) => o.mark)];
+  // A button or an icon opened by its HTML tag, its text gathered up to the closing tag.
+  let capture: { tag: 'a' | 'i'; open: string; element: Element; text: string; raw: string } | undefined;
   for (const node of children) {
+    if (capture) {
+      if (node.type === 'html' && node.value.toLowerCase() === `</${capture.tag}>`) {
+        out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, state) : iconInline(capture.element));
+        capture = undefined;
+      } else {
+        capture.text += toString(node);
+        capture.raw += node.type === 'html' ? node.value : toString(node);
+      }
+      continue;
+    }
     switch (node.type) {
       case 'text':
         pushLeaf(out, leaf(node.value, current()));
@@ -123,6 +140,11 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
         out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
         break;
       case 'html': {
+        const tag = gitbookInlineTag(node.value);
+        if (tag) {
+          capture = { ...tag, open: node.value, text: '', raw: '' };
+          break;
+        }
         const open = /^<(kbd|sup|sub)>$/i.exec(node.value);
         const close = /^<\/(kbd|sup|sub|mark)>$/i.exec(node.value);
         const color = colorMark(node.value);
@@ -146,7 +168,23 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
           break;
         }
         const title = node.type === 'link' ? node.title : def?.title;
-        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: state.refs.read(url), ...(title && { title }) }, nodes: inlines(node.children, state, current()) });
+        // GitBook writes a mention as a link titled "mention", its text the target's name.
+        if (title === 'mention') {
+          out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: state.refs.read(url) } });
+          break;
+        }
+        // A link holds text and images: an annotation inside one is its text.
+        const nodes = inlines(node.children, state, current()).flatMap((n) => (n.object === 'inline' && n.type === 'annotation' ? (n.nodes ?? []) : [n]));
+        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: state.refs.read(url), ...(title && { title }) }, nodes });
+        break;
+      }
+      case 'footnoteReference': {
+        const note = state.notes.get(node.identifier);
+        if (!note || state.reading.has(node.identifier)) {
+          pushLeaf(out, leaf(`[^${node.label ?? node.identifier}]`, current()));
+          break;
+        }
+        out.push(annotationInline(out, note, state));
         break;
       }
       case 'image':
@@ -162,11 +200,86 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
         break;
       }
       default:
-        // Footnote references are not read (GFM footnotes are not enabled).
         break;
     }
   }
+  // A tag never closed is the text it was.
+  if (capture) pushLeaf(out, leaf(capture.open + capture.raw, current()));
   return out;
+}
+
+/** The text of an mdast node (a button's label, an icon's `:name:`). */
+function toString(node: Md.Node): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  return ((node as Md.Parent).children ?? []).map(toString).join('');
+}
+
+/**
+ * GitBook's inline HTML for a button (`<a href="…" class="button primary" data-icon="rocket">`) or an icon
+ * (`<i class="fa-github" style="color:$success;">`): the opening tag read as an element, or undefined.
+ */
+function gitbookInlineTag(html: string): { tag: 'a' | 'i'; element: Element } | undefined {
+  const tag = /^<(a|i)\s[^>]*\bclass\s*=\s*["']?(button|fa-)/i.exec(html)?.[1]?.toLowerCase() as 'a' | 'i' | undefined;
+  if (!tag) return undefined;
+  const element = fromHtml(`${html}</${tag}>`, { fragment: true }).children.find(isElement);
+  if (!element || element.tagName !== tag) return undefined;
+  const className = Array.isArray(element.properties.className) ? element.properties.className.map(String) : [];
+  if (tag === 'a' ? !className.includes('button') : !className.some((c) => /^fa-[a-z0-9-]+$/.test(c))) return undefined;
+  return { tag, element };
+}
+
+const propString = (e: Element, name: string): string | undefined => (typeof e.properties[name] === 'string' ? (e.properties[name] as string) : undefined);
+
+/** A button inline: `<a href class="button primary|secondary" data-icon>`, or with `data-action` (search, ask, select) instead of a link. */
+function buttonInline(a: Element, label: string, state: ReadState): Inline {
+  const className = (a.properties.className as string[]).map(String);
+  const kind = className.includes('secondary') ? 'secondary' : 'primary';
+  const icon = propString(a, 'dataIcon');
+  const action = propString(a, 'dataAction');
+  const href = propString(a, 'href');
+  let target: Record<string, unknown>;
+  if ((action === 'search' || action === 'ask') && href === undefined) target = { action: { action, ...(propString(a, 'dataQuery') !== undefined && { query: propString(a, 'dataQuery') }) } };
+  else if (action === 'select' && href === undefined && propString(a, 'dataSlug') !== undefined) target = { action: { action, slug: propString(a, 'dataSlug') } };
+  else target = { ref: state.refs.read(href ?? '') };
+  return { object: 'inline', type: 'button', isVoid: true, data: { label, kind, ...(icon && { icon }), ...target } } as Inline;
+}
+
+/** An icon inline: `<i class="fa-name" style="color:…;">:name:</i>`. */
+function iconInline(i: Element): Inline {
+  const name = (i.properties.className as string[]).map(String).find((c) => /^fa-[a-z0-9-]+$/.test(c))!.slice(3);
+  const color = /(?:^|;)\s*color\s*:\s*([$\w-]+)/.exec(propString(i, 'style') ?? '')?.[1];
+  return { object: 'inline', type: 'icon', isVoid: true, data: { icon: name, ...(color && iconColors.has(color) && { color }) } } as Inline;
+}
+
+/** GitBook's colour tokens (DocumentTextColor), the colours an icon may have. */
+const iconColors: ReadonlySet<string> = new Set(DocumentTextColor.options);
+
+/** What an annotation's body may hold (GitBook's schema): text blocks, lists, dividers and code; other blocks give their inner blocks. */
+const annotationBlockTypes = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
+const annotationBlocks = (blocks: Block[]): Block[] => blocks.flatMap((b) => (annotationBlockTypes.has(b.type) ? [b] : annotationBlocks(childBlocks(b))));
+
+/**
+ * The annotation a footnote reference stands for (GitBook writes an annotation as `a claim[^1]` …
+ * `[^1]: The source.`): the word right before the reference is the annotated text (taken out of `out`),
+ * the footnote's blocks are the annotation's body.
+ */
+function annotationInline(out: InlineNode[], note: Md.FootnoteDefinition, state: ReadState): Inline {
+  const nodes: Text[] = [];
+  const last = out.at(-1);
+  const lastLeaf = last?.object === 'text' ? last.leaves.at(-1) : undefined;
+  const word = lastLeaf ? /\S+$/.exec(lastLeaf.text)?.[0] : undefined;
+  if (last?.object === 'text' && lastLeaf && word) {
+    const before = lastLeaf.text.slice(0, -word.length);
+    if (before === '') last.leaves.pop();
+    else last.leaves[last.leaves.length - 1] = { ...lastLeaf, text: before };
+    if (last.leaves.length === 0) out.pop();
+    nodes.push({ object: 'text', leaves: [{ ...lastLeaf, text: word }] });
+  }
+  state.reading.add(note.identifier);
+  const body = annotationBlocks(toBlocks(note.children, state));
+  state.reading.delete(note.identifier);
+  const fragments = body.length === 0 ? [] : [{ object: 'fragment' as const, fragment: 'annotation-body', type: 'annotation-body', nodes: body }];
+  return { object: 'inline', type: 'annotation', isVoid: false, fragments, nodes } as Inline;
 }
 
 function block(type: Block['type'], nodes: Block['nodes'], data?: Block['data']): Block {
@@ -374,23 +487,28 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
       // saying it is not text.
       return figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
-      // Definitions are resolved into their links; footnotes and front matter are not read.
+      // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
   }
 }
 
-/** Every definition of the tree (`[id]: url "title"`), by identifier, for reference-style links. */
-function definitionsOf(root: Md.Root): Definitions {
+/** Every definition of the tree (`[id]: url "title"`), by identifier, for reference-style links; and every footnote (`[^1]: …`). */
+function definitionsOf(root: Md.Root): { defs: Definitions; notes: Map<string, Md.FootnoteDefinition> } {
   const defs: Definitions = new Map();
+  const notes = new Map<string, Md.FootnoteDefinition>();
   const walk = (node: Md.Node) => {
     if (node.type === 'definition') {
       const def = node as Md.Definition;
       if (!defs.has(def.identifier)) defs.set(def.identifier, def);
     }
+    if (node.type === 'footnoteDefinition') {
+      const note = node as Md.FootnoteDefinition;
+      if (!notes.has(note.identifier)) notes.set(note.identifier, note);
+    }
     for (const child of (node as Md.Parent).children ?? []) walk(child);
   };
   walk(root);
-  return defs;
+  return { defs, notes };
 }
 
 /** The mdast tree of a GitBook-flavoured Markdown text. */
@@ -407,7 +525,7 @@ export function parseMarkdown(markdown: string): Md.Root {
  */
 export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaultRefs, title?: string): Document {
   const root = parseMarkdown(markdown);
-  const nodes = toBlocks(root.children, { defs: definitionsOf(root), refs });
+  const nodes = toBlocks(root.children, { ...definitionsOf(root), refs, reading: new Set() });
   if (title !== undefined && nodes[0]?.type === 'heading-1' && textOfNodes(nodes[0].nodes).trim() === title.trim()) nodes.shift();
   // In GitBook's shapes, then nested as GitBook allows (gitbook-nesting.ts): Markdown nests anything in anything.
   const document = upgradeDocument({ object: 'document', data: { schemaVersion: 1 }, nodes });
@@ -466,6 +584,10 @@ export interface EmbedCard {
 
 interface WriteState {
   refs: MarkdownRefs;
+  /** For the published site's renderer (Markdown read back into its HTML): mentions as chips, which GitBook's Markdown has no form for. */
+  site?: boolean;
+  /** The footnotes of the annotations written so far (in Markdown only), a body written twice being one footnote. */
+  notes?: { definitions: Md.FootnoteDefinition[]; byBody: Map<string, string> };
   /** For the published site (documentToMdast): elements instead of raw HTML and GitBook tags where HTML says it. */
   html?: boolean;
   /** For the published site: what an embed block's URL shows, when it is known. */
@@ -491,20 +613,49 @@ export function textOfNodes(nodes: Block['nodes'] | Inline['nodes']): string {
   return (nodes ?? []).map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : textOfNodes(n.nodes))).join('');
 }
 
+/**
+ * Neighbour nodes of one kind of emphasis as one (`**bold **` `**claim**` as `**bold claim**`): the text of
+ * an inline (an annotation's) written apart from the text around it under the same marks.
+ */
+function mergeWrappers(nodes: Md.PhrasingContent[]): Md.PhrasingContent[] {
+  const out: Md.PhrasingContent[] = [];
+  for (const node of nodes) {
+    const last = out.at(-1);
+    if (last && last.type === node.type && (node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete')) {
+      out[out.length - 1] = { ...node, children: mergeWrappers([...(last as Md.Strong).children, ...node.children]) } as Md.PhrasingContent;
+    } else out.push(node);
+  }
+  return out;
+}
+
 function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
+  return mergeWrappers(inlinesOf(nodes, state));
+}
+
+function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
   const out: Md.PhrasingContent[] = [];
   for (const node of nodes ?? []) {
     if (node.object === 'text') for (const l of node.leaves) out.push(...leafToMd(l, state.html));
     else if (node.object === 'inline') {
       const data = (node.data ?? {}) as { ref?: ContentRefValue; title?: string; alt?: string; caption?: string; formula?: string; code?: string; label?: string };
       switch (node.type) {
-        case 'link':
         case 'mention':
-        case 'button': {
+          out.push(...mentionToMd(data.ref, textOfNodes(node.nodes), state));
+          break;
+        case 'button':
+          out.push(...buttonToMd(node, state));
+          break;
+        case 'icon':
+          out.push(...iconToMd(node, state));
+          break;
+        case 'annotation':
+          out.push(...annotationToMd(node, state));
+          break;
+        case 'link': {
           const children = inlinesToMd(node.nodes, state);
           const plain = state.refs.text?.(data.ref);
           const label = children.length > 0 ? children : [{ type: 'text' as const, value: typeof data.label === 'string' ? data.label : (plain ?? state.refs.label(data.ref)) }];
-          // Where references that lead nowhere are text (the published site), a user mention is its name, not a dead link.
+          // Where references that lead nowhere are text (the published site), such a link is its text.
           if (plain !== undefined) out.push(...label);
           else out.push({ type: 'link', url: state.refs.write(data.ref), title: typeof data.title === 'string' ? data.title : null, children: label });
           break;
@@ -522,12 +673,82 @@ function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState)
           break;
         }
         default:
-          // Annotations, expressions and icons: their text (the note, the expression, the icon are in the Document).
+          // Expressions: their text (the expression is in the Document).
           out.push(...inlinesToMd(node.nodes, state));
       }
     }
   }
   return out;
+}
+
+const html = (value: string): Md.Html => ({ type: 'html', value });
+
+/**
+ * A mention: in Markdown, GitBook's link titled "mention" (its text the target's name); on the published
+ * site, a chip (`<a class="mention">`, or `<span class="mention">` for a target with no page to go to, a
+ * user); where references that lead nowhere are text (the site's Markdown for agents), its name.
+ */
+function mentionToMd(ref: ContentRefValue, given: string, state: WriteState): Md.PhrasingContent[] {
+  const plain = state.refs.text?.(ref);
+  // A mention is void in GitBook's schema; text given with one anyway names it where the target has no name here.
+  const name = plain ?? (given || state.refs.label(ref));
+  if (state.site) {
+    const kind = ref?.kind === 'user' || ref?.kind === 'space' || ref?.kind === 'file' ? ref.kind : 'page';
+    const open = plain !== undefined ? `<span class="mention" data-mention="${kind}">` : `<a href="${escapeHtml(state.refs.write(ref))}" class="mention" data-mention="${kind}">`;
+    return [html(open), { type: 'text', value: name }, html(plain !== undefined ? '</span>' : '</a>')];
+  }
+  if (plain !== undefined) return [{ type: 'text', value: name }];
+  if (state.html) return [{ type: 'link', url: state.refs.write(ref), children: [{ type: 'text', value: name }] }];
+  return [{ type: 'link', url: state.refs.write(ref), title: 'mention', children: [{ type: 'text', value: name }] }];
+}
+
+/** A button as GitBook writes it, `<a href="…" class="button primary" data-icon="…">Label</a>`; an action button has `data-action` instead of a link. */
+function buttonToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
+  const data = (node.data ?? {}) as { label?: unknown; kind?: unknown; icon?: unknown; ref?: ContentRefValue; action?: { action?: unknown; query?: unknown; slug?: unknown } };
+  const label = typeof data.label === 'string' ? data.label : '';
+  if (state.html) return data.ref ? [{ type: 'link', url: state.refs.write(data.ref), children: [{ type: 'text', value: label }] }] : [{ type: 'text', value: label }];
+  const kind = `class="button ${data.kind === 'secondary' ? 'secondary' : 'primary'}"`;
+  const icon = typeof data.icon === 'string' && iconName.test(data.icon) ? [`data-icon="${data.icon}"`] : [];
+  let attributes: string[];
+  if (data.action && typeof data.action.action === 'string') {
+    attributes = [kind, ...icon, `data-action="${escapeHtml(data.action.action)}"`];
+    if (typeof data.action.query === 'string') attributes.push(`data-query="${escapeHtml(data.action.query)}"`);
+    if (typeof data.action.slug === 'string') attributes.push(`data-slug="${escapeHtml(data.action.slug)}"`);
+  } else {
+    // A target that leads nowhere on the site: the button's label.
+    if (state.refs.text?.(data.ref) !== undefined) return [{ type: 'text', value: label }];
+    attributes = [`href="${escapeHtml(state.refs.write(data.ref))}"`, kind, ...icon];
+  }
+  return [html(`<a ${attributes.join(' ')}>`), { type: 'text', value: label }, html('</a>')];
+}
+
+const iconName = /^[a-z0-9-]{1,60}$/;
+
+/** An icon as GitBook writes it: `<i class="fa-github" style="color:$success;">:github:</i>`. */
+function iconToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
+  const data = (node.data ?? {}) as { icon?: unknown; color?: unknown };
+  if (typeof data.icon !== 'string' || !iconName.test(data.icon) || state.html) return [];
+  const color = typeof data.color === 'string' && data.color !== 'default' && iconColors.has(data.color) ? ` style="color:${data.color};"` : '';
+  return [html(`<i class="fa-${data.icon}"${color}>`), { type: 'text', value: `:${data.icon}:` }, html('</i>')];
+}
+
+/**
+ * An annotation as GitBook writes it, a footnote: its text, then `[^n]`, and `[^n]: body` at the end of the
+ * page (documentToMarkdown). In HTML (the PDF) and without a body, its text.
+ */
+function annotationToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
+  const text = inlinesToMd(node.nodes, state);
+  const body = (node.fragments ?? []).find((f) => f.type === 'annotation-body' || f.fragment === 'annotation-body')?.nodes ?? [];
+  if (!state.notes || body.length === 0) return text;
+  const children = blocksToMd(body, state) as Md.BlockContent[];
+  const key = JSON.stringify(children);
+  let id = state.notes.byBody.get(key);
+  if (id === undefined) {
+    id = String(state.notes.definitions.length + 1);
+    state.notes.byBody.set(key, id);
+    state.notes.definitions.push({ type: 'footnoteDefinition', identifier: id, label: id, children });
+  }
+  return [...text, { type: 'footnoteReference', identifier: id, label: id }];
 }
 
 function childBlocks(b: Block): Block[] {
@@ -770,9 +991,15 @@ export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs
   return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true, ...(embed && { embed }) }) };
 }
 
-/** GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets. */
-export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs): string {
-  const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes, { refs }) };
+/**
+ * GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets.
+ * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips).
+ */
+export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean } = {}): string {
+  const state: WriteState = { refs, ...(options.site && { site: true }), notes: { definitions: [], byBody: new Map() } };
+  const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes, state) };
+  // A note's own notes are numbered as they are written (a note's body is written before its number is given).
+  root.children.push(...state.notes!.definitions);
   return toMarkdown(root, {
     extensions: [gfmToMarkdown(), mathToMarkdown({ singleDollarTextMath: false }), liquidToMarkdown()],
     bullet: '-',

@@ -6,7 +6,8 @@
 // it (render/sanitize-schema.ts: GitHub's schema plus exactly what this renderer reads back), so stored
 // content never runs script in a reader's browser. After sanitizing, headings get ids and anchor links,
 // and the blocks are built as a reader expects (render/blocks.ts: tabs, steppers, columns, cards, link
-// cards, embeds, files, figures with zoom, code highlighted by Shiki, math typeset by KaTeX). A revision
+// cards, embeds, files, figures with zoom, code highlighted by Shiki, math typeset by KaTeX; inline: buttons,
+// icons, mention chips, annotations as footnotes whose references open a popover). A revision
 // never changes, so the HTML of a page of a revision at a place of a site is cached. Embed blocks show a
 // card from the embeds cache (server/embeds/embed-card.ts): their state is part of the cache key.
 import { createHash } from 'node:crypto';
@@ -123,7 +124,7 @@ export async function renderDocumentPage(cacheKey: string, document: Document, r
   }
   let page = cache.get(key);
   if (page === undefined) {
-    page = await renderMarkdownPage(documentToMarkdown(document, refs), cachedCard);
+    page = await renderMarkdownPage(documentToMarkdown(document, refs, { site: true }), cachedCard);
     cache.set(key, page);
   }
   return page;

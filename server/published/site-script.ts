@@ -2,9 +2,9 @@
 // in <head> so the reader's theme is set before the page paints). Pages read fully without it; it adds:
 // the theme switch (kept in localStorage), search opened with `/` or Ctrl-K with results as one types
 // (the search page's own HTML, fetched and its result list shown under the box), tabs that switch (the
-// ARIA tabs pattern: arrows, Home, End), copy buttons on code, images zoomed in a dialog, footnotes shown
-// in a popover beside their reference, the current section marked in "on this page", and the previous and
-// next pages on the left and right arrow keys. Plain ES2020, no dependency: about 3 kB compressed.
+// ARIA tabs pattern: arrows, Home, End), copy buttons on code, images zoomed in a dialog, footnotes
+// (annotations) opened in a popover beside their reference, action buttons opening the search, the current
+// section marked in "on this page", and the previous and next pages on the left and right arrow keys. Plain ES2020, no dependency: about 3 kB compressed.
 export const SITE_SCRIPT = String.raw`(function () {
   'use strict';
   var root = document.documentElement;
@@ -159,33 +159,69 @@ export const SITE_SCRIPT = String.raw`(function () {
     });
   }
 
+  // A footnote reference (an annotation) opens its note in a popover right after it (so Tab reaches the
+  // note's links next): Enter or a click keeps it open (aria-expanded), hovering shows it; Escape closes it
+  // and gives the focus back. With scripts off the reference is a link to the note at the end of the page.
   function footnotes() {
-    var shown = null;
-    var hide = function () { if (shown) { shown.remove(); shown = null; } };
-    document.querySelectorAll('a[data-footnote-ref]').forEach(function (ref) {
+    var open = null;
+    var close = function (refocus) {
+      if (!open) return;
+      open.ref.setAttribute('aria-expanded', 'false');
+      open.ref.removeAttribute('aria-controls');
+      open.popover.remove();
+      if (refocus) open.ref.focus();
+      open = null;
+    };
+    document.querySelectorAll('a[data-footnote-ref]').forEach(function (ref, i) {
       var note = document.getElementById(decodeURIComponent(ref.hash.slice(1)));
       if (!note) return;
-      var show = function () {
-        hide();
-        shown = document.createElement('div');
-        shown.className = 'footnote-popover';
-        shown.id = 'footnote-popover';
-        shown.setAttribute('role', 'tooltip');
+      var holder = ref.parentNode;
+      ref.setAttribute('aria-expanded', 'false');
+      var show = function (pinned) {
+        if (open && open.ref === ref) { open.pinned = open.pinned || pinned; return; }
+        close(false);
+        var popover = document.createElement('span');
+        popover.className = 'footnote-popover';
+        popover.id = 'note-popover-' + (i + 1);
+        popover.setAttribute('role', 'note');
+        popover.setAttribute('aria-label', ref.getAttribute('aria-label') || 'Note');
         var body = note.cloneNode(true);
         body.querySelectorAll('[data-footnote-backref]').forEach(function (back) { back.remove(); });
-        shown.innerHTML = body.innerHTML;
-        document.body.appendChild(shown);
-        var box = ref.getBoundingClientRect();
-        shown.style.left = Math.max(8, Math.min(box.left + scrollX, scrollX + innerWidth - shown.offsetWidth - 8)) + 'px';
-        shown.style.top = box.bottom + scrollY + 6 + 'px';
-        ref.setAttribute('aria-describedby', 'footnote-popover');
+        body.querySelectorAll('[id]').forEach(function (e) { e.removeAttribute('id'); });
+        while (body.firstChild) popover.appendChild(body.firstChild);
+        holder.insertBefore(popover, ref.nextSibling);
+        var right = popover.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+        if (right > 0) popover.style.left = -right + 'px';
+        ref.setAttribute('aria-expanded', 'true');
+        ref.setAttribute('aria-controls', popover.id);
+        open = { ref: ref, popover: popover, pinned: pinned };
       };
-      ref.addEventListener('mouseenter', show);
-      ref.addEventListener('focus', show);
-      ref.addEventListener('mouseleave', hide);
-      ref.addEventListener('blur', hide);
+      ref.addEventListener('click', function (event) {
+        event.preventDefault();
+        if (open && open.ref === ref && open.pinned) close(false);
+        else show(true);
+      });
+      ref.addEventListener('mouseenter', function () { show(false); });
+      holder.addEventListener('mouseleave', function () { if (open && open.ref === ref && !open.pinned) close(false); });
     });
-    document.addEventListener('keydown', function (event) { if (event.key === 'Escape') hide(); });
+    document.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && open) close(open.popover.contains(document.activeElement) || document.activeElement === open.ref);
+    });
+    document.addEventListener('click', function (event) { if (open && !open.ref.parentNode.contains(event.target)) close(false); });
+    document.addEventListener('focusin', function (event) { if (open && !open.ref.parentNode.contains(event.target)) close(false); });
+  }
+
+  // An action button (search, ask) opens the search box with its query.
+  function actionButtons() {
+    var input = document.getElementById('site-search');
+    document.querySelectorAll('button[data-action]').forEach(function (button) {
+      button.addEventListener('click', function () {
+        if (!input) return;
+        input.value = button.getAttribute('data-query') || '';
+        input.focus();
+        input.dispatchEvent(new Event('input'));
+      });
+    });
   }
 
   function outline() {
@@ -222,7 +258,7 @@ export const SITE_SCRIPT = String.raw`(function () {
     });
   }
 
-  var start = function () { themeSwitch(); search(); tabs(); copyButtons(); zoom(); footnotes(); outline(); pager(); anchors(); };
+  var start = function () { themeSwitch(); search(); tabs(); copyButtons(); zoom(); footnotes(); actionButtons(); outline(); pager(); anchors(); };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
 })();

@@ -2,7 +2,9 @@
 // the reading experience and bench/published-site.ts write it through the API): headings, text marks,
 // emoji, inline and block math, a hint, tabs, code with a title and line numbers, an expandable, a
 // stepper, columns, a table and a table in cards view, an image with its caption, an embed, a file, a
-// content reference, buttons and icons, a quote, lists, a task list and a divider.
+// content reference, buttons and icons, inline buttons, icons, mentions (a page, a user: `usr_01ABCDEFGHJK`,
+// which a test may replace with a member's id) and an annotation (a footnote), a quote, lists, a task list
+// and a divider.
 export const EVERY_BLOCK_MARKDOWN = `Acme robots move boxes in warehouses 🚀. This page shows **every block**, with _emphasis_, \`code\`, ~~old text~~ and a [link](https://example.com/acme).
 
 ## Physics
@@ -97,6 +99,8 @@ The printed manual.
 
 <p><a href="https://example.com/signup" class="button primary">Sign up</a> <a href="https://example.com/contact" class="button secondary">Contact sales</a> <i class="fa-github">:github:</i> <i class="fa-rocket">:rocket:</i></p>
 
+Robots follow the charging protocol[^1] <i class="fa-bolt">:bolt:</i>, write to <a href="https://example.com/support" class="button secondary" data-icon="envelope">Support</a> when stuck, and are described in [Readers](readers.md "mention") by [usr_01ABCDEFGHJK](usr_01ABCDEFGHJK "mention") ✅. <a class="button primary" data-action="search" data-query="robots">Search robots</a>
+
 > Robots do not get tired. — the Acme team
 
 - Sensors
@@ -109,4 +113,6 @@ The printed manual.
 
 ---
 
-That is every block.`;
+That is every block.
+
+[^1]: The dock checks the robot's battery before it sends any current.`;

@@ -1,8 +1,9 @@
 // The published page's blocks as a reader sees them, built after sanitizing (so what is added here is ours;
 // what comes from the page is text, or URLs the sanitizer checked): GitBook's block tags from their
 // placeholders (liquid-hast.ts), math (math.ts), code (code.ts), tables in cards view, figures with zoom,
-// buttons, icons, custom blocks in lists and footnote references. Each block reads with scripts off; the
-// client script (site-script.ts) adds switching tabs, copying, zooming and footnote popovers.
+// buttons (with their icon; an action button opens the search), icons, mention chips, custom blocks in
+// lists and footnote references (annotations). Each block reads with scripts off; the client script
+// (site-script.ts) adds switching tabs, copying, zooming, action buttons and footnote popovers.
 import type { Element, ElementContent, Parent, Root, RootContent } from 'hast';
 import type { HighlighterCore } from 'shiki/core';
 import type { EmbedCard } from '../../content/markdown-document.js';
@@ -133,9 +134,41 @@ export class BlockBuilder {
     // A task's box says its state (the task's text follows it).
     if (node.tagName === 'input' && node.properties.type === 'checkbox') node.properties = { ...node.properties, ariaLabel: node.properties.checked ? 'Done' : 'To do' };
     if (node.tagName === 'img' && node.properties.alt === undefined) node.properties = { ...node.properties, alt: '' };
-    if (node.tagName === 'a' && cls.includes('button')) node.properties = { ...node.properties, className: ['button', cls.includes('secondary') ? 'button-secondary' : 'button-primary'] };
+    if (node.tagName === 'a' && cls.includes('button')) return this.button(node, cls.includes('secondary') ? 'button-secondary' : 'button-primary');
     if (node.tagName === 'i' && cls.length > 0) return [this.icon(cls[0].slice(3))];
+    if (cls.includes('mention') && (node.tagName === 'a' || node.tagName === 'span')) return [this.mention(node)];
+    // A footnote reference (an annotation): named as a note, its <sup> the place its popover opens from.
+    if (node.tagName === 'sup' && elements(node).some((c) => c.tagName === 'a' && c.properties.dataFootnoteRef !== undefined)) {
+      for (const ref of elements(node)) if (ref.tagName === 'a') ref.properties = { ...ref.properties, ariaLabel: `Note ${textOf(ref)}` };
+      node.properties = { ...node.properties, className: ['footnote-ref'] };
+    }
     return [node];
+  }
+
+  /**
+   * A button: a link with its icon before its label; an action button (no link) a <button> the client
+   * script makes open the search with its query (hidden with scripts off, as it could do nothing).
+   */
+  private button(node: Element, style: string): Child[] {
+    const icon = prop(node, 'dataIcon');
+    const children = icon ? [el('span', { className: ['icon'], ariaHidden: 'true' }, [text(iconGlyphs[icon] || '◆')]), ...node.children] : node.children;
+    const action = prop(node, 'dataAction');
+    if (node.properties.href === undefined && (action === 'search' || action === 'ask')) {
+      return [el('button', { type: 'button', className: ['button', style], dataAction: 'search', ...(prop(node, 'dataQuery') && { dataQuery: prop(node, 'dataQuery') }) }, children)];
+    }
+    // A button with nowhere to go (an option to select: the site has no such control) is its label.
+    if (node.properties.href === undefined) return node.children;
+    return [el('a', { href: node.properties.href, className: ['button', style] }, children)];
+  }
+
+  /** A mention: a chip with what it names (page, space, file: a link to it; a user: their name), its kind a glyph. */
+  private mention(node: Element): Element {
+    const kind = prop(node, 'dataMention') ?? 'page';
+    const icon = glyph(({ user: '@', space: '📚', file: '📎' } as Record<string, string>)[kind] ?? '📄');
+    icon.properties.className = ['mention-kind'];
+    const name = el('span', {}, node.children);
+    if (node.tagName === 'a') return el('a', { href: node.properties.href, className: ['mention', `mention-${kind}`] }, [icon, name]);
+    return el('span', { className: ['mention', `mention-${kind}`] }, [icon, name]);
   }
 
   private code(pre: Element, options: { title?: string; lineNumbers?: boolean; wrap?: boolean } = {}): Element {
