@@ -204,7 +204,9 @@ export const DocumentInlineButton = z
     ...inline('button'),
     data: z.intersection(
       z.looseObject({ label: z.string(), kind: z.enum(['primary', 'secondary']), size: z.enum(['small', 'medium', 'large']).optional(), icon: Icon.optional() }),
-      z.union([z.strictObject({ ref: ContentRef }), z.strictObject({ action: DocumentAction })]),
+      // GitBook closes these two objects (`additionalProperties: false`), so that no button with its required
+      // label would validate; they are open here, the one reading under which GitBook's own buttons validate.
+      z.union([z.looseObject({ ref: ContentRef }), z.looseObject({ action: DocumentAction })]),
     ),
     isVoid: isVoid(true),
   })

@@ -4086,11 +4086,15 @@ export interface components {
                 icon?: string;
             } & {
                 [key: string]: unknown;
-            }) & ({
+            }) & (({
                 ref: components["schemas"]["ContentRef"];
-            } | {
+            } & {
+                [key: string]: unknown;
+            }) | ({
                 action: components["schemas"]["DocumentAction"];
-            });
+            } & {
+                [key: string]: unknown;
+            }));
             /** @enum {boolean} */
             isVoid: true;
         } & {

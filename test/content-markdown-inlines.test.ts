@@ -5,28 +5,11 @@
 // paragraphs with footnotes among the other inlines stay stable.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DocumentInlineButton } from '../contract/document.js';
 import { documentToMarkdown, markdownToDocument, type Block } from '../server/content/markdown-document.js';
 import { gitbookDocumentErrors } from './support/gitbook-document.js';
 
-/**
- * GitBook's schema errors of a document. GitBook's DocumentInlineButton cannot hold a labelled button (its
- * `data` is `allOf` the label and kind, and `oneOf` objects of only `ref` or only `action`, each with
- * `additionalProperties: false`), so each button is checked against our contract's DocumentInlineButton
- * (GitBook's shape, read as GitBook means it) and stands as an icon in GitBook's check of the rest.
- */
-function documentErrors(document: unknown): unknown[] | undefined {
-  const buttons: unknown[] = [];
-  const rest = JSON.parse(JSON.stringify(document), (_key, value) => {
-    if (value?.object === 'inline' && value.type === 'button') {
-      buttons.push(value);
-      return { object: 'inline', type: 'icon', isVoid: true, data: { icon: 'square' } };
-    }
-    return value;
-  });
-  const wrong = buttons.flatMap((b) => DocumentInlineButton.safeParse(b).error?.issues ?? []);
-  return wrong.length > 0 ? wrong : gitbookDocumentErrors(rest);
-}
+/** GitBook's schema errors of a document (its button schema read as GitBook means it: test/support/gitbook-published.ts). */
+const documentErrors = gitbookDocumentErrors;
 
 const roundTrip = (markdown: string) => documentToMarkdown(markdownToDocument(markdown));
 const text = (value: string, marks: string[] = []) => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: marks.map((type) => ({ object: 'mark', type })) }] });

@@ -1,20 +1,15 @@
 // GitBook's own published document (@gitbook/api's spec/openapi.json) and an Ajv validator of its
 // Document family: what GitBook's clients expect a Document to be.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-
-const require = createRequire(import.meta.url);
+import { gitbookSpec as published } from './gitbook-published.js';
 
 export interface JsonSchema {
   [key: string]: unknown;
 }
 
-/** GitBook's spec, parsed. */
-export const gitbookSpec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as {
-  components: { schemas: Record<string, JsonSchema> };
-};
+/** GitBook's spec, parsed (gitbook-published.ts). */
+export const gitbookSpec = published as { components: { schemas: Record<string, JsonSchema> } };
 
 /** The names of GitBook's Document family: the schemas our contract mirrors one for one. */
 export const documentFamily = Object.keys(gitbookSpec.components.schemas).filter(

@@ -2,16 +2,14 @@
 // answers and requests have GitBook's shapes for every operation id both APIs have (test/gitbook-shapes.test.ts,
 // test/gitbook-contract-drift.test.ts). GitBook's schemas are used as published (objects open to the
 // fields we add), with one change: the Document family, below.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { gitbookSpec } from './gitbook-published.js';
 import { specOperations, type SpecOperation } from './spec.js';
 
 type Json = Record<string, any>;
 
-const require = createRequire(import.meta.url);
-export const gitbookSpec: Json = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'));
+export { gitbookSpec };
 
 /**
  * The schemas of the Document itself (`JSONDocument` and its nodes: blocks, inlines, texts, marks,
@@ -23,12 +21,8 @@ export function isDocumentSchema(name: string): boolean {
   return name === 'JSONDocument' || name === 'Document' || /^Document(Block|Inline|Text|Mark|Fragment|Table|Action)/.test(name);
 }
 
-// PlainObject lists its properties without `type: object`, so any string, number or boolean value in one (a
-// ContentKit component's `props`) matches two branches of its `oneOf` and could never validate; its intent is
-// an object, said so here as in test/support/gitbook-schemas.ts.
-const plainObject = (name: string, schema: Json) => (name === 'PlainObject' ? { type: 'object', ...schema } : schema);
 const schemas: Json = Object.fromEntries(
-  Object.entries(gitbookSpec.components.schemas as Json).map(([name, schema]) => [name, isDocumentSchema(name) ? true : plainObject(name, schema)]),
+  Object.entries(gitbookSpec.components.schemas as Json).map(([name, schema]) => [name, isDocumentSchema(name) ? true : schema]),
 );
 const document = { ...gitbookSpec, components: { ...gitbookSpec.components, schemas } };
 
