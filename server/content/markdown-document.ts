@@ -26,7 +26,9 @@ import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
 import { DocumentTextColor, type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
+import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
+import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -449,7 +451,10 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
       return block('paragraph', inlines(node.children, state));
     case 'heading': {
       const type = node.depth === 1 ? 'heading-1' : node.depth === 2 ? 'heading-2' : 'heading-3';
-      return block(type, inlines(node.children, state), node.depth > 3 ? { level: node.depth } : undefined);
+      const { children, id } = customAnchor(node.children);
+      const heading = block(type, inlines(children, state), node.depth > 3 ? { level: node.depth } : undefined);
+      // The others get theirs when the whole page is read (giveHeadingIds).
+      return id === undefined ? heading : { ...heading, meta: { id } };
     }
     case 'list': {
       const tasks = node.children.some((item) => typeof item.checked === 'boolean');
@@ -511,6 +516,51 @@ function definitionsOf(root: Md.Root): { defs: Definitions; notes: Map<string, M
   return { defs, notes };
 }
 
+const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/**
+ * A heading's custom anchor as GitBook's Git Sync writes it, an empty link to itself at the end of the
+ * heading (`## Title <a href="#custom" id="custom"></a>`): its id, and the heading's content without it.
+ */
+function customAnchor(children: Md.PhrasingContent[]): { children: Md.PhrasingContent[]; id?: string } {
+  const [open, close] = children.slice(-2);
+  if (children.length < 2 || open.type !== 'html' || close.type !== 'html' || !/^<\/a\s*>$/i.test(close.value)) return { children };
+  const match = /^<a\s+(?:href="#[^"]*"\s+)?id="([^"]+)"(?:\s+href="#[^"]*")?\s*>$/i.exec(open.value);
+  if (!match) return { children };
+  const rest = children.slice(0, -2);
+  const last = rest.at(-1);
+  if (last?.type === 'text') {
+    const trimmed = last.value.replace(/\s+$/, '');
+    rest.splice(-1, 1, ...(trimmed === '' ? [] : [{ ...last, value: trimmed }]));
+  }
+  return { children: rest, id: unescapeHtml(match[1]) };
+}
+
+const isHeading = (b: Block) => b.type === 'heading-1' || b.type === 'heading-2' || b.type === 'heading-3';
+
+/** A document's headings in page order (inside other blocks and their fragments too). */
+function headingsOf(blocks: Block[], out: Block[] = []): Block[] {
+  for (const b of blocks) {
+    if (b.object !== 'block') continue;
+    if (isHeading(b)) out.push(b);
+    headingsOf(childrenOf<Block>(b), out);
+  }
+  return out;
+}
+
+/** A heading's anchor: `meta.id` (GitBook's), else a `data.id`. */
+function anchorOf(b: Block): string | undefined {
+  const id = (b.meta as { id?: unknown } | undefined)?.id ?? (b.data as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** Gives every heading of a document read from Markdown its anchor in `meta.id` (heading-ids.ts), custom anchors kept. */
+function giveHeadingIds(blocks: Block[]): void {
+  const headings = headingsOf(blocks);
+  const ids = headingIdsOf(headings.map((h) => ({ text: textOfNodes(h.nodes), explicit: (h.meta as { id?: string } | undefined)?.id })));
+  headings.forEach((h, i) => (h.meta = { ...h.meta, id: ids[i] }));
+}
+
 /** The mdast tree of a GitBook-flavoured Markdown text. */
 export function parseMarkdown(markdown: string): Md.Root {
   return fromMarkdown(markdown, {
@@ -529,7 +579,9 @@ export function markdownToDocument(markdown: string, refs: MarkdownRefs = defaul
   if (title !== undefined && nodes[0]?.type === 'heading-1' && textOfNodes(nodes[0].nodes).trim() === title.trim()) nodes.shift();
   // In GitBook's shapes, then nested as GitBook allows (gitbook-nesting.ts): Markdown nests anything in anything.
   const document = upgradeDocument({ object: 'document', data: { schemaVersion: 1 }, nodes });
-  return { ...document, nodes: fitBlocks(document.nodes) };
+  const fitted = fitBlocks(document.nodes);
+  giveHeadingIds(fitted);
+  return { ...document, nodes: fitted };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -592,6 +644,16 @@ interface WriteState {
   html?: boolean;
   /** For the published site: what an embed block's URL shows, when it is known. */
   embed?: (url: string) => EmbedCard | undefined;
+  /** The anchors written with their heading (GitBook's `<a href="#id" id="id"></a>`): those the anchor rule would not give back, or all. */
+  anchors?: Map<Block, string>;
+}
+
+/** The anchors a document's Markdown writes (see WriteState.anchors). */
+function anchorsToWrite(blocks: Block[], all: boolean): Map<Block, string> {
+  const headings = headingsOf(blocks);
+  const ids = headings.map(anchorOf);
+  const explicit = all ? ids.map((id) => id !== undefined) : explicitHeadingIds(headings.map((h) => textOfNodes(h.nodes)), ids);
+  return new Map(headings.flatMap((h, i) => (explicit[i] ? [[h, ids[i]!] as const] : [])));
 }
 
 /** An embed as the published site shows it: a card linking to the URL (title, provider, icon), the player above it when allowed. */
@@ -805,7 +867,10 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'heading-2':
     case 'heading-3': {
       const level = b.type === 'heading-1' ? 1 : b.type === 'heading-2' ? 2 : typeof data.level === 'number' && data.level >= 3 && data.level <= 6 ? data.level : 3;
-      return [{ type: 'heading', depth: level as Md.Heading['depth'], children: inlinesToMd(b.nodes, state) }];
+      const children = inlinesToMd(b.nodes, state);
+      const id = state.anchors?.get(b);
+      if (id !== undefined) children.push({ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${escapeHtml(id)}" id="${escapeHtml(id)}">` }, { type: 'html', value: '</a>' });
+      return [{ type: 'heading', depth: level as Md.Heading['depth'], children }];
     }
     case 'list-ordered':
     case 'list-unordered':
@@ -993,10 +1058,17 @@ export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs
 
 /**
  * GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets.
- * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips).
+ * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips). A heading's
+ * anchor is written when reading the Markdown back would not give it (`allAnchors`: always, for the published
+ * site, whose renderer takes them as the headings' ids).
  */
-export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean } = {}): string {
-  const state: WriteState = { refs, ...(options.site && { site: true }), notes: { definitions: [], byBody: new Map() } };
+export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean } = {}): string {
+  const state: WriteState = {
+    refs,
+    ...(options.site && { site: true }),
+    notes: { definitions: [], byBody: new Map() },
+    anchors: anchorsToWrite(document.nodes, options.allAnchors === true),
+  };
   const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes, state) };
   // A note's own notes are numbered as they are written (a note's body is written before its number is given).
   root.children.push(...state.notes!.definitions);

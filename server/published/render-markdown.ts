@@ -4,7 +4,8 @@
 // rehype, where the HTML GitBook's Markdown holds (figures, <details>, <picture>, cards-view tables,
 // buttons, icons) is parsed by an HTML parser (rehype-raw), then sanitized before anything else touches
 // it (render/sanitize-schema.ts: GitHub's schema plus exactly what this renderer reads back), so stored
-// content never runs script in a reader's browser. After sanitizing, headings get ids and anchor links,
+// content never runs script in a reader's browser. After sanitizing, headings get ids (the Document's
+// `meta.id`, else the same rule's slug: render/heading-anchors.ts) and anchor links,
 // and the blocks are built as a reader expects (render/blocks.ts: tabs, steppers, columns, cards, link
 // cards, embeds, files, figures with zoom, code highlighted by Shiki, math typeset by KaTeX; inline: buttons,
 // icons, mention chips, annotations as footnotes whose references open a popover). A revision
@@ -19,7 +20,6 @@ import { math } from 'micromark-extension-math';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
-import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -32,6 +32,7 @@ import { cachedCard, embedUrlsOf, warmEmbeds } from '../embeds/embed-card.js';
 import type { EmbedLog } from '../embeds/embeds.js';
 import { BlockBuilder, textOf } from './render/blocks.js';
 import { prepareHighlighter } from './render/code.js';
+import rehypeHeadingAnchors from './render/heading-anchors.js';
 import { hintToHast, liquidToHast } from './render/liquid-hast.js';
 import { sanitizeSchema } from './render/sanitize-schema.js';
 
@@ -48,7 +49,7 @@ const processor = unified()
   .use(remarkRehype, { allowDangerousHtml: true, handlers: { hint: hintToHast, liquid: liquidToHast } as never })
   .use(rehypeRaw) // the HTML in the Markdown, parsed as a browser would
   .use(rehypeSanitize, sanitizeSchema) // no script, no event handlers, no javascript: URLs
-  .use(rehypeSlug) // after sanitizing: ids made from the heading text, not taken from the content
+  .use(rehypeHeadingAnchors) // after sanitizing: the Document's anchors, else ids made from the heading text
   .use(rehypeAutolinkHeadings, { behavior: 'append', properties: { className: ['anchor'], ariaLabel: 'Link to this section' }, content: { type: 'text', value: '#' } })
   .use(rehypeStringify, { allowDangerousHtml: true }) // the raw nodes are KaTeX's, added after sanitizing
   .freeze();
@@ -124,7 +125,7 @@ export async function renderDocumentPage(cacheKey: string, document: Document, r
   }
   let page = cache.get(key);
   if (page === undefined) {
-    page = await renderMarkdownPage(documentToMarkdown(document, refs, { site: true }), cachedCard);
+    page = await renderMarkdownPage(documentToMarkdown(document, refs, { site: true, allAnchors: true }), cachedCard);
     cache.set(key, page);
   }
   return page;
