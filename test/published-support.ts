@@ -14,13 +14,21 @@ export interface PageInput {
   description?: string;
 }
 
-/** A new space titled `title` whose content is `pages`, merged through a change request. */
-export async function spaceWithPages(admin: Account, title: string, pages: PageInput[]): Promise<string> {
+/** A file of the space, inserted before the pages (which may name it: `{% file src=".gitbook/assets/<name>" %}`). */
+export interface FileInput {
+  name: string;
+  contentType: string;
+  text: string;
+}
+
+/** A new space titled `title` whose content is `files` and `pages`, merged through a change request. */
+export async function spaceWithPages(admin: Account, title: string, pages: PageInput[], files: FileInput[] = []): Promise<string> {
   const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title });
   expect(space.status).toBe(201);
   const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`);
   expect(cr.status).toBe(201);
-  const changes = pages.map((p) => ({
+  const fileChanges = files.length === 0 ? [] : [{ operation: 'insert_files', files: files.map((f) => ({ name: f.name, contentType: f.contentType, base64: Buffer.from(f.text).toString('base64') })) }];
+  const pageChanges = pages.map((p) => ({
     operation: 'insert_page',
     document: { markdown: p.markdown },
     title: p.title,
@@ -28,6 +36,7 @@ export async function spaceWithPages(admin: Account, title: string, pages: PageI
     ...(p.into && { into: p.into }),
     ...(p.description && { description: p.description }),
   }));
+  const changes = [...fileChanges, ...pageChanges];
   const content = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, { changes });
   expect(content.status, JSON.stringify(content.body)).toBe(200);
   const merged = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, useBrowser } from './support/browser.js';
-import { EVERY_BLOCK_MARKDOWN } from './support/every-block.js';
+import { EVERY_BLOCK_FILE, EVERY_BLOCK_MARKDOWN } from './support/every-block.js';
 import { PUBLIC_URL, useHarness } from './support/harness.js';
 import { resultsDir } from './support/paths.js';
 import { publish, spaceWithPages } from './published-support.js';
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('reading a published site in Chromium', () => {
     const space = await spaceWithPages(admin, 'Handbook', [
       { title: 'Every block', description: 'Each block a page can hold', markdown: EVERY_BLOCK_MARKDOWN.replaceAll('usr_01ABCDEFGHJK', admin.userId) },
       { title: 'Readers', markdown: 'Hello readers of <b>bold</b> claims: this page is found by its words.\n\n## Details\n\nMore text for readers.' },
-    ]);
+    ], [EVERY_BLOCK_FILE]);
     const site = await newSite(admin, { title: 'Acme Handbook', spaces: [space] });
     const url = (await publish(admin, site.id)).urls.published.replace(PUBLIC_URL, chrome.publicUrl);
 

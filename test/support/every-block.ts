@@ -4,7 +4,7 @@
 // stepper, columns, a table and a table in cards view, an image with its caption, an embed, a file, a
 // content reference, buttons and icons, inline buttons, icons, mentions (a page, a user: `usr_01ABCDEFGHJK`,
 // which a test may replace with a member's id) and an annotation (a footnote), a quote, lists, a task list
-// and a divider.
+// and a divider. The file is `acme-manual.pdf` of the space (EVERY_BLOCK_FILE), which the writer inserts first.
 export const EVERY_BLOCK_MARKDOWN = `Acme robots move boxes in warehouses 🚀. This page shows **every block**, with _emphasis_, \`code\`, ~~old text~~ and a [link](https://example.com/acme).
 
 ## Physics
@@ -89,7 +89,7 @@ The right column describes its motors.
 
 {% embed url="https://example.com/robots-video" %}
 
-{% file src="https://example.com/files/acme-manual.pdf" %}
+{% file src=".gitbook/assets/acme-manual.pdf" %}
 The printed manual.
 {% endfile %}
 
@@ -116,3 +116,6 @@ Robots follow the charging protocol[^1] <i class="fa-bolt">:bolt:</i>, write to 
 That is every block.
 
 [^1]: The dock checks the robot's battery before it sends any current.`;
+
+/** The space's file the page's file block names. */
+export const EVERY_BLOCK_FILE = { name: 'acme-manual.pdf', contentType: 'application/pdf', text: '%PDF-1.4 the printed manual' };
