@@ -373,6 +373,10 @@ export const SearchSpaceResult = z
   .object({
     id: z.string().openapi({ description: 'Id of the page.' }),
     title: z.string(),
+    description: z
+      .string()
+      .openapi(conditional("The page's description (`\"\"` when it has none). Present in a site's search (searchSiteContent); the space and organization searches read their index, which holds no descriptions."))
+      .optional(),
     path: z.string(),
     sections: z
       .array(

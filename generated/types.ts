@@ -6130,6 +6130,8 @@ export interface components {
             /** @description Id of the page. */
             id: string;
             title: string;
+            /** @description The page's description (`""` when it has none). Present in a site's search (searchSiteContent); the space and organization searches read their index, which holds no descriptions. */
+            description?: string;
             path: string;
             /** @description Sections of the page matching the query. */
             sections: {

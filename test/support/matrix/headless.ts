@@ -35,15 +35,15 @@ async function newRedirect(world: MatrixWorld, path: Record<string, string>): Pr
   return { id: res.body.id, source };
 }
 
-/** A space with a merged page that says "Welcome", added to the site `siteId`: what its search finds. */
-async function siteSpaceSayingWelcome({ admin }: MatrixWorld, siteId: string): Promise<void> {
-  const space = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Matrix search' })).body.id;
+/** A merged page that says "Welcome" in the first space the site `siteId` shows: what its search finds. */
+async function siteSaysWelcome({ admin }: MatrixWorld, siteId: string): Promise<void> {
+  const siteSpaces = await admin.api.get(`/orgs/${admin.organizationId}/sites/${siteId}/site-spaces`);
+  const space = siteSpaces.body.items[0].space.id as string;
   const cr = (await admin.api.post(`/spaces/${space}/change-requests`)).body.id;
   await admin.api.post(`/spaces/${space}/change-requests/${cr}/content?compat=false`, {
     changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'Welcome to the site.' } }],
   });
   await admin.api.post(`/spaces/${space}/change-requests/${cr}/merge`);
-  await admin.api.post(`/orgs/${admin.organizationId}/sites/${siteId}/site-spaces`, { spaceId: space });
 }
 
 export const headlessFixtures: MatrixFixtures = {
@@ -60,7 +60,7 @@ export const headlessFixtures: MatrixFixtures = {
     bulkUpsertSiteRedirects: () => ({ redirects: [{ source: freshSource(), destination: external }] }),
     // A POST list: no list fill runs for it (only GETs get one), so its body recipe makes what it finds.
     searchSiteContent: async (world, path) => {
-      await siteSpaceSayingWelcome(world, path.siteId);
+      await siteSaysWelcome(world, path.siteId);
       return { query: 'welcome', scope: { mode: 'all' } };
     },
   },
