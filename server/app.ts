@@ -87,7 +87,7 @@ export function createApp(options: AppOptions): App {
   app.set('trust proxy', trust); // req.ip, req.protocol, req.hostname of the Express routes agree with proxy-trust.ts
   // Responses are computed per caller (permissions); no client of the API revalidates with ETags.
   app.set('etag', false);
-  app.use(healthRoutes(db)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
+  app.use(healthRoutes(db, () => handle)); // /health and /ready: unauthenticated, and kept out of the request log (probes come every few seconds)
   if (options.metrics) {
     app.use(metricsRoute(options.metrics, options.metricsToken)); // outside /v1, not measured and not in the request log
     app.use(measureRequests(options.metrics));

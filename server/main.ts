@@ -68,7 +68,7 @@ server.keepAliveTimeout = config.keepAliveTimeoutMs;
  * DATA_DIR lock released. A second signal does not wait.
  */
 async function shutdown(): Promise<void> {
-  markDraining();
+  markDraining(started.app);
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
   // Connections that become idle after their last response are closed as they go.

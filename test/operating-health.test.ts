@@ -19,7 +19,7 @@ describe('health and readiness', () => {
   });
 
   it('answers /ready 503 with the error body and Retry-After once the process drains', async () => {
-    markDraining();
+    markDraining(h.current.app);
     const ready = await request(h.current.app).get('/ready');
     expect(ready.status).toBe(503);
     expect(ready.headers['retry-after']).toBe('5');

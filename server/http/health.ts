@@ -13,12 +13,15 @@ import { errorBody, RETRY_AFTER_SECONDS } from './errors.js';
 /** The longest /ready waits for the database before answering 503: a probe must answer within its own deadline. */
 const READY_TIMEOUT_MS = 2000;
 
-// Set by server/main.ts on SIGTERM; module state because one process has one shutdown.
-let draining = false;
+/** The apps shutting down: per app, so that another app of the same process (a test's, a host's) is not. */
+const drainingApps = new WeakSet<object>();
 
-/** From now on /ready answers 503: the load balancer stops sending new requests while those in flight finish. */
-export function markDraining(): void {
-  draining = true;
+/**
+ * From now on the app's /ready answers 503: the load balancer stops sending new requests while those in
+ * flight finish. Set by server/main.ts on SIGTERM.
+ */
+export function markDraining(app: object): void {
+  drainingApps.add(app);
 }
 
 function notReady(res: import('express').Response, message: string) {
@@ -26,7 +29,8 @@ function notReady(res: import('express').Response, message: string) {
   res.status(503).json(errorBody(503, message));
 }
 
-export function healthRoutes(db: Db): Router {
+/** The probes of the app `owner()` returns (the one markDraining names). */
+export function healthRoutes(db: Db, owner: () => object): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -34,7 +38,7 @@ export function healthRoutes(db: Db): Router {
   });
   router.get('/ready', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    if (draining) return notReady(res, 'The server is shutting down');
+    if (drainingApps.has(owner())) return notReady(res, 'The server is shutting down');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS)));
     const outcome = await Promise.race([databaseReady(db).then((ok) => (ok ? 'ready' : 'migrations')).catch(() => 'unreachable' as const), timeout]);
