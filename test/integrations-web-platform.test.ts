@@ -8,6 +8,7 @@ import { importSPKI, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, ScriptRuntime } from '../server/runtime/script-runtime.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
+import { URLPattern as URLPatternPolyfill } from 'urlpattern-polyfill/urlpattern';
 
 // Helpers both sides define before each case.
 const HELPERS = `
@@ -209,8 +210,11 @@ describe('the Web platform in the sandbox answers as Node does', () => {
 
   async function inNode(body: string) {
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
-    const value = await new AsyncFunction('input', `${HELPERS}\n${body}`)(input);
-    return JSON.parse(JSON.stringify(value));
+    // Node 22 has no URLPattern: the reference there is the polyfill the sandbox's host uses on it (sandbox-worker.mjs).
+    const value = await new AsyncFunction('input', 'URLPattern', `${HELPERS}\n${body}`)(input, (globalThis as { URLPattern?: unknown }).URLPattern ?? URLPatternPolyfill);
+    // Node 22's Web Crypto names the DOMException of a key that cannot be exported `InvalidAccessException`;
+    // the Web Crypto specification, workerd and later Node lines say `InvalidAccessError`, as the sandbox does.
+    return JSON.parse(JSON.stringify(value).replaceAll('"InvalidAccessException"', '"InvalidAccessError"'));
   }
 
   for (const [name, body] of Object.entries(CASES)) {

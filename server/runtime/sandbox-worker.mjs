@@ -33,8 +33,13 @@ import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, infl
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { URLPattern as URLPatternPolyfill } from 'urlpattern-polyfill/urlpattern';
 import { subtleCall } from './host-crypto.mjs';
 import { PRELUDE } from './prelude.mjs';
+
+// A sandbox's URLPattern is the host's. Node has one from 23.8 on; on Node 22 (the oldest line
+// package.json accepts) the polyfill made to the same specification (urlpattern-polyfill) stands in.
+const HostURLPattern = globalThis.URLPattern ?? URLPatternPolyfill;
 
 // The WebAssembly code is compiled once per thread; each sandbox instantiates it with a memory of its
 // own whose maximum is the memory limit. QuickJS's own accounting (setMemoryLimit) misses buffers
@@ -97,7 +102,7 @@ function zlibRun(direction, format, data, maxBytes) {
 function urlPatternRun(text) {
   try {
     const { init, base, options, op, input, inputBase } = JSON.parse(text);
-    const pattern = base === undefined ? new URLPattern(init, options) : new URLPattern(init, base, options);
+    const pattern = base === undefined ? new HostURLPattern(init, options) : new HostURLPattern(init, base, options);
     if (op === 'make') {
       const parts = {};
       for (const name of ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash']) parts[name] = pattern[name];
