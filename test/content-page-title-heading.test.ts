@@ -4,7 +4,7 @@
 // page's Markdown as published (`<page URL>.md`) writes the title back as `# Title` once, so writing that
 // Markdown again gives the same Document.
 import { describe, expect, it } from 'vitest';
-import { gitbookDocumentErrors } from './support/gitbook-document.js';
+import { mergeChanges, readCheckedPage } from './support/content-writes.js';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish } from './published-support.js';
 import { newSite } from './sites-support.js';
@@ -13,21 +13,12 @@ const h = useHarness();
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function write(admin: Account, spaceId: string, changes: unknown[]) {
-  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Edit' });
-  expect(cr.status).toBe(201);
-  const done = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
-  expect(done.status, JSON.stringify(done.body)).toBe(200);
-  expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
-  return done.body.changes.map((c: Json) => c.page?.id as string);
+/** Applies `changes` through a merged change request; the ids of the pages they wrote. */
+async function write(admin: Account, spaceId: string, changes: unknown[]): Promise<string[]> {
+  return (await mergeChanges(admin, spaceId, changes)).changes.map((c: Json) => c.page?.id as string);
 }
 
-async function page(admin: Account, spaceId: string, pageId: string, format: 'document' | 'markdown' = 'document') {
-  const res = await admin.api.get(`/spaces/${spaceId}/content/page/${pageId}`, { format });
-  expect(res.status).toBe(200);
-  if (format === 'document') expect(gitbookDocumentErrors(res.body.document)).toBeUndefined();
-  return res.body as Json;
-}
+const page = readCheckedPage;
 
 const blocks = (document: Json) => (document.nodes as Json[]).map((b) => [b.type, textOf(b)]);
 const textOf = (node: Json): string => (node.object === 'text' ? node.leaves.map((l: Json) => l.text).join('') : (node.nodes ?? []).map(textOf).join(''));
