@@ -25,8 +25,9 @@ import { keyAfter } from './order-keys.js';
 import { childrenOf, type RevisionContent, type StoredPage } from './revision-content.js';
 import { insertRevision, loadRevision } from './revisions.store.js';
 import { templates, type Template, type TemplatePage } from './templates.js';
-import { emitSpaceContentUpdated } from '../integrations/content-events.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
+import { runSql, sqlText } from '../db/sql-text.js';
+import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
+import { enqueueSpaceIndexingSql } from '../search/index.job.js';
 
 type Body = z.output<(typeof contentOperations)['applyTemplateToSpace']['body']>;
 type ContentRefs = NonNullable<NonNullable<Body['params']>['contentRefs']>;
@@ -171,9 +172,14 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
     if (body.changeRequestId === undefined) {
       const current = await loadRevision(tx.db, space.revisionId, space.createdAt);
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
-      await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: now }).where(eq(spaces.id, space.id));
-      await enqueueSpaceIndexing(tx, space.id);
-      await emitSpaceContentUpdated(tx, space.id, revision.id);
+      // One statement moves the space, queues its search catch-up and reads who hears of it, as a merge does.
+      const recipients = await runSql(
+        tx.db,
+        sqlText`WITH moved AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${space.id}::text),
+          indexing AS (${enqueueSpaceIndexingSql(space.id, now)})
+        ${contentUpdatedRecipientsSql(space.id)}`,
+      );
+      await notifyContentUpdated(tx, recipients, space.id, revision.id);
       return;
     }
 

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { users } from '../db/schema/index.js';
 import { runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { toUser } from '../users/users.store.js';
-import { recordEvent } from './events.store.js';
+import { recordEvents } from './events.store.js';
 
 /**
  * The recipients of the space's `space_content_updated`, as a SELECT: the last part of a statement that
@@ -27,15 +27,17 @@ export async function notifyContentUpdated(ctx: Ctx, recipients: Record<string, 
   if (recipients.length === 0) return 0;
   const [author] = await ctx.db.select().from(users).where(eq(users.id, ctx.caller.userId));
   const updatedBy = author ? [toUser(author, ctx.urls)] : [];
-  for (const r of recipients) {
-    await recordEvent(ctx.db, ctx.now(), {
+  await recordEvents(
+    ctx.db,
+    ctx.now(),
+    recipients.map((r) => ({
       integrationName: r.integration_name as string,
-      type: 'space_content_updated',
+      type: 'space_content_updated' as const,
       installationId: r.installation_id as string,
       organizationId: r.organization_id as string,
       fields: { spaceId, revisionId, updatedBy },
-    });
-  }
+    })),
+  );
   return recipients.length;
 }
 

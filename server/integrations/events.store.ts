@@ -8,7 +8,8 @@ import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { integrationEvents } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { runSql, sqlText } from '../db/sql-text.js';
+import { insertJobsSql } from '../jobs/queue.js';
 import { administeredIntegration } from './integration-access.js';
 
 export type IntegrationEvent = components['schemas']['IntegrationEvent'];
@@ -54,24 +55,35 @@ export interface NewEvent {
 }
 
 /**
- * Records an event and enqueues its delivery, in the caller's transaction: an event that is committed
- * has its delivery job committed with it, so a crash loses none.
+ * Records events and enqueues their deliveries, in the caller's transaction: an event that is committed has
+ * its delivery job committed with it, so a crash loses none. One statement however many events (one per
+ * installation of a space, say); returns their ids in order.
  */
-export async function recordEvent(db: Db, now: Date, event: NewEvent): Promise<string> {
-  const id = newId('evt', now.getTime());
-  const payload = { eventId: id, type: event.type, ...(event.installationId && { installationId: event.installationId }), ...event.fields };
-  await db.insert(integrationEvents).values({
-    id,
-    integrationName: event.integrationName,
-    installationId: event.installationId ?? null,
-    organizationId: event.organizationId,
-    payload,
-    status: 'pending',
-    logs: [logLine(now, 'debug', 'Event queued for delivery')],
-    createdAt: now,
+export async function recordEvents(db: Db, now: Date, events: NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => {
+    const id = newId('evt', now.getTime());
+    const payload = { eventId: id, type: event.type, ...(event.installationId && { installationId: event.installationId }), ...event.fields };
+    return { id, integration_name: event.integrationName, installation_id: event.installationId ?? null, organization_id: event.organizationId, payload };
   });
-  await enqueueJob(db, { kind: DELIVER_INTEGRATION_EVENT, payload: { eventId: id }, maxAttempts: DELIVERY_ATTEMPTS, runAt: event.runAt }, now);
-  return id;
+  const logs = JSON.stringify([logLine(now, 'debug', 'Event queued for delivery')]);
+  const deliveries = rows.map((row, i) => ({ kind: DELIVER_INTEGRATION_EVENT, payload: { eventId: row.id }, maxAttempts: DELIVERY_ATTEMPTS, runAt: events[i]!.runAt }));
+  // One statement: the events, and (the statement's main part) their delivery jobs.
+  await runSql(
+    db,
+    sqlText`WITH recorded AS (
+      INSERT INTO integration_events (id, integration_name, installation_id, organization_id, payload, status, logs, created_at)
+      SELECT r.id, r.integration_name, r.installation_id, r.organization_id, r.payload, 'pending', ${logs}::jsonb, ${now}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, integration_name text, installation_id text, organization_id text, payload jsonb))
+    ${insertJobsSql(deliveries, now)}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Records one event and enqueues its delivery (recordEvents). */
+export async function recordEvent(db: Db, now: Date, event: NewEvent): Promise<string> {
+  const [id] = await recordEvents(db, now, [event]);
+  return id!;
 }
 
 /** Ends an event's delivery: its status and one more trace line, unless it was already settled. */

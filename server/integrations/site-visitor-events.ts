@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import cookie from 'cookie';
 import type { Db } from '../db/client.js';
 import { clientAddress } from '../http/proxy-trust.js';
-import { recordEvent } from './events.store.js';
+import { recordEvents } from './events.store.js';
 
 /** An installation that receives a site's visitor events, and which ones. */
 export interface SiteEventSubscriber {
@@ -130,17 +130,9 @@ async function writeAll(): Promise<void> {
   while (pending.length > 0) {
     const { db, now, view, to } = pending.shift()!;
     try {
-      await db.transaction(async (tx) => {
-        for (const s of to) {
-          await recordEvent(tx, now, {
-            integrationName: s.integrationName,
-            type: 'site_view',
-            installationId: s.installationId,
-            organizationId: s.organizationId,
-            fields: { ...view },
-          });
-        }
-      });
+      await db.transaction((tx) =>
+        recordEvents(tx, now, to.map((s) => ({ integrationName: s.integrationName, type: 'site_view' as const, installationId: s.installationId, organizationId: s.organizationId, fields: { ...view } }))),
+      );
     } catch (err) {
       // A view that could not be written is lost, as one dropped is: the reader was answered long ago.
       console.error(`site_view of page ${view.pageId} on site ${view.siteId} not recorded: ${err instanceof Error ? err.message : String(err)}`);
@@ -168,10 +160,6 @@ export interface PageFeedback {
 export async function recordPageFeedback(db: Db, now: Date, feedback: PageFeedback, subscribers: SiteEventSubscriber[]): Promise<number> {
   const to = subscribers.filter((s) => s.feedback);
   if (to.length === 0) return 0;
-  await db.transaction(async (tx) => {
-    for (const s of to) {
-      await recordEvent(tx, now, { integrationName: s.integrationName, type: 'page_feedback', installationId: s.installationId, organizationId: s.organizationId, fields: { ...feedback } });
-    }
-  });
+  await recordEvents(db, now, to.map((s) => ({ integrationName: s.integrationName, type: 'page_feedback' as const, installationId: s.installationId, organizationId: s.organizationId, fields: { ...feedback } })));
   return to.length;
 }

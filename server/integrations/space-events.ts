@@ -6,21 +6,23 @@
 import type { Db } from '../db/client.js';
 import { runSql } from '../db/sql-text.js';
 import { contentUpdatedRecipientsSql } from './content-events.js';
-import { recordEvent, type NewEvent } from './events.store.js';
+import { recordEvents, type NewEvent } from './events.store.js';
 
 type SpaceEventType = Extract<NewEvent['type'], 'space_visibility_updated' | 'space_gitsync_started' | 'space_gitsync_completed'>;
 
 /** Records the event `type` with `fields` for each installation the space is covered by; returns how many. */
 export async function emitSpaceEvent(db: Db, now: Date, spaceId: string, type: SpaceEventType, fields: Record<string, unknown>): Promise<number> {
   const recipients = await runSql(db, contentUpdatedRecipientsSql(spaceId));
-  for (const r of recipients) {
-    await recordEvent(db, now, {
+  await recordEvents(
+    db,
+    now,
+    recipients.map((r) => ({
       integrationName: r.integration_name as string,
       type,
       installationId: r.installation_id as string,
       organizationId: r.organization_id as string,
       fields: { spaceId, ...fields },
-    });
-  }
+    })),
+  );
   return recipients.length;
 }

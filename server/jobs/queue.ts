@@ -32,3 +32,22 @@ export async function enqueueJob(db: Db, input: EnqueueInput, now: Date): Promis
   const [row] = await runSql(db, sqlText`${insertJobSql(input, now)} RETURNING id`);
   return (row?.id as string | undefined) ?? null;
 }
+
+/**
+ * The INSERT of several jobs in one statement (an event for each installation of a space: one round trip
+ * however many there are). Their rows travel as one JSON parameter.
+ */
+export function insertJobsSql(inputs: EnqueueInput[], now: Date): SqlFragment {
+  const rows = inputs.map((input) => ({
+    id: newId('job', now.getTime()),
+    kind: input.kind,
+    payload: input.payload ?? {},
+    unique_key: input.uniqueKey ?? null,
+    run_at: (input.runAt ?? now).toISOString(),
+    max_attempts: input.maxAttempts ?? 5,
+  }));
+  return sqlText`INSERT INTO jobs (id, kind, payload, unique_key, run_at, max_attempts, created_at, updated_at)
+    SELECT j.id, j.kind, j.payload, j.unique_key, j.run_at, j.max_attempts, ${now}::timestamptz, ${now}::timestamptz
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS j(id text, kind text, payload jsonb, unique_key text, run_at timestamptz, max_attempts int)
+    ON CONFLICT DO NOTHING`;
+}
