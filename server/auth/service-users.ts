@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { newId } from '../ids.js';
 
-/** The user with this address, made (named `title`) if there is none yet; two requests racing get the same one. */
+/** The id of the user with this address, who is made (named `title`) by the first call; two racing calls get the same user. */
 export async function serviceUser(db: Db, email: string, title: string, now: Date): Promise<string> {
   const find = async () => (await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`))[0]?.id;
   const found = await find();

@@ -93,8 +93,8 @@ function keepUnchanged(refs: MarkdownRefs): KeepOld {
 
 /**
  * How Markdown written to a page treats a leading `# Heading` (docs/content.md, "The title and a leading
- * H1"): the page's title is not a block, as in GitBook, so a first heading-1 whose text is `title` is
- * dropped; a page with no title yet (`title` undefined) takes a first heading-1 as its title.
+ * H1"): the page's title is not a block, as in GitBook. A first heading-1 whose text is `title` becomes the
+ * title and leaves the blocks; with `title` undefined (an untitled page), a first heading-1 becomes the title.
  */
 export interface PageTitle {
   title: string | undefined;
