@@ -34,8 +34,47 @@ import { translationOperations } from './translations.js';
 import { urlOperations } from './urls.js';
 import { userOperations } from './users.js';
 
+/**
+ * The type of the operation tables, written out: inferred, it names every schema of every operation (the Document family is
+ * recursive), longer than TypeScript will write into the declarations `npm run build` emits (TS7056).
+ */
+interface AreaOperations {
+  users: typeof userOperations;
+  organizations: typeof organizationOperations;
+  agentInstructions: typeof agentInstructionOperations;
+  members: typeof memberOperations;
+  teams: typeof teamOperations;
+  collections: typeof collectionOperations;
+  spaces: typeof spaceOperations;
+  comments: typeof commentOperations;
+  content: typeof contentOperations;
+  gitSync: typeof gitSyncOperations;
+  revisions: typeof revisionOperations;
+  embeds: typeof embedOperations;
+  search: typeof searchOperations;
+  changeRequests: typeof changeRequestOperations;
+  changeRequestContent: typeof changeRequestContentOperations;
+  changeRequestReviews: typeof changeRequestReviewOperations;
+  sites: typeof siteOperations;
+  siteSections: typeof siteSectionOperations;
+  siteSectionGroups: typeof siteSectionGroupOperations;
+  siteSpaces: typeof siteSpaceOperations;
+  siteRedirects: typeof siteRedirectOperations;
+  urls: typeof urlOperations;
+  headlessReads: typeof headlessReadOperations;
+  integrations: typeof integrationOperations;
+  integrationTasks: typeof integrationTaskOperations;
+  integrationUi: typeof integrationUiOperations;
+  openapi: typeof openAPISpecOperations;
+  translations: typeof translationOperations;
+  sso: typeof ssoOperations;
+  conversations: typeof conversationOperations;
+  permissions: typeof permissionOperationsTable;
+  invites: typeof inviteOperations;
+}
+
 /** The operation tables of the areas, in the order the published document lists them. */
-export const areaOperations = {
+export const areaOperations: AreaOperations = {
   users: userOperations,
   organizations: organizationOperations,
   agentInstructions: agentInstructionOperations,
@@ -68,7 +107,7 @@ export const areaOperations = {
   conversations: conversationOperations,
   permissions: permissionOperationsTable,
   invites: inviteOperations,
-} as const;
+};
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
