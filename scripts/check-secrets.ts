@@ -68,7 +68,11 @@ const spec = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'
 const PUBLISHING_AUTH = /^\S+ \/orgs\/\{organizationId\}\/sites\/\{siteId\}\/publishing\/auth(\/regenerate)? 200$/;
 // And the token createIntegrationInstallationToken mints, for the admins of the integration's owner.
 const INSTALLATION_TOKEN = 'POST /integrations/{integrationName}/installations/{installationId}/tokens 200';
-const deliberate = (where: string, key: string) => (key === 'privateKey' && PUBLISHING_AUTH.test(where)) || (key === 'token' && where === INSTALLATION_TOKEN);
+// And a Document's `meta.token` (GitBook's JSONDocument field for a content token that reads the content a
+// document references): the author's own data, stored and returned as written; the server mints none there.
+const DOCUMENT_META = /\.meta$/;
+const deliberate = (where: string, key: string) =>
+  (key === 'privateKey' && PUBLISHING_AUTH.test(where)) || (key === 'token' && (where === INSTALLATION_TOKEN || DOCUMENT_META.test(where)));
 function resolve(node: any): any {
   return node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], spec)) : node;
 }
