@@ -4,8 +4,9 @@
 // (the space moved on meanwhile: another change request edited other blocks of the same pages).
 //
 // Then, on one space per size (200 and --large-pages 5,000 pages), a merge touching one page (changed on both
-// sides, merged by block) — its cost should follow the change, not the space — and the reads of one
-// 500-block page of the large space, in the `document` and `markdown` formats.
+// sides, merged by block) — its cost should follow the change, not the space — the reads of one 500-block
+// page of the large space, in the `document` and `markdown` formats, and a merge of two writers who edited
+// different cells of one 200-row table on that space.
 //
 //   npx tsx bench/content-merge.ts [--storage pglite|postgres|both] [--pages 200] [--changes 50] [--rounds 5]
 //                                  [--large-pages 5000] [--merge-rounds 15] [--reads 5] [--profile DIR]
@@ -182,11 +183,31 @@ async function run(kind: string) {
     const readDocument = await readTimes('document');
     const readMarkdown = await readTimes('markdown');
 
+    // Two writers editing different cells of one 200-row table: the space a cell of row 10, the change
+    // request one of row 150; the measured merge must merge the table by cell (not a 409: the caller throws).
+    const tableMerge: number[] = [];
+    for (let r = 0; r < mergeRounds; r++) {
+      const tableMarkdown = (edits: Record<number, string> = {}) =>
+        ['| Option | Default | Notes |', '| --- | --- | --- |', ...Array.from({ length: 200 }, (_, i) => `| \`option${i}\` | ${edits[i] ?? `${i} s`} | Round ${r}, row ${i} |`)].join('\n');
+      const seed = (await call('POST', `/spaces/${large.space.id}/change-requests`, { subject: `Table ${r}` })).body;
+      const table = (await batch(large.space.id, seed.id, [{ operation: 'insert_page', title: `Table ${r}`, document: { markdown: tableMarkdown() } }])).body.changes[0].page.id as string;
+      await call('POST', `/spaces/${large.space.id}/change-requests/${seed.id}/merge`);
+      const ours = (await call('POST', `/spaces/${large.space.id}/change-requests`, { subject: 'Ours' })).body;
+      const theirs = (await call('POST', `/spaces/${large.space.id}/change-requests`, { subject: 'Theirs' })).body;
+      await batch(large.space.id, theirs.id, [{ operation: 'update_page', page: table, document: { markdown: tableMarkdown({ 10: 'edited in the space' }) } }]);
+      await call('POST', `/spaces/${large.space.id}/change-requests/${theirs.id}/merge`);
+      await batch(large.space.id, ours.id, [{ operation: 'update_page', page: table, document: { markdown: tableMarkdown({ 150: 'edited in the change request' }) } }]);
+      tableMerge.push((await call('POST', `/spaces/${large.space.id}/change-requests/${ours.id}/merge`)).ms);
+      const check = (await call('GET', `/spaces/${large.space.id}/content/page/${table}?format=markdown`)).body.markdown as string;
+      if (!check.includes('edited in the space') || !check.includes('edited in the change request')) throw new Error('the table merge lost an edit');
+    }
+
     const result = {
       updateChangeRequestContent: stats(update),
       merge: stats(merge),
       onePageMerge: { [pageCount]: stats(small.times), [largePages]: stats(large.times), ratio: Math.round((median(large.times) / median(small.times)) * 100) / 100 },
       read500BlockPage: { document: stats(readDocument), markdown: stats(readMarkdown) },
+      mergeOf200RowTableCells: stats(tableMerge),
     };
     console.log(kind, JSON.stringify(result));
     return result;
