@@ -18,6 +18,8 @@ import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
+import { keepSourceText } from './format/source-blocks.js';
+import { sameSummary } from './format/summary.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
@@ -89,12 +91,23 @@ function keptPaths(base: StoredRevision | undefined, current: RevisionContent, w
   return kept;
 }
 
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Whether the written `.gitbook.yaml` says only what its absence does (the docs at the root of the project directory, no redirects). */
+function isDefaultConfig(files: Map<string, Uint8Array>, projectDirectory: string): boolean {
+  const written = readConfig(files, projectDirectory);
+  return stableJson([written.structure, written.redirects]) === stableJson([readConfig(new Map(), projectDirectory).structure, {}]);
+}
+
 interface Pushed {
   commit: string;
   /** The writer's and, in a merge, the reader's warnings. */
   warnings: string[];
   blobs: RevisionGit['blobs'];
   changed: boolean;
+  /** A new branch was made at the commit of the last sync (the space's files were that commit's). */
+  branched?: boolean;
   message: string;
   /** The repository's changes merged into the space's content, when the branch had moved. */
   merged?: Planned;
@@ -115,12 +128,20 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
 
   const pushed = await withWorkRepository(op.remote, op.limits, async (repo): Promise<Pushed> => {
     const head = await repo.remoteHead(payload.ref);
+    // The commit the new one goes on top of: the branch's head, or, for a branch that does not exist yet,
+    // the commit of the last sync when the repository has it (docs/git-sync-operations.md, "A new branch").
+    let parent = head;
+    const branchWarnings: string[] = [];
+    if (!head && record?.commit) {
+      if (await repo.fetchCommit(record.commit)) parent = record.commit;
+      else branchWarnings.push(`${payload.ref}: the commit of the last sync (${record.commit}) is not in the repository, so the new branch holds every file as this server writes it`);
+    }
     let headFiles = new Map<string, TreeFile>();
     let headTree: string | undefined;
-    if (head) {
-      await repo.fetch(payload.ref);
-      headFiles = await repo.listFiles(head);
-      headTree = await repo.treeOf(head);
+    if (parent) {
+      if (head) await repo.fetch(payload.ref);
+      headFiles = await repo.listFiles(parent);
+      headTree = await repo.treeOf(parent);
     }
     // Where the docs are: the branch's `.gitbook.yaml` (root, structure, redirects), written back as it is.
     const configPath = joinPath(payload.projectDirectory ?? '', CONFIG_FILE);
@@ -144,8 +165,24 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     });
     // It says what was written by: the branch's own file stays, comments and all.
     if (configEntry) written.files.delete(configPath);
+    // A branch without one reads as the defaults: it is not given one that says only them.
+    else if (parent && isDefaultConfig(written.files, payload.projectDirectory ?? '')) written.files.delete(configPath);
+    // The branch's SUMMARY.md stays when it lists what the export would, in its own style.
+    const summaryPath = joinPath(config.docsRoot, config.structure.summary);
+    const branchSummary = headFiles.get(summaryPath);
+    const writtenSummary = written.files.get(summaryPath);
+    if (branchSummary && writtenSummary) {
+      const text = (await repo.readFiles(new Map([[summaryPath, branchSummary]]), '')).get(summaryPath)!;
+      if (sameSummary(decoder.decode(text), decoder.decode(writtenSummary), summaryPath)) written.files.delete(summaryPath);
+    }
     const kept = keptPaths(base, current.content, written.paths, headFiles, merged, record?.divergent);
     for (const path of kept) written.files.delete(path);
+    // The files the export rewrites keep the branch's words wherever they say the same (format/source-blocks.ts).
+    const documents = new Set([...content.pages.filter((p) => p.type === 'document').map((p) => p.id), ...content.reusableContents.map((r) => r.id)]);
+    const sourcePaths = [...written.paths].filter(([id, path]) => documents.has(id) && written.files.has(path) && headFiles.has(path)).map(([, path]): [string, TreeFile] => [path, headFiles.get(path)!]);
+    for (const [path, bytes] of await repo.readFiles(new Map(sourcePaths), '')) {
+      written.files.set(path, encoder.encode(keepSourceText(decoder.decode(bytes), decoder.decode(written.files.get(path)!), path)));
+    }
     const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
     const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
@@ -154,9 +191,14 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       const file = tree.get(path);
       if (file) blobs[id] = { oid: file.oid, path };
     }
-    const warnings = [...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
+    const warnings = [...branchWarnings, ...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
     if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged, warnings };
-    const commit = await repo.writeCommit(treeOid, head, message, author, op.job.now());
+    if (parent && treeOid === headTree) {
+      // A new branch of exactly what the last sync holds: the branch is made at that commit, with no commit of its own.
+      await repo.push(parent, payload.ref);
+      return { commit: parent, blobs, changed: false, branched: true, message: await repo.commitMessage(parent), merged, warnings };
+    }
+    const commit = await repo.writeCommit(treeOid, parent, message, author, op.job.now());
     await repo.push(commit, payload.ref);
     return { commit, blobs, changed: true, message, merged, warnings };
   });
@@ -172,7 +214,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       commit: {
         oid: pushed.commit,
         message: pushed.message,
-        createdByGitBook: pushed.changed || current.git?.commit?.createdByGitBook === true,
+        createdByGitBook: pushed.changed || (pushed.branched ? base?.git?.commit?.createdByGitBook === true : current.git?.commit?.createdByGitBook === true),
         ref: payload.ref,
         ...(payload.commitURL && { url: `${payload.commitURL}${pushed.commit}` }),
       },
@@ -223,7 +265,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     }
     const outcome: Outcome = {
       state: 'success',
-      result: pushed.changed || pushed.merged ? 'applied' : 'unchanged',
+      result: pushed.changed || pushed.branched || pushed.merged ? 'applied' : 'unchanged',
       commit: pushed.commit,
       warnings: pushed.warnings,
       timestamp: payload.timestamp,

@@ -1,0 +1,98 @@
+// An export changes only what changed: a repository written in a style this server does not write (`*`
+// bullets, `__bold__`, extra blank lines, `1)` lists, …) exported unmodified to a new branch gives that
+// branch the very commit of the last sync; an edited paragraph changes only its own lines; front matter
+// keys GitBook writes come back as they were.
+import { describe, expect, it, vi } from 'vitest';
+import { useHarness } from './support/harness.js';
+import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
+import type { GitHttpServer } from './support/git-http-server.js';
+
+const h = useHarness();
+vi.setConfig({ testTimeout: 180_000 });
+let git: GitHttpServer;
+const { drain, requestImport, requestExport, info, editInSpace } = gitSyncWorld(h, () => git);
+
+useGitHttpServer(gitCredentials, (server) => (git = server));
+
+/** Pages written by hand, not as this server writes them. */
+const styled = {
+  'SUMMARY.md': '# Table of contents\n\n- [Welcome](README.md)\n- [Guide](guide.md)\n    - [Setup](guide/setup.md)\n',
+  'README.md': '# Welcome\n\n\nHello *there*, this is __the__ start.\n\n* one\n* two\n\n\n',
+  'guide.md': '---\ndescription: All about it\n---\n\n# Guide\n\nSome text\nwith a soft break.\n\n1) first\n2) second\n\n***\n\n```js\nconst a = 1;\n```\n\nLast  words here.\n',
+  'guide/setup.md': '# Setup\n\n+ install\n+ configure\n\n> Quoted __advice__.\n\nClosing paragraph.\n',
+};
+
+interface PageNode {
+  id: string;
+  title: string;
+  pages?: PageNode[];
+}
+
+/** Every page of the space (nested ones too) by title. */
+async function pagesByTitle(admin: Awaited<ReturnType<typeof h.current.newAdmin>>, spaceId: string): Promise<Record<string, string>> {
+  const res = await admin.api.get(`/spaces/${spaceId}/content/pages`);
+  expect(res.status).toBe(200);
+  const flat = (pages: PageNode[]): PageNode[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+  return Object.fromEntries(flat(res.body.pages).map((p) => [p.title, p.id]));
+}
+
+async function importedSpace(admin: Awaited<ReturnType<typeof h.current.newAdmin>>, name: string, files: Record<string, string>) {
+  const url = git.createRepository(name);
+  const imported = git.commit(name, files, 'Docs written by hand');
+  const created = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: name });
+  expect(created.status).toBe(201);
+  const spaceId = created.body.id as string;
+  await requestImport(admin, spaceId, url, { timestamp: '2026-03-01T10:00:00.000Z' });
+  expect(await drain()).toBe(1);
+  expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: imported });
+  return { url, spaceId, imported };
+}
+
+describe('git sync: an export changes only what changed', () => {
+  it('exports an unmodified import to a new branch as the commit of the last sync: no file changes', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, imported } = await importedSpace(admin, 'new-branch', styled);
+
+    await requestExport(admin, spaceId, url, { ref: 'refs/heads/draft', timestamp: '2026-03-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const state = await info(admin, spaceId);
+    expect(state.operation).toMatchObject({ state: 'success', result: 'applied', direction: 'export', commit: imported });
+    expect(state.operation.warnings).toBeUndefined();
+    // The branch is made at the commit the space last synced: every file is that commit's.
+    expect(git.head('new-branch', 'refs/heads/draft')).toBe(imported);
+    expect(git.changedLines('new-branch', imported, 'refs/heads/draft')).toEqual({});
+    expect(state.commit).toBe(imported);
+    const revision = await admin.api.get(`/spaces/${spaceId}/content`);
+    expect(revision.status).toBe(200);
+    expect(revision.body.git).toMatchObject({ oid: imported, ref: 'refs/heads/draft', createdByGitBook: false });
+  });
+
+  it('starts a new branch from the commit of the last sync, changing only the page the space edited', async () => {
+    const admin = await h.current.newAdmin();
+    const { url, spaceId, imported } = await importedSpace(admin, 'new-branch-edit', styled);
+    const pages = await pagesByTitle(admin, spaceId);
+    await editInSpace(admin, spaceId, pages.Setup, '- install\n- configure\n\n> Quoted **advice**.\n\nClosing paragraph, edited.');
+
+    await requestExport(admin, spaceId, url, { ref: 'refs/heads/edited', timestamp: '2026-03-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const head = git.head('new-branch-edit', 'refs/heads/edited');
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
+    expect(git.commitInfo('new-branch-edit', head).parents).toEqual([imported]);
+    expect(git.changedLines('new-branch-edit', imported, head)).toEqual({ 'guide/setup.md': ['-Closing paragraph.', '+Closing paragraph, edited.'] });
+  });
+
+  it('without the commit of the last sync in the repository, a new branch holds every file as this server writes it, and says so', async () => {
+    const admin = await h.current.newAdmin();
+    const { spaceId, imported } = await importedSpace(admin, 'first-repository', styled);
+    const other = git.createRepository('other-repository');
+
+    await requestExport(admin, spaceId, other, { ref: 'refs/heads/main', timestamp: '2026-03-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const head = git.head('other-repository');
+    const operation = (await info(admin, spaceId)).operation;
+    expect(operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
+    expect(operation.warnings).toEqual([`refs/heads/main: the commit of the last sync (${imported}) is not in the repository, so the new branch holds every file as this server writes it`]);
+    expect(git.commitInfo('other-repository', head).parents).toEqual([]);
+    expect(git.show('other-repository', head, 'README.md')).toBe('# Welcome\n\nHello _there_, this is **the** start.\n\n- one\n- two\n');
+  });
+});
