@@ -81,6 +81,84 @@ describe('git sync: an export changes only what changed', () => {
     expect(git.changedLines('new-branch-edit', imported, head)).toEqual({ 'guide/setup.md': ['-Closing paragraph.', '+Closing paragraph, edited.'] });
   });
 
+  it('an edit through a change request changes only its paragraph; a description changed only its line, the keys GitBook writes kept', async () => {
+    const admin = await h.current.newAdmin();
+    const page = [
+      '---',
+      'description: Written by GitBook',
+      'cover: .gitbook/assets/cover.png',
+      'coverY: 0',
+      'layout:',
+      '  width: wide',
+      '  title:',
+      '    visible: true',
+      'tags:',
+      '  - guide',
+      'metadata:',
+      '  visible: false',
+      'name: handmade',
+      '---',
+      '',
+      '# Handmade',
+      '',
+      '{% hint style="info" %}',
+      'A *hint* first.',
+      '{% endhint %}',
+      '',
+      '* one',
+      '* two',
+      '',
+      '<details>',
+      '',
+      '<summary>More</summary>',
+      '',
+      'Hidden __text__.',
+      '',
+      '</details>',
+      '',
+      'The paragraph to edit.',
+      '',
+      'Last  words.',
+      '',
+    ].join('\n');
+    const { url, spaceId, imported } = await importedSpace(admin, 'edit-one', { 'SUMMARY.md': '# Table of contents\n\n* [Handmade](README.md)\n', 'README.md': page });
+    const pages = await pagesByTitle(admin, spaceId);
+    const current = await admin.api.get(`/spaces/${spaceId}/content/page/${pages.Handmade}`, { format: 'markdown' });
+    expect(current.status).toBe(200);
+    expect(current.body.markdown).toContain('The paragraph to edit.');
+    await editInSpace(admin, spaceId, pages.Handmade, current.body.markdown.replace('The paragraph to edit.', 'The paragraph, edited.'));
+
+    await requestExport(admin, spaceId, url, { timestamp: '2026-03-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const edited = git.head('edit-one');
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: edited });
+    expect(git.commitInfo('edit-one', edited).parents).toEqual([imported]);
+    expect(git.changedLines('edit-one', imported, edited)).toEqual({ 'README.md': ['-The paragraph to edit.', '+The paragraph, edited.'] });
+
+    // The description changed through the API: front matter written again, with every key the page has no field for.
+    const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`, { subject: 'Describe' });
+    expect(cr.status).toBe(201);
+    const change = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_page', page: pages.Handmade, description: 'Written in the space' }] });
+    expect(change.status).toBe(200);
+    expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+    await requestExport(admin, spaceId, url, { timestamp: '2026-03-01T12:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const described = git.head('edit-one');
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied', commit: described });
+    expect(git.changedLines('edit-one', edited, described)).toEqual({ 'README.md': ['-description: Written by GitBook', '+description: Written in the space'] });
+
+    // Read back into another space: the description the export wrote.
+    const copy = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Copy' });
+    expect(copy.status).toBe(201);
+    await requestImport(admin, copy.body.id, url, { timestamp: '2026-03-01T13:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, copy.body.id)).operation).toMatchObject({ state: 'success', result: 'applied', commit: described });
+    const copyPages = await pagesByTitle(admin, copy.body.id);
+    const copied = await admin.api.get(`/spaces/${copy.body.id}/content/page/${copyPages.Handmade}`);
+    expect(copied.status).toBe(200);
+    expect(copied.body.description).toBe('Written in the space');
+  });
+
   it('without the commit of the last sync in the repository, a new branch holds every file as this server writes it, and says so', async () => {
     const admin = await h.current.newAdmin();
     const { spaceId, imported } = await importedSpace(admin, 'first-repository', styled);

@@ -123,7 +123,9 @@ export function keepSourceText(source: string, ours: string, path: string): stri
     const from = partsOf(source, path);
     const to = partsOf(ours, path);
     const front = from.data === to.data ? from.front : to.front;
-    const heading = from.title !== undefined && from.title === to.title ? from.heading : to.heading;
+    // A title changed is its line changed: the blank lines after it stay the branch's.
+    const line = (heading: string) => heading.replace(/(?:\r?\n[ \t]*)*$/, '');
+    const heading = from.title === undefined ? to.heading : from.title === to.title ? from.heading : line(to.heading) + from.heading.slice(line(from.heading).length);
     const text = front + heading + keepBlocks(from.rest, to.rest);
     if (text === ours) return ours;
     const again = partsOf(text, path);
