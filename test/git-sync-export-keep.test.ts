@@ -159,6 +159,21 @@ describe('git sync: an export changes only what changed', () => {
     expect(copied.body.description).toBe('Written in the space');
   });
 
+  it('starts a new branch from the commit of the last sync when the branch it came from moved on, fetching it by id', async () => {
+    const admin = await h.current.newAdmin();
+    // Git's own server (git http-backend) serves any commit a branch reaches by its id over HTTP, as GitHub and GitLab do.
+    const { url, spaceId, imported } = await importedSpace(admin, 'moved-on', styled);
+    const moved = git.commit('moved-on', { 'guide.md': '# Guide\n\nChanged in Git.\n' }, 'Edit in Git');
+
+    await requestExport(admin, spaceId, url, { ref: 'refs/heads/from-sync', timestamp: '2026-03-01T11:00:00.000Z' });
+    expect(await drain()).toBe(1);
+    const state = await info(admin, spaceId);
+    expect(state.operation).toMatchObject({ state: 'success', result: 'applied', commit: imported });
+    expect(state.operation.warnings).toBeUndefined();
+    expect(git.head('moved-on', 'refs/heads/from-sync')).toBe(imported);
+    expect(git.head('moved-on')).toBe(moved);
+  });
+
   it('without the commit of the last sync in the repository, a new branch holds every file as this server writes it, and says so', async () => {
     const admin = await h.current.newAdmin();
     const { spaceId, imported } = await importedSpace(admin, 'first-repository', styled);

@@ -100,12 +100,26 @@ describe('git sync format: an edited page keeps its own words', () => {
 
   it('never gives a text that reads otherwise: a new list right after a kept one is not joined to it', () => {
     // A second list right after the first (`*` then `-`): this server writes them `-` then `*`, so the
-    // branch's `*` list with this server's `*` list after it would read as one list. The page is written as this server writes it.
+    // branch's `*` list with this server's `*` list after it would read as one list. The first is written
+    // as this server writes it too, and so is the hint after the new list: the pieces beside it. Nothing else changes.
     const next = ours((m) => m.replace('* two\n', '* two\n\n- three\n'));
     expect(next).toContain('- one\n- two\n\n* three\n');
     const kept = keepSourceText(source, next, 'README.md');
     expect(reading(kept)).toEqual(reading(next));
-    expect(kept).toBe(next);
+    expect(changedLines(source, kept)).toEqual({
+      removed: ['* one', '* two', '', '{% hint style="info" %}', 'Inside *the* hint.'],
+      added: ['- one', '- two', '', '* three', '', '{% hint style="info" %}', 'Inside _the_ hint.'],
+    });
+    // Likewise when the space removes the paragraph between two lists of the same bullet.
+    const lists = source.replace('Middle paragraph.\n\n', '* three\n\nMiddle paragraph.\n\n* four\n\n');
+    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Handmade](README.md)\n', 'README.md': lists }));
+    const page = read.content.pages[0];
+    const nodes = page.document!.nodes.filter((b) => !JSON.stringify(b).includes('Middle paragraph.'));
+    expect(nodes).toHaveLength(page.document!.nodes.length - 1);
+    const without = writeRepository({ ...read.content, pages: [{ ...page, document: { ...page.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!;
+    const joined = keepSourceText(lists, decoder.decode(without), 'README.md');
+    expect(reading(joined)).toEqual(reading(decoder.decode(without)));
+    expect(joined).toContain('</details>\n\n- three\n\n* four\n\n1) first');
     // A branch file this format cannot read is replaced by this server's text.
     expect(keepSourceText('---\ndescription: never closed\n# Handmade\n', next, 'README.md')).toBe(next);
   });

@@ -5,7 +5,8 @@
 // Markdown parser (mdast positions; a `{% tag %}` pair and a `<details>` element are one piece each), each
 // piece read alone into Document blocks (markdown-document.ts) and compared without keys, aligned by a
 // longest common subsequence (node-diff3). The result is kept only when it reads exactly as this server's
-// own text does (front matter, title, blocks): otherwise the page is written as this server writes it.
+// own text does (front matter, title, blocks); else the branch's pieces beside an added or removed one are
+// written as this server writes them too, and checked again; else the page is written as this server writes it.
 import type * as Md from 'mdast';
 import { diffIndices } from 'node-diff3';
 import { stableJson } from '../../content/block-keys.js';
@@ -74,16 +75,20 @@ function piecesOf(text: string): Body {
   return { pieces, tail: text.slice(at) };
 }
 
-/** The body of `ours` with the pieces of `source` that read the same in their place; pieces `source` has that read as no block stay. */
-function keepBlocks(source: string, ours: string): string {
-  const from = piecesOf(source);
-  const to = piecesOf(ours);
-  type Out = { side: 'from' | 'to'; index: number };
-  const order: Out[] = [];
+/** One piece of the result: the branch's (`from`) or this server's (`to`); a branch piece that reads as one of this server's names it (`pair`). */
+interface Placed {
+  side: 'from' | 'to';
+  index: number;
+  pair?: number;
+}
+
+/** The pieces of the result in order: the branch's where they read the same as this server's, this server's elsewhere; branch pieces that read as no block stay. */
+function aligned(from: Body, to: Body): Placed[] {
+  const order: Placed[] = [];
   let i = 0;
   let j = 0;
   const same = (count: number) => {
-    for (let k = 0; k < count; k++, j++) order.push({ side: 'from', index: i++ });
+    for (let k = 0; k < count; k++) order.push({ side: 'from', index: i++, pair: j++ });
   };
   for (const change of diffIndices(from.pieces.map((p) => p.signature), to.pieces.map((p) => p.signature))) {
     same(change.buffer1[0] - i);
@@ -91,6 +96,21 @@ function keepBlocks(source: string, ours: string): string {
     for (let k = 0; k < change.buffer2[1]; k++) order.push({ side: 'to', index: j++ });
   }
   same(from.pieces.length - i);
+  return order;
+}
+
+/**
+ * `order` where a branch piece that no longer has its own neighbours (a piece was added or removed beside
+ * it) is this server's instead: Markdown joins some neighbours (two lists of the same bullet), and this
+ * server writes neighbours that stay apart.
+ */
+function guarded(order: Placed[], from: Body): Placed[] {
+  const own = (o: Placed | undefined, index: number) => (o === undefined ? index < 0 || index >= from.pieces.length : o.side === 'from' && o.index === index);
+  return order.map((o, n) => (o.side === 'from' && o.pair !== undefined && !(own(order[n - 1], o.index - 1) && own(order[n + 1], o.index + 1)) ? { side: 'to', index: o.pair } : o));
+}
+
+/** The text of `order`'s pieces, each after the blank lines its side had before it when it follows its own neighbour. */
+function assembled(order: Placed[], from: Body, to: Body): string {
   if (order.length === 0) return to.tail;
   let out = '';
   order.forEach((o, n) => {
@@ -126,11 +146,18 @@ export function keepSourceText(source: string, ours: string, path: string): stri
     // A title changed is its line changed: the blank lines after it stay the branch's.
     const line = (heading: string) => heading.replace(/(?:\r?\n[ \t]*)*$/, '');
     const heading = from.title === undefined ? to.heading : from.title === to.title ? from.heading : line(to.heading) + from.heading.slice(line(from.heading).length);
-    const text = front + heading + keepBlocks(from.rest, to.rest);
-    if (text === ours) return ours;
-    const again = partsOf(text, path);
-    if (again.data !== to.data || again.title !== to.title || readBody(again.rest) !== readBody(to.rest)) return ours;
-    return text;
+    const reads = (text: string) => {
+      const again = partsOf(text, path);
+      return again.data === to.data && again.title === to.title && readBody(again.rest) === readBody(to.rest);
+    };
+    const fromBody = piecesOf(from.rest);
+    const toBody = piecesOf(to.rest);
+    const order = aligned(fromBody, toBody);
+    // Every piece that reads the same kept; else only those that keep their own neighbours; else none.
+    for (const text of [front + heading + assembled(order, fromBody, toBody), front + heading + assembled(guarded(order, fromBody), fromBody, toBody)]) {
+      if (text === ours || reads(text)) return text;
+    }
+    return ours;
   } catch (error) {
     // The branch's file is not one this format reads (front matter never closed, …): it is replaced.
     if (error instanceof RepositoryFormatError) return ours;
