@@ -7,6 +7,7 @@ import { stableJson } from '../server/content/block-keys.js';
 import { markdownToDocument } from '../server/content/markdown-document.js';
 import { readRepository, writeRepository, type RepositoryFiles } from '../server/git-sync/format/index.js';
 import { readFrontMatter } from '../server/git-sync/format/front-matter.js';
+import { writtenReadRefs } from '../server/git-sync/format/refs.js';
 import { keepSourceText } from '../server/git-sync/format/source-blocks.js';
 import { readTitle } from '../server/git-sync/format/title.js';
 
@@ -122,6 +123,28 @@ describe('git sync format: an edited page keeps its own words', () => {
     expect(joined).toContain('</details>\n\n- three\n\n* four\n\n1) first');
     // A branch file this format cannot read is replaced by this server's text.
     expect(keepSourceText('---\ndescription: never closed\n# Handmade\n', next, 'README.md')).toBe(next);
+  });
+
+  it('reads link targets as the import does: a folder link and a path not percent-encoded are kept', () => {
+    const files = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
+      'README.md': '# Home\n\nSee [the guide](guide/) and ![a shot](<.gitbook/assets/shot (1).png>).\n\nEdit me.\n',
+      'guide/README.md': '# Guide\n\nText.\n',
+      '.gitbook/assets/shot (1).png': 'not really a PNG',
+    };
+    const read = readRepository(repo(files));
+    const home = read.content.pages.find((p) => p.title === 'Home')!;
+    const nodes = home.document!.nodes.map((b) => (JSON.stringify(b).includes('Edit me.') ? markdownToDocument('Edited.').nodes[0] : b));
+    const content = { ...read.content, pages: read.content.pages.map((p) => (p.id === home.id ? { ...p, document: { ...p.document!, nodes } } : p)) };
+    const written = writeRepository(content, read.fileBytes, { previousPaths: read.paths });
+    const ourText = decoder.decode(written.files.get('README.md')!);
+    expect(ourText).toContain('[the guide](guide/README.md)'); // this server names the file, and encodes the space
+    expect(ourText).toContain('shot%20%281%29.png');
+    // Read with plain URLs the links differ, and the paragraph is written as this server writes it; read as the import reads them, it is kept.
+    expect(changedLines(files['README.md'], keepSourceText(files['README.md'], ourText, 'README.md'))).toEqual({ removed: expect.arrayContaining(['Edit me.']), added: expect.arrayContaining(['Edited.']) });
+    expect(keepSourceText(files['README.md'], ourText, 'README.md')).toContain('guide/README.md');
+    const kept = keepSourceText(files['README.md'], ourText, 'README.md', writtenReadRefs(content, written.paths, '')('README.md'));
+    expect(changedLines(files['README.md'], kept)).toEqual({ removed: ['Edit me.'], added: ['Edited.'] });
   });
 });
 

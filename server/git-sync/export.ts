@@ -18,6 +18,7 @@ import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
+import { writtenReadRefs } from './format/refs.js';
 import { keepSourceText } from './format/source-blocks.js';
 import { sameSummary } from './format/summary.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
@@ -180,8 +181,9 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     // The files the export rewrites keep the branch's words wherever they say the same (format/source-blocks.ts).
     const documents = new Set([...content.pages.filter((p) => p.type === 'document').map((p) => p.id), ...content.reusableContents.map((r) => r.id)]);
     const sourcePaths = [...written.paths].filter(([id, path]) => documents.has(id) && written.files.has(path) && headFiles.has(path)).map(([, path]): [string, TreeFile] => [path, headFiles.get(path)!]);
+    const refsAt = writtenReadRefs(content, written.paths, config.docsRoot);
     for (const [path, bytes] of await repo.readFiles(new Map(sourcePaths), '')) {
-      written.files.set(path, encoder.encode(keepSourceText(decoder.decode(bytes), decoder.decode(written.files.get(path)!), path)));
+      written.files.set(path, encoder.encode(keepSourceText(decoder.decode(bytes), decoder.decode(written.files.get(path)!), path, refsAt(path))));
     }
     const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
     const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));

@@ -11,6 +11,7 @@ import type * as Md from 'mdast';
 import { diffIndices } from 'node-diff3';
 import { stableJson } from '../../content/block-keys.js';
 import { markdownToDocument, parseMarkdown } from '../../content/markdown-document.js';
+import { defaultRefs, type MarkdownRefs } from '../../content/markdown-refs.js';
 import { readFrontMatter } from './front-matter.js';
 import { readTitle } from './title.js';
 import { RepositoryFormatError } from './types.js';
@@ -48,7 +49,7 @@ function endOf(node: Md.Node, text: string): number {
 }
 
 /** The pieces of a body: its top-level nodes, a `<details>` element's opening, content and closing together. */
-function piecesOf(text: string): Body {
+function piecesOf(text: string, refs: MarkdownRefs): Body {
   const nodes = parseMarkdown(text).children;
   const spans: { start: number; end: number; definition: boolean }[] = [];
   let details = 0;
@@ -66,7 +67,7 @@ function piecesOf(text: string): Body {
   let at = 0;
   const pieces = spans.map((s) => {
     const piece = text.slice(s.start, s.end);
-    const read = markdownToDocument(definitions ? `${piece}\n\n${definitions}\n` : piece).nodes;
+    const read = markdownToDocument(definitions ? `${piece}\n\n${definitions}\n` : piece, refs).nodes;
     const signature = read.length === 0 ? `text:${piece}` : stableJson(read, true);
     const out = { text: piece, gap: text.slice(at, s.start), signature };
     at = s.end;
@@ -132,13 +133,15 @@ function partsOf(text: string, path: string) {
 }
 
 /** What a body reads as (the Document an import makes of it, keys aside). */
-const readBody = (body: string) => stableJson(markdownToDocument(body).nodes, true);
+const readBody = (body: string, refs: MarkdownRefs) => stableJson(markdownToDocument(body, refs).nodes, true);
 
 /**
  * The text of a page's file that says what `ours` (the file as this server writes it) says, in the words
  * of `source` (the branch's file at its path) wherever they say the same. `ours` when nothing can be kept.
+ * `refs` reads link targets as the import does (format/refs.ts writtenReadRefs), so that a link written
+ * otherwise to the same page or file (`guide/` for `guide/README.md`, a path not percent-encoded) is the same.
  */
-export function keepSourceText(source: string, ours: string, path: string): string {
+export function keepSourceText(source: string, ours: string, path: string, refs: MarkdownRefs = defaultRefs): string {
   try {
     const from = partsOf(source, path);
     const to = partsOf(ours, path);
@@ -148,13 +151,14 @@ export function keepSourceText(source: string, ours: string, path: string): stri
     const heading = from.title === undefined ? to.heading : from.title === to.title ? from.heading : line(to.heading) + from.heading.slice(line(from.heading).length);
     const reads = (text: string) => {
       const again = partsOf(text, path);
-      return again.data === to.data && again.title === to.title && readBody(again.rest) === readBody(to.rest);
+      return again.data === to.data && again.title === to.title && readBody(again.rest, refs) === readBody(to.rest, refs);
     };
-    const fromBody = piecesOf(from.rest);
-    const toBody = piecesOf(to.rest);
+    const fromBody = piecesOf(from.rest, refs);
+    const toBody = piecesOf(to.rest, refs);
     const order = aligned(fromBody, toBody);
     // Every piece that reads the same kept; else only those that keep their own neighbours; else none.
-    for (const text of [front + heading + assembled(order, fromBody, toBody), front + heading + assembled(guarded(order, fromBody), fromBody, toBody)]) {
+    for (const kept of [() => order, () => guarded(order, fromBody)]) {
+      const text = front + heading + assembled(kept(), fromBody, toBody);
       if (text === ours || reads(text)) return text;
     }
     return ours;
