@@ -5,7 +5,9 @@
 // pages and files are. When the branch moved since the last sync, the repository's changes are merged
 // with the space's (three-way against the last sync, as an import merges: import.ts `plan`): the commit
 // holds both, and so does the space (a new revision); pages changed on both sides make the export fail
-// naming them, unless `force`, which writes the space's content over the branch.
+// naming them, unless `force`, which writes the space's content over the branch. A branch that does not
+// exist starts from the commit of the last sync when the repository holds it; the files the export writes
+// keep the branch's words wherever they say the same (branch-words.ts).
 import { and, eq, inArray } from 'drizzle-orm';
 import { stableJson } from '../content/block-keys.js';
 import { mergeContent } from '../content/merge.js';
@@ -18,9 +20,7 @@ import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
-import { writtenReadRefs } from './format/refs.js';
-import { keepSourceText } from './format/source-blocks.js';
-import { sameSummary } from './format/summary.js';
+import { inBranchWords } from './branch-words.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
@@ -92,15 +92,6 @@ function keptPaths(base: StoredRevision | undefined, current: RevisionContent, w
   return kept;
 }
 
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
-
-/** Whether the written `.gitbook.yaml` says only what its absence does (the docs at the root of the project directory, no redirects). */
-function isDefaultConfig(files: Map<string, Uint8Array>, projectDirectory: string): boolean {
-  const written = readConfig(files, projectDirectory);
-  return stableJson([written.structure, written.redirects]) === stableJson([readConfig(new Map(), projectDirectory).structure, {}]);
-}
-
 interface Pushed {
   commit: string;
   /** The writer's and, in a merge, the reader's warnings. */
@@ -166,25 +157,9 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     });
     // It says what was written by: the branch's own file stays, comments and all.
     if (configEntry) written.files.delete(configPath);
-    // A branch without one reads as the defaults: it is not given one that says only them.
-    else if (parent && isDefaultConfig(written.files, payload.projectDirectory ?? '')) written.files.delete(configPath);
-    // The branch's SUMMARY.md stays when it lists what the export would, in its own style.
-    const summaryPath = joinPath(config.docsRoot, config.structure.summary);
-    const branchSummary = headFiles.get(summaryPath);
-    const writtenSummary = written.files.get(summaryPath);
-    if (branchSummary && writtenSummary) {
-      const text = (await repo.readFiles(new Map([[summaryPath, branchSummary]]), '')).get(summaryPath)!;
-      if (sameSummary(decoder.decode(text), decoder.decode(writtenSummary), summaryPath)) written.files.delete(summaryPath);
-    }
     const kept = keptPaths(base, current.content, written.paths, headFiles, merged, record?.divergent);
     for (const path of kept) written.files.delete(path);
-    // The files the export rewrites keep the branch's words wherever they say the same (format/source-blocks.ts).
-    const documents = new Set([...content.pages.filter((p) => p.type === 'document').map((p) => p.id), ...content.reusableContents.map((r) => r.id)]);
-    const sourcePaths = [...written.paths].filter(([id, path]) => documents.has(id) && written.files.has(path) && headFiles.has(path)).map(([, path]): [string, TreeFile] => [path, headFiles.get(path)!]);
-    const refsAt = writtenReadRefs(content, written.paths, config.docsRoot);
-    for (const [path, bytes] of await repo.readFiles(new Map(sourcePaths), '')) {
-      written.files.set(path, encoder.encode(keepSourceText(decoder.decode(bytes), decoder.decode(written.files.get(path)!), path, refsAt(path))));
-    }
+    if (parent) await inBranchWords(repo, written, headFiles, { content, configPath, projectDirectory: payload.projectDirectory ?? '', docsRoot: config.docsRoot, summaryPath: joinPath(config.docsRoot, config.structure.summary) });
     const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
     const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);

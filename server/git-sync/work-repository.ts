@@ -99,10 +99,15 @@ export class WorkRepository {
    * still throws.
    */
   async fetchCommit(commit: string): Promise<boolean> {
-    const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix: 'refs/', peelTags: true });
-    const named = refs.find((r) => (r.ref.startsWith('refs/heads/') || r.ref.startsWith('refs/tags/')) && (r.oid === commit || r.peeled === commit));
+    // Branches, then tags: not every ref (a forge's pull request refs can be many).
+    let named: string | undefined;
+    for (const prefix of ['refs/heads/', 'refs/tags/']) {
+      const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix, peelTags: true });
+      named = refs.find((r) => r.ref.startsWith(prefix) && (r.oid === commit || r.peeled === commit))?.ref;
+      if (named) break;
+    }
     try {
-      await git.fetch({ ...this.common, http: this.http, remote: 'origin', headers: { ...this.remote.headers }, remoteRef: named?.ref ?? commit, singleBranch: true, depth: 1, tags: false });
+      await git.fetch({ ...this.common, http: this.http, remote: 'origin', headers: { ...this.remote.headers }, remoteRef: named ?? commit, singleBranch: true, depth: 1, tags: false });
       await git.readCommit({ ...this.common, oid: commit });
       return true;
     } catch (err) {
