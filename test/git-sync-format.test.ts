@@ -551,11 +551,10 @@ describe('repositories that are not the usual layout', () => {
     const written = writeRepository(read.content, read.fileBytes, { projectDirectory: 'packages/web', structure: read.structure, previousPaths: read.paths });
     expect([...written.files.keys()].sort()).toEqual(['packages/web/.gitbook.yaml', 'packages/web/content/intro.md', 'packages/web/content/other.md', 'packages/web/content/toc/SUMMARY.md']);
     expect(text(written.files, 'packages/web/content/toc/SUMMARY.md')).toContain('* [Other](../other.md)');
-    // A root written `/docs` is the project's `docs`; front matter keys with no page field are not read.
+    // A root written `/docs` is the project's `docs`; front matter keys with no page field are kept apart, as their YAML.
     const slash = readRepository(repo({ '.gitbook.yaml': 'root: /docs\n', 'docs/README.md': '---\nlayout:\n  width: wide\ndescription: Hi\n---\n# Home\n' }));
     expect(outline(slash.content, slash.paths)).toEqual(['Home (docs/README.md)']);
-    expect(slash.content.pages[0]).toMatchObject({ description: 'Hi', title: 'Home' });
-    expect(JSON.stringify(slash.content.pages[0])).not.toContain('wide');
+    expect(slash.content.pages[0]).toMatchObject({ description: 'Hi', title: 'Home', frontMatter: 'layout:\n  width: wide\n' });
   });
 
   it('keeps a repository’s own layout on export, and moves only the file of a page whose slug changed', () => {

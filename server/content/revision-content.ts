@@ -31,6 +31,11 @@ export interface StoredPage {
   noIndex: boolean;
   noRobotsIndex: boolean;
   condition?: string;
+  /**
+   * The keys of its repository file's front matter this server has no field for (GitBook's `layout`,
+   * `cover`, `tags`, …), as the YAML they were: Git Sync reads them and writes them back (git-sync/format/front-matter.ts).
+   */
+  frontMatter?: string;
   createdAt: string;
   updatedAt: string;
 }

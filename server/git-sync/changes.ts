@@ -1,7 +1,7 @@
 // What changed since the last sync, on each side, for everything the repository format carries: a page's
-// fields (title, slug, description, emoji, icon, hidden, noIndex, noRobotsIndex, condition, its place:
-// parent and type) and its Markdown; a file's record (name, type, size, dimensions: its bytes); a reusable
-// content's title and document. In the space, what differs from the synced revision; in the repository,
+// fields (title, slug, description, emoji, icon, hidden, noIndex, noRobotsIndex, condition, the front
+// matter keys it has no field for, its place: parent and type) and its Markdown; a file's record (name,
+// type, size, dimensions: its bytes); a reusable content's title and document. In the space, what differs from the synced revision; in the repository,
 // what sits in a file whose blob differs from the one recorded at that sync, and what SUMMARY.md says
 // (a page's parent and order, a group's title and slug: they have no file of their own). Changed on both: a conflict.
 import { stableJson } from '../content/block-keys.js';
@@ -15,7 +15,7 @@ import type { GitSyncOperation } from './sync-record.js';
 export type Conflict = NonNullable<GitSyncOperation['conflicts']>[number];
 
 /** The page fields the format carries (front matter, `# Title`, SUMMARY.md); position aside (SUMMARY.md's order is merged). */
-const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'parent', 'type'] as const;
+const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'parent', 'type'] as const;
 
 function fieldsOf(page: StoredPage, fields: readonly (keyof StoredPage)[] = PAGE_FIELDS): string {
   return JSON.stringify(fields.map((f) => page[f] ?? null));

@@ -5,7 +5,9 @@
 // pages and files are. When the branch moved since the last sync, the repository's changes are merged
 // with the space's (three-way against the last sync, as an import merges: import.ts `plan`): the commit
 // holds both, and so does the space (a new revision); pages changed on both sides make the export fail
-// naming them, unless `force`, which writes the space's content over the branch.
+// naming them, unless `force`, which writes the space's content over the branch. A branch that does not
+// exist starts from the commit of the last sync when the repository holds it; the files the export writes
+// keep the branch's words wherever they say the same (branch-words.ts).
 import { and, eq, inArray } from 'drizzle-orm';
 import { stableJson } from '../content/block-keys.js';
 import { mergeContent } from '../content/merge.js';
@@ -18,6 +20,7 @@ import { Conflict as MergeConflict } from '../errors.js';
 import { emitSpaceContentUpdated } from '../integrations/content-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
+import { inBranchWords } from './branch-words.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
@@ -95,6 +98,8 @@ interface Pushed {
   warnings: string[];
   blobs: RevisionGit['blobs'];
   changed: boolean;
+  /** A new branch was made at the commit of the last sync (the space's files were that commit's). */
+  branched?: boolean;
   message: string;
   /** The repository's changes merged into the space's content, when the branch had moved. */
   merged?: Planned;
@@ -115,12 +120,20 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
 
   const pushed = await withWorkRepository(op.remote, op.limits, async (repo): Promise<Pushed> => {
     const head = await repo.remoteHead(payload.ref);
+    // The commit the new one goes on top of: the branch's head, or, for a branch that does not exist yet,
+    // the commit of the last sync when the repository has it (docs/git-sync-operations.md, "A new branch").
+    let parent = head;
+    const branchWarnings: string[] = [];
+    if (!head && record?.commit) {
+      if (await repo.fetchCommit(record.commit)) parent = record.commit;
+      else branchWarnings.push(`${payload.ref}: the commit of the last sync (${record.commit}) is not in the repository, so the new branch holds every file as this server writes it`);
+    }
     let headFiles = new Map<string, TreeFile>();
     let headTree: string | undefined;
-    if (head) {
-      await repo.fetch(payload.ref);
-      headFiles = await repo.listFiles(head);
-      headTree = await repo.treeOf(head);
+    if (parent) {
+      if (head) await repo.fetch(payload.ref);
+      headFiles = await repo.listFiles(parent);
+      headTree = await repo.treeOf(parent);
     }
     // Where the docs are: the branch's `.gitbook.yaml` (root, structure, redirects), written back as it is.
     const configPath = joinPath(payload.projectDirectory ?? '', CONFIG_FILE);
@@ -146,6 +159,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     if (configEntry) written.files.delete(configPath);
     const kept = keptPaths(base, current.content, written.paths, headFiles, merged, record?.divergent);
     for (const path of kept) written.files.delete(path);
+    if (parent) await inBranchWords(repo, written, headFiles, { content, configPath, projectDirectory: payload.projectDirectory ?? '', docsRoot: config.docsRoot, summaryPath: joinPath(config.docsRoot, config.structure.summary) });
     const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
     const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
@@ -154,9 +168,14 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       const file = tree.get(path);
       if (file) blobs[id] = { oid: file.oid, path };
     }
-    const warnings = [...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
+    const warnings = [...branchWarnings, ...(merged?.imported.warnings ?? []), ...written.warnings.filter((w) => !merged?.imported.warnings.includes(w))];
     if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged, warnings };
-    const commit = await repo.writeCommit(treeOid, head, message, author, op.job.now());
+    if (parent && treeOid === headTree) {
+      // A new branch of exactly what the last sync holds: the branch is made at that commit, with no commit of its own.
+      await repo.push(parent, payload.ref);
+      return { commit: parent, blobs, changed: false, branched: true, message: await repo.commitMessage(parent), merged, warnings };
+    }
+    const commit = await repo.writeCommit(treeOid, parent, message, author, op.job.now());
     await repo.push(commit, payload.ref);
     return { commit, blobs, changed: true, message, merged, warnings };
   });
@@ -172,7 +191,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       commit: {
         oid: pushed.commit,
         message: pushed.message,
-        createdByGitBook: pushed.changed || current.git?.commit?.createdByGitBook === true,
+        createdByGitBook: pushed.changed || (pushed.branched ? base?.git?.commit?.createdByGitBook === true : current.git?.commit?.createdByGitBook === true),
         ref: payload.ref,
         ...(payload.commitURL && { url: `${payload.commitURL}${pushed.commit}` }),
       },
@@ -223,7 +242,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     }
     const outcome: Outcome = {
       state: 'success',
-      result: pushed.changed || pushed.merged ? 'applied' : 'unchanged',
+      result: pushed.changed || pushed.branched || pushed.merged ? 'applied' : 'unchanged',
       commit: pushed.commit,
       warnings: pushed.warnings,
       timestamp: payload.timestamp,

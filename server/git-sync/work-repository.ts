@@ -92,6 +92,30 @@ export class WorkRepository {
     });
   }
 
+  /**
+   * Fetches the commit `commit` at depth 1: through a branch or tag of the server whose head it is, else by
+   * its id (servers that allow it, as GitHub and GitLab do). False when the server gives no such commit (it
+   * is not this repository's, or the server does not serve commits by id); a repository over the limits
+   * still throws.
+   */
+  async fetchCommit(commit: string): Promise<boolean> {
+    // Branches, then tags: not every ref (a forge's pull request refs can be many).
+    let named: string | undefined;
+    for (const prefix of ['refs/heads/', 'refs/tags/']) {
+      const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix, peelTags: true });
+      named = refs.find((r) => r.ref.startsWith(prefix) && (r.oid === commit || r.peeled === commit))?.ref;
+      if (named) break;
+    }
+    try {
+      await git.fetch({ ...this.common, http: this.http, remote: 'origin', headers: { ...this.remote.headers }, remoteRef: named ?? commit, singleBranch: true, depth: 1, tags: false });
+      await git.readCommit({ ...this.common, oid: commit });
+      return true;
+    } catch (err) {
+      if (err instanceof RepositoryTooLarge) throw err;
+      return false;
+    }
+  }
+
   /** Every file of the commit's tree: path → blob id and mode. */
   async listFiles(commit: string): Promise<Map<string, TreeFile>> {
     const files = new Map<string, TreeFile>();

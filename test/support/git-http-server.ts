@@ -41,6 +41,8 @@ export interface GitHttpServer {
   commitInfo(name: string, rev: string): { message: string; author: string; email: string; parents: string[] };
   /** Paths of the files of a commit. */
   files(name: string, rev: string): string[];
+  /** The lines one commit removes (`-…`) and adds (`+…`) against another, by path (`git diff -U0`). */
+  changedLines(name: string, from: string, to: string): Record<string, string[]>;
   close(): Promise<void>;
   /** Called with each request's path and query before it is served (a test acts between an operation's exchanges). */
   beforeRequest?: (path: string) => Promise<void>;
@@ -162,6 +164,16 @@ export async function startGitHttpServer(options: { credentials?: { username: st
     },
     files(name, rev) {
       return git(bare(name), 'ls-tree', '-r', '--name-only', rev).split('\n').filter(Boolean);
+    },
+    changedLines(name, from, to) {
+      const out: Record<string, string[]> = {};
+      let path = '';
+      for (const line of git(bare(name), 'diff', '-U0', '--no-color', '--no-renames', from, to).split('\n')) {
+        const file = /^diff --git a\/(.*) b\//.exec(line);
+        if (file) path = file[1];
+        else if (/^[-+]/.test(line) && !/^(?:---|\+\+\+) /.test(line)) (out[path] ??= []).push(line);
+      }
+      return out;
     },
     async close() {
       server.closeAllConnections();

@@ -100,7 +100,7 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
 }
 
 /** The fields of a stored page this format does not read or write (none today; any added later), kept. */
-const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'createdAt', 'updatedAt']);
+const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'createdAt', 'updatedAt']);
 function carried(old: StoredPage | undefined): Partial<StoredPage> {
   return old ? Object.fromEntries(Object.entries(old).filter(([k]) => !formatFields.has(k))) : {};
 }
@@ -251,6 +251,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
         noIndex: data.noIndex ?? false,
         noRobotsIndex: data.noRobotsIndex ?? false,
         ...(data.condition !== undefined && { condition: data.condition }),
+        ...(data.frontMatter !== undefined && { frontMatter: data.frontMatter }),
         createdAt: old?.createdAt ?? now,
         updatedAt: now,
       };

@@ -5,7 +5,7 @@
 // repository keeps the form the content's own Markdown gives it (an id, a URL): markdown-refs.ts.
 import type { ContentRefShape } from '../../../contract/document.js';
 import { defaultRefs, readId, refId, type MarkdownRefs } from '../../content/markdown-refs.js';
-import type { StoredFile, StoredPage } from '../../content/revision-content.js';
+import type { RevisionContent, StoredFile, StoredPage } from '../../content/revision-content.js';
 import { dirname, joinPath, relativeUrl, resolveLink } from './paths.js';
 
 /** How a page written at `path` writes its references, `paths` giving every page's and file's path. */
@@ -66,4 +66,16 @@ export function readRefs(path: string, docsRoot: string, pageAt: ReadonlyMap<str
       return { kind: 'url', url };
     },
   };
+}
+
+/**
+ * How an import would read the link targets of each file of `content` written at `paths` (id → path from
+ * the repository root, a group's path its folder with a trailing `/`): readRefs over those paths.
+ */
+export function writtenReadRefs(content: RevisionContent, paths: ReadonlyMap<string, string>, docsRoot: string): (path: string) => MarkdownRefs {
+  const at = (ids: { id: string }[]) => new Map(ids.flatMap(({ id }) => (paths.has(id) ? [[paths.get(id)!.replace(/\/$/, ''), id] as [string, string]] : [])));
+  const pageAt = at(content.pages);
+  const fileAt = at(content.files);
+  const reusableAt = at(content.reusableContents);
+  return (path) => readRefs(path, docsRoot, pageAt, fileAt, reusableAt);
 }

@@ -92,3 +92,21 @@ export function writeSummary(sections: { group?: string; items: SummaryItem[] }[
   });
   return toMarkdown({ type: 'root', children }, { bullet: '*', listItemIndent: 'one', rule: '-' });
 }
+
+/**
+ * Whether two SUMMARY.md texts give the same table of contents (groups, titles, link targets, nesting),
+ * whatever their Markdown style: an export keeps the branch's own when it says what the export would.
+ * A text that cannot be read says nothing the same.
+ */
+export function sameSummary(a: string, b: string, path: string): boolean {
+  const shape = (text: string) => {
+    const plain = (entries: SummaryEntry[]): unknown => entries.map((e) => [e.title, e.target?.replace(/^(?:\.\/)+/, ''), plain(e.children)]);
+    return JSON.stringify(readSummary(text, path).map((s) => [s.group?.title ?? null, plain(s.entries)]));
+  };
+  try {
+    return shape(a) === shape(b);
+  } catch (error) {
+    if (error instanceof RepositoryFormatError) return false;
+    throw error;
+  }
+}

@@ -44,6 +44,7 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
     noRobotsIndex: page.noRobotsIndex,
     condition: page.condition,
     ...(page.slug !== pathSlug && { slug: page.slug }),
+    frontMatter: page.frontMatter,
   });
   const markdown = documentToMarkdown(pageDocument(page), writeRefs(path, layout, byId.pages, byId.files));
   return `${front}${heading}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
