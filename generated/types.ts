@@ -10854,7 +10854,11 @@ export interface components {
          *           "paths": {}
          *         }
          *       },
-         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+         *       "urls": {
+         *         "source": "https://acme.example.com/openapi.yaml",
+         *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+         *       }
          *     }
          */
         OpenAPISpecContent: {
@@ -10867,6 +10871,19 @@ export interface components {
              * @description Where the specification of this version can be downloaded.
              */
             url: string;
+            /** @description URLs of this version's document. */
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Where this version's document comes from: the URL it was fetched from; for a specification given as text, where this server serves the document: the `url` of the version (without a token when the specification is public).
+                 */
+                source: string;
+                /**
+                 * Format: uri
+                 * @description Where anyone can read this version's document, without a token and from any origin (for "Try it" explorers): served by this server while the specification is public; null for a private one.
+                 */
+                public: string | null;
+            };
         };
         /**
          * @description Where the specification comes from: a URL it is fetched from, or its text.
@@ -12019,7 +12036,8 @@ export interface components {
          *       },
          *       "result": {
          *         "space": "spc_01JD3Q7H4KX9T3C",
-         *         "revision": "rev_01JD3QM6C8RX5TG"
+         *         "revision": "rev_01JD3QM6C8RX5TG",
+         *         "language": "fr"
          *       },
          *       "createdAt": "2026-03-14T09:26:53.000Z",
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -12068,6 +12086,7 @@ export interface components {
                 space: string;
                 /** @description Id of the revision produced by the latest run. */
                 revision: string;
+                language: components["schemas"]["TranslationLanguage"] & unknown;
             };
             /**
              * Format: date-time
@@ -28142,7 +28161,11 @@ export interface operations {
                      *           "paths": {}
                      *         }
                      *       },
-                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "source": "https://acme.example.com/openapi.yaml",
+                     *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["OpenAPISpecContent"];
@@ -28248,7 +28271,11 @@ export interface operations {
                      *           "paths": {}
                      *         }
                      *       },
-                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "source": "https://acme.example.com/openapi.yaml",
+                     *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["OpenAPISpecContent"];
@@ -28337,7 +28364,8 @@ export interface operations {
                      *           },
                      *           "result": {
                      *             "space": "spc_01JD3Q7H4KX9T3C",
-                     *             "revision": "rev_01JD3QM6C8RX5TG"
+                     *             "revision": "rev_01JD3QM6C8RX5TG",
+                     *             "language": "fr"
                      *           },
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28486,7 +28514,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28595,7 +28624,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28737,7 +28767,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
