@@ -10857,7 +10857,7 @@ export interface components {
          *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
          *       "urls": {
          *         "source": "https://acme.example.com/openapi.yaml",
-         *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+         *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
          *       }
          *     }
          */
@@ -28164,7 +28164,7 @@ export interface operations {
                      *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
                      *       "urls": {
                      *         "source": "https://acme.example.com/openapi.yaml",
-                     *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+                     *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
                      *       }
                      *     }
                      */
@@ -28274,7 +28274,7 @@ export interface operations {
                      *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
                      *       "urls": {
                      *         "source": "https://acme.example.com/openapi.yaml",
-                     *         "public": "https://docs.example.com/sites/~openapi/org_01JD3Q6Z8N4TQVJ/acme-api/versions/ver_01JD3QF6M2XK8TB/openapi.json"
+                     *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
                      *       }
                      *     }
                      */
