@@ -91,11 +91,6 @@ export const gitbookShapeExceptions: { operationId: string; problem: RegExp; rea
     problem: /required property 'mergedFrom'|\/type must be equal to one of the allowed values|required property 'sourceRevision'/,
     reason: "Gap: a `merge` revision does not carry the change request it merged (`mergedFrom`), which GitBook requires.",
   },
-  ...['getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionContentById'].map((operationId) => ({
-    operationId,
-    problem: /required property 'urls'/,
-    reason: "Gap: a version's content has no `urls` (GitBook's links to the version and its spec).",
-  })),
   ...[
     'listIntegrationInstallations',
     'getIntegrationInstallationById',
