@@ -8523,8 +8523,10 @@ export interface components {
         PublishedSiteSectionsStructure: {
             /** @enum {string} */
             type: "sections";
-            /** @description The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
-            structure: (components["schemas"]["SiteSpace"] | components["schemas"]["SiteSection"])[];
+            /** @description The sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
+            structure: components["schemas"]["SiteSection"][];
+            /** @description The site spaces at the root of the site, outside every section (served at `<site URL>/<path>`), in their order; often none. GitBook's structure of a site with sections holds sections only, so they are here, beside it. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
         };
         /** @description The structure of a site without sections: its site spaces. */
         PublishedSiteSpacesStructure: {
@@ -8663,7 +8665,8 @@ export interface components {
          *             },
          *             "icon": "book-open"
          *           }
-         *         ]
+         *         ],
+         *         "siteSpaces": []
          *       },
          *       "customizations": {
          *         "site": {
@@ -21864,7 +21867,8 @@ export interface operations {
                      *             },
                      *             "icon": "book-open"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "siteSpaces": []
                      *       },
                      *       "customizations": {
                      *         "site": {
