@@ -3497,7 +3497,7 @@ export interface paths {
         };
         /**
          * List the invite links of an organization
-         * @description The invite links of the organization that have not expired, oldest first. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;
@@ -11149,6 +11149,58 @@ export interface components {
         };
         /** @description An invite link: to the organization with a role, or to a space or collection with a level on it (joining as a guest when not a member). */
         OrganizationInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["InviteLinkToSpace"] | components["schemas"]["InviteLinkToCollection"];
+        /** @description An invite link to a space, as the list of invite links shows it: with the organization role it gives (a guest). */
+        ListedInviteLinkToSpace: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the space the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            space: components["schemas"]["Space"];
+            /** @description The role in the organization whoever joins through it gets when not a member: none, a guest (null). Members keep theirs. */
+            role: null;
+        };
+        /** @description An invite link to a collection, as the list of invite links shows it: with the organization role it gives (a guest). */
+        ListedInviteLinkToCollection: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the collection the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            collection: components["schemas"]["Collection"];
+            /** @description The role in the organization whoever joins through it gets when not a member: none, a guest (null). Members keep theirs. */
+            role: null;
+        };
+        /** @description An invite link in the list: every one with the organization role it gives (`role`), those to content with their `level` on it too. */
+        ListedInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["ListedInviteLinkToSpace"] | components["schemas"]["ListedInviteLinkToCollection"];
         CreateOrganizationInvite: {
             /** @description The role in the organization (null: guest). */
             role: components["schemas"]["MemberRole"] | null;
@@ -11258,7 +11310,7 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["OrganizationInviteLink"][];
+            items: components["schemas"]["ListedInviteLink"][];
         };
         JoinedWithInvite: Record<string, never>;
         /**
