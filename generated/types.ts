@@ -9331,7 +9331,8 @@ export interface components {
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
          *       },
          *       "externalIds": [
          *         "acme-account-48213"
@@ -9379,6 +9380,11 @@ export interface components {
                 app: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Ids the integration gave the installation in its own system. */
             externalIds: string[];
@@ -9401,7 +9407,8 @@ export interface components {
          *       ],
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
          *       },
          *       "space": "spc_01JD3Q7F2V6RM0A"
          *     }
@@ -9422,6 +9429,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Id of the space, or the Space itself with `extended=true`. */
             space: string | components["schemas"]["Space"];
@@ -9440,7 +9452,8 @@ export interface components {
          *       ],
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
          *       },
          *       "site": "sit_01JD3QJ5W1RN7KD"
          *     }
@@ -9461,6 +9474,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Id of the site, or the Site itself with `extended=true`. */
             site: string | components["schemas"]["Site"];
@@ -26128,7 +26146,8 @@ export interface operations {
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *           },
                      *           "externalIds": [
                      *             "acme-account-48213"
@@ -26202,7 +26221,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26416,7 +26436,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *           },
                      *           "space": "spc_01JD3Q7F2V6RM0A"
                      *         }
@@ -26487,7 +26508,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *           },
                      *           "site": "sit_01JD3QJ5W1RN7KD"
                      *         }
@@ -26628,7 +26650,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26743,7 +26766,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26863,7 +26887,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *           },
                      *           "space": "spc_01JD3Q7F2V6RM0A"
                      *         }
@@ -26935,7 +26960,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -26998,7 +27024,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -27110,7 +27137,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -27181,7 +27209,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *           },
                      *           "site": "sit_01JD3QJ5W1RN7KD"
                      *         }
@@ -27253,7 +27282,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
@@ -27316,7 +27346,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
@@ -27428,7 +27459,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
