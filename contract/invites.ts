@@ -238,7 +238,8 @@ export const inviteOperations = operations({
     responses: { 200: inviteResponse('The invite link.') },
     errors: [404],
     access: access.caller(),
-    statements: 2,
+    // The invite, the caller's membership, and the space or collection of an invite to content.
+    statements: 3,
   },
   updateOrganizationInviteById: {
     method: 'patch',

@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;
