@@ -1,8 +1,9 @@
 // The published profile is whole: a site without sections lists its site spaces, a site with sections lists
-// the site spaces at its root before them; each site space's customization is the site's with its own
+// them by section and the site spaces at its root beside them (GitBook's structure holds sections only); each site space's customization is the site's with its own
 // overrides (overrideSiteSpaceCustomizationById), never a copy of the defaults, and the published site shows it.
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
+import { gitbookResponseProblems } from './support/gitbook-spec.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { newSection, newSite, sitePath } from './sites-support.js';
 
@@ -45,6 +46,7 @@ describe('published profile structure', () => {
     const first = res.body.structure.siteSpaces[0];
     expect(first).toMatchObject({ object: 'site-space', path: 'changelog', space: { id: root } });
     expect(first.section).toBeUndefined();
+    expect(gitbookResponseProblems('getPublishedContentSite', 200, res.body)).toEqual([]);
 
     // Every URL handed out answers: the root site space beside the sections too.
     const page = await open(h.current, first.urls.published);
