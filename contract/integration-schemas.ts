@@ -330,6 +330,7 @@ export const integrationInstallationExample = {
     location: `${ex.baseUrl}/v1/integrations/${exampleIntegrationName}/installations/${installationId}`,
     app: `${ex.appUrl}/o/${ex.orgId}/integrations/${exampleIntegrationName}`,
     publicEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}`,
+    publicContentEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}`,
   },
   externalIds: ['acme-account-48213'],
   target: { organization: ex.orgId },
@@ -352,6 +353,12 @@ export const ExternalIdsInput = z
 
 export const IntegrationInstallationSelection = installationSelection;
 
+const publicContentEndpoint = z.url().openapi({
+  description:
+    'Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: ' +
+    'this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).',
+});
+
 export const IntegrationInstallation = z
   .object({
     object: z.literal('integration-installation'),
@@ -363,13 +370,13 @@ export const IntegrationInstallation = z
     configuration: freeFormConfiguration,
     createdAt: DateTime,
     updatedAt: DateTime,
-    urls: z.object({ location: z.url(), app: z.url(), publicEndpoint: z.url() }),
+    urls: z.object({ location: z.url(), app: z.url(), publicEndpoint: z.url(), publicContentEndpoint }),
     externalIds: z.array(z.string()).openapi({ description: 'Ids the integration gave the installation in its own system.' }),
     target: z.object({ organization: z.string().openapi({ description: 'Id of the organization the integration is installed in.' }) }),
   })
   .openapi('IntegrationInstallation', { description: 'An integration installed in an organization.', example: integrationInstallationExample });
 
-const installationItemUrls = z.object({ location: z.url(), publicEndpoint: z.url() });
+const installationItemUrls = z.object({ location: z.url(), publicEndpoint: z.url(), publicContentEndpoint });
 
 export const integrationSpaceInstallationExample = {
   integration: exampleIntegrationName,
@@ -380,6 +387,7 @@ export const integrationSpaceInstallationExample = {
   urls: {
     location: `${ex.baseUrl}/v1/integrations/${exampleIntegrationName}/installations/${installationId}/spaces/${ex.spaceId}`,
     publicEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}/spaces/${ex.spaceId}`,
+    publicContentEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}/spaces/${ex.spaceId}`,
   },
   space: ex.spaceId,
 };
@@ -413,6 +421,7 @@ export const integrationSiteInstallationExample = {
   urls: {
     location: `${ex.baseUrl}/v1/integrations/${exampleIntegrationName}/installations/${installationId}/sites/${siteId}`,
     publicEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}/sites/${siteId}`,
+    publicContentEndpoint: `https://integrations.docs.example.com/v1/integrations/${exampleIntegrationName}/installations/${installationId}/sites/${siteId}`,
   },
   site: siteId,
 };

@@ -36,15 +36,29 @@ export const InviteLinkToOrganization = z
     }),
   })
   .openapi('InviteLinkToOrganization');
-export const InviteLinkToSpace = z
-  .object({ ...common, level: NullableRole.openapi({ description: 'The role on the space the invite gives (null: none).' }), space: Space })
-  .openapi('InviteLinkToSpace');
-export const InviteLinkToCollection = z
-  .object({ ...common, level: NullableRole.openapi({ description: 'The role on the collection the invite gives (null: none).' }), collection: Collection })
-  .openapi('InviteLinkToCollection');
+const toSpace = { ...common, level: NullableRole.openapi({ description: 'The role on the space the invite gives (null: none).' }), space: Space };
+const toCollection = { ...common, level: NullableRole.openapi({ description: 'The role on the collection the invite gives (null: none).' }), collection: Collection };
+export const InviteLinkToSpace = z.object(toSpace).openapi('InviteLinkToSpace');
+export const InviteLinkToCollection = z.object(toCollection).openapi('InviteLinkToCollection');
 
 export const OrganizationInviteLink = z.union([InviteLinkToOrganization, InviteLinkToSpace, InviteLinkToCollection]).openapi('OrganizationInviteLink', {
   description: 'An invite link: to the organization with a role, or to a space or collection with a level on it (joining as a guest when not a member).',
+});
+
+// GitBook lists every invite as an invite to the organization (`role` required): a listed invite to content
+// says the organization role it gives too. Only in the list: getOrganizationInviteLink's GitBook shape tells
+// the kinds apart by `role` or `level`, and an invite to content with both would read as two kinds at once.
+const guestRole = z.null().openapi({
+  description: 'The role in the organization whoever joins through it gets when not a member: none, a guest (null). Members keep theirs.',
+});
+const ListedInviteLinkToSpace = z.object({ ...toSpace, role: guestRole }).openapi('ListedInviteLinkToSpace', {
+  description: 'An invite link to a space, as the list of invite links shows it: with the organization role it gives (a guest).',
+});
+const ListedInviteLinkToCollection = z.object({ ...toCollection, role: guestRole }).openapi('ListedInviteLinkToCollection', {
+  description: 'An invite link to a collection, as the list of invite links shows it: with the organization role it gives (a guest).',
+});
+const ListedInviteLink = z.union([InviteLinkToOrganization, ListedInviteLinkToSpace, ListedInviteLinkToCollection]).openapi('ListedInviteLink', {
+  description: 'An invite link in the list: every one with the organization role it gives (`role`), those to content with their `level` on it too.',
 });
 
 export const organizationInviteExample = {
@@ -183,11 +197,13 @@ export const inviteOperations = operations({
     path: '/orgs/{organizationId}/link-invites',
     tag: 'organizations',
     summary: 'List the invite links of an organization',
-    description: 'The invite links of the organization that have not expired, oldest first.',
+    description:
+      'The invite links of the organization that have not expired, oldest first. Each says the organization role it gives ' +
+      '(`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there.',
     params: OrganizationIdParams,
     query: z.object({ ...paginationQuery }),
     responses: {
-      200: { description: 'A page of invite links.', schema: listOf('OrganizationInviteLinkList', OrganizationInviteLink), example: listExample([organizationInviteExample]) },
+      200: { description: 'A page of invite links.', schema: listOf('OrganizationInviteLinkList', ListedInviteLink), example: listExample([organizationInviteExample]) },
     },
     errors: [403],
     access: access.organization('admin'),
@@ -222,7 +238,8 @@ export const inviteOperations = operations({
     responses: { 200: inviteResponse('The invite link.') },
     errors: [404],
     access: access.caller(),
-    statements: 2,
+    // The invite, the caller's membership, and the space or collection of an invite to content.
+    statements: 3,
   },
   updateOrganizationInviteById: {
     method: 'patch',

@@ -140,12 +140,34 @@ export const openAPISpecContentExample = {
     },
   },
   url: openAPISpecVersionExample.url,
+  urls: {
+    source: 'https://acme.example.com/openapi.yaml',
+    // A public specification: its versions' `url` is the token-free one.
+    public: openAPISpecVersionExample.url,
+  },
 };
 
 export const OpenAPISpecContent = z
   .object({
     filesystem: z.looseObject({}).openapi({ description: 'The parsed files of the specification, free-form, by file path.' }),
     url: z.url().openapi({ description: 'Where the specification of this version can be downloaded.' }),
+    urls: z
+      .object({
+        source: z.url().openapi({
+          description:
+            'Where this version\'s document comes from: the URL it was fetched from; for a specification given as text, ' +
+            'where this server serves the document: the `url` of the version (without a token when the specification is public).',
+        }),
+        public: z
+          .url()
+          .nullable()
+          .openapi({
+            description:
+              'Where anyone can read this version\'s document, without a token and from any origin (for "Try it" explorers): ' +
+              'served by this server while the specification is public; null for a private one.',
+          }),
+      })
+      .openapi({ description: 'URLs of this version\'s document.' }),
   })
   .openapi('OpenAPISpecContent', { description: 'The content of a version of an OpenAPI specification.', example: openAPISpecContentExample });
 

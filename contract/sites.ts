@@ -323,7 +323,7 @@ export const SiteCustomizationSettingsInput = z.object({
 export const publishedContentSiteExample = {
   object: 'published-content-site' as const,
   site: siteExample,
-  structure: { type: 'sections' as const, structure: [siteSectionExample] },
+  structure: { type: 'sections' as const, structure: [siteSectionExample], siteSpaces: [] },
   customizations: {
     site: siteCustomizationExample,
     siteSpaces: { [siteEx.siteSpaceId]: { ...siteCustomizationExample, title: 'Getting started with Acme' } },
@@ -346,10 +346,13 @@ export const PublishedContentSite = z
         z
           .object({
             type: z.literal('sections'),
-            structure: z.array(z.union([SiteSpace, SiteSection])).openapi({
+            structure: z.array(SiteSection).openapi({
+              description: 'The sections in navigation order (groups flattened, each section naming its group), each with its site spaces.',
+            }),
+            siteSpaces: z.array(SiteSpace).openapi({
               description:
-                'The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the ' +
-                'sections in navigation order (groups flattened, each section naming its group), each with its site spaces.',
+                'The site spaces at the root of the site, outside every section (served at `<site URL>/<path>`), in their ' +
+                'order; often none. GitBook\'s structure of a site with sections holds sections only, so they are here, beside it.',
             }),
           })
           .openapi('PublishedSiteSectionsStructure', { description: 'The structure of a site with sections.' }),

@@ -18,7 +18,7 @@ export const translationExample = {
   source: { space: ex.spaceId, language: 'en' as const },
   language: 'fr' as const,
   instructions: documentExample,
-  result: { space: ex.spaceId2, revision: translatedRevisionId },
+  result: { space: ex.spaceId2, revision: translatedRevisionId, language: 'fr' as const },
   createdAt: ex.createdAt,
   updatedAt: ex.updatedAt,
   stats: {
@@ -97,6 +97,9 @@ export const Translation = z
       .object({
         space: z.string().openapi({ description: 'Id of the space holding the translated content.' }),
         revision: z.string().openapi({ description: 'Id of the revision produced by the latest run.' }),
+        language: TranslationLanguage.openapi({
+          description: 'Language the result space\'s content was translated into: the translation\'s `language`, which runs translate into (it cannot change).',
+        }),
       })
       .optional()
       .openapi(conditional('Where the translated content is; absent until a first run produced it.')),

@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 3 SQL statements per request.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;
@@ -3497,7 +3497,7 @@ export interface paths {
         };
         /**
          * List the invite links of an organization
-         * @description The invite links of the organization that have not expired, oldest first. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;
@@ -8523,8 +8523,10 @@ export interface components {
         PublishedSiteSectionsStructure: {
             /** @enum {string} */
             type: "sections";
-            /** @description The site spaces at the root of the site (served at `<site URL>/<path>`), in their order, then the sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
-            structure: (components["schemas"]["SiteSpace"] | components["schemas"]["SiteSection"])[];
+            /** @description The sections in navigation order (groups flattened, each section naming its group), each with its site spaces. */
+            structure: components["schemas"]["SiteSection"][];
+            /** @description The site spaces at the root of the site, outside every section (served at `<site URL>/<path>`), in their order; often none. GitBook's structure of a site with sections holds sections only, so they are here, beside it. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
         };
         /** @description The structure of a site without sections: its site spaces. */
         PublishedSiteSpacesStructure: {
@@ -8663,7 +8665,8 @@ export interface components {
          *             },
          *             "icon": "book-open"
          *           }
-         *         ]
+         *         ],
+         *         "siteSpaces": []
          *       },
          *       "customizations": {
          *         "site": {
@@ -9328,7 +9331,8 @@ export interface components {
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
          *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
          *       },
          *       "externalIds": [
          *         "acme-account-48213"
@@ -9376,6 +9380,11 @@ export interface components {
                 app: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Ids the integration gave the installation in its own system. */
             externalIds: string[];
@@ -9398,7 +9407,8 @@ export interface components {
          *       ],
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
          *       },
          *       "space": "spc_01JD3Q7F2V6RM0A"
          *     }
@@ -9419,6 +9429,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Id of the space, or the Space itself with `extended=true`. */
             space: string | components["schemas"]["Space"];
@@ -9437,7 +9452,8 @@ export interface components {
          *       ],
          *       "urls": {
          *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+         *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+         *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
          *       },
          *       "site": "sit_01JD3QJ5W1RN7KD"
          *     }
@@ -9458,6 +9474,11 @@ export interface components {
                 location: string;
                 /** Format: uri */
                 publicEndpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where the installation serves its rendered content (the webframes of its blocks), without a token. Equals `publicEndpoint`: this server has no separate content origin (a published page frames it sandboxed, in an origin of its own).
+                 */
+                publicContentEndpoint: string;
             };
             /** @description Id of the site, or the Site itself with `extended=true`. */
             site: string | components["schemas"]["Site"];
@@ -10854,7 +10875,11 @@ export interface components {
          *           "paths": {}
          *         }
          *       },
-         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+         *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+         *       "urls": {
+         *         "source": "https://acme.example.com/openapi.yaml",
+         *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+         *       }
          *     }
          */
         OpenAPISpecContent: {
@@ -10867,6 +10892,19 @@ export interface components {
              * @description Where the specification of this version can be downloaded.
              */
             url: string;
+            /** @description URLs of this version's document. */
+            urls: {
+                /**
+                 * Format: uri
+                 * @description Where this version's document comes from: the URL it was fetched from; for a specification given as text, where this server serves the document: the `url` of the version (without a token when the specification is public).
+                 */
+                source: string;
+                /**
+                 * Format: uri
+                 * @description Where anyone can read this version's document, without a token and from any origin (for "Try it" explorers): served by this server while the specification is public; null for a private one.
+                 */
+                public: string | null;
+            };
         };
         /**
          * @description Where the specification comes from: a URL it is fetched from, or its text.
@@ -11129,6 +11167,58 @@ export interface components {
         };
         /** @description An invite link: to the organization with a role, or to a space or collection with a level on it (joining as a guest when not a member). */
         OrganizationInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["InviteLinkToSpace"] | components["schemas"]["InviteLinkToCollection"];
+        /** @description An invite link to a space, as the list of invite links shows it: with the organization role it gives (a guest). */
+        ListedInviteLinkToSpace: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the space the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            space: components["schemas"]["Space"];
+            /** @description The role in the organization whoever joins through it gets when not a member: none, a guest (null). Members keep theirs. */
+            role: null;
+        };
+        /** @description An invite link to a collection, as the list of invite links shows it: with the organization role it gives (a guest). */
+        ListedInviteLinkToCollection: {
+            /** @enum {string} */
+            object: "invite";
+            /** @description The id of the invite: whoever has it may join with it, until it expires or is revoked. */
+            id: string;
+            /** @description Whether the caller already has all that the invite gives. */
+            redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite stops letting anyone join; absent: it does not expire.
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:26:53.000Z
+             */
+            createdAt: string;
+            /** @description The role on the collection the invite gives (null: none). */
+            level: components["schemas"]["MemberRole"] | null;
+            collection: components["schemas"]["Collection"];
+            /** @description The role in the organization whoever joins through it gets when not a member: none, a guest (null). Members keep theirs. */
+            role: null;
+        };
+        /** @description An invite link in the list: every one with the organization role it gives (`role`), those to content with their `level` on it too. */
+        ListedInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["ListedInviteLinkToSpace"] | components["schemas"]["ListedInviteLinkToCollection"];
         CreateOrganizationInvite: {
             /** @description The role in the organization (null: guest). */
             role: components["schemas"]["MemberRole"] | null;
@@ -11238,7 +11328,7 @@ export interface components {
             };
             /** @description Total number of items across all pages. */
             count: number;
-            items: components["schemas"]["OrganizationInviteLink"][];
+            items: components["schemas"]["ListedInviteLink"][];
         };
         JoinedWithInvite: Record<string, never>;
         /**
@@ -12019,7 +12109,8 @@ export interface components {
          *       },
          *       "result": {
          *         "space": "spc_01JD3Q7H4KX9T3C",
-         *         "revision": "rev_01JD3QM6C8RX5TG"
+         *         "revision": "rev_01JD3QM6C8RX5TG",
+         *         "language": "fr"
          *       },
          *       "createdAt": "2026-03-14T09:26:53.000Z",
          *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -12068,6 +12159,7 @@ export interface components {
                 space: string;
                 /** @description Id of the revision produced by the latest run. */
                 revision: string;
+                language: components["schemas"]["TranslationLanguage"] & unknown;
             };
             /**
              * Format: date-time
@@ -21845,7 +21937,8 @@ export interface operations {
                      *             },
                      *             "icon": "book-open"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "siteSpaces": []
                      *       },
                      *       "customizations": {
                      *         "site": {
@@ -26053,7 +26146,8 @@ export interface operations {
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *             "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *           },
                      *           "externalIds": [
                      *             "acme-account-48213"
@@ -26127,7 +26221,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26341,7 +26436,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *           },
                      *           "space": "spc_01JD3Q7F2V6RM0A"
                      *         }
@@ -26412,7 +26508,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *           },
                      *           "site": "sit_01JD3QJ5W1RN7KD"
                      *         }
@@ -26553,7 +26650,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26668,7 +26766,8 @@ export interface operations {
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
                      *         "app": "https://app.docs.example.com/o/org_01JD3Q6Z8N4TQVJ/integrations/acme-analytics",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC"
                      *       },
                      *       "externalIds": [
                      *         "acme-account-48213"
@@ -26788,7 +26887,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *           },
                      *           "space": "spc_01JD3Q7F2V6RM0A"
                      *         }
@@ -26860,7 +26960,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -26923,7 +27024,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -27035,7 +27137,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/spaces/spc_01JD3Q7F2V6RM0A"
                      *       },
                      *       "space": "spc_01JD3Q7F2V6RM0A"
                      *     }
@@ -27106,7 +27209,8 @@ export interface operations {
                      *           ],
                      *           "urls": {
                      *             "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *             "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *             "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *           },
                      *           "site": "sit_01JD3QJ5W1RN7KD"
                      *         }
@@ -27178,7 +27282,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
@@ -27241,7 +27346,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
@@ -27353,7 +27459,8 @@ export interface operations {
                      *       ],
                      *       "urls": {
                      *         "location": "https://api.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
-                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
+                     *         "publicEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD",
+                     *         "publicContentEndpoint": "https://integrations.docs.example.com/v1/integrations/acme-analytics/installations/ins_01JD3QG8K3PV6YC/sites/sit_01JD3QJ5W1RN7KD"
                      *       },
                      *       "site": "sit_01JD3QJ5W1RN7KD"
                      *     }
@@ -28142,7 +28249,11 @@ export interface operations {
                      *           "paths": {}
                      *         }
                      *       },
-                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "source": "https://acme.example.com/openapi.yaml",
+                     *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["OpenAPISpecContent"];
@@ -28248,7 +28359,11 @@ export interface operations {
                      *           "paths": {}
                      *         }
                      *       },
-                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       "url": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml",
+                     *       "urls": {
+                     *         "source": "https://acme.example.com/openapi.yaml",
+                     *         "public": "https://files.docs.example.com/openapi/oas_01JD3QE4R7NW5HZ/ver_01JD3QF6M2XK8TB/openapi.yaml"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["OpenAPISpecContent"];
@@ -28337,7 +28452,8 @@ export interface operations {
                      *           },
                      *           "result": {
                      *             "space": "spc_01JD3Q7H4KX9T3C",
-                     *             "revision": "rev_01JD3QM6C8RX5TG"
+                     *             "revision": "rev_01JD3QM6C8RX5TG",
+                     *             "language": "fr"
                      *           },
                      *           "createdAt": "2026-03-14T09:26:53.000Z",
                      *           "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28486,7 +28602,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28595,7 +28712,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",
@@ -28737,7 +28855,8 @@ export interface operations {
                      *       },
                      *       "result": {
                      *         "space": "spc_01JD3Q7H4KX9T3C",
-                     *         "revision": "rev_01JD3QM6C8RX5TG"
+                     *         "revision": "rev_01JD3QM6C8RX5TG",
+                     *         "language": "fr"
                      *       },
                      *       "createdAt": "2026-03-14T09:26:53.000Z",
                      *       "updatedAt": "2026-05-02T16:41:07.000Z",

@@ -60,4 +60,11 @@ describe("the contract's schemas against GitBook's", () => {
     expect(drift(ours, theirs, 'response')).toEqual(['.title: required by GitBook, optional in ours']);
     expect(drift({ type: 'string', enum: ['a', 'z'] }, { type: 'string', enum: ['a', 'b'] }, 'response')).toEqual([': ["z"] not among GitBook\'s ["a","b"]']);
   });
+
+  it('names the difference from the variant of GitBook that is the same schema, not from another as near', () => {
+    // GitBook's `space` of a space installation is an id or a Space: our Space differs from GitBook's Space by a
+    // merge-rule value only, which is the difference to name (not that a Space is not a string).
+    const space = { $ref: '#/components/schemas/Space' };
+    expect(drift(space, { oneOf: [{ type: 'string' }, space] }, 'response')).toEqual(['.mergeRules<variant 1>.type: ["rules"] not among GitBook\'s ["inherit"]']);
+  });
 });

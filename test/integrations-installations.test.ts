@@ -126,7 +126,11 @@ describe('integration installations', () => {
       status: 'active',
       configuration: {},
       externalIds: [],
-      urls: { location, publicEndpoint: `https://api.test.example${base}/${spaceA.id}/integration` },
+      urls: {
+        location,
+        publicEndpoint: `https://api.test.example${base}/${spaceA.id}/integration`,
+        publicContentEndpoint: `https://api.test.example${base}/${spaceA.id}/integration`,
+      },
       space: spaceA.id,
     });
     // Installing again keeps the one there.
@@ -224,6 +228,7 @@ describe('integration installations', () => {
         urls: {
           location: `https://api.test.example/v1${base}/${site.id}`,
           publicEndpoint: `https://api.test.example${base}/${site.id}/integration`,
+          publicContentEndpoint: `https://api.test.example${base}/${site.id}/integration`,
         },
         site: site.id,
       },

@@ -323,6 +323,13 @@ describe('public endpoints', () => {
       configuration: { plan: 'pro' },
       spaceConfiguration: null,
     });
+    // Its content endpoint (where the webframes of its blocks are read) is the same endpoint, run by the script for
+    // this installation with the integration's CSP: no separate content origin here.
+    expect(installation.urls.publicContentEndpoint).toBe(installation.urls.publicEndpoint);
+    const content = await request(h.current.app).get(`${new URL(installation.urls.publicContentEndpoint).pathname}/frame`);
+    expect(content.status).toBe(200);
+    expect(content.headers['content-security-policy']).toBe("script-src 'self'; frame-ancestors 'none'");
+    expect(content.body).toMatchObject({ method: 'GET', path: `${endpoint.pathname}/frame`, installationId, configuration: { plan: 'pro' } });
     // The integration's own endpoint (no installation) answers too.
     const integration = (await owner.api.get(`/integrations/${name}`)).body;
     const root = await request(h.current.app).get(new URL(integration.urls.publicEndpoint).pathname);
@@ -340,6 +347,22 @@ describe('public endpoints', () => {
     const res = await request(h.current.app).get(new URL(installed.body.urls.publicEndpoint).pathname);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ installationId, spaceConfiguration: { board: 'b-1' } });
+    // Its content endpoint is the same one, and answers for this space installation as well.
+    const read = await owner.api.get(`${base}/${space.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.urls.publicContentEndpoint).toBe(installed.body.urls.publicEndpoint);
+    const content = await request(h.current.app).get(new URL(read.body.urls.publicContentEndpoint).pathname);
+    expect(content.status).toBe(200);
+    expect(content.body).toMatchObject({ installationId, spaceConfiguration: { board: 'b-1' } });
+    // A site installation's too.
+    const site = await owner.api.post(`/orgs/${owner.organizationId}/sites`, { title: 'Endpoint site' });
+    expect(site.status).toBe(201);
+    const onSite = await owner.api.post(`/integrations/${name}/installations/${installationId}/sites`, { siteId: site.body.id });
+    expect(onSite.status).toBe(201);
+    expect(onSite.body.urls.publicContentEndpoint).toBe(onSite.body.urls.publicEndpoint);
+    const siteContent = await request(h.current.app).get(new URL(onSite.body.urls.publicContentEndpoint).pathname);
+    expect(siteContent.status).toBe(200);
+    expect(siteContent.body).toMatchObject({ method: 'GET', installationId, path: new URL(onSite.body.urls.publicEndpoint).pathname });
     expect((await request(h.current.app).get(`/integrations/${name}/installations/ins_unknown/integration`)).status).toBe(404);
     expect((await request(h.current.app).get(`/integrations/no-such-integration/integration`)).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 // Invite links: to the organization with a role, to a space or collection with a level (joining as a
 // guest), expiring, changed, revoked; the organization's `inviteLinks` switch and SSO enforcement apply.
 import { describe, expect, it } from 'vitest';
+import { gitbookResponseProblems } from './support/gitbook-spec.js';
 import { useHarness } from './support/harness.js';
 
 const h = useHarness();
@@ -48,6 +49,25 @@ describe('invite links', () => {
     const invite = await admin.api.post(`/orgs/${org}/link-invites`, { space, level: 'comment' });
     expect(invite.status).toBe(201);
     expect(invite.body).toMatchObject({ level: 'comment', space: { id: space } });
+    expect(invite.body.role).toBeUndefined(); // GitBook's invite to a space has a level, not a role
+    // Listed beside an invite to the organization, each says the organization role it gives: the space
+    // invite none (null: a guest), which is what joining through it makes the partner below.
+    const toOrganization = await admin.api.post(`/orgs/${org}/link-invites`, { role: 'edit' });
+    expect(toOrganization.status).toBe(201);
+    const listed = await admin.api.get(`/orgs/${org}/link-invites`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((i: { id: string; role: unknown; level?: unknown }) => [i.id, i.role, i.level])).toEqual([
+      [invite.body.id, null, 'comment'],
+      [toOrganization.body.id, 'edit', undefined],
+    ]);
+    expect(listed.body.items[0].space.id).toBe(space);
+    // Both answers have GitBook's shapes: the list's items its invite to the organization, the invite read
+    // alone its invite to a space (one of its variants only, as `oneOf` asks).
+    expect(gitbookResponseProblems('listOrganizationInviteLinks', 200, listed.body)).toEqual([]);
+    const alone = await admin.api.get(`/orgs/${org}/link-invites/${invite.body.id}`);
+    expect(alone.status).toBe(200);
+    expect(alone.body.role).toBeUndefined();
+    expect(gitbookResponseProblems('getOrganizationInviteLink', 200, alone.body)).toEqual([]);
     const partner = await h.current.newAdmin();
     expect((await partner.api.post(`/orgs/${org}/invites/${invite.body.id}`)).status).toBe(200);
     expect((await admin.api.get(`/orgs/${org}/members/${partner.userId}`)).body.role).toBeNull();

@@ -98,6 +98,19 @@ describe('OpenAPI processing', () => {
     expect(fixed.lastProcessErrorCode).toBeUndefined();
     expect(fixed.lastProcessedErrors).toBeUndefined();
     expect(fixed.lastVersion).not.toBe(spec.lastVersion);
+
+    // Each version says where its own document came from: the first the URL it was fetched from, the second
+    // (given as text) this server's URL for it, which answers with that document.
+    const first = await admin.api.get(`/orgs/${admin.organizationId}/openapi/${slug}/versions/${spec.lastVersion}/content`);
+    expect(first.status).toBe(200);
+    expect(first.body.urls).toEqual({ source: `${base}/pets.yaml`, public: null });
+    const second = await admin.api.get(`/orgs/${admin.organizationId}/openapi/${slug}/versions/latest/content`);
+    expect(second.status).toBe(200);
+    expect(second.body.urls).toEqual({ source: second.body.url, public: null });
+    expect(second.body.urls.source).toContain(`/versions/${fixed.lastVersion}/content`);
+    const served = await admin.api.get(new URL(second.body.urls.source).pathname.replace(/^\/v1/, ''));
+    expect(served.status).toBe(200);
+    expect(served.body.filesystem['openapi.yaml'].info.title).toBe('Pet store');
   });
 
   it('processes only the newest source when the source changes before the job runs', async () => {

@@ -31,6 +31,10 @@ describe('public OpenAPI specifications', () => {
     expect(privateVersion.body.url).toBe(`${PUBLIC_URL}/v1${base}/versions/${privateVersion.body.id}/content`);
     expect((await fetchUrl(h.current, privateVersion.body.url)).status).toBe(401);
     expect((await fetchUrl(h.current, privateVersion.body.url, admin.token)).status).toBe(200);
+    // A private version's content: no public URL; its source (given as text) is this server's, behind the token.
+    const privateContent = await admin.api.get(`${base}/versions/latest/content`);
+    expect(privateContent.status).toBe(200);
+    expect(privateContent.body.urls).toEqual({ source: privateVersion.body.url, public: null });
     const guessed = `${PUBLIC_URL}/sites/~openapi/${admin.organizationId}/pets`;
     expect((await fetchUrl(h.current, guessed)).status).toBe(404);
 
@@ -53,12 +57,20 @@ describe('public OpenAPI specifications', () => {
     expect(download.status).toBe(200);
     expect(download.body).toEqual(document.body);
     const content = await admin.api.get(`${base}/versions/latest/content`);
+    expect(content.status).toBe(200);
     expect(content.body.url).toBe(version.body.url);
+    // Public: both URLs are the token-free document of this version, readable from any origin.
+    expect(content.body.urls).toEqual({ source: version.body.url, public: version.body.url });
+    const viaPublic = await fetchUrl(h.current, content.body.urls.public);
+    expect(viaPublic.status).toBe(200);
+    expect(viaPublic.headers['access-control-allow-origin']).toBe('*');
+    expect(viaPublic.body).toEqual(privateContent.body.filesystem['openapi.yaml']);
     expect((await fetchUrl(h.current, `${published}/versions/ver_unknown/openapi.json`)).status).toBe(404);
 
     // Private again: nothing public answers.
     expect((await admin.api.patch(base, { visibility: 'private' })).status).toBe(200);
     for (const url of [published, `${published}/openapi.json`, version.body.url]) expect((await fetchUrl(h.current, url)).status, url).toBe(404);
     expect((await admin.api.get(`${base}/versions/latest`)).body.url).toContain('/v1/');
+    expect((await admin.api.get(`${base}/versions/latest/content`)).body.urls.public).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 // The published profile is whole: a site without sections lists its site spaces, a site with sections lists
-// the site spaces at its root before them; each site space's customization is the site's with its own
+// them by section and the site spaces at its root beside them (GitBook's structure holds sections only); each site space's customization is the site's with its own
 // overrides (overrideSiteSpaceCustomizationById), never a copy of the defaults, and the published site shows it.
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
+import { gitbookResponseProblems } from './support/gitbook-spec.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { newSection, newSite, sitePath } from './sites-support.js';
 
@@ -28,7 +29,7 @@ describe('published profile structure', () => {
     expect(res.body.customizations.site.styling.primaryColor).toEqual({ light: '#D93F0B', dark: '#F26B3A' });
   });
 
-  it('a site with sections lists the site spaces at its root first, and the published site serves them', async () => {
+  it('a site with sections lists the site spaces at its root beside its sections, and the published site serves them', async () => {
     const admin = await h.current.newAdmin();
     const root = await spaceWithPages(admin, 'Changelog', [{ title: 'Release 2', markdown: 'Root site space content.' }]);
     const site = await newSite(admin, { title: 'Acme', spaces: [root] });
@@ -37,11 +38,15 @@ describe('published profile structure', () => {
     const res = await admin.api.get(`${sitePath(admin, site.id)}/published`);
     expect(res.status).toBe(200);
     expect(res.body.structure.type).toBe('sections');
-    const [first, second] = res.body.structure.structure;
-    expect(first).toMatchObject({ object: 'site-space', path: 'changelog' });
-    expect(first.section).toBeUndefined();
+    // GitBook's shape: the structure of a site with sections holds sections; the root site space is beside it.
+    expect(ids(res.body.structure.structure)).toEqual([guides.id]);
+    const second = res.body.structure.structure[0];
     expect(second).toMatchObject({ object: 'site-section', id: guides.id });
-    expect(ids(res.body.structure.structure)).toHaveLength(2);
+    expect(res.body.structure.siteSpaces).toHaveLength(1);
+    const first = res.body.structure.siteSpaces[0];
+    expect(first).toMatchObject({ object: 'site-space', path: 'changelog', space: { id: root } });
+    expect(first.section).toBeUndefined();
+    expect(gitbookResponseProblems('getPublishedContentSite', 200, res.body)).toEqual([]);
 
     // Every URL handed out answers: the root site space beside the sections too.
     const page = await open(h.current, first.urls.published);

@@ -35,6 +35,7 @@ describe('published site profile', () => {
     expect(profile.site).toMatchObject({ id: site.id, published: true, siteSpaces: 3 });
     expect(profile.structure.type).toBe('sections');
     expect(ids(profile.structure.structure)).toEqual([api.id, guides.id]);
+    expect(profile.structure.siteSpaces).toEqual([]); // every site space is in a section
     expect(profile.structure.structure.map((s: { sectionGroup: string }) => s.sectionGroup)).toEqual([group.id, group.id]);
     expect(ids(profile.structure.structure[0].siteSpaces)).toEqual([apiV2.id, api.siteSpaces[0].id]);
     expect(ids(profile.structure.structure[1].siteSpaces)).toEqual([guides.siteSpaces[0].id]);

@@ -168,6 +168,9 @@ describe('translation runs', () => {
 
     const [result] = await h.current.db.select().from(spaces).where(eq(spaces.id, done.result.space));
     expect(result).toMatchObject({ title: 'USER GUIDE', language: 'fr', revisionId: done.result.revision });
+    // The result says which language its space was translated into: the one the translator was asked for.
+    expect(done.result.language).toBe('fr');
+    expect(done.result.language).toBe(result.language);
     const pages = await resultPages(done.result.revision);
     expect(pages.map((p) => [p.id, p.title, p.parent])).toEqual([
       ['p1', 'GETTING STARTED', null],
@@ -250,6 +253,7 @@ describe('translation runs', () => {
     expect(sent).not.toContain('Intro');
     expect(sent).not.toContain('Guide');
     expect(second.result.space).toBe(first.result.space);
+    expect(second.result.language).toBe('de');
     const pages = await resultPages(second.result.revision);
     expect(pages.map((p) => [p.id, p.title, p.markdown])).toEqual([
       ['p1', 'INTRO', 'HELLO WORLD.'],

@@ -116,6 +116,8 @@ export function toInstallation(ctx: UrlsOnly, row: InstallationRow, spaces: numb
       location: ctx.urls.api(`/integrations/${name}/installations/${row.id}`),
       app: ctx.urls.app(`/o/${row.organizationId}/integrations/${name}`),
       publicEndpoint: ctx.urls.root(installationEndpointPath(row.integrationName, row.id)),
+      // No separate origin for rendered content here: GitBook's API says it then equals publicEndpoint.
+      publicContentEndpoint: ctx.urls.root(installationEndpointPath(row.integrationName, row.id)),
     },
     externalIds: row.externalIds,
     target: { organization: row.organizationId },

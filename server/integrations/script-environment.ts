@@ -81,10 +81,9 @@ export function integrationView(urls: Urls, integration: IntegrationRow, owner: 
   return toIntegration({ urls }, integration, { owner, role: null, isMember: false }) as IntegrationEnvironment['integration'];
 }
 
-/** The installation as the environment shows it: as the API does, with `urls.publicContentEndpoint` (the public endpoint). */
+/** The installation as the environment shows it: as the API does. */
 function installationView(ctx: { urls: Urls }, row: InstallationRow, spaces: number): IntegrationEnvironment['installation'] {
-  const view = toInstallation(ctx, row, spaces);
-  return { ...view, urls: { ...view.urls, publicContentEndpoint: view.urls.publicEndpoint } } as IntegrationEnvironment['installation'];
+  return toInstallation(ctx, row, spaces) as IntegrationEnvironment['installation'];
 }
 
 /** The IntegrationEnvironment of a request about the rows' installation (and space or site installation). */

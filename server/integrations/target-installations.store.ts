@@ -237,6 +237,8 @@ async function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], e
       urls: {
         location: ctx.urls.api(`/integrations/${encodeURIComponent(row.integrationName)}/installations/${row.installationId}/${t.kind}s/${targetId}`),
         publicEndpoint: ctx.urls.root(path),
+        // No separate origin for rendered content here: GitBook's API says it then equals publicEndpoint.
+        publicContentEndpoint: ctx.urls.root(path),
       },
     };
     const target = (extended && objects.get(targetId)) || targetId;

@@ -24,6 +24,7 @@ type CreateInvite = z.output<typeof inviteOperations.createOrganizationInvite.bo
 type UpdateInvite = z.output<typeof inviteOperations.updateOrganizationInviteById.body>;
 type InviteRow = typeof organizationInvites.$inferSelect;
 export type InviteLink = components['schemas']['OrganizationInviteLink'];
+type ListedInviteLink = components['schemas']['ListedInviteLink'];
 
 /**
  * An invite's id is what the link carries and all it takes to join: 128 random bits, not a time-ordered id
@@ -103,6 +104,11 @@ function toInviteLink(ctx: Ctx, row: InviteRow, targets: Targets): InviteLink {
   return { ...common, role, redundant, ...(row.email !== null && { email: row.email }) };
 }
 
+/** An invite as the list shows it: one to content with the organization role it gives, a guest's (GitBook lists every invite with a role). */
+function listed(link: InviteLink): ListedInviteLink {
+  return 'role' in link ? link : { ...link, role: null };
+}
+
 /** One invite's API form. */
 async function viewInvite(ctx: Ctx, row: InviteRow): Promise<InviteLink> {
   return toInviteLink(ctx, row, await loadTargets(ctx, [row]));
@@ -161,7 +167,7 @@ export async function listInvites(ctx: Ctx, org: OrganizationGrant, request: { p
     .limit(page.fetch);
   const totalCount = rows[0]?.total ?? (await total)[0].n;
   const targets = await loadTargets(ctx, rows.map((r) => r.invite));
-  return finishPage(rows, page.limit, totalCount, (r) => [r.invite.createdAt.toISOString(), r.invite.id], (r) => toInviteLink(ctx, r.invite, targets));
+  return finishPage(rows, page.limit, totalCount, (r) => [r.invite.createdAt.toISOString(), r.invite.id], (r) => listed(toInviteLink(ctx, r.invite, targets)));
 }
 
 /** An invite, to whoever has its id; 404 when unknown, revoked or expired. */

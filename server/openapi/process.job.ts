@@ -64,7 +64,7 @@ export function processOpenAPISpecHandler(limits: OutboundLimits = defaultSpecFe
         return;
       }
       const versionId = newId('ver', now.getTime());
-      await tx.insert(openAPISpecVersions).values({ id: versionId, specId, filesystem: outcome.files, newestFirst: newestFirstKey(versionId), createdAt: now });
+      await tx.insert(openAPISpecVersions).values({ id: versionId, specId, filesystem: outcome.files, sourceUrl: spec.sourceUrl, newestFirst: newestFirstKey(versionId), createdAt: now });
       await tx
         .update(openAPISpecs)
         .set({ processingState: 'complete', lastProcessedAt: now, lastVersionId: versionId, lastProcessErrorCode: null, lastProcessedErrors: null, updatedAt: now })

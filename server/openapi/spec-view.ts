@@ -7,6 +7,7 @@ import { publicSpecUrl, publicVersionUrl } from './public-spec.js';
 
 export type OpenAPISpec = components['schemas']['OpenAPISpec'];
 export type OpenAPISpecVersion = components['schemas']['OpenAPISpecVersion'];
+export type OpenAPISpecContent = components['schemas']['OpenAPISpecContent'];
 export type SpecRow = typeof openAPISpecs.$inferSelect;
 export type VersionRow = typeof openAPISpecVersions.$inferSelect;
 
@@ -45,6 +46,19 @@ export function toSpec(row: SpecRow, role: Role | null, urls: Urls): OpenAPISpec
 export function versionContentUrl(spec: Pick<SpecRow, 'organizationId' | 'slug' | 'visibility'>, versionId: string, urls: Urls): string {
   if (spec.visibility === 'public') return publicVersionUrl(spec, versionId, urls);
   return urls.api(`${specPath(spec)}/versions/${versionId}/content`);
+}
+
+/**
+ * A version's content: its files, and where its document is read: `source` the URL it was fetched from (else
+ * this server's `url`), `public` this server's token-free URL while the specification is public.
+ */
+export function toVersionContent(spec: Pick<SpecRow, 'organizationId' | 'slug' | 'visibility'>, row: Pick<VersionRow, 'id' | 'filesystem' | 'sourceUrl'>, urls: Urls): OpenAPISpecContent {
+  const url = versionContentUrl(spec, row.id, urls);
+  return {
+    filesystem: row.filesystem,
+    url,
+    urls: { source: row.sourceUrl ?? url, public: spec.visibility === 'public' ? publicVersionUrl(spec, row.id, urls) : null },
+  };
 }
 
 /** A version of `spec` as the API shows it. */

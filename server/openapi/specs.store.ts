@@ -12,7 +12,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { processOpenAPISpecJob } from './process.job.js';
-import { toSpec, toVersion, versionContentUrl, type OpenAPISpec, type SpecRow } from './spec-view.js';
+import { toSpec, toVersion, toVersionContent, type OpenAPISpec, type SpecRow } from './spec-view.js';
 
 type Source = z.output<typeof openAPISpecOperations.createOpenAPISpec.body>['source'];
 
@@ -124,8 +124,8 @@ export async function getVersion(ctx: Ctx, grant: OrganizationGrant, slug: strin
   return toVersion(spec, row, ctx.urls);
 }
 
-/** One version's parsed files and download URL. */
+/** One version's parsed files and the URLs its document is read at. */
 export async function getVersionContent(ctx: Ctx, grant: OrganizationGrant, slug: string, versionId: string | 'latest') {
   const { spec, row } = await findVersion(ctx, grant, slug, versionId);
-  return { filesystem: row.filesystem, url: versionContentUrl(spec, row.id, ctx.urls) };
+  return toVersionContent(spec, row, ctx.urls);
 }

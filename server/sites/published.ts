@@ -12,9 +12,9 @@ import { sameSecret, toSection } from './site-view.js';
 type PublishedContentSite = components['schemas']['PublishedContentSite'];
 
 /**
- * The published profile: the site, its structure (its site spaces when it has no sections; else its root
- * site spaces, then its sections in navigation order, groups flattened, each section naming its group, with
- * their site spaces), the customizations (each site space's with its overrides) and the scripts. Only a published site has
+ * The published profile: the site, its structure (its site spaces when it has no sections; else its sections
+ * in navigation order, groups flattened, each section naming its group, with their site spaces, and its root
+ * site spaces beside them), the customizations (each site space's with its overrides) and the scripts. Only a published site has
  * one; a share-link site needs its `shareKey` (400 without it; a wrong one is not found, like a link that
  * does not resolve). Site spaces of spaces in the trash are left out, as the published site leaves them out.
  */
@@ -37,7 +37,8 @@ export async function getPublished(ctx: Ctx, org: OrganizationGrant, siteId: str
   const structure: PublishedContentSite['structure'] = sections.length
     ? {
         type: 'sections',
-        structure: [...atRoot, ...sections.map((s) => toSection(ctx, org.organization, site, s, siteSpaces.filter((v) => v.section === s.id)))],
+        structure: sections.map((s) => toSection(ctx, org.organization, site, s, siteSpaces.filter((v) => v.section === s.id))),
+        siteSpaces: atRoot,
       }
     : { type: 'siteSpaces', structure: atRoot };
   return {

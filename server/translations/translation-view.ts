@@ -19,7 +19,7 @@ export function toTranslation(row: TranslationRow, role: Role | null, urls: Urls
     language: row.language as Translation['language'],
     // No instructions is GitBook's empty document.
     instructions: upgradeDocument((row.instructions ?? { object: 'document', data: {}, nodes: [] }) as Document) as unknown as Translation['instructions'],
-    ...(row.resultSpaceId !== null && row.resultRevisionId !== null && { result: { space: row.resultSpaceId, revision: row.resultRevisionId } }),
+    ...(row.resultSpaceId !== null && row.resultRevisionId !== null && { result: { space: row.resultSpaceId, revision: row.resultRevisionId, language: row.language as Translation['language'] } }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     stats: {

@@ -75,9 +75,11 @@ export function drift(ours: Json | undefined, theirs: Json | undefined, directio
     return other.flatMap((v, i) => (oVariants.some((ov) => drift(ov, v, direction, at, seen).length === 0) ? [] : [`${at}: GitBook's variant ${i} (${refName(v) ?? JSON.stringify(v).slice(0, 80)}) matches none of ours`]));
   }
   if (gVariants && gVariants.length > 0) {
-    const options = gVariants.map((v) => drift(ours, v, direction, at, seen));
-    if (options.some((p) => p.length === 0)) return [];
-    return options.sort((a, b) => a.length - b.length)[0];
+    const options = gVariants.map((v) => ({ problems: drift(ours, v, direction, at, seen), same: refName(v) !== undefined && refName(v) === refName(ours) }));
+    if (options.some((p) => p.problems.length === 0)) return [];
+    // The nearest of GitBook's variants; between as near ones, the schema of the same name (our Space against
+    // GitBook's Space, not against a string), so the difference named is the one that is really there.
+    return options.sort((a, b) => a.problems.length - b.problems.length || Number(b.same) - Number(a.same))[0].problems;
   }
 
   const problems: string[] = [];

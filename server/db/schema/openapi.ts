@@ -49,6 +49,9 @@ export const openAPISpecVersions = pgTable(
       .references(() => openAPISpecs.id, { onDelete: 'cascade' }),
     // The parsed files, by file path (`{ "openapi.yaml": {...} }`).
     filesystem: jsonb('filesystem').$type<Record<string, unknown>>().notNull(),
+    // The URL this version was fetched from (the specification's source may have changed since); null when
+    // it was processed from text given to the API.
+    sourceUrl: text('source_url'),
     // The id with every character inverted, so an ascending keyset walks the versions newest first.
     newestFirst: orderKey('newest_first').notNull(),
     createdAt: createdAt(),
