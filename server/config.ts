@@ -1,6 +1,7 @@
 // Configuration from the environment, parsed once at start: a bad value stops the process with a clear message.
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { RepositoryLimits } from './git-sync/work-repository.js';
 import { parseTrustProxy, type TrustProxySetting } from './http/proxy-trust.js';
 
 /** OTEL_EXPORTER_OTLP_HEADERS: `name=value` pairs, comma-separated, values percent-encoded (OpenTelemetry's format). */
@@ -54,6 +55,11 @@ export const ConfigSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
   JOB_RETENTION_DAYS: z.coerce.number().min(0).default(7),
+  // How large a repository Git Sync takes (server/git-sync/work-repository.ts): the pack is held in memory.
+  GIT_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  GIT_SYNC_MAX_PACK_BYTES: z.coerce.number().int().min(1024).default(100 * 1024 * 1024),
+  GIT_SYNC_MAX_FILES: z.coerce.number().int().min(1).default(10_000),
+  GIT_SYNC_MAX_DOCS_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
   SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
   SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
@@ -142,6 +148,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Days finished jobs are kept before they are deleted (server/jobs/prune.job.ts). */
   jobRetentionDays: number;
+  /** How large a repository Git Sync takes (GIT_SYNC_*): beyond any limit an import or export fails naming it. */
+  gitSync: RepositoryLimits;
   /** PEM files of the key (and its certificate) SAML AuthnRequests are signed with; absent: not signed. */
   samlSigning?: { keyFile: string; certFile: string };
   /** Requests per token (or per address without a valid token) and minute; 0: no limit (server/operating/rate-limit.ts). */
@@ -236,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
     jobRetentionDays: c.JOB_RETENTION_DAYS,
+    gitSync: { timeoutMs: c.GIT_SYNC_TIMEOUT_MS, maxPackBytes: c.GIT_SYNC_MAX_PACK_BYTES, maxFiles: c.GIT_SYNC_MAX_FILES, maxTotalBytes: c.GIT_SYNC_MAX_DOCS_BYTES },
     samlSigning: c.SAML_SIGNING_KEY_FILE && c.SAML_SIGNING_CERT_FILE ? { keyFile: c.SAML_SIGNING_KEY_FILE, certFile: c.SAML_SIGNING_CERT_FILE } : undefined,
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,

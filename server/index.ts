@@ -134,6 +134,7 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
     const jobs = await startJobs(database.db, logger.child({ component: 'jobs' }), {
       leaseMs: config.jobLeaseMs,
       retentionDays: config.jobRetentionDays,
+      gitSyncLimits: config.gitSync,
       stopTimeoutMs: config.shutdownTimeoutMs,
       // Under the DATA_DIR lock no other process can hold a job: a `running` one is a crashed start's.
       soleProcess: config.storage.kind === 'pglite',

@@ -616,6 +616,9 @@ describe('limits and bad input name the file', () => {
     expectFormatError(() => readRepository(many), `p/${String(formatLimits.maxFiles).padStart(5, '0')}.md`, /more than 10000 files/);
     // Files outside the project directory are not counted.
     expect(readRepository(many, { projectDirectory: 'other' }).content.pages).toEqual([]);
+    // An operation's configured limits (GIT_SYNC_MAX_FILES, GIT_SYNC_MAX_DOCS_BYTES) stand in for the defaults, above or below them.
+    expect(readRepository(many, { limits: { maxFiles: formatLimits.maxFiles + 1, maxTotalBytes: formatLimits.maxTotalBytes } }).content.pages.length).toBeGreaterThan(formatLimits.maxFiles);
+    expectFormatError(() => readRepository(repo({ 'a.md': '# A', 'b.md': '# B', 'c.md': '# C' }), { limits: { maxFiles: 2, maxTotalBytes: 1024 } }), 'c.md', /more than 2 files/);
     const saved = formatLimits.maxTotalBytes;
     formatLimits.maxTotalBytes = 10;
     try {

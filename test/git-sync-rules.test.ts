@@ -8,7 +8,9 @@ import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
+import { loadConfig } from '../server/config.js';
 import { defaultRepositoryLimits, GIT_SYNC } from '../server/git-sync/sync.job.js';
+import { startJobs } from '../server/jobs/start.js';
 import type { RepositoryLimits } from '../server/git-sync/work-repository.js';
 import { useHarness, type Account } from './support/harness.js';
 import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
@@ -141,6 +143,26 @@ describe('git sync: order, limits and credentials', () => {
     expect(await drain({ ...defaultRepositoryLimits, maxPackBytes: 2_000 })).toBe(1);
     expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'failure', error: expect.stringContaining('too large') });
     expect(await revisionOf(admin, spaceId)).toBe(revision);
+  });
+
+  it('the server takes the limits from its configuration (GIT_SYNC_*): a started job runner refuses a repository over them', async () => {
+    const admin = await h.current.newAdmin();
+    const url = git.createRepository('configured');
+    git.commit('configured', { 'README.md': '# Welcome\n', 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n' }, 'Four files');
+    const spaceId = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Configured' })).body.id as string;
+    const config = loadConfig({ GIT_SYNC_MAX_FILES: '3', GIT_SYNC_MAX_PACK_BYTES: '5000000' });
+    expect(config.gitSync).toEqual({ ...defaultRepositoryLimits, maxFiles: 3, maxPackBytes: 5_000_000 });
+    await requestImport(admin, spaceId, url);
+    const runner = await startJobs(h.current.db, pino({ level: 'silent' }), { gitSyncLimits: config.gitSync, pollIntervalMs: 50 });
+    try {
+      for (const deadline = Date.now() + 20_000; (await info(admin, spaceId)).operation?.state !== 'failure'; ) {
+        if (Date.now() > deadline) throw new Error('the import did not fail within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await runner.stop();
+    }
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'failure', error: expect.stringContaining('too large: 4 files under its root, more than 3') });
   });
 
   it('credentials in the URL reach the Git server but are neither stored nor logged, also when they are refused', async () => {

@@ -65,6 +65,7 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
     previous: current.content,
     previousPaths: pathsOf(current.git) ?? pathsOf(base?.git),
     now,
+    limits: op.limits,
   });
   // Pages an earlier merge took from the space (`divergent`) are the space's changes still, whatever the base says.
   const spaceChanged = (base ? current.id !== base.id : current.content.pages.length > 0) || divergent.length > 0;

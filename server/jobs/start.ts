@@ -4,6 +4,8 @@ import type { Db } from '../db/client.js';
 import { expireOrphanedClaims } from './claims.js';
 import { enqueueJob } from './queue.js';
 import { PRUNE_FINISHED_JOBS, pruneFinishedJobs, pruneFinishedJobsJob } from './prune.job.js';
+import { gitSyncHandler, GIT_SYNC } from '../git-sync/sync.job.js';
+import type { RepositoryLimits } from '../git-sync/work-repository.js';
 import { jobHandlers, startupJobs } from './registry.js';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner.js';
 
@@ -16,17 +18,19 @@ export interface StartJobsOptions extends Partial<JobRunnerOptions> {
   soleProcess?: boolean;
   /** Days finished jobs are kept before the prune deletes them (JOB_RETENTION_DAYS); default 7. */
   retentionDays?: number;
+  /** How large a repository Git Sync takes (GIT_SYNC_*); default the handler's own. */
+  gitSyncLimits?: RepositoryLimits;
 }
 
 /** Enqueues the startup jobs (no-ops when pending), then starts a runner with every registered handler. */
-export async function startJobs(db: Db, logger: Logger, { soleProcess = false, retentionDays = 7, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
+export async function startJobs(db: Db, logger: Logger, { soleProcess = false, retentionDays = 7, gitSyncLimits, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
   const now = new Date();
   if (soleProcess) {
     const orphans = await expireOrphanedClaims(db, now);
     if (orphans > 0) logger.warn({ jobs: orphans }, 'taking over jobs a previous process left running');
   }
   for (const job of [...startupJobs(now), pruneFinishedJobsJob(now)]) await enqueueJob(db, job, now);
-  const handlers = { ...jobHandlers, [PRUNE_FINISHED_JOBS]: pruneFinishedJobs(retentionDays) };
+  const handlers = { ...jobHandlers, [PRUNE_FINISHED_JOBS]: pruneFinishedJobs(retentionDays), ...(gitSyncLimits && { [GIT_SYNC]: gitSyncHandler(gitSyncLimits) }) };
   const runner = createJobRunner({ db, logger, handlers, ...options });
   runner.start();
   return runner;

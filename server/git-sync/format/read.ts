@@ -29,7 +29,7 @@ import { RepositoryFormatError, type ImportedContent, type ReadOptions, type Rep
 import { VARS_FILE } from './write.js';
 
 /** The files under the docs root, their count and bytes checked against the limits. */
-function scopedFiles(files: RepositoryFiles, docsRoot: string): string[] {
+function scopedFiles(files: RepositoryFiles, docsRoot: string, { maxFiles, maxTotalBytes }: { maxFiles: number; maxTotalBytes: number } = formatLimits): string[] {
   const scoped: string[] = [];
   let bytes = 0;
   for (const [path, content] of files) {
@@ -37,8 +37,8 @@ function scopedFiles(files: RepositoryFiles, docsRoot: string): string[] {
     if (below(docsRoot, path) === undefined) continue;
     scoped.push(path);
     bytes += content.length;
-    if (scoped.length > formatLimits.maxFiles) throw new RepositoryFormatError(path, `the docs hold more than ${formatLimits.maxFiles} files, the most an import reads`);
-    if (bytes > formatLimits.maxTotalBytes) throw new RepositoryFormatError(path, `the docs hold more than ${formatLimits.maxTotalBytes} bytes, the most an import reads`);
+    if (scoped.length > maxFiles) throw new RepositoryFormatError(path, `the docs hold more than ${maxFiles} files, the most an import reads`);
+    if (bytes > maxTotalBytes) throw new RepositoryFormatError(path, `the docs hold more than ${maxTotalBytes} bytes, the most an import reads`);
   }
   return scoped.sort();
 }
@@ -113,7 +113,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const projectDirectory = options.projectDirectory ? checkedPath(options.projectDirectory, 'projectDirectory') : '';
   const config = readConfig(files, projectDirectory);
   const { docsRoot, structure } = config;
-  const scoped = scopedFiles(files, docsRoot);
+  const scoped = scopedFiles(files, docsRoot, options.limits);
   const warnings: string[] = [];
   const summaryPath = joinPath(docsRoot, structure.summary);
   const readmePath = joinPath(docsRoot, structure.readme);

@@ -21,6 +21,8 @@ export interface ReadOptions {
   previousPaths?: Map<string, string>;
   /** The clock of new pages' `createdAt`/`updatedAt` (default: now). */
   now?: Date;
+  /** How many files and bytes the docs may hold (default formatLimits'; an operation passes its configured ones). */
+  limits?: { maxFiles: number; maxTotalBytes: number };
 }
 
 export interface ImportedContent {
