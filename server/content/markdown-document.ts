@@ -561,11 +561,18 @@ function giveHeadingIds(blocks: Block[]): void {
   headings.forEach((h, i) => (h.meta = { ...h.meta, id: ids[i] }));
 }
 
+/** The nodes of a GitBook-flavoured Markdown text, its tags not yet paired (the rest of an HTML block cut at a tag line). */
+export const parseUnpaired = (markdown: string): Md.RootContent[] =>
+  fromMarkdown(markdown, {
+    extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],
+    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown({ pair: false })],
+  }).children;
+
 /** The mdast tree of a GitBook-flavoured Markdown text. */
 export function parseMarkdown(markdown: string): Md.Root {
   return fromMarkdown(markdown, {
     extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],
-    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown()],
+    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown({ reparse: parseUnpaired })],
   });
 }
 
