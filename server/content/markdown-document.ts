@@ -29,6 +29,7 @@ import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
+import { htmlTableBlock, tableHtml, tableNeedsHtml, type TableReader } from './markdown-html-table.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -297,6 +298,8 @@ function textOfHast(node: HastContent | HastRoot): string {
   return '';
 }
 
+const tableReader = (state: ReadState): TableReader => ({ ref: (url) => state.refs.read(url), blocks: (nodes) => toBlocks(nodes, state) });
+
 /** `<figure><img src alt><figcaption>…</figcaption></figure>`, alone or several in a `<div>`: an image block. */
 function figuresBlock(html: string, state: ReadState): Block | undefined {
   if (!/^\s*<(figure|div)[\s>]/i.test(html)) return undefined;
@@ -490,7 +493,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return htmlTableBlock(node.value, tableReader(state)) ?? figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -1027,8 +1030,14 @@ function cellValueToMd(value: unknown, state: WriteState): Md.PhrasingContent[] 
   return [{ type: 'link', url: state.refs.write(ref), children: [{ type: 'text', value: state.refs.label(ref) }] }];
 }
 
-/** GitBook's table as a GFM table: column titles as the header row, records in order as rows. */
+/**
+ * GitBook's table as a GFM table, column titles as the header row, records in order as rows; in GitBook's
+ * HTML form (markdown-html-table.ts) when GFM cannot say it.
+ */
 function tableToMd(b: Block, state: WriteState): Md.RootContent[] {
+  if (!state.html && tableNeedsHtml(b)) {
+    return [{ type: 'html', value: tableHtml(b, { ref: (ref) => state.refs.write(ref), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) }) }];
+  }
   const data = (b.data ?? {}) as TableData;
   const definition = data.definition ?? {};
   const columns = (data.view?.columns ?? Object.keys(definition)).filter((id) => definition[id]);

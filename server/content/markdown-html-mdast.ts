@@ -1,0 +1,74 @@
+// The HTML GitBook writes inside its HTML constructs (a table cell's `<strong>`, `<ul>`, `<br>`, `<mark>`,
+// buttons, icons, `<picture>`) as mdast and back, so a cell is read and written by the same code as the
+// page's Markdown (markdown-document.ts). hast-util-to-mdast (rehype-remark's engine) maps HTML to mdast;
+// GitBook's own inline tags (colour marks, keyboard, superscript, subscript, buttons, icons, light/dark
+// pictures), which mdast has no node for, stay `html` nodes, as they are in Markdown, for the inline reader.
+// mdast-util-to-hast and hast-util-raw (remark-rehype's and rehype-raw's engines) go the other way, the
+// raw HTML the writer gives for those tags parsed into elements, so nothing is built as HTML text.
+import type { Element, RootContent as HastContent } from 'hast';
+import { raw } from 'hast-util-raw';
+import { toHtml } from 'hast-util-to-html';
+import { defaultHandlers, toMdast, type Handle, type State } from 'hast-util-to-mdast';
+import type * as Md from 'mdast';
+import { toHast } from 'mdast-util-to-hast';
+
+const classes = (e: Element) => (Array.isArray(e.properties.className) ? e.properties.className.map(String) : []);
+
+/** An element kept as its opening tag, its content, its closing tag (html nodes around mdast). */
+function asTags(state: State, node: Element): Md.RootContent[] {
+  const empty = toHtml({ ...node, children: [] });
+  const close = `</${node.tagName}>`;
+  const open = empty.endsWith(close) ? empty.slice(0, -close.length) : empty;
+  return [{ type: 'html', value: open }, ...(state.all(node) as Md.RootContent[]), { type: 'html', value: close }];
+}
+
+const handlers: Record<string, Handle> = {
+  mark: (state, node) => asTags(state, node) as never,
+  kbd: (state, node) => asTags(state, node) as never,
+  sup: (state, node) => asTags(state, node) as never,
+  sub: (state, node) => asTags(state, node) as never,
+  a: (state, node) => (classes(node).includes('button') ? (asTags(state, node) as never) : defaultHandlers.a(state, node)),
+  i: (state, node) => (classes(node).some((c) => c.startsWith('fa-')) ? (asTags(state, node) as never) : defaultHandlers.i(state, node)),
+  picture: (_state, node) => ({ type: 'html', value: toHtml(node) }),
+};
+
+/** Elements that are blocks: content holding one is blocks, else it is one paragraph. */
+const flowTags = new Set(['p', 'ul', 'ol', 'div', 'figure', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'table', 'hr', 'details']);
+
+/** The mdast of HTML content (a cell's children): blocks, or one paragraph of its inline content. */
+export function htmlToMdast(children: HastContent[]): Md.RootContent[] {
+  const flow = children.some((c) => c.type === 'element' && flowTags.has(c.tagName));
+  // Inline content goes through a `<p>`, which keeps GitBook's tags (html nodes) inside the paragraph.
+  const content = flow ? structuredClone(children) : [{ type: 'element', tagName: 'p', properties: {}, children: structuredClone(children) } as Element];
+  const root = toMdast({ type: 'root', children: content }, { handlers }) as Md.Root;
+  return root.children;
+}
+
+/** Line ends mdast-util-to-hast puts between elements (after `<br>`, between list items): GitBook writes its HTML on one line. */
+function withoutLineEnds(nodes: HastContent[]): HastContent[] {
+  const out: HastContent[] = [];
+  for (const n of nodes) {
+    const previous = out.at(-1);
+    if (n.type === 'text') {
+      const value = previous?.type === 'element' && previous.tagName === 'br' ? n.value.replace(/^\n/, '') : n.value;
+      if (value !== '' && value !== '\n') out.push({ ...n, value });
+    } else out.push(n.type === 'element' ? { ...n, children: withoutLineEnds(n.children) as Element['children'] } : n);
+  }
+  return out;
+}
+
+/** Text with line ends as text and hard breaks (`<br>`), as GitBook writes a line end in HTML. */
+function withBreaks<T extends Md.Nodes>(node: T): T {
+  if (node.type === 'text' && node.value.includes('\n')) {
+    return node.value.split('\n').flatMap((value, i) => [...(i > 0 ? [{ type: 'break' }] : []), ...(value === '' ? [] : [{ type: 'text', value }])]) as never;
+  }
+  if ('children' in node) return { ...node, children: (node.children as Md.Nodes[]).flatMap((c) => withBreaks(c)) };
+  return node;
+}
+
+/** HTML elements of mdast content (a cell's blocks written as Markdown nodes). */
+export function mdastToHtml(nodes: Md.RootContent[]): HastContent[] {
+  const children = nodes.flatMap((n) => withBreaks(n)) as Md.RootContent[];
+  const tree = raw(toHast({ type: 'root', children }, { allowDangerousHtml: true }) as never) as { children: HastContent[] };
+  return withoutLineEnds(tree.children);
+}
