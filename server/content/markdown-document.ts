@@ -29,7 +29,9 @@ import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
-import { htmlTableBlock, tableHtml, tableNeedsHtml, type TableReader } from './markdown-html-table.js';
+import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
+import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
+import { htmlTableBlock, tableHtml, tableNeedsHtml } from './markdown-html-table.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -117,7 +119,21 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
   const current = () => [...marks, ...opened.map((o) => o.mark)];
   // A button or an icon opened by its HTML tag, its text gathered up to the closing tag.
   let capture: { tag: 'a' | 'i'; open: string; element: Element; text: string; raw: string } | undefined;
+  // A `<picture>` (an image with its dark variant), its HTML gathered up to `</picture>`.
+  let picture: { raw: string } | undefined;
+  const closePicture = (raw: string): boolean => {
+    if (!/<\/picture>\s*$/i.test(raw)) return false;
+    const image = pictureInline(raw, htmlReader(state));
+    if (image) out.push(image);
+    else pushLeaf(out, leaf(raw, current()));
+    return true;
+  };
   for (const node of children) {
+    if (picture) {
+      picture.raw += node.type === 'html' ? node.value : toString(node);
+      if (closePicture(picture.raw)) picture = undefined;
+      continue;
+    }
     if (capture) {
       if (node.type === 'html' && node.value.toLowerCase() === `</${capture.tag}>`) {
         out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, state) : iconInline(capture.element));
@@ -143,6 +159,15 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
         out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
         break;
       case 'html': {
+        if (/^<br\s*\/?>$/i.test(node.value)) {
+          pushLeaf(out, leaf('\n', current()));
+          break;
+        }
+        if (/^<picture[\s>]/i.test(node.value)) {
+          picture = { raw: node.value };
+          if (closePicture(picture.raw)) picture = undefined;
+          break;
+        }
         const tag = gitbookInlineTag(node.value);
         if (tag) {
           capture = { ...tag, open: node.value, text: '', raw: '' };
@@ -208,6 +233,7 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
   }
   // A tag never closed is the text it was.
   if (capture) pushLeaf(out, leaf(capture.open + capture.raw, current()));
+  if (picture) pushLeaf(out, leaf(picture.raw, current()));
   return out;
 }
 
@@ -292,32 +318,13 @@ function block(type: Block['type'], nodes: Block['nodes'], data?: Block['data'])
 const isElement = (n: HastContent | undefined): n is Element => n?.type === 'element';
 const elementsOf = (children: HastContent[]) => children.filter((c) => !(c.type === 'text' && c.value.trim() === '') && c.type !== 'comment');
 
+/** The page's reader, for GitBook's HTML constructs (markdown-html-*.ts). */
+const htmlReader = (state: ReadState): HtmlReader => ({ ref: (url) => state.refs.read(url), blocks: (nodes) => toBlocks(nodes, state) });
+
 function textOfHast(node: HastContent | HastRoot): string {
   if (node.type === 'text') return node.value;
   if ('children' in node) return node.children.map((c) => textOfHast(c)).join('');
   return '';
-}
-
-const tableReader = (state: ReadState): TableReader => ({ ref: (url) => state.refs.read(url), blocks: (nodes) => toBlocks(nodes, state) });
-
-/** `<figure><img src alt><figcaption>…</figcaption></figure>`, alone or several in a `<div>`: an image block. */
-function figuresBlock(html: string, state: ReadState): Block | undefined {
-  if (!/^\s*<(figure|div)[\s>]/i.test(html)) return undefined;
-  const root = fromHtml(html, { fragment: true });
-  let figures = elementsOf(root.children);
-  if (figures.length === 1 && isElement(figures[0]) && figures[0].tagName === 'div') figures = elementsOf(figures[0].children);
-  if (figures.length === 0 || !figures.every((f) => isElement(f) && f.tagName === 'figure')) return undefined;
-  const images: Block[] = [];
-  for (const figure of figures as Element[]) {
-    const parts = elementsOf(figure.children);
-    const img = parts.find((p): p is Element => isElement(p) && p.tagName === 'img');
-    if (!img || typeof img.properties.src !== 'string') return undefined;
-    const caption = parts.find((p): p is Element => isElement(p) && p.tagName === 'figcaption');
-    const alt = typeof img.properties.alt === 'string' ? img.properties.alt : '';
-    const captionText = caption ? textOfHast(caption).trim() : '';
-    images.push({ object: 'block', type: 'image', isVoid: true, data: { ref: state.refs.read(img.properties.src), ...(alt && { alt }), ...(captionText && { caption: captionText }) } });
-  }
-  return block('images', images);
 }
 
 // GitBook writes an expandable in several shapes: `<details>` and `<summary>` on consecutive lines (one
@@ -493,7 +500,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return htmlTableBlock(node.value, tableReader(state)) ?? figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return htmlTableBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -616,10 +623,15 @@ function element(tagName: string, children: Md.RootContent[] | Md.PhrasingConten
   return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
 }
 
+/** A leaf's text, its line ends hard breaks (GitBook's `\` at the end of a line; `<br>` in its HTML). */
+function textWithBreaks(text: string): Md.PhrasingContent[] {
+  return text.split('\n').flatMap((value, i): Md.PhrasingContent[] => [...(i > 0 ? [{ type: 'break' as const }] : []), ...(value === '' ? [] : [{ type: 'text' as const, value }])]);
+}
+
 function leafToMd(l: Leaf, html = false): Md.PhrasingContent[] {
   const marks = [...(l.marks ?? [])].sort((a, b) => markRank(a) - markRank(b));
   const types = marks.map((m) => m.type);
-  let nodes: Md.PhrasingContent[] = [types.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text }];
+  let nodes: Md.PhrasingContent[] = types.includes('code') ? [{ type: 'inlineCode', value: l.text }] : textWithBreaks(l.text);
   for (const m of [...marks].reverse()) {
     const wrapper = wrapperOf[m.type];
     const tag = htmlTagOf[m.type];
@@ -733,6 +745,11 @@ function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): 
           break;
         }
         case 'inline-image':
+          // A dark variant: GitBook's `<picture>` (Markdown's image has none).
+          if ((node.data as { refDark?: unknown } | undefined)?.refDark && !state.html) {
+            out.push(html(pictureHtml(node.data as Parameters<typeof pictureHtml>[0], htmlWriter(state))));
+            break;
+          }
           out.push({ type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : null, title: typeof data.caption === 'string' ? data.caption : null });
           break;
         case 'inline-math':
@@ -827,6 +844,9 @@ function childBlocks(b: Block): Block[] {
   return (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
 }
 
+/** The page's writer, for GitBook's HTML constructs (markdown-html-*.ts). */
+const htmlWriter = (state: WriteState): HtmlWriter => ({ ref: (ref) => state.refs.write(ref), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) });
+
 function blocksToMd(blocks: Block[], state: WriteState): Md.RootContent[] {
   return blocks.flatMap((b) => blockToMd(b, state));
 }
@@ -850,13 +870,6 @@ function captionOf(image: Block): string | undefined {
   if (blocks.length > 0) return blocks.map((p) => textOfNodes(p.nodes)).join(' ');
   const legacy = (image.data as { caption?: unknown } | undefined)?.caption;
   return typeof legacy === 'string' ? legacy : undefined;
-}
-
-function figureHtml(image: Block, state: WriteState): string {
-  const data = { ...(image.data ?? {}), caption: captionOf(image) } as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
-  const alt = typeof data.alt === 'string' ? data.alt : '';
-  const caption = typeof data.caption === 'string' && data.caption !== '' ? `<figcaption><p>${escapeHtml(data.caption.replace(/\s+/g, ' '))}</p></figcaption>` : '<figcaption></figcaption>';
-  return `<figure><img src="${escapeHtml(state.refs.write(data.ref))}" alt="${escapeHtml(alt.replace(/\s+/g, ' '))}">${caption}</figure>`;
 }
 
 function figureElement(image: Block, state: WriteState): Md.RootContent {
@@ -987,12 +1000,11 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
         const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureElement(i, state));
         return figures.length === 0 ? [] : [figures.length === 1 ? figures[0] : element('div', figures)];
       }
-      const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureHtml(i, state));
-      if (figures.length === 0) return [];
-      return [{ type: 'html', value: figures.length === 1 ? figures[0] : `<div>${figures.join('')}</div>` }];
+      const figures = figuresHtml(b, htmlWriter(state));
+      return figures === undefined ? [] : [{ type: 'html', value: figures }];
     }
     case 'image':
-      return [state.html ? figureElement(b, state) : { type: 'html', value: figureHtml(b, state) }];
+      return [state.html ? figureElement(b, state) : { type: 'html', value: figuresHtml(b, htmlWriter(state))! }];
     default: {
       // Blocks Markdown has no syntax for (`if`, OpenAPI operations, integrations, …) are in the
       // Document only; their inner blocks, or their text, stand for them here.
@@ -1036,7 +1048,7 @@ function cellValueToMd(value: unknown, state: WriteState): Md.PhrasingContent[] 
  */
 function tableToMd(b: Block, state: WriteState): Md.RootContent[] {
   if (!state.html && tableNeedsHtml(b)) {
-    return [{ type: 'html', value: tableHtml(b, { ref: (ref) => state.refs.write(ref), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) }) }];
+    return [{ type: 'html', value: tableHtml(b, htmlWriter(state)) }];
   }
   const data = (b.data ?? {}) as TableData;
   const definition = data.definition ?? {};

@@ -11,6 +11,21 @@ import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers, toMdast, type Handle, type State } from 'hast-util-to-mdast';
 import type * as Md from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
+import type { DocumentBlockShape as Block } from '../../contract/document.js';
+import type { ContentRefValue } from './markdown-refs.js';
+
+/** What reading GitBook's HTML needs of the page's reader: link targets, and Markdown blocks as Document blocks. */
+export interface HtmlReader {
+  ref(url: string): ContentRefValue;
+  blocks(nodes: Md.RootContent[]): Block[];
+}
+
+/** What writing GitBook's HTML needs of the page's writer: link targets, their labels, and Document blocks as mdast. */
+export interface HtmlWriter {
+  ref(ref: ContentRefValue): string;
+  label(ref: ContentRefValue): string;
+  blocks(blocks: Block[]): Md.RootContent[];
+}
 
 const classes = (e: Element) => (Array.isArray(e.properties.className) ? e.properties.className.map(String) : []);
 

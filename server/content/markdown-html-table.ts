@@ -12,24 +12,11 @@ import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import type * as Md from 'mdast';
 import type { DocumentBlockShape, DocumentFragmentShape } from '../../contract/document.js';
-import { htmlToMdast, mdastToHtml } from './markdown-html-mdast.js';
+import { htmlToMdast, mdastToHtml, type HtmlReader as TableReader, type HtmlWriter as TableWriter } from './markdown-html-mdast.js';
 import type { ContentRefValue } from './markdown-refs.js';
 
 type Block = DocumentBlockShape;
 type Fragment = DocumentFragmentShape;
-
-/** What reading a table needs of the page's reader: link targets and Markdown blocks as Document blocks. */
-export interface TableReader {
-  ref(url: string): ContentRefValue;
-  blocks(nodes: Md.RootContent[]): Block[];
-}
-
-/** What writing a table needs of the page's writer: link targets, their labels, and Document blocks as mdast. */
-export interface TableWriter {
-  ref(ref: ContentRefValue): string;
-  label(ref: ContentRefValue): string;
-  blocks(blocks: Block[]): Md.RootContent[];
-}
 
 interface Column {
   id: string;
