@@ -133,6 +133,16 @@ function cellValue(type: string, cell: Element | undefined, read: TableReader): 
   return ref.kind === 'file' ? [ref.file] : invalid;
 }
 
+/** A page link's text in a reference cell, as GitBook writes it: the name of the page's file. */
+function fileName(href: string): string {
+  const name = href.split(/[?#]/)[0].split('/').at(-1) ?? '';
+  try {
+    return decodeURIComponent(name) || href;
+  } catch {
+    return name || href;
+  }
+}
+
 type Data = Omit<Partial<TableData>, 'view'> & { view?: Partial<TableData['view']> };
 
 /** Whether a table needs GitBook's HTML form: anything a GFM table has no syntax for. */
@@ -189,7 +199,10 @@ export function tableHtml(b: Block, write: TableWriter): string {
     const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) }) as ContentRefValue) : value && typeof value === 'object' ? [((value as { ref?: unknown }).ref ?? value) as ContentRefValue] : [];
     return h(
       'td',
-      refs.map((ref) => h('a', { href: write.ref(ref) }, write.label(ref))),
+      refs.map((ref) => {
+        const href = write.ref(ref);
+        return h('a', { href }, ref?.kind === 'page' || ref?.kind === 'anchor' ? fileName(href) : write.label(ref));
+      }),
     );
   };
   const cards = view.type === 'cards';
