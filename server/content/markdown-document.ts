@@ -11,7 +11,10 @@
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
 // (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
-// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). What Markdown has
+// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
+// writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
+// cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
+// and icons (-inlines), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -24,12 +27,13 @@ import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import { DocumentTextColor, type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
+import { type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
 import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
+import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
 import { htmlTableBlock, tableHtml, tableNeedsHtml } from './markdown-html-table.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
@@ -100,19 +104,6 @@ interface ReadState {
   reading: Set<string>;
 }
 
-/** `<mark style="color:…;background-color:…">` as a colour mark (GitBook's Git Sync writes colours so). */
-function colorMark(html: string): Mark | undefined {
-  const match = /^<mark\s+style="([^"]*)">$/i.exec(html);
-  if (!match) return undefined;
-  const style = Object.fromEntries(
-    match[1]
-      .split(';')
-      .map((d) => d.split(':').map((s) => s.trim()))
-      .filter((d) => d.length === 2 && d[0] !== ''),
-  ) as Record<string, string>;
-  return mark('color', { text: style.color ?? 'default', background: style['background-color'] ?? 'default' });
-}
-
 function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[] = [], out: InlineNode[] = []): InlineNode[] {
   // Marks opened by inline HTML tags (`<kbd>` … `</kbd>`) among these siblings.
   const opened: { tag: string; mark: Mark }[] = [];
@@ -136,7 +127,7 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
     }
     if (capture) {
       if (node.type === 'html' && node.value.toLowerCase() === `</${capture.tag}>`) {
-        out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, state) : iconInline(capture.element));
+        out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, (url) => state.refs.read(url)) : iconInline(capture.element));
         capture = undefined;
       } else {
         capture.text += toString(node);
@@ -243,46 +234,6 @@ function toString(node: Md.Node): string {
   return ((node as Md.Parent).children ?? []).map(toString).join('');
 }
 
-/**
- * GitBook's inline HTML for a button (`<a href="…" class="button primary" data-icon="rocket">`) or an icon
- * (`<i class="fa-github" style="color:$success;">`): the opening tag read as an element, or undefined.
- */
-function gitbookInlineTag(html: string): { tag: 'a' | 'i'; element: Element } | undefined {
-  const tag = /^<(a|i)\s[^>]*\bclass\s*=\s*["']?(button|fa-)/i.exec(html)?.[1]?.toLowerCase() as 'a' | 'i' | undefined;
-  if (!tag) return undefined;
-  const element = fromHtml(`${html}</${tag}>`, { fragment: true }).children.find(isElement);
-  if (!element || element.tagName !== tag) return undefined;
-  const className = Array.isArray(element.properties.className) ? element.properties.className.map(String) : [];
-  if (tag === 'a' ? !className.includes('button') : !className.some((c) => /^fa-[a-z0-9-]+$/.test(c))) return undefined;
-  return { tag, element };
-}
-
-const propString = (e: Element, name: string): string | undefined => (typeof e.properties[name] === 'string' ? (e.properties[name] as string) : undefined);
-
-/** A button inline: `<a href class="button primary|secondary" data-icon>`, or with `data-action` (search, ask, select) instead of a link. */
-function buttonInline(a: Element, label: string, state: ReadState): Inline {
-  const className = (a.properties.className as string[]).map(String);
-  const kind = className.includes('secondary') ? 'secondary' : 'primary';
-  const icon = propString(a, 'dataIcon');
-  const action = propString(a, 'dataAction');
-  const href = propString(a, 'href');
-  let target: Record<string, unknown>;
-  if ((action === 'search' || action === 'ask') && href === undefined) target = { action: { action, ...(propString(a, 'dataQuery') !== undefined && { query: propString(a, 'dataQuery') }) } };
-  else if (action === 'select' && href === undefined && propString(a, 'dataSlug') !== undefined) target = { action: { action, slug: propString(a, 'dataSlug') } };
-  else target = { ref: state.refs.read(href ?? '') };
-  return { object: 'inline', type: 'button', isVoid: true, data: { label, kind, ...(icon && { icon }), ...target } } as Inline;
-}
-
-/** An icon inline: `<i class="fa-name" style="color:…;">:name:</i>`. */
-function iconInline(i: Element): Inline {
-  const name = (i.properties.className as string[]).map(String).find((c) => /^fa-[a-z0-9-]+$/.test(c))!.slice(3);
-  const color = /(?:^|;)\s*color\s*:\s*([$\w-]+)/.exec(propString(i, 'style') ?? '')?.[1];
-  return { object: 'inline', type: 'icon', isVoid: true, data: { icon: name, ...(color && iconColors.has(color) && { color }) } } as Inline;
-}
-
-/** GitBook's colour tokens (DocumentTextColor), the colours an icon may have. */
-const iconColors: ReadonlySet<string> = new Set(DocumentTextColor.options);
-
 /** What an annotation's body may hold (GitBook's schema): text blocks, lists, dividers and code; other blocks give their inner blocks. */
 const annotationBlockTypes = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
 const annotationBlocks = (blocks: Block[]): Block[] => blocks.flatMap((b) => (annotationBlockTypes.has(b.type) ? [b] : annotationBlocks(childBlocks(b))));
@@ -315,8 +266,6 @@ function block(type: Block['type'], nodes: Block['nodes'], data?: Block['data'])
   return { object: 'block', type, ...(data && Object.keys(data).length > 0 && { data }), nodes };
 }
 
-const isElement = (n: HastContent | undefined): n is Element => n?.type === 'element';
-const elementsOf = (children: HastContent[]) => children.filter((c) => !(c.type === 'text' && c.value.trim() === '') && c.type !== 'comment');
 
 /** The page's reader, for GitBook's HTML constructs (markdown-html-*.ts). */
 const htmlReader = (state: ReadState): HtmlReader => ({ ref: (url) => state.refs.read(url), blocks: (nodes) => toBlocks(nodes, state) });

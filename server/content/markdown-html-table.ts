@@ -10,7 +10,6 @@ import type { Element, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
-import type * as Md from 'mdast';
 import type { DocumentBlockShape, DocumentFragmentShape } from '../../contract/document.js';
 import { htmlToMdast, mdastToHtml, type HtmlReader as TableReader, type HtmlWriter as TableWriter } from './markdown-html-mdast.js';
 import type { ContentRefValue } from './markdown-refs.js';
