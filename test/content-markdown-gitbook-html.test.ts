@@ -100,7 +100,7 @@ describe('GitBook HTML in Markdown: tags close their container whatever HTML pre
 describe('GitBook HTML in Markdown: tables', () => {
   it('a table with column widths, an alignment and cells holding blocks is a grid table', () => {
     const document = read(
-      '<table><thead><tr><th width="198.8">Plan</th><th align="center">Features</th></tr></thead><tbody><tr><td><strong>Free</strong> – <mark style="color:red;">basic</mark><br>for one user</td><td><p>Everything to start:</p><ul><li>Unlimited traffic</li><li>Site insights</li></ul></td></tr><tr><td><code>pro</code></td><td></td></tr></tbody></table>',
+      '<table><thead><tr><th width="198.8">Plan</th><th align="center">Features</th></tr></thead><tbody><tr><td><strong>Free</strong> – <mark style="color:red;">basic</mark><br>for one user</td><td align="center"><p>Everything to start:</p><ul><li>Unlimited traffic</li><li>Site insights</li></ul></td></tr><tr><td><code>pro</code></td><td align="center"></td></tr></tbody></table>',
     );
     const [table] = document.nodes as Json[];
     expect(table).toMatchObject({
@@ -139,6 +139,11 @@ describe('GitBook HTML in Markdown: tables', () => {
     expect(records[0].values.col3).toEqual({ kind: 'url', url: 'https://example.com/cover.png' });
     expect(records[1].values.col3).toBeUndefined();
     expect(text(table.fragments.find((f: Json) => f.fragment === records[1].values.col0).nodes)).toBe('Developer docs');
+  });
+
+  it('a column aligned to the top says so on its header and on each of its cells', () => {
+    const document = read('<table><thead><tr><th width="156.5" valign="top">Skill</th><th valign="top">Description</th></tr></thead><tbody><tr><td valign="top"><code>configure-site</code></td><td valign="top">Create sites.</td></tr></tbody></table>');
+    expect(document.nodes[0].data).toMatchObject({ definition: { col0: { verticalAlignment: 'top', textAlignment: 'left' }, col1: { verticalAlignment: 'top' } } });
   });
 
   it('a plain table stays a GFM table', () => {

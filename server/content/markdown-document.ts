@@ -662,7 +662,34 @@ function mergeWrappers(nodes: Md.PhrasingContent[]): Md.PhrasingContent[] {
 }
 
 function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
-  return mergeWrappers(inlinesOf(nodes, state));
+  const out = mergeWrappers(inlinesOf(nodes, state));
+  return state.html ? out : edgeBreaks(out);
+}
+
+/**
+ * A hard break first or last in its block as `<br>`, as GitBook writes it: Markdown's `\` at the end of a
+ * line is a break only between two lines of text.
+ */
+function edgeBreaks(nodes: Md.PhrasingContent[]): Md.PhrasingContent[] {
+  const edge = (node: Md.PhrasingContent | undefined, at: 0 | -1): Md.PhrasingContent | undefined => {
+    if (node?.type === 'break') return { type: 'html', value: '<br>' };
+    if (node && 'children' in node && node.children.length > 0) {
+      const children = [...node.children] as Md.PhrasingContent[];
+      const index = at === 0 ? 0 : children.length - 1;
+      const inner = edge(children[index], at);
+      if (inner) {
+        children[index] = inner;
+        return { ...node, children } as Md.PhrasingContent;
+      }
+    }
+    return undefined;
+  };
+  const out = [...nodes];
+  const first = edge(out[0], 0);
+  if (first) out[0] = first;
+  const last = edge(out.at(-1), -1);
+  if (last) out[out.length - 1] = last;
+  return out;
 }
 
 function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {

@@ -193,7 +193,10 @@ export function tableHtml(b: Block, write: TableWriter): string {
       const html = mdastToHtml(write.blocks(blocks));
       // One paragraph is written as its inline content, as GitBook writes a cell.
       const only = blocks.length === 1 && html.length === 1 && isElement(html[0]) && html[0].tagName === 'p' ? html[0] : undefined;
-      return h('td', only ? only.children : html);
+      // The column's alignments on each of its cells too, as GitBook writes them.
+      const c = definition[id];
+      const properties = { ...(c.verticalAlignment !== undefined && { vAlign: c.verticalAlignment }), ...(c.textAlignment === 'center' || c.textAlignment === 'right' ? { align: c.textAlignment } : {}) };
+      return h('td', properties, only ? only.children : html);
     }
     const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) }) as ContentRefValue) : value && typeof value === 'object' ? [((value as { ref?: unknown }).ref ?? value) as ContentRefValue] : [];
     return h(
