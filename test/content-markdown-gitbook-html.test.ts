@@ -210,6 +210,15 @@ describe('GitBook HTML in Markdown: anchors, buttons, colours and breaks', () =>
     ]);
   });
 
+  it('an action button written as GitBook writes it, <button type="button" data-action>, is the same button', () => {
+    const document = markdownToDocument('<button type="button" class="button secondary" data-action="ask" data-query="How do I start?" data-icon="gitbook-assistant">Ask</button>');
+    expect(gitbookDocumentErrors(document)).toBeUndefined();
+    expect(document.nodes[0].nodes).toEqual([
+      { object: 'inline', type: 'button', isVoid: true, data: { label: 'Ask', kind: 'secondary', icon: 'gitbook-assistant', action: { action: 'ask', query: 'How do I start?' } } },
+    ]);
+    expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
+  });
+
   it('<br> in a paragraph reads as the same hard break', () => {
     const withBr = markdownToDocument('One<br>two');
     expect(withBr.nodes[0].nodes).toEqual([{ object: 'text', leaves: [{ object: 'leaf', text: 'One\ntwo', marks: [] }] }]);

@@ -109,7 +109,7 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
   const opened: { tag: string; mark: Mark }[] = [];
   const current = () => [...marks, ...opened.map((o) => o.mark)];
   // A button or an icon opened by its HTML tag, its text gathered up to the closing tag.
-  let capture: { tag: 'a' | 'i'; open: string; element: Element; text: string; raw: string } | undefined;
+  let capture: { tag: 'a' | 'i' | 'button'; open: string; element: Element; text: string; raw: string } | undefined;
   // A `<picture>` (an image with its dark variant), its HTML gathered up to `</picture>`.
   let picture: { raw: string } | undefined;
   const closePicture = (raw: string): boolean => {
@@ -127,7 +127,7 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
     }
     if (capture) {
       if (node.type === 'html' && node.value.toLowerCase() === `</${capture.tag}>`) {
-        out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, (url) => state.refs.read(url)) : iconInline(capture.element));
+        out.push(capture.tag !== 'i' ? buttonInline(capture.element, capture.text, (url) => state.refs.read(url)) : iconInline(capture.element));
         capture = undefined;
       } else {
         capture.text += toString(node);

@@ -25,16 +25,17 @@ export function colorMark(html: string): Mark | undefined {
 }
 
 /**
- * GitBook's inline HTML for a button (`<a href="…" class="button primary" data-icon="rocket">`) or an icon
+ * GitBook's inline HTML for a button (`<a href="…" class="button primary" data-icon="rocket">`, or an action
+ * button `<button type="button" class="button primary" data-action="ask">`) or an icon
  * (`<i class="fa-github" style="color:$success;">`): the opening tag read as an element, or undefined.
  */
-export function gitbookInlineTag(html: string): { tag: 'a' | 'i'; element: Element } | undefined {
-  const tag = /^<(a|i)\s[^>]*\bclass\s*=\s*["']?(button|fa-)/i.exec(html)?.[1]?.toLowerCase() as 'a' | 'i' | undefined;
+export function gitbookInlineTag(html: string): { tag: 'a' | 'i' | 'button'; element: Element } | undefined {
+  const tag = /^<(a|i|button)\s[^>]*\bclass\s*=\s*["']?(button|fa-)/i.exec(html)?.[1]?.toLowerCase() as 'a' | 'i' | 'button' | undefined;
   if (!tag) return undefined;
   const element = fromHtml(`${html}</${tag}>`, { fragment: true }).children.find(isElement);
   if (!element || element.tagName !== tag) return undefined;
   const className = Array.isArray(element.properties.className) ? element.properties.className.map(String) : [];
-  if (tag === 'a' ? !className.includes('button') : !className.some((c) => /^fa-[a-z0-9-]+$/.test(c))) return undefined;
+  if (tag === 'i' ? !className.some((c) => /^fa-[a-z0-9-]+$/.test(c)) : !className.includes('button')) return undefined;
   return { tag, element };
 }
 
