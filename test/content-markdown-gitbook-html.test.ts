@@ -219,6 +219,13 @@ describe('GitBook HTML in Markdown: anchors, buttons, colours and breaks', () =>
     expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
   });
 
+  it('a centred heading and paragraph (GitBook writes them as HTML) are the blocks with their alignment', () => {
+    const document = read('<h3 align="center">How do you want to <strong>work</strong>?</h3>\n\n<p align="center"><button type="button" class="button primary" data-action="ask">Ask a question</button></p>');
+    expect(document.nodes[0]).toMatchObject({ type: 'heading-3', data: { align: 'center' }, meta: { id: 'how-do-you-want-to-work' } });
+    expect(text(document.nodes[0].nodes as Json[])).toBe('How do you want to work?');
+    expect(document.nodes[1]).toMatchObject({ type: 'paragraph', data: { align: 'center' }, nodes: [{ object: 'inline', type: 'button', data: { label: 'Ask a question', action: { action: 'ask' } } }] });
+  });
+
   it('<br> in a paragraph reads as the same hard break', () => {
     const withBr = markdownToDocument('One<br>two');
     expect(withBr.nodes[0].nodes).toEqual([{ object: 'text', leaves: [{ object: 'leaf', text: 'One\ntwo', marks: [] }] }]);

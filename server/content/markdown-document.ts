@@ -14,7 +14,7 @@
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
 // writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
 // cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
-// and icons (-inlines), HTML blocks cut at a tag line (-blocks). What Markdown has
+// and icons (-inlines), aligned paragraphs and headings (-aligned), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -32,6 +32,7 @@ import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
+import { alignedBlock, alignedHtml } from './markdown-html-aligned.js';
 import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
 import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
@@ -449,7 +450,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return htmlTableBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -767,7 +768,10 @@ function mentionToMd(ref: ContentRefValue, given: string, state: WriteState): Md
   return [{ type: 'link', url: state.refs.write(ref), title: 'mention', children: [{ type: 'text', value: name }] }];
 }
 
-/** A button as GitBook writes it, `<a href="…" class="button primary" data-icon="…">Label</a>`; an action button has `data-action` instead of a link. */
+/**
+ * A button as GitBook writes it, `<a href="…" class="button primary" data-icon="…">Label</a>`; an action button
+ * `<button type="button" class="button primary" data-action="ask" data-query="…" data-icon="…">`.
+ */
 function buttonToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
   const data = (node.data ?? {}) as { label?: unknown; kind?: unknown; icon?: unknown; ref?: ContentRefValue; action?: { action?: unknown; query?: unknown; slug?: unknown } };
   const label = typeof data.label === 'string' ? data.label : '';
@@ -776,9 +780,12 @@ function buttonToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
   const icon = typeof data.icon === 'string' && iconName.test(data.icon) ? [`data-icon="${data.icon}"`] : [];
   let attributes: string[];
   if (data.action && typeof data.action.action === 'string') {
-    attributes = [kind, ...icon, `data-action="${escapeHtml(data.action.action)}"`];
-    if (typeof data.action.query === 'string') attributes.push(`data-query="${escapeHtml(data.action.query)}"`);
-    if (typeof data.action.slug === 'string') attributes.push(`data-slug="${escapeHtml(data.action.slug)}"`);
+    const action = [`data-action="${escapeHtml(data.action.action)}"`];
+    if (typeof data.action.query === 'string') action.push(`data-query="${escapeHtml(data.action.query)}"`);
+    if (typeof data.action.slug === 'string') action.push(`data-slug="${escapeHtml(data.action.slug)}"`);
+    // GitBook writes an action button as a <button>; the published site's renderer reads the <a> form.
+    if (!state.site) return [html(`<button type="button" ${[kind, ...action, ...icon].join(' ')}>`), { type: 'text', value: label }, html('</button>')];
+    attributes = [kind, ...icon, ...action];
   } else {
     // A target that leads nowhere on the site: the button's label.
     if (state.refs.text?.(data.ref) !== undefined) return [{ type: 'text', value: label }];
@@ -861,12 +868,16 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   switch (b.type) {
     case 'paragraph':
       if (data.html === true || b.meta?.html === true) return [{ type: 'html', value: textOfNodes(b.nodes) }];
+      const aligned = state.html ? undefined : alignedHtml(b, 0, inlinesToMd(b.nodes, state));
+      if (aligned !== undefined) return [{ type: 'html', value: aligned }];
       return [{ type: 'paragraph', children: inlinesToMd(b.nodes, state) }];
     case 'heading-1':
     case 'heading-2':
     case 'heading-3': {
       const level = b.type === 'heading-1' ? 1 : b.type === 'heading-2' ? 2 : typeof data.level === 'number' && data.level >= 3 && data.level <= 6 ? data.level : 3;
       const children = inlinesToMd(b.nodes, state);
+      const aligned = state.html ? undefined : alignedHtml(b, level, children);
+      if (aligned !== undefined) return [{ type: 'html', value: aligned }];
       const id = state.anchors?.get(b);
       if (id !== undefined) children.push({ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${escapeHtml(id)}" id="${escapeHtml(id)}">` }, { type: 'html', value: '</a>' });
       return [{ type: 'heading', depth: level as Md.Heading['depth'], children }];

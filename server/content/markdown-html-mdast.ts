@@ -43,6 +43,7 @@ const handlers: Record<string, Handle> = {
   sup: (state, node) => asTags(state, node) as never,
   sub: (state, node) => asTags(state, node) as never,
   a: (state, node) => (classes(node).includes('button') ? (asTags(state, node) as never) : defaultHandlers.a(state, node)),
+  button: (state, node) => (classes(node).includes('button') ? (asTags(state, node) as never) : (state.all(node) as never)),
   i: (state, node) => (classes(node).some((c) => c.startsWith('fa-')) ? (asTags(state, node) as never) : defaultHandlers.i(state, node)),
   picture: (_state, node) => ({ type: 'html', value: toHtml(node) }),
 };
