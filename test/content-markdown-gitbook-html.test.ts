@@ -141,6 +141,14 @@ describe('GitBook HTML in Markdown: tables', () => {
     expect(text(table.fragments.find((f: Json) => f.fragment === records[1].values.col0).nodes)).toBe('Developer docs');
   });
 
+  it('a mention in a cell, <a data-mention href>, is a mention inline', () => {
+    const document = read('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><h4>In the editor</h4></td><td><a data-mention href="pag_01ABCDEFGHJK">pag_01ABCDEFGHJK</a></td></tr></tbody></table>');
+    const [table] = document.nodes as Json[];
+    const [record] = Object.values(table.data.records as Record<string, Json>);
+    expect(types(table.fragments.find((f: Json) => f.fragment === record.values.col0).nodes)).toEqual(['heading-3']);
+    expect(table.fragments.find((f: Json) => f.fragment === record.values.col1).nodes[0].nodes).toContainEqual({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'page', page: 'pag_01ABCDEFGHJK' } } });
+  });
+
   it('a column aligned to the top says so on its header and on each of its cells', () => {
     const document = read('<table><thead><tr><th width="156.5" valign="top">Skill</th><th valign="top">Description</th></tr></thead><tbody><tr><td valign="top"><code>configure-site</code></td><td valign="top">Create sites.</td></tr></tbody></table>');
     expect(document.nodes[0].data).toMatchObject({ definition: { col0: { verticalAlignment: 'top', textAlignment: 'left' }, col1: { verticalAlignment: 'top' } } });

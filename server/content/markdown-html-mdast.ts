@@ -2,7 +2,8 @@
 // buttons, icons, `<picture>`) as mdast and back, so a cell is read and written by the same code as the
 // page's Markdown (markdown-document.ts). hast-util-to-mdast (rehype-remark's engine) maps HTML to mdast;
 // GitBook's own inline tags (colour marks, keyboard, superscript, subscript, buttons, icons, light/dark
-// pictures), which mdast has no node for, stay `html` nodes, as they are in Markdown, for the inline reader.
+// pictures), which mdast has no node for, stay `html` nodes, as they are in Markdown, for the inline reader;
+// a mention (`<a data-mention>`) is Markdown's, a link titled "mention".
 // mdast-util-to-hast and hast-util-raw (remark-rehype's and rehype-raw's engines) go the other way, the
 // raw HTML the writer gives for those tags parsed into elements, so nothing is built as HTML text.
 import type { Element, RootContent as HastContent } from 'hast';
@@ -10,7 +11,7 @@ import { raw } from 'hast-util-raw';
 import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers, toMdast, type Handle, type State } from 'hast-util-to-mdast';
 import type * as Md from 'mdast';
-import { toHast } from 'mdast-util-to-hast';
+import { defaultHandlers as toHastDefaults, toHast, type Handler as ToHastHandler } from 'mdast-util-to-hast';
 import type { DocumentBlockShape as Block } from '../../contract/document.js';
 import type { ContentRefValue } from './markdown-refs.js';
 
@@ -42,7 +43,12 @@ const handlers: Record<string, Handle> = {
   kbd: (state, node) => asTags(state, node) as never,
   sup: (state, node) => asTags(state, node) as never,
   sub: (state, node) => asTags(state, node) as never,
-  a: (state, node) => (classes(node).includes('button') ? (asTags(state, node) as never) : defaultHandlers.a(state, node)),
+  a: (state, node) => {
+    if (classes(node).includes('button')) return asTags(state, node) as never;
+    // A mention (`<a data-mention href="…">`): Markdown's form of one, a link titled "mention".
+    if (node.properties.dataMention !== undefined && typeof node.properties.href === 'string') return { type: 'link', url: node.properties.href, title: 'mention', children: state.all(node) } as never;
+    return defaultHandlers.a(state, node);
+  },
   button: (state, node) => (classes(node).includes('button') ? (asTags(state, node) as never) : (state.all(node) as never)),
   i: (state, node) => (classes(node).some((c) => c.startsWith('fa-')) ? (asTags(state, node) as never) : defaultHandlers.i(state, node)),
   picture: (_state, node) => ({ type: 'html', value: toHtml(node) }),
@@ -68,7 +74,11 @@ function withoutLineEnds(nodes: HastContent[]): HastContent[] {
     if (n.type === 'text') {
       const value = previous?.type === 'element' && previous.tagName === 'br' ? n.value.replace(/^\n/, '') : n.value;
       if (value !== '' && value !== '\n') out.push({ ...n, value });
-    } else out.push(n.type === 'element' ? { ...n, children: withoutLineEnds(n.children) as Element['children'] } : n);
+    } else if (n.type === 'element') {
+      // hast-util-raw gives a flag attribute an empty value: GitBook writes `data-mention` bare.
+      const properties = n.properties.dataMention === '' ? { ...n.properties, dataMention: true } : n.properties;
+      out.push({ ...n, properties, children: withoutLineEnds(n.children) as Element['children'] });
+    } else out.push(n);
   }
   return out;
 }
@@ -82,9 +92,15 @@ function withBreaks<T extends Md.Nodes>(node: T): T {
   return node;
 }
 
+/** A link; a mention (a link titled "mention") as GitBook writes one in HTML, `<a data-mention href="…">`. */
+const mentionOrLink: ToHastHandler = (state, node: Md.Link) => {
+  if (node.title !== 'mention') return toHastDefaults.link(state, node);
+  return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: state.all(node) };
+};
+
 /** HTML elements of mdast content (a cell's blocks written as Markdown nodes). */
 export function mdastToHtml(nodes: Md.RootContent[]): HastContent[] {
   const children = nodes.flatMap((n) => withBreaks(n)) as Md.RootContent[];
-  const tree = raw(toHast({ type: 'root', children }, { allowDangerousHtml: true }) as never) as { children: HastContent[] };
+  const tree = raw(toHast({ type: 'root', children }, { allowDangerousHtml: true, handlers: { link: mentionOrLink } }) as never) as { children: HastContent[] };
   return withoutLineEnds(tree.children);
 }
