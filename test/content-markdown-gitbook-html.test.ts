@@ -141,6 +141,25 @@ describe('GitBook HTML in Markdown: tables', () => {
     expect(text(table.fragments.find((f: Json) => f.fragment === records[1].values.col0).nodes)).toBe('Developer docs');
   });
 
+  it('a select column, its options in a <select> and its cells <span data-option>, is a select definition with option values', () => {
+    const document = read(
+      '<table data-card-size="large" data-view="cards"><thead><tr><th></th><th>Plan<select multiple><option value="Dv0PG4STqnyC" label="$0 per site/month" color="blue"></option><option value="1IOj5OsCI80x" label="One user" color="blue"></option></select></th></tr></thead><tbody><tr><td><strong>Free</strong></td><td><span data-option="Dv0PG4STqnyC">$0 per site/month, </span><span data-option="1IOj5OsCI80x">One user</span></td></tr><tr><td>Pro</td><td></td></tr></tbody></table>',
+    );
+    const [table] = document.nodes as Json[];
+    expect(table.data.definition.col1).toEqual({
+      id: 'col1',
+      title: 'Plan',
+      type: 'select',
+      multiple: true,
+      options: [
+        { value: 'Dv0PG4STqnyC', label: '$0 per site/month', color: 'blue' },
+        { value: '1IOj5OsCI80x', label: 'One user', color: 'blue' },
+      ],
+    });
+    const records = Object.values(table.data.records as Record<string, Json>).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
+    expect(records.map((r) => r.values.col1)).toEqual([['Dv0PG4STqnyC', '1IOj5OsCI80x'], undefined]);
+  });
+
   it('a mention in a cell, <a data-mention href>, is a mention inline', () => {
     const document = read('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><h4>In the editor</h4></td><td><a data-mention href="pag_01ABCDEFGHJK">pag_01ABCDEFGHJK</a></td></tr></tbody></table>');
     const [table] = document.nodes as Json[];

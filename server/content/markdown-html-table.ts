@@ -17,10 +17,18 @@ import type { ContentRefValue } from './markdown-refs.js';
 type Block = DocumentBlockShape;
 type Fragment = DocumentFragmentShape;
 
+interface Option {
+  value: string;
+  label: string;
+  color: string;
+}
+
 interface Column {
   id: string;
   title: string;
   type: string;
+  multiple?: boolean;
+  options?: Option[];
   textAlignment?: string;
   verticalAlignment?: string;
 }
@@ -61,15 +69,18 @@ export function htmlTableBlock(html: string, read: TableReader): Block | undefin
   const definition: Record<string, Column> = {};
   ids.forEach((id, i) => {
     const th = ths[i];
-    const declared = th && typeof prop(th, 'dataType') === 'string' ? String(prop(th, 'dataType')) : 'text';
+    // A select column: its options in a <select> after its title.
+    const select = th && childElements(th, 'select')[0];
+    const declared = select ? 'select' : th && typeof prop(th, 'dataType') === 'string' ? String(prop(th, 'dataType')) : 'text';
     // A column whose cells do not all read as its type is read as text: nothing of the cells is lost.
-    const type = refTypes.has(declared) && body.every((r) => cellValue(declared, cellsOf(r)[i], read) !== invalid) ? declared : 'text';
+    const type = (refTypes.has(declared) || declared === 'select') && body.every((r) => cellValue(declared, cellsOf(r)[i], read) !== invalid) ? declared : 'text';
     const align = th && prop(th, 'align');
     const valign = th && prop(th, 'vAlign');
     definition[id] = {
       id,
-      title: th ? textOf(th).trim() : '',
+      title: th ? th.children.filter((c) => !(isElement(c) && c.tagName === 'select')).map(textOf).join('').trim() : '',
       type,
+      ...(type === 'select' && select && { multiple: flag(select, 'multiple'), options: childElements(select, 'option').map(optionOf) }),
       ...(type === 'text' && { textAlignment: align === 'center' || align === 'right' ? align : 'left' }),
       ...(type === 'text' && (valign === 'top' || valign === 'middle' || valign === 'bottom') && { verticalAlignment: valign }),
     };
@@ -118,11 +129,18 @@ export function htmlTableBlock(html: string, read: TableReader): Block | undefin
 
 const invalid = Symbol('invalid');
 
-/** A cell of a reference column, `<a href="…">label</a>` (or nothing): its value. */
+/** An `<option value label color>` of a select column. */
+const optionOf = (o: Element): Option => ({ value: String(prop(o, 'value') ?? ''), label: String(prop(o, 'label') ?? textOf(o)), color: String(prop(o, 'color') ?? 'default') });
+
+/** A cell of a reference column, `<a href="…">label</a>`, or of a select column, `<span data-option="…">` (or nothing): its value. */
 function cellValue(type: string, cell: Element | undefined, read: TableReader): unknown {
   if (!cell) return undefined;
   const content = cell.children.filter((c) => !(c.type === 'text' && c.value.trim() === ''));
   if (content.length === 0) return undefined;
+  if (type === 'select') {
+    const spans = content.filter((c): c is Element => isElement(c) && c.tagName === 'span' && typeof prop(c, 'dataOption') === 'string');
+    return spans.length === content.length ? spans.map((c) => String(prop(c, 'dataOption'))) : invalid;
+  }
   const link = content[0];
   if (content.length !== 1 || !isElement(link) || link.tagName !== 'a' || typeof prop(link, 'href') !== 'string') return invalid;
   const ref = read.ref(String(prop(link, 'href')));
@@ -181,9 +199,9 @@ export function tableHtml(b: Block, write: TableWriter): string {
         ...(view.targetDefinition === id && { dataCardTarget: true }),
         ...(view.coverDefinition === id && { dataCardCover: true }),
         ...(view.coverDefinitionDark === id && { dataCardCoverDark: true }),
-        ...(c.type !== 'text' && c.type !== undefined && { dataType: c.type }),
+        ...(c.type !== 'text' && c.type !== 'select' && c.type !== undefined && { dataType: c.type }),
       },
-      c.title ?? '',
+      [c.title ?? '', ...(c.type === 'select' ? [h('select', { multiple: c.multiple === true }, (c.options ?? []).map((o) => h('option', { value: o.value, label: o.label, color: o.color })))] : [])],
     );
   };
   const td = (id: string, value: unknown) => {
@@ -197,6 +215,12 @@ export function tableHtml(b: Block, write: TableWriter): string {
       const c = definition[id];
       const properties = { ...(c.verticalAlignment !== undefined && { vAlign: c.verticalAlignment }), ...(c.textAlignment === 'center' || c.textAlignment === 'right' ? { align: c.textAlignment } : {}) };
       return h('td', properties, only ? only.children : html);
+    }
+    if (type === 'select') {
+      // Each chosen option's label, a comma between them, as GitBook writes a cell of several.
+      const chosen = Array.isArray(value) ? value.map(String) : [];
+      const labelOf = (v: string) => definition[id].options?.find((o) => o.value === v)?.label ?? v;
+      return h('td', chosen.map((v, i) => h('span', { dataOption: v }, labelOf(v) + (i < chosen.length - 1 ? ', ' : ''))));
     }
     const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) }) as ContentRefValue) : value && typeof value === 'object' ? [((value as { ref?: unknown }).ref ?? value) as ContentRefValue] : [];
     return h(
