@@ -5,6 +5,7 @@
 // the Markdown written back is the fixture, and reading it again gives the same Document.
 import { describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument, type Block, type Document } from '../server/content/markdown-document.js';
+import { fileName } from '../server/content/markdown-html-mdast.js';
 import { gitbookDocumentErrors } from './support/gitbook-document.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -171,6 +172,17 @@ describe('GitBook HTML in Markdown: tables', () => {
   it('a column aligned to the top says so on its header and on each of its cells', () => {
     const document = read('<table><thead><tr><th width="156.5" valign="top">Skill</th><th valign="top">Description</th></tr></thead><tbody><tr><td valign="top"><code>configure-site</code></td><td valign="top">Create sites.</td></tr></tbody></table>');
     expect(document.nodes[0].data).toMatchObject({ definition: { col0: { verticalAlignment: 'top', textAlignment: 'left' }, col1: { verticalAlignment: 'top' } } });
+  });
+
+  it('a reference cell to a page is labelled with its file, or its folder for a folder README, as GitBook writes it', () => {
+    expect(['setting-up-auth0.md', 'guides/page/README.md', 'page/', '../README.md', '../../a%20b.md#x', 'https://example.com/a'].map(fileName)).toEqual([
+      'setting-up-auth0.md',
+      'page',
+      'page',
+      'README.md',
+      'a b.md',
+      'a',
+    ]);
   });
 
   it('a plain table stays a GFM table', () => {

@@ -2,7 +2,8 @@
 // with its dark variant, columns closing right after a figure, a cards table whose target is a page and
 // whose cover is an asset, a grid table with a column width), read through Git Sync's format
 // (server/git-sync/format) into Documents that validate against GitBook's schema with no tag or HTML in a
-// text leaf, the assets as files; written back byte for byte; an edited cell changes exactly its line.
+// text leaf, the assets as files (a name with spaces and parentheses written in HTML as it is); written back
+// byte for byte; an edited cell changes exactly its line.
 import { describe, expect, it } from 'vitest';
 import { readRepository, writeRepository, type RepositoryFiles } from '../server/git-sync/format/index.js';
 import { gitbookDocumentErrors } from './support/gitbook-document.js';
@@ -20,7 +21,7 @@ const page = [
   '',
   '{% columns %}',
   '{% column %}',
-  '<figure><img src="../.gitbook/assets/cover.svg" alt="Cover"><figcaption><p>The cover</p></figcaption></figure>',
+  '<figure><img src="../.gitbook/assets/cover (1).svg" alt="Cover"><figcaption><p>The cover</p></figcaption></figure>',
   '{% endcolumn %}',
   '',
   '{% column %}',
@@ -28,7 +29,7 @@ const page = [
   '{% endcolumn %}',
   '{% endcolumns %}',
   '',
-  '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image">Cover image</th></tr></thead><tbody><tr><td><strong>Home</strong></td><td><a href="../README.md">README.md</a></td><td><a href="../.gitbook/assets/cover.svg">cover.svg</a></td></tr></tbody></table>',
+  '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image">Cover image</th></tr></thead><tbody><tr><td><strong>Home</strong></td><td><a href="../README.md">README.md</a></td><td><a href="../.gitbook/assets/cover (1).svg">cover (1).svg</a></td></tr></tbody></table>',
   '',
   '<table><thead><tr><th width="200">Rule</th><th>Description</th></tr></thead><tbody><tr><td><strong>Review</strong></td><td>One review at least.</td></tr></tbody></table>',
   '',
@@ -43,7 +44,7 @@ const repository = (): RepositoryFiles =>
       'guide/blocks.md': page,
       '.gitbook/assets/menu_dark.svg': svg('black'),
       '.gitbook/assets/menu_light.svg': svg('white'),
-      '.gitbook/assets/cover.svg': svg('red'),
+      '.gitbook/assets/cover (1).svg': svg('red'),
     }).map(([path, text]) => [path, encoder.encode(text)]),
   );
 
@@ -69,7 +70,7 @@ describe('Git Sync: GitBook HTML both ways', () => {
     const cards = nodes[2].data;
     const [record] = Object.values(cards.records as Record<string, Json>);
     expect(record.values[cards.view.targetDefinition]).toEqual({ kind: 'page', page: home.id });
-    expect(record.values[cards.view.coverDefinition]).toEqual({ kind: 'file', file: file('cover.svg') });
+    expect(record.values[cards.view.coverDefinition]).toEqual({ kind: 'file', file: file('cover (1).svg') });
 
     const written = writeRepository(read.content, read.fileBytes, { structure: read.structure, previousPaths: read.paths });
     expect([...written.files.keys()].sort()).toEqual([...files.keys()].sort());

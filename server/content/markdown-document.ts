@@ -827,8 +827,22 @@ function childBlocks(b: Block): Block[] {
   return (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
 }
 
+/**
+ * A relative path as GitBook writes it in an HTML attribute, its spaces and parentheses as they are (a
+ * Markdown link needs them encoded; the attribute's quotes hold them): decoded unless that would leave a `%`.
+ */
+function htmlPath(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !url.includes('%')) return url;
+  try {
+    const decoded = decodeURI(url);
+    return decoded.includes('%') ? url : decoded;
+  } catch {
+    return url;
+  }
+}
+
 /** The page's writer, for GitBook's HTML constructs (markdown-html-*.ts). */
-const htmlWriter = (state: WriteState): HtmlWriter => ({ ref: (ref) => state.refs.write(ref), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) });
+const htmlWriter = (state: WriteState): HtmlWriter => ({ ref: (ref) => htmlPath(state.refs.write(ref)), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) });
 
 function blocksToMd(blocks: Block[], state: WriteState): Md.RootContent[] {
   return blocks.flatMap((b) => blockToMd(b, state));

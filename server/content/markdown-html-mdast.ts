@@ -92,10 +92,27 @@ function withBreaks<T extends Md.Nodes>(node: T): T {
   return node;
 }
 
-/** A link; a mention (a link titled "mention") as GitBook writes one in HTML, `<a data-mention href="…">`. */
+/**
+ * A page link's text where GitBook writes a page by its file (a reference cell, a mention in a cell): the
+ * name of the page's file, or of its folder for a folder's README (`formatting/` is `formatting`).
+ */
+export function fileName(href: string): string {
+  const segments = href.split(/[?#]/)[0].replace(/\/+$/, '').split('/');
+  // A folder's page (`page/README.md`) by its folder's name.
+  if (segments.length > 1 && /^readme\.md$/i.test(segments.at(-1)!) && !['.', '..'].includes(segments.at(-2)!)) segments.pop();
+  const name = segments.at(-1) ?? '';
+  try {
+    return decodeURIComponent(name) || href;
+  } catch {
+    return name || href;
+  }
+}
+
+/** A link; a mention (a link titled "mention") as GitBook writes one in HTML, `<a data-mention href="…">`, a page by its file's name. */
 const mentionOrLink: ToHastHandler = (state, node: Md.Link) => {
   if (node.title !== 'mention') return toHastDefaults.link(state, node);
-  return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: state.all(node) };
+  const page = !/^[a-z][a-z0-9+.-]*:/i.test(node.url) && /(\.md|\/)$/i.test(node.url.split(/[?#]/)[0]);
+  return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: page ? [{ type: 'text', value: fileName(node.url) }] : state.all(node) };
 };
 
 /** HTML elements of mdast content (a cell's blocks written as Markdown nodes). */

@@ -11,7 +11,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import type { DocumentBlockShape, DocumentFragmentShape } from '../../contract/document.js';
-import { htmlToMdast, mdastToHtml, type HtmlReader as TableReader, type HtmlWriter as TableWriter } from './markdown-html-mdast.js';
+import { fileName, htmlToMdast, mdastToHtml, type HtmlReader as TableReader, type HtmlWriter as TableWriter } from './markdown-html-mdast.js';
 import type { ContentRefValue } from './markdown-refs.js';
 
 type Block = DocumentBlockShape;
@@ -148,16 +148,6 @@ function cellValue(type: string, cell: Element | undefined, read: TableReader): 
   if (type === 'content-ref') return ref;
   if (type === 'image') return ref.kind === 'file' || ref.kind === 'url' ? ref : invalid;
   return ref.kind === 'file' ? [ref.file] : invalid;
-}
-
-/** A page link's text in a reference cell, as GitBook writes it: the name of the page's file. */
-function fileName(href: string): string {
-  const name = href.split(/[?#]/)[0].split('/').at(-1) ?? '';
-  try {
-    return decodeURIComponent(name) || href;
-  } catch {
-    return name || href;
-  }
 }
 
 type Data = Omit<Partial<TableData>, 'view'> & { view?: Partial<TableData['view']> };
