@@ -1,6 +1,7 @@
 // GitBook's tables in HTML, as its Git Sync writes them whenever a GFM table cannot say the table: columns
-// with widths (`<th width="200">`), hidden columns (`data-hidden`), columns of another type than text
-// (`data-type="content-ref"`, `image`, `files`), cells holding blocks (`<td><p>…</p><ul>…</ul></td>`), and the
+// with widths (`<th width="200">`) or alignments (`align`, `valign`, on the header and each cell), hidden
+// columns (`data-hidden`), columns of another type than text (`data-type="content-ref"`, `image`, `files`;
+// select columns, their options in a `<select>`, their cells `<span data-option>`), cells holding blocks (`<td><p>…</p><ul>…</ul></td>`), and the
 // cards view (`<table data-view="cards">`, its target and cover columns `data-card-target`,
 // `data-card-cover`, `data-card-cover-dark`, its size `data-card-size`). Read into GitBook's `table` block
 // (its view, definition, records and a fragment per text cell), written back the same way, the HTML built
@@ -46,7 +47,7 @@ const childElements = (e: Element, tag?: string) => e.children.filter((c): c is 
 const textOf = (n: HastContent): string => (n.type === 'text' ? n.value : n.type === 'element' ? n.children.map(textOf).join('') : '');
 const prop = (e: Element, name: string) => e.properties[name];
 const flag = (e: Element, name: string) => prop(e, name) !== undefined && prop(e, name) !== false && prop(e, name) !== 'false';
-/** Column types a cell's HTML is read into; any other (select, users, rating) is read as text, its text kept. */
+/** Reference column types a cell's HTML is read into (and select); any other (users, rating) is read as text, its text kept. */
 const refTypes = new Set(['content-ref', 'image', 'files']);
 
 /** The table of an HTML block that is exactly one `<table>`; undefined for any other HTML. */
