@@ -229,6 +229,16 @@ describe('GitBook HTML in Markdown: images', () => {
       data: { ref: { kind: 'url', url: 'https://example.com/options_light.svg' }, refDark: { kind: 'url', url: 'https://example.com/options_dark.svg' }, alt: 'The Options menu icon' },
     });
   });
+
+  it('an <img data-size="line"> in a paragraph is an inline image the size of the text', () => {
+    const document = read('This is an inline <img src="https://example.com/command.svg" alt="The command icon" data-size="line"> image.');
+    expect((document.nodes[0].nodes as Json[])[1]).toEqual({
+      object: 'inline',
+      type: 'inline-image',
+      isVoid: true,
+      data: { ref: { kind: 'url', url: 'https://example.com/command.svg' }, alt: 'The command icon', size: 'line' },
+    });
+  });
 });
 
 describe('GitBook HTML in Markdown: anchors, buttons, colours and breaks', () => {

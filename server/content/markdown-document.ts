@@ -155,6 +155,11 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
           pushLeaf(out, leaf('\n', current()));
           break;
         }
+        const sized = /^<img\s[^>]*\bdata-size=/i.test(node.value) ? pictureInline(node.value, htmlReader(state)) : undefined;
+        if (sized) {
+          out.push(sized);
+          break;
+        }
         if (/^<picture[\s>]/i.test(node.value)) {
           picture = { raw: node.value };
           if (closePicture(picture.raw)) picture = undefined;
@@ -722,8 +727,8 @@ function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): 
           break;
         }
         case 'inline-image':
-          // A dark variant: GitBook's `<picture>` (Markdown's image has none).
-          if ((node.data as { refDark?: unknown } | undefined)?.refDark && !state.html) {
+          // A dark variant or a size: GitBook's `<picture>`, `<img data-size>` (Markdown's image has neither).
+          if (((node.data as { refDark?: unknown } | undefined)?.refDark || (node.data as { size?: unknown } | undefined)?.size) && !state.html) {
             out.push(html(pictureHtml(node.data as Parameters<typeof pictureHtml>[0], htmlWriter(state))));
             break;
           }

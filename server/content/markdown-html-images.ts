@@ -115,19 +115,27 @@ export function figuresHtml(b: Block, write: HtmlWriter): string | undefined {
   return toHtml(figures.length === 1 && Object.keys(properties).length === 0 ? figures[0] : h('div', properties, figures));
 }
 
-/** The inline image of a `<picture>` in a paragraph (its HTML, which Markdown gives in pieces, joined); undefined when it is none. */
+/**
+ * The inline image of a `<picture>` in a paragraph (its HTML, which Markdown gives in pieces, joined), or of an
+ * `<img data-size="line">` (an image the size of the text); undefined when it is none.
+ */
 export function pictureInline(html: string, read: HtmlReader): Inline | undefined {
   const parts = elementsOf(fromHtml(html, { fragment: true }).children);
   const picture = parts[0];
-  if (parts.length !== 1 || !isElement(picture) || picture.tagName !== 'picture') return undefined;
+  if (parts.length !== 1 || !isElement(picture) || (picture.tagName !== 'picture' && picture.tagName !== 'img')) return undefined;
+  const size = picture.tagName === 'img' ? picture.properties.dataSize : undefined;
+  if (picture.tagName === 'img' && size !== 'line' && size !== 'original') return undefined;
   const found = pictureOf(picture);
   const ref = found && imageRef(found.src, read);
   if (!found || !ref) return undefined;
   const refDark = found.dark === undefined ? undefined : imageRef(found.dark, read);
-  return { object: 'inline', type: 'inline-image', isVoid: true, data: { ref, ...(refDark && { refDark }), ...(found.alt && { alt: found.alt }) } } as Inline;
+  return { object: 'inline', type: 'inline-image', isVoid: true, data: { ref, ...(refDark && { refDark }), ...(found.alt && { alt: found.alt }), ...(size && { size }) } } as Inline;
 }
 
-/** An inline image with a dark variant as GitBook writes it, a `<picture>`. */
-export function pictureHtml(data: { ref?: ContentRefValue; refDark?: ContentRefValue; alt?: unknown }, write: HtmlWriter): string {
-  return toHtml(pictureElement({ ref: data.ref, refDark: data.refDark, alt: data.alt }, write));
+/** An inline image with a dark variant (a `<picture>`) or a size (`<img data-size>`) as GitBook writes it. */
+export function pictureHtml(data: { ref?: ContentRefValue; refDark?: ContentRefValue; alt?: unknown; size?: unknown }, write: HtmlWriter): string {
+  const element = pictureElement({ ref: data.ref, refDark: data.refDark, alt: data.alt }, write);
+  const img = element.tagName === 'img' ? element : (element.children.at(-1) as Element);
+  if (data.size === 'line' || data.size === 'original') img.properties.dataSize = data.size;
+  return toHtml(element);
 }
