@@ -116,7 +116,8 @@ describe('every part of a Document survives', () => {
     const path = `/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}`;
     const md = await admin.api.get(path, { format: 'markdown' });
     expect(md.status).toBe(200);
-    expect(md.body.markdown).toBe('Centred words.\n\nAsk [usr_01ABCDEFGHJK](usr_01ABCDEFGHJK "mention") about two words[^1].\n\nPlain words.\n\n[^1]: A note.');
+    // A centred paragraph is written as GitBook writes it, in HTML (markdown-html-aligned.ts); a note of two words has no Markdown.
+    expect(md.body.markdown).toBe('<p align="center">Centred words.</p>\n\nAsk [usr_01ABCDEFGHJK](usr_01ABCDEFGHJK "mention") about two words[^1].\n\nPlain words.\n\n[^1]: A note.');
     const edited = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, {
       changes: [{ operation: 'update_page', page: pageId, document: { markdown: md.body.markdown.replace('Plain words.', 'Plain words, edited.') } }],
     });

@@ -63,7 +63,7 @@ describe('GitBook inlines in Markdown', () => {
     for (const markdown of [
       'A **bold claim**[^1] and _a_ second[^2], the first again[^1].\n\n[^1]: The source, with a [link](https://example.com).\n\n    And a second paragraph.\n\n[^2]: Another note.',
       'See [pag_01ABCDEFGHJK](pag_01ABCDEFGHJK "mention") by [usr_01ABCDEFGHJK](usr_01ABCDEFGHJK "mention").',
-      'Press <a href="https://example.com/signup" class="button primary" data-icon="rocket">Sign up</a> or <a class="button secondary" data-action="search" data-query="robots">Find</a>.',
+      'Press <a href="https://example.com/signup" class="button primary" data-icon="rocket">Sign up</a> or <button type="button" class="button secondary" data-action="search" data-query="robots">Find</button>.',
       'Done <i class="fa-github">:github:</i> <i class="fa-check" style="color:$success;">:check:</i> here.',
       '- An item with a note[^1]\n\n| Column     |\n| ---------- |\n| A cell[^2] |\n\n[^1]: Noted.\n\n[^2]: In a table.',
     ]) {

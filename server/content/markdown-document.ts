@@ -11,7 +11,10 @@
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
 // (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
-// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). What Markdown has
+// (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
+// writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
+// cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
+// and icons (-inlines), aligned paragraphs and headings (-aligned), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -24,11 +27,16 @@ import { mathFromMarkdown, mathToMarkdown } from 'mdast-util-math';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import { DocumentTextColor, type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
+import { type DocumentBlockShape, type DocumentFragmentShape, type DocumentInlineShape, type DocumentTextShape } from '../../contract/document.js';
 import { toTimestamp, upgradeDocument } from './document-upgrade.js';
 import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
+import { alignedBlock, alignedHtml } from './markdown-html-aligned.js';
+import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
+import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
+import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
+import { htmlTableBlock, tableHtml, tableNeedsHtml } from './markdown-html-table.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -97,29 +105,30 @@ interface ReadState {
   reading: Set<string>;
 }
 
-/** `<mark style="color:…;background-color:…">` as a colour mark (GitBook's Git Sync writes colours so). */
-function colorMark(html: string): Mark | undefined {
-  const match = /^<mark\s+style="([^"]*)">$/i.exec(html);
-  if (!match) return undefined;
-  const style = Object.fromEntries(
-    match[1]
-      .split(';')
-      .map((d) => d.split(':').map((s) => s.trim()))
-      .filter((d) => d.length === 2 && d[0] !== ''),
-  ) as Record<string, string>;
-  return mark('color', { text: style.color ?? 'default', background: style['background-color'] ?? 'default' });
-}
-
 function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[] = [], out: InlineNode[] = []): InlineNode[] {
   // Marks opened by inline HTML tags (`<kbd>` … `</kbd>`) among these siblings.
   const opened: { tag: string; mark: Mark }[] = [];
   const current = () => [...marks, ...opened.map((o) => o.mark)];
   // A button or an icon opened by its HTML tag, its text gathered up to the closing tag.
-  let capture: { tag: 'a' | 'i'; open: string; element: Element; text: string; raw: string } | undefined;
+  let capture: { tag: 'a' | 'i' | 'button'; open: string; element: Element; text: string; raw: string } | undefined;
+  // A `<picture>` (an image with its dark variant), its HTML gathered up to `</picture>`.
+  let picture: { raw: string } | undefined;
+  const closePicture = (raw: string): boolean => {
+    if (!/<\/picture>\s*$/i.test(raw)) return false;
+    const image = pictureInline(raw, htmlReader(state));
+    if (image) out.push(image);
+    else pushLeaf(out, leaf(raw, current()));
+    return true;
+  };
   for (const node of children) {
+    if (picture) {
+      picture.raw += node.type === 'html' ? node.value : toString(node);
+      if (closePicture(picture.raw)) picture = undefined;
+      continue;
+    }
     if (capture) {
       if (node.type === 'html' && node.value.toLowerCase() === `</${capture.tag}>`) {
-        out.push(capture.tag === 'a' ? buttonInline(capture.element, capture.text, state) : iconInline(capture.element));
+        out.push(capture.tag !== 'i' ? buttonInline(capture.element, capture.text, (url) => state.refs.read(url)) : iconInline(capture.element));
         capture = undefined;
       } else {
         capture.text += toString(node);
@@ -142,6 +151,20 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
         out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
         break;
       case 'html': {
+        if (/^<br\s*\/?>$/i.test(node.value)) {
+          pushLeaf(out, leaf('\n', current()));
+          break;
+        }
+        const sized = /^<img\s[^>]*\bdata-size=/i.test(node.value) ? pictureInline(node.value, htmlReader(state)) : undefined;
+        if (sized) {
+          out.push(sized);
+          break;
+        }
+        if (/^<picture[\s>]/i.test(node.value)) {
+          picture = { raw: node.value };
+          if (closePicture(picture.raw)) picture = undefined;
+          break;
+        }
         const tag = gitbookInlineTag(node.value);
         if (tag) {
           capture = { ...tag, open: node.value, text: '', raw: '' };
@@ -207,6 +230,7 @@ function inlines(children: Md.PhrasingContent[], state: ReadState, marks: Mark[]
   }
   // A tag never closed is the text it was.
   if (capture) pushLeaf(out, leaf(capture.open + capture.raw, current()));
+  if (picture) pushLeaf(out, leaf(picture.raw, current()));
   return out;
 }
 
@@ -215,46 +239,6 @@ function toString(node: Md.Node): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
   return ((node as Md.Parent).children ?? []).map(toString).join('');
 }
-
-/**
- * GitBook's inline HTML for a button (`<a href="…" class="button primary" data-icon="rocket">`) or an icon
- * (`<i class="fa-github" style="color:$success;">`): the opening tag read as an element, or undefined.
- */
-function gitbookInlineTag(html: string): { tag: 'a' | 'i'; element: Element } | undefined {
-  const tag = /^<(a|i)\s[^>]*\bclass\s*=\s*["']?(button|fa-)/i.exec(html)?.[1]?.toLowerCase() as 'a' | 'i' | undefined;
-  if (!tag) return undefined;
-  const element = fromHtml(`${html}</${tag}>`, { fragment: true }).children.find(isElement);
-  if (!element || element.tagName !== tag) return undefined;
-  const className = Array.isArray(element.properties.className) ? element.properties.className.map(String) : [];
-  if (tag === 'a' ? !className.includes('button') : !className.some((c) => /^fa-[a-z0-9-]+$/.test(c))) return undefined;
-  return { tag, element };
-}
-
-const propString = (e: Element, name: string): string | undefined => (typeof e.properties[name] === 'string' ? (e.properties[name] as string) : undefined);
-
-/** A button inline: `<a href class="button primary|secondary" data-icon>`, or with `data-action` (search, ask, select) instead of a link. */
-function buttonInline(a: Element, label: string, state: ReadState): Inline {
-  const className = (a.properties.className as string[]).map(String);
-  const kind = className.includes('secondary') ? 'secondary' : 'primary';
-  const icon = propString(a, 'dataIcon');
-  const action = propString(a, 'dataAction');
-  const href = propString(a, 'href');
-  let target: Record<string, unknown>;
-  if ((action === 'search' || action === 'ask') && href === undefined) target = { action: { action, ...(propString(a, 'dataQuery') !== undefined && { query: propString(a, 'dataQuery') }) } };
-  else if (action === 'select' && href === undefined && propString(a, 'dataSlug') !== undefined) target = { action: { action, slug: propString(a, 'dataSlug') } };
-  else target = { ref: state.refs.read(href ?? '') };
-  return { object: 'inline', type: 'button', isVoid: true, data: { label, kind, ...(icon && { icon }), ...target } } as Inline;
-}
-
-/** An icon inline: `<i class="fa-name" style="color:…;">:name:</i>`. */
-function iconInline(i: Element): Inline {
-  const name = (i.properties.className as string[]).map(String).find((c) => /^fa-[a-z0-9-]+$/.test(c))!.slice(3);
-  const color = /(?:^|;)\s*color\s*:\s*([$\w-]+)/.exec(propString(i, 'style') ?? '')?.[1];
-  return { object: 'inline', type: 'icon', isVoid: true, data: { icon: name, ...(color && iconColors.has(color) && { color }) } } as Inline;
-}
-
-/** GitBook's colour tokens (DocumentTextColor), the colours an icon may have. */
-const iconColors: ReadonlySet<string> = new Set(DocumentTextColor.options);
 
 /** What an annotation's body may hold (GitBook's schema): text blocks, lists, dividers and code; other blocks give their inner blocks. */
 const annotationBlockTypes = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
@@ -288,33 +272,14 @@ function block(type: Block['type'], nodes: Block['nodes'], data?: Block['data'])
   return { object: 'block', type, ...(data && Object.keys(data).length > 0 && { data }), nodes };
 }
 
-const isElement = (n: HastContent | undefined): n is Element => n?.type === 'element';
-const elementsOf = (children: HastContent[]) => children.filter((c) => !(c.type === 'text' && c.value.trim() === '') && c.type !== 'comment');
+
+/** The page's reader, for GitBook's HTML constructs (markdown-html-*.ts). */
+const htmlReader = (state: ReadState): HtmlReader => ({ ref: (url) => state.refs.read(url), blocks: (nodes) => toBlocks(nodes, state) });
 
 function textOfHast(node: HastContent | HastRoot): string {
   if (node.type === 'text') return node.value;
   if ('children' in node) return node.children.map((c) => textOfHast(c)).join('');
   return '';
-}
-
-/** `<figure><img src alt><figcaption>…</figcaption></figure>`, alone or several in a `<div>`: an image block. */
-function figuresBlock(html: string, state: ReadState): Block | undefined {
-  if (!/^\s*<(figure|div)[\s>]/i.test(html)) return undefined;
-  const root = fromHtml(html, { fragment: true });
-  let figures = elementsOf(root.children);
-  if (figures.length === 1 && isElement(figures[0]) && figures[0].tagName === 'div') figures = elementsOf(figures[0].children);
-  if (figures.length === 0 || !figures.every((f) => isElement(f) && f.tagName === 'figure')) return undefined;
-  const images: Block[] = [];
-  for (const figure of figures as Element[]) {
-    const parts = elementsOf(figure.children);
-    const img = parts.find((p): p is Element => isElement(p) && p.tagName === 'img');
-    if (!img || typeof img.properties.src !== 'string') return undefined;
-    const caption = parts.find((p): p is Element => isElement(p) && p.tagName === 'figcaption');
-    const alt = typeof img.properties.alt === 'string' ? img.properties.alt : '';
-    const captionText = caption ? textOfHast(caption).trim() : '';
-    images.push({ object: 'block', type: 'image', isVoid: true, data: { ref: state.refs.read(img.properties.src), ...(alt && { alt }), ...(captionText && { caption: captionText }) } });
-  }
-  return block('images', images);
 }
 
 // GitBook writes an expandable in several shapes: `<details>` and `<summary>` on consecutive lines (one
@@ -490,7 +455,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return figuresBlock(node.value, state) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -561,11 +526,18 @@ function giveHeadingIds(blocks: Block[]): void {
   headings.forEach((h, i) => (h.meta = { ...h.meta, id: ids[i] }));
 }
 
+/** The nodes of a GitBook-flavoured Markdown text, its tags not yet paired (the rest of an HTML block cut at a tag line). */
+export const parseUnpaired = (markdown: string): Md.RootContent[] =>
+  fromMarkdown(markdown, {
+    extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],
+    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown({ pair: false })],
+  }).children;
+
 /** The mdast tree of a GitBook-flavoured Markdown text. */
 export function parseMarkdown(markdown: string): Md.Root {
   return fromMarkdown(markdown, {
     extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],
-    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown()],
+    mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), liquidFromMarkdown({ reparse: parseUnpaired })],
   });
 }
 
@@ -606,10 +578,15 @@ function element(tagName: string, children: Md.RootContent[] | Md.PhrasingConten
   return { type: 'siteElement', data: { hName: tagName, ...(properties && { hProperties: properties }) }, children } as unknown as Md.RootContent & Md.PhrasingContent;
 }
 
+/** A leaf's text, its line ends hard breaks (GitBook's `\` at the end of a line; `<br>` in its HTML). */
+function textWithBreaks(text: string): Md.PhrasingContent[] {
+  return text.split('\n').flatMap((value, i): Md.PhrasingContent[] => [...(i > 0 ? [{ type: 'break' as const }] : []), ...(value === '' ? [] : [{ type: 'text' as const, value }])]);
+}
+
 function leafToMd(l: Leaf, html = false): Md.PhrasingContent[] {
   const marks = [...(l.marks ?? [])].sort((a, b) => markRank(a) - markRank(b));
   const types = marks.map((m) => m.type);
-  let nodes: Md.PhrasingContent[] = [types.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text }];
+  let nodes: Md.PhrasingContent[] = types.includes('code') ? [{ type: 'inlineCode', value: l.text }] : textWithBreaks(l.text);
   for (const m of [...marks].reverse()) {
     const wrapper = wrapperOf[m.type];
     const tag = htmlTagOf[m.type];
@@ -691,7 +668,34 @@ function mergeWrappers(nodes: Md.PhrasingContent[]): Md.PhrasingContent[] {
 }
 
 function inlinesToMd(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
-  return mergeWrappers(inlinesOf(nodes, state));
+  const out = mergeWrappers(inlinesOf(nodes, state));
+  return state.html ? out : edgeBreaks(out);
+}
+
+/**
+ * A hard break first or last in its block as `<br>`, as GitBook writes it: Markdown's `\` at the end of a
+ * line is a break only between two lines of text.
+ */
+function edgeBreaks(nodes: Md.PhrasingContent[]): Md.PhrasingContent[] {
+  const edge = (node: Md.PhrasingContent | undefined, at: 0 | -1): Md.PhrasingContent | undefined => {
+    if (node?.type === 'break') return { type: 'html', value: '<br>' };
+    if (node && 'children' in node && node.children.length > 0) {
+      const children = [...node.children] as Md.PhrasingContent[];
+      const index = at === 0 ? 0 : children.length - 1;
+      const inner = edge(children[index], at);
+      if (inner) {
+        children[index] = inner;
+        return { ...node, children } as Md.PhrasingContent;
+      }
+    }
+    return undefined;
+  };
+  const out = [...nodes];
+  const first = edge(out[0], 0);
+  if (first) out[0] = first;
+  const last = edge(out.at(-1), -1);
+  if (last) out[out.length - 1] = last;
+  return out;
 }
 
 function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): Md.PhrasingContent[] {
@@ -723,6 +727,11 @@ function inlinesOf(nodes: Block['nodes'] | Inline['nodes'], state: WriteState): 
           break;
         }
         case 'inline-image':
+          // A dark variant or a size: GitBook's `<picture>`, `<img data-size>` (Markdown's image has neither).
+          if (((node.data as { refDark?: unknown } | undefined)?.refDark || (node.data as { size?: unknown } | undefined)?.size) && !state.html) {
+            out.push(html(pictureHtml(node.data as Parameters<typeof pictureHtml>[0], htmlWriter(state))));
+            break;
+          }
           out.push({ type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : null, title: typeof data.caption === 'string' ? data.caption : null });
           break;
         case 'inline-math':
@@ -764,7 +773,10 @@ function mentionToMd(ref: ContentRefValue, given: string, state: WriteState): Md
   return [{ type: 'link', url: state.refs.write(ref), title: 'mention', children: [{ type: 'text', value: name }] }];
 }
 
-/** A button as GitBook writes it, `<a href="…" class="button primary" data-icon="…">Label</a>`; an action button has `data-action` instead of a link. */
+/**
+ * A button as GitBook writes it, `<a href="…" class="button primary" data-icon="…">Label</a>`; an action button
+ * `<button type="button" class="button primary" data-action="ask" data-query="…" data-icon="…">`.
+ */
 function buttonToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
   const data = (node.data ?? {}) as { label?: unknown; kind?: unknown; icon?: unknown; ref?: ContentRefValue; action?: { action?: unknown; query?: unknown; slug?: unknown } };
   const label = typeof data.label === 'string' ? data.label : '';
@@ -773,9 +785,12 @@ function buttonToMd(node: Inline, state: WriteState): Md.PhrasingContent[] {
   const icon = typeof data.icon === 'string' && iconName.test(data.icon) ? [`data-icon="${data.icon}"`] : [];
   let attributes: string[];
   if (data.action && typeof data.action.action === 'string') {
-    attributes = [kind, ...icon, `data-action="${escapeHtml(data.action.action)}"`];
-    if (typeof data.action.query === 'string') attributes.push(`data-query="${escapeHtml(data.action.query)}"`);
-    if (typeof data.action.slug === 'string') attributes.push(`data-slug="${escapeHtml(data.action.slug)}"`);
+    const action = [`data-action="${escapeHtml(data.action.action)}"`];
+    if (typeof data.action.query === 'string') action.push(`data-query="${escapeHtml(data.action.query)}"`);
+    if (typeof data.action.slug === 'string') action.push(`data-slug="${escapeHtml(data.action.slug)}"`);
+    // GitBook writes an action button as a <button>; the published site's renderer reads the <a> form.
+    if (!state.site) return [html(`<button type="button" ${[kind, ...action, ...icon].join(' ')}>`), { type: 'text', value: label }, html('</button>')];
+    attributes = [kind, ...icon, ...action];
   } else {
     // A target that leads nowhere on the site: the button's label.
     if (state.refs.text?.(data.ref) !== undefined) return [{ type: 'text', value: label }];
@@ -817,6 +832,23 @@ function childBlocks(b: Block): Block[] {
   return (b.nodes ?? []).filter((n): n is Block => n.object === 'block');
 }
 
+/**
+ * A relative path as GitBook writes it in an HTML attribute, its spaces and parentheses as they are (a
+ * Markdown link needs them encoded; the attribute's quotes hold them): decoded unless that would leave a `%`.
+ */
+function htmlPath(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !url.includes('%')) return url;
+  try {
+    const decoded = decodeURI(url);
+    return decoded.includes('%') ? url : decoded;
+  } catch {
+    return url;
+  }
+}
+
+/** The page's writer, for GitBook's HTML constructs (markdown-html-*.ts). */
+const htmlWriter = (state: WriteState): HtmlWriter => ({ ref: (ref) => htmlPath(state.refs.write(ref)), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) });
+
 function blocksToMd(blocks: Block[], state: WriteState): Md.RootContent[] {
   return blocks.flatMap((b) => blockToMd(b, state));
 }
@@ -842,13 +874,6 @@ function captionOf(image: Block): string | undefined {
   return typeof legacy === 'string' ? legacy : undefined;
 }
 
-function figureHtml(image: Block, state: WriteState): string {
-  const data = { ...(image.data ?? {}), caption: captionOf(image) } as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
-  const alt = typeof data.alt === 'string' ? data.alt : '';
-  const caption = typeof data.caption === 'string' && data.caption !== '' ? `<figcaption><p>${escapeHtml(data.caption.replace(/\s+/g, ' '))}</p></figcaption>` : '<figcaption></figcaption>';
-  return `<figure><img src="${escapeHtml(state.refs.write(data.ref))}" alt="${escapeHtml(alt.replace(/\s+/g, ' '))}">${caption}</figure>`;
-}
-
 function figureElement(image: Block, state: WriteState): Md.RootContent {
   const data = { ...(image.data ?? {}), caption: captionOf(image) } as { ref?: ContentRefValue; alt?: unknown; caption?: unknown };
   const img: Md.Image = { type: 'image', url: state.refs.write(data.ref), alt: typeof data.alt === 'string' ? data.alt : '' };
@@ -862,12 +887,16 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
   switch (b.type) {
     case 'paragraph':
       if (data.html === true || b.meta?.html === true) return [{ type: 'html', value: textOfNodes(b.nodes) }];
+      const aligned = state.html ? undefined : alignedHtml(b, 0, inlinesToMd(b.nodes, state));
+      if (aligned !== undefined) return [{ type: 'html', value: aligned }];
       return [{ type: 'paragraph', children: inlinesToMd(b.nodes, state) }];
     case 'heading-1':
     case 'heading-2':
     case 'heading-3': {
       const level = b.type === 'heading-1' ? 1 : b.type === 'heading-2' ? 2 : typeof data.level === 'number' && data.level >= 3 && data.level <= 6 ? data.level : 3;
       const children = inlinesToMd(b.nodes, state);
+      const aligned = state.html ? undefined : alignedHtml(b, level, children);
+      if (aligned !== undefined) return [{ type: 'html', value: aligned }];
       const id = state.anchors?.get(b);
       if (id !== undefined) children.push({ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${escapeHtml(id)}" id="${escapeHtml(id)}">` }, { type: 'html', value: '</a>' });
       return [{ type: 'heading', depth: level as Md.Heading['depth'], children }];
@@ -977,12 +1006,11 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
         const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureElement(i, state));
         return figures.length === 0 ? [] : [figures.length === 1 ? figures[0] : element('div', figures)];
       }
-      const figures = childBlocks(b).filter((i) => i.type === 'image').map((i) => figureHtml(i, state));
-      if (figures.length === 0) return [];
-      return [{ type: 'html', value: figures.length === 1 ? figures[0] : `<div>${figures.join('')}</div>` }];
+      const figures = figuresHtml(b, htmlWriter(state));
+      return figures === undefined ? [] : [{ type: 'html', value: figures }];
     }
     case 'image':
-      return [state.html ? figureElement(b, state) : { type: 'html', value: figureHtml(b, state) }];
+      return [state.html ? figureElement(b, state) : { type: 'html', value: figuresHtml(b, htmlWriter(state))! }];
     default: {
       // Blocks Markdown has no syntax for (`if`, OpenAPI operations, integrations, …) are in the
       // Document only; their inner blocks, or their text, stand for them here.
@@ -1020,8 +1048,14 @@ function cellValueToMd(value: unknown, state: WriteState): Md.PhrasingContent[] 
   return [{ type: 'link', url: state.refs.write(ref), children: [{ type: 'text', value: state.refs.label(ref) }] }];
 }
 
-/** GitBook's table as a GFM table: column titles as the header row, records in order as rows. */
+/**
+ * GitBook's table as a GFM table, column titles as the header row, records in order as rows; in GitBook's
+ * HTML form (markdown-html-table.ts) when GFM cannot say it.
+ */
 function tableToMd(b: Block, state: WriteState): Md.RootContent[] {
+  if (!state.html && tableNeedsHtml(b)) {
+    return [{ type: 'html', value: tableHtml(b, htmlWriter(state)) }];
+  }
   const data = (b.data ?? {}) as TableData;
   const definition = data.definition ?? {};
   const columns = (data.view?.columns ?? Object.keys(definition)).filter((id) => definition[id]);

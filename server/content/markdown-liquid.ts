@@ -20,6 +20,7 @@ import type * as Md from 'mdast';
 import type { CompileContext, Extension as FromMarkdownExtension } from 'mdast-util-from-markdown';
 import type { Handle, Options as ToMarkdownExtension } from 'mdast-util-to-markdown';
 import type { Code, Effects, Extension as MicromarkExtension, State, Token } from 'micromark-util-types';
+import { splitHtmlAtTags } from './markdown-html-blocks.js';
 
 export const hintStyles = ['info', 'warning', 'danger', 'success'] as const;
 export type HintStyle = (typeof hintStyles)[number];
@@ -142,8 +143,15 @@ function nodeOf(tag: ParsedTag, at: LiquidTag): Hint | Liquid | undefined {
   return { type: 'liquid', name: tag.name as LiquidName, attributes: tag.attributes, children: [], ...position };
 }
 
-/** Pairs the tags among `children` (nested ones too) into nodes; lone tags become paragraphs. */
-function gather(children: Md.RootContent[]): Md.RootContent[] {
+/** Whether a line is a tag line of a known tag (one the tokenizer reads as a tag). */
+const isTagLine = (line: string) => parseTag(line.trim()) !== undefined;
+
+/**
+ * Pairs the tags among `children` (nested ones too) into nodes; lone tags become paragraphs. With `reparse`,
+ * an HTML block holding a tag line is first cut before it (markdown-html-blocks.ts).
+ */
+function gather(input: Md.RootContent[], reparse?: Reparse): Md.RootContent[] {
+  const children = reparse ? splitHtmlAtTags(input, isTagLine, reparse) : input;
   const out: Md.RootContent[] = [];
   const open: Open[] = [];
   let into = out;
@@ -157,7 +165,7 @@ function gather(children: Md.RootContent[]): Md.RootContent[] {
     }
   };
   for (const child of children) {
-    if ('children' in child) (child as Md.Parent).children = gather((child as Md.Parent).children);
+    if ('children' in child) (child as Md.Parent).children = gather((child as Md.Parent).children, reparse);
     if (child.type !== 'liquidTag') {
       into.push(child);
       continue;
@@ -198,8 +206,14 @@ function asText(tag: LiquidTag): Md.Paragraph {
   return { type: 'paragraph', children: [{ type: 'text', value: tag.value.trim() }] };
 }
 
-/** mdast-util-from-markdown: tag tokens to tag nodes, then the transform that pairs them. */
-export function liquidFromMarkdown(): FromMarkdownExtension {
+/** Markdown read into nodes with its tags left unpaired (the parser of liquidFromMarkdown with `pair: false`). */
+export type Reparse = (markdown: string) => Md.RootContent[];
+
+/**
+ * mdast-util-from-markdown: tag tokens to tag nodes, then the transform that pairs them (unless `pair` is
+ * false); `reparse` reads the rest of an HTML block that holds a tag line (markdown-html-blocks.ts).
+ */
+export function liquidFromMarkdown(options: { pair?: boolean; reparse?: Reparse } = {}): FromMarkdownExtension {
   return {
     enter: {
       gitbookTag(this: CompileContext, token: Token) {
@@ -213,11 +227,14 @@ export function liquidFromMarkdown(): FromMarkdownExtension {
         this.exit(token);
       },
     },
-    transforms: [
-      (tree) => {
-        tree.children = gather(tree.children);
-      },
-    ],
+    transforms:
+      options.pair === false
+        ? []
+        : [
+            (tree) => {
+              tree.children = gather(tree.children, options.reparse);
+            },
+          ],
   };
 }
 
@@ -227,20 +244,16 @@ function openingTag(name: string, attributes: Record<string, string>): string {
 }
 
 /**
- * A container's blocks between its tags. An HTML block (a figure, `<details>`) runs to the next blank line,
- * so one that ends the container is followed by a blank line (else it would swallow the closing tag), and
- * one that starts it is preceded by one (the opening tag is then a line of its own): Markdown read back the
- * same. Other blocks keep GitBook's compact form, the tags on the lines next to them.
+ * A container's blocks between its tags, the tags on the lines next to them as GitBook writes them (an HTML
+ * block right before the closing tag is cut there when read: markdown-html-blocks.ts).
  */
-function betweenTags(open: string, node: Hint | Liquid, inner: string, close: string): string {
-  const before = node.children[0]?.type === 'html' ? '\n\n' : '\n';
-  const after = node.children.at(-1)?.type === 'html' ? '\n\n' : '\n';
-  return `${open}${before}${inner}${after}${close}`;
+function betweenTags(open: string, inner: string, close: string): string {
+  return `${open}\n${inner}\n${close}`;
 }
 
 const writeHint: Handle = (node: Hint, _parent, state, info) => {
   const inner = state.containerFlow(node, info);
-  return betweenTags(`{% hint style="${node.style}" %}`, node, inner, '{% endhint %}');
+  return betweenTags(`{% hint style="${node.style}" %}`, inner, '{% endhint %}');
 };
 
 const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
@@ -248,7 +261,7 @@ const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
   const open = openingTag(node.name, node.attributes);
   if ((voidTags as readonly string[]).includes(node.name) && node.children.length === 0) return open;
   const inner = state.containerFlow(node, info);
-  return betweenTags(open, node, inner, `{% end${node.name} %}`);
+  return betweenTags(open, inner, `{% end${node.name} %}`);
 };
 
 /** mdast-util-to-markdown: a node as its tags around its blocks; a text `{%` escaped. */

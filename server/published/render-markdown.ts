@@ -25,7 +25,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import { documentToMarkdown, type Document } from '../content/markdown-document.js';
+import { documentToMarkdown, parseUnpaired, type Document } from '../content/markdown-document.js';
 import { liquidFromMarkdown, liquidSyntax } from '../content/markdown-liquid.js';
 import type { MarkdownRefs } from '../content/markdown-refs.js';
 import { cachedCard, embedUrlsOf, warmEmbeds } from '../embeds/embed-card.js';
@@ -40,7 +40,7 @@ import { sanitizeSchema } from './render/sanitize-schema.js';
 function remarkGitbook(this: Processor) {
   const data = this.data();
   (data.micromarkExtensions ??= []).push(liquidSyntax(), math({ singleDollarTextMath: false }));
-  (data.fromMarkdownExtensions ??= []).push(liquidFromMarkdown(), mathFromMarkdown());
+  (data.fromMarkdownExtensions ??= []).push(liquidFromMarkdown({ reparse: parseUnpaired }), mathFromMarkdown());
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkGitbook).freeze();
