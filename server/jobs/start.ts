@@ -6,6 +6,7 @@ import { enqueueJob } from './queue.js';
 import { PRUNE_FINISHED_JOBS, pruneFinishedJobs, pruneFinishedJobsJob } from './prune.job.js';
 import { jobHandlers, startupJobs } from './registry.js';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner.js';
+import { subscribePlatformAreas } from '../subscribers.js';
 
 export interface StartJobsOptions extends Partial<JobRunnerOptions> {
   /**
@@ -20,6 +21,7 @@ export interface StartJobsOptions extends Partial<JobRunnerOptions> {
 
 /** Enqueues the startup jobs (no-ops when pending), then starts a runner with every registered handler. */
 export async function startJobs(db: Db, logger: Logger, { soleProcess = false, retentionDays = 7, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
+  subscribePlatformAreas(); // the jobs' writes (a Git Sync, a translation) publish domain events too
   const now = new Date();
   if (soleProcess) {
     const orphans = await expireOrphanedClaims(db, now);
