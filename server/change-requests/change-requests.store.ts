@@ -189,7 +189,8 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
 
 /**
  * Merges the change request into the space: a new space revision, which becomes `revisionMerged`, the
- * search catch-up queued and the integrations on the space told, in the statement that moves the space.
+ * search catch-up queued and `space content updated` published, its subscribers' reads (integrations: who
+ * hears of it) run by the statement that moves the space.
  */
 export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'merge' }> {
   return ctx.transaction(async (tx) => {
