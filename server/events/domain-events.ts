@@ -37,7 +37,7 @@ export type EventScope<K extends EventName> = DomainEvents[K]['scope'];
 type Rows = Record<string, unknown>[];
 
 export interface Subscriber<K extends EventName> {
-  /** Who this is, for the architecture notes and errors (e.g. `integrations: space_content_updated`). */
+  /** Who this is (e.g. `integrations: space_content_updated`), so a test can tell which subscribers an event has. */
   name: string;
   /**
    * A SELECT whose rows `handle` receives. A writer that offers a statement of its own (`readsInStatement`)
@@ -57,7 +57,7 @@ export function subscribe<K extends EventName>(name: K, subscriber: Subscriber<K
   subscribers.set(name, list);
 }
 
-/** The subscribers of `name`, in order (for tests and the architecture check). */
+/** The subscribers of `name`, in order. */
 export function subscribersOf<K extends EventName>(name: K): readonly Subscriber<K>[] {
   return (subscribers.get(name) ?? []) as unknown as Subscriber<K>[];
 }
@@ -85,7 +85,8 @@ export interface InStatement<K extends EventName> {
 /**
  * The event's reads as the last part of a statement the writer runs anyway (a merge moves the space, queues
  * its indexing and reads who hears of it in one round trip). One reading subscriber's SELECT is used as it
- * is; several are each gathered into a JSON column of one row; none reads nothing.
+ * is; several are each gathered into a JSON column of one row (so their rows hold JSON values: a timestamp
+ * comes as its text); none reads nothing.
  */
 export function readsInStatement<K extends EventName>(name: K, data: EventData<K>): InStatement<K> {
   const all = subscribersOf(name);
