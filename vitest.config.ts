@@ -10,6 +10,7 @@ const storageIndependentTests = [
   'test/spec.test.ts',
   'test/schema-enums.test.ts',
   'test/roles.test.ts',
+  'test/architecture-imports.test.ts',
   'test/integrations-images.test.ts',
   'test/client-types.test.ts',
   'test/mock.test.ts',

@@ -37,6 +37,7 @@ import { joinLinkRoutes } from './invites/invite.routes.js';
 import { customHostnameSites, publishedSitesRouter } from './published/published.routes.js';
 import type { SamlSigning } from './sso/saml-settings.js';
 import { samlRoutes } from './sso/saml.routes.js';
+import { subscribePlatformAreas } from './subscribers.js';
 
 export interface ApiOptions {
   db: Db;
@@ -168,6 +169,7 @@ function hostedRoutes(options: ApiOptions, routes: Router, beside: Router): Conn
 
 export function createApi(options: ApiOptions): Api {
   const { db, logger, publicUrl, now = () => new Date() } = options;
+  subscribePlatformAreas(); // what the core areas' writes cause in integrations and permissions
   const urlsByBase = new Map<string, Urls>();
   const urlsFor = (base: string): Urls => {
     let urls = urlsByBase.get(base);

@@ -145,7 +145,7 @@ export async function moveChangeRequest(tx: Db, crId: string, revision: { id: st
 /**
  * Merges in one statement: the merge revision written, the space moved to it, the change request marked
  * merged, plus what the space's other areas ask of a move in `alsoWrite` (the search catch-up queued);
- * answers the rows of `thenSelect` (the integrations to tell).
+ * answers the rows of `thenSelect` (the reads of the `space content updated` subscribers: the integrations to tell).
  */
 export async function writeMerge(
   tx: Db,

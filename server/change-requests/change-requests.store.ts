@@ -19,7 +19,7 @@ import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
 import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge } from './change-request-statements.js';
 import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
-import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
+import { readsInStatement } from '../events/domain-events.js';
 import { enqueueSpaceIndexingSql } from '../search/index.job.js';
 import { pageConditionClaims } from '../sites/page-condition-claims.js';
 import { assertStorableDocument } from '../content/document-check.js';
@@ -189,7 +189,8 @@ export async function updateChangeRequestContent(ctx: Ctx, grant: SpaceGrant, re
 
 /**
  * Merges the change request into the space: a new space revision, which becomes `revisionMerged`, the
- * search catch-up queued and the integrations on the space told, in the statement that moves the space.
+ * search catch-up queued and `space content updated` published, its subscribers' reads (integrations: who
+ * hears of it) run by the statement that moves the space.
  */
 export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ revision: string; result: 'merge' }> {
   return ctx.transaction(async (tx) => {
@@ -200,8 +201,9 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     const content = sides ? await mergeStoredContents(tx.db, sides.base, sides.space, ours) : ours;
     const now = tx.now();
     const revision = insertRevisionSql(space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content }, now);
-    const recipients = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, enqueueSpaceIndexingSql(space.id, now), contentUpdatedRecipientsSql(space.id));
-    await notifyContentUpdated(tx, recipients, space.id, revision.id);
+    const updated = readsInStatement('space content updated', { spaceId: space.id, revisionId: revision.id });
+    const result = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, enqueueSpaceIndexingSql(space.id, now), updated.select);
+    await updated.publish(tx, result);
     return { revision: revision.id, result: 'merge' as const };
   });
 }

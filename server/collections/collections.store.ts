@@ -27,7 +27,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { leaveOrganization } from '../spaces/space-departure.js';
 import { toSpace } from '../spaces/space-view.js';
-import { carryGrantsTo } from '../permissions/grant-cleanup.js';
+import { publish } from '../events/domain-events.js';
 
 export type Collection = components['schemas']['Collection'];
 type CreateCollection = z.output<typeof collectionOperations.createCollection.body>;
@@ -178,8 +178,8 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
       .set({ organizationId: targetOrganizationId, conversationsIssuesClusterId: null })
       .where(inArray(changeRequests.spaceId, movedSpaces));
     await leaveOrganization(tx, (await movedSpaces).map((s) => s.id), grant.row.organizationId);
-    // Only the grants of members of the new organization follow (server/permissions/grant-cleanup.ts).
-    await carryGrantsTo(tx, targetOrganizationId, { collectionIds: ids, spaceIds: movedSpaces });
+    // Only the grants of members of the new organization follow (permissions, server/permissions/grant-cleanup.ts).
+    await publish(tx, 'content transferred', { organizationId: targetOrganizationId, collectionIds: ids, spaceIds: movedSpaces });
     const [moved] = await tx.db
       .update(collections)
       .set({ parentId: null, position, updatedAt: ctx.now() })

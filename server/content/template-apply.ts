@@ -26,7 +26,7 @@ import { childrenOf, type RevisionContent, type StoredPage } from './revision-co
 import { insertRevision, loadRevision } from './revisions.store.js';
 import { templates, type Template, type TemplatePage } from './templates.js';
 import { runSql, sqlText } from '../db/sql-text.js';
-import { contentUpdatedRecipientsSql, notifyContentUpdated } from '../integrations/content-events.js';
+import { readsInStatement } from '../events/domain-events.js';
 import { enqueueSpaceIndexingSql } from '../search/index.job.js';
 
 type Body = z.output<(typeof contentOperations)['applyTemplateToSpace']['body']>;
@@ -172,14 +172,16 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
     if (body.changeRequestId === undefined) {
       const current = await loadRevision(tx.db, space.revisionId, space.createdAt);
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
-      // One statement moves the space, queues its search catch-up and reads who hears of it, as a merge does.
-      const recipients = await runSql(
+      // One statement moves the space, queues its search catch-up and reads what its event's subscribers
+      // need (who hears of it), as a merge does.
+      const updated = readsInStatement('space content updated', { spaceId: space.id, revisionId: revision.id });
+      const result = await runSql(
         tx.db,
         sqlText`WITH moved AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${space.id}::text),
           indexing AS (${enqueueSpaceIndexingSql(space.id, now)})
-        ${contentUpdatedRecipientsSql(space.id)}`,
+        ${updated.select}`,
       );
-      await notifyContentUpdated(tx, recipients, space.id, revision.id);
+      await updated.publish(tx, result);
       return;
     }
 

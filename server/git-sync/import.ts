@@ -13,7 +13,7 @@ import { mergeContent } from '../content/merge.js';
 import { emptyContent, type RevisionContent } from '../content/revision-content.js';
 import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
-import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { publish } from '../events/domain-events.js';
 import { createUrls } from '../urls.js';
 import { readRepository, type ImportedContent } from './format/index.js';
 import { conflictsOf, idsChangedInRepository, pagesChangedInSpace, pagesMovedInRepository, recordConflictsOf, recordsChangedInSpace } from './changes.js';
@@ -170,7 +170,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   if (!payload.standalone) {
     await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
     await enqueueSpaceIndexing(tx, payload.spaceId);
-    await emitSpaceContentUpdated(tx, payload.spaceId, revision.id);
+    await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision.id });
   }
   const outcome: Outcome = {
     state: 'success',

@@ -13,7 +13,7 @@ import { RepositoryFormatError, formatLimits } from './format/index.js';
 import { basicAuthorization, openCredentials, type Sealed } from './credentials.js';
 import { exportSpace } from './export.js';
 import { importRepository } from './import.js';
-import { emitSpaceEvent } from '../integrations/space-events.js';
+import { publish } from '../events/domain-events.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import type { Remote, RepositoryLimits } from './work-repository.js';
 
@@ -115,11 +115,12 @@ export function gitSyncHandler(limits: RepositoryLimits = defaultRepositoryLimit
       return;
     }
     // The space's integrations are told the operation starts from its revision and the sync's commit (none
-    // yet before the first), and, once it ended, where it left them (space-events.ts).
+    // yet before the first), and, once it ended, where it left them (domain events that integrations hear).
     const from = { revisionId: space.revisionId ?? '', commitId: record?.commit ?? '' };
-    await emitSpaceEvent(job.db, job.now(), payload.spaceId, 'space_gitsync_started', from);
+    await publish(job, 'space git sync started', { spaceId: payload.spaceId, ...from });
     const completed = (outcome: Outcome) =>
-      emitSpaceEvent(job.db, job.now(), payload.spaceId, 'space_gitsync_completed', {
+      publish(job, 'space git sync completed', {
+        spaceId: payload.spaceId,
         state: outcome.state,
         revisionId: outcome.revision ?? from.revisionId,
         commitId: outcome.commit ?? from.commitId,

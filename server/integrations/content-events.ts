@@ -1,6 +1,6 @@
 // `space_content_updated`: the event an integration receives when the primary content of a space it is
-// installed on changes (a change request merged, a live edit). Called by the writers of a space's
-// content, in their transaction, once the space points at its new revision. The recipients are the
+// installed on changes (a change request merged, a live edit). Recorded on the `space content updated`
+// domain event (core-events.ts), in the writer's transaction, once the space points at its new revision. The recipients are the
 // installations on the space, and the installations of its organization with `space_selection: all`.
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
@@ -10,9 +10,9 @@ import { toUser } from '../users/users.store.js';
 import { recordEvents } from './events.store.js';
 
 /**
- * The recipients of the space's `space_content_updated`, as a SELECT: the last part of a statement that
- * moves the space, so that a merge reads them in its own round trip (`notifyContentUpdated` then records
- * the events, when there are any).
+ * The recipients of the space's `space_content_updated`, as a SELECT: the read of the domain event's
+ * subscriber, which a merge runs as the last part of the statement that moves the space, in its own round
+ * trip (`notifyContentUpdated` then records the events, when there are any).
  */
 export function contentUpdatedRecipientsSql(spaceId: string): SqlFragment {
   return sqlText`SELECT i.id AS installation_id, i.integration_name, i.organization_id

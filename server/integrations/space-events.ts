@@ -1,18 +1,16 @@
 // Events about a space, beside its content (content-events.ts): `space_visibility_updated` when a move or a
 // restore changes who may see it, `space_gitsync_started` / `space_gitsync_completed` around a Git Sync
-// operation. Called by the writers in their transaction, so an event is recorded with the change or not at
-// all. The recipients are those of `space_content_updated`: the installations on the space, and those of its
-// organization with `space_selection: all`.
+// operation. Recorded in the writer's transaction (the domain events they subscribe to, core-events.ts), so
+// an event is recorded with the change or not at all. The recipients are those of `space_content_updated`
+// (`contentUpdatedRecipientsSql`): the installations on the space, and those of its organization with
+// `space_selection: all`.
 import type { Db } from '../db/client.js';
-import { runSql } from '../db/sql-text.js';
-import { contentUpdatedRecipientsSql } from './content-events.js';
 import { recordEvents, type NewEvent } from './events.store.js';
 
 type SpaceEventType = Extract<NewEvent['type'], 'space_visibility_updated' | 'space_gitsync_started' | 'space_gitsync_completed'>;
 
-/** Records the event `type` with `fields` for each installation the space is covered by; returns how many. */
-export async function emitSpaceEvent(db: Db, now: Date, spaceId: string, type: SpaceEventType, fields: Record<string, unknown>): Promise<number> {
-  const recipients = await runSql(db, contentUpdatedRecipientsSql(spaceId));
+/** Records the event `type` with `fields` for each recipient (rows of `contentUpdatedRecipientsSql`); returns how many. */
+export async function recordSpaceEvent(db: Db, now: Date, recipients: Record<string, unknown>[], spaceId: string, type: SpaceEventType, fields: Record<string, unknown>): Promise<number> {
   await recordEvents(
     db,
     now,
@@ -26,3 +24,4 @@ export async function emitSpaceEvent(db: Db, now: Date, spaceId: string, type: S
   );
   return recipients.length;
 }
+

@@ -8,6 +8,7 @@ import { gitSyncHandler, GIT_SYNC } from '../git-sync/sync.job.js';
 import type { RepositoryLimits } from '../git-sync/work-repository.js';
 import { jobHandlers, startupJobs } from './registry.js';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner.js';
+import { subscribePlatformAreas } from '../subscribers.js';
 
 export interface StartJobsOptions extends Partial<JobRunnerOptions> {
   /**
@@ -24,6 +25,7 @@ export interface StartJobsOptions extends Partial<JobRunnerOptions> {
 
 /** Enqueues the startup jobs (no-ops when pending), then starts a runner with every registered handler. */
 export async function startJobs(db: Db, logger: Logger, { soleProcess = false, retentionDays = 7, gitSyncLimits, ...options }: StartJobsOptions = {}): Promise<JobRunner> {
+  subscribePlatformAreas(); // the jobs' writes (a Git Sync, a translation) publish domain events too
   const now = new Date();
   if (soleProcess) {
     const orphans = await expireOrphanedClaims(db, now);

@@ -15,8 +15,7 @@ import { newId } from '../ids.js';
 import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
-import { emitSpaceEvent } from '../integrations/space-events.js';
-import { carryGrantsTo } from '../permissions/grant-cleanup.js';
+import { publish } from '../events/domain-events.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
 type TransferSpace = z.output<typeof spaceOperations.transferSpace.body>;
@@ -49,7 +48,7 @@ export async function moveSpace(ctx: Ctx, grant: SpaceGrant, body: MoveSpace): P
       .returning();
     // Out of its collection, an `in-collection` space becomes private: its integrations are told.
     if (visibility !== grant.row.visibility) {
-      await emitSpaceEvent(tx.db, tx.now(), grant.row.id, 'space_visibility_updated', { previousVisibility: grant.row.visibility, visibility });
+      await publish(tx, 'space visibility updated', { spaceId: grant.row.id, previousVisibility: grant.row.visibility, visibility });
     }
     return { row, parent };
   });
@@ -133,8 +132,8 @@ export async function transferSpace(ctx: Ctx, grant: SpaceGrant, body: TransferS
     // An issue cluster belongs to the old organization: a moved change request no longer addresses it.
     await tx.db.update(changeRequests).set({ organizationId: body.organization, conversationsIssuesClusterId: null }).where(eq(changeRequests.spaceId, source.id));
     if (source.organizationId !== body.organization) await leaveOrganization(tx, [source.id], source.organizationId);
-    // Only the grants of members of the new organization follow it (server/permissions/grant-cleanup.ts).
-    await carryGrantsTo(tx, body.organization, { spaceIds: [source.id] });
+    // Only the grants of members of the new organization follow it (permissions, server/permissions/grant-cleanup.ts).
+    await publish(tx, 'content transferred', { organizationId: body.organization, spaceIds: [source.id] });
     return moved;
   });
   return toSpace(ctx, { ...row, ...counts }, spaceRole(memberBasis(target, inheritedUnder(parent)), row));

@@ -14,7 +14,7 @@ import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { insertSpace } from './space-inserts.js';
 import { toSpace, type Space } from './space-view.js';
-import { emitSpaceEvent } from '../integrations/space-events.js';
+import { publish } from '../events/domain-events.js';
 
 type CreateSpace = z.output<typeof spaceOperations.createSpace.body>;
 type UpdateSpace = z.output<typeof spaceOperations.updateSpaceById.body>;
@@ -110,7 +110,7 @@ export async function restoreSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space> 
       .set({ deletedAt: null, visibility: restored, updatedAt: ctx.now() })
       .where(eq(spaces.id, grant.row.id))
       .returning();
-    if (restored !== visibility) await emitSpaceEvent(tx.db, tx.now(), grant.row.id, 'space_visibility_updated', { previousVisibility: visibility, visibility: restored });
+    if (restored !== visibility) await publish(tx, 'space visibility updated', { spaceId: grant.row.id, previousVisibility: visibility, visibility: restored });
     return updated;
   });
   return toSpace(ctx, { ...row, ...(await countsOfGrant(ctx.db, grant)) }, spaceRole(grant, row));

@@ -23,7 +23,7 @@ import { stableJson } from '../content/block-keys.js';
 import { runKey, unitHash, TITLE_UNIT } from './source-hashes.js';
 import { configuredTranslator, type TranslateRequest, type Translator } from './translator.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
-import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { publish } from '../events/domain-events.js';
 
 export const RUN_TRANSLATION = 'run-translation';
 
@@ -293,7 +293,7 @@ function run(current: () => Translator): JobHandler {
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
         await enqueueSpaceIndexing(tx, target.id);
-        await emitSpaceContentUpdated(tx, target.id, revisionId);
+        await publish(tx, 'space content updated', { spaceId: target.id, revisionId });
       }
       const report: TranslationRunRecord = {
         status: 'completed',
