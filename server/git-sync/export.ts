@@ -17,7 +17,7 @@ import { readBlobBytes } from '../blobs/blobs.js';
 import { changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
-import { emitSpaceContentUpdated } from '../integrations/content-events.js';
+import { publish } from '../events/domain-events.js';
 import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
 import { inBranchWords } from './branch-words.js';
@@ -234,7 +234,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       if (latest && content) revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
       await tx.db.update(spaces).set({ revisionId: revision, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
       await enqueueSpaceIndexing(tx, payload.spaceId);
-      await emitSpaceContentUpdated(tx, payload.spaceId, revision);
+      await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision });
     } else if (!payload.standalone) {
       // The revision exported may be the space's first, which has no row until something is written.
       const [row] = await tx.db.select({ id: contentRevisions.id }).from(contentRevisions).where(eq(contentRevisions.id, current.id));
