@@ -64,7 +64,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => source.close(() => resolve())));
 
 // S3 (proxied) measured +79 MB over idle with the same settings (upload +37, the Range download +38): the
-// AWS SDK's HTTP handling keeps more than the folder's streams; not yet within the target, so not asserted here.
+// AWS SDK's HTTP handling keeps more than the folder's streams, over issue 54's 64 MB target, which stays
+// open for it; test/blobs-backends.test.ts runs the S3 backend's uploads and Range downloads.
 describe.each(['folder'] as ('folder' | 's3')[])('a 200 MB file on the %s backend', (kind) => {
   let server: ChildServer | undefined;
   let s3: LocalS3 | undefined;
