@@ -3,7 +3,7 @@
 // order they subscribed, in the writer's transaction; and the app subscribes the platform areas.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearSubscribers, publish, readsInStatement, subscribe, subscribersOf, type Clocked } from '../server/events/domain-events.js';
+import { clearSubscribers, publish, readsInStatement, restoreSubscribers, savedSubscribers, subscribe, subscribersOf, type Clocked } from '../server/events/domain-events.js';
 import { runSql, sqlText } from '../server/db/sql-text.js';
 import { useHarness } from './support/harness.js';
 
@@ -25,6 +25,11 @@ function subscriber(name: string, values?: number[]) {
 }
 
 describe('domain events', () => {
+  afterAll(() => {
+    // The platform areas hear the core areas again, for the files that run after this one in its worker.
+    expect(subscribersOf('space content updated').map((s) => s.name)).toEqual(['integrations: space_content_updated']);
+  });
+
   it('the app subscribes the platform areas to what the core areas publish', () => {
     // The harness made the app: integrations hear content and visibility updates, permissions transfers.
     expect(subscribersOf('space content updated').map((s) => s.name)).toEqual(['integrations: space_content_updated']);
@@ -34,8 +39,13 @@ describe('domain events', () => {
   });
 
   describe('with subscribers of this file', () => {
-    beforeAll(() => clearSubscribers());
-    afterAll(() => clearSubscribers());
+    // The app's subscribers are put back afterwards: other files of this worker's modules need them.
+    let apps: ReturnType<typeof savedSubscribers>;
+    beforeAll(() => {
+      apps = savedSubscribers();
+      clearSubscribers();
+    });
+    afterAll(() => restoreSubscribers(apps));
 
     it('no subscriber: the statement reads nothing and nothing runs', async () => {
       const reads = readsInStatement('space visibility updated', data);

@@ -67,6 +67,20 @@ export function clearSubscribers(): void {
   subscribers.clear();
 }
 
+/** Every event's subscribers as they are now, for `restoreSubscribers` (tests that register their own). */
+export function savedSubscribers(): ReadonlyMap<EventName, readonly AnySubscriber[]> {
+  return new Map([...subscribers].map(([name, list]) => [name, [...list]]));
+}
+
+/**
+ * Puts back the subscribers `savedSubscribers` gave. A test that cleared them must: the app subscribes the
+ * platform areas once per process, and test files share their worker's modules (vitest.config.ts).
+ */
+export function restoreSubscribers(saved: ReadonlyMap<EventName, readonly AnySubscriber[]>): void {
+  subscribers.clear();
+  for (const [name, list] of saved) subscribers.set(name, [...list]);
+}
+
 /** Publishes the event in the writer's transaction: each subscriber reads (when it does), then handles it. */
 export async function publish<K extends EventName>(scope: EventScope<K>, name: K, data: EventData<K>): Promise<void> {
   for (const subscriber of subscribersOf(name)) {
