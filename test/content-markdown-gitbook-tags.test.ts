@@ -120,10 +120,19 @@ describe('GitBook tags: blocks Markdown has no syntax for', () => {
     expect(document.nodes[0]).toEqual({ object: 'block', type: 'swagger', isVoid: true, data: { ref: { kind: 'url', url }, path: '/pet', method: 'post' } });
   });
 
-  it('openapi-operation and openapi-schemas: a specification by its slug, schemas a list, grouped a boolean', () => {
-    const document = read(lines('{% openapi-operation spec="petstore" path="/pet" method="put" %}', '', '{% openapi-schemas spec="petstore" schemas="Pet,Order" grouped="false" %}'));
+  it('openapi-operation, openapi-webhook and openapi-schemas: a specification by its slug, schemas a list, grouped a boolean', () => {
+    const document = read(
+      lines(
+        '{% openapi-operation spec="petstore" path="/pet" method="put" %}',
+        '',
+        '{% openapi-webhook spec="petstore" name="newPet" method="post" %}',
+        '',
+        '{% openapi-schemas spec="petstore" schemas="Pet,Order" grouped="false" %}',
+      ),
+    );
     expect(document.nodes).toEqual([
       { object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pet', method: 'put' } },
+      { object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec: 'petstore' }, name: 'newPet', method: 'post' } },
       { object: 'block', type: 'openapi-schemas', isVoid: true, data: { ref: { kind: 'openapi', spec: 'petstore' }, schemas: ['Pet', 'Order'], grouped: false } },
     ]);
   });

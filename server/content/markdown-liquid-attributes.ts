@@ -28,6 +28,8 @@ export const promptAttributes: AttributeSpec = {
 export const swaggerAttributes: AttributeSpec = { types: { path: 'string', method: 'string', expanded: 'boolean', fullWidth: 'boolean' } };
 /** `{% openapi-operation spec="…" path="…" method="…" %}` (`spec` is the block's `ref`). */
 export const operationAttributes: AttributeSpec = { types: { path: 'string', method: 'string' } };
+/** `{% openapi-webhook spec="…" name="…" method="…" %}` (`spec` is the block's `ref`). */
+export const webhookAttributes: AttributeSpec = { types: { name: 'string', method: 'string' } };
 /** `{% openapi-schemas spec="…" schemas="Pet,Order" grouped="false" %}` (`spec` is the block's `ref`). */
 export const schemasAttributes: AttributeSpec = { types: { schemas: 'list', grouped: 'boolean', title: 'string' } };
 

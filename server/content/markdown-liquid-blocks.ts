@@ -7,6 +7,7 @@
 //   [https://…](https://…)                             a URL or in a file), the link to the specification
 //   {% endopenapi %}                                   between the tags
 //   {% openapi-operation spec="petstore" path="…" method="…" %}   an `openapi-operation` of a specification
+//   {% openapi-webhook spec="petstore" name="newPet" method="post" %}   an `openapi-webhook`
 //   {% openapi-schemas spec="petstore" schemas="Pet,Order" grouped="false" %}   `openapi-schemas`
 //   {% @github-files/github-code-block url="…" %}  an `integration` block: integration, block, props
 //
@@ -21,6 +22,7 @@ import {
   readAttributes,
   schemasAttributes,
   swaggerAttributes,
+  webhookAttributes,
   withKept,
   writeAttributes,
 } from './markdown-liquid-attributes.js';
@@ -66,6 +68,11 @@ export function liquidTagBlock(node: Liquid, reader: HtmlReader): Block | undefi
       const { spec = '', ...rest } = a;
       const { data, kept } = readAttributes(operationAttributes, rest);
       return withKept({ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec }, path: '', method: '', ...data } } as Block, kept);
+    }
+    case 'openapi-webhook': {
+      const { spec = '', ...rest } = a;
+      const { data, kept } = readAttributes(webhookAttributes, rest);
+      return withKept({ object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec }, name: '', method: '', ...data } } as Block, kept);
     }
     case 'openapi-schemas': {
       const { spec = '', ...rest } = a;
@@ -119,9 +126,11 @@ export function liquidTagMarkdown(b: Block, writer: HtmlWriter): Md.RootContent[
       return [liquid('openapi', { src: url, ...writeAttributes(swaggerAttributes, b) }, [{ type: 'html', value: resourceLink(label, url) }])];
     }
     case 'openapi-operation':
+    case 'openapi-webhook':
     case 'openapi-schemas': {
       const spec = (data.ref as { spec?: unknown } | undefined)?.spec;
-      const attributes = writeAttributes(b.type === 'openapi-operation' ? operationAttributes : schemasAttributes, b);
+      const attributeSpec = { 'openapi-operation': operationAttributes, 'openapi-webhook': webhookAttributes, 'openapi-schemas': schemasAttributes }[b.type];
+      const attributes = writeAttributes(attributeSpec, b);
       return [liquid(b.type, { spec: typeof spec === 'string' ? spec : '', ...attributes }, [])];
     }
     case 'integration': {
