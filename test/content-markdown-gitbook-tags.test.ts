@@ -28,6 +28,7 @@ function read(markdown: string): Json {
 }
 
 const lines = (...l: string[]) => l.join('\n');
+const text = (nodes: Json[] = []) => leavesOf(nodes).join('');
 
 describe('GitBook tags: attributes typed as GitBook has them', () => {
   it('code: expandable and line numbers are booleans, the line count an integer', () => {
@@ -182,5 +183,48 @@ describe('GitBook tags: blocks Markdown has no syntax for', () => {
       ],
     } as unknown as Document;
     expect(documentToMarkdown(document)).toBe(lines('{% @runkit/notebook height="300" source="x" %}', '', '{% if visitor.claims.signed %}', 'Hi', '{% endif %}'));
+  });
+});
+
+describe("GitBook's HTML where its tags or fences cannot say a block", () => {
+  it('code with bold lines: <pre><code> read into a code block, its lines keeping their marks', () => {
+    const document = read(
+      lines(
+        '<pre class="language-yaml" data-title="openapi.yaml"><code class="lang-yaml">paths:',
+        '  /pet:',
+        '<strong>      x-stability: experimental',
+        '</strong>      summary: 1 &#x3C; 2 &#x26; more',
+        '',
+        '</code></pre>',
+      ),
+    );
+    expect(document.nodes[0]).toMatchObject({ type: 'code', data: { syntax: 'yaml', title: 'openapi.yaml' } });
+    const codeLines = document.nodes[0].nodes as Json[];
+    expect(codeLines.map((l) => text(l.nodes))).toEqual(['paths:', '  /pet:', '      x-stability: experimental', '      summary: 1 < 2 & more', '']);
+    expect(codeLines[2].nodes[0].leaves).toEqual([{ object: 'leaf', text: '      x-stability: experimental', marks: [{ object: 'mark', type: 'bold' }] }]);
+    expect(codeLines[3].nodes[0].leaves[0].marks).toEqual([]);
+  });
+
+  it('code with a bold first line and wrapping: the overflow typed as the code tag has it', () => {
+    const document = read(lines('<pre class="language-markdown" data-overflow="wrap"><code class="lang-markdown"><strong>## Example', '</strong>', 'Text', '</code></pre>'));
+    expect(document.nodes[0]).toMatchObject({ type: 'code', data: { syntax: 'markdown', overflow: 'wrap' } });
+  });
+
+  it('a hint in a list item: GitBook\'s custom-block <div> read into a hint inside the item', () => {
+    const document = read(
+      lines(
+        '- Create tickets',
+        '',
+        '- Hand off to support',
+        '',
+        '  <div data-gb-custom-block data-tag="hint" data-style="success" class="hint hint-success"><p><strong>Support handoff</strong> is a great start.</p></div>',
+        '',
+        '- Trigger product actions',
+      ),
+    );
+    const item = (document.nodes[0].nodes as Json[])[1];
+    expect(item.nodes.map((b: Json) => b.type)).toEqual(['paragraph', 'hint']);
+    expect(item.nodes[1]).toMatchObject({ type: 'hint', data: { style: 'success' } });
+    expect(text(item.nodes[1].nodes)).toBe('Support handoff is a great start.');
   });
 });

@@ -15,7 +15,7 @@
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
 // writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
 // cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
-// and icons (-inlines), aligned paragraphs and headings (-aligned), HTML blocks cut at a tag line (-blocks). What Markdown has
+// and icons (-inlines), aligned paragraphs and headings (-aligned), code with bold lines (-code), hints in list items (-hint), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -34,6 +34,8 @@ import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
 import { alignedBlock, alignedHtml } from './markdown-html-aligned.js';
+import { codeNeedsHtml, preCodeBlock, preCodeHtml } from './markdown-html-code.js';
+import { customHintBlock, customHintHtml } from './markdown-html-hint.js';
 import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
 import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
@@ -463,7 +465,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return preCodeBlock(node.value) ?? customHintBlock(node.value, htmlReader(state)) ?? htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -925,13 +927,17 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
               type: 'listItem',
               spread,
               checked: typeof checked === 'boolean' ? checked : null,
-              children: blocksToMd(item.type === 'list-item' ? childBlocks(item) : [item], state) as Md.BlockContent[],
+              // A hint in a list item is GitBook's HTML there (markdown-html-hint.ts).
+              children: (item.type === 'list-item' ? childBlocks(item) : [item]).flatMap((c) =>
+                c.type === 'hint' && !state.html ? [{ type: 'html' as const, value: customHintHtml(c, htmlWriter(state)) }] : blocksToMd([c], state),
+              ) as Md.BlockContent[],
             };
           }),
         },
       ];
     }
     case 'code': {
+      if (!state.html && codeNeedsHtml(b)) return [{ type: 'html', value: preCodeHtml(b) }];
       const code: Md.Code = {
         type: 'code',
         lang: typeof data.syntax === 'string' && data.syntax !== '' ? data.syntax : null,
