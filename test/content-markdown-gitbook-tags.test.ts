@@ -210,6 +210,12 @@ describe("GitBook's HTML where its tags or fences cannot say a block", () => {
     expect(document.nodes[0]).toMatchObject({ type: 'code', data: { syntax: 'markdown', overflow: 'wrap' } });
   });
 
+  it('a drawing: GitBook\'s <img class="gitbook-drawing"> of a file read into a drawing block; of a URL it is no drawing', () => {
+    const document = read('<img src="fil_diagram01" alt="A diagram drawn in GitBook" class="gitbook-drawing">');
+    expect(document.nodes[0]).toEqual({ object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: 'fil_diagram01' }, alt: 'A diagram drawn in GitBook' } });
+    expect(markdownToDocument('<img src="https://example.com/d.svg" alt="D" class="gitbook-drawing">').nodes[0].type).not.toBe('drawing');
+  });
+
   it('a hint in a list item: GitBook\'s custom-block <div> read into a hint inside the item', () => {
     const document = read(
       lines(

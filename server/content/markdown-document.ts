@@ -15,7 +15,7 @@
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
 // writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
 // cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
-// and icons (-inlines), aligned paragraphs and headings (-aligned), code with bold lines (-code), hints in list items (-hint), HTML blocks cut at a tag line (-blocks). What Markdown has
+// and icons (-inlines), aligned paragraphs and headings (-aligned), code with bold lines (-code), hints in list items (-hint), drawings (-drawing), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -35,6 +35,7 @@ import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
 import { alignedBlock, alignedHtml } from './markdown-html-aligned.js';
 import { codeNeedsHtml, preCodeBlock, preCodeHtml } from './markdown-html-code.js';
+import { drawingBlock, drawingHtml } from './markdown-html-drawing.js';
 import { customHintBlock, customHintHtml } from './markdown-html-hint.js';
 import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
 import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
@@ -465,7 +466,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return preCodeBlock(node.value) ?? customHintBlock(node.value, htmlReader(state)) ?? htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return preCodeBlock(node.value) ?? customHintBlock(node.value, htmlReader(state)) ?? drawingBlock(node.value, htmlReader(state)) ?? htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -1027,6 +1028,13 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     }
     case 'image':
       return [state.html ? figureElement(b, state) : { type: 'html', value: figuresHtml(b, htmlWriter(state))! }];
+    case 'drawing': {
+      const drawing = state.html ? undefined : drawingHtml(b, htmlWriter(state));
+      if (drawing !== undefined) return [{ type: 'html', value: drawing }];
+      // On the site, the drawing's SVG as an image.
+      const { ref, alt } = data as { ref?: ContentRefValue; alt?: unknown };
+      return ref ? [{ type: 'paragraph', children: [{ type: 'image', url: state.refs.write(ref), alt: typeof alt === 'string' ? alt : '' }] }] : [];
+    }
     default: {
       // Prompts, conditions, OpenAPI blocks and integrations are GitBook's tags in Markdown
       // (markdown-liquid-blocks.ts); in HTML, and for blocks Markdown has no syntax for, their inner blocks,
