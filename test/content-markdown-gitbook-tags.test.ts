@@ -174,6 +174,13 @@ describe('GitBook tags: blocks Markdown has no syntax for', () => {
     expect(document.nodes[1].nodes[0]).toMatchObject({ type: 'integration', data: { integration: 'mermaid', block: 'diagram', props: { content: 'graph TD; A-->B' } } });
   });
 
+  it('for the published site, a prompt is its code and a condition its blocks (the site renders no such tag)', () => {
+    const document = markdownToDocument(
+      lines('{% prompt description="Ask" %}', '```', 'Explain.', '```', '{% endprompt %}', '', '{% if visitor.claims.signed %}', 'Hi', '{% endif %}'),
+    );
+    expect(documentToMarkdown(document, undefined, { site: true })).toBe(lines('```', 'Explain.', '```', '', 'Hi'));
+  });
+
   it('blocks made through the API are written as their tags', () => {
     const document = {
       object: 'document' as const,

@@ -930,7 +930,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
               checked: typeof checked === 'boolean' ? checked : null,
               // A hint in a list item is GitBook's HTML there (markdown-html-hint.ts).
               children: (item.type === 'list-item' ? childBlocks(item) : [item]).flatMap((c) =>
-                c.type === 'hint' && !state.html ? [{ type: 'html' as const, value: customHintHtml(c, htmlWriter(state)) }] : blocksToMd([c], state),
+                c.type === 'hint' && !state.html && !state.site ? [{ type: 'html' as const, value: customHintHtml(c, htmlWriter(state)) }] : blocksToMd([c], state),
               ) as Md.BlockContent[],
             };
           }),
@@ -938,7 +938,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
       ];
     }
     case 'code': {
-      if (!state.html && codeNeedsHtml(b)) return [{ type: 'html', value: preCodeHtml(b) }];
+      if (!state.html && !state.site && codeNeedsHtml(b)) return [{ type: 'html', value: preCodeHtml(b) }];
       const code: Md.Code = {
         type: 'code',
         lang: typeof data.syntax === 'string' && data.syntax !== '' ? data.syntax : null,
@@ -1029,7 +1029,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'image':
       return [state.html ? figureElement(b, state) : { type: 'html', value: figuresHtml(b, htmlWriter(state))! }];
     case 'drawing': {
-      const drawing = state.html ? undefined : drawingHtml(b, htmlWriter(state));
+      const drawing = state.html || state.site ? undefined : drawingHtml(b, htmlWriter(state));
       if (drawing !== undefined) return [{ type: 'html', value: drawing }];
       // On the site, the drawing's SVG as an image.
       const { ref, alt } = data as { ref?: ContentRefValue; alt?: unknown };
@@ -1037,9 +1037,9 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     }
     default: {
       // Prompts, conditions, OpenAPI blocks and integrations are GitBook's tags in Markdown
-      // (markdown-liquid-blocks.ts); in HTML, and for blocks Markdown has no syntax for, their inner blocks,
-      // or their text, stand for them.
-      const tag = state.html ? undefined : liquidTagMarkdown(b, htmlWriter(state));
+      // (markdown-liquid-blocks.ts); for the published site and the PDF, and for blocks Markdown has no
+      // syntax for, their inner blocks, or their text, stand for them.
+      const tag = state.html || state.site ? undefined : liquidTagMarkdown(b, htmlWriter(state));
       if (tag) return tag;
       const blocks = childBlocks(b);
       if (blocks.length > 0) return inner();
