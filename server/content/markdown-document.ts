@@ -10,11 +10,12 @@
 // with start, bullet, tasks; tight or loose), tables with alignment, code blocks (language; title, line
 // numbers and wrapping in `{% code %}`), quotes, hints, tabs, steppers, columns, embeds, files, content
 // references, updates, expandables (`<details>`), image blocks (`<figure>`), reusable contents
-// (`{% include "…" %}`), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
+// (`{% include "…" %}`), prompts, conditions (`{% if … %}`), OpenAPI blocks and integrations
+// (markdown-liquid-blocks.ts; tag attributes typed in markdown-liquid-attributes.ts), dividers and raw HTML; inline, mentions (`[name](url "mention")`), buttons
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
 // writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
 // cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
-// and icons (-inlines), aligned paragraphs and headings (-aligned), HTML blocks cut at a tag line (-blocks). What Markdown has
+// and icons (-inlines), aligned paragraphs and headings (-aligned), code with bold lines (-code), hints in list items (-hint), drawings (-drawing), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
@@ -33,10 +34,15 @@ import { childrenOf } from './document-walk.js';
 import { fitBlocks } from './gitbook-nesting.js';
 import { explicitHeadingIds, headingIdsOf } from './heading-ids.js';
 import { alignedBlock, alignedHtml } from './markdown-html-aligned.js';
+import { codeNeedsHtml, preCodeBlock, preCodeHtml } from './markdown-html-code.js';
+import { drawingBlock, drawingHtml } from './markdown-html-drawing.js';
+import { customHintBlock, customHintHtml } from './markdown-html-hint.js';
 import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdown-html-images.js';
 import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
 import { htmlTableBlock, tableHtml, tableNeedsHtml } from './markdown-html-table.js';
+import { codeAttributes, readAttributes, tabAttributes, tagRefs, tagsAttribute, updatesAttributes, withKept, writeAttributes } from './markdown-liquid-attributes.js';
+import { liquidTagBlock, liquidTagMarkdown } from './markdown-liquid-blocks.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
 
@@ -353,16 +359,16 @@ function tagData(attributes: Record<string, string>, flags: string[] = []): Reco
   return data;
 }
 
-const codeFlags = ['lineNumbers', 'fullWidth', 'expanded'];
-
 function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
   const inner = () => toBlocks(node.children, state);
   const a = node.attributes;
   switch (node.name) {
     case 'tabs':
       return block('tabs', inner());
-    case 'tab':
-      return block('tabs-item', inner(), tagData(a));
+    case 'tab': {
+      const { data, kept } = readAttributes(tabAttributes, a);
+      return withKept(block('tabs-item', inner(), data), kept);
+    }
     case 'stepper':
       return block('stepper', inner());
     case 'step':
@@ -371,14 +377,19 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
       return block('columns', inner(), tagData(a));
     case 'column':
       return block('column', inner(), tagData(a));
-    case 'updates':
-      return block('updates', inner(), tagData(a));
-    case 'update':
-      return block('update', inner(), tagData(a));
+    case 'updates': {
+      const { data, kept } = readAttributes(updatesAttributes, a);
+      return withKept(block('updates', inner(), data), kept);
+    }
+    case 'update': {
+      const { tags, ...rest } = a;
+      return block('update', inner(), { ...tagData(rest), ...(tags !== undefined && tagRefs(tags).length > 0 && { tags: tagRefs(tags) }) });
+    }
     case 'code': {
       const blocks = inner();
       if (blocks.length !== 1 || blocks[0].type !== 'code') return blocks.length === 1 ? blocks[0] : block('blockquote', blocks);
-      return { ...blocks[0], data: { ...blocks[0].data, ...tagData(a, codeFlags) } };
+      const { data, kept } = readAttributes(codeAttributes, a);
+      return withKept({ ...blocks[0], data: { ...blocks[0].data, ...data } }, kept);
     }
     case 'content-ref':
       return { object: 'block', type: 'content-ref', isVoid: true, data: { ref: state.refs.read(a.url ?? '') } };
@@ -406,7 +417,7 @@ function liquidBlock(node: Liquid, state: ReadState): Block | undefined {
       return { object: 'block', type: 'file', isVoid: true, data: { ref, ...tagData(rest) }, ...(node.children.length > 0 && { nodes: inner() }) };
     }
     default:
-      return undefined;
+      return liquidTagBlock(node, htmlReader(state));
   }
 }
 
@@ -442,7 +453,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'blockquote':
       return block('blockquote', toBlocks(node.children, state));
     case 'hint':
-      return block('hint', toBlocks(node.children, state), { style: node.style });
+      return block('hint', toBlocks(node.children, state), { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) });
     case 'liquid':
       return liquidBlock(node, state);
     case 'thematicBreak':
@@ -455,7 +466,7 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'html':
       // Figures are image blocks; other raw HTML is kept as written (the site sanitizes it), `data.html`
       // saying it is not text.
-      return htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
+      return preCodeBlock(node.value) ?? customHintBlock(node.value, htmlReader(state)) ?? drawingBlock(node.value, htmlReader(state)) ?? htmlTableBlock(node.value, htmlReader(state)) ?? alignedBlock(node.value, htmlReader(state)) ?? figuresBlock(node.value, htmlReader(state)) ?? block('paragraph', [{ object: 'text', leaves: [leaf(node.value, [])] }], { html: true });
     default:
       // Definitions are resolved into their links, footnotes into annotations where they are referred to; front matter is not read.
       return undefined;
@@ -917,20 +928,24 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
               type: 'listItem',
               spread,
               checked: typeof checked === 'boolean' ? checked : null,
-              children: blocksToMd(item.type === 'list-item' ? childBlocks(item) : [item], state) as Md.BlockContent[],
+              // A hint in a list item is GitBook's HTML there (markdown-html-hint.ts).
+              children: (item.type === 'list-item' ? childBlocks(item) : [item]).flatMap((c) =>
+                c.type === 'hint' && !state.html && !state.site ? [{ type: 'html' as const, value: customHintHtml(c, htmlWriter(state)) }] : blocksToMd([c], state),
+              ) as Md.BlockContent[],
             };
           }),
         },
       ];
     }
     case 'code': {
+      if (!state.html && !state.site && codeNeedsHtml(b)) return [{ type: 'html', value: preCodeHtml(b) }];
       const code: Md.Code = {
         type: 'code',
         lang: typeof data.syntax === 'string' && data.syntax !== '' ? data.syntax : null,
         meta: typeof data.meta === 'string' ? data.meta : null,
         value: childBlocks(b).map((line) => textOfNodes(line.nodes)).join('\n'),
       };
-      const attributes = attributesOf(data, ['title', 'overflow', ...codeFlags]);
+      const attributes = writeAttributes(codeAttributes, b);
       return Object.keys(attributes).length > 0 && !state.html ? [liquid('code', attributes, [code])] : [code];
     }
     case 'math':
@@ -940,7 +955,8 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'hint': {
       // A style outside the public API's enum is written as `info`, the default style.
       const style = hintStyles.includes(data.style as HintStyle) ? (data.style as HintStyle) : 'info';
-      return [{ type: 'hint', style, children: inner() as Md.BlockContent[] }];
+      const icon = typeof data.icon === 'string' && data.icon !== '' && !state.html ? { icon: data.icon } : {};
+      return [{ type: 'hint', style, ...icon, children: inner() as Md.BlockContent[] }];
     }
     case 'divider':
       return [{ type: 'thematicBreak' }];
@@ -950,7 +966,7 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
       return [liquid('tabs', {}, inner())];
     case 'tabs-item':
       if (state.html) return [element('section', [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: typeof data.title === 'string' ? data.title : '' }] }] }, ...inner()])];
-      return [liquid('tab', attributesOf(data, ['title']), inner())];
+      return [liquid('tab', writeAttributes(tabAttributes, b), inner())];
     case 'stepper':
       return [liquid('stepper', {}, inner())];
     case 'stepper-step':
@@ -960,11 +976,12 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     case 'column':
       return [liquid('column', typeof data.width === 'number' ? { width: `${data.width}%` } : attributesOf(data, ['width']), inner())];
     case 'updates':
-      return [liquid('updates', {}, inner())];
+      return [liquid('updates', writeAttributes(updatesAttributes, b), inner())];
     case 'update': {
       // A date at midnight UTC is written as the date Markdown gave.
       const date = typeof data.date === 'string' ? data.date.replace(/T00:00:00(\.000)?Z$/, '') : undefined;
-      return [liquid('update', date === undefined ? {} : { date }, inner())];
+      const tags = tagsAttribute(data.tags);
+      return [liquid('update', { ...(date !== undefined && { date }), ...(tags !== undefined && { tags }) }, inner())];
     }
     case 'embed':
       if (state.html) {
@@ -1011,9 +1028,19 @@ function blockToMd(b: Block, state: WriteState): Md.RootContent[] {
     }
     case 'image':
       return [state.html ? figureElement(b, state) : { type: 'html', value: figuresHtml(b, htmlWriter(state))! }];
+    case 'drawing': {
+      const drawing = state.html || state.site ? undefined : drawingHtml(b, htmlWriter(state));
+      if (drawing !== undefined) return [{ type: 'html', value: drawing }];
+      // On the site, the drawing's SVG as an image.
+      const { ref, alt } = data as { ref?: ContentRefValue; alt?: unknown };
+      return ref ? [{ type: 'paragraph', children: [{ type: 'image', url: state.refs.write(ref), alt: typeof alt === 'string' ? alt : '' }] }] : [];
+    }
     default: {
-      // Blocks Markdown has no syntax for (`if`, OpenAPI operations, integrations, …) are in the
-      // Document only; their inner blocks, or their text, stand for them here.
+      // Prompts, conditions, OpenAPI blocks and integrations are GitBook's tags in Markdown
+      // (markdown-liquid-blocks.ts); for the published site and the PDF, and for blocks Markdown has no
+      // syntax for, their inner blocks, or their text, stand for them.
+      const tag = state.html || state.site ? undefined : liquidTagMarkdown(b, htmlWriter(state));
+      if (tag) return tag;
       const blocks = childBlocks(b);
       if (blocks.length > 0) return inner();
       const phrasing = inlinesToMd(b.nodes, state);

@@ -9,9 +9,12 @@
 //
 // Each tag line is read as one flow token (it interrupts a paragraph, so tags need no blank lines around
 // them); a transform then pairs an opening tag with its closing tag among the same siblings and gathers
-// the blocks between into a node: a `hint` (with its `style`: info, warning, danger or success) or a
-// `liquid` node with the tag's name and attributes. `embed` and `file` may stand alone (no closing tag);
-// `include` (a reusable content, its path or id quoted, read into the attribute `path`) always does.
+// the blocks between into a node: a `hint` (with its `style`: info, warning, danger or success, and its
+// `icon`) or a `liquid` node with the tag's name and attributes. `embed`, `file`, the OpenAPI tags and an
+// integration's block (`{% @github-files/github-code-block url="…" %}`) may stand alone (no closing tag);
+// `include` (a reusable content, its path or id quoted, read into the attribute `path`) always does. A
+// condition, `{% if visitor.claims.unsigned.beta %}` … `{% endif %}`, has its expression as written in
+// the attribute `expression`.
 // Any other tag with no partner stays its text, in a paragraph. Writing, a node is its tags around its
 // blocks, attribute values have `&`, `"` and line ends written as entities, and a text `{%` is escaped
 // (`\{%`) so it never reads back as a tag. Used by the content conversions (markdown-document.ts), the
@@ -26,13 +29,20 @@ export const hintStyles = ['info', 'warning', 'danger', 'success'] as const;
 export type HintStyle = (typeof hintStyles)[number];
 
 /** Tags that hold blocks and need their closing tag. */
-const containerTags = ['hint', 'tabs', 'tab', 'stepper', 'step', 'columns', 'column', 'code', 'content-ref', 'updates', 'update'] as const;
-/** Tags that may stand alone, or hold a caption up to their closing tag. */
-const voidTags = ['embed', 'file'] as const;
+const containerTags = ['hint', 'tabs', 'tab', 'stepper', 'step', 'columns', 'column', 'code', 'content-ref', 'updates', 'update', 'prompt', 'if'] as const;
+/**
+ * Tags that may stand alone, or hold a caption up to their closing tag: an OpenAPI block holds a link to its
+ * specification; an integration's block (`{% @github-files/github-code-block url="…" %}`) is one line.
+ */
+const voidTags = ['embed', 'file', 'openapi', 'openapi-operation', 'openapi-webhook', 'openapi-schemas'] as const;
 /** Tags that are one line, never holding anything. */
 const lineTags = ['include'] as const;
-export type LiquidName = (typeof containerTags)[number] | (typeof voidTags)[number] | (typeof lineTags)[number];
+/** An integration's block: `@integration/block`. */
+export type IntegrationName = `@${string}/${string}`;
+export type LiquidName = (typeof containerTags)[number] | (typeof voidTags)[number] | (typeof lineTags)[number] | IntegrationName;
 const allTags = new Set<string>([...containerTags, ...voidTags]);
+const integrationName = /^@[a-z0-9][a-z0-9_-]*\/[a-z0-9][a-z0-9_-]*$/i;
+const isVoidName = (name: string) => (voidTags as readonly string[]).includes(name) || integrationName.test(name);
 
 declare module 'micromark-util-types' {
   interface TokenTypeMap {
@@ -44,6 +54,8 @@ declare module 'micromark-util-types' {
 export interface Hint extends Md.Parent {
   type: 'hint';
   style: HintStyle;
+  /** The hint's icon, in place of its style's. */
+  icon?: string;
   children: Md.BlockContent[];
 }
 
@@ -72,7 +84,9 @@ declare module 'mdast' {
   }
 }
 
-const tagLine = /^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const tagLine = /^\{%\s*(end)?([a-z][a-z-]*|@[\w-]+\/[\w-]+)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+/** A conditional block's opening: `{% if visitor.claims.unsigned.beta %}`, its expression as written. */
+const ifLine = /^\{%\s*if\s+(.*?)\s*%\}\s*$/;
 const attribute = /([A-Za-z][\w-]*)="([^"]*)"/g;
 const includeLine = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
 const isLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
@@ -94,8 +108,10 @@ export function encodeAttribute(value: string): string {
 function parseTag(line: string): ParsedTag | undefined {
   const include = includeLine.exec(line);
   if (include) return { closing: false, name: 'include', attributes: { path: decode(include[1]) } };
+  const condition = ifLine.exec(line);
+  if (condition && condition[1] !== '' && !condition[1].includes('%}')) return { closing: false, name: 'if', attributes: { expression: condition[1] } };
   const match = tagLine.exec(line);
-  if (!match || !allTags.has(match[2])) return undefined;
+  if (!match || !(allTags.has(match[2]) || integrationName.test(match[2]))) return undefined;
   const attributes: Record<string, string> = {};
   for (const [, name, value] of match[3].matchAll(attribute)) attributes[name] = decode(value);
   return { closing: match[1] === 'end', name: match[2], attributes };
@@ -138,7 +154,8 @@ function nodeOf(tag: ParsedTag, at: LiquidTag): Hint | Liquid | undefined {
   if (tag.name === 'hint') {
     const style = tag.attributes.style as HintStyle;
     if (!hintStyles.includes(style)) return undefined;
-    return { type: 'hint', style, children: [], ...position };
+    const icon = tag.attributes.icon;
+    return { type: 'hint', style, ...(icon !== undefined && icon !== '' && { icon }), children: [], ...position };
   }
   return { type: 'liquid', name: tag.name as LiquidName, attributes: tag.attributes, children: [], ...position };
 }
@@ -157,7 +174,7 @@ function gather(input: Md.RootContent[], reparse?: Reparse): Md.RootContent[] {
   let into = out;
   const closeVoids = () => {
     // A void tag still open when a tag of another name closes or the siblings end stands alone.
-    while (open.length > 0 && voidTags.includes((open.at(-1)!.node as Liquid).name as (typeof voidTags)[number])) {
+    while (open.length > 0 && open.at(-1)!.node.type === 'liquid' && isVoidName((open.at(-1)!.node as Liquid).name)) {
       const { node, into: parent } = open.pop()!;
       parent.push(node, ...(node.children as Md.RootContent[]));
       node.children = [];
@@ -195,9 +212,9 @@ function gather(input: Md.RootContent[], reparse?: Reparse): Md.RootContent[] {
   // Openings never closed: their tag is text again, and their blocks go back where they were.
   while (open.length > 0) {
     const { node, tag, into: parent } = open.pop()!;
-    if (node.type === 'liquid' && (voidTags as readonly string[]).includes(node.name)) parent.push(node, ...(node.children as Md.RootContent[]));
+    if (node.type === 'liquid' && isVoidName(node.name)) parent.push(node, ...(node.children as Md.RootContent[]));
     else parent.push(asText(tag), ...(node.children as Md.RootContent[]));
-    if (node.type === 'liquid' && (voidTags as readonly string[]).includes(node.name)) node.children = [];
+    if (node.type === 'liquid' && isVoidName(node.name)) node.children = [];
   }
   return out;
 }
@@ -253,13 +270,14 @@ function betweenTags(open: string, inner: string, close: string): string {
 
 const writeHint: Handle = (node: Hint, _parent, state, info) => {
   const inner = state.containerFlow(node, info);
-  return betweenTags(`{% hint style="${node.style}" %}`, inner, '{% endhint %}');
+  return betweenTags(openingTag('hint', { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) }), inner, '{% endhint %}');
 };
 
 const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
   if (node.name === 'include') return `{% include "${encodeAttribute(node.attributes.path ?? '')}" %}`;
-  const open = openingTag(node.name, node.attributes);
-  if ((voidTags as readonly string[]).includes(node.name) && node.children.length === 0) return open;
+  // A condition is written as it was read; one that would end the tag early is not one GitBook reads.
+  const open = node.name === 'if' ? `{% if ${(node.attributes.expression ?? '').replace(/%\}|[\r\n]/g, ' ')} %}` : openingTag(node.name, node.attributes);
+  if (isVoidName(node.name) && node.children.length === 0) return open;
   const inner = state.containerFlow(node, info);
   return betweenTags(open, inner, `{% end${node.name} %}`);
 };
