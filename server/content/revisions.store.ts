@@ -103,6 +103,7 @@ function ownCopy(content: RevisionContent): RevisionContent {
     files: content.files.map((f) => ({ ...f })),
     variables: { ...content.variables },
     reusableContents: content.reusableContents.map((r) => ({ ...r })),
+    ...(content.tagsFile !== undefined && { tagsFile: content.tagsFile }),
   };
 }
 

@@ -1,7 +1,8 @@
 // Content → repository files: `.gitbook.yaml`, `SUMMARY.md`, one Markdown file per document page (front
 // matter, `# Title`, the document as the content's own GitBook-flavoured Markdown with references as
 // relative paths), the files' bytes under `.gitbook/assets/`, the reusable contents under
-// `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`.
+// `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`,
+// the page tags file `.gitbook/tags.yaml` as it was read (tags.ts).
 import { stringify } from 'yaml';
 import { documentToMarkdown } from '../../content/markdown-document.js';
 import { pageDocument } from '../../content/page-content.js';
@@ -14,6 +15,7 @@ import { layoutOf, slugOfPath, type Layout } from './layout.js';
 import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
 import { writeRefs } from './refs.js';
 import { writeSummary, type SummaryItem } from './summary.js';
+import { TAGS_FILE } from './tags.js';
 import { readTitle, writeTitle } from './title.js';
 import { RepositoryFormatError, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
 
@@ -50,12 +52,25 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
   return `${front}${heading}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
 }
 
+/**
+ * A link page's SUMMARY.md target, as GitBook writes one: its URL, or the file of the page it links to
+ * (with `#anchor`). A link to a page the space does not hold cannot be written.
+ */
+function linkTarget(page: StoredPage, folder: string, layout: Layout, summaryPath: string): string {
+  const target = page.target;
+  if (target?.kind === 'url') return target.url;
+  const file = target && layout.pages.get(target.page);
+  if (!file || file.endsWith('/')) throw new RepositoryFormatError(summaryPath, `link page "${page.title}" (${page.id}) links to ${target ? `page ${target.page}, not a document page of the space` : 'nothing'}`);
+  const url = relativeUrl(folder, file);
+  return target!.kind === 'anchor' ? `${url}#${target!.anchor}` : url;
+}
+
 /** The table of contents: the readme first, then the top-level pages and groups in order. */
 function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>): string {
   const folder = dirname(summaryPath);
   const itemOf = (page: StoredPage): SummaryItem => {
     if (page.type === 'group') throw new RepositoryFormatError(summaryPath, `group "${page.title}" (${page.id}) is inside page "${byId.get(page.parent!)?.title}" (${page.parent}): SUMMARY.md writes groups only at the top`);
-    return { title: page.title, target: relativeUrl(folder, layout.pages.get(page.id)!), children: childrenOf(content, page.id).map(itemOf) };
+    return { title: page.title, target: page.type === 'link' ? linkTarget(page, folder, layout, summaryPath) : relativeUrl(folder, layout.pages.get(page.id)!), children: childrenOf(content, page.id).map(itemOf) };
   };
   const sections: { group?: string; items: SummaryItem[] }[] = [{ items: [] }];
   for (const page of childrenOf(content, null)) {
@@ -83,6 +98,7 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   const summaryPath = joinPath(docsRoot, structure.summary);
   put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages));
   for (const page of content.pages) {
+    if (page.type === 'link') continue;
     const path = layout.pages.get(page.id)!;
     paths.set(page.id, path);
     if (page.type === 'document') put(path, pageFile(page, path, docsRoot, structure, layout, byId));
@@ -105,6 +121,7 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   const warnings: string[] = [];
   for (const page of content.pages) if (page.type === 'document') for (const name of danglingIncludes(pageDocument(page), knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
   for (const reusable of content.reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
+  if (content.tagsFile !== undefined) put(joinPath(docsRoot, TAGS_FILE), content.tagsFile);
   const names = Object.keys(content.variables).sort();
   if (names.length > 0) put(joinPath(docsRoot, VARS_FILE), stringify(Object.fromEntries(names.map((n) => [n, content.variables[n]]))));
   return { files, paths, warnings };
