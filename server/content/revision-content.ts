@@ -77,6 +77,12 @@ export interface RevisionContent {
    * (git-sync/format/tags.ts). Absent when the space never had one.
    */
   tagsFile?: string;
+  /**
+   * The space's own redirects (GitBook's `.gitbook.yaml` `redirects`, which apply to the space only): an
+   * old path of the space's URL (`previous/page`) → the id of the page it leads to. Git Sync reads and
+   * writes them; the published site follows them (headless/resolve.ts) where no page or site redirect is.
+   */
+  redirects?: Record<string, string>;
 }
 
 /** The content of a space nobody has written to yet. */

@@ -104,6 +104,7 @@ function ownCopy(content: RevisionContent): RevisionContent {
     variables: { ...content.variables },
     reusableContents: content.reusableContents.map((r) => ({ ...r })),
     ...(content.tagsFile !== undefined && { tagsFile: content.tagsFile }),
+    ...(content.redirects !== undefined && { redirects: { ...content.redirects } }),
   };
 }
 

@@ -358,6 +358,15 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const tags = tagsBytes && readTags(tagsBytes, tagsPath);
   if (tags) for (const page of pages) warnings.push(...undefinedTagWarnings(paths.get(page.id)!, page.frontMatter, tags.tags, tagsPath));
 
+  // `.gitbook.yaml`'s redirects: each old path of the space → the page its file is (so it follows the page when it moves).
+  const redirects: Record<string, string> = {};
+  for (const [from, to] of Object.entries(config.redirects)) {
+    const id = pageAt.get(joinPath(docsRoot, to));
+    const key = from.replace(/^\/+|\/+$/g, '');
+    if (id === undefined || !newPages.has(id) || newPages.get(id)!.type !== 'document') warnings.push(`${config.configPath}: the redirect of ${from} leads to ${to}, which is no page: not kept`);
+    else if (key !== '') redirects[key] = id;
+  }
+
   const content: RevisionContent = {
     ...emptyContent(),
     pages,
@@ -365,6 +374,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     variables: readVariables(files, joinPath(docsRoot, VARS_FILE)),
     reusableContents,
     ...(tags && { tagsFile: tags.text }),
+    ...(Object.keys(redirects).length > 0 && { redirects }),
   };
   return { content, fileBytes, paths, redirects: config.redirects, structure, warnings };
 }

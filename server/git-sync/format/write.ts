@@ -94,7 +94,16 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   const paths = new Map<string, string>();
   const put = (path: string, text: string) => files.set(path, encoder.encode(text));
 
-  put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, options.redirects ?? {}));
+  // The space's redirects, each to its page's file now; those `options.redirects` (the branch's) name win.
+  const warnings: string[] = [];
+  const redirects: Record<string, string> = {};
+  for (const [from, id] of Object.entries(content.redirects ?? {})) {
+    const file = byId.pages.get(id)?.type === 'document' ? layout.pages.get(id) : undefined;
+    if (file === undefined) warnings.push(`${joinPath(projectDirectory, CONFIG_FILE)}: the redirect of ${from} leads to page ${id}, which is no document page of the space: not written`);
+    else redirects[from] = below(docsRoot, file)!;
+  }
+  for (const from of Object.keys(options.redirects ?? {})) delete redirects[from.replace(/^\/+|\/+$/g, '')];
+  put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, { ...redirects, ...options.redirects }));
   const summaryPath = joinPath(docsRoot, structure.summary);
   put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages));
   for (const page of content.pages) {
@@ -118,7 +127,6 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   }
   // An include of nothing the space holds is written with what it names; the export reports it.
   const knownReusables = new Set(content.reusableContents.map((r) => r.id));
-  const warnings: string[] = [];
   for (const page of content.pages) if (page.type === 'document') for (const name of danglingIncludes(pageDocument(page), knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
   for (const reusable of content.reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
   if (content.tagsFile !== undefined) put(joinPath(docsRoot, TAGS_FILE), content.tagsFile);
