@@ -101,6 +101,12 @@ describe('link pages of SUMMARY.md', () => {
     expect(read.warnings).toEqual(['SUMMARY.md:4: "Part" links to other.md#part, a file no entry lists as a page: skipped, its sub-entries kept in its place', 'other.md: not in SUMMARY.md: not read as a page']);
   });
 
+  it('skips an entry of another scheme than a web or mail address (no place to send readers), with a warning', () => {
+    const read = readRepository(repo({ 'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Run](javascript:alert(1))\n* [Mail](mailto:docs@example.com)\n', 'README.md': '# Home\n' }));
+    expect(outline(read.content)).toEqual(['document Home', 'link Mail → mailto:docs@example.com']);
+    expect(read.warnings).toEqual(['SUMMARY.md:4: "Run" links to javascript:alert(1), neither a page file nor a web address: skipped']);
+  });
+
   it('refuses to write a link page to a page the space does not hold, naming it', () => {
     const read = readRepository(repo(files));
     const broken = { ...read.content, pages: read.content.pages.map((p) => (p.title === 'Home again' ? { ...p, target: { kind: 'page' as const, page: 'pag_missing' } } : p)) };

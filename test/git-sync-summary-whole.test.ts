@@ -113,5 +113,14 @@ describe('git sync: a GitBook repository whole', () => {
     // Permanent, as a moved page is (the site is public: 308).
     expect(served.status).toBe(308);
     expect(served.headers.location).toBe(`${new URL(published).pathname}/whole/openapi`);
+
+    // Link pages lead where they point: in the sidebar, and at their own path.
+    const home = await open(h.current, `${published}/whole/inline`);
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('href="https://app.gitbook.com/s/2SyQSbIa1iYS7z6Dx5di/integrations/quickstart"');
+    expect(home.text).toContain(`href="${new URL(published).pathname}/whole/inline#buttons"`);
+    const buttons = await open(h.current, `${published}/whole/inline/buttons`);
+    expect(buttons.status).toBe(302);
+    expect(buttons.headers.location).toBe(`${new URL(published).pathname}/whole/inline#buttons`);
   });
 });

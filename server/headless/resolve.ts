@@ -77,6 +77,14 @@ export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, 
       if (inside) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, inside.path)}`, external: false, status: 302 } };
       target = undefined;
     }
+    // A link page's own path leads where it points.
+    if (target?.page.type === 'link' && target.page.target) {
+      const link = target.page.target;
+      if (link.kind === 'url' && /^(?:https?:\/\/|mailto:)/i.test(link.url)) return { structure, nav, variant, redirect: { location: link.url, external: true, status: 302 } };
+      const to = link.kind === 'url' ? undefined : readable.find((p) => p.page.id === link.page);
+      if (to) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, to.path)}${link.kind === 'anchor' ? `#${encodeURIComponent(link.anchor)}` : ''}`, external: false, status: 302 } };
+      target = undefined;
+    }
     if (target || pagePath === '') return { structure, nav, variant, target };
   }
   // Nothing the visitor may read here: a redirect of the site, else a page of the space that moved.

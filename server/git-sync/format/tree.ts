@@ -26,6 +26,8 @@ export function isPageFile(rel: string): boolean {
   return /\.md$/i.test(rel) && !rel.split('/').some((s) => s.startsWith('.'));
 }
 
+/** The URLs a link page may have: web and mail addresses. */
+export const webUrl = /^(?:https?:\/\/|mailto:)/i;
 const hasScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');
 
 /** The folder a page file stands in among its siblings: a README's folder's parent, another file's folder. */
@@ -54,8 +56,9 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
         return children;
       };
       if (entry.target === undefined) return skip('has no link to a page file');
-      // A link outside the repository is a link page to that URL, as GitBook writes one.
-      if (hasScheme(entry.target)) return [{ kind: 'link' as const, url: entry.target, title: entry.title, children }];
+      // A web or mail link is a link page to that URL, as GitBook writes one; another scheme (`javascript:`) is no place to send readers.
+      if (webUrl.test(entry.target)) return [{ kind: 'link' as const, url: entry.target, title: entry.title, children }];
+      if (hasScheme(entry.target)) return skip(`links to ${entry.target}, neither a page file nor a web address`);
       const link = resolveLink(folder, entry.target, docsRoot);
       if (!link) throw new RepositoryFormatError(summaryPath, `line ${entry.line}: the link ${entry.target} leaves the docs root`);
       if (link.path === summaryPath) return skip('links to the table of contents itself');
