@@ -4,7 +4,7 @@
 // page is its title, as GitBook documents (`[Page main title](page.md)`), over the file's `# Title`.
 import { describe, expect, it } from 'vitest';
 import { childrenOf, type RevisionContent } from '../server/content/revision-content.js';
-import { readRepository, RepositoryFormatError, writeRepository, type RepositoryFiles } from '../server/git-sync/format/index.js';
+import { readRepository, writeRepository, type RepositoryFiles } from '../server/git-sync/format/index.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -107,11 +107,15 @@ describe('link pages of SUMMARY.md', () => {
     expect(read.warnings).toEqual(['SUMMARY.md:4: "Run" links to javascript:alert(1), neither a page file nor a web address: skipped']);
   });
 
-  it('refuses to write a link page to a page the space does not hold, naming it', () => {
+  it('leaves out a link page to a page the space does not hold, with a warning, its subpages in its place', () => {
     const read = readRepository(repo(files));
-    const broken = { ...read.content, pages: read.content.pages.map((p) => (p.title === 'Home again' ? { ...p, target: { kind: 'page' as const, page: 'pag_missing' } } : p)) };
-    expect(() => writeRepository(broken, read.fileBytes)).toThrow(RepositoryFormatError);
-    expect(() => writeRepository(broken, read.fileBytes)).toThrow(/link page "Home again" \(pag_\w+\) links to page pag_missing/);
+    const inline = read.content.pages.find((p) => p.title === 'Inline')!;
+    const custom = read.content.pages.find((p) => p.title === 'Custom blocks')!;
+    // Inline is deleted (its link pages with it, as its subpages); Custom blocks now links to it.
+    const pages = read.content.pages.filter((p) => p.id !== inline.id && p.parent !== inline.id).map((p) => (p.id === custom.id ? { ...p, target: { kind: 'page' as const, page: inline.id } } : p));
+    const written = writeRepository({ ...read.content, pages }, read.fileBytes, { previousPaths: read.paths });
+    expect(text(written.files, 'SUMMARY.md')).toBe('# Table of contents\n\n* [Home](README.md)\n* [Under a link](under.md)\n\n## Elsewhere\n\n* [Home again](README.md)\n');
+    expect(written.warnings).toEqual([`SUMMARY.md: link page "Custom blocks" (${custom.id}) links to page ${inline.id}, no document page of the space: not written, its subpages in its place`]);
   });
 });
 

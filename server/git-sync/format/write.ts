@@ -54,30 +54,37 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
 
 /**
  * A link page's SUMMARY.md target, as GitBook writes one: its URL, or the file of the page it links to
- * (with `#anchor`). A link to a page the space does not hold cannot be written.
+ * (with `#anchor`); undefined when it links to no document page of the space (its target was deleted).
  */
-function linkTarget(page: StoredPage, folder: string, layout: Layout, summaryPath: string): string {
+function linkTarget(page: StoredPage, folder: string, layout: Layout): string | undefined {
   const target = page.target;
   if (target?.kind === 'url') return target.url;
   const file = target && layout.pages.get(target.page);
-  if (!file || file.endsWith('/')) throw new RepositoryFormatError(summaryPath, `link page "${page.title}" (${page.id}) links to ${target ? `page ${target.page}, not a document page of the space` : 'nothing'}`);
+  if (!file || file.endsWith('/')) return undefined;
   const url = relativeUrl(folder, file);
   return target!.kind === 'anchor' ? `${url}#${target!.anchor}` : url;
 }
 
-/** The table of contents: the readme first, then the top-level pages and groups in order. */
-function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>): string {
+/**
+ * The table of contents: the readme first, then the top-level pages and groups in order. A link page to no
+ * page of the space is left out, its subpages in its place, with a warning (as reading skips such an entry).
+ */
+function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>, warnings: string[]): string {
   const folder = dirname(summaryPath);
-  const itemOf = (page: StoredPage): SummaryItem => {
+  const itemsOf = (page: StoredPage): SummaryItem[] => {
     if (page.type === 'group') throw new RepositoryFormatError(summaryPath, `group "${page.title}" (${page.id}) is inside page "${byId.get(page.parent!)?.title}" (${page.parent}): SUMMARY.md writes groups only at the top`);
-    return { title: page.title, target: page.type === 'link' ? linkTarget(page, folder, layout, summaryPath) : relativeUrl(folder, layout.pages.get(page.id)!), children: childrenOf(content, page.id).map(itemOf) };
+    const children = childrenOf(content, page.id).flatMap(itemsOf);
+    const target = page.type === 'link' ? linkTarget(page, folder, layout) : relativeUrl(folder, layout.pages.get(page.id)!);
+    if (target !== undefined) return [{ title: page.title, target, children }];
+    warnings.push(`${summaryPath}: link page "${page.title}" (${page.id}) links to ${page.target && page.target.kind !== 'url' ? `page ${page.target.page}, no document page of the space` : 'nothing'}: not written${children.length > 0 ? ', its subpages in its place' : ''}`);
+    return children;
   };
   const sections: { group?: string; items: SummaryItem[] }[] = [{ items: [] }];
   for (const page of childrenOf(content, null)) {
-    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).map(itemOf) });
+    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).flatMap(itemsOf) });
     else {
       if (sections.at(-1)!.group !== undefined) sections.push({ items: [] });
-      sections.at(-1)!.items.push(itemOf(page));
+      sections.at(-1)!.items.push(...itemsOf(page));
     }
   }
   return writeSummary(sections);
@@ -105,7 +112,7 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   for (const from of Object.keys(options.redirects ?? {})) delete redirects[from.replace(/^\/+|\/+$/g, '')];
   put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, { ...redirects, ...options.redirects }));
   const summaryPath = joinPath(docsRoot, structure.summary);
-  put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages));
+  put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages, warnings));
   for (const page of content.pages) {
     if (page.type === 'link') continue;
     const path = layout.pages.get(page.id)!;
