@@ -159,6 +159,9 @@ const revisionPageFields = {
         'when the page has one; set with `condition` in updateChangeRequestContent (`""` removes it).',
     })
     .optional(),
+  target: ContentRef.openapi(
+    conditional("For link pages: where the entry points (a `url`, a `page` of the space, or an `anchor` of one), as GitBook's `RevisionPageLink.target`."),
+  ).optional(),
   computed: RevisionComputedSource.openapi({ description: 'For computed pages: how the content is produced.' }).optional(),
   computedSeed: z.string().openapi({ description: 'Seed making the computed content stable across computations.' }).optional(),
   layout: PageLayout.openapi(conditional('How the published site shows the page; present on document pages.')).optional(),

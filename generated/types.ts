@@ -5807,6 +5807,7 @@ export interface components {
             noRobotsIndex?: boolean;
             /** @description Adaptive-content condition: readers of a published site see the page (and the pages under it) only when it holds for their claims (`visitor.claims.isBetaUser && !visitor.claims.unsigned.prefersDark`). Present only when the page has one; set with `condition` in updateChangeRequestContent (`""` removes it). */
             condition?: string;
+            target?: Omit<components["schemas"]["ContentRef"], "kind"> & unknown;
             computed?: components["schemas"]["RevisionComputedSource"] & unknown;
             /** @description Seed making the computed content stable across computations. */
             computedSeed?: string;

@@ -512,7 +512,7 @@ describe('repositories that are not the usual layout', () => {
     ]);
   });
 
-  it('skips SUMMARY.md entries that name no page file, with a warning naming the line, and keeps their sub-entries', () => {
+  it('skips SUMMARY.md entries that name no page file, with a warning naming the line, and keeps their sub-entries (a URL or a file listed again is a link page)', () => {
     const read = readRepository(
       repo({
         'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Gone](gone.md)\n  * [Kept](kept.md)\n* [Web](https://example.com)\n* [Home again](README.md)\n* Just text\n* [Itself](SUMMARY.md)\n* [Hidden](.gitbook/x.md)\n',
@@ -522,11 +522,11 @@ describe('repositories that are not the usual layout', () => {
         '.gitbook/x.md': '# Hidden\n',
       }),
     );
-    expect(outline(read.content, read.paths)).toEqual(['Home (README.md)', 'Kept (kept.md)']);
+    // `Web` and `Home again` are link pages (test/git-sync-format-links.test.ts): no file of their own.
+    expect(outline(read.content, read.paths)).toEqual(['Home (README.md)', 'Kept (kept.md)', 'Web (undefined)', 'Home again (undefined)']);
+    expect(read.content.pages.filter((p) => p.type === 'link').map((p) => p.target)).toEqual([{ kind: 'url', url: 'https://example.com' }, { kind: 'page', page: read.content.pages.find((p) => p.slug !== 'kept' && p.type === 'document')!.id }]);
     expect(read.warnings).toEqual([
       'SUMMARY.md:4: "Gone" links to gone.md, which is not in the repository: skipped, its sub-entries kept in its place',
-      'SUMMARY.md:6: "Web" links to https://example.com, outside the repository: skipped',
-      'SUMMARY.md:7: "Home again" links to README.md again (a file is one page): skipped',
       'SUMMARY.md:8: "Just text" has no link to a page file: skipped',
       'SUMMARY.md:9: "Itself" links to the table of contents itself: skipped',
       'SUMMARY.md:10: "Hidden" links to .gitbook/x.md, not a Markdown file outside hidden folders: skipped',

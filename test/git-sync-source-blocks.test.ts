@@ -67,9 +67,9 @@ const source = [
   '',
 ].join('\n');
 
-/** `source` as this server writes it, with `change` applied to its Markdown first. */
-function ours(change: (markdown: string) => string = (m) => m): string {
-  const files = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Handmade](README.md)\n', 'README.md': change(source) }));
+/** `source` as this server writes it, with `change` applied to its Markdown first (and `title` its SUMMARY.md title, the page's). */
+function ours(change: (markdown: string) => string = (m) => m, title = 'Handmade'): string {
+  const files = readRepository(repo({ 'SUMMARY.md': `# Table of contents\n\n* [${title}](README.md)\n`, 'README.md': change(source) }));
   return decoder.decode(writeRepository(files.content, files.fileBytes, { previousPaths: files.paths }).files.get('README.md')!);
 }
 
@@ -95,7 +95,7 @@ describe('git sync format: an edited page keeps its own words', () => {
   it('writes the front matter again only when what it says changed, and the title line only when the title did', () => {
     const described = keepSourceText(source, ours((m) => m.replace('A page written by hand', 'Another description')), 'README.md');
     expect(changedLines(source, described)).toEqual({ removed: ['description: A page written by hand'], added: ['description: Another description'] });
-    const retitled = keepSourceText(source, ours((m) => m.replace('# Handmade', '# Made by hand')), 'README.md');
+    const retitled = keepSourceText(source, ours((m) => m, 'Made by hand'), 'README.md');
     expect(changedLines(source, retitled)).toEqual({ removed: ['# Handmade'], added: ['# Made by hand'] });
   });
 

@@ -237,11 +237,17 @@ export function mergeContent(base: RevisionContent, theirs: RevisionContent, our
   const files = mergeMaps(byId(base.files), byId(theirs.files), byId(ours.files), conflicts);
   const variables = mergeMaps(new Map(Object.entries(base.variables)), new Map(Object.entries(theirs.variables)), new Map(Object.entries(ours.variables)), conflicts);
   const reusable = mergeMaps(byId(base.reusableContents), byId(theirs.reusableContents), byId(ours.reusableContents), conflicts);
+  const redirects = mergeMaps(new Map(Object.entries(base.redirects ?? {})), new Map(Object.entries(theirs.redirects ?? {})), new Map(Object.entries(ours.redirects ?? {})), conflicts);
+  // The tags file (Git Sync's, kept whole): the side that changed it, as a file of a three-way merge.
+  const tagsFile = theirs.tagsFile === base.tagsFile ? ours.tagsFile : ours.tagsFile === base.tagsFile || ours.tagsFile === theirs.tagsFile ? theirs.tagsFile : undefined;
+  if (theirs.tagsFile !== base.tagsFile && ours.tagsFile !== base.tagsFile && ours.tagsFile !== theirs.tagsFile) conflicts.push('.gitbook/tags.yaml');
   if (conflicts.length > 0) throw new Conflict(`Files, variables or reusable contents changed on both sides: ${conflicts.join(', ')}`);
   return {
     pages,
     files: [...files.values()],
     variables: Object.fromEntries(variables),
     reusableContents: [...reusable.values()],
+    ...(tagsFile !== undefined && { tagsFile }),
+    ...(redirects.size > 0 && { redirects: Object.fromEntries(redirects) }),
   };
 }

@@ -4,12 +4,20 @@
 import type { KeyTree } from './block-keys.js';
 import type { Document } from './markdown-document.js';
 
+export type PageLinkTarget = { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'anchor'; page: string; anchor: string };
+
 export interface StoredPage {
   id: string;
   parent: string | null;
   /** Order key among the siblings (server/content/order-keys.ts). */
   position: string;
-  type: 'document' | 'group';
+  type: 'document' | 'group' | 'link';
+  /**
+   * A link page's target (GitBook's `RevisionPageLink.target`): a URL, a page of the space, or an anchor
+   * of one. Git Sync reads it from a SUMMARY.md entry that links outside the repository or to a page file
+   * listed already or at an `#anchor`, and writes it back there.
+   */
+  target?: PageLinkTarget;
   title: string;
   slug: string;
   /** The content: a Document, every block with its key (page-content.ts; docs/content.md). */
@@ -63,6 +71,18 @@ export interface RevisionContent {
   files: StoredFile[];
   variables: Record<string, string>;
   reusableContents: StoredReusableContent[];
+  /**
+   * The text of GitBook's `.gitbook/tags.yaml` (the space's page tags: `tag`, `label`, `icon`, `color`),
+   * as Git Sync read it: this server shows no tags, and keeps the file to write it back byte for byte
+   * (git-sync/format/tags.ts). Absent when the space never had one.
+   */
+  tagsFile?: string;
+  /**
+   * The space's own redirects (GitBook's `.gitbook.yaml` `redirects`, which apply to the space only): an
+   * old path of the space's URL (`previous/page`) → the id of the page it leads to. Git Sync reads and
+   * writes them; the published site follows them (headless/resolve.ts) where no page or site redirect is.
+   */
+  redirects?: Record<string, string>;
 }
 
 /** The content of a space nobody has written to yet. */

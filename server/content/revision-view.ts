@@ -59,8 +59,8 @@ export function markdownOfPage(content: RevisionContent, page: StoredPage, revis
   return pageMarkdown(page, new RefResolver(content).markdownRefs(page), revisionId && !isReaderView(content) ? `${revisionId}\u0000${page.id}` : undefined);
 }
 
-/** GitBook's deprecated `kind` of each page type (stored pages are documents or groups). */
-const pageKinds = { document: 'sheet', group: 'group' } as const;
+/** GitBook's deprecated `kind` of each page type. */
+const pageKinds = { document: 'sheet', group: 'group', link: 'link' } as const;
 
 
 function pageView(
@@ -92,6 +92,7 @@ function pageView(
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
     ...(page.condition && { condition: page.condition }),
+    ...(page.type === 'link' && page.target && { target: page.target }),
     ...(page.type === 'document' && { layout: publishedPageLayout, tags: [] }),
     ...(options.git?.[page.id] && { git: options.git[page.id] }),
     ...(options.children && {

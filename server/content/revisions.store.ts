@@ -103,6 +103,8 @@ function ownCopy(content: RevisionContent): RevisionContent {
     files: content.files.map((f) => ({ ...f })),
     variables: { ...content.variables },
     reusableContents: content.reusableContents.map((r) => ({ ...r })),
+    ...(content.tagsFile !== undefined && { tagsFile: content.tagsFile }),
+    ...(content.redirects !== undefined && { redirects: { ...content.redirects } }),
   };
 }
 

@@ -15,7 +15,7 @@ import type { GitSyncOperation } from './sync-record.js';
 export type Conflict = NonNullable<GitSyncOperation['conflicts']>[number];
 
 /** The page fields the format carries (front matter, `# Title`, SUMMARY.md); position aside (SUMMARY.md's order is merged). */
-const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'parent', 'type'] as const;
+const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'parent', 'type', 'target'] as const;
 
 function fieldsOf(page: StoredPage, fields: readonly (keyof StoredPage)[] = PAGE_FIELDS): string {
   return JSON.stringify(fields.map((f) => page[f] ?? null));
@@ -76,7 +76,8 @@ export function pagesMovedInRepository(base: RevisionContent, imported: Revision
     parents.add(page.parent);
     const old = before.get(page.id);
     if (!old || skipped.has(page.id)) continue;
-    const fields: (keyof StoredPage)[] = page.type === 'group' ? ['parent', 'type', 'title', 'slug'] : ['parent', 'type'];
+    // A document's title is SUMMARY.md's too; a group and a link page are SUMMARY.md entries only.
+    const fields: (keyof StoredPage)[] = page.type === 'group' ? ['parent', 'type', 'title', 'slug'] : page.type === 'link' ? ['parent', 'type', 'title', 'target'] : ['parent', 'type', 'title'];
     if (fieldsOf(old, fields) !== fieldsOf(page, fields)) moved.add(page.id);
   }
   // The order: siblings read in the repository's order, with the keys they had at the sync.

@@ -2,7 +2,7 @@
 // (server/published/published.routes.ts) and getPublishedContentByUrl (url-lookup.ts), so the two cannot
 // drift. Given the site, the path after its home and the visitor: the section and site space (navigation.ts,
 // through their conditions), the page the visitor may read, or a redirect (a group to its first page, a
-// redirect of the site, a page that moved), or nothing.
+// redirect of the site, a redirect of the space, a page that moved), or nothing.
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { Db } from '../db/client.js';
@@ -77,6 +77,14 @@ export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, 
       if (inside) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, inside.path)}`, external: false, status: 302 } };
       target = undefined;
     }
+    // A link page's own path leads where it points.
+    if (target?.page.type === 'link' && target.page.target) {
+      const link = target.page.target;
+      if (link.kind === 'url' && /^(?:https?:\/\/|mailto:)/i.test(link.url)) return { structure, nav, variant, redirect: { location: link.url, external: true, status: 302 } };
+      const to = link.kind === 'url' ? undefined : readable.find((p) => p.page.id === link.page);
+      if (to) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, to.path)}${link.kind === 'anchor' ? `#${encodeURIComponent(link.anchor)}` : ''}`, external: false, status: 302 } };
+      target = undefined;
+    }
     if (target || pagePath === '') return { structure, nav, variant, target };
   }
   // Nothing the visitor may read here: a redirect of the site, else a page of the space that moved.
@@ -84,6 +92,10 @@ export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, 
   const location = matched && (await redirectLocation(db, structure, matched.redirect, matched.rest));
   if (matched && location) return { structure, nav, variant, redirect: { ...location, status: moveStatus(site, matched.redirect.permanent) } };
   if (nav.variant && variant && nav.rest.length > 0) {
+    // A redirect of the space itself (its Git Sync `.gitbook.yaml`), to a page the visitor may read.
+    const redirected = variant.tree.content.redirects?.[nav.rest.join('/')];
+    const to = redirected === undefined ? undefined : variant.readable.find((p) => p.page.id === redirected);
+    if (to) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, to.path)}`, external: false, status: moveStatus(site, true) } };
     const moved = await movedPage(db, nav.variant.space, variant.tree, nav.rest.join('/'));
     if (moved && variant.readable.includes(moved)) {
       return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, moved.path)}`, external: false, status: moveStatus(site, true) } };

@@ -276,7 +276,13 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
         }
         return true;
       })
-      .map((p) => ({ title: p.page.title, href: hrefOf(p), depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }));
+      .flatMap((p) => {
+        // A link page leads where it points: its URL, or the page (and anchor) it targets when the reader may read it.
+        const target = p.page.type === 'link' ? p.page.target : undefined;
+        const to = target && target.kind !== 'url' ? readableById.get(target.page) : undefined;
+        const href = !target ? hrefOf(p) : target.kind === 'url' ? (/^(?:https?:\/\/|mailto:)/i.test(target.url) ? target.url : undefined) : to && `${hrefOf(to)}${target.kind === 'anchor' ? `#${encodeURIComponent(target.anchor)}` : ''}`;
+        return href === undefined ? [] : [{ title: p.page.title, href, depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }];
+      });
   };
   return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } };
 }

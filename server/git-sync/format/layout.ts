@@ -54,7 +54,7 @@ function numberedName(name: string, n: number): string {
 }
 
 export interface Layout {
-  /** Page id → the page's file from the repository root (a group: its folder, ending in `/`). */
+  /** Page id → the page's file from the repository root (a group: its folder, ending in `/`; a link page: none). */
   pages: Map<string, string>;
   /** File id → its asset path from the repository root. */
   files: Map<string, string>;
@@ -95,6 +95,12 @@ export function layoutOf(content: RevisionContent, docsRoot: string, structure: 
     const children = childrenOf(content, page.id);
     const segment = segmentOf(page.slug);
     let path: string;
+    if (page.type === 'link') {
+      // A link page is a SUMMARY.md entry only: no file; its subpages stand in its siblings' folder.
+      folderOf.set(page.id, folder);
+      for (const child of children) place(child, folder, depth + 1);
+      return;
+    }
     if (page.type === 'group') {
       if (page.parent !== null) throw new RepositoryFormatError(joinPath(docsRoot, structure.summary), `group "${page.title}" (${page.id}) is not at the top of the table of contents, where SUMMARY.md can write groups`);
       const previous = previousPaths?.get(page.id);

@@ -11,7 +11,7 @@ import { stableJson } from '../../content/block-keys.js';
 import { assertStorableDocument } from '../../content/document-check.js';
 import { documentToMarkdown } from '../../content/markdown-document.js';
 import { setPageContent } from '../../content/page-content.js';
-import { emptyContent, type RevisionContent, type StoredFile, type StoredPage, type StoredReusableContent } from '../../content/revision-content.js';
+import { emptyContent, type RevisionContent, type PageLinkTarget, type StoredFile, type StoredPage, type StoredReusableContent } from '../../content/revision-content.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { imageSize } from 'image-size';
@@ -23,6 +23,7 @@ import { formatLimits } from './limits.js';
 import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
 import { siblingKeys } from './positions.js';
 import { readRefs, writeRefs } from './refs.js';
+import { readTags, TAGS_FILE, undefinedTagWarnings } from './tags.js';
 import { readTitle } from './title.js';
 import { isPageFile, treeFromFolders, treeFromSummary, type TreeNode } from './tree.js';
 import { RepositoryFormatError, type ImportedContent, type ReadOptions, type RepositoryFiles } from './types.js';
@@ -100,7 +101,7 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
 }
 
 /** The fields of a stored page this format does not read or write (none today; any added later), kept. */
-const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'createdAt', 'updatedAt']);
+const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'target', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'createdAt', 'updatedAt']);
 function carried(old: StoredPage | undefined): Partial<StoredPage> {
   return old ? Object.fromEntries(Object.entries(old).filter(([k]) => !formatFields.has(k))) : {};
 }
@@ -207,17 +208,29 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const reads: Read[] = [];
   const pageAt = new Map<string, string>();
   const siblings = new Map<string | null, Read[]>();
+  const linksToPages: { page: StoredPage; path: string; anchor?: string }[] = [];
   const visit = (node: TreeNode, parent: string | null, depth: number) => {
     if (depth > formatLimits.maxDepth) throw new RepositoryFormatError(node.path ?? summaryPath, `pages nest deeper than ${formatLimits.maxDepth} levels`);
-    const key = node.path === undefined ? undefined : node.kind === 'group' ? `${node.path}/` : node.path;
+    const key = node.kind === 'link' || node.path === undefined ? undefined : node.kind === 'group' ? `${node.path}/` : node.path;
     let previousId = key === undefined ? undefined : idAt.get(key);
     if (node.kind === 'group' && previousId === undefined) previousId = previous?.pages.find((p) => p.type === 'group' && p.parent === null && p.title === node.title && !used.has(p.id))?.id;
+    // A link page has no file: it is the space's link page of its title under the same parent, else of its title.
+    if (node.kind === 'link') {
+      const links = previous?.pages.filter((p) => p.type === 'link' && p.title === node.title && !used.has(p.id)) ?? [];
+      previousId = (links.find((p) => p.parent === parent) ?? links[0])?.id;
+    }
     const candidate = previousId !== undefined && !used.has(previousId) ? previousPages.get(previousId) : undefined;
     const old = candidate?.type === node.kind ? candidate : undefined;
     const id = old?.id ?? newId('pag');
     used.add(id);
     let read: Read;
-    if (node.kind === 'group') {
+    if (node.kind === 'link') {
+      const title = node.title ?? '';
+      // The target is a URL now, or a page once every page has its id (below).
+      const target: PageLinkTarget = { kind: 'url', url: node.url ?? '' };
+      read = { page: { ...carried(old), id, parent, position: '', type: 'link', title, slug: old?.slug ?? slugify(title), target, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
+      if (node.url === undefined) linksToPages.push({ page: read.page, path: node.path!, ...(node.anchor !== undefined && { anchor: node.anchor }) });
+    } else if (node.kind === 'group') {
       const title = node.title ?? '';
       const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
       read = { page: { ...carried(old), id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
@@ -235,7 +248,9 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const { title: heading, rest } = readTitle(body);
       const rel = below(docsRoot, path)!;
       const fileTitle = basename(path).toLowerCase() === 'readme.md' && dirname(path) !== docsRoot ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
-      const title = data.title ?? heading ?? (node.title || fileTitle);
+      // SUMMARY.md's `[Page main title](page.md)` is the page's title, as GitBook documents it (its `# Title`
+      // line says it too when GitBook wrote the file); front matter `title` (a title that line cannot say) first.
+      const title = data.title ?? (node.title || (heading ?? fileTitle));
       const page: StoredPage = {
         ...carried(old),
         id,
@@ -266,6 +281,10 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     for (const child of node.children) visit(child, id, depth + 1);
   };
   for (const node of nodes) visit(node, null, 1);
+  for (const { page, path, anchor } of linksToPages) {
+    const target = pageAt.get(path)!;
+    page.target = anchor === undefined ? { kind: 'page', page: target } : { kind: 'anchor', page: target, anchor };
+  }
 
   // Order keys: kept where the order allows.
   for (const [parent, list] of siblings) {
@@ -333,12 +352,29 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   for (const page of pages) for (const name of danglingIncludes(page.document, knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
   for (const reusable of reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
 
+  // The page tags file, kept whole; the tags the pages name are checked against it.
+  const tagsPath = joinPath(docsRoot, TAGS_FILE);
+  const tagsBytes = files.get(tagsPath);
+  const tags = tagsBytes && readTags(tagsBytes, tagsPath);
+  if (tags) for (const page of pages) warnings.push(...undefinedTagWarnings(paths.get(page.id)!, page.frontMatter, tags.tags, tagsPath));
+
+  // `.gitbook.yaml`'s redirects: each old path of the space → the page its file is (so it follows the page when it moves).
+  const redirects: Record<string, string> = {};
+  for (const [from, to] of Object.entries(config.redirects)) {
+    const id = pageAt.get(joinPath(docsRoot, to));
+    const key = from.replace(/^\/+|\/+$/g, '');
+    if (id === undefined || !newPages.has(id) || newPages.get(id)!.type !== 'document') warnings.push(`${config.configPath}: the redirect of ${from} leads to ${to}, which is no page: not kept`);
+    else if (key !== '') redirects[key] = id;
+  }
+
   const content: RevisionContent = {
     ...emptyContent(),
     pages,
     files: readFiles,
     variables: readVariables(files, joinPath(docsRoot, VARS_FILE)),
     reusableContents,
+    ...(tags && { tagsFile: tags.text }),
+    ...(Object.keys(redirects).length > 0 && { redirects }),
   };
   return { content, fileBytes, paths, redirects: config.redirects, structure, warnings };
 }

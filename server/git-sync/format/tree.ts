@@ -7,9 +7,15 @@ import { readSummary, type SummaryEntry } from './summary.js';
 import { RepositoryFormatError } from './types.js';
 
 export interface TreeNode {
-  kind: 'document' | 'group';
-  /** A document's file; a group's folder when its pages share one. */
+  kind: 'document' | 'group' | 'link';
+  /** A document's file; a group's folder when its pages share one; the page file a link page links to. */
   path?: string;
+  /** A link page's URL (an entry linking outside the repository). */
+  url?: string;
+  /** The `#anchor` of the page file a link page links to. */
+  anchor?: string;
+  /** SUMMARY.md's line of a link page, for a warning when its page file is no page. */
+  at?: string;
   /** The title the table of contents (or the folder's name) gives. */
   title?: string;
   children: TreeNode[];
@@ -20,6 +26,8 @@ export function isPageFile(rel: string): boolean {
   return /\.md$/i.test(rel) && !rel.split('/').some((s) => s.startsWith('.'));
 }
 
+/** The URLs a link page may have: web and mail addresses. */
+export const webUrl = /^(?:https?:\/\/|mailto:)/i;
 const hasScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');
 
 /** The folder a page file stands in among its siblings: a README's folder's parent, another file's folder. */
@@ -29,7 +37,7 @@ function placeOf(path: string): string {
 
 /** The folder all of a group's pages stand in, when they share one directly under the docs root. */
 function groupFolder(children: TreeNode[], docsRoot: string): string | undefined {
-  const places = new Set(children.filter((c) => c.path !== undefined).map((c) => placeOf(c.path!)));
+  const places = new Set(children.filter((c) => c.kind === 'document' && c.path !== undefined).map((c) => placeOf(c.path!)));
   if (places.size !== 1) return undefined;
   const [folder] = places;
   const rel = below(docsRoot, folder);
@@ -48,13 +56,16 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
         return children;
       };
       if (entry.target === undefined) return skip('has no link to a page file');
-      if (hasScheme(entry.target)) return skip(`links to ${entry.target}, outside the repository`);
+      // A web or mail link is a link page to that URL, as GitBook writes one; another scheme (`javascript:`) is no place to send readers.
+      if (webUrl.test(entry.target)) return [{ kind: 'link' as const, url: entry.target, title: entry.title, children }];
+      if (hasScheme(entry.target)) return skip(`links to ${entry.target}, neither a page file nor a web address`);
       const link = resolveLink(folder, entry.target, docsRoot);
       if (!link) throw new RepositoryFormatError(summaryPath, `line ${entry.line}: the link ${entry.target} leaves the docs root`);
       if (link.path === summaryPath) return skip('links to the table of contents itself');
       if (!isPageFile(below(docsRoot, link.path)!)) return skip(`links to ${link.path}, not a Markdown file outside hidden folders`);
       if (!exists(link.path)) return skip(`links to ${link.path}, which is not in the repository`);
-      if (listed.has(link.path)) return skip(`links to ${link.path} again (a file is one page)`);
+      // A file is one page: an entry at one of its anchors, or naming it again, is a link page to it.
+      if (link.anchor !== undefined || listed.has(link.path)) return [{ kind: 'link' as const, path: link.path, ...(link.anchor !== undefined && { anchor: link.anchor }), title: entry.title, children, at }];
       listed.add(link.path);
       return [{ kind: 'document' as const, path: link.path, title: entry.title, children }];
     });
@@ -67,7 +78,17 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
       nodes.push({ kind: 'group', title: section.group.title, children, ...(path !== undefined && { path }) });
     }
   }
-  return { nodes, listed };
+  // A link page to a file that is no page (linked only at its anchors) is skipped, its sub-entries kept in its place.
+  const pruned = (list: TreeNode[]): TreeNode[] =>
+    list.flatMap((node) => {
+      const children = pruned(node.children);
+      if (node.kind === 'link' && node.path !== undefined && !listed.has(node.path)) {
+        warnings.push(`${node.at}: "${node.title}" links to ${node.path}${node.anchor !== undefined ? `#${node.anchor}` : ''}, a file no entry lists as a page: skipped${children.length > 0 ? ', its sub-entries kept in its place' : ''}`);
+        return children;
+      }
+      return [{ ...node, children }];
+    });
+  return { nodes: pruned(nodes), listed };
 }
 
 export function treeFromFolders(pageFiles: string[], docsRoot: string, readmePath: string): TreeNode[] {

@@ -32,7 +32,7 @@ export interface ImportedContent {
   fileBytes: Map<string, Uint8Array>;
   /** Page id / file id → repository path it came from (from the repository root). */
   paths: Map<string, string>;
-  /** From `.gitbook.yaml`: old path → page file path (relative to the docs root). */
+  /** From `.gitbook.yaml`: old path → page file path (relative to the docs root), as written; the content keeps those to pages as `redirects` (old path → page id). */
   redirects: Record<string, string>;
   /** `.gitbook.yaml`'s root and structure as read (defaults when absent): an export passes them back to write where it read. */
   structure: RepositoryStructure;
@@ -47,7 +47,7 @@ export interface WriteOptions {
   previousPaths?: Map<string, string>;
   /** Where the docs go and the names of the first page and the table of contents (default: the root, README.md, SUMMARY.md). */
   structure?: RepositoryStructure;
-  /** Written to `.gitbook.yaml`. */
+  /** Written to `.gitbook.yaml` (old path → file, relative to the docs root), over the content's own redirects to the same paths. */
   redirects?: Record<string, string>;
 }
 

@@ -1,7 +1,8 @@
 // Content → repository files: `.gitbook.yaml`, `SUMMARY.md`, one Markdown file per document page (front
 // matter, `# Title`, the document as the content's own GitBook-flavoured Markdown with references as
 // relative paths), the files' bytes under `.gitbook/assets/`, the reusable contents under
-// `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`.
+// `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`,
+// the page tags file `.gitbook/tags.yaml` as it was read (tags.ts).
 import { stringify } from 'yaml';
 import { documentToMarkdown } from '../../content/markdown-document.js';
 import { pageDocument } from '../../content/page-content.js';
@@ -14,6 +15,7 @@ import { layoutOf, slugOfPath, type Layout } from './layout.js';
 import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
 import { writeRefs } from './refs.js';
 import { writeSummary, type SummaryItem } from './summary.js';
+import { TAGS_FILE } from './tags.js';
 import { readTitle, writeTitle } from './title.js';
 import { RepositoryFormatError, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
 
@@ -50,19 +52,39 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
   return `${front}${heading}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
 }
 
-/** The table of contents: the readme first, then the top-level pages and groups in order. */
-function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>): string {
+/**
+ * A link page's SUMMARY.md target, as GitBook writes one: its URL, or the file of the page it links to
+ * (with `#anchor`); undefined when it links to no document page of the space (its target was deleted).
+ */
+function linkTarget(page: StoredPage, folder: string, layout: Layout): string | undefined {
+  const target = page.target;
+  if (target?.kind === 'url') return target.url;
+  const file = target && layout.pages.get(target.page);
+  if (!file || file.endsWith('/')) return undefined;
+  const url = relativeUrl(folder, file);
+  return target!.kind === 'anchor' ? `${url}#${target!.anchor}` : url;
+}
+
+/**
+ * The table of contents: the readme first, then the top-level pages and groups in order. A link page to no
+ * page of the space is left out, its subpages in its place, with a warning (as reading skips such an entry).
+ */
+function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string, byId: Map<string, StoredPage>, warnings: string[]): string {
   const folder = dirname(summaryPath);
-  const itemOf = (page: StoredPage): SummaryItem => {
+  const itemsOf = (page: StoredPage): SummaryItem[] => {
     if (page.type === 'group') throw new RepositoryFormatError(summaryPath, `group "${page.title}" (${page.id}) is inside page "${byId.get(page.parent!)?.title}" (${page.parent}): SUMMARY.md writes groups only at the top`);
-    return { title: page.title, target: relativeUrl(folder, layout.pages.get(page.id)!), children: childrenOf(content, page.id).map(itemOf) };
+    const children = childrenOf(content, page.id).flatMap(itemsOf);
+    const target = page.type === 'link' ? linkTarget(page, folder, layout) : relativeUrl(folder, layout.pages.get(page.id)!);
+    if (target !== undefined) return [{ title: page.title, target, children }];
+    warnings.push(`${summaryPath}: link page "${page.title}" (${page.id}) links to ${page.target && page.target.kind !== 'url' ? `page ${page.target.page}, no document page of the space` : 'nothing'}: not written${children.length > 0 ? ', its subpages in its place' : ''}`);
+    return children;
   };
   const sections: { group?: string; items: SummaryItem[] }[] = [{ items: [] }];
   for (const page of childrenOf(content, null)) {
-    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).map(itemOf) });
+    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).flatMap(itemsOf) });
     else {
       if (sections.at(-1)!.group !== undefined) sections.push({ items: [] });
-      sections.at(-1)!.items.push(itemOf(page));
+      sections.at(-1)!.items.push(...itemsOf(page));
     }
   }
   return writeSummary(sections);
@@ -79,10 +101,20 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   const paths = new Map<string, string>();
   const put = (path: string, text: string) => files.set(path, encoder.encode(text));
 
-  put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, options.redirects ?? {}));
+  // The space's redirects, each to its page's file now; those `options.redirects` (the branch's) name win.
+  const warnings: string[] = [];
+  const redirects: Record<string, string> = {};
+  for (const [from, id] of Object.entries(content.redirects ?? {})) {
+    const file = byId.pages.get(id)?.type === 'document' ? layout.pages.get(id) : undefined;
+    if (file === undefined) warnings.push(`${joinPath(projectDirectory, CONFIG_FILE)}: the redirect of ${from} leads to page ${id}, which is no document page of the space: not written`);
+    else redirects[from] = below(docsRoot, file)!;
+  }
+  for (const from of Object.keys(options.redirects ?? {})) delete redirects[from.replace(/^\/+|\/+$/g, '')];
+  put(joinPath(projectDirectory, CONFIG_FILE), writeConfig(structure, { ...redirects, ...options.redirects }));
   const summaryPath = joinPath(docsRoot, structure.summary);
-  put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages));
+  put(summaryPath, summaryOf(content, layout, summaryPath, byId.pages, warnings));
   for (const page of content.pages) {
+    if (page.type === 'link') continue;
     const path = layout.pages.get(page.id)!;
     paths.set(page.id, path);
     if (page.type === 'document') put(path, pageFile(page, path, docsRoot, structure, layout, byId));
@@ -102,9 +134,9 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   }
   // An include of nothing the space holds is written with what it names; the export reports it.
   const knownReusables = new Set(content.reusableContents.map((r) => r.id));
-  const warnings: string[] = [];
   for (const page of content.pages) if (page.type === 'document') for (const name of danglingIncludes(pageDocument(page), knownReusables)) warnings.push(danglingWarning(paths.get(page.id)!, name));
   for (const reusable of content.reusableContents) for (const name of danglingIncludes(reusable.document, knownReusables)) warnings.push(danglingWarning(paths.get(reusable.id)!, name));
+  if (content.tagsFile !== undefined) put(joinPath(docsRoot, TAGS_FILE), content.tagsFile);
   const names = Object.keys(content.variables).sort();
   if (names.length > 0) put(joinPath(docsRoot, VARS_FILE), stringify(Object.fromEntries(names.map((n) => [n, content.variables[n]]))));
   return { files, paths, warnings };
