@@ -66,7 +66,12 @@ export const SearchSiteContentBody = z
       description: 'Deprecated form of `scope`: `specific` with `siteSpaceIds`, `current` with `siteSpaceId`, `all`.',
       deprecated: true,
     }),
-    siteSpaceId: z.string().min(1).max(128).optional().openapi({ description: 'With `mode: current`: the current site space.', deprecated: true }),
+    siteSpaceId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({ description: "With `mode: current`: the current site space, searched first. GitBook requires it; without it here, `current` searches the sections' default site spaces.", deprecated: true }),
     siteSpaceIds: siteSpaceIdList.optional().openapi({ description: 'With `mode: specific` (or no mode): the site spaces to search.', deprecated: true }),
   })
   .openapi('SearchSiteContentRequest');

@@ -9738,7 +9738,7 @@ export interface components {
             mode?: "specific" | "current" | "all";
             /**
              * @deprecated
-             * @description With `mode: current`: the current site space.
+             * @description With `mode: current`: the current site space, searched first. GitBook requires it; without it here, `current` searches the sections' default site spaces.
              */
             siteSpaceId?: string;
             /**

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { AppHandlers } from '../server/handler-types.js';
 import { frontApp } from './front.js';
-import { freePort, startPrism } from './prism.js';
+import { startPrismOnFreePort } from './prism.js';
 
 export const MOCK_MODES = ['examples', 'dynamic', 'stateful', 'hybrid'] as const;
 export type MockMode = (typeof MOCK_MODES)[number];
@@ -61,7 +61,7 @@ export async function startMockMode(mode: MockMode, options: MockOptions = {}): 
   const usesServer = mode === 'stateful' || mode === 'hybrid';
   // Prism's process is spawned first, so that it starts on the other core while this one loads the
   // server's modules and its database: the slower of the two sets the start-up time.
-  const prismStarting = usesPrism ? startPrism(await freePort(host), host, { dynamic: mode === 'dynamic' }) : undefined;
+  const prismStarting = usesPrism ? startPrismOnFreePort(host, { dynamic: mode === 'dynamic' }) : undefined;
   const serverStarting = usesServer
     ? import('./server-backend.js').then(({ startServerBackend }) =>
         startServerBackend({ publicUrl, token: options.token, handlers: options.handlers, logger: options.logger }),

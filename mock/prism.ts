@@ -78,6 +78,20 @@ export function startPrism(port: number, host = '127.0.0.1', { dynamic = false, 
   });
 }
 
+/**
+ * Prism on a port free when asked: the port is probed, then let go for Prism to take, so another process may
+ * take it first (EADDRINUSE); then Prism starts again on another one, up to `attempts` times.
+ */
+export async function startPrismOnFreePort(host: string, options: PrismOptions = {}, attempts = 3): Promise<RunningPrism> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrism(await freePort(host), host, options);
+    } catch (err) {
+      if (attempt >= attempts || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
 /** A free TCP port on `host`, for a backend the front forwards to. */
 export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -249,14 +249,17 @@ function requests(op: SpecOperation, tuples: Tuple[], options: GenOptions): fc.A
   // together), or a generated one; an optional body may be left out.
   const bodyFor = (recipe: Tuple | undefined): fc.Arbitrary<{ json: unknown } | undefined> => {
     if (!someBody || !bodySchema) return fc.constant(undefined);
+    // The recipe's body as the request takes it: asked again when the recipe makes fresh keys.
+    const recipeBody = () => (recipe?.freshBody ? recipe.freshBody() : recipe?.body);
     const merged = (generated: unknown) => {
-      const both = isObject(generated) && isObject(recipe?.body) ? { ...generated, ...recipe.body } : recipe?.body;
-      return isValid(bodySchema, both) ? both : recipe?.body;
+      const body = recipeBody();
+      const both = isObject(generated) && isObject(body) ? { ...generated, ...body } : body;
+      return isValid(bodySchema, both) ? both : body;
     };
     // Without a recipe body, also the empty one where it is valid (as for the query above).
     const choices: fc.Arbitrary<unknown> =
       recipe?.body !== undefined
-        ? fc.oneof(fc.constant(recipe.body), someBody.map(merged), someBody)
+        ? fc.oneof(recipe.freshBody ? fc.constant(undefined).map(recipeBody) : fc.constant(recipe.body), someBody.map(merged), someBody)
         : isValid(bodySchema, {})
           ? fc.oneof(fc.constant({}), someBody)
           : someBody;

@@ -82,6 +82,12 @@ describe('the site token reads what GitBook\'s renderer reads', () => {
     expect(second.status).toBe(200);
     expect(second.body.next).toBeUndefined();
     expect([first.body.items[0].pages[0].title, second.body.items[0].pages[0].title].sort()).toEqual(['Beta', 'Setup']);
+    // The deprecated `mode: current`: with a site space, that one first; without, the sections' defaults.
+    for (const body of [{ mode: 'current', siteSpaceId: resolved.body.siteSpace }, { mode: 'current' }]) {
+      const current = await reader.post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', ...body });
+      expect(current.status, JSON.stringify(current.body)).toBe(200);
+      expect(current.body.items.map((i: { id: string; pages: { title: string }[] }) => [i.id, i.pages.map((p) => p.title)])).toEqual([[space, ['Setup']]]);
+    }
     // Bad scopes name the field.
     const noCurrent = await reader.post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'default', restrictTo: 'currentSiteSpace' } });
     expect(noCurrent.status).toBe(400);

@@ -119,7 +119,9 @@ describe('integrations', () => {
     // The name belongs to the organization that published it first.
     const taken = unique('taken');
     await publishAs(admin, taken);
-    expect((await outsider.api.post(`/integrations/${taken}`, publishBody(outsider.organizationId))).status).toBe(403);
+    const refused = await outsider.api.post(`/integrations/${taken}`, publishBody(outsider.organizationId));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(`body.organization: the integration name ${taken} belongs to another organization`);
   });
 
   it('get /integrations/{integrationName} shows private integrations to members of the owner only, and 404 for unknown ones', async () => {

@@ -29,7 +29,6 @@ function scopedEntries(places: ReturnType<typeof placesOf>, body: Body): Entry[]
   const defaults = places.flatMap((place) => (place.variant ? [place.variant] : []));
   const byId = (id: string | undefined) => shown.find((entry) => entry.row.id === id);
   const scope = body.scope ?? (body.mode === 'all' ? { mode: 'all' as const } : body.siteSpaceIds ? { mode: 'specific' as const, siteSpaceIds: body.siteSpaceIds } : { mode: 'default' as const, currentSiteSpace: body.siteSpaceId });
-  if (body.mode === 'current' && !body.scope && !body.siteSpaceId) throw new BadRequest('Invalid request: body.siteSpaceId: required with mode "current"');
   switch (scope.mode) {
     case 'all':
       return shown;

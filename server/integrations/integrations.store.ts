@@ -90,7 +90,7 @@ export async function publishIntegration(ctx: Ctx, name: string, body: PublishBo
     }
     if (existing) {
       if (existing.row.organizationId !== organizationId) {
-        throw new Forbidden(`The integration name ${name} belongs to another organization`);
+        throw new Forbidden(`body.organization: the integration name ${name} belongs to another organization`);
       }
       await tx.db
         .update(integrations)

@@ -64,6 +64,11 @@ type Params = Record<string, string>;
 export interface Tuple {
   params: Params;
   body?: unknown;
+  /**
+   * A body recipe that gives another body each time it is asked (a fresh unique key, such as a redirect's
+   * source): the fuzz asks it again for every request, since a create refuses a key it already holds (409).
+   */
+  freshBody?: () => unknown;
   query?: Record<string, string>;
 }
 
@@ -225,11 +230,16 @@ export async function tuplesFor(world: World, op: SpecOperation, count = 2, ownO
       params[name] = await make(matrix, params);
       remember(world, name, params[name]);
     }
-    const body = op.operation.requestBody ? await recipe.body(op.operationId)?.(matrix, params) : undefined;
+    const makeBody = op.operation.requestBody ? recipe.body(op.operationId) : undefined;
+    const made = makeBody?.(matrix, params);
+    const body = await made;
+    // A recipe answering at once, and differently when asked again, makes fresh keys: kept to be asked again.
+    const again = made instanceof Promise ? undefined : makeBody?.(matrix, params);
+    const freshBody = again !== undefined && !(again instanceof Promise) && JSON.stringify(again) !== JSON.stringify(body) ? () => makeBody!(matrix, params) : undefined;
     const query = await recipe.query(op.operationId)?.(matrix, params);
     await recipe.prepare(op.operationId)?.(matrix, params);
     await fillList(world, op, params);
-    tuples.push({ params, ...(body !== undefined && { body }), ...(query && { query }) });
+    tuples.push({ params, ...(body !== undefined && { body }), ...(freshBody && { freshBody }), ...(query && { query }) });
   }
   return tuples;
 }
