@@ -7,25 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument, type Document } from '../server/content/markdown-document.js';
 import { gitbookDocumentErrors } from './support/gitbook-document.js';
+import { leavesOf, rawSyntax, readChecked } from './support/gitbook-markdown-check.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function leavesOf(nodes: Json[] = []): string[] {
-  return nodes.flatMap((n) => (n.object === 'text' ? n.leaves.map((l: Json) => l.text as string) : [...leavesOf(n.nodes), ...(n.fragments ?? []).flatMap((f: Json) => leavesOf(f.nodes))]));
-}
-
-const rawSyntax = /\{%|<\/?[a-z][a-z0-9-]*(?:[\s>/]|$)/i;
-
-/** The Document of `markdown`, checked: GitBook's schema, no raw syntax in a leaf, written back as `markdown`, read back the same. */
-function read(markdown: string): Json {
-  const document = markdownToDocument(markdown);
-  expect(gitbookDocumentErrors(document)).toBeUndefined();
-  expect(leavesOf(document.nodes).filter((t) => rawSyntax.test(t))).toEqual([]);
-  const written = documentToMarkdown(document);
-  expect(written).toBe(markdown);
-  expect(markdownToDocument(written)).toEqual(document);
-  return document as Json;
-}
+const read = (markdown: string): Json => readChecked(markdown) as Json;
 
 const lines = (...l: string[]) => l.join('\n');
 const text = (nodes: Json[] = []) => leavesOf(nodes).join('');

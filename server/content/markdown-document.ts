@@ -537,7 +537,7 @@ function giveHeadingIds(blocks: Block[]): void {
   headings.forEach((h, i) => (h.meta = { ...h.meta, id: ids[i] }));
 }
 
-/** The nodes of a GitBook-flavoured Markdown text, its tags not yet paired (the rest of an HTML block cut at a tag line). */
+/** The nodes of a GitBook-flavoured Markdown text before its tags are paired (the rest of an HTML block cut at a tag line). */
 export const parseUnpaired = (markdown: string): Md.RootContent[] =>
   fromMarkdown(markdown, {
     extensions: [gfm(), math({ singleDollarTextMath: false }), liquidSyntax()],

@@ -120,7 +120,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
 
   const pushed = await withWorkRepository(op.remote, op.limits, async (repo): Promise<Pushed> => {
     const head = await repo.remoteHead(payload.ref);
-    // The commit the new one goes on top of: the branch's head, or, for a branch that does not exist yet,
+    // The commit the new one goes on top of: the branch's head, or, for a branch the repository does not have,
     // the commit of the last sync when the repository has it (docs/git-sync-operations.md, "A new branch").
     let parent = head;
     const branchWarnings: string[] = [];
