@@ -83,7 +83,7 @@ describe.each(['folder', 's3'] as ('folder' | 's3')[])('a 200 MB file on the %s 
       NODE_OPTIONS: '--max-semi-space-size=4',
       // glibc gives each thread that allocates (PGlite's, libuv's pool hashing and writing the spool file)
       // an arena of its own, and a freed chunk stays in its arena: measured +55 to +64 MB without this,
-      // +13 to +46 MB with it. docs/operating.md advises both settings for a server with tight memory.
+      // +13 to +46 MB with it (folder and S3). docs/operating.md advises both settings for a server with tight memory.
       MALLOC_ARENA_MAX: '2',
       ...(s3 && { ...s3.env, S3_PRESIGNED_DOWNLOADS: 'false' }),
     });
