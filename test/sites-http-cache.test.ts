@@ -133,6 +133,26 @@ describe('HTTP caching of published sites', () => {
     expect(refused.headers['cache-control']).toBe('no-store');
   });
 
+  it('get <file> of a site is public on a public site, private once adaptive content may show it to some readers only', async () => {
+    const admin = await h.current.newAdmin();
+    const space = await spaceWithPages(admin, 'Guides', [{ title: 'Intro', markdown: '{% file src=".gitbook/assets/notes.txt" %}' }], [{ name: 'notes.txt', contentType: 'text/plain', text: 'Notes.' }]);
+    const site = await newSite(admin, { title: 'Files', spaces: [space] });
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const page = await read(`${url}/intro`);
+    expect(page.status).toBe(200);
+    const href = /href="([^"]*\/~files\/[^"]+)"/.exec(page.text)?.[1];
+    expect(href).toBeDefined();
+    const fileUrl = `${new URL(url).origin}${href!}`;
+    const open = await read(fileUrl);
+    expect(open.status).toBe(200);
+    expect(open.text).toBe('Notes.');
+    expect(open.headers['cache-control']).toBe('public, max-age=86400');
+    await enableAdaptiveContent(admin, site.id);
+    const adaptive = await read(fileUrl);
+    expect(adaptive.status).toBe(200);
+    expect(adaptive.headers['cache-control']).toBe('private, max-age=300');
+  });
+
   it('get <page> of a visitor-auth site is private and revalidated: 304 with a valid token, 401 without one whatever the tag', async () => {
     const admin = await h.current.newAdmin();
     const { site, url } = await publishedSite(admin, { visibility: 'visitor-auth' });
