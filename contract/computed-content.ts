@@ -33,24 +33,21 @@ const specDependency = z
 
 const openAPIDocumentProps = z
   .discriminatedUnion('doc', [
-    z.strictObject({ doc: z.literal('models') }),
-    z.strictObject({
-      doc: z.enum(['operations', 'info']),
-      page: z.string().max(200).optional().openapi({ description: 'The tag, for `operations` (required there); ignored by `info`.' }),
-    }),
     z.strictObject({
       doc: z.literal('operation'),
       page: z.string().min(1).max(2048).openapi({ description: 'The path of the operation (`/pets`), or the webhook\'s name with `method: hook`.' }),
       method: z.enum(['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'trace', 'hook']),
       deprecated: z.boolean().optional().openapi({ description: 'Accepted as the public API has it; the block is the same.' }),
     }),
-    z.strictObject({ doc: z.literal('tag'), page: z.string().min(1).max(200).openapi({ description: 'The tag.' }) }),
+    z.strictObject({ doc: z.enum(['operations', 'tag']), page: z.string().min(1).max(200).openapi({ description: 'The tag.' }) }),
+    z.strictObject({ doc: z.literal('models') }),
+    z.strictObject({ doc: z.literal('info'), page: z.string().max(200).optional() }),
   ])
   .openapi({
     description:
-      '`operation`: the operation\'s block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` (with the tag in ' +
-      '`page`) and `tag`: a heading, the tag\'s description and a block per operation of the tag, in the specification\'s order; ' +
-      '`models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API.',
+      '`operation`: the operation\'s block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a ' +
+      'heading, the tag\'s description and a block per operation of the tag, in the specification\'s order; `models`: one ' +
+      '`openapi-schemas` block listing every schema; `info`: the title, version and description of the API.',
   });
 
 const openAPIRevisionProps = z

@@ -78,7 +78,8 @@ export const pageTypes = ['document', 'group', 'link', 'computed'] as const;
 export const RevisionComputedSource = z
   .object({
     type: z
-      .union([z.enum(['builtin:openapi', 'builtin:translation']), z.string().regex(/^integration:[^:]+:[^:]+$/)])
+      .string()
+      .regex(/^(builtin:openapi|builtin:translation|integration:[^:]+:[^:]+)$/)
       .openapi({ description: 'What computes the content: built in, or an integration\'s content source (`integration:<name>:<sourceId>`).' }),
     dependencies: z
       .record(z.string(), z.object({ ref: ContentRef }))

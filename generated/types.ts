@@ -5688,7 +5688,7 @@ export interface components {
          */
         RevisionComputedSource: {
             /** @description What computes the content: built in, or an integration's content source (`integration:<name>:<sourceId>`). */
-            type: ("builtin:openapi" | "builtin:translation") | string;
+            type: string;
             /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
             dependencies: {
                 [key: string]: {
@@ -9867,16 +9867,8 @@ export interface components {
                     };
                 };
             };
-            /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` (with the tag in `page`) and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
+            /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
             props: {
-                /** @enum {string} */
-                doc: "models";
-            } | {
-                /** @enum {string} */
-                doc: "operations" | "info";
-                /** @description The tag, for `operations` (required there); ignored by `info`. */
-                page?: string;
-            } | {
                 /** @enum {string} */
                 doc: "operation";
                 /** @description The path of the operation (`/pets`), or the webhook's name with `method: hook`. */
@@ -9887,9 +9879,16 @@ export interface components {
                 deprecated?: boolean;
             } | {
                 /** @enum {string} */
-                doc: "tag";
+                doc: "operations" | "tag";
                 /** @description The tag. */
                 page: string;
+            } | {
+                /** @enum {string} */
+                doc: "models";
+            } | {
+                /** @enum {string} */
+                doc: "info";
+                page?: string;
             };
         } | components["schemas"]["ComputedIntegrationSource"];
         /**

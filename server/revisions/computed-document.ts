@@ -77,7 +77,6 @@ function compute(doc: OpenAPIDoc, slug: string, props: Props, key: () => string)
     case 'operations':
     case 'tag': {
       const { page } = props;
-      if (!page) throw new BadRequest('body.source.props.page: the tag is required with doc "operations"');
       const tag = (Array.isArray(doc.tags) ? doc.tags : []).map(object).find((t) => t.name === page);
       const tagged = operationsOf(doc).filter((o) => Array.isArray(o.operation.tags) && o.operation.tags.includes(page));
       if (!tag && tagged.length === 0) throw new BadRequest(`body.source.props.page: the specification has no tag ${JSON.stringify(page)}`);
