@@ -166,7 +166,7 @@ const integrationCompute =
   'An integration\'s source (`integration:<name>:<sourceId>`) is computed by the integration\'s script, installed on the space ' +
   '(on it, or on every space of the organization), with GitBook\'s `content_compute_document` / `content_compute_revision` event ' +
   '(`sourceId`, `props`, the resolved `dependencies`, `spaceId`); 400 naming `source.type` when no such integration is installed ' +
-  'on the space or it declared no such content source, 400 naming `source.props` when the script refuses (answers 4xx), 503 ' +
+  'on the space or it declared no such content source, 400 naming `source` when the script refuses (answers 4xx), 503 ' +
   'when it fails or answers something else than the expected shape.';
 
 export const computedContentOperations = operations({

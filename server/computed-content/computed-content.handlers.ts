@@ -22,14 +22,15 @@ export const computedContentHandlers = {
   },
   async getComputedRevision({ grant, body }, ctx) {
     const { source, seed } = body;
+    const app = (path: string) => ctx.urls.app(`/s/${grant.row.id}/${path}`);
     if (builtin(source)) {
-      return { status: 200, body: { pages: computedPages(await openAPIRevisionPages(ctx, grant, source), seed), files: [], reusableContents: [] } };
+      return { status: 200, body: { pages: computedPages(await openAPIRevisionPages(ctx, grant, source), seed, app), files: [], reusableContents: [] } };
     }
     const { pages, files } = await integrationRevision(ctx, grant, source);
     return {
       status: 200,
       body: {
-        pages: computedPages(pages, seed),
+        pages: computedPages(pages, seed, app),
         files: files.map((file, i) => ({ ...file, id: file.id ?? computedId(seed, `file/${i}`) })),
         reusableContents: [],
       },

@@ -18,7 +18,7 @@ const computedSource = z.object({
 
 const pageBase = {
   id: z.string().regex(/^[a-zA-Z0-9]{1,40}$/).optional(),
-  title: z.string().min(1).max(300),
+  title: z.string().min(1).max(100_000),
   emoji: z.string().max(50).optional(),
   icon: z.string().max(50).optional(),
 };

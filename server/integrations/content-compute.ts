@@ -8,8 +8,8 @@
 // / `getRevision`), whose answer is `{ document }` or `{ pages, files }`.
 //
 // Refusals: an integration not installed on the space, or without such a source, is the request's fault (400
-// naming `source.type`), and so is a script that refuses (answers 4xx: the props it was given, naming
-// `source.props`); a script that fails, answers 5xx or something else than the expected shape is a 503, as a
+// naming `source.type`), and so is a script that refuses (answers 4xx: the props or dependencies it was
+// given, naming `source`); a script that fails, answers 5xx or something else than the expected shape is a 503, as a
 // component that cannot be rendered (ui-render.store.ts): the answer says when to retry.
 import type { SpaceGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
@@ -74,7 +74,7 @@ async function runSource(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource,
     throw failed(`its script failed: ${err.message}`);
   }
   const text = scriptResponseBytes(answer).toString('utf8');
-  if (answer.status >= 400 && answer.status < 500) throw new BadRequest(`body.source.props: the integration ${name} refused to compute ${sourceId} (${answer.status}): ${text.slice(0, 300)}`);
+  if (answer.status >= 400 && answer.status < 500) throw new BadRequest(`body.source: the integration ${name} refused to compute ${sourceId} (${answer.status}): ${text.slice(0, 300)}`);
   if (answer.status < 200 || answer.status > 299) throw failed(`its script answered ${answer.status}: ${text.slice(0, 300)}`);
   try {
     return JSON.parse(text);

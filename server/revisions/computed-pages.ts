@@ -2,7 +2,8 @@
 // `InputPage` form (the built-in OpenAPI source, or an integration's script): each gets its id (its own, or
 // one made from the seed and its place, so the same seed and source give the same ids), its slug (its own,
 // or made from its title; unique among its siblings), its path, and for a page computed in turn its
-// `computedSeed` (made from the seed and its id).
+// `computedSeed` (made from the seed and its id). A document page's `urls.app` is where the app would show it
+// in the space.
 import { createHash } from 'node:crypto';
 import { publishedPageLayout } from '../../contract/page-layout.js';
 import type { components } from '../../generated/types.js';
@@ -38,7 +39,9 @@ function freeSlug(wanted: string, taken: Set<string>): string {
   return slug;
 }
 
-function toPage(page: InputPage, seed: string, place: string, parentPath: string, taken: Set<string>): RevisionPage {
+type AppUrl = (path: string) => string;
+
+function toPage(page: InputPage, seed: string, place: string, parentPath: string, taken: Set<string>, app: AppUrl): RevisionPage {
   const id = page.id ?? computedId(seed, place);
   const base = { id, title: page.title, ...(page.emoji && { emoji: page.emoji }), ...(page.icon && { icon: page.icon }) };
   const located = (slug: string | undefined) => {
@@ -52,17 +55,18 @@ function toPage(page: InputPage, seed: string, place: string, parentPath: string
         ...base,
         kind: 'sheet',
         type: 'document',
+        urls: { app: app(where.path) },
         ...where,
         ...(page.description !== undefined && { description: page.description }),
         ...(page.computed && { computed: page.computed, computedSeed: computedId(seed, `${id}\u0000seed`) }),
         layout: publishedPageLayout,
         tags: [],
-        pages: children(page.pages ?? [], seed, place, where.path),
+        pages: children(page.pages ?? [], seed, place, where.path, app),
       };
     }
     case 'group': {
       const where = located(page.slug);
-      return { ...base, kind: 'group', type: 'group', ...where, pages: children(page.pages, seed, place, where.path) };
+      return { ...base, kind: 'group', type: 'group', ...where, pages: children(page.pages, seed, place, where.path, app) };
     }
     case 'link':
       return { ...base, kind: 'link', type: 'link', target: page.target };
@@ -71,12 +75,12 @@ function toPage(page: InputPage, seed: string, place: string, parentPath: string
   }
 }
 
-function children(pages: InputPage[], seed: string, place: string, parentPath: string): RevisionPage[] {
+function children(pages: InputPage[], seed: string, place: string, parentPath: string, app: AppUrl): RevisionPage[] {
   const taken = new Set<string>();
-  return pages.map((page, i) => toPage(page, seed, `${place}/${i}`, parentPath, taken));
+  return pages.map((page, i) => toPage(page, seed, `${place}/${i}`, parentPath, taken, app));
 }
 
-/** The revision pages of the source's pages, in order. */
-export function computedPages(pages: InputPage[], seed: string): RevisionPage[] {
-  return children(pages, seed, '', '');
+/** The revision pages of the source's pages, in order; `app` makes the app's URL of a page's path. */
+export function computedPages(pages: InputPage[], seed: string, app: AppUrl): RevisionPage[] {
+  return children(pages, seed, '', '', app);
 }
