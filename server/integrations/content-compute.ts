@@ -16,13 +16,12 @@ import type { Ctx } from '../context.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { ScriptFailed, scriptResponseBytes, scriptServerOrigin } from '../runtime/script-runtime.js';
-import { readIntegration } from './integration-access.js';
+import { runSql, sqlText } from '../db/sql-text.js';
 import { integrationEndpointPath } from './integration-view.js';
 import { resolveDependencies } from './content-compute-dependencies.js';
 import { readDocumentAnswer, readRevisionAnswer } from './content-compute-answer.js';
 import { dispatchRequest, jsonEventRequest } from './dispatch-protocol.js';
 import { loadScriptTarget, sandboxRunner } from './script-invocation.js';
-import { installationOnSpace } from './ui-render.store.js';
 
 export interface IntegrationSource {
   type: string;
@@ -43,14 +42,30 @@ function parseType(type: string): { name: string; sourceId: string } {
   return { name: name!, sourceId: sourceId! };
 }
 
+/**
+ * The integration's declared sources and its active installation covering the space (on it, or on every
+ * space of its organization), in one statement: no row when no integration has the name.
+ */
+function sourceRow(ctx: Ctx, name: string, spaceId: string) {
+  return runSql(
+    ctx.db,
+    sqlText`SELECT i.content_sources,
+      (SELECT inst.id FROM integration_installations inst JOIN spaces sp ON sp.id = ${spaceId}::text
+        WHERE inst.integration_name = i.name AND inst.status = 'active' AND inst.organization_id = sp.organization_id
+          AND (inst.space_selection = 'all' OR EXISTS (SELECT 1 FROM integration_space_installations x WHERE x.installation_id = inst.id AND x.space_id = sp.id))
+        ORDER BY inst.id LIMIT 1) AS installation_id
+    FROM integrations i WHERE i.name = ${name}::text`,
+  );
+}
+
 /** The installation of the integration on the space, once it declares the source; BadRequest naming `body.source.type` otherwise. */
 async function installedSource(ctx: Ctx, grant: SpaceGrant, name: string, sourceId: string): Promise<string> {
   const at = 'body.source.type';
-  const integration = await readIntegration(ctx, name);
-  if (!integration) throw new BadRequest(`${at}: no integration is named ${JSON.stringify(name)}`);
-  const installationId = await installationOnSpace(ctx.db, name, grant.row.id);
+  const [row] = await sourceRow(ctx, name, grant.row.id);
+  if (!row) throw new BadRequest(`${at}: no integration is named ${JSON.stringify(name)}`);
+  const installationId = row.installation_id as string | null;
   if (!installationId) throw new BadRequest(`${at}: the integration ${JSON.stringify(name)} is not installed on space ${grant.row.id}`);
-  const declared = (integration.row.contentSources as { id?: unknown }[]).some((s) => s.id === sourceId);
+  const declared = (row.content_sources as { id?: unknown }[]).some((s) => s.id === sourceId);
   if (!declared) throw new BadRequest(`${at}: the integration ${JSON.stringify(name)} declares no content source ${JSON.stringify(sourceId)}`);
   return installationId;
 }
