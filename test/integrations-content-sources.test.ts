@@ -19,7 +19,7 @@ let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
 const source = readFileSync(new URL('./fixtures/integrations/content-sources.ts', import.meta.url), 'utf8');
 
-const declared = ['dashboards', 'echo', 'invalid', 'throws', 'refuses', 'not-json', 'ghost'].map((id) => ({
+const declared = ['dashboards', 'echo', 'invalid', 'throws', 'refuses', 'not-json', 'deep', 'ghost'].map((id) => ({
   id,
   title: `Source ${id}`,
   configuration: { componentId: `${id}-picker` },
@@ -200,7 +200,8 @@ describe('content sources of integrations', () => {
     for (const [id, reason] of [
       ['throws', /its script answered 500/],
       ['not-json', /its script did not answer JSON/],
-      ['invalid', /not a ContentComputeDocumentEventResponse \(\{ document \}\): document\./],
+      ['invalid', /could not compute its content source invalid: its script answered not a ContentComputeDocumentEventResponse \(\{ document \}\): document\./],
+      ['deep', /its script answered JSON nested deeper than 400 levels/],
     ] as const) {
       const res = await owner.api.post(documentPath(), { source: sourceOf(id), seed: 's' });
       expect(res.status, id).toBe(503);

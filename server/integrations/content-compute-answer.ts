@@ -55,15 +55,33 @@ function problems(error: z.ZodError): string {
     .join('; ');
 }
 
+// Deeper answers are refused before they are read (the schemas read recursively); a stored document may nest 64
+// blocks (server/content/document-check.ts), each a few levels of JSON.
+const MAX_DEPTH = 400;
+
+/** Whether `value` nests objects and arrays deeper than MAX_DEPTH (walked without recursion). */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** The document of a `content_compute_document` answer, or why it is not one. */
-export function readDocumentAnswer(output: unknown): { ok: true; document: z.output<typeof Document> } | { ok: false; reason: string } {
+export function readDocumentAnswer(output: unknown): { ok: true; value: z.output<typeof Document> } | { ok: false; reason: string } {
+  if (tooDeep(output)) return { ok: false, reason: `JSON nested deeper than ${MAX_DEPTH} levels` };
   const read = documentAnswer.safeParse(output);
-  return read.success ? { ok: true, document: read.data.document } : { ok: false, reason: `not a ContentComputeDocumentEventResponse ({ document }): ${problems(read.error)}` };
+  return read.success ? { ok: true, value: read.data.document } : { ok: false, reason: `not a ContentComputeDocumentEventResponse ({ document }): ${problems(read.error)}` };
 }
 
 /** The pages and files of a `content_compute_revision` answer, or why it is not one. */
-export function readRevisionAnswer(output: unknown): { ok: true; answer: RevisionAnswer } | { ok: false; reason: string } {
+export function readRevisionAnswer(output: unknown): { ok: true; value: RevisionAnswer } | { ok: false; reason: string } {
+  if (tooDeep(output)) return { ok: false, reason: `JSON nested deeper than ${MAX_DEPTH} levels` };
   const read = revisionAnswer.safeParse(output);
   if (!read.success) return { ok: false, reason: `not a ContentComputeRevisionEventResponse ({ pages, files }): ${problems(read.error)}` };
-  return { ok: true, answer: { pages: read.data.pages ?? [], files: read.data.files ?? [] } };
+  return { ok: true, value: { pages: read.data.pages ?? [], files: read.data.files ?? [] } };
 }

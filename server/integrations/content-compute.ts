@@ -70,8 +70,10 @@ async function installedSource(ctx: Ctx, grant: SpaceGrant, name: string, source
   return installationId;
 }
 
-/** Runs the source's script; its answer as JSON, or the refusal the request gets. */
-async function runSource(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource, kind: Kind): Promise<unknown> {
+type Read<T> = (output: unknown) => { ok: true; value: T } | { ok: false; reason: string };
+
+/** Runs the source's script; its answer as `read` takes it, or the refusal the request gets. */
+async function runSource<T>(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource, kind: Kind, read: Read<T>): Promise<T> {
   const { name, sourceId } = parseType(source.type);
   const installationId = await installedSource(ctx, grant, name, sourceId);
   const dependencies = await resolveDependencies(ctx, grant, source.dependencies);
@@ -91,23 +93,23 @@ async function runSource(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource,
   const text = scriptResponseBytes(answer).toString('utf8');
   if (answer.status >= 400 && answer.status < 500) throw new BadRequest(`body.source: the integration ${name} refused to compute ${sourceId} (${answer.status}): ${text.slice(0, 300)}`);
   if (answer.status < 200 || answer.status > 299) throw failed(`its script answered ${answer.status}: ${text.slice(0, 300)}`);
+  let output: unknown;
   try {
-    return JSON.parse(text);
+    output = JSON.parse(text);
   } catch {
     throw failed('its script did not answer JSON');
   }
+  const value = read(output);
+  if (!value.ok) throw failed(`its script answered ${value.reason}`);
+  return value.value;
 }
 
 /** The document the integration's source computes. */
-export async function integrationDocument(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource) {
-  const read = readDocumentAnswer(await runSource(ctx, grant, source, 'document'));
-  if (!read.ok) throw new ApiError(503, `The integration's script answered ${read.reason}`, { 'Retry-After': '5' });
-  return read.document;
+export function integrationDocument(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource) {
+  return runSource(ctx, grant, source, 'document', readDocumentAnswer);
 }
 
 /** The pages and files the integration's source computes, as the script gives them. */
-export async function integrationRevision(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource) {
-  const read = readRevisionAnswer(await runSource(ctx, grant, source, 'revision'));
-  if (!read.ok) throw new ApiError(503, `The integration's script answered ${read.reason}`, { 'Retry-After': '5' });
-  return read.answer;
+export function integrationRevision(ctx: Ctx, grant: SpaceGrant, source: IntegrationSource) {
+  return runSource(ctx, grant, source, 'revision', readRevisionAnswer);
 }
