@@ -182,7 +182,7 @@ export const computedContentOperations = operations({
       'referring to the specification; an operation, tag or specification that does not exist is refused (400 naming ' +
       '`dependencies.spec` or `props.page`). ' +
       integrationCompute +
-      ' Other source types are refused (400 naming `source`). `schema` is accepted as in getDocumentById. 404 when the space does ' +
+      ' `builtin:translation` is refused (400 naming `source.type`). `schema` is accepted as in getDocumentById. 404 when the space does ' +
       'not exist or the caller cannot read it.',
     params: SpaceIdParams,
     query: schemaQuery,
@@ -226,7 +226,7 @@ export const computedContentOperations = operations({
       ' The script\'s pages (GitBook\'s `InputPage`: documents, groups, links, computed pages) become revision pages with ids ' +
       '(their own, or made from the seed), slugs (their own, or made from the title) and paths; a document page with ' +
       '`computed` keeps it with a `computedSeed`. Its files (`InputFile`) keep their `downloadURL`. `reusableContents` is empty. ' +
-      'Other source types are refused (400 naming `source`). 404 when the space does not exist or the caller cannot read it.',
+      '`builtin:translation` is refused (400 naming `source.type`). 404 when the space does not exist or the caller cannot read it.',
     params: SpaceIdParams,
     body: ComputeRevision,
     bodyExample: { source: { ...computedSourceExample, props: { models: false } }, seed: 'api' },
