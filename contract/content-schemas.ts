@@ -77,7 +77,10 @@ export const pageTypes = ['document', 'group', 'link', 'computed'] as const;
 
 export const RevisionComputedSource = z
   .object({
-    type: z.enum(['builtin:openapi', 'builtin:translation']).openapi({ description: 'What computes the content.' }),
+    type: z
+      .string()
+      .regex(/^(builtin:openapi|builtin:translation|integration:[^:]+:[^:]+)$/)
+      .openapi({ description: 'What computes the content: built in, or an integration\'s content source (`integration:<name>:<sourceId>`).' }),
     dependencies: z
       .record(z.string(), z.object({ ref: ContentRef }))
       .openapi({ description: 'Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification).' }),

@@ -11,6 +11,7 @@ import { gitSyncOperations } from './git-sync.js';
 import { headlessReadOperations } from './headless-reads.js';
 import { embedOperations } from './embeds.js';
 import { revisionOperations } from './revisions.js';
+import { computedContentOperations } from './computed-content.js';
 import { conversationOperations } from './conversations.js';
 import { integrationOperations } from './integrations.js';
 import { integrationTaskOperations } from './integration-tasks.js';
@@ -50,6 +51,7 @@ interface AreaOperations {
   content: typeof contentOperations;
   gitSync: typeof gitSyncOperations;
   revisions: typeof revisionOperations;
+  computedContent: typeof computedContentOperations;
   embeds: typeof embedOperations;
   search: typeof searchOperations;
   changeRequests: typeof changeRequestOperations;
@@ -86,6 +88,7 @@ export const areaOperations: AreaOperations = {
   content: contentOperations,
   gitSync: gitSyncOperations,
   revisions: revisionOperations,
+  computedContent: computedContentOperations,
   embeds: embedOperations,
   search: searchOperations,
   changeRequests: changeRequestOperations,

@@ -1,6 +1,6 @@
 // Reading a space's content as a docs renderer does (docs/headless-reads.md): any revision of the space by
 // its id (GET /spaces/{spaceId}/revisions/{revisionId}…), a page by its path, the documents of pages and
-// reusable contents by id, and a document computed from a source.
+// reusable contents by id (documents computed from a source: computed-content.ts).
 import { paginationQuery, queryBoolean } from './common.js';
 import { contentQuery, FileIdParam, PageIdParam, pageQuery } from './content.js';
 import {
@@ -98,58 +98,6 @@ const pageFormats =
   'The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how ' +
   'Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions ' +
   'and `if` blocks for the reader, the Markdown then written from the result.';
-
-export const computedSourceExample = {
-  type: 'builtin:openapi',
-  dependencies: { spec: { ref: { kind: 'openapi' as const, spec: 'petstore' } } },
-  props: { doc: 'operation', page: '/pets', method: 'get' },
-};
-
-const specDependency = z
-  .strictObject({
-    spec: z
-      .strictObject({
-        ref: z.strictObject({ kind: z.literal('openapi'), spec: z.string().min(1).max(100).openapi({ description: 'Slug of the specification.' }) }),
-      })
-      .openapi({ description: 'The OpenAPI specification, of the space\'s organization: public, or the caller a member with a role.' }),
-  })
-  .openapi({ description: 'What the computation reads.' });
-
-const openAPIProps = z
-  .discriminatedUnion('doc', [
-    z.strictObject({
-      doc: z.literal('operation'),
-      page: z.string().min(1).max(2048).openapi({ description: 'The path of the operation (`/pets`), or the webhook\'s name with `method: hook`.' }),
-      method: z.enum(['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'trace', 'hook']),
-      deprecated: z.boolean().optional().openapi({ description: 'Accepted as the public API has it; the block is the same.' }),
-    }),
-    z.strictObject({ doc: z.enum(['operations', 'tag']), page: z.string().min(1).max(200).openapi({ description: 'The tag.' }) }),
-    z.strictObject({ doc: z.literal('models') }),
-    z.strictObject({ doc: z.literal('info'), page: z.string().max(200).optional() }),
-  ])
-  .openapi({
-    description:
-      '`operation`: the operation\'s block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a ' +
-      'heading, the tag\'s description and a block per operation of the tag, in the specification\'s order; `models`: one ' +
-      '`openapi-schemas` block listing every schema; `info`: the title, version and description of the API.',
-  });
-
-export const ComputeDocument = z
-  .strictObject({
-    source: z
-      .strictObject({
-        type: z.literal('builtin:openapi').openapi({
-          description:
-            'What computes the document. Only `builtin:openapi` is computed here; the public API\'s `builtin:translation` and ' +
-            '`integration:<name>:<source>` are refused (400 naming `source.type`).',
-        }),
-        dependencies: specDependency,
-        props: openAPIProps,
-      })
-      .openapi({ description: 'The computed content source.' }),
-    seed: z.string().min(1).max(200).openapi({ description: 'Seed of the keys of the computed blocks: the same seed and source give the same keys.' }),
-  })
-  .openapi('ComputeDocument');
 
 export const revisionOperations = operations({
   getRevisionById: {
@@ -309,46 +257,5 @@ export const revisionOperations = operations({
     errors: [404],
     access: access.space('read'),
     statements: 2,
-  },
-  getComputedDocument: {
-    method: 'post',
-    path: '/spaces/{spaceId}/content/computed/document',
-    tag: 'content',
-    summary: 'Compute a document from a source',
-    description:
-      'Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` ' +
-      'reads the latest processed version of an OpenAPI specification of the space\'s organization (`dependencies.spec`) and gives, ' +
-      'by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks ' +
-      'referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or ' +
-      'specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist ' +
-      'or the caller cannot read it.',
-    params: SpaceIdParams,
-    query: z.object({
-      schema: z.enum(['current', 'next']).optional().openapi({ description: 'Version of the document schema: both answer the same document.' }),
-    }),
-    body: ComputeDocument,
-    bodyExample: { source: computedSourceExample, seed: 'api-pets-get' },
-    responses: {
-      200: {
-        description: 'The computed document.',
-        schema: Document,
-        example: {
-          object: 'document',
-          data: {},
-          nodes: [
-            {
-              object: 'block',
-              type: 'openapi-operation',
-              key: 'k3Xq9a',
-              isVoid: true,
-              data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets', method: 'get' },
-            },
-          ],
-        },
-      },
-    },
-    errors: [400, 404],
-    access: access.space('read'),
-    statements: 3,
   },
 });

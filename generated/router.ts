@@ -194,6 +194,8 @@ export interface Handlers<Ctx, Grants extends Record<AccessKind, unknown>> {
   getDocumentById(input: Input<'getDocumentById', Grants['space']>, ctx: Ctx): Promise<Reply<'getDocumentById', 200> | Reply<'getDocumentById', 400> | Reply<'getDocumentById', 401> | Reply<'getDocumentById', 403> | Reply<'getDocumentById', 404> | Reply<'getDocumentById', 429> | Reply<'getDocumentById', 500> | Reply<'getDocumentById', 503>>;
   /** POST /spaces/{spaceId}/content/computed/document — Compute a document from a source */
   getComputedDocument(input: Input<'getComputedDocument', Grants['space']>, ctx: Ctx): Promise<Reply<'getComputedDocument', 200> | Reply<'getComputedDocument', 400> | Reply<'getComputedDocument', 401> | Reply<'getComputedDocument', 403> | Reply<'getComputedDocument', 404> | Reply<'getComputedDocument', 413> | Reply<'getComputedDocument', 415> | Reply<'getComputedDocument', 429> | Reply<'getComputedDocument', 500> | Reply<'getComputedDocument', 503>>;
+  /** POST /spaces/{spaceId}/content/computed/revision — Compute the pages of a revision from a source */
+  getComputedRevision(input: Input<'getComputedRevision', Grants['space']>, ctx: Ctx): Promise<Reply<'getComputedRevision', 200> | Reply<'getComputedRevision', 400> | Reply<'getComputedRevision', 401> | Reply<'getComputedRevision', 403> | Reply<'getComputedRevision', 404> | Reply<'getComputedRevision', 413> | Reply<'getComputedRevision', 415> | Reply<'getComputedRevision', 429> | Reply<'getComputedRevision', 500> | Reply<'getComputedRevision', 503>>;
   /** GET /spaces/{spaceId}/embed — Get what an embed of a URL shows */
   getEmbedByUrlInSpace(input: Input<'getEmbedByUrlInSpace', Grants['space']>, ctx: Ctx): Promise<Reply<'getEmbedByUrlInSpace', 200> | Reply<'getEmbedByUrlInSpace', 400> | Reply<'getEmbedByUrlInSpace', 401> | Reply<'getEmbedByUrlInSpace', 403> | Reply<'getEmbedByUrlInSpace', 404> | Reply<'getEmbedByUrlInSpace', 429> | Reply<'getEmbedByUrlInSpace', 500> | Reply<'getEmbedByUrlInSpace', 503>>;
   /** GET /spaces/{spaceId}/search — Search the content of a space */
@@ -596,6 +598,7 @@ export const routes = [
   { operationId: 'getPageByPath', method: 'get', path: '/spaces/:spaceId/content/path/:pagePath' },
   { operationId: 'getDocumentById', method: 'get', path: '/spaces/:spaceId/documents/:documentId' },
   { operationId: 'getComputedDocument', method: 'post', path: '/spaces/:spaceId/content/computed/document' },
+  { operationId: 'getComputedRevision', method: 'post', path: '/spaces/:spaceId/content/computed/revision' },
   { operationId: 'getEmbedByUrlInSpace', method: 'get', path: '/spaces/:spaceId/embed' },
   { operationId: 'searchSpaceContent', method: 'get', path: '/spaces/:spaceId/search' },
   { operationId: 'searchOrganizationContent', method: 'get', path: '/orgs/:organizationId/search' },

@@ -1247,9 +1247,29 @@ export interface paths {
         put?: never;
         /**
          * Compute a document from a source
-         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification. Other source types are refused (400 naming `source.type`), and an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Computes a document from a computed content source, as a computed page or reusable content would show it. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`) and gives, by `props.doc`, one operation, the operations of a tag, the models or the information of the API, as OpenAPI blocks referring to the specification; an operation, tag or specification that does not exist is refused (400 naming `dependencies.spec` or `props.page`). An integration's source (`integration:<name>:<sourceId>`) is computed by the integration's script, installed on the space (on it, or on every space of the organization), with GitBook's `content_compute_document` / `content_compute_revision` event (`sourceId`, `props`, the resolved `dependencies`, `spaceId`); 400 naming `source.type` when no such integration is installed on the space or it declared no such content source, 400 naming `source` when the script refuses (answers 4xx), 503 when it fails or answers something else than the expected shape. `builtin:translation` is refused (400 naming `source.type`). `schema` is accepted as in getDocumentById. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 16 SQL statements per request.
          */
         post: operations["getComputedDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/computed/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the pages of a revision from a source
+         * @description Computes the pages and files a computed page of a revision holds. `builtin:openapi` reads the latest processed version of an OpenAPI specification of the space's organization (`dependencies.spec`): with `grouping: by-tag` (the default) a page per tag, with `by-operation` a group per tag with a page per operation, and a `Models` page when `props.models`; each page is computed (`computed`: the `builtin:openapi` document source that getComputedDocument computes, with its `computedSeed`). An integration's source (`integration:<name>:<sourceId>`) is computed by the integration's script, installed on the space (on it, or on every space of the organization), with GitBook's `content_compute_document` / `content_compute_revision` event (`sourceId`, `props`, the resolved `dependencies`, `spaceId`); 400 naming `source.type` when no such integration is installed on the space or it declared no such content source, 400 naming `source` when the script refuses (answers 4xx), 503 when it fails or answers something else than the expected shape. The script's pages (GitBook's `InputPage`: documents, groups, links, computed pages) become revision pages with ids (their own, or made from the seed), slugs (their own, or made from the title) and paths; a document page with `computed` keeps it with a `computedSeed`. Its files (`InputFile`) keep their `downloadURL`. `reusableContents` is empty. `builtin:translation` is refused (400 naming `source.type`). 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 16 SQL statements per request.
+         */
+        post: operations["getComputedRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5667,11 +5687,8 @@ export interface components {
          *     }
          */
         RevisionComputedSource: {
-            /**
-             * @description What computes the content.
-             * @enum {string}
-             */
-            type: "builtin:openapi" | "builtin:translation";
+            /** @description What computes the content: built in, or an integration's content source (`integration:<name>:<sourceId>`). */
+            type: string;
             /** @description Content the computation depends on, by name (e.g. `spec`: the OpenAPI specification). */
             dependencies: {
                 [key: string]: {
@@ -9780,52 +9797,165 @@ export interface components {
             /** @description The provider's HTML (oEmbed `html`), sanitized: no script, no event handlers, and iframes only from the providers this server allows (YouTube, Vimeo, Loom, Figma, CodePen, CodeSandbox, Spotify, SoundCloud, Google Maps, Miro, Twitch); from any other provider the answer is a `link`. */
             html: string;
         };
-        ComputeDocument: {
-            /** @description The computed content source. */
-            source: {
-                /**
-                 * @description What computes the document. Only `builtin:openapi` is computed here; the public API's `builtin:translation` and `integration:<name>:<source>` are refused (400 naming `source.type`).
-                 * @enum {string}
-                 */
-                type: "builtin:openapi";
-                /** @description What the computation reads. */
-                dependencies: {
-                    /** @description The OpenAPI specification, of the space's organization: public, or the caller a member with a role. */
-                    spec: {
-                        ref: {
-                            /** @enum {string} */
-                            kind: "openapi";
-                            /** @description Slug of the specification. */
-                            spec: string;
-                        };
-                    };
-                };
-                /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
-                props: {
-                    /** @enum {string} */
-                    doc: "operation";
-                    /** @description The path of the operation (`/pets`), or the webhook's name with `method: hook`. */
-                    page: string;
-                    /** @enum {string} */
-                    method: "get" | "post" | "put" | "delete" | "patch" | "options" | "head" | "trace" | "hook";
-                    /** @description Accepted as the public API has it; the block is the same. */
-                    deprecated?: boolean;
-                } | {
-                    /** @enum {string} */
-                    doc: "operations" | "tag";
-                    /** @description The tag. */
-                    page: string;
-                } | {
-                    /** @enum {string} */
-                    doc: "models";
-                } | {
-                    /** @enum {string} */
-                    doc: "info";
-                    page?: string;
+        /**
+         * @description A content source of an integration.
+         * @example {
+         *       "type": "integration:acme-dashboards:dashboards",
+         *       "props": {
+         *         "dashboard": "weekly-signups"
+         *       },
+         *       "dependencies": {
+         *         "guide": {
+         *           "ref": {
+         *             "kind": "space",
+         *             "space": "spc_01JD3Q5J7N3A8QZ"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        ComputedIntegrationSource: {
+            /** @description `integration:<integration name>:<source id>`: the content source the integration declared when it was published (`contentSources`), computed by its script; the integration must be installed on the space (400 naming `source.type` otherwise). */
+            type: string;
+            /** @description Properties passed to the computation, as given. */
+            props: {
+                [key: string]: unknown;
+            };
+            /** @description Content the computation depends on, by name: a `space` or an `openapi` specification of the space's organization, resolved for the script (`value`: the space and its current revision, or the specification and its last version; `null` when the caller cannot see it). Other kinds are refused (400 naming the dependency). */
+            dependencies?: {
+                [key: string]: {
+                    ref: components["schemas"]["ContentRef"];
+                    /** @description Accepted as GitBook's resolved dependency has it; the server resolves the reference itself. */
+                    value?: unknown;
                 };
             };
-            /** @description Seed of the keys of the computed blocks: the same seed and source give the same keys. */
+        };
+        /**
+         * @description What computes the document: `builtin:openapi` or an integration's content source. `builtin:translation` is not computed here.
+         * @example {
+         *       "type": "builtin:openapi",
+         *       "dependencies": {
+         *         "spec": {
+         *           "ref": {
+         *             "kind": "openapi",
+         *             "spec": "petstore"
+         *           }
+         *         }
+         *       },
+         *       "props": {
+         *         "doc": "operation",
+         *         "page": "/pets",
+         *         "method": "get"
+         *       }
+         *     }
+         */
+        ComputedDocumentSource: {
+            /**
+             * @description A document from an OpenAPI specification.
+             * @enum {string}
+             */
+            type: "builtin:openapi";
+            /** @description What the computation reads. */
+            dependencies: {
+                /** @description The OpenAPI specification, of the space's organization: public, or the caller a member with a role. */
+                spec: {
+                    ref: {
+                        /** @enum {string} */
+                        kind: "openapi";
+                        /** @description Slug of the specification. */
+                        spec: string;
+                    };
+                };
+            };
+            /** @description `operation`: the operation's block (`openapi-operation`, or `openapi-webhook` for `hook`); `operations` and `tag`: a heading, the tag's description and a block per operation of the tag, in the specification's order; `models`: one `openapi-schemas` block listing every schema; `info`: the title, version and description of the API. */
+            props: {
+                /** @enum {string} */
+                doc: "operation";
+                /** @description The path of the operation (`/pets`), or the webhook's name with `method: hook`. */
+                page: string;
+                /** @enum {string} */
+                method: "get" | "post" | "put" | "delete" | "patch" | "options" | "head" | "trace" | "hook";
+                /** @description Accepted as the public API has it; the block is the same. */
+                deprecated?: boolean;
+            } | {
+                /** @enum {string} */
+                doc: "operations" | "tag";
+                /** @description The tag. */
+                page: string;
+            } | {
+                /** @enum {string} */
+                doc: "models";
+            } | {
+                /** @enum {string} */
+                doc: "info";
+                page?: string;
+            };
+        } | components["schemas"]["ComputedIntegrationSource"];
+        /**
+         * @description What computes the pages: `builtin:openapi` or an integration's content source. `builtin:translation` is not computed here.
+         * @example {
+         *       "type": "builtin:openapi",
+         *       "dependencies": {
+         *         "spec": {
+         *           "ref": {
+         *             "kind": "openapi",
+         *             "spec": "petstore"
+         *           }
+         *         }
+         *       },
+         *       "props": {
+         *         "models": true
+         *       }
+         *     }
+         */
+        ComputedRevisionSource: {
+            /**
+             * @description Pages from an OpenAPI specification.
+             * @enum {string}
+             */
+            type: "builtin:openapi";
+            /** @description What the computation reads. */
+            dependencies: {
+                /** @description The OpenAPI specification, of the space's organization: public, or the caller a member with a role. */
+                spec: {
+                    ref: {
+                        /** @enum {string} */
+                        kind: "openapi";
+                        /** @description Slug of the specification. */
+                        spec: string;
+                    };
+                };
+            };
+            /** @description How the pages are made. */
+            props: {
+                /** @description Whether a `Models` page lists the schemas. */
+                models: boolean;
+                /** @description Accepted as the public API has it; the pages are the same. */
+                downloadLink?: boolean;
+                /**
+                 * @description `by-tag` (the default): a page per tag; `by-operation`: a group per tag with a page per operation.
+                 * @enum {string}
+                 */
+                grouping?: "by-tag" | "by-operation";
+            };
+        } | components["schemas"]["ComputedIntegrationSource"];
+        ComputeDocument: {
+            source: components["schemas"]["ComputedDocumentSource"];
+            /** @description Seed of the generated ids and keys: the same seed and source give the same ones. */
             seed: string;
+        };
+        ComputeRevision: {
+            source: components["schemas"]["ComputedRevisionSource"];
+            /** @description Seed of the generated ids and keys: the same seed and source give the same ones. */
+            seed: string;
+        };
+        /** @description The pages and files a source computes. */
+        ComputedRevision: {
+            /** @description Top-level pages, in order, each with its child pages. */
+            pages: components["schemas"]["RevisionPage"][];
+            files: components["schemas"]["RevisionFile"][];
+            /** @description None: a computation makes pages and files. */
+            reusableContents: components["schemas"]["RevisionReusableContent"][];
         };
         /**
          * @description A conversation with a user (a support ticket, a chat), ingested to find documentation issues.
@@ -18695,6 +18825,100 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            415: components["responses"]["UnsupportedMediaTypeError"];
+            429: components["responses"]["TooManyRequestsError"];
+            500: components["responses"]["UnexpectedError"];
+            503: components["responses"]["ServiceUnavailableError"];
+        };
+    };
+    getComputedRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the space. */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": {
+                 *         "type": "builtin:openapi",
+                 *         "dependencies": {
+                 *           "spec": {
+                 *             "ref": {
+                 *               "kind": "openapi",
+                 *               "spec": "petstore"
+                 *             }
+                 *           }
+                 *         },
+                 *         "props": {
+                 *           "models": false
+                 *         }
+                 *       },
+                 *       "seed": "api"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComputeRevision"];
+            };
+        };
+        responses: {
+            /** @description The computed pages and files. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute to this token (or, without a valid token, this address). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current minute ends and the count starts again, in seconds since the Unix epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pages": [
+                     *         {
+                     *           "id": "k3Xq9aTn2LbV",
+                     *           "title": "pets",
+                     *           "kind": "sheet",
+                     *           "type": "document",
+                     *           "slug": "pets",
+                     *           "path": "pets",
+                     *           "pages": [],
+                     *           "computed": {
+                     *             "type": "builtin:openapi",
+                     *             "dependencies": {
+                     *               "spec": {
+                     *                 "ref": {
+                     *                   "kind": "openapi",
+                     *                   "spec": "petstore"
+                     *                 }
+                     *               }
+                     *             },
+                     *             "props": {
+                     *               "doc": "operations",
+                     *               "page": "pets"
+                     *             }
+                     *           },
+                     *           "computedSeed": "api-pets"
+                     *         }
+                     *       ],
+                     *       "files": [],
+                     *       "reusableContents": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComputedRevision"];
                 };
             };
             400: components["responses"]["BadRequestError"];

@@ -66,12 +66,55 @@ export function unwrapDescribedRefs(node: unknown): unknown {
   return { ...constraining[0], ...notes, ...rest };
 }
 
-/** Compares two documents with `redocly diff`; throws when Redocly cannot read them. */
-export function diffDocuments(oldPath: string, newPath: string): Diff {
+type Json = Record<string, any>;
+
+/** The node of `doc` at a JSON pointer as Redocly writes them (`#/paths/~1a/post/...`), following `$ref`s on the way. */
+function nodeAt(doc: Json, pointer: string): unknown {
+  const resolve = (node: unknown): unknown => {
+    for (let hops = 0; hops < 20 && node && typeof node === 'object' && typeof (node as Json).$ref === 'string'; hops++) {
+      node = nodeAt(doc, (node as Json).$ref);
+    }
+    return node;
+  };
+  let node: unknown = doc;
+  for (const raw of pointer.replace(/^#\//, '').split('/')) {
+    if (raw === '$ref') continue;
+    node = resolve(node);
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Json)[raw.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return resolve(node);
+}
+
+/** `doc` with one operation whose request body is `schema` (and its components, for the schema's `$ref`s). */
+function requestDocument(doc: Json, schema: unknown): Json {
+  const operation = { operationId: 'widening', requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok' } } };
+  return { openapi: doc.openapi, info: doc.info, components: doc.components, paths: { '/widening': { post: operation } } };
+}
+
+/**
+ * A request schema that became an `anyOf` (Redocly rates every combinator change major) accepts all it
+ * accepted when one of its branches does: each branch is compared with the old schema by the same diff (in
+ * a document of one operation taking it), and the change is additive when one of them is at most additive.
+ */
+function widensRequest(c: RedoclyChange, oldDoc: Json, newDoc: Json): boolean {
+  const becameAnyOf = c.kind === 'added' && c.path.includes('/requestBody/') && c.path.endsWith('/anyOf');
+  if (!becameAnyOf || c.verdicts.length === 0 || !c.verdicts.every((v) => v.ruleId === 'schema-combinator-changed')) return false;
+  const before = nodeAt(oldDoc, c.path.slice(0, -'/anyOf'.length));
+  const branches = nodeAt(newDoc, c.path);
+  if (!before || !Array.isArray(branches)) return false;
+  return branches.some((branch) => {
+    const report = redoclyDiff(requestDocument(oldDoc, before), requestDocument(newDoc, branch));
+    return !report.changes.some((change) => change.path.startsWith('#/paths/') && change.impact === 'major');
+  });
+}
+
+/** Redocly's report of the differences between two documents; throws when Redocly cannot read them. */
+function redoclyDiff(oldDoc: Json, newDoc: Json): { bump?: Impact | 'none'; changes: RedoclyChange[] } {
   const dir = mkdtempSync(path.join(tmpdir(), 'api-diff-'));
-  const [oldFile, newFile] = [oldPath, newPath].map((file, i) => {
-    const out = path.join(dir, `${i === 0 ? 'old' : 'new'}-${path.basename(file)}`);
-    writeFileSync(out, JSON.stringify(unwrapDescribedRefs(JSON.parse(readFileSync(file, 'utf8')))));
+  const [oldFile, newFile] = [oldDoc, newDoc].map((doc, i) => {
+    const out = path.join(dir, `${i === 0 ? 'old' : 'new'}.json`);
+    writeFileSync(out, JSON.stringify(doc));
     return out;
   });
   const run = spawnSync(
@@ -82,9 +125,15 @@ export function diffDocuments(oldPath: string, newPath: string): Diff {
   rmSync(dir, { recursive: true, force: true });
   const start = run.stdout.indexOf('{');
   if (run.status !== 0 || start < 0) throw new Error(`redocly diff failed (${run.status}): ${run.stderr}${run.stdout}`);
-  const report = JSON.parse(run.stdout.slice(start)) as { bump?: Impact | 'none'; changes: RedoclyChange[] };
+  return JSON.parse(run.stdout.slice(start)) as { bump?: Impact | 'none'; changes: RedoclyChange[] };
+}
+
+/** Compares two documents with `redocly diff`, with the ratings above; throws when Redocly cannot read them. */
+export function diffDocuments(oldPath: string, newPath: string): Diff {
+  const [oldDoc, newDoc] = [oldPath, newPath].map((file) => unwrapDescribedRefs(JSON.parse(readFileSync(file, 'utf8'))) as Json);
+  const report = redoclyDiff(oldDoc, newDoc);
   const changes = report.changes.map((c) => ({
-    impact: widensAnswer(c) ? 'minor' : c.impact,
+    impact: widensAnswer(c) || widensRequest(c, oldDoc, newDoc) ? 'minor' : c.impact,
     kind: c.kind,
     path: c.path,
     messages: c.verdicts.map((v) => `${v.ruleId}: ${v.message}`),

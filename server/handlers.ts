@@ -10,6 +10,7 @@ import { changeRequestReviewHandlers } from './change-requests/reviews.handlers.
 import { commentHandlers } from './comments/comments.handlers.js';
 import { collectionHandlers } from './collections/collections.handlers.js';
 import { contentHandlers } from './content/content.handlers.js';
+import { computedContentHandlers } from './computed-content/computed-content.handlers.js';
 import { embedHandlers } from './embeds/embeds.handlers.js';
 import type { AppHandlers } from './handler-types.js';
 import { notImplemented } from './http/not-implemented.js';
@@ -48,6 +49,7 @@ const implemented = {
   ...contentHandlers,
   ...gitSyncHandlers,
   ...revisionHandlers,
+  ...computedContentHandlers,
   ...embedHandlers,
   ...changeRequestHandlers,
   ...changeRequestContentHandlers,

@@ -118,6 +118,16 @@ describe('api:diff, the breaking-change gate', { timeout: 180_000 }, () => {
     expect(diff.bump).toBe('minor');
   });
 
+  it('rates a request property that becomes an anyOf by its branches: additive when one takes all it took', () => {
+    // `kind` of the request becomes "the old enum, or any `x-…` string": every request valid before stays valid.
+    const widened = diffDocuments(original, write((d) => (input(d).properties.kind = { anyOf: [{ type: 'string', enum: ['a', 'b', 'c'] }, { type: 'string', pattern: '^x-' }] })));
+    expect(widened.changes.filter((c) => c.path.endsWith('/properties/kind/anyOf')).map((c) => c.impact)).toEqual(['minor']);
+    expect(widened.bump).toBe('minor');
+    // A branch narrower than the old schema (an enum that lost a value), and another kind: some old requests fail.
+    const narrowed = diffDocuments(original, write((d) => (input(d).properties.kind = { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'integer' }] })));
+    expect(narrowed.bump).toBe('major');
+  });
+
   it('reads a $ref wrapped in allOf only to describe it as the $ref itself (no breaking change when unwrapped)', () => {
     const wrapped = { allOf: [{ $ref: '#/components/schemas/Thing' }, { description: 'The thing.' }] };
     expect(unwrapDescribedRefs({ properties: { a: wrapped } })).toEqual({ properties: { a: { $ref: '#/components/schemas/Thing', description: 'The thing.' } } });

@@ -155,8 +155,10 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   { operationId: 'postCommentInSpace', message: /^body\.(node|tableCell) .*give its page in body\.page/ },
   // Templates: "a name the template does not use, or a reference of another kind, is refused (400)".
   { operationId: 'applyTemplateToSpace', message: /body\.params\.contentRefs\./ },
-  // Computed documents: "an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`)".
-  { operationId: 'getComputedDocument', message: /^body\.source\.(dependencies\.spec|props\.page): / },
+  // Computed content: "an operation, tag or specification that does not exist (400 naming `dependencies.spec` or `props.page`)";
+  // an integration's source: "400 naming `source.type` when no such integration is installed on the space or it declared no
+  // such content source"; "Other kinds [of dependencies] are refused (400 naming the dependency)".
+  ...['getComputedDocument', 'getComputedRevision'].map((operationId) => ({ operationId, message: /^body\.source\.(dependencies\.spec|dependencies\.[^:]+\.ref|props\.page|type): / })),
   // Embeds: "400 when `url` is not an http(s) URL" (one with credentials included).
   { operationId: 'getEmbedByUrlInSpace', message: /^query\.url: / },
   // Conditions (sections, site spaces, header links, pages): "a condition outside the grammar ... is refused (400)".

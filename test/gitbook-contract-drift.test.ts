@@ -59,6 +59,8 @@ describe("the contract's schemas against GitBook's", () => {
     const ours = { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' } }, required: ['id'] };
     expect(drift(ours, theirs, 'response')).toEqual(['.title: required by GitBook, optional in ours']);
     expect(drift({ type: 'string', enum: ['a', 'z'] }, { type: 'string', enum: ['a', 'b'] }, 'response')).toEqual([': ["z"] not among GitBook\'s ["a","b"]']);
+    // A request string held to a pattern must take each of GitBook's values.
+    expect(drift({ type: 'string', pattern: '^integration:[^:]+$' }, { type: 'string', enum: ['builtin:openapi'] }, 'request')).toEqual([': GitBook\'s ["builtin:openapi"] not accepted by ours /^integration:[^:]+$/']);
   });
 
   it('names the difference from the variant of GitBook that is the same schema, not from another as near', () => {

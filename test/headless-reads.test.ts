@@ -206,7 +206,7 @@ describe('documents', () => {
     expect(markdown.markdown).toBe('Before.\n\nShared words.');
   });
 
-  it('computes the blocks of an OpenAPI specification (builtin:openapi), and refuses other sources naming the field', async () => {
+  it('computes the blocks and pages of an OpenAPI specification (builtin:openapi), and refuses other sources naming the field', async () => {
     const admin = await h.current.newAdmin();
     const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'API' }), 201);
     const spec = `openapi: 3.1.0
@@ -250,6 +250,35 @@ components:
     expect(models.nodes[0].data).toEqual({ ref, schemas: ['Pet', 'Owner'], grouped: false });
     const info = await ok(compute({ doc: 'info', page: 'x' }));
     expect(JSON.stringify(info)).toContain('Version 2.0.0');
+
+    // The pages of a revision: by tag (the default) a page per tag, by operation a group per tag; `models` adds a page.
+    // Each page computes its document from the source it carries.
+    const pagesOf = (props: object, seed = 'seed-1') =>
+      admin.api.post(`/spaces/${space.id}/content/computed/revision`, {
+        source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props },
+        seed,
+      });
+    const byTag = await ok(pagesOf({ models: true }));
+    expect(byTag.files).toEqual([]);
+    expect(byTag.reusableContents).toEqual([]);
+    expect(byTag.pages.map((p: { type: string; title: string; path: string; computed: { props: object } }) => [p.type, p.title, p.path, p.computed.props])).toEqual([
+      ['document', 'pets', 'pets', { doc: 'operations', page: 'pets' }],
+      ['document', 'Models', 'models', { doc: 'models' }],
+    ]);
+    const tagPage = await ok(admin.api.post(`/spaces/${space.id}/content/computed/document`, { source: byTag.pages[0].computed, seed: byTag.pages[0].computedSeed }));
+    expect(tagPage.nodes.map((n: { type: string; data?: { method?: string } }) => n.data?.method ?? n.type)).toEqual(['heading-1', 'paragraph', 'get', 'post']);
+    expect(await ok(pagesOf({ models: true }))).toEqual(byTag);
+    expect((await ok(pagesOf({ models: true }, 'seed-2'))).pages[0].id).not.toBe(byTag.pages[0].id);
+    const byOperation = await ok(pagesOf({ models: false, grouping: 'by-operation' }));
+    expect(byOperation.pages).toHaveLength(1);
+    expect(byOperation.pages[0]).toMatchObject({ type: 'group', title: 'pets', path: 'pets' });
+    expect(byOperation.pages[0].pages.map((p: { title: string; path: string; computed: { props: object } }) => [p.title, p.path, p.computed.props])).toEqual([
+      ['GET /pets', 'pets/get-pets', { doc: 'operation', page: '/pets', method: 'get' }],
+      ['POST /pets', 'pets/post-pets', { doc: 'operation', page: '/pets', method: 'post' }],
+    ]);
+    const noModels = await pagesOf({});
+    expect(noModels.status).toBe(400);
+    expect(noModels.body.error.message).toContain('body.source.props.models');
 
     for (const [body, field] of [
       [{ doc: 'operation', page: '/cats', method: 'get' }, 'body.source.props.page'],

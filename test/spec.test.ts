@@ -40,7 +40,7 @@ const addedFromPublicApi = [
   // Headless docs: what a renderer reads (revisions by id, pages by path, documents, embeds, users).
   'getRevisionById', 'listPagesInRevisionById', 'getPageInRevisionById', 'getPageDocumentInRevisionById', 'getPageInRevisionByPath',
   'listFilesInRevisionById', 'getFileInRevisionById', 'getReusableContentInRevisionById', 'getReusableContentDocumentInRevisionById',
-  'getPageByPath', 'getDocumentById', 'getComputedDocument', 'getEmbedByUrlInSpace', 'getUserById',
+  'getPageByPath', 'getDocumentById', 'getComputedDocument', 'getComputedRevision', 'getEmbedByUrlInSpace', 'getUserById',
   // Headless rendering: resolving a published URL (with a token scoped to the site), and the site's redirects.
   'getPublishedContentByUrl', 'resolvePublishedContentByUrl',
   'listSiteRedirects', 'createSiteRedirect', 'bulkUpsertSiteRedirects', 'updateSiteRedirectById', 'deleteSiteRedirectById', 'getSiteRedirectBySource',

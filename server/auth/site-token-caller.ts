@@ -17,7 +17,7 @@ import type { AccessDecision, AccessOptions } from './access.js';
 /**
  * What a site token may call: every read GitBook's renderer makes for a site's published content. The space,
  * the reads of its published content (its current revision, its pages, documents, files and reusable contents,
- * by id or path, in that revision; its embeds, computed documents, page meta links), the users the content
+ * by id or path, in that revision; its embeds, computed documents and revisions, page meta links), the users the content
  * names, and the site's published profile, customization, redirects and search. Listed by name, so an operation added later is refused until it is listed here.
  */
 export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
@@ -32,6 +32,7 @@ export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
   'getFileById',
   'getDocumentById',
   'getComputedDocument',
+  'getComputedRevision',
   'getEmbedByUrlInSpace',
   // The same, by revision id (the current one only).
   'getRevisionById',

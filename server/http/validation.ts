@@ -84,6 +84,25 @@ function documentProblems(part: RequestPart, issue: z.core.$ZodIssue, value: unk
   return checked.error.issues.map((i) => ({ ...i, path: [...issue.path, 'document', ...i.path] }));
 }
 
+/**
+ * A union of objects told apart by a `type` that is not a literal in each of them (a computed source:
+ * `builtin:openapi`, or `integration:<name>:<source>`, which a discriminated union cannot name) reports
+ * "Invalid input" for the whole object. When the value's `type` is accepted by exactly one branch, that
+ * branch's problems say what is wrong (`….props.doc: …`): they are reported instead.
+ */
+function typedUnionProblems(issue: z.core.$ZodIssue, value: unknown): z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || issue.errors.length < 2) return undefined;
+  const holder = valueAt(value, issue.path);
+  if (holder === null || typeof holder !== 'object' || typeof (holder as { type?: unknown }).type !== 'string') return undefined;
+  const atType = (i: z.core.$ZodIssue) => i.path.length === 1 && i.path[0] === 'type';
+  const typed = issue.errors.filter((branch) => !branch.some(atType));
+  if (typed.length === 1) return typed[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+  if (typed.length > 0) return undefined;
+  // No branch takes the type: what each would take.
+  const wanted = issue.errors.flatMap((branch) => branch.filter(atType).map((i) => i.message));
+  return [{ code: 'custom', input: holder, path: [...issue.path, 'type'], message: wanted.join('; or ') }];
+}
+
 /** Parses one part of a request with its contract schema; throws a BadRequest naming the fields. */
 export function validatePart<T>(part: RequestPart, schema: z.ZodType<T>, value: unknown): T {
   const text = textProblems(part, value);
@@ -93,7 +112,7 @@ export function validatePart<T>(part: RequestPart, schema: z.ZodType<T>, value: 
   if (result.success && nul.length === 0) return result.data;
   const problems = result.success
     ? []
-    : result.error.issues.flatMap((issue) => documentProblems(part, issue, value) ?? [issue]).map((issue) => {
+    : result.error.issues.flatMap((issue) => documentProblems(part, issue, value) ?? typedUnionProblems(issue, value) ?? [issue]).map((issue) => {
         const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k].map(shown).join('.')) : [];
         const field = [part, ...issue.path.map(shown)].join('.');
         return keys.length > 0 ? `${part}.${keys.join(', ')}: unknown field` : `${field}: ${issue.message}`;

@@ -1,25 +1,25 @@
-// Documents computed from a source (getComputedDocument). The one source this server computes is
-// `builtin:openapi`: the latest processed version of an OpenAPI specification of the space's organization,
+// Documents computed from the built-in source (getComputedDocument; integrations' sources are computed by
+// their scripts, server/integrations/content-compute.ts). `builtin:openapi`: the latest processed version of an OpenAPI specification of the space's organization,
 // as GitBook's API reference pages show it, in OpenAPI blocks that refer to the specification (the blocks
 // hold no copy of it, a renderer reads it by the reference). Block keys come from the seed, so the same
 // seed and source give the same document.
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ComputeDocument } from '../../contract/revisions.js';
+import type { ComputeDocument } from '../../contract/computed-content.js';
 import type { SpaceGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import type { Block, Document } from '../content/markdown-document.js';
 import { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
 import { BadRequest } from '../errors.js';
 
-type Body = z.output<typeof ComputeDocument>;
-type Props = Body['source']['props'];
+type Source = Extract<z.output<typeof ComputeDocument>['source'], { type: 'builtin:openapi' }>;
+type Props = Source['props'];
 type OpenAPIDoc = Record<string, unknown>;
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-function keyMaker(seed: string) {
+export function keyMaker(seed: string) {
   let n = 0;
   return () => createHash('sha256').update(`${seed}\u0000${n++}`).digest('base64url').slice(0, 10);
 }
@@ -27,7 +27,7 @@ function keyMaker(seed: string) {
 const text = (value: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: value, marks: [] }] });
 
 /** The parsed document of the specification `slug` the caller may read: public, or the caller a member with a role. */
-async function specDocument(ctx: Ctx, grant: SpaceGrant, slug: string): Promise<OpenAPIDoc> {
+export async function specDocument(ctx: Ctx, grant: SpaceGrant, slug: string): Promise<OpenAPIDoc> {
   const at = 'body.source.dependencies.spec';
   const [spec] = await ctx.db
     .select()
@@ -48,12 +48,12 @@ function own(value: unknown, key: string): unknown {
   return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
-function object(value: unknown): Record<string, unknown> {
+export function object(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** Every operation of the document, in its order. */
-function operationsOf(doc: OpenAPIDoc): { path: string; method: string; operation: Record<string, unknown> }[] {
+export function operationsOf(doc: OpenAPIDoc): { path: string; method: string; operation: Record<string, unknown> }[] {
   return Object.entries(object(doc.paths)).flatMap(([path, item]) =>
     methods.filter((m) => own(item, m) !== undefined).map((method) => ({ path, method, operation: object(own(item, method)) })),
   );
@@ -102,10 +102,9 @@ function compute(doc: OpenAPIDoc, slug: string, props: Props, key: () => string)
   }
 }
 
-/** The document `body.source` computes (the contract admits only builtin:openapi). */
-export async function computeDocument(ctx: Ctx, grant: SpaceGrant, body: Body): Promise<Document> {
-  const { source } = body;
+/** The document the `builtin:openapi` source computes, its block keys made from `seed`. */
+export async function computeOpenAPIDocument(ctx: Ctx, grant: SpaceGrant, source: Source, seed: string): Promise<Document> {
   const slug = source.dependencies.spec.ref.spec;
   const doc = await specDocument(ctx, grant, slug);
-  return { object: 'document', data: {}, nodes: compute(doc, slug, source.props, keyMaker(body.seed)) };
+  return { object: 'document', data: {}, nodes: compute(doc, slug, source.props, keyMaker(seed)) };
 }

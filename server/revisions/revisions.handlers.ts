@@ -1,5 +1,5 @@
 // The reads a docs renderer makes (docs/headless-reads.md): any revision of a space by id, pages by id or
-// path, their documents, files and reusable contents, documents by id, and computed documents.
+// path, their documents, files and reusable contents, and documents by id (computed ones: computed-content/).
 import type { revisionOperations } from '../../contract/revisions.js';
 import { parseDocumentId } from '../content/document-ids.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPageTree, toReusableContent, toRevision } from '../content/revision-view.js';
@@ -7,7 +7,6 @@ import { hydratePages, hydrateSubtree } from '../content/content-documents.js';
 import { spaceContent } from '../content/space-content.js';
 import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
-import { computeDocument } from './computed-document.js';
 import { documentShape } from './document-options.js';
 import { published } from '../content/markdown-document.js';
 import { pageDocument } from '../content/page-content.js';
@@ -88,8 +87,5 @@ export const revisionHandlers = {
     const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);
     if (reusable) return { status: 200, body: published(reusableDocument(reusable)) };
     throw missing();
-  },
-  async getComputedDocument({ grant, body }, ctx) {
-    return { status: 200, body: published(await computeDocument(ctx, grant, body)) };
   },
 } satisfies Pick<AppHandlers, keyof typeof revisionOperations>;

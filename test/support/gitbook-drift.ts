@@ -95,6 +95,12 @@ export function drift(ours: Json | undefined, theirs: Json | undefined, directio
     const missing = gEnum.filter((v) => v !== null && !oEnum.includes(v));
     if (missing.length) problems.push(`${at}: GitBook's ${JSON.stringify(missing)} not accepted by ours ${JSON.stringify(oEnum)}`);
   }
+  // A request string of ours held to a pattern accepts each of GitBook's values only if the pattern does.
+  if (gEnum && direction === 'request' && !oEnum && typeof o.pattern === 'string') {
+    const pattern = new RegExp(o.pattern, 'u');
+    const missing = gEnum.filter((v) => typeof v === 'string' && !pattern.test(v));
+    if (missing.length) problems.push(`${at}: GitBook's ${JSON.stringify(missing)} not accepted by ours /${o.pattern}/`);
+  }
   // Types.
   const oTypes = types(o);
   const gTypes = types(g);

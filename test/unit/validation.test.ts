@@ -49,6 +49,22 @@ describe('validatePart', () => {
     expect(refusal({ b: 1, a: 'x\u0000', c: ['\u0000'] })).toBe(`Invalid request: body.a: ${nul}; body.c.0: ${nul}`);
   });
 
+  it('names the problems of the branch of a union whose `type` the value has, or what each branch takes as `type`', () => {
+    // As a computed source: a literal type, or a pattern the literal does not match (checked first, aborting).
+    const schema = z.object({
+      source: z.union([
+        z.strictObject({ type: z.literal('builtin'), props: z.strictObject({ doc: z.enum(['a', 'b']) }) }),
+        z.strictObject({ type: z.string().regex(/^plugin:/, { abort: true }), props: z.record(z.string(), z.unknown()) }),
+      ]),
+    });
+    expect(refusal({ source: { type: 'builtin', props: { doc: 'c' } } }, schema)).toMatch(/^Invalid request: body\.source\.props\.doc: /);
+    expect(refusal({ source: { type: 'plugin:x', props: 3 } }, schema)).toMatch(/^Invalid request: body\.source\.props: /);
+    expect(refusal({ source: { type: 'other', props: {} } }, schema)).toBe(
+      'Invalid request: body.source.type: Invalid input: expected "builtin"; or Invalid string: must match pattern /^plugin:/',
+    );
+    expect(refusal({ source: { type: 'plugin:x', props: {} } }, schema)).toBe('accepted');
+  });
+
   it('names unknown fields with their path, and nested schema problems with theirs', () => {
     const schema = z.object({ inner: z.object({ x: z.string() }).strict() }).strict();
     expect(refusal({ inner: { x: 'a', y: 1, z: 2 } }, schema)).toBe('Invalid request: body.inner.y, inner.z: unknown field');

@@ -1,6 +1,6 @@
 // Matrix fixtures of the headless reads (docs/headless-reads.md): a revision of the space with a page, a
 // file and a reusable content; its pages, files and paths; a document id; a public OpenAPI specification to
-// compute from; an embed URL answered without the network.
+// compute a document and pages from; an embed URL answered without the network.
 import { sql } from 'drizzle-orm';
 import { forgetRevision } from '../../../server/content/revisions.store.js';
 import { contentFixtures } from './content.js';
@@ -84,6 +84,10 @@ export const headlessReadFixtures: MatrixFixtures = {
   bodies: {
     getComputedDocument: async (world) => ({
       source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: await publicSpec(world) } } }, props: { doc: 'operation', page: '/pets', method: 'get' } },
+      seed: 'matrix',
+    }),
+    getComputedRevision: async (world) => ({
+      source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: await publicSpec(world) } } }, props: { models: true } },
       seed: 'matrix',
     }),
   },
