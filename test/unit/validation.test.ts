@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BadRequest } from '../../server/errors.js';
+import { Document } from '../../contract/document.js';
 import { MAX_NESTING, validatePart } from '../../server/http/validation.js';
 
 const anything = z.unknown();
@@ -63,6 +64,40 @@ describe('validatePart', () => {
       'Invalid request: body.source.type: Invalid input: expected "builtin"; or Invalid string: must match pattern /^plugin:/',
     );
     expect(refusal({ source: { type: 'plugin:x', props: {} } }, schema)).toBe('accepted');
+  });
+
+  it("names a rich text's Document problems, not the union's, when the document is the body's only field", () => {
+    // As a page's content: `{ markdown } | { document } | {}`.
+    const rich = z.union([z.strictObject({ markdown: z.string() }), z.strictObject({ document: Document }), z.strictObject({})]);
+    const paragraph = (text: unknown) => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+    const valid = { object: 'document', data: {}, nodes: [paragraph('hi')] };
+    const invalid = { object: 'document', data: {}, nodes: [paragraph(5)] };
+    const leaf = 'document.nodes.0.nodes.0.leaves.0.text: Invalid input: expected string, received number';
+    expect(refusal({ content: { document: valid } }, z.object({ content: rich }))).toBe('accepted');
+    expect(refusal({ content: { document: invalid } }, z.object({ content: rich }))).toBe(`Invalid request: body.content.${leaf}`);
+    expect(refusal({ document: invalid }, rich)).toBe(`Invalid request: body.${leaf}`);
+    // Where the document is not the only field, or not there, the union's own problems stand.
+    expect(refusal({ content: { document: invalid, x: 1 } }, z.object({ content: rich }))).toBe('Invalid request: body.content.document, content.x: unknown field');
+    expect(refusal({ content: null }, z.object({ content: rich }))).toBe('Invalid request: body.content: Invalid input');
+    expect(refusal({ content: 'text' }, z.object({ content: rich }))).toBe('Invalid request: body.content: Invalid input');
+    // A body that takes no document: an invalid one is named by its problems, a valid one as an unknown field.
+    expect(refusal({ document: invalid }, z.strictObject({}))).toBe(`Invalid request: body.${leaf}`);
+    expect(refusal({ document: valid }, z.strictObject({}))).toBe('Invalid request: body.document: unknown field');
+    expect(refusal({ document: invalid, y: 2 }, z.strictObject({}))).toBe('Invalid request: body.document, y: unknown field');
+    expect(refusal({ documents: invalid }, z.strictObject({}))).toBe('Invalid request: body.documents: unknown field');
+  });
+
+  it('keeps the union\'s own refusal when no `type` tells its branches apart', () => {
+    const untyped = z.object({ source: z.union([z.strictObject({ type: z.string(), a: z.number() }), z.strictObject({ type: z.string(), b: z.number() })]) });
+    // Both branches take the type: neither is the one meant.
+    expect(refusal({ source: { type: 'x' } }, untyped)).toBe('Invalid request: body.source: Invalid input');
+    // A value without a text `type`, or no object at all.
+    expect(refusal({ source: { type: 3 } }, untyped)).toBe('Invalid request: body.source: Invalid input');
+    expect(refusal({ source: { a: 1, b: 2 } }, untyped)).toBe('Invalid request: body.source: Invalid input');
+    expect(refusal({ source: null }, untyped)).toBe('Invalid request: body.source: Invalid input');
+    expect(refusal({ source: 'builtin' }, untyped)).toBe('Invalid request: body.source: Invalid input');
+    // A `type` that is not text (an object) is no branch's tag either.
+    expect(refusal({ source: { type: { kind: 'a' } } }, untyped)).toBe('Invalid request: body.source: Invalid input');
   });
 
   it('names unknown fields with their path, and nested schema problems with theirs', () => {
