@@ -15,7 +15,7 @@
 // of this repository: the renderer is a checkout of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -174,6 +174,9 @@ async function visit(page: Page, name: string, url: string, expected: number, te
 
 try {
   const server = await startServer('api', 'server/main.ts', { DATA_DIR: path.join(tmp, 'pglite'), BOOTSTRAP_TOKEN: opts.token!, RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' });
+  // Kept beside the call log: a 5xx's cause is in it, and the scratch folder goes when the run ends (the copy
+  // runs after the server stopped, before the folder is removed).
+  cleanups.splice(1, 0, () => copyFileSync(server.logFile, path.join(out, 'server.log')));
   const proxyPort = Number(opts['proxy-port']);
   await startProxy(server.url, proxyPort);
   const { pages, betaToken, readerToken } = await makeSites(server.url);
