@@ -35,6 +35,8 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
       '2xx': number;
+      /** answers 300–399 (304s of bench/published-site.ts's revalidation) */
+      '3xx': number;
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;

@@ -12,10 +12,11 @@
 //                                   [--warmup 5] [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test]
 //                                   [--out published-site.json] [--profile DIR]
 //
-// Five loads, at --connections each, one after the other on one server: the API read (with a token), a page of
+// Six loads, at --connections each, one after the other on one server: the API read (with a token), a page of
 // a public site (no token, no cookie), and a page of a visitor-auth site with adaptive content (the visitor's
 // JWT in its cookie, verified on every request, with a claim a page condition reads), then the API read of
-// the page of every block and that page on the public site. Each round starts a
+// the page of every block and that page on the public site; then the public page again as a reader's browser
+// or a CDN revalidates it (`If-None-Match` with its ETag: 304, no body). Each round starts a
 // fresh server (so the page cache starts cold and is warmed by the warm-up), and rounds rotate the order of
 // the loads, so a burst of other work on the machine does not always hit the same one. Medians of the rounds
 // go to bench/results/<out>, with the load average before and after; one SUMMARY line per storage and page.
@@ -50,8 +51,8 @@ const { values: opts } = parseArgs({
   },
 });
 type Storage = 'pglite' | 'postgres';
-type Load = 'api' | 'page' | 'visitorPage' | 'blocksApi' | 'blocksPage';
-const loads: Load[] = ['api', 'page', 'visitorPage', 'blocksApi', 'blocksPage'];
+type Load = 'api' | 'page' | 'visitorPage' | 'blocksApi' | 'blocksPage' | 'pageNotModified';
+const loads: Load[] = ['api', 'page', 'visitorPage', 'blocksApi', 'blocksPage', 'pageNotModified'];
 /** What each load's answer must show (a page, not a sign-in page or a 404 that would be cheaper). */
 const expected: Record<Load, RegExp> = {
   api: /"object":"space"/,
@@ -59,7 +60,10 @@ const expected: Record<Load, RegExp> = {
   visitorPage: /<h1>Topic 13<\/h1>/,
   blocksApi: /"object":"document"/,
   blocksPage: /<h1>Every block<\/h1>[\s\S]*class="katex"[\s\S]*role="tablist"[\s\S]*class="shiki/,
+  pageNotModified: /^$/,
 };
+/** The status each load's every answer must have. */
+const expectedStatus = (load: Load) => (load === 'pageNotModified' ? 304 : 200);
 const MAX_SCRIPT_GZIP = 20_000;
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
 if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
@@ -157,6 +161,15 @@ async function makeFixture(api: string): Promise<Fixture> {
   };
 }
 
+/** The ETag a reader of `resource` gets with the page (a 200 without one fails the bench). */
+async function etagOf(server: Server, resource: string): Promise<string> {
+  const res = await fetch(server.url + resource, { redirect: 'manual' });
+  await res.text();
+  const etag = res.headers.get('etag');
+  if (res.status !== 200 || !etag) throw new Error(`${resource} answered ${res.status} without an ETag`);
+  return etag;
+}
+
 interface Measure {
   requests: number;
   rps: number;
@@ -171,11 +184,11 @@ interface Measure {
   gzipBytes: number;
 }
 
-/** Warm-up, then the measure; any answer but 200, or any error, fails the bench. */
-async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, shows: RegExp, database?: string): Promise<Measure> {
+/** Warm-up, then the measure; any answer but `status` (200, or 304 for a revalidation), or any error, fails the bench. */
+async function measure(name: string, server: Server, resource: string, headers: Record<string, string>, shows: RegExp, database?: string, status = 200): Promise<Measure> {
   const probe = await fetch(server.url + resource, { headers, redirect: 'manual' });
   const body = await probe.text();
-  if (probe.status !== 200) throw new Error(`${name}: ${resource} answered ${probe.status}: ${body.slice(0, 300)}`);
+  if (probe.status !== status) throw new Error(`${name}: ${resource} answered ${probe.status}: ${body.slice(0, 300)}`);
   if (!shows.test(body)) throw new Error(`${name}: unexpected body ${body.slice(0, 300)}`);
   for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
     if (seconds <= 0) continue;
@@ -184,8 +197,9 @@ async function measure(name: string, server: Server, resource: string, headers: 
     const r = await autocannon({ url: server.url + resource, connections, duration: seconds, headers });
     const cpu = cpuTimeMs(server.pid) - cpuBefore;
     const dbCpu = databaseCpuUsed(dbBefore, databaseCpuMs(database));
-    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
-      throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
+    const others = status === 304 ? r.non2xx - r['3xx'] + r['2xx'] : r.non2xx;
+    if (others > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
+      throw new Error(`${name} ${phase}: ${others} answers other than ${status}, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
     }
     if (phase === 'measure') {
       const perRequest = (ms: number) => Math.round((ms / r.requests.total) * 1000) / 1000;
@@ -223,6 +237,8 @@ interface StorageResult {
   blocksApi: Measure;
   /** the page of every block against the API read of the same page */
   blocksPage: Measure & Cost;
+  /** the public page revalidated with its ETag (304), against the API read */
+  pageNotModified: Measure & Cost;
   rounds?: Record<Load, Measure>[];
 }
 
@@ -248,11 +264,12 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
         visitorPage: [f.visitorPagePath, { cookie: f.visitorCookie }],
         blocksApi: [f.blocksApiPath, auth],
         blocksPage: [f.blocksPagePath, {}],
+        pageNotModified: [f.pagePath, { 'if-none-match': await etagOf(server, f.pagePath) }],
       };
-      // Round r starts with load r (mod 5): each load is measured at each place in turn.
+      // Round r starts with load r (mod 6): each load is measured at each place in turn.
       const order = loads.map((_, i) => loads[(i + round) % loads.length]);
       const measured = {} as Record<Load, Measure>;
-      for (const load of order) measured[load] = await measure(`${storage} ${load}`, server, targets[load][0], targets[load][1], expected[load], database);
+      for (const load of order) measured[load] = await measure(`${storage} ${load}`, server, targets[load][0], targets[load][1], expected[load], database, expectedStatus(load));
       results.push(measured);
       console.log(`  round ${round + 1}: ${loads.map((l) => `${l} ${measured[l].rps} req/s`).join(', ')}`);
     } finally {
@@ -264,12 +281,14 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   const visitorPage = medianOf(results.map((r) => r.visitorPage));
   const blocksApi = medianOf(results.map((r) => r.blocksApi));
   const blocksPage = medianOf(results.map((r) => r.blocksPage));
+  const pageNotModified = medianOf(results.map((r) => r.pageNotModified));
   return {
     api,
     page: { ...page, ...costOf(page, api) },
     visitorPage: { ...visitorPage, ...costOf(visitorPage, api) },
     blocksApi,
     blocksPage: { ...blocksPage, ...costOf(blocksPage, blocksApi) },
+    pageNotModified: { ...pageNotModified, ...costOf(pageNotModified, api) },
     ...(rounds > 1 && { rounds: results }),
   };
 }
@@ -300,6 +319,10 @@ try {
         `SUMMARY published-site ${storage} ${load} (median of ${rounds}): ${m.rps} req/s vs GET /v1/spaces/{id} ${r.api.rps} req/s: a page costs ${m.rpsCost}x the API read (target <= 1.5); CPU per request ${m.cpuCost}x`,
       );
     }
+    const n = r.pageNotModified;
+    console.log(
+      `SUMMARY published-site ${storage} pageNotModified (median of ${rounds}): ${n.rps} req/s vs GET /v1/spaces/{id} ${r.api.rps} req/s: a revalidated page (304) gives ${round2(n.rps / r.api.rps)}x the API read's throughput (issue 52 asks >= 5x for a repeated view); CPU per request ${n.cpuCost}x`,
+    );
     const b = r.blocksPage;
     console.log(
       `SUMMARY published-site ${storage} blocksPage (median of ${rounds}): ${b.rps} req/s vs the API read of the same page ${r.blocksApi.rps} req/s: ${b.rpsCost}x (target <= 1.5); CPU per request ${b.cpuCost}x; HTML ${b.bytes} bytes, ${b.gzipBytes} gzip`,
@@ -326,6 +349,7 @@ try {
       visitorPage: 'GET <published URL>/topic-13 of a visitor-auth site with adaptive content over the same space (JWT cookie; the page has a condition on its claim)',
       blocksApi: 'GET /v1/spaces/{id}/content/page/{pageId} of the page of every block (test/support/every-block.ts; token)',
       blocksPage: 'GET <published URL>/every-block of the public site',
+      pageNotModified: "GET <published URL>/topic-12 of the public site with If-None-Match: the page's ETag (304, no body)",
     },
     scriptGzipBytes: scriptGzip,
     connections,

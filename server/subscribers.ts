@@ -1,8 +1,10 @@
-// Composes who hears the core areas' domain events (events/domain-events.ts): the platform areas subscribe
-// here, as the areas' handlers are composed in handlers.ts. createApi (so both the standalone app and a host
+// Composes who hears the core areas' domain events (events/domain-events.ts): the platform areas (integrations,
+// permissions, search) subscribe here,
+// as the areas' handlers are composed in handlers.ts. createApi (so both the standalone app and a host
 // mounting createDocsApi) and startJobs call it; it subscribes once per process, whoever calls it first.
 import { subscribeIntegrations } from './integrations/core-events.js';
 import { subscribePermissions } from './permissions/core-events.js';
+import { subscribeSearch } from './search/core-events.js';
 
 let subscribed = false;
 
@@ -12,4 +14,5 @@ export function subscribePlatformAreas(): void {
   subscribed = true;
   subscribeIntegrations();
   subscribePermissions();
+  subscribeSearch();
 }

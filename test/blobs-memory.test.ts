@@ -1,6 +1,7 @@
 // A 200 MB file uploaded (given by URL, streamed from here) and downloaded with a Range request while the
-// real server, a child process, is watched: its bytes are streamed to and from the file store, never held
-// whole. On the folder backend (S3: see the note below).
+// real server, a child process, is watched: its bytes are streamed to and from the file store, and its
+// memory stays within 64 MB of its idle size. On the folder backend and on S3 (a local s3rver, proxied
+// downloads).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -63,10 +64,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => source.close(() => resolve())));
 
-// S3 (proxied) measured +79 MB over idle with the same settings (upload +37, the Range download +38): the
-// AWS SDK's HTTP handling keeps more than the folder's streams, over issue 54's 64 MB target, which stays
-// open for it; test/blobs-backends.test.ts runs the S3 backend's uploads and Range downloads.
-describe.each(['folder'] as ('folder' | 's3')[])('a 200 MB file on the %s backend', (kind) => {
+describe.each(['folder', 's3'] as ('folder' | 's3')[])('a 200 MB file on the %s backend', (kind) => {
   let server: ChildServer | undefined;
   let s3: LocalS3 | undefined;
   let dataDir: string;
@@ -83,6 +81,10 @@ describe.each(['folder'] as ('folder' | 's3')[])('a 200 MB file on the %s backen
       // streamed chunks pile up to ~100 MB before a scavenge (measured: +100 MB folder, +70 MB S3 without
       // this, nothing retained); kept small here as docs/operating.md advises for a server with tight memory.
       NODE_OPTIONS: '--max-semi-space-size=4',
+      // glibc gives each thread that allocates (PGlite's, libuv's pool hashing and writing the spool file)
+      // an arena of its own, and a freed chunk stays in its arena: measured +55 to +64 MB without this,
+      // +13 to +46 MB with it (folder and S3). docs/operating.md advises both settings for a server with tight memory.
+      MALLOC_ARENA_MAX: '2',
       ...(s3 && { ...s3.env, S3_PRESIGNED_DOWNLOADS: 'false' }),
     });
   }, 120_000);
@@ -92,9 +94,8 @@ describe.each(['folder'] as ('folder' | 's3')[])('a 200 MB file on the %s backen
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // The issue's target is 64 MB over idle: measured 55 to 100 MB on this loaded machine (V8 collects the
-  // streamed chunks late), so it is not asserted; what is asserted is that no file is ever held whole.
-  it('uploads and downloads a Range of it without the server growing by half the file', { timeout: 600_000 }, async () => {
+  // Within 64 MB of the idle size, the whole time: no file is held whole, nor a large part of it.
+  it('uploads and downloads a Range of it with the server within 64 MB of its idle size', { timeout: 600_000 }, async () => {
     const org = await call(server!.url, 'POST', '/orgs', { title: 'Memory' });
     expect(org.status).toBe(201);
     const space = await call(server!.url, 'POST', `/orgs/${org.body.id}/spaces`, { title: 'Big' });
@@ -134,6 +135,6 @@ describe.each(['folder'] as ('folder' | 's3')[])('a 200 MB file on the %s backen
       clearInterval(sampler);
     }
     const grew = peak - idle;
-    expect(grew, `idle ${Math.round(idle / MB)} MB, ${phases.join(', ')}, peak ${Math.round(peak / MB)} MB`).toBeLessThan(SIZE / 2);
+    expect(grew, `idle ${Math.round(idle / MB)} MB, ${phases.join(', ')}, peak ${Math.round(peak / MB)} MB`).toBeLessThan(64 * MB);
   });
 });

@@ -1,5 +1,6 @@
-// The search index is kept current by a job each content write queues (server/search/index.job.ts): the
-// organization search finds a space's new text once the job has run, and catches nothing up itself.
+// The search index is kept current by a job each content write queues (server/search/index.job.ts, queued
+// by search's subscribers of the core areas' events, server/search/core-events.ts): the organization search
+// finds a space's new text once the job has run, and catches nothing up itself.
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +78,25 @@ describe('search index jobs', () => {
     expect(await orgSearch(admin, 'canary')).toEqual([spaceId]);
     await indexSpaceSearch({ spaceId }, { db: h.current.db, log: pino({ level: 'silent' }), now: () => new Date(), job: queued[0], enqueueOnSuccess: () => expect.fail('nothing is behind') });
     expect(await orgSearch(admin, 'canary')).toEqual([spaceId]);
+  });
+
+  it('a template applied to the space and a duplicate of it each queue their own index job (the events search hears)', async () => {
+    const admin = await h.current.newAdmin();
+    const spaceId = await mergePage(admin, 'Deploy', 'How to deploy the service.');
+    h.current.advanceClock(INDEX_DELAY_MS);
+    expect(await runIndexJobs(admin.userId)).toBe(1);
+
+    const applied = await admin.api.post(`/spaces/${spaceId}/content/template`, { id: 'getting-started' });
+    expect(applied.status).toBe(204);
+    expect((await indexJobsOf(spaceId)).map((j) => j.status).sort()).toEqual(['done', 'queued']);
+
+    const copy = await admin.api.post(`/spaces/${spaceId}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect((await indexJobsOf(copy.body.id)).map((j) => j.status)).toEqual(['queued']);
+    expect(await orgSearch(admin, 'deploy')).toEqual([spaceId]);
+    h.current.advanceClock(INDEX_DELAY_MS);
+    expect(await runIndexJobs(admin.userId)).toBe(2);
+    expect((await orgSearch(admin, 'deploy')).sort()).toEqual([spaceId, copy.body.id].sort());
   });
 
   it('the space search still catches up its own space at once', async () => {

@@ -144,23 +144,21 @@ export async function moveChangeRequest(tx: Db, crId: string, revision: { id: st
 
 /**
  * Merges in one statement: the merge revision written, the space moved to it, the change request marked
- * merged, plus what the space's other areas ask of a move in `alsoWrite` (the search catch-up queued);
- * answers the rows of `thenSelect` (the reads of the `space content updated` subscribers: the integrations to tell).
+ * merged, plus the writes of the `space content updated` subscribers (search queues its catch-up); answers
+ * the rows of their reads (the integrations to tell).
  */
 export async function writeMerge(
   tx: Db,
   ids: { spaceId: string; crId: string },
   revision: { id: string; ctes: SqlFragment },
   now: Date,
-  alsoWrite: SqlFragment,
-  thenSelect: SqlFragment,
+  event: { ctes: SqlFragment; select: SqlFragment },
 ): Promise<Record<string, unknown>[]> {
   return runSql(
     tx,
     sqlText`WITH ${revision.ctes},
     s AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${ids.spaceId}::text),
-    c AS (UPDATE change_requests SET status = 'merged', revision_merged = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${ids.crId}::text),
-    also AS (${alsoWrite})
-    ${thenSelect}`,
+    c AS (UPDATE change_requests SET status = 'merged', revision_merged = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${ids.crId}::text)${event.ctes}
+    ${event.select}`,
   );
 }

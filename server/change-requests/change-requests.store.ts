@@ -19,8 +19,7 @@ import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
 import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge } from './change-request-statements.js';
 import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
-import { readsInStatement } from '../events/domain-events.js';
-import { enqueueSpaceIndexingSql } from '../search/index.job.js';
+import { inWriterStatement } from '../events/domain-events.js';
 import { pageConditionClaims } from '../sites/page-condition-claims.js';
 import { assertStorableDocument } from '../content/document-check.js';
 
@@ -201,8 +200,8 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     const content = sides ? await mergeStoredContents(tx.db, sides.base, sides.space, ours) : ours;
     const now = tx.now();
     const revision = insertRevisionSql(space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content }, now);
-    const updated = readsInStatement('space content updated', { spaceId: space.id, revisionId: revision.id });
-    const result = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, enqueueSpaceIndexingSql(space.id, now), updated.select);
+    const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id }, now);
+    const result = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, updated);
     await updated.publish(tx, result);
     return { revision: revision.id, result: 'merge' as const };
   });

@@ -1,4 +1,4 @@
-// Contents narrowed to what one reader may see (server/headless/reader-content.ts). They share their
+// Contents narrowed to what one reader may see (reader-content.ts). They share their
 // revision's id, so what is cached by revision id (the Markdown of a page) must not be cached from them.
 import type { RevisionContent } from './revision-content.js';
 

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
-import { forReader, tokenVisitor } from '../headless/reader-content.js';
+import { forReader, tokenVisitor } from './reader-content.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
@@ -17,7 +17,7 @@ export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptio
 }
 
 /**
- * The revision as the caller may read it (headless/reader-content.ts `forReader`). A site token's view that
+ * The revision as the caller may read it (reader-content.ts `forReader`). A site token's view that
  * leaves out pages whose condition fails reads every page's Document (the files only those pages refer to
  * go with them), so a revision read without its Documents loads them first when some page has a condition.
  */

@@ -26,8 +26,7 @@ import { childrenOf, type RevisionContent, type StoredPage } from './revision-co
 import { insertRevision, loadRevision } from './revisions.store.js';
 import { templates, type Template, type TemplatePage } from './templates.js';
 import { runSql, sqlText } from '../db/sql-text.js';
-import { readsInStatement } from '../events/domain-events.js';
-import { enqueueSpaceIndexingSql } from '../search/index.job.js';
+import { inWriterStatement } from '../events/domain-events.js';
 
 type Body = z.output<(typeof contentOperations)['applyTemplateToSpace']['body']>;
 type ContentRefs = NonNullable<NonNullable<Body['params']>['contentRefs']>;
@@ -172,13 +171,12 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
     if (body.changeRequestId === undefined) {
       const current = await loadRevision(tx.db, space.revisionId, space.createdAt);
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
-      // One statement moves the space, queues its search catch-up and reads what its event's subscribers
-      // need (who hears of it), as a merge does.
-      const updated = readsInStatement('space content updated', { spaceId: space.id, revisionId: revision.id });
+      // One statement moves the space and does what its event's subscribers do (search queues its catch-up,
+      // integrations read who hears of it), as a merge does.
+      const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id }, now);
       const result = await runSql(
         tx.db,
-        sqlText`WITH moved AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${space.id}::text),
-          indexing AS (${enqueueSpaceIndexingSql(space.id, now)})
+        sqlText`WITH moved AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${space.id}::text)${updated.ctes}
         ${updated.select}`,
       );
       await updated.publish(tx, result);

@@ -312,8 +312,10 @@ function pgliteDirectQuery(client: PGlite, tracer: QueryTracer | undefined): Dir
       prepared.set(name, ready);
     }
     await ready;
-    // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals.
-    return (await client.query<Record<string, unknown>>(`EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`)).rows;
+    // EXECUTE is a utility statement: it takes no bind parameters, so the values go in as quoted literals;
+    // without parameters it takes no parentheses (`name()` is a syntax error).
+    const execute = params.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`;
+    return (await client.query<Record<string, unknown>>(execute)).rows;
   };
   if (!tracer) return run;
   // Traced as the statement it prepares, by its name: the EXECUTE text holds the values, never recorded.

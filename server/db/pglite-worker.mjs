@@ -56,12 +56,17 @@ function prepare(on, tx, name, text) {
 
 /**
  * Runs the statement `name` (PREPAREd from `text` on first use), so that PGlite parses and plans it once:
- * EXECUTE is a utility statement and takes no bind parameters, so the values go in as quoted literals.
+ * EXECUTE is a utility statement and takes no bind parameters, so the values go in as quoted literals (and a
+ * statement without parameters is EXECUTEd without parentheses: `name()` is a syntax error).
  */
+function executeText(statement, params) {
+  return params.length === 0 ? `EXECUTE ${statement}` : `EXECUTE ${statement}(${params.map(sqlLiteral).join(', ')})`;
+}
+
 async function execute({ name, text, params, tx }) {
   const on = await target(tx);
   const statement = await prepare(on, tx, name, text);
-  const { rows, affectedRows } = await on.query(`EXECUTE ${statement}(${params.map(sqlLiteral).join(', ')})`);
+  const { rows, affectedRows } = await on.query(executeText(statement, params));
   // Without `fields`: directQuery reads the rows only, and the description of every column, copied to the
   // server's thread with each answer, doubled what a wide statement cost to send (bench/results/script-runtime.md).
   return { rows, fields: [], affectedRows };

@@ -1,5 +1,5 @@
 // Domain events: how a core area (content, change requests, collections, spaces, git sync) tells the
-// platform areas (integrations, permissions) what happened, without importing them. The writer publishes
+// platform areas (integrations, permissions, search) what happened, without importing them. The writer publishes
 // the event in its own transaction; each subscriber, registered where the app is composed
 // (server/subscribers.ts), does its part there and then, so a change and what it causes commit together or
 // not at all, with no more statements than a direct call. See docs/architecture.md for why this is a
@@ -19,6 +19,8 @@ export interface Clocked {
 export interface DomainEvents {
   /** A space's primary content points at a new revision (a merge, a template, an import, a translation). */
   'space content updated': { scope: Ctx; data: { spaceId: string; revisionId: string } };
+  /** A space was made with content already in it (a duplicate), in the transaction that made it. */
+  'space created with content': { scope: Ctx; data: { spaceId: string } };
   /** A move or a restore changed who may see the space. */
   'space visibility updated': { scope: Clocked; data: { spaceId: string; previousVisibility: string; visibility: string } };
   /** A Git Sync operation on the space starts, from its revision and the sync's last commit. */
@@ -40,11 +42,17 @@ export interface Subscriber<K extends EventName> {
   /** Who this is (e.g. `integrations: space_content_updated`), so a test can tell which subscribers an event has. */
   name: string;
   /**
-   * A SELECT whose rows `handle` receives. A writer that offers a statement of its own (`readsInStatement`)
+   * A SELECT whose rows `handle` receives. A writer that offers a statement of its own (`inWriterStatement`)
    * runs it there, as its last part, so reading costs no round trip; otherwise it runs alone before `handle`.
    */
   read?(data: EventData<K>): SqlFragment;
-  handle(scope: EventScope<K>, data: EventData<K>, rows: Rows): Promise<void>;
+  /**
+   * A data-modifying statement (an INSERT, an UPDATE) that is this subscriber's whole part, or its first:
+   * a writer that offers a statement of its own runs it there as a CTE (`InStatement.ctes`), otherwise it
+   * runs alone. `now` is the writer's clock.
+   */
+  write?(data: EventData<K>, now: Date): SqlFragment;
+  handle?(scope: EventScope<K>, data: EventData<K>, rows: Rows): Promise<void>;
 }
 
 type AnySubscriber = Subscriber<EventName>;
@@ -81,15 +89,18 @@ export function restoreSubscribers(saved: ReadonlyMap<EventName, readonly AnySub
   for (const [name, list] of saved) subscribers.set(name, [...list]);
 }
 
-/** Publishes the event in the writer's transaction: each subscriber reads (when it does), then handles it. */
+/** Publishes the event in the writer's transaction: each subscriber writes, reads (when it does), then handles it. */
 export async function publish<K extends EventName>(scope: EventScope<K>, name: K, data: EventData<K>): Promise<void> {
   for (const subscriber of subscribersOf(name)) {
+    if (subscriber.write) await runSql(scope.db, subscriber.write(data, scope.now()));
     const rows = subscriber.read ? await runSql(scope.db, subscriber.read(data)) : [];
-    await subscriber.handle(scope, data, rows);
+    await subscriber.handle?.(scope, data, rows);
   }
 }
 
 export interface InStatement<K extends EventName> {
+  /** The subscribers' writes as CTEs, each after a comma (`, event_write_0 AS (…)`), to follow the writer's own; empty when none writes. */
+  ctes: SqlFragment;
   /** The SELECT to end the writer's statement with: the subscribers' reads, as one. */
   select: SqlFragment;
   /** Hands each subscriber its rows out of the statement's result, then lets it handle the event. */
@@ -97,13 +108,17 @@ export interface InStatement<K extends EventName> {
 }
 
 /**
- * The event's reads as the last part of a statement the writer runs anyway (a merge moves the space, queues
- * its indexing and reads who hears of it in one round trip). One reading subscriber's SELECT is used as it
- * is; several are each gathered into a JSON column of one row (so their rows hold JSON values: a timestamp
- * comes as its text); none reads nothing.
+ * The event's writes and reads as parts of a statement the writer runs anyway (a merge moves the space,
+ * search queues its indexing and integrations read who hears of it, in one round trip). Writes are CTEs of
+ * the statement (PostgreSQL runs every data-modifying CTE, whether the rest reads it or not). One reading
+ * subscriber's SELECT is used as it is; several are each gathered into a JSON column of one row (so their
+ * rows hold JSON values: a timestamp comes as its text); none reads nothing.
  */
-export function readsInStatement<K extends EventName>(name: K, data: EventData<K>): InStatement<K> {
+export function inWriterStatement<K extends EventName>(name: K, data: EventData<K>, now: Date): InStatement<K> {
   const all = subscribersOf(name);
+  const ctes = all
+    .filter((s) => s.write)
+    .reduce((list, s, i) => sqlText`${list}, ${rawSql(`event_write_${i}`)} AS (${s.write!(data, now)})`, sqlText``);
   const reading = all.filter((s) => s.read);
   const select =
     reading.length === 1
@@ -115,12 +130,13 @@ export function readsInStatement<K extends EventName>(name: K, data: EventData<K
             return columns === undefined ? sqlText`SELECT ${column}` : sqlText`${columns}, ${column}`;
           }, undefined)!;
   return {
+    ctes,
     select,
     async publish(scope, result) {
       for (const subscriber of all) {
         const at = reading.indexOf(subscriber);
         const rows = at < 0 ? [] : reading.length === 1 ? result : ((result[0]?.[`read_${at}`] as Rows | undefined) ?? []);
-        await subscriber.handle(scope, data, rows);
+        await subscriber.handle?.(scope, data, rows);
       }
     },
   };

@@ -18,7 +18,6 @@ import { changeRequests, contentFiles, contentRevisions, spaces, users } from '.
 import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
 import { publish } from '../events/domain-events.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
 import { inBranchWords } from './branch-words.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
@@ -233,7 +232,6 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       revision = mergedRevision.id;
       if (latest && content) revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
       await tx.db.update(spaces).set({ revisionId: revision, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
-      await enqueueSpaceIndexing(tx, payload.spaceId);
       await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision });
     } else if (!payload.standalone) {
       // The revision exported may be the space's first, which has no row until something is written.

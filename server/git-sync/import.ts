@@ -12,7 +12,6 @@ import { contentFiles, contentRevisions, spaces } from '../db/schema/index.js';
 import { mergeContent } from '../content/merge.js';
 import { emptyContent, type RevisionContent } from '../content/revision-content.js';
 import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { publish } from '../events/domain-events.js';
 import { createUrls } from '../urls.js';
 import { readRepository, type ImportedContent } from './format/index.js';
@@ -169,7 +168,6 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   await saveImportedFiles(tx, payload.spaceId, planned);
   if (!payload.standalone) {
     await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
-    await enqueueSpaceIndexing(tx, payload.spaceId);
     await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision.id });
   }
   const outcome: Outcome = {

@@ -2,7 +2,7 @@
 // The site spaces of the scope, among those a visitor may see (navigation.ts placesOf: sections and site spaces
 // whose condition holds, for a site token's visitor; a member searches as a visitor without claims), are each
 // searched with the space search (server/search/search.ts) at their current revision; a result is kept when its
-// page is one the visitor may read (reader-content.ts) and not `noIndex`, as the site's own search keeps them.
+// page is one the visitor may read (content/reader-content.ts) and not `noIndex`, as the site's own search keeps them.
 // Section bodies are plain text (GitBook's renderer highlights the query in them; marks would show as `<b>`).
 import type { components } from '../../generated/types.js';
 import type { Visitor } from '../conditions/evaluate.js';
@@ -14,7 +14,7 @@ import { loadStructure, spaceTree, type SiteStructure } from '../published/site-
 import { searchSpace } from '../search/search.js';
 import { requireSite } from '../sites/structure.js';
 import { readablePages } from '../published/navigation.js';
-import { tokenVisitor } from './reader-content.js';
+import { tokenVisitor } from '../content/reader-content.js';
 
 type Body = components['schemas']['SearchSiteContentRequest'];
 type SpaceResult = components['schemas']['SearchOrganizationResult'];

@@ -5,7 +5,9 @@
 // unknown, unpublished or unreachable site answers the same 404, so no URL tells whether a site exists.
 // Every request reads the site row with the stamp of what its pages are made of (one statement), so
 // unpublishing or deleting takes the site down at once, and any change shows at the next request; the
-// answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts).
+// answer to a page is then kept under that stamp, the path and the visitor's claims (page-cache.ts). What
+// caches in front of the server (a CDN, the reader's browser) may keep, and the ETags they revalidate with,
+// reader-caching.ts says.
 import { requestHost } from '../http/proxy-trust.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
@@ -24,6 +26,7 @@ import { renderDocumentPage } from './render-markdown.js';
 import type { EmbedLog } from '../embeds/embeds.js';
 import { renderWithIntegrationBlocks, webframeScripts } from './integration-blocks.js';
 import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
+import { answeredNotModified, etagOf, keptEtag, setNotKept, setReaderCaching } from './reader-caching.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
 import { sitePath, type SitePath } from '../headless/site-path.js';
@@ -69,23 +72,37 @@ interface Place {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = []) {
-  // No shared cache may keep a page: unpublishing or a change of visibility must show at the next request.
-  res.setHeader('Cache-Control', site && site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
+/**
+ * An HTML answer of the site `site` (undefined: of none). Only a page's 200 read from the page cache (`kept`,
+ * which its ETag is kept with) is tagged and may be kept by caches (reader-caching.ts); an error, a sign-in
+ * or a search is kept by none.
+ */
+function sendHtml(req: Req, res: Res, status: number, html: string, site?: SiteRow, indexable = true, scripts: SiteScript[] = [], kept?: object) {
   // Defence in depth beside sanitizing: no inline script runs, whatever the content holds. The policies of
   // the site's integration scripts add the sources they load from (site-scripts.ts).
   // Fonts come from the site's own origin only (font-files.ts), never from a font CDN.
-  const policy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; font-src 'self'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
-  res.setHeader('Content-Security-Policy', mergeContentSecurityPolicy(policy, scripts.map((s) => s.contentSecurityPolicy)));
+  const base = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; font-src 'self'; script-src *; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  const policy = mergeContentSecurityPolicy(base, scripts.map((s) => s.contentSecurityPolicy));
+  res.setHeader('Content-Security-Policy', policy);
   if (!indexable || (site && site.visibility !== 'public')) res.setHeader('X-Robots-Tag', 'noindex');
+  if (site && kept && status === 200) {
+    setReaderCaching(res, site);
+    if (answeredNotModified(req, res, keptEtag(kept, html, policy))) return;
+  } else setNotKept(res);
   sendText(req, res, status, 'text/html', html);
+}
+
+/** A text the site's readers may cache like its pages (robots.txt, the sitemap), tagged with a hash of its bytes. */
+function sendReaderText(req: Req, res: Res, site: SiteRow, type: string, text: string) {
+  setReaderCaching(res, site);
+  if (answeredNotModified(req, res, etagOf(text))) return;
+  sendText(req, res, 200, type, text);
 }
 
 /** A text for agents (Markdown, llms.txt), cached like the site's pages and never indexed itself. */
 function sendAgentText(req: Req, res: Res, site: SiteRow, type: string, text: string) {
-  res.setHeader('Cache-Control', site.visibility !== 'public' && site.visibility !== 'unlisted' ? 'private, no-store' : 'no-cache');
   res.setHeader('X-Robots-Tag', 'noindex');
-  sendText(req, res, 200, type, text);
+  sendReaderText(req, res, site, type, text);
 }
 
 const notFound = (req: Req, res: Res) => sendHtml(req, res, 404, notFoundHtml(), undefined, false);
@@ -186,14 +203,14 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
 
   const agentsIncluded = site.agentsContext !== 'excluded';
   if (segments.length === 1 && segments[0] === 'robots.txt') {
-    res.setHeader('Cache-Control', 'no-cache');
     const robots = robotsTxt({ indexable: site.visibility === 'public', agentsExcluded: !agentsIncluded, sitemapUrl: `${origin}${base}/sitemap.xml` });
-    sendText(req, res, 200, 'text/plain', robots);
+    sendReaderText(req, res, site, 'text/plain', robots);
     return;
   }
   // `agentsContext: excluded`: the AI crawlers robots.txt names get nothing else, whether they read it or not.
   if (!agentsIncluded && isAiAgent(req.headers['user-agent'])) {
     res.setHeader('X-Robots-Tag', 'noindex');
+    setNotKept(res);
     sendText(req, res, 403, 'text/plain', 'AI agents may not read this site.\n');
     return;
   }
@@ -219,12 +236,12 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   }
   if (segments.length === 1 && segments[0] === 'sitemap.xml') {
     const xml = await sitemap(db, site, await structureOf(db, place.found), `${origin}${base}`);
-    res.setHeader('Cache-Control', 'no-cache');
-    sendText(req, res, 200, 'application/xml', xml);
+    sendReaderText(req, res, site, 'application/xml', xml);
     return;
   }
   if (segments[0] === '~search') {
-    // A search answers from the search index, which a merge updates later: never cached.
+    // A search answers from the search index, which a merge updates later, and each query is a URL of its
+    // own: never cached, nor tagged (a 304 would still cost the search).
     const answer = await searchAnswer(options, place.url, place.found, visitor, base);
     sendHtml(req, res, answer.status, answer.html, site, false, siteScriptsOf(place.found.scripts, options.urls));
     return;
@@ -233,8 +250,14 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
-  if ('redirect' in answer) return void redirect(req, res, answer.redirect, answer.status);
-  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, [...siteScriptsOf(place.found.scripts, options.urls), ...(answer.scripts ?? [])]);
+  if ('redirect' in answer) {
+    // Cached like the pages: a permanent redirect without Cache-Control is kept by browsers for good, and
+    // the site's redirects can be changed.
+    setReaderCaching(res, site);
+    return void redirect(req, res, answer.redirect, answer.status);
+  }
+  // Tagged and answered 304 when the reader holds it; the view is still the reader's (site_view below).
+  sendHtml(req, res, answer.status, answer.html, site, answer.indexable, [...siteScriptsOf(place.found.scripts, options.urls), ...(answer.scripts ?? [])], answer);
   // `site_view` for the integrations that subscribe to it, written after the answer (site-visitor-events.ts).
   if (answer.view && req.method === 'GET' && place.found.subscribers.length > 0) {
     const view = { siteId: site.id, ...answer.view, visitor: eventVisitor(req, site.id), url: `${origin}${place.url}`, referrer: req.headers.referer ?? '' };

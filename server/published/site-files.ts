@@ -3,7 +3,8 @@
 // A reader gets a file when they may read a page of that site space that refers to it (a link, an image,
 // a file block): the reader's access to the file is their access to the page, checked like the page's
 // (the site's visibility, share key or visitor token, then the page conditions). The URL never expires, so
-// an image keeps showing; a public site's files may be cached by anyone, others' only by the reader.
+// an image keeps showing; a public site's files may be cached by anyone, others' (and an adaptive site's,
+// whose pages depend on the reader's claims) only by the reader.
 import { childrenOf } from '../content/document-walk.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { and, eq } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import type { Db } from '../db/client.js';
 import { contentFiles } from '../db/schema/index.js';
 import type { SiteRow } from '../sites/site-view.js';
 import type { SpaceTree, TreePage } from './site-data.js';
+import { sameForEveryReader } from './reader-caching.js';
 
 export const FILES_SEGMENT = '~files';
 
@@ -60,8 +62,9 @@ export async function siteFileAnswer(db: Db, req: IncomingMessage, res: ServerRe
   if (!row) return false;
   const open = at.site.visibility === 'public' || at.site.visibility === 'unlisted';
   const headers: Record<string, string> = {
-    // A file id's bytes never change: a public site's file may be kept; another site's only by its reader.
-    'Cache-Control': open ? 'public, max-age=86400' : 'private, max-age=300',
+    // A file id's bytes never change: a file every reader may have may be kept by any cache; another (a
+    // restricted site's, or one only some readers' claims reach on an adaptive site) only by its reader.
+    'Cache-Control': sameForEveryReader(at.site) ? 'public, max-age=86400' : 'private, max-age=300',
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",
   };

@@ -15,7 +15,7 @@ import type { Block, Document } from '../content/markdown-document.js';
 import type { RevisionContent } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { ApiError } from '../errors.js';
-import { tokenVisitor } from '../headless/reader-content.js';
+import { tokenVisitor } from '../content/reader-content.js';
 import { evaluateDocument } from './evaluate-document.js';
 
 export interface DocumentQuery {

@@ -1,7 +1,7 @@
 // A revision of a space by its id: the space's current one (which may have no row yet: the empty
 // revision), or any row of content_revisions written for this space (earlier current revisions, change
 // requests' revisions). A revision of another space is not found, whatever the caller may read there. A site
-// token's reader reads it without the pages the visitor may not see (headless/reader-content.ts).
+// token's reader reads it without the pages the visitor may not see (content/reader-content.ts).
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { fileLinks } from '../content/file-links.js';

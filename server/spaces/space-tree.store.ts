@@ -14,7 +14,6 @@ import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { leaveOrganization } from './space-departure.js';
 import { toSpace, type Space, type SpaceRow } from './space-view.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { publish } from '../events/domain-events.js';
 
 type MoveSpace = z.output<typeof spaceOperations.moveSpace.body>;
@@ -96,7 +95,7 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
     const revision = await insertRevision(tx, inserted.id, { parents: [], type: 'edits', content });
     await copyFiles(tx, source.id, inserted.id);
     const [withContent] = await tx.db.update(spaces).set({ revisionId: revision.id }).where(eq(spaces.id, inserted.id)).returning();
-    await enqueueSpaceIndexing(tx, inserted.id);
+    await publish(tx, 'space created with content', { spaceId: inserted.id });
     return withContent;
   });
   // The duplicate's change requests and comments are not copied.

@@ -22,7 +22,6 @@ import { pageDocument } from '../content/page-content.js';
 import { stableJson } from '../content/block-keys.js';
 import { runKey, unitHash, TITLE_UNIT } from './source-hashes.js';
 import { configuredTranslator, type TranslateRequest, type Translator } from './translator.js';
-import { enqueueSpaceIndexing } from '../search/index.job.js';
 import { publish } from '../events/domain-events.js';
 
 export const RUN_TRANSLATION = 'run-translation';
@@ -292,7 +291,6 @@ function run(current: () => Translator): JobHandler {
         const written = await insertRevision(tx, target.id, { parents: [target.revisionId], type: 'update', content });
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
-        await enqueueSpaceIndexing(tx, target.id);
         await publish(tx, 'space content updated', { spaceId: target.id, revisionId });
       }
       const report: TranslationRunRecord = {

@@ -4,16 +4,16 @@
 // through the token then answers 404 for it, as for a page that is not there. The files only such pages
 // refer to go with them, as the site serves a file only to a reader of a page referring to it
 // (published/site-files.ts); a file nothing refers to stays. Other callers read the whole revision.
-import { childrenOf } from '../content/document-walk.js';
+import { childrenOf } from './document-walk.js';
 import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 import { conditionHolds } from '../conditions/evaluate.js';
 import type { Ctx } from '../context.js';
-import { markReaderView } from '../content/reader-views.js';
-import type { RevisionContent, StoredPage } from '../content/revision-content.js';
-import type { StoredRevision } from '../content/revisions.store.js';
-import { pageDocument } from '../content/page-content.js';
-import { RefResolver } from '../content/ref-resolver.js';
+import { markReaderView } from './reader-views.js';
+import type { RevisionContent, StoredPage } from './revision-content.js';
+import type { StoredRevision } from './revisions.store.js';
+import { pageDocument } from './page-content.js';
+import { RefResolver } from './ref-resolver.js';
 
 /** The visitor a site token reads for; undefined for any other caller. */
 export function tokenVisitor(ctx: Ctx): Visitor | undefined {
