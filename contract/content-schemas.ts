@@ -390,7 +390,7 @@ export const SearchSpaceResult = z
           id: z.string().openapi({ description: 'Anchor of the section in the page.' }),
           title: z.string(),
           path: z.string(),
-          body: z.string().openapi({ description: 'Text of the section matching the query.' }),
+          body: z.string().openapi({ description: 'Text of the section matching the query: up to 30 words around its matching words, which the space and organization searches mark `<b>…</b>`; plain text in a site\'s search (searchSiteContent), as GitBook\'s, whose renderer highlights the query itself.' }),
           score: z.number().min(0).openapi({ description: 'Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL\'s full-text ranking.' }),
           urls: z.object({ app: z.url() }),
         }),

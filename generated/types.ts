@@ -6157,7 +6157,7 @@ export interface components {
                 id: string;
                 title: string;
                 path: string;
-                /** @description Text of the section matching the query. */
+                /** @description Text of the section matching the query: up to 30 words around its matching words, which the space and organization searches mark `<b>…</b>`; plain text in a site's search (searchSiteContent), as GitBook's, whose renderer highlights the query itself. */
                 body: string;
                 /** @description Relevance in this search, higher is better: the inverse of the rank (`1 / rank`) of its page in PostgreSQL's full-text ranking. */
                 score: number;

@@ -69,6 +69,8 @@ describe('the site token reads what GitBook\'s renderer reads', () => {
     expect(search.body.items[0]).toMatchObject({ id: space, title: 'Guides' });
     expect(search.body.items[0].pages.map((p: { title: string }) => p.title)).toEqual(['Setup']);
     expect(search.body.count).toBe(1);
+    // A section's body is plain text, as GitBook's: its renderer highlights the query itself and would show marks.
+    expect(search.body.items[0].pages[0].sections.map((s: { body: string }) => s.body)).toEqual(['Oil the gearbox before the first run']);
     // A beta visitor's token finds Beta too.
     const asBeta = await admin.api.get('/urls/published', { url: `${url}/guides/setup`, visitorAuthToken: await signVisitorToken({ isBetaUser: true }, key) });
     const betaSearch = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'all' } });

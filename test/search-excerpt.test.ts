@@ -19,6 +19,12 @@ describe('search excerpts', () => {
     expect(excerpt('He was lying there.', queryWords(`'lie'`))).toBe('He was <b>lying</b> there');
   });
 
+  it('without marks, the same window of words as plain text (the site search, read by GitBook\'s renderer)', () => {
+    const body = `${words(50)} walrus ${words(50, 50)}.`;
+    expect(excerpt(body, queryWords(`'walrus'`), false)).toBe(excerpt(body, queryWords(`'walrus'`)).replace(/<\/?b>/g, ''));
+    expect(excerpt(body, queryWords(`'walrus'`), false)).toContain(`${words(14, 36)} walrus ${words(15, 50)}`);
+  });
+
   it('shows up to 30 words centred on the matches, or the first 10 words when none is in the text', () => {
     const body = `${words(50)} walrus ${words(50, 50)}.`;
     const shown = excerpt(body, queryWords(`'walrus'`));

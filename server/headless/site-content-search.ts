@@ -3,6 +3,7 @@
 // whose condition holds, for a site token's visitor; a member searches as a visitor without claims), are each
 // searched with the space search (server/search/search.ts) at their current revision; a result is kept when its
 // page is one the visitor may read (content/reader-content.ts) and not `noIndex`, as the site's own search keeps them.
+// Section bodies are plain text (GitBook's renderer highlights the query in them; marks would show as `<b>`).
 import type { components } from '../../generated/types.js';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { Ctx } from '../context.js';
@@ -57,7 +58,7 @@ export async function searchSite(ctx: Ctx, organizationId: string, siteId: strin
   for (const { space } of entries) {
     if (seen.has(space.id)) continue;
     seen.add(space.id);
-    const [results, tree] = await Promise.all([searchSpace(ctx, space, body.query, { limit: PER_SPACE }), spaceTree(ctx.db, space)]);
+    const [results, tree] = await Promise.all([searchSpace(ctx, space, body.query, { limit: PER_SPACE }, { marks: false }), spaceTree(ctx.db, space)]);
     const readable = new Map(readablePages(tree, visitor).filter((p) => !p.page.noIndex).map((p) => [p.page.id, p.page]));
     for (const page of results.items) {
       const stored = readable.get(page.id);

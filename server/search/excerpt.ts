@@ -45,8 +45,11 @@ function matches(word: string, query: QueryWords): boolean {
   return query.starts.has(lower.slice(0, 2)) && query.lexemes.has(stem(lower));
 }
 
-/** The excerpt of `body` for the query (see the top of this file). */
-export function excerpt(body: string, query: QueryWords): string {
+/**
+ * The excerpt of `body` for the query (see the top of this file); with `marks: false`, the same words
+ * unmarked (GitBook's site search answers plain text, which its renderer highlights itself).
+ */
+export function excerpt(body: string, query: QueryWords, marks = true): string {
   const words = [...body.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: matches(m[0], query) }));
   if (words.length === 0) return '';
   let from = 0;
@@ -77,7 +80,7 @@ export function excerpt(body: string, query: QueryWords): string {
   let at = words[from].start;
   for (let i = from; i < to; i++) {
     const w = words[i];
-    out += body.slice(at, w.start) + (w.hit ? `<b>${body.slice(w.start, w.end)}</b>` : body.slice(w.start, w.end));
+    out += body.slice(at, w.start) + (w.hit && marks ? `<b>${body.slice(w.start, w.end)}</b>` : body.slice(w.start, w.end));
     at = w.end;
   }
   return out;

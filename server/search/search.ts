@@ -81,7 +81,7 @@ async function searchRows(ctx: Ctx, scope: Scope, query: string, offset: number,
 }
 
 /** The API form of each matching page, in row order, with its space. */
-function resultsOf(ctx: Ctx, rows: Row[], offset: number): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
+function resultsOf(ctx: Ctx, rows: Row[], offset: number, marks = true): { spaceId: string; spaceTitle: string; result: SearchSpaceResult }[] {
   const words = queryWords(rows[0]?.query ?? '');
   return rows.map((row, i) => {
     // The rows come in ranking order: the rank is the position in the whole result set, the score its inverse.
@@ -96,7 +96,7 @@ function resultsOf(ctx: Ctx, rows: Row[], offset: number): { spaceId: string; sp
         id: section.id,
         title: section.title,
         path: section.id === '' ? row.path : `${row.path}#${section.id}`,
-        body: excerpt(section.body, words),
+        body: excerpt(section.body, words, marks),
         score,
         urls: { app: section.id === '' ? url : `${url}#${section.id}` },
       }));
@@ -121,12 +121,15 @@ function envelope<I>(items: I[], total: number, offset: number, limit: number) {
   };
 }
 
-/** A page of the pages of the space matching `query`, best first, each with its matching sections. */
-export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: string }, query: string, request: PageRequest) {
+/**
+ * A page of the pages of the space matching `query`, best first, each with its matching sections; their
+ * excerpts mark the matching words `<b>…</b>` unless `options.marks` is false (excerpt.ts).
+ */
+export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: string }, query: string, request: PageRequest, options: { marks?: boolean } = {}) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
   const { rows, total } = await searchRows(ctx, { spaceId: space.id, revisionId: space.revisionId }, query, offset, limit);
-  return envelope(resultsOf(ctx, rows, offset).map((r) => r.result), total, offset, limit);
+  return envelope(resultsOf(ctx, rows, offset, options.marks ?? true).map((r) => r.result), total, offset, limit);
 }
 
 /**
