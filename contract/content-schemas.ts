@@ -358,6 +358,7 @@ export const backlinkItemListExample = listExample([backlinkItemExample]);
 export const searchSpaceResultExample = {
   id: pageId,
   title: 'Quickstart',
+  description: 'Install the CLI and publish your first page.',
   path: 'getting-started/quickstart',
   sections: [
     {
@@ -379,10 +380,7 @@ export const SearchSpaceResult = z
   .object({
     id: z.string().openapi({ description: 'Id of the page.' }),
     title: z.string(),
-    description: z
-      .string()
-      .openapi(conditional("The page's description (`\"\"` when it has none). Present in a site's search (searchSiteContent); the space and organization searches read their index, which holds no descriptions."))
-      .optional(),
+    description: z.string().openapi({ description: "The page's description; `\"\"` when it has none." }),
     path: z.string(),
     sections: z
       .array(

@@ -6119,6 +6119,7 @@ export interface components {
          * @example {
          *       "id": "pag_01JD3QD4T7WX9KM",
          *       "title": "Quickstart",
+         *       "description": "Install the CLI and publish your first page.",
          *       "path": "getting-started/quickstart",
          *       "sections": [
          *         {
@@ -6148,8 +6149,8 @@ export interface components {
             /** @description Id of the page. */
             id: string;
             title: string;
-            /** @description The page's description (`""` when it has none). Present in a site's search (searchSiteContent); the space and organization searches read their index, which holds no descriptions. */
-            description?: string;
+            /** @description The page's description; `""` when it has none. */
+            description: string;
             path: string;
             /** @description Sections of the page matching the query. */
             sections: {
@@ -6200,6 +6201,7 @@ export interface components {
          *         {
          *           "id": "pag_01JD3QD4T7WX9KM",
          *           "title": "Quickstart",
+         *           "description": "Install the CLI and publish your first page.",
          *           "path": "getting-started/quickstart",
          *           "sections": [
          *             {
@@ -19020,6 +19022,7 @@ export interface operations {
                      *         {
                      *           "id": "pag_01JD3QD4T7WX9KM",
                      *           "title": "Quickstart",
+                     *           "description": "Install the CLI and publish your first page.",
                      *           "path": "getting-started/quickstart",
                      *           "sections": [
                      *             {
@@ -19106,6 +19109,7 @@ export interface operations {
                      *             {
                      *               "id": "pag_01JD3QD4T7WX9KM",
                      *               "title": "Quickstart",
+                     *               "description": "Install the CLI and publish your first page.",
                      *               "path": "getting-started/quickstart",
                      *               "sections": [
                      *                 {
@@ -25617,6 +25621,7 @@ export interface operations {
                      *             {
                      *               "id": "pag_01JD3QD4T7WX9KM",
                      *               "title": "Quickstart",
+                     *               "description": "Install the CLI and publish your first page.",
                      *               "path": "getting-started/quickstart",
                      *               "sections": [
                      *                 {

@@ -19,14 +19,14 @@ async function pageIds(admin: Account, space: string): Promise<Record<string, st
   return Object.fromEntries((res.body.pages as { id: string; title: string }[]).map((p) => [p.title, p.id]));
 }
 
-/** A published adaptive site: Welcome, Setup (mentions the word "gearbox"), Beta (beta users only, "gearbox" too), Quiet (noIndex, "gearbox"). */
+/** A published adaptive site: Welcome, Setup (mentions the word "gearbox"), Beta (beta users only, "gearbox" too, described), Quiet (noIndex, "gearbox"). */
 async function gearSite(admin: Account) {
   const space = await spaceWithPages(admin, 'Guides', [
     { title: 'Welcome', markdown: 'Welcome, reader.' },
     { title: 'Setup', markdown: 'Oil the gearbox before the first run.' },
   ]);
   await mergeChanges(admin, space, [
-    { operation: 'insert_page', title: 'Beta', document: { markdown: 'The beta gearbox is faster.' }, condition: 'visitor.claims.isBetaUser' },
+    { operation: 'insert_page', title: 'Beta', description: 'What beta users get', document: { markdown: 'The beta gearbox is faster.' }, condition: 'visitor.claims.isBetaUser' },
     { operation: 'insert_page', title: 'Quiet', document: { markdown: 'A quiet gearbox page.' }, noIndex: true },
   ]);
   const site = await newSite(admin, { title: 'Docs', spaces: [space] });
@@ -76,6 +76,8 @@ describe('the site token reads what GitBook\'s renderer reads', () => {
     const betaSearch = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search`, { query: 'gearbox', scope: { mode: 'all' } });
     expect(betaSearch.status).toBe(200);
     expect(betaSearch.body.items[0].pages.map((p: { title: string }) => p.title).sort()).toEqual(['Beta', 'Setup']);
+    // Each page with its description, as GitBook's page result requires ("" for a page without one).
+    expect(Object.fromEntries(betaSearch.body.items[0].pages.map((p: { title: string; description: string }) => [p.title, p.description]))).toEqual({ Beta: 'What beta users get', Setup: '' });
     // Paged: one page of results at a time, the cursor leading to the next.
     const first = await apiClient(h.current.app, asBeta.body.apiToken).post(`${sitePath(admin, site.id)}/search?limit=1`, { query: 'gearbox', mode: 'all' });
     expect(first.status).toBe(200);

@@ -59,12 +59,8 @@ export async function searchSite(ctx: Ctx, organizationId: string, siteId: strin
     if (seen.has(space.id)) continue;
     seen.add(space.id);
     const [results, tree] = await Promise.all([searchSpace(ctx, space, body.query, { limit: PER_SPACE }, { marks: false }), spaceTree(ctx.db, space)]);
-    const readable = new Map(readablePages(tree, visitor).filter((p) => !p.page.noIndex).map((p) => [p.page.id, p.page]));
-    for (const page of results.items) {
-      const stored = readable.get(page.id);
-      // GitBook's page result carries the page's description, which the tree read here holds.
-      if (stored) found.push({ space, page: { ...page, description: stored.description ?? '' } });
-    }
+    const readable = new Set(readablePages(tree, visitor).filter((p) => !p.page.noIndex).map((p) => p.page.id));
+    for (const page of results.items) if (readable.has(page.id)) found.push({ space, page });
   }
   // Results are ranked (space by space, in scope order), so the cursor is a position in that order.
   let offset = 0;

@@ -28,6 +28,8 @@ interface IndexedPage {
   pageId: string;
   digest: string;
   title: string;
+  /** '' when the page has none. */
+  description: string;
   path: string;
   ancestors: { title: string }[];
   /** The page, whose Markdown is written only when it is indexed again. */
@@ -59,8 +61,9 @@ function indexedPages(content: RevisionContent): IndexedPage[] {
       ancestors.unshift({ title: p.title });
     }
     const path = pagePath(byId, page);
-    const digest = createHash('sha1').update(JSON.stringify([page.title, path, ancestors, page.document ?? page.markdown])).digest('base64url');
-    return { pageId: page.id, digest, title: page.title, path, ancestors, page };
+    const description = page.description ?? '';
+    const digest = createHash('sha1').update(JSON.stringify([page.title, description, path, ancestors, page.document ?? page.markdown])).digest('base64url');
+    return { pageId: page.id, digest, title: page.title, description, path, ancestors, page };
   });
 }
 
@@ -123,8 +126,14 @@ async function catchUpIn(tx: Pick<Ctx, 'db'>, spaceId: string): Promise<number> 
 
   const { content } = await loadRevision(tx.db, space.revisionId, space.createdAt);
   const wanted = indexedPages(content);
+  // A row without a description was indexed before descriptions were (migration 0053): never kept.
   const have = new Map(
-    (await tx.db.select({ pageId: searchPages.pageId, digest: searchPages.digest }).from(searchPages).where(eq(searchPages.spaceId, spaceId))).map((r) => [r.pageId, r.digest]),
+    (
+      await tx.db
+        .select({ pageId: searchPages.pageId, digest: searchPages.digest, described: sql<boolean>`${searchPages.description} IS NOT NULL` })
+        .from(searchPages)
+        .where(eq(searchPages.spaceId, spaceId))
+    ).map((r) => [r.pageId, r.described ? r.digest : null]),
   );
   const keep = new Set(wanted.filter((p) => have.get(p.pageId) === p.digest).map((p) => p.pageId));
   const gone = [...have.keys()].filter((id) => !keep.has(id));
@@ -153,13 +162,15 @@ const countWordsOf = (spaceId: string, rows: string, sign: '' | '-') => sql`
  */
 async function insertPages(tx: Pick<Ctx, 'db'>, spaceId: string, pages: IndexedPage[]): Promise<void> {
   const written = pages.map((p) => ({ ...p, markdown: pageMarkdown(p.page) }));
-  const pageRows = JSON.stringify(written.map(({ pageId, digest, title, path, ancestors, markdown }) => ({ pageId, digest, title, path, ancestors, markdown })));
+  const pageRows = JSON.stringify(
+    written.map(({ pageId, digest, title, description, path, ancestors, markdown }) => ({ pageId, digest, title, description, path, ancestors, markdown })),
+  );
   await tx.db.execute(sql`
     WITH inserted AS (
-           INSERT INTO search_pages (space_id, page_id, digest, title, path, ancestors, tsv)
-           SELECT ${spaceId}, p."pageId", p.digest, p.title, p.path, p.ancestors,
+           INSERT INTO search_pages (space_id, page_id, digest, title, description, path, ancestors, tsv)
+           SELECT ${spaceId}, p."pageId", p.digest, p.title, p.description, p.path, p.ancestors,
                   setweight(to_tsvector('english', p.title), 'A') || to_tsvector('english', p.markdown)
-           FROM jsonb_to_recordset(${pageRows}::jsonb) AS p("pageId" text, digest text, title text, path text, ancestors jsonb, markdown text)
+           FROM jsonb_to_recordset(${pageRows}::jsonb) AS p("pageId" text, digest text, title text, description text, path text, ancestors jsonb, markdown text)
            RETURNING space_id, page_id, tsv),
          paired AS (
            INSERT INTO search_page_pairs (space_id, page_id, pairs) SELECT space_id, page_id, search_word_pairs(tsv) FROM inserted)

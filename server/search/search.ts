@@ -29,6 +29,8 @@ interface Row {
   space_title: string;
   page_id: string;
   title: string;
+  /** '' when the page has none. */
+  description: string;
   path: string;
   ancestors: { title: string }[];
   /** The sections of the page matching the query on their own, in order; '' for the text before the first heading. */
@@ -103,7 +105,7 @@ function resultsOf(ctx: Ctx, rows: Row[], offset: number, marks = true): { space
     return {
       spaceId: row.space_id,
       spaceTitle: row.space_title,
-      result: { id: row.page_id, title: row.title, path: row.path, sections, ancestors: row.ancestors, score, rank, urls: { app: url } },
+      result: { id: row.page_id, title: row.title, description: row.description, path: row.path, sections, ancestors: row.ancestors, score, rank, urls: { app: url } },
     };
   });
 }

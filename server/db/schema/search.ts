@@ -27,9 +27,13 @@ export const searchPages = pgTable(
       .notNull()
       .references(() => spaces.id, { onDelete: 'cascade' }),
     pageId: text('page_id').notNull(),
-    // A hash of everything indexed for the page (title, path, ancestors, Markdown): unchanged pages are kept.
+    // A hash of everything indexed for the page (title, description, path, ancestors, Markdown): unchanged
+    // pages are kept.
     digest: text('digest').notNull(),
     title: text('title').notNull(),
+    // The page's description ('' when it has none), shown with each result, not searched. NULL on a row
+    // indexed before the column existed (migration 0053): the catch-up indexes such a page again.
+    description: text('description'),
     path: text('path').notNull(),
     ancestors: jsonb('ancestors').$type<{ title: string }[]>().notNull(),
     // The whole page (title weighted A, Markdown D), written by the catch-up from the revision: a search
