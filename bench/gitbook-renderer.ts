@@ -22,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { chromium, type Page } from 'playwright-core';
+import { EVERY_BLOCK_FILE, EVERY_BLOCK_MARKDOWN } from '../test/support/every-block.js';
 import { benchRun } from './support/bench-run.js';
 
 const { values: opts } = parseArgs({
@@ -53,7 +54,7 @@ const { tmp, cleanups, cleanUp, startServer, call } = benchRun('gitbook-renderer
 // 1×1 PNG.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-/** The pages of the check, each with a sentence the rendered page must show (`table` crashes until the Document format lands). */
+/** The pages of the check, each with a sentence the rendered page must show. */
 const PAGES: { title: string; markdown: string; text: string; condition?: string }[] = [
   { title: 'Welcome', text: 'Welcome to the renderer check', markdown: '# Welcome\n\nWelcome to the renderer check. Read [the setup](setup.md) next.\n\n## What is here\n\nParagraphs with **bold**, *italic*, `code` and [a link](https://example.com).' },
   { title: 'Setup', text: 'Oil the gearbox', markdown: 'Oil the gearbox before the first run.\n\n1. Unpack\n2. Oil\n3. Run\n\n- one\n- two\n  - nested' },
@@ -62,6 +63,12 @@ const PAGES: { title: string; markdown: string; text: string; condition?: string
   { title: 'Tabs', text: 'Tabs and expandables', markdown: 'Tabs and expandables.\n\n{% tabs %}\n{% tab title="Linux" %}\nRun it on Linux.\n{% endtab %}\n{% tab title="macOS" %}\nRun it on macOS.\n{% endtab %}\n{% endtabs %}\n\n<details>\n\n<summary>More about gears</summary>\n\nGears turn.\n\n</details>' },
   { title: 'Images', text: 'A diagram of the gearbox', markdown: 'A diagram of the gearbox:\n\n![The diagram](.gitbook/assets/diagram.png)' },
   { title: 'Table', text: 'Sizes of gears', markdown: 'Sizes of gears:\n\n| Gear | Teeth |\n| --- | --- |\n| Small | 12 |\n| Large | 48 |' },
+  // Every block a page can hold (the page our own published site's browser test reads): its user mention
+  // names the bench's admin (the placeholder id replaced), its page mention the Readers page (inserted before
+  // it: a relative link is read against the pages there are when its change applies), its file block the
+  // space's EVERY_BLOCK_FILE.
+  { title: 'Readers', text: 'Hello readers', markdown: 'Hello readers: the page the page of every block mentions.' },
+  { title: 'Every block', text: 'That is every block', markdown: EVERY_BLOCK_MARKDOWN },
   { title: 'Beta', text: 'The beta gearbox', markdown: 'The beta gearbox is faster.', condition: 'visitor.claims.isBetaUser' },
 ];
 
@@ -96,11 +103,23 @@ async function startProxy(target: string, port: number) {
 
 async function makeSites(api: string) {
   const org = (await call('GET', `${api}/v1/orgs`)).items[0].id;
+  const userId = (await call('GET', `${api}/v1/user`)).id as string;
   const space = await call('POST', `${api}/v1/orgs/${org}/spaces`, { title: 'Gearbox guide' });
   const cr = await call('POST', `${api}/v1/spaces/${space.id}/change-requests`, { subject: 'Pages' });
   const changes = [
-    { operation: 'insert_files', files: [{ ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: png }] },
-    ...PAGES.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown }, ...(p.condition && { condition: p.condition }) })),
+    {
+      operation: 'insert_files',
+      files: [
+        { ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: png },
+        { name: EVERY_BLOCK_FILE.name, contentType: EVERY_BLOCK_FILE.contentType, base64: Buffer.from(EVERY_BLOCK_FILE.text).toString('base64') },
+      ],
+    },
+    ...PAGES.map((p) => ({
+      operation: 'insert_page',
+      title: p.title,
+      document: { markdown: p.markdown.replaceAll('usr_01ABCDEFGHJK', userId) },
+      ...(p.condition && { condition: p.condition }),
+    })),
   ];
   await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
   await call('POST', `${api}/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);

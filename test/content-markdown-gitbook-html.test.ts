@@ -260,6 +260,25 @@ describe('GitBook HTML in Markdown: anchors, buttons, colours and breaks', () =>
     expect(document.nodes[1]).toMatchObject({ type: 'paragraph', data: { align: 'center' }, nodes: [{ object: 'inline', type: 'button', data: { label: 'Ask a question', action: { action: 'ask' } } }] });
   });
 
+  it('a plain <p> of buttons and icons is a paragraph of those inlines, not raw HTML (GitBook renderer shows that as text)', () => {
+    const document = markdownToDocument('<p><a href="https://example.com/signup" class="button primary">Sign up</a> <i class="fa-rocket">:rocket:</i></p>');
+    expect(gitbookDocumentErrors(document)).toBeUndefined();
+    expect(document.nodes).toHaveLength(1);
+    expect(document.nodes[0]).toMatchObject({ type: 'paragraph' });
+    expect((document.nodes[0] as Json).meta).toBeUndefined();
+    expect((document.nodes[0] as Json).data).toBeUndefined();
+    expect(document.nodes[0].nodes).toEqual([
+      { object: 'inline', type: 'button', isVoid: true, data: { label: 'Sign up', kind: 'primary', ref: { kind: 'url', url: 'https://example.com/signup' } } },
+      { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] },
+      { object: 'inline', type: 'icon', isVoid: true, data: { icon: 'rocket' } },
+    ]);
+    expect(leavesOf(document.nodes as Block[]).filter((t) => rawSyntax.test(t))).toEqual([]);
+    // Written back as a Markdown paragraph, which reads as the same Document.
+    expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
+    // A <p> holding blocks, or HTML beside it, stays raw HTML.
+    expect(markdownToDocument('<p>One</p>\n<div>Two</div>').nodes[0]).toMatchObject({ meta: { html: true } });
+  });
+
   it('<br> in a paragraph reads as the same hard break', () => {
     const withBr = markdownToDocument('One<br>two');
     expect(withBr.nodes[0].nodes).toEqual([{ object: 'text', leaves: [{ object: 'leaf', text: 'One\ntwo', marks: [] }] }]);

@@ -7,6 +7,9 @@ import { createJobRunner } from '../server/jobs/runner.js';
 import { runTranslationHandler, RUN_TRANSLATION } from '../server/translations/run.job.js';
 import { copyTranslator } from '../server/translations/translator.js';
 import { apiClient } from './support/api.js';
+import { EVERY_BLOCK_FILE, EVERY_BLOCK_MARKDOWN } from './support/every-block.js';
+import { gitbookDocumentErrors } from './support/gitbook-document.js';
+import { leavesOf, rawSyntax } from './support/gitbook-markdown-check.js';
 import { useHarness, type Account } from './support/harness.js';
 import { publish, spaceWithPages } from './published-support.js';
 import { enableAdaptiveContent, mergeChanges, newSite, signVisitorToken, sitePath } from './sites-support.js';
@@ -107,6 +110,47 @@ describe('the site token reads what GitBook\'s renderer reads', () => {
     await publish(admin, other.id);
     expect((await reader.post(`${sitePath(admin, other.id)}/search`, { query: 'gearbox' })).status).toBe(404);
     expect((await reader.patch(`/spaces/${space}`, { title: 'Taken' })).status).toBe(403);
+  });
+
+  it('reads the page of every block as GitBook\'s Document: no raw HTML its renderer would show as text, references resolved', async () => {
+    const admin = await h.current.newAdmin();
+    // Readers first: a relative link is read against the pages as they are when its change applies.
+    const space = await spaceWithPages(
+      admin,
+      'Guides',
+      [
+        { title: 'Readers', markdown: 'Hello readers.' },
+        { title: 'Every block', markdown: EVERY_BLOCK_MARKDOWN.replaceAll('usr_01ABCDEFGHJK', admin.userId) },
+      ],
+      [EVERY_BLOCK_FILE],
+    );
+    const pages = await pageIds(admin, space);
+    const site = await newSite(admin, { title: 'Docs', spaces: [space] });
+    const url: string = (await publish(admin, site.id)).urls.published;
+    const resolved = await admin.api.get('/urls/published', { url: `${url}/guides/every-block` });
+    expect(resolved.status).toBe(200);
+    const reader = apiClient(h.current.app, resolved.body.apiToken);
+    const revision = resolved.body.revision as string;
+    const read = await reader.get(`/spaces/${space}/revisions/${revision}/page/${pages['Every block']}/document?evaluated=deterministic-only&dereferenced=reusable-contents`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(gitbookDocumentErrors(read.body)).toBeUndefined();
+    type Node = { object: string; type?: string; meta?: { html?: boolean }; data?: Record<string, unknown>; nodes?: Node[]; fragments?: Node[] };
+    const all: Node[] = [];
+    const walk = (nodes: Node[] = []) => nodes.forEach((n) => (all.push(n), walk(n.nodes), walk(n.fragments)));
+    walk(read.body.nodes);
+    expect(all.filter((n) => n.meta?.html)).toEqual([]);
+    expect(leavesOf(read.body.nodes).filter((t) => rawSyntax.test(t))).toEqual([]);
+    // The line of buttons and icons written in a <p>: its inlines.
+    const inlines = all.filter((n) => n.object === 'inline').map((n) => [n.type, n.data?.label ?? n.data?.icon ?? n.data?.ref]);
+    expect(inlines).toEqual(expect.arrayContaining([['button', 'Sign up'], ['button', 'Contact sales'], ['icon', 'github'], ['icon', 'rocket']]));
+    expect(inlines).toEqual(expect.arrayContaining([['mention', { kind: 'page', page: pages.Readers }], ['mention', { kind: 'user', user: admin.userId }]]));
+    const file = all.find((n) => n.type === 'file');
+    expect(file?.data?.ref).toMatchObject({ kind: 'file' });
+    // What the renderer reads for them, with the site token: the mentioned user and the file's revision.
+    expect((await reader.get(`/users/${admin.userId}`)).status).toBe(200);
+    const rev = await reader.get(`/spaces/${space}/revisions/${revision}?metadata=true`);
+    expect(rev.status).toBe(200);
+    expect(rev.body.files.map((f: { name: string }) => f.name)).toContain(EVERY_BLOCK_FILE.name);
   });
 
   it('lists a page\'s alternates: the same page in the spaces of its translations', async () => {

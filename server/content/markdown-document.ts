@@ -15,7 +15,7 @@
 // (`<a class="button primary">`), icons (`<i class="fa-…">`) and annotations (footnotes). The HTML GitBook
 // writes for what Markdown cannot say is read and written in markdown-html-*.ts: tables with widths, block
 // cells or a cards view (-table), figures and `<picture>` light/dark images (-images), colour marks, buttons
-// and icons (-inlines), aligned paragraphs and headings (-aligned), code with bold lines (-code), hints in list items (-hint), drawings (-drawing), HTML blocks cut at a tag line (-blocks). What Markdown has
+// and icons (-inlines), aligned paragraphs and headings, and a plain `<p>` of inlines (-aligned), code with bold lines (-code), hints in list items (-hint), drawings (-drawing), HTML blocks cut at a tag line (-blocks). What Markdown has
 // no syntax for (a block's `align`, how many words an annotation covers, …) is only in the Document. Block
 // keys are not made here: block-keys.ts gives them.
 import type { components } from '../../generated/types.js';
