@@ -364,10 +364,13 @@ describe('the fields a refusal names, and titles taken from the content', () => 
     const { content: next } = await apply(content(), [
       { operation: 'insert_page', document: { markdown: '# **Bold** start\n\nText.' } },
       { operation: 'insert_page', slug: 'given', document: { markdown: '# **Bold** start\n\nText.' } },
+      { operation: 'insert_page', document: { markdown: '# [Intro](https://example.com/x)\n\nText.' } },
     ] as Changes);
     expect(next.pages.map((x) => [x.title, x.slug, texts(x)])).toEqual([
       ['Bold start', 'bold-start', ['Text.']],
       ['Bold start', 'given', ['Text.']],
+      // The slug is made from the title as read, not from the heading's Markdown.
+      ['Intro', 'intro', ['Text.']],
     ]);
   });
 
@@ -413,7 +416,7 @@ describe('references of a batch', () => {
     const { content: next } = await apply(content(), [
       { operation: 'insert_page', ref: 'intro', title: 'Intro' },
       { operation: 'insert_page', title: 'Table', document: { document: { object: 'document', nodes: [table] } } },
-    ] as Changes);
+    ] as unknown as Changes);
     const [stored] = pageDocument(next.pages[1]).nodes;
     const [plain, linked] = stored.fragments!;
     expect([plain.fragment, (plain.nodes[0] as Block).key, texts({ document: { object: 'document', nodes: plain.nodes as Block[] } } as StoredPage)]).toEqual(['r0-c0', 'f0', ['plain']]);

@@ -92,14 +92,14 @@ describe('mergeBlockTree', () => {
 });
 
 describe('mergeBlockTree: stretches both sides changed', () => {
-  it('keeps the blocks both sides kept in a stretch both changed, with each side\'s new blocks after the one they follow', () => {
-    // Theirs replaces a and d (x, t), ours b and e (o, y); c is kept by both, in the middle of the stretch.
+  it('keeps a block both sides kept between stretches both changed, with each side\'s new blocks after the one they follow', () => {
+    // Theirs replaces a and d (x, t), ours b and e (o, y); c, kept by both, parts the two stretches.
     const base = [p('a'), p('b'), p('c'), p('d'), p('e')];
     const merged = mergeBlockTree(base, [p('x'), p('b'), p('c'), p('t'), p('e')], [p('a'), p('o'), p('c'), p('d'), p('y')], place);
     expect(keys(merged)).toEqual(['x', 'o', 'c', 't', 'y']);
   });
 
-  it('puts a side\'s new block after a kept block that opens the stretch', () => {
+  it('puts a side\'s new block after the kept block it follows, or first when what it followed is deleted', () => {
     // Theirs deletes a and d and adds t after c; ours deletes b and d and adds o after a (deleted by theirs: o opens the stretch).
     const base = [p('a'), p('b'), p('c'), p('d')];
     const merged = mergeBlockTree(base, [p('b'), p('c'), p('t')], [p('a'), p('o'), p('c')], place);
