@@ -336,3 +336,148 @@ describe('apply-changes edges', () => {
     expect(revertBlocks([p('a')], [p('a'), p('x'), p('b')], ['b'], 'body.changes[0]').map((b) => b.key)).toEqual(['a', 'b']);
   });
 });
+
+describe('the fields a refusal names, and titles taken from the content', () => {
+  const dupKeys = { document: { object: 'document', nodes: [p('k'), p('k')] } };
+
+  it('names the document, the condition, the parent and the page of the change that fails', async () => {
+    const start = content(page('p1'));
+    expect(await refusal(start, [{ operation: 'insert_page', title: 'T', document: dupKeys }] as Changes)).toMatch(/^body\.changes\[0\]\.document\./);
+    expect(await refusal(start, [{ operation: 'update_page', page: 'p1', title: 'T' }, { operation: 'update_page', page: 'p1', document: dupKeys }] as Changes)).toMatch(/^body\.changes\[1\]\.document\./);
+    expect(await refusal(start, [{ operation: 'update_page', page: 'p1', condition: 'visitor.claims.' }] as Changes)).toContain('body.changes[0].condition');
+    expect(await refusal(start, [{ operation: 'update_page', page: 'p1', into: 'nope' }] as Changes)).toBe('body.changes[0].into: page nope not found in the change request');
+    expect(await refusal(start, [{ operation: 'delete_page', page: 'nope' }] as Changes)).toBe('body.changes[0].page: page nope not found in the change request');
+  });
+
+  it('gives new pages ids of their kind, and titles a page without title or heading Untitled', async () => {
+    const { content: next } = await apply(content(), [
+      { operation: 'insert_page' },
+      { operation: 'insert_page', document: { document: { object: 'document', nodes: [p('a', 'no heading')] } } },
+    ] as Changes);
+    expect(next.pages.map((x) => [x.id.slice(0, 4), x.title, x.slug])).toEqual([
+      ['pag_', 'Untitled', 'untitled'],
+      ['pag_', 'Untitled', 'untitled'],
+    ]);
+  });
+
+  it('titles a page inserted without a title by its leading H1 without marks, its slug made from it unless given', async () => {
+    const { content: next } = await apply(content(), [
+      { operation: 'insert_page', document: { markdown: '# **Bold** start\n\nText.' } },
+      { operation: 'insert_page', slug: 'given', document: { markdown: '# **Bold** start\n\nText.' } },
+      { operation: 'insert_page', document: { markdown: '# [Intro](https://example.com/x)\n\nText.' } },
+    ] as Changes);
+    expect(next.pages.map((x) => [x.title, x.slug, texts(x)])).toEqual([
+      ['Bold start', 'bold-start', ['Text.']],
+      ['Bold start', 'given', ['Text.']],
+      // The slug is made from the title as read, not from the heading's Markdown.
+      ['Intro', 'intro', ['Text.']],
+    ]);
+  });
+
+  it('drops a leading H1 equal to the new title of an updated page', async () => {
+    const { content: next } = await apply(content(page('p1')), [{ operation: 'update_page', page: 'p1', title: 'Renamed', document: { markdown: '# Renamed\n\nBody.' } }] as Changes);
+    expect([next.pages[0].title, texts(next.pages[0])]).toEqual(['Renamed', ['Body.']]);
+  });
+});
+
+describe('references of a batch', () => {
+  const link = (ref: Record<string, unknown>, text = 'x') => ({ object: 'inline', type: 'link', data: { ref }, nodes: [{ object: 'text', leaves: [{ text }] }] });
+  const refOfLink = (b: unknown) => ((b as { nodes: unknown[] }).nodes.find((n) => (n as { object: string }).object === 'inline') as { data: { ref: unknown } }).data.ref;
+
+  it('rewrites a ref of the batch in a page updated in it, next to text and other inlines', async () => {
+    const paragraph = { object: 'block', type: 'paragraph', key: 'k', nodes: [{ object: 'text', leaves: [{ text: 'see ' }] }, link({ kind: 'page', page: 'intro' })] };
+    const { content: next } = await apply(content(page('p1')), [
+      { operation: 'insert_page', ref: 'intro', title: 'Intro' },
+      { operation: 'update_page', page: 'p1', document: { document: { object: 'document', nodes: [paragraph] } } },
+    ] as Changes);
+    const intro = next.pages.find((x) => x.title === 'Intro')!;
+    const [block] = pageDocument(next.pages[0]).nodes;
+    expect(refOfLink(block)).toEqual({ kind: 'page', page: intro.id });
+    expect((block.nodes![0] as { leaves: { text: string }[] }).leaves[0].text).toBe('see ');
+  });
+
+  it('rewrites refs inside fragments (a table\'s cells), leaving the other cells as they were', async () => {
+    const cellBlock = (key: string, ref?: Record<string, unknown>) => ({ object: 'block', type: 'paragraph', key, nodes: ref ? [link(ref)] : [{ object: 'text', leaves: [{ text: 'plain' }] }] });
+    const table = {
+      object: 'block',
+      type: 'table',
+      key: 'tbl',
+      isVoid: true,
+      data: {
+        view: { type: 'grid', columns: ['c0', 'c1'] },
+        definition: { c0: { id: 'c0', title: 'A', type: 'text' }, c1: { id: 'c1', title: 'B', type: 'text' } },
+        records: { r0: { orderIndex: 'a0', values: { c0: 'r0-c0', c1: 'r0-c1' } } },
+      },
+      fragments: [
+        { object: 'fragment', fragment: 'r0-c0', nodes: [cellBlock('f0')] },
+        { object: 'fragment', fragment: 'r0-c1', nodes: [cellBlock('f1', { kind: 'page', page: 'intro' })] },
+      ],
+    };
+    const { content: next } = await apply(content(), [
+      { operation: 'insert_page', ref: 'intro', title: 'Intro' },
+      { operation: 'insert_page', title: 'Table', document: { document: { object: 'document', nodes: [table] } } },
+    ] as unknown as Changes);
+    const [stored] = pageDocument(next.pages[1]).nodes;
+    const [plain, linked] = stored.fragments!;
+    expect([plain.fragment, (plain.nodes[0] as Block).key, texts({ document: { object: 'document', nodes: plain.nodes as Block[] } } as StoredPage)]).toEqual(['r0-c0', 'f0', ['plain']]);
+    expect(refOfLink(linked.nodes[0])).toEqual({ kind: 'page', page: next.pages[0].id });
+  });
+
+  it('inserts, updates and deletes reusable contents, and lets pages and contents of the batch name each other by ref', async () => {
+    const include = { object: 'block', type: 'reusable-content', key: 'inc', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'shared' } } };
+    const other = { object: 'block', type: 'reusable-content', key: 'inc2', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rsc_kept' } } };
+    const start = { ...content(), reusableContents: [{ id: 'rsc_old', title: 'Old' }, { id: 'rsc_kept', title: 'Kept' }] };
+    const { content: next, reusableResults } = await apply(start, [
+      { operation: 'insert_reusable_content', ref: 'shared', title: 'Shared', document: { document: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', key: 'r1', nodes: [link({ kind: 'page', page: 'intro' })] }] } } },
+      { operation: 'insert_page', ref: 'intro', title: 'Intro', document: { document: { object: 'document', nodes: [include, other] } } },
+      { operation: 'update_reusable_content', reusableContent: 'shared', title: 'Shared, renamed' },
+      { operation: 'delete_reusable_content', reusableContent: 'rsc_old' },
+    ] as Changes);
+    const shared = next.reusableContents.find((r) => r.title === 'Shared, renamed')!;
+    expect(reusableResults).toEqual([
+      { object: 'created_reusable_content', ref: 'shared', reusableContent: shared.id },
+      { object: 'updated_reusable_content', reusableContent: shared.id },
+      { object: 'deleted_reusable_content', reusableContent: 'rsc_old' },
+    ]);
+    expect(next.reusableContents.map((r) => r.id)).toEqual(['rsc_kept', shared.id]);
+    const [inc, inc2] = pageDocument(next.pages[0]).nodes as unknown as { data: { ref: unknown } }[];
+    expect([inc.data.ref, inc2.data.ref]).toEqual([
+      { kind: 'reusable-content', reusableContent: shared.id },
+      { kind: 'reusable-content', reusableContent: 'rsc_kept' },
+    ]);
+    expect(refOfLink(shared.document!.nodes[0])).toEqual({ kind: 'page', page: next.pages[0].id });
+  });
+
+  it('has no reusable-content results for a batch without such changes', async () => {
+    expect((await apply(content(page('p1')), [{ operation: 'update_page', page: 'p1', title: 'T' }] as Changes)).reusableResults).toEqual([]);
+  });
+
+  it('reads Markdown links against the pages as moved or renamed by the changes before', async () => {
+    const start = content(page('p1', { slug: 'alpha', position: 'a0' }), page('p2', { slug: 'beta', position: 'a1' }), page('p3', { slug: 'gamma', position: 'a2' }));
+    const { content: next } = await apply(start, [
+      { operation: 'update_page', page: 'p2', document: { markdown: 'Before.' } },
+      { operation: 'update_page', page: 'p1', slug: 'renamed' },
+      { operation: 'update_page', page: 'p2', document: { markdown: '[A](renamed.md)' } },
+      { operation: 'update_page', page: 'p3', into: 'p1' },
+      { operation: 'update_page', page: 'p2', document: { markdown: '[A](renamed.md) [C](renamed/gamma.md)' } },
+    ] as Changes);
+    const refs = (pageDocument(next.pages.find((x) => x.id === 'p2')!).nodes[0].nodes as { object: string; data?: { ref: unknown } }[]).filter((n) => n.object === 'inline').map((n) => n.data!.ref);
+    expect(refs).toEqual([
+      { kind: 'page', page: 'p1' },
+      { kind: 'page', page: 'p3' },
+    ]);
+  });
+});
+
+describe('revertBlocks, more', () => {
+  it('puts a block back into its parent block when the parent has no children left', () => {
+    const current = [{ object: 'block', type: 'hint', key: 'h', data: { style: 'info' } } as Block];
+    const reverted = revertBlocks(current, [container('h', [p('x')])], ['x'], 'body.changes[0]');
+    expect(reverted[0].nodes!.map((b) => (b as Block).key)).toEqual(['x']);
+  });
+
+  it('removes a block the revision did not have, also the first one', () => {
+    expect(revertBlocks([p('new'), p('a')], [p('a')], ['new'], 'body.changes[0]').map((b) => b.key)).toEqual(['a']);
+    expect(revertBlocks([container('h', [p('new'), p('a')])], [container('h', [p('a')])], ['new'], 'body.changes[0]')[0].nodes!.map((b) => (b as Block).key)).toEqual(['a']);
+  });
+});

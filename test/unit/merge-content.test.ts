@@ -202,3 +202,119 @@ describe('mergeContent', () => {
     expect(mergeContent(base, withUndefined, ours).files).toEqual([file('f1', 'renamed')]);
   });
 });
+
+describe('mergeContent: the tags file, redirects, legacy pages and the records compared', () => {
+  const start = content([page('one'), page('two')], { tagsFile: 'tags: [a]\n', redirects: { old: 'one' } });
+  const withTags = (tagsFile: string | undefined, over: Partial<RevisionContent> = {}) => content(start.pages, { redirects: { old: 'one' }, ...(tagsFile !== undefined && { tagsFile }), ...over });
+
+  it('takes the tags file from the side that changed it, keeps it when neither did, and refuses it changed on both', () => {
+    expect(mergeContent(start, withTags('tags: [b]\n'), start).tagsFile).toBe('tags: [b]\n');
+    expect(mergeContent(start, start, withTags('tags: [c]\n')).tagsFile).toBe('tags: [c]\n');
+    expect(mergeContent(start, withTags('tags: [d]\n'), withTags('tags: [d]\n')).tagsFile).toBe('tags: [d]\n');
+    expect(mergeContent(start, start, start).tagsFile).toBe('tags: [a]\n');
+    // Deleted on one side: the merge has none (and no `tagsFile` key).
+    expect('tagsFile' in mergeContent(start, withTags(undefined), start)).toBe(false);
+    expect('tagsFile' in mergeContent(start, start, withTags(undefined))).toBe(false);
+    // A space that never had one gets the change request's.
+    const none = content(start.pages);
+    expect(mergeContent(none, none, withTags('tags: [n]\n')).tagsFile).toBe('tags: [n]\n');
+    expect('tagsFile' in mergeContent(none, none, none)).toBe(false);
+    expect(refusal(start, withTags('tags: [b]\n'), withTags('tags: [c]\n'))).toBe('Files, variables or reusable contents changed on both sides: .gitbook/tags.yaml');
+    expect(refusal(start, withTags('tags: [b]\n'), withTags(undefined))).toBe('Files, variables or reusable contents changed on both sides: .gitbook/tags.yaml');
+  });
+
+  it('merges redirects entry by entry, and leaves none out when none is left', () => {
+    const theirs = withTags('tags: [a]\n', { redirects: { old: 'one', t: 'two' } });
+    const ours = withTags('tags: [a]\n', { redirects: { old: 'one', o: 'one' } });
+    expect(mergeContent(start, theirs, ours).redirects).toEqual({ old: 'one', t: 'two', o: 'one' });
+    const emptied = withTags('tags: [a]\n', { redirects: {} });
+    const merged = mergeContent(start, emptied, start);
+    expect('redirects' in merged).toBe(false);
+    expect(refusal(start, withTags('tags: [a]\n', { redirects: { old: 'two' } }), withTags('tags: [a]\n', { redirects: {} }))).toBe(
+      'Files, variables or reusable contents changed on both sides: old',
+    );
+  });
+
+  it("takes a legacy page's Markdown and its block keys whole from the only side that changed them", () => {
+    const legacy = (markdown: string, keys: string[], over: Partial<StoredPage> = {}): StoredPage => {
+      const { document: _document, ...rest } = page('one', { markdown, keys, ...over });
+      return rest;
+    };
+    const base = content([legacy('First.\n\nSecond.', ['k1', 'k2']), page('two')]);
+    const ourPage = legacy('First, edited.\n\nSecond.', ['k1', 'k2'], { hidden: true });
+    const [merged] = mergeContent(base, content([legacy('First.\n\nSecond.', ['k1', 'k2'], { title: 'T' }), page('two')]), content([ourPage, page('two')])).pages;
+    // Exactly theirs' fields with ours' content: no Document made of it, no stray content field.
+    expect(merged).toStrictEqual({ ...ourPage, title: 'T' });
+    const theirPage = legacy('First.\n\nSecond, by the space.\n\nThird.', ['k1', 'k2', 'k3'], { title: 'T' });
+    const [fromTheirs] = mergeContent(base, content([theirPage, page('two')]), content([legacy('First.\n\nSecond.', ['k1', 'k2'], { hidden: true }), page('two')])).pages;
+    expect(fromTheirs).toStrictEqual({ ...theirPage, hidden: true });
+  });
+
+  it("takes a page's content with its Document hash from the side that changed it", () => {
+    const hashed = (blocks: Block[], hash: string, over: Partial<StoredPage> = {}) => page('one', { documentHash: hash, ...over }, blocks);
+    const base = content([page('one'), page('two')]);
+    const ours = hashed([p('a'), p('b', 'B')], 'h2', { hidden: true });
+    const [merged] = mergeContent(base, content([page('one', { title: 'T' }), page('two')]), content([ours, page('two')])).pages;
+    expect(merged).toStrictEqual({ ...ours, title: 'T' });
+  });
+
+  it('takes document data from ours when only ours changed it', () => {
+    const withData = (data: Record<string, unknown>, blocks: Block[], over: Partial<StoredPage> = {}) => page('one', { document: { object: 'document', data, nodes: blocks }, ...over });
+    const theirs = content([withData({ v: 1 }, [p('a', 'A'), p('b')]), page('two')]);
+    const ours = content([withData({ v: 2 }, [p('a'), p('b', 'B')]), page('two')]);
+    const start = content([withData({ v: 1 }, [p('a'), p('b')]), page('two')]);
+    const [merged] = mergeContent(start, theirs, ours).pages;
+    expect([merged.document!.data, texts(merged)]).toEqual([{ v: 2 }, ['A', 'B']]);
+  });
+
+  it('names the page in a conflict of its blocks', () => {
+    const base = content([page('one'), page('two')]);
+    expect(refusal(base, content([page('one', { title: 'T' }, [p('a', 'space'), p('b')]), page('two')]), content([page('one', {}, [p('a', 'change request'), p('b')]), page('two')]))).toBe(
+      'Block a of page "ONE" (one) (at nodes[0]) was changed both in the change request and in the space',
+    );
+  });
+
+  it('compares records with fields set to undefined as records without them, at any depth', () => {
+    // The base's file carries an undefined field: theirs left the file alone, ours renamed it.
+    const base = content([], { files: [{ ...file('f1'), dimensions: undefined }] });
+    expect(mergeContent(base, content([], { files: [file('f1')] }), content([], { files: [file('f1', 'renamed')] })).files).toEqual([file('f1', 'renamed')]);
+    const nested = (c: Record<string, unknown>) => content([], { variables: { v: { c } as never } });
+    expect(mergeContent(nested({ d: 'x' }), nested({ d: 'x', g: undefined }), nested({ d: 'y' })).variables.v).toEqual({ c: { d: 'y' } });
+  });
+
+  it('tells a list from a record and compares lists element by element', () => {
+    const v = (c: unknown) => content([], { variables: { v: { c } as never } });
+    // Theirs made the empty list an empty record, ours a list with an element: both changed it.
+    expect(refusal(v([]), v({}), v(['x']))).toBe('Files, variables or reusable contents changed on both sides: v');
+    // [1, 2] and [12] are different lists.
+    expect(refusal(v([1, 2]), v([12]), v([1, 2, 3]))).toBe('Files, variables or reusable contents changed on both sides: v');
+  });
+
+  it('compares a value of null with a record without failing', () => {
+    const v = (c: unknown) => content([], { variables: { v: c as never } });
+    expect(mergeContent(v(null), v({ a: 1 }), v(null)).variables.v).toEqual({ a: 1 });
+    expect(mergeContent(v({ a: 1 }), v({ a: 1 }), v(null)).variables.v).toBe(null);
+  });
+});
+
+describe('comparePages and pagesChangedOnBothSides', () => {
+  const start = content([page('one'), page('two'), page('three'), page('four')]);
+
+  it('leaves out of a side the pages it deleted', () => {
+    const compared = comparePages(start, content([page('one', { title: 'T' }), page('three'), page('four')]), start);
+    expect(compared.theirs.has('two')).toBe(false);
+    expect(compared.ours.get('two')).toBe(start.pages[1]);
+    expect(compared.theirs.get('one')!.title).toBe('T');
+  });
+
+  it('needs the Documents only of pages both sides changed, whether or not they carry hashes', () => {
+    const theirs = content([page('one', { title: 'T' }), page('three', { title: 'T' }), page('four', { title: 'T' }, [p('x')]), page('new', { title: 'N1' })]);
+    const ours = content([page('one'), page('two', { title: 'O' }), page('four', { hidden: true }, [p('y')]), page('new', { title: 'N2' })]);
+    // one: theirs only; two: deleted by theirs, changed by ours; three: deleted by ours, changed by theirs;
+    // four: both changed its content; new: made on both sides differently.
+    expect([...pagesChangedOnBothSides(comparePages(start, theirs, ours))].sort()).toEqual(['four', 'new', 'three', 'two']);
+    // Changed on one side only (no hashes to tell them by): none.
+    expect([...pagesChangedOnBothSides(comparePages(start, content([page('one', { title: 'T' }), page('two'), page('three'), page('four')]), start))]).toEqual([]);
+    expect([...pagesChangedOnBothSides(comparePages(start, start, content([page('one'), page('two', { hidden: true }), page('three'), page('four')])))]).toEqual([]);
+  });
+});
