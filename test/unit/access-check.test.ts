@@ -4,9 +4,11 @@
 // kind of contract/access.ts and each way docs/permissions.md says a role is reached (organization role,
 // defaultLevel, own and team grants, collection levels and grants inherited, guests, sites, the trash).
 // test/access-matrix.test.ts and test/access-inheritance.test.ts prove the same through HTTP.
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../contract/access.js';
 import { checkAccess, findCollectionGrant, requireOrganizationGrant, roleOfUserOnCollection, roleOfUserOnSpace, type AccessOptions } from '../../server/auth/access.js';
+import { collectionRoleOf, spaceRoleOf } from '../../server/auth/grants.js';
 import type { Role } from '../../server/auth/roles.js';
 import type { Ctx } from '../../server/context.js';
 import { createDb, type Database } from '../../server/db/client.js';
@@ -479,5 +481,71 @@ describe('checkAccess: a space', () => {
     expect(await roleOfUserOnSpace(asAdmin, 'sDeleted', 'editor')).toBeNull();
     expect(await roleOfUserOnSpace(asAdmin, 'sInherit', 'editor')).toBe('edit');
     expect(await roleOfUserOnSpace(asAdmin, 'nope', 'editor')).toBeNull();
+  });
+});
+
+describe('the lists’ rule in SQL (spaceRoleOf, collectionRoleOf)', () => {
+  // Every enabled member of o1 with their organization role, as the lists pass it.
+  const listed = o1Members.filter(([, , disabled]) => !disabled);
+
+  it('gives each member on each live space the role the access check gives', async () => {
+    for (const [userId, orgRole] of listed) {
+      const rows = await database.db
+        .select({ id: spaces.id, role: spaceRoleOf(userId, orgRole) })
+        .from(spaces)
+        .where(and(eq(spaces.organizationId, 'o1'), isNull(spaces.deletedAt)))
+        .orderBy(spaces.id);
+      expect(rows.length).toBe(9);
+      for (const { id, role } of rows) expect([userId, id, role]).toEqual([userId, id, await roleOfUserOnSpace(ctxOf('admin'), id, userId)]);
+    }
+  });
+
+  it('gives each member on each collection the role the access check gives', async () => {
+    for (const [userId, orgRole] of listed) {
+      const rows = await database.db
+        .select({ id: collections.id, role: collectionRoleOf(userId, orgRole) })
+        .from(collections)
+        .where(eq(collections.organizationId, 'o1'))
+        .orderBy(collections.id);
+      expect(rows.length).toBe(7);
+      for (const { id, role } of rows) expect([userId, id, role]).toEqual([userId, id, await roleOfUserOnCollection(ctxOf('admin'), id, userId)]);
+    }
+  });
+
+  it('states the expected roles of a few members outright', async () => {
+    const rolesOf = async (userId: string, orgRole: string | null) =>
+      Object.fromEntries(
+        (await database.db.select({ id: collections.id, role: collectionRoleOf(userId, orgRole) }).from(collections).where(eq(collections.organizationId, 'o1'))).map(
+          (r) => [r.id, r.role],
+        ),
+      );
+    expect(await rolesOf('admin', 'admin')).toEqual({
+      cTop: 'admin',
+      cPrivate: 'admin',
+      cUnderPrivate: 'admin',
+      cDeepUnderPrivate: 'admin',
+      cRead: 'admin',
+      cUnderRead: 'admin',
+      cAdminUnderPrivate: 'admin',
+    });
+    expect(await rolesOf('guest', null)).toEqual({
+      cTop: null,
+      cPrivate: null,
+      cUnderPrivate: 'comment',
+      cDeepUnderPrivate: 'comment',
+      cRead: null,
+      cUnderRead: null,
+      // A sibling of cUnderPrivate, where the guest's grant is: theirs does not reach it.
+      cAdminUnderPrivate: null,
+    });
+    expect(await rolesOf('teamed', 'read')).toEqual({
+      cTop: 'read',
+      cPrivate: 'edit',
+      cUnderPrivate: 'edit',
+      cDeepUnderPrivate: 'edit',
+      cRead: 'read',
+      cUnderRead: 'read',
+      cAdminUnderPrivate: 'admin',
+    });
   });
 });
