@@ -55,6 +55,21 @@ function recorder() {
   return { logger: make({}), entries, messages: () => entries.map((e) => `${e.level}: ${e.msg}`) };
 }
 
+/** The database with its UPDATE statements counted; those `lost` picks find no row (another worker holds it). */
+function watchedDb(lost: (n: number) => boolean = () => false) {
+  const watch = { seen: 0 };
+  const db = new Proxy(database.db, {
+    get(target, property, receiver) {
+      if (property !== 'update') return Reflect.get(target, property, receiver);
+      watch.seen++;
+      if (!lost(watch.seen)) return Reflect.get(target, property, receiver);
+      const chain = { set: () => chain, where: () => chain, returning: async () => [] };
+      return () => chain;
+    },
+  }) as Db;
+  return { db, watch };
+}
+
 function runner(handlers: Record<string, JobHandler>, more: Partial<JobRunnerOptions> = {}) {
   const log = recorder();
   return { ...log, runner: createJobRunner({ db: database.db, logger: log.logger, handlers, now: () => clock, ...more }) };
@@ -92,6 +107,7 @@ describe('runOnce: one due job', () => {
       { level: 'info', bindings: { jobId: 'j', kind: 'k', attempt: 1 }, fields: { durationMs: expect.any(Number) }, msg: 'job done' },
     ]);
     expect(entries[1].fields.durationMs).toBeGreaterThanOrEqual(0);
+    expect(entries[1].fields.durationMs).toBeLessThan(60_000);
     // Done: nothing due any more (the follow-up is of another kind, and later).
     expect(await r.runOnce()).toBe(false);
   });
@@ -122,6 +138,26 @@ describe('runOnce: one due job', () => {
     clock = at(1_000_000);
     expect(await r.runOnce()).toBe(false);
     expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('stops renewing the lease of a failed job', async () => {
+    await insert('j', { maxAttempts: 2 });
+    const { runner: r, messages } = runner({ k: async () => Promise.reject(new Error('no')) }, { leaseMs: 15 });
+    await r.runOnce();
+    await wait(60);
+    expect(messages()).toEqual(['warn: job failed; will retry']);
+    expect(await row('j')).toMatchObject({ status: 'queued', lockedUntil: null });
+  });
+
+  it('reads the wall clock when given none', async () => {
+    await insert('j');
+    const before = Date.now();
+    const seen: Date[] = [];
+    const { runner: r } = runner({ k: async (_p, ctx) => void seen.push(ctx.now()) }, { now: undefined });
+    expect(await r.runOnce()).toBe(true);
+    expect(seen[0].getTime()).toBeGreaterThanOrEqual(before);
+    expect(seen[0].getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await row('j')).updatedAt.getTime()).toBeGreaterThanOrEqual(before);
   });
 
   it('waits as the backoff options say', async () => {
@@ -215,7 +251,56 @@ describe('a job taken over after its worker died', () => {
   });
 });
 
+describe('a job taken over after its last attempt, continued', () => {
+  it('does nothing more when its failure could not be recorded (another worker holds it)', async () => {
+    await insert('j', { status: 'running', attempts: 1, maxAttempts: 1, lockedUntil: at(-1) });
+    let settled = false;
+    const handler: JobHandler = Object.assign(async () => undefined, {
+      onExhausted: async () => {
+        settled = true;
+      },
+    });
+    // The claim (the first UPDATE) runs; the failure's (the second) finds the row held by another worker.
+    const { db, watch } = watchedDb((n) => n === 2);
+    const { runner: r, messages } = runner({ k: handler }, { db });
+    expect(await r.runOnce()).toBe(true);
+    expect(watch.seen).toBe(2);
+    expect(settled).toBe(false);
+    expect(messages()).toEqual([]);
+  });
+
+  it('is failed even when its kind lost its handler', async () => {
+    await insert('j', { status: 'running', attempts: 1, maxAttempts: 1, lockedUntil: at(-1) });
+    const handlers: Record<string, JobHandler> = { k: async () => undefined };
+    const { runner: r, messages } = runner(handlers);
+    delete handlers.k;
+    expect(await r.runOnce()).toBe(true);
+    expect(await row('j')).toMatchObject({ status: 'failed' });
+    expect(messages()).toEqual(['error: job failed: lease expired on its last attempt']);
+  });
+});
+
 describe('the lease while a job runs', () => {
+  it('is renewed about every third of the lease', async () => {
+    await insert('j');
+    const { db, watch } = watchedDb();
+    let renewals = 0;
+    const { runner: r } = runner(
+      {
+        k: async () => {
+          const before = watch.seen;
+          await wait(300);
+          renewals = watch.seen - before;
+        },
+      },
+      { db, leaseMs: 150 },
+    );
+    expect(await r.runOnce()).toBe(true);
+    // Every 50 ms over 300 ms: about six, whatever the load (a lease of 450 ms would make none, one of 1 ms hundreds).
+    expect(renewals).toBeGreaterThanOrEqual(2);
+    expect(renewals).toBeLessThanOrEqual(7);
+  });
+
   it('is renewed every third of the lease, from the runner’s clock, and no more once the job is done', async () => {
     await insert('j');
     const { runner: r, messages } = runner(
@@ -388,6 +473,37 @@ describe('the poll loops', () => {
     r.start();
     await wait(30);
     expect(await row('b')).toMatchObject({ status: 'queued' });
+  });
+
+  it('stop() during a poll that finds nothing ends the loop without sleeping again', async () => {
+    let polling!: () => void;
+    const polled = new Promise<void>((resolve) => (polling = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    // The claim's UPDATE answers "no job" only once released.
+    const db = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property !== 'update') return Reflect.get(target, property, receiver);
+        const chain = {
+          set: () => chain,
+          where: () => chain,
+          returning: async () => {
+            polling();
+            await answered;
+            return [];
+          },
+        };
+        return () => chain;
+      },
+    }) as Db;
+    const { runner: r } = runner({ k: async () => undefined }, { db, pollIntervalMs: 60_000, stopTimeoutMs: 5000 });
+    r.start();
+    await polled;
+    const begun = Date.now();
+    const stopped = r.stop();
+    answer();
+    await stopped;
+    expect(Date.now() - begun).toBeLessThan(1000);
   });
 
   it('stop() gives up waiting after its timeout, leaving the job its lease', async () => {
