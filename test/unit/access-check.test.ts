@@ -8,7 +8,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../contract/access.js';
 import { checkAccess, findCollectionGrant, requireOrganizationGrant, roleOfUserOnCollection, roleOfUserOnSpace, type AccessOptions } from '../../server/auth/access.js';
-import { collectionRoleOf, spaceRoleOf } from '../../server/auth/grants.js';
+import { collectionRoleOf, readSpaceGrant, spaceRoleOf } from '../../server/auth/grants.js';
 import type { Role } from '../../server/auth/roles.js';
 import type { Ctx } from '../../server/context.js';
 import { createDb, type Database } from '../../server/db/client.js';
@@ -445,6 +445,8 @@ describe('checkAccess: a space', () => {
     expect(await decide('reader', space('read'), { spaceId: 'sInherit' }, { spaceCounters: true })).toMatchObject({
       grant: { counts: { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 1 }, onPublishedSite: false },
     });
+    // Read alone, a space grant comes with its counters unless told otherwise.
+    expect(await readSpaceGrant(database.db, 'sCounted', 'reader')).toMatchObject({ counts: { changeRequests: 4, comments: 2 }, onPublishedSite: true });
     const plain = await decide('reader', space('read'), { spaceId: 'sCounted' }, { spaceCounters: false });
     expect(plain).toMatchObject({ grant: { counts: undefined, onPublishedSite: undefined, role: 'read' } });
   });
