@@ -177,8 +177,8 @@ const notFound = (what: string) => ({ status: 404, message: `${what} not found` 
 
 describe('checkAccess: any caller', () => {
   it('passes every authenticated caller with no grant, reading nothing', async () => {
-    expect(await decide('outsider', { to: 'caller' }, {})).toEqual({ grant: undefined });
-    expect(await decide('nobody-at-all', { to: 'caller' }, { organizationId: 'o1' })).toEqual({ grant: undefined });
+    expect(await decide('outsider', { to: 'caller' }, {})).toStrictEqual({ grant: undefined });
+    expect(await decide('nobody-at-all', { to: 'caller' }, { organizationId: 'o1' })).toStrictEqual({ grant: undefined });
   });
 });
 
