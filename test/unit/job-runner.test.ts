@@ -322,7 +322,7 @@ describe('the lease while a job runs', () => {
     await insert('a');
     await insert('b', { runAt: at(1) });
     const takeOver = (id: string) => database.db.update(jobs).set({ attempts: 7 }).where(eq(jobs.id, id));
-    const { runner: r, messages } = runner(
+    const { runner: r, messages, entries } = runner(
       {
         k: async (_p, ctx) => {
           await takeOver(ctx.job.id);
@@ -338,6 +338,7 @@ describe('the lease while a job runs', () => {
     clock = at(1);
     expect(await r.runOnce()).toBe(true);
     expect(messages().at(-1)).toBe('warn: job failed after its lease was taken over; the new holder decides');
+    expect(entries.at(-1)?.fields).toMatchObject({ err: { message: 'late failure' } });
     expect(await row('b')).toMatchObject({ status: 'running', attempts: 7, lastError: null });
   });
 
@@ -432,12 +433,18 @@ describe('the poll loops', () => {
         return Reflect.get(target, property, receiver);
       },
     }) as Db;
-    const { state, handler } = counting(0);
-    const { runner: r, entries } = runner({ k: handler }, { db, pollIntervalMs: 10 });
+    let doneAt = 0;
+    const handler: JobHandler = async () => {
+      doneAt = Date.now();
+    };
+    const { runner: r, entries } = runner({ k: handler }, { db, pollIntervalMs: 150 });
+    const begun = Date.now();
     r.start();
-    await until(() => state.done === 1);
+    await until(() => doneAt > 0);
     await r.stop();
     expect(entries[0]).toMatchObject({ level: 'error', msg: 'job runner: database error, retrying', fields: { err: { message: 'database unreachable' } } });
+    // It tries again after the poll interval, not at once.
+    expect(doneAt - begun).toBeGreaterThanOrEqual(140);
   });
 
   it('stop() waits for the jobs in progress, claims no more, and is the same promise when called again', async () => {
