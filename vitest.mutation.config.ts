@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
  * pure functions in the modules under mutation. No global setup, no database, no HTTP server: every mutant
  * reruns the tests that cover it, and 2 cores are shared, so a test that starts PGlite would cost seconds a
  * mutant. A module whose only tests went through HTTP has focused ones under test/unit/ (also in `npm test`).
- * One exception: the jobs' claims are SQL statements, so test/unit/job-claims.test.ts runs them on an
- * in-memory PGlite it migrates itself (a few seconds per mutant of server/jobs/claims.ts, none for others).
+ * The exceptions are modules whose behaviour is SQL or runs on the jobs table: test/unit/job-claims.test.ts,
+ * job-runner.test.ts and access-check.test.ts (the access check and its grant queries) each run on an
+ * in-memory PGlite they migrate themselves (seconds per mutant of those modules, none for others: a mutant
+ * runs only the tests that reach it).
  */
 export default defineConfig({
   test: {
