@@ -31,7 +31,7 @@ export function computedId(seed: string, place: string): string {
   return createHash('sha256').update(`${seed}\u0000${place}`).digest('hex').slice(0, 20);
 }
 
-/** A slug not yet taken among the siblings (`-2`, `-3`… after a taken one). */
+/** The slug, or the first of `-2`, `-3`… after it that no sibling has. */
 function freeSlug(wanted: string, taken: Set<string>): string {
   let slug = wanted;
   for (let n = 2; taken.has(slug); n++) slug = `${wanted}-${n}`;
