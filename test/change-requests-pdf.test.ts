@@ -166,6 +166,44 @@ describe('getChangeRequestPDF', () => {
     expect(only.body.error.message).toContain('page');
   });
 
+  it('get /spaces/{spaceId}/change-requests/{changeRequestId}/pdf prints annotations as footnotes: [n] after the text, linking to the note after the page', async () => {
+    const admin = await h.current.newAdmin();
+    const space = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Glossary' })).body;
+    const cr = (await admin.api.post(`/spaces/${space.id}/change-requests`, { subject: 'Terms' })).body;
+    const written = await admin.api.post(`/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, {
+      changes: [
+        {
+          operation: 'insert_page',
+          title: 'Terms',
+          document: { markdown: 'A space[^1] holds pages; a site[^2] publishes them.\n\n[^1]: A set of **pages** with one history.\n\n[^2]: Published at its own address.\n    \n    - with its own theme\n' },
+        },
+      ],
+    });
+    expect(written.status).toBe(200);
+    const pageId = written.body.changes[0].page.id;
+    const document = await admin.api.get(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}`, { format: 'document' });
+    expect(document.status).toBe(200);
+    expect(JSON.stringify(document.body.document)).toContain('"annotation"');
+
+    const res = await admin.api.get(`/spaces/${space.id}/change-requests/${cr.id}/pdf`);
+    expect(res.status).toBe(200);
+    const pdf = await download(res.body.url);
+    expect(pdf.status).toBe(200);
+    // pdfText gives each run of text its own line: the page's text is their concatenation.
+    const text = pdfText(pdf.body).replace(/\n/g, '');
+    expect(text).toContain('A space[1]');
+    expect(text).toContain('a site[2]');
+    // The notes follow the page's content, numbered, their marks and lists kept.
+    expect(text.indexOf('[1] A set')).toBeGreaterThan(text.indexOf('publishes them.'));
+    expect(text).toContain('[1] A set of pages with one history.');
+    expect(text).toContain('[2] Published at its own address.');
+    expect(text.indexOf('with its own theme')).toBeGreaterThan(text.indexOf('[2] Published'));
+    expect(text).not.toContain('[^');
+    // Each reference is a link to its note's place in the PDF.
+    const raw = pdf.body.toString('latin1');
+    for (const n of [1, 2]) expect(raw).toContain(`(note-${pageId}-${n})`);
+  });
+
   it('a PDF link stops working when its space is deleted', async () => {
     const admin = await h.current.newAdmin();
     const { space, base } = await changeRequestWithPages(admin);

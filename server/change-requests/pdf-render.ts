@@ -2,8 +2,9 @@
 // content page from a new PDF page, its Document (as mdast, markdown-document.ts documentToMdast) laid out
 // as headings, paragraphs (bold, italic, code and links kept), lists, tables (a line per row), quotes,
 // hints and code blocks. Links stay links: to a web address, or, for a page of the revision that is in the
-// PDF, to that page's place in the PDF. Every page is also an entry of the PDF outline (the bookmarks
-// pane), nested as in the page tree.
+// PDF, to that page's place in the PDF. Annotations are footnotes: the annotated text, then `[n]` linking to
+// the note, and the page's notes after its content, as a printed page shows them. Every page is also an entry
+// of the PDF outline (the bookmarks pane), nested as in the page tree.
 //
 // The PDF uses the standard PDF fonts (Helvetica, Courier), which cover Latin-1 and the Windows-1252
 // punctuation only: other characters (CJK, emoji, …) print as `?`. Embedding a Unicode font would need
@@ -24,6 +25,7 @@ interface MdNode {
   url?: string;
   alt?: string;
   style?: string;
+  identifier?: string;
   children?: MdNode[];
 }
 
@@ -79,6 +81,8 @@ function runsOf(nodes: MdNode[] = [], font: Font = 'Helvetica', link?: string): 
         return [{ text: `[image: ${node.alt || node.url}]`, font: 'Helvetica-Oblique' }];
       case 'break':
         return [{ text: '\n', font }];
+      case 'footnoteReference':
+        return [{ text: `[${node.identifier}]`, font, link: `${NOTE_LINK}${node.identifier}` }];
       default:
         return node.children ? runsOf(node.children, font, link) : node.value ? [{ text: node.value, font, link }] : [];
     }
@@ -86,7 +90,35 @@ function runsOf(nodes: MdNode[] = [], font: Font = 'Helvetica', link?: string): 
 }
 
 class Writer {
+  /** The page being written, whose notes the footnote references link to. */
+  pageId = '';
+
   constructor(private readonly doc: PDFKit.PDFDocument) {}
+
+  noteDestination(identifier: string): string {
+    return `note-${this.pageId}-${identifier}`;
+  }
+
+  /** A page's notes after its content: a short rule, then each note's number and its blocks. */
+  notes(definitions: MdNode[]): void {
+    const { doc } = this;
+    if (definitions.length === 0) return;
+    doc.moveDown(0.5);
+    const y = doc.y;
+    doc.moveTo(doc.page.margins.left, y).lineTo(doc.page.margins.left + 120, y).strokeColor('#999999').stroke();
+    doc.moveDown(0.5);
+    for (const note of definitions) {
+      doc.addNamedDestination(this.noteDestination(note.identifier ?? ''));
+      const [first, ...rest] = note.children ?? [];
+      const number: Run = { text: `[${note.identifier}] `, font: 'Helvetica-Bold' };
+      if (first?.type === 'paragraph') this.runs([number, ...runsOf(first.children)], { size: 9.5, color: '#333333' });
+      else {
+        this.runs([number], { size: 9.5, color: '#333333' });
+        if (first) this.block(first, 12);
+      }
+      for (const child of rest) this.block(child, 12);
+    }
+  }
 
   runs(runs: Run[], options: { size: number; indent?: number; color?: string }): void {
     const { doc } = this;
@@ -100,7 +132,7 @@ class Writer {
         // Every line of a wrapped list item or quote stays under its first (pdfkit indents the first alone).
         indent: i === 0 ? options.indent ?? 0 : 0,
         indentAllLines: true,
-        ...(run.link?.startsWith(PAGE_LINK) ? { goTo: run.link.slice(PAGE_LINK.length) } : { link: run.link ?? null }),
+        ...(run.link?.startsWith(PAGE_LINK) ? { goTo: run.link.slice(PAGE_LINK.length) } : run.link?.startsWith(NOTE_LINK) ? { goTo: this.noteDestination(run.link.slice(NOTE_LINK.length)) } : { link: run.link ?? null }),
         underline: run.link !== undefined,
       });
     });
@@ -165,6 +197,8 @@ class Writer {
 
 /** Link targets of pages of the PDF: their named destination, after this prefix. */
 const PAGE_LINK = 'pdf-page:';
+/** Link targets of the notes of the page being written: the note's number, after this prefix. */
+const NOTE_LINK = 'pdf-note:';
 
 /** References as the PDF writes them: web addresses as they are, pages of the PDF as their destination. */
 function pdfRefs(resolver: RefResolver, page: StoredPage, inPdf: Set<string>): MarkdownRefs {
@@ -180,12 +214,14 @@ function pdfRefs(resolver: RefResolver, page: StoredPage, inPdf: Set<string>): M
   };
 }
 
-/** The blocks of a page, without a leading heading that only repeats the page title. */
-function blocksOf(page: StoredPage, refs: MarkdownRefs): MdNode[] {
-  const blocks = (documentToMdast(pageDocument(page), refs) as MdNode).children ?? [];
+/** The blocks of a page, without a leading heading that only repeats the page title, and its notes (its annotations' bodies). */
+function blocksOf(page: StoredPage, refs: MarkdownRefs): { blocks: MdNode[]; notes: MdNode[] } {
+  const all = (documentToMdast(pageDocument(page), refs, { notes: true }) as MdNode).children ?? [];
+  const notes = all.filter((node) => node.type === 'footnoteDefinition');
+  const blocks = all.filter((node) => node.type !== 'footnoteDefinition');
   const [first] = blocks;
   const headingText = first?.type === 'heading' ? runsOf(first.children).map((r) => r.text).join('').trim() : undefined;
-  return headingText === page.title.trim() ? blocks.slice(1) : blocks;
+  return { blocks: headingText === page.title.trim() ? blocks.slice(1) : blocks, notes };
 }
 
 /** A PDF of the cover and the pages, in the given order. */
@@ -216,7 +252,10 @@ export function renderPdf(cover: PdfCover, pages: PdfPage[], content: RevisionCo
     doc.font('Helvetica-Bold').fontSize(22).fillColor('black').text(printable(page.title));
     if (page.description) doc.font('Helvetica-Oblique').fontSize(12).fillColor('#555555').text(printable(page.description));
     doc.moveDown(0.8);
-    for (const block of blocksOf(page, pdfRefs(resolver, page, inPdf))) writer.block(block, 0);
+    const { blocks, notes } = blocksOf(page, pdfRefs(resolver, page, inPdf));
+    writer.pageId = page.id;
+    for (const block of blocks) writer.block(block, 0);
+    writer.notes(notes);
   }
   doc.end();
   return done;

@@ -626,7 +626,7 @@ interface WriteState {
   refs: MarkdownRefs;
   /** For the published site's renderer (Markdown read back into its HTML): mentions as chips, which GitBook's Markdown has no form for. */
   site?: boolean;
-  /** The footnotes of the annotations written so far (in Markdown only), a body written twice being one footnote. */
+  /** The footnotes of the annotations written so far (in Markdown, and in the PDF's tree), a body written twice being one footnote. */
   notes?: { definitions: Md.FootnoteDefinition[]; byBody: Map<string, string> };
   /** For the published site (documentToMdast): elements instead of raw HTML and GitBook tags where HTML says it. */
   html?: boolean;
@@ -1110,11 +1110,14 @@ function tableToMd(b: Block, state: WriteState): Md.RootContent[] {
 }
 
 /**
- * The mdast tree of a document for the published site's renderer: references written by `refs` (the
- * site's own URLs), raw HTML and GitBook tags given as elements (`siteElement` nodes with `data.hName`).
+ * The mdast tree of a document for a renderer of its own (the PDF): references written by `refs`, raw HTML
+ * and GitBook tags given as elements (`siteElement` nodes with `data.hName`). `notes`: annotations as
+ * footnote references, their bodies as footnote definitions after the blocks (numbered in reading order).
  */
-export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs, embed?: WriteState['embed']): Md.Root {
-  return { type: 'root', children: blocksToMd(document.nodes, { refs, html: true, ...(embed && { embed }) }) };
+export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs, options: { embed?: WriteState['embed']; notes?: boolean } = {}): Md.Root {
+  const state: WriteState = { refs, html: true, ...(options.embed && { embed: options.embed }), ...(options.notes && { notes: { definitions: [], byBody: new Map() } }) };
+  const children = blocksToMd(document.nodes, state);
+  return { type: 'root', children: [...children, ...(state.notes?.definitions ?? [])] };
 }
 
 /**
