@@ -26,6 +26,9 @@ const stored = new LRUCache<string, object>({ maxSize: 128 * 1024 * 1024 });
 const storedHash = new WeakMap<Document, string>();
 
 
+/** Whether `document` is one read from the database (shared: nothing may change it). */
+export const isStoredDocument = (document: Document): boolean => storedHash.has(document);
+
 export function hashDocumentJson(json: string): string {
   return createHash('sha256').update(json).digest('base64url');
 }
