@@ -28,7 +28,9 @@ async function publishedSite(admin: Account) {
       const found = await findSiteByPath(h.current.db, orgKey, siteKey);
       return { found, statements: tally.statements };
     });
-  return { space, site, url, find };
+  // Held again by a read made once the last change's notice is in: a read racing the notice is not kept.
+  const heldAgain = () => vi.waitFor(async () => expect((await find()).statements).toBe(0), { timeout: 10_000, interval: 20 });
+  return { space, site, url, find, heldAgain };
 }
 
 async function heard(): Promise<ServedChanges> {
@@ -46,13 +48,14 @@ async function pageText(url: string): Promise<string> {
 describe('the sites a process holds for its readers', () => {
   it('finds a site again with no statement, and reads it anew after a merge or a change made straight in the database', async () => {
     const admin = await h.current.newAdmin();
-    const { space, site, url, find } = await publishedSite(admin);
+    const { space, site, url, find, heldAgain } = await publishedSite(admin);
     await heard();
     const first = await find();
     expect(first.found?.site.id).toBe(site.id);
+    await heldAgain();
     const again = await find();
     expect(again.statements).toBe(0);
-    expect(again.found).toBe(first.found);
+    expect(again.found?.site.id).toBe(site.id);
     expect(await pageText(`${url}/intro`)).toContain('Old text.');
     expect(await pageText(`${url}/intro`)).toContain('Old text.');
 
@@ -62,7 +65,7 @@ describe('the sites a process holds for its readers', () => {
     const merged = await pageText(`${url}/intro`);
     expect(merged).toContain('New text.');
     expect(merged).not.toContain('Old text.');
-    expect((await find()).statements).toBe(0); // held again by the read above
+    await heldAgain();
 
     // Straight in the database, through the server's own pool: the next read waits until its notice is heard.
     await h.current.db.update(sites).set({ title: 'Renamed in the database' }).where(eq(sites.id, site.id));
@@ -76,10 +79,9 @@ describe('the sites a process holds for its readers', () => {
 
   it('serves nothing it held while its listener is lost, and holds sites again once it is back', async () => {
     const admin = await h.current.newAdmin();
-    const { site, url, find } = await publishedSite(admin);
+    const { site, url, find, heldAgain } = await publishedSite(admin);
     const changes = await heard();
-    await find();
-    expect((await find()).statements).toBe(0);
+    await heldAgain();
 
     if (onPostgres) {
       // The server ends the listening connection, as a restart or a failover would.
@@ -104,18 +106,17 @@ describe('the sites a process holds for its readers', () => {
     await heard();
     await h.current.db.update(sites).set({ title: 'Changed once heard again' }).where(eq(sites.id, site.id));
     expect((await find()).found?.site.title).toBe('Changed once heard again');
-    expect((await find()).statements).toBe(0);
+    await heldAgain();
     expect(await pageText(`${url}/intro`)).toContain('Changed once heard again');
   });
 
   it('forgets every site when a site is created, as a published URL may then find another one', async () => {
     const admin = await h.current.newAdmin();
-    const { find } = await publishedSite(admin);
+    const { find, heldAgain } = await publishedSite(admin);
     await heard();
-    await find();
-    expect((await find()).statements).toBe(0);
+    await heldAgain();
     await newSite(admin, { title: 'Another site' });
     expect((await find()).statements).toBe(1);
-    expect((await find()).statements).toBe(0);
+    await heldAgain();
   });
 });
