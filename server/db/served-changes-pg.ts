@@ -36,7 +36,10 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
   /** The pool's finished work, counted; and how much of it an answered question was asked after. */
   let done = 0;
   let heardUpTo = 0;
+  /** The question in flight for catchUp, and the one to send once it is answered (for whoever came meanwhile). */
   let asking: { covers: number; answered: Promise<void> } | undefined;
+  let queued: Promise<void> | undefined;
+  let noAnswer: (c: pg.Client) => void = () => {};
 
   /** Asks `SELECT 1` on `c`: resolves true when answered in time (all the work done before is then heard). */
   const ask = (c: pg.Client): Promise<boolean> => {
@@ -57,15 +60,28 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
     });
   };
 
-  const catchUp = (): Promise<void> | undefined => {
-    if (heardUpTo >= done || !client) return undefined;
-    if (asking && asking.covers >= done) return asking.answered;
-    const current = { covers: done, answered: ask(client).then(() => {}) };
+  // One question at a time: the readers who come while one is in flight share the next, sent when it is
+  // answered, which covers all the work done before it is sent (theirs included).
+  const send = (): Promise<void> => {
+    const c = client;
+    // Not answered in time: the connection is dropped (so nothing held is served) before the readers go on.
+    const answered = c ? ask(c).then((ok) => void (ok || noAnswer(c))) : Promise.resolve();
+    const current = { covers: done, answered };
     asking = current;
     void current.answered.finally(() => {
       if (asking === current) asking = undefined;
     });
     return current.answered;
+  };
+  const catchUp = (): Promise<void> | undefined => {
+    if (heardUpTo >= done || !client) return undefined;
+    if (!asking) return send();
+    if (asking.covers >= done) return asking.answered;
+    queued ??= asking.answered.then(() => {
+      queued = undefined;
+      return send();
+    });
+    return queued;
   };
 
   const start = (changes: ServedChanges) => {
@@ -89,11 +105,13 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
       retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
     };
 
+    noAnswer = (c) => lose(c, new Error('the listener of site changes did not answer'));
+
     const heartbeat = (c: pg.Client) => {
       if (client !== c) return;
       void ask(c).then((answered) => {
         if (client !== c) return;
-        if (!answered) return lose(c, new Error('the listener of site changes did not answer'));
+        if (!answered) return noAnswer(c);
         changes.alive();
         later(() => heartbeat(c), HEARTBEAT_MS);
       });
