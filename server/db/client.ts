@@ -10,6 +10,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
+import { listenOnPostgres } from './served-changes-pg.js';
+import { listensWith, SERVED_CHANNEL, stopListening } from './served-changes.js';
 import { tracedPGlite } from './pglite-traced.js';
 import { countStatement, statementCountingLogger } from './query-count.js';
 import type { QueryTracer } from './query-trace.js';
@@ -124,6 +126,10 @@ export function createDb(config: StorageConfig): Database {
     const db = drizzlePg(pool, { schema, logger: statementCountingLogger });
     // A named statement: node-postgres prepares it once per connection and the server caches its plan.
     directQueries.set(db as unknown as Db, async (name, text, params) => (await pool.query({ name, text, values: params })).rows);
+    const listening = listenOnPostgres({ url: config.url, connectTimeoutMs: config.connectTimeoutMs ?? 5000, onError });
+    // Emitted when a statement or a transaction is done with its connection, before its caller is answered.
+    pool.on('release', listening.workDone);
+    listensWith(db as unknown as Db, listening);
     return {
       db: db as unknown as Db,
       migrate: async ({ afterwards, onWait } = {}) => {
@@ -144,7 +150,10 @@ export function createDb(config: StorageConfig): Database {
           await locker.end();
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await stopListening(db as unknown as Db);
+        await pool.end();
+      },
     };
   }
   const thread = config.pglite || config.thread === false ? undefined : new PGliteThread({ dataDir: config.dataDir, loadDataDir: config.loadDataDir, tracer: config.tracer });
@@ -155,10 +164,23 @@ export function createDb(config: StorageConfig): Database {
   const client = thread?.asPGlite() ?? (config.tracer ? tracedPGlite(inProcess!, config.tracer) : inProcess!);
   const db = drizzlePglite(client, { schema, logger: statementCountingLogger });
   directQueries.set(db as unknown as Db, thread ? async (name, text, params) => (await thread.execute(name, text, params)).rows : pgliteDirectQuery(inProcess!, config.tracer));
+  // PGlite's one session hears its own notices, each before the statement that committed it answers.
+  listensWith(db as unknown as Db, {
+    start: (changes) => {
+      const listening = (thread ?? inProcess!).listen(SERVED_CHANNEL, (payload) => changes.tell(payload));
+      listening.then(() => changes.up(), () => changes.down());
+      return async () => {
+        await (await listening.catch(() => undefined))?.().catch(() => {});
+      };
+    },
+  });
   return {
     db: db as unknown as Db,
     migrate: async ({ afterwards } = {}) => ({ applied: await migrateCounting(db as unknown as Db, () => migratePglite(db, { migrationsFolder }), afterwards), waited: false }),
-    close: () => client.close(),
+    close: async () => {
+      await stopListening(db as unknown as Db);
+      await client.close();
+    },
   };
 }
 

@@ -17,9 +17,12 @@ type Request =
   | { op: 'execute'; name: string; text: string; params: unknown[]; tx?: number }
   | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'listen'; channel: string }
+  | { op: 'unlisten'; channel: string }
   | { op: 'close' };
 
 type Answer = { id: number; result: unknown } | { id: number; error: Record<string, unknown> & { message: string } };
+type Notice = { channel: string; payload: string };
 
 export interface PGliteThreadOptions {
   /** The data folder; in memory when absent. */
@@ -78,6 +81,8 @@ export class PGliteThread {
   private readonly worker: Worker;
   private readonly tracer: QueryTracer | undefined;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  /** What hears each channel's notices (listen). */
+  private readonly hearers = new Map<string, (payload: string) => void>();
   private nextId = 1;
   private nextTransaction = 1;
   private closing: Promise<void> | undefined;
@@ -106,7 +111,9 @@ export class PGliteThread {
     void this.waitReady.finally(() => {
       if (this.waiting.size === 0) this.worker.unref();
     });
-    this.worker.on('message', (message: Answer) => {
+    this.worker.on('message', (message: Answer | Notice) => {
+      // A notice is posted before the answer of the statement that committed it (messages keep their order).
+      if ('channel' in message) return this.hearers.get(message.channel)?.(message.payload);
       const waiter = this.waiting.get(message.id);
       if (!waiter) return;
       this.waiting.delete(message.id);
@@ -187,6 +194,16 @@ export class PGliteThread {
     await opened;
     await this.send({ op: 'end', tx, commit: true });
     return result;
+  }
+
+  /** LISTENs on `channel` (one hearer a channel), as PGlite's `listen`: resolves with how to stop, once listening. */
+  async listen(channel: string, hear: (payload: string) => void): Promise<() => Promise<void>> {
+    this.hearers.set(channel, hear);
+    await this.send({ op: 'listen', channel });
+    return async () => {
+      this.hearers.delete(channel);
+      if (!this.closing && !this.stopped) await this.send({ op: 'unlisten', channel });
+    };
   }
 
   /**

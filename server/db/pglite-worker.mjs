@@ -79,6 +79,9 @@ function queryOptions({ rowMode, textTypes }) {
 /** PGlite's results without what cannot cross threads (the query options hold functions). */
 const plainResult = ({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows });
 
+/** How to stop hearing each channel LISTENed to. */
+const unlisteners = new Map();
+
 const operations = {
   query: async (m) => plainResult(await (await target(m.tx)).query(m.text, m.params, queryOptions(m))),
   exec: async (m) => (await (await target(m.tx)).exec(m.text)).map(plainResult),
@@ -113,6 +116,14 @@ const operations = {
       open.rollback(new Error('rolled back'));
       await open.ended.catch(() => {});
     }
+  },
+  // Notices go to the server's thread as they come, ahead of the answer of the statement that committed them.
+  listen: async (m) => {
+    unlisteners.set(m.channel, await database.listen(m.channel, (payload) => parentPort.postMessage({ channel: m.channel, payload })));
+  },
+  unlisten: async (m) => {
+    await unlisteners.get(m.channel)?.();
+    unlisteners.delete(m.channel);
   },
   close: () => database.close(),
 };

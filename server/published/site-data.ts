@@ -12,6 +12,7 @@ import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
 import { siteScriptsJsonSql } from '../sites/site-scripts.js';
 import { siteEventSubscribersJsonSql, siteEventSubscribersOf, type SiteEventSubscriber } from '../integrations/site-visitor-events.js';
 import type { ItemRow, SiteRow, SiteSpaceRow } from '../sites/site-view.js';
+import { heldSitesOf } from './served-sites.js';
 
 export interface OrgRef {
   id: string;
@@ -78,6 +79,18 @@ function structureFrom(raw: RawStructure): SiteStructure {
 }
 
 async function findSite(db: Db, key: string, name: string, text: string, params: string[]): Promise<FoundSite | undefined> {
+  // While this process hears every change of a site (served-sites.ts), the site it holds is the site now.
+  const held = heldSitesOf(db);
+  const kept = await held?.get(key);
+  if (kept) return kept;
+  const told = held?.version();
+  const found = await readSite(db, key, name, text, params);
+  if (found && told !== undefined) held!.keep(key, found, told);
+  return found;
+}
+
+/** The site under `key` as the database has it now: one statement, which sends the site only when its stamp is not the one last read. */
+async function readSite(db: Db, key: string, name: string, text: string, params: string[]): Promise<FoundSite | undefined> {
   const known = lastFound.get(key);
   const [raw] = await directQuery(db, name, text, [...params, known?.stamp ?? '']);
   if (!raw) return undefined;

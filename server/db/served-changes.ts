@@ -1,0 +1,123 @@
+// What this process is told of changes to what the published sites serve: the notices of the channel
+// `site_served` (migration 0054), which the database sends, after the commit, for every new `served_stamp`
+// of a site, whoever wrote it (this process, another one, a tool). While they are heard, a process may
+// answer a site's readers from what it holds without asking the database whether it changed
+// (server/published/served-sites.ts): a notice makes it forget the site.
+//
+// Listening starts at the first use of a database (servedChangesOf), on PostgreSQL on a connection of its
+// own (served-changes-pg.ts), on PGlite from PGlite itself (its only session notifies itself, and the
+// notice comes before the writing statement's answer). A listener that is lost forgets everything and
+// counts as not listening until it is back, so that nothing held while notices could be missed is served.
+import type { Db } from './client.js';
+
+export const SERVED_CHANNEL = 'site_served';
+
+/** A notice's payload for "any site" (migration 0054). */
+const ANY_SITE = '*';
+
+/** How a storage listens for a database. */
+export interface Listening {
+  /** Starts listening, telling `changes`; gives how to stop. */
+  start: (changes: ServedChanges) => () => Promise<void>;
+  /** How long a proof that the listener is alive lasts (ms); none: it needs no proof (PGlite). */
+  proofLasts?: number;
+  /**
+   * Nothing when every change this process's own writes committed is heard already; else resolves once it
+   * is (PostgreSQL: the notice of a write reaches the listening connection shortly after the writer's
+   * answer, see served-changes-pg.ts).
+   */
+  catchUp?: () => Promise<void> | undefined;
+}
+
+export class ServedChanges {
+  private readonly hearers = new Set<(siteId: string | undefined) => void>();
+  private heard = false;
+  private told = 0;
+  /** When the listener last proved to be alive (ms). */
+  private aliveAt = 0;
+
+  constructor(private readonly listeningWith: Omit<Listening, 'start'> = {}) {}
+
+  /** Whether a change committed now will be told: the listener is up (and answered lately, on PostgreSQL). */
+  get listening(): boolean {
+    if (!this.heard) return false;
+    const lasts = this.listeningWith.proofLasts;
+    return lasts === undefined || Date.now() - this.aliveAt < lasts;
+  }
+
+  /**
+   * Counts every notice, loss and return of the listener: what was read from the database while it did not
+   * move was read with nothing told since (a change committed after the read is told after it).
+   */
+  get version(): number {
+    return this.told;
+  }
+
+  /** Nothing when this process's own writes are all heard; else resolves once they are (Listening.catchUp). */
+  catchUp(): Promise<void> | undefined {
+    return this.listeningWith.catchUp?.();
+  }
+
+  /** Calls `hear` with the id of each site told changed, `undefined` when any may have. */
+  subscribe(hear: (siteId: string | undefined) => void): () => void {
+    this.hearers.add(hear);
+    return () => this.hearers.delete(hear);
+  }
+
+  /** A notice's payload. */
+  tell(payload: string): void {
+    this.forget(payload === ANY_SITE ? undefined : payload);
+  }
+
+  /** The listener is up, listening: what was held before is forgotten, as changes may have been missed. */
+  up(): void {
+    this.heard = true;
+    this.aliveAt = Date.now();
+    this.forget(undefined);
+  }
+
+  /** The listener answered: it is alive. */
+  alive(): void {
+    this.aliveAt = Date.now();
+  }
+
+  /** The listener is lost: nothing held is served until it is back. */
+  down(): void {
+    this.heard = false;
+    this.forget(undefined);
+  }
+
+  private forget(siteId: string | undefined): void {
+    this.told++;
+    for (const hear of this.hearers) hear(siteId);
+  }
+}
+
+const starters = new WeakMap<Db, Listening>();
+const started = new WeakMap<Db, { changes: ServedChanges; stop: () => Promise<void> }>();
+
+/** Called by createDb (client.ts): how `db`'s storage listens. */
+export function listensWith(db: Db, listening: Listening): void {
+  starters.set(db, listening);
+}
+
+/** The changes told for `db`, listening from the first call; none for a database opened otherwise. */
+export function servedChangesOf(db: Db): ServedChanges | undefined {
+  const known = started.get(db);
+  if (known) return known.changes;
+  const starter = starters.get(db);
+  if (!starter) return undefined;
+  const changes = new ServedChanges(starter);
+  started.set(db, { changes, stop: starter.start(changes) });
+  return changes;
+}
+
+/** Stops listening for `db` (its storage closes). */
+export async function stopListening(db: Db): Promise<void> {
+  const known = started.get(db);
+  starters.delete(db);
+  if (!known) return;
+  started.delete(db);
+  known.changes.down();
+  await known.stop();
+}
