@@ -1,7 +1,7 @@
 // `SUMMARY.md`, the table of contents: `# Table of contents`, then lists of links to the page files
 // (nesting is the page tree; a link's quoted title, `[Page](page.md "Sidebar title")`, is the page's link
 // title), `## Heading` opening a group of pages (`## Title <a href="#slug" id="slug"></a>` when the
-// group's slug is not its title's, as GitBook writes it) and `---` closing one (the pages after
+// group's slug is not its title's, as GitBook writes it) and `***` (any thematic break) closing one (the pages after
 // it are top-level pages again). Read with the project's Markdown parser (markdown-document.ts
 // parseMarkdown) and written with mdast-util-to-markdown, so titles are escaped and read back as text.
 import type * as Md from 'mdast';
@@ -114,7 +114,7 @@ function listOf(items: SummaryItem[]): Md.List {
   };
 }
 
-/** The text of SUMMARY.md for `sections` (a section without a group after a group is opened by `---`). */
+/** The text of SUMMARY.md for `sections` (a section without a group after a group is opened by `***`, as GitBook writes it). */
 export function writeSummary(sections: { group?: string; anchor?: string; items: SummaryItem[] }[]): string {
   const children: Md.RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: 'Table of contents' }] }];
   sections.forEach((section, i) => {
@@ -125,7 +125,7 @@ export function writeSummary(sections: { group?: string; anchor?: string; items:
     else if (i > 0) children.push({ type: 'thematicBreak' });
     if (section.items.length > 0) children.push(listOf(section.items));
   });
-  return toMarkdown({ type: 'root', children }, { bullet: '*', listItemIndent: 'one', rule: '-' });
+  return toMarkdown({ type: 'root', children }, { bullet: '*', listItemIndent: 'one', rule: '*' });
 }
 
 /** The slugs a group's title gives: this server's, and GitBook's (which spells `&` `and`). */
