@@ -169,6 +169,20 @@ describe('git sync format: an edited page keeps its own words', () => {
   });
 });
 
+describe('git sync format: an added divider in the branch’s style', () => {
+  it('is written `***` on a page whose dividers are (as GitBook writes them), only its lines added', () => {
+    const page = '# Home\n\nOne.\n\n***\n\nTwo.\n';
+    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
+    const home = read.content.pages[0];
+    const nodes = [...home.document!.nodes, ...markdownToDocument('---\n\nThree.').nodes];
+    const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
+    expect(written).toContain('Two.\n\n---\n\nThree.');
+    const kept = keepSourceText(page, written, 'README.md');
+    expect(kept).toBe(`${page}\n***\n\nThree.\n`);
+    expect(reading(kept)).toEqual(reading(written));
+  });
+});
+
 describe('git sync format: front matter keys a page has no field for', () => {
   const front = [
     '---',
