@@ -123,6 +123,12 @@ describe('git sync: a GitBook repository whole', () => {
     expect(home.status).toBe(200);
     expect(home.text).toContain('href="https://app.gitbook.com/s/2SyQSbIa1iYS7z6Dx5di/integrations/quickstart"');
     expect(home.text).toContain(`href="${new URL(published).pathname}/whole/inline#buttons"`);
+    // The sidebar and pagination name a page by its link title; its own heading keeps its title.
+    expect(home.text).toMatch(/<a href="[^"]*\/whole\/inline"[^>]*>Formatting<\/a>/);
+    expect(home.text).toContain('<h1>Inline</h1>');
+    const welcome = await open(h.current, `${published}/whole`);
+    expect(welcome.status).toBe(200);
+    expect(welcome.text).toMatch(/rel="next">[^<]* Formatting<\/a>/);
     const buttons = await open(h.current, `${published}/whole/inline/buttons`);
     expect(buttons.status).toBe(302);
     expect(buttons.headers.location).toBe(`${new URL(published).pathname}/whole/inline#buttons`);
