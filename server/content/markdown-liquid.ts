@@ -57,6 +57,7 @@ export interface Hint extends Md.Parent {
   style: HintStyle;
   /** The hint's icon, in place of its style's. */
   icon?: string;
+  /** The attributes not written `name="value"`, and how they were (as a Liquid node's). */
   forms?: Record<string, AttributeForm>;
   children: Md.BlockContent[];
 }
@@ -145,13 +146,18 @@ function parseAttributes(text: string): Pick<ParsedTag, 'attributes' | 'forms' |
   const attributes: Record<string, string> = {};
   const forms: Record<string, AttributeForm> = {};
   const values: Record<string, unknown> = {};
+  // Sticky expressions read at `at` without copying the rest of the line.
+  const read = (pattern: RegExp, at: number) => {
+    pattern.lastIndex = at;
+    return pattern.exec(text)?.[0] ?? '';
+  };
   let at = 0;
   for (;;) {
-    const space = /^\s*/.exec(text.slice(at))![0].length;
+    const space = read(/\s*/y, at).length;
     if (at + space >= text.length) break;
     if (space === 0 && at > 0) return undefined;
     at += space;
-    const name = /^[A-Za-z][\w-]*/.exec(text.slice(at))?.[0];
+    const name = read(/[A-Za-z][\w-]*/y, at);
     if (!name) return undefined;
     at += name.length;
     if (text[at] !== '=') {
@@ -167,7 +173,7 @@ function parseAttributes(text: string): Pick<ParsedTag, 'attributes' | 'forms' |
       at = close + 1;
       continue;
     }
-    const end = text[at] === '{' || text[at] === '[' ? jsonEnd(text, at) : at + (/^[^\s"]*/.exec(text.slice(at))![0].length);
+    const end = text[at] === '{' || text[at] === '[' ? jsonEnd(text, at) : at + read(/[^\s"]*/y, at).length;
     if (end <= at) return undefined;
     const raw = text.slice(at, end);
     at = end;
