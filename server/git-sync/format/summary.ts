@@ -119,7 +119,8 @@ export function writeSummary(sections: { group?: string; anchor?: string; items:
   const children: Md.RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: 'Table of contents' }] }];
   sections.forEach((section, i) => {
     if (section.group !== undefined) {
-      const anchor: Md.PhrasingContent[] = section.anchor === undefined ? [] : [{ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${section.anchor}" id="${section.anchor}">` }, { type: 'html', value: '</a>' }];
+      const id = section.anchor?.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+      const anchor: Md.PhrasingContent[] = id === undefined ? [] : [{ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${id}" id="${id}">` }, { type: 'html', value: '</a>' }];
       children.push({ type: 'heading', depth: 2, children: [{ type: 'text', value: section.group }, ...anchor] });
     }
     else if (i > 0) children.push({ type: 'thematicBreak' });
