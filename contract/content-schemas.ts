@@ -124,6 +124,12 @@ export const PageLayout = z
 const revisionPageFields = {
   id: z.string(),
   title: z.string(),
+  linkTitle: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi(conditional("Title of the page's entry in the table of contents (and in mentions) when it is not the page title, as GitBook's `linkTitle`; Git Sync reads and writes it as SUMMARY.md's quoted link title (`[Title](page.md \"Link title\")`)."))
+    .optional(),
   kind: z
     .enum(['sheet', 'group', 'link'])
     .openapi(conditional("GitBook's deprecated name of the page's type: `sheet` for a document, `group`, `link`; absent for a computed page."))

@@ -5778,6 +5778,8 @@ export interface components {
         RevisionPage: {
             id: string;
             title: string;
+            /** @description Title of the page's entry in the table of contents (and in mentions) when it is not the page title, as GitBook's `linkTitle`; Git Sync reads and writes it as SUMMARY.md's quoted link title (`[Title](page.md "Link title")`). */
+            linkTitle?: string;
             /**
              * @description GitBook's deprecated name of the page's type: `sheet` for a document, `group`, `link`; absent for a computed page.
              * @enum {string}

@@ -175,7 +175,57 @@ describe('GitBook tags: blocks Markdown has no syntax for', () => {
         { object: 'block', type: 'if', data: { expression: 'visitor.claims.signed' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hi', marks: [] }] }] }] },
       ],
     } as unknown as Document;
-    expect(documentToMarkdown(document)).toBe(lines('{% @runkit/notebook height="300" source="x" %}', '', '{% if visitor.claims.signed %}', 'Hi', '{% endif %}'));
+    expect(documentToMarkdown(document)).toBe(lines('{% @runkit/notebook height=300 source="x" %}', '', '{% if visitor.claims.signed %}', 'Hi', '{% endif %}'));
+    expect(markdownToDocument(documentToMarkdown(document)).nodes[0].data).toEqual(document.nodes[0].data);
+  });
+});
+
+describe('GitBook tags: attributes in the forms they come in', () => {
+  /** The Markdown of `document` with `change` made to its first block's data, else with the paragraph "Edit me." replaced. */
+  const edited = (document: Json, change?: (data: Json) => Json) =>
+    documentToMarkdown({
+      ...document,
+      nodes: document.nodes.map((b: Json, i: number) => (change ? (i === 0 ? { ...b, data: change(b.data) } : b) : text([b]) === 'Edit me.' ? markdownToDocument('Edited.').nodes[0] : b)),
+    } as Document);
+
+  it('integration props that are no text: JSON without quotes, read back to the same values', () => {
+    const source = lines('{% @acme/chart count=3 ratio=0.5 enabled=true legend=false options={"stacked":true,"colors":["#f00","blue green"]} series=["a","b"] title="Sales Q1" %}', '', 'Edit me.');
+    const document = read(source);
+    expect(document.nodes[0].data).toEqual({
+      integration: 'acme',
+      block: 'chart',
+      props: { count: 3, ratio: 0.5, enabled: true, legend: false, options: { stacked: true, colors: ['#f00', 'blue green'] }, series: ['a', 'b'], title: 'Sales Q1' },
+    });
+    expect(document.nodes[0].meta).toBeUndefined();
+    // One block edited: only its line changes.
+    expect(edited(document)).toBe(source.replace('Edit me.', 'Edited.'));
+    expect(edited(document, (d) => ({ ...d, props: { ...d.props, count: 4 } }))).toBe(source.replace('count=3', 'count=4'));
+  });
+
+  it('integration props: a flag alone, a bare word, and a % in a value, which never ends the tag', () => {
+    const document = read(lines('{% @acme/chart animate size=large %}'));
+    expect(document.nodes[0].data.props).toEqual({ animate: true, size: 'large' });
+    expect(document.nodes[0].meta).toEqual({ attributeForms: { animate: 'bare', size: 'unquoted' } });
+    const made = { object: 'document', nodes: [{ object: 'block', type: 'integration', isVoid: true, data: { integration: 'acme', block: 'chart', props: { labels: ['50%}', 'x"y'], note: '100%}' } } }] } as unknown as Document;
+    const markdown = documentToMarkdown(made);
+    expect(markdown).toBe('{% @acme/chart labels=["50\\u0025}","x\\"y"] note="100&#37;}" %}');
+    expect(markdownToDocument(markdown).nodes[0].data).toEqual(made.nodes[0].data);
+  });
+
+  it('code, hint and embed attributes without quotes or without a value: typed as quoted ones, written back as they came', () => {
+    const code = lines('{% code title="app.ts" overflow=wrap lineNumbers=true fullWidth %}', '```ts', 'x()', '```', '{% endcode %}', '', 'Edit me.');
+    const document = read(code);
+    expect(document.nodes[0]).toMatchObject({ type: 'code', data: { title: 'app.ts', overflow: 'wrap', lineNumbers: true, fullWidth: true }, meta: { attributeForms: { overflow: 'unquoted', lineNumbers: 'unquoted', fullWidth: 'bare' } } });
+    expect(edited(document)).toBe(code.replace('Edit me.', 'Edited.'));
+    // A value changed keeps its form: only the tag's line changes.
+    expect(edited(document, (d) => ({ ...d, lineNumbers: false, fullWidth: false }))).toBe(code.replace('lineNumbers=true fullWidth', 'lineNumbers=false fullWidth=false'));
+    expect(read(lines('{% hint style=warning %}', 'Careful.', '{% endhint %}')).nodes[0]).toMatchObject({ type: 'hint', data: { style: 'warning' } });
+    expect(read(lines('{% embed url="https://example.com/v" fullWidth %}')).nodes[0]).toMatchObject({ type: 'embed', data: { url: 'https://example.com/v', fullWidth: true } });
+  });
+
+  it('a tag whose attributes are none of these forms is text', () => {
+    const document = markdownToDocument('{% code title="a" =x %}');
+    expect(document.nodes[0].type).toBe('paragraph');
   });
 });
 

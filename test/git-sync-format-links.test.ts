@@ -138,3 +138,55 @@ describe('the title SUMMARY.md gives a page', () => {
     expect(text(written.files, 'SUMMARY.md')).toContain('* [Document an API](openapi.md)\n');
   });
 });
+
+describe("git sync format: SUMMARY.md's link titles and group anchors", () => {
+  // As GitBook writes them (GitbookIO/public-docs: documentation/SUMMARY.md lines 5 and 96, guides/SUMMARY.md line 7).
+  const titled = [
+    '# Table of contents',
+    '',
+    '* [Home](README.md "Start here")',
+    '* [The complete guide \\[updated for 2026\\]](guide.md "How to publish")',
+    '* [Plain](plain.md)',
+    '* [Elsewhere](https://example.com/docs "Outside")',
+    '',
+    '## Get Started <a href="#getting-started" id="getting-started"></a>',
+    '',
+    '* [Quickstart](getting-started/quickstart.md "Quick")',
+    '',
+    '## Editing & publishing',
+    '',
+    '* [Drafts](editing-and-publishing/drafts.md)',
+    '',
+  ].join('\n');
+  const files = {
+    'SUMMARY.md': titled,
+    'README.md': '# Home\n',
+    'guide.md': '# The complete guide [updated for 2026]\n',
+    'plain.md': '# Plain\n',
+    'getting-started/quickstart.md': '# Quickstart\n',
+    'editing-and-publishing/drafts.md': '# Drafts\n',
+  };
+
+  it('reads a quoted title as the page’s link title and an anchor after a group heading as its slug', () => {
+    const read = readRepository(repo(files));
+    const by = (title: string) => read.content.pages.find((p) => p.title === title)!;
+    expect(by('Home').linkTitle).toBe('Start here');
+    expect(by('The complete guide [updated for 2026]').linkTitle).toBe('How to publish');
+    expect(by('Plain').linkTitle).toBeUndefined();
+    expect(by('Elsewhere')).toMatchObject({ type: 'link', linkTitle: 'Outside' });
+    expect(by('Get Started')).toMatchObject({ type: 'group', slug: 'getting-started' });
+    expect(by('Editing & publishing')).toMatchObject({ type: 'group', slug: 'editing-and-publishing' });
+    expect(by('Quickstart').linkTitle).toBe('Quick');
+  });
+
+  it('writes them back byte for byte, and an edited link title changes only its line', () => {
+    const read = readRepository(repo(files));
+    const written = writeRepository(read.content, read.fileBytes, { previousPaths: read.paths });
+    expect(text(written.files, 'SUMMARY.md')).toBe(titled);
+    const again = readRepository(written.files, { previous: read.content, previousPaths: written.paths });
+    expect(again.content).toEqual(read.content);
+    const pages = read.content.pages.map((p) => (p.title === 'Quickstart' ? { ...p, linkTitle: 'Go' } : p.title === 'Plain' ? { ...p, linkTitle: 'Simple' } : p));
+    const edited = text(writeRepository({ ...read.content, pages }, read.fileBytes, { previousPaths: read.paths }).files, 'SUMMARY.md');
+    expect(edited).toBe(titled.replace('"Quick"', '"Go"').replace('[Plain](plain.md)', '[Plain](plain.md "Simple")'));
+  });
+});

@@ -384,11 +384,11 @@ describe('round trips', () => {
         '  * [Readme by name](guide/readme-2.md)',
         '* [Summary](summary-2.md)',
         '',
-        '## A group',
+        '## A group <a href="#grouped" id="grouped"></a>', // its slug is not its title's: GitBook's anchor says it
         '',
         '* [In the group](grouped/inside.md)',
         '',
-        '---',
+        '***', // as GitBook closes a group
         '',
         '* [After the group](after.md)',
         '',

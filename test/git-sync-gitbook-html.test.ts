@@ -3,9 +3,14 @@
 // whose cover is an asset, a grid table with a column width), read through Git Sync's format
 // (server/git-sync/format) into Documents that validate against GitBook's schema with no tag or HTML in a
 // text leaf, the assets as files (a name with spaces and parentheses written in HTML as it is); written back
-// byte for byte; an edited cell changes exactly its line.
+// byte for byte; an edited cell changes exactly its line. And a page with GitBook's `*` lists, asset paths
+// with spaces, tag attributes without quotes and integration props that are no text, under SUMMARY.md link
+// titles and a group anchor: kept as the branch has them by an export, an edit changing its own lines only.
 import { describe, expect, it } from 'vitest';
+import { markdownToDocument } from '../server/content/markdown-document.js';
 import { readRepository, writeRepository, type RepositoryFiles } from '../server/git-sync/format/index.js';
+import { writtenReadRefs } from '../server/git-sync/format/refs.js';
+import { keepSourceText } from '../server/git-sync/format/source-blocks.js';
 import { gitbookDocumentErrors } from './support/gitbook-document.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -86,5 +91,56 @@ describe('Git Sync: GitBook HTML both ways', () => {
     const changed = before.flatMap((line, i) => (line === edited[i] ? [] : [i]));
     expect(changed).toEqual([before.findIndex((l) => l.startsWith('<table><thead>'))]);
     expect(edited[changed[0]]).toContain('<td>Two reviews.</td>');
+  });
+
+  it('a page with `*` lists, asset paths with spaces, unquoted tag attributes and integration props, and SUMMARY.md link titles: read valid, kept, an edit changes its lines only', () => {
+    const source = [
+      '# Setup',
+      '',
+      '* Install',
+      '* Configure ![](<../.gitbook/assets/my shot (1).png>)',
+      '',
+      '{% code title="app.ts" overflow=wrap lineNumbers=true fullWidth %}',
+      '```ts',
+      'start()',
+      '```',
+      '{% endcode %}',
+      '',
+      '{% @acme/chart count=3 enabled=true series=["a","b"] options={"stacked":true} title="Sales" %}',
+      '',
+      'Closing words.',
+      '',
+    ].join('\n');
+    const summary = '# Table of contents\n\n* [Home](README.md "Start")\n\n## Get Started <a href="#getting-started" id="getting-started"></a>\n\n* [Setup](getting-started/setup.md "Set up")\n';
+    const files: RepositoryFiles = new Map(
+      Object.entries({ 'SUMMARY.md': summary, 'README.md': '# Home\n\nWelcome.\n', 'getting-started/setup.md': source, '.gitbook/assets/my shot (1).png': svg('blue') }).map(([path, text]) => [path, encoder.encode(text)]),
+    );
+    const read = readRepository(files);
+    expect(read.warnings).toEqual([]);
+    for (const p of read.content.pages.filter((p) => p.type === 'document')) {
+      expect(gitbookDocumentErrors(p.document)).toBeUndefined();
+      expect(leavesOf(p.document!.nodes as Json[]).filter((t) => /\{%|<\/?[a-z]/i.test(t))).toEqual([]);
+    }
+    const setup = read.content.pages.find((p) => p.title === 'Setup')!;
+    expect(setup.linkTitle).toBe('Set up');
+    expect(read.content.pages.find((p) => p.type === 'group')).toMatchObject({ title: 'Get Started', slug: 'getting-started' });
+    const nodes = setup.document!.nodes as Json[];
+    expect(nodes[1]).toMatchObject({ type: 'code', data: { overflow: 'wrap', lineNumbers: true, fullWidth: true } });
+    expect(nodes[2].data.props).toEqual({ count: 3, enabled: true, series: ['a', 'b'], options: { stacked: true }, title: 'Sales' });
+
+    /** The page's file as an export writes it over the branch's `source`, the page's blocks `blocks`. */
+    const exported = (blocks: Json[]) => {
+      const content = { ...read.content, pages: read.content.pages.map((p) => (p.id === setup.id ? { ...p, document: { ...p.document!, nodes: blocks } } : p)) } as typeof read.content;
+      const written = writeRepository(content, read.fileBytes, { previousPaths: read.paths });
+      expect(decoder.decode(written.files.get('SUMMARY.md')!)).toBe(summary);
+      const path = 'getting-started/setup.md';
+      return keepSourceText(source, decoder.decode(written.files.get(path)!), path, writtenReadRefs(content, written.paths, '')(path));
+    };
+    expect(exported(nodes)).toBe(source);
+    // One prop changed: only the integration's line; a block added after the list: GitBook's bullets and path spelling.
+    expect(exported(nodes.map((b, i) => (i === 2 ? { ...b, data: { ...b.data, props: { ...b.data.props, count: 4 } } } : b)))).toBe(source.replace('count=3', 'count=4'));
+    const shot = read.content.files[0].id;
+    const added = markdownToDocument(`See [the shot](${shot}).\n\n- one more`).nodes as Json[];
+    expect(exported([...nodes.slice(0, 1), ...added, ...nodes.slice(1)])).toBe(source.replace('\n\n{% code', '\n\nSee [the shot](<../.gitbook/assets/my shot (1).png>).\n\n* one more\n\n{% code'));
   });
 });

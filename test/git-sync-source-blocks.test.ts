@@ -100,18 +100,14 @@ describe('git sync format: an edited page keeps its own words', () => {
   });
 
   it('never gives a text that reads otherwise: a new list right after a kept one is not joined to it', () => {
-    // A second list right after the first (`*` then `-`): this server writes them `-` then `*`, so the
-    // branch's `*` list with this server's `*` list after it would read as one list. The first is written
-    // as this server writes it too, and so is the hint after the new list: the pieces beside it. Nothing else changes.
+    // A second list right after the first (`*` then `-`): this server writes them `-` then `*`; on a page
+    // whose lists are `*` (GitBook's) the bullets are swapped, so the new list is `-` and stays apart from the kept one.
     const next = ours((m) => m.replace('* two\n', '* two\n\n- three\n'));
     expect(next).toContain('- one\n- two\n\n* three\n');
     const kept = keepSourceText(source, next, 'README.md');
     expect(reading(kept)).toEqual(reading(next));
-    expect(changedLines(source, kept)).toEqual({
-      removed: ['* one', '* two', '', '{% hint style="info" %}', 'Inside *the* hint.'],
-      added: ['- one', '- two', '', '* three', '', '{% hint style="info" %}', 'Inside _the_ hint.'],
-    });
-    // Likewise when the space removes the paragraph between two lists of the same bullet.
+    expect(changedLines(source, kept)).toEqual({ removed: [], added: ['- three', ''] });
+    // When the space removes the paragraph between two lists of the same bullet, keeping both would join them: the second is written with the other bullet.
     const lists = source.replace('Middle paragraph.\n\n', '* three\n\nMiddle paragraph.\n\n* four\n\n');
     const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Handmade](README.md)\n', 'README.md': lists }));
     const page = read.content.pages[0];
@@ -120,7 +116,7 @@ describe('git sync format: an edited page keeps its own words', () => {
     const without = writeRepository({ ...read.content, pages: [{ ...page, document: { ...page.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!;
     const joined = keepSourceText(lists, decoder.decode(without), 'README.md');
     expect(reading(joined)).toEqual(reading(decoder.decode(without)));
-    expect(joined).toContain('</details>\n\n- three\n\n* four\n\n1) first');
+    expect(joined).toContain('</details>\n\n* three\n\n- four\n\n1) first');
     // A branch file this format cannot read is replaced by this server's text.
     expect(keepSourceText('---\ndescription: never closed\n# Handmade\n', next, 'README.md')).toBe(next);
   });
@@ -139,12 +135,51 @@ describe('git sync format: an edited page keeps its own words', () => {
     const written = writeRepository(content, read.fileBytes, { previousPaths: read.paths });
     const ourText = decoder.decode(written.files.get('README.md')!);
     expect(ourText).toContain('[the guide](guide/README.md)'); // this server names the file, and encodes the space
-    expect(ourText).toContain('shot%20%281%29.png');
+    expect(ourText).toContain('![a shot](<.gitbook/assets/shot (1).png>)'); // as GitBook writes a path with spaces
     // Read with plain URLs the links differ, and the paragraph is written as this server writes it; read as the import reads them, it is kept.
     expect(changedLines(files['README.md'], keepSourceText(files['README.md'], ourText, 'README.md'))).toEqual({ removed: expect.arrayContaining(['Edit me.']), added: expect.arrayContaining(['Edited.']) });
     expect(keepSourceText(files['README.md'], ourText, 'README.md')).toContain('guide/README.md');
     const kept = keepSourceText(files['README.md'], ourText, 'README.md', writtenReadRefs(content, written.paths, '')('README.md'));
     expect(changedLines(files['README.md'], kept)).toEqual({ removed: ['Edit me.'], added: ['Edited.'] });
+  });
+
+  it('writes the blocks it adds with the branch’s bullets and its paths as GitBook spells them', () => {
+    const files = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
+      'README.md': '# Home\n\n* one\n  * nested\n* two\n\nSee ![a shot](<.gitbook/assets/shot (1).png>) and [the PDF](<.gitbook/assets/my guide.pdf>).\n\nEdit me.\n',
+      '.gitbook/assets/shot (1).png': 'not really a PNG',
+      '.gitbook/assets/my guide.pdf': 'not really a PDF',
+    };
+    const read = readRepository(repo(files));
+    // Unedited, the page is written back as GitBook wrote it.
+    const unedited = decoder.decode(writeRepository(read.content, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
+    expect(unedited).toContain('See ![a shot](<.gitbook/assets/shot (1).png>) and [the PDF](<.gitbook/assets/my guide.pdf>).');
+    expect(keepSourceText(files['README.md'], unedited, 'README.md')).toBe(files['README.md']);
+    // The paragraph replaced by a new list and a new link to the PDF: only those lines change, in the branch's style.
+    const home = read.content.pages[0];
+    const pdf = read.content.files.find((f) => f.name === 'my guide.pdf')!;
+    const added = markdownToDocument(`* three\n  * four\n\nRead [the guide](${pdf.id}).`).nodes;
+    const nodes = home.document!.nodes.flatMap((b) => (JSON.stringify(b).includes('Edit me.') ? added : [b]));
+    const content = { ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] };
+    const written = writeRepository(content, read.fileBytes, { previousPaths: read.paths });
+    const kept = keepSourceText(files['README.md'], decoder.decode(written.files.get('README.md')!), 'README.md', writtenReadRefs(content, written.paths, '')('README.md'));
+    expect(changedLines(files['README.md'], kept)).toEqual({ removed: ['Edit me.'], added: ['* three', '  * four', '', 'Read [the guide](<.gitbook/assets/my guide.pdf>).'] });
+    const again = readRepository(repo({ ...files, 'README.md': kept }), { previous: content, previousPaths: written.paths });
+    expect(stableJson(again.content.pages[0].document!.nodes, true)).toBe(stableJson(nodes, true));
+  });
+});
+
+describe('git sync format: an added divider in the branch’s style', () => {
+  it('is written `***` on a page whose dividers are (as GitBook writes them), only its lines added', () => {
+    const page = '# Home\n\nOne.\n\n***\n\nTwo.\n';
+    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
+    const home = read.content.pages[0];
+    const nodes = [...home.document!.nodes, ...markdownToDocument('---\n\nThree.').nodes];
+    const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
+    expect(written).toContain('Two.\n\n---\n\nThree.');
+    const kept = keepSourceText(page, written, 'README.md');
+    expect(kept).toBe(`${page}\n***\n\nThree.\n`);
+    expect(reading(kept)).toEqual(reading(written));
   });
 });
 

@@ -17,12 +17,12 @@ const { drain, requestImport, requestExport, info } = gitSyncWorld(h, () => git)
 
 useGitHttpServer(gitCredentials, (server) => (git = server));
 
-// As GitBook writes them (GitbookIO/public-docs, documentation/: SUMMARY.md lines 47-51, .gitbook/tags.yaml).
+// As GitBook writes them (GitbookIO/public-docs, documentation/: SUMMARY.md lines 47-51 and a link title as line 96, .gitbook/tags.yaml).
 const summary = [
   '# Table of contents',
   '',
   '* [Welcome](README.md)',
-  '* [Inline](inline.md)',
+  '* [Inline](inline.md "Formatting")',
   '  * [Buttons](inline.md#buttons)',
   '* [Custom blocks](https://app.gitbook.com/s/2SyQSbIa1iYS7z6Dx5di/integrations/quickstart)',
   '* [Document an API](openapi.md)',
@@ -43,6 +43,7 @@ interface PageNode {
   title: string;
   type: string;
   kind?: string;
+  linkTitle?: string;
   target?: unknown;
   pages?: PageNode[];
 }
@@ -75,6 +76,9 @@ describe('git sync: a GitBook repository whole', () => {
       ['Document an API', 'document'],
     ]);
     expect(byTitle('Buttons')).toMatchObject({ kind: 'link', target: { kind: 'anchor', page: byTitle('Inline').id, anchor: 'buttons' } });
+    // SUMMARY.md's quoted title is the page's link title, as GitBook's RevisionPage.linkTitle.
+    expect(byTitle('Inline').linkTitle).toBe('Formatting');
+    expect(byTitle('Welcome').linkTitle).toBeUndefined();
     expect(byTitle('Custom blocks')).toMatchObject({ kind: 'link', target: { kind: 'url', url: 'https://app.gitbook.com/s/2SyQSbIa1iYS7z6Dx5di/integrations/quickstart' } });
     const link = await admin.api.get(`/spaces/${spaceId}/content/page/${byTitle('Buttons').id}`);
     expect(link.status).toBe(200);
@@ -119,6 +123,12 @@ describe('git sync: a GitBook repository whole', () => {
     expect(home.status).toBe(200);
     expect(home.text).toContain('href="https://app.gitbook.com/s/2SyQSbIa1iYS7z6Dx5di/integrations/quickstart"');
     expect(home.text).toContain(`href="${new URL(published).pathname}/whole/inline#buttons"`);
+    // The sidebar and pagination name a page by its link title; its own heading keeps its title.
+    expect(home.text).toMatch(/<a href="[^"]*\/whole\/inline"[^>]*>Formatting<\/a>/);
+    expect(home.text).toContain('<h1>Inline</h1>');
+    const welcome = await open(h.current, `${published}/whole`);
+    expect(welcome.status).toBe(200);
+    expect(welcome.text).toMatch(/rel="next">[^<]* Formatting<\/a>/);
     const buttons = await open(h.current, `${published}/whole/inline/buttons`);
     expect(buttons.status).toBe(302);
     expect(buttons.headers.location).toBe(`${new URL(published).pathname}/whole/inline#buttons`);

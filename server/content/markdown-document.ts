@@ -41,7 +41,7 @@ import { figuresBlock, figuresHtml, pictureHtml, pictureInline } from './markdow
 import { buttonInline, colorMark, gitbookInlineTag, iconColors, iconInline } from './markdown-html-inlines.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
 import { htmlTableBlock, tableHtml, tableNeedsHtml } from './markdown-html-table.js';
-import { codeAttributes, readAttributes, tabAttributes, tagRefs, tagsAttribute, updatesAttributes, withKept, writeAttributes } from './markdown-liquid-attributes.js';
+import { codeAttributes, formsOf, readAttributes, tabAttributes, tagRefs, tagsAttribute, updatesAttributes, withForms, withKept, writeAttributes } from './markdown-liquid-attributes.js';
 import { liquidTagBlock, liquidTagMarkdown } from './markdown-liquid-blocks.js';
 import { hintStyles, liquidFromMarkdown, liquidSyntax, liquidToMarkdown, type HintStyle, type Liquid } from './markdown-liquid.js';
 import { defaultRefs, readOtherSpaceReusable, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
@@ -453,9 +453,12 @@ function toBlock(node: Md.RootContent, state: ReadState): Block | undefined {
     case 'blockquote':
       return block('blockquote', toBlocks(node.children, state));
     case 'hint':
-      return block('hint', toBlocks(node.children, state), { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) });
-    case 'liquid':
-      return liquidBlock(node, state);
+      return withForms(block('hint', toBlocks(node.children, state), { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) }), node);
+    case 'liquid': {
+      const b = liquidBlock(node, state);
+      // A tag read as another block (a `{% code %}` around no code block, a `{% file %}` of a URL) keeps no forms.
+      return b && !['paragraph', 'blockquote'].includes(b.type) && !(node.name === 'code' && b.type !== 'code') ? withForms(b, node) : b;
+    }
     case 'thematicBreak':
       return { object: 'block', type: 'divider', isVoid: true, data: {} };
     case 'table': {
@@ -861,7 +864,14 @@ function htmlPath(url: string): string {
 const htmlWriter = (state: WriteState): HtmlWriter => ({ ref: (ref) => htmlPath(state.refs.write(ref)), label: (ref) => state.refs.label(ref), blocks: (blocks) => blocksToMd(blocks, state) });
 
 function blocksToMd(blocks: Block[], state: WriteState): Md.RootContent[] {
-  return blocks.flatMap((b) => blockToMd(b, state));
+  return blocks.flatMap((b) => {
+    const out = blockToMd(b, state);
+    // A tag's attributes in the forms they were read in (`lineNumbers=true`, a flag alone).
+    const forms = formsOf(b);
+    const tag = out[0];
+    if (forms && (tag?.type === 'liquid' || tag?.type === 'hint')) tag.forms = { ...tag.forms, ...forms };
+    return out;
+  });
 }
 
 /** Block data as GitBook tag attributes: strings as they are, booleans and numbers as their text. */

@@ -86,3 +86,23 @@ export const tagsAttribute = (tags: unknown): string | undefined => {
   const names = tags.map((t) => (t as { tag?: unknown } | null)?.tag).filter((t): t is string => typeof t === 'string');
   return names.length === 0 ? undefined : names.join(',');
 };
+
+/** How a tag's attributes were written when not `name="value"` (markdown-liquid.ts), kept in `meta.attributeForms`. */
+export type AttributeForms = Record<string, 'unquoted' | 'bare'>;
+
+/**
+ * `b` with the forms of the attributes of its tag that were not written `name="value"` (`lineNumbers=true`,
+ * a flag `fullWidth`) in `meta.attributeForms`, so that they are written back so. An integration's prop
+ * that is no text (`count=3`) is always written unquoted: its form is not kept.
+ */
+export function withForms(b: Block, tag: { name?: string; forms?: AttributeForms; values?: Record<string, unknown> }): Block {
+  const forms = Object.entries(tag.forms ?? {}).filter(([name, form]) => !(tag.name?.startsWith('@') && form === 'unquoted' && name in (tag.values ?? {}) && typeof tag.values![name] !== 'string'));
+  return forms.length === 0 ? b : ({ ...b, meta: { ...b.meta, attributeForms: Object.fromEntries(forms) } } as Block);
+}
+
+/** The forms `withForms` kept. */
+export function formsOf(b: Block): AttributeForms | undefined {
+  const forms = (b.meta as { attributeForms?: unknown } | undefined)?.attributeForms;
+  if (!forms || typeof forms !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(forms).filter((e): e is [string, 'unquoted' | 'bare'] => e[1] === 'unquoted' || e[1] === 'bare'));
+}

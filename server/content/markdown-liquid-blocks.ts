@@ -27,7 +27,7 @@ import {
   writeAttributes,
 } from './markdown-liquid-attributes.js';
 import type { HtmlReader, HtmlWriter } from './markdown-html-mdast.js';
-import type { Liquid } from './markdown-liquid.js';
+import type { AttributeForm, Liquid } from './markdown-liquid.js';
 import type { ContentRefValue } from './markdown-refs.js';
 
 const liquid = (name: Liquid['name'], attributes: Record<string, string>, children: Md.RootContent[]): Md.RootContent =>
@@ -82,7 +82,9 @@ export function liquidTagBlock(node: Liquid, reader: HtmlReader): Block | undefi
     default: {
       const integration = /^@([^/]+)\/(.+)$/.exec(node.name);
       if (!integration) return undefined;
-      return { object: 'block', type: 'integration', isVoid: true, data: { integration: integration[1], block: integration[2], props: { ...a } } } as Block;
+      // An unquoted prop is its JSON value (`count=3`, `tags=["a"]`), a flag alone `true`.
+      const props = Object.fromEntries(Object.entries(a).map(([name, text]) => [name, node.forms?.[name] === 'bare' ? true : name in (node.values ?? {}) ? node.values![name] : text]));
+      return { object: 'block', type: 'integration', isVoid: true, data: { integration: integration[1], block: integration[2], props } } as Block;
     }
   }
 }
@@ -99,15 +101,23 @@ function resourceLink(label: string, url: string): string {
 
 const integrationPart = /^[a-z0-9][a-z0-9_-]*$/i;
 
-/** Props as tag attributes: GitBook's tag says text; a prop that is none (an object, a list) is written as its JSON. */
-function propsAttributes(props: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!props || typeof props !== 'object') return out;
+/**
+ * Props as tag attributes: a text `name="…"`; a prop that is none (a number, a boolean, an object, a list)
+ * its JSON without quotes (`count=3`, `tags=["a","b"]`), a `%` in it written `\u0025` so that no `%}` ends the tag.
+ */
+function propsAttributes(props: unknown): { attributes: Record<string, string>; forms: Record<string, AttributeForm> } {
+  const attributes: Record<string, string> = {};
+  const forms: Record<string, AttributeForm> = {};
+  if (!props || typeof props !== 'object') return { attributes, forms };
   for (const [name, v] of Object.entries(props)) {
-    if (!/^[A-Za-z][\w-]*$/.test(name)) continue;
-    out[name] = typeof v === 'string' ? v : JSON.stringify(v);
+    if (!/^[A-Za-z][\w-]*$/.test(name) || v === undefined) continue;
+    if (typeof v === 'string') attributes[name] = v;
+    else {
+      attributes[name] = JSON.stringify(v).replace(/%/g, '\\u0025');
+      forms[name] = 'unquoted';
+    }
   }
-  return out;
+  return { attributes, forms };
 }
 
 /** This module's blocks as their tags (Markdown); undefined for any other block. */
@@ -137,7 +147,8 @@ export function liquidTagMarkdown(b: Block, writer: HtmlWriter): Md.RootContent[
       const { integration, block } = data as { integration?: unknown; block?: unknown };
       // A name the tag syntax cannot hold is written as nothing GitBook would read wrongly.
       if (typeof integration !== 'string' || typeof block !== 'string' || !integrationPart.test(integration) || !integrationPart.test(block)) return [];
-      return [liquid(`@${integration}/${block}`, propsAttributes(data.props), [])];
+      const { attributes, forms } = propsAttributes(data.props);
+      return [{ ...(liquid(`@${integration}/${block}`, attributes, []) as Liquid), forms }];
     }
     default:
       return undefined;

@@ -16,7 +16,8 @@
 // condition, `{% if visitor.claims.unsigned.beta %}` … `{% endif %}`, has its expression as written in
 // the attribute `expression`.
 // Any other tag with no partner stays its text, in a paragraph. Writing, a node is its tags around its
-// blocks, attribute values have `&`, `"` and line ends written as entities, and a text `{%` is escaped
+// blocks, attribute values have `&`, `"` and line ends written as entities (an attribute read without quotes,
+// `lineNumbers=true`, or as a flag alone, `fullWidth`, is written back so when it reads the same), and a text `{%` is escaped
 // (`\{%`) so it never reads back as a tag. Used by the content conversions (markdown-document.ts), the
 // published site's renderer and the PDF.
 import type * as Md from 'mdast';
@@ -56,14 +57,27 @@ export interface Hint extends Md.Parent {
   style: HintStyle;
   /** The hint's icon, in place of its style's. */
   icon?: string;
+  /** The attributes not written `name="value"`, and how they were (as a Liquid node's). */
+  forms?: Record<string, AttributeForm>;
   children: Md.BlockContent[];
 }
+
+/**
+ * How an attribute was written when not `name="value"`: `name=value` (unquoted: a JSON value such as
+ * `true`, `3`, `["a"]`, or a bare word) or `name` alone (a flag, `true`).
+ */
+export type AttributeForm = 'unquoted' | 'bare';
 
 /** Any other tag pair (or lone void tag): its name, its attributes and the blocks between. */
 export interface Liquid extends Md.Parent {
   type: 'liquid';
   name: LiquidName;
+  /** Each attribute's text (an unquoted one as written, a flag `true`). */
   attributes: Record<string, string>;
+  /** The attributes not written `name="value"`, and how they were. */
+  forms?: Record<string, AttributeForm>;
+  /** An unquoted attribute's value read as JSON (`3`, `true`, `{"a":1}`); absent when it is no JSON. */
+  values?: Record<string, unknown>;
   children: Md.BlockContent[];
 }
 
@@ -84,10 +98,9 @@ declare module 'mdast' {
   }
 }
 
-const tagLine = /^\{%\s*(end)?([a-z][a-z-]*|@[\w-]+\/[\w-]+)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const tagLine = /^\{%\s*(end)?([a-z][a-z-]*|@[\w-]+\/[\w-]+)((?:\s.*?)?)\s*%\}\s*$/;
 /** A conditional block's opening: `{% if visitor.claims.unsigned.beta %}`, its expression as written. */
 const ifLine = /^\{%\s*if\s+(.*?)\s*%\}\s*$/;
-const attribute = /([A-Za-z][\w-]*)="([^"]*)"/g;
 const includeLine = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
 const isLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
 
@@ -95,6 +108,8 @@ interface ParsedTag {
   closing: boolean;
   name: string;
   attributes: Record<string, string>;
+  forms?: Record<string, AttributeForm>;
+  values?: Record<string, unknown>;
 }
 
 function decode(value: string): string {
@@ -105,6 +120,74 @@ export function encodeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/%\}/g, '&#37;}');
 }
 
+/** Where a JSON object or array starting at `at` ends (after its closing bracket); -1 when it does not. */
+function jsonEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (i >= text.length) return -1;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * A tag's attributes as GitBook's Markdown has them: `name="text"` (entities decoded), `name=value`
+ * without quotes (a JSON value, `true`, `3`, `["a","b"]`, `{"a":1}`, or a bare word) and a flag `name`
+ * alone; undefined when the text is none of these.
+ */
+function parseAttributes(text: string): Pick<ParsedTag, 'attributes' | 'forms' | 'values'> | undefined {
+  const attributes: Record<string, string> = {};
+  const forms: Record<string, AttributeForm> = {};
+  const values: Record<string, unknown> = {};
+  // Sticky expressions read at `at` without copying the rest of the line.
+  const read = (pattern: RegExp, at: number) => {
+    pattern.lastIndex = at;
+    return pattern.exec(text)?.[0] ?? '';
+  };
+  let at = 0;
+  for (;;) {
+    const space = read(/\s*/y, at).length;
+    if (at + space >= text.length) break;
+    if (space === 0 && at > 0) return undefined;
+    at += space;
+    const name = read(/[A-Za-z][\w-]*/y, at);
+    if (!name) return undefined;
+    at += name.length;
+    if (text[at] !== '=') {
+      attributes[name] = 'true';
+      forms[name] = 'bare';
+      continue;
+    }
+    at++;
+    if (text[at] === '"') {
+      const close = text.indexOf('"', at + 1);
+      if (close < 0) return undefined;
+      attributes[name] = decode(text.slice(at + 1, close));
+      at = close + 1;
+      continue;
+    }
+    const end = text[at] === '{' || text[at] === '[' ? jsonEnd(text, at) : at + read(/[^\s"]*/y, at).length;
+    if (end <= at) return undefined;
+    const raw = text.slice(at, end);
+    at = end;
+    attributes[name] = raw;
+    forms[name] = 'unquoted';
+    try {
+      values[name] = JSON.parse(raw);
+    } catch {
+      // A bare word: its text is its value.
+    }
+  }
+  return { attributes, ...(Object.keys(forms).length > 0 && { forms }), ...(Object.keys(values).length > 0 && { values }) };
+}
+
 function parseTag(line: string): ParsedTag | undefined {
   const include = includeLine.exec(line);
   if (include) return { closing: false, name: 'include', attributes: { path: decode(include[1]) } };
@@ -112,9 +195,9 @@ function parseTag(line: string): ParsedTag | undefined {
   if (condition && condition[1] !== '' && !condition[1].includes('%}')) return { closing: false, name: 'if', attributes: { expression: condition[1] } };
   const match = tagLine.exec(line);
   if (!match || !(allTags.has(match[2]) || integrationName.test(match[2]))) return undefined;
-  const attributes: Record<string, string> = {};
-  for (const [, name, value] of match[3].matchAll(attribute)) attributes[name] = decode(value);
-  return { closing: match[1] === 'end', name: match[2], attributes };
+  const parsed = parseAttributes(match[3]);
+  if (!parsed || (match[1] === 'end' && match[3].trim() !== '')) return undefined;
+  return { closing: match[1] === 'end', name: match[2], ...parsed };
 }
 
 /** micromark: a whole line `{% name … %}` or `{% endname %}` of a known tag is a `gitbookTag` token. */
@@ -155,9 +238,9 @@ function nodeOf(tag: ParsedTag, at: LiquidTag): Hint | Liquid | undefined {
     const style = tag.attributes.style as HintStyle;
     if (!hintStyles.includes(style)) return undefined;
     const icon = tag.attributes.icon;
-    return { type: 'hint', style, ...(icon !== undefined && icon !== '' && { icon }), children: [], ...position };
+    return { type: 'hint', style, ...(icon !== undefined && icon !== '' && { icon }), ...(tag.forms && { forms: tag.forms }), children: [], ...position };
   }
-  return { type: 'liquid', name: tag.name as LiquidName, attributes: tag.attributes, children: [], ...position };
+  return { type: 'liquid', name: tag.name as LiquidName, attributes: tag.attributes, ...(tag.forms && { forms: tag.forms }), ...(tag.values && { values: tag.values }), children: [], ...position };
 }
 
 /** Whether a line is a tag line of a known tag (one the tokenizer reads as a tag). */
@@ -255,8 +338,19 @@ export function liquidFromMarkdown(options: { pair?: boolean; reparse?: Reparse 
   };
 }
 
-function openingTag(name: string, attributes: Record<string, string>): string {
-  const attrs = Object.entries(attributes).map(([k, v]) => ` ${k}="${encodeAttribute(v)}"`).join('');
+/** An attribute as written: in its form when it reads back the same so (`lineNumbers=true`, `fullWidth`), else `name="value"`. */
+function attributeText(name: string, value: string, form: AttributeForm | undefined): string {
+  if (form === 'bare' && value === 'true') return ` ${name}`;
+  // A flag no longer `true` is written as its value, unquoted.
+  if ((form === 'unquoted' || form === 'bare') && !value.includes('%}')) {
+    const read = parseAttributes(` ${name}=${value}`);
+    if (read?.attributes[name] === value && Object.keys(read.attributes).length === 1) return ` ${name}=${value}`;
+  }
+  return ` ${name}="${encodeAttribute(value)}"`;
+}
+
+function openingTag(name: string, attributes: Record<string, string>, forms: Record<string, AttributeForm> = {}): string {
+  const attrs = Object.entries(attributes).map(([k, v]) => attributeText(k, v, forms[k])).join('');
   return `{% ${name}${attrs} %}`;
 }
 
@@ -270,13 +364,13 @@ function betweenTags(open: string, inner: string, close: string): string {
 
 const writeHint: Handle = (node: Hint, _parent, state, info) => {
   const inner = state.containerFlow(node, info);
-  return betweenTags(openingTag('hint', { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) }), inner, '{% endhint %}');
+  return betweenTags(openingTag('hint', { style: node.style, ...(node.icon !== undefined && { icon: node.icon }) }, node.forms), inner, '{% endhint %}');
 };
 
 const writeLiquid: Handle = (node: Liquid, _parent, state, info) => {
   if (node.name === 'include') return `{% include "${encodeAttribute(node.attributes.path ?? '')}" %}`;
   // A condition is written as it was read; one that would end the tag early is not one GitBook reads.
-  const open = node.name === 'if' ? `{% if ${(node.attributes.expression ?? '').replace(/%\}|[\r\n]/g, ' ')} %}` : openingTag(node.name, node.attributes);
+  const open = node.name === 'if' ? `{% if ${(node.attributes.expression ?? '').replace(/%\}|[\r\n]/g, ' ')} %}` : openingTag(node.name, node.attributes, node.forms);
   if (isVoidName(node.name) && node.children.length === 0) return open;
   const inner = state.containerFlow(node, info);
   return betweenTags(open, inner, `{% end${node.name} %}`);

@@ -19,6 +19,11 @@ export interface StoredPage {
    */
   target?: PageLinkTarget;
   title: string;
+  /**
+   * GitBook's page link title (`RevisionPage.linkTitle`): the title of the table of contents' entry when it
+   * is not the page's, read from and written to SUMMARY.md's `[Title](page.md "Link title")` by Git Sync.
+   */
+  linkTitle?: string;
   slug: string;
   /** The content: a Document, every block with its key (page-content.ts; docs/content.md). */
   document?: Document;

@@ -75,6 +75,8 @@ function pageView(
   return {
     id: page.id,
     title: page.title,
+    // GitBook's link title has 1 to 100 characters; a longer one read from SUMMARY.md stays in Git only.
+    ...(page.linkTitle !== undefined && page.linkTitle.length >= 1 && page.linkTitle.length <= 100 && { linkTitle: page.linkTitle }),
     kind: pageKinds[page.type],
     type: page.type,
     ...(page.emoji && { emoji: page.emoji }),

@@ -15,7 +15,7 @@ import type { GitSyncOperation } from './sync-record.js';
 export type Conflict = NonNullable<GitSyncOperation['conflicts']>[number];
 
 /** The page fields the format carries (front matter, `# Title`, SUMMARY.md); position aside (SUMMARY.md's order is merged). */
-const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'parent', 'type', 'target'] as const;
+const PAGE_FIELDS = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'linkTitle', 'parent', 'type', 'target'] as const;
 
 function fieldsOf(page: StoredPage, fields: readonly (keyof StoredPage)[] = PAGE_FIELDS): string {
   return JSON.stringify(fields.map((f) => page[f] ?? null));

@@ -304,7 +304,8 @@ async function pageFrame(options: PublishedOptions, found: FoundSite, visitor: V
         const target = p.page.type === 'link' ? p.page.target : undefined;
         const to = target && target.kind !== 'url' ? readableById.get(target.page) : undefined;
         const href = !target ? hrefOf(p) : target.kind === 'url' ? (/^(?:https?:\/\/|mailto:)/i.test(target.url) ? target.url : undefined) : to && `${hrefOf(to)}${target.kind === 'anchor' ? `#${encodeURIComponent(target.anchor)}` : ''}`;
-        return href === undefined ? [] : [{ title: p.page.title, href, depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }];
+        // The sidebar shows a page's link title when it has one (GitBook's `linkTitle`), as pagination does.
+        return href === undefined ? [] : [{ title: p.page.linkTitle ?? p.page.title, href, depth: p.depth, group: p.page.type === 'group', current: p.page.id === currentId }];
       });
   };
   return { frame, structure, nav, variant: { tree, readable, hrefOf, sidebarFor, siteUrls, variantBase, spaceHref } };
@@ -368,8 +369,8 @@ async function pageAnswer(options: PublishedOptions, found: FoundSite, visitor: 
     sidebar: sidebarFor(target.page.id),
     content: page.html,
     outline: page.outline,
-    ...(previous && { previous: { title: previous.page.title, href: hrefOf(previous) } }),
-    ...(next && { next: { title: next.page.title, href: hrefOf(next) } }),
+    ...(previous && { previous: { title: previous.page.linkTitle ?? previous.page.title, href: hrefOf(previous) } }),
+    ...(next && { next: { title: next.page.linkTitle ?? next.page.title, href: hrefOf(next) } }),
     ...(editLink && { editLink }),
   });
   const view = { siteSpaceId: nav.variant!.row.id, spaceId: nav.variant!.space.id, pageId: target.page.id };

@@ -56,6 +56,19 @@ export function relativeUrl(fromDir: string, to: string): string {
   return [...from.slice(common).map(() => '..'), ...parts.slice(common).map(encodeSegment)].join('/');
 }
 
+/**
+ * The relative path from the folder `fromDir` to the file `to` as GitBook writes it in a page
+ * (`![](<../.gitbook/assets/shot (1).png>)`, `{% file src="../.gitbook/assets/a b.pdf" %}`): spaces and
+ * parentheses as they are, only what a link reads otherwise percent-encoded (`%`, `#`, `?`, angle brackets,
+ * backslashes, control characters). Read back by resolveLink to the same path.
+ */
+export function relativePath(fromDir: string, to: string): string {
+  return relativeUrl(fromDir, to)
+    .split('/')
+    .map((segment) => decodeURIComponent(segment).replace(/[%#?<>\\\u0000-\u001f\u007f]/g, (c) => encodeURIComponent(c)))
+    .join('/');
+}
+
 /** A path segment in a link: what a URL cannot hold as is, percent-encoded (parentheses and spaces too). */
 function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

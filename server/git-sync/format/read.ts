@@ -101,7 +101,7 @@ function previousLocations(previous: RevisionContent | undefined, given: Readonl
 }
 
 /** The fields of a stored page this format does not read or write (none today; any added later), kept. */
-const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'target', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'createdAt', 'updatedAt']);
+const formatFields = new Set(['id', 'parent', 'position', 'type', 'title', 'slug', 'target', 'document', 'markdown', 'keys', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter', 'linkTitle', 'createdAt', 'updatedAt']);
 function carried(old: StoredPage | undefined): Partial<StoredPage> {
   return old ? Object.fromEntries(Object.entries(old).filter(([k]) => !formatFields.has(k))) : {};
 }
@@ -228,11 +228,12 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       const title = node.title ?? '';
       // The target is a URL now, or a page once every page has its id (below).
       const target: PageLinkTarget = { kind: 'url', url: node.url ?? '' };
-      read = { page: { ...carried(old), id, parent, position: '', type: 'link', title, slug: old?.slug ?? slugify(title), target, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
+      read = { page: { ...carried(old), id, parent, position: '', type: 'link', title, ...(node.linkTitle !== undefined && { linkTitle: node.linkTitle }), slug: old?.slug ?? slugify(title), target, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
       if (node.url === undefined) linksToPages.push({ page: read.page, path: node.path!, ...(node.anchor !== undefined && { anchor: node.anchor }) });
     } else if (node.kind === 'group') {
       const title = node.title ?? '';
-      const slug = node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title));
+      // GitBook's anchor after the group's heading says its slug; else its folder's name.
+      const slug = node.slug ?? (node.path !== undefined ? slugOfName(basename(node.path)) : (old?.slug ?? slugify(title)));
       read = { page: { ...carried(old), id, parent, position: '', type: 'group', title, slug, hidden: false, noIndex: false, noRobotsIndex: false, createdAt: old?.createdAt ?? now, updatedAt: now }, old };
       const folder = node.path ?? joinPath(docsRoot, slug);
       paths.set(id, `${folder}/`);
@@ -258,6 +259,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
         position: '',
         type: 'document',
         title,
+        ...(node.linkTitle !== undefined && { linkTitle: node.linkTitle }),
         slug: data.slug ?? slugOfPath(rel, below(docsRoot, readmePath)!) ?? slugify(title),
         ...(data.description !== undefined && { description: data.description }),
         ...(data.emoji !== undefined && { emoji: data.emoji }),

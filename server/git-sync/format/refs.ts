@@ -1,12 +1,12 @@
 // References of a page's document as they are in its repository file: a page (or an anchor in one) as
 // the relative path of its file (`../guide/setup.md#proxy`), a file as the relative path of its asset
-// (`../.gitbook/assets/logo.png`), a reusable content as the relative path of its include file
+// (`../.gitbook/assets/logo.png`; spaces and parentheses as they are, as GitBook writes them: paths.ts relativePath), a reusable content as the relative path of its include file
 // (`../.gitbook/includes/support.md`); read back to the same references. What names nothing in the
 // repository keeps the form the content's own Markdown gives it (an id, a URL): markdown-refs.ts.
 import type { ContentRefShape } from '../../../contract/document.js';
 import { defaultRefs, readId, refId, type MarkdownRefs } from '../../content/markdown-refs.js';
 import type { RevisionContent, StoredFile, StoredPage } from '../../content/revision-content.js';
-import { dirname, joinPath, relativeUrl, resolveLink } from './paths.js';
+import { dirname, joinPath, relativePath, resolveLink } from './paths.js';
 
 /** How a page written at `path` writes its references, `paths` giving every page's and file's path. */
 export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, string>; files: ReadonlyMap<string, string>; reusables?: ReadonlyMap<string, string> }, pages: ReadonlyMap<string, StoredPage>, files: ReadonlyMap<string, StoredFile>): MarkdownRefs {
@@ -17,16 +17,16 @@ export function writeRefs(path: string, paths: { pages: ReadonlyMap<string, stri
       const to = paths.pages.get(ref.kind === 'page' ? ref.page : ref.page!);
       if (to === undefined) return undefined;
       // A group has no file: a link to it is a link to its folder, `guides/`.
-      const url = to.endsWith('/') ? `${relativeUrl(folder, to.slice(0, -1))}/` : relativeUrl(folder, to);
+      const url = to.endsWith('/') ? `${relativePath(folder, to.slice(0, -1))}/` : relativePath(folder, to);
       return ref.kind === 'anchor' ? `${url}#${ref.anchor}` : url;
     }
     if (ref.kind === 'file') {
       const to = paths.files.get(ref.file);
-      return to === undefined ? undefined : relativeUrl(folder, to);
+      return to === undefined ? undefined : relativePath(folder, to);
     }
     if (ref.kind === 'reusable-content') {
       const to = paths.reusables?.get(ref.reusableContent);
-      return to === undefined ? undefined : relativeUrl(folder, to);
+      return to === undefined ? undefined : relativePath(folder, to);
     }
     return undefined;
   };

@@ -1,7 +1,8 @@
 // An edited page written back in its file's own words: the page's file as this server writes it is
 // matched, top-level block by top-level block, with the file the branch holds, and every block (and the
 // front matter, and the `# Title` line) that reads the same keeps the branch's exact text; only the blocks
-// that differ are written in this server's style. The text is cut at the top-level nodes of the project's
+// that differ are written in this server's style, with the branch's bullets (`*` when its lists have them,
+// as GitBook writes them) and dividers (`***`). The text is cut at the top-level nodes of the project's
 // Markdown parser (mdast positions; a `{% tag %}` pair and a `<details>` element are one piece each), each
 // piece read alone into Document blocks (markdown-document.ts) and compared without keys, aligned by a
 // longest common subsequence (node-diff3). The result is kept only when it reads exactly as this server's
@@ -125,6 +126,48 @@ function assembled(order: Placed[], from: Body, to: Body): string {
   return out + (last.index === ending.pieces.length - 1 ? ending.tail : '\n');
 }
 
+/** The offsets of the markers of every bullet list item in `text` (nested ones and those in tags included). */
+function bulletMarkers(text: string): number[] {
+  const out: number[] = [];
+  const visit = (node: Md.Node) => {
+    if (node.type === 'list' && !(node as Md.List).ordered) for (const item of (node as Md.List).children) if (item.position?.start.offset !== undefined) out.push(item.position.start.offset);
+    if ('children' in node) for (const c of (node as Md.Parent).children) visit(c);
+  };
+  visit(parseMarkdown(text));
+  return out.filter((at) => text[at] === '-' || text[at] === '*');
+}
+
+/** The spans of every divider (thematic break) of `text`. */
+function dividers(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const visit = (node: Md.Node) => {
+    if (node.type === 'thematicBreak' && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) out.push({ start: node.position.start.offset, end: node.position.end.offset });
+    if ('children' in node) for (const c of (node as Md.Parent).children) visit(c);
+  };
+  visit(parseMarkdown(text));
+  return out;
+}
+
+/**
+ * `text` (this server's, which writes `-` bullets, `*` for a list right after another, and `---` dividers)
+ * in the style of `source`: its bullets when its first list has `*` (as GitBook writes them: `-` and `*`
+ * swapped, so neighbour lists stay apart), and its first divider's text (GitBook's `***`) for every divider.
+ */
+function inSourceStyle(text: string, source: string): string {
+  let out = text;
+  const first = bulletMarkers(source)[0];
+  if (first !== undefined && source[first] === '*') {
+    // mdast offsets count UTF-16 code units, as split('') does.
+    const units = out.split('');
+    for (const at of bulletMarkers(out)) units[at] = units[at] === '-' ? '*' : '-';
+    out = units.join('');
+  }
+  const rule = dividers(source)[0];
+  const ruleText = rule && source.slice(rule.start, rule.end);
+  if (ruleText && /^(?:\*\s*){3,}$|^(?:_\s*){3,}$/.test(ruleText)) for (const d of dividers(out).reverse()) out = out.slice(0, d.start) + ruleText + out.slice(d.end);
+  return out;
+}
+
 /** A page file's parts: front matter (text and what it says), the title line (text and title), the body. */
 function partsOf(text: string, path: string) {
   const { data, body } = readFrontMatter(text, path);
@@ -154,7 +197,7 @@ export function keepSourceText(source: string, ours: string, path: string, refs:
       return again.data === to.data && again.title === to.title && readBody(again.rest, refs) === readBody(to.rest, refs);
     };
     const fromBody = piecesOf(from.rest, refs);
-    const toBody = piecesOf(to.rest, refs);
+    const toBody = piecesOf(inSourceStyle(to.rest, from.rest), refs);
     const order = aligned(fromBody, toBody);
     // Every piece that reads the same kept; else only those that keep their own neighbours; else none.
     for (const kept of [() => order, () => guarded(order, fromBody)]) {

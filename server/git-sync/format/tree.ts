@@ -18,6 +18,10 @@ export interface TreeNode {
   at?: string;
   /** The title the table of contents (or the folder's name) gives. */
   title?: string;
+  /** The page's link title: the quoted title of its SUMMARY.md link. */
+  linkTitle?: string;
+  /** A group's slug, from the anchor after its SUMMARY.md heading. */
+  slug?: string;
   children: TreeNode[];
 }
 
@@ -57,7 +61,8 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
       };
       if (entry.target === undefined) return skip('has no link to a page file');
       // A web or mail link is a link page to that URL, as GitBook writes one; another scheme (`javascript:`) is no place to send readers.
-      if (webUrl.test(entry.target)) return [{ kind: 'link' as const, url: entry.target, title: entry.title, children }];
+      const linkTitle = entry.linkTitle !== undefined ? { linkTitle: entry.linkTitle } : {};
+      if (webUrl.test(entry.target)) return [{ kind: 'link' as const, url: entry.target, title: entry.title, ...linkTitle, children }];
       if (hasScheme(entry.target)) return skip(`links to ${entry.target}, neither a page file nor a web address`);
       const link = resolveLink(folder, entry.target, docsRoot);
       if (!link) throw new RepositoryFormatError(summaryPath, `line ${entry.line}: the link ${entry.target} leaves the docs root`);
@@ -65,9 +70,9 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
       if (!isPageFile(below(docsRoot, link.path)!)) return skip(`links to ${link.path}, not a Markdown file outside hidden folders`);
       if (!exists(link.path)) return skip(`links to ${link.path}, which is not in the repository`);
       // A file is one page: an entry at one of its anchors, or naming it again, is a link page to it.
-      if (link.anchor !== undefined || listed.has(link.path)) return [{ kind: 'link' as const, path: link.path, ...(link.anchor !== undefined && { anchor: link.anchor }), title: entry.title, children, at }];
+      if (link.anchor !== undefined || listed.has(link.path)) return [{ kind: 'link' as const, path: link.path, ...(link.anchor !== undefined && { anchor: link.anchor }), title: entry.title, ...linkTitle, children, at }];
       listed.add(link.path);
-      return [{ kind: 'document' as const, path: link.path, title: entry.title, children }];
+      return [{ kind: 'document' as const, path: link.path, title: entry.title, ...linkTitle, children }];
     });
   const nodes: TreeNode[] = [];
   for (const section of readSummary(text, summaryPath)) {
@@ -75,7 +80,7 @@ export function treeFromSummary(text: string, summaryPath: string, docsRoot: str
     if (!section.group) nodes.push(...children);
     else {
       const path = groupFolder(children, docsRoot);
-      nodes.push({ kind: 'group', title: section.group.title, children, ...(path !== undefined && { path }) });
+      nodes.push({ kind: 'group', title: section.group.title, children, ...(path !== undefined && { path }), ...(section.group.anchor !== undefined && { slug: section.group.anchor }) });
     }
   }
   // A link page to a file that is no page (linked only at its anchors) is skipped, its sub-entries kept in its place.

@@ -14,7 +14,7 @@ import { danglingIncludes, danglingWarning } from './includes.js';
 import { layoutOf, slugOfPath, type Layout } from './layout.js';
 import { below, checkedPath, dirname, joinPath, relativeUrl } from './paths.js';
 import { writeRefs } from './refs.js';
-import { writeSummary, type SummaryItem } from './summary.js';
+import { groupAnchor, writeSummary, type SummaryItem } from './summary.js';
 import { TAGS_FILE } from './tags.js';
 import { readTitle, writeTitle } from './title.js';
 import { RepositoryFormatError, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
@@ -75,13 +75,17 @@ function summaryOf(content: RevisionContent, layout: Layout, summaryPath: string
     if (page.type === 'group') throw new RepositoryFormatError(summaryPath, `group "${page.title}" (${page.id}) is inside page "${byId.get(page.parent!)?.title}" (${page.parent}): SUMMARY.md writes groups only at the top`);
     const children = childrenOf(content, page.id).flatMap(itemsOf);
     const target = page.type === 'link' ? linkTarget(page, folder, layout) : relativeUrl(folder, layout.pages.get(page.id)!);
-    if (target !== undefined) return [{ title: page.title, target, children }];
+    if (target !== undefined) return [{ title: page.title, target, ...(page.linkTitle !== undefined && { linkTitle: page.linkTitle }), children }];
     warnings.push(`${summaryPath}: link page "${page.title}" (${page.id}) links to ${page.target && page.target.kind !== 'url' ? `page ${page.target.page}, no document page of the space` : 'nothing'}: not written${children.length > 0 ? ', its subpages in its place' : ''}`);
     return children;
   };
-  const sections: { group?: string; items: SummaryItem[] }[] = [{ items: [] }];
+  const sections: { group?: string; anchor?: string; items: SummaryItem[] }[] = [{ items: [] }];
   for (const page of childrenOf(content, null)) {
-    if (page.type === 'group') sections.push({ group: page.title, items: childrenOf(content, page.id).flatMap(itemsOf) });
+    // A group whose slug is not its title's says it in the anchor GitBook writes after its heading.
+    if (page.type === 'group') {
+      const anchor = groupAnchor(page.title, page.slug);
+      sections.push({ group: page.title, ...(anchor !== undefined && { anchor }), items: childrenOf(content, page.id).flatMap(itemsOf) });
+    }
     else {
       if (sections.at(-1)!.group !== undefined) sections.push({ items: [] });
       sections.at(-1)!.items.push(...itemsOf(page));
