@@ -27,7 +27,8 @@ export class OutboundTooLarge extends OutboundFailed {}
 export interface OutboundInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /** A stream is sent as it is read (a Git push's pack from disk). */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   /** `follow` (at most 20 hops, each checked) or `manual` (a 3xx is the answer). Default `follow`. */
   redirect?: 'follow' | 'manual';
   /** `user`: a URL someone gave through the API, held to public addresses; `operator`: configured by whoever runs the server. */
@@ -142,7 +143,9 @@ export async function outboundStream(url: string, limits: OutboundLimits, init: 
     res = await undiciFetch(url, {
       method: init.method ?? 'GET',
       headers: init.headers,
-      body: init.body,
+      body: init.body as string | Uint8Array | undefined,
+      // A streamed body goes out while the answer may start (fetch requires saying so).
+      ...(init.body !== undefined && typeof init.body !== 'string' && !(init.body instanceof Uint8Array) && { duplex: 'half' as const }),
       redirect: init.redirect ?? 'follow',
       signal,
       dispatcher: dispatcherFor(init.origin),
