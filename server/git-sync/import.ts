@@ -3,7 +3,8 @@
 // their ids where their path is unchanged. When the space also changed since the last sync, pages changed
 // on one side only are merged (server/content/merge.ts); pages changed on both make the import fail naming
 // them, unless `force`. The write checks the space still has the revision the import was computed from
-// (else it computes again), and writes the content, the files' bytes and the outcome in one transaction.
+// (else it computes again), and writes the content, the files' rows and the outcome in one transaction
+// (the files' bytes were stored as the fetch read them: read-docs.ts).
 import { and, eq, isNull } from 'drizzle-orm';
 import { Conflict as MergeConflict } from '../errors.js';
 import { createCtx, type Ctx } from '../context.js';
