@@ -1,6 +1,7 @@
 // The server side of bench/git-sync.ts's large repository, in a process of its own so that its memory is
 // measured alone (the bench's Git server buffers whole answers in the bench's process): the API and a job
-// runner polling every 100 ms, on PGlite (or a scratch PostgreSQL database), files in a folder store.
+// runner polling every 100 ms, on PGlite over a data folder (or a scratch PostgreSQL database), files in a
+// folder store, both in a temporary folder removed at the end.
 // Prints one JSON line {base, token, orgId} once it listens; stops when its stdin closes.
 //
 //   npx tsx bench/git-sync-server.ts [pglite|postgres] [pg-url]
@@ -19,14 +20,16 @@ import { createJobRunner } from '../server/jobs/runner.js';
 
 const [kind = 'pglite', pgUrl = 'postgres://postgres@127.0.0.1:5432/test'] = process.argv.slice(2);
 process.env.ALLOW_PRIVATE_FETCH = 'true';
-function inMemory() {
-  const database = createDb({ kind: 'pglite' });
+const filesDir = mkdtempSync(path.join(tmpdir(), 'bench-git-files-'));
+
+/** PGlite over a data folder, as a server with DATA_DIR runs it: in memory, every row written would be memory. */
+function onDisk() {
+  const database = createDb({ kind: 'pglite', dataDir: path.join(filesDir, 'pglite') });
   return { database, dispose: () => database.close() };
 }
 
-const filesDir = mkdtempSync(path.join(tmpdir(), 'bench-git-files-'));
-configureBlobStore(blobStoreFrom({ backend: 'folder', dir: filesDir, maxBytes: 4 * 1024 * 1024, graceMs: 24 * 3_600_000 }));
-const { database, dispose } = kind === 'pglite' ? inMemory() : await createScratchDatabase(pgUrl, { prefix: 'bench_git_size' });
+configureBlobStore(blobStoreFrom({ backend: 'folder', dir: path.join(filesDir, 'files'), maxBytes: 4 * 1024 * 1024, graceMs: 24 * 3_600_000 }));
+const { database, dispose } = kind === 'pglite' ? onDisk() : await createScratchDatabase(pgUrl, { prefix: 'bench_git_size' });
 await database.migrate();
 const db = database.db;
 const owner = await createUser(db, { email: 'owner@bench.example', displayName: 'Owner' });

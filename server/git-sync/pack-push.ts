@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createDeflate } from 'node:zlib';
-import { outboundStream, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
+import { outboundUpload, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 import { RepositoryTooLarge } from './git-http.js';
 import type { FetchTarget } from './pack-fetch.js';
 import type { ObjectType } from './pack-reader.js';
@@ -85,10 +86,10 @@ export async function pushPack(target: FetchTarget, ref: string, old: string | u
   }
   let res;
   try {
-    res = await outboundStream(`${target.url.replace(/\/+$/, '')}/git-receive-pack`, limits, {
+    res = await outboundUpload(`${target.url.replace(/\/+$/, '')}/git-receive-pack`, limits, {
       method: 'POST',
       headers: { ...target.headers, 'content-type': 'application/x-git-receive-pack-request', accept: 'application/x-git-receive-pack-result' },
-      body: body(),
+      body: Readable.from(body(), { objectMode: false }),
       origin: 'user',
     });
   } catch (err) {
