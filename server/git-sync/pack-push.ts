@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { createDeflate } from 'node:zlib';
+import { createDeflate, deflateSync } from 'node:zlib';
 import { outboundUpload, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 import { RepositoryTooLarge } from './git-http.js';
 import type { FetchTarget } from './pack-fetch.js';
@@ -22,6 +22,8 @@ export interface PackObject {
 
 const CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const ZERO = '0'.repeat(40);
+/** Objects up to this size are deflated in one call. */
+const SMALL_BYTES = 256 * 1024;
 
 function objectHeader(type: ObjectType, size: number): Buffer {
   const bytes = [];
@@ -52,7 +54,17 @@ export async function writePack(path: string, objects: PackObject[]): Promise<vo
     await write(head);
     for (const object of objects) {
       await write(objectHeader(object.type, object.size));
-      const deflate = createDeflate();
+      if (object.size <= SMALL_BYTES) {
+        // A page or a tree: deflated at once (a stream each would cost more than the bytes).
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of object.bytes()) chunks.push(chunk);
+        const bytes = Buffer.concat(chunks);
+        if (bytes.length !== object.size) throw new Error(`An object to push holds ${bytes.length} bytes, not the ${object.size} it was listed with`);
+        await write(deflateSync(bytes, { level: 1 }));
+        continue;
+      }
+      // The fastest level: assets (most of a push's bytes) are images and PDFs that do not compress further.
+      const deflate = createDeflate({ level: 1 });
       const feeding = (async () => {
         let size = 0;
         for await (const chunk of object.bytes()) {

@@ -241,7 +241,8 @@ export class PackReader {
     const entry = this.byOid.get(oid);
     if (!entry) throw new Error(`The pack holds no object ${oid}`);
     const h = await this.header(entry.offset);
-    if (h.kind === OFS_DELTA || h.kind === REF_DELTA) {
+    // A delta is rebuilt whole; a small object is inflated in one read (a page: no stream to set up).
+    if (h.kind === OFS_DELTA || h.kind === REF_DELTA || h.size <= SMALL_BYTES) {
       yield await this.readAt(entry.offset);
       return;
     }
