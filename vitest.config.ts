@@ -26,6 +26,8 @@ const storageIndependentTests = [
   // The memory of a 200 MB file's upload and download: the file store's streams. The first pass measures it
   // with PGlite's thread inside the server's process, the stricter of the two.
   'test/blobs-memory.test.ts',
+  // The memory of a Git Sync import of 100 MB of assets: the pack on disk, the assets streamed to the folder store.
+  'test/git-sync-memory.test.ts',
   // Unit tests of pure functions (the mutation-testing set); the job claims' own in-memory PGlite included.
   'test/unit/**/*.test.ts',
   // A handler swapped for its documented example fails its area's behaviour tests: the swap is the same on

@@ -4,10 +4,19 @@
 //   import: importGitRepository into an empty space (fetch, read the format, write one revision);
 //   export: exportToGitRepository of that space into an empty repository (write the format, commit, push).
 //
-//   npx tsx bench/git-sync.ts [--storage pglite|postgres|both] [--pages 1000] [--rounds 3]
+//   npx tsx bench/git-sync.ts [--storage pglite|postgres|both] [--pages 1000] [--rounds 3] [--large-mb 500]
 //
-// Results: bench/results/git-sync.json (the median and the worst of the rounds, each on a fresh space and repository).
-import { writeFileSync } from 'node:fs';
+// `--large-mb N` (0: none) adds a repository of the same pages and N MB of incompressible assets (4 MB
+// files, the format's most per asset, one shown on each of the first pages), imported and exported once by
+// a server in a process of its own (bench/git-sync-server.ts) whose memory (RSS) is sampled every 50 ms:
+// its growth over its idle size (after a small import and export) is what an operation costs.
+//
+// Results: bench/results/git-sync.json (the median and the worst of the rounds, each on a fresh space and
+// repository; `large`: the large repository's times and memory).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -25,6 +34,8 @@ const { values: opts } = parseArgs({
     storage: { type: 'string', default: 'pglite' },
     pages: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '3' },
+    'large-mb': { type: 'string', default: '0' },
+    'tight-memory': { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -135,11 +146,125 @@ async function run(kind: string) {
   }
 }
 
+const MB = 1024 * 1024;
+const ASSET_BYTES = 4_000_000;
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+}
+
+/** The pages with `megabytes` MB of random assets, one shown on each of the first pages. */
+function largeRepositoryFiles(megabytes: number): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = repositoryFiles();
+  const assets = Math.ceil((megabytes * 1_000_000) / ASSET_BYTES);
+  const perGroup = Math.ceil(pageCount / 20);
+  for (let n = 0; n < assets; n++) {
+    files[`.gitbook/assets/shot-${n}.gif`] = randomBytes(ASSET_BYTES);
+    const path = `group-${Math.floor(n / perGroup)}/page-${n}.md`;
+    if (files[path]) files[path] = `${files[path]}\n![Screenshot ${n}](../.gitbook/assets/shot-${n}.gif)\n`;
+  }
+  return files;
+}
+
+async function runLarge(kind: string, megabytes: number) {
+  const git = await startGitHttpServer();
+  // `--tight-memory`: the settings docs/operating.md advises for a server with tight memory (a small young
+  // generation, two malloc arenas), as test/git-sync-memory.test.ts runs the server.
+  const tight = opts['tight-memory'] ? { NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '2' } : {};
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/git-sync-server.ts', kind, opts['pg-url']!], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...tight } });
+  child.once('exit', (code, signal) => code !== 0 && console.error(`the bench server exited: ${code ?? signal}`));
+  try {
+    const first = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
+    });
+    const { base, token, orgId } = JSON.parse(first) as { base: string; token: string; orgId: string };
+    const call = async (method: string, url: string, body?: unknown, attempt = 0): Promise<any> => {
+      let res;
+      try {
+        res = await fetch(base + url, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+      } catch (err) {
+        // The server parses pages synchronously for seconds at a time and then closes the poll's idle
+        // keep-alive connection as the next GET goes out on it: that read is made again.
+        if (method !== 'GET' || attempt >= 5) throw err;
+        return call(method, url, body, attempt + 1);
+      }
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+    const pid = child.pid!;
+    /** Requests the operation and polls its outcome; its time and the server's peak RSS meanwhile. */
+    const operation = async (spaceId: string, direction: 'import' | 'export', body: object) => {
+      let peak = rssOf(pid);
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+      const started = performance.now();
+      try {
+        await call('POST', `/spaces/${spaceId}/git/${direction}`, body);
+        for (;;) {
+          const info = await call('GET', `/spaces/${spaceId}/git/info`);
+          if (info.operation?.state === 'failure') throw new Error(`${direction}: ${JSON.stringify(info.operation)}`);
+          if (info.operation?.state === 'success') {
+            if (info.operation.result !== 'applied') throw new Error(`${direction}: ${JSON.stringify(info.operation)}`);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return { ms: Math.round(performance.now() - started), peak };
+      } finally {
+        clearInterval(sampler);
+      }
+    };
+    // Made first: the commit blocks this process's event loop, which would let the server close idle connections under it.
+    git.createRepository('large', { store: true });
+    const files = largeRepositoryFiles(megabytes);
+    const assetBytes = Object.entries(files).reduce((n, [path, f]) => n + (path.startsWith('.gitbook/assets/') ? f.length : 0), 0);
+    git.commit('large', files, 'The large bench docs');
+    // Warm: a small repository imported and exported, so the idle size includes every path's code.
+    git.createRepository('warm', { store: true });
+    git.commit('warm', { 'README.md': '# Warm\n\n![A](.gitbook/assets/a.gif)\n', '.gitbook/assets/a.gif': randomBytes(10_000) }, 'Warm');
+    const warm = await call('POST', `/orgs/${orgId}/spaces`, { title: 'Warm' });
+    await operation(warm.id, 'import', { url: `${git.base}/warm.git`, ref: 'refs/heads/main' });
+    git.createRepository('warm-target', { store: true });
+    await operation(warm.id, 'export', { url: `${git.base}/warm-target.git`, ref: 'refs/heads/main', commitMessage: 'Warm', force: true });
+
+    const space = await call('POST', `/orgs/${orgId}/spaces`, { title: 'Large' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idle = rssOf(pid);
+    console.log(kind, 'large: importing');
+    const imported = await operation(space.id, 'import', { url: `${git.base}/large.git`, ref: 'refs/heads/main' });
+    const listed = await call('GET', `/spaces/${space.id}/content/files?limit=1000`);
+    if (listed.items.length * ASSET_BYTES !== assetBytes) throw new Error(`the import made ${listed.items.length} files`);
+    git.createRepository('large-target', { store: true });
+    console.log(kind, 'large: exporting');
+    const exported = await operation(space.id, 'export', { url: `${git.base}/large-target.git`, ref: 'refs/heads/main', commitMessage: 'Export', force: true });
+    const written = git.files('large-target', 'refs/heads/main');
+    if (written.filter((p) => p.startsWith('.gitbook/assets/')).length !== listed.items.length || written.filter((p) => p.endsWith('.md')).length < pageCount) throw new Error('the export wrote too few files');
+    const figure = (op: { ms: number; peak: number }) => ({ ms: op.ms, msPerPage: Math.round((op.ms / pageCount) * 100) / 100, rssGrowthMB: Math.round((op.peak - idle) / MB), peakRssMB: Math.round(op.peak / MB) });
+    const result = { pages: pageCount, assetBytes, tightMemory: opts['tight-memory'], idleRssMB: Math.round(idle / MB), import: figure(imported), export: figure(exported) };
+    console.log(kind, 'large', JSON.stringify(result));
+    return result;
+  } finally {
+    child.stdin!.end();
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    await git.close();
+  }
+}
+
 async function main() {
   // The machine is shared: the load beside the figures says how far they are from a quiet machine's.
   const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
   const results: Record<string, unknown> = { date: new Date().toISOString(), pages: pageCount, rounds, node: process.version, cores: cpus().length, loadAverageAtStart: load() };
-  for (const kind of storages) results[kind] = await run(kind);
+  if (rounds > 0) for (const kind of storages) results[kind] = await run(kind);
+  const largeMb = Number(opts['large-mb']);
+  if (largeMb > 0) {
+    results.large = {};
+    for (const kind of storages) (results.large as Record<string, unknown>)[kind] = await runLarge(kind, largeMb);
+  }
   results.loadAverageAtEnd = load();
   writeFileSync(new URL('./results/git-sync.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 }

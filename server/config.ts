@@ -56,10 +56,10 @@ export const ConfigSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
   JOB_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   // How large a repository Git Sync takes (server/git-sync/work-repository.ts): the pack is held in memory.
-  GIT_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
-  GIT_SYNC_MAX_PACK_BYTES: z.coerce.number().int().min(1024).default(100 * 1024 * 1024),
+  GIT_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
+  GIT_SYNC_MAX_PACK_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   GIT_SYNC_MAX_FILES: z.coerce.number().int().min(1).default(10_000),
-  GIT_SYNC_MAX_DOCS_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
+  GIT_SYNC_MAX_DOCS_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
   SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),

@@ -26,8 +26,8 @@ describe('configuration', () => {
   });
 
   it('reads the Git Sync limits (GIT_SYNC_*), with defaults, and refuses a bad one naming it', () => {
-    expect(loadConfig({}).gitSync).toEqual({ timeoutMs: 60_000, maxPackBytes: 100 * 1024 * 1024, maxFiles: 10_000, maxTotalBytes: 256 * 1024 * 1024 });
-    expect(loadConfig({ GIT_SYNC_MAX_DOCS_BYTES: '1073741824', GIT_SYNC_TIMEOUT_MS: '120000' }).gitSync).toMatchObject({ maxTotalBytes: 1024 ** 3, timeoutMs: 120_000 });
+    expect(loadConfig({}).gitSync).toEqual({ timeoutMs: 600_000, maxPackBytes: 1024 ** 3, maxFiles: 10_000, maxTotalBytes: 1024 ** 3 });
+    expect(loadConfig({ GIT_SYNC_MAX_DOCS_BYTES: '268435456', GIT_SYNC_TIMEOUT_MS: '120000' }).gitSync).toMatchObject({ maxTotalBytes: 256 * 1024 ** 2, timeoutMs: 120_000 });
     expect(() => loadConfig({ GIT_SYNC_MAX_FILES: '0' })).toThrow(/GIT_SYNC_MAX_FILES/);
   });
 

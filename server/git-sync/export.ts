@@ -13,7 +13,6 @@ import { stableJson } from '../content/block-keys.js';
 import { mergeContent } from '../content/merge.js';
 import type { RevisionContent } from '../content/revision-content.js';
 import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
-import { readBlobBytes } from '../blobs/blobs.js';
 import { changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
@@ -21,25 +20,29 @@ import { publish } from '../events/domain-events.js';
 import { CONFIG_FILE, joinPath, readConfig, writeRepository } from './format/index.js';
 import { inBranchWords } from './branch-words.js';
 import { conflictsOf, pagesChangedInSpace } from './changes.js';
+import { assetsToWrite, placeholdersOf, type SpaceBlob } from './files.js';
 import { jobCtx, plan, saveImportedFiles, type Planned } from './import.js';
+import { readDocs } from './read-docs.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
 import type { CommitAuthor, TreeFile } from './work-repository.js';
 import { withWorkRepository } from './work-repository.js';
 
-/** The bytes of `content`'s files: the space's, and the repository's for files a merge took from it. */
-async function fileBytesOf(db: Db, spaceId: string, content: RevisionContent, current: RevisionContent, merged?: Planned): Promise<Map<string, Uint8Array>> {
+/** The blobs of `content`'s files (file id → blob): the space's, and the repository's for files a merge took from it (stored as read). */
+async function fileBlobsOf(db: Db, spaceId: string, content: RevisionContent, current: RevisionContent, merged?: Planned): Promise<Map<string, SpaceBlob>> {
   const before = new Map(current.files.map((f) => [f.id, stableJson(f)]));
-  const fromRepository = new Set(merged ? content.files.filter((f) => merged.imported.fileBytes.has(f.id) && before.get(f.id) !== stableJson(f)).map((f) => f.id) : []);
-  const ids = content.files.map((f) => f.id).filter((id) => !fromRepository.has(id));
-  const out = new Map<string, Uint8Array>([...fromRepository].map((id) => [id, merged!.imported.fileBytes.get(id)!]));
+  const out = new Map<string, SpaceBlob>();
+  for (const f of merged ? content.files : []) {
+    const asset = merged!.assets.get(merged!.imported.paths.get(f.id) ?? '');
+    if (merged!.imported.fileBytes.has(f.id) && before.get(f.id) !== stableJson(f) && asset?.sha256) out.set(f.id, { sha256: asset.sha256, size: asset.size });
+  }
+  const ids = content.files.map((f) => f.id).filter((id) => !out.has(id));
   if (ids.length === 0) return out;
   const rows = await db
-    .select({ fileId: contentFiles.fileId, sha256: contentFiles.sha256 })
+    .select({ fileId: contentFiles.fileId, sha256: contentFiles.sha256, size: contentFiles.size })
     .from(contentFiles)
     .where(and(eq(contentFiles.spaceId, spaceId), inArray(contentFiles.fileId, ids)));
-  // The Git library writes blobs from buffers: each file is read whole, one at a time.
-  for (const r of rows) out.set(r.fileId, new Uint8Array(await readBlobBytes(db, r.sha256)));
+  for (const r of rows) out.set(r.fileId, { sha256: r.sha256, size: r.size });
   return out;
 }
 
@@ -55,16 +58,21 @@ async function authorOf(db: Db, spaceId: string, revisionId: string, callerId: s
   return caller ?? { name: 'GitBook', email: 'git-sync@localhost' };
 }
 
-/** The tree of the new commit: the head's files, without those the docs had (at the last sync, or in the head read), with the written ones. */
+/**
+ * The tree of the new commit: the head's files, without those the docs had (at the last sync, or in the
+ * head read), with the written ones: text written as loose objects, assets named by their Git id, which
+ * is hashed from the file store's stream (files.ts).
+ */
 async function nextTree(
   head: Map<string, TreeFile>,
   previousPaths: Iterable<string>,
   written: Map<string, Uint8Array>,
+  assets: Map<string, string>,
   writeBlob: (bytes: Uint8Array) => Promise<string>,
 ): Promise<Map<string, TreeFile>> {
   const tree = new Map(head);
   for (const path of previousPaths) tree.delete(path);
-  for (const [path, bytes] of written) tree.set(path, { oid: await writeBlob(bytes), mode: '100644' });
+  for (const [path, bytes] of written) tree.set(path, { oid: assets.get(path) ?? (await writeBlob(bytes)), mode: '100644' });
   return tree;
 }
 
@@ -130,7 +138,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     let headFiles = new Map<string, TreeFile>();
     let headTree: string | undefined;
     if (parent) {
-      if (head) await repo.fetch(payload.ref);
+      if (head) await repo.fetch(head);
       headFiles = await repo.listFiles(parent);
       headTree = await repo.treeOf(parent);
     }
@@ -142,13 +150,14 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     let merged: Planned | undefined;
     if (head && record?.commit && head !== record.commit && !payload.force && !payload.standalone) {
       // The branch moved: its changes since the sync are merged with the space's (plan refuses pages changed on both).
-      const files = await repo.readFiles(headFiles, payload.projectDirectory ?? '');
-      merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files }, current, base, op.job.now(), record?.divergent);
+      const { files, assets } = await readDocs(db, repo, headFiles, payload.projectDirectory ?? '', op.job.now());
+      merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files, assets }, current, base, op.job.now(), record?.divergent);
       content = merged.content;
     }
-    const fileBytes = await fileBytesOf(db, payload.spaceId, content, current.content, merged);
+    const fileBlobs = await fileBlobsOf(db, payload.spaceId, content, current.content, merged);
     const paths = new Map([...(previousPaths ?? []), ...(merged?.imported.paths ?? [])]);
-    const written = writeRepository(content, fileBytes, {
+    // The files' bytes stay in the file store: the writer lays them out, they are streamed into the commit.
+    const written = writeRepository(content, placeholdersOf(fileBlobs), {
       projectDirectory: payload.projectDirectory,
       previousPaths: paths,
       structure: config.structure,
@@ -160,7 +169,8 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     for (const path of kept) written.files.delete(path);
     if (parent) await inBranchWords(repo, written, headFiles, { content, configPath, projectDirectory: payload.projectDirectory ?? '', docsRoot: config.docsRoot, summaryPath: joinPath(config.docsRoot, config.structure.summary) });
     const replaced = [...(previousPaths?.values() ?? []), ...(merged?.imported.paths.values() ?? [])].filter((path) => !kept.has(path));
-    const tree = await nextTree(headFiles, replaced, written.files, (bytes) => repo.writeBlob(bytes));
+    const assets = await assetsToWrite(db, written.paths, fileBlobs);
+    const tree = await nextTree(headFiles, replaced, written.files, assets.oids, (bytes) => repo.writeBlob(bytes));
     const treeOid = await repo.writeTree(tree);
     const blobs: RevisionGit['blobs'] = {};
     for (const [id, path] of written.paths) {
@@ -171,11 +181,11 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     if (head && treeOid === headTree) return { commit: head, blobs, changed: false, message: await repo.commitMessage(head), merged, warnings };
     if (parent && treeOid === headTree) {
       // A new branch of exactly what the last sync holds: the branch is made at that commit, with no commit of its own.
-      await repo.push(parent, payload.ref);
+      await repo.pushExisting(parent, payload.ref);
       return { commit: parent, blobs, changed: false, branched: true, message: await repo.commitMessage(parent), merged, warnings };
     }
     const commit = await repo.writeCommit(treeOid, parent, message, author, op.job.now());
-    await repo.push(commit, payload.ref);
+    await repo.push(commit, payload.ref, head, assets.sources);
     return { commit, blobs, changed: true, message, merged, warnings };
   });
 

@@ -1,7 +1,7 @@
 // isomorphic-git's HTTP client, through the server's outbound guard (server/http/outbound.ts): a URL a
 // user gave reaches only public addresses (unless ALLOW_PRIVATE_FETCH=true), within a deadline, and an
-// answer over `maxBytes` (a pack too large) fails the operation. The guard reads whole bodies, which is
-// what the smart-HTTP exchanges of one fetch or push are (one ref advertisement, one pack).
+// answer over `maxBytes` fails the operation. It reads whole bodies: isomorphic-git is only asked for ref
+// advertisements; packs are streamed (pack-fetch.ts, pack-push.ts).
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { outboundRequest, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 

@@ -3,7 +3,8 @@
 // their ids where their path is unchanged. When the space also changed since the last sync, pages changed
 // on one side only are merged (server/content/merge.ts); pages changed on both make the import fail naming
 // them, unless `force`. The write checks the space still has the revision the import was computed from
-// (else it computes again), and writes the content, the files' bytes and the outcome in one transaction.
+// (else it computes again), and writes the content, the files' rows and the outcome in one transaction
+// (the files' bytes were stored as the fetch read them: read-docs.ts).
 import { and, eq, isNull } from 'drizzle-orm';
 import { Conflict as MergeConflict } from '../errors.js';
 import { createCtx, type Ctx } from '../context.js';
@@ -18,25 +19,29 @@ import { readRepository, type ImportedContent } from './format/index.js';
 import { conflictsOf, idsChangedInRepository, pagesChangedInSpace, pagesMovedInRepository, recordConflictsOf, recordsChangedInSpace } from './changes.js';
 import { lockRecord, recordOutcome, type Outcome } from './outcome.js';
 import { OperationRefused, type OperationContext } from './sync.job.js';
+import { readDocs, type RepositoryAsset } from './read-docs.js';
 import { withWorkRepository, type TreeFile } from './work-repository.js';
 
 export interface Fetched {
   commit: string;
   message: string;
   tree: Map<string, TreeFile>;
+  /** The text files under the docs root, a placeholder for the others (read-docs.ts). */
   files: Map<string, Uint8Array>;
+  /** The other files' sizes, and for assets the blob their bytes were stored as. */
+  assets: Map<string, RepositoryAsset>;
 }
 
-/** The ref's commit, its message, its tree and the bytes of the files under the docs root. */
+/** The ref's commit, its message, its tree and the files under the docs root, the assets stored as blobs. */
 async function fetchRef(op: OperationContext): Promise<Fetched> {
   const { payload } = op;
   return withWorkRepository(op.remote, op.limits, async (repo) => {
     const commit = await repo.remoteHead(payload.ref);
     if (!commit) throw new OperationRefused(`The repository has no ref ${payload.ref}`);
-    await repo.fetch(payload.ref);
+    await repo.fetch(commit);
     const tree = await repo.listFiles(commit);
-    const files = await repo.readFiles(tree, payload.projectDirectory ?? '');
-    return { commit, message: await repo.commitMessage(commit), tree, files };
+    const { files, assets } = await readDocs(op.db, repo, tree, payload.projectDirectory ?? '', op.job.now());
+    return { commit, message: await repo.commitMessage(commit), tree, files, assets };
   });
 }
 
@@ -48,6 +53,8 @@ function pathsOf(git: RevisionGit | undefined): Map<string, string> | undefined 
 export interface Planned {
   content: RevisionContent;
   imported: ImportedContent;
+  /** By repository path, the assets read (their bytes stored as blobs). */
+  assets: Map<string, RepositoryAsset>;
   /** In a merge, the pages whose content is the space's (changed there since the sync), not their file's. */
   fromSpace?: string[];
 }
@@ -65,10 +72,12 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
     previousPaths: pathsOf(current.git) ?? pathsOf(base?.git),
     now,
     limits: op.limits,
+    assets: fetched.assets,
   });
   // Pages an earlier merge took from the space (`divergent`) are the space's changes still, whatever the base says.
   const spaceChanged = (base ? current.id !== base.id : current.content.pages.length > 0) || divergent.length > 0;
-  if (payload.force || payload.standalone || !spaceChanged) return { content: imported.content, imported };
+  const assets = fetched.assets;
+  if (payload.force || payload.standalone || !spaceChanged) return { content: imported.content, imported, assets };
 
   const inSpace = pagesChangedInSpace(base?.content, current.content);
   for (const id of divergent) if (current.content.pages.some((p) => p.id === id)) inSpace.add(id);
@@ -104,7 +113,7 @@ export function plan(op: OperationContext, fetched: Fetched, current: StoredRevi
   const fileBytes = new Map([...imported.fileBytes].filter(([id]) => !baseFiles.has(id) || inRepository.has(id)));
   const mergedImport = { ...imported, fileBytes };
   try {
-    return { content: mergeContent(baseContent, theirs, current.content), imported: mergedImport, fromSpace: [...inSpace, ...current.content.reusableContents.filter((r) => recordsInSpace.has(r.id)).map((r) => r.id)] };
+    return { content: mergeContent(baseContent, theirs, current.content), imported: mergedImport, assets, fromSpace: [...inSpace, ...current.content.reusableContents.filter((r) => recordsInSpace.has(r.id)).map((r) => r.id)] };
   } catch (err) {
     if (err instanceof MergeConflict) throw new OperationRefused(`Both the space and the repository changed since the last sync: ${err.message}`);
     throw err;
@@ -184,16 +193,17 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
 }
 
 /**
- * The bytes of the files the content lists, stored as blobs (server/blobs/; bytes already stored under
- * their sha256 are not written again): new files inserted, changed ones (same id, other bytes) pointed at
- * their new blob. In the job's transaction, so a failed import leaves no file rows behind.
+ * The files the import read, pointed at their blobs (server/blobs/; stored as they were read, read-docs.ts):
+ * new files inserted, changed ones (same id, other bytes) pointed at their new blob. In the job's
+ * transaction, so a failed import leaves no file rows behind.
  */
 export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
   const now = tx.now();
   for (const file of planned.content.files) {
-    const bytes = planned.imported.fileBytes.get(file.id);
-    if (!bytes) continue;
-    const blob = await putBlobBytes(tx.db, bytes, now);
+    if (!planned.imported.fileBytes.has(file.id)) continue;
+    const path = planned.imported.paths.get(file.id);
+    const asset = path === undefined ? undefined : planned.assets.get(path);
+    const blob = asset?.sha256 ? { sha256: asset.sha256, size: asset.size } : await putBlobBytes(tx.db, planned.imported.fileBytes.get(file.id)!, now);
     await tx.db
       .insert(contentFiles)
       .values({ spaceId, fileId: file.id, name: file.name, contentType: file.contentType, size: blob.size, sha256: blob.sha256, createdAt: now })

@@ -42,11 +42,16 @@ export function gitSyncJob(payload: GitSyncPayload): EnqueueInput {
   return { kind: GIT_SYNC, payload, maxAttempts: 1 };
 }
 
+/**
+ * Sized for real docs repositories of several hundred MB (GIF screenshots, PDFs): the pack goes to disk and
+ * the assets to the file store as they arrive, so memory does not grow with them (docs/git-sync-operations.md).
+ * The server takes them from GIT_SYNC_* (server/config.ts, the same defaults).
+ */
 export const defaultRepositoryLimits: RepositoryLimits = {
-  timeoutMs: 60_000,
-  maxPackBytes: 100 * 1024 * 1024,
+  timeoutMs: 600_000,
+  maxPackBytes: 1024 * 1024 * 1024,
   maxFiles: formatLimits.maxFiles,
-  maxTotalBytes: formatLimits.maxTotalBytes,
+  maxTotalBytes: 1024 * 1024 * 1024,
 };
 
 /** An operation that could not be done, with the reason the outcome gives (and the pages in conflict). */

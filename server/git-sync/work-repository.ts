@@ -1,13 +1,18 @@
-// One Git Sync operation's repository: isomorphic-git (pure JavaScript smart HTTP, no `git` binary) on a
-// temporary directory of its own under the OS's temp dir, removed when the operation ends whatever the
-// outcome. Only the one ref is fetched, at depth 1: an import reads its tree, an export writes one commit
-// on top of it and pushes it. Every request goes through guardedHttp (the outbound address rules).
+// One Git Sync operation's repository, on a temporary directory of its own under the OS's temp dir, removed
+// when the operation ends whatever the outcome. Only one commit is fetched, at depth 1, its pack written to
+// disk as it arrives and read from there (pack-fetch.ts, pack-reader.ts): an import reads its tree, an
+// export writes one commit on top of it (isomorphic-git writes the new commit, trees and pages as loose
+// objects) and pushes a pack of what the server lacks (pack-push.ts). No `git` binary; every request goes
+// through the outbound guard (public addresses, a deadline, a cap on the bytes of each answer).
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
+import { fetchPack } from './pack-fetch.js';
+import { pushPack, writePack, type PackObject } from './pack-push.js';
+import { PackReader, type ObjectType } from './pack-reader.js';
 
 export { RepositoryTooLarge };
 
@@ -43,20 +48,33 @@ export interface CommitAuthor {
 /** Runs `work` on a fresh local repository for `remote`, removed afterwards. */
 export async function withWorkRepository<T>(remote: Remote, limits: RepositoryLimits, work: (repo: WorkRepository) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'git-sync-'));
+  const repo = new WorkRepository(dir, remote, limits);
   try {
-    const repo = new WorkRepository(dir, remote, limits);
     await git.init({ fs: nodeFs, dir, defaultBranch: 'git-sync' });
-    // A fetch records what it fetched under the remote's refspec (refs/remotes/origin/*).
-    await git.addRemote({ fs: nodeFs, dir, remote: 'origin', url: remote.url });
     return await work(repo);
   } finally {
+    await repo.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A tree's entries: name, mode (as Git writes it) and id. */
+function treeEntries(bytes: Buffer): { name: string; mode: string; oid: string }[] {
+  const entries = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space);
+    entries.push({ mode: bytes.toString('latin1', at, space), name: bytes.toString('utf8', space + 1, nul), oid: bytes.toString('hex', nul + 1, nul + 21) });
+    at = nul + 21;
+  }
+  return entries;
 }
 
 export class WorkRepository {
   private readonly http;
   private readonly cache = {};
+  private readonly packs: PackReader[] = [];
 
   constructor(
     readonly dir: string,
@@ -70,96 +88,120 @@ export class WorkRepository {
     return { fs: nodeFs, dir: this.dir, cache: this.cache };
   }
 
+  private get outbound() {
+    return { timeoutMs: this.limits.timeoutMs, maxBytes: this.limits.maxPackBytes };
+  }
+
+  async close(): Promise<void> {
+    for (const pack of this.packs.splice(0)) await pack.close();
+  }
+
   /** The commit `ref` points at on the server; undefined when the ref does not exist (an empty repository). */
   async remoteHead(ref: string): Promise<string | undefined> {
     const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix: ref });
     return refs.find((r) => r.ref === ref)?.oid;
   }
 
-  // isomorphic-git adds its own headers (Git-Protocol) to the object it is given: each call gets a copy.
-
-  /** Fetches `ref` at depth 1 (its commit and tree). */
-  async fetch(ref: string): Promise<void> {
-    await git.fetch({
-      ...this.common,
-      http: this.http,
-      remote: 'origin',
-      headers: { ...this.remote.headers },
-      remoteRef: ref,
-      singleBranch: true,
-      depth: 1,
-      tags: false,
-    });
+  /** Fetches `commit` (a ref's head) at depth 1: its commit, trees and files, in a pack on disk. */
+  async fetch(commit: string): Promise<void> {
+    const path = join(this.dir, `fetched-${this.packs.length}.pack`);
+    await fetchPack(this.remote, commit, path, this.outbound);
+    this.packs.push(await PackReader.open(path));
   }
 
   /**
-   * Fetches the commit `commit` at depth 1: through a branch or tag of the server whose head it is, else by
-   * its id (servers that allow it, as GitHub and GitLab do). False when the server gives no such commit (it
-   * is not this repository's, or the server does not serve commits by id); a repository over the limits
-   * still throws.
+   * Fetches the commit `commit` at depth 1 (a head of the server's, or any commit where the server serves
+   * commits by id, as GitHub and GitLab do). False when the server gives no such commit; a repository over
+   * the limits still throws.
    */
   async fetchCommit(commit: string): Promise<boolean> {
-    // Branches, then tags: not every ref (a forge's pull request refs can be many).
-    let named: string | undefined;
-    for (const prefix of ['refs/heads/', 'refs/tags/']) {
-      const refs = await git.listServerRefs({ http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, prefix, peelTags: true });
-      named = refs.find((r) => r.ref.startsWith(prefix) && (r.oid === commit || r.peeled === commit))?.ref;
-      if (named) break;
-    }
     try {
-      await git.fetch({ ...this.common, http: this.http, remote: 'origin', headers: { ...this.remote.headers }, remoteRef: named ?? commit, singleBranch: true, depth: 1, tags: false });
-      await git.readCommit({ ...this.common, oid: commit });
-      return true;
+      await this.fetch(commit);
+      return this.has(commit);
     } catch (err) {
       if (err instanceof RepositoryTooLarge) throw err;
       return false;
     }
   }
 
-  /** Every file of the commit's tree: path → blob id and mode. */
+  private has(oid: string): boolean {
+    return this.packs.some((p) => p.has(oid));
+  }
+
+  private packOf(oid: string): PackReader {
+    const pack = this.packs.find((p) => p.has(oid));
+    if (!pack) throw new Error(`The fetched commit holds no object ${oid}`);
+    return pack;
+  }
+
+  private async object(oid: string, type: ObjectType): Promise<Buffer> {
+    const read = await this.packOf(oid).read(oid);
+    if (read.type !== type) throw new Error(`${oid} is a ${read.type}, not a ${type}`);
+    return read.bytes;
+  }
+
+  private async commitText(commit: string): Promise<string> {
+    return (await this.object(commit, 'commit')).toString('utf8');
+  }
+
+  /** Every file of the commit's tree: path → blob id and mode (submodules aside). */
   async listFiles(commit: string): Promise<Map<string, TreeFile>> {
     const files = new Map<string, TreeFile>();
-    await git.walk({
-      ...this.common,
-      trees: [git.TREE({ ref: commit })],
-      map: async (path, [entry]) => {
-        if (!entry) return null;
-        const type = await entry.type();
-        if (type === 'blob') files.set(path, { oid: await entry.oid(), mode: (await entry.mode()).toString(8) });
-        return true;
-      },
-    });
+    const walk = async (tree: string, prefix: string) => {
+      for (const entry of treeEntries(await this.object(tree, 'tree'))) {
+        const path = `${prefix}${entry.name}`;
+        if (entry.mode === '40000') await walk(entry.oid, `${path}/`);
+        else if (entry.mode !== '160000') files.set(path, { oid: entry.oid, mode: entry.mode });
+      }
+    };
+    await walk(await this.treeOf(commit), '');
     return files;
   }
 
-  /** The bytes of the files under `root` ('' for all), refusing more than the limits allow. */
-  async readFiles(files: Map<string, TreeFile>, root: string): Promise<Map<string, Uint8Array>> {
+  /** The size of a file, from the pack's index. */
+  sizeOf(oid: string): number {
+    return this.packOf(oid).info(oid)!.size;
+  }
+
+  /** A file's bytes as a stream, read from the pack on disk as they are consumed. */
+  openFile(oid: string): AsyncIterable<Buffer> {
+    return this.packOf(oid).stream(oid);
+  }
+
+  /** Checks the files under `root` against the limits on their count and bytes; those files. */
+  checkedFiles(files: Map<string, TreeFile>, root: string): [string, TreeFile][] {
     const prefix = root ? `${root}/` : '';
     const selected = [...files].filter(([path]) => path.startsWith(prefix));
     if (selected.length > this.limits.maxFiles) {
       throw new RepositoryTooLarge(`The repository is too large: ${selected.length} files under ${root || 'its root'}, more than ${this.limits.maxFiles}`);
     }
-    const out = new Map<string, Uint8Array>();
     let total = 0;
-    for (const [path, { oid }] of selected) {
-      const { blob } = await git.readBlob({ ...this.common, oid });
-      total += blob.byteLength;
-      if (total > this.limits.maxTotalBytes) {
-        throw new RepositoryTooLarge(`The repository is too large: its files under ${root || 'its root'} hold more than ${this.limits.maxTotalBytes} bytes`);
-      }
-      out.set(path, blob);
+    for (const [, { oid }] of selected) total += this.sizeOf(oid);
+    if (total > this.limits.maxTotalBytes) {
+      throw new RepositoryTooLarge(`The repository is too large: its files under ${root || 'its root'} hold more than ${this.limits.maxTotalBytes} bytes`);
     }
+    return selected;
+  }
+
+  /** The bytes of the files under `root` ('' for all), in memory: for the few small files asked by name. */
+  async readFiles(files: Map<string, TreeFile>, root: string): Promise<Map<string, Uint8Array>> {
+    const out = new Map<string, Uint8Array>();
+    for (const [path, { oid }] of this.checkedFiles(files, root)) out.set(path, await this.object(oid, 'blob'));
     return out;
   }
 
   /** The id of the commit's tree. */
   async treeOf(commit: string): Promise<string> {
-    return (await git.readCommit({ ...this.common, oid: commit })).commit.tree;
+    const match = /^tree ([0-9a-f]{40})$/m.exec(await this.commitText(commit));
+    if (!match) throw new Error(`The commit ${commit} names no tree`);
+    return match[1]!;
   }
 
   /** The commit's message. */
   async commitMessage(commit: string): Promise<string> {
-    return (await git.readCommit({ ...this.common, oid: commit })).commit.message;
+    const text = await this.commitText(commit);
+    const blank = text.indexOf('\n\n');
+    return blank === -1 ? '' : text.slice(blank + 2);
   }
 
   async writeBlob(bytes: Uint8Array): Promise<string> {
@@ -197,11 +239,41 @@ export class WorkRepository {
     return git.writeCommit({ ...this.common, commit: { tree, parent: parent ? [parent] : [], message, author: person, committer: person } });
   }
 
-  /** Pushes `commit` to the branch `ref` (a fast-forward of its head, or its creation); throws when the server refuses it. */
-  async push(commit: string, ref: string): Promise<void> {
-    await git.writeRef({ ...this.common, ref: 'refs/heads/git-sync', value: commit, force: true });
-    const result = await git.push({ ...this.common, http: this.http, url: this.remote.url, headers: { ...this.remote.headers }, ref: 'refs/heads/git-sync', remoteRef: ref });
-    const status = result.refs?.[ref];
-    if (!result.ok || (status && !status.ok)) throw new Error(`The Git server refused the push to ${ref}: ${status?.error ?? result.error ?? 'no reason given'}`);
+  /**
+   * Pushes `commit` to the branch `ref` (a fast-forward of its head `old`, or its creation); throws when the
+   * server refuses it. The pack holds the commit and the trees and files the fetched commit does not:
+   * those written here (loose objects), and `streamed` ones (id → its bytes where they are kept).
+   */
+  async push(commit: string, ref: string, old: string | undefined, streamed: Map<string, { size: number; bytes: () => AsyncIterable<Uint8Array> }>): Promise<void> {
+    const objects: PackObject[] = [];
+    const seen = new Set<string>();
+    const loose = async (oid: string): Promise<{ type: ObjectType; object: Uint8Array }> => {
+      const read = await git.readObject({ ...this.common, oid, format: 'content' });
+      return { type: read.type as ObjectType, object: read.object as Uint8Array };
+    };
+    const add = async (oid: string): Promise<void> => {
+      if (seen.has(oid) || this.has(oid)) return;
+      seen.add(oid);
+      const big = streamed.get(oid);
+      if (big) {
+        objects.push({ type: 'blob', size: big.size, bytes: big.bytes });
+        return;
+      }
+      const { type, object } = await loose(oid);
+      objects.push({ type, size: object.byteLength, bytes: async function* () { yield object; } });
+      if (type === 'commit') await add(/^tree ([0-9a-f]{40})$/m.exec(Buffer.from(object).toString('utf8'))![1]!);
+      if (type === 'tree') for (const entry of treeEntries(Buffer.from(object))) if (entry.mode !== '160000') await add(entry.oid);
+    };
+    await add(commit);
+    const path = join(this.dir, 'push.pack');
+    await writePack(path, objects);
+    await pushPack(this.remote, ref, old, commit, path, this.outbound);
+  }
+
+  /** Points the branch `ref` at a commit the server already has (a new branch at the last sync's commit). */
+  async pushExisting(commit: string, ref: string): Promise<void> {
+    const path = join(this.dir, 'push.pack');
+    await writePack(path, []);
+    await pushPack(this.remote, ref, undefined, commit, path, this.outbound);
   }
 }

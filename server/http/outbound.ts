@@ -8,7 +8,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { Agent, buildConnector, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
 
 export interface OutboundLimits {
   timeoutMs: number;
@@ -170,6 +171,37 @@ export async function outboundStream(url: string, limits: OutboundLimits, init: 
     }
   }
   return { status: res.status, headers: res.headers as unknown as Headers, body: body() };
+}
+
+/**
+ * A request whose body is a stream (a Git push's pack read from disk), sent as the socket takes it: fetch
+ * reads a streamed body ahead of the socket (measured: +330 MB of memory for a 300 MB body), undici's
+ * `request` waits for it. No redirect is followed; the same address rules, deadline and cap on the answer.
+ */
+export async function outboundUpload(url: string, limits: OutboundLimits, init: { method: string; headers: Record<string, string>; body: Readable; origin: OutboundInit['origin'] }): Promise<OutboundStreamResponse> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let res: Awaited<ReturnType<typeof undiciRequest>>;
+  try {
+    res = await undiciRequest(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body, signal, dispatcher: dispatcherFor(init.origin) });
+  } catch (err) {
+    throw outboundError(url, limits, signal, err);
+  }
+  async function* body(): AsyncGenerator<Uint8Array> {
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > limits.maxBytes) throw new OutboundTooLarge(`${url} is larger than ${limits.maxBytes} bytes`);
+        yield chunk;
+      }
+    } catch (err) {
+      res.body.destroy();
+      throw outboundError(url, limits, signal, err);
+    }
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  return { status: res.statusCode, headers, body: body() };
 }
 
 /** One HTTP call within `limits`; any status is an answer. Throws OutboundTimeout, PrivateAddressRefused or OutboundFailed. */

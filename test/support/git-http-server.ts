@@ -29,8 +29,11 @@ export interface GitHttpServer {
   base: string;
   /** The Authorization headers of the requests received, in order. */
   authorizations: (string | undefined)[];
-  /** Makes an empty bare repository (branch main); returns its URL. */
-  createRepository(name: string): string;
+  /**
+   * Makes an empty bare repository (branch main); returns its URL. `options.store`: objects kept and sent
+   * without compression or deltas (large random files: the tests of size spend no time on what cannot shrink).
+   */
+  createRepository(name: string, options?: { store?: boolean }): string;
   /** Commits `files` (path → text or bytes; null deletes) on `branch` as Dana Developer; returns the commit id. */
   commit(name: string, files: Record<string, string | Uint8Array | null>, message: string, branch?: string): string;
   /** The commit `ref` points at. */
@@ -122,12 +125,18 @@ export async function startGitHttpServer(options: { credentials?: { username: st
   const served: GitHttpServer = {
     base,
     authorizations,
-    createRepository(name) {
+    createRepository(name, options = {}) {
       git(repos, 'init', '--bare', '--initial-branch=main', `${name}.git`);
       git(bare(name), 'config', 'http.receivepack', 'true');
       mkdirSync(work(name), { recursive: true });
       git(work(name), 'init', '--initial-branch=main');
       git(work(name), 'remote', 'add', 'origin', bare(name));
+      if (options.store) {
+        for (const dir of [bare(name), work(name)]) {
+          git(dir, 'config', 'core.compression', '0');
+          git(dir, 'config', 'pack.window', '0');
+        }
+      }
       return `${base}/${name}.git`;
     },
     commit(name, files, message, branch = 'main') {

@@ -30,14 +30,14 @@ import { RepositoryFormatError, type ImportedContent, type ReadOptions, type Rep
 import { VARS_FILE } from './write.js';
 
 /** The files under the docs root, their count and bytes checked against the limits. */
-function scopedFiles(files: RepositoryFiles, docsRoot: string, { maxFiles, maxTotalBytes }: { maxFiles: number; maxTotalBytes: number } = formatLimits): string[] {
+function scopedFiles(files: RepositoryFiles, docsRoot: string, { maxFiles, maxTotalBytes }: { maxFiles: number; maxTotalBytes: number } = formatLimits, assets?: ReadOptions['assets']): string[] {
   const scoped: string[] = [];
   let bytes = 0;
   for (const [path, content] of files) {
     if (normalizePath(path) !== path || path === '') throw new RepositoryFormatError(path, 'is not a plain relative path inside the repository');
     if (below(docsRoot, path) === undefined) continue;
     scoped.push(path);
-    bytes += content.length;
+    bytes += assets?.get(path)?.size ?? content.length;
     if (scoped.length > maxFiles) throw new RepositoryFormatError(path, `the docs hold more than ${maxFiles} files, the most an import reads`);
     if (bytes > maxTotalBytes) throw new RepositoryFormatError(path, `the docs hold more than ${maxTotalBytes} bytes, the most an import reads`);
   }
@@ -114,7 +114,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const projectDirectory = options.projectDirectory ? checkedPath(options.projectDirectory, 'projectDirectory') : '';
   const config = readConfig(files, projectDirectory);
   const { docsRoot, structure } = config;
-  const scoped = scopedFiles(files, docsRoot, options.limits);
+  const scoped = scopedFiles(files, docsRoot, options.limits, options.assets);
   const warnings: string[] = [];
   const summaryPath = joinPath(docsRoot, structure.summary);
   const readmePath = joinPath(docsRoot, structure.readme);
@@ -156,12 +156,14 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
       continue;
     }
     const bytes = files.get(path)!;
-    if (bytes.length > formatLimits.maxAssetBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxAssetBytes} bytes, the most a file may have`);
+    const streamed = options.assets?.get(path);
+    const size = streamed?.size ?? bytes.length;
+    if (size > formatLimits.maxAssetBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxAssetBytes} bytes, the most a file may have`);
     const previousId = idAt.get(path);
     const old = previousId !== undefined && !used.has(previousId) ? previousFiles.get(previousId) : undefined;
     const name = basename(path);
-    const dimensions = dimensionsOf(bytes);
-    const file: StoredFile = { id: old?.id ?? newId('fil'), name, contentType: old?.name === name ? old.contentType : guessContentType(name), size: bytes.length, ...(dimensions && { dimensions }) };
+    const dimensions = streamed ? streamed.dimensions : dimensionsOf(bytes);
+    const file: StoredFile = { id: old?.id ?? newId('fil'), name, contentType: old?.name === name ? old.contentType : guessContentType(name), size, ...(dimensions && { dimensions }) };
     const kept = old && same({ ...old, downloadURL: undefined }, file) ? old : file;
     used.add(kept.id);
     readFiles.push(kept);

@@ -23,6 +23,8 @@ export interface ReadOptions {
   now?: Date;
   /** How many files and bytes the docs may hold (default formatLimits'; an operation passes its configured ones). */
   limits?: { maxFiles: number; maxTotalBytes: number };
+  /** Files whose bytes `files` does not hold (streamed to the file store as they were read): their size and image dimensions. */
+  assets?: ReadonlyMap<string, { size: number; dimensions?: { width: number; height: number } }>;
 }
 
 export interface ImportedContent {

@@ -1,0 +1,59 @@
+// The space's files in an export: their bytes stay in the file store. The format writer lays them out
+// from placeholders, each file's Git id is hashed from the store's stream, and the push streams from the
+// store the bytes of those the branch does not hold: no file is ever held whole, whatever its size.
+import { createHash } from 'node:crypto';
+import { openBlob } from '../blobs/blobs.js';
+import type { Db } from '../db/client.js';
+
+/** A file's bytes in the file store. */
+export interface SpaceBlob {
+  sha256: string;
+  size: number;
+}
+
+export interface AssetsToWrite {
+  /** Repository path → Git id of the file written there. */
+  oids: Map<string, string>;
+  /** Git id → the file's size and its bytes, streamed from the file store (for the push). */
+  sources: Map<string, { size: number; bytes: () => AsyncIterable<Uint8Array> }>;
+}
+
+const PLACEHOLDER = new Uint8Array(0);
+
+/** What the format writer takes for the files' bytes: a placeholder each (nextTree puts the Git ids in). */
+export function placeholdersOf(blobs: Map<string, SpaceBlob>): Map<string, Uint8Array> {
+  return new Map([...blobs.keys()].map((id) => [id, PLACEHOLDER]));
+}
+
+// The same bytes have the same Git id: a sha256 already hashed in this process is not read again (bounded).
+const known = new Map<string, string>();
+const KNOWN_MAX = 20_000;
+
+async function gitIdOf(db: Db, blob: SpaceBlob): Promise<string> {
+  const hit = known.get(blob.sha256);
+  if (hit) return hit;
+  const hash = createHash('sha1').update(`blob ${blob.size}\0`);
+  for await (const chunk of await openBlob(db, blob.sha256)) hash.update(chunk as Buffer);
+  const oid = hash.digest('hex');
+  if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
+  known.set(blob.sha256, oid);
+  return oid;
+}
+
+/** The Git ids of the files written at `paths` (file id → path), and where their bytes are. */
+export async function assetsToWrite(db: Db, paths: Map<string, string>, blobs: Map<string, SpaceBlob>): Promise<AssetsToWrite> {
+  const out: AssetsToWrite = { oids: new Map(), sources: new Map() };
+  for (const [id, blob] of blobs) {
+    const path = paths.get(id);
+    if (path === undefined) continue;
+    const oid = await gitIdOf(db, blob);
+    out.oids.set(path, oid);
+    out.sources.set(oid, {
+      size: blob.size,
+      bytes: async function* () {
+        yield* (await openBlob(db, blob.sha256)) as AsyncIterable<Uint8Array>;
+      },
+    });
+  }
+  return out;
+}

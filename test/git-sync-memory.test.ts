@@ -1,0 +1,108 @@
+// A Git Sync import of a repository holding 100 MB of incompressible assets while the real server, a child
+// process, is watched: the pack goes to disk as it arrives and each asset from it to the file store as it
+// is read, so the server's memory stays well under the repository's size (bench/git-sync.ts imports
+// 500 MB). The folder file store; the Git server is `git http-backend` in this process.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, killChild, startChildServer, type ChildServer } from './support/child-server.js';
+import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
+
+const MB = 1024 * 1024;
+const ASSETS = 25;
+const ASSET_BYTES = 4_000_000; // under the format's 4 MiB per asset
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+}
+
+let server: ChildServer | undefined;
+let git: GitHttpServer;
+let dataDir: string;
+const hashes = new Map<string, string>();
+
+beforeAll(async () => {
+  git = await startGitHttpServer();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'git-sync-memory-'));
+  // The server boots while the repositories are made.
+  const starting = startChildServer({
+    DATA_DIR: dataDir,
+    FILES_BACKEND: 'folder',
+    ALLOW_PRIVATE_FETCH: 'true',
+    // As test/blobs-memory.test.ts and docs/operating.md: a small young generation, two malloc arenas.
+    NODE_OPTIONS: '--max-semi-space-size=4',
+    MALLOC_ARENA_MAX: '2',
+  });
+  const files: Record<string, string | Uint8Array> = {
+    'README.md': '# Screenshots\n\n![The first](.gitbook/assets/shot-0.gif)\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Screenshots](README.md)\n',
+  };
+  for (let n = 0; n < ASSETS; n++) {
+    const bytes = randomBytes(ASSET_BYTES);
+    files[`.gitbook/assets/shot-${n}.gif`] = bytes;
+    hashes.set(`shot-${n}.gif`, createHash('sha256').update(bytes).digest('hex'));
+  }
+  // Random bytes neither compress nor delta: Git is told not to try (`store`), so the commit and the pack stay fast.
+  git.createRepository('small', { store: true });
+  git.commit('small', { 'README.md': '# Small\n\n![A](.gitbook/assets/a.gif)\n', '.gitbook/assets/a.gif': randomBytes(10_000) }, 'Small');
+  git.createRepository('big', { store: true });
+  git.commit('big', files, 'Screenshots');
+  server = await starting;
+}, 120_000);
+
+afterAll(async () => {
+  await killChild(server);
+  await git?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function importInto(spaceId: string, repository: string): Promise<void> {
+  const requested = await call(server!.url, 'POST', `/spaces/${spaceId}/git/import`, { url: `${git.base}/${repository}.git`, ref: 'refs/heads/main' });
+  expect(requested.status).toBe(204);
+  for (;;) {
+    const info = await call(server!.url, 'GET', `/spaces/${spaceId}/git/info`);
+    expect(info.status).toBe(200);
+    const operation = info.body.operation;
+    if (operation?.state === 'success' || operation?.state === 'failure') {
+      expect(operation, JSON.stringify(operation)).toMatchObject({ state: 'success', result: 'applied' });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('imports 100 MB of assets with the server growing by far less than that', { timeout: 120_000 }, async () => {
+  const org = await call(server!.url, 'POST', '/orgs', { title: 'Memory' });
+  expect(org.status).toBe(201);
+  const space = async (title: string) => {
+    const made = await call(server!.url, 'POST', `/orgs/${org.body.id}/spaces`, { title });
+    expect(made.status).toBe(201);
+    return made.body.id as string;
+  };
+  // Warm: every path of the import taken once with a small repository, then the idle size.
+  await importInto(await space('Small'), 'small');
+  const big = await space('Big');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const pid = server!.child.pid!;
+  const idle = rssOf(pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+  try {
+    await importInto(big, 'big');
+  } finally {
+    clearInterval(sampler);
+  }
+  const files = await call(server!.url, 'GET', `/spaces/${big}/content/files?limit=100`);
+  expect(files.status).toBe(200);
+  expect(files.body.items).toHaveLength(ASSETS);
+  for (const file of files.body.items) expect(file.size).toBe(ASSET_BYTES);
+  // The bytes stored are the repository's.
+  const one = files.body.items.find((f: { name: string }) => f.name === 'shot-7.gif');
+  const download = await fetch(one.downloadURL);
+  expect(download.status).toBe(200);
+  expect(createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex')).toBe(hashes.get('shot-7.gif'));
+  const grew = peak - idle;
+  expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan(48 * MB);
+});
