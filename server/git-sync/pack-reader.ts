@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInflate, inflateSync } from 'node:zlib';
+import { RepositoryTooLarge } from './git-http.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -29,6 +30,16 @@ interface Entry {
 
 /** Objects up to this size are inflated in one read; larger ones as a stream. */
 const SMALL_BYTES = 1024 * 1024;
+
+/**
+ * The largest object rebuilt in memory (a delta, its base, the object it makes): a pack declares these sizes
+ * itself, so a size past this is refused before anything is allocated. Assets are far smaller than this
+ * (format's maxAssetBytes), and a blob that is no delta is streamed whatever its size.
+ */
+export const MAX_IN_MEMORY_BYTES = 64 * 1024 * 1024;
+
+const tooLargeInMemory = (size: number) =>
+  new RepositoryTooLarge(`The repository is too large: an object of its pack stored as a delta makes ${size} bytes, more than ${MAX_IN_MEMORY_BYTES}`);
 
 /** The bytes a rebuilt-delta cache may hold. */
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -62,7 +73,9 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
     return value;
   };
   if (varint() !== base.length) throw new Error('A delta of the pack does not fit its base');
-  const out = Buffer.allocUnsafe(varint());
+  const size = varint();
+  if (size > MAX_IN_MEMORY_BYTES) throw tooLargeInMemory(size);
+  const out = Buffer.allocUnsafe(size);
   let written = 0;
   while (at < delta.length) {
     const op = delta[at++]!;
@@ -147,6 +160,7 @@ export class PackReader {
 
   /** The inflated data at `dataAt`, whole, and the compressed length. */
   private async inflated(dataAt: number, size: number): Promise<{ bytes: Buffer; consumed: number }> {
+    if (size > MAX_IN_MEMORY_BYTES) throw tooLargeInMemory(size);
     if (size <= SMALL_BYTES) {
       // Deflate never grows data by more than a few bytes per 16 KiB block: one read holds the whole stream.
       const window = Buffer.alloc(size + (size >>> 8) + 1024);
