@@ -8,6 +8,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { documentToMarkdown, markdownToDocument } from '../server/content/markdown-document.js';
 import { renderMarkdownPage } from '../server/published/render-markdown.js';
 import { pageMarkdown } from './support/page-markdown.js';
 
@@ -29,4 +30,6 @@ console.log(`${renders} renders of ${markdown(0).length} bytes of Markdown each`
 await cpuPerCall('micromark alone (mdast-util-from-markdown)', (i) => fromMarkdown(markdown(i)));
 await cpuPerCall('remark-parse', (i) => remark.parse(markdown(i)));
 await cpuPerCall('remark-parse + remark-gfm', (i) => remarkWithGfm.runSync(remarkWithGfm.parse(markdown(i))));
+const documents = Array.from({ length: renders + 30 }, (_, i) => markdownToDocument(markdown(i)));
+await cpuPerCall('documentToMarkdown (site, all anchors)', (i) => documentToMarkdown(documents[i], undefined, { site: true, allAnchors: true }));
 await cpuPerCall('renderMarkdownPage (whole)', (i) => renderMarkdownPage(markdown(i)));
