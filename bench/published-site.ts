@@ -35,6 +35,7 @@ import { scriptGzipBytes } from '../server/published/site-assets.js';
 import { EVERY_BLOCK_MARKDOWN } from '../test/support/every-block.js';
 import { benchRun, type Server } from './support/bench-run.js';
 import { cpuTimeMs, databaseCpuMs, databaseCpuUsed, medianOf, round2 } from './support/measures.js';
+import { pageMarkdown } from './support/page-markdown.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -87,23 +88,6 @@ function startServer(name: string, env: Record<string, string>): Promise<Server>
   const profileArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, name)}`] : [];
   // The loads send one token and no token at all: rate limiting stays on (the default) far above them.
   return startScript(name, 'server/main.ts', { ...env, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: '1000000000' }, profileArgs);
-}
-
-/** A page of ordinary documentation: headings, paragraphs with links and code, a list, a table, a code block, a hint. */
-function pageMarkdown(n: number): string {
-  return [
-    `Everything about topic ${n}: what it is for, how to set it up and what to watch for.`,
-    '## Before you start',
-    `You need an account with the **edit** role and the \`acme\` CLI (version 2.${n} or later). See [the install guide](https://example.com/install) and the [reference](https://example.com/reference/${n}).`,
-    '- Read the overview first.\n- Keep your token at hand.\n- Check the [status page](https://status.example.com).',
-    '## Options',
-    '| Option | Default | Meaning |\n|---|---|---|\n| `--retries` | `3` | How many times a failed call is retried |\n| `--timeout` | `30s` | The longest a call may take |\n| `--region` | `eu` | Where the data stays |',
-    '## Example',
-    '```sh\nacme login --token "$ACME_TOKEN"\nacme deploy --retries 5 --timeout 60s\nacme status --watch\n```',
-    '{% hint style="info" %}\nA deploy can be rolled back for 30 days.\n{% endhint %}',
-    '### Troubleshooting',
-    `If the deploy stops at step ${n}, run \`acme doctor\` and send its output to support. Most problems come from an expired token or a missing permission on the target project.`,
-  ].join('\n\n');
 }
 
 interface Fixture {
