@@ -1,0 +1,162 @@
+// A workspace of real size against a small one: p50/p95 of the list, read, search and published-page
+// operations in a workspace of 100 pages (1 space) and in one of 1,000 spaces with 100,000 pages, 10,000
+// members, 1,000 teams with grants on spaces and collections, 50,000 comments and 10,000 change requests
+// (bench/scale-seed.ts), in one run, on PGlite and on PostgreSQL. The space, page and team read are the
+// same size in both workspaces: only the workspace around them grows, so a ratio above 1 is the cost of
+// the workspace's size. The target (issue 52): no operation more than 2x slower at 100,000 pages.
+//
+//   npx tsx bench/scale.ts [--storage pglite|postgres|both] [--scale 1] [--requests 40] [--only TEXT]
+//                          [--pg-url postgres://postgres@127.0.0.1:5432/test] [--out scale.json]
+//
+// --scale 0.01 builds 10 spaces (1,000 pages), 100 members, 10 teams: a quick check. Each workspace is
+// seeded in this process (SQL batches; pages and the search index written by the server's own code), then
+// measured over HTTP against the project's server (server/main.ts) in its own process, the requests of the
+// operations taken in turn (one at a time), after 5 rounds of warm-up. Results: bench/results/<out>.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDb, type Database } from '../server/db/client.js';
+import { createScratchDatabase } from '../server/db/scratch-database.js';
+import { benchRun } from './support/bench-run.js';
+import { round2 } from './support/measures.js';
+import { PAGES_PER_SPACE, seedWorkspace, sizeAt, type Workspace, type WorkspaceSize } from './scale-seed.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    storage: { type: 'string', default: 'both' },
+    scale: { type: 'string', default: '1' },
+    requests: { type: 'string', default: '40' },
+    // Only the operations whose name contains this text.
+    only: { type: 'string', default: '' },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    out: { type: 'string', default: 'scale.json' },
+  },
+});
+const scale = Number(opts.scale);
+const requests = Number(opts.requests);
+const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
+if (!(scale > 0 && requests > 0) || !storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error('--scale and --requests must be positive, --storage pglite|postgres|both');
+
+const { tmp, cleanups, cleanUp, startServer } = benchRun('scale', storages.length * (120 + 900 * scale) * 1000 + 300_000, {});
+
+interface Target {
+  url: string;
+  /** The guest's token rather than the admin's. */
+  guest?: boolean;
+}
+
+/** The operations, each one request (a list's first page, at its default size). */
+function operations(w: Workspace, sitePagePath: string): Record<string, Target> {
+  const org = `/v1/orgs/${w.organizationId}`;
+  const space = `/v1/spaces/${w.spaceId}`;
+  return {
+    'list spaces': { url: `${org}/spaces` },
+    'list spaces (guest, through grants)': { url: `${org}/spaces`, guest: true },
+    'list collections': { url: `${org}/collections` },
+    'list members': { url: `${org}/members` },
+    'list teams': { url: `${org}/teams` },
+    'list team members': { url: `${org}/teams/${w.teamId}/members` },
+    "list a member's spaces": { url: `${org}/members/${w.guestId}/spaces` },
+    'list space user permissions': { url: `${space}/permissions/users` },
+    'list space team permissions': { url: `${space}/permissions/teams` },
+    'list pages': { url: `${space}/content/pages` },
+    'list comments': { url: `${space}/comments` },
+    'list change requests (space)': { url: `${space}/change-requests` },
+    'list change requests (organization)': { url: `${org}/change-requests` },
+    'read space': { url: space },
+    'read space (guest)': { url: space, guest: true },
+    'read page by path': { url: `${space}/content/path/topic-11` },
+    'read page document': { url: `${space}/content/page/${w.pageId}` },
+    'search space': { url: `${space}/search?query=deploy%20token` },
+    'search organization': { url: `${org}/search?query=deploy%20token` },
+    'search organization, rare word': { url: `${org}/search?query=word1` },
+    'published page': { url: sitePagePath },
+  };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+async function openStorage(kind: string, name: string): Promise<{ database: Database; env: Record<string, string>; dispose: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const dataDir = path.join(tmp, name);
+    const database = createDb({ kind: 'pglite', dataDir, thread: false });
+    return { database, env: { DATA_DIR: dataDir }, dispose: () => database.close() };
+  }
+  const scratch = await createScratchDatabase(opts['pg-url']!, { prefix: 'bench_scale' });
+  cleanups.push(() => scratch.dispose());
+  // Its pool stays open until the run's clean-up drops the database.
+  return { database: scratch.database, env: { DATABASE_URL: scratch.url }, dispose: async () => {} };
+}
+
+async function measureWorkspace(kind: string, name: string, size: WorkspaceSize) {
+  console.log(`${kind} ${name}: ${size.spaces} spaces, ${size.spaces * PAGES_PER_SPACE} pages, ${size.members} members, ${size.teams} teams, ${size.spaces * size.comments} comments`);
+  const { database, env, dispose } = await openStorage(kind, name);
+  let workspace: Workspace;
+  try {
+    await database.migrate();
+    workspace = await seedWorkspace(database, size, console.log);
+  } finally {
+    await dispose();
+  }
+  const server = await startServer(`${kind}-${name}`, 'server/main.ts', { ...env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  try {
+    const send = async (url: string, token: string | undefined, method = 'GET', body?: unknown) => {
+      const started = performance.now();
+      const res = await fetch(server.url + url, {
+        method,
+        headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+      return { ms: performance.now() - started, text };
+    };
+    // A public site over the space read, published through the API.
+    const site = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites`, workspace.token, 'POST', { title: 'Docs', spaces: [workspace.spaceId] })).text);
+    const published = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites/${site.id}/publish`, workspace.token, 'POST')).text);
+    const ops = Object.entries(operations(workspace, `${new URL(published.urls.published).pathname}/topic-11`)).filter(([n]) => n.includes(opts.only!));
+    const times = new Map<string, number[]>(ops.map(([n]) => [n, []]));
+    for (let round = 0; round < 5 + requests; round++) {
+      for (const [n, target] of ops) {
+        // The published page is read anonymously, as a reader does.
+        const token = n === 'published page' ? undefined : target.guest ? workspace.guestToken : workspace.token;
+        const { ms } = await send(target.url, token);
+        if (round >= 5) times.get(n)!.push(ms);
+      }
+    }
+    const results: Record<string, { p50: number; p95: number }> = {};
+    for (const [n, ms] of times) results[n] = { p50: round2(percentile(ms, 50)), p95: round2(percentile(ms, 95)) };
+    return { size: { ...size, pages: size.spaces * PAGES_PER_SPACE }, seedSeconds: workspace.timings, results };
+  } finally {
+    await server.stop();
+  }
+}
+
+const loadBefore = round2(os.loadavg()[0]);
+const startedAt = Date.now();
+const out: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageBefore: loadBefore, scale, requests, storages: {} };
+try {
+  for (const kind of storages) {
+    const small = await measureWorkspace(kind, 'small', sizeAt(0.001));
+    const big = await measureWorkspace(kind, 'big', sizeAt(scale));
+    const table: Record<string, unknown> = {};
+    for (const [n, s] of Object.entries(small.results)) {
+      const b = big.results[n];
+      table[n] = { small: s, big: b, ratioP50: round2(b.p50 / s.p50), ratioP95: round2(b.p95 / s.p95) };
+      console.log(`${kind.padEnd(8)} ${n.padEnd(38)} p50 ${s.p50} -> ${b.p50} ms (x${round2(b.p50 / s.p50)}), p95 ${s.p95} -> ${b.p95} ms (x${round2(b.p95 / s.p95)})`);
+    }
+    (out.storages as Record<string, unknown>)[kind] = { small: { size: small.size, seedSeconds: small.seedSeconds }, big: { size: big.size, seedSeconds: big.seedSeconds }, operations: table };
+  }
+  out.loadAverageAfter = round2(os.loadavg()[0]);
+  out.minutes = round2((Date.now() - startedAt) / 60_000);
+  const file = path.resolve(import.meta.dirname, 'results', opts.out!);
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`written to ${file} (load average ${loadBefore} -> ${out.loadAverageAfter}, ${out.minutes} min)`);
+} finally {
+  await cleanUp();
+}
+process.exit(0);
