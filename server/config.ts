@@ -71,6 +71,10 @@ export const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: z.string().regex(OTLP_HEADERS, 'must be comma-separated name=value pairs').optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('docs-workspace-api'),
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_traceidratio'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.1),
   // File bytes (server/blobs/): which backend new files go to, and its settings.
   FILES_BACKEND: z.enum(['database', 'folder', 's3'], 'must be database, folder or s3').default('database'),
   FILES_DIR: z.string().min(1).optional(),
@@ -201,7 +205,13 @@ export interface TraceSettings {
   scheduleDelayMs: number;
   /** Headers of every export, e.g. a collector's key (OTEL_EXPORTER_OTLP_HEADERS). */
   headers?: Record<string, string>;
+  /** Which requests are traced (OTEL_TRACES_SAMPLER, as OpenTelemetry names them; default parentbased_traceidratio). */
+  sampler: TraceSamplerName;
+  /** The share of root requests traced by the ratio samplers (OTEL_TRACES_SAMPLER_ARG, 0–1, default 0.1). */
+  samplerRatio: number;
 }
+
+export type TraceSamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
 function validTrustProxy(value: string | undefined): boolean {
   try {
@@ -273,7 +283,14 @@ function fileStoreSettings(c: z.output<typeof ConfigSchema>): FileStoreSettings 
 function traceSettings(c: z.output<typeof ConfigSchema>): TraceSettings | undefined {
   const url = c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (c.OTEL_EXPORTER_OTLP_ENDPOINT && `${c.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
   if (!url) return undefined;
-  return { url, serviceName: c.OTEL_SERVICE_NAME, scheduleDelayMs: c.OTEL_BSP_SCHEDULE_DELAY, headers: otlpHeaders(c.OTEL_EXPORTER_OTLP_HEADERS) };
+  return {
+    url,
+    serviceName: c.OTEL_SERVICE_NAME,
+    scheduleDelayMs: c.OTEL_BSP_SCHEDULE_DELAY,
+    headers: otlpHeaders(c.OTEL_EXPORTER_OTLP_HEADERS),
+    sampler: c.OTEL_TRACES_SAMPLER,
+    samplerRatio: c.OTEL_TRACES_SAMPLER_ARG,
+  };
 }
 
 function translatorSettings(c: z.output<typeof ConfigSchema>): TranslatorSettings {

@@ -18,6 +18,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../server/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
 import { createDocsApi, type DocsApi } from '../server/index.js';
+import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { SamplingDecision } from '@opentelemetry/sdk-trace';
+import { samplerOf } from '../server/telemetry/tracing.js';
 import { statementSpanName, summarizeStatement } from '../server/telemetry/statement-summary.js';
 
 /** A span as OTLP/JSON carries it (ids in hex), with its attributes as a plain record. */
@@ -242,4 +245,31 @@ describe.each(storageKinds)('traces over OTLP/HTTP (%s)', (storageKind) => {
     expect(everything).not.toContain(spaceId);
     expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
   }, 60_000);
+
+  it(`sends no span for a request its caller did not sample (${storageKind})`, async () => {
+    const unsampled = traceparent();
+    const skipped = await request(standalone).get('/v1/openapi.json').set('Authorization', `Bearer ${token}`).set('traceparent', unsampled.header.replace(/-01$/, '-00'));
+    expect(skipped.status).toBe(200);
+    // A sampled request after it: once its span is exported, the unsampled one would have been too.
+    const sampled = traceparent();
+    const read = await request(standalone).get('/v1/openapi.json').set('traceparent', sampled.header);
+    expect(read.status).toBe(200);
+    await serverSpanOf(sampled.traceId);
+    expect(receiver.spans.filter((s) => s.traceId === unsampled.traceId)).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('OTEL_TRACES_SAMPLER', () => {
+  const decide = (name: Parameters<typeof samplerOf>[0], ratio: number, traceId: string) =>
+    samplerOf(name, ratio).shouldSample(ROOT_CONTEXT, traceId, 'GET /x', SpanKind.SERVER, {}, []).decision;
+  const traceIds = Array.from({ length: 1000 }, () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join(''));
+
+  it('samples the share of root requests OTEL_TRACES_SAMPLER_ARG says', () => {
+    const sampled = (ratio: number) => traceIds.filter((id) => decide('parentbased_traceidratio', ratio, id) === SamplingDecision.RECORD_AND_SAMPLED).length;
+    expect(sampled(0)).toBe(0);
+    expect(sampled(1)).toBe(1000);
+    expect(sampled(0.5)).toBeGreaterThan(400);
+    expect(sampled(0.5)).toBeLessThan(600);
+    expect(traceIds.filter((id) => decide('always_off', 1, id) === SamplingDecision.RECORD_AND_SAMPLED)).toHaveLength(0);
+  });
 });

@@ -14,7 +14,15 @@ import { context, defaultTextMapGetter, SpanKind, SpanStatusCode, trace, type Co
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+} from '@opentelemetry/sdk-trace';
 import {
   ATTR_DB_COLLECTION_NAME,
   ATTR_DB_OPERATION_NAME,
@@ -28,7 +36,7 @@ import {
   ATTR_SERVICE_NAME,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
-import type { TraceSettings } from '../config.js';
+import type { TraceSamplerName, TraceSettings } from '../config.js';
 import type { QueryTracer } from '../db/query-trace.js';
 import type { RequestTracer } from '../http/request-trace.js';
 import { statementSpanName, summarizeStatement } from './statement-summary.js';
@@ -52,9 +60,16 @@ function errorTypeOf(err: unknown): string {
   return err instanceof Error ? err.name : 'Error';
 }
 
+/** The SDK's sampler for OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, as the OpenTelemetry specification defines them. */
+export function samplerOf(name: TraceSamplerName, ratio: number): Sampler {
+  const root = name.endsWith('always_on') ? new AlwaysOnSampler() : name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
+}
+
 export function startTracing(settings: TraceSettings): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
+    sampler: samplerOf(settings.sampler, settings.samplerRatio),
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url: settings.url, headers: settings.headers }),
@@ -82,6 +97,8 @@ export function startTracing(settings: TraceSettings): Tracing {
         },
         parent,
       );
+      // An unsampled request costs its sampling decision only: no listener, no context, and so no statement spans.
+      if (!span.isRecording()) return serve();
       // 'close' follows 'finish', and comes alone when the client went away before the answer was sent.
       res.once('close', () => {
         span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
