@@ -12,6 +12,7 @@ import { createOrganization, createUser, issueToken } from '../server/auth/boots
 import type { Database } from '../server/db/client.js';
 import { runSql, sqlText } from '../server/db/sql-text.js';
 import { catchUpSpace } from '../server/search/search-index.js';
+import { prng } from './support/prng.js';
 
 export interface WorkspaceSize {
   spaces: number;
@@ -42,15 +43,6 @@ const vocabulary = (
   'organization setting option value file folder project build release version update upgrade migrate ' +
   'database query index table column schema record field key secret password account login session cookie'
 ).split(' ');
-
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function markdownOf(rand: () => number, space: number, page: number): string {
   const sentence = () => `${Array.from({ length: 10 + Math.floor(rand() * 8) }, () => vocabulary[Math.floor(rand() * vocabulary.length)]).join(' ')}.`;

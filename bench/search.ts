@@ -29,6 +29,7 @@ import { createDb, type Database } from '../server/db/client.js';
 import { createScratchDatabase } from '../server/db/scratch-database.js';
 import { contentRevisions, spaces } from '../server/db/schema/index.js';
 import { timedCaller } from './support/timed-call.js';
+import { prng } from './support/prng.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -51,16 +52,6 @@ const pageCount = Number(opts.pages);
 const requestsPerClient = Number(opts.requests);
 const clients = Number(opts.clients);
 const storages = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage!];
-
-// A deterministic PRNG (mulberry32), so every run searches the same pages.
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const stopwords = 'the a to of and in is for with on that by this be you it from as are your can or an when use each'.split(' ');
 // Real words first (the most frequent ranks), then 20,000 generated ones, so the vocabulary has a long
