@@ -208,7 +208,9 @@ export class PackReader {
         entry = { offset: at, type, size: h.size };
         oid = hash.digest('hex');
       }
-      this.byOid.set(oid, entry);
+      // The first copy of an object stays its entry: a later delta that rebuilds the same object would
+      // otherwise be found as its own base, and read itself without end once the cache let it go.
+      if (!this.byOid.has(oid)) this.byOid.set(oid, entry);
       this.byOffset.set(at, entry);
       at = h.dataAt + consumed;
     }
