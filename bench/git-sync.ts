@@ -169,8 +169,8 @@ function largeRepositoryFiles(megabytes: number): Record<string, string | Uint8A
 async function runLarge(kind: string, megabytes: number) {
   const git = await startGitHttpServer();
   // `--tight-memory`: the settings docs/operating.md advises for a server with tight memory (a small young
-  // generation, two malloc arenas), as test/git-sync-memory.test.ts runs the server.
-  const tight = opts['tight-memory'] ? { NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '2' } : {};
+  // generation, a bound on the old one, two malloc arenas); test/git-sync-memory.test.ts runs the server with the first and the last.
+  const tight = opts['tight-memory'] ? { NODE_OPTIONS: '--max-semi-space-size=4 --max-old-space-size=384', MALLOC_ARENA_MAX: '2' } : {};
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/git-sync-server.ts', kind, opts['pg-url']!], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...tight } });
   child.once('exit', (code, signal) => code !== 0 && console.error(`the bench server exited: ${code ?? signal}`));
   try {
