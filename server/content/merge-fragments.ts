@@ -9,12 +9,23 @@ import type { Block, Fragment } from './markdown-document.js';
 type Obj = Record<string, unknown>;
 const sig = (v: unknown) => stableJson(v);
 
+/**
+ * Which side a value of three takes: 'theirs' when ours left it as the base or both made the same, 'ours'
+ * when only ours changed it, undefined when both changed it differently. Each value is serialized once (a
+ * table's cell fragments are whole blocks of GitBook's JSON, and a merged table has one per cell).
+ */
+function side(base: unknown, theirs: unknown, ours: unknown): 'theirs' | 'ours' | undefined {
+  const [b, t, o] = [sig(base), sig(theirs), sig(ours)];
+  if (t === o || b === o) return 'theirs';
+  if (b === t) return 'ours';
+  return undefined;
+}
+
 /** One value of three: the side that changed it; `conflict` when both changed it differently. Undefined is absent. */
 function pick<T>(base: T | undefined, theirs: T | undefined, ours: T | undefined, conflict: (what: string) => Error, what: string): T | undefined {
-  const [b, t, o] = [sig(base), sig(theirs), sig(ours)];
-  if (t === o || b === o) return theirs;
-  if (b === t) return ours;
-  throw conflict(what);
+  const taken = side(base, theirs, ours);
+  if (!taken) throw conflict(what);
+  return taken === 'theirs' ? theirs : ours;
 }
 
 /** A map merged entry by entry (`mergeEntry` for an entry changed on both sides). */
@@ -32,8 +43,8 @@ function mergeMap<T>(base: Record<string, T>, theirs: Record<string, T>, ours: R
 function mergeRecords(base: Obj, theirs: Obj, ours: Obj, conflict: (what: string) => Error): Obj {
   type Rec = { orderIndex: string; values: Obj };
   return mergeMap(base as Record<string, Rec>, theirs as Record<string, Rec>, ours as Record<string, Rec>, (id, b, t, o) => {
-    if (sig(t) === sig(o) || sig(b) === sig(o)) return t;
-    if (sig(b) === sig(t)) return o;
+    const taken = side(b, t, o);
+    if (taken) return taken === 'theirs' ? t : o;
     if (!b || !t || !o) throw conflict(`record ${id} (deleted on one side, changed on the other)`);
     const orderIndex = pick(b.orderIndex, t.orderIndex, o.orderIndex, conflict, `record ${id}'s order`)!;
     const values = mergeMap(b.values ?? {}, t.values ?? {}, o.values ?? {}, (column, bv, tv, ov) => pick(bv, tv, ov, conflict, `cell ${id}/${column}`));
@@ -46,8 +57,8 @@ function mergeFragmentList(base: Fragment[], theirs: Fragment[], ours: Fragment[
   const name = (f: Fragment, i: number) => f.fragment ?? f.key ?? `#${i}`;
   const byName = (list: Fragment[]) => Object.fromEntries(list.map((f, i) => [name(f, i), f]));
   const merged = mergeMap(byName(base), byName(theirs), byName(ours), (n, b, t, o) => {
-    if (sig(t) === sig(o) || sig(b) === sig(o)) return t;
-    if (sig(b) === sig(t)) return o;
+    const taken = side(b, t, o);
+    if (taken) return taken === 'theirs' ? t : o;
     if (!b || !t || !o) throw conflict(`fragment ${n} (deleted on one side, changed on the other)`);
     const { nodes: _b, ...bf } = b;
     const { nodes: _t, ...tf } = t;

@@ -80,6 +80,12 @@ function contentOf(page: StoredPage): string[] {
   return [stable(document.data), ...document.nodes.map(blockSignature)];
 }
 
+/**
+ * Two contents (contentOf) equal, string by string: what `same` says of them, without serializing each
+ * signature again (JSON.stringify of a block's signature escapes each of its quotes).
+ */
+const sameStrings = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** `page` with the content of `from` (its Document, or a legacy page's Markdown and keys). */
 function withContentOf(page: StoredPage, from: StoredPage): StoredPage {
   const { document, documentHash, markdown, keys, ...rest } = page;
@@ -132,8 +138,8 @@ function mergePage(base: StoredPage | undefined, theirs: StoredPage | undefined,
   if (byHash === 'theirs') return page;
   if (byHash === 'ours') return withContentOf(page, ours);
   const [b, t, o] = [contentOf(base), contentOf(theirs), contentOf(ours)];
-  if (same(b, o)) return page;
-  if (same(b, t) || same(t, o)) return withContentOf(page, ours);
+  if (sameStrings(b, o)) return page;
+  if (sameStrings(b, t) || sameStrings(t, o)) return withContentOf(page, ours);
   const blocks = mergeBlockTree(pageDocument(base).nodes, pageDocument(theirs).nodes, pageDocument(ours).nodes, { page: pageName(ours) });
   setPageDocument(page, blocks, mergeData(base, theirs, ours));
   return page;

@@ -4,6 +4,7 @@
 // their Markdown with a tree of block keys beside it (`StoredPage.markdown`, `keys`); they are read as
 // before and become Documents at their next write.
 import { LRUCache } from 'lru-cache';
+import { onceSerialized } from '../http/json-text.js';
 import { alignKeys, dedupeKeys, keysOf, overlayKeys, type KeepOld } from './block-keys.js';
 import { isStoredDocument } from './content-documents.js';
 import { assertStorableDocument } from './document-check.js';
@@ -57,6 +58,15 @@ export function pageDocument(page: PageContent): Document {
   notHydrated(page);
   const doc = parseCached(page.markdown ?? '');
   return { ...doc, nodes: dedupeKeys(overlayKeys(doc.nodes, page.keys)) };
+}
+
+/**
+ * The document of a stored page as an answer shows it (pageDocument): a Document read from the database is
+ * shared and never changes, so its JSON text is written once, not on every read (json-text.ts).
+ */
+export function answeredDocument(page: PageContent): Document {
+  const document = pageDocument(page);
+  return page.document && isStoredDocument(page.document) ? onceSerialized(document) : document;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { cutPage, decodeIdCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { NotFound } from '../errors.js';
-import { pageDocument, pageMarkdown } from './page-content.js';
+import { holdsOnceSerialized } from '../http/json-text.js';
+import { answeredDocument, pageMarkdown } from './page-content.js';
 import { RefResolver } from './ref-resolver.js';
 import type { FileLinks } from './file-links.js';
 import { documentIdOf } from './document-ids.js';
@@ -72,7 +73,7 @@ function pageView(
   options: PageOptions,
 ): RevisionPage {
   const path = pagePath(byId, page);
-  return {
+  const view: RevisionPage = {
     id: page.id,
     title: page.title,
     // GitBook's link title has 1 to 100 characters; a longer one read from SUMMARY.md stays in Git only.
@@ -84,7 +85,7 @@ function pageView(
     createdAt: page.createdAt,
     updatedAt: page.updatedAt,
     ...(options.format === 'markdown' && { markdown: markdownOfPage(content, page, options.revisionId) }),
-    ...(options.format === 'document' && { document: published(pageDocument(page)) }),
+    ...(options.format === 'document' && { document: published(answeredDocument(page)) }),
     ...(options.revisionId && page.type === 'document' && { documentId: documentIdOf(options.revisionId, page.id) }),
     urls: { app: ctx.urls.app(`${where.appBase}/${path}`) },
     slug: page.slug,
@@ -101,6 +102,8 @@ function pageView(
       pages: childrenOf(content, page.id).map((child) => pageView(ctx, where, content, byId, child, options)),
     }),
   };
+  // Its Document (and its subpages') written once when the view is the answer (json-text.ts).
+  return options.format === 'document' ? holdsOnceSerialized(view) : view;
 }
 
 /**

@@ -3,6 +3,7 @@
 // `res.json` and `res.redirect` wrote them. A leaf: areas may use it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import encodeUrl from 'encodeurl';
+import { jsonText } from './json-text.js';
 
 /** A request's URL (`req.url`) as its path and its query string (without the `?`; '' when none). */
 export function pathAndQuery(url: string): { path: string; query: string } {
@@ -23,7 +24,8 @@ export function sendText(req: IncomingMessage, res: ServerResponse, status: numb
  * nothing to negotiate (no ETag: answers are computed per caller, and no client of the API revalidates).
  */
 export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
-  sendText(req, res, status, 'application/json', JSON.stringify(body));
+  // Large immutable values of the answer (a page's stored Document) are written once (json-text.ts).
+  sendText(req, res, status, 'application/json', jsonText(body));
 }
 
 /** A 302 to `location` (escaped as a URL, as Express did), with a one-line text body for clients that show it. */
