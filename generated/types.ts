@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns a space. A deleted space is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getSpaceById"];
         put?: never;

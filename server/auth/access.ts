@@ -5,7 +5,7 @@ import type { Access } from '../../contract/access.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
-import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant } from './grants.js';
+import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, type PublishedPlace } from './grants.js';
 import { asRole, atLeast, contentRole, strongest, type Inherited, type Role } from './roles.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -58,10 +58,11 @@ export interface SpaceGrant extends ContentGrant<SpaceRow> {
   /** The counters the Space shows, read with it (absent for grants read another way). */
   counts?: SpaceCounts;
   /**
-   * Whether a published site publishes the space, read with it so that reading a space looks for its
-   * published URL only when it has one (absent for grants read another way: then look).
+   * Where published sites publish the space (server/auth/grants.ts `publishedPlacesOf`), read with it so
+   * that reading a space builds its published URL with no other query (absent for grants read another
+   * way: then look).
    */
-  onPublishedSite?: boolean;
+  publishedOn?: PublishedPlace[];
 }
 
 /** The grant each kind of access rule hands to the handler. */
@@ -151,7 +152,7 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
 async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, withCounters: boolean): Promise<SpaceGrant | undefined> {
   const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, withCounters);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
-  const grant = { row: found.space, ...basisOf(found), counts: found.counts, onPublishedSite: found.onPublishedSite };
+  const grant = { row: found.space, ...basisOf(found), counts: found.counts, publishedOn: found.publishedOn };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
@@ -159,8 +160,8 @@ async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, wi
 /** What the operation's handler needs read with its grant. */
 export interface AccessOptions {
   /**
-   * The space's counters and whether a published site publishes it (SpaceGrant `counts`,
-   * `onPublishedSite`): only the operations answering a Space show them; the others would read them for nothing.
+   * The space's counters and where published sites publish it (SpaceGrant `counts`,
+   * `publishedOn`): only the operations answering a Space show them; the others would read them for nothing.
    */
   spaceCounters: boolean;
 }

@@ -53,6 +53,67 @@ const granted = (column: string, resource: string, organizationColumn: string) =
 // What a space inherits: only an in-collection space, only for a member below admin.
 const spaceInherited = `CASE WHEN s.visibility = 'in-collection' AND ${belowAdmin} THEN collection_chain_access(s.parent_id, $2) END`;
 
+/**
+ * Where the published sites publish the space `spaceColumn`, for its `urls.published` (server/sites/
+ * space-published-url.ts): each site space of a published site, as [site id, basename, hostname, proxy,
+ * visibility, share key, organization id, organization hostname, path, section path], in the order the URL
+ * is looked for (site, then position); null when no published site publishes it. Read with the space so
+ * that reading a space is one round trip.
+ */
+export function publishedPlacesOf(spaceColumn: string): string {
+  return `(SELECT json_agg(json_build_array(p.site_id, p.basename, p.hostname, p.proxy, p.visibility, p.share_key, p.org_id, p.org_hostname, p.path, p.section_path)
+      ORDER BY p.site_id, p.position, p.id)
+    FROM (SELECT y.id AS site_id, y.basename, y.hostname, y.proxy, y.visibility, y.share_key, o.id AS org_id, o.hostname AS org_hostname,
+        x.path, z.path AS section_path, x.position, x.id
+      FROM site_spaces x JOIN sites y ON y.id = x.site_id AND y.published JOIN organizations o ON o.id = y.organization_id
+        LEFT JOIN site_sections z ON z.id = x.section_id
+      WHERE x.space_id = ${spaceColumn} ORDER BY y.id, x.position, x.id LIMIT 50) p)`;
+}
+
+/** One place where a published site publishes a space (see `publishedPlacesOf`). */
+export interface PublishedPlace {
+  site: { id: string; basename: string | null; hostname: string | null; proxy: string | null; visibility: string; shareKey: string; published: boolean };
+  organization: { id: string; hostname: string | null };
+  path: string;
+  sectionPath: string | null;
+}
+
+/** The places `publishedPlacesOf` read: none when it read null. */
+export function publishedPlacesFrom(raw: unknown): PublishedPlace[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as [string, string | null, string | null, string | null, string, string, string, string | null, string, string | null][]).map(
+    ([id, basename, hostname, proxy, visibility, shareKey, orgId, orgHostname, path, sectionPath]) => ({
+      site: { id, basename, hostname, proxy, visibility, shareKey, published: true },
+      organization: { id: orgId, hostname: orgHostname },
+      path,
+      sectionPath,
+    }),
+  );
+}
+
+/**
+ * What a Space answer needs besides the row of `spaces s`: its counters and where it is published
+ * (read back with `spaceAnswerOf`).
+ */
+export const spaceAnswerColumns = `(SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
+      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
+      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'draft') AS change_requests_draft,
+      (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments,
+      ${publishedPlacesOf('s.id')} AS published_on`;
+
+/** The counters and published places `spaceAnswerColumns` read. */
+export function spaceAnswerOf(raw: Record<string, unknown>) {
+  return {
+    counts: {
+      changeRequests: Number(raw.change_requests),
+      changeRequestsOpen: Number(raw.change_requests_open),
+      changeRequestsDraft: Number(raw.change_requests_draft),
+      comments: Number(raw.comments),
+    },
+    publishedOn: publishedPlacesFrom(raw.published_on),
+  };
+}
+
 const queries = {
   organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
     FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
@@ -67,11 +128,7 @@ const queries = {
   // With the counters a Space shows, so reading a space stays one round trip.
   spaceWithCounters: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
       ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited,
-      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
-      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
-      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'draft') AS change_requests_draft,
-      (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments,
-      EXISTS (SELECT 1 FROM site_spaces x JOIN sites y ON y.id = x.site_id AND y.published WHERE x.space_id = s.id) AS on_published_site
+      ${spaceAnswerColumns}
     FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
   // A site with the caller's membership and grant on it, for the operations on `{siteId}`.
   organizationSite: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
@@ -122,22 +179,13 @@ export async function readCollectionGrant(db: Db, id: string, userId: string) {
 
 /**
  * A space with the caller's organization role and the levels of its collections when in-collection;
- * `withCounters` (the operations answering a Space) also reads its counters and whether a published site
- * publishes it, which the other operations would only pay for.
+ * `withCounters` (the operations answering a Space) also reads its counters and where published sites
+ * publish it, which the other operations would only pay for.
  */
 export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true) {
   const raw = await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
   if (!raw) return undefined;
   const found = { space: tableRow(spaces, raw), ...basisOf(raw) };
-  if (!withCounters) return { ...found, counts: undefined, onPublishedSite: undefined };
-  return {
-    ...found,
-    counts: {
-      changeRequests: Number(raw.change_requests),
-      changeRequestsOpen: Number(raw.change_requests_open),
-      changeRequestsDraft: Number(raw.change_requests_draft),
-      comments: Number(raw.comments),
-    },
-    onPublishedSite: raw.on_published_site === true,
-  };
+  if (!withCounters) return { ...found, counts: undefined, publishedOn: undefined };
+  return { ...found, ...spaceAnswerOf(raw) };
 }

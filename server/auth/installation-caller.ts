@@ -59,7 +59,7 @@ export async function checkInstallationAccess(
         throw new NotFound(`Space ${params.spaceId} not found`);
       }
       requireSpaceCovered(installation, params.spaceId);
-      return { grant: { row: found.space, member: true, orgRole: 'admin', granted: null, inherited: undefined, role: 'admin', counts: found.counts, onPublishedSite: found.onPublishedSite } };
+      return { grant: { row: found.space, member: true, orgRole: 'admin', granted: null, inherited: undefined, role: 'admin', counts: found.counts, publishedOn: found.publishedOn } };
     }
     case 'collection':
       // No scope allows an operation on collections.

@@ -13,6 +13,7 @@ import { directQuery, tableRow } from '../db/client.js';
 import { organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound, Unauthorized } from '../errors.js';
 import type { AccessDecision, AccessOptions } from './access.js';
+import { spaceAnswerColumns, spaceAnswerOf } from './grants.js';
 
 /**
  * What a site token may call: every read GitBook's renderer makes for a site's published content. The space,
@@ -54,10 +55,13 @@ export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
   'searchSiteContent',
 ]);
 
-// The space, when the site still publishes it; at most one row.
-const spaceOnSite = `SELECT s.* FROM spaces s
+// The space, when the site still publishes it; at most one row. `columns`: what else the operation needs.
+const spaceOnSiteWith = (columns: string) => `SELECT s.*${columns} FROM spaces s
   WHERE s.id = $1 AND s.organization_id = $3 AND s.deleted_at IS NULL
     AND EXISTS (SELECT 1 FROM site_spaces ss JOIN sites t ON t.id = ss.site_id WHERE ss.space_id = s.id AND t.id = $2 AND t.published)`;
+const spaceOnSite = spaceOnSiteWith('');
+// With what a Space answer shows (its counters and published URL), so that getSpaceById is one round trip.
+const spaceAnswerOnSite = spaceOnSiteWith(`, ${spaceAnswerColumns}`);
 
 // The organization, when its site is still published.
 const publishedSiteOrganization = `SELECT o.* FROM organizations o JOIN sites t ON t.organization_id = o.id
@@ -70,17 +74,19 @@ export async function checkSiteTokenAccess(
   operationId: string,
   rule: Access,
   params: Record<string, string>,
-  _options?: AccessOptions,
+  options: AccessOptions,
 ): Promise<AccessDecision> {
   if (ctx.now().getTime() >= token.expiresAt) throw new Unauthorized('The site API token has expired: resolve the URL again for a new one');
   if (!SITE_TOKEN_OPERATIONS.has(operationId)) throw new Forbidden(`A site's API token can only read the site's published content, not call ${operationId}`);
   switch (rule.to) {
     case 'space': {
-      const [raw] = token.spaceIds.includes(params.spaceId) ? await directQuery(ctx.db, 'site_token_space', spaceOnSite, [params.spaceId, token.siteId, token.organizationId]) : [];
+      const [name, text] = options.spaceCounters ? ['site_token_space_answer', spaceAnswerOnSite] : ['site_token_space', spaceOnSite];
+      const [raw] = token.spaceIds.includes(params.spaceId) ? await directQuery(ctx.db, name, text, [params.spaceId, token.siteId, token.organizationId]) : [];
       if (!raw) throw new NotFound(`Space ${params.spaceId} not found`);
       const row = tableRow(spaces, raw);
       if (params.revisionId !== undefined && params.revisionId !== row.revisionId) throw new NotFound(`Revision ${params.revisionId} not found`);
-      return { grant: { row, member: false, orgRole: null, granted: null, inherited: undefined, role: 'read', onPublishedSite: true } };
+      const answer = options.spaceCounters ? spaceAnswerOf(raw) : {};
+      return { grant: { row, member: false, orgRole: null, granted: null, inherited: undefined, role: 'read', ...answer } };
     }
     case 'organization': {
       const onSite = params.siteId === token.siteId && params.organizationId === token.organizationId;

@@ -164,7 +164,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       : integration
         ? checkIntegrationTokenAccess(integration, found.operationId, input.params, input.body)
         : site
-        ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params)
+        ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params, operation.accessOptions)
         : await checkAccess(ctx, op.access, input.params, operation.accessOptions);
     if ('noContent' in decision) {
       res.statusCode = 204;

@@ -96,7 +96,7 @@ async function readableContent(ctx: Ctx, spaceId: string): Promise<RevisionConte
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, 'getCurrentRevision', readRule, { spaceId })
       : site
-        ? await checkSiteTokenAccess(ctx, site, 'getCurrentRevision', readRule, { spaceId })
+        ? await checkSiteTokenAccess(ctx, site, 'getCurrentRevision', readRule, { spaceId }, { spaceCounters: false })
         : await checkAccess(ctx, readRule, { spaceId }, { spaceCounters: false });
     const row = 'grant' in decision ? (decision.grant as { row?: SpaceRow } | undefined)?.row : undefined;
     return row ? (await loadRevision(ctx.db, row.revisionId, row.createdAt)).content : undefined;

@@ -15,13 +15,15 @@ export type SiteSectionGroup = components['schemas']['SiteSectionGroup'];
 export type SiteRow = typeof sites.$inferSelect;
 export type ItemRow = typeof siteSections.$inferSelect;
 export type SiteSpaceRow = typeof siteSpaces.$inferSelect;
+/** What of a site row its URLs are built from. */
+export type PlacedSite = Pick<SiteRow, 'id' | 'basename' | 'hostname' | 'proxy' | 'visibility' | 'shareKey' | 'published'>;
 
 /**
  * Where this server serves the site: `<PUBLISHED_URL>/<organization hostname or id>/<basename or site id>`
  * (server/published/ answers there; the organization's hostname is a name, not a DNS host, so it is a path
  * segment). A proxy forwards to this URL.
  */
-export function siteServedUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow): string {
+export function siteServedUrl(ctx: Pick<Ctx, 'urls'>, org: Pick<OrganizationRow, 'id' | 'hostname'>, site: Pick<SiteRow, 'id' | 'basename'>): string {
   return ctx.urls.published(`/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename ?? site.id)}`);
 }
 
@@ -29,7 +31,7 @@ export function siteServedUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site
  * Where readers open the site: its custom hostname (served by this server for requests whose `Host` is that
  * hostname), else its proxy, else where this server serves it.
  */
-export function siteBaseUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow): string {
+export function siteBaseUrl(ctx: Pick<Ctx, 'urls'>, org: Pick<OrganizationRow, 'id' | 'hostname'>, site: PlacedSite): string {
   if (site.hostname) return `https://${site.hostname}`;
   if (site.proxy) return `https://${site.proxy}`;
   return siteServedUrl(ctx, org, site);
@@ -42,7 +44,7 @@ export const shareKeySegment = '~s';
  * The site row as a reader holding `given` sees it: a share-link site whose key was not given (or is
  * wrong) loses its key, so none of its published URLs can be built for that reader.
  */
-export function forReader(site: SiteRow, given: string | undefined): SiteRow {
+export function forReader<S extends Pick<SiteRow, 'visibility' | 'shareKey'>>(site: S, given: string | undefined): S {
   if (site.visibility !== 'share-link' || (given !== undefined && sameSecret(given, site.shareKey))) return site;
   return { ...site, shareKey: '' };
 }
@@ -58,7 +60,7 @@ export function sameSecret(given: string, expected: string): boolean {
  * The published URL of `path` in the site, when the site is published: a share-link site's URLs carry its
  * key (`<base>/~s/<key>/<path>`), and have none for a reader without the key (see `forReader`).
  */
-export function publishedUrl(ctx: Pick<Ctx, 'urls'>, org: OrganizationRow, site: SiteRow, path?: string): string | undefined {
+export function publishedUrl(ctx: Pick<Ctx, 'urls'>, org: Pick<OrganizationRow, 'id' | 'hostname'>, site: PlacedSite, path?: string): string | undefined {
   if (!site.published) return undefined;
   let base = siteBaseUrl(ctx, org, site);
   if (site.visibility === 'share-link') {

@@ -1,6 +1,6 @@
 import type { spaceOperations } from '../../contract/spaces.js';
 import type { AppHandlers } from '../handler-types.js';
-import { spacePublishedUrl } from '../sites/space-published-url.js';
+import { publishedUrlAmong, spacePublishedUrl } from '../sites/space-published-url.js';
 import { createSpace, deleteSpace, listSpacesInOrganization, restoreSpace, updateSpace, viewSpace } from './spaces.store.js';
 
 export const spaceHandlers = {
@@ -14,7 +14,10 @@ export const spaceHandlers = {
   async getSpaceById({ grant, query }, ctx) {
     const space = await viewSpace(ctx, grant);
     // `shareKey` resolves the URL of a space published by a share-link site (server/sites/space-published-url.ts).
-    const published = grant.onPublishedSite === false ? undefined : await spacePublishedUrl(ctx, space.id, query.shareKey);
+    // The access check read where the space is published with it (one round trip); a grant read another way has not.
+    const published = grant.publishedOn
+      ? publishedUrlAmong(ctx, grant.publishedOn, query.shareKey)
+      : await spacePublishedUrl(ctx, space.id, query.shareKey);
     return { status: 200, body: published ? { ...space, urls: { ...space.urls, published } } : space };
   },
   async updateSpaceById({ grant, body }, ctx) {

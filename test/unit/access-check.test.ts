@@ -425,7 +425,7 @@ describe('checkAccess: a space', () => {
         granted: null,
         inherited: { level: null, granted: 'review' },
         counts: undefined,
-        onPublishedSite: undefined,
+        publishedOn: undefined,
         role: 'review',
       },
     });
@@ -440,15 +440,29 @@ describe('checkAccess: a space', () => {
   it('reads the counters a Space shows with it, unless asked not to', async () => {
     const counted = await decide('reader', space('read'), { spaceId: 'sCounted' });
     expect(counted).toMatchObject({
-      grant: { counts: { changeRequests: 4, changeRequestsOpen: 2, changeRequestsDraft: 1, comments: 2 }, onPublishedSite: true, role: 'read' },
+      grant: { counts: { changeRequests: 4, changeRequestsOpen: 2, changeRequestsDraft: 1, comments: 2 }, role: 'read' },
     });
+    // With where published sites publish it: site1 (published) as the site space `a`, in o1 (no hostname).
+    expect(counted).toMatchObject({
+      grant: {
+        publishedOn: [
+          {
+            site: { id: 'site1', basename: null, hostname: null, proxy: null, visibility: 'public', shareKey: 'k1', published: true },
+            organization: { id: 'o1', hostname: null },
+            path: 'a',
+            sectionPath: null,
+          },
+        ],
+      },
+    });
+    // Only on an unpublished site: nowhere.
     expect(await decide('reader', space('read'), { spaceId: 'sInherit' }, { spaceCounters: true })).toMatchObject({
-      grant: { counts: { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 1 }, onPublishedSite: false },
+      grant: { counts: { changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, comments: 1 }, publishedOn: [] },
     });
     // Read alone, a space grant comes with its counters unless told otherwise.
-    expect(await readSpaceGrant(database.db, 'sCounted', 'reader')).toMatchObject({ counts: { changeRequests: 4, comments: 2 }, onPublishedSite: true });
+    expect(await readSpaceGrant(database.db, 'sCounted', 'reader')).toMatchObject({ counts: { changeRequests: 4, comments: 2 }, publishedOn: [{ site: { id: 'site1' }, path: 'a' }] });
     const plain = await decide('reader', space('read'), { spaceId: 'sCounted' }, { spaceCounters: false });
-    expect(plain).toMatchObject({ grant: { counts: undefined, onPublishedSite: undefined, role: 'read' } });
+    expect(plain).toMatchObject({ grant: { counts: undefined, publishedOn: undefined, role: 'read' } });
   });
 
   it('finds a deleted space only for the operations on the trash', async () => {
