@@ -7,7 +7,7 @@
 //   npx tsx bench/git-sync.ts [--storage pglite|postgres|both] [--pages 1000] [--rounds 3] [--large-mb 500]
 //
 // `--large-mb N` (0: none) adds a repository of the same pages and N MB of incompressible assets (4 MB
-// files, the format's most per asset, one shown on each of the first pages), imported and exported once by
+// files, as the format's cap per asset was until GIT_SYNC_MAX_ASSET_BYTES, one shown on each of the first pages), imported and exported once by
 // a server in a process of its own (bench/git-sync-server.ts) whose memory (RSS) is sampled every 50 ms:
 // its growth over its idle size (after a small import and export) is what an operation costs.
 //

@@ -147,6 +147,15 @@ const position = z.number().int().min(0).openapi({ description: 'Position among 
 /** Page settings an update or insert may set; frontmatter in a Markdown document overrides them. */
 const pageMetadata = {
   title: z.string().min(1).max(500).optional(),
+  linkTitle: z
+    .string()
+    .max(100)
+    .openapi({
+      description:
+        "Title of the page's entry in the table of contents (and in mentions) when it is not the page title, as GitBook's " +
+        '`linkTitle`; Git Sync writes it as SUMMARY.md\'s quoted link title. `""` removes it.',
+    })
+    .optional(),
   slug: z.string().max(100).optional(),
   emoji: z.string().max(50).optional(),
   icon: z.string().max(50).openapi({ description: 'Name of an icon.' }).optional(),

@@ -7097,6 +7097,8 @@ export interface components {
             /** @description Position among the siblings, 0 first (default: last). */
             at?: number;
             title?: string;
+            /** @description Title of the page's entry in the table of contents (and in mentions) when it is not the page title, as GitBook's `linkTitle`; Git Sync writes it as SUMMARY.md's quoted link title. `""` removes it. */
+            linkTitle?: string;
             slug?: string;
             emoji?: string;
             /** @description Name of an icon. */
@@ -7122,6 +7124,8 @@ export interface components {
             /** @description Name under which later changes of the batch refer to this page. */
             ref?: string;
             title?: string;
+            /** @description Title of the page's entry in the table of contents (and in mentions) when it is not the page title, as GitBook's `linkTitle`; Git Sync writes it as SUMMARY.md's quoted link title. `""` removes it. */
+            linkTitle?: string;
             slug?: string;
             emoji?: string;
             /** @description Name of an icon. */

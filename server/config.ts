@@ -55,11 +55,12 @@ export const ConfigSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   JOB_LEASE_MS: z.coerce.number().int().min(3000).default(60_000),
   JOB_RETENTION_DAYS: z.coerce.number().min(0).default(7),
-  // How large a repository Git Sync takes (server/git-sync/work-repository.ts): the pack is held in memory.
+  // How large a repository Git Sync takes (server/git-sync/work-repository.ts; the defaults of sync.job.ts).
   GIT_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
   GIT_SYNC_MAX_PACK_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   GIT_SYNC_MAX_FILES: z.coerce.number().int().min(1).default(10_000),
   GIT_SYNC_MAX_DOCS_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+  GIT_SYNC_MAX_ASSET_BYTES: z.coerce.number().int().min(1024).default(100 * 1024 * 1024),
   SAML_SIGNING_KEY_FILE: z.string().min(1).optional(),
   SAML_SIGNING_CERT_FILE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
@@ -254,7 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     jobLeaseMs: c.JOB_LEASE_MS,
     jobRetentionDays: c.JOB_RETENTION_DAYS,
-    gitSync: { timeoutMs: c.GIT_SYNC_TIMEOUT_MS, maxPackBytes: c.GIT_SYNC_MAX_PACK_BYTES, maxFiles: c.GIT_SYNC_MAX_FILES, maxTotalBytes: c.GIT_SYNC_MAX_DOCS_BYTES },
+    gitSync: { timeoutMs: c.GIT_SYNC_TIMEOUT_MS, maxPackBytes: c.GIT_SYNC_MAX_PACK_BYTES, maxFiles: c.GIT_SYNC_MAX_FILES, maxTotalBytes: c.GIT_SYNC_MAX_DOCS_BYTES, maxAssetBytes: c.GIT_SYNC_MAX_ASSET_BYTES },
     samlSigning: c.SAML_SIGNING_KEY_FILE && c.SAML_SIGNING_CERT_FILE ? { keyFile: c.SAML_SIGNING_KEY_FILE, certFile: c.SAML_SIGNING_CERT_FILE } : undefined,
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,

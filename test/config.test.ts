@@ -26,7 +26,9 @@ describe('configuration', () => {
   });
 
   it('reads the Git Sync limits (GIT_SYNC_*), with defaults, and refuses a bad one naming it', () => {
-    expect(loadConfig({}).gitSync).toEqual({ timeoutMs: 600_000, maxPackBytes: 1024 ** 3, maxFiles: 10_000, maxTotalBytes: 1024 ** 3 });
+    expect(loadConfig({}).gitSync).toEqual({ timeoutMs: 600_000, maxPackBytes: 1024 ** 3, maxFiles: 10_000, maxTotalBytes: 1024 ** 3, maxAssetBytes: 100 * 1024 ** 2 });
+    expect(loadConfig({ GIT_SYNC_MAX_ASSET_BYTES: '20971520' }).gitSync.maxAssetBytes).toBe(20 * 1024 ** 2);
+    expect(() => loadConfig({ GIT_SYNC_MAX_ASSET_BYTES: '1mb' })).toThrow(/GIT_SYNC_MAX_ASSET_BYTES/);
     expect(loadConfig({ GIT_SYNC_MAX_DOCS_BYTES: '268435456', GIT_SYNC_TIMEOUT_MS: '120000' }).gitSync).toMatchObject({ maxTotalBytes: 256 * 1024 ** 2, timeoutMs: 120_000 });
     expect(() => loadConfig({ GIT_SYNC_MAX_FILES: '0' })).toThrow(/GIT_SYNC_MAX_FILES/);
   });

@@ -628,7 +628,19 @@ describe('limits and bad input name the file', () => {
     }
     expectFormatError(() => readRepository(repo({ 'README.md': `# Big\n\n${'x'.repeat(formatLimits.maxMarkdownBytes)}` })), 'README.md', /larger than 1048576 bytes/);
     expectFormatError(() => readRepository(repo({ 'SUMMARY.md': `# S\n${' '.repeat(formatLimits.maxMarkdownBytes)}` })), 'SUMMARY.md', /larger than/);
-    expectFormatError(() => readRepository(repo({ '.gitbook/assets/huge.bin': new Uint8Array(formatLimits.maxAssetBytes + 1) })), '.gitbook/assets/huge.bin', /larger than 4194304 bytes/);
+    // An asset streamed to the file store is judged by the size it had (`assets`), its bytes not held here.
+    const streamed = (size: number) => ({ assets: new Map([['.gitbook/assets/huge.gif', { size }]]) });
+    expectFormatError(() => readRepository(repo({ '.gitbook/assets/huge.gif': new Uint8Array() }), streamed(100 * 1024 * 1024 + 1)), '.gitbook/assets/huge.gif', /larger than 104857600 bytes, the most an asset may have \(GIT_SYNC_MAX_ASSET_BYTES\)/);
+    expect(readRepository(repo({ '.gitbook/assets/huge.gif': new Uint8Array() }), streamed(100 * 1024 * 1024)).content.files.map((f) => f.size)).toEqual([100 * 1024 * 1024]);
+  });
+
+  it('takes an operation\'s asset cap (GIT_SYNC_MAX_ASSET_BYTES) over the default, above or below it', () => {
+    const limits = (maxAssetBytes: number) => ({ limits: { maxFiles: formatLimits.maxFiles, maxTotalBytes: formatLimits.maxTotalBytes, maxAssetBytes } });
+    const files = repo({ '.gitbook/assets/shot.gif': new Uint8Array(2048) });
+    expectFormatError(() => readRepository(files, limits(2047)), '.gitbook/assets/shot.gif', /larger than 2047 bytes/);
+    expect(readRepository(files, limits(2048)).content.files.map((f) => [f.name, f.size])).toEqual([['shot.gif', 2048]]);
+    const larger = { assets: new Map([['.gitbook/assets/shot.gif', { size: formatLimits.maxAssetBytes + 1 }]]) };
+    expect(readRepository(files, { ...larger, ...limits(formatLimits.maxAssetBytes + 1) }).content.files[0].size).toBe(formatLimits.maxAssetBytes + 1);
   });
 
   it('refuses what cannot be read: bad YAML, bad front matter, text that is not UTF-8, NUL, nesting too deep', () => {

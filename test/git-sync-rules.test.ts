@@ -6,13 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
+import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
 import { loadConfig } from '../server/config.js';
 import { defaultRepositoryLimits, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { startJobs } from '../server/jobs/start.js';
 import type { RepositoryLimits } from '../server/git-sync/work-repository.js';
-import { useHarness, type Account } from './support/harness.js';
+import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 import { gitCredentials, gitSyncWorld, useGitHttpServer } from './support/git-sync-world.js';
 import type { GitHttpServer } from './support/git-http-server.js';
 
@@ -143,6 +144,39 @@ describe('git sync: order, limits and credentials', () => {
     expect(await drain({ ...defaultRepositoryLimits, maxPackBytes: 2_000 })).toBe(1);
     expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'failure', error: expect.stringContaining('too large') });
     expect(await revisionOf(admin, spaceId)).toBe(revision);
+  });
+
+  it('an asset over the file store\'s upload cap but under GIT_SYNC_MAX_ASSET_BYTES is imported whole; one over it is refused naming it', async () => {
+    const admin = await h.current.newAdmin();
+    const url = git.createRepository('large-gif', { store: true });
+    // A 6 MiB GIF screenshot: over FILES_MAX_BYTES' 4 MiB default, under the Git Sync asset cap's 100 MiB.
+    const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([0x80, 0x02, 0xe0, 0x01]), randomBytes(6 * 1024 * 1024 - 10)]);
+    git.commit('large-gif', { 'README.md': '# Welcome\n\n![Demo](.gitbook/assets/demo.gif)\n', '.gitbook/assets/demo.gif': gif }, 'A large GIF');
+    const spaceId = (await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Large GIF' })).body.id as string;
+    const revision = await revisionOf(admin, spaceId);
+
+    await requestImport(admin, spaceId, url);
+    expect(await drain({ ...defaultRepositoryLimits, maxAssetBytes: 6 * 1024 * 1024 - 1 })).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({
+      state: 'failure',
+      error: expect.stringContaining('.gitbook/assets/demo.gif: is larger than 6291455 bytes, the most an asset may have (GIT_SYNC_MAX_ASSET_BYTES)'),
+    });
+    expect(await revisionOf(admin, spaceId)).toBe(revision);
+
+    await requestImport(admin, spaceId, url, { timestamp: new Date(Date.now() + 1000).toISOString() });
+    expect(await drain()).toBe(1);
+    expect((await info(admin, spaceId)).operation).toMatchObject({ state: 'success', result: 'applied' });
+    const files = await admin.api.get(`/spaces/${spaceId}/content/files`);
+    expect(files.status).toBe(200);
+    expect(files.body.items.map((f: { name: string; size: number; dimensions?: object }) => [f.name, f.size, f.dimensions])).toEqual([['demo.gif', gif.length, { width: 640, height: 480 }]]);
+    // The bytes stored are the repository's (the database store answers the download itself).
+    const download = await request(h.current.app).get(files.body.items[0].downloadURL.slice(PUBLIC_URL.length)).buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    expect(download.status).toBe(200);
+    expect((download.body as Buffer).equals(gif)).toBe(true);
   });
 
   it('the server takes the limits from its configuration (GIT_SYNC_*): a started job runner refuses a repository over them', async () => {

@@ -169,17 +169,35 @@ describe('git sync format: an edited page keeps its own words', () => {
   });
 });
 
-describe('git sync format: an added divider in the branch’s style', () => {
-  it('is written `***` on a page whose dividers are (as GitBook writes them), only its lines added', () => {
+describe('git sync format: dividers as GitBook writes them', () => {
+  it('writes a divider `***` in a whole page (as GitBook does), a page opening with one too', () => {
+    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': '# Home\n\nOne.\n' }));
+    const home = read.content.pages[0];
+    const nodes = markdownToDocument('---\n\nOne.\n\n- - -\n\nTwo.').nodes;
+    const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes).files.get('README.md')!);
+    expect(written).toBe('# Home\n\n***\n\nOne.\n\n***\n\nTwo.\n');
+    expect(markdownToDocument(readTitle(written).rest).nodes.map((b) => b.type)).toEqual(['divider', 'paragraph', 'divider', 'paragraph']);
+  });
+
+  it('adds a divider `***` to a page whose dividers are, only its lines added', () => {
     const page = '# Home\n\nOne.\n\n***\n\nTwo.\n';
     const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
     const home = read.content.pages[0];
     const nodes = [...home.document!.nodes, ...markdownToDocument('---\n\nThree.').nodes];
     const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
-    expect(written).toContain('Two.\n\n---\n\nThree.');
+    expect(written).toContain('Two.\n\n***\n\nThree.');
     const kept = keepSourceText(page, written, 'README.md');
     expect(kept).toBe(`${page}\n***\n\nThree.\n`);
     expect(reading(kept)).toEqual(reading(written));
+  });
+
+  it('adds a divider in the branch’s `___` where its dividers are so', () => {
+    const page = '# Home\n\nOne.\n\n___\n\nTwo.\n';
+    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
+    const home = read.content.pages[0];
+    const nodes = [...home.document!.nodes, ...markdownToDocument('***\n\nThree.').nodes];
+    const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
+    expect(keepSourceText(page, written, 'README.md')).toBe(`${page}\n___\n\nThree.\n`);
   });
 });
 

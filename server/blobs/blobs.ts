@@ -59,9 +59,8 @@ async function storeBlobCounted(db: Db, sha256: string, size: number, source: Bl
   await db.update(blobs).set({ storedAt: now }).where(eq(blobs.sha256, sha256));
 }
 
-/** Stores bytes already in memory (a base64 upload, a Git blob); BlobTooLarge over the cap. */
-export async function putBlobBytes(db: Db, bytes: Uint8Array, now = new Date()): Promise<StoredBlob> {
-  const { maxBytes } = blobStore();
+/** Stores bytes already in memory (a base64 upload, a Git blob); BlobTooLarge over the cap (the store's FILES_MAX_BYTES unless `maxBytes` says another, as Git Sync's asset cap). */
+export async function putBlobBytes(db: Db, bytes: Uint8Array, now = new Date(), maxBytes = blobStore().maxBytes): Promise<StoredBlob> {
   if (bytes.byteLength > maxBytes) throw new BlobTooLarge(maxBytes);
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const sha256 = sha256Of(buffer);
@@ -69,9 +68,9 @@ export async function putBlobBytes(db: Db, bytes: Uint8Array, now = new Date()):
   return { sha256, size: buffer.length, head: buffer.subarray(0, 1024 * 1024) };
 }
 
-/** Stores a stream (an upload, a fetched URL) without holding it in memory; BlobTooLarge over the cap. */
-export async function putBlobStream(db: Db, source: AsyncIterable<Uint8Array>, now = new Date()): Promise<StoredBlob> {
-  const { maxBytes, spoolDir } = blobStore();
+/** Stores a stream (an upload, a fetched URL, a Git Sync asset) without holding it in memory; BlobTooLarge over the cap (as putBlobBytes). */
+export async function putBlobStream(db: Db, source: AsyncIterable<Uint8Array>, now = new Date(), maxBytes = blobStore().maxBytes): Promise<StoredBlob> {
+  const { spoolDir } = blobStore();
   let spooled;
   try {
     spooled = await spool(source, spoolDir, maxBytes);

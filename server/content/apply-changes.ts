@@ -281,10 +281,11 @@ function withBatchRefs(blocks: Block[], refs: Map<string, string>, files: Stored
   return changed ? result : blocks;
 }
 
-type Metadata = { emoji?: string; icon?: string; description?: string; condition?: string };
+type Metadata = { linkTitle?: string; emoji?: string; icon?: string; description?: string; condition?: string };
 
 function setMetadata(page: StoredPage, change: Metadata, conditionField: string, claimNames: ClaimNames | undefined) {
   checkCondition(conditionField, change.condition, claimNames);
+  if (change.linkTitle !== undefined) page.linkTitle = change.linkTitle || undefined;
   if (change.emoji !== undefined) page.emoji = change.emoji || undefined;
   if (change.icon !== undefined) page.icon = change.icon || undefined;
   if (change.description !== undefined) page.description = change.description;

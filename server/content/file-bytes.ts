@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ChangeRequestContentChange } from '../../contract/change-requests.js';
 import { BlobTooLarge, putBlobBytes, putBlobStream, type StoredBlob } from '../blobs/blobs.js';
-import { blobStore, DEFAULT_MAX_BYTES } from '../blobs/store.js';
+import { blobStore } from '../blobs/store.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { contentFiles } from '../db/schema/index.js';
@@ -18,9 +18,6 @@ import type { StoredFile } from './revision-content.js';
 
 type Change = z.output<typeof ChangeRequestContentChange>;
 type InsertedFile = Extract<Change, { operation: 'insert_files' }>['files'][number];
-
-/** The default cap on a file's bytes (FILES_MAX_BYTES), and the cap on a Git Sync asset, read whole by the Git library. */
-export const FILE_MAX_BYTES = DEFAULT_MAX_BYTES;
 
 /** The fetch of a file given by URL: 10 s to answer, then at least 1 MiB/s for its body. */
 function fetchLimits(): OutboundLimits {

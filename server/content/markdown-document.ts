@@ -1150,7 +1150,9 @@ export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownR
     extensions: [gfmToMarkdown(), mathToMarkdown({ singleDollarTextMath: false }), liquidToMarkdown()],
     bullet: '-',
     fences: true,
-    rule: '-',
+    // GitBook's Git Sync writes a divider `***` (every divider of GitBook's own docs repository is); `---`
+    // would also open front matter when a page's Markdown starts with a divider.
+    rule: '*',
     emphasis: '_',
     strong: '*',
     listItemIndent: 'one',

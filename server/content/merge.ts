@@ -72,7 +72,7 @@ const byId = <T extends { id: string }>(items: T[]) => new Map(items.map((i) => 
 const pageName = (p: StoredPage) => `page "${p.title}" (${p.id})`;
 
 /** The page's fields other than its content. */
-const PAGE_FIELDS = ['parent', 'position', 'type', 'title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+const PAGE_FIELDS = ['parent', 'position', 'type', 'title', 'linkTitle', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
 
 /** A page's content as one comparable list: its document's data, then its blocks' signatures. */
 function contentOf(page: StoredPage): string[] {

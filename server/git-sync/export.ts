@@ -150,7 +150,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
     let merged: Planned | undefined;
     if (head && record?.commit && head !== record.commit && !payload.force && !payload.standalone) {
       // The branch moved: its changes since the sync are merged with the space's (plan refuses pages changed on both).
-      const { files, assets } = await readDocs(db, repo, headFiles, payload.projectDirectory ?? '', op.job.now());
+      const { files, assets } = await readDocs(db, repo, headFiles, payload.projectDirectory ?? '', op.job.now(), op.limits.maxAssetBytes);
       merged = plan(op, { commit: head, message: await repo.commitMessage(head), tree: headFiles, files, assets }, current, base, op.job.now(), record?.divergent);
       content = merged.content;
     }
@@ -237,7 +237,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       }
       const mergedRevision = await insertRevision(tx, payload.spaceId, { parents: [current.id], type: 'update', content: pushed.merged.content });
       await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, mergedRevision.id));
-      await saveImportedFiles(tx, payload.spaceId, pushed.merged);
+      await saveImportedFiles(tx, payload.spaceId, pushed.merged, op.limits.maxAssetBytes);
       synced = mergedRevision.id;
       revision = mergedRevision.id;
       if (latest && content) revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;

@@ -40,7 +40,7 @@ async function fetchRef(op: OperationContext): Promise<Fetched> {
     if (!commit) throw new OperationRefused(`The repository has no ref ${payload.ref}`);
     await repo.fetch(commit);
     const tree = await repo.listFiles(commit);
-    const { files, assets } = await readDocs(op.db, repo, tree, payload.projectDirectory ?? '', op.job.now());
+    const { files, assets } = await readDocs(op.db, repo, tree, payload.projectDirectory ?? '', op.job.now(), op.limits.maxAssetBytes);
     return { commit, message: await repo.commitMessage(commit), tree, files, assets };
   });
 }
@@ -174,7 +174,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
     blobs,
   };
   await tx.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, revision.id));
-  await saveImportedFiles(tx, payload.spaceId, planned);
+  await saveImportedFiles(tx, payload.spaceId, planned, op.limits.maxAssetBytes);
   if (!payload.standalone) {
     await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
     await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision.id });
@@ -197,13 +197,13 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
  * new files inserted, changed ones (same id, other bytes) pointed at their new blob. In the job's
  * transaction, so a failed import leaves no file rows behind.
  */
-export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned): Promise<void> {
+export async function saveImportedFiles(tx: Ctx, spaceId: string, planned: Planned, maxAssetBytes: number): Promise<void> {
   const now = tx.now();
   for (const file of planned.content.files) {
     if (!planned.imported.fileBytes.has(file.id)) continue;
     const path = planned.imported.paths.get(file.id);
     const asset = path === undefined ? undefined : planned.assets.get(path);
-    const blob = asset?.sha256 ? { sha256: asset.sha256, size: asset.size } : await putBlobBytes(tx.db, planned.imported.fileBytes.get(file.id)!, now);
+    const blob = asset?.sha256 ? { sha256: asset.sha256, size: asset.size } : await putBlobBytes(tx.db, planned.imported.fileBytes.get(file.id)!, now, maxAssetBytes);
     await tx.db
       .insert(contentFiles)
       .values({ spaceId, fileId: file.id, name: file.name, contentType: file.contentType, size: blob.size, sha256: blob.sha256, createdAt: now })

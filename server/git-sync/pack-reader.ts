@@ -33,8 +33,9 @@ const SMALL_BYTES = 1024 * 1024;
 
 /**
  * The largest object rebuilt in memory (a delta, its base, the object it makes): a pack declares these sizes
- * itself, so a size past this is refused before anything is allocated. Assets are far smaller than this
- * (format's maxAssetBytes), and a blob that is no delta is streamed whatever its size.
+ * itself, so a size past this is refused before anything is allocated. A blob that is no delta is streamed
+ * whatever its size, as Git stores most large binary assets (a GIF rarely deltas against another); an asset
+ * over this stored as a delta is refused, though GIT_SYNC_MAX_ASSET_BYTES may allow more (docs/git-sync.md).
  */
 export const MAX_IN_MEMORY_BYTES = 64 * 1024 * 1024;
 

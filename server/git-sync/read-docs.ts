@@ -7,7 +7,7 @@
 import { imageSize } from 'image-size';
 import { BlobTooLarge, putBlobStream } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
-import { CONFIG_FILE, formatLimits, joinPath, readConfig, RepositoryFormatError, type RepositoryFiles } from './format/index.js';
+import { assetTooLarge, CONFIG_FILE, formatLimits, joinPath, readConfig, RepositoryFormatError, type RepositoryFiles } from './format/index.js';
 import { ASSETS_DIR } from './format/layout.js';
 import type { TreeFile, WorkRepository } from './work-repository.js';
 
@@ -49,8 +49,11 @@ async function readAtMost(repo: WorkRepository, oid: string, max: number): Promi
   return Buffer.concat(chunks).subarray(0, max);
 }
 
-/** Reads the files under `projectDirectory` of `tree`, storing the assets; throws over the repository limits. */
-export async function readDocs(db: Db, repo: WorkRepository, tree: Map<string, TreeFile>, projectDirectory: string, now: Date): Promise<DocsRead> {
+/**
+ * Reads the files under `projectDirectory` of `tree`, storing the assets; throws over the repository limits.
+ * An asset over `maxAssetBytes` (GIT_SYNC_MAX_ASSET_BYTES) is not stored: the format reader refuses it by name.
+ */
+export async function readDocs(db: Db, repo: WorkRepository, tree: Map<string, TreeFile>, projectDirectory: string, now: Date, maxAssetBytes: number): Promise<DocsRead> {
   const scoped = repo.checkedFiles(tree, projectDirectory);
   const files: RepositoryFiles = new Map();
   const assets = new Map<string, RepositoryAsset>();
@@ -66,15 +69,16 @@ export async function readDocs(db: Db, repo: WorkRepository, tree: Map<string, T
     if (files.has(path)) continue;
     files.set(path, PLACEHOLDER);
     const size = repo.sizeOf(oid);
-    if (!isAsset(path) || size > formatLimits.maxAssetBytes) {
+    if (!isAsset(path) || size > maxAssetBytes) {
       assets.set(path, { size });
       continue;
     }
     let stored;
     try {
-      stored = await putBlobStream(db, repo.openFile(oid), now);
+      // Git Sync's own cap, not the store's upload cap (FILES_MAX_BYTES): a repository's assets are its own.
+      stored = await putBlobStream(db, repo.openFile(oid), now, maxAssetBytes);
     } catch (err) {
-      if (err instanceof BlobTooLarge) throw new RepositoryFormatError(path, `is larger than ${err.maxBytes} bytes, the most a file may have`);
+      if (err instanceof BlobTooLarge) throw new RepositoryFormatError(path, assetTooLarge(err.maxBytes));
       throw err;
     }
     const dimensions = dimensionsOf(stored.head);

@@ -52,6 +52,7 @@ export const defaultRepositoryLimits: RepositoryLimits = {
   maxPackBytes: 1024 * 1024 * 1024,
   maxFiles: formatLimits.maxFiles,
   maxTotalBytes: 1024 * 1024 * 1024,
+  maxAssetBytes: formatLimits.maxAssetBytes,
 };
 
 /** An operation that could not be done, with the reason the outcome gives (and the pages in conflict). */

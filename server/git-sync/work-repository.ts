@@ -26,6 +26,8 @@ export interface RepositoryLimits {
   maxFiles: number;
   /** Bytes of the files under the docs root together. */
   maxTotalBytes: number;
+  /** Bytes of one asset (a file directly under `.gitbook/assets/`), streamed to the file store whatever FILES_MAX_BYTES says. */
+  maxAssetBytes: number;
 }
 
 export interface Remote {

@@ -129,6 +129,20 @@ describe('update_page', () => {
     expect([kept.pages[0].slug, kept.pages[0].description]).toEqual(['kept', 'new']);
   });
 
+  it('sets a link title on insert and update, keeps it when not named, and removes it with ""', async () => {
+    const { content: next } = await apply(content(page('p')), [
+      { operation: 'insert_page', ref: 'n', title: 'Getting started with the API', linkTitle: 'Start', document: { markdown: 'Text.' } },
+      { operation: 'update_page', page: 'p', linkTitle: 'Short' },
+    ] as Changes);
+    const [p, inserted] = next.pages;
+    expect([p.linkTitle, inserted.title, inserted.linkTitle]).toEqual(['Short', 'Getting started with the API', 'Start']);
+    const { content: kept } = await apply(next, [{ operation: 'update_page', page: 'p', title: 'Renamed' }] as Changes);
+    expect([kept.pages[0].title, kept.pages[0].linkTitle]).toEqual(['Renamed', 'Short']);
+    const { content: removed } = await apply(kept, [{ operation: 'update_page', page: 'p', linkTitle: '' }] as Changes);
+    expect(removed.pages[0].linkTitle).toBeUndefined();
+    expect(removed.pages[1].linkTitle).toBe('Start');
+  });
+
   it('replaces the content when a document is given', async () => {
     const { content: next } = await apply(content(page('p')), [{ operation: 'update_page', page: 'p', document: { markdown: 'New text' } }] as Changes);
     expect(texts(next.pages[0])).toEqual(['New text']);

@@ -60,6 +60,19 @@ describe('mergeContent', () => {
     expect(again).toMatchObject({ title: 'T', slug: 's', updatedAt: '2026-01-05T00:00:00.000Z' });
   });
 
+  it("merges a page's link title field by field like its title, and refuses it changed differently on both sides", () => {
+    const titled = content([page('one', { linkTitle: 'Base' }), page('two')]);
+    const theirs = content([page('one', { linkTitle: 'Base', title: 'Title' }, [p('a', 'A'), p('b')]), page('two')]);
+    const ours = content([page('one', { linkTitle: 'Short' }, [p('a'), p('b', 'B')]), page('two')]);
+    const [one] = mergeContent(titled, theirs, ours).pages;
+    expect([one.title, one.linkTitle, texts(one)]).toEqual(['Title', 'Short', ['A', 'B']]);
+    const removed = mergeContent(titled, theirs, content([page('one', { linkTitle: undefined, hidden: true }), page('two')])).pages[0];
+    expect([removed.title, removed.linkTitle, removed.hidden]).toEqual(['Title', undefined, true]);
+    expect(refusal(titled, content([page('one', { linkTitle: 'A' }), page('two')]), content([page('one', { linkTitle: 'B' }), page('two')]))).toBe(
+      'The linkTitle of page "ONE" (one) was changed both in the change request and in the space',
+    );
+  });
+
   it('merges the content of a page block by block, and takes it whole from the only side that changed it', () => {
     const theirs = content([page('one', { title: 'T' }, [p('a', 'A'), p('b')]), page('two')]);
     const ours = content([page('one', { hidden: true }, [p('a'), p('b', 'B')]), page('two')]);

@@ -4,6 +4,6 @@
 export { RepositoryFormatError, type ImportedContent, type ReadOptions, type RepositoryFiles, type RepositoryStructure, type WriteOptions, type WrittenRepository } from './types.js';
 export { readRepository } from './read.js';
 export { writeRepository } from './write.js';
-export { formatLimits } from './limits.js';
+export { assetTooLarge, formatLimits } from './limits.js';
 export { CONFIG_FILE, readConfig } from './config.js';
 export { joinPath } from './paths.js';

@@ -19,9 +19,9 @@ import { readConfig, textOf } from './config.js';
 import { readFrontMatter } from './front-matter.js';
 import { ASSETS_DIR, INCLUDES_DIR, layoutOf, slugOfName, slugOfPath } from './layout.js';
 import { danglingIncludes, danglingWarning } from './includes.js';
-import { formatLimits } from './limits.js';
 import { basename, below, checkedPath, dirname, joinPath, normalizePath } from './paths.js';
 import { siblingKeys } from './positions.js';
+import { assetTooLarge, formatLimits } from './limits.js';
 import { readRefs, writeRefs } from './refs.js';
 import { readTags, TAGS_FILE, undefinedTagWarnings } from './tags.js';
 import { readTitle } from './title.js';
@@ -115,6 +115,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const config = readConfig(files, projectDirectory);
   const { docsRoot, structure } = config;
   const scoped = scopedFiles(files, docsRoot, options.limits, options.assets);
+  const maxAssetBytes = options.limits?.maxAssetBytes ?? formatLimits.maxAssetBytes;
   const warnings: string[] = [];
   const summaryPath = joinPath(docsRoot, structure.summary);
   const readmePath = joinPath(docsRoot, structure.readme);
@@ -158,7 +159,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
     const bytes = files.get(path)!;
     const streamed = options.assets?.get(path);
     const size = streamed?.size ?? bytes.length;
-    if (size > formatLimits.maxAssetBytes) throw new RepositoryFormatError(path, `is larger than ${formatLimits.maxAssetBytes} bytes, the most a file may have`);
+    if (size > maxAssetBytes) throw new RepositoryFormatError(path, assetTooLarge(maxAssetBytes));
     const previousId = idAt.get(path);
     const old = previousId !== undefined && !used.has(previousId) ? previousFiles.get(previousId) : undefined;
     const name = basename(path);

@@ -2,7 +2,7 @@
 // matched, top-level block by top-level block, with the file the branch holds, and every block (and the
 // front matter, and the `# Title` line) that reads the same keeps the branch's exact text; only the blocks
 // that differ are written in this server's style, with the branch's bullets (`*` when its lists have them,
-// as GitBook writes them) and dividers (`***`). The text is cut at the top-level nodes of the project's
+// as GitBook writes them) and dividers (`___` when its are; this server writes GitBook's `***`). The text is cut at the top-level nodes of the project's
 // Markdown parser (mdast positions; a `{% tag %}` pair and a `<details>` element are one piece each), each
 // piece read alone into Document blocks (markdown-document.ts) and compared without keys, aligned by a
 // longest common subsequence (node-diff3). The result is kept only when it reads exactly as this server's
@@ -149,9 +149,10 @@ function dividers(text: string): { start: number; end: number }[] {
 }
 
 /**
- * `text` (this server's, which writes `-` bullets, `*` for a list right after another, and `---` dividers)
- * in the style of `source`: its bullets when its first list has `*` (as GitBook writes them: `-` and `*`
- * swapped, so neighbour lists stay apart), and its first divider's text (GitBook's `***`) for every divider.
+ * `text` (this server's, which writes `-` bullets, `*` for a list right after another, and `***` dividers
+ * as GitBook does) in the style of `source`: its bullets when its first list has `*` (as GitBook writes them:
+ * `-` and `*` swapped, so neighbour lists stay apart), and its first divider's text for every divider when
+ * that is `*` or `_` (a `---` could turn the line above into a heading in a tight list item).
  */
 function inSourceStyle(text: string, source: string): string {
   let out = text;

@@ -21,8 +21,8 @@ export interface ReadOptions {
   previousPaths?: Map<string, string>;
   /** The clock of new pages' `createdAt`/`updatedAt` (default: now). */
   now?: Date;
-  /** How many files and bytes the docs may hold (default formatLimits'; an operation passes its configured ones). */
-  limits?: { maxFiles: number; maxTotalBytes: number };
+  /** How many files and bytes the docs, and one asset, may hold (default formatLimits'; an operation passes its configured ones). */
+  limits?: { maxFiles: number; maxTotalBytes: number; maxAssetBytes?: number };
   /** Files whose bytes `files` does not hold (streamed to the file store as they were read): their size and image dimensions. */
   assets?: ReadonlyMap<string, { size: number; dimensions?: { width: number; height: number } }>;
 }
