@@ -1,0 +1,79 @@
+// The spaces a member or a team reaches, as SQL over a space row `s`, for the counts of the member and
+// team lists. The rule is docs/permissions.md's (SQL `space_role_of`, migration 0037), taken apart so that a
+// list counts set-wise: a member below admin sees a space when its levels admit every member with a role
+// (the same for all of them: counted once per statement), or when a grant of theirs or of their teams reaches
+// it (on the space, or on a collection around an in-collection space: found from the grants, a few rows,
+// rather than by computing a role on every space of the organization for every row of the list).
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Whether the levels of the space row `s` alone give a member with an organization role below admin some
+ * role on it: `content_role` with no grant, for any such role (the role it falls back to is never none).
+ */
+export const levelsAdmitMembers = sql.raw(
+  `content_role(true, 'read', s.default_level, NULL, CASE WHEN s.visibility = 'in-collection' THEN collection_chain_access(s.parent_id, NULL) END) IS NOT NULL`,
+);
+
+/**
+ * The ids of the collections granted to the principal (`grantedTo`: a condition on the grant `g`) and of
+ * every collection inside them, down to the depth `collection_chain_ids` looks up (64 parents).
+ */
+function grantedCollectionsAndInside(organizationId: SQL, grantedTo: SQL): SQL {
+  return sql`(WITH RECURSIVE gc(id, depth) AS (
+      SELECT g.collection_id, 0 FROM content_grants g
+      WHERE g.organization_id = ${organizationId} AND g.collection_id IS NOT NULL AND ${grantedTo}
+      UNION ALL
+      SELECT c.id, gc.depth + 1 FROM collections c JOIN gc ON c.parent_id = gc.id WHERE gc.depth < 64)
+    SELECT gc.id FROM gc)`;
+}
+
+/**
+ * Whether a grant reaches the space row `s` for the principal: a grant on the space, or on a collection
+ * around it when it is in-collection. `grantedTo` is a condition on the grant `g`. Grants carry the
+ * organization of their content (server/permissions/grant-cleanup.ts), which the index on
+ * (organization_id, user_id) uses.
+ */
+function reachedBy(organizationId: SQL, grantedTo: SQL): SQL {
+  return sql`(s.id IN (SELECT g.space_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.space_id IS NOT NULL AND ${grantedTo})
+    OR (s.visibility = 'in-collection' AND s.parent_id IN ${grantedCollectionsAndInside(organizationId, grantedTo)}))`;
+}
+
+/** Whether a grant to the user `userId` or to one of their teams reaches the space row `s`. */
+export function reachedByUser(organizationId: SQL, userId: SQL): SQL {
+  return reachedBy(
+    organizationId,
+    sql`(g.user_id = ${userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId}))`,
+  );
+}
+
+/** Whether a grant to the team `teamId` reaches the space row `s`. */
+export function reachedByTeam(organizationId: SQL, teamId: SQL): SQL {
+  return reachedBy(organizationId, sql`g.team_id = ${teamId}`);
+}
+
+/**
+ * The space rows `s` the viewer can see too, as a join and a condition (nothing for a null viewer: an
+ * installation, which sees every space). Disabled members see nothing.
+ */
+export function viewerSight(viewerId: string | null): { join: SQL; condition: SQL } {
+  if (viewerId === null) return { join: sql``, condition: sql`` };
+  return {
+    join: sql` LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled`,
+    condition: sql` AND space_role_of(s, ${viewerId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL`,
+  };
+}
+
+/**
+ * The number of live spaces of the organization that the member (`userId`, organization role `role`, as
+ * SQL of the row listed) can see and the viewer can see too. The counts that are the same for every member
+ * (all the viewer's spaces for an admin; those whose levels admit members for a role below) do not depend
+ * on the row: the database computes them once per statement.
+ */
+export function memberSpaceCount(organizationId: string, viewerId: string | null, userId: SQL, role: SQL): SQL<number> {
+  const viewer = viewerSight(viewerId);
+  const live = sql`FROM spaces s${viewer.join} WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL${viewer.condition}`;
+  return sql<number>`(CASE WHEN ${role} = 'admin' THEN (SELECT count(*) ${live})
+    ELSE (CASE WHEN ${role} IS NOT NULL THEN (SELECT count(*) ${live} AND ${levelsAdmitMembers}) ELSE 0 END)
+      + (SELECT count(*) ${live} AND ${reachedByUser(sql`${organizationId}`, userId)} AND NOT (${role} IS NOT NULL AND ${levelsAdmitMembers}))
+    END)`;
+}
