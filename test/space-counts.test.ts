@@ -35,6 +35,15 @@ async function teamOracle(organizationId: string, viewerId: string): Promise<Map
   return new Map((rows.rows ?? rows).map((r) => [r.id, Number(r.n)]));
 }
 
+/** The live spaces of the organization `userId` can see, by id, space by space (the rule before the change). */
+async function spacesOracle(organizationId: string, userId: string, asMember = false): Promise<string[]> {
+  const rows = (await h.current.db.execute(sql`SELECT s.id FROM spaces s
+      LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${userId} AND (${asMember} OR NOT vm.disabled)
+      WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL AND space_role_of(s, ${userId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL
+      ORDER BY s.id`)) as unknown as { rows?: { id: string }[] } & { id: string }[];
+  return (rows.rows ?? rows).map((r) => r.id);
+}
+
 describe('the spaces counts of members and teams', () => {
   it('count, for every viewer, exactly the spaces the rule gives both the member (or team) and the viewer', async () => {
     const admin = await h.current.newAdmin();
@@ -116,6 +125,19 @@ describe('the spaces counts of members and teams', () => {
           }
         }
       } else expect(listed.status).toBe(403);
+      // The lists of spaces: the viewer's own, and a member's as the viewer sees it.
+      const own = await spacesOracle(org, viewer.userId);
+      expect((await ok(viewer.api.get(`/orgs/${org}/spaces`))).body.items.map((i: { id: string }) => i.id)).toEqual(own);
+      for (const one of [reader, guest, otherGuest, disabledReader, disabledGuest]) {
+        const theirs = await viewer.api.get(`/orgs/${org}/members/${one.userId}/spaces?order=asc`);
+        if (theirs.status !== 200) {
+          expect(theirs.status).toBe(403);
+          continue;
+        }
+        const both = (await spacesOracle(org, one.userId, true)).filter((id) => one === viewer || viewer === admin || own.includes(id));
+        expect({ viewer: viewer.userId, member: one.userId, spaces: theirs.body.items.map((i: { space: { id: string } }) => i.space.id) }).toEqual({ viewer: viewer.userId, member: one.userId, spaces: both });
+        expect(theirs.body.count).toBe(both.length);
+      }
       const teams = await viewer.api.get(`/orgs/${org}/teams`);
       if (teams.status === 200) {
         expect(teams.body.items).toHaveLength(3);

@@ -10,9 +10,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * Whether the levels of the space row `s` alone give a member with an organization role below admin some
  * role on it: `content_role` with no grant, for any such role (the role it falls back to is never none).
  */
-export const levelsAdmitMembers = sql.raw(
-  `content_role(true, 'read', s.default_level, NULL, CASE WHEN s.visibility = 'in-collection' THEN collection_chain_access(s.parent_id, NULL) END) IS NOT NULL`,
-);
+export function levelsAdmitMembers(s = 's'): SQL {
+  return sql.raw(
+    `content_role(true, 'read', ${s}.default_level, NULL, CASE WHEN ${s}.visibility = 'in-collection' THEN collection_chain_access(${s}.parent_id, NULL) END) IS NOT NULL`,
+  );
+}
 
 /**
  * The ids of the collections granted to the principal (`grantedTo`: a condition on the grant `g`) and of
@@ -28,27 +30,29 @@ function grantedCollectionsAndInside(organizationId: SQL, grantedTo: SQL): SQL {
 }
 
 /**
- * Whether a grant reaches the space row `s` for the principal: a grant on the space, or on a collection
- * around it when it is in-collection. `grantedTo` is a condition on the grant `g`. Grants carry the
+ * Whether a grant reaches the space row `s` (its SQL name) for the principal: a grant on the space, or on a
+ * collection around it when it is in-collection. `grantedTo` is a condition on the grant `g`. Grants carry the
  * organization of their content (server/permissions/grant-cleanup.ts), which the index on
  * (organization_id, user_id) uses.
  */
-function reachedBy(organizationId: SQL, grantedTo: SQL): SQL {
-  return sql`(s.id IN (SELECT g.space_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.space_id IS NOT NULL AND ${grantedTo})
-    OR (s.visibility = 'in-collection' AND s.parent_id IN ${grantedCollectionsAndInside(organizationId, grantedTo)}))`;
+function reachedBy(organizationId: SQL, grantedTo: SQL, s: string): SQL {
+  const space = sql.raw(s);
+  return sql`(${space}.id IN (SELECT g.space_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.space_id IS NOT NULL AND ${grantedTo})
+    OR (${space}.visibility = 'in-collection' AND ${space}.parent_id IN ${grantedCollectionsAndInside(organizationId, grantedTo)}))`;
 }
 
 /** Whether a grant to the user `userId` or to one of their teams reaches the space row `s`. */
-export function reachedByUser(organizationId: SQL, userId: SQL): SQL {
+export function reachedByUser(organizationId: SQL, userId: SQL, s = 's'): SQL {
   return reachedBy(
     organizationId,
     sql`(g.user_id = ${userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId}))`,
+    s,
   );
 }
 
 /** Whether a grant to the team `teamId` reaches the space row `s`. */
 export function reachedByTeam(organizationId: SQL, teamId: SQL): SQL {
-  return reachedBy(organizationId, sql`g.team_id = ${teamId}`);
+  return reachedBy(organizationId, sql`g.team_id = ${teamId}`, 's');
 }
 
 /**
@@ -73,7 +77,19 @@ export function memberSpaceCount(organizationId: string, viewerId: string | null
   const viewer = viewerSight(viewerId);
   const live = sql`FROM spaces s${viewer.join} WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL${viewer.condition}`;
   return sql<number>`(CASE WHEN ${role} = 'admin' THEN (SELECT count(*) ${live})
-    ELSE (CASE WHEN ${role} IS NOT NULL THEN (SELECT count(*) ${live} AND ${levelsAdmitMembers}) ELSE 0 END)
-      + (SELECT count(*) ${live} AND ${reachedByUser(sql`${organizationId}`, userId)} AND NOT (${role} IS NOT NULL AND ${levelsAdmitMembers}))
+    ELSE (CASE WHEN ${role} IS NOT NULL THEN (SELECT count(*) ${live} AND ${levelsAdmitMembers()}) ELSE 0 END)
+      + (SELECT count(*) ${live} AND ${reachedByUser(sql`${organizationId}`, userId)} AND NOT (${role} IS NOT NULL AND ${levelsAdmitMembers()}))
     END)`;
+}
+
+/**
+ * Whether the member `userId` with the organization role `role` can see the space row `s` (its SQL name):
+ * `space_role_of(s, userId, true, role) IS NOT NULL`, without computing the role, and for a guest without
+ * looking at any space their grants do not reach. For the lists' conditions and totals, which cover every
+ * space of the organization; the role itself is then computed on the rows of the page only.
+ */
+export function memberSees(organizationId: string, userId: string, role: string | null, s: string): SQL | undefined {
+  if (role === 'admin') return undefined;
+  const reached = reachedByUser(sql`${organizationId}`, sql`${userId}`, s);
+  return role === null ? reached : sql`(${levelsAdmitMembers(s)} OR ${reached})`;
 }
