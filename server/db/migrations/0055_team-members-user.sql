@@ -1,1 +1,0 @@
-CREATE INDEX "team_members_user_idx" ON "team_members" USING btree ("user_id");
