@@ -5,6 +5,7 @@ import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, type Role } from '../auth/roles.js';
+import { memberSees } from '../auth/space-reach.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { members, spaces, teamMembers, teams } from '../db/schema/index.js';
@@ -39,8 +40,9 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
   const where = and(
     eq(spaces.organizationId, org.organization.id),
     isNull(spaces.deletedAt),
-    role === 'admin' ? undefined : sql`${memberRoleOnSpace} IS NOT NULL`,
-    org.role === 'admin' || self ? undefined : sql`${callerRoleOnSpace} IS NOT NULL`,
+    // Set-wise (server/auth/space-reach.ts): the roles are computed on the page's rows only.
+    memberSees(org.organization.id, userId, role, '"spaces"'),
+    self ? undefined : memberSees(org.organization.id, ctx.caller.userId, org.role, '"spaces"'),
   );
   const page = directedPage([{ column: spaces.id }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);

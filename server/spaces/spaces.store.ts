@@ -6,6 +6,7 @@ import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, memberBasis, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
+import { memberSees } from '../auth/space-reach.js';
 import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
@@ -63,7 +64,9 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
  */
 export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
   const role = spaceRoleOf(ctx.caller.userId, org.role);
-  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt), org.role === 'admin' ? undefined : sql`${role} IS NOT NULL`);
+  // Which spaces the caller sees, set-wise (server/auth/space-reach.ts): the role is computed on the page's
+  // rows only, not on every space of the organization for the total.
+  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt), memberSees(org.organization.id, ctx.caller.userId, org.role, '"spaces"'));
   const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { role, ...spaceCountFields() });
   return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
 }

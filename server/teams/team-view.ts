@@ -2,6 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
+import { teamSpaceCount } from '../auth/space-reach.js';
 import { teamMembers, teams } from '../db/schema/index.js';
 
 export type Team = components['schemas']['Team'];
@@ -16,14 +17,9 @@ export function teamFields(callerId: string) {
     team: teams,
     memberCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${teams.id})`.mapWith(Number),
     // The outer columns are written qualified (Drizzle renders a single-table select's columns unqualified).
-    spaceCount: sql<number>`(SELECT count(*) FROM spaces s
-      LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${callerId} AND NOT vm.disabled
-      WHERE s.organization_id = "teams"."organization_id" AND s.deleted_at IS NULL
-        AND (EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.space_id = s.id)
-          OR (s.visibility = 'in-collection'
-            AND EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.collection_id IS NOT NULL)
-            AND EXISTS (SELECT 1 FROM content_grants g WHERE g.team_id = "teams"."id" AND g.collection_id = ANY (collection_chain_ids(s.parent_id)))))
-        AND space_role_of(s, ${callerId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL)`.mapWith(Number),
+    // Found from the team's grants (server/auth/space-reach.ts), the caller's role computed on those spaces
+    // only: the chain of every space of the organization, per team, made a page of 100 teams take 0.7 s.
+    spaceCount: teamSpaceCount(sql`"teams"."organization_id"`, sql`"teams"."id"`, callerId).mapWith(Number),
     callerTeamRole: sql<string | null>`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, callerId))})`,
   };
 }

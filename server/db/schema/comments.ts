@@ -53,6 +53,10 @@ export const comments = pgTable(
   (t) => [
     index('comments_space_idx').on(t.spaceId, t.id),
     index('comments_page_idx').on(t.spaceId, t.pageId, t.id),
+    // A space's open comments, counted for every Space answered (server/change-requests/space-counts.ts) from
+    // the index alone: through comments_page_idx each count read every comment of the space (a list of 100
+    // spaces with 50 comments each: 35 ms of its 38).
+    index('comments_space_open_idx').on(t.spaceId).where(sql`status = 'open'`),
     index('comments_change_request_idx').on(t.changeRequestId, t.status),
     check('comments_status_check', sql.raw(`status IN (${oneOf(commentStatusValues)})`)),
   ],

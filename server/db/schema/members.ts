@@ -38,6 +38,9 @@ export const teamMembers = pgTable(
     // Leaving the organization means leaving its teams.
     foreignKey({ columns: [t.organizationId, t.userId], foreignColumns: [members.organizationId, members.userId] }).onDelete('cascade'),
     index('team_members_member_idx').on(t.organizationId, t.userId),
+    // A user's teams in any organization: what collection_chain_access (migration 0037) looks up for each
+    // space a role is computed on (without it, a scan of every team membership per space).
+    index('team_members_user_idx').on(t.userId),
     check('team_members_role_check', sql.raw(`role IN (${oneOf(teamRoleValues)})`)),
   ],
 );

@@ -1,0 +1,103 @@
+// The spaces a member or a team reaches, as SQL over a space row `s`, for the counts of the member and
+// team lists. The rule is docs/permissions.md's (SQL `space_role_of`, migration 0037), taken apart so that a
+// list counts set-wise: a member below admin sees a space when its levels admit every member with a role
+// (the same for all of them: counted once per statement), or when a grant of theirs or of their teams reaches
+// it (on the space, or on a collection around an in-collection space: found from the grants, a few rows,
+// rather than by computing a role on every space of the organization for every row of the list).
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Whether the levels of the space row `s` alone give a member with an organization role below admin some
+ * role on it: `content_role` with no grant, for any such role (the role it falls back to is never none).
+ */
+export function levelsAdmitMembers(s = 's'): SQL {
+  return sql.raw(
+    `content_role(true, 'read', ${s}.default_level, NULL, CASE WHEN ${s}.visibility = 'in-collection' THEN collection_chain_access(${s}.parent_id, NULL) END) IS NOT NULL`,
+  );
+}
+
+/**
+ * The ids of the collections granted to the principal (`grantedTo`: a condition on the grant `g`) and of
+ * every collection inside them, down to the depth `collection_chain_ids` looks up (64 parents).
+ */
+function grantedCollectionsAndInside(organizationId: SQL, grantedTo: SQL): SQL {
+  return sql`(WITH RECURSIVE gc(id, depth) AS (
+      SELECT g.collection_id, 0 FROM content_grants g
+      WHERE g.organization_id = ${organizationId} AND g.collection_id IS NOT NULL AND ${grantedTo}
+      UNION ALL
+      SELECT c.id, gc.depth + 1 FROM collections c JOIN gc ON c.parent_id = gc.id WHERE gc.depth < 64)
+    SELECT gc.id FROM gc)`;
+}
+
+/**
+ * The ids of the spaces a grant reaches for the principal (a query): a grant on the space, or on a collection
+ * around it when it is in-collection. `grantedTo` is a condition on the grant `g`. Grants carry the
+ * organization of their content (server/permissions/grant-cleanup.ts), which the index on
+ * (organization_id, user_id) uses. One union, not an OR of two subqueries: under an OR, or under a filter
+ * the planner puts first, they ran again for every space row (a page of 100 members: 4.5 s).
+ */
+function reachedIds(organizationId: SQL, grantedTo: SQL): SQL {
+  return sql`(SELECT g.space_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.space_id IS NOT NULL AND ${grantedTo}
+    UNION
+    SELECT r.id FROM spaces r WHERE r.visibility = 'in-collection' AND r.parent_id IN ${grantedCollectionsAndInside(organizationId, grantedTo)})`;
+}
+
+const userGrants = (organizationId: SQL, userId: SQL) =>
+  sql`(g.user_id = ${userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId}))`;
+
+/**
+ * The number of live spaces of the organization among those a grant reaches, that pass `condition` (on the
+ * space row `s`) and that the viewer can see: found from the grants first (a materialized CTE), the costly
+ * conditions in the aggregate's filter, which only the spaces reached meet (in the WHERE, the planner
+ * applied them to every space of the organization before the join, for every member of the page).
+ */
+function countReached(organizationId: SQL, grantedTo: SQL, viewerId: string | null, condition: SQL = sql``): SQL<number> {
+  const viewer = viewerSight(viewerId);
+  return sql<number>`(WITH reached(id) AS MATERIALIZED ${reachedIds(organizationId, grantedTo)}
+    SELECT count(*) FILTER (WHERE TRUE${condition}${viewer.condition}) FROM reached JOIN spaces s ON s.id = reached.id${viewer.join}
+    WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL)`;
+}
+
+/** The live spaces the team `teamId`'s grants reach that the viewer can see too. */
+export function teamSpaceCount(organizationId: SQL, teamId: SQL, viewerId: string): SQL<number> {
+  return countReached(organizationId, sql`g.team_id = ${teamId}`, viewerId);
+}
+
+/**
+ * The space rows `s` the viewer can see too, as a join and a condition (nothing for a null viewer: an
+ * installation, which sees every space). Disabled members see nothing.
+ */
+function viewerSight(viewerId: string | null): { join: SQL; condition: SQL } {
+  if (viewerId === null) return { join: sql``, condition: sql`` };
+  return {
+    join: sql` LEFT JOIN members vm ON vm.organization_id = s.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled`,
+    condition: sql` AND space_role_of(s, ${viewerId}, vm.user_id IS NOT NULL, vm.role) IS NOT NULL`,
+  };
+}
+
+/**
+ * The number of live spaces of the organization that the member (`userId`, organization role `role`, as
+ * SQL of the row listed) can see and the viewer can see too. The counts that are the same for every member
+ * (all the viewer's spaces for an admin; those whose levels admit members for a role below) do not depend
+ * on the row: the database computes them once per statement.
+ */
+export function memberSpaceCount(organizationId: string, viewerId: string | null, userId: SQL, role: SQL): SQL<number> {
+  const viewer = viewerSight(viewerId);
+  const live = sql`FROM spaces s${viewer.join} WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL${viewer.condition}`;
+  return sql<number>`(CASE WHEN ${role} = 'admin' THEN (SELECT count(*) ${live})
+    ELSE (CASE WHEN ${role} IS NOT NULL THEN (SELECT count(*) ${live} AND ${levelsAdmitMembers()}) ELSE 0 END)
+      + ${countReached(sql`${organizationId}`, userGrants(sql`${organizationId}`, userId), viewerId, sql` AND NOT (${role} IS NOT NULL AND ${levelsAdmitMembers()})`)}
+    END)`;
+}
+
+/**
+ * Whether the member `userId` with the organization role `role` can see the space row `s` (its SQL name):
+ * `space_role_of(s, userId, true, role) IS NOT NULL`, without computing the role, and for a guest without
+ * looking at any space their grants do not reach. For the lists' conditions and totals, which cover every
+ * space of the organization; the role itself is then computed on the rows of the page only.
+ */
+export function memberSees(organizationId: string, userId: string, role: string | null, s: string): SQL | undefined {
+  if (role === 'admin') return undefined;
+  const reached = sql`${sql.raw(s)}.id IN ${reachedIds(sql`${organizationId}`, userGrants(sql`${organizationId}`, sql`${userId}`))}`;
+  return role === null ? reached : sql`(${levelsAdmitMembers(s)} OR ${reached})`;
+}
