@@ -8,8 +8,8 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { documentToMarkdown, markdownToDocument } from '../server/content/markdown-document.js';
-import { renderMarkdownPage } from '../server/published/render-markdown.js';
+import { documentToMarkdown, documentToMarkdownTree, markdownToDocument } from '../server/content/markdown-document.js';
+import { renderMarkdownPage, renderMdast } from '../server/published/render-markdown.js';
 import { pageMarkdown } from './support/page-markdown.js';
 
 const { values: opts } = parseArgs({ options: { renders: { type: 'string', default: '300' } } });
@@ -33,3 +33,6 @@ await cpuPerCall('remark-parse + remark-gfm', (i) => remarkWithGfm.runSync(remar
 const documents = Array.from({ length: renders + 30 }, (_, i) => markdownToDocument(markdown(i)));
 await cpuPerCall('documentToMarkdown (site, all anchors)', (i) => documentToMarkdown(documents[i], undefined, { site: true, allAnchors: true }));
 await cpuPerCall('renderMarkdownPage (whole)', (i) => renderMarkdownPage(markdown(i)));
+await cpuPerCall('documentToMarkdownTree (site, all anchors)', (i) => documentToMarkdownTree(documents[i], undefined, { site: true, allAnchors: true }));
+// What a first view renders since issue 52: the Document's tree, not its Markdown parsed back.
+await cpuPerCall('renderMdast of the tree (whole, as served)', (i) => renderMdast(documentToMarkdownTree(documents[i], undefined, { site: true, allAnchors: true })));

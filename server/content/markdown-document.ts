@@ -1131,12 +1131,10 @@ export function documentToMdast(document: { nodes: Block[] }, refs: MarkdownRefs
 }
 
 /**
- * GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets.
- * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips). A heading's
- * anchor is written when reading the Markdown back would not give it (`allAnchors`: always, for the published
- * site, whose renderer takes them as the headings' ids).
+ * The mdast tree documentToMarkdown writes out as text (the same options). The published site renders it
+ * directly (server/published/render-markdown.ts) instead of writing the text and parsing it back.
  */
-export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean } = {}): string {
+export function documentToMarkdownTree(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean } = {}): Md.Root {
   const state: WriteState = {
     refs,
     ...(options.site && { site: true }),
@@ -1146,7 +1144,17 @@ export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownR
   const root: Md.Root = { type: 'root', children: blocksToMd(document.nodes, state) };
   // A note's own notes are numbered as they are written (a note's body is written before its number is given).
   root.children.push(...state.notes!.definitions);
-  return toMarkdown(root, {
+  return root;
+}
+
+/**
+ * GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets.
+ * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips). A heading's
+ * anchor is written when reading the Markdown back would not give it (`allAnchors`: always, for the published
+ * site, whose renderer takes them as the headings' ids).
+ */
+export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean } = {}): string {
+  return toMarkdown(documentToMarkdownTree(document, refs, options), {
     extensions: [gfmToMarkdown(), mathToMarkdown({ singleDollarTextMath: false }), liquidToMarkdown()],
     bullet: '-',
     fences: true,

@@ -1,5 +1,7 @@
-// Page content as HTML: the page's Document written as GitBook-flavoured Markdown (server/content/
-// markdown-document.ts, with the site's own URLs for its references), read back by remark with GFM
+// Page content as HTML: the page's Document as the mdast tree of its GitBook-flavoured Markdown (server/content/
+// markdown-document.ts, with the site's own URLs for its references; rendered directly, not written as text
+// and parsed back, which was two thirds of a first view's render: the HTML is the same, test/published-render-tree.test.ts),
+// or Markdown read by remark with GFM
 // (tables, task lists, footnotes), math (`$$…$$`) and GitBook's block tags (markdown-liquid.ts), to
 // rehype, where the HTML GitBook's Markdown holds (figures, <details>, <picture>, cards-view tables,
 // buttons, icons) is parsed by an HTML parser (rehype-raw), then sanitized before anything else touches
@@ -25,7 +27,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import { documentToMarkdown, parseUnpaired, type Document } from '../content/markdown-document.js';
+import { documentToMarkdownTree, parseUnpaired, type Document } from '../content/markdown-document.js';
 import { liquidFromMarkdown, liquidSyntax } from '../content/markdown-liquid.js';
 import type { MarkdownRefs } from '../content/markdown-refs.js';
 import { cachedCard, embedUrlsOf, warmEmbeds } from '../embeds/embed-card.js';
@@ -88,6 +90,20 @@ function outlineOf(root: Root): OutlineEntry[] {
   return out;
 }
 
+/**
+ * Math nodes given the hast hints mdast-util-math's parser gives them (a tree built from a Document, not
+ * parsed, has none), so that a page renders the same whether its Markdown was parsed or not.
+ */
+function mathAsParsed(node: Md.Root | Md.RootContent): void {
+  if ((node.type === 'math' || node.type === 'inlineMath') && node.data === undefined) {
+    const inline = node.type === 'inlineMath';
+    const code: Element = { type: 'element', tagName: 'code', properties: { className: ['language-math', inline ? 'math-inline' : 'math-display'] }, children: [] };
+    if (inline) node.data = { hName: 'code', hProperties: code.properties, hChildren: [{ type: 'text', value: node.value }] };
+    else node.data = { hName: 'pre', hChildren: [{ ...code, children: [{ type: 'text', value: node.value }] }] };
+  }
+  if ('children' in node) for (const child of node.children) mathAsParsed(child);
+}
+
 /** The languages of a page's code blocks. */
 function languagesOf(node: Md.Root | Md.RootContent, into = new Set<string>()): Set<string> {
   if (node.type === 'code' && node.lang) into.add(node.lang);
@@ -102,6 +118,12 @@ const cache = new LRUCache<string, RenderedPage>({ max: 4000 });
 export async function renderMarkdownPage(markdown: string, embed: (url: string) => ReturnType<typeof cachedCard> = () => undefined): Promise<RenderedPage> {
   const mdast = parser.parse(markdown);
   parser.runSync(mdast);
+  return renderMdast(mdast, embed);
+}
+
+/** An mdast tree (as the parser above gives it) as the published site's HTML and outline. */
+export async function renderMdast(mdast: Md.Root, embed: (url: string) => ReturnType<typeof cachedCard> = () => undefined): Promise<RenderedPage> {
+  mathAsParsed(mdast);
   // Also the raw HTML's `<pre class="language-…">` falls back to plain text when its grammar is not loaded.
   const highlighter = await prepareHighlighter(languagesOf(mdast));
   const hast = processor.runSync(mdast) as Root;
@@ -111,8 +133,8 @@ export async function renderMarkdownPage(markdown: string, embed: (url: string) 
 
 /**
  * The HTML of a page's Document on a site (`cacheKey`: revision, site place and page, as its links depend on
- * where the site serves its pages): the Document as GitBook-flavoured Markdown with the site's URLs for its
- * references, rendered as above. The embeds it shows are fetched first when not known yet (within a short
+ * where the site serves its pages): the Document as the tree of its GitBook-flavoured Markdown with the site's
+ * URLs for its references, rendered as above. The embeds it shows are fetched first when not known yet (within a short
  * deadline), and what is known of them is part of the key, so a page rendered before its embeds were known
  * is rendered again after.
  */
@@ -125,7 +147,7 @@ export async function renderDocumentPage(cacheKey: string, document: Document, r
   }
   let page = cache.get(key);
   if (page === undefined) {
-    page = await renderMarkdownPage(documentToMarkdown(document, refs, { site: true, allAnchors: true }), cachedCard);
+    page = await renderMdast(documentToMarkdownTree(document, refs, { site: true, allAnchors: true }), cachedCard);
     cache.set(key, page);
   }
   return page;
