@@ -127,8 +127,6 @@ export function createDb(config: StorageConfig): Database {
     // A named statement: node-postgres prepares it once per connection and the server caches its plan.
     directQueries.set(db as unknown as Db, async (name, text, params) => (await pool.query({ name, text, values: params })).rows);
     const listening = listenOnPostgres({ url: config.url, connectTimeoutMs: config.connectTimeoutMs ?? 5000, onError });
-    // Emitted when a statement or a transaction is done with its connection, before its caller is answered.
-    pool.on('release', listening.workDone);
     listensWith(db as unknown as Db, listening);
     return {
       db: db as unknown as Db,

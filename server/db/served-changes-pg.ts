@@ -7,10 +7,12 @@
 // fails, ends or does not answer within ANSWER_WITHIN_MS is dropped (what was held is forgotten) and
 // opened again, after 100 ms, then up to 5 s between tries.
 //
-// This process's own writes: `workDone` counts the work its pool finished (a statement, a transaction),
-// and a held site is served only once a question asked after the last of them is answered (catchUp), so a
-// reader sent here by a write's answer never gets what the write changed. Another process's write reaches
-// this one as its notice, which PostgreSQL sends at the commit, ahead of the writer's answer.
+// A held site is served only once a question asked after the reader came is answered (catchUp): every
+// change committed before then is heard by that answer, whoever wrote it. A notice alone is not enough:
+// PostgreSQL signals the listening session at the commit, but the session, then this process, may read it
+// after the writer's client has its answer and has sent a reader here (a two-process test saw it under
+// load). Readers who come while a question is in flight share the next one, so a busy process asks about
+// one question per round trip, not one per reader.
 import pg from 'pg';
 import { SERVED_CHANNEL, type Listening, type ServedChanges } from './served-changes.js';
 
@@ -26,24 +28,15 @@ export interface PgListenerOptions {
   onError: (err: Error) => void;
 }
 
-export interface PgListening extends Listening {
-  /** Called when the pool finishes a piece of work (its `release` event). */
-  workDone: () => void;
-}
-
-export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerOptions): PgListening {
+export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerOptions): Listening {
   let client: pg.Client | undefined;
-  /** The pool's finished work, counted; and how much of it an answered question was asked after. */
-  let done = 0;
-  let heardUpTo = 0;
   /** The question in flight for catchUp, and the one to send once it is answered (for whoever came meanwhile). */
-  let asking: { covers: number; answered: Promise<void> } | undefined;
+  let asking: { answered: Promise<void> } | undefined;
   let queued: Promise<void> | undefined;
   let noAnswer: (c: pg.Client) => void = () => {};
 
-  /** Asks `SELECT 1` on `c`: resolves true when answered in time (all the work done before is then heard). */
+  /** Asks `SELECT 1` on `c`: resolves true when answered in time (all committed before is then heard). */
   const ask = (c: pg.Client): Promise<boolean> => {
-    const covers = done;
     let deadline: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => {
       deadline = setTimeout(() => resolve(false), ANSWER_WITHIN_MS);
@@ -55,18 +48,17 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
     );
     return Promise.race([answer, late]).then((answered) => {
       clearTimeout(deadline);
-      if (answered && client === c) heardUpTo = Math.max(heardUpTo, covers);
       return answered;
     });
   };
 
   // One question at a time: the readers who come while one is in flight share the next, sent when it is
-  // answered, which covers all the work done before it is sent (theirs included).
+  // answered, so sent after each of them came.
   const send = (): Promise<void> => {
     const c = client;
     // Not answered in time: the connection is dropped (so nothing held is served) before the readers go on.
     const answered = c ? ask(c).then((ok) => void (ok || noAnswer(c))) : Promise.resolve();
-    const current = { covers: done, answered };
+    const current = { answered };
     asking = current;
     void current.answered.finally(() => {
       if (asking === current) asking = undefined;
@@ -74,9 +66,9 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
     return current.answered;
   };
   const catchUp = (): Promise<void> | undefined => {
-    if (heardUpTo >= done || !client) return undefined;
+    if (!client) return undefined;
+    // Only a question sent from now on answers for what committed before this reader came.
     if (!asking) return send();
-    if (asking.covers >= done) return asking.answered;
     queued ??= asking.answered.then(() => {
       queued = undefined;
       return send();
@@ -132,8 +124,7 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
           () => {
             if (client !== c) return;
             retryMs = RETRY_FIRST_MS;
-            // What was held is forgotten (up): the work done before is read anew, not heard.
-            heardUpTo = done;
+            // What was held is forgotten (up): what committed before is read anew, not heard.
             changes.up();
             later(() => heartbeat(c), HEARTBEAT_MS);
           },
@@ -151,5 +142,5 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
     };
   };
 
-  return { start, catchUp, proofLasts: PROOF_LASTS_MS, workDone: () => void done++ };
+  return { start, catchUp, proofLasts: PROOF_LASTS_MS };
 }

@@ -22,9 +22,10 @@ export interface Listening {
   /** How long a proof that the listener is alive lasts (ms); none: it needs no proof (PGlite). */
   proofLasts?: number;
   /**
-   * Nothing when every change this process's own writes committed is heard already; else resolves once it
-   * is (PostgreSQL: the notice of a write reaches the listening connection shortly after the writer's
-   * answer, see served-changes-pg.ts).
+   * Nothing when every change committed before the call is heard already (PGlite: its notices come before
+   * the writing statement's answer); else resolves once it is (PostgreSQL: a question on the listening
+   * connection, asked after the call, is answered after the notices of what committed before; see
+   * served-changes-pg.ts).
    */
   catchUp?: () => Promise<void> | undefined;
 }
@@ -53,7 +54,7 @@ export class ServedChanges {
     return this.told;
   }
 
-  /** Nothing when this process's own writes are all heard; else resolves once they are (Listening.catchUp). */
+  /** Nothing when every change committed so far is heard; else resolves once it is (Listening.catchUp). */
   catchUp(): Promise<void> | undefined {
     return this.listeningWith.catchUp?.();
   }

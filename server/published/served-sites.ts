@@ -6,8 +6,9 @@
 // reader, and nothing cached under the old stamp is served again.
 //
 // A site read while a notice arrived is not kept: the statement may have read it before the change the
-// notice tells, and nothing would tell that change again. A held site is served once this process's own
-// writes are heard (ServedChanges.catchUp), so a reader never misses a write this process answered.
+// notice tells, and nothing would tell that change again. A held site is served once every change committed
+// before its reader came is heard (ServedChanges.catchUp), so a reader never misses a write whose answer
+// came before it, in this process or another.
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { servedChangesOf, type ServedChanges } from '../db/served-changes.js';
