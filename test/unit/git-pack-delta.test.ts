@@ -3,18 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RepositoryTooLarge } from '../../server/git-sync/git-http.js';
 import { applyDelta, MAX_IN_MEMORY_BYTES } from '../../server/git-sync/pack-reader.js';
-
-/** A delta's size varint (7 bits a byte, low first). */
-function varint(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value % 128;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return out;
-}
+import { varint } from '../support/git-pack-bytes.js';
 
 /** A copy instruction of `size` bytes from `offset` of the base (one byte each, as both fit). */
 const copy = (offset: number, size: number) => [0x80 | 0x01 | 0x10, offset, size];

@@ -9,6 +9,7 @@ import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PackReader, type ObjectType } from '../../server/git-sync/pack-reader.js';
+import { varint } from '../support/git-pack-bytes.js';
 
 const KINDS: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const REF_DELTA = 7;
@@ -23,17 +24,6 @@ function objectHeader(kind: number, size: number): Buffer {
     rest = Math.floor(rest / 128);
   }
   return Buffer.from(out);
-}
-
-function varint(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value % 128;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return out;
 }
 
 const oidOf = (type: ObjectType, bytes: Buffer) => createHash('sha1').update(`${type} ${bytes.length}\0`).update(bytes).digest('hex');
