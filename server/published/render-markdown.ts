@@ -134,9 +134,9 @@ export async function renderMdast(mdast: Md.Root, embed: (url: string) => Return
 /**
  * The HTML of a page's Document on a site (`cacheKey`: revision, site place and page, as its links depend on
  * where the site serves its pages): the Document as the tree of its GitBook-flavoured Markdown with the site's
- * URLs for its references, rendered as above. The embeds it shows are fetched first when not known yet (within a short
- * deadline), and what is known of them is part of the key, so a page rendered before its embeds were known
- * is rendered again after.
+ * URLs for its references, rendered as above. The embeds it shows are fetched before it renders, those the
+ * embed cache lacks within a short deadline; the cards fetched are part of the key, so a page rendered while
+ * an embed's fetch was still running is rendered again once the card arrives.
  */
 export async function renderDocumentPage(cacheKey: string, document: Document, refs: MarkdownRefs, log: EmbedLog): Promise<RenderedPage> {
   const embeds = embedUrlsOf(document.nodes);
