@@ -179,25 +179,28 @@ describe('git sync format: dividers as GitBook writes them', () => {
     expect(markdownToDocument(readTitle(written).rest).nodes.map((b) => b.type)).toEqual(['divider', 'paragraph', 'divider', 'paragraph']);
   });
 
-  it('adds a divider `***` to a page whose dividers are, only its lines added', () => {
-    const page = '# Home\n\nOne.\n\n***\n\nTwo.\n';
+  /** `page` as README.md with a divider and a paragraph added after its blocks: what is written, and kept. */
+  function withDividerAdded(page: string) {
     const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
     const home = read.content.pages[0];
     const nodes = [...home.document!.nodes, ...markdownToDocument('---\n\nThree.').nodes];
     const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
+    return { written, kept: keepSourceText(page, written, 'README.md') };
+  }
+
+  it('adds a divider `***` to a page whose dividers are, only its lines added', () => {
+    const page = '# Home\n\nOne.\n\n***\n\nTwo.\n';
+    const { written, kept } = withDividerAdded(page);
     expect(written).toContain('Two.\n\n***\n\nThree.');
-    const kept = keepSourceText(page, written, 'README.md');
     expect(kept).toBe(`${page}\n***\n\nThree.\n`);
     expect(reading(kept)).toEqual(reading(written));
   });
 
   it('adds a divider in the branch’s `___` where its dividers are so', () => {
     const page = '# Home\n\nOne.\n\n___\n\nTwo.\n';
-    const read = readRepository(repo({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': page }));
-    const home = read.content.pages[0];
-    const nodes = [...home.document!.nodes, ...markdownToDocument('***\n\nThree.').nodes];
-    const written = decoder.decode(writeRepository({ ...read.content, pages: [{ ...home, document: { ...home.document!, nodes } }] }, read.fileBytes, { previousPaths: read.paths }).files.get('README.md')!);
-    expect(keepSourceText(page, written, 'README.md')).toBe(`${page}\n___\n\nThree.\n`);
+    const { written, kept } = withDividerAdded(page);
+    expect(kept).toBe(`${page}\n___\n\nThree.\n`);
+    expect(reading(kept)).toEqual(reading(written));
   });
 });
 
