@@ -94,7 +94,8 @@ export class Prebuilder {
     for (const place of places) {
       if (!current()) return;
       const found = await place.find();
-      if (!found || found.site.id !== siteId || !current()) continue;
+      // An unpublished site's pages are refused to every reader (published.routes.ts admit): nothing to build.
+      if (!found || found.site.id !== siteId || !found.site.published || !current()) continue;
       await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => this.build(found, place), current);
     }
   }
