@@ -85,15 +85,16 @@ describe('pages built when their site changes', () => {
   it('a build of a site changed again before it ended is not kept; the next change builds the newer page', async () => {
     const changes = new ServedChanges();
     const builds: { stamp: string; done: ReturnType<typeof deferred<Answer>> }[] = [];
-    const prebuilder = new Prebuilder(changes, (found) => {
-      const done = deferred<Answer>();
-      builds.push({ stamp: found.stamp, done });
-      return done.promise;
-    });
+    const prebuilder = new Prebuilder(changes);
     let stamp = `stamp-${Math.random()}`;
     const siteId = `site-${Math.random()}`;
     const place: ServedPlace = {
-      find: async () => ({ site: { id: siteId }, stamp }) as unknown as FoundSite,
+      find: async () => ({ site: { id: siteId, published: true }, stamp }) as unknown as FoundSite,
+      build: (found) => {
+        const done = deferred<Answer>();
+        builds.push({ stamp: found.stamp, done });
+        return done.promise;
+      },
       origin: 'https://docs.example',
       base: '/org/site',
       segments: ['intro'],
@@ -127,10 +128,11 @@ describe('pages built when their site changes', () => {
   it('a write waits for the builds of its change 50 ms at most', async () => {
     const changes = new ServedChanges();
     const never = new Promise<Answer>(() => undefined);
-    const prebuilder = new Prebuilder(changes, () => never);
+    const prebuilder = new Prebuilder(changes);
     const siteId = `site-${Math.random()}`;
     const place: ServedPlace = {
-      find: async () => ({ site: { id: siteId }, stamp: `stamp-${Math.random()}` }) as unknown as FoundSite,
+      find: async () => ({ site: { id: siteId, published: true }, stamp: `stamp-${Math.random()}` }) as unknown as FoundSite,
+      build: () => never,
       origin: 'https://docs.example',
       base: '/org/site',
       segments: ['slow'],

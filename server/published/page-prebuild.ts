@@ -24,17 +24,16 @@ import { servedChangesOf, type ServedChanges } from '../db/served-changes.js';
 import { answerKey, prebuildAnswer, type Answer } from './page-cache.js';
 import type { FoundSite } from './site-data.js';
 
-/** A page served to a reader with a 200: where and to whom, and how its site is found again. */
+/** A page served to a reader with a 200: where and to whom, how its site is found again and its page made. */
 export interface ServedPlace {
   find: () => Promise<FoundSite | undefined>;
+  /** Makes the answer of this place on the site as `found` has it, as the app that served it does (published.routes.ts pageAnswer). */
+  build: (found: FoundSite) => Promise<Answer>;
   origin: string;
   base: string;
   segments: string[];
   visitor: Visitor;
 }
-
-/** Makes the answer of `place` on the site as `found` has it (published.routes.ts's pageAnswer). */
-export type BuildAnswer = (found: FoundSite, place: ServedPlace) => Promise<Answer>;
 
 /** How many of a site's last served pages are built again at each change. */
 export const PAGES_PER_SITE = 8;
@@ -56,10 +55,7 @@ export class Prebuilder {
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
 
-  constructor(
-    private readonly changes: ServedChanges,
-    private readonly build: BuildAnswer,
-  ) {
+  constructor(private readonly changes: ServedChanges) {
     changes.subscribe((siteId) => this.heard(siteId));
     changes.settleWith(() => this.settle());
   }
@@ -96,7 +92,7 @@ export class Prebuilder {
       const found = await place.find();
       // An unpublished site's pages are refused to every reader (published.routes.ts admit): nothing to build.
       if (!found || found.site.id !== siteId || !found.site.published || !current()) continue;
-      await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => this.build(found, place), current);
+      await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => place.build(found), current);
     }
   }
 
@@ -118,13 +114,13 @@ export class Prebuilder {
 
 const prebuilders = new WeakMap<Db, Prebuilder>();
 
-/** The builder of `db`'s sites' pages (the first caller's `build`); none when its changes cannot be heard. */
-export function prebuilderOf(db: Db, build: BuildAnswer): Prebuilder | undefined {
+/** The builder of `db`'s sites' pages; none when its changes cannot be heard. */
+export function prebuilderOf(db: Db): Prebuilder | undefined {
   const known = prebuilders.get(db);
   if (known) return known;
   const changes = servedChangesOf(db);
   if (!changes) return undefined;
-  const prebuilder = new Prebuilder(changes, build);
+  const prebuilder = new Prebuilder(changes);
   prebuilders.set(db, prebuilder);
   return prebuilder;
 }

@@ -255,7 +255,8 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
   // Built again at the site's next change, before its next reader comes (page-prebuild.ts).
   if (req.method === 'GET' && 'status' in answer && answer.status === 200) {
-    prebuilderOf(db, (found, p) => pageAnswer(options, found, p.visitor, p.base, p.segments, p.origin))?.served(site.id, placeOfKey(key, place.found.stamp), { find: place.find, origin, base, segments, visitor });
+    const build = (found: FoundSite) => pageAnswer(options, found, visitor, base, segments, origin);
+    prebuilderOf(db)?.served(site.id, placeOfKey(key, place.found.stamp), { find: place.find, build, origin, base, segments, visitor });
   }
   if ('redirect' in answer) {
     // Cached like the pages: a permanent redirect without Cache-Control is kept by browsers for good, and
