@@ -32,6 +32,7 @@ export interface Listening {
 
 export class ServedChanges {
   private readonly hearers = new Set<(siteId: string | undefined) => void>();
+  private readonly settlers = new Set<() => Promise<void> | undefined>();
   private heard = false;
   private told = 0;
   /** When the listener last proved to be alive (ms). */
@@ -63,6 +64,21 @@ export class ServedChanges {
   subscribe(hear: (siteId: string | undefined) => void): () => void {
     this.hearers.add(hear);
     return () => this.hearers.delete(hear);
+  }
+
+  /**
+   * Adds what a write waits for before it is answered (the published pages built for the sites it changed:
+   * server/published/page-prebuild.ts); `settle` gives nothing when there is nothing to wait for.
+   */
+  settleWith(settle: () => Promise<void> | undefined): () => void {
+    this.settlers.add(settle);
+    return () => this.settlers.delete(settle);
+  }
+
+  /** Nothing when no settler has work; else resolves once each has settled (each bounds its own wait). */
+  settled(): Promise<void> | undefined {
+    const waits = [...this.settlers].map((settle) => settle()).filter((wait) => wait !== undefined);
+    return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
   }
 
   /** A notice's payload. */

@@ -20,7 +20,8 @@ import { checkIntegrationTokenAccess } from '../auth/integration-caller.js';
 import { checkSiteTokenAccess } from '../auth/site-token-caller.js';
 import type { Caller, Ctx } from '../context.js';
 import type { Urls } from '../urls.js';
-import { countingStatements } from '../db/query-count.js';
+import { countingStatements, uncounted } from '../db/query-count.js';
+import { servedChangesOf } from '../db/served-changes.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { runExchange, type ExchangeOptions, type Middleware } from './exchange.js';
 import { pathAndQuery, sendJson } from './node-http.js';
@@ -172,6 +173,13 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       return;
     }
     const reply = await operation.handler({ ...input, grant: decision.grant }, ctx);
+    // A write that changed what published sites serve is answered once the pages their readers read last
+    // are built again (server/published/page-prebuild.ts, which bounds the wait), so the next reader finds
+    // them built. Outside the request's statement count: the builds are the readers' cost, not the write's.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.status < 300) {
+      const settling = uncounted(() => servedChangesOf(ctx.db)?.settled());
+      if (settling) await settling;
+    }
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.body === undefined) {
       res.statusCode = reply.status;

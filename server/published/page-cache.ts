@@ -41,20 +41,50 @@ export function answerKey(place: AnswerPlace): string {
   return [place.stamp, place.origin, place.base, place.segments.join('/'), JSON.stringify(place.visitor.claims)].join('\u0000');
 }
 
+// Answers made for a reader who found none kept or being made (a count for tests: a page built before its
+// reader came is not made for it).
+let madeForReaders = 0;
+
+/** The part of `key` (made with `stamp`) that names the place and visitor, whatever the stamp. */
+export function placeOfKey(key: string, stamp: string): string {
+  return key.slice(stamp.length + 1);
+}
+
 /** The answer kept under `key`, or the one `make` makes (kept for the next readers unless it is a 404). */
 export async function cachedAnswer(key: string, make: () => Promise<Answer>): Promise<Answer> {
   const kept = answers.get(key);
   if (kept) return kept;
-  let pending = making.get(key);
-  if (!pending) {
-    pending = make()
-      .then((answer) => {
-        // Not the 404s: any path makes one, so keeping them would let anyone push the site's pages out.
-        if (!('status' in answer) || answer.status === 200) answers.set(key, answer);
-        return answer;
-      })
-      .finally(() => making.delete(key));
-    making.set(key, pending);
-  }
+  const pending = making.get(key);
+  if (pending) return pending;
+  madeForReaders++;
+  return startMaking(key, make, () => true);
+}
+
+/**
+ * Makes the answer under `key` before any reader asks (page-prebuild.ts), unless it is kept or being made:
+ * readers who come meanwhile wait for it. It is kept only if `current()` still holds once it is made (the
+ * site was not changed again meanwhile); the readers who waited for it get it anyway, as it is the answer of
+ * the stamp they found.
+ */
+export function prebuildAnswer(key: string, make: () => Promise<Answer>, current: () => boolean): Promise<Answer> | undefined {
+  if (answers.has(key) || making.has(key)) return undefined;
+  return startMaking(key, make, current);
+}
+
+function startMaking(key: string, make: () => Promise<Answer>, current: () => boolean): Promise<Answer> {
+  const pending = make()
+    .then((answer) => {
+      // Not the 404s: any path makes one, so keeping them would let anyone push the site's pages out.
+      if ((!('status' in answer) || answer.status === 200) && current()) answers.set(key, answer);
+      return answer;
+    })
+    .finally(() => making.delete(key));
+  making.set(key, pending);
   return pending;
 }
+
+/** What tests look at: the answers made for readers so far, and whether an answer is kept under `key`. */
+export const pageCacheInspection = {
+  madeForReaders: () => madeForReaders,
+  has: (key: string) => answers.has(key),
+};

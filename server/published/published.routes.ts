@@ -25,7 +25,8 @@ import { escapeHtml, notFoundHtml, pageHtml, signInHtml, type Link, type Sidebar
 import { renderDocumentPage } from './render-markdown.js';
 import type { EmbedLog } from '../embeds/embeds.js';
 import { renderWithIntegrationBlocks, webframeScripts } from './integration-blocks.js';
-import { cachedAnswer, answerKey, type Answer } from './page-cache.js';
+import { cachedAnswer, answerKey, placeOfKey, type Answer } from './page-cache.js';
+import { prebuilderOf } from './page-prebuild.js';
 import { answeredNotModified, etagOf, keptEtag, setNotKept, setReaderCaching } from './reader-caching.js';
 import { findSiteByHost, findSiteByPath, spaceTree, structureOf, type FoundSite, type SiteStructure, type TreePage } from './site-data.js';
 import { forgetToken, takeFromQuery, verifiedClaims, visitorOf } from './visitor.js';
@@ -67,6 +68,8 @@ interface Place {
   /** Scheme and host the site's URLs are given with (PUBLISHED_URL's, or `https://<custom hostname>`), for the sitemap. */
   origin: string;
   segments: string[];
+  /** The site found again as `found` was (by path or by hostname), as the database has it now. */
+  find: () => Promise<FoundSite | undefined>;
 }
 
 type Req = IncomingMessage;
@@ -250,6 +253,11 @@ async function servePlace(options: PublishedOptions, req: Req, res: Res, place: 
   if (files >= 0) return fileAnswer(options, req, res, place.found, visitor, segments.slice(0, files), segments.slice(files + 1));
   const key = answerKey({ stamp: place.found.stamp, origin, base, segments, visitor });
   const answer = await cachedAnswer(key, () => pageAnswer(options, place.found, visitor, base, segments, origin));
+  // Built again at the site's next change, before its next reader comes (page-prebuild.ts).
+  if (req.method === 'GET' && 'status' in answer && answer.status === 200) {
+    const build = (found: FoundSite) => pageAnswer(options, found, visitor, base, segments, origin);
+    prebuilderOf(db)?.served(site.id, placeOfKey(key, place.found.stamp), { find: place.find, build, origin, base, segments, visitor });
+  }
   if ('redirect' in answer) {
     // Cached like the pages: a permanent redirect without Cache-Control is kept by browsers for good, and
     // the site's redirects can be changed.
@@ -420,10 +428,11 @@ export { sitePath, type SitePath } from '../headless/site-path.js';
 export async function serveSitePath(options: PublishedOptions, req: Req, res: Res, at: SitePath | null, mount: string, url: string): Promise<void> {
   if (!at) return notFound(req, res);
   if (at.org === PUBLIC_SPECS_SEGMENT) return servePublicSpec(options.db, options.urls, req, res, at.site, at.segments);
-  const found = await findSiteByPath(options.db, at.org, at.site);
+  const find = () => findSiteByPath(options.db, at.org, at.site);
+  const found = await find();
   if (!found) return notFound(req, res);
   const base = `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`;
-  await servePlace(options, req, res, { found, url, base, origin: new URL(options.urls.published('')).origin, segments: at.segments });
+  await servePlace(options, req, res, { found, find, url, base, origin: new URL(options.urls.published('')).origin, segments: at.segments });
 }
 
 /**
@@ -461,7 +470,8 @@ export function customHostnameSites(options: PublishedOptions, ownHosts: string[
     const host = hostnameOf(requestHost(req));
     // Only a name a site may have (three labels or more) costs a query: IPs and the API's hosts never do.
     if (!candidate(host) || (req.method !== 'GET' && req.method !== 'POST') || req.path.startsWith('/v1/') || req.path === '/v1') return next();
-    findSiteByHost(options.db, host!)
+    const find = () => findSiteByHost(options.db, host!);
+    find()
       .then(async (found) => {
         if (!found) return next();
         let segments: string[];
@@ -470,7 +480,7 @@ export function customHostnameSites(options: PublishedOptions, ownHosts: string[
         } catch {
           return notFound(req, res); // a malformed escape leads nowhere
         }
-        await servePlace(options, req, res, { found, url: req.originalUrl, base: '', origin: `https://${host}`, segments });
+        await servePlace(options, req, res, { found, find, url: req.originalUrl, base: '', origin: `https://${host}`, segments });
       })
       .catch(next);
   };
