@@ -125,6 +125,41 @@ describe('pages built when their site changes', () => {
     expect(changes.settled()).toBeUndefined(); // nothing left to wait for
   });
 
+  it("a write waits for the site's most recently read page, not for the others, which are built after it", async () => {
+    const changes = new ServedChanges();
+    const prebuilder = new Prebuilder(changes);
+    const siteId = `site-${Math.random()}`;
+    const stamp = `stamp-${Math.random()}`;
+    const builds = new Map<string, ReturnType<typeof deferred<Answer>>>();
+    const placeOf = (slug: string): ServedPlace => ({
+      find: async () => ({ site: { id: siteId, published: true }, stamp }) as unknown as FoundSite,
+      build: () => {
+        const done = deferred<Answer>();
+        builds.set(slug, done);
+        return done.promise;
+      },
+      origin: 'https://docs.example',
+      base: '/org/site',
+      segments: [slug],
+      visitor: { claims: {} },
+    });
+    prebuilder.served(siteId, 'older', placeOf('older'));
+    prebuilder.served(siteId, 'latest', placeOf('latest'));
+    changes.tell(siteId);
+    await vi.waitFor(() => expect([...builds.keys()]).toEqual(['latest']));
+    const settled = changes.settled();
+    expect(settled).toBeDefined();
+    let answered = false;
+    void settled!.then(() => (answered = true));
+    builds.get('latest')!.resolve(page('latest'));
+    // Answered once the latest is built, while the older page is still being built.
+    await vi.waitFor(() => expect(answered).toBe(true));
+    await vi.waitFor(() => expect([...builds.keys()]).toEqual(['latest', 'older']));
+    expect(changes.settled()).toBeUndefined();
+    builds.get('older')!.resolve(page('older'));
+    await vi.waitFor(() => expect(pageCacheInspection.has(answerKey({ stamp, ...placeOf('older') }))).toBe(true));
+  });
+
   it('a write waits for the builds of its change 50 ms at most', async () => {
     const changes = new ServedChanges();
     const never = new Promise<Answer>(() => undefined);

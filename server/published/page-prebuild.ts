@@ -9,9 +9,9 @@
 // than a merge of one, and a page no one read is rendered by its first reader, as before.
 // When: at the `site_served` notice of the change (server/db/served-changes.ts), in every process that
 // served the site, whoever wrote; one build at a time, in the background. The write that made the change
-// (its request, in this process) is answered once these builds are done or WRITE_WAITS_MS have passed,
-// whichever is first (server/http/operations.ts): its next reader finds the page built, and no write waits
-// more than that for pages.
+// (its request, in this process) is answered once each changed site's most recently read page is built or
+// WRITE_WAITS_MS have passed, whichever is first (server/http/operations.ts): its next reader finds that page
+// built, the site's other pages follow in the background, and no write waits more than that for pages.
 // Never stale: an answer is kept under the stamp its build read the site with (page-cache.ts), so it is only
 // served to a reader who found that stamp; a build whose site was changed again before it ended is not kept
 // (a newer notice started the next one). Readers who come while it is being made wait for it rather than
@@ -54,6 +54,8 @@ export class Prebuilder {
   /** The builds, one after the other. */
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
+  /** For each change heard whose site's most recently read page is not built yet: when it is. */
+  private readonly firstBuilt = new Set<Promise<void>>();
 
   constructor(private readonly changes: ServedChanges) {
     changes.subscribe((siteId) => this.heard(siteId));
@@ -78,35 +80,51 @@ export class Prebuilder {
     const current = () => this.epoch === epoch && site.told === told && this.sites.peek(siteId) === site;
     const places = [...site.places.values()].reverse();
     this.queued++;
+    let firstDone!: () => void;
+    const first = new Promise<void>((resolve) => (firstDone = resolve));
+    this.firstBuilt.add(first);
+    const done = () => {
+      firstDone();
+      this.firstBuilt.delete(first);
+    };
     // After the notice's other hearers (the held site forgotten), outside any request's statement count.
     this.queue = this.queue
-      .then(() => uncounted(() => this.buildAll(siteId, places, current)))
+      .then(() => uncounted(() => this.buildAll(siteId, places, current, done)))
       // A build that fails is the reader's to make again, who gets the error as before.
       .catch(() => undefined)
-      .finally(() => this.queued--);
+      .finally(() => {
+        done();
+        this.queued--;
+      });
   }
 
-  private async buildAll(siteId: string, places: ServedPlace[], current: () => boolean): Promise<void> {
+  /** Builds `places` in order (most recently read first), calling `firstDone` once the first is built. */
+  private async buildAll(siteId: string, places: ServedPlace[], current: () => boolean, firstDone: () => void): Promise<void> {
     for (const place of places) {
       if (!current()) return;
       const found = await place.find();
       // An unpublished site's pages are refused to every reader (published.routes.ts admit): nothing to build.
       if (!found || found.site.id !== siteId || !found.site.published || !current()) continue;
       await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => place.build(found), current);
+      firstDone();
     }
   }
 
-  /** What a write waits for: the builds its notices started (heard once caught up), WRITE_WAITS_MS at most. */
+  /**
+   * What a write waits for: of each site its notices told changed (heard once caught up), the page read most
+   * recently, built; WRITE_WAITS_MS at most. The site's other pages are built after the answer: a write
+   * waits for about one render per site it changed, not one per page its readers read.
+   */
   private settle(): Promise<void> | undefined {
     if (this.sites.size === 0) return undefined;
     const behind = this.changes.catchUp();
-    if (!behind && this.queued === 0) return undefined;
+    if (!behind && this.firstBuilt.size === 0) return undefined;
     return (async () => {
       if (behind) await behind;
-      if (this.queued === 0) return;
+      if (this.firstBuilt.size === 0) return;
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITE_WAITS_MS)));
-      await Promise.race([this.queue, waited]);
+      await Promise.race([Promise.all([...this.firstBuilt]), waited]);
       clearTimeout(timer);
     })();
   }
