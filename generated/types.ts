@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getUserById"];
         put?: never;
