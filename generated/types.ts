@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * List the organizations of the authenticated user
-         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
