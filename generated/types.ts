@@ -1325,7 +1325,7 @@ export interface paths {
         };
         /**
          * Search the content of an organization
-         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. A space's latest change is found a few seconds after it is written (its index is brought up to date in the background); until then the space is searched as it was. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included). Budget: at most 2 SQL statements per request.
+         * @description Searches the content of the spaces of an organization the caller can read for `query`. Each result is a space with its matching pages. Every match is in one order (the spaces by their best page, each space's pages best first; a page's `rank` is its position in it), and an answer holds the next pages of that order: at most `limit` spaces and 100 pages. `next` goes on from the last page answered, so a space with more matches comes again at the start of the next answer with its following pages; `count` is the number of matching spaces. A space's latest change is found a few seconds after it is written (its index is brought up to date in the background); until then the space is searched as it was. 404 when the organization does not exist or the caller is not a member. Requires membership of the organization (guests included). Budget: at most 2 SQL statements per request.
          */
         get: operations["searchOrganizationContent"];
         put?: never;

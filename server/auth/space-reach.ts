@@ -17,33 +17,44 @@ export function levelsAdmitMembers(s = 's'): SQL {
 }
 
 /**
- * The ids of the collections granted to the principal (`grantedTo`: a condition on the grant `g`) and of
- * every collection inside them, down to the depth `collection_chain_ids` looks up (64 parents).
+ * The principal's grants (`grants`: a subquery of rows (space_id, collection_id)) on collections, and every
+ * collection inside them, down to the depth `collection_chain_ids` looks up (64 parents).
  */
-function grantedCollectionsAndInside(organizationId: SQL, grantedTo: SQL): SQL {
+function grantedCollectionsAndInside(grants: SQL): SQL {
   return sql`(WITH RECURSIVE gc(id, depth) AS (
-      SELECT g.collection_id, 0 FROM content_grants g
-      WHERE g.organization_id = ${organizationId} AND g.collection_id IS NOT NULL AND ${grantedTo}
+      SELECT pg.collection_id, 0 FROM ${grants} pg WHERE pg.collection_id IS NOT NULL
       UNION ALL
       SELECT c.id, gc.depth + 1 FROM collections c JOIN gc ON c.parent_id = gc.id WHERE gc.depth < 64)
     SELECT gc.id FROM gc)`;
 }
 
 /**
- * The ids of the spaces a grant reaches for the principal (a query): a grant on the space, or on a collection
- * around it when it is in-collection. `grantedTo` is a condition on the grant `g`. Grants carry the
- * organization of their content (server/permissions/grant-cleanup.ts), which the index on
- * (organization_id, user_id) uses. One union, not an OR of two subqueries: under an OR, or under a filter
- * the planner puts first, they ran again for every space row (a page of 100 members: 4.5 s).
+ * The ids of the spaces the principal's grants (`grants`, as above) reach (a query): a grant on the space, or
+ * on a collection around it when it is in-collection. One union, not an OR of two subqueries: under an OR,
+ * or under a filter the planner puts first, they ran again for every space row (a page of 100 members: 4.5 s).
  */
-function reachedIds(organizationId: SQL, grantedTo: SQL): SQL {
-  return sql`(SELECT g.space_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.space_id IS NOT NULL AND ${grantedTo}
+function reachedIds(grants: SQL): SQL {
+  return sql`(SELECT pg.space_id FROM ${grants} pg WHERE pg.space_id IS NOT NULL
     UNION
-    SELECT r.id FROM spaces r WHERE r.visibility = 'in-collection' AND r.parent_id IN ${grantedCollectionsAndInside(organizationId, grantedTo)})`;
+    SELECT r.id FROM spaces r WHERE r.visibility = 'in-collection' AND r.parent_id IN ${grantedCollectionsAndInside(grants)})`;
 }
 
+/**
+ * The grants of the user `userId` in the organization, theirs and their teams', as rows (space_id,
+ * collection_id). Grants carry the organization of their content (server/permissions/grant-cleanup.ts). A
+ * union of the two, each read through its own index ((organization_id, user_id); team_members by user, then
+ * grants by team): under `user_id = … OR team_id IN (…)` the planner scanned every grant of the organization,
+ * for each member of a list's page (bench/scale.ts).
+ */
 const userGrants = (organizationId: SQL, userId: SQL) =>
-  sql`(g.user_id = ${userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId}))`;
+  sql`(SELECT g.space_id, g.collection_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.user_id = ${userId}
+    UNION ALL
+    SELECT g.space_id, g.collection_id FROM team_members tm JOIN content_grants g ON g.team_id = tm.team_id
+    WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId} AND g.organization_id = ${organizationId})`;
+
+/** The grants of the team `teamId` in the organization, as rows (space_id, collection_id). */
+const teamGrants = (organizationId: SQL, teamId: SQL) =>
+  sql`(SELECT g.space_id, g.collection_id FROM content_grants g WHERE g.team_id = ${teamId} AND g.organization_id = ${organizationId})`;
 
 /**
  * The number of live spaces of the organization among those a grant reaches, that pass `condition` (on the
@@ -51,16 +62,16 @@ const userGrants = (organizationId: SQL, userId: SQL) =>
  * conditions in the aggregate's filter, which only the spaces reached meet (in the WHERE, the planner
  * applied them to every space of the organization before the join, for every member of the page).
  */
-function countReached(organizationId: SQL, grantedTo: SQL, viewerId: string | null, condition: SQL = sql``): SQL<number> {
+function countReached(organizationId: SQL, grants: SQL, viewerId: string | null, condition: SQL = sql``): SQL<number> {
   const viewer = viewerSight(viewerId);
-  return sql<number>`(WITH reached(id) AS MATERIALIZED ${reachedIds(organizationId, grantedTo)}
+  return sql<number>`(WITH reached(id) AS MATERIALIZED ${reachedIds(grants)}
     SELECT count(*) FILTER (WHERE TRUE${condition}${viewer.condition}) FROM reached JOIN spaces s ON s.id = reached.id${viewer.join}
     WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL)`;
 }
 
 /** The live spaces the team `teamId`'s grants reach that the viewer can see too. */
 export function teamSpaceCount(organizationId: SQL, teamId: SQL, viewerId: string): SQL<number> {
-  return countReached(organizationId, sql`g.team_id = ${teamId}`, viewerId);
+  return countReached(organizationId, teamGrants(organizationId, teamId), viewerId);
 }
 
 /**
@@ -77,16 +88,18 @@ function viewerSight(viewerId: string | null): { join: SQL; condition: SQL } {
 
 /**
  * The number of live spaces of the organization that the member (`userId`, organization role `role`, as
- * SQL of the row listed) can see and the viewer can see too. The counts that are the same for every member
- * (all the viewer's spaces for an admin; those whose levels admit members for a role below) do not depend
- * on the row: the database computes them once per statement.
+ * SQL of the row listed) can see and the viewer can see too. What is the same for every member (all the
+ * viewer's spaces for an admin; those whose levels admit members for a role below, their number and their
+ * ids) does not depend on the row: the database computes it once per statement (an InitPlan, a hashed
+ * SubPlan), so a member costs the few index reads of their own grants.
  */
 export function memberSpaceCount(organizationId: string, viewerId: string | null, userId: SQL, role: SQL): SQL<number> {
   const viewer = viewerSight(viewerId);
   const live = sql`FROM spaces s${viewer.join} WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL${viewer.condition}`;
+  const admitted = sql`(SELECT a.id FROM spaces a WHERE a.organization_id = ${organizationId} AND a.deleted_at IS NULL AND ${levelsAdmitMembers('a')})`;
   return sql<number>`(CASE WHEN ${role} = 'admin' THEN (SELECT count(*) ${live})
     ELSE (CASE WHEN ${role} IS NOT NULL THEN (SELECT count(*) ${live} AND ${levelsAdmitMembers()}) ELSE 0 END)
-      + ${countReached(sql`${organizationId}`, userGrants(sql`${organizationId}`, userId), viewerId, sql` AND NOT (${role} IS NOT NULL AND ${levelsAdmitMembers()})`)}
+      + ${countReached(sql`${organizationId}`, userGrants(sql`${organizationId}`, userId), viewerId, sql` AND NOT (${role} IS NOT NULL AND s.id IN ${admitted})`)}
     END)`;
 }
 
@@ -98,6 +111,6 @@ export function memberSpaceCount(organizationId: string, viewerId: string | null
  */
 export function memberSees(organizationId: string, userId: string, role: string | null, s: string): SQL | undefined {
   if (role === 'admin') return undefined;
-  const reached = sql`${sql.raw(s)}.id IN ${reachedIds(sql`${organizationId}`, userGrants(sql`${organizationId}`, sql`${userId}`))}`;
+  const reached = sql`${sql.raw(s)}.id IN ${reachedIds(userGrants(sql`${organizationId}`, sql`${userId}`))}`;
   return role === null ? reached : sql`(${levelsAdmitMembers(s)} OR ${reached})`;
 }

@@ -39,8 +39,7 @@ export const changeRequestContentHandlers = {
   },
   async getPageInChangeRequestById({ grant, params, query }, ctx) {
     const { where, revision } = await changeRequestContent(ctx, grant, params.changeRequestId, LIGHT);
-    const page = findPage(revision.content, params.pageId);
-    await hydrateSubtree(ctx.db, revision.content, page);
+    const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {

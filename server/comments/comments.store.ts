@@ -7,7 +7,7 @@ import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
 import { atLeast } from '../auth/roles.js';
 import { blockKeysOf } from '../content/page-content.js';
-import { hydratePages } from '../content/content-documents.js';
+import { hydratePage } from '../content/content-documents.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
@@ -96,9 +96,9 @@ export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): 
     // Only the page's Document is read (its block keys), not the space's.
     const { content } = await loadRevision(ctx.db, revisionId, grant.row.createdAt, { documents: false, git: false });
     const where = changeRequest ? `change request ${changeRequest.number}` : 'this space';
-    const page = content.pages.find((p) => p.id === body.page);
-    if (!page) throw new NotFound(`body.page: page ${body.page} not found in ${where}`);
-    await hydratePages(ctx.db, [page]);
+    const found = content.pages.find((p) => p.id === body.page);
+    if (!found) throw new NotFound(`body.page: page ${body.page} not found in ${where}`);
+    const page = await hydratePage(ctx.db, content, found);
     if (body.node !== undefined && !blockKeysOf(page).has(body.node)) {
       throw new NotFound(`body.node (target.node): block ${body.node} is not a block of page ${body.page} in ${where} (read the block keys from the page's document)`);
     }

@@ -10,6 +10,7 @@ import type { Db } from '../db/client.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import type { Document } from './markdown-document.js';
 import { shared } from './shared-values.js';
+import { positionOf } from './page-index.js';
 import { subtreeIds, type RevisionContent, type StoredPage } from './revision-content.js';
 
 /**
@@ -102,10 +103,36 @@ export async function ownPages(db: Db, contents: RevisionContent[], ids?: Set<st
   await hydratePages(db, copies);
 }
 
-/** Loads the Documents of the page and its subpages (a page read shows its subpages in the same format). */
-export async function hydrateSubtree(db: Db, content: RevisionContent, page: StoredPage): Promise<void> {
-  const ids = subtreeIds(content, page.id);
-  await hydratePages(db, content.pages.filter((p) => ids.has(p.id)));
+/**
+ * Gives the pages `ids` of `content` (every page when undefined) their Documents, each replaced in
+ * `content.pages` (the caller's array) by a copy that has it: the pages of a revision read without its
+ * Documents are the revision cache's, shared with other readers, so they are never changed in place.
+ */
+export async function hydrateIn(db: Db, content: RevisionContent, ids?: Set<string>): Promise<void> {
+  const at = ids ? [...ids].map((id) => positionOf(content.pages, id)).filter((i) => i !== -1) : content.pages.keys();
+  const wanted = new Map<number, StoredPage>();
+  for (const i of at) {
+    const page = content.pages[i];
+    if (page.documentHash !== undefined && !page.document) wanted.set(i, { ...page });
+  }
+  if (wanted.size === 0) return;
+  await hydratePages(db, wanted.values());
+  for (const [i, copy] of wanted) content.pages[i] = copy;
+}
+
+/** `page` of `content` with its Document, as `content.pages` now holds it (see `hydrateIn`). */
+export async function hydratePage(db: Db, content: RevisionContent, page: StoredPage): Promise<StoredPage> {
+  await hydrateIn(db, content, new Set([page.id]));
+  return content.pages[positionOf(content.pages, page.id)] ?? page;
+}
+
+/**
+ * `page` with the Documents of it and its subpages (a page read shows its subpages in the same format), as
+ * `content.pages` now holds them (see `hydrateIn`).
+ */
+export async function hydrateSubtree(db: Db, content: RevisionContent, page: StoredPage): Promise<StoredPage> {
+  await hydrateIn(db, content, subtreeIds(content, page.id));
+  return content.pages[positionOf(content.pages, page.id)] ?? page;
 }
 
 /**

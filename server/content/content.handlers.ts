@@ -37,8 +37,7 @@ export const contentHandlers = {
   },
   async getPageById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
-    const page = findPage(revision.content, params.pageId);
-    await hydrateSubtree(ctx.db, revision.content, page);
+    const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
     if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {
       return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, { evaluated: query.evaluated })) };

@@ -71,8 +71,18 @@ const byId = <T extends { id: string }>(items: T[]) => new Map(items.map((i) => 
 /** How a page is named in a conflict message. */
 const pageName = (p: StoredPage) => `page "${p.title}" (${p.id})`;
 
-/** The page's fields other than its content. */
-const PAGE_FIELDS = ['parent', 'position', 'type', 'title', 'linkTitle', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+/**
+ * The page's fields other than its content, each merged on its own (a field left out would be taken from
+ * the space whatever the change request did to it). Compared by value (`same`): `target` is an object.
+ */
+const PAGE_FIELDS = ['parent', 'position', 'type', 'target', 'title', 'linkTitle', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'frontMatter'] as const;
+
+/** The fields merged otherwise: the id (the same on all sides), the content (below), the times (the later update). */
+const FIELDS_MERGED_APART = ['id', 'document', 'documentHash', 'markdown', 'keys', 'createdAt', 'updatedAt'] as const;
+
+/** Fails to compile when StoredPage gains a field neither list names, so a new field cannot be lost in a merge. */
+const everyFieldMerged: Exclude<keyof StoredPage, (typeof PAGE_FIELDS)[number] | (typeof FIELDS_MERGED_APART)[number]> extends never ? true : never = true;
+void everyFieldMerged;
 
 /** A page's content as one comparable list: its document's data, then its blocks' signatures. */
 function contentOf(page: StoredPage): string[] {

@@ -5,6 +5,7 @@
 import type { ContentRefShape } from '../../contract/document.js';
 import type { ElsewhereTargets } from './elsewhere-refs.js';
 import { defaultRefs, readId, refId, type ContentRefValue, type MarkdownRefs } from './markdown-refs.js';
+import { pagesById, type PagesById } from './page-index.js';
 import { pagePath, type RevisionContent, type StoredFile, type StoredPage } from './revision-content.js';
 
 /** What a reference resolves to in a revision: a page (with an anchor), a file, another place, or nothing. */
@@ -33,7 +34,7 @@ function normalizePath(path: string, base: string): string {
 
 export class RefResolver {
   // Built on first use: a batch writing Markdown without relative links never pays for the page paths.
-  private idMap?: Map<string, StoredPage>;
+  private idMap?: PagesById;
   private pathMap?: Map<string, StoredPage>;
   private parentSet?: Set<string>;
   private fileMap?: Map<string, StoredFile>;
@@ -41,8 +42,8 @@ export class RefResolver {
 
   constructor(readonly content: RevisionContent) {}
 
-  private get byId(): Map<string, StoredPage> {
-    return (this.idMap ??= new Map(this.content.pages.map((p) => [p.id, p])));
+  private get byId(): PagesById {
+    return (this.idMap ??= pagesById(this.content.pages));
   }
 
   private get byPath(): Map<string, StoredPage> {

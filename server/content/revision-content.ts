@@ -3,6 +3,7 @@
 // is rebuilt on read (revision-view.ts).
 import type { KeyTree } from './block-keys.js';
 import type { Document } from './markdown-document.js';
+import type { PagesById } from './page-index.js';
 
 export type PageLinkTarget = { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'anchor'; page: string; anchor: string };
 
@@ -30,7 +31,7 @@ export interface StoredPage {
   /**
    * The hash its Document is stored under in content_documents (content-documents.ts), on a page read
    * without its Document (revisions.store.ts `loadRevision` with `documents: false`); `hydratePages`
-   * replaces it with `document`. Pages of rows written before Documents were stored apart carry `document`.
+   * (on the caller's own page) or `hydrateIn` (on a shared one, copied) replaces it with `document`. Pages of rows written before Documents were stored apart carry `document`.
    */
   documentHash?: string;
   /** Pages stored before Documents were: their Markdown, read as their Document until their next write. */
@@ -123,7 +124,7 @@ export function subtreeIds(content: RevisionContent, pageId: string): Set<string
 }
 
 /** The path of a page: the slugs of its ancestors and its own, joined by `/`. */
-export function pagePath(byId: Map<string, StoredPage>, page: StoredPage): string {
+export function pagePath(byId: PagesById, page: StoredPage): string {
   const slugs: string[] = [];
   const seen = new Set<string>();
   for (let p: StoredPage | undefined = page; p && !seen.has(p.id); p = p.parent ? byId.get(p.parent) : undefined) {

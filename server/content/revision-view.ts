@@ -10,6 +10,7 @@ import { NotFound } from '../errors.js';
 import { holdsOnceSerialized } from '../http/json-text.js';
 import { answeredDocument, pageMarkdown } from './page-content.js';
 import { RefResolver } from './ref-resolver.js';
+import { pagesById, positionOf, type PagesById } from './page-index.js';
 import type { FileLinks } from './file-links.js';
 import { documentIdOf } from './document-ids.js';
 import { isReaderView } from './reader-views.js';
@@ -50,8 +51,7 @@ interface PageOptions {
 
 /** The API form of a stored page; `format` adds its content, `children` its subpages. */
 export function toPage(ctx: Ctx, where: ContentLocation, content: RevisionContent, page: StoredPage, options: PageOptions): RevisionPage {
-  const byId = new Map(content.pages.map((p) => [p.id, p]));
-  return pageView(ctx, where, content, byId, page, options);
+  return pageView(ctx, where, content, pagesById(content.pages), page, options);
 }
 
 /** The `markdown` format of a page of `content`: references as relative paths (ref-resolver.ts). */
@@ -68,7 +68,7 @@ function pageView(
   ctx: Ctx,
   where: ContentLocation,
   content: RevisionContent,
-  byId: Map<string, StoredPage>,
+  byId: PagesById,
   page: StoredPage,
   options: PageOptions,
 ): RevisionPage {
@@ -111,7 +111,7 @@ function pageView(
  * their git blobs, `revisionId` their `documentId`.
  */
 export function toPageTree(ctx: Ctx, where: ContentLocation, content: RevisionContent, options: { git?: GitBlobs; revisionId?: string } = {}): RevisionPage[] {
-  const byId = new Map(content.pages.map((p) => [p.id, p]));
+  const byId = pagesById(content.pages);
   return childrenOf(content, null).map((p) => pageView(ctx, where, content, byId, p, { children: true, git: options.git, ...(options.revisionId && { revisionId: options.revisionId }) }));
 }
 
@@ -159,7 +159,7 @@ function byId(a: { id: string }, b: { id: string }): number {
 
 /** The page `pageId` of the content; NotFound names the parameter. */
 export function findPage(content: RevisionContent, pageId: string): StoredPage {
-  const page = content.pages.find((p) => p.id === pageId);
+  const page = content.pages[positionOf(content.pages, pageId)];
   if (!page) throw new NotFound(`Page ${pageId} (path.pageId) not found in this content`);
   return page;
 }

@@ -16,6 +16,7 @@ import { runSql, sqlText } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 import { hydratePages, storablePages } from './content-documents.js';
 import { loadChunks, registerChunks, storableChunks, type Chunk } from './page-chunks.js';
+import { copyPageList } from './page-index.js';
 import { emptyContent, type RevisionContent } from './revision-content.js';
 import { shared } from './shared-values.js';
 
@@ -81,7 +82,7 @@ function cachedRevision(id: string): Immutable | undefined {
 
 /** `content` with new arrays and records except its pages, which stay shared (see `loadContents`). */
 function sharedPages(content: RevisionContent): RevisionContent {
-  return { ...ownCopy({ ...content, pages: [] }), pages: [...content.pages] };
+  return { ...ownCopy({ ...content, pages: [] }), pages: copyPageList(content.pages) };
 }
 
 /** Whether this process holds the content of the revision `id` (a read of it then needs only its `git`). */
@@ -166,8 +167,11 @@ export async function loadContents(db: Db, ids: string[]): Promise<Map<string, R
 
 export interface LoadOptions {
   /**
-   * `false`: the pages come without their Documents where they are stored apart (`documentHash` set);
-   * the caller loads those it reads with `hydratePages` (a page read, the page tree, a merge). Default: all.
+   * `false`: the pages come without their Documents where they are stored apart (`documentHash` set),
+   * and are the cache's own objects, shared with every reader of the revision (not copied: a read of one
+   * page of a large space would otherwise copy all of its pages); nothing may change them in place. The
+   * caller gives the pages it reads their Documents with content-documents.ts `hydratePage` or
+   * `hydrateSubtree`, which replace them in `content.pages` by copies. Default: all, on the caller's copies.
    */
   documents?: boolean;
   /** `false`: without `git` (a document read does not show it), so a cached revision is read with no query. */
@@ -201,7 +205,7 @@ export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, 
     }
   }
   if (!immutable) return { id, parents: [], type: 'edits', createdAt: fallbackCreatedAt, content: emptyContent() };
-  const content = ownCopy(immutable.content);
+  const content = options.documents === false ? sharedPages(immutable.content) : ownCopy(immutable.content);
   if (options.documents !== false) await hydratePages(db, content.pages);
   return {
     id,

@@ -7,7 +7,7 @@ import { forReader, tokenVisitor } from './reader-content.js';
 import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
-import { hydratePages, ownPages } from './content-documents.js';
+import { hydrateIn, ownPages } from './content-documents.js';
 import { loadContents, loadRevision, type LoadOptions, type PrefetchedRevision, type StoredRevision } from './revisions.store.js';
 
 /**
@@ -25,7 +25,7 @@ export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptio
  * go with them), so a revision read without its Documents loads them first when some page has a condition.
  */
 export async function readerView(ctx: Ctx, revision: StoredRevision): Promise<StoredRevision> {
-  if (tokenVisitor(ctx) && revision.content.pages.some((p) => p.condition)) await hydratePages(ctx.db, revision.content.pages);
+  if (tokenVisitor(ctx) && revision.content.pages.some((p) => p.condition)) await hydrateIn(ctx.db, revision.content);
   return forReader(ctx, revision);
 }
 

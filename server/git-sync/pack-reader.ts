@@ -45,11 +45,25 @@ const tooLargeInMemory = (size: number) =>
 /** The bytes a rebuilt-delta cache may hold. */
 const CACHE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The size of a streamed object's reads from the file and of its inflated chunks. zlib's default (16 KiB)
+ * made each 4 MB asset 256 inflate calls on the thread pool, 256 file reads and 256 turns of the event
+ * loop, twice (index, then read): on a loaded machine each turn waits for a core, and that, not the bytes,
+ * took the 500 MB import's time (docs/benchmarks.md). A few MiB in flight per streamed object keep memory bounded.
+ */
+const STREAM_CHUNK_BYTES = 1024 * 1024;
+
+/** The file from `at` and its inflated zlib stream, in chunks of STREAM_CHUNK_BYTES. */
+function inflating(path: string, at: number) {
+  const input = createReadStream(path, { start: at, highWaterMark: STREAM_CHUNK_BYTES });
+  const inflate = createInflate({ chunkSize: STREAM_CHUNK_BYTES });
+  input.pipe(inflate);
+  return { input, inflate };
+}
+
 /** An inflated zlib stream starting at `at` in `path`: its output chunks, then how many input bytes it took. */
 async function inflateAt(path: string, at: number, onChunk: (chunk: Buffer) => void | Promise<void>): Promise<number> {
-  const input = createReadStream(path, { start: at, highWaterMark: 256 * 1024 });
-  const inflate = createInflate();
-  input.pipe(inflate);
+  const { input, inflate } = inflating(path, at);
   try {
     for await (const chunk of inflate) await onChunk(chunk as Buffer);
   } finally {
@@ -263,9 +277,7 @@ export class PackReader {
       yield await this.readAt(entry.offset);
       return;
     }
-    const input = createReadStream(this.path, { start: h.dataAt, highWaterMark: 256 * 1024 });
-    const inflate = createInflate();
-    input.pipe(inflate);
+    const { input, inflate } = inflating(this.path, h.dataAt);
     try {
       for await (const chunk of inflate) yield chunk as Buffer;
     } finally {

@@ -33,9 +33,14 @@ export function memberFields(organizationId: string, viewerId: string | null) {
   };
 }
 
-/** The viewer whose sight bounds the counts of `memberFields`: the caller, or null for an installation. */
-export function viewerOf(caller: { userId: string; installation?: unknown }): string | null {
-  return caller.installation ? null : caller.userId;
+/**
+ * The viewer whose sight bounds the counts of `memberFields`: the caller, or null when the caller sees every
+ * live space of the organization (an installation, or an admin: `space_role_of` is 'admin' for them on
+ * every space, so their sight needs no role computed per space counted). `callerRole`: the caller's
+ * organization role, when known.
+ */
+export function viewerOf(caller: { userId: string; installation?: unknown }, callerRole?: string | null): string | null {
+  return caller.installation || callerRole === 'admin' ? null : caller.userId;
 }
 
 export interface MemberRow {

@@ -33,7 +33,7 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
   const page = directedPage([sortKeys[query.sort], { column: members.userId }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   const select = ctx.db
-    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), total: totalField(total) })
+    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller, org.role)), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .$dynamic();

@@ -3,7 +3,7 @@
 import type { revisionOperations } from '../../contract/revisions.js';
 import { parseDocumentId } from '../content/document-ids.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPageTree, toReusableContent, toRevision } from '../content/revision-view.js';
-import { hydratePages, hydrateSubtree } from '../content/content-documents.js';
+import { hydratePage, hydrateSubtree } from '../content/content-documents.js';
 import { spaceContent } from '../content/space-content.js';
 import { attachedRevision } from '../content/revision-attached.js';
 import { NotFound } from '../errors.js';
@@ -32,20 +32,17 @@ export const revisionHandlers = {
   },
   async getPageInRevisionById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
-    const page = findPage(revision.content, params.pageId);
-    await hydrateSubtree(ctx.db, revision.content, page);
+    const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
-    const page = findPage(revision.content, params.pageId);
-    await hydratePages(ctx.db, [page]);
+    const page = await hydratePage(ctx.db, revision.content, findPage(revision.content, params.pageId));
     return { status: 200, body: readPageDocument(page, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageInRevisionByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
-    const page = findPageByPath(revision.content, params.pagePath);
-    await hydrateSubtree(ctx.db, revision.content, page);
+    const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async listFilesInRevisionById({ grant, params, query }, ctx) {
@@ -69,8 +66,7 @@ export const revisionHandlers = {
   },
   async getPageByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
-    const page = findPageByPath(revision.content, params.pagePath);
-    await hydrateSubtree(ctx.db, revision.content, page);
+    const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getDocumentById({ grant, params }, ctx) {
@@ -80,9 +76,9 @@ export const revisionHandlers = {
     const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId', DOCUMENT, attachedRevision(grant)).catch((err: unknown) => {
       throw err instanceof NotFound ? missing() : err;
     });
-    const page = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
-    if (page) {
-      await hydratePages(ctx.db, [page]);
+    const found = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');
+    if (found) {
+      const page = await hydratePage(ctx.db, revision.content, found);
       return { status: 200, body: readPageDocument(page, (document) => document) };
     }
     const reusable = revision.content.reusableContents.find((r) => r.id === parsed.ownerId);

@@ -123,7 +123,7 @@ export async function listTeamMembers(ctx: Ctx, org: OrganizationGrant, teamId: 
   const page = directedPage([{ column: teamMembers.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(teamMembers).where(where);
   const rows = await ctx.db
-    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller)), teamRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
+    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller, org.role)), teamRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
     .from(teamMembers)
     .innerJoin(members, and(eq(members.organizationId, teamMembers.organizationId), eq(members.userId, teamMembers.userId)))
     .innerJoin(users, eq(users.id, members.userId))

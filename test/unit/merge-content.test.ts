@@ -73,6 +73,39 @@ describe('mergeContent', () => {
     );
   });
 
+  it("merges a link page's target by value, whichever side changed it, and refuses it changed differently on both", () => {
+    const link = (over: Partial<StoredPage> = {}) => page('one', { type: 'link', target: { kind: 'url', url: 'https://a.example' }, document: undefined, ...over });
+    const start = content([link(), page('two')]);
+    // The change request (ours) retargets the link while the space (theirs) renames it, and the other way round.
+    const retargeted = content([link({ target: { kind: 'anchor', page: 'two', anchor: 'usage' } }), page('two')]);
+    const renamed = content([link({ title: 'Renamed' }), page('two')]);
+    for (const [theirs, ours] of [[renamed, retargeted], [retargeted, renamed]]) {
+      const [one] = mergeContent(start, theirs, ours).pages;
+      expect([one.title, one.target]).toEqual(['Renamed', { kind: 'anchor', page: 'two', anchor: 'usage' }]);
+    }
+    // An equal target in a new object (as read again from storage) is no change.
+    const copied = content([link({ target: { kind: 'url', url: 'https://a.example' }, hidden: true }), page('two')]);
+    expect(mergeContent(start, renamed, copied).pages[0]).toMatchObject({ title: 'Renamed', hidden: true, target: { kind: 'url', url: 'https://a.example' } });
+    const elsewhere = content([link({ target: { kind: 'page', page: 'two' } }), page('two')]);
+    expect(refusal(start, retargeted, elsewhere)).toBe('The target of page "ONE" (one) was changed both in the change request and in the space');
+  });
+
+  it("merges a page's kept front matter (Git Sync's) field by field, whichever side changed it, and refuses it changed differently on both", () => {
+    const start = content([page('one', { frontMatter: 'layout: wide\n' }), page('two')]);
+    const imported = content([page('one', { frontMatter: 'layout: wide\ntags: [api]\n' }), page('two')]);
+    const renamed = content([page('one', { frontMatter: 'layout: wide\n', title: 'Renamed' }), page('two')]);
+    for (const [theirs, ours] of [[renamed, imported], [imported, renamed]]) {
+      const [one] = mergeContent(start, theirs, ours).pages;
+      expect([one.title, one.frontMatter]).toEqual(['Renamed', 'layout: wide\ntags: [api]\n']);
+    }
+    const dropped = content([page('one', { frontMatter: undefined, hidden: true }), page('two')]);
+    expect(mergeContent(start, renamed, dropped).pages[0]).toMatchObject({ title: 'Renamed', hidden: true });
+    expect(mergeContent(start, renamed, dropped).pages[0].frontMatter).toBeUndefined();
+    expect(refusal(start, imported, content([page('one', { frontMatter: 'cover: a.png\n' }), page('two')]))).toBe(
+      'The frontMatter of page "ONE" (one) was changed both in the change request and in the space',
+    );
+  });
+
   it('merges the content of a page block by block, and takes it whole from the only side that changed it', () => {
     const theirs = content([page('one', { title: 'T' }, [p('a', 'A'), p('b')]), page('two')]);
     const ours = content([page('one', { hidden: true }, [p('a'), p('b', 'B')]), page('two')]);

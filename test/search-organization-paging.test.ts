@@ -1,0 +1,96 @@
+// The organization search answers a bounded page (docs/decisions.md, "The organization search answers a
+// bounded page"): at most `limit` spaces and ORGANIZATION_SEARCH_PAGES pages, and its `next` cursor reaches
+// every matching page once, a space with more matches than the bound included.
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createJobRunner } from '../server/jobs/runner.js';
+import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
+import { ORGANIZATION_SEARCH_PAGES } from '../server/search/search.js';
+import { useHarness, type Account } from './support/harness.js';
+
+const h = useHarness();
+
+/** Merges pages `[title, markdown]` into a new space (in batches of 50); returns its id and its pages' ids. */
+async function spaceWith(admin: Account, title: string, pages: [string, string][]) {
+  const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title });
+  expect(space.status).toBe(201);
+  const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`);
+  expect(cr.status).toBe(201);
+  const ids: string[] = [];
+  // A batch holds at most 50 changes.
+  for (let start = 0; start < pages.length; start += 50) {
+    const res = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, {
+      changes: pages.slice(start, start + 50).map(([t, markdown]) => ({ operation: 'insert_page', title: t, document: { markdown } })),
+    });
+    expect(res.status).toBe(200);
+    ids.push(...res.body.changes.map((c: { page: { id: string } }) => c.page.id));
+  }
+  expect((await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+  return { spaceId: space.body.id as string, pages: ids };
+}
+
+interface Answer {
+  items: { id: string; score: number; pages: { id: string; rank: number; score: number }[] }[];
+  count: number;
+  next?: { page: string };
+}
+
+/** Every answer of the organization search for `query`, following `next` to the end. */
+async function allAnswers(admin: Account, query: string, limit?: number): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  let page: string | undefined;
+  do {
+    const res = await admin.api.get(`/orgs/${admin.organizationId}/search`, { query, ...(limit !== undefined && { limit }), ...(page && { page }) });
+    expect(res.status).toBe(200);
+    answers.push(res.body);
+    page = res.body.next?.page;
+    expect(answers.length).toBeLessThan(50);
+  } while (page);
+  return answers;
+}
+
+/** The (space, page) pairs of the answers, in order, with their ranks. */
+const pairsOf = (answers: Answer[]) => answers.flatMap((a) => a.items.flatMap((s) => s.pages.map((p) => ({ space: s.id, page: p.id, rank: p.rank }))));
+
+describe('organization search paging', () => {
+  it('answers at most the bound of pages and `limit` spaces, and its cursor reaches every match once', async () => {
+    const admin = await h.current.newAdmin();
+    const big = await spaceWith(
+      admin,
+      'Big',
+      Array.from({ length: ORGANIZATION_SEARCH_PAGES + 25 }, (_, i): [string, string] => [`Step ${i}`, i % 7 === 0 ? 'Deploy, then deploy again.' : `Deploy step ${i}.`]),
+    );
+    const small = await spaceWith(admin, 'Small', [['Deploy', 'How to deploy the service.'], ['Release', 'Deploy every week.'], ['Misc', 'nothing']]);
+    const other = await spaceWith(admin, 'Other', [['Rollout', 'We deploy on Tuesdays.']]);
+    h.current.advanceClock(INDEX_DELAY_MS);
+    const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(admin.userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
+    expect(await runner.drain()).toBeGreaterThan(0);
+    const matches = new Set([...big.pages, small.pages[0], small.pages[1], other.pages[0]]);
+
+    for (const limit of [undefined, 1]) {
+      const answers = await allAnswers(admin, 'deploy', limit);
+      // Each answer: the bound of pages at most (the first one holds it exactly when it may hold every space:
+      // more pages match; with one space, that space's matches up to the bound), `limit` spaces at most, each
+      // space once, and `count` the number of matching spaces.
+      const first = answers[0].items[0].id;
+      const inFirst = first === big.spaceId ? big.pages.length : first === small.spaceId ? 2 : 1;
+      expect(answers[0].items.flatMap((s) => s.pages)).toHaveLength(Math.min(ORGANIZATION_SEARCH_PAGES, limit === 1 ? inFirst : Infinity));
+      for (const answer of answers) {
+        expect(answer.count).toBe(3);
+        expect(answer.items.flatMap((s) => s.pages).length).toBeLessThanOrEqual(ORGANIZATION_SEARCH_PAGES);
+        expect(answer.items.length).toBeLessThanOrEqual(limit ?? 100);
+        expect(new Set(answer.items.map((s) => s.id)).size).toBe(answer.items.length);
+        for (const s of answer.items) expect(s.score).toBe(s.pages[0].score);
+      }
+      // Together: every matching page once, in its space, ranked 1, 2, 3… across the answers.
+      const pairs = pairsOf(answers);
+      expect(pairs.map((p) => p.rank)).toEqual(pairs.map((_, i) => i + 1));
+      expect(new Set(pairs.map((p) => p.page)).size).toBe(pairs.length);
+      expect(new Set(pairs.map((p) => p.page))).toEqual(matches);
+      for (const p of pairs) expect(p.space).toBe(big.pages.includes(p.page) ? big.spaceId : small.pages.includes(p.page) ? small.spaceId : other.spaceId);
+      // A space's pages are next to each other in the order: the spaces come one after the other.
+      const runs = pairs.map((p) => p.space).filter((s, i, all) => i === 0 || all[i - 1] !== s);
+      expect(new Set(runs).size).toBe(runs.length);
+    }
+  });
+});
