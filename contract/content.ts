@@ -145,7 +145,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getFileById: {
     method: 'get',
@@ -158,7 +158,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   listSpaceFileBacklinks: {
     method: 'get',
@@ -187,7 +187,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   listSpacePageLinks: {
     method: 'get',

@@ -150,7 +150,7 @@ export const organizationOperations = operations({
       },
     },
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
   getOrganizationById: {
     method: 'get',

@@ -113,7 +113,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The revision.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   listPagesInRevisionById: {
     method: 'get',
@@ -126,7 +126,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getPageInRevisionById: {
     method: 'get',
@@ -168,7 +168,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   listFilesInRevisionById: {
     method: 'get',
@@ -181,7 +181,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getFileInRevisionById: {
     method: 'get',
@@ -194,7 +194,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: { ...revisionFileExample, id: fileId } } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getReusableContentInRevisionById: {
     method: 'get',
@@ -207,7 +207,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The reusable content.', schema: RevisionReusableContent, example: revisionReusableContentExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getReusableContentDocumentInRevisionById: {
     method: 'get',
@@ -222,7 +222,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document of the reusable content.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getPageByPath: {
     method: 'get',
@@ -235,7 +235,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getDocumentById: {
     method: 'get',
@@ -256,6 +256,6 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document.', schema: Document, example: documentExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
 });

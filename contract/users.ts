@@ -48,6 +48,6 @@ export const userOperations = operations({
     responses: { 200: { description: 'The user.', schema: User, example: userExample } },
     errors: [404],
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
 });

@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns a user by id: the caller themself, or someone who is a member (guests included) of an organization in which the caller is a member other than a guest (an installation: of the organization it is installed in). Anyone else, and an unknown id, is not found (404): a guest or an outsider learns nothing of the people of an organization. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getUserById"];
         put?: never;
@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * List the organizations of the authenticated user
-         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the organizations the caller is a member of, in creation order. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
@@ -825,7 +825,7 @@ export interface paths {
         };
         /**
          * List the files of a space
-         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the files of the current revision of the space. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listFiles"];
         put?: never;
@@ -845,7 +845,7 @@ export interface paths {
         };
         /**
          * Get a file of a space
-         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a file of the current revision of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getFileById"];
         put?: never;
@@ -885,7 +885,7 @@ export interface paths {
         };
         /**
          * Get a page of a space
-         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a page of the current revision of the space, with its content in the requested `format`. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getPageById"];
         put?: never;
@@ -1025,7 +1025,7 @@ export interface paths {
         };
         /**
          * Get a revision of a space
-         * @description Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as getCurrentRevision answers the current one. Revisions never change, so the answer never does. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a revision of the space by its id: its page tree, files, reusable contents and variables, as getCurrentRevision answers the current one. Revisions never change, so the answer never does. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getRevisionById"];
         put?: never;
@@ -1045,7 +1045,7 @@ export interface paths {
         };
         /**
          * List the pages of a revision
-         * @description Returns the page tree of a revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns the page tree of a revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPagesInRevisionById"];
         put?: never;
@@ -1105,7 +1105,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision by its path
-         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns the page of a revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or no page of it has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getPageInRevisionByPath"];
         put?: never;
@@ -1125,7 +1125,7 @@ export interface paths {
         };
         /**
          * List the files of a revision
-         * @description Lists the files of a revision of the space, in id order. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the files of a revision of the space, in id order. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listFilesInRevisionById"];
         put?: never;
@@ -1145,7 +1145,7 @@ export interface paths {
         };
         /**
          * Get a file of a revision
-         * @description Returns a file of a revision of the space, with a fresh signed download link. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a file of a revision of the space, with a fresh signed download link. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getFileInRevisionById"];
         put?: never;
@@ -1165,7 +1165,7 @@ export interface paths {
         };
         /**
          * Get a reusable content of a revision
-         * @description Returns a reusable content of a revision of the space, with the id of its document. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a reusable content of a revision of the space, with the id of its document. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getReusableContentInRevisionById"];
         put?: never;
@@ -1185,7 +1185,7 @@ export interface paths {
         };
         /**
          * Get the document of a reusable content of a revision
-         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` expands the reusable contents it includes; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` expands the reusable contents it includes; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the reusable content is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getReusableContentDocumentInRevisionById"];
         put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
         };
         /**
          * Get a page of a space by its path
-         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns the page of the current revision of the space at a path (its `path`), with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or no page has that path. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getPageByPath"];
         put?: never;
@@ -1225,7 +1225,7 @@ export interface paths {
         };
         /**
          * Get a document of a space
-         * @description Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any revision of the space. A document id names that content in that revision, so the same id always answers the same document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space does not exist or the caller cannot read it, or the document is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Returns a document of the space by its id: the `documentId` of a page, or the `document` of a reusable content, in any revision of the space. A document id names that content in that revision, so the same id always answers the same document. `schema` (`current`, `next`) is accepted; both answer the one schema this server stores. 404 when the space does not exist or the caller cannot read it, or the document is not one of the space's. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getDocumentById"];
         put?: never;

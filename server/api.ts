@@ -8,6 +8,7 @@
 // path (server/app.ts, base `/v1`, the routes beside the API at its root). Where it is served is the one
 // thing that decides the URLs the API hands out (`urlsFor`, `standaloneUrls`). Published sites are served by
 // `sitesHandler`, at PUBLISHED_URL's path.
+import { attachedReads } from './attached-reads.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -189,6 +190,7 @@ export function createApi(options: ApiOptions): Api {
     cors: options.cors,
     onStatements: options.onStatements,
     tracer: options.tracer,
+    attachedReads,
   });
   const routes = apiRoutes(db, now, options.tracer);
   const besideByUrls = new Map<Urls, Router>();

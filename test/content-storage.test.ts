@@ -2,10 +2,13 @@
 // page list apart from the revision row, by hash, so a write stores what it changed; rows written before
 // (pages and Documents inline) keep reading; a revision's mutable `git` is never served from the cache.
 import { eq, sql } from 'drizzle-orm';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../server/app.js';
 import { contentRevisions } from '../server/db/schema/index.js';
 import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
-import { useHarness, type Account } from './support/harness.js';
+import { send } from './support/api.js';
+import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 
 import { mergeChanges as merge, ok } from './support/content-writes.js';
 
@@ -81,5 +84,30 @@ describe('revision storage', () => {
     await h.current.db.update(contentRevisions).set({ git }).where(eq(contentRevisions.id, current.id));
     const again = await ok(admin.api.get(`/spaces/${space.id}/revisions/${current.id}`));
     expect(again.git).toMatchObject({ oid: 'a'.repeat(40), message: 'Exported' });
+  });
+
+  it('reads content in one statement when this process does not hold the revision, and answers the same', async () => {
+    const admin = await h.current.newAdmin();
+    const space = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Cold' }), 201);
+    const inserted = await merge(admin, space.id, Array.from({ length: 30 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Words ${i}.` } })));
+    const pageId: string = inserted.changes[3].page.id;
+    const current = await ok(admin.api.get(`/spaces/${space.id}/content`));
+    const counted: number[] = [];
+    const app = createApp({ db: h.current.db, logger: pino({ level: 'silent' }), publicUrl: PUBLIC_URL, onStatements: (_id, statements) => counted.push(statements) });
+    const read = async (path: string) => {
+      const res = await send(app, 'get', `/v1${path}`, { token: admin.token });
+      expect(res.status, path).toBe(200);
+      return { body: res.body as unknown, statements: counted.at(-1) };
+    };
+    for (const path of [`/spaces/${space.id}/content/page/${pageId}`, `/spaces/${space.id}/revisions/${current.id}`, `/spaces/${space.id}/content/path/page-3`]) {
+      const warm = await read(path);
+      forgetRevision(current.id);
+      const cold = await read(path);
+      expect(cold, path).toEqual({ body: warm.body, statements: 1 });
+      expect(warm.statements, path).toBe(1);
+    }
+    // A space nobody wrote to has no revision row: the empty revision, still in the grant's statement.
+    const empty = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Empty' }), 201);
+    expect(await read(`/spaces/${empty.id}/content/files`)).toEqual({ body: expect.objectContaining({ items: [] }), statements: 1 });
   });
 });

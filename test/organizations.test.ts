@@ -30,6 +30,16 @@ describe('organizations', () => {
     expect(second.body.count).toBe(3);
   });
 
+  it('get /orgs answers an empty list to a user in no organization, in one statement (the harness holds its budget)', async () => {
+    const admin = await h.current.newAdmin();
+    const member = await h.current.newMember(admin.organizationId, 'read');
+    const removed = await admin.api.delete(`/orgs/${admin.organizationId}/members/${member.userId}`);
+    expect(removed.status).toBe(204);
+    const res = await member.api.get('/orgs');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ items: [], count: 0 });
+  });
+
   it('get /orgs returns 400 for a page identifier it did not issue', async () => {
     const admin = await h.current.newAdmin();
     const res = await admin.api.get('/orgs', { page: 'bm90LWEtY3Vyc29y' });

@@ -5,6 +5,7 @@ import type { Access } from '../../contract/access.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
+import type { AttachedRead } from './attached-read.js';
 import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, type PublishedPlace } from './grants.js';
 import { asRole, atLeast, contentRole, strongest, type Inherited, type Role } from './roles.js';
 
@@ -63,6 +64,8 @@ export interface SpaceGrant extends ContentGrant<SpaceRow> {
    * way: then look).
    */
   publishedOn?: PublishedPlace[];
+  /** The row of the grant query with what the operation attached to it (AccessOptions `attach`), when it did. */
+  attached?: Record<string, unknown>;
 }
 
 /** The grant each kind of access rule hands to the handler. */
@@ -149,10 +152,10 @@ async function collectionGrant(ctx: Ctx, collectionId: string): Promise<Collecti
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
 
-async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, withCounters: boolean): Promise<SpaceGrant | undefined> {
-  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, withCounters);
+async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, options: AccessOptions): Promise<SpaceGrant | undefined> {
+  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, options.spaceCounters, options.attach);
   if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
-  const grant = { row: found.space, ...basisOf(found), counts: found.counts, publishedOn: found.publishedOn };
+  const grant = { row: found.space, ...basisOf(found), counts: found.counts, publishedOn: found.publishedOn, attached: found.attached };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
@@ -164,6 +167,8 @@ export interface AccessOptions {
    * `publishedOn`): only the operations answering a Space show them; the others would read them for nothing.
    */
   spaceCounters: boolean;
+  /** What the operation reads besides its space, in the grant's statement (attached-read.ts). */
+  attach?: AttachedRead;
 }
 
 /**
@@ -187,7 +192,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
       return { grant };
     }
     case 'space': {
-      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true, options.spaceCounters);
+      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true, options);
       if (!grant) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);

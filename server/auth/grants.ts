@@ -1,10 +1,12 @@
 // The queries of the access layer: each reads a resource together with the caller's membership of its
 // organization, their grants on it and what it inherits from its collections, in one round trip. They run on every request, so they
-// are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL.
+// are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL. The
+// space's can carry the operation's own read too (attached-read.ts), still in one statement.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { directQuery, tableRow, type Db } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
+import { withAttached, type AttachedRead } from './attached-read.js';
 
 /**
  * What content inside the collection `start` inherits for the user `userId`: `{level, granted}` as text[]
@@ -114,6 +116,13 @@ export function spaceAnswerOf(raw: Record<string, unknown>) {
   };
 }
 
+/** The space grant query, with `columns` after the grant's and `join` after its FROM (attached-read.ts). */
+function spaceQuery(columns: string, join = ''): string {
+  return `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited${columns}
+    FROM spaces s ${membership('s.organization_id')}${join} WHERE s.id = $1`;
+}
+
 const queries = {
   organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
     FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
@@ -122,14 +131,9 @@ const queries = {
       CASE WHEN ${belowAdmin} THEN collection_chain_access(c.parent_id, $2) END AS inherited
     FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
   // Only the row: for the operations that do not answer a Space (a change request's write, a comment…).
-  space: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
-      ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited
-    FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
+  space: spaceQuery(''),
   // With the counters a Space shows, so reading a space stays one round trip.
-  spaceWithCounters: `SELECT s.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
-      ${granted('space_id', 's.id', 's.organization_id')} AS granted, ${spaceInherited} AS inherited,
-      ${spaceAnswerColumns}
-    FROM spaces s ${membership('s.organization_id')} WHERE s.id = $1`,
+  spaceWithCounters: spaceQuery(`,\n      ${spaceAnswerColumns}`),
   // A site with the caller's membership and grant on it, for the operations on `{siteId}`.
   organizationSite: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
       ${granted('site_id', '$3 AND g.organization_id = o.id', 'o.id')} AS granted
@@ -139,6 +143,15 @@ const queries = {
 
 async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: string, ...more: string[]) {
   const [raw] = await directQuery(db, `grant_${kind}`, queries[kind], [id, userId, ...more]);
+  return raw;
+}
+
+/** The space grant query with `read` attached (its parameters after the space's id and the user's). */
+async function readSpaceWith(db: Db, id: string, userId: string, withCounters: boolean, read: AttachedRead) {
+  const kind = withCounters ? 'grant_spaceWithCounters' : 'grant_space';
+  const counters = withCounters ? `,\n      ${spaceAnswerColumns}` : '';
+  const { name, text } = withAttached(kind, (columns, join) => spaceQuery(counters + columns, join), read, 3);
+  const [raw] = await directQuery(db, name, text, [id, userId, ...read.params]);
   return raw;
 }
 
@@ -180,12 +193,13 @@ export async function readCollectionGrant(db: Db, id: string, userId: string) {
 /**
  * A space with the caller's organization role and the levels of its collections when in-collection;
  * `withCounters` (the operations answering a Space) also reads its counters and where published sites
- * publish it, which the other operations would only pay for.
+ * publish it, which the other operations would only pay for; `attach`, what the operation reads besides
+ * (attached-read.ts), comes back as `attached`.
  */
-export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true) {
-  const raw = await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
+export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true, attach?: AttachedRead) {
+  const raw = attach ? await readSpaceWith(db, id, userId, withCounters, attach) : await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
   if (!raw) return undefined;
-  const found = { space: tableRow(spaces, raw), ...basisOf(raw) };
+  const found = { space: tableRow(spaces, raw), ...basisOf(raw), attached: attach ? raw : undefined };
   if (!withCounters) return { ...found, counts: undefined, publishedOn: undefined };
   return { ...found, ...spaceAnswerOf(raw) };
 }

@@ -53,13 +53,13 @@ export async function checkInstallationAccess(
       return { grant: { organization: found.organization, role: 'admin' } };
     }
     case 'space': {
-      const found = await readSpaceGrant(ctx.db, params.spaceId, ctx.caller.userId, options.spaceCounters);
+      const found = await readSpaceGrant(ctx.db, params.spaceId, ctx.caller.userId, options.spaceCounters, options.attach);
       if (!found || found.space.organizationId !== installation.organizationId || (found.space.deletedAt && rule.deleted !== true)) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);
       }
       requireSpaceCovered(installation, params.spaceId);
-      return { grant: { row: found.space, member: true, orgRole: 'admin', granted: null, inherited: undefined, role: 'admin', counts: found.counts, publishedOn: found.publishedOn } };
+      return { grant: { row: found.space, member: true, orgRole: 'admin', granted: null, inherited: undefined, role: 'admin', counts: found.counts, publishedOn: found.publishedOn, attached: found.attached } };
     }
     case 'collection':
       // No scope allows an operation on collections.

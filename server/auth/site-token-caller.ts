@@ -13,6 +13,7 @@ import { directQuery, tableRow } from '../db/client.js';
 import { organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound, Unauthorized } from '../errors.js';
 import type { AccessDecision, AccessOptions } from './access.js';
+import { withAttached } from './attached-read.js';
 import { spaceAnswerColumns, spaceAnswerOf } from './grants.js';
 
 /**
@@ -55,8 +56,9 @@ export const SITE_TOKEN_OPERATIONS: ReadonlySet<string> = new Set([
   'searchSiteContent',
 ]);
 
-// The space, when the site still publishes it; at most one row. `columns`: what else the operation needs.
-const spaceOnSiteWith = (columns: string) => `SELECT s.*${columns} FROM spaces s
+// The space, when the site still publishes it; at most one row. `columns`: what else the operation needs
+// (and `join`, for a read the operation attaches: attached-read.ts).
+const spaceOnSiteWith = (columns: string, join = '') => `SELECT s.*${columns} FROM spaces s${join}
   WHERE s.id = $1 AND s.organization_id = $3 AND s.deleted_at IS NULL
     AND EXISTS (SELECT 1 FROM site_spaces ss JOIN sites t ON t.id = ss.site_id WHERE ss.space_id = s.id AND t.id = $2 AND t.published)`;
 const spaceOnSite = spaceOnSiteWith('');
@@ -66,6 +68,14 @@ const spaceAnswerOnSite = spaceOnSiteWith(`, ${spaceAnswerColumns}`);
 // The organization, when its site is still published.
 const publishedSiteOrganization = `SELECT o.* FROM organizations o JOIN sites t ON t.organization_id = o.id
   WHERE o.id = $1 AND t.id = $2 AND t.published`;
+
+/** The query of the space on the token's site, as the operation needs it (its parameters: space, site, organization, then the attached read's). */
+function spaceQueryOnSite(options: AccessOptions): { name: string; text: string } {
+  const [name, text] = options.spaceCounters ? ['site_token_space_answer', spaceAnswerOnSite] : ['site_token_space', spaceOnSite];
+  if (!options.attach) return { name, text };
+  const counters = options.spaceCounters ? `, ${spaceAnswerColumns}` : '';
+  return withAttached(name, (columns, join) => spaceOnSiteWith(counters + columns, join), options.attach, 4);
+}
 
 /** The access decision for a site token's request to `operationId`. */
 export async function checkSiteTokenAccess(
@@ -80,13 +90,14 @@ export async function checkSiteTokenAccess(
   if (!SITE_TOKEN_OPERATIONS.has(operationId)) throw new Forbidden(`A site's API token can only read the site's published content, not call ${operationId}`);
   switch (rule.to) {
     case 'space': {
-      const [name, text] = options.spaceCounters ? ['site_token_space_answer', spaceAnswerOnSite] : ['site_token_space', spaceOnSite];
-      const [raw] = token.spaceIds.includes(params.spaceId) ? await directQuery(ctx.db, name, text, [params.spaceId, token.siteId, token.organizationId]) : [];
+      const { name, text } = spaceQueryOnSite(options);
+      const values = [params.spaceId, token.siteId, token.organizationId, ...(options.attach?.params ?? [])];
+      const [raw] = token.spaceIds.includes(params.spaceId) ? await directQuery(ctx.db, name, text, values) : [];
       if (!raw) throw new NotFound(`Space ${params.spaceId} not found`);
       const row = tableRow(spaces, raw);
       if (params.revisionId !== undefined && params.revisionId !== row.revisionId) throw new NotFound(`Revision ${params.revisionId} not found`);
       const answer = options.spaceCounters ? spaceAnswerOf(raw) : {};
-      return { grant: { row, member: false, orgRole: null, granted: null, inherited: undefined, role: 'read', ...answer } };
+      return { grant: { row, member: false, orgRole: null, granted: null, inherited: undefined, role: 'read', ...answer, attached: options.attach && raw } };
     }
     case 'organization': {
       const onSite = params.siteId === token.siteId && params.organizationId === token.organizationId;

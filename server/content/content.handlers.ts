@@ -8,6 +8,7 @@ import { checkElsewhereLinks } from './elsewhere-refs.js';
 import { documentShape } from '../revisions/document-options.js';
 import { readPage } from '../revisions/page-read.js';
 import { hydrateSubtree } from './content-documents.js';
+import { attachedRevision } from './revision-attached.js';
 
 // The tree, file and one-page reads read the revision without its Documents and load the page's
 // (content-documents.ts); the link lists read every page's.
@@ -15,7 +16,7 @@ const LIGHT = { documents: false };
 
 export const contentHandlers = {
   async getCurrentRevision({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
   async applyTemplateToSpace({ grant, body }, ctx) {
@@ -23,19 +24,19 @@ export const contentHandlers = {
     return { status: 204 };
   },
   async listPages({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async listFiles({ grant, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getFileById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getPageById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
     if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {

@@ -85,6 +85,23 @@ function sharedPages(content: RevisionContent): RevisionContent {
   return { ...ownCopy({ ...content, pages: [] }), pages: copyPageList(content.pages) };
 }
 
+/** Whether this process holds the content of the revision `id` (a read of it then needs only its `git`). */
+export function isRevisionCached(id: string): boolean {
+  return revisions.has(id);
+}
+
+/**
+ * The revision `id` as a statement read it beside something else (revision-attached.ts): whether it has a
+ * row, the row's immutable part as text when the process did not hold it, and its `git` when asked for.
+ */
+export interface PrefetchedRevision {
+  id: string;
+  exists: boolean;
+  row?: Record<string, unknown>;
+  withGit: boolean;
+  git?: unknown;
+}
+
 /**
  * Drops the cached revision `id`: only for fixtures that write a revision's row in place (tests planting what
  * no API writes); the application never changes a revision's content once written.
@@ -161,11 +178,17 @@ export interface LoadOptions {
   git?: boolean;
 }
 
-/** The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet. */
-export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, options: LoadOptions = {}): Promise<StoredRevision> {
-  let immutable = cachedRevision(id);
+/**
+ * The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet.
+ * `prefetched`: what a statement already read of it, so that none is sent here.
+ */
+export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, options: LoadOptions = {}, prefetched?: PrefetchedRevision): Promise<StoredRevision> {
+  const usable = prefetched?.id === id && (prefetched.withGit || options.git === false) ? prefetched : undefined;
+  let immutable = usable?.row ? await rememberRow(db, id, usable.row) : cachedRevision(id);
   let git: unknown;
-  if (immutable) {
+  if (usable && (immutable || !usable.exists)) {
+    git = usable.git;
+  } else if (immutable) {
     // Mutable (an export sets it), so never served from the cache.
     if (options.git !== false) {
       const [row] = await db.select({ git: contentRevisions.git }).from(contentRevisions).where(eq(contentRevisions.id, id));

@@ -8,11 +8,14 @@ import { fileLinks } from './file-links.js';
 import type { RevisionContent } from './revision-content.js';
 import type { ContentLocation } from './revision-view.js';
 import { hydrateIn, ownPages } from './content-documents.js';
-import { loadContents, loadRevision, type LoadOptions, type StoredRevision } from './revisions.store.js';
+import { loadContents, loadRevision, type LoadOptions, type PrefetchedRevision, type StoredRevision } from './revisions.store.js';
 
-/** The space's current revision, with where its pages open in the app (a site token's reader: the pages it may see; `options`: revisions.store.ts). */
-export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptions = {}): Promise<{ where: ContentLocation; revision: StoredRevision }> {
-  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt, options);
+/**
+ * The space's current revision, with where its pages open in the app (a site token's reader: the pages it
+ * may see; `options`, `prefetched`: revisions.store.ts `loadRevision`).
+ */
+export async function spaceContent(ctx: Ctx, space: SpaceRow, options: LoadOptions = {}, prefetched?: PrefetchedRevision): Promise<{ where: ContentLocation; revision: StoredRevision }> {
+  const revision = await loadRevision(ctx.db, space.revisionId, space.createdAt, options, prefetched);
   return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: await readerView(ctx, revision) };
 }
 

@@ -15,7 +15,8 @@ export interface Page<Row> {
 /**
  * One page of `table` rows matching `where`, in ascending order of `keys` (which must be unique together),
  * each with the `extra` fields (SQL computed per row, e.g. the caller's role). The total count comes in
- * the same round trip, as a scalar subquery; only a page past the end needs a second query for it.
+ * the same round trip, as a scalar subquery; only a page past the end needs a second query for it (an empty
+ * first page is an empty list).
  * `order: 'desc'` pages in descending order of the keys instead (e.g. newest first).
  */
 export async function keysetPage<T extends PgTable, Extra extends Record<string, SQL.Aliased | SQL> = Record<never, never>>(
@@ -30,13 +31,15 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
   const limit = pageLimit(request);
   const sortKeys: SortKey[] = keys.map((k) => ({ column: k, kind: k.columnType === 'PgTimestamp' ? 'timestamp' : 'scalar' }));
   const totalOf = () => db.select({ total: count() }).from(table as PgTable).where(where);
+  const after = afterCursor(sortKeys, order, request.page);
   const rows = (await db
     .select({ ...getTableColumns(table), ...extra, pageTotal: sql<number>`(${totalOf()})`.mapWith(Number) })
     .from(table as PgTable)
-    .where(and(where, afterCursor(sortKeys, order, request.page)))
+    .where(and(where, after))
     .orderBy(...orderOf(sortKeys, order))
     .limit(limit + 1)) as Record<string, unknown>[];
-  const total = rows.length > 0 ? (rows[0].pageTotal as number) : (await totalOf())[0].total;
+  // An empty first page is an empty list: only a page past the end counts again.
+  const total = rows.length > 0 ? (rows[0].pageTotal as number) : after === undefined ? 0 : (await totalOf())[0].total;
   for (const row of rows) delete row.pageTotal;
   const page = cutPage(rows, limit, (last) => keys.map((k) => last[columnKey(table, k)] as CursorValue));
   return { rows: page.rows as never, count: total, ...(page.next && { next: page.next }) };

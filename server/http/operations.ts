@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BODY_BYTES, type Operation } from '../../contract/operation
 import { Space } from '../../contract/spaces.js';
 import type { Handlers, OperationId } from '../../generated/router.js';
 import { checkAccess, type Grants } from '../auth/access.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
 import { checkIntegrationTokenAccess } from '../auth/integration-caller.js';
 import { checkSiteTokenAccess } from '../auth/site-token-caller.js';
@@ -41,6 +42,8 @@ export interface OperationsOptions extends ExchangeOptions {
   onStatements?: (operationId: string, statements: number) => void;
   /** Given every request served here, inside which it runs (traces, server/telemetry/); absent: none. */
   tracer?: RequestTracer;
+  /** What an operation reads in its grant's statement besides (server/auth/attached-read.ts), by operation. */
+  attachedReads?: Partial<Record<OperationId, AttachedReadOf>>;
 }
 
 /** What a request has learnt on its way: its route, its id (for the log and errors) and, once its method is served, its operation. */
@@ -62,6 +65,8 @@ interface BoundOperation {
   parseBody?: Middleware;
   /** Only an operation answering a Space reads the space's counters with its grant. */
   accessOptions: { spaceCounters: boolean };
+  /** What it reads with its grant, from the request's parameters (absent: the grant only). */
+  attachOf?: AttachedReadOf;
   /** Its id and path template, as a trace names it. */
   route: TracedRoute;
 }
@@ -139,6 +144,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       // Each operation that takes a body parses it, with its own size limit, after authentication.
       parseBody: op.body ? jsonBody(op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined,
       accessOptions: { spaceCounters: Object.values(op.responses).some((response) => response?.schema === Space) },
+      attachOf: options.attachedReads?.[operationId],
       route: { operationId, template: op.path },
     });
   }
@@ -160,13 +166,14 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     };
     const ctx = options.contextOf(caller, exchange.id, exchange.urls);
     const { installation, site, integration } = ctx.caller;
+    const accessOptions = operation.attachOf ? { ...operation.accessOptions, attach: operation.attachOf(input.params) } : operation.accessOptions;
     const decision = installation
-      ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, operation.accessOptions)
+      ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, accessOptions)
       : integration
         ? checkIntegrationTokenAccess(integration, found.operationId, input.params, input.body)
         : site
-        ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params, operation.accessOptions)
-        : await checkAccess(ctx, op.access, input.params, operation.accessOptions);
+        ? await checkSiteTokenAccess(ctx, site, found.operationId, op.access, input.params, accessOptions)
+        : await checkAccess(ctx, op.access, input.params, accessOptions);
     if ('noContent' in decision) {
       res.statusCode = 204;
       res.end();

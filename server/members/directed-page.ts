@@ -29,7 +29,7 @@ export const totalField = (total: SQLWrapper) => sql<number>`(${total})`.mapWith
 /**
  * One page of a list and its total: `select` (the list's fields with a `totalField`, over its tables, made
  * `$dynamic()`) filtered by `where` and the page's cursor, in the page's order. The total is counted again
- * only when the page is empty (no row carries it).
+ * only when a page after the first is empty (no row carries it).
  */
 export async function readPage<Q extends PgSelect>(select: Q, where: SQL | undefined, page: DirectedPage, total: PromiseLike<{ n: number }[]>) {
   const rows: Q['_']['result'] = await select
@@ -37,7 +37,8 @@ export async function readPage<Q extends PgSelect>(select: Q, where: SQL | undef
     .orderBy(...page.orderBy)
     .limit(page.fetch);
   const first = rows[0] as { total: number } | undefined;
-  return { rows, totalCount: first?.total ?? (await total)[0].n };
+  // An empty first page (no cursor) is an empty list: its total needs no query.
+  return { rows, totalCount: first?.total ?? (page.condition === undefined ? 0 : (await total)[0].n) };
 }
 
 /** `readPage`, then the page envelope (finishPage). */

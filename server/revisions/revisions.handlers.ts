@@ -5,6 +5,7 @@ import { parseDocumentId } from '../content/document-ids.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPageTree, toReusableContent, toRevision } from '../content/revision-view.js';
 import { hydratePage, hydrateSubtree } from '../content/content-documents.js';
 import { spaceContent } from '../content/space-content.js';
+import { attachedRevision } from '../content/revision-attached.js';
 import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
 import { documentShape } from './document-options.js';
@@ -22,49 +23,49 @@ const DOCUMENT = { documents: false, git: false };
 
 export const revisionHandlers = {
   async getRevisionById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     return { status: 200, body: toRevision(ctx, where, revision, query.metadata) };
   },
   async listPagesInRevisionById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     return { status: 200, body: { pages: toPageTree(ctx, where, revision.content, { git: gitBlobsOf(revision, query.metadata), revisionId: revision.id }) } };
   },
   async getPageInRevisionById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
     const page = await hydratePage(ctx.db, revision.content, findPage(revision.content, params.pageId));
     return { status: 200, body: readPageDocument(page, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async getPageInRevisionByPath({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
   async listFilesInRevisionById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     return { status: 200, body: pageOfFiles(revision.content, query, where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getFileInRevisionById({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT);
+    const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     return { status: 200, body: toFile(findFile(revision.content, params.fileId), where.links, gitBlobsOf(revision, query.metadata)) };
   },
   async getReusableContentInRevisionById({ grant, params }, ctx) {
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
     return { status: 200, body: toReusableContent(revision.id, findReusableContent(revision.content, params.reusableContentId)) };
   },
   async getReusableContentDocumentInRevisionById({ grant, params, query }, ctx) {
-    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT);
+    const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
     const reusable = findReusableContent(revision.content, params.reusableContentId);
     const document = reusableDocument(reusable);
     const shape = await documentShape(ctx, grant.row, revision.content, query, document);
     return { status: 200, body: published(shape(document, reusable.id)) };
   },
   async getPageByPath({ grant, params, query }, ctx) {
-    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT);
+    const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
     return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
   },
@@ -72,7 +73,7 @@ export const revisionHandlers = {
     const parsed = parseDocumentId(params.documentId);
     const missing = () => new NotFound(`Document ${params.documentId} (path.documentId) not found in space ${grant.row.id}`);
     if (!parsed) throw missing();
-    const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId', DOCUMENT).catch((err: unknown) => {
+    const { revision } = await spaceRevision(ctx, grant.row, parsed.revisionId, 'path.documentId', DOCUMENT, attachedRevision(grant)).catch((err: unknown) => {
       throw err instanceof NotFound ? missing() : err;
     });
     const found = revision.content.pages.find((p) => p.id === parsed.ownerId && p.type === 'document');

@@ -6,16 +6,17 @@ import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { fileLinks } from '../content/file-links.js';
 import type { ContentLocation } from '../content/revision-view.js';
-import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
+import { loadRevision, type LoadOptions, type PrefetchedRevision } from '../content/revisions.store.js';
 import { NotFound } from '../errors.js';
 import { readerView } from '../content/space-content.js';
 
 /**
  * The revision `revisionId` of the space, with where its pages open; NotFound names `at`. `options`: a read
- * of one page passes `documents: false` and loads that page's Document (content-documents.ts).
+ * of one page passes `documents: false` and loads that page's Document (content-documents.ts);
+ * `prefetched`: what the grant's statement read of it (content/revision-attached.ts).
  */
-export async function spaceRevision(ctx: Ctx, space: SpaceRow, revisionId: string, at = 'path.revisionId', options: LoadOptions = {}) {
-  const revision = await loadRevision(ctx.db, revisionId, space.createdAt, options);
+export async function spaceRevision(ctx: Ctx, space: SpaceRow, revisionId: string, at = 'path.revisionId', options: LoadOptions = {}, prefetched?: PrefetchedRevision) {
+  const revision = await loadRevision(ctx.db, revisionId, space.createdAt, options, prefetched);
   if (revisionId !== space.revisionId && revision.spaceId !== space.id) throw new NotFound(`Revision ${revisionId} (${at}) not found in space ${space.id}`);
   return { where: { spaceId: space.id, appBase: `/s/${space.id}`, links: await fileLinks(ctx, space.id) }, revision: await readerView(ctx, revision) };
 }

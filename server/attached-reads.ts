@@ -1,0 +1,28 @@
+// What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
+// read is one round trip: the content reads attach the revision they show.
+import type { OperationId } from '../generated/router.js';
+import type { AttachedReadOf } from './auth/attached-read.js';
+import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+
+const withGit = namedRevisionAttached(true);
+// A document read shows no Git metadata.
+const withoutGit = namedRevisionAttached(false);
+
+export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
+  getCurrentRevision: currentRevisionAttached,
+  listPages: currentRevisionAttached,
+  listFiles: currentRevisionAttached,
+  getFileById: currentRevisionAttached,
+  getPageById: currentRevisionAttached,
+  getPageByPath: currentRevisionAttached,
+  getRevisionById: withGit,
+  listPagesInRevisionById: withGit,
+  getPageInRevisionById: withGit,
+  getPageInRevisionByPath: withGit,
+  listFilesInRevisionById: withGit,
+  getFileInRevisionById: withGit,
+  getPageDocumentInRevisionById: withoutGit,
+  getReusableContentInRevisionById: withoutGit,
+  getReusableContentDocumentInRevisionById: withoutGit,
+  getDocumentById: documentRevisionAttached,
+};

@@ -1,0 +1,35 @@
+// A read an operation attaches to its grant query, so that access and the resource come back in one
+// statement: a subquery over the grant query's resource row (`s`, a space), joined LATERAL, whose columns
+// come back beside the grant's and reach the handler as the grant's `attached` row. The access check
+// ignores them; the handler uses them in place of a query of its own.
+
+export interface AttachedRead {
+  /** Names its SQL: reads of the same name have the same text (the prepared statement's name is built from it). */
+  name: string;
+  /**
+   * A SELECT that may name the resource row and its own parameters, numbered from `$first` (the grant
+   * query's own come first). Its columns should carry a prefix of their own: they sit beside the row's.
+   */
+  sql: (first: number) => string;
+  params: unknown[];
+}
+
+/** How an operation attaches its read, from the request's path parameters; undefined: nothing to attach. */
+export type AttachedReadOf = (params: Record<string, string>) => AttachedRead | undefined;
+
+const composed = new Map<string, string>();
+
+/**
+ * The grant query `build` with the read attached: `build(columns, join)` places the extra columns after its
+ * own and the LATERAL join after its FROM. Composed once per grant query and read name.
+ */
+export function withAttached(kind: string, build: (columns: string, join: string) => string, read: AttachedRead, first: number): { name: string; text: string } {
+  // A plain identifier: PGlite PREPAREs it by name.
+  const name = `${kind}_with_${read.name}`;
+  let text = composed.get(name);
+  if (text === undefined) {
+    text = build(', a.*', `\n    LEFT JOIN LATERAL (${read.sql(first)}) a ON true`);
+    composed.set(name, text);
+  }
+  return { name, text };
+}
