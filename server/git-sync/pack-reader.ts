@@ -49,9 +49,11 @@ const CACHE_BYTES = 32 * 1024 * 1024;
  * The size of a streamed object's reads from the file and of its inflated chunks. zlib's default (16 KiB)
  * made each 4 MB asset 256 inflate calls on the thread pool, 256 file reads and 256 turns of the event
  * loop, twice (index, then read): on a loaded machine each turn waits for a core, and that, not the bytes,
- * took the 500 MB import's time (docs/benchmarks.md). A few MiB in flight per streamed object keep memory bounded.
+ * took the 500 MB import's time (docs/benchmarks.md). 256 KiB makes that 16, and keeps what is in flight
+ * small: with 1 MiB, the import of 100 MB of assets grew the server by 18 to 53 MB over three runs
+ * (test/git-sync-memory.test.ts holds it under 48 MB), with 256 KiB by 5 to 27 MB.
  */
-const STREAM_CHUNK_BYTES = 1024 * 1024;
+const STREAM_CHUNK_BYTES = 256 * 1024;
 
 /** The file from `at` and its inflated zlib stream, in chunks of STREAM_CHUNK_BYTES. */
 function inflating(path: string, at: number) {
