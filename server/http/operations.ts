@@ -180,9 +180,9 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       return;
     }
     const reply = await operation.handler({ ...input, grant: decision.grant }, ctx);
-    // A write that changed what published sites serve is answered once the pages their readers read last
-    // are built again (server/published/page-prebuild.ts, which bounds the wait), so the next reader finds
-    // them built. Outside the request's statement count: the builds are the readers' cost, not the write's.
+    // A write that changed what published sites serve is answered once the page read most recently of each
+    // site it changed is built again (server/published/page-prebuild.ts, which bounds the wait), so the next
+    // reader finds it built. Outside the request's statement count: the builds are the readers' cost, not the write's.
     if (req.method !== 'GET' && req.method !== 'HEAD' && reply.status < 300) {
       const settling = uncounted(() => servedChangesOf(ctx.db)?.settled());
       if (settling) await settling;
