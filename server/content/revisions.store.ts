@@ -179,7 +179,8 @@ export interface LoadOptions {
 }
 
 /**
- * The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row yet.
+ * The revision `id`; the empty revision (created at `fallbackCreatedAt`) when it has no row (the first
+ * revision of a space nobody has written to, which its first write creates).
  * `prefetched`: what a statement already read of it, so that none is sent here.
  */
 export async function loadRevision(db: Db, id: string, fallbackCreatedAt: Date, options: LoadOptions = {}, prefetched?: PrefetchedRevision): Promise<StoredRevision> {

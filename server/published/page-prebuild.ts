@@ -54,7 +54,7 @@ export class Prebuilder {
   /** The builds, one after the other. */
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
-  /** For each change heard whose site's most recently read page is not built yet: when it is. */
+  /** For each change heard whose build of its site's most recently read page is in flight: that build's end. */
   private readonly firstBuilt = new Set<Promise<void>>();
 
   constructor(private readonly changes: ServedChanges) {
