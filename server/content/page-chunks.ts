@@ -3,7 +3,7 @@
 // one chunk of about 64 pages, not the whole list. Chunk boundaries are set by the pages' ids (a boundary
 // after a page whose id hashes to 0 mod 64), not by position, so inserting or deleting a page changes only
 // the chunk it is in.
-import { cacheStored, hashDocumentJson, isCached, loadStored } from './content-documents.js';
+import { cacheWritten, hashDocumentJson, isCached, loadStored } from './content-documents.js';
 import type { StoredPage } from './revision-content.js';
 
 const AVERAGE_CHUNK = 64;
@@ -76,8 +76,9 @@ export function storableChunks(pages: StoredPage[]): { chunks: Chunk[]; newChunk
     const json = JSON.stringify(piece);
     const hash = hashDocumentJson(json);
     newChunks.push(`${JSON.stringify(hash)}:${json}`);
-    // Cached so the next read of this revision in this process needs no query (not registered: see `known`).
-    if (!isCached(hash)) cacheStored(hash, json);
+    // Cached so the next read of this revision in this process needs no query (not registered: see `known`):
+    // its page objects are the revision's, shared once it is written (revisions.store.ts `insertRevisionSql`).
+    if (!isCached(hash)) cacheWritten(hash, piece, json.length);
     return { hash, pages: piece };
   });
   return { chunks, newChunks };
