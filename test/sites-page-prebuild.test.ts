@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ServedChanges, servedChangesOf } from '../server/db/served-changes.js';
 import { answerKey, cachedAnswer, pageCacheInspection, prebuildAnswer, type Answer } from '../server/published/page-cache.js';
-import { Prebuilder, type ServedPlace } from '../server/published/page-prebuild.js';
+import { OTHERS_AFTER_MS, Prebuilder, type ServedPlace } from '../server/published/page-prebuild.js';
 import { findSiteByPath, type FoundSite } from '../server/published/site-data.js';
 import { useHarness } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
@@ -158,6 +158,36 @@ describe('pages built when their site changes', () => {
     expect(changes.settled()).toBeUndefined();
     builds.get('older')!.resolve(page('older'));
     await vi.waitFor(() => expect(pageCacheInspection.has(answerKey({ stamp, ...placeOf('older') }))).toBe(true));
+  });
+
+  it("each change's first page is built before any change's other pages, which wait a moment for the readers the write sends", async () => {
+    const changes = new ServedChanges();
+    const prebuilder = new Prebuilder(changes);
+    const order: string[] = [];
+    const placeOf = (siteId: string, slug: string): ServedPlace => ({
+      find: async () => ({ site: { id: siteId, published: true }, stamp: `stamp-${siteId}` }) as unknown as FoundSite,
+      build: async () => {
+        order.push(`${siteId}/${slug}`);
+        return page(slug);
+      },
+      origin: 'https://docs.example',
+      base: `/org/${siteId}`,
+      segments: [slug],
+      visitor: { claims: {} },
+    });
+    const [a, b] = [`a-${Math.random()}`, `b-${Math.random()}`];
+    for (const site of [a, b]) {
+      prebuilder.served(site, 'older', placeOf(site, 'older'));
+      prebuilder.served(site, 'latest', placeOf(site, 'latest'));
+    }
+    changes.tell(a);
+    changes.tell(b);
+    const start = performance.now();
+    await changes.settled();
+    expect(order).toEqual([`${a}/latest`, `${b}/latest`]);
+    await vi.waitFor(() => expect(order).toHaveLength(4));
+    expect(performance.now() - start).toBeGreaterThanOrEqual(OTHERS_AFTER_MS - 5);
+    expect(order.slice(2)).toEqual([`${a}/older`, `${b}/older`]);
   });
 
   it('a write waits for the builds of its change 50 ms at most', async () => {

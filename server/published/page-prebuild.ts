@@ -8,10 +8,11 @@
 // claims), most recent first. They are the pages readers are reading; a merge of 500 pages costs no more
 // than a merge of one, and a page no one read is rendered by its first reader, as before.
 // When: at the `site_served` notice of the change (server/db/served-changes.ts), in every process that
-// served the site, whoever wrote; one build at a time, in the background. The write that made the change
-// (its request, in this process) is answered once each changed site's most recently read page is built or
-// WRITE_WAITS_MS have passed, whichever is first (server/http/operations.ts): its next reader finds that page
-// built, the site's other pages follow in the background, and no write waits more than that for pages.
+// served the site, whoever wrote, in the background. The write that made the change (its request, in this
+// process) is answered once each changed site's most recently read page is built or WRITE_WAITS_MS have
+// passed, whichever is first (server/http/operations.ts): its next reader finds that page built, and no write
+// waits more than that for pages. The site's other pages follow OTHERS_AFTER_MS later, one at a time, each
+// after any first page of a newer change, so that they do not hold up the readers the write's answer sends.
 // Never stale: an answer is kept under the stamp its build read the site with (page-cache.ts), so it is only
 // served to a reader who found that stamp; a build whose site was changed again before it ended is not kept
 // (a newer notice started the next one). Readers who come while it is being made wait for it rather than
@@ -39,6 +40,8 @@ export interface ServedPlace {
 export const PAGES_PER_SITE = 8;
 /** How long a write's answer waits at most for the pages its change makes built again (ms). */
 export const WRITE_WAITS_MS = 50;
+/** How long after its first page a change's other pages wait before they are built (ms): see `heard`. */
+export const OTHERS_AFTER_MS = 20;
 
 interface SiteServed {
   /** Its last served pages by place (without the stamp), least recent first. */
@@ -51,9 +54,10 @@ export class Prebuilder {
   private readonly sites = new LRUCache<string, SiteServed>({ max: 1000 });
   /** Notices of any site (and the listener lost or back): a build from before one is superseded. */
   private epoch = 0;
-  /** The builds, one after the other. */
-  private queue: Promise<void> = Promise.resolve();
-  private queued = 0;
+  /** The build of each change's first page (its site's most recently read), one after the other. */
+  private firsts: Promise<void> = Promise.resolve();
+  /** The builds of the changes' other pages, one after the other, each after the firsts queued before it. */
+  private rest: Promise<void> = Promise.resolve();
   /** For each change heard whose build of its site's most recently read page is in flight: that build's end. */
   private readonly firstBuilt = new Set<Promise<void>>();
 
@@ -79,35 +83,57 @@ export class Prebuilder {
     const epoch = this.epoch;
     const current = () => this.epoch === epoch && site.told === told && this.sites.peek(siteId) === site;
     const places = [...site.places.values()].reverse();
-    this.queued++;
     let firstDone!: () => void;
     const first = new Promise<void>((resolve) => (firstDone = resolve));
     this.firstBuilt.add(first);
-    const done = () => {
-      firstDone();
-      this.firstBuilt.delete(first);
-    };
     // After the notice's other hearers (the held site forgotten), outside any request's statement count.
-    this.queue = this.queue
-      .then(() => uncounted(() => this.buildAll(siteId, places, current, done)))
+    const others = this.firsts
+      .then(() => uncounted(() => this.buildFirst(siteId, places, current)))
       // A build that fails is the reader's to make again, who gets the error as before.
-      .catch(() => undefined)
+      .catch((): ServedPlace[] => [])
       .finally(() => {
-        done();
-        this.queued--;
+        firstDone();
+        this.firstBuilt.delete(first);
       });
+    this.firsts = others.then(() => undefined);
+    this.rest = Promise.all([this.rest, others])
+      .then(async ([, remaining]) => {
+        if (remaining.length === 0) return;
+        // The readers the write's answer sends (its client's next view) come first: a build is CPU on this
+        // thread, and one started just before them made them wait for it (the first view after a merge on
+        // PostgreSQL took 3x an API read while the site's next page was being built).
+        await new Promise((resolve) => setTimeout(resolve, OTHERS_AFTER_MS));
+        await uncounted(() => this.buildOthers(siteId, remaining, current));
+      })
+      .catch(() => undefined);
   }
 
-  /** Builds `places` in order (most recently read first), calling `firstDone` once the first is built. */
-  private async buildAll(siteId: string, places: ServedPlace[], current: () => boolean, firstDone: () => void): Promise<void> {
-    for (const place of places) {
-      if (!current()) return;
-      const found = await place.find();
-      // An unpublished site's pages are refused to every reader (published.routes.ts admit): nothing to build.
-      if (!found || found.site.id !== siteId || !found.site.published || !current()) continue;
-      await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => place.build(found), current);
-      firstDone();
+  /** Builds the first of `places` that can be (most recently read first); gives the places after it. */
+  private async buildFirst(siteId: string, places: ServedPlace[], current: () => boolean): Promise<ServedPlace[]> {
+    for (const [i, place] of places.entries()) {
+      if (!current()) return [];
+      if (await this.build(siteId, place, current)) return places.slice(i + 1);
     }
+    return [];
+  }
+
+  /** Builds `places` in order, each after the first pages of changes heard meanwhile and the I/O waiting. */
+  private async buildOthers(siteId: string, places: ServedPlace[], current: () => boolean): Promise<void> {
+    for (const place of places) {
+      await this.firsts;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!current()) return;
+      await this.build(siteId, place, current);
+    }
+  }
+
+  /** Builds the answer of `place` into the page cache under the stamp its site has now; false when there is none to build. */
+  private async build(siteId: string, place: ServedPlace, current: () => boolean): Promise<boolean> {
+    const found = await place.find();
+    // An unpublished site's pages are refused to every reader (published.routes.ts admit): nothing to build.
+    if (!found || found.site.id !== siteId || !found.site.published || !current()) return false;
+    await prebuildAnswer(answerKey({ stamp: found.stamp, ...place }), () => place.build(found), current);
+    return true;
   }
 
   /**
