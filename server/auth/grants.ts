@@ -97,19 +97,20 @@ export function publishedPlacesFrom(raw: unknown): PublishedPlace[] {
  * What a Space answer needs besides the row of `spaces s`: its counters and where it is published
  * (read back with `spaceAnswerOf`).
  */
-export const spaceAnswerColumns = `(SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id) AS change_requests,
-      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'open') AS change_requests_open,
-      (SELECT count(*)::int FROM change_requests x WHERE x.space_id = s.id AND x.status = 'draft') AS change_requests_draft,
+export const spaceAnswerColumns = `(SELECT ARRAY[count(*), count(*) FILTER (WHERE x.status = 'open'), count(*) FILTER (WHERE x.status = 'draft')]::int[]
+        FROM change_requests x WHERE x.space_id = s.id) AS change_request_counts,
       (SELECT count(*)::int FROM comments x WHERE x.space_id = s.id AND x.status = 'open') AS comments,
       ${publishedPlacesOf('s.id')} AS published_on`;
 
 /** The counters and published places `spaceAnswerColumns` read. */
 export function spaceAnswerOf(raw: Record<string, unknown>) {
+  // All, open, draft: one scan of the space's change requests rather than three.
+  const [changeRequests, changeRequestsOpen, changeRequestsDraft] = (raw.change_request_counts as number[]).map(Number);
   return {
     counts: {
-      changeRequests: Number(raw.change_requests),
-      changeRequestsOpen: Number(raw.change_requests_open),
-      changeRequestsDraft: Number(raw.change_requests_draft),
+      changeRequests,
+      changeRequestsOpen,
+      changeRequestsDraft,
       comments: Number(raw.comments),
     },
     publishedOn: publishedPlacesFrom(raw.published_on),
