@@ -186,6 +186,6 @@ describe('git sync: an export changes only what changed', () => {
     expect(operation).toMatchObject({ state: 'success', result: 'applied', commit: head });
     expect(operation.warnings).toEqual([`refs/heads/main: the commit of the last sync (${imported}) is not in the repository, so the new branch holds every file as this server writes it`]);
     expect(git.commitInfo('other-repository', head).parents).toEqual([]);
-    expect(git.show('other-repository', head, 'README.md')).toBe('# Welcome\n\nHello _there_, this is **the** start.\n\n- one\n- two\n');
+    expect(git.show('other-repository', head, 'README.md')).toBe('# Welcome\n\nHello _there_, this is **the** start.\n\n* one\n* two\n');
   });
 });

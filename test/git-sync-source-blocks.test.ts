@@ -100,10 +100,10 @@ describe('git sync format: an edited page keeps its own words', () => {
   });
 
   it('never gives a text that reads otherwise: a new list right after a kept one is not joined to it', () => {
-    // A second list right after the first (`*` then `-`): this server writes them `-` then `*`; on a page
-    // whose lists are `*` (GitBook's) the bullets are swapped, so the new list is `-` and stays apart from the kept one.
+    // A second list right after the first (`*` then `-`): this server writes them so too (GitBook's bullets), and
+    // on this page, whose lists are `*`, the new list keeps `-` and stays apart from the kept one.
     const next = ours((m) => m.replace('* two\n', '* two\n\n- three\n'));
-    expect(next).toContain('- one\n- two\n\n* three\n');
+    expect(next).toContain('* one\n* two\n\n- three\n');
     const kept = keepSourceText(source, next, 'README.md');
     expect(reading(kept)).toEqual(reading(next));
     expect(changedLines(source, kept)).toEqual({ removed: [], added: ['- three', ''] });

@@ -1151,12 +1151,13 @@ export function documentToMarkdownTree(document: { nodes: Block[] }, refs: Markd
  * GitBook-flavoured Markdown for a rich-text document; `refs` writes its references as link targets.
  * `site`: for the published site's renderer, which reads the Markdown back (mentions as chips). A heading's
  * anchor is written when reading the Markdown back would not give it (`allAnchors`: always, for the published
- * site, whose renderer takes them as the headings' ids).
+ * site, whose renderer takes them as the headings' ids). `bullet`: the bullet lists' marker.
  */
-export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean } = {}): string {
+export function documentToMarkdown(document: { nodes: Block[] }, refs: MarkdownRefs = defaultRefs, options: { site?: boolean; allAnchors?: boolean; bullet?: '-' | '*' } = {}): string {
   return toMarkdown(documentToMarkdownTree(document, refs, options), {
     extensions: [gfmToMarkdown(), mathToMarkdown({ singleDollarTextMath: false }), liquidToMarkdown()],
-    bullet: '-',
+    // `-` (a list right after another takes the other bullet); Git Sync writes GitBook's `*` (git-sync/format/markdown.ts).
+    bullet: options.bullet ?? '-',
     fences: true,
     // GitBook's Git Sync writes a divider `***` (every divider of GitBook's own docs repository is); `---`
     // would also open front matter when a page's Markdown starts with a divider.

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { guessContentType, slugify } from '../../content/apply-changes.js';
 import { stableJson } from '../../content/block-keys.js';
 import { assertStorableDocument } from '../../content/document-check.js';
-import { documentToMarkdown } from '../../content/markdown-document.js';
+import { gitMarkdown } from './markdown.js';
 import { setPageContent } from '../../content/page-content.js';
 import { emptyContent, type RevisionContent, type PageLinkTarget, type StoredFile, type StoredPage, type StoredReusableContent } from '../../content/revision-content.js';
 import { ApiError } from '../../errors.js';
@@ -308,7 +308,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
         // A file that says what the page said (as an export writes it) is the page's document unchanged:
         // no parse, no alignment (what most pages of a sync are).
         const refs = writeRefs(r.path!, { pages: paths, files: paths, reusables: paths }, newPages, newFiles);
-        if (documentToMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
+        if (gitMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
           page.document = r.old.document;
           pages.push(same(r.old, page) ? r.old : page);
           continue;
@@ -331,7 +331,7 @@ export function readRepository(files: RepositoryFiles, options: ReadOptions = {}
   const reusableContents: StoredReusableContent[] = [];
   for (const r of reusableReads) {
     const refs = writeRefs(r.path, { pages: paths, files: paths, reusables: paths }, newPages, newFiles);
-    if (r.old?.document && documentToMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
+    if (r.old?.document && gitMarkdown(r.old.document, refs) === r.body.replace(/\s+$/, '')) {
       const kept = { ...r.reusable, document: r.old.document };
       reusableContents.push(same(r.old, kept) ? r.old : kept);
       continue;

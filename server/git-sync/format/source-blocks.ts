@@ -1,8 +1,8 @@
 // An edited page written back in its file's own words: the page's file as this server writes it is
 // matched, top-level block by top-level block, with the file the branch holds, and every block (and the
 // front matter, and the `# Title` line) that reads the same keeps the branch's exact text; only the blocks
-// that differ are written in this server's style, with the branch's bullets (`*` when its lists have them,
-// as GitBook writes them) and dividers (`___` when its are; this server writes GitBook's `***`). The text is cut at the top-level nodes of the project's
+// that differ are written in this server's style, with the branch's bullets (`-` when its first list has them;
+// this server writes GitBook's `*`) and dividers (`___` when its are; this server writes GitBook's `***`). The text is cut at the top-level nodes of the project's
 // Markdown parser (mdast positions; a `{% tag %}` pair and a `<details>` element are one piece each), each
 // piece read alone into Document blocks (markdown-document.ts) and compared without keys, aligned by a
 // longest common subsequence (node-diff3). The result is kept only when it reads exactly as this server's
@@ -149,15 +149,16 @@ function dividers(text: string): { start: number; end: number }[] {
 }
 
 /**
- * `text` (this server's, which writes `-` bullets, `*` for a list right after another, and `***` dividers
- * as GitBook does) in the style of `source`: its bullets when its first list has `*` (as GitBook writes them:
- * `-` and `*` swapped, so neighbour lists stay apart), and its first divider's text for every divider when
- * that is `*` or `_` (a `---` could turn the line above into a heading in a tight list item).
+ * `text` (this server's, which writes GitBook's `*` bullets, `-` for a list right after another, and `***`
+ * dividers: markdown.ts) in the style of `source`: its bullets when its first list's differs from this text's
+ * first (`-` and `*` swapped, so neighbour lists stay apart), and its first divider's text for every divider
+ * when that is `*` or `_` (a `---` could turn the line above into a heading in a tight list item).
  */
 function inSourceStyle(text: string, source: string): string {
   let out = text;
   const first = bulletMarkers(source)[0];
-  if (first !== undefined && source[first] === '*') {
+  const ours = bulletMarkers(out)[0];
+  if (first !== undefined && ours !== undefined && source[first] !== out[ours]) {
     // mdast offsets count UTF-16 code units, as split('') does.
     const units = out.split('');
     for (const at of bulletMarkers(out)) units[at] = units[at] === '-' ? '*' : '-';

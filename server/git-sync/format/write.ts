@@ -4,7 +4,7 @@
 // `.gitbook/includes/` (front matter `title`, then the document), the variables in `.gitbook/vars.yaml`,
 // the page tags file `.gitbook/tags.yaml` as it was read (tags.ts).
 import { stringify } from 'yaml';
-import { documentToMarkdown } from '../../content/markdown-document.js';
+import { gitMarkdown } from './markdown.js';
 import { pageDocument } from '../../content/page-content.js';
 import { slugify } from '../../content/apply-changes.js';
 import { childrenOf, type RevisionContent, type StoredPage } from '../../content/revision-content.js';
@@ -48,7 +48,7 @@ function pageFile(page: StoredPage, path: string, docsRoot: string, structure: R
     ...(page.slug !== pathSlug && { slug: page.slug }),
     frontMatter: page.frontMatter,
   });
-  const markdown = documentToMarkdown(pageDocument(page), writeRefs(path, layout, byId.pages, byId.files));
+  const markdown = gitMarkdown(pageDocument(page), writeRefs(path, layout, byId.pages, byId.files));
   return `${front}${heading}\n${markdown === '' ? '' : `\n${markdown}\n`}`;
 }
 
@@ -132,7 +132,7 @@ export function writeRepository(content: RevisionContent, fileBytes: ReadonlyMap
   }
   for (const reusable of content.reusableContents) {
     const path = layout.reusables.get(reusable.id)!;
-    const markdown = documentToMarkdown({ nodes: reusable.document?.nodes ?? [] }, writeRefs(path, layout, byId.pages, byId.files));
+    const markdown = gitMarkdown({ nodes: reusable.document?.nodes ?? [] }, writeRefs(path, layout, byId.pages, byId.files));
     put(path, `${writeFrontMatter({ title: reusable.title })}${markdown === '' ? '' : `${markdown}\n`}`);
     paths.set(reusable.id, path);
   }
