@@ -27,6 +27,15 @@ const stored = new LRUCache<string, object>({ maxSize: 128 * 1024 * 1024 });
 const storedHash = new WeakMap<Document, string>();
 
 
+/**
+ * The Documents cached as a write made them (`cacheWritten`), not parsed from a row. They are shared like the
+ * others, but a process may write to several databases (two apps mounted on two; the tests; the scale bench's
+ * seed, which writes the same Document objects to two): one read from a database names a Document that
+ * database holds, not that every database it is written to does. So a page with such a Document is written
+ * with it, whatever `storedHash` says (content-addressed: the database keeps the one it has).
+ */
+const madeHere = new WeakSet<object>();
+
 /** Whether `document` is one read from the database (shared: nothing may change it). */
 export const isStoredDocument = (document: Document): boolean => storedHash.has(document);
 
@@ -34,9 +43,9 @@ export function hashDocumentJson(json: string): string {
   return createHash('sha256').update(json).digest('base64url');
 }
 
-/** Caches the value stored (or about to be) under `hash`, parsed from `json`. */
+/** Caches the value stored under `hash`, parsed from `json` (a row's). */
 export function cacheStored(hash: string, json: string): object {
-  return cacheWritten(hash, JSON.parse(json) as object, json.length);
+  return cache(hash, JSON.parse(json) as object, json.length);
 }
 
 /**
@@ -45,6 +54,11 @@ export function cacheStored(hash: string, json: string): object {
  * Parsing the JSON back for a private copy cost a one-page merge about a tenth of its time.
  */
 export function cacheWritten(hash: string, value: object, jsonLength: number): object {
+  madeHere.add(value);
+  return cache(hash, value, jsonLength);
+}
+
+function cache(hash: string, value: object, jsonLength: number): object {
   shared(value);
   // The bound counts the JSON text (two bytes a character), a stand-in for the parsed tree's size.
   stored.set(hash, value, { size: Math.max(1, jsonLength * 2) });
@@ -155,15 +169,15 @@ export function storablePages(pages: StoredPage[]): { pages: StoredPage[]; newDo
     if (!page.document) return page;
     const { document, documentHash, ...rest } = page;
     void documentHash;
-    let hash = storedHash.get(document);
+    let hash = madeHere.has(document) ? undefined : storedHash.get(document);
     if (hash === undefined) {
       const json = JSON.stringify(document);
       hash = hashDocumentJson(json);
       if (!seen.has(hash)) {
         seen.add(hash);
         fresh.push(`${JSON.stringify(hash)}:${json}`);
-        // Cached (shared from here on) so the read after this write needs no query; not marked as stored
-        // (`storedHash`) until a revision naming it is read, since this write may roll back.
+        // Cached (shared from here on) so the read after this write needs no query; never taken as stored
+        // (`madeHere`): this write may roll back, and the next may go to another database.
         if (!stored.has(hash)) cacheWritten(hash, document, json.length);
       }
     }
