@@ -44,7 +44,8 @@ function grantedCollectionsAndInside(grants: SQL): SQL {
 function reachedIds(grants: SQL): SQL {
   return sql`(SELECT pg.space_id FROM ${grants} pg WHERE pg.space_id IS NOT NULL
     UNION
-    SELECT r.id FROM spaces r WHERE r.visibility = 'in-collection' AND r.parent_id IN ${grantedCollectionsAndInside(grants)})`;
+    SELECT r.id FROM ${grantedCollectionsAndInside(grants)} gc(id)
+      CROSS JOIN LATERAL (SELECT r.id FROM spaces r WHERE r.parent_id = gc.id AND r.visibility = 'in-collection' OFFSET 0) r)`;
 }
 
 /**
@@ -73,8 +74,8 @@ const teamGrants = (organizationId: SQL, teamId: SQL) =>
 function countReached(organizationId: SQL, grants: SQL, viewerId: string | null, condition: SQL = sql``): SQL<number> {
   const viewer = viewerSight(viewerId);
   return sql<number>`(WITH reached(id) AS MATERIALIZED ${reachedIds(grants)}
-    SELECT count(*) FILTER (WHERE TRUE${condition}${viewer.condition}) FROM reached JOIN spaces s ON s.id = reached.id${viewer.join}
-    WHERE s.organization_id = ${organizationId} AND s.deleted_at IS NULL)`;
+    SELECT count(*) FILTER (WHERE TRUE${condition}${viewer.condition}) FROM reached
+      CROSS JOIN LATERAL (SELECT s.* FROM spaces s WHERE s.id = reached.id AND s.organization_id = ${organizationId} AND s.deleted_at IS NULL OFFSET 0) s${viewer.join})`;
 }
 
 /** The live spaces the team `teamId`'s grants reach that the viewer can see too. */
