@@ -68,10 +68,15 @@ describe('the sites a process holds for its readers', () => {
     await heldAgain();
 
     // Straight in the database, through the server's own pool: the next read waits until its notice is heard.
+    // The notice also sends this process's page builder (page-prebuild.ts) to build the intro page again, and
+    // its own read of the site, made after the notice, may be the one held by the time this read comes: so
+    // this read makes its one statement or none, and either way finds the new title.
     await h.current.db.update(sites).set({ title: 'Renamed in the database' }).where(eq(sites.id, site.id));
     const renamed = await find();
-    expect(renamed.statements).toBe(1);
+    expect([0, 1]).toContain(renamed.statements);
     expect(renamed.found?.site.title).toBe('Renamed in the database');
+    await heldAgain();
+    expect((await find()).found?.site.title).toBe('Renamed in the database');
     expect(await pageText(`${url}/intro`)).toContain('Renamed in the database');
     await h.current.db.update(sites).set({ published: false }).where(eq(sites.id, site.id));
     expect((await open(h.current, `${url}/intro`)).status).toBe(404);
