@@ -7,6 +7,7 @@
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
 //                         [--baseline-pglite plain|thread] [--mounted] [--caller admin|granted-member]
+//                         [--read-cache on|off]
 //                         [--out http.json]
 //
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
@@ -49,9 +50,13 @@ const { values: opts } = parseArgs({
     // (bench/mounted-server.ts) instead of the standalone server.
     mounted: { type: 'boolean', default: false },
     caller: { type: 'string', default: process.env.BENCH_CALLER ?? 'admin' },
+    // The project's READ_CACHE: `off` makes each of its reads anew (server/http/read-cache.ts), to measure
+    // the read itself; `on` (the server's default) gives the repeated read its held answer.
+    'read-cache': { type: 'string', default: process.env.BENCH_READ_CACHE ?? 'on' },
   },
 });
 if (opts.caller !== 'admin' && opts.caller !== 'granted-member') throw new Error(`--caller: admin or granted-member, not ${opts.caller}`);
+if (opts['read-cache'] !== 'on' && opts['read-cache'] !== 'off') throw new Error(`--read-cache: on or off, not ${opts['read-cache']}`);
 type Storage = 'pglite' | 'postgres';
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
 if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
@@ -202,7 +207,7 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
   const database = storageEnv.DATABASE_URL && new URL(storageEnv.DATABASE_URL).pathname.slice(1);
   // One folder per server: the tsx loader thread writes a (small) profile of its own next to the main one.
   const profileArgs = (server: string) => (opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile, server)}`] : []);
-  const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: opts['rate-limit'] };
+  const projectEnv = { ...storageEnv, LOG_LEVEL: 'info', BOOTSTRAP_TOKEN: token, RATE_LIMIT_PER_MINUTE: opts['rate-limit'], READ_CACHE: opts['read-cache'] };
   const projectScript = opts.mounted ? 'bench/mounted-server.ts' : 'server/main.ts';
   // Set-up, before the rounds: main.ts migrates the empty database and creates an organization, its admin
   // and our token; the bench's space is made through the API, and the granted member (see grantMember).
@@ -266,7 +271,7 @@ try {
     row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.project.dbCpuMs ?? '', r.ratio, r.cpuRatio, r.totalCpuRatio ?? '']);
   }
   // One line per figure, for the record and for a rerun on a quiet machine.
-  const limiting = Number(opts['rate-limit']) > 0 ? 'rate limiting on' : 'rate limiting off';
+  const limiting = `${Number(opts['rate-limit']) > 0 ? 'rate limiting on' : 'rate limiting off'}, read cache ${opts['read-cache']}`;
   for (const [storage, r] of Object.entries(results)) {
     console.log(
       `SUMMARY http ${storage} (${limiting}, median of ${rounds}): project ${r.project.rps} req/s vs baseline ${r.baseline.rps} req/s = ${r.ratio}x (target >= 1.0); CPU per request ${r.cpuRatio}x${r.totalCpuRatio !== undefined ? `, with the database's ${r.totalCpuRatio}x` : ''}`,
@@ -288,6 +293,7 @@ try {
       loadAverage: { before: loadBefore, after: Math.round(os.loadavg()[0] * 100) / 100 },
       request: 'GET /v1/spaces/{id}',
       caller: opts.caller,
+      readCache: opts['read-cache'],
       baselinePglite: opts['baseline-pglite'] === 'thread' ? 'on the project\'s PGlite thread' : 'in-process, over a data folder',
       connections,
       rateLimitPerMinute: Number(opts['rate-limit']),

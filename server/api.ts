@@ -23,6 +23,7 @@ import { handlers as realHandlers } from './handlers.js';
 import { errorBody, errorMiddleware } from './http/errors.js';
 import type { Middleware } from './http/exchange.js';
 import { measureRequests } from './http/metrics.js';
+import { readCacheOf } from './http/read-cache.js';
 import { serveOperations, type ServeOperations } from './http/operations.js';
 import { authenticateRequests } from './http/rate-limit.js';
 import { compileTrust, trustProxies, type TrustProxySetting } from './http/proxy-trust.js';
@@ -64,6 +65,12 @@ export interface ApiOptions {
   samlSigning?: SamlSigning;
   /** Told the URLs of each mount `handler` serves for the first time (createDocsApi: what scripts and jobs are told). */
   onMount?: (urls: Urls) => void;
+  /**
+   * Whether the answers of the most frequent reads are held while the database's writes are heard
+   * (server/http/read-cache.ts); default true. Never with `handlers` of one's own, whose answers may not
+   * come from the database alone.
+   */
+  cacheReads?: boolean;
 }
 
 type ConnectHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -191,6 +198,7 @@ export function createApi(options: ApiOptions): Api {
     onStatements: options.onStatements,
     tracer: options.tracer,
     attachedReads,
+    readCache: options.handlers || options.cacheReads === false ? undefined : readCacheOf(db),
   });
   const routes = apiRoutes(db, now, options.tracer);
   const besideByUrls = new Map<Urls, Router>();

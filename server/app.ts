@@ -50,6 +50,8 @@ export interface AppOptions {
    * authentication (the query-budget test); unset, nothing is counted.
    */
   onStatements?: (operationId: string, statements: number) => void;
+  /** Whether the answers of the most frequent reads are held (createApi's `cacheReads`); default true. */
+  cacheReads?: boolean;
   /** The key and certificate this service signs its SAML AuthnRequests with; absent: requests are not signed. */
   samlSigning?: SamlSigning;
   /** Which proxies may say who the client is (TRUST_PROXY, server/http/proxy-trust.ts); default none. */
@@ -76,6 +78,7 @@ export function createApp(options: AppOptions): App {
     metrics: options.metrics,
     cors: corsHeaders,
     onStatements: options.onStatements,
+    cacheReads: options.cacheReads,
     trustProxy: options.trustProxy,
     samlSigning: options.samlSigning,
   });

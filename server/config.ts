@@ -66,6 +66,7 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRUST_PROXY: z.string().optional(),
+  READ_CACHE: z.enum(['on', 'off'], 'must be on or off').default('on'),
   // Traces (server/telemetry/): off unless an endpoint is set. The names and meanings are OpenTelemetry's own.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
@@ -163,6 +164,8 @@ export interface Config {
   metricsToken?: string;
   /** Which proxies may say who the client is (TRUST_PROXY, as Express's `trust proxy` takes it); unset: none. */
   trustProxy?: TrustProxySetting;
+  /** Whether the answers of the most frequent reads are held while the database's writes are heard (READ_CACHE; server/http/read-cache.ts). */
+  cacheReads: boolean;
   /** OpenTelemetry traces over OTLP/HTTP (server/telemetry/); unset (no OTEL_EXPORTER_OTLP_ENDPOINT): none, and nothing of it loaded. */
   traces?: TraceSettings;
   /** The SMTP server invitations are mailed through (smtp:// or smtps://, credentials in the URL); unset: no mail, the links are only returned (server/invites/invite-mail.ts reads it from the environment). */
@@ -260,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     metricsToken: c.METRICS_TOKEN,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    cacheReads: c.READ_CACHE === 'on',
     traces: traceSettings(c),
     smtpUrl: c.SMTP_URL,
     files: fileStoreSettings(c),

@@ -161,6 +161,7 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       metrics,
       metricsToken: config.metricsToken,
       trustProxy: config.trustProxy,
+      cacheReads: config.cacheReads,
     };
     // The URLs of where the API is served, for what no request tells (jobs, the scripts of integrations, the
     // sites' links to the routes beside the API): the mount path given, else the first mount the handler

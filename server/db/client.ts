@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
 import { listenOnPostgres } from './served-changes-pg.js';
-import { listensWith, SERVED_CHANNEL, stopListening } from './served-changes.js';
+import { listensWith, SERVED_CHANNEL, stopListening, WRITTEN_CHANNEL } from './served-changes.js';
 import { tracedPGlite } from './pglite-traced.js';
 import { countStatement, statementCountingLogger } from './query-count.js';
 import type { QueryTracer } from './query-trace.js';
@@ -169,10 +169,14 @@ export function createDb(config: StorageConfig): Database {
   // PGlite's one session hears its own notices, each before the statement that committed it answers.
   listensWith(db as unknown as Db, {
     start: (changes) => {
-      const listening = (thread ?? inProcess!).listen(SERVED_CHANNEL, (payload) => changes.tell(payload));
+      const session = thread ?? inProcess!;
+      const listening = Promise.all([
+        session.listen(SERVED_CHANNEL, (payload) => changes.tell(payload)),
+        session.listen(WRITTEN_CHANNEL, () => changes.tellWritten()),
+      ]);
       listening.then(() => changes.up(), () => changes.down());
       return async () => {
-        await (await listening.catch(() => undefined))?.().catch(() => {});
+        for (const unlisten of (await listening.catch(() => undefined)) ?? []) await unlisten().catch(() => {});
       };
     },
   });

@@ -1,4 +1,4 @@
-// The listener of `site_served` notices on PostgreSQL (served-changes.ts): a connection of its own, outside
+// The listener of `site_served` and `api_written` notices on PostgreSQL (served-changes.ts): a connection of its own, outside
 // the pool, that LISTENs and asks `SELECT 1` every HEARTBEAT_MS. PostgreSQL signals every listening
 // session when a change commits, before the writer is told it committed, and a session sends the notices
 // it was signalled before it answers a statement: so an answer to a question asked after a commit comes
@@ -14,7 +14,7 @@
 // load). Readers who come while a question is in flight share the next one, so a busy process asks about
 // one question per round trip, not one per reader.
 import pg from 'pg';
-import { SERVED_CHANNEL, type Listening, type ServedChanges } from './served-changes.js';
+import { SERVED_CHANNEL, WRITTEN_CHANNEL, type Listening, type ServedChanges } from './served-changes.js';
 
 const HEARTBEAT_MS = 1000;
 const ANSWER_WITHIN_MS = 2000;
@@ -116,10 +116,12 @@ export function listenOnPostgres({ url, connectTimeoutMs, onError }: PgListenerO
       c.on('error', (err) => lose(c, err));
       c.on('end', () => lose(c, new Error('the listener of site changes was disconnected')));
       c.on('notification', (notice) => {
-        if (client === c && notice.channel === SERVED_CHANNEL) changes.tell(notice.payload ?? '*');
+        if (client !== c) return;
+        if (notice.channel === SERVED_CHANNEL) changes.tell(notice.payload ?? '*');
+        else if (notice.channel === WRITTEN_CHANNEL) changes.tellWritten();
       });
       c.connect()
-        .then(() => c.query(`LISTEN ${SERVED_CHANNEL}`))
+        .then(() => c.query(`LISTEN ${SERVED_CHANNEL}; LISTEN ${WRITTEN_CHANNEL}`))
         .then(
           () => {
             if (client !== c) return;

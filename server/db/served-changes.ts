@@ -2,7 +2,9 @@
 // `site_served` (migration 0054), which the database sends, after the commit, for every new `served_stamp`
 // of a site, whoever wrote it (this process, another one, a tool). While they are heard, a process may
 // answer a site's readers from what it holds without asking the database whether it changed
-// (server/published/served-sites.ts): a notice makes it forget the site.
+// (server/published/served-sites.ts): a notice makes it forget the site. The same listener hears
+// `api_written` (migration 0057), told of every write to the tables API reads answer from: the answers
+// held for them (server/http/read-cache.ts) stand while nothing is told.
 //
 // Listening starts at the first use of a database (servedChangesOf), on PostgreSQL on a connection of its
 // own (served-changes-pg.ts), on PGlite from PGlite itself (its only session notifies itself, and the
@@ -11,6 +13,12 @@
 import type { Db } from './client.js';
 
 export const SERVED_CHANNEL = 'site_served';
+
+/**
+ * The channel of every write to the tables API answers are read from (migration 0057): its notices carry no
+ * payload, and tell the answers held for readers (server/http/read-cache.ts) that anything may have changed.
+ */
+export const WRITTEN_CHANNEL = 'api_written';
 
 /** A notice's payload for "any site" (migration 0054). */
 const ANY_SITE = '*';
@@ -35,6 +43,7 @@ export class ServedChanges {
   private readonly settlers = new Set<() => Promise<void> | undefined>();
   private heard = false;
   private told = 0;
+  private written = 0;
   /** When the listener last proved to be alive (ms). */
   private aliveAt = 0;
 
@@ -53,6 +62,14 @@ export class ServedChanges {
    */
   get version(): number {
     return this.told;
+  }
+
+  /**
+   * Counts every notice of either channel, and every loss and return of the listener: an answer read while
+   * it did not move read the database as it still is (a write committed after the read is told after it).
+   */
+  get writeVersion(): number {
+    return this.told + this.written;
   }
 
   /** Nothing when every change committed so far is heard; else resolves once it is (Listening.catchUp). */
@@ -84,6 +101,11 @@ export class ServedChanges {
   /** A notice's payload. */
   tell(payload: string): void {
     this.forget(payload === ANY_SITE ? undefined : payload);
+  }
+
+  /** A notice of the WRITTEN_CHANNEL: some table changed. */
+  tellWritten(): void {
+    this.written++;
   }
 
   /** The listener is up, listening: what was held before is forgotten, as changes may have been missed. */

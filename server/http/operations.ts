@@ -25,7 +25,9 @@ import { countingStatements, uncounted } from '../db/query-count.js';
 import { servedChangesOf } from '../db/served-changes.js';
 import { ApiError, BadRequest } from '../errors.js';
 import { runExchange, type ExchangeOptions, type Middleware } from './exchange.js';
-import { pathAndQuery, sendJson } from './node-http.js';
+import { jsonText } from './json-text.js';
+import { pathAndQuery, sendJson, sendText } from './node-http.js';
+import { CACHED_READS, ReadCache, type HeldAnswer } from './read-cache.js';
 import type { RequestTracer, TracedRoute } from './request-trace.js';
 import { compileRouteTable, decodeParams, type RouteLookup } from './route-table.js';
 import { validatePart } from './validation.js';
@@ -44,6 +46,8 @@ export interface OperationsOptions extends ExchangeOptions {
   tracer?: RequestTracer;
   /** What an operation reads in its grant's statement besides (server/auth/attached-read.ts), by operation. */
   attachedReads?: Partial<Record<OperationId, AttachedReadOf>>;
+  /** Where the answers of CACHED_READS are held (read-cache.ts); absent: every read is made anew. */
+  readCache?: ReadCache;
 }
 
 /** What a request has learnt on its way: its route, its id (for the log and errors) and, once its method is served, its operation. */
@@ -149,7 +153,21 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     });
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller): Promise<void> {
+  /** Writes `answer` (a JSON answer, or one held) as sendJson would. */
+  function send(req: IncomingMessage, res: ServerResponse, answer: HeldAnswer): void {
+    for (const [name, value] of answer.headers) res.setHeader(name, value);
+    sendText(req, res, answer.status, answer.type, answer.text);
+  }
+
+  /** Where a 200 of `exchange`'s read is held, when it is one of CACHED_READS asked with a user's own token. */
+  function heldKey(req: IncomingMessage, exchange: Exchange, caller: Caller): string | undefined {
+    const { found } = exchange;
+    if (!options.readCache || (req.method !== 'GET' && req.method !== 'HEAD') || !('operationId' in found) || !CACHED_READS.has(found.operationId)) return undefined;
+    if (caller.installation || caller.integration || caller.site) return undefined;
+    return ReadCache.keyOf(caller.userId, exchange.urls.api(''), exchange.query ? `${exchange.path}?${exchange.query}` : exchange.path);
+  }
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller, hold?: (answer: HeldAnswer) => void): Promise<void> {
     const { found, path } = exchange;
     if ('allow' in found) {
       res.setHeader('Allow', found.allow);
@@ -187,6 +205,11 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
       const settling = uncounted(() => servedChangesOf(ctx.db)?.settled());
       if (settling) await settling;
     }
+    if (hold && reply.status === 200 && reply.body !== undefined) {
+      const answer: HeldAnswer = { status: 200, headers: Object.entries(reply.headers ?? {}), type: 'application/json', text: jsonText(reply.body) };
+      hold(answer);
+      return send(req, res, answer);
+    }
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.body === undefined) {
       res.statusCode = reply.status;
@@ -194,15 +217,30 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     } else sendJson(req, res, reply.status, reply.body);
   }
 
+  /** Answers `exchange` with what is held for it, or reads it (and holds the answer when it may be). */
+  async function answerWithCache(req: IncomingMessage, res: ServerResponse, exchange: Exchange, caller: Caller): Promise<void> {
+    const cache = options.readCache;
+    const key = heldKey(req, exchange, caller);
+    if (!cache || key === undefined) return dispatch(req, res, exchange, caller);
+    const held = await cache.get(key);
+    if (held) {
+      exchange.operationId = (exchange.found as { operationId: OperationId }).operationId;
+      return send(req, res, held);
+    }
+    // Taken before the read's first statement: a write told after it, whenever it committed, keeps the answer out.
+    const version = cache.version();
+    return dispatch(req, res, exchange, caller, (answer) => cache.keep(key, answer, version));
+  }
+
   async function answer(req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
     const caller = await options.authenticate(req, res);
-    if (!onStatements) return dispatch(req, res, exchange, caller);
+    if (!onStatements) return answerWithCache(req, res, exchange, caller);
     // Counted from here: authentication's statements (a token read, cached) are not the operation's.
     return countingStatements((tally) => {
       res.once('finish', () => {
         if (exchange.operationId) onStatements(exchange.operationId, tally.statements);
       });
-      return dispatch(req, res, exchange, caller);
+      return answerWithCache(req, res, exchange, caller);
     });
   }
 
