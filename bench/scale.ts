@@ -102,7 +102,9 @@ async function measureWorkspace(kind: string, name: string, size: WorkspaceSize)
   } finally {
     await dispose();
   }
-  const server = await startServer(`${kind}-${name}`, 'server/main.ts', { ...env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  // Each read made anew (READ_CACHE=off): what grows with the workspace is the read's own statements, which a
+  // held answer (server/http/read-cache.ts) would hide from the second request on.
+  const server = await startServer(`${kind}-${name}`, 'server/main.ts', { ...env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', READ_CACHE: 'off' });
   try {
     const send = async (url: string, token: string | undefined, method = 'GET', body?: unknown) => {
       const started = performance.now();
