@@ -96,6 +96,25 @@ describe('the answers held for reads', () => {
     await read(guestClient, statements, path, 404);
   });
 
+  it('holds a list, and reads it anew once a member, a team or a space is added', async () => {
+    const { app, statements } = appCounting();
+    const admin = await h.current.newAdmin();
+    const client = apiClient(app, admin.token);
+    const lists = ['spaces', 'members', 'teams'].map((list) => `/orgs/${admin.organizationId}/${list}`);
+    const sizes = async () => {
+      const read = await Promise.all(lists.map((path) => client.get(path)));
+      for (const res of read) expect(res.status).toBe(200);
+      return read.map((res) => res.body.items.length as number);
+    };
+    const before = await sizes();
+    for (const path of lists) expect((await read(client, statements, path)).statements).toBe(0);
+
+    expect((await client.post(`/orgs/${admin.organizationId}/spaces`, { title: 'One more' })).status).toBe(201);
+    await h.current.newMember(admin.organizationId, 'read');
+    expect((await client.put(`/orgs/${admin.organizationId}/teams`, { title: 'One more', members: [] })).status).toBe(201);
+    expect(await sizes()).toEqual(before.map((n) => n + 1));
+  });
+
   it('holds nothing when told not to', async () => {
     const { app, statements } = appCounting(false);
     const admin = await h.current.newAdmin();

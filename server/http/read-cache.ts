@@ -17,10 +17,25 @@ import type { Db } from '../db/client.js';
 import { servedChangesOf, type ServedChanges } from '../db/served-changes.js';
 
 /**
- * The reads whose answers are held. Each answers from its tables and the caller alone: a Space (with its
- * counters and published URL), a collection, an organization, a site, and the caller's own user.
+ * The reads whose answers are held. Each answers from its tables, the caller and the request's path and
+ * query alone (a list's cursor is its last row's keys, server/db/cursor.ts): the workspace's structure as a
+ * client walks it, from the caller's user and organizations down to spaces, teams and members.
  */
-export const CACHED_READS: ReadonlySet<OperationId> = new Set<OperationId>(['getSpaceById', 'getCollectionById', 'getOrganizationById', 'getSiteById', 'getAuthenticatedUser']);
+export const CACHED_READS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getAuthenticatedUser',
+  'listOrganizationsForAuthenticatedUser',
+  'getOrganizationById',
+  'listMembersInOrganizationById',
+  'getMemberInOrganizationById',
+  'listTeamsInOrganizationById',
+  'getTeamInOrganizationById',
+  'listCollectionsInOrganizationById',
+  'getCollectionById',
+  'listSpacesInCollectionById',
+  'listSpacesInOrganizationById',
+  'getSpaceById',
+  'getSiteById',
+]);
 
 /** What is held of an answer: enough to write it again as it was written (sendText). */
 export interface HeldAnswer {
