@@ -77,6 +77,17 @@ export class ServedChanges {
     return this.listeningWith.catchUp?.();
   }
 
+  /**
+   * Whether what was held from the database may be given now: the listener is up, and every change committed
+   * before the call is heard (catchUp). What was told meanwhile has made its hearers forget, or moved the versions.
+   */
+  async caughtUp(): Promise<boolean> {
+    if (!this.listening) return false;
+    const behind = this.catchUp();
+    if (behind) await behind;
+    return this.listening;
+  }
+
   /** Calls `hear` with the id of each site told changed, `undefined` when any may have. */
   subscribe(hear: (siteId: string | undefined) => void): () => void {
     this.hearers.add(hear);

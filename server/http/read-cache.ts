@@ -66,12 +66,9 @@ export class ReadCache {
 
   /** The answer held under `key`, when nothing was written since it was read (every write committed so far heard). */
   async get(key: string): Promise<HeldAnswer | undefined> {
-    if (!this.changes.listening) return undefined;
     const held = this.held.get(key);
-    if (!held || held.version !== this.changes.writeVersion) return undefined;
-    const behind = this.changes.catchUp();
-    if (behind) await behind;
-    return this.changes.listening && held.version === this.changes.writeVersion ? held.answer : undefined;
+    if (!held || held.version !== this.changes.writeVersion || !(await this.changes.caughtUp())) return undefined;
+    return held.version === this.changes.writeVersion ? held.answer : undefined;
   }
 
   /** What to give `keep` with an answer read from now on. */

@@ -27,10 +27,8 @@ class HeldSites {
 
   /** The site held under `key`, when every change committed so far is heard. */
   async get(key: string): Promise<FoundSite | undefined> {
-    if (!this.changes.listening || !this.sites.has(key)) return undefined;
-    const behind = this.changes.catchUp();
-    if (behind) await behind;
-    return this.changes.listening ? this.sites.get(key) : undefined;
+    if (!this.sites.has(key) || !(await this.changes.caughtUp())) return undefined;
+    return this.sites.get(key);
   }
 
   /** What to give `keep` with a site read from now on. */
