@@ -1,7 +1,8 @@
 // A Git Sync import of a repository holding 100 MB of incompressible assets while the real server, a child
 // process, is watched: the pack goes to disk as it arrives and each asset from it to the file store as it
 // is read, so the server's memory stays well under the repository's size (bench/git-sync.ts imports
-// 500 MB). The folder file store; the Git server is `git http-backend` in this process.
+// 500 MB). Then an asset over 64 MiB that Git sends as a delta of another: it is rebuilt in a file beside
+// the pack, not in memory. The folder file store; the Git server is `git http-backend` in this process.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { startGitHttpServer, type GitHttpServer } from './support/git-http-serve
 const MB = 1024 * 1024;
 const ASSETS = 25;
 const ASSET_BYTES = 4_000_000; // under the format's 4 MiB per asset
+/** Over the 64 MiB the pack reader rebuilds in memory (server/git-sync/pack-reader.ts MAX_IN_MEMORY_BYTES). */
+const VIDEO_BYTES = 68_000_000;
 
 function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
@@ -49,6 +52,22 @@ beforeAll(async () => {
   git.commit('small', { 'README.md': '# Small\n\n![A](.gitbook/assets/a.gif)\n', '.gitbook/assets/a.gif': randomBytes(10_000) }, 'Small');
   git.createRepository('big', { store: true });
   git.commit('big', files, 'Screenshots');
+  // Two recordings alike but for their last bytes: Git sends one as a delta of the other.
+  const video = randomBytes(VIDEO_BYTES);
+  const longer = Buffer.concat([video, Buffer.from('the longer cut')]);
+  hashes.set('demo.mp4', createHash('sha256').update(video).digest('hex'));
+  hashes.set('demo-long.mp4', createHash('sha256').update(longer).digest('hex'));
+  git.createRepository('videos', { store: true, deltas: true });
+  git.commit(
+    'videos',
+    {
+      'README.md': '# Videos\n\n{% file src=".gitbook/assets/demo.mp4" %}\n\n{% file src=".gitbook/assets/demo-long.mp4" %}\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Videos](README.md)\n',
+      '.gitbook/assets/demo.mp4': video,
+      '.gitbook/assets/demo-long.mp4': longer,
+    },
+    'Videos',
+  );
   server = await starting;
 }, 120_000);
 
@@ -73,17 +92,20 @@ async function importInto(spaceId: string, repository: string): Promise<void> {
   }
 }
 
-it('imports 100 MB of assets with the server growing by far less than that', { timeout: 120_000 }, async () => {
-  const org = await call(server!.url, 'POST', '/orgs', { title: 'Memory' });
-  expect(org.status).toBe(201);
-  const space = async (title: string) => {
-    const made = await call(server!.url, 'POST', `/orgs/${org.body.id}/spaces`, { title });
-    expect(made.status).toBe(201);
-    return made.body.id as string;
-  };
-  // Warm: every path of the import taken once with a small repository, then the idle size.
-  await importInto(await space('Small'), 'small');
-  const big = await space('Big');
+let organizationId: string;
+
+async function space(title: string): Promise<string> {
+  organizationId ??= await call(server!.url, 'POST', '/orgs', { title: 'Memory' }).then((org) => {
+    expect(org.status).toBe(201);
+    return org.body.id as string;
+  });
+  const made = await call(server!.url, 'POST', `/orgs/${organizationId}/spaces`, { title });
+  expect(made.status).toBe(201);
+  return made.body.id as string;
+}
+
+/** How much the server's resident memory grew above its idle size while `work` ran. */
+async function growthDuring(work: () => Promise<void>): Promise<{ grew: number; idle: number; peak: number }> {
   const pid = server!.child.pid!;
   // The idle size is the median of half a second's samples: one sample may fall before or after a collection.
   const samples: number[] = [];
@@ -95,19 +117,41 @@ it('imports 100 MB of assets with the server growing by far less than that', { t
   let peak = idle;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
   try {
-    await importInto(big, 'big');
+    await work();
   } finally {
     clearInterval(sampler);
   }
+  return { grew: peak - idle, idle, peak };
+}
+
+/** The sha256 of a stored file, downloaded. */
+async function downloadedHash(file: { downloadURL: string }): Promise<string> {
+  const download = await fetch(file.downloadURL);
+  expect(download.status).toBe(200);
+  return createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex');
+}
+
+it('imports 100 MB of assets with the server growing by far less than that', { timeout: 120_000 }, async () => {
+  // Warm: every path of the import taken once with a small repository, then the idle size.
+  await importInto(await space('Small'), 'small');
+  const big = await space('Big');
+  const { grew, idle, peak } = await growthDuring(() => importInto(big, 'big'));
   const files = await call(server!.url, 'GET', `/spaces/${big}/content/files?limit=100`);
   expect(files.status).toBe(200);
   expect(files.body.items).toHaveLength(ASSETS);
   for (const file of files.body.items) expect(file.size).toBe(ASSET_BYTES);
   // The bytes stored are the repository's.
-  const one = files.body.items.find((f: { name: string }) => f.name === 'shot-7.gif');
-  const download = await fetch(one.downloadURL);
-  expect(download.status).toBe(200);
-  expect(createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex')).toBe(hashes.get('shot-7.gif'));
-  const grew = peak - idle;
+  expect(await downloadedHash(files.body.items.find((f: { name: string }) => f.name === 'shot-7.gif'))).toBe(hashes.get('shot-7.gif'));
+  expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan(48 * MB);
+});
+
+it('imports an asset over 64 MiB that Git sent as a delta, rebuilt on disk, not in memory', { timeout: 120_000 }, async () => {
+  const videos = await space('Videos');
+  const { grew, idle, peak } = await growthDuring(() => importInto(videos, 'videos'));
+  const files = await call(server!.url, 'GET', `/spaces/${videos}/content/files?limit=100`);
+  expect(files.status).toBe(200);
+  expect(files.body.items.map((f: { name: string }) => f.name).sort()).toEqual(['demo-long.mp4', 'demo.mp4']);
+  for (const file of files.body.items) expect(await downloadedHash(file), file.name).toBe(hashes.get(file.name));
+  // Rebuilt in memory, the delta's object alone would be 68 MB.
   expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan(48 * MB);
 });

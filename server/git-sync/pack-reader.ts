@@ -1,13 +1,16 @@
 // A Git pack file read from disk, never loaded whole: one pass indexes it (each object's offset, type,
 // size and id, hashing objects as they inflate), then an object is read from its offset: small ones (commits,
 // trees, Markdown) into memory, a blob as a stream inflated from the file as it is read. A delta (an
-// object stored as the difference from another) is rebuilt in memory from its base: one object at a
-// time, bounded by that object's size, with a small cache of rebuilt bases for chains of deltas.
+// object stored as the difference from another) is rebuilt from its base: in memory up to `inMemoryBytes`,
+// with a small cache of rebuilt bases for chains of deltas; a larger one into a file beside the pack
+// (pack-delta-file.ts), kept while the spill budget allows, so a large asset Git sent as a delta streams
+// from disk like any other.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { createInflate, inflateSync } from 'node:zlib';
 import { RepositoryTooLarge } from './git-http.js';
+import { applyDeltaStreaming, bytesInFile, bytesInMemory, deltaSizes, type ObjectBytes } from './pack-delta-file.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -32,15 +35,34 @@ interface Entry {
 const SMALL_BYTES = 1024 * 1024;
 
 /**
- * The largest object rebuilt in memory (a delta, its base, the object it makes): a pack declares these sizes
- * itself, so a size past this is refused before anything is allocated. A blob that is no delta is streamed
- * whatever its size, as Git stores most large binary assets (a GIF rarely deltas against another); an asset
- * over this stored as a delta is refused, though GIT_SYNC_MAX_ASSET_BYTES may allow more (docs/git-sync.md).
+ * The largest object rebuilt in memory by default (a delta, its base, the object it makes): a pack declares
+ * these sizes itself, so a size is checked before anything is allocated, and a larger object goes through
+ * files instead. A blob that is no delta is streamed whatever its size.
  */
 export const MAX_IN_MEMORY_BYTES = 64 * 1024 * 1024;
 
-const tooLargeInMemory = (size: number) =>
-  new RepositoryTooLarge(`The repository is too large: an object of its pack stored as a delta makes ${size} bytes, more than ${MAX_IN_MEMORY_BYTES}`);
+/** The largest object a delta may make by default: GIT_SYNC_MAX_PACK_BYTES's default (a pack's own limit). */
+const MAX_OBJECT_BYTES = 1024 * 1024 * 1024;
+
+const tooLarge = (size: number, max: number) =>
+  new RepositoryTooLarge(`The repository is too large: an object of its pack stored as a delta makes ${size} bytes, more than ${max}`);
+
+export interface PackReaderOptions {
+  /** The largest object rebuilt or read whole in memory; a larger delta is rebuilt in a file beside the pack. */
+  inMemoryBytes?: number;
+  /**
+   * The largest object a delta may make, refused before anything is written (a few bytes of delta can
+   * declare any size); also the disk the rebuilt files may hold together beside the pack.
+   */
+  maxObjectBytes?: number;
+}
+
+const isDelta = (h: Header) => h.kind === OFS_DELTA || h.kind === REF_DELTA;
+
+/** Writes the whole of `piece` at the file's position. */
+async function writeAll(file: FileHandle, piece: Buffer): Promise<void> {
+  for (let at = 0; at < piece.length; ) at += (await file.write(piece, at, piece.length - at)).bytesWritten;
+}
 
 /** The bytes a rebuilt-delta cache may hold. */
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -75,8 +97,8 @@ async function inflateAt(path: string, at: number, onChunk: (chunk: Buffer) => v
   return inflate.bytesWritten;
 }
 
-/** Git's delta: copy instructions from `base` and inserted bytes, into an object of the size it declares. */
-export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+/** Git's delta: copy instructions from `base` and inserted bytes, into an object of the size it declares (at most `maxSize`). */
+export function applyDelta(base: Buffer, delta: Buffer, maxSize = MAX_IN_MEMORY_BYTES): Buffer {
   let at = 0;
   const varint = () => {
     let value = 0;
@@ -91,7 +113,7 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   };
   if (varint() !== base.length) throw new Error('A delta of the pack does not fit its base');
   const size = varint();
-  if (size > MAX_IN_MEMORY_BYTES) throw tooLargeInMemory(size);
+  if (size > maxSize) throw tooLarge(size, maxSize);
   const out = Buffer.allocUnsafe(size);
   let written = 0;
   while (at < delta.length) {
@@ -112,20 +134,36 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   return out;
 }
 
+/** An object rebuilt in a file of its own beside the pack. */
+interface Spilled {
+  path: string;
+  size: number;
+}
+
 export class PackReader {
   private readonly byOid = new Map<string, Entry>();
   private readonly byOffset = new Map<number, Entry>();
   private readonly cache = new Map<number, Buffer>();
   private cached = 0;
+  /** Objects rebuilt in files, by offset, oldest use first; their bytes together at most maxObjectBytes. */
+  private readonly spilled = new Map<number, Spilled>();
+  private spilledBytes = 0;
+  private readonly spilling = new Map<number, Promise<Spilled>>();
+  private readonly inMemoryBytes: number;
+  private readonly maxObjectBytes: number;
 
   private constructor(
     readonly path: string,
     private readonly file: FileHandle,
-  ) {}
+    options: PackReaderOptions,
+  ) {
+    this.inMemoryBytes = options.inMemoryBytes ?? MAX_IN_MEMORY_BYTES;
+    this.maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
+  }
 
   /** Indexes the pack at `path` (one pass over it). */
-  static async open(path: string): Promise<PackReader> {
-    const reader = new PackReader(path, await open(path, 'r'));
+  static async open(path: string, options: PackReaderOptions = {}): Promise<PackReader> {
+    const reader = new PackReader(path, await open(path, 'r'), options);
     try {
       await reader.index();
     } catch (err) {
@@ -137,6 +175,9 @@ export class PackReader {
 
   async close(): Promise<void> {
     await this.file.close();
+    for (const { path } of this.spilled.values()) await rm(path, { force: true });
+    this.spilled.clear();
+    this.spilledBytes = 0;
   }
 
   has(oid: string): boolean {
@@ -175,9 +216,9 @@ export class PackReader {
     return { kind, size, dataAt: at + i };
   }
 
-  /** The inflated data at `dataAt`, whole, and the compressed length. */
+  /** The inflated data at `dataAt`, whole, and the compressed length (a small object always fits). */
   private async inflated(dataAt: number, size: number): Promise<{ bytes: Buffer; consumed: number }> {
-    if (size > MAX_IN_MEMORY_BYTES) throw tooLargeInMemory(size);
+    if (size > Math.max(this.inMemoryBytes, SMALL_BYTES)) throw tooLarge(size, this.inMemoryBytes);
     if (size <= SMALL_BYTES) {
       // Deflate never grows data by more than a few bytes per 16 KiB block: one read holds the whole stream.
       const window = Buffer.alloc(size + (size >>> 8) + 1024);
@@ -206,14 +247,27 @@ export class PackReader {
       let entry: Entry;
       let oid: string;
       let consumed: number;
-      if (h.kind === OFS_DELTA || h.kind === REF_DELTA) {
-        const delta = await this.inflated(h.dataAt, h.size);
-        consumed = delta.consumed;
-        const base = await this.resolveBase(h);
-        const bytes = applyDelta(base.bytes, delta.bytes);
-        entry = { offset: at, type: base.type, size: bytes.length };
-        oid = createHash('sha1').update(`${base.type} ${bytes.length}\0`).update(bytes).digest('hex');
-        this.remember(at, bytes);
+      if (isDelta(h)) {
+        const base = this.baseOf(h);
+        const hash = createHash('sha1');
+        let size: number;
+        // In memory when the delta, its base and what it makes fit; else through files.
+        const fits = h.size <= this.inMemoryBytes && base.size <= this.inMemoryBytes;
+        const delta = fits ? await this.inflated(h.dataAt, h.size) : undefined;
+        if (delta && (await deltaSizes(bytesInMemory(delta.bytes))).size <= this.inMemoryBytes) {
+          const bytes = applyDelta(await this.readAt(base.offset), delta.bytes, this.inMemoryBytes);
+          size = bytes.length;
+          hash.update(`${base.type} ${size}\0`).update(bytes);
+          this.remember(at, bytes);
+          consumed = delta.consumed;
+        } else {
+          // The id's header holds the object's size: the size the delta declares, checked against what it makes.
+          const made = await this.spill(at, h, async (declared) => void hash.update(`${base.type} ${declared}\0`), async (piece) => void hash.update(piece));
+          size = made.size;
+          consumed = made.consumed;
+        }
+        entry = { offset: at, type: base.type, size };
+        oid = hash.digest('hex');
       } else {
         const type = TYPES[h.kind]!;
         const hash = createHash('sha1').update(`${type} ${h.size}\0`);
@@ -244,28 +298,175 @@ export class PackReader {
     }
   }
 
-  private async resolveBase(h: Header): Promise<{ type: ObjectType; bytes: Buffer }> {
+  /** The entry of a delta's base: always an object before it in the pack, so a chain of bases ends. */
+  private baseOf(h: Header): Entry {
     const base = h.baseAt !== undefined ? this.byOffset.get(h.baseAt) : this.byOid.get(h.baseOid!);
     if (!base) throw new Error('A delta of the pack has its base outside the pack');
-    return { type: base.type, bytes: await this.readAt(base.offset) };
+    return base;
   }
 
-  /** The whole object at `offset` (a delta rebuilt). */
+  /** The whole object at `offset` in memory (a delta rebuilt); refused past inMemoryBytes. */
   private async readAt(offset: number): Promise<Buffer> {
     const hit = this.cache.get(offset);
     if (hit) return hit;
     const h = await this.header(offset);
     const { bytes } = await this.inflated(h.dataAt, h.size);
-    if (h.kind !== OFS_DELTA && h.kind !== REF_DELTA) return bytes;
-    const rebuilt = applyDelta((await this.resolveBase(h)).bytes, bytes);
+    if (!isDelta(h)) return bytes;
+    const base = this.baseOf(h);
+    const rebuilt = base.size <= this.inMemoryBytes ? applyDelta(await this.readAt(base.offset), bytes, this.inMemoryBytes) : await this.fromLargeBase(base, bytes);
     this.remember(offset, rebuilt);
     return rebuilt;
+  }
+
+  /** An object that fits in memory, rebuilt from a base that does not (read from the base's file). */
+  private async fromLargeBase(base: Entry, delta: Buffer): Promise<Buffer> {
+    const from = await this.bytesOf(base);
+    try {
+      const pieces: Buffer[] = [];
+      await applyDeltaStreaming(from.bytes, bytesInMemory(delta), this.inMemoryBytes, (n) => tooLarge(n, this.inMemoryBytes), async (piece) => void pieces.push(piece));
+      return Buffer.concat(pieces);
+    } finally {
+      await from.release();
+    }
+  }
+
+  /**
+   * The object at `offset` in a file of its own, made once: a delta rebuilt from its base (itself in memory
+   * or in a file), or a whole object inflated (a large base). `declared` hears the object's size before its
+   * bytes, `piece` each piece as it is written; `consumed` is the pack bytes the object's data took.
+   */
+  private async spill(
+    offset: number,
+    h: Header,
+    declared: (size: number) => Promise<void> = async () => {},
+    piece: (bytes: Buffer) => Promise<void> = async () => {},
+  ): Promise<Spilled & { consumed: number }> {
+    const path = `${this.path}.${offset}.object`;
+    const out = await open(path, 'w');
+    let size = 0;
+    let consumed: number;
+    try {
+      const write = async (bytes: Buffer) => {
+        await piece(bytes);
+        await writeAll(out, bytes);
+      };
+      if (isDelta(h)) {
+        const delta = await this.deltaBytes(offset, h);
+        try {
+          const base = await this.bytesOf(this.baseOf(h));
+          try {
+            await declared((await deltaSizes(delta.bytes)).size);
+            size = await applyDeltaStreaming(base.bytes, delta.bytes, this.maxObjectBytes, (n) => tooLarge(n, this.maxObjectBytes), write);
+          } finally {
+            await base.release();
+          }
+        } finally {
+          await delta.release();
+        }
+        consumed = delta.consumed;
+      } else {
+        await declared(h.size);
+        consumed = await inflateAt(this.path, h.dataAt, async (chunk) => {
+          size += chunk.length;
+          if (size > h.size) throw new Error('An object of the pack does not inflate to its declared size');
+          await write(chunk);
+        });
+        if (size !== h.size) throw new Error('An object of the pack does not inflate to its declared size');
+      }
+    } catch (err) {
+      await out.close();
+      await rm(path, { force: true });
+      throw err;
+    }
+    await out.close();
+    await this.keepSpilled(offset, { path, size });
+    return { path, size, consumed };
+  }
+
+  /** Keeps a file-rebuilt object for the next read, letting the least recently used others go. */
+  private async keepSpilled(offset: number, made: Spilled): Promise<void> {
+    this.spilled.set(offset, made);
+    this.spilledBytes += made.size;
+    for (const [key, old] of this.spilled) {
+      if (this.spilledBytes <= this.maxObjectBytes || key === offset) break;
+      this.spilled.delete(key);
+      this.spilledBytes -= old.size;
+      // A reader that opened it keeps reading: an unlinked file lives until its last descriptor closes.
+      await rm(old.path, { force: true });
+    }
+  }
+
+  /** The object at `offset` in a file, rebuilt or inflated there when not kept (once, for readers who come together). */
+  private async spilledAt(offset: number): Promise<Spilled> {
+    const kept = this.spilled.get(offset);
+    if (kept) {
+      this.spilled.delete(offset);
+      this.spilled.set(offset, kept);
+      return kept;
+    }
+    const making = this.spilling.get(offset) ?? this.header(offset).then((h) => this.spill(offset, h));
+    this.spilling.set(offset, making);
+    try {
+      return await making;
+    } finally {
+      this.spilling.delete(offset);
+    }
+  }
+
+  /** A delta's instructions: in memory, or inflated into a file of their own when larger than inMemoryBytes. */
+  private async deltaBytes(offset: number, h: Header): Promise<{ bytes: ObjectBytes; consumed: number; release: () => Promise<void> }> {
+    if (h.size <= this.inMemoryBytes) {
+      const { bytes, consumed } = await this.inflated(h.dataAt, h.size);
+      return { bytes: bytesInMemory(bytes), consumed, release: async () => {} };
+    }
+    const path = `${this.path}.${offset}.delta`;
+    const file = await open(path, 'w+');
+    const release = async () => {
+      await file.close();
+      await rm(path, { force: true });
+    };
+    try {
+      let size = 0;
+      const consumed = await inflateAt(this.path, h.dataAt, async (chunk) => {
+        size += chunk.length;
+        if (size > h.size) throw new Error('An object of the pack does not inflate to its declared size');
+        await writeAll(file, chunk);
+      });
+      if (size !== h.size) throw new Error('An object of the pack does not inflate to its declared size');
+      return { bytes: bytesInFile(file, size), consumed, release };
+    } catch (err) {
+      await release();
+      throw err;
+    }
+  }
+
+  /**
+   * The file of the object at `offset`, open. Another reader's rebuild may let a kept file go between its
+   * making and its opening (the spill budget is full): it is then made again.
+   */
+  private async openSpilled(offset: number): Promise<FileHandle> {
+    for (let attempt = 1; ; attempt++) {
+      const { path } = await this.spilledAt(offset);
+      try {
+        return await open(path, 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw err;
+      }
+    }
+  }
+
+  /** An object's bytes for reads at any offset: in memory when it fits, else from its file. */
+  private async bytesOf(entry: Entry): Promise<{ bytes: ObjectBytes; release: () => Promise<void> }> {
+    if (entry.size <= this.inMemoryBytes) return { bytes: bytesInMemory(await this.readAt(entry.offset)), release: async () => {} };
+    const file = await this.openSpilled(entry.offset);
+    return { bytes: bytesInFile(file, entry.size), release: () => file.close() };
   }
 
   /** The object whole: for commits, trees and text files. */
   async read(oid: string): Promise<{ type: ObjectType; bytes: Buffer }> {
     const entry = this.byOid.get(oid);
     if (!entry) throw new Error(`The pack holds no object ${oid}`);
+    if (entry.size > this.inMemoryBytes) throw tooLarge(entry.size, this.inMemoryBytes);
     return { type: entry.type, bytes: await this.readAt(entry.offset) };
   }
 
@@ -274,9 +475,20 @@ export class PackReader {
     const entry = this.byOid.get(oid);
     if (!entry) throw new Error(`The pack holds no object ${oid}`);
     const h = await this.header(entry.offset);
-    // A delta is rebuilt whole; a small object is inflated in one read (a page: no stream to set up).
-    if (h.kind === OFS_DELTA || h.kind === REF_DELTA || h.size <= SMALL_BYTES) {
+    // A small object is inflated in one read (a page: no stream to set up); a delta that fits is rebuilt in memory.
+    if (entry.size <= this.inMemoryBytes && (isDelta(h) ? h.size <= this.inMemoryBytes : h.size <= SMALL_BYTES)) {
       yield await this.readAt(entry.offset);
+      return;
+    }
+    if (isDelta(h)) {
+      const file = await this.openSpilled(entry.offset);
+      const input = file.createReadStream({ highWaterMark: STREAM_CHUNK_BYTES });
+      try {
+        for await (const chunk of input) yield chunk as Buffer;
+      } finally {
+        input.destroy();
+        await file.close().catch(() => {});
+      }
       return;
     }
     const { input, inflate } = inflating(this.path, h.dataAt);

@@ -108,7 +108,8 @@ export class WorkRepository {
   async fetch(commit: string): Promise<void> {
     const path = join(this.dir, `fetched-${this.packs.length}.pack`);
     await fetchPack(this.remote, commit, path, this.outbound);
-    this.packs.push(await PackReader.open(path));
+    // A delta may make an object as large as a pack may be; larger ones are refused before they are written.
+    this.packs.push(await PackReader.open(path, { maxObjectBytes: this.limits.maxPackBytes }));
   }
 
   /**

@@ -31,9 +31,10 @@ export interface GitHttpServer {
   authorizations: (string | undefined)[];
   /**
    * Makes an empty bare repository (branch main); returns its URL. `options.store`: objects kept and sent
-   * without compression or deltas (large random files: the tests of size spend no time on what cannot shrink).
+   * without compression or deltas (large random files: the tests of size spend no time on what cannot shrink);
+   * with `options.deltas` too, Git still sends an object as a delta of a like one (its default window).
    */
-  createRepository(name: string, options?: { store?: boolean }): string;
+  createRepository(name: string, options?: { store?: boolean; deltas?: boolean }): string;
   /** Commits `files` (path → text or bytes; null deletes) on `branch` as Dana Developer; returns the commit id. */
   commit(name: string, files: Record<string, string | Uint8Array | null>, message: string, branch?: string): string;
   /** The commit `ref` points at. */
@@ -134,7 +135,7 @@ export async function startGitHttpServer(options: { credentials?: { username: st
       if (options.store) {
         for (const dir of [bare(name), work(name)]) {
           git(dir, 'config', 'core.compression', '0');
-          git(dir, 'config', 'pack.window', '0');
+          if (!options.deltas) git(dir, 'config', 'pack.window', '0');
         }
       }
       return `${base}/${name}.git`;

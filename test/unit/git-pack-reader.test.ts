@@ -2,13 +2,14 @@
 // sent: untrusted bytes. A well-formed pack reads back object for object; any pack, however damaged, either
 // reads or is refused with an error, in bounded time and memory, never by hanging or recursing forever.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PackReader, type ObjectType } from '../../server/git-sync/pack-reader.js';
+import { RepositoryTooLarge } from '../../server/git-sync/git-http.js';
+import { PackReader, type ObjectType, type PackReaderOptions } from '../../server/git-sync/pack-reader.js';
 import { varint } from '../support/git-pack-bytes.js';
 
 const KINDS: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -62,21 +63,29 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Every object of the pack at `bytes`, read back whole and as a stream; or the error that refused it. */
-async function readAll(bytes: Buffer, oids: string[]): Promise<Map<string, Buffer> | Error> {
+/** The object streamed, whole. */
+async function streamed(reader: PackReader, oid: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of reader.stream(oid)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Every object of the pack at `bytes`, read back whole and as a stream; or the error that refused it.
+ * With `inMemoryBytes` smaller than the objects, they are read as a stream only (rebuilt through files).
+ */
+async function readAll(bytes: Buffer, oids: string[], options: PackReaderOptions = {}): Promise<Map<string, Buffer> | Error> {
   const file = path.join(dir, `p${n++}.pack`);
   await writeFile(file, bytes);
   let reader: PackReader | undefined;
   try {
-    reader = await PackReader.open(file);
+    reader = await PackReader.open(file, options);
     const out = new Map<string, Buffer>();
     for (const oid of oids) {
       if (!reader.has(oid)) continue;
-      const whole = (await reader.read(oid)).bytes;
-      const streamed: Buffer[] = [];
-      for await (const chunk of reader.stream(oid)) streamed.push(chunk);
-      expect(Buffer.concat(streamed).equals(whole)).toBe(true);
-      out.set(oid, whole);
+      const stream = await streamed(reader, oid);
+      if (reader.info(oid)!.size <= (options.inMemoryBytes ?? Infinity)) expect(stream.equals((await reader.read(oid)).bytes)).toBe(true);
+      out.set(oid, stream);
     }
     return out;
   } catch (err) {
@@ -107,6 +116,46 @@ describe('PackReader', () => {
     );
   });
 
+  it('reads back the same objects when the deltas and their bases are rebuilt through files, not memory', async () => {
+    await fc.assert(
+      fc.asyncProperty(contents, fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 64 }), async (blobs, tail, inMemoryBytes) => {
+        const bases = blobs.map((b) => Buffer.from(b));
+        const target = Buffer.concat([bases[0]!.subarray(0, bases[0]!.length >> 1), Buffer.from(tail)]);
+        // A chain: the second delta's base is the first delta's result.
+        const again = Buffer.concat([target.subarray(0, target.length >> 1), Buffer.from(tail).reverse()]);
+        const parts: PackPart[] = bases.map((data) => ({ kind: KINDS.blob, data }));
+        parts.push({ kind: REF_DELTA, data: delta(bases[0]!, target), baseOid: oidOf('blob', bases[0]!) });
+        parts.push({ kind: REF_DELTA, data: delta(target, again), baseOid: oidOf('blob', target) });
+        const expected = new Map([...bases, target, again].map((b) => [oidOf('blob', b), b]));
+        const read = await readAll(pack(parts), [...expected.keys()], { inMemoryBytes });
+        expect(read).toBeInstanceOf(Map);
+        for (const [oid, bytes] of expected) expect((read as Map<string, Buffer>).get(oid)?.equals(bytes)).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+    // The files are gone with the reader.
+    expect((await readdir(dir)).filter((name) => !name.endsWith('.pack'))).toEqual([]);
+  });
+
+  it('rebuilds a delta larger than it holds in memory into a file, and refuses one larger than a pack may be', async () => {
+    const base = Buffer.alloc(0x10000, 7);
+    // 64 copies of the 64 KiB base and one byte of its own: 4 MiB from a delta of a few hundred bytes.
+    const size = 64 * 0x10000 + 1;
+    const largeDelta = Buffer.from([...varint(base.length), ...varint(size), ...Array<number>(64).fill(0x80), 1, 9]);
+    const expected = Buffer.concat([Buffer.alloc(64 * 0x10000, 7), Buffer.from([9])]);
+    const bytes = pack([{ kind: KINDS.blob, data: base }, { kind: REF_DELTA, data: largeDelta, baseOid: oidOf('blob', base) }]);
+    const read = await readAll(bytes, [oidOf('blob', expected)], { inMemoryBytes: 1024 * 1024 });
+    expect(read).toBeInstanceOf(Map);
+    expect((read as Map<string, Buffer>).get(oidOf('blob', expected))?.equals(expected)).toBe(true);
+    const file = path.join(dir, 'bounded.pack');
+    await writeFile(file, bytes);
+    const refused = await PackReader.open(file, { inMemoryBytes: 1024 * 1024, maxObjectBytes: size - 1 }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RepositoryTooLarge);
+    expect((refused as Error).message).toContain(`${size} bytes`);
+    await rm(file);
+    expect((await readdir(dir)).filter((name) => !name.endsWith('.pack'))).toEqual([]);
+  });
+
   it('reads or refuses a damaged pack, never hangs', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -121,6 +170,7 @@ describe('PackReader', () => {
           for (const [at, value] of flips) bytes[12 + (at % (bytes.length - 12))] = value;
           if (cut !== undefined) bytes = bytes.subarray(0, 12 + (cut % (bytes.length - 12)));
           await readAll(bytes, bases.map((b) => oidOf('blob', b)));
+          await readAll(bytes, bases.map((b) => oidOf('blob', b)), { inMemoryBytes: 16 });
         },
       ),
       { numRuns: 150 },
