@@ -145,7 +145,7 @@ export const memberOperations = operations({
     responses: { 200: memberResponse('The member.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   removeMemberFromOrganizationById: {
     method: 'delete',

@@ -127,7 +127,7 @@ export const teamOperations = operations({
     responses: { 200: teamResponse('The team.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   removeTeamFromOrganizationById: {
     method: 'delete',

@@ -209,7 +209,7 @@ export interface paths {
         };
         /**
          * Get a member of an organization
-         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns a member of the organization. An unknown organization, or a user who is not a member, is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getMemberInOrganizationById"];
         put?: never;
@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Get a team
-         * @description Returns a team of the organization. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns a team of the organization. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getTeamInOrganizationById"];
         put?: never;

@@ -1,8 +1,12 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
-// read is one round trip: the content reads attach the revision they show.
+// read is one round trip: the content reads attach the revision they show; the reads of one thing of an
+// organization attach the select their handler would run (server/auth/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
+import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import { memberSelect } from './members/members.store.js';
+import { teamSelect } from './teams/teams.store.js';
 
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
@@ -25,4 +29,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getReusableContentInRevisionById: withoutGit,
   getReusableContentDocumentInRevisionById: withoutGit,
   getDocumentById: documentRevisionAttached,
+  getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
+  getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
 };

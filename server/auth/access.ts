@@ -30,6 +30,8 @@ export interface OrganizationGrant {
    * organization role raised by their and their teams' grants on it (absent otherwise).
    */
   siteRole?: Role | null;
+  /** The row of the grant query with what the operation attached to it (AccessOptions `attach`), when it did. */
+  attached?: Record<string, unknown>;
 }
 
 /**
@@ -117,31 +119,31 @@ function refuse(what: string, role: Role, rule: { role: Role }): never {
   throw new Forbidden(`You need the ${rule.role} role on this ${what} (you have ${role})`);
 }
 
-async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string): Promise<OrganizationGrant> {
-  if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId);
-  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId);
+async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string, attach?: AttachedRead): Promise<OrganizationGrant> {
+  if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId, attach);
+  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach);
   // A caller never learns whether another organization exists.
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
   if (required !== 'guest' && !atLeast(role, required)) {
     throw new Forbidden(`You need the ${required} role in this organization (you have ${role ?? 'guest access'})`);
   }
-  return { organization: found.organization, role };
+  return { organization: found.organization, role, attached: found.attached };
 }
 
 /**
  * An operation on a site: the caller's role there is their organization role raised by their and their
  * teams' grants on the site (an admin keeps admin), and that is what the rule's role is checked against.
  */
-async function organizationSiteGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId: string): Promise<OrganizationGrant> {
-  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId);
+async function organizationSiteGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId: string, attach?: AttachedRead): Promise<OrganizationGrant> {
+  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId, attach);
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
   const siteRole = role === 'admin' ? role : strongest(role, asRole(found.siteGranted));
   if (required !== 'guest' && !atLeast(siteRole, required)) {
     throw new Forbidden(`You need the ${required} role on this site (you have ${siteRole ?? 'guest access'})`);
   }
-  return { organization: found.organization, role, siteRole };
+  return { organization: found.organization, role, siteRole, attached: found.attached };
 }
 
 async function collectionGrant(ctx: Ctx, collectionId: string): Promise<CollectionGrant | undefined> {
@@ -167,7 +169,7 @@ export interface AccessOptions {
    * `publishedOn`): only the operations answering a Space show them; the others would read them for nothing.
    */
   spaceCounters: boolean;
-  /** What the operation reads besides its space, in the grant's statement (attached-read.ts). */
+  /** What the operation reads besides its space or organization, in the grant's statement (attached-read.ts). */
   attach?: AttachedRead;
 }
 
@@ -181,7 +183,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
     case 'caller':
       return { grant: undefined };
     case 'organization':
-      return { grant: await organizationGrant(ctx, params.organizationId, rule.role, params.siteId) };
+      return { grant: await organizationGrant(ctx, params.organizationId, rule.role, params.siteId, options.attach) };
     case 'collection': {
       const grant = await collectionGrant(ctx, params.collectionId);
       if (!grant) {

@@ -1,7 +1,8 @@
 // A read an operation attaches to its grant query, so that access and the resource come back in one
-// statement: a subquery over the grant query's resource row (`s`, a space), joined LATERAL, whose columns
-// come back beside the grant's and reach the handler as the grant's `attached` row. The access check
-// ignores them; the handler uses them in place of a query of its own.
+// statement: a subquery over the grant query's resource row (`s`, a space; `o`, an organization), joined
+// LATERAL, whose columns come back beside the grant's and reach the handler as the grant's `attached` row.
+// The access check ignores them; the handler uses them in place of a query of its own.
+import type { Ctx } from '../context.js';
 
 export interface AttachedRead {
   /** Names its SQL: reads of the same name have the same text (the prepared statement's name is built from it). */
@@ -14,8 +15,11 @@ export interface AttachedRead {
   params: unknown[];
 }
 
-/** How an operation attaches its read, from the request's path parameters; undefined: nothing to attach. */
-export type AttachedReadOf = (params: Record<string, string>) => AttachedRead | undefined;
+/**
+ * How an operation attaches its read, from the request's path parameters (and its context: the caller);
+ * undefined: nothing to attach.
+ */
+export type AttachedReadOf = (params: Record<string, string>, ctx: Ctx) => AttachedRead | undefined;
 
 const composed = new Map<string, string>();
 

@@ -1,7 +1,7 @@
 // The queries of the access layer: each reads a resource together with the caller's membership of its
 // organization, their grants on it and what it inherits from its collections, in one round trip. They run on every request, so they
 // are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL. The
-// space's can carry the operation's own read too (attached-read.ts), still in one statement.
+// space's and the organization's can carry the operation's own read too (attached-read.ts), still in one statement.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { directQuery, tableRow, type Db } from '../db/client.js';
@@ -124,9 +124,21 @@ function spaceQuery(columns: string, join = ''): string {
     FROM spaces s ${membership('s.organization_id')}${join} WHERE s.id = $1`;
 }
 
+/** The organization grant query, with `columns` and `join` as spaceQuery's. */
+function organizationQuery(columns: string, join = ''): string {
+  return `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member${columns}
+    FROM organizations o ${membership('o.id')}${join} WHERE o.id = $1`;
+}
+
+/** The organization grant query of an operation on its site $3, with `columns` and `join` as spaceQuery's. */
+function organizationSiteQuery(columns: string, join = ''): string {
+  return `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('site_id', '$3 AND g.organization_id = o.id', 'o.id')} AS granted${columns}
+    FROM organizations o ${membership('o.id')}${join} WHERE o.id = $1`;
+}
+
 const queries = {
-  organization: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member
-    FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
+  organization: organizationQuery(''),
   collection: `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
       ${granted('collection_id', 'c.id', 'c.organization_id')} AS granted,
       CASE WHEN ${belowAdmin} THEN collection_chain_access(c.parent_id, $2) END AS inherited
@@ -136,14 +148,22 @@ const queries = {
   // With the counters a Space shows, so reading a space stays one round trip.
   spaceWithCounters: spaceQuery(`,\n      ${spaceAnswerColumns}`),
   // A site with the caller's membership and grant on it, for the operations on `{siteId}`.
-  organizationSite: `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
-      ${granted('site_id', '$3 AND g.organization_id = o.id', 'o.id')} AS granted
-    FROM organizations o ${membership('o.id')} WHERE o.id = $1`,
+  organizationSite: organizationSiteQuery(''),
 };
 
 
 async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: string, ...more: string[]) {
   const [raw] = await directQuery(db, `grant_${kind}`, queries[kind], [id, userId, ...more]);
+  return raw;
+}
+
+/** The organization grant query (on its site when `siteId`) with `read` attached, its parameters after the grant's. */
+async function readOrganizationWith(db: Db, id: string, userId: string, siteId: string | undefined, read: AttachedRead) {
+  const { name, text } =
+    siteId === undefined
+      ? withAttached('grant_organization', organizationQuery, read, 3)
+      : withAttached('grant_organizationSite', organizationSiteQuery, read, 4);
+  const [raw] = await directQuery(db, name, text, siteId === undefined ? [id, userId, ...read.params] : [id, userId, siteId, ...read.params]);
   return raw;
 }
 
@@ -166,21 +186,32 @@ function basisOf(raw: Record<string, unknown>) {
   };
 }
 
-/** An organization with the caller's membership; undefined when it does not exist. */
-export async function readOrganizationGrant(db: Db, id: string, userId: string) {
-  const raw = await readOne(db, 'organization', id, userId);
-  return raw && { organization: tableRow(organizations, raw), memberRole: raw.member_role as string | null, isMember: raw.is_member === true };
+/**
+ * An organization with the caller's membership; undefined when it does not exist. `attach`, what the
+ * operation reads besides (attached-read.ts), comes back as `attached`.
+ */
+export async function readOrganizationGrant(db: Db, id: string, userId: string, attach?: AttachedRead) {
+  const raw = attach ? await readOrganizationWith(db, id, userId, undefined, attach) : await readOne(db, 'organization', id, userId);
+  return (
+    raw && {
+      organization: tableRow(organizations, raw),
+      memberRole: raw.member_role as string | null,
+      isMember: raw.is_member === true,
+      attached: attach ? raw : undefined,
+    }
+  );
 }
 
-/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`. */
-export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string) {
-  const raw = await readOne(db, 'organizationSite', id, userId, siteId);
+/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`; `attach` as readOrganizationGrant's. */
+export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string, attach?: AttachedRead) {
+  const raw = attach ? await readOrganizationWith(db, id, userId, siteId, attach) : await readOne(db, 'organizationSite', id, userId, siteId);
   return (
     raw && {
       organization: tableRow(organizations, raw),
       memberRole: raw.member_role as string | null,
       isMember: raw.is_member === true,
       siteGranted: raw.granted as string | null,
+      attached: attach ? raw : undefined,
     }
   );
 }

@@ -65,9 +65,10 @@ const spaceOnSite = spaceOnSiteWith('');
 // With what a Space answer shows (its counters and published URL), so that getSpaceById is one round trip.
 const spaceAnswerOnSite = spaceOnSiteWith(`, ${spaceAnswerColumns}`);
 
-// The organization, when its site is still published.
-const publishedSiteOrganization = `SELECT o.* FROM organizations o JOIN sites t ON t.organization_id = o.id
+// The organization, when its site is still published (and `join`, for a read the operation attaches).
+const publishedSiteOrganizationWith = (columns: string, join = '') => `SELECT o.*${columns} FROM organizations o JOIN sites t ON t.organization_id = o.id${join}
   WHERE o.id = $1 AND t.id = $2 AND t.published`;
+const publishedSiteOrganization = publishedSiteOrganizationWith('');
 
 /** The query of the space on the token's site, as the operation needs it (its parameters: space, site, organization, then the attached read's). */
 function spaceQueryOnSite(options: AccessOptions): { name: string; text: string } {
@@ -101,9 +102,13 @@ export async function checkSiteTokenAccess(
     }
     case 'organization': {
       const onSite = params.siteId === token.siteId && params.organizationId === token.organizationId;
-      const [raw] = onSite ? await directQuery(ctx.db, 'site_token_site', publishedSiteOrganization, [params.organizationId, params.siteId]) : [];
+      const { name, text } = options.attach
+        ? withAttached('site_token_site', publishedSiteOrganizationWith, options.attach, 3)
+        : { name: 'site_token_site', text: publishedSiteOrganization };
+      const values = [params.organizationId, params.siteId, ...(options.attach?.params ?? [])];
+      const [raw] = onSite ? await directQuery(ctx.db, name, text, values) : [];
       if (!raw) throw new NotFound(`Organization ${params.organizationId} not found`);
-      return { grant: { organization: tableRow(organizations, raw), role: 'read', siteRole: 'read' } };
+      return { grant: { organization: tableRow(organizations, raw), role: 'read', siteRole: 'read', attached: options.attach && raw } };
     }
     case 'caller':
       return { grant: undefined };

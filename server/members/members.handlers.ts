@@ -10,7 +10,7 @@ export const memberHandlers = {
     return { status: 200, body: await listMembers(ctx, grant, query) };
   },
   async getMemberInOrganizationById({ grant, params }, ctx) {
-    return { status: 200, body: await getMember(ctx, grant.organization.id, params.userId) };
+    return { status: 200, body: await getMember(ctx, grant.organization.id, params.userId, grant.attached) };
   },
   async removeMemberFromOrganizationById({ grant, params }, ctx) {
     await removeMember(ctx, grant, params.userId);

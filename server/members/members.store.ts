@@ -4,6 +4,7 @@ import { and, count, eq, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';
@@ -45,13 +46,21 @@ function sortValue(row: { member: typeof members.$inferSelect; user: typeof user
   return (sort === 'lastSeenAt' ? row.member.lastSeenAt! : row.member.joinedAt).toISOString();
 }
 
-/** A member of the organization; throws NotFound when the user is not one. */
-export async function getMember(ctx: Ctx, organizationId: string, userId: string): Promise<Member> {
-  const [row] = await ctx.db
+/** The select of one member of the organization, as getMember reads it (and getMemberInOrganizationById attaches it: attached-reads.ts). */
+export function memberSelect(ctx: Ctx, organizationId: string, userId: string) {
+  return ctx.db
     .select(memberFields(organizationId, viewerOf(ctx.caller)))
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+}
+
+/**
+ * A member of the organization; throws NotFound when the user is not one. `attached`: the grant's row,
+ * which holds the member when the operation attached memberSelect to it (server/auth/attached-select.ts).
+ */
+export async function getMember(ctx: Ctx, organizationId: string, userId: string, attached?: Record<string, unknown>): Promise<Member> {
+  const [row] = await rowsOf(attached, 'member', memberSelect(ctx, organizationId, userId));
   if (!row) throw new NotFound(`Member ${userId} not found in this organization`);
   return toMember(row, ctx.urls);
 }

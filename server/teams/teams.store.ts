@@ -4,6 +4,7 @@ import { and, count, eq, exists, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import { atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';
@@ -15,12 +16,17 @@ import { teamFields, toTeam, type Team } from './team-view.js';
 type ListQuery = z.output<typeof teamOperations.listTeamsInOrganizationById.query>;
 type CreateTeam = z.output<typeof teamOperations.createOrganizationTeam.body>;
 
-/** A team of the organization as the caller sees it; throws NotFound. */
-export async function getTeam(ctx: Ctx, org: OrganizationGrant, teamId: string): Promise<Team> {
-  const [row] = await ctx.db
+/** The select of one team of the organization, as getTeam reads it (and getTeamInOrganizationById attaches it: attached-reads.ts). */
+export function teamSelect(ctx: Ctx, organizationId: string, teamId: string) {
+  return ctx.db
     .select(teamFields(ctx.caller.userId))
     .from(teams)
-    .where(and(eq(teams.id, teamId), eq(teams.organizationId, org.organization.id)));
+    .where(and(eq(teams.id, teamId), eq(teams.organizationId, organizationId)));
+}
+
+/** A team of the organization as the caller sees it; throws NotFound. */
+export async function getTeam(ctx: Ctx, org: OrganizationGrant, teamId: string): Promise<Team> {
+  const [row] = await rowsOf(org.attached, 'team', teamSelect(ctx, org.organization.id, teamId));
   if (!row) throw new NotFound(`Team ${teamId} not found`);
   return toTeam(row, org.role);
 }

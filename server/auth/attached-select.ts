@@ -1,0 +1,68 @@
+// A Drizzle select attached to a grant's statement (attached-read.ts) as it is: its SQL is sent inside the
+// grant query, its parameters numbered after the grant's, and its rows come back as one JSON column, each
+// row an anonymous record (keys f1…fn, in the order of its select list) that Drizzle's own mapping turns
+// into what the select would have answered. So the handler builds the one select it would have run, and
+// reads its rows from the grant when they came with it, or runs it when they did not (a caller whose
+// access path attached nothing).
+//
+// Fit for selects whose columns survive JSON: text, booleans, integers, timestamps (JSON gives them in ISO
+// form, which the timestamp columns parse), json and jsonb. Not for numeric or bytea columns, which JSON
+// would hand back as another type than the driver does.
+import { createHash } from 'node:crypto';
+import * as drizzle from 'drizzle-orm';
+import type { AttachedRead } from './attached-read.js';
+
+// Drizzle's own mapping of a select's rows: exported by drizzle-orm (0.45) but marked internal, so untyped.
+type FieldList = { path: string[]; field: unknown }[];
+const { mapResultRow, orderSelectedFields } = drizzle as unknown as {
+  mapResultRow(fields: FieldList, row: unknown[], joinsNotNullableMap: Record<string, boolean>): unknown;
+  orderSelectedFields(fields: Record<string, unknown>): FieldList;
+};
+
+/** What a Drizzle select builder is to this module: its SQL, and the fields and joins its mapping needs. */
+interface Select {
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+interface SelectInternals {
+  config: { fields: Record<string, unknown> };
+  joinsNotNullableMap: Record<string, boolean>;
+}
+
+/** The column of the grant's row its rows come back in. */
+const columnOf = (name: string) => `${name}_rows`;
+
+/**
+ * `select` as the read `name` attached: a statement of its own per text (the name carries a hash of it, as
+ * the text varies with the select's shape), the select's `$n` renumbered from `first`.
+ */
+export function attachSelect(name: string, select: Select): AttachedRead {
+  const { sql: text, params } = select.toSQL();
+  const hash = createHash('sha1').update(text).digest('hex').slice(0, 10);
+  return {
+    name: `${name}_${hash}`,
+    sql: (first) => {
+      // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
+      const numbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`);
+      return `SELECT json_agg(ROW(x.*)) AS ${columnOf(name)} FROM (${numbered}) x`;
+    },
+    params,
+  };
+}
+
+/**
+ * The rows of `select` as the grant's statement read them under `name` (attachSelect), mapped as Drizzle
+ * maps its own; undefined when they did not come with the grant.
+ */
+export function attachedRows<Row>(attached: Record<string, unknown> | undefined, name: string, select: Select & PromiseLike<Row[]>): Row[] | undefined {
+  if (!attached || !(columnOf(name) in attached)) return undefined;
+  const records = (attached[columnOf(name)] as Record<string, unknown>[] | null) ?? [];
+  const { config, joinsNotNullableMap } = select as unknown as SelectInternals;
+  const fields = orderSelectedFields(config.fields);
+  return records.map((record) => mapResultRow(fields, fields.map((_, i) => record[`f${i + 1}`]), joinsNotNullableMap) as Row);
+}
+
+/** The rows of `select`: from the grant's statement when they came with it, else read now. */
+export async function rowsOf<Row>(attached: Record<string, unknown> | undefined, name: string, select: Select & PromiseLike<Row[]>): Promise<Row[]> {
+  return attachedRows(attached, name, select) ?? (await select);
+}
