@@ -47,7 +47,7 @@ export const agentInstructionOperations = operations({
     responses: { 200: agentInstructionsResponse('The agent instructions.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   updateOrganizationAgentInstructions: {
     method: 'put',

@@ -354,7 +354,7 @@ export const conversationOperations = operations({
     responses: { 200: { description: 'The conversation.', schema: ConversationDetail, example: conversationDetailExample } },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   listConversationsIssues: {
     method: 'get',
@@ -394,6 +394,6 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
 });

@@ -195,7 +195,7 @@ export const translationOperations = operations({
     responses: { 200: translationResponse('The translation.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   updateTranslation: {
     method: 'put',

@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Get the agent instructions of an organization
-         * @description Returns the instructions the organization's AI agent follows. Before they are first saved there are none: not found (404), like an unknown organization. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns the instructions the organization's AI agent follows. Before they are first saved there are none: not found (404), like an unknown organization. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationAgentInstructions"];
         /**
@@ -2889,7 +2889,7 @@ export interface paths {
         };
         /**
          * Get a translation
-         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns a translation of the organization, with its status and figures. An unknown id is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getTranslation"];
         /**
@@ -3053,7 +3053,7 @@ export interface paths {
         };
         /**
          * Get a conversation
-         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns an ingested conversation with its messages and metadata. An unknown conversation is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getConversation"];
         put?: never;
@@ -3093,7 +3093,7 @@ export interface paths {
         };
         /**
          * Get a conversation issue
-         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns an issue with the conversation it was found in. An unknown issue is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getConversationsIssue"];
         put?: never;

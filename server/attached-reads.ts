@@ -5,8 +5,11 @@ import type { OperationId } from '../generated/router.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
 import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
+import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { memberSelect } from './members/members.store.js';
 import { teamSelect } from './teams/teams.store.js';
+import { translationSelect } from './translations/translations.store.js';
 
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
@@ -31,4 +34,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getDocumentById: documentRevisionAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
+  getTranslation: (params, ctx) => attachSelect('translation', translationSelect(ctx, params.organizationId, params.translationId)),
+  getConversation: (params, ctx) => attachSelect('conversation', conversationSelect(ctx, params.organizationId, params.conversationId)),
+  getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),
+  getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
 };

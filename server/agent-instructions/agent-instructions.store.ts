@@ -4,6 +4,7 @@ import type { Document } from '../content/markdown-document.js';
 import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { agentInstructions } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
@@ -11,10 +12,15 @@ import { assertStorableDocument } from '../content/document-check.js';
 
 export type AgentInstructions = components['schemas']['AgentInstructions'];
 
-/** The organization's instructions; throws NotFound before they are first saved. */
+/** The select of the organization's instructions, as getAgentInstructions reads it (and attaches it: server/attached-reads.ts). */
+export function agentInstructionsSelect(ctx: Ctx, organizationId: string) {
+  return ctx.db.select({ doc: agentInstructions }).from(agentInstructions).where(eq(agentInstructions.organizationId, organizationId));
+}
+
+/** The organization's instructions; throws NotFound before they are first saved. Read from the grant's statement when attached there. */
 export async function getAgentInstructions(ctx: Ctx, org: OrganizationGrant): Promise<AgentInstructions> {
   const organizationId = org.organization.id;
-  const [row] = await ctx.db.select({ doc: agentInstructions }).from(agentInstructions).where(eq(agentInstructions.organizationId, organizationId));
+  const [row] = await rowsOf(org.attached, 'agent_instructions', agentInstructionsSelect(ctx, organizationId));
   if (!row) throw new NotFound(`Organization ${organizationId} has no agent instructions yet`);
   return {
     object: 'agent-instructions',

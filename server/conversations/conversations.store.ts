@@ -4,6 +4,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { conversationOperations } from '../../contract/conversations.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { changeRequests, conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
@@ -57,9 +58,14 @@ export async function listConversations(ctx: Ctx, grant: OrganizationGrant, quer
   return { items: page.rows.map((r) => toConversation(r, ctx.urls)), count: page.count, ...(page.next && { next: page.next }) };
 }
 
-/** One conversation with its messages; NotFound otherwise. */
+/** The select of one conversation of the organization, as getConversation reads it (and attaches it: server/attached-reads.ts). */
+export function conversationSelect(ctx: Ctx, organizationId: string, id: string) {
+  return ctx.db.select().from(conversations).where(and(eq(conversations.organizationId, organizationId), eq(conversations.id, id)));
+}
+
+/** One conversation with its messages; NotFound otherwise. Read from the grant's statement when the operation attached it there. */
 export async function getConversation(ctx: Ctx, grant: OrganizationGrant, id: string) {
-  const [row] = await ctx.db.select().from(conversations).where(and(eq(conversations.organizationId, grant.organization.id), eq(conversations.id, id)));
+  const [row] = await rowsOf(grant.attached, 'conversation', conversationSelect(ctx, grant.organization.id, id));
   if (!row) throw new NotFound(`Conversation ${id} not found`);
   return toConversationDetail(row, ctx.urls);
 }
@@ -83,13 +89,18 @@ export async function listIssues(ctx: Ctx, grant: OrganizationGrant, query: Issu
   };
 }
 
-/** One issue with its conversation; NotFound otherwise. */
-export async function getIssue(ctx: Ctx, grant: OrganizationGrant, id: string) {
-  const [row] = await ctx.db
+/** The select of one issue of the organization with its conversation, as getIssue reads it (and attaches it: server/attached-reads.ts). */
+export function issueSelect(ctx: Ctx, organizationId: string, id: string) {
+  return ctx.db
     .select({ issue: conversationIssues, conversation: conversations })
     .from(conversationIssues)
     .innerJoin(conversations, and(eq(conversations.organizationId, conversationIssues.organizationId), eq(conversations.id, conversationIssues.conversationId)))
-    .where(and(eq(conversationIssues.organizationId, grant.organization.id), eq(conversationIssues.id, id)));
+    .where(and(eq(conversationIssues.organizationId, organizationId), eq(conversationIssues.id, id)));
+}
+
+/** One issue with its conversation; NotFound otherwise. Read from the grant's statement when the operation attached it there. */
+export async function getIssue(ctx: Ctx, grant: OrganizationGrant, id: string) {
+  const [row] = await rowsOf(grant.attached, 'issue', issueSelect(ctx, grant.organization.id, id));
   if (!row) throw new NotFound(`Conversation issue ${id} not found`);
   return toIssueDetail(row.issue, row.conversation, ctx.urls);
 }

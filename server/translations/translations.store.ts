@@ -4,6 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { translationOperations } from '../../contract/translations.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
 import { spaces, translations } from '../db/schema/index.js';
@@ -56,15 +57,16 @@ export async function createTranslation(ctx: Ctx, grant: OrganizationGrant, body
   return toTranslation(row, grant.role, ctx.urls);
 }
 
-async function findRow(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<TranslationRow> {
-  const [row] = await ctx.db.select().from(translations).where(inOrganization(grant, id));
-  if (!row) throw new NotFound(`Translation ${id} not found`);
-  return row;
+/** The select of one translation of the organization, as getTranslation reads it (and attaches it: server/attached-reads.ts). */
+export function translationSelect(ctx: Ctx, organizationId: string, id: string) {
+  return ctx.db.select().from(translations).where(and(eq(translations.organizationId, organizationId), eq(translations.id, id)));
 }
 
-/** One translation; NotFound otherwise. */
+/** One translation; NotFound otherwise. Read from the grant's statement when the operation attached it there. */
 export async function getTranslation(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<Translation> {
-  return toTranslation(await findRow(ctx, grant, id), grant.role, ctx.urls);
+  const [row] = await rowsOf<TranslationRow>(grant.attached, 'translation', translationSelect(ctx, grant.organization.id, id));
+  if (!row) throw new NotFound(`Translation ${id} not found`);
+  return toTranslation(row, grant.role, ctx.urls);
 }
 
 /** Replaces the instructions (used from the next run on). */
