@@ -597,7 +597,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   updateSiteAdaptiveSchema: {
     method: 'put',
@@ -710,7 +710,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   updateSiteCustomizationById: {
     method: 'put',

@@ -1757,7 +1757,7 @@ export interface paths {
         };
         /**
          * Get the adaptive schema of a site
-         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns the schema of the visitor attributes used by adaptive content. A site that has none, or an unknown site, is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteAdaptiveSchema"];
         /**
@@ -1861,7 +1861,7 @@ export interface paths {
         };
         /**
          * Get the customization of a site
-         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns the customization of a site with every default filled in (the title defaults to the site's). The published site applies its title, primary and tint colors, header logo and links (by condition), footer groups and copyright, the announcement, the themes (`default`, and `toggeable`: the reader's light or dark preference wins), `pagination`, the favicon and the social preview image. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteCustomizationById"];
         /**

@@ -8,6 +8,7 @@ import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttache
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { memberSelect } from './members/members.store.js';
+import { siteSelect } from './sites/structure.js';
 import { teamSelect } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
 
@@ -37,5 +38,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getTranslation: (params, ctx) => attachSelect('translation', translationSelect(ctx, params.organizationId, params.translationId)),
   getConversation: (params, ctx) => attachSelect('conversation', conversationSelect(ctx, params.organizationId, params.conversationId)),
   getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),
+  getSiteCustomizationById: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  getSiteAdaptiveSchema: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
 };

@@ -8,7 +8,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
-import { requireSite } from './structure.js';
+import { requireGrantedSite, requireSite } from './structure.js';
 
 type SiteAdaptiveSchema = components['schemas']['SiteAdaptiveSchema'];
 
@@ -69,7 +69,7 @@ function toSchema(jsonSchema: Record<string, unknown>, updatedAt: Date): SiteAda
 
 /** The adaptive schema of a site; NotFound when the site has none. */
 export async function getAdaptiveSchema(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteAdaptiveSchema> {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  const site = await requireGrantedSite(ctx, org, siteId);
   if (!site.adaptiveSchema || !site.adaptiveSchemaUpdatedAt) throw new NotFound(`Site ${siteId} has no adaptive schema`);
   return toSchema(site.adaptiveSchema, site.adaptiveSchemaUpdatedAt);
 }

@@ -10,7 +10,7 @@ import { checkCondition, claimNamesOf, type ClaimNames } from '../conditions/che
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import type { SiteRow } from './site-view.js';
-import { requireSite } from './structure.js';
+import { requireGrantedSite, requireSite } from './structure.js';
 
 export type SiteCustomization = components['schemas']['SiteCustomizationSettings'];
 
@@ -120,7 +120,7 @@ export function withPageActionFlags<T extends { pageActions?: { items?: PageActi
 
 /** The customization of a site of the organization, defaults filled in. */
 export async function getCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteCustomization> {
-  return siteCustomization(await requireSite(ctx, org.organization.id, siteId));
+  return siteCustomization(await requireGrantedSite(ctx, org, siteId));
 }
 
 /** Throws BadRequest naming the header link whose condition is not in the grammar or reads an undefined claim. */

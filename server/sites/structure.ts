@@ -2,6 +2,7 @@
 // order, its site spaces with the spaces they publish (one batched query), and the default pointers.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
@@ -12,10 +13,22 @@ import { NotFound } from '../errors.js';
 import { toSpace, type Space } from '../spaces/space-view.js';
 import { toSection, toSiteSpace, type ItemRow, type SiteRow, type SiteSection, type SiteSpace, type SiteSpaceRow } from './site-view.js';
 
+/** The select of the site `siteId` of the organization, as requireSite reads it (and a read of the site attaches it: server/attached-reads.ts). */
+export function siteSelect(ctx: Ctx, organizationId: string, siteId: string) {
+  return ctx.db.select().from(sites).where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+}
+
 /** The site `siteId` of the organization; throws NotFound otherwise. `lock` holds its row until the transaction ends. */
 export async function requireSite(ctx: Ctx, organizationId: string, siteId: string, lock = false): Promise<SiteRow> {
-  const query = ctx.db.select().from(sites).where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+  const query = siteSelect(ctx, organizationId, siteId);
   const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw new NotFound(`Site ${siteId} not found`);
+  return row;
+}
+
+/** As requireSite, from the grant's statement when the operation attached siteSelect there (under `site`). */
+export async function requireGrantedSite(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteRow> {
+  const [row] = await rowsOf<SiteRow>(org.attached, 'site', siteSelect(ctx, org.organization.id, siteId));
   if (!row) throw new NotFound(`Site ${siteId} not found`);
   return row;
 }
