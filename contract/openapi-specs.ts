@@ -256,7 +256,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: specResponse('The specification.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createOrUpdateOpenAPISpecBySlug: {
     method: 'put',
@@ -338,7 +338,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: versionResponse('The latest version.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   getLatestOpenAPISpecVersionContent: {
     method: 'get',
@@ -350,7 +350,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: contentResponse('The content of the latest version.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   getOpenAPISpecVersionById: {
     method: 'get',
@@ -362,7 +362,7 @@ export const openAPISpecOperations = operations({
     responses: { 200: versionResponse('The version.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   getOpenAPISpecVersionContentById: {
     method: 'get',
@@ -374,6 +374,6 @@ export const openAPISpecOperations = operations({
     responses: { 200: contentResponse('The content of the version.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
 });

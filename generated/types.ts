@@ -2733,7 +2733,7 @@ export interface paths {
         };
         /**
          * Get an OpenAPI specification
-         * @description Returns an OpenAPI specification of the organization by its slug. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns an OpenAPI specification of the organization by its slug. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOpenAPISpecBySlug"];
         /**
@@ -2785,7 +2785,7 @@ export interface paths {
         };
         /**
          * Get the latest version of an OpenAPI specification
-         * @description Returns the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getLatestOpenAPISpecVersion"];
         put?: never;
@@ -2805,7 +2805,7 @@ export interface paths {
         };
         /**
          * Get the content of the latest version of an OpenAPI specification
-         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns the parsed files of the latest processed version of a specification; not found when it has none yet. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getLatestOpenAPISpecVersionContent"];
         put?: never;
@@ -2825,7 +2825,7 @@ export interface paths {
         };
         /**
          * Get a version of an OpenAPI specification
-         * @description Returns one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOpenAPISpecVersionById"];
         put?: never;
@@ -2845,7 +2845,7 @@ export interface paths {
         };
         /**
          * Get the content of a version of an OpenAPI specification
-         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns the parsed files of one version of a specification. An unknown specification or version is not found. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOpenAPISpecVersionContentById"];
         put?: never;

@@ -8,6 +8,7 @@ import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttache
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { memberSelect } from './members/members.store.js';
+import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteSelect } from './sites/structure.js';
 import { teamSelect } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
@@ -40,5 +41,10 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),
   getSiteCustomizationById: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
   getSiteAdaptiveSchema: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  getOpenAPISpecBySlug: (params, ctx) => attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
+  getOpenAPISpecVersionById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
+  getLatestOpenAPISpecVersion: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
+  getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
+  getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
 };

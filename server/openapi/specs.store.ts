@@ -4,6 +4,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { openAPISpecOperations } from '../../contract/openapi-specs.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
@@ -81,9 +82,16 @@ export async function findSpec(ctx: Ctx, grant: OrganizationGrant, slug: string)
   return row;
 }
 
-/** One specification as the API shows it. */
+/** The select of one specification by slug, as getSpec reads it (and attaches it: server/attached-reads.ts). */
+export function specSelect(ctx: Ctx, organizationId: string, slug: string) {
+  return ctx.db.select().from(openAPISpecs).where(and(eq(openAPISpecs.organizationId, organizationId), eq(openAPISpecs.slug, slug)));
+}
+
+/** One specification as the API shows it; read from the grant's statement when the operation attached it there. */
 export async function getSpec(ctx: Ctx, grant: OrganizationGrant, slug: string): Promise<OpenAPISpec> {
-  return toSpec(await findSpec(ctx, grant, slug), grant.role, ctx.urls);
+  const [row] = await rowsOf<SpecRow>(grant.attached, 'spec', specSelect(ctx, grant.organization.id, slug));
+  if (!row) throw new NotFound(`OpenAPI specification ${slug} not found`);
+  return toSpec(row, grant.role, ctx.urls);
 }
 
 /** Makes a specification private or public; NotFound for an unknown slug. */
@@ -109,11 +117,27 @@ export async function listVersions(ctx: Ctx, grant: OrganizationGrant, slug: str
   return listBody(result, (row) => toVersion(spec, row, ctx.urls));
 }
 
-/** A version by id, or the latest one for `latest`; NotFound when the specification or version does not exist. */
+/**
+ * The select of a specification by slug with its version `versionId` (its last one for `latest`; null when
+ * it has none of that id), as findVersion reads it (and attaches it: server/attached-reads.ts).
+ */
+export function versionSelect(ctx: Ctx, organizationId: string, slug: string, versionId: string) {
+  const version = versionId === 'latest' ? eq(openAPISpecVersions.id, openAPISpecs.lastVersionId) : eq(openAPISpecVersions.id, versionId);
+  return ctx.db
+    .select({ spec: openAPISpecs, version: openAPISpecVersions })
+    .from(openAPISpecs)
+    .leftJoin(openAPISpecVersions, and(eq(openAPISpecVersions.specId, openAPISpecs.id), version))
+    .where(and(eq(openAPISpecs.organizationId, organizationId), eq(openAPISpecs.slug, slug)));
+}
+
+/**
+ * A version by id, or the latest one for `latest`; NotFound when the specification or version does not
+ * exist. One select with the specification, read from the grant's statement when the operation attached it.
+ */
 async function findVersion(ctx: Ctx, grant: OrganizationGrant, slug: string, versionId: string | 'latest') {
-  const spec = await findSpec(ctx, grant, slug);
-  const id = versionId === 'latest' ? spec.lastVersionId : versionId;
-  const [row] = id === null ? [] : await ctx.db.select().from(openAPISpecVersions).where(and(eq(openAPISpecVersions.specId, spec.id), eq(openAPISpecVersions.id, id)));
+  const [found] = await rowsOf(grant.attached, 'spec_version', versionSelect(ctx, grant.organization.id, slug, versionId));
+  if (!found) throw new NotFound(`OpenAPI specification ${slug} not found`);
+  const { spec, version: row } = found;
   if (!row) throw new NotFound(versionId === 'latest' ? `OpenAPI specification ${slug} has no processed version yet` : `Version ${versionId} of ${slug} not found`);
   return { spec, row };
 }
