@@ -158,7 +158,7 @@ export const siteSpaceOperations = operations({
     responses: { 200: effectiveCustomization('The customization of the site space, overrides applied.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   overrideSiteSpaceCustomizationById: {
     method: 'patch',

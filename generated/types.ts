@@ -2173,7 +2173,7 @@ export interface paths {
         };
         /**
          * Get the customization of a site space
-         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns the customization the published site applies on the pages of a site space: the site's (defaults filled in) with the site space's overrides over it. An unknown site or site space is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteSpaceCustomizationById"];
         put?: never;

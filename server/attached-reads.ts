@@ -9,6 +9,7 @@ import { agentInstructionsSelect } from './agent-instructions/agent-instructions
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
+import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteSelect } from './sites/structure.js';
 import { teamSelect } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
@@ -40,6 +41,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getConversation: (params, ctx) => attachSelect('conversation', conversationSelect(ctx, params.organizationId, params.conversationId)),
   getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),
   getSiteCustomizationById: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  getSiteSpaceCustomizationById: (params, ctx) =>
+    attachSelect('site_site_space', siteWithSiteSpaceSelect(ctx, params.organizationId, params.siteId, params.siteSpaceId)),
   getSiteAdaptiveSchema: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
   getOpenAPISpecBySlug: (params, ctx) => attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
   getOpenAPISpecVersionById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),

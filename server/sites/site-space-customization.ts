@@ -6,9 +6,10 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteSpaceOperations } from '../../contract/site-spaces.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import { claimNamesOf } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
-import { siteSpaces } from '../db/schema/index.js';
+import { sites, siteSpaces } from '../db/schema/index.js';
 import { NotFound, unlessNotFound } from '../errors.js';
 import { checkHeaderConditions, siteSpaceCustomization, type Json, type SiteCustomization } from './customization.js';
 import { requireSite } from './structure.js';
@@ -39,10 +40,27 @@ async function requireSiteSpaceRow(ctx: Ctx, siteId: string, siteSpaceId: string
   return row;
 }
 
-/** The customization the site space's pages show; NotFound for an unknown site or site space. */
+/**
+ * The select of the site `siteId` of the organization with its site space `siteSpaceId` (null when the site
+ * has none of that id), as getSiteSpaceCustomization reads them (and attaches them: server/attached-reads.ts).
+ */
+export function siteWithSiteSpaceSelect(ctx: Ctx, organizationId: string, siteId: string, siteSpaceId: string) {
+  return ctx.db
+    .select({ site: sites, siteSpace: siteSpaces })
+    .from(sites)
+    .leftJoin(siteSpaces, and(eq(siteSpaces.siteId, sites.id), eq(siteSpaces.id, siteSpaceId)))
+    .where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+}
+
+/**
+ * The customization the site space's pages show; NotFound for an unknown site or site space. One select,
+ * read from the grant's statement when the operation attached it there.
+ */
 export async function getSiteSpaceCustomization(ctx: Ctx, org: OrganizationGrant, siteId: string, siteSpaceId: string): Promise<SiteCustomization> {
-  const site = await requireSite(ctx, org.organization.id, siteId);
-  return siteSpaceCustomization(site, await requireSiteSpaceRow(ctx, site.id, siteSpaceId));
+  const [found] = await rowsOf(org.attached, 'site_site_space', siteWithSiteSpaceSelect(ctx, org.organization.id, siteId, siteSpaceId));
+  if (!found) throw new NotFound(`Site ${siteId} not found`);
+  if (!found.siteSpace) throw new NotFound(`Site space ${siteSpaceId} not found`);
+  return siteSpaceCustomization(found.site, found.siteSpace);
 }
 
 /** Sets or clears overrides of the site space; returns its customization. */
