@@ -3,7 +3,8 @@
 // list counts set-wise: a member below admin sees a space when its levels admit every member with a role
 // (the same for all of them: counted once per statement), or when a grant of theirs or of their teams reaches
 // it (on the space, or on a collection around an in-collection space: found from the grants, a few rows,
-// rather than by computing a role on every space of the organization for every row of the list).
+// rather than by computing a role on every space of the organization for every row of the list). And the
+// role on each space of a list's page (spaceRoleOnRows), with what it looks up read once per statement.
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
