@@ -3,25 +3,46 @@
 // list counts set-wise: a member below admin sees a space when its levels admit every member with a role
 // (the same for all of them: counted once per statement), or when a grant of theirs or of their teams reaches
 // it (on the space, or on a collection around an in-collection space: found from the grants, a few rows,
-// rather than by computing a role on every space of the organization for every row of the list).
+// rather than by computing a role on every space of the organization for every row of the list). And the
+// role on each space of a list's page (spaceRoleOnRows), with what it looks up read once per statement.
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * The ids of the organization's live spaces whose levels alone give a member with an organization role below
  * admin some role (`content_role` with no grant, for any such role: the role it falls back to is never none),
- * as a query the database runs once per statement. The chain of collections around
- * an in-collection space is worked out once per collection (`collection_chain_access` walks it up with a
- * recursive query), not once per space: at 1,000 spaces in 100 collections, computing it per space was most
- * of `list members` (two scans of every space: 70 of its 88 ms, bench/scale.ts).
+ * as a query the database runs once per statement. The chains of collections around the in-collection
+ * spaces are worked out in one query (collectionChains), not once per space nor once per collection: at 1,000
+ * spaces in 100 collections, computing them per space was most of `list members` (two scans of every space:
+ * 70 of its 88 ms, bench/scale.ts), once per collection (collection_chain_access) still ~2 ms of each scan.
  */
 function admittedSpaceIds(organizationId: SQL): SQL {
-  return sql`(WITH chains AS MATERIALIZED (
-      SELECT d.parent_id, collection_chain_access(d.parent_id, NULL) AS chain
-      FROM (SELECT DISTINCT p.parent_id FROM spaces p
-        WHERE p.organization_id = ${organizationId} AND p.visibility = 'in-collection' AND p.parent_id IS NOT NULL AND p.deleted_at IS NULL) d)
-    SELECT a.id FROM spaces a LEFT JOIN chains ch ON a.visibility = 'in-collection' AND ch.parent_id = a.parent_id
+  return sql`(SELECT a.id FROM spaces a LEFT JOIN ${collectionChains(organizationId, null)} ch ON a.visibility = 'in-collection' AND ch.id = a.parent_id
     WHERE a.organization_id = ${organizationId} AND a.deleted_at IS NULL
-      AND content_role(true, 'read', a.default_level, NULL, ch.chain) IS NOT NULL)`;
+      AND content_role(true, 'read', a.default_level, NULL, CASE WHEN ch.id IS NOT NULL THEN ARRAY[ch.level, ch.granted] END) IS NOT NULL)`;
+}
+
+/**
+ * collection_chain_access(id, user) of every collection of the organization, as rows (id, level, granted),
+ * in one query: each collection walked up (64 parents at most, as the function does), its level the first
+ * one up the chain that is not `inherit` (`inherit` when there is none), `granted` the strongest of the
+ * `grants` (rows (space_id, collection_id, role); null: none, the function with no user) on the chain.
+ * collection_chain_access is PL/pgSQL, ~0.15 ms a call: once per collection or per row, it was most of
+ * the lists' statements at 1,000 spaces (bench/scale.ts).
+ */
+function collectionChains(organizationId: SQL, grants: SQL | null): SQL {
+  // The grants read once (a materialized CTE), not once per collection.
+  const granted = grants ? sql`(SELECT rank_role(max(role_rank(cg.role))) FROM cg WHERE cg.collection_id = ANY (w.ids))` : sql`NULL::text`;
+  const grantsCte = grants ? sql`cg AS MATERIALIZED (SELECT ug.collection_id, ug.role FROM ${grants} ug WHERE ug.collection_id IS NOT NULL),` : sql``;
+  return sql`(WITH RECURSIVE ${grantsCte} up(start, id, parent_id, level, depth) AS (
+      SELECT c.id, c.id, c.parent_id, c.default_level, 0 FROM collections c WHERE c.organization_id = ${organizationId}
+      UNION ALL
+      SELECT up.start, c.id, c.parent_id, c.default_level, up.depth + 1 FROM up JOIN collections c ON c.id = up.parent_id WHERE up.depth < 64),
+    walked AS (SELECT up.start,
+        CASE WHEN count(*) FILTER (WHERE up.level IS DISTINCT FROM 'inherit') = 0 THEN 'inherit'
+          ELSE (array_agg(up.level ORDER BY up.depth) FILTER (WHERE up.level IS DISTINCT FROM 'inherit'))[1] END AS level,
+        array_agg(up.id) AS ids
+      FROM up GROUP BY up.start)
+    SELECT w.start AS id, w.level, ${granted} AS granted FROM walked w)`;
 }
 
 /**
@@ -50,15 +71,15 @@ function reachedIds(grants: SQL): SQL {
 
 /**
  * The grants of the user `userId` in the organization, theirs and their teams', as rows (space_id,
- * collection_id). Grants carry the organization of their content (server/permissions/grant-cleanup.ts). A
+ * collection_id, role). Grants carry the organization of their content (server/permissions/grant-cleanup.ts). A
  * union of the two, each read through its own index ((organization_id, user_id); team_members by user, then
  * grants by team): under `user_id = … OR team_id IN (…)` the planner scanned every grant of the organization,
  * for each member of a list's page (bench/scale.ts).
  */
 const userGrants = (organizationId: SQL, userId: SQL) =>
-  sql`(SELECT g.space_id, g.collection_id FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.user_id = ${userId}
+  sql`(SELECT g.space_id, g.collection_id, g.role FROM content_grants g WHERE g.organization_id = ${organizationId} AND g.user_id = ${userId}
     UNION ALL
-    SELECT g.space_id, g.collection_id FROM team_members tm JOIN content_grants g ON g.team_id = tm.team_id
+    SELECT g.space_id, g.collection_id, g.role FROM team_members tm JOIN content_grants g ON g.team_id = tm.team_id
     WHERE tm.organization_id = ${organizationId} AND tm.user_id = ${userId} AND g.organization_id = ${organizationId})`;
 
 /** The grants of the team `teamId` in the organization, as rows (space_id, collection_id). */
@@ -122,4 +143,30 @@ export function memberSees(organizationId: string, userId: string, role: string 
   if (role === 'admin') return undefined;
   const reached = sql`${sql.raw(s)}.id IN ${reachedIds(userGrants(sql`${organizationId}`, sql`${userId}`))}`;
   return role === null ? reached : sql`(${sql.raw(s)}.id IN ${admittedSpaceIds(sql`${organizationId}`)} OR ${reached})`;
+}
+
+/**
+ * The role of the member `userId` (organization role `orgRole`) on each space row `s` (its SQL name) of a
+ * list's page: `space_role_of(s, userId, true, orgRole)`, with what it looks up per row computed once per
+ * statement. space_role_of runs collection_chain_access (PL/pgSQL: a recursive walk up the collections and a
+ * read of the grants) for every in-collection row, ~0.15 ms each: a page of 50 of a guest's spaces cost
+ * 18 of its 22 ms at 1,000 spaces (bench/scale.ts). Here every collection of the organization has its chain
+ * worked out at once (one recursive query over the collections, walking up as collection_chain_access does,
+ * 64 parents at most), and the user's grants on spaces are read once: two maps (jsonb, an InitPlan each) the
+ * rows look up. The answer is the same as space_role_of's: content_role on the same inputs.
+ */
+export function spaceRoleOnRows(organizationId: string, userId: string, orgRole: string | null, s = '"spaces"'): SQL<string | null> {
+  if (orgRole === 'admin') return sql<string | null>`'admin'::text`;
+  const row = sql.raw(s);
+  const org = sql`${organizationId}`;
+  const grants = userGrants(org, sql`${userId}`);
+  // collection id -> [level, granted]: collection_chain_access(id, userId) for every collection of the organization.
+  const chains = sql`(SELECT jsonb_object_agg(ch.id, jsonb_build_array(ch.level, ch.granted)) FROM ${collectionChains(org, grants)} ch)`;
+  // space id -> the strongest grant on it: space_granted(id, organizationId, userId).
+  const granted = sql`(SELECT jsonb_object_agg(sg.space_id, sg.role) FROM (
+      SELECT ug.space_id, rank_role(max(role_rank(ug.role))) AS role FROM ${grants} ug WHERE ug.space_id IS NOT NULL GROUP BY ug.space_id) sg)`;
+  const chain = sql`(SELECT CASE WHEN x.v IS NOT NULL THEN ARRAY[x.v ->> 0, x.v ->> 1] END
+    FROM (SELECT ${chains} -> ${row}.parent_id AS v OFFSET 0) x)`;
+  return sql<string | null>`content_role(true, ${orgRole}::text, ${row}.default_level, ${granted} ->> ${row}.id,
+    CASE WHEN ${row}.visibility = 'in-collection' THEN ${chain} END)`;
 }

@@ -32,7 +32,12 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
     query.sort === 'lastSeenAt' ? isNotNull(members.lastSeenAt) : undefined,
   );
   const page = directedPage([sortKeys[query.sort], { column: members.userId }], query.order, query);
-  const total = ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
+  // The join to users matters to the count only for the search (every member is a user: a foreign key); without
+  // it the count reads members alone (10,000 members: 3.5 ms with the join, bench/scale.ts).
+  const total =
+    query.search === undefined
+      ? ctx.db.select({ n: count() }).from(members).where(where)
+      : ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   const select = ctx.db
     .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller, org.role)), total: totalField(total) })
     .from(members)

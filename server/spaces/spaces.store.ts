@@ -4,9 +4,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, memberBasis, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
-import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
-import { memberSees } from '../auth/space-reach.js';
+import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
 import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
@@ -63,7 +62,8 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
  * only those granted), in creation order, each with the caller's role on it.
  */
 export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
-  const role = spaceRoleOf(ctx.caller.userId, org.role);
+  // The caller's role on the page's rows, with its chains of collections and grants read once (space-reach.ts).
+  const role = spaceRoleOnRows(org.organization.id, ctx.caller.userId, org.role);
   // Which spaces the caller sees, set-wise (server/auth/space-reach.ts): the role is computed on the page's
   // rows only, not on every space of the organization for the total.
   const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt), memberSees(org.organization.id, ctx.caller.userId, org.role, '"spaces"'));
