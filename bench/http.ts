@@ -7,9 +7,15 @@
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
 //                         [--baseline-pglite plain|thread] [--mounted] [--caller admin|granted-member]
-//                         [--read-cache on|off]
+//                         [--read-cache on|off] [--traces off|sampled|always|sampled,always]
 //                         [--out http.json]
 //
+// `--traces sampled` (or `always`, or `sampled,always`) measures what OpenTelemetry traces cost instead of
+// comparing with the baseline: it starts a local OTLP receiver (bench/otlp-receiver.ts) and, in each round,
+// runs OUR server untraced and traced (OTEL_EXPORTER_OTLP_ENDPOINT at the receiver; `sampled` is the
+// default sampler, parentbased_traceidratio at 0.1, `always` is always_on), in an order that rotates from
+// round to round, and reports each traced variant against the untraced one (medians of the rounds), with
+// the spans the receiver got per request. Results go to bench/results/http-traces-cache-<on|off>.json.
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
 // `--baseline-pglite thread` gives it the project's PGlite thread instead.
 // `--caller granted-member` reads as a member with the organization's `read` role who reaches the space,
@@ -44,7 +50,7 @@ const { values: opts } = parseArgs({
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     profile: { type: 'string' },
     // Where the results go, under bench/results/ (e.g. http-rate-limit-off.json for a comparison run).
-    out: { type: 'string', default: 'http.json' },
+    out: { type: 'string' },
     'baseline-pglite': { type: 'string', default: process.env.BENCH_BASELINE_PGLITE ?? 'plain' },
     // The project as a host app runs it: createDocsApi's handler mounted at /v1 of a plain Express app
     // (bench/mounted-server.ts) instead of the standalone server.
@@ -53,10 +59,23 @@ const { values: opts } = parseArgs({
     // The project's READ_CACHE: `off` makes each of its reads anew (server/http/read-cache.ts), to measure
     // the read itself; `on` (the server's default) gives the repeated read its held answer.
     'read-cache': { type: 'string', default: process.env.BENCH_READ_CACHE ?? 'on' },
+    traces: { type: 'string', default: process.env.BENCH_TRACES ?? 'off' },
   },
 });
 if (opts.caller !== 'admin' && opts.caller !== 'granted-member') throw new Error(`--caller: admin or granted-member, not ${opts.caller}`);
 if (opts['read-cache'] !== 'on' && opts['read-cache'] !== 'off') throw new Error(`--read-cache: on or off, not ${opts['read-cache']}`);
+type TraceVariant = 'sampled' | 'always';
+const traceVariants: TraceVariant[] = opts.traces === 'off' ? [] : (opts.traces!.split(',') as TraceVariant[]);
+if (!traceVariants.every((v) => v === 'sampled' || v === 'always') || new Set(traceVariants).size !== traceVariants.length) {
+  throw new Error(`--traces: off, sampled, always or sampled,always, not ${opts.traces}`);
+}
+/** The sampler settings of each traced variant (OpenTelemetry's own variables; `sampled` is the server's default). */
+const samplerEnv: Record<TraceVariant, Record<string, string>> = {
+  sampled: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+  always: { OTEL_TRACES_SAMPLER: 'always_on' },
+};
+// The bench decides which server is traced: none inherits a collector from this shell.
+for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];
 type Storage = 'pglite' | 'postgres';
 const storages: Storage[] = opts.storage === 'both' ? ['pglite', 'postgres'] : [opts.storage as Storage];
 if (!storages.every((s) => s === 'pglite' || s === 'postgres')) throw new Error(`--storage: pglite, postgres or both, not ${opts.storage}`);
@@ -73,7 +92,8 @@ const auth = { authorization: `Bearer ${token}` };
 let loadAuth = auth;
 // Bounded in time whatever happens: two loads and two start-ups (90 s each at most) per storage and round,
 // and two set-up starts per storage.
-const limitMs = storages.length * (rounds * 2 * ((warmup + duration) * 1000 + 90_000) + 2 * 90_000) + 60_000;
+const serversPerRound = traceVariants.length > 0 ? 1 + traceVariants.length : 2;
+const limitMs = storages.length * (rounds * serversPerRound * ((warmup + duration) * 1000 + 90_000) + 2 * 90_000) + 60_000;
 const { tmp, cleanups, cleanUp, abort, startServer, call } = benchRun('http', limitMs, auth);
 
 interface Measure {
@@ -95,7 +115,8 @@ interface Measure {
 }
 
 /** Warm-up, then the measured run; any answer other than 2xx, or any socket error, fails the bench. */
-async function load(name: string, { url, pid }: Server, resource: string, database?: string): Promise<Measure> {
+async function load(name: string, { url, pid }: Server, resource: string, database?: string): Promise<Measure & { answered: number }> {
+  let answered = 0;
   for (const [phase, seconds] of [['warm-up', warmup], ['measure', duration]] as const) {
     if (seconds <= 0) continue;
     const cpuBefore = cpuTimeMs(pid);
@@ -106,6 +127,7 @@ async function load(name: string, { url, pid }: Server, resource: string, databa
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests.total === 0) {
       throw new Error(`${name} ${phase}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
     }
+    answered += r.requests.total;
     if (phase === 'measure') {
       const { requests, latency } = r;
       const cpuMs = Math.round((cpu / requests.total) * 1000) / 1000;
@@ -117,6 +139,7 @@ async function load(name: string, { url, pid }: Server, resource: string, databa
         p99: latency.p99,
         cpuMs,
         ...(database && { dbCpuMs: perRequest(dbCpu) }),
+        answered,
       };
     }
   }
@@ -199,7 +222,90 @@ async function withServer<T>(starting: Promise<Server>, use: (server: Server) =>
   }
 }
 
-async function benchStorage(storage: Storage): Promise<StorageResult> {
+/** A load's measure without its count of every answer (the warm-up's included). */
+function measured({ answered: _, ...measure }: Measure & { answered: number }): Measure {
+  return measure;
+}
+
+/** A traced variant of our server against the untraced one: medians of the rounds. */
+interface TracedResult extends Measure {
+  /** spans the receiver got per request answered (the warm-up's included) */
+  spansPerRequest: number;
+  /** traced req/s ÷ untraced req/s */
+  ratio: number;
+  /** traced CPU ms per request ÷ untraced */
+  cpuRatio: number;
+  /** PostgreSQL: (server + database) CPU per request, traced ÷ untraced */
+  totalCpuRatio?: number;
+}
+
+interface TracesResult {
+  untraced: Measure;
+  sampled?: TracedResult;
+  always?: TracedResult;
+  rounds?: Partial<Record<'untraced' | TraceVariant, Measure & { spansPerRequest?: number }>>[];
+}
+
+/** The local OTLP receiver of `--traces` (started once, for every storage). */
+let receiver: Promise<Server> | undefined;
+
+async function receivedSpans(url: string): Promise<number> {
+  const res = await fetch(`${url}/stats`);
+  if (res.status !== 200) throw new Error(`otlp-receiver /stats: ${res.status}`);
+  return ((await res.json()) as { spans: number }).spans;
+}
+
+/**
+ * `--traces`: our server untraced and traced, each variant once a round, the order rotating from round to
+ * round (a burst of other work on the shared machine then hits each variant alike). A traced server's
+ * spans are counted once it has stopped (its shutdown sends the last batch).
+ */
+async function benchTraces(
+  storage: Storage,
+  projectScript: string,
+  projectEnv: Record<string, string>,
+  spaceUrl: string,
+  database: string | undefined,
+  profileArgs: (server: string) => string[],
+): Promise<TracesResult> {
+  receiver ??= startServer('otlp-receiver', 'bench/otlp-receiver.ts', {});
+  const { url: receiverUrl } = await receiver;
+  const variants: ('untraced' | TraceVariant)[] = ['untraced', ...traceVariants];
+  const results: Partial<Record<'untraced' | TraceVariant, Measure & { spansPerRequest?: number }>>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const result: (typeof results)[number] = {};
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[(i + round) % variants.length];
+      const env = variant === 'untraced' ? projectEnv : { ...projectEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, ...samplerEnv[variant] };
+      const spansBefore = await receivedSpans(receiverUrl);
+      const name = `project-${storage}-${variant}`;
+      const { answered, ...measure } = await withServer(startServer(name, projectScript, env, profileArgs(name)), async (server) => {
+        const read = await fetch(server.url + spaceUrl, { headers: loadAuth });
+        if (read.status !== 200) throw new Error(`GET ${spaceUrl} as the ${opts.caller}: ${read.status} ${await read.text()}`);
+        return load(`${variant}/${storage}`, server, spaceUrl, database);
+      });
+      const spans = (await receivedSpans(receiverUrl)) - spansBefore;
+      if (variant !== 'untraced' && spans === 0) throw new Error(`${name}: the receiver got no span`);
+      result[variant] = variant === 'untraced' ? measure : { ...measure, spansPerRequest: Math.round((spans / (answered + 1)) * 1000) / 1000 };
+    }
+    results.push(result);
+  }
+  const untraced = medianOf(results.map((r) => r.untraced!));
+  const out: TracesResult = { untraced };
+  for (const variant of traceVariants) {
+    const traced = medianOf(results.map((r) => r[variant]!)) as Measure & { spansPerRequest: number };
+    out[variant] = {
+      ...traced,
+      ratio: round2(traced.rps / untraced.rps),
+      cpuRatio: round2(traced.cpuMs / untraced.cpuMs),
+      ...(traced.dbCpuMs !== undefined && { totalCpuRatio: round2((traced.cpuMs + traced.dbCpuMs) / (untraced.cpuMs + untraced.dbCpuMs!)) }),
+    };
+  }
+  if (rounds > 1) out.rounds = results;
+  return out;
+}
+
+async function benchStorage(storage: Storage): Promise<StorageResult | TracesResult> {
   // Both servers use the same data one after the other (never together, so a PGlite folder is only ever
   // open in one process, and neither server competes with the other for the 2 cores).
   const storageEnv: Record<string, string> =
@@ -223,6 +329,8 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
     );
   }
 
+  if (traceVariants.length > 0) return benchTraces(storage, projectScript, projectEnv, spaceUrl, database, profileArgs);
+
   // Rounds alternate the two servers, so that a burst of other work on the machine hits both alike.
   const results: { baseline: Measure; project: Measure }[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -230,14 +338,14 @@ async function benchStorage(storage: Storage): Promise<StorageResult> {
     const project = await withServer(projectServer, async (server) => {
       const read = await fetch(server.url + spaceUrl, { headers: loadAuth });
       if (read.status !== 200) throw new Error(`GET ${spaceUrl} as the ${opts.caller}: ${read.status} ${await read.text()}`);
-      return load(`project/${storage}`, server, spaceUrl, database);
+      return measured(await load(`project/${storage}`, server, spaceUrl, database));
     });
     const baselineEnv = { ...storageEnv, ...(opts['baseline-pglite'] === 'thread' && { BASELINE_PGLITE: 'thread' }) };
     const baselineServer = startServer(`baseline-${storage}`, 'bench/baseline-server.ts', baselineEnv, profileArgs(`baseline-${storage}`));
     const baseline = await withServer(baselineServer, async (server) => {
       const row = await call('GET', server.url + spaceUrl);
       if (!spaceUrl.endsWith(`/${row.id}`)) throw new Error(`baseline answered another row: ${JSON.stringify(row)}`);
-      return load(`baseline/${storage}`, server, spaceUrl, database);
+      return measured(await load(`baseline/${storage}`, server, spaceUrl, database));
     });
     results.push({ baseline, project });
   }
@@ -258,30 +366,45 @@ const loadBefore = Math.round(os.loadavg()[0] * 100) / 100;
 const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const code = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract', 'generated') ? '+' : ''}`;
 try {
-  const results: Partial<Record<Storage, StorageResult>> = {};
+  const results: Partial<Record<Storage, StorageResult | TracesResult>> = {};
   for (const storage of storages) {
     console.log(`${storage}: ${connections} connections, ${warmup} s warm-up, ${duration} s measure, ${rounds} round(s)…`);
     results[storage] = await benchStorage(storage);
   }
 
   const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => String(c).padStart(i === 0 ? 18 : 12)).join(''));
-  row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'req/s ratio', 'CPU ratio', '+DB ratio']);
-  for (const [storage, r] of Object.entries(results)) {
-    row([`${storage} baseline`, r.baseline.rps, r.baseline.p50, r.baseline.p99, r.baseline.cpuMs, r.baseline.dbCpuMs ?? '']);
-    row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.project.dbCpuMs ?? '', r.ratio, r.cpuRatio, r.totalCpuRatio ?? '']);
-  }
   // One line per figure, for the record and for a rerun on a quiet machine.
   const limiting = `${Number(opts['rate-limit']) > 0 ? 'rate limiting on' : 'rate limiting off'}, read cache ${opts['read-cache']}`;
-  for (const [storage, r] of Object.entries(results)) {
-    console.log(
-      `SUMMARY http ${storage} (${limiting}, median of ${rounds}): project ${r.project.rps} req/s vs baseline ${r.baseline.rps} req/s = ${r.ratio}x (target >= 1.0); CPU per request ${r.cpuRatio}x${r.totalCpuRatio !== undefined ? `, with the database's ${r.totalCpuRatio}x` : ''}`,
-    );
+  const summaries: string[] = [];
+  if (traceVariants.length > 0) {
+    row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'spans/req', 'req/s ratio', 'CPU ratio', '+DB ratio']);
+    for (const [storage, r] of Object.entries(results) as [Storage, TracesResult][]) {
+      row([`${storage} untraced`, r.untraced.rps, r.untraced.p50, r.untraced.p99, r.untraced.cpuMs, r.untraced.dbCpuMs ?? '']);
+      for (const variant of traceVariants) {
+        const t = r[variant]!;
+        row([`${storage} ${variant}`, t.rps, t.p50, t.p99, t.cpuMs, t.dbCpuMs ?? '', t.spansPerRequest, t.ratio, t.cpuRatio, t.totalCpuRatio ?? '']);
+        summaries.push(
+          `SUMMARY http traces ${storage} (${limiting}, median of ${rounds}): ${variant === 'sampled' ? 'default sampler (parentbased_traceidratio 0.1)' : 'always_on'} ${t.rps} req/s vs untraced ${r.untraced.rps} req/s = ${t.ratio}x (target >= 0.95 sampled); CPU per request ${t.cpuRatio}x${t.totalCpuRatio !== undefined ? `, with the database's ${t.totalCpuRatio}x` : ''}; ${t.spansPerRequest} spans per request`,
+        );
+      }
+    }
+  } else {
+    row(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'DB ms/req', 'req/s ratio', 'CPU ratio', '+DB ratio']);
+    for (const [storage, r] of Object.entries(results) as [Storage, StorageResult][]) {
+      row([`${storage} baseline`, r.baseline.rps, r.baseline.p50, r.baseline.p99, r.baseline.cpuMs, r.baseline.dbCpuMs ?? '']);
+      row([`${storage} project`, r.project.rps, r.project.p50, r.project.p99, r.project.cpuMs, r.project.dbCpuMs ?? '', r.ratio, r.cpuRatio, r.totalCpuRatio ?? '']);
+      summaries.push(
+        `SUMMARY http ${storage} (${limiting}, median of ${rounds}): project ${r.project.rps} req/s vs baseline ${r.baseline.rps} req/s = ${r.ratio}x (target >= 1.0); CPU per request ${r.cpuRatio}x${r.totalCpuRatio !== undefined ? `, with the database's ${r.totalCpuRatio}x` : ''}`,
+      );
+    }
   }
+  for (const line of summaries) console.log(line);
 
   if (opts.profile) {
     console.log(`profiles in ${path.resolve(opts.profile)} (results not recorded: the profiler slows the servers)`);
   } else {
-    const file = path.resolve(import.meta.dirname, 'results', opts.out!);
+    const out = opts.out ?? (traceVariants.length > 0 ? `http-traces-cache-${opts['read-cache']}.json` : 'http.json');
+    const file = path.resolve(import.meta.dirname, 'results', out);
     mkdirSync(path.dirname(file), { recursive: true });
     const record = {
       date: new Date().toISOString(),
@@ -294,6 +417,7 @@ try {
       request: 'GET /v1/spaces/{id}',
       caller: opts.caller,
       readCache: opts['read-cache'],
+      ...(traceVariants.length > 0 && { traces: traceVariants.map((v) => `${v}: ${Object.entries(samplerEnv[v]).map(([k, x]) => `${k}=${x}`).join(' ')}`) }),
       baselinePglite: opts['baseline-pglite'] === 'thread' ? 'on the project\'s PGlite thread' : 'in-process, over a data folder',
       connections,
       rateLimitPerMinute: Number(opts['rate-limit']),
