@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../server/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
 import { createDocsApi, type DocsApi } from '../server/index.js';
-import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace';
-import { samplerOf } from '../server/telemetry/tracing.js';
+import { sampledBy, samplerOf } from '../server/telemetry/tracing.js';
 import { statementSpanName, summarizeStatement } from '../server/telemetry/statement-summary.js';
 
 /** A span as OTLP/JSON carries it (ids in hex), with its attributes as a plain record. */
@@ -271,5 +271,27 @@ describe('OTEL_TRACES_SAMPLER', () => {
     expect(sampled(0.5)).toBeGreaterThan(400);
     expect(sampled(0.5)).toBeLessThan(600);
     expect(traceIds.filter((id) => decide('always_off', 1, id) === SamplingDecision.RECORD_AND_SAMPLED)).toHaveLength(0);
+  });
+
+  // The server decides before starting a span (sampledBy), as the sampler would on the span's trace id.
+  it('decides a request before its span: the share of root requests, the parent\'s flag under a parent', () => {
+    const roots = (name: Parameters<typeof samplerOf>[0], ratio: number) => {
+      const sampled = sampledBy(name, ratio);
+      return Array.from({ length: 1000 }, () => sampled(ROOT_CONTEXT, 'GET /x')).filter(Boolean).length;
+    };
+    expect(roots('parentbased_traceidratio', 0)).toBe(0);
+    expect(roots('parentbased_traceidratio', 1)).toBe(1000);
+    expect(roots('parentbased_traceidratio', 0.1)).toBeGreaterThan(50);
+    expect(roots('parentbased_traceidratio', 0.1)).toBeLessThan(150);
+    expect(roots('always_on', 0)).toBe(1000);
+    expect(roots('always_off', 1)).toBe(0);
+    const under = (traceFlags: TraceFlags) =>
+      trace.setSpanContext(ROOT_CONTEXT, { traceId: traceIds[0], spanId: '0123456789abcdef', traceFlags, isRemote: true });
+    // parentbased_*: the caller's flag, whatever the ratio; traceidratio alone ignores it.
+    expect(sampledBy('parentbased_traceidratio', 0)(under(TraceFlags.SAMPLED), 'GET /x')).toBe(true);
+    expect(sampledBy('parentbased_traceidratio', 1)(under(TraceFlags.NONE), 'GET /x')).toBe(false);
+    expect(sampledBy('parentbased_always_off', 1)(under(TraceFlags.SAMPLED), 'GET /x')).toBe(true);
+    expect(sampledBy('traceidratio', 1)(under(TraceFlags.NONE), 'GET /x')).toBe(true);
+    expect(sampledBy('traceidratio', 0)(under(TraceFlags.SAMPLED), 'GET /x')).toBe(false);
   });
 });

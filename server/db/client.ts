@@ -198,12 +198,14 @@ type QueryCallback = (err: Error | null, result: unknown) => void;
  * pool's own `query`); a submittable (a cursor) is passed on untraced.
  */
 function tracedClient(tracer: QueryTracer): typeof pg.Client {
+  const superQuery = pg.Client.prototype.query as (this: unknown, ...args: unknown[]) => unknown;
   // Returned as node-postgres's own class: its `query` is one implementation of all the overloads.
   const TracedClient = class extends pg.Client {
     // @ts-expect-error: one implementation of node-postgres's overloads of `query`.
     override query(config: string | { text?: string; name?: string; submit?: unknown }, values?: unknown, callback?: unknown): unknown {
-      const query = (super.query as (...args: unknown[]) => unknown).bind(this);
-      if (typeof config === 'object' && typeof config.submit === 'function') return query(config, values, callback);
+      // Outside a sampled request (and for a submittable, a cursor): node-postgres's own, nothing made.
+      if (!tracer.tracing() || (typeof config === 'object' && typeof config.submit === 'function')) return superQuery.call(this, config, values, callback);
+      const query = (...args: unknown[]) => superQuery.apply(this, args);
       const end = tracer.start(typeof config === 'string' ? config : (config.text ?? ''), typeof config === 'string' ? undefined : config.name);
       if (!end) return query(config, values, callback);
       const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;

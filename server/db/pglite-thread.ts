@@ -136,7 +136,7 @@ export class PGliteThread {
     if (this.closing && request.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
-    const statement = this.tracer && statementOf(request);
+    const statement = this.tracer?.tracing() ? statementOf(request) : undefined;
     const end = statement && this.tracer!.start(statement.text, statement.name);
     const answered = new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();

@@ -4,7 +4,8 @@
 // ROLLBACK) are traced by their SQL text, whose values are `$1…` parameters; everything else is PGlite's
 // own. PGlite's transaction sends BEGIN and COMMIT itself, so their spans are measured around them: BEGIN
 // from the call until the callback starts (waiting for the session included, as on the thread), COMMIT or
-// ROLLBACK from the callback's end until the transaction settles.
+// ROLLBACK from the callback's end until the transaction settles. Outside a sampled request a statement
+// costs the tracer's one check.
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { QueryEnd, QueryTracer } from './query-trace.js';
 
@@ -29,6 +30,8 @@ function tracedStatements(runner: Runner, tracer: QueryTracer): Runner {
 export function tracedPGlite(client: PGlite, tracer: QueryTracer): PGlite {
   const statements = tracedStatements(client, tracer);
   const transaction = async <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> => {
+    // Outside a sampled request: PGlite's own transaction, no traced copy of it made.
+    if (!tracer.tracing()) return client.transaction(callback);
     let begin = tracer.start('BEGIN');
     let end: QueryEnd | undefined;
     let callbackFailed = false;

@@ -12,4 +12,7 @@ export interface QueryTracer {
    * statement, its name. Returns what to call once it is answered, or undefined when it is not traced.
    */
   start(text: string, name?: string): QueryEnd | undefined;
+  /** Whether a statement sent now would be traced (inside a sampled request): lets a storage skip even
+   * describing the statement to `start` when it would not be. */
+  tracing(): boolean;
 }

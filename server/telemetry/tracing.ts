@@ -8,9 +8,24 @@
 // the statements sent on its behalf; statements outside a request (migrations, background jobs) are not
 // traced. Its parent is the caller's `traceparent` header (W3C trace context), else whatever context is
 // active (a host's own instrumentation, when it has a context manager).
+//
+// Cost: a request is sampled before anything of OpenTelemetry is made for it (sampledBy): an unsampled one
+// gets no span, no id, no attribute, no context, no listener, and its statements find no context and do
+// nothing more. A sampled request's span names and attributes, and its statements' (by SQL text), are
+// built once and reused; ended spans go to the exporter in batches.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
-import { context, defaultTextMapGetter, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  defaultTextMapGetter,
+  isSpanContextValid,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -20,6 +35,7 @@ import {
   BatchSpanProcessor,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
+  SamplingDecision,
   TracerProvider,
   type Sampler,
 } from '@opentelemetry/sdk-trace';
@@ -39,7 +55,8 @@ import {
 import type { TraceSamplerName, TraceSettings } from '../config.js';
 import type { QueryTracer } from '../db/query-trace.js';
 import type { RequestTracer } from '../http/request-trace.js';
-import { statementSpanName, summarizeStatement } from './statement-summary.js';
+import type { TracedRoute } from '../http/request-trace.js';
+import { statementSpanName, summarizeStatement, type StatementSummary } from './statement-summary.js';
 
 export interface Tracing {
   requests: RequestTracer;
@@ -66,10 +83,51 @@ export function samplerOf(name: TraceSamplerName, ratio: number): Sampler {
   return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
+/**
+ * Whether a request under `parent` is sampled, as samplerOf(name, ratio) decides, but decided before any span
+ * or trace id exists: under a valid parent span (a `traceparent`, a host's active span) the sampler itself
+ * decides on the parent's trace id; a root request's trace id would be new and random, so the ratio
+ * samplers' decision on it (its low bits below ratio × 2^…) is a draw of probability `ratio`, made here with
+ * Math.random. The spans are then started with an always-on sampler: the decision is already made.
+ */
+export function sampledBy(name: TraceSamplerName, ratio: number): (parent: Context, spanName: string) => boolean {
+  const sampler = samplerOf(name, ratio);
+  const rootShare = name.endsWith('always_on') ? 1 : name.endsWith('always_off') ? 0 : Math.min(Math.max(ratio, 0), 1);
+  return (parent, spanName) => {
+    const parentSpan = trace.getSpanContext(parent);
+    if (parentSpan && isSpanContextValid(parentSpan)) {
+      return sampler.shouldSample(parent, parentSpan.traceId, spanName, SpanKind.SERVER, {}, []).decision === SamplingDecision.RECORD_AND_SAMPLED;
+    }
+    return rootShare >= 1 || (rootShare > 0 && Math.random() < rootShare);
+  };
+}
+
+/** A statement span's name and attributes, built once per distinct SQL text (and prepared name). */
+interface StatementSpan {
+  name: string;
+  attributes: Attributes;
+}
+
+function statementSpan(summary: StatementSummary, name: string | undefined): StatementSpan {
+  const spanName = statementSpanName(summary, name);
+  return {
+    name: spanName,
+    attributes: {
+      'db.system': DB_SYSTEM_NAME_VALUE_POSTGRESQL, // the older convention's name, which many backends still read
+      [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
+      [ATTR_DB_OPERATION_NAME]: summary.operation,
+      [ATTR_DB_QUERY_SUMMARY]: spanName,
+      ...(summary.table && { [ATTR_DB_COLLECTION_NAME]: summary.table }),
+    },
+  };
+}
+
 export function startTracing(settings: TraceSettings): Tracing {
+  const sampled = sampledBy(settings.sampler, settings.samplerRatio);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
-    sampler: samplerOf(settings.sampler, settings.samplerRatio),
+    // Every span started is one sampledBy chose (or a statement under one).
+    sampler: new AlwaysOnSampler(),
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url: settings.url, headers: settings.headers }),
@@ -82,23 +140,29 @@ export function startTracing(settings: TraceSettings): Tracing {
   /** The context of the request being served (its span), for the statements sent on its behalf. */
   const requestContext = new AsyncLocalStorage<Context>();
 
+  /** A route's span name and attributes (routes are the pipeline's own objects, one per operation). */
+  const routeSpans = new WeakMap<TracedRoute, StatementSpan>();
+  const routeSpan = (method: string, route: TracedRoute | undefined): StatementSpan => {
+    const verb = method === '_OTHER' ? 'HTTP' : method;
+    if (!route) return { name: verb, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method } };
+    let span = routeSpans.get(route);
+    // A route is served under one method, but a GET route also answers HEAD.
+    if (span?.attributes[ATTR_HTTP_REQUEST_METHOD] !== method) {
+      span = { name: `${verb} ${route.template}`, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_HTTP_ROUTE]: route.template, [ATTR_OPERATION_ID]: route.operationId } };
+      routeSpans.set(route, span);
+    }
+    return span;
+  };
+
   const requests: RequestTracer = {
     serve(req: IncomingMessage, res, route, serve) {
+      // No header, no parsing: the parent is the active context (ROOT_CONTEXT without a host's context manager).
+      const parent = req.headers.traceparent === undefined ? context.active() : propagator.extract(context.active(), req.headers, defaultTextMapGetter);
+      // An unsampled request costs its sampling decision only: no span, no listener, no context, and so no statement spans.
+      if (!sampled(parent, route?.template ?? '')) return serve();
       const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
-      const parent = propagator.extract(context.active(), req.headers, defaultTextMapGetter);
-      const span: Span = tracer.startSpan(
-        route ? `${method === '_OTHER' ? 'HTTP' : method} ${route.template}` : method === '_OTHER' ? 'HTTP' : method,
-        {
-          kind: SpanKind.SERVER,
-          attributes: {
-            [ATTR_HTTP_REQUEST_METHOD]: method,
-            ...(route && { [ATTR_HTTP_ROUTE]: route.template, [ATTR_OPERATION_ID]: route.operationId }),
-          },
-        },
-        parent,
-      );
-      // An unsampled request costs its sampling decision only: no listener, no context, and so no statement spans.
-      if (!span.isRecording()) return serve();
+      const { name, attributes } = routeSpan(method, route);
+      const span: Span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
       // 'close' follows 'finish', and comes alone when the client went away before the answer was sent.
       res.once('close', () => {
         span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
@@ -111,26 +175,29 @@ export function startTracing(settings: TraceSettings): Tracing {
     },
   };
 
+  /** Statement spans by SQL text, then by prepared name ('' for none); bounded as the summaries are. */
+  const statementSpans = new Map<string, Map<string, StatementSpan>>();
+  const MAX_STATEMENT_SPANS = 2000;
+  const statementSpanOf = (text: string, name: string | undefined): StatementSpan => {
+    let byName = statementSpans.get(text);
+    let span = byName?.get(name ?? '');
+    if (span) return span;
+    if (!byName) {
+      if (statementSpans.size >= MAX_STATEMENT_SPANS) statementSpans.clear(); // texts made per call (long IN lists)
+      byName = new Map();
+      statementSpans.set(text, byName);
+    }
+    span = statementSpan(summarizeStatement(text), name);
+    byName.set(name ?? '', span);
+    return span;
+  };
+
   const queries: QueryTracer = {
     start(text, name) {
       const parent = requestContext.getStore();
       if (!parent) return undefined;
-      const summary = summarizeStatement(text);
-      const spanName = statementSpanName(summary, name);
-      const span = tracer.startSpan(
-        spanName,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            'db.system': DB_SYSTEM_NAME_VALUE_POSTGRESQL, // the older convention's name, which many backends still read
-            [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
-            [ATTR_DB_OPERATION_NAME]: summary.operation,
-            [ATTR_DB_QUERY_SUMMARY]: spanName,
-            ...(summary.table && { [ATTR_DB_COLLECTION_NAME]: summary.table }),
-          },
-        },
-        parent,
-      );
+      const { name: spanName, attributes } = statementSpanOf(text, name);
+      const span = tracer.startSpan(spanName, { kind: SpanKind.CLIENT, attributes }, parent);
       return (err) => {
         if (err !== undefined) {
           const type = errorTypeOf(err);
@@ -141,6 +208,7 @@ export function startTracing(settings: TraceSettings): Tracing {
         span.end();
       };
     },
+    tracing: () => requestContext.getStore() !== undefined,
   };
 
   return { requests, queries, shutdown: () => provider.shutdown() };
