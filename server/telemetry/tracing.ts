@@ -164,7 +164,7 @@ export function startTracing(settings: TraceSettings): Tracing {
       const { name, attributes } = routeSpan(method, route);
       const span: Span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
       // 'close' follows 'finish', and comes alone when the client went away before the answer was sent.
-      res.once('close', () => {
+      res.on('close', () => {
         span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
         if (!res.writableFinished) span.setAttribute(ATTR_ERROR_TYPE, 'connection closed');
         // A server span's 4xx is the caller's error, not the server's (the semantic conventions' rule).
