@@ -128,7 +128,7 @@ async function organizationGrant(ctx: Ctx, organizationId: string, required: Rol
   if (required !== 'guest' && !atLeast(role, required)) {
     throw new Forbidden(`You need the ${required} role in this organization (you have ${role ?? 'guest access'})`);
   }
-  return { organization: found.organization, role, attached: found.attached };
+  return { organization: found.organization, role, ...(found.attached && { attached: found.attached }) };
 }
 
 /**
@@ -143,7 +143,7 @@ async function organizationSiteGrant(ctx: Ctx, organizationId: string, required:
   if (required !== 'guest' && !atLeast(siteRole, required)) {
     throw new Forbidden(`You need the ${required} role on this site (you have ${siteRole ?? 'guest access'})`);
   }
-  return { organization: found.organization, role, siteRole, attached: found.attached };
+  return { organization: found.organization, role, siteRole, ...(found.attached && { attached: found.attached }) };
 }
 
 async function collectionGrant(ctx: Ctx, collectionId: string): Promise<CollectionGrant | undefined> {

@@ -50,7 +50,7 @@ export async function checkInstallationAccess(
       const found = await readOrganizationGrant(ctx.db, params.organizationId, ctx.caller.userId, options.attach);
       if (!found || found.organization.id !== installation.organizationId) throw new NotFound(`Organization ${params.organizationId} not found`);
       if (params.siteId) requireSiteCovered(installation, params.siteId);
-      return { grant: { organization: found.organization, role: 'admin', attached: found.attached } };
+      return { grant: { organization: found.organization, role: 'admin', ...(found.attached && { attached: found.attached }) } };
     }
     case 'space': {
       const found = await readSpaceGrant(ctx.db, params.spaceId, ctx.caller.userId, options.spaceCounters, options.attach);

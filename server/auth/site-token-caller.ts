@@ -108,7 +108,7 @@ export async function checkSiteTokenAccess(
       const values = [params.organizationId, params.siteId, ...(options.attach?.params ?? [])];
       const [raw] = onSite ? await directQuery(ctx.db, name, text, values) : [];
       if (!raw) throw new NotFound(`Organization ${params.organizationId} not found`);
-      return { grant: { organization: tableRow(organizations, raw), role: 'read', siteRole: 'read', attached: options.attach && raw } };
+      return { grant: { organization: tableRow(organizations, raw), role: 'read', siteRole: 'read', ...(options.attach && { attached: raw }) } };
     }
     case 'caller':
       return { grant: undefined };
