@@ -225,6 +225,34 @@ describe('checkAccess: the organization', () => {
   });
 });
 
+describe('checkAccess: a read attached to the organization grant', () => {
+  // What an operation reads beside its grant (server/auth/attached-read.ts): the organization row `o` and a parameter of its own.
+  const echo: AccessOptions = {
+    spaceCounters: false,
+    attach: { name: 'echo', sql: (first) => `SELECT o.title AS echo_title, $${first}::text AS echo_param`, params: ['asked'] },
+  };
+
+  it('comes back with the grant, which decides as it does without it', async () => {
+    const plain = await decide('reader', { to: 'organization', role: 'read' }, { organizationId: 'o1' }, echo);
+    expect(plain).toMatchObject({ grant: { organization: { id: 'o1' }, role: 'read', attached: { echo_title: 'o1', echo_param: 'asked' } } });
+    const onSite = await decide('reader', { to: 'organization', role: 'admin' }, { organizationId: 'o1', siteId: 'site1' }, echo);
+    expect(onSite).toMatchObject({ grant: { role: 'read', siteRole: 'admin', attached: { echo_title: 'o1', echo_param: 'asked' } } });
+  });
+
+  it('changes no refusal', async () => {
+    expect(await decide('reader', { to: 'organization', role: 'edit' }, { organizationId: 'o1' }, echo)).toEqual({
+      status: 403,
+      message: 'You need the edit role in this organization (you have read)',
+    });
+    expect(await decide('reader', { to: 'organization', role: 'admin' }, { organizationId: 'o1', siteId: 'site2' }, echo)).toEqual({
+      status: 403,
+      message: 'You need the admin role on this site (you have read)',
+    });
+    expect(await decide('outsider', { to: 'organization', role: 'guest' }, { organizationId: 'o1' }, echo)).toEqual(notFound('Organization o1'));
+    expect(await decide('admin', { to: 'organization', role: 'guest' }, { organizationId: 'o9', siteId: 'site1' }, echo)).toEqual(notFound('Organization o9'));
+  });
+});
+
 describe('checkAccess: a site of the organization ({siteId} in the path)', () => {
   const site = async (userId: string, role: Role | 'guest', siteId: string, organizationId = 'o1') =>
     decide(userId, { to: 'organization', role }, { organizationId, siteId });
