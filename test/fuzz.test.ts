@@ -161,6 +161,8 @@ const documented400: { operationId?: string; message: RegExp }[] = [
   ...['getComputedDocument', 'getComputedRevision'].map((operationId) => ({ operationId, message: /^body\.source\.(dependencies\.spec|dependencies\.[^:]+\.ref|props\.page|type): / })),
   // Embeds: "400 when `url` is not an http(s) URL" (one with credentials included).
   { operationId: 'getEmbedByUrlInSpace', message: /^query\.url: / },
+  // Site search: "400 for `restrictTo` without `currentSiteSpace`" (the scope's `restrictTo`: "Needs `currentSiteSpace`").
+  { operationId: 'searchSiteContent', message: /^Invalid request: body\.scope\.currentSiteSpace: required with restrictTo$/ },
   // Conditions (sections, site spaces, header links, pages): "a condition outside the grammar ... is refused (400)".
   { message: /^Invalid request: body\.(condition|header\.links\[\d+\]\.condition|changes\[\d+\]\.condition): at character \d+: / },
 ];
