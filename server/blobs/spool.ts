@@ -49,7 +49,11 @@ export async function spool(source: AsyncIterable<Uint8Array>, dir: string, maxB
     out.end();
     await finished(out);
   } catch (err) {
+    // A write still in flight fails once the stream is destroyed: that failure is this one, already thrown,
+    // so it is not reported again (unheard, it was an uncaught exception); the file goes once it is closed.
+    out.on('error', () => {});
     out.destroy();
+    await finished(out).catch(() => {});
     await rm(file, { force: true });
     throw err;
   }

@@ -63,6 +63,8 @@ export async function fetchPack(target: FetchTarget, commit: string, packPath: s
     out.end();
     await finished(out);
   } catch (err) {
+    // A write still in flight fails once the stream is destroyed: this failure is already thrown (spool.ts).
+    out.on('error', () => {});
     out.destroy();
     if (err instanceof OutboundTooLarge || (err as Error).cause instanceof OutboundTooLarge) throw tooLarge(limits);
     throw err;

@@ -1,8 +1,12 @@
 // A local S3-compatible server for the tests of the S3 file store (s3rver: S3's REST API over a folder),
 // started on a free port with one bucket, and the settings the server's S3 backend takes to reach it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 import type { S3Settings } from '../../server/config.js';
 
@@ -15,11 +19,45 @@ export interface LocalS3 {
 
 export const TEST_BUCKET = 'docs-files';
 
+/** What of s3rver's folder store (s3rver/lib/stores/filesystem.js, 3.7) this file replaces and uses. */
+interface FilesystemStore {
+  putObject(object: { bucket: string; key: string; content: Buffer | Readable; metadata: unknown }): Promise<{ size: number; md5: string }>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+}
+
+/**
+ * s3rver answers a PUT once the bytes went through its MD5, before its write stream has written them to the
+ * object's file: a GET right after may read the file empty (the blob mover's read-back saw it under load,
+ * `the s3 copy reads back as e3b0c442…`, the SHA-256 of nothing), where S3 reads back what it acknowledged. The
+ * same store, answering once the file is written.
+ */
+function answerPutsOnceWritten(store: FilesystemStore): void {
+  store.putObject = async function (this: FilesystemStore, object) {
+    const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(path.dirname(objectPath), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        md5.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, counted, createWriteStream(objectPath));
+    const digest = md5.digest('hex');
+    await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  };
+}
+
 /** Starts s3rver with `bucket`; `stop` closes it and deletes its folder. */
 export async function startLocalS3(options: { bucket?: string; prefix?: string; port?: number } = {}): Promise<LocalS3> {
   const bucket = options.bucket ?? TEST_BUCKET;
   const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
   const server = new S3rver({ port: options.port ?? 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  answerPutsOnceWritten((server as unknown as { store: FilesystemStore }).store);
   const { port } = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver takes any key pair it is configured with; these are its defaults.
