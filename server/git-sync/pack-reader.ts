@@ -149,6 +149,8 @@ export class PackReader {
   private readonly spilled = new Map<number, Spilled>();
   private spilledBytes = 0;
   private readonly spilling = new Map<number, Promise<Spilled>>();
+  /** Rebuilds made so far, numbering their files. */
+  private spills = 0;
   private readonly inMemoryBytes: number;
   private readonly maxObjectBytes: number;
 
@@ -341,7 +343,8 @@ export class PackReader {
     declared: (size: number) => Promise<void> = async () => {},
     piece: (bytes: Buffer) => Promise<void> = async () => {},
   ): Promise<Spilled & { consumed: number }> {
-    const path = `${this.path}.${offset}.object`;
+    // A name of its own per rebuild: a file let go (rm) never removes a newer rebuild of the same object.
+    const path = `${this.path}.${offset}.${this.spills++}.object`;
     const out = await open(path, 'w');
     let size = 0;
     let consumed: number;
