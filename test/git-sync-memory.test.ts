@@ -1,4 +1,4 @@
-// A Git Sync import of a repository holding 100 MB of incompressible assets while the real server, a child
+// A Git Sync import of a repository holding 152 MB of incompressible assets while the real server, a child
 // process, is watched: the pack goes to disk as it arrives and each asset from it to the file store as it
 // is read, so the server's memory stays well under the repository's size (bench/git-sync.ts imports
 // 500 MB). Then an asset over 64 MiB that Git sends as a delta of another: it is rebuilt in a file beside
@@ -12,7 +12,7 @@ import { call, killChild, startChildServer, type ChildServer } from './support/c
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 
 const MB = 1024 * 1024;
-const ASSETS = 25;
+const ASSETS = 38;
 const ASSET_BYTES = 4_000_000; // under the format's 4 MiB per asset
 /** Over the 64 MiB the pack reader rebuilds in memory (server/git-sync/pack-reader.ts MAX_IN_MEMORY_BYTES). */
 const VIDEO_BYTES = 68_000_000;
@@ -131,7 +131,7 @@ async function downloadedHash(file: { downloadURL: string }): Promise<string> {
   return createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex');
 }
 
-it('imports 100 MB of assets with the server growing by far less than that', { timeout: 120_000 }, async () => {
+it('imports 152 MB of assets with the server growing by less than half of that', { timeout: 120_000 }, async () => {
   // Warm: every path of the import taken once with a small repository, then the idle size.
   await importInto(await space('Small'), 'small');
   const big = await space('Big');
@@ -142,7 +142,10 @@ it('imports 100 MB of assets with the server growing by far less than that', { t
   for (const file of files.body.items) expect(file.size).toBe(ASSET_BYTES);
   // The bytes stored are the repository's.
   expect(await downloadedHash(files.body.items.find((f: { name: string }) => f.name === 'shot-7.gif'))).toBe(hashes.get('shot-7.gif'));
-  expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan(48 * MB);
+  // Under half the repository: a server holding its pack (or its assets) would grow by all of it. The
+  // growth that remains is the import's working set and its garbage, which spread from 4 to 56 MB between
+  // runs whatever the repository's size, so the repository is large enough (152 MB) for half of it to clear it.
+  expect(grew, `idle ${Math.round(idle / MB)} MB, peak ${Math.round(peak / MB)} MB`).toBeLessThan((ASSETS * ASSET_BYTES) / 2);
 });
 
 it('imports an asset over 64 MiB that Git sent as a delta, rebuilt on disk, not in memory', { timeout: 120_000 }, async () => {
