@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * List the teams of an organization
-         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamsInOrganizationById"];
         /**

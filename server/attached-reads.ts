@@ -11,7 +11,7 @@ import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteSelect } from './sites/structure.js';
-import { teamSelect } from './teams/teams.store.js';
+import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
 
 const withGit = namedRevisionAttached(true);
@@ -37,6 +37,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getDocumentById: documentRevisionAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
+  listTeamsInOrganizationById: (params, ctx, query) => attachSelect('teams', teamsPageSelects(ctx, params.organizationId, query).rows),
   getTranslation: (params, ctx) => attachSelect('translation', translationSelect(ctx, params.organizationId, params.translationId)),
   getConversation: (params, ctx) => attachSelect('conversation', conversationSelect(ctx, params.organizationId, params.conversationId)),
   getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),

@@ -66,3 +66,20 @@ export function attachedRows<Row>(attached: Record<string, unknown> | undefined,
 export async function rowsOf<Row>(attached: Record<string, unknown> | undefined, name: string, select: Select & PromiseLike<Row[]>): Promise<Row[]> {
   return attachedRows(attached, name, select) ?? (await select);
 }
+
+/**
+ * A list's page and its total: the rows of `rows` (from the grant's statement when they came with it),
+ * each carrying the total; an empty page's total is 0 when it is the first (the list is empty), and is
+ * counted by `total` after a cursor.
+ */
+export async function pageOf<Row extends { total: number }>(
+  attached: Record<string, unknown> | undefined,
+  name: string,
+  page: { condition: unknown },
+  rows: Select & PromiseLike<Row[]>,
+  total: PromiseLike<{ n: number }[]>,
+): Promise<{ items: Row[]; totalCount: number }> {
+  const items = await rowsOf(attached, name, rows);
+  const totalCount = items[0]?.total ?? (page.condition === undefined ? 0 : (await total)[0].n);
+  return { items, totalCount };
+}

@@ -184,7 +184,7 @@ export function serveOperations(options: OperationsOptions): ServeOperations {
     };
     const ctx = options.contextOf(caller, exchange.id, exchange.urls);
     const { installation, site, integration } = ctx.caller;
-    const accessOptions = operation.attachOf ? { ...operation.accessOptions, attach: operation.attachOf(input.params, ctx) } : operation.accessOptions;
+    const accessOptions = operation.attachOf ? { ...operation.accessOptions, attach: operation.attachOf(input.params, ctx, input.query) } : operation.accessOptions;
     const decision = installation
       ? await checkInstallationAccess(ctx, installation, found.operationId, op.access, input.params, accessOptions)
       : integration

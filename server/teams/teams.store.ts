@@ -4,13 +4,13 @@ import { and, count, eq, exists, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../auth/attached-select.js';
 import { atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { containsPattern, directedPage, finishPage } from '../members/directed-page.js';
+import { containsPattern, directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { teamFields, toTeam, type Team } from './team-view.js';
 
 type ListQuery = z.output<typeof teamOperations.listTeamsInOrganizationById.query>;
@@ -31,9 +31,12 @@ export async function getTeam(ctx: Ctx, org: OrganizationGrant, teamId: string):
   return toTeam(row, org.role);
 }
 
-/** Teams of the organization in creation order; `owner`: only those that member can manage; `title`: contains. */
-export async function listTeams(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
-  const organizationId = org.organization.id;
+/**
+ * The selects of one page of the organization's teams in creation order, and of their total; `owner`: only
+ * those that member can manage; `title`: contains. As listTeams reads them, and listTeamsInOrganizationById
+ * attaches them (attached-reads.ts).
+ */
+export function teamsPageSelects(ctx: Ctx, organizationId: string, query: ListQuery) {
   // A member manages every team as an admin, and the teams it owns otherwise.
   const managedBy = (userId: string) =>
     or(
@@ -47,14 +50,20 @@ export async function listTeams(ctx: Ctx, org: OrganizationGrant, query: ListQue
   );
   const page = directedPage([{ column: teams.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(teams).where(where);
-  const rows = await ctx.db
-    .select({ ...teamFields(ctx.caller.userId), total: sql<number>`(${total})`.mapWith(Number) })
+  const rows = ctx.db
+    .select({ ...teamFields(ctx.caller.userId), total: totalField(total) })
     .from(teams)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.team.id], (row) => toTeam(row, org.role));
+  return { page, rows, total };
+}
+
+/** One page of the organization's teams (teamsPageSelects), from the grant's statement when they came with it. */
+export async function listTeams(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+  const { page, rows, total } = teamsPageSelects(ctx, org.organization.id, query);
+  const { items, totalCount } = await pageOf(org.attached, 'teams', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [row.team.id], (row) => toTeam(row, org.role));
 }
 
 /**
