@@ -45,7 +45,13 @@ export const searchOperations = operations({
       'with its matching pages. Every match is in one order (the spaces by their best page, each space\'s pages best ' +
       'first; a page\'s `rank` is its position in it), and an answer holds the next pages of that order: at most `limit` ' +
       'spaces and 100 pages. `next` goes on from the last page answered, so a space with more matches comes again at ' +
-      'the start of the next answer with its following pages; `count` is the number of matching spaces. A space\'s latest change is found a few seconds after it is written (its index is ' +
+      'the start of the next answer with its following pages. Up to 200 matching pages, pages rank by their whole text; above, ' +
+      'by their titles (the pages whose title holds the query first, then the others in id order). `count` is the number of ' +
+      'matching spaces, except for a query of plain words (no `or`, `-` or quotes) whose least common word is on more than 200 ' +
+      'of the caller\'s pages: its pages rank by their titles, its answer is found by walking that order from its start until ' +
+      'the answer is full, without counting every match, and `count` is the number of spaces holding every word of the query ' +
+      '(for one word, the matching spaces; for several, a space holding them ' +
+      'on different pages only is counted too). A space\'s latest change is found a few seconds after it is written (its index is ' +
       'brought up to date in the background); until then the space is searched as it was. ' +
       '404 when the organization does not exist or the caller is not a member.',
     params: OrganizationIdParams,

@@ -44,7 +44,8 @@ interface Row {
  * µs a page). A query matching more pages (a word on nearly every page) is ranked by the page titles
  * alone: the order then puts the pages whose title matches first, and the others by id, which lets a
  * one-word query read its first results along the primary key. Either way the order is total and fixed
- * for a given content, so `page` cursors (positions in it) stay consistent, and `count` stays exact.
+ * for a given content, so `page` cursors (positions in it) stay consistent. `count` stays exact, but for the
+ * organization search's walk (organizationRows).
  */
 export const RANK_FULL_TEXT_UP_TO = 200;
 
@@ -80,13 +81,15 @@ async function spaceRows(ctx: Ctx, space: { id: string; revisionId: string }, qu
  */
 export const ORGANIZATION_SEARCH_PAGES = 100;
 
-type OrganizationRow = Omit<Row, 'total'> & { spaces: number | string; pages: number | string; position: number | string | null };
+type OrganizationRow = Omit<Row, 'total'> & { spaces: number | string; more: boolean; position: number | string | null };
 
 /**
  * The pages matching `query` in the live spaces of the organization `userId` can see (null: all of them),
  * in one order of every match (the spaces by their best page, each space's pages best first), from
  * position `offset` on: at most `limit` spaces and ORGANIZATION_SEARCH_PAGES pages. With the number of
- * matching spaces and of matching pages. The database function `search_organization_content` (migration 0056).
+ * matching spaces and whether more matches follow. The database function `search_organization_content`
+ * (migrations 0056 and 0058: when a query of plain words may match more than RANK_FULL_TEXT_UP_TO pages, it
+ * walks the order and stops early, and the number is of the spaces holding every word of it).
  */
 async function organizationRows(ctx: Ctx, organizationId: string, userId: string | null, query: string, offset: number, limit: number) {
   const rows = (await directQuery(
@@ -96,8 +99,8 @@ async function organizationRows(ctx: Ctx, organizationId: string, userId: string
     [query, organizationId, userId, String(offset), String(limit), String(ORGANIZATION_SEARCH_PAGES), String(RANK_FULL_TEXT_UP_TO)],
   )) as unknown as OrganizationRow[];
   const spaces = rows.length > 0 ? Number(rows[0].spaces) : 0;
-  const pages = rows.length > 0 ? Number(rows[0].pages) : 0;
-  return { rows: rows.filter((row) => row.page_id !== null), spaces, pages };
+  const more = rows.length > 0 && rows[0].more;
+  return { rows: rows.filter((row) => row.page_id !== null), spaces, more };
 }
 
 /** The API form of each matching page, in row order, with its space. */
@@ -162,7 +165,7 @@ export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: str
 export async function searchOrganization(ctx: Ctx, organizationId: string, userId: string | null, query: string, request: PageRequest) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, spaces, pages } = await organizationRows(ctx, organizationId, userId, query, offset, limit);
+  const { rows, spaces, more } = await organizationRows(ctx, organizationId, userId, query, offset, limit);
   const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: SearchSpaceResult[] }>();
   for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows, offset)) {
     // Pages come best first: a space's first page here is its best in this answer.
@@ -170,10 +173,9 @@ export async function searchOrganization(ctx: Ctx, organizationId: string, userI
     entry.pages.push(result);
     bySpace.set(spaceId, entry);
   }
-  const last = offset + rows.length;
   return {
     items: [...bySpace.values()],
     count: spaces,
-    ...(rows.length > 0 && last < pages && { next: { page: encodeCursor([positionKey(last - 1)]) } }),
+    ...(rows.length > 0 && more && { next: { page: encodeCursor([positionKey(offset + rows.length - 1)]) } }),
   };
 }

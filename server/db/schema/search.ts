@@ -88,7 +88,9 @@ export const searchTerms = pgTable(
     lexeme: text('lexeme').notNull(),
     pages: integer('pages').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.spaceId, t.lexeme] })],
+  // By word, for the organization search: the spaces holding each word of a query and how many pages hold
+  // it there, from the index alone (migration 0058).
+  (t) => [primaryKey({ columns: [t.spaceId, t.lexeme] }), index('search_terms_lexeme_idx').on(t.lexeme, t.spaceId, t.pages)],
 );
 
 export const searchSections = pgTable(
