@@ -491,7 +491,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   createSite: {
     method: 'post',
@@ -527,7 +527,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The site.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   deleteSiteById: {
     method: 'delete',

@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * List the sites of an organization
-         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSites"];
         put?: never;
@@ -1729,7 +1729,7 @@ export interface paths {
         };
         /**
          * Get a site
-         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteById"];
         put?: never;

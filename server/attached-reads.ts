@@ -11,6 +11,7 @@ import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteSelect } from './sites/structure.js';
+import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
 
@@ -51,4 +52,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
   getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
+  // The site reads and lists of /orgs/{organizationId}/sites.
+  getSiteById: (params, ctx) => attachSelect('site_with_facts', siteWithFactsSelect(ctx, params.organizationId, params.siteId)),
+  listSites: (params, ctx, query) => attachSelect('sites', sitesPageSelects(ctx, params.organizationId, query).rows),
 };
