@@ -1929,7 +1929,7 @@ export interface paths {
         };
         /**
          * List the sections of a site
-         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSections"];
         put?: never;
@@ -1997,7 +1997,7 @@ export interface paths {
         };
         /**
          * List the section groups of a site
-         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSectionGroups"];
         put?: never;
@@ -2105,7 +2105,7 @@ export interface paths {
         };
         /**
          * List the site spaces of a site
-         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSpaces"];
         put?: never;

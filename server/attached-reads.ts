@@ -10,7 +10,7 @@ import { conversationSelect, issueSelect } from './conversations/conversations.s
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
-import { siteSelect } from './sites/structure.js';
+import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
@@ -55,4 +55,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   // The site reads and lists of /orgs/{organizationId}/sites.
   getSiteById: (params, ctx) => attachSelect('site_with_facts', siteWithFactsSelect(ctx, params.organizationId, params.siteId)),
   listSites: (params, ctx, query) => attachSelect('sites', sitesPageSelects(ctx, params.organizationId, query).rows),
+  listSiteSpaces: siteStructureAttached,
+  listSiteSections: siteStructureAttached,
+  listSiteSectionGroups: siteStructureAttached,
 };
