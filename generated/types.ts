@@ -2201,7 +2201,7 @@ export interface paths {
         };
         /**
          * List the redirects of a site
-         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteRedirects"];
         /**
@@ -2253,7 +2253,7 @@ export interface paths {
         };
         /**
          * Resolve a site redirect by its source
-         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteRedirectBySource"];
         put?: never;

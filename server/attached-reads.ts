@@ -10,6 +10,8 @@ import { conversationSelect, issueSelect } from './conversations/conversations.s
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
+import { siteRedirectsAttached } from './sites/site-redirects.store.js';
+import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
@@ -58,4 +60,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listSiteSpaces: siteStructureAttached,
   listSiteSections: siteStructureAttached,
   listSiteSectionGroups: siteStructureAttached,
+  listSiteRedirects: siteRedirectsAttached,
+  getSiteRedirectBySource: redirectLookupAttached,
 };
