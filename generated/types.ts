@@ -1781,7 +1781,7 @@ export interface paths {
         };
         /**
          * List template conditions of a site
-         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteAdaptiveTemplateConditions"];
         put?: never;
@@ -1885,7 +1885,7 @@ export interface paths {
         };
         /**
          * Get the visitor authentication of a site
-         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSitePublishingAuthById"];
         put?: never;

@@ -12,6 +12,7 @@ import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
+import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
@@ -62,4 +63,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listSiteSectionGroups: siteStructureAttached,
   listSiteRedirects: siteRedirectsAttached,
   getSiteRedirectBySource: redirectLookupAttached,
+  getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
+  listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
 };
