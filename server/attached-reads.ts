@@ -12,6 +12,7 @@ import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
+import { siteTargetSelect } from './permissions/grants.store.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
@@ -65,4 +66,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getSiteRedirectBySource: redirectLookupAttached,
   getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
   listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  // The site permission lists read their page after the grant; the site it is of comes with the grant.
+  listUserPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  listTeamPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  listPermissionsAggregateInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
 };
