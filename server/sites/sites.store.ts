@@ -56,8 +56,8 @@ function callerSiteGranted(ctx: Ctx) {
 
 /**
  * The selects of one page of the organization's sites in creation order, filtered by published space, title
- * text and published state, and of their total. As listSites reads them, and listSites attaches them
- * (attached-reads.ts).
+ * text and published state, and of their total, as listSites reads them (and attaches the page to its
+ * grant: attached-reads.ts).
  */
 export function sitesPageSelects(ctx: Ctx, organizationId: string, query: ListQuery) {
   const where = and(

@@ -133,7 +133,7 @@ export async function sectionViews(ctx: Ctx, org: OrganizationGrant, site: SiteR
 }
 
 /** A site's whole structure: its row, its items, its site spaces and the spaces they publish as the caller sees them. */
-export interface SiteStructure {
+export interface SiteWithStructure {
   site: SiteRow;
   items: ItemRow[];
   siteSpaceRows: SiteSpaceRow[];
@@ -183,7 +183,7 @@ export const siteStructureAttached: AttachedReadOf = (params, ctx) => {
 };
 
 /** The structure of the site `siteId` of the organization (from the grant's statement when it came with it); NotFound for another site. */
-export async function readSiteStructure(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteStructure> {
+export async function readSiteStructure(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteWithStructure> {
   const selects = siteStructureSelects(ctx, org.organization.id, siteId, org.role);
   const [site] = await rowsOf(org.attached, 'site', selects.site);
   if (!site) throw new NotFound(`Site ${siteId} not found`);
@@ -196,12 +196,12 @@ export async function readSiteStructure(ctx: Ctx, org: OrganizationGrant, siteId
 }
 
 /** Site space rows of a structure as API objects. */
-export function structureSiteSpaceViews(ctx: Ctx, org: OrganizationGrant, structure: SiteStructure, site: SiteRow, rows: SiteSpaceRow[]): SiteSpace[] {
+export function structureSiteSpaceViews(ctx: Ctx, org: OrganizationGrant, structure: SiteWithStructure, site: SiteRow, rows: SiteSpaceRow[]): SiteSpace[] {
   return siteSpaceViewsOf(ctx, org, site, rows, structure.items, structure.spaceById);
 }
 
 /** Section rows of a structure as API objects, each with its site spaces. */
-export function structureSectionViews(ctx: Ctx, org: OrganizationGrant, structure: SiteStructure, site: SiteRow, sections: ItemRow[]): SiteSection[] {
+export function structureSectionViews(ctx: Ctx, org: OrganizationGrant, structure: SiteWithStructure, site: SiteRow, sections: ItemRow[]): SiteSection[] {
   const ids = new Set(sections.map((s) => s.id));
   const rows = structure.siteSpaceRows.filter((row) => row.sectionId !== null && ids.has(row.sectionId));
   return sectionViewsOf(ctx, org, site, sections, siteSpaceViewsOf(ctx, org, site, rows, structure.items, structure.spaceById));
