@@ -35,7 +35,7 @@ export const siteSectionGroupOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 5,
+    statements: 1,
   },
   addSectionGroupToSite: {
     method: 'post',

@@ -32,7 +32,7 @@ export const siteSectionOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 5,
+    statements: 1,
   },
   addSectionToSite: {
     method: 'post',

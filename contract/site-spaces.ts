@@ -67,7 +67,7 @@ export const siteSpaceOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 5,
+    statements: 1,
   },
   addSpaceToSite: {
     method: 'post',

@@ -491,7 +491,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   createSite: {
     method: 'post',
@@ -527,7 +527,7 @@ export const siteOperations = operations({
     responses: { 200: siteResponse('The site.') },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   deleteSiteById: {
     method: 'delete',
@@ -641,7 +641,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   getPublishedContentSite: {
     method: 'get',
@@ -745,7 +745,7 @@ export const siteOperations = operations({
     responses: { 200: { description: 'The visitor authentication settings.', schema: SitePublishingAuth, example: sitePublishingAuthExample } },
     errors: [403, 404],
     access: access.organization('admin'),
-    statements: 2,
+    statements: 1,
   },
   updateSitePublishingAuthById: {
     method: 'patch',

@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * List the sites of an organization
-         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSites"];
         put?: never;
@@ -1729,7 +1729,7 @@ export interface paths {
         };
         /**
          * Get a site
-         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns a docs site of the organization; an unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteById"];
         put?: never;
@@ -1781,7 +1781,7 @@ export interface paths {
         };
         /**
          * List template conditions of a site
-         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists ready-made adaptive content conditions, built from the adaptive schema of the site, with what each means. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteAdaptiveTemplateConditions"];
         put?: never;
@@ -1885,7 +1885,7 @@ export interface paths {
         };
         /**
          * Get the visitor authentication of a site
-         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Returns how visitors of the site are authenticated when its visibility is `visitor-auth`: the key their JWTs must be signed with (HS256) and the fallback URL. Every site has a key, so it can be set up before the visibility is switched. An unknown site is not found (404). Requires the `admin` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSitePublishingAuthById"];
         put?: never;
@@ -1929,7 +1929,7 @@ export interface paths {
         };
         /**
          * List the sections of a site
-         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the sections of a docs site in their order, each with its site spaces. `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSections"];
         put?: never;
@@ -1997,7 +1997,7 @@ export interface paths {
         };
         /**
          * List the section groups of a site
-         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the section groups of a docs site in their order, each with its sections. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSectionGroups"];
         put?: never;
@@ -2105,7 +2105,7 @@ export interface paths {
         };
         /**
          * List the site spaces of a site
-         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the site spaces of a docs site in their order: all of them, only the default one (`default=true`) or only the others (`default=false`). `shareKey` resolves the published URLs of a share-link site. An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteSpaces"];
         put?: never;
@@ -2201,7 +2201,7 @@ export interface paths {
         };
         /**
          * List the redirects of a site
-         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteRedirects"];
         /**
@@ -2253,7 +2253,7 @@ export interface paths {
         };
         /**
          * Resolve a site redirect by its source
-         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The live redirect a request to `source` follows (an exact source first, then the longest `*` source matching it) and the URL it leads to. Not found (404) when none applies, when its destination no longer exists, or when the site is not published; a share-link site needs its `shareKey` for the URL (404 with a wrong one). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getSiteRedirectBySource"];
         put?: never;
@@ -3389,7 +3389,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a site
-         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listUserPermissionsInSite"];
         put?: never;
@@ -3433,7 +3433,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a site
-         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listTeamPermissionsInSite"];
         put?: never;
@@ -3477,7 +3477,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a site
-         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
          */
         get: operations["listPermissionsAggregateInSite"];
         put?: never;

@@ -10,7 +10,12 @@ import { conversationSelect, issueSelect } from './conversations/conversations.s
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
-import { siteSelect } from './sites/structure.js';
+import { siteRedirectsAttached } from './sites/site-redirects.store.js';
+import { redirectLookupAttached } from './headless/redirect-lookup.js';
+import { siteTargetSelect } from './permissions/grants.store.js';
+import { siteWithSignerSelect } from './sites/publishing-auth.js';
+import { siteSelect, siteStructureAttached } from './sites/structure.js';
+import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
 import { translationSelect } from './translations/translations.store.js';
 
@@ -51,4 +56,18 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
   getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
+  // The site reads and lists of /orgs/{organizationId}/sites.
+  getSiteById: (params, ctx) => attachSelect('site_with_facts', siteWithFactsSelect(ctx, params.organizationId, params.siteId)),
+  listSites: (params, ctx, query) => attachSelect('sites', sitesPageSelects(ctx, params.organizationId, query).rows),
+  listSiteSpaces: siteStructureAttached,
+  listSiteSections: siteStructureAttached,
+  listSiteSectionGroups: siteStructureAttached,
+  listSiteRedirects: siteRedirectsAttached,
+  getSiteRedirectBySource: redirectLookupAttached,
+  getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
+  listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  // The site permission lists read their page after the grant; the site it is of comes with the grant.
+  listUserPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  listTeamPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  listPermissionsAggregateInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
 };

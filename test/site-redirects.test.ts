@@ -1,5 +1,6 @@
 // Site redirects: the six operations, and the published site following a live redirect (a draft is not).
 import { describe, expect, it } from 'vitest';
+import { apiClient } from './support/api.js';
 import { useHarness, type Account } from './support/harness.js';
 import { open, publish, spaceWithPages } from './published-support.js';
 import { newSite, sitePath } from './sites-support.js';
@@ -74,6 +75,12 @@ describe('site redirects', () => {
     expect(found.body).toMatchObject({ redirect: { id: created.body.id }, target: `${url}/guides/install` });
     const underWild = await admin.api.get(`${sitePath(admin, site.id)}/redirect`, { source: '/legacy/x' });
     expect(underWild.body.target).toBe('https://example.com/docs/x');
+    // The site's own API token (what resolving its URL hands the renderer) reads it too: its grant carries the lookup's reads.
+    const resolved = await admin.api.get('/urls/published', { url });
+    const renderer = apiClient(h.current.app, resolved.body.apiToken);
+    const viaSiteToken = await renderer.get(`${sitePath(admin, site.id)}/redirect`, { source: '/old/install' });
+    expect(viaSiteToken.status).toBe(200);
+    expect(viaSiteToken.body).toEqual(found.body);
     expect((await admin.api.get(`${sitePath(admin, site.id)}/redirect`, { source: '/nothing' })).status).toBe(404);
 
     const updated = await admin.api.patch(`${base}/${draft.body.id}`, { draft: false, permanent: false });

@@ -3,6 +3,7 @@
 // access layer (server/auth/) reads the same rows with every request; docs/permissions.md has the rule.
 import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { contentGrants, members, sites, teams, users } from '../db/schema/index.js';
@@ -30,9 +31,17 @@ const resourceColumn: Record<ResourceKind, PgColumn> = {
 
 const onTarget = (target: GrantTarget) => eq(resourceColumn[target.kind], target.id);
 
-/** A site of the organization; throws NotFound otherwise (sites are reached through their organization). */
-export async function siteTarget(ctx: Ctx, organizationId: string, siteId: string): Promise<GrantTarget> {
-  const [row] = await ctx.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+/** The select of siteTarget (the site permission lists attach it: server/attached-reads.ts). */
+export function siteTargetSelect(ctx: Ctx, organizationId: string, siteId: string) {
+  return ctx.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+}
+
+/**
+ * A site of the organization (from the grant's statement when it came with it: `attached`); throws
+ * NotFound otherwise (sites are reached through their organization).
+ */
+export async function siteTarget(ctx: Ctx, organizationId: string, siteId: string, attached?: Record<string, unknown>): Promise<GrantTarget> {
+  const [row] = await rowsOf(attached, 'site_target', siteTargetSelect(ctx, organizationId, siteId));
   if (!row) throw new NotFound(`Site ${siteId} not found`);
   return { kind: 'site', id: row.id, organizationId };
 }

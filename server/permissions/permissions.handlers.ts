@@ -16,7 +16,7 @@ import {
 
 const spaceTarget = (grant: SpaceGrant): GrantTarget => ({ kind: 'space', id: grant.row.id, organizationId: grant.row.organizationId });
 const collectionTarget = (grant: CollectionGrant): GrantTarget => ({ kind: 'collection', id: grant.row.id, organizationId: grant.row.organizationId });
-const siteOf = (ctx: Ctx, grant: OrganizationGrant, siteId: string) => siteTarget(ctx, grant.organization.id, siteId);
+const siteOf = (ctx: Ctx, grant: OrganizationGrant, siteId: string) => siteTarget(ctx, grant.organization.id, siteId, grant.attached);
 
 /** 205 when a role was taken away, 204 when there was none. */
 const removed = (was: boolean) => (was ? { status: 205 as const } : { status: 204 as const });

@@ -142,16 +142,26 @@ export async function structureOf(db: Db, found: FoundSite): Promise<SiteStructu
   return structure;
 }
 
+/**
+ * The two selects of the structure of a site as loadStructure reads it: its sections and groups, and its
+ * site spaces with their spaces (those in the trash left out).
+ */
+export function structureSelects(db: Db, siteId: string) {
+  return {
+    items: db.select().from(siteSections).where(eq(siteSections.siteId, siteId)).orderBy(asc(siteSections.position), asc(siteSections.id)),
+    siteSpaces: db
+      .select({ row: siteSpaces, space: { id: spaces.id, title: spaces.title, revisionId: spaces.revisionId, createdAt: spaces.createdAt } })
+      .from(siteSpaces)
+      .innerJoin(spaces, and(eq(spaces.id, siteSpaces.spaceId), isNull(spaces.deletedAt)))
+      .where(eq(siteSpaces.siteId, siteId))
+      .orderBy(sql`${siteSpaces.position} COLLATE "C"`, asc(siteSpaces.id)),
+  };
+}
+
 /** The sections, groups and site spaces of a site, in two queries; spaces in the trash are left out. */
 export async function loadStructure(db: Db, siteId: string): Promise<SiteStructure> {
-  const items = await db.select().from(siteSections).where(eq(siteSections.siteId, siteId)).orderBy(asc(siteSections.position), asc(siteSections.id));
-  const rows = await db
-    .select({ row: siteSpaces, space: { id: spaces.id, title: spaces.title, revisionId: spaces.revisionId, createdAt: spaces.createdAt } })
-    .from(siteSpaces)
-    .innerJoin(spaces, and(eq(spaces.id, siteSpaces.spaceId), isNull(spaces.deletedAt)))
-    .where(eq(siteSpaces.siteId, siteId))
-    .orderBy(sql`${siteSpaces.position} COLLATE "C"`, asc(siteSpaces.id));
-  return { items, siteSpaces: rows };
+  const selects = structureSelects(db, siteId);
+  return { items: await selects.items, siteSpaces: await selects.siteSpaces };
 }
 
 export interface TreePage {

@@ -87,7 +87,7 @@ type Property = { description?: string };
 
 /** Ready-made conditions: one per boolean claim of the schema (none without a schema). */
 export async function listTemplateConditions(ctx: Ctx, org: OrganizationGrant, siteId: string) {
-  const site = await requireSite(ctx, org.organization.id, siteId);
+  const site = await requireGrantedSite(ctx, org, siteId);
   const properties = (site.adaptiveSchema?.properties ?? {}) as Record<string, Property & { properties?: Record<string, Property> }>;
   const items: { description: string; condition: string }[] = [];
   for (const [name, property] of Object.entries(properties)) {

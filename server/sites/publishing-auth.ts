@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
@@ -23,12 +24,20 @@ export function newVisitorKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** The site, with the name of the integration that may sign its visitors in (one statement); NotFound otherwise. */
-async function siteWithSigner(ctx: Ctx, organizationId: string, siteId: string): Promise<{ site: SiteRow; integration: string | null }> {
-  const [row] = await ctx.db
+/** The select of the site with the name of the integration that may sign its visitors in (getSitePublishingAuthById attaches it: server/attached-reads.ts). */
+export function siteWithSignerSelect(ctx: Ctx, organizationId: string, siteId: string) {
+  return ctx.db
     .select({ site: sites, integration: sql<string | null>`(${sql.raw(visitorAuthIntegrationSql('"sites"."id"', 'i.name'))})` })
     .from(sites)
     .where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+}
+
+/**
+ * The site, with the name of the integration that may sign its visitors in (one statement, or none when it
+ * came with the grant: `attached`); NotFound otherwise.
+ */
+async function siteWithSigner(ctx: Ctx, organizationId: string, siteId: string, attached?: Record<string, unknown>): Promise<{ site: SiteRow; integration: string | null }> {
+  const [row] = await rowsOf(attached, 'site_with_signer', siteWithSignerSelect(ctx, organizationId, siteId));
   if (!row) throw new NotFound(`Site ${siteId} not found`);
   return row;
 }
@@ -56,7 +65,7 @@ export async function visitorKey(ctx: Pick<Ctx, 'db'>, site: Pick<SiteRow, 'id' 
 }
 
 export async function getPublishingAuth(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SitePublishingAuth> {
-  const { site, integration } = await siteWithSigner(ctx, org.organization.id, siteId);
+  const { site, integration } = await siteWithSigner(ctx, org.organization.id, siteId, org.attached);
   return toAuth(site, await visitorKey(ctx, site), integration);
 }
 

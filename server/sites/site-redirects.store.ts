@@ -1,20 +1,23 @@
 // The redirects of a site (contract/site-redirects.ts): stored rows, their API form, the checks of their
 // destinations (ids of this site; a `path` destination becomes the page it names), and which live redirect a
 // path follows. Where a destination leads is computed where the site's URLs are known (server/headless/).
-import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, not, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SiteRedirectInputDestination, siteRedirectOperations } from '../../contract/site-redirects.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
+import { attachSelect, pageOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { RefResolver } from '../content/ref-resolver.js';
 import { loadRevision } from '../content/revisions.store.js';
-import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
+import { afterCursor, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import { siteRedirects, siteSections, siteSpaces, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { requireSite } from './structure.js';
+import { containsPattern, finishPage, totalField } from '../members/directed-page.js';
+import { requireGrantedSite, requireSite, siteSelect } from './structure.js';
 import type { SiteRow } from './site-view.js';
 
 export type SiteRedirect = components['schemas']['SiteRedirect'];
@@ -111,18 +114,41 @@ function sortOf(orderBy: ListQuery['orderBy']): { keys: SortKey[]; order: 'asc' 
   return { keys: [{ column: siteRedirects.createdAt, kind: 'timestamp', cast: 'timestamptz' }, { column: siteRedirects.id, kind: 'string' }], order: 'desc', cursorOf: (r) => [r.createdAt.toISOString(), r.id] };
 }
 
-export async function listSiteRedirects(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
-  const site = await requireSite(ctx, org.organization.id, siteId);
-  const filters: SQL[] = [eq(siteRedirects.siteId, site.id), eq(siteRedirects.draft, query.draft)];
+/**
+ * The selects of one page of the redirects of the site `siteId` (the list's filters and order) and of their
+ * total, with the select of the site itself. As listSiteRedirects reads them, and attaches them
+ * (siteRedirectsAttached).
+ */
+function siteRedirectsPageSelects(ctx: Ctx, organizationId: string, siteId: string, query: ListQuery) {
+  // The draft flag is the column or its negation, not a comparison with a parameter: the grant's statement
+  // carries this select, and a prepared statement on PGlite takes no boolean parameter (server/db/sql-literal.mjs).
+  const filters: SQL[] = [eq(siteRedirects.siteId, siteId), query.draft ? sql`${siteRedirects.draft}` : not(siteRedirects.draft)];
   // The search text is matched literally: LIKE's wildcards in it are escaped.
-  if (query.search) filters.push(ilike(siteRedirects.source, `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (query.search) filters.push(ilike(siteRedirects.source, containsPattern(query.search)));
   const { keys, order, cursorOf } = sortOf(query.orderBy);
-  const after = afterCursor(keys, order, query.page);
-  const limit = pageLimit(query);
-  const rows = await ctx.db.select().from(siteRedirects).where(and(...filters, after)).orderBy(...orderOf(keys, order)).limit(limit + 1);
-  const [{ total }] = await ctx.db.select({ total: count() }).from(siteRedirects).where(and(...filters));
-  const page = cutPage(rows, limit, cursorOf);
-  return { items: page.rows.map(toSiteRedirect), count: total, ...(page.next && { next: page.next }) };
+  const page = { condition: afterCursor(keys, order, query.page), limit: pageLimit(query), cursorOf };
+  const total = ctx.db.select({ n: count() }).from(siteRedirects).where(and(...filters));
+  const rows = ctx.db
+    .select({ redirect: siteRedirects, total: totalField(total) })
+    .from(siteRedirects)
+    .where(and(...filters, page.condition))
+    .orderBy(...orderOf(keys, order))
+    .limit(page.limit + 1);
+  return { site: siteSelect(ctx, organizationId, siteId), page, rows, total };
+}
+
+/** listSiteRedirects' site and first page, attached to its grant (attached-reads.ts); `query` is the operation's, validated. */
+export const siteRedirectsAttached: AttachedReadOf = (params, ctx, query) => {
+  const { site, rows } = siteRedirectsPageSelects(ctx, params.organizationId, params.siteId, query as ListQuery);
+  return attachAll('site_redirects', attachSelect('site', site), attachSelect('site_redirects', rows));
+};
+
+/** One page of the redirects of a site (siteRedirectsPageSelects), from the grant's statement when they came with it. */
+export async function listSiteRedirects(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
+  const { page, rows, total } = siteRedirectsPageSelects(ctx, org.organization.id, siteId, query);
+  await requireGrantedSite(ctx, org, siteId);
+  const { items, totalCount } = await pageOf(org.attached, 'site_redirects', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => page.cursorOf(row.redirect), (row) => toSiteRedirect(row.redirect));
 }
 
 export async function createSiteRedirect(ctx: Ctx, org: OrganizationGrant, siteId: string, body: CreateBody): Promise<SiteRedirect> {
@@ -275,7 +301,13 @@ async function writeRedirectChanges(tx: Ctx, before: SiteRedirectRow[], after: S
 
 /** The live redirects of a site, for matching. */
 export async function liveRedirects(ctx: Pick<Ctx, 'db'>, siteId: string): Promise<SiteRedirectRow[]> {
-  return ctx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, siteId), eq(siteRedirects.draft, false))).orderBy(desc(siteRedirects.createdAt));
+  return liveRedirectsSelect(ctx, siteId);
+}
+
+/** The select of liveRedirects (getSiteRedirectBySource attaches it: server/headless/redirect-lookup.ts). */
+export function liveRedirectsSelect(ctx: Pick<Ctx, 'db'>, siteId: string) {
+  // `NOT draft` rather than a comparison with a parameter: a prepared statement on PGlite takes no boolean one.
+  return ctx.db.select().from(siteRedirects).where(and(eq(siteRedirects.siteId, siteId), not(siteRedirects.draft))).orderBy(desc(siteRedirects.createdAt));
 }
 
 /** What a path (under the site's URL, `/a/b`) follows: the redirect of that exact source, else the longest `*` source it starts; with the part `*` matched. */

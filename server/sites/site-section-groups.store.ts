@@ -10,20 +10,28 @@ import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { placeItem, requireSection } from './site-sections.store.js';
-import { lastItemKey, loadItems, requireSite, sectionViews, treeOrder } from './structure.js';
-import { toSectionGroup, type ItemRow, type SiteRow, type SiteSectionGroup } from './site-view.js';
+import { lastItemKey, loadItems, readSiteStructure, requireSite, sectionViews, structureSectionViews, treeOrder } from './structure.js';
+import { toSectionGroup, type ItemRow, type SiteRow, type SiteSection, type SiteSectionGroup } from './site-view.js';
 
 type AddGroup = z.output<typeof siteSectionGroupOperations.addSectionGroupToSite.body>;
 type UpdateGroup = z.output<typeof siteSectionGroupOperations.updateSiteSectionGroupById.body>;
 type Position = z.output<typeof siteSectionGroupOperations.moveSiteSectionGroup.body>['position'];
 type PageQuery = { page?: string; limit?: number };
 
+/** The sections directly in `groups`, in tree order. */
+function sectionsIn(groups: ItemRow[], items: ItemRow[]): ItemRow[] {
+  const groupIds = new Set(groups.map((g) => g.id));
+  return treeOrder(items).filter((i) => i.kind === 'section' && i.parentId !== null && groupIds.has(i.parentId));
+}
+
+/** Group rows as API objects, each with its sections among `sections`. */
+function groupViewsOf(groups: ItemRow[], sections: SiteSection[]): SiteSectionGroup[] {
+  return groups.map((group) => toSectionGroup(group, sections.filter((s) => s.sectionGroup === group.id)));
+}
+
 /** Group rows as API objects, each with its sections (and their site spaces) in order. */
 async function groupViews(ctx: Ctx, org: OrganizationGrant, site: SiteRow, groups: ItemRow[], items: ItemRow[]): Promise<SiteSectionGroup[]> {
-  const groupIds = new Set(groups.map((g) => g.id));
-  const children = treeOrder(items).filter((i) => i.kind === 'section' && i.parentId !== null && groupIds.has(i.parentId));
-  const sections = await sectionViews(ctx, org, site, children);
-  return groups.map((group) => toSectionGroup(group, sections.filter((s) => s.sectionGroup === group.id)));
+  return groupViewsOf(groups, await sectionViews(ctx, org, site, sectionsIn(groups, items)));
 }
 
 async function groupView(ctx: Ctx, org: OrganizationGrant, siteId: string, groupId: string): Promise<SiteSectionGroup> {
@@ -34,10 +42,10 @@ async function groupView(ctx: Ctx, org: OrganizationGrant, siteId: string, group
 
 /** The section groups of a site in navigation order (parents before their nested groups). */
 export async function listSectionGroups(ctx: Ctx, org: OrganizationGrant, siteId: string, query: PageQuery) {
-  const site = await requireSite(ctx, org.organization.id, siteId);
-  const items = await loadItems(ctx, site.id);
-  const page = pageOf(treeOrder(items).filter((i) => i.kind === 'group'), query);
-  return { items: await groupViews(ctx, org, site, page.rows, items), count: page.count, ...(page.next && { next: page.next }) };
+  const structure = await readSiteStructure(ctx, org, siteId);
+  const page = pageOf(treeOrder(structure.items).filter((i) => i.kind === 'group'), query);
+  const sections = structureSectionViews(ctx, org, structure, structure.site, sectionsIn(page.rows, structure.items));
+  return { items: groupViewsOf(page.rows, sections), count: page.count, ...(page.next && { next: page.next }) };
 }
 
 async function requireGroup(tx: Ctx, siteId: string, groupId: string, what = `Section group ${groupId}`): Promise<ItemRow> {

@@ -12,7 +12,17 @@ import { newId } from '../ids.js';
 import { pageOf } from './page.js';
 import { keyNextTo } from './positions.js';
 import { insertSiteSpace } from './site-spaces.store.js';
-import { lastItemKey, loadItems, repairDefaults, requireSite, requireSpace, sectionView, sectionViews, slug, treeOrder } from './structure.js';
+import {
+  lastItemKey,
+  readSiteStructure,
+  repairDefaults,
+  requireSite,
+  requireSpace,
+  sectionView,
+  slug,
+  structureSectionViews,
+  treeOrder,
+} from './structure.js';
 import { forReader, type ItemRow, type SiteSection } from './site-view.js';
 
 type ListQuery = z.output<typeof siteSectionOperations.listSiteSections.query>;
@@ -23,10 +33,11 @@ type Position = z.output<typeof siteSectionOperations.moveSiteSection.body>['pos
 /** The sections of a site in navigation order (groups flattened), each with its site spaces. */
 export async function listSiteSections(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
   // `shareKey` resolves the published URLs of a share-link site; without it (or with a wrong one) they are absent.
-  const site = forReader(await requireSite(ctx, org.organization.id, siteId), query.shareKey);
-  const sections = treeOrder(await loadItems(ctx, site.id)).filter((i) => i.kind === 'section');
+  const structure = await readSiteStructure(ctx, org, siteId);
+  const site = forReader(structure.site, query.shareKey);
+  const sections = treeOrder(structure.items).filter((i) => i.kind === 'section');
   const page = pageOf(sections, query);
-  return { items: await sectionViews(ctx, org, site, page.rows), count: page.count, ...(page.next && { next: page.next }) };
+  return { items: structureSectionViews(ctx, org, structure, site, page.rows), count: page.count, ...(page.next && { next: page.next }) };
 }
 
 /** Creates a section at the end of the site's root with `spaceId` as its first site space. */

@@ -11,7 +11,17 @@ import { siteSections, siteSpaces, spaces } from '../db/schema/index.js';
 import { BadRequest, NotFound, unlessNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf } from './page.js';
-import { lastSiteSpaceKey, loadItems, loadSiteSpaceRows, repairDefaults, requireSite, requireSpace, siteSpaceViews, slug, treeOrder } from './structure.js';
+import {
+  lastSiteSpaceKey,
+  readSiteStructure,
+  repairDefaults,
+  requireSite,
+  requireSpace,
+  siteSpaceViews,
+  slug,
+  structureSiteSpaceViews,
+  treeOrder,
+} from './structure.js';
 import { forReader, type SiteRow, type SiteSpace, type SiteSpaceRow } from './site-view.js';
 
 type ListQuery = z.output<typeof siteSpaceOperations.listSiteSpaces.query>;
@@ -22,10 +32,11 @@ type Position = z.output<typeof siteSpaceOperations.moveSiteSpace.body>['positio
 /** The site spaces of a site in navigation order (root first, then section by section), optionally by default flag. */
 export async function listSiteSpaces(ctx: Ctx, org: OrganizationGrant, siteId: string, query: ListQuery) {
   // `shareKey` resolves the published URLs of a share-link site; without it (or with a wrong one) they are absent.
-  const site = forReader(await requireSite(ctx, org.organization.id, siteId), query.shareKey);
-  const items = treeOrder(await loadItems(ctx, site.id));
+  const structure = await readSiteStructure(ctx, org, siteId);
+  const site = forReader(structure.site, query.shareKey);
+  const items = treeOrder(structure.items);
   const rank = new Map(items.map((item, i) => [item.id, i]));
-  const rows = (await loadSiteSpaceRows(ctx, site.id))
+  const rows = structure.siteSpaceRows
     .map((row, i) => ({ row, i, sectionRank: row.sectionId === null ? -1 : rank.get(row.sectionId)! }))
     .sort((a, b) => a.sectionRank - b.sectionRank || a.i - b.i)
     .map((r) => r.row);
@@ -34,7 +45,7 @@ export async function listSiteSpaces(ctx: Ctx, org: OrganizationGrant, siteId: s
     (row.sectionId === null ? site.defaultSiteSpaceId : itemById.get(row.sectionId)?.defaultSiteSpaceId) === row.id;
   const filtered = query.default === undefined ? rows : rows.filter((row) => isDefault(row) === query.default);
   const page = pageOf(filtered, query);
-  const views = await siteSpaceViews(ctx, org, site, page.rows, items);
+  const views = structureSiteSpaceViews(ctx, org, structure, site, page.rows);
   return { items: views, count: page.count, ...(page.next && { next: page.next }) };
 }
 

@@ -17,10 +17,9 @@ import {
 import { addSection, deleteSection, listSiteSections, moveSection, updateSection } from './site-sections.store.js';
 import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from './site-spaces.store.js';
 import { deleteSiteSpaceCustomization, getSiteSpaceCustomization, overrideSiteSpaceCustomization } from './site-space-customization.js';
-import { createSite, deleteSite, listSites, publishSite, siteView, unpublishSite, updateSite } from './sites.store.js';
+import { createSite, deleteSite, getSite, listSites, publishSite, unpublishSite, updateSite } from './sites.store.js';
 import { getCustomization, putCustomization } from './customization.js';
 import { getPublishingAuth, regeneratePublishingAuth, updatePublishingAuth } from './publishing-auth.js';
-import { requireSite } from './structure.js';
 
 type Ops = keyof typeof siteOperations | keyof typeof siteSectionOperations | keyof typeof siteSectionGroupOperations | keyof typeof siteSpaceOperations;
 
@@ -33,7 +32,7 @@ export const siteHandlers = {
     return { status: 201, body: site, headers: { Location: site.urls.location } };
   },
   async getSiteById({ grant, params }, ctx) {
-    return { status: 200, body: await siteView(ctx, grant, await requireSite(ctx, grant.organization.id, params.siteId)) };
+    return { status: 200, body: await getSite(ctx, grant, params.siteId) };
   },
   async deleteSiteById({ grant, params }, ctx) {
     await deleteSite(ctx, grant, params.siteId);

@@ -1,16 +1,17 @@
 // Docs sites: creation with their first site spaces, settings, publication and deletion.
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { pageOf, rowsOf } from '../auth/attached-select.js';
 import { keyAfter } from '../content/order-keys.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
-import { keysetPage, listBody } from '../db/paginate.js';
 import { organizations, siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
 import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { containsPattern, directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { newVisitorKey } from './publishing-auth.js';
 import { repairDefaults, requireSite, slug } from './structure.js';
 import { toSite, type Site, type SiteRow } from './site-view.js';
@@ -24,7 +25,27 @@ type UpdateSite = z.output<typeof siteOperations.updateSiteById.body>;
 /** A site as the API shows it to the caller of `org`, with its facts (site spaces, sections, redirects) read now. */
 export async function siteView(ctx: Ctx, org: OrganizationGrant, row: SiteRow): Promise<Site> {
   const [facts] = await ctx.db.select(siteFactFields()).from(sites).where(eq(sites.id, row.id));
-  return toSite(ctx, org.organization, row, factsOf(facts), org.siteRole !== undefined ? org.siteRole : org.role);
+  return toSite(ctx, org.organization, row, factsOf(facts), callerSiteRole(org));
+}
+
+/** The caller's role on the site of `org`: the grant's on that site when it read one, else their organization role. */
+function callerSiteRole(org: OrganizationGrant) {
+  return org.siteRole !== undefined ? org.siteRole : org.role;
+}
+
+/** The select of the site `siteId` of the organization with its facts, as getSite reads it (and getSiteById attaches it: server/attached-reads.ts). */
+export function siteWithFactsSelect(ctx: Ctx, organizationId: string, siteId: string) {
+  return ctx.db
+    .select({ site: sites, ...siteFactFields() })
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.organizationId, organizationId)));
+}
+
+/** The site `siteId` as the API shows it to the caller of `org` (from the grant's statement when it came with it); NotFound otherwise. */
+export async function getSite(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<Site> {
+  const [row] = await rowsOf(org.attached, 'site_with_facts', siteWithFactsSelect(ctx, org.organization.id, siteId));
+  if (!row) throw new NotFound(`Site ${siteId} not found`);
+  return toSite(ctx, org.organization, row.site, factsOf(row), callerSiteRole(org));
 }
 
 /** The caller's role on each listed site: their organization role raised by their and their teams' grants. */
@@ -33,16 +54,37 @@ function callerSiteGranted(ctx: Ctx) {
     AND (g.user_id = ${ctx.caller.userId} OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = "sites"."organization_id" AND tm.user_id = ${ctx.caller.userId})))`;
 }
 
-/** The organization's sites in creation order, filtered by published space, title text and published state. */
-export async function listSites(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+/**
+ * The selects of one page of the organization's sites in creation order, filtered by published space, title
+ * text and published state, and of their total, as listSites reads them (and attaches the page to its
+ * grant: attached-reads.ts).
+ */
+export function sitesPageSelects(ctx: Ctx, organizationId: string, query: ListQuery) {
   const where = and(
-    eq(sites.organizationId, org.organization.id),
+    eq(sites.organizationId, organizationId),
     query.space === undefined ? undefined : sql`EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = "sites"."id" AND ss.space_id = ${query.space})`,
-    query.title === undefined ? undefined : ilike(sites.title, `%${query.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
-    query.published === undefined ? undefined : eq(sites.published, query.published),
+    query.title === undefined ? undefined : ilike(sites.title, containsPattern(query.title)),
+    // The column itself or its negation, not a comparison with a parameter: the grant's statement carries
+    // this select, and a prepared statement on PGlite takes no boolean parameter (server/db/sql-literal.mjs).
+    query.published === undefined ? undefined : query.published ? sql`${sites.published}` : not(sites.published),
   );
-  const page = await keysetPage(ctx.db, sites, where, [sites.id], query, { ...siteFactFields(), granted: callerSiteGranted(ctx) });
-  return listBody(page, (row) => toSite(ctx, org.organization, row, factsOf(row), org.role === 'admin' ? 'admin' : strongest(org.role, asRole(row.granted))));
+  const page = directedPage([{ column: sites.id }], 'asc', query);
+  const total = ctx.db.select({ n: count() }).from(sites).where(where);
+  const rows = ctx.db
+    .select({ site: sites, ...siteFactFields(), granted: callerSiteGranted(ctx), total: totalField(total) })
+    .from(sites)
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
+}
+
+/** One page of the organization's sites (sitesPageSelects), from the grant's statement when they came with it. */
+export async function listSites(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+  const { page, rows, total } = sitesPageSelects(ctx, org.organization.id, query);
+  const { items, totalCount } = await pageOf(org.attached, 'sites', page, rows, total);
+  const roleOf = (granted: string | null) => (org.role === 'admin' ? 'admin' : strongest(org.role, asRole(granted)));
+  return finishPage(items, page.limit, totalCount, (row) => [row.site.id], (row) => toSite(ctx, org.organization, row.site, factsOf(row), roleOf(row.granted)));
 }
 
 /** Creates an unpublished site publishing the given spaces at its root; throws NotFound for an unknown space. */

@@ -1,8 +1,9 @@
 // Reading a site's structure: the site row (locked for writes), its items (sections and groups) in tree
 // order, its site spaces with the spaces they publish (one batched query), and the default pointers.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
+import { attachSelect, rowsOf } from '../auth/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
@@ -43,9 +44,14 @@ export async function requireSpace(ctx: Ctx, organizationId: string, spaceId: st
   return row;
 }
 
+/** The select of all sections and groups of a site, ordered by position within their parent. */
+function itemsSelect(ctx: Ctx, siteId: string) {
+  return ctx.db.select().from(siteSections).where(eq(siteSections.siteId, siteId)).orderBy(asc(siteSections.position), asc(siteSections.id));
+}
+
 /** All sections and groups of a site, ordered by position within their parent. */
 export async function loadItems(ctx: Ctx, siteId: string): Promise<ItemRow[]> {
-  return ctx.db.select().from(siteSections).where(eq(siteSections.siteId, siteId)).orderBy(asc(siteSections.position), asc(siteSections.id));
+  return itemsSelect(ctx, siteId);
 }
 
 /** The items depth first, each parent before its children, siblings in their order. */
@@ -67,39 +73,138 @@ export function treeOrder(items: ItemRow[]): ItemRow[] {
   return out;
 }
 
+/** The select of the site spaces of a site (or of the given sections only), ordered by position. */
+function siteSpaceRowsSelect(ctx: Ctx, siteId: string, sectionIds?: string[]) {
+  const where = and(eq(siteSpaces.siteId, siteId), sectionIds && inArray(siteSpaces.sectionId, sectionIds));
+  return ctx.db.select().from(siteSpaces).where(where).orderBy(asc(siteSpaces.position), asc(siteSpaces.id));
+}
+
 /** The site spaces of a site (or of the given sections only), ordered by position. */
 export async function loadSiteSpaceRows(ctx: Ctx, siteId: string, sectionIds?: string[]): Promise<SiteSpaceRow[]> {
   if (sectionIds?.length === 0) return [];
-  const where = and(eq(siteSpaces.siteId, siteId), sectionIds && inArray(siteSpaces.sectionId, sectionIds));
-  return ctx.db.select().from(siteSpaces).where(where).orderBy(asc(siteSpaces.position), asc(siteSpaces.id));
+  return siteSpaceRowsSelect(ctx, siteId, sectionIds);
+}
+
+/**
+ * The select of the spaces `where` picks with the caller's role on each, from their organization role
+ * `orgRole` (a role, or SQL that reads it).
+ */
+function spacesSelect(ctx: Ctx, orgRole: string | null | SQL, where: SQL | undefined) {
+  return ctx.db.select({ row: spaces, role: spaceRoleOf(ctx.caller.userId, orgRole), counts: spaceCountFields() }).from(spaces).where(where);
+}
+
+type SpaceWithRole = Awaited<ReturnType<typeof spacesSelect>>[number];
+
+/** Spaces read by spacesSelect as API objects, by id. */
+function spacesById(ctx: Ctx, rows: SpaceWithRole[]): Map<string, Space> {
+  return new Map(rows.map(({ row, role, counts }) => [row.id, toSpace(ctx, { ...row, ...counts }, asRole(role))]));
 }
 
 /** The spaces with the given ids, as the caller sees them, in one query. */
 export async function loadSpaces(ctx: Ctx, org: OrganizationGrant, ids: string[]): Promise<Map<string, Space>> {
   if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({ row: spaces, role: spaceRoleOf(ctx.caller.userId, org.role), counts: spaceCountFields() })
-    .from(spaces)
-    .where(inArray(spaces.id, [...new Set(ids)]));
-  return new Map(rows.map(({ row, role, counts }) => [row.id, toSpace(ctx, { ...row, ...counts }, asRole(role))]));
+  return spacesById(ctx, await spacesSelect(ctx, org.role, inArray(spaces.id, [...new Set(ids)])));
 }
 
-/** Site space rows as API objects (their spaces read in one query). */
-export async function siteSpaceViews(ctx: Ctx, org: OrganizationGrant, site: SiteRow, rows: SiteSpaceRow[], items: ItemRow[]): Promise<SiteSpace[]> {
-  const spaceById = await loadSpaces(ctx, org, rows.map((r) => r.spaceId));
+/** Site space rows as API objects, their spaces taken from `spaceById` and their sections from `items`. */
+function siteSpaceViewsOf(ctx: Ctx, org: OrganizationGrant, site: SiteRow, rows: SiteSpaceRow[], items: ItemRow[], spaceById: Map<string, Space>): SiteSpace[] {
   const itemById = new Map(items.map((i) => [i.id, i]));
   return rows.map((row) =>
     toSiteSpace({ ctx, org: org.organization, site, section: row.sectionId ? itemById.get(row.sectionId) : undefined }, row, spaceById.get(row.spaceId)!),
   );
 }
 
-/** Section rows as API objects, each with its site spaces (two queries for all of them). */
-export async function sectionViews(ctx: Ctx, org: OrganizationGrant, site: SiteRow, sections: ItemRow[]): Promise<SiteSection[]> {
-  const rows = await loadSiteSpaceRows(ctx, site.id, sections.map((s) => s.id));
-  const views = await siteSpaceViews(ctx, org, site, rows, sections);
+/** Site space rows as API objects (their spaces read in one query). */
+export async function siteSpaceViews(ctx: Ctx, org: OrganizationGrant, site: SiteRow, rows: SiteSpaceRow[], items: ItemRow[]): Promise<SiteSpace[]> {
+  return siteSpaceViewsOf(ctx, org, site, rows, items, await loadSpaces(ctx, org, rows.map((r) => r.spaceId)));
+}
+
+/** Section rows as API objects, each with its site spaces among `views`. */
+function sectionViewsOf(ctx: Ctx, org: OrganizationGrant, site: SiteRow, sections: ItemRow[], views: SiteSpace[]): SiteSection[] {
   return sections.map((section) =>
     toSection(ctx, org.organization, site, section, views.filter((v) => v.section === section.id)),
   );
+}
+
+/** Section rows as API objects, each with its site spaces (two queries for all of them). */
+export async function sectionViews(ctx: Ctx, org: OrganizationGrant, site: SiteRow, sections: ItemRow[]): Promise<SiteSection[]> {
+  const rows = await loadSiteSpaceRows(ctx, site.id, sections.map((s) => s.id));
+  return sectionViewsOf(ctx, org, site, sections, await siteSpaceViews(ctx, org, site, rows, sections));
+}
+
+/** A site's whole structure: its row, its items, its site spaces and the spaces they publish as the caller sees them. */
+export interface SiteWithStructure {
+  site: SiteRow;
+  items: ItemRow[];
+  siteSpaceRows: SiteSpaceRow[];
+  spaceById: Map<string, Space>;
+}
+
+/**
+ * The selects of the structure of the site `siteId` of the organization, the caller's organization role
+ * being `orgRole` (a role, or SQL that reads it). As readSiteStructure reads them, and the lists of a site's
+ * structure attach them (siteStructureAttached).
+ */
+function siteStructureSelects(ctx: Ctx, organizationId: string, siteId: string, orgRole: string | null | SQL) {
+  const published = ctx.db.select({ id: siteSpaces.spaceId }).from(siteSpaces).where(eq(siteSpaces.siteId, siteId));
+  return {
+    site: siteSelect(ctx, organizationId, siteId),
+    items: itemsSelect(ctx, siteId),
+    siteSpaceRows: siteSpaceRowsSelect(ctx, siteId),
+    spaces: spacesSelect(ctx, orgRole, inArray(spaces.id, published)),
+  };
+}
+
+/**
+ * The caller's organization role as the access layer grants it, in a form a read attached to the grant can
+ * use: an installation acts as an admin (installation-caller.ts); a member has their membership's role,
+ * read in SQL as the organization grant reads it (a disabled member has none); undefined for the other
+ * callers, whose structure is read after the grant.
+ */
+function grantedOrganizationRole(ctx: Ctx, organizationId: string): string | SQL | undefined {
+  const { installation, site, integration } = ctx.caller;
+  if (installation) return 'admin';
+  if (site || integration) return undefined;
+  return sql<string | null>`(SELECT m.role FROM members m WHERE m.organization_id = ${organizationId} AND m.user_id = ${ctx.caller.userId} AND NOT m.disabled)`;
+}
+
+/** The structure of the site of the request, attached to its grant (attached-reads.ts). */
+export const siteStructureAttached: AttachedReadOf = (params, ctx) => {
+  const orgRole = grantedOrganizationRole(ctx, params.organizationId);
+  if (orgRole === undefined) return undefined;
+  const selects = siteStructureSelects(ctx, params.organizationId, params.siteId, orgRole);
+  return attachAll(
+    'site_structure',
+    attachSelect('site', selects.site),
+    attachSelect('site_items', selects.items),
+    attachSelect('site_space_rows', selects.siteSpaceRows),
+    attachSelect('site_spaces', selects.spaces),
+  );
+};
+
+/** The structure of the site `siteId` of the organization (from the grant's statement when it came with it); NotFound for another site. */
+export async function readSiteStructure(ctx: Ctx, org: OrganizationGrant, siteId: string): Promise<SiteWithStructure> {
+  const selects = siteStructureSelects(ctx, org.organization.id, siteId, org.role);
+  const [site] = await rowsOf(org.attached, 'site', selects.site);
+  if (!site) throw new NotFound(`Site ${siteId} not found`);
+  return {
+    site,
+    items: await rowsOf(org.attached, 'site_items', selects.items),
+    siteSpaceRows: await rowsOf(org.attached, 'site_space_rows', selects.siteSpaceRows),
+    spaceById: spacesById(ctx, await rowsOf(org.attached, 'site_spaces', selects.spaces)),
+  };
+}
+
+/** Site space rows of a structure as API objects. */
+export function structureSiteSpaceViews(ctx: Ctx, org: OrganizationGrant, structure: SiteWithStructure, site: SiteRow, rows: SiteSpaceRow[]): SiteSpace[] {
+  return siteSpaceViewsOf(ctx, org, site, rows, structure.items, structure.spaceById);
+}
+
+/** Section rows of a structure as API objects, each with its site spaces. */
+export function structureSectionViews(ctx: Ctx, org: OrganizationGrant, structure: SiteWithStructure, site: SiteRow, sections: ItemRow[]): SiteSection[] {
+  const ids = new Set(sections.map((s) => s.id));
+  const rows = structure.siteSpaceRows.filter((row) => row.sectionId !== null && ids.has(row.sectionId));
+  return sectionViewsOf(ctx, org, site, sections, siteSpaceViewsOf(ctx, org, site, rows, structure.items, structure.spaceById));
 }
 
 /** One section of the site as an API object; throws NotFound when it is not one. */
