@@ -133,7 +133,7 @@ export const memberOperations = operations({
     responses: { 200: { description: 'A page of members.', schema: MemberList, example: listExample([memberExample]) } },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   getMemberInOrganizationById: {
     method: 'get',

@@ -141,7 +141,7 @@ export const ssoOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   createOrganizationSAMLProvider: {
     method: 'post',
@@ -185,7 +185,7 @@ export const ssoOperations = operations({
     responses: { 200: samlProviderResponse('The SAML provider.') },
     errors: [403, 404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   deleteOrganizationSAMLProvider: {
     method: 'delete',

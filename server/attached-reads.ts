@@ -2,17 +2,30 @@
 // read is one round trip: the content reads attach the revision they show; the reads of one thing of an
 // organization attach the select their handler would run (server/auth/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
-import type { AttachedReadOf } from './auth/attached-read.js';
+import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
 import { attachSelect } from './auth/attached-select.js';
+import type { Ctx } from './context.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
-import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
-import { memberSelect } from './members/members.store.js';
-import { specSelect, versionSelect } from './openapi/specs.store.js';
+import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { memberSelect, membersPageSelects } from './members/members.store.js';
+import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
+import { providerSelects, providersPageSelects } from './sso/saml.store.js';
 import { siteSelect } from './sites/structure.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
-import { translationSelect } from './translations/translations.store.js';
+import { translationSelect, translationsPageSelects } from './translations/translations.store.js';
+
+/**
+ * The first page of an organization's list attached: `selects` builds its selects from the request's query,
+ * which operations.ts has validated against the operation's contract before it attaches anything.
+ */
+function attachPage<Query>(
+  name: string,
+  selects: (ctx: Ctx, organizationId: string, query: Query) => { rows: Parameters<typeof attachSelect>[1] },
+): AttachedReadOf {
+  return (params, ctx, query) => attachSelect(name, selects(ctx, params.organizationId, query as Query).rows);
+}
 
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
@@ -51,4 +64,30 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
   getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
+  // The organization's lists and reads of its members, conversations, translations, specs and SSO.
+  listMembersInOrganizationById: attachPage('members', membersPageSelects),
+  listTranslations: attachPage('translations', translationsPageSelects),
+  listConversations: attachPage('conversations', conversationsPageSelects),
+  // The page of issues and their conversations.
+  listConversationsIssues: (params, ctx, query) => {
+    const { page, conversations } = issuesPageSelects(ctx, params.organizationId, query);
+    return attachAll('issues', attachSelect('issues', page.rows), attachSelect('issue_conversations', conversations));
+  },
+  listOpenAPISpecs: attachPage('specs', specsPageSelects),
+  // The providers and their default teams.
+  listSAMLProvidersInOrganizationById: (params, ctx, query) => {
+    const { page, defaultTeams } = providersPageSelects(ctx, params.organizationId, query);
+    return attachAll('saml_providers', attachSelect('saml_providers', page.rows), attachSelect('saml_default_teams', defaultTeams));
+  },
+  getOrganizationSAMLProviderById: (params, ctx) => {
+    const { provider, defaultTeam } = providerSelects(ctx, params.organizationId, params.samlProviderId);
+    return attachAll('saml_provider', attachSelect('saml_provider', provider), attachSelect('saml_default_team', defaultTeam));
+  },
+  // The specification (a 404 when absent) and the first page of its versions.
+  listOpenAPISpecVersions: (params, ctx, query) =>
+    attachAll(
+      'spec_versions',
+      attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
+      attachSelect('spec_versions', versionsPageSelects(ctx, params.organizationId, params.specSlug, query).rows),
+    ),
 };
