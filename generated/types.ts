@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * List the teams of a member
-         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamsForOrganizationMember"];
         put?: never;
@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * List the members of a team
-         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamMembersInOrganizationById"];
         /**

@@ -8,11 +8,13 @@ import type { Ctx } from './context.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { providerSelects, providersPageSelects } from './sso/saml.store.js';
 import { siteSelect } from './sites/structure.js';
+import { teamMembersPageSelects } from './teams/team-members.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
 import { translationSelect, translationsPageSelects } from './translations/translations.store.js';
 
@@ -66,6 +68,15 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
   // The organization's lists and reads of its members, conversations, translations, specs and SSO.
   listMembersInOrganizationById: attachPage('members', membersPageSelects),
+  // The team or the member (a 404 when absent) and the first page of its members or teams.
+  listTeamMembersInOrganizationById: (params, ctx, query) => {
+    const { team, rows } = teamMembersPageSelects(ctx, params.organizationId, params.teamId, query);
+    return attachAll('team_members', attachSelect('team_exists', team), attachSelect('team_members', rows));
+  },
+  listTeamsForOrganizationMember: (params, ctx, query) => {
+    const { memberRole, rows } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
+    return attachAll('member_teams', attachSelect('member_role', memberRole), attachSelect('member_teams', rows));
+  },
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
   // The page of issues and their conversations.
