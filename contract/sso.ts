@@ -242,6 +242,6 @@ export const ssoOperations = operations({
     errors: [404],
     // A sign-in page is shown before anyone is a member: any authenticated caller may read it.
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
 });

@@ -2989,7 +2989,7 @@ export interface paths {
         };
         /**
          * List the sign-in options of an organization
-         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSSOProviderLoginsInOrganization"];
         put?: never;

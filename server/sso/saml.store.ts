@@ -165,19 +165,23 @@ export async function deleteSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id:
 
 /** The active providers' sign-in options of any organization, in creation order (not paginated); NotFound for an unknown organization. */
 export async function listSSOLogins(ctx: Ctx, organizationId: string) {
-  const [organization] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId));
-  if (!organization) throw new NotFound(`Organization ${organizationId} not found`);
+  // The organization joined to its providers, so that whether it exists comes with them: one row without
+  // a provider when it has none, no row when it does not exist.
   const rows = await ctx.db
     .select({ id: samlProviders.id, label: samlProviders.label })
-    .from(samlProviders)
-    .where(
+    .from(organizations)
+    .leftJoin(
+      samlProviders,
       and(
-        eq(samlProviders.organizationId, organizationId),
+        eq(samlProviders.organizationId, organizations.id),
         isNotNull(samlProviders.ssoUrl),
         isNotNull(samlProviders.entityId),
         isNotNull(samlProviders.certificate),
       ),
     )
+    .where(eq(organizations.id, organizationId))
     .orderBy(samlProviders.id);
-  return { items: rows.map((r) => ({ id: r.id, label: r.label, startURL: serviceUrls(ctx.urls, r.id).startURL })) };
+  if (rows.length === 0) throw new NotFound(`Organization ${organizationId} not found`);
+  const providers = rows.filter((r): r is { id: string; label: string } => r.id !== null);
+  return { items: providers.map((r) => ({ id: r.id, label: r.label, startURL: serviceUrls(ctx.urls, r.id).startURL })) };
 }
