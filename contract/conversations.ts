@@ -260,7 +260,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 5,
+    statements: 4,
   },
   listConversations: {
     method: 'get',
@@ -288,7 +288,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 3,
+    statements: 1,
   },
   ingestConversation: {
     method: 'post',
@@ -380,7 +380,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 4,
+    statements: 1,
   },
   getConversationsIssue: {
     method: 'get',

@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * List the members of an organization
-         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listMembersInOrganizationById"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * List the teams of a member
-         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamsForOrganizationMember"];
         put?: never;
@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * List the members of a team
-         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamMembersInOrganizationById"];
         /**
@@ -2709,7 +2709,7 @@ export interface paths {
         };
         /**
          * List the OpenAPI specifications of an organization
-         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOpenAPISpecs"];
         put?: never;
@@ -2765,7 +2765,7 @@ export interface paths {
         };
         /**
          * List the versions of an OpenAPI specification
-         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOpenAPISpecVersions"];
         put?: never;
@@ -2865,7 +2865,7 @@ export interface paths {
         };
         /**
          * List the translations of an organization
-         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTranslations"];
         put?: never;
@@ -2937,7 +2937,7 @@ export interface paths {
         };
         /**
          * List the SAML providers of an organization
-         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSAMLProvidersInOrganizationById"];
         put?: never;
@@ -2961,7 +2961,7 @@ export interface paths {
         };
         /**
          * Get a SAML provider
-         * @description Returns a SAML provider of the organization. An unknown provider is not found (404). Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Returns a SAML provider of the organization. An unknown provider is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationSAMLProviderById"];
         put?: never;
@@ -2989,7 +2989,7 @@ export interface paths {
         };
         /**
          * List the sign-in options of an organization
-         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the active single sign-on providers people can sign in to the organization with, each with the URL that starts a sign-in. Not paginated. Open to any authenticated caller, member or not. An unknown organization is not found (404). Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSSOProviderLoginsInOrganization"];
         put?: never;
@@ -3009,7 +3009,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;
@@ -3029,7 +3029,7 @@ export interface paths {
         };
         /**
          * List the conversations of an organization
-         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversations"];
         put?: never;
@@ -3073,7 +3073,7 @@ export interface paths {
         };
         /**
          * List the conversation issues of an organization
-         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversationsIssues"];
         put?: never;

@@ -2,13 +2,15 @@
 // read is one round trip: the content reads attach the revision they show; the reads of one thing of an
 // organization attach the select their handler would run (server/auth/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
-import type { AttachedReadOf } from './auth/attached-read.js';
+import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
 import { attachSelect } from './auth/attached-select.js';
+import type { Ctx } from './context.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
-import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
-import { memberSelect } from './members/members.store.js';
-import { specSelect, versionSelect } from './openapi/specs.store.js';
+import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { memberTeamsPageSelects } from './members/member-lists.js';
+import { memberSelect, membersPageSelects } from './members/members.store.js';
+import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
@@ -16,8 +18,21 @@ import { siteTargetSelect } from './permissions/grants.store.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
+import { providerSelects, providersPageSelects } from './sso/saml.store.js';
+import { teamMembersPageSelects } from './teams/team-members.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
-import { translationSelect } from './translations/translations.store.js';
+import { translationSelect, translationsPageSelects } from './translations/translations.store.js';
+
+/**
+ * The first page of an organization's list attached: `selects` builds its selects from the request's query,
+ * which operations.ts has validated against the operation's contract before it attaches anything.
+ */
+function attachPage<Query>(
+  name: string,
+  selects: (ctx: Ctx, organizationId: string, query: Query) => { rows: Parameters<typeof attachSelect>[1] },
+): AttachedReadOf {
+  return (params, ctx, query) => attachSelect(name, selects(ctx, params.organizationId, query as Query).rows);
+}
 
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
@@ -42,7 +57,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getDocumentById: documentRevisionAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
-  listTeamsInOrganizationById: (params, ctx, query) => attachSelect('teams', teamsPageSelects(ctx, params.organizationId, query).rows),
+  listTeamsInOrganizationById: attachPage('teams', teamsPageSelects),
   getTranslation: (params, ctx) => attachSelect('translation', translationSelect(ctx, params.organizationId, params.translationId)),
   getConversation: (params, ctx) => attachSelect('conversation', conversationSelect(ctx, params.organizationId, params.conversationId)),
   getConversationsIssue: (params, ctx) => attachSelect('issue', issueSelect(ctx, params.organizationId, params.issueId)),
@@ -58,7 +73,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
   // The site reads and lists of /orgs/{organizationId}/sites.
   getSiteById: (params, ctx) => attachSelect('site_with_facts', siteWithFactsSelect(ctx, params.organizationId, params.siteId)),
-  listSites: (params, ctx, query) => attachSelect('sites', sitesPageSelects(ctx, params.organizationId, query).rows),
+  listSites: attachPage('sites', sitesPageSelects),
   listSiteSpaces: siteStructureAttached,
   listSiteSections: siteStructureAttached,
   listSiteSectionGroups: siteStructureAttached,
@@ -70,4 +85,39 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listUserPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
   listTeamPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
   listPermissionsAggregateInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  // The organization's lists and reads of its members, conversations, translations, specs and SSO.
+  listMembersInOrganizationById: attachPage('members', membersPageSelects),
+  // The team or the member (a 404 when absent) and the first page of its members or teams.
+  listTeamMembersInOrganizationById: (params, ctx, query) => {
+    const { team, rows } = teamMembersPageSelects(ctx, params.organizationId, params.teamId, query);
+    return attachAll('team_members', attachSelect('team_exists', team), attachSelect('team_members', rows));
+  },
+  listTeamsForOrganizationMember: (params, ctx, query) => {
+    const { memberRole, rows } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
+    return attachAll('member_teams', attachSelect('member_role', memberRole), attachSelect('member_teams', rows));
+  },
+  listTranslations: attachPage('translations', translationsPageSelects),
+  listConversations: attachPage('conversations', conversationsPageSelects),
+  // The page of issues and their conversations.
+  listConversationsIssues: (params, ctx, query) => {
+    const { page, conversations } = issuesPageSelects(ctx, params.organizationId, query);
+    return attachAll('issues', attachSelect('issues', page.rows), attachSelect('issue_conversations', conversations));
+  },
+  listOpenAPISpecs: attachPage('specs', specsPageSelects),
+  // The providers and their default teams.
+  listSAMLProvidersInOrganizationById: (params, ctx, query) => {
+    const { page, defaultTeams } = providersPageSelects(ctx, params.organizationId, query);
+    return attachAll('saml_providers', attachSelect('saml_providers', page.rows), attachSelect('saml_default_teams', defaultTeams));
+  },
+  getOrganizationSAMLProviderById: (params, ctx) => {
+    const { provider, defaultTeam } = providerSelects(ctx, params.organizationId, params.samlProviderId);
+    return attachAll('saml_provider', attachSelect('saml_provider', provider), attachSelect('saml_default_team', defaultTeam));
+  },
+  // The specification (a 404 when absent) and the first page of its versions.
+  listOpenAPISpecVersions: (params, ctx, query) =>
+    attachAll(
+      'spec_versions',
+      attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
+      attachSelect('spec_versions', versionsPageSelects(ctx, params.organizationId, params.specSlug, query).rows),
+    ),
 };

@@ -164,6 +164,14 @@ describe('SSO sign-in options', () => {
     expect(res.body).toEqual({ items: [{ id: active.id, label: 'Acme Okta', startURL: active.service.startURL }] });
   });
 
+  it('get /orgs/{organizationId}/sso lists nothing for an organization without an active provider', async () => {
+    const admin = await h.current.newAdmin();
+    await provider(admin, { label: 'Pending' });
+    const res = await admin.api.get(`/orgs/${admin.organizationId}/sso`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ items: [] });
+  });
+
   it('get /orgs/{organizationId}/sso returns 404 for an unknown organization', async () => {
     const admin = await h.current.newAdmin();
     expect((await admin.api.get('/orgs/org_unknown/sso')).status).toBe(404);

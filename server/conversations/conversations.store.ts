@@ -13,7 +13,8 @@ import { enqueueJob } from '../jobs/queue.js';
 import { clusterConversationsJob } from './cluster.job.js';
 import { toCluster, toConversation, toConversationDetail, toIssueDetail, type ClusterFigures, type ClusterRow } from './conversation-view.js';
 import { PULSE_WEEKS, WEEK_MS, weekStart } from './pulse-weeks.js';
-import { timePage } from './time-page.js';
+import { readKeysetPage } from '../db/paginate.js';
+import { timePage, timePageSelects } from './time-page.js';
 
 type IngestBody = z.output<typeof conversationOperations.ingestConversation.body>;
 type ClusterQuery = z.output<typeof conversationOperations.listConversationsIssuesClusters.query>;
@@ -51,10 +52,18 @@ export async function ingestConversation(ctx: Ctx, grant: OrganizationGrant, bod
   });
 }
 
-/** The conversations of the organization, most recent first, optionally of one source. */
+/**
+ * The selects of one page of the organization's conversations, most recent first, optionally of one source:
+ * as listConversations reads them, and listConversations attaches them (attached-reads.ts).
+ */
+export function conversationsPageSelects(ctx: Ctx, organizationId: string, query: ConversationQuery) {
+  const where = and(eq(conversations.organizationId, organizationId), query.source === undefined ? undefined : eq(conversations.source, query.source));
+  return timePageSelects(ctx.db, conversations, where, conversations.createdAt, conversations.id, 'desc', query, (r) => ({ time: r.createdAt, id: r.id }));
+}
+
+/** The conversations of the organization (conversationsPageSelects), from the grant's statement when they came with it. */
 export async function listConversations(ctx: Ctx, grant: OrganizationGrant, query: ConversationQuery) {
-  const where = and(eq(conversations.organizationId, grant.organization.id), query.source === undefined ? undefined : eq(conversations.source, query.source));
-  const page = await timePage(ctx.db, conversations, where, conversations.createdAt, conversations.id, 'desc', query, (r) => ({ time: r.createdAt, id: r.id }));
+  const page = await readKeysetPage(grant.attached, 'conversations', conversationsPageSelects(ctx, grant.organization.id, query));
   return { items: page.rows.map((r) => toConversation(r, ctx.urls)), count: page.count, ...(page.next && { next: page.next }) };
 }
 
@@ -70,17 +79,30 @@ export async function getConversation(ctx: Ctx, grant: OrganizationGrant, id: st
   return toConversationDetail(row, ctx.urls);
 }
 
-/** Issues with their conversations, most recent first; `cluster` and `conversation` filter. */
-export async function listIssues(ctx: Ctx, grant: OrganizationGrant, query: IssueQuery) {
+/**
+ * The selects of one page of the organization's issues, most recent first (`cluster` and `conversation`
+ * filter), and of their conversations (those of the page's issues, found in SQL from the page's select):
+ * as listIssues reads them, and listConversationsIssues attaches them (attached-reads.ts).
+ */
+export function issuesPageSelects(ctx: Ctx, organizationId: string, query: IssueQuery) {
   const where = and(
-    eq(conversationIssues.organizationId, grant.organization.id),
+    eq(conversationIssues.organizationId, organizationId),
     query.cluster === undefined ? undefined : eq(conversationIssues.clusterId, query.cluster),
     query.conversation === undefined ? undefined : eq(conversationIssues.conversationId, query.conversation),
   );
-  const page = await timePage(ctx.db, conversationIssues, where, conversationIssues.createdAt, conversationIssues.id, 'desc', query, (r) => ({ time: r.createdAt, id: r.id }));
-  // The page's conversations in one query.
-  const ids = [...new Set(page.rows.map((r) => r.conversationId))];
-  const convs = ids.length === 0 ? [] : await ctx.db.select().from(conversations).where(and(eq(conversations.organizationId, grant.organization.id), inArray(conversations.id, ids)));
+  const page = timePageSelects(ctx.db, conversationIssues, where, conversationIssues.createdAt, conversationIssues.id, 'desc', query, (r) => ({ time: r.createdAt, id: r.id }));
+  const pageConversations = ctx.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.organizationId, organizationId), inArray(conversations.id, sql`(SELECT p.conversation_id FROM ${page.rows} p)`)));
+  return { page, conversations: pageConversations };
+}
+
+/** Issues with their conversations (issuesPageSelects), from the grant's statement when they came with it. */
+export async function listIssues(ctx: Ctx, grant: OrganizationGrant, query: IssueQuery) {
+  const selects = issuesPageSelects(ctx, grant.organization.id, query);
+  const page = await readKeysetPage(grant.attached, 'issues', selects.page);
+  const convs = page.rows.length === 0 ? [] : await rowsOf(grant.attached, 'issue_conversations', selects.conversations);
   const byId = new Map(convs.map((c) => [c.id, c]));
   return {
     items: page.rows.map((issue) => toIssueDetail(issue, byId.get(issue.conversationId)!, ctx.urls)),

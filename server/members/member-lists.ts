@@ -3,6 +3,7 @@ import { and, count, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { pageOf, rowsOf } from '../auth/attached-select.js';
 import { asRole, type Role } from '../auth/roles.js';
 import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
@@ -11,17 +12,22 @@ import { members, spaces, teamMembers, teams } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { toSpace } from '../spaces/space-view.js';
 import { teamFields, toTeam } from '../teams/team-view.js';
-import { containsPattern, directedPage, finishPage } from './directed-page.js';
+import { containsPattern, directedPage, finishPage, totalField } from './directed-page.js';
 
 type SpacesQuery = z.output<typeof memberOperations.listSpacesForOrganizationMember.query>;
 type TeamsQuery = z.output<typeof memberOperations.listTeamsForOrganizationMember.query>;
 
-/** The member's role in the organization; throws NotFound when the user is not a member. */
-async function memberRole(ctx: Ctx, organizationId: string, userId: string): Promise<Role | null> {
-  const [row] = await ctx.db
+/** The select of the member's role in the organization (no row: not a member). */
+function memberRoleSelect(ctx: Ctx, organizationId: string, userId: string) {
+  return ctx.db
     .select({ role: members.role })
     .from(members)
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+}
+
+/** The member's role in the organization, from the grant's statement when it came with it; throws NotFound when the user is not a member. */
+async function memberRole(ctx: Ctx, org: OrganizationGrant, userId: string): Promise<Role | null> {
+  const [row] = await rowsOf(org.attached, 'member_role', memberRoleSelect(ctx, org.organization.id, userId));
   if (!row) throw new NotFound(`Member ${userId} not found in this organization`);
   return asRole(row.role);
 }
@@ -31,7 +37,7 @@ async function memberRole(ctx: Ctx, organizationId: string, userId: string): Pro
  * those the caller can see too (docs/permissions.md), so a list never shows a space its caller cannot read.
  */
 export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
-  const role = await memberRole(ctx, org.organization.id, userId);
+  const role = await memberRole(ctx, org, userId);
   // A member listing their own spaces is both: one role per space to compute, not two.
   const self = userId === ctx.caller.userId;
   // Each computed on the page's rows with what it looks up read once per statement (space-reach.ts).
@@ -65,25 +71,35 @@ export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId:
   }));
 }
 
-/** The teams a member belongs to, in creation order, optionally by title, with the member's team role. */
-export async function listMemberTeams(ctx: Ctx, org: OrganizationGrant, userId: string, query: TeamsQuery) {
-  await memberRole(ctx, org.organization.id, userId);
+/**
+ * The selects of the member's role (whether they are one) and of one page of the teams they belong to, in
+ * creation order, optionally by title, and of their total: as listMemberTeams reads them, and
+ * listTeamsForOrganizationMember attaches them (attached-reads.ts).
+ */
+export function memberTeamsPageSelects(ctx: Ctx, organizationId: string, userId: string, query: TeamsQuery) {
   const where = and(
-    eq(teamMembers.organizationId, org.organization.id),
+    eq(teamMembers.organizationId, organizationId),
     eq(teamMembers.userId, userId),
     query.title === undefined ? undefined : ilike(teams.title, containsPattern(query.title)),
   );
   const page = directedPage([{ column: teams.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(teamMembers).innerJoin(teams, eq(teams.id, teamMembers.teamId)).where(where);
-  const rows = await ctx.db
-    .select({ ...teamFields(ctx.caller.userId), memberRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
+  const rows = ctx.db
+    .select({ ...teamFields(ctx.caller.userId), memberRole: teamMembers.role, total: totalField(total) })
     .from(teamMembers)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.team.id], (row) => ({
+  return { memberRole: memberRoleSelect(ctx, organizationId, userId), page, rows, total };
+}
+
+/** The teams a member belongs to (memberTeamsPageSelects), with the member's team role; from the grant's statement when they came with it. */
+export async function listMemberTeams(ctx: Ctx, org: OrganizationGrant, userId: string, query: TeamsQuery) {
+  await memberRole(ctx, org, userId);
+  const { page, rows, total } = memberTeamsPageSelects(ctx, org.organization.id, userId, query);
+  const { items, totalCount } = await pageOf(org.attached, 'member_teams', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [row.team.id], (row) => ({
     team: toTeam(row, org.role),
     member: { role: row.memberRole as 'owner' | 'member' },
   }));

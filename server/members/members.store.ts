@@ -4,12 +4,12 @@ import { and, count, eq, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../auth/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
-import { containsPattern, directedPage, listPage, totalField, type SortKey } from './directed-page.js';
+import { containsPattern, directedPage, finishPage, totalField, type SortKey } from './directed-page.js';
 import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
@@ -20,10 +20,15 @@ const sortKeys: Record<ListQuery['sort'], SortKey> = {
   name: { column: users.displayName },
 };
 
-/** The members of an organization, filtered by role and search text, sorted and paged as asked. */
-export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+/**
+ * The selects of one page of the organization's members, filtered by role and search text, sorted as asked,
+ * and of their total. As listMembers reads them, and listMembersInOrganizationById attaches them
+ * (attached-reads.ts): so the counts are bounded by the caller's sight without their role (viewerOf), which
+ * the attached select may not know; for an admin caller the sight's SQL says it (space-reach.ts).
+ */
+export function membersPageSelects(ctx: Ctx, organizationId: string, query: ListQuery) {
   const where = and(
-    eq(members.organizationId, org.organization.id),
+    eq(members.organizationId, organizationId),
     query.role === undefined ? undefined : query.role === 'guest' ? isNull(members.role) : eq(members.role, query.role),
     query.search === undefined
       ? undefined
@@ -38,12 +43,21 @@ export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQ
     query.search === undefined
       ? ctx.db.select({ n: count() }).from(members).where(where)
       : ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
-  const select = ctx.db
-    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller, org.role)), total: totalField(total) })
+  const rows = ctx.db
+    .select({ ...memberFields(organizationId, viewerOf(ctx.caller)), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .$dynamic();
-  return listPage(select, where, page, total, (row) => [sortValue(row, query.sort), row.member.userId], (row) => toMember(row, ctx.urls));
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
+}
+
+/** One page of the organization's members (membersPageSelects), from the grant's statement when they came with it. */
+export async function listMembers(ctx: Ctx, org: OrganizationGrant, query: ListQuery) {
+  const { page, rows, total } = membersPageSelects(ctx, org.organization.id, query);
+  const { items, totalCount } = await pageOf(org.attached, 'members', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [sortValue(row, query.sort), row.member.userId], (row) => toMember(row, ctx.urls));
 }
 
 function sortValue(row: { member: typeof members.$inferSelect; user: typeof users.$inferSelect }, sort: ListQuery['sort']): string {

@@ -1,13 +1,13 @@
 // OpenAPI specifications: creating, replacing the source of, listing and reading specifications and
 // their versions. Processing (fetch, parse, new version) runs in the background: see process.job.ts.
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { openAPISpecOperations } from '../../contract/openapi-specs.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { openAPISpecs, openAPISpecVersions } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -32,9 +32,14 @@ async function enqueueProcessing(ctx: Ctx, row: SpecRow): Promise<void> {
   await enqueueJob(ctx.db, processOpenAPISpecJob(row.id, row.sourceRevision), ctx.now());
 }
 
-/** The specifications of the organization, in creation order. */
+/** The selects of one page of the organization's specifications in creation order: as listSpecs reads them, and listOpenAPISpecs attaches them (attached-reads.ts). */
+export function specsPageSelects(ctx: Ctx, organizationId: string, page: PageRequest) {
+  return keysetPageSelects(ctx.db, openAPISpecs, eq(openAPISpecs.organizationId, organizationId), [openAPISpecs.id], page);
+}
+
+/** The specifications of the organization, in creation order (specsPageSelects), from the grant's statement when they came with it. */
 export async function listSpecs(ctx: Ctx, grant: OrganizationGrant, page: PageRequest) {
-  const result = await keysetPage(ctx.db, openAPISpecs, eq(openAPISpecs.organizationId, grant.organization.id), [openAPISpecs.id], page);
+  const result = await readKeysetPage(grant.attached, 'specs', specsPageSelects(ctx, grant.organization.id, page));
   return listBody(result, (row) => toSpec(row, grant.role, ctx.urls));
 }
 
@@ -72,16 +77,6 @@ export async function putSpec(ctx: Ctx, grant: OrganizationGrant, slug: string, 
   });
 }
 
-/** The row of specification `slug`; NotFound otherwise. */
-export async function findSpec(ctx: Ctx, grant: OrganizationGrant, slug: string): Promise<SpecRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(openAPISpecs)
-    .where(and(eq(openAPISpecs.organizationId, grant.organization.id), eq(openAPISpecs.slug, slug)));
-  if (!row) throw new NotFound(`OpenAPI specification ${slug} not found`);
-  return row;
-}
-
 /** The select of one specification by slug, as getSpec reads it (and attaches it: server/attached-reads.ts). */
 export function specSelect(ctx: Ctx, organizationId: string, slug: string) {
   return ctx.db.select().from(openAPISpecs).where(and(eq(openAPISpecs.organizationId, organizationId), eq(openAPISpecs.slug, slug)));
@@ -110,10 +105,21 @@ export async function deleteSpec(ctx: Ctx, grant: OrganizationGrant, slug: strin
   await ctx.db.delete(openAPISpecs).where(and(eq(openAPISpecs.organizationId, grant.organization.id), eq(openAPISpecs.slug, slug)));
 }
 
-/** The versions of a specification, newest first. */
+/**
+ * The selects of one page of the versions of specification `slug`, newest first (the specification found by
+ * its slug in SQL, so that they need not wait for it): as listVersions reads them, and
+ * listOpenAPISpecVersions attaches them beside specSelect (attached-reads.ts).
+ */
+export function versionsPageSelects(ctx: Ctx, organizationId: string, slug: string, page: PageRequest) {
+  const spec = ctx.db.select({ id: openAPISpecs.id }).from(openAPISpecs).where(and(eq(openAPISpecs.organizationId, organizationId), eq(openAPISpecs.slug, slug)));
+  return keysetPageSelects(ctx.db, openAPISpecVersions, inArray(openAPISpecVersions.specId, spec), [openAPISpecVersions.newestFirst], page);
+}
+
+/** The versions of a specification, newest first; NotFound for an unknown slug. Read from the grant's statement when they came with it. */
 export async function listVersions(ctx: Ctx, grant: OrganizationGrant, slug: string, page: PageRequest) {
-  const spec = await findSpec(ctx, grant, slug);
-  const result = await keysetPage(ctx.db, openAPISpecVersions, eq(openAPISpecVersions.specId, spec.id), [openAPISpecVersions.newestFirst], page);
+  const [spec] = await rowsOf<SpecRow>(grant.attached, 'spec', specSelect(ctx, grant.organization.id, slug));
+  if (!spec) throw new NotFound(`OpenAPI specification ${slug} not found`);
+  const result = await readKeysetPage(grant.attached, 'spec_versions', versionsPageSelects(ctx, grant.organization.id, slug, page));
   return listBody(result, (row) => toVersion(spec, row, ctx.urls));
 }
 

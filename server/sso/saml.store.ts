@@ -1,18 +1,19 @@
 // SAML providers of an organization: settings, status and the service-provider URLs derived from the
 // public URL (served by saml.routes.ts). Membership and role are checked by the access layer (the grant) before these run.
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ssoOperations } from '../../contract/sso.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { attachedRows, rowsOf } from '../auth/attached-select.js';
 import { asRole } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, type PageRequest } from '../db/paginate.js';
+import { keysetPageSelects, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { organizations, samlProviders, teams } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import type { Urls } from '../urls.js';
 import { newId } from '../ids.js';
-import { teamFields, toTeam, type Team } from '../teams/team-view.js';
+import { teamFields, toTeam, type Team, type TeamRow } from '../teams/team-view.js';
 import { checkCertificate } from './certificate.js';
 import { isActive } from './saml-settings.js';
 import { serviceUrls } from './service-urls.js';
@@ -40,17 +41,27 @@ function toSAMLProvider(row: Row, team: Team | undefined, organizationDefaultRol
   };
 }
 
-/** The default teams of the given providers, by team id, in one query. */
-async function teamsOf(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise<Map<string, Team>> {
+/** The default teams of the given providers, in one query. */
+async function teamsOf(ctx: Ctx, rows: Row[]): Promise<TeamRow[]> {
   const ids = [...new Set(rows.map((r) => r.defaultTeamId).filter((id): id is string => id !== null))];
-  if (ids.length === 0) return new Map();
-  const found = await ctx.db.select(teamFields(ctx.caller.userId)).from(teams).where(inArray(teams.id, ids));
-  return new Map(found.map((t) => [t.team.id, toTeam(t, grant.role)]));
+  if (ids.length === 0) return [];
+  return ctx.db.select(teamFields(ctx.caller.userId)).from(teams).where(inArray(teams.id, ids));
 }
 
-/** Providers as the API shows them, with their default teams. */
-async function present(ctx: Ctx, grant: OrganizationGrant, rows: Row[]): Promise<SAMLProvider[]> {
-  const byId = await teamsOf(ctx, grant, rows);
+/**
+ * The select of the default teams of the providers that `providers` (a select of provider rows) reads,
+ * found in SQL from it, so that they can come in the statement that reads the providers.
+ */
+function defaultTeamsSelect(ctx: Ctx, providers: SQLWrapper) {
+  return ctx.db
+    .select(teamFields(ctx.caller.userId))
+    .from(teams)
+    .where(inArray(teams.id, sql`(SELECT p.default_team_id FROM ${providers} p)`));
+}
+
+/** Providers as the API shows them, with their default teams (`teamRows`: read already; else read now). */
+async function present(ctx: Ctx, grant: OrganizationGrant, rows: Row[], teamRows?: TeamRow[]): Promise<SAMLProvider[]> {
+  const byId = new Map((teamRows ?? (await teamsOf(ctx, rows))).map((t) => [t.team.id, toTeam(t, grant.role)]));
   return rows.map((row) => toSAMLProvider(row, row.defaultTeamId === null ? undefined : byId.get(row.defaultTeamId), grant.organization.defaultRole, ctx.urls));
 }
 
@@ -78,10 +89,20 @@ async function columnsOf(ctx: Ctx, grant: OrganizationGrant, body: UpdateBody) {
   };
 }
 
-/** The providers of the organization, in creation order. */
+/**
+ * The selects of one page of the organization's providers in creation order, and of their default teams:
+ * as listSAMLProviders reads them, and listSAMLProvidersInOrganizationById attaches them (attached-reads.ts).
+ */
+export function providersPageSelects(ctx: Ctx, organizationId: string, page: PageRequest) {
+  const providers = keysetPageSelects(ctx.db, samlProviders, eq(samlProviders.organizationId, organizationId), [samlProviders.id], page);
+  return { page: providers, defaultTeams: defaultTeamsSelect(ctx, providers.rows) };
+}
+
+/** The providers of the organization, in creation order (providersPageSelects), from the grant's statement when they came with it. */
 export async function listSAMLProviders(ctx: Ctx, grant: OrganizationGrant, page: PageRequest) {
-  const result = await keysetPage(ctx.db, samlProviders, eq(samlProviders.organizationId, grant.organization.id), [samlProviders.id], page);
-  const items = await present(ctx, grant, result.rows);
+  const selects = providersPageSelects(ctx, grant.organization.id, page);
+  const result = await readKeysetPage(grant.attached, 'saml_providers', selects.page);
+  const items = await present(ctx, grant, result.rows, attachedRows(grant.attached, 'saml_default_teams', selects.defaultTeams));
   return { items, count: result.count, ...(result.next && { next: result.next }) };
 }
 
@@ -107,18 +128,21 @@ export async function createSAMLProvider(ctx: Ctx, grant: OrganizationGrant, bod
   return (await present(ctx, grant, [row]))[0];
 }
 
-async function findRow(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<Row> {
-  const [row] = await ctx.db
-    .select()
-    .from(samlProviders)
-    .where(and(eq(samlProviders.organizationId, grant.organization.id), eq(samlProviders.id, id)));
-  if (!row) throw new NotFound(`SAML provider ${id} not found`);
-  return row;
+/**
+ * The selects of one provider of the organization and of its default team: as getSAMLProvider reads them,
+ * and getOrganizationSAMLProviderById attaches them (attached-reads.ts).
+ */
+export function providerSelects(ctx: Ctx, organizationId: string, id: string) {
+  const provider = ctx.db.select().from(samlProviders).where(and(eq(samlProviders.organizationId, organizationId), eq(samlProviders.id, id)));
+  return { provider, defaultTeam: defaultTeamsSelect(ctx, provider) };
 }
 
-/** One provider of the organization; NotFound otherwise. */
+/** One provider of the organization; NotFound otherwise. Read from the grant's statement when it came with it. */
 export async function getSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id: string): Promise<SAMLProvider> {
-  return (await present(ctx, grant, [await findRow(ctx, grant, id)]))[0];
+  const selects = providerSelects(ctx, grant.organization.id, id);
+  const [row] = await rowsOf(grant.attached, 'saml_provider', selects.provider);
+  if (!row) throw new NotFound(`SAML provider ${id} not found`);
+  return (await present(ctx, grant, [row], attachedRows(grant.attached, 'saml_default_team', selects.defaultTeam)))[0];
 }
 
 /** Changes the given settings; NotFound for an unknown provider. */
@@ -141,19 +165,23 @@ export async function deleteSAMLProvider(ctx: Ctx, grant: OrganizationGrant, id:
 
 /** The active providers' sign-in options of any organization, in creation order (not paginated); NotFound for an unknown organization. */
 export async function listSSOLogins(ctx: Ctx, organizationId: string) {
-  const [organization] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId));
-  if (!organization) throw new NotFound(`Organization ${organizationId} not found`);
+  // The organization joined to its providers, so that whether it exists comes with them: one row without
+  // a provider when it has none, no row when it does not exist.
   const rows = await ctx.db
     .select({ id: samlProviders.id, label: samlProviders.label })
-    .from(samlProviders)
-    .where(
+    .from(organizations)
+    .leftJoin(
+      samlProviders,
       and(
-        eq(samlProviders.organizationId, organizationId),
+        eq(samlProviders.organizationId, organizations.id),
         isNotNull(samlProviders.ssoUrl),
         isNotNull(samlProviders.entityId),
         isNotNull(samlProviders.certificate),
       ),
     )
+    .where(eq(organizations.id, organizationId))
     .orderBy(samlProviders.id);
-  return { items: rows.map((r) => ({ id: r.id, label: r.label, startURL: serviceUrls(ctx.urls, r.id).startURL })) };
+  if (rows.length === 0) throw new NotFound(`Organization ${organizationId} not found`);
+  const providers = rows.filter((r): r is { id: string; label: string } => r.id !== null);
+  return { items: providers.map((r) => ({ id: r.id, label: r.label, startURL: serviceUrls(ctx.urls, r.id).startURL })) };
 }

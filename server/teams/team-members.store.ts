@@ -4,11 +4,12 @@ import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import { pageOf, rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
 import type { PageRequest } from '../db/paginate.js';
 import { members, teamMembers, teams, users } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
-import { directedPage, finishPage } from '../members/directed-page.js';
+import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { memberFields, viewerOf, toMember } from '../members/member-view.js';
 import { managesTeam } from './team-view.js';
 
@@ -115,22 +116,35 @@ export async function removeTeamMember(ctx: Ctx, org: OrganizationGrant, teamId:
   });
 }
 
-/** The members of a team, by user id, each with its organization membership and team role. */
-export async function listTeamMembers(ctx: Ctx, org: OrganizationGrant, teamId: string, request: PageRequest) {
-  const [team] = await ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.id, teamId), eq(teams.organizationId, org.organization.id)));
-  if (!team) throw new NotFound(`Team ${teamId} not found`);
+/**
+ * The selects of the team (its id: whether the organization has it) and of one page of its members, by user
+ * id, and of their total: as listTeamMembers reads them, and listTeamMembersInOrganizationById attaches
+ * them (attached-reads.ts). So the counts are bounded by the caller's sight without their role (viewerOf),
+ * which the attached select may not know; for an admin caller the sight's SQL says it (space-reach.ts).
+ */
+export function teamMembersPageSelects(ctx: Ctx, organizationId: string, teamId: string, request: PageRequest) {
+  const team = ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.id, teamId), eq(teams.organizationId, organizationId)));
   const where = eq(teamMembers.teamId, teamId);
   const page = directedPage([{ column: teamMembers.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(teamMembers).where(where);
-  const rows = await ctx.db
-    .select({ ...memberFields(org.organization.id, viewerOf(ctx.caller, org.role)), teamRole: teamMembers.role, total: sql<number>`(${total})`.mapWith(Number) })
+  const rows = ctx.db
+    .select({ ...memberFields(organizationId, viewerOf(ctx.caller)), teamRole: teamMembers.role, total: totalField(total) })
     .from(teamMembers)
     .innerJoin(members, and(eq(members.organizationId, teamMembers.organizationId), eq(members.userId, teamMembers.userId)))
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
+  return { team, page, rows, total };
+}
+
+/** The members of a team (teamMembersPageSelects), each with its organization membership and team role; from the grant's statement when they came with it. */
+export async function listTeamMembers(ctx: Ctx, org: OrganizationGrant, teamId: string, request: PageRequest) {
+  const selects = teamMembersPageSelects(ctx, org.organization.id, teamId, request);
+  const [team] = await rowsOf(org.attached, 'team_exists', selects.team);
+  if (!team) throw new NotFound(`Team ${teamId} not found`);
+  const { page } = selects;
+  const { items: rows, totalCount } = await pageOf(org.attached, 'team_members', page, selects.rows, selects.total);
   return finishPage(rows, page.limit, totalCount, (row) => [row.member.userId], (row) => ({
     organization: toMember(row, ctx.urls),
     team: { role: row.teamRole as TeamRole },

@@ -6,7 +6,7 @@ import type { translationOperations } from '../../contract/translations.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { rowsOf } from '../auth/attached-select.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { spaces, translations } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -20,9 +20,14 @@ type CreateBody = z.output<typeof translationOperations.createTranslation.body>;
 
 const inOrganization = (grant: OrganizationGrant, id: string) => and(eq(translations.organizationId, grant.organization.id), eq(translations.id, id));
 
-/** The translations of the organization, newest first. */
+/** The selects of one page of the organization's translations, newest first: as listTranslations reads them, and listTranslations attaches them (attached-reads.ts). */
+export function translationsPageSelects(ctx: Ctx, organizationId: string, page: PageRequest) {
+  return keysetPageSelects(ctx.db, translations, eq(translations.organizationId, organizationId), [translations.newestFirst], page);
+}
+
+/** The translations of the organization, newest first (translationsPageSelects), from the grant's statement when they came with it. */
 export async function listTranslations(ctx: Ctx, grant: OrganizationGrant, page: PageRequest) {
-  const result = await keysetPage(ctx.db, translations, eq(translations.organizationId, grant.organization.id), [translations.newestFirst], page);
+  const result = await readKeysetPage(grant.attached, 'translations', translationsPageSelects(ctx, grant.organization.id, page));
   return listBody(result, (row) => toTranslation(row, grant.role, ctx.urls));
 }
 
