@@ -3,7 +3,7 @@
 // organization attach the select their handler would run (server/auth/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
 import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
-import { attachSelect } from './auth/attached-select.js';
+import { attachSelect } from './db/attached-select.js';
 import type { Ctx } from './context.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';

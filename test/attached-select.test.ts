@@ -3,7 +3,7 @@
 // left-joined side that is absent as null), on either storage. The grant query here is the organization's
 // own (server/auth/grants.ts), with the read attached, as the operations attach theirs.
 import { describe, expect, it } from 'vitest';
-import { attachedRows, attachSelect } from '../server/auth/attached-select.js';
+import { attachedRows, attachSelect } from '../server/db/attached-select.js';
 import { readOrganizationGrant } from '../server/auth/grants.js';
 import { memberSelect } from '../server/members/members.store.js';
 import { versionSelect } from '../server/openapi/specs.store.js';

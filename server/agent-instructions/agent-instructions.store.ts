@@ -4,7 +4,7 @@ import type { Document } from '../content/markdown-document.js';
 import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { agentInstructions } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';

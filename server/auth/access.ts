@@ -5,7 +5,7 @@ import type { Access } from '../../contract/access.js';
 import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { AttachedRead } from './attached-read.js';
+import type { AttachedRead } from '../db/attached-select.js';
 import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, type PublishedPlace } from './grants.js';
 import { asRole, atLeast, contentRole, strongest, type Inherited, type Role } from './roles.js';
 

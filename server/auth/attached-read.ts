@@ -4,17 +4,7 @@
 // The access check ignores them; the handler uses them in place of a query of its own.
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
-
-export interface AttachedRead {
-  /** Names its SQL: reads of the same name have the same text (the prepared statement's name is built from it). */
-  name: string;
-  /**
-   * A SELECT that may name the resource row and its own parameters, numbered from `$first` (the grant
-   * query's own come first). Its columns should carry a prefix of their own: they sit beside the row's.
-   */
-  sql: (first: number) => string;
-  params: unknown[];
-}
+import type { AttachedRead } from '../db/attached-select.js';
 
 /**
  * How an operation attaches its read, from the request's path parameters, its validated query (a list's
@@ -24,7 +14,7 @@ export type AttachedReadOf = (params: Record<string, string>, ctx: Ctx, query: R
 
 /**
  * `reads` attached as one read named `name`: each answers one row, and their columns sit side by side (a
- * list attaches its page and its total). Their parameters follow one another in the order given.
+ * list attaches the resource it is of and its first page). Their parameters follow one another in the order given.
  */
 export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead {
   return {

@@ -6,7 +6,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { directQuery, tableRow, type Db } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
-import { withAttached, type AttachedRead } from './attached-read.js';
+import type { AttachedRead } from '../db/attached-select.js';
+import { withAttached } from './attached-read.js';
 
 /**
  * What content inside the collection `start` inherits for the user `userId`: `{level, granted}` as text[]

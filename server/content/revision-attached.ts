@@ -4,7 +4,8 @@
 // sends the revision's `git` (mutable) when the operation shows it.
 import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
-import type { AttachedRead, AttachedReadOf } from '../auth/attached-read.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
+import type { AttachedRead } from '../db/attached-select.js';
 import { cacheStored, isCached } from './content-documents.js';
 import { parseDocumentId } from './document-ids.js';
 import { isRevisionCached, type PrefetchedRevision } from './revisions.store.js';

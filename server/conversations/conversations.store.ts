@@ -4,7 +4,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { conversationOperations } from '../../contract/conversations.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { changeRequests, conversationIssues, conversations, issueClusters } from '../db/schema/index.js';

@@ -1,7 +1,7 @@
 // Keyset pagination over one table's columns (the cursor rules are server/db/cursor.ts's).
 import { and, count, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { rowsOf, type attachSelect } from '../auth/attached-select.js';
+import { rowsOf, type attachSelect } from './attached-select.js';
 import type { Db } from './client.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey } from './cursor.js';
 

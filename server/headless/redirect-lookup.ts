@@ -3,7 +3,7 @@
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, rowsOf } from '../auth/attached-select.js';
+import { attachSelect, rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { structureSelects } from '../published/site-data.js';

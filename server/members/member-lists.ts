@@ -3,7 +3,7 @@ import { and, count, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { pageOf, rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import { asRole, type Role } from '../auth/roles.js';
 import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';

@@ -4,7 +4,7 @@ import { and, count, eq, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { pageOf, rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, users } from '../db/schema/index.js';

@@ -4,7 +4,7 @@ import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { openAPISpecOperations } from '../../contract/openapi-specs.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';
 import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';

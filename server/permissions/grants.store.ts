@@ -3,7 +3,7 @@
 // access layer (server/auth/) reads the same rows with every request; docs/permissions.md has the rule.
 import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { contentGrants, members, sites, teams, users } from '../db/schema/index.js';

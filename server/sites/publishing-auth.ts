@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { sites } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';

@@ -7,7 +7,7 @@ import type { SiteRedirectInputDestination, siteRedirectOperations } from '../..
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, pageOf } from '../auth/attached-select.js';
+import { attachSelect, pageOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { RefResolver } from '../content/ref-resolver.js';
 import { loadRevision } from '../content/revisions.store.js';

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteSpaceOperations } from '../../contract/site-spaces.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import { claimNamesOf } from '../conditions/check.js';
 import type { Ctx } from '../context.js';
 import { sites, siteSpaces } from '../db/schema/index.js';

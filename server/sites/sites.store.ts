@@ -4,7 +4,7 @@ import { and, count, eq, ilike, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { siteOperations } from '../../contract/sites.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { pageOf, rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import { keyAfter } from '../content/order-keys.js';
 import type { Ctx } from '../context.js';
 import { whenUniqueViolation } from '../db/errors.js';

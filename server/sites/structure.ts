@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OrganizationGrant } from '../auth/access.js';
 import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, rowsOf } from '../auth/attached-select.js';
+import { attachSelect, rowsOf } from '../db/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ssoOperations } from '../../contract/sso.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { attachedRows, rowsOf } from '../auth/attached-select.js';
+import { attachedRows, rowsOf } from '../db/attached-select.js';
 import { asRole } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { keysetPageSelects, readKeysetPage, type PageRequest } from '../db/paginate.js';

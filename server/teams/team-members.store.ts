@@ -4,7 +4,7 @@ import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { pageOf, rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import type { PageRequest } from '../db/paginate.js';
 import { members, teamMembers, teams, users } from '../db/schema/index.js';

@@ -4,7 +4,7 @@ import { and, count, eq, exists, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { pageOf, rowsOf } from '../auth/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import { atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';

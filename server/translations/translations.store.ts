@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { translationOperations } from '../../contract/translations.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { rowsOf } from '../auth/attached-select.js';
+import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { spaces, translations } from '../db/schema/index.js';

@@ -1,4 +1,4 @@
-// A Drizzle select attached to a grant's statement (attached-read.ts) as it is: its SQL is sent inside the
+// A Drizzle select attached to a grant's statement (server/auth/attached-read.ts) as it is: its SQL is sent inside the
 // grant query, its parameters numbered after the grant's, and its rows come back as one JSON column, each
 // row an anonymous record (keys f1…fn, in the order of its select list) that Drizzle's own mapping turns
 // into what the select would have answered. So the handler builds the one select it would have run, and
@@ -10,7 +10,21 @@
 // would hand back as another type than the driver does.
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
-import type { AttachedRead } from './attached-read.js';
+
+/**
+ * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
+ * grant query's FROM, whose columns come back beside the grant's.
+ */
+export interface AttachedRead {
+  /** Names its SQL: reads of the same name have the same text (the prepared statement's name is built from it). */
+  name: string;
+  /**
+   * A SELECT that may name the resource row and its own parameters, numbered from `$first` (the grant
+   * query's own come first). Its columns should carry a prefix of their own: they sit beside the row's.
+   */
+  sql: (first: number) => string;
+  params: unknown[];
+}
 
 // Drizzle's own mapping of a select's rows: exported by drizzle-orm (0.45) but marked internal, so untyped.
 type FieldList = { path: string[]; field: unknown }[];
