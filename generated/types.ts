@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * List the change requests of a space
-         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestsForSpace"];
         put?: never;
@@ -1369,7 +1369,7 @@ export interface paths {
         };
         /**
          * Get a change request
-         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
+         * @description Returns a change request of the space, by id or by number. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getChangeRequestById"];
         put?: never;

@@ -7,6 +7,8 @@ import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
+import { spaceListAttached } from './change-requests/change-requests.list.js';
+import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
@@ -51,4 +53,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
   getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
+  // The reads of a space's change requests and comments.
+  getChangeRequestById: (params, ctx) => attachSelect('change_request', changeRequestViewSelect(ctx, params.spaceId, params.changeRequestId)),
+  listChangeRequestsForSpace: (params, ctx, query) => spaceListAttached(ctx, params.spaceId, query as Parameters<typeof spaceListAttached>[2]),
 };
