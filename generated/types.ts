@@ -661,7 +661,7 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
+         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCommentsInSpace"];
         put?: never;
@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * Get a comment
-         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Returns a comment of the space, with its body in the requested `format`. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getCommentInSpace"];
         /**
@@ -713,7 +713,7 @@ export interface paths {
         };
         /**
          * List the replies to a comment
-         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCommentRepliesInSpace"];
         put?: never;
@@ -737,7 +737,7 @@ export interface paths {
         };
         /**
          * Get a reply to a comment
-         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Returns a reply, with its body in the requested `format`. An unknown comment or reply is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getCommentReplyInSpace"];
         /**

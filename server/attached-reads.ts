@@ -6,6 +6,7 @@ import type { AttachedReadOf } from './auth/attached-read.js';
 import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
+import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
@@ -56,4 +57,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   // The reads of a space's change requests and comments.
   getChangeRequestById: (params, ctx) => attachSelect('change_request', changeRequestViewSelect(ctx, params.spaceId, params.changeRequestId)),
   listChangeRequestsForSpace: (params, ctx, query) => spaceListAttached(ctx, params.spaceId, query as Parameters<typeof spaceListAttached>[2]),
+  getCommentInSpace: (params, ctx) => commentAttached(ctx, params.spaceId, params.commentId),
+  getCommentReplyInSpace: (params, ctx) => replyAttached(ctx, params.spaceId, params.commentId, params.commentReplyId),
+  listCommentsInSpace: (params, ctx, query) => commentsAttached(ctx, params.spaceId, query as Parameters<typeof commentsAttached>[2]),
+  listCommentRepliesInSpace: (params, ctx, query) => repliesAttached(ctx, params.spaceId, params.commentId, query),
 };

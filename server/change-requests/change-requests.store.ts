@@ -35,7 +35,8 @@ function refCondition(spaceId: string, ref: string) {
   return and(eq(changeRequests.spaceId, spaceId), byRef);
 }
 
-function notFound(ref: string, field = 'path.changeRequestId'): NotFound {
+/** The answer to a change request `ref` (named by `field`) that is not one of the space. */
+export function changeRequestNotFound(ref: string, field = 'path.changeRequestId'): NotFound {
   return new NotFound(`Change request ${ref} (${field}) not found in this space`);
 }
 
@@ -43,8 +44,13 @@ function notFound(ref: string, field = 'path.changeRequestId'): NotFound {
 export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false, field = 'path.changeRequestId'): Promise<ChangeRequestRow> {
   const query = ctx.db.select().from(changeRequests).where(refCondition(spaceId, ref));
   const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notFound(ref, field);
+  if (!row) throw changeRequestNotFound(ref, field);
   return row;
+}
+
+/** The select of the id of the change request `ref` of the space (none when it is not one of the space). */
+export function changeRequestIdSelect(ctx: Ctx, spaceId: string, ref: string) {
+  return ctx.db.select({ id: changeRequests.id }).from(changeRequests).where(refCondition(spaceId, ref));
 }
 
 /**
@@ -65,7 +71,7 @@ export function changeRequestViewSelect(ctx: Ctx, spaceId: string, ref: string) 
 /** The change request `ref` of the grant's space in its API form (changeRequestViewSelect); throws NotFound. */
 export async function getChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<ChangeRequest> {
   const [found] = await rowsOf(grant.attached, 'change_request', changeRequestViewSelect(ctx, grant.row.id, ref));
-  if (!found) throw notFound(ref);
+  if (!found) throw changeRequestNotFound(ref);
   // The grant's space row is the space as it is now, read in the same statement.
   const mayMergeNow = mayMergeListed(ctx, grant.row, found.cr, grant.role, found.organizationRules, reviewFactsOf(found.reviews));
   return toChangeRequest(ctx, found.cr, found.creator, grant.row.revisionId, found.comments, mayMergeNow);
