@@ -1617,7 +1617,7 @@ export interface paths {
         };
         /**
          * List the users asked to review a change request
-         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
+         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getRequestedReviewersByChangeRequestId"];
         put?: never;
@@ -1661,7 +1661,7 @@ export interface paths {
         };
         /**
          * List the reviews of a change request
-         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
+         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getReviewsByChangeRequestId"];
         put?: never;
@@ -1685,7 +1685,7 @@ export interface paths {
         };
         /**
          * Get a review of a change request
-         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 8 SQL statements per request.
+         * @description Returns a review of the change request, with its comment in the requested `format`. An unknown review is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getChangeRequestReviewById"];
         put?: never;

@@ -10,6 +10,7 @@ import { commentAttached, commentsAttached, repliesAttached, replyAttached } fro
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
+import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { memberSelect } from './members/members.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
@@ -61,4 +62,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getCommentReplyInSpace: (params, ctx) => replyAttached(ctx, params.spaceId, params.commentId, params.commentReplyId),
   listCommentsInSpace: (params, ctx, query) => commentsAttached(ctx, params.spaceId, query as Parameters<typeof commentsAttached>[2]),
   listCommentRepliesInSpace: (params, ctx, query) => repliesAttached(ctx, params.spaceId, params.commentId, query),
+  getRequestedReviewersByChangeRequestId: (params, ctx, query) => requestedReviewersAttached(ctx, params.spaceId, params.changeRequestId, query),
+  getReviewsByChangeRequestId: (params, ctx, query) => reviewsAttached(ctx, params.spaceId, params.changeRequestId, query),
+  getChangeRequestReviewById: (params, ctx) => reviewAttached(ctx, params.spaceId, params.changeRequestId, params.reviewId),
 };

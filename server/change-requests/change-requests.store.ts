@@ -30,7 +30,7 @@ type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
 type ContentBody = z.output<Ops['updateChangeRequestContent']['body']>;
 
 /** The condition naming the change request `ref` of the space: an id, or a number within the space. */
-function refCondition(spaceId: string, ref: string) {
+export function refCondition(spaceId: string, ref: string) {
   const byRef = /^\d{1,9}$/.test(ref) ? eq(changeRequests.number, Number(ref)) : eq(changeRequests.id, ref);
   return and(eq(changeRequests.spaceId, spaceId), byRef);
 }
