@@ -3,6 +3,7 @@
 // organization attach the select their handler would run (server/auth/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
+import type { Role } from './auth/roles.js';
 import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
@@ -12,6 +13,7 @@ import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { memberSelect } from './members/members.store.js';
+import { aggregatePageSelects, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
 import { specSelect, versionSelect } from './openapi/specs.store.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteSelect } from './sites/structure.js';
@@ -65,4 +67,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getRequestedReviewersByChangeRequestId: (params, ctx, query) => requestedReviewersAttached(ctx, params.spaceId, params.changeRequestId, query),
   getReviewsByChangeRequestId: (params, ctx, query) => reviewsAttached(ctx, params.spaceId, params.changeRequestId, query),
   getChangeRequestReviewById: (params, ctx) => reviewAttached(ctx, params.spaceId, params.changeRequestId, params.reviewId),
+  listUserPermissionsInSpace: (params, ctx, query) => attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
+  listTeamPermissionsInSpace: (params, ctx, query) => attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
+  listPermissionsAggregateInSpace: (params, ctx, query) =>
+    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'space', id: params.spaceId }, query.role as Role | undefined, query).rows),
 };

@@ -27,7 +27,7 @@ export const permissionHandlers = {
     return { status: 204 };
   },
   async listUserPermissionsInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listUserGrants(ctx, spaceTarget(grant), query) };
+    return { status: 200, body: await listUserGrants(ctx, spaceTarget(grant), query, grant.attached) };
   },
   async updateUserPermissionInSpace({ grant, params, body }, ctx) {
     await setGrants(ctx, spaceTarget(grant), { users: [params.userId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -37,7 +37,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, spaceTarget(grant), { userId: params.userId }));
   },
   async listTeamPermissionsInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listTeamGrants(ctx, spaceTarget(grant), grant.orgRole, query) };
+    return { status: 200, body: await listTeamGrants(ctx, spaceTarget(grant), grant.orgRole, query, grant.attached) };
   },
   async updateTeamPermissionInSpace({ grant, params, body }, ctx) {
     await setGrants(ctx, spaceTarget(grant), { teams: [params.teamId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -47,7 +47,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, spaceTarget(grant), { teamId: params.teamId }));
   },
   async listPermissionsAggregateInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listContentAggregate(ctx, spaceTarget(grant), query.role, query) };
+    return { status: 200, body: await listContentAggregate(ctx, spaceTarget(grant), query.role, query, grant.attached) };
   },
 
   async inviteToCollection({ grant, body }, ctx) {
