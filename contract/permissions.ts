@@ -236,7 +236,7 @@ const space = permissionOperations('Space', SpaceIdParams, SpaceIdParams.extend(
   invite: 5, listUsers: 1, updateUser: 4, removeUser: 2, listTeams: 1, updateTeam: 4, removeTeam: 2, aggregate: 1,
 });
 const collection = permissionOperations('Collection', CollectionIdParams, CollectionIdParams.extend(userParam), CollectionIdParams.extend(teamParam), {
-  invite: 4, listUsers: 3, updateUser: 4, removeUser: 2, listTeams: 3, updateTeam: 4, removeTeam: 2, aggregate: 3,
+  invite: 4, listUsers: 1, updateUser: 4, removeUser: 2, listTeams: 1, updateTeam: 4, removeTeam: 2, aggregate: 1,
 });
 const site = permissionOperations('Site', SiteIdParams, SiteIdParams.extend(userParam), SiteIdParams.extend(teamParam), {
   invite: 5, listUsers: 4, updateUser: 5, removeUser: 3, listTeams: 4, updateTeam: 5, removeTeam: 3, aggregate: 4,

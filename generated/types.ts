@@ -3261,7 +3261,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a collection
-         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listUserPermissionsInCollection"];
         put?: never;
@@ -3305,7 +3305,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a collection
-         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamPermissionsInCollection"];
         put?: never;
@@ -3349,7 +3349,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a collection
-         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPermissionsAggregateInCollection"];
         put?: never;

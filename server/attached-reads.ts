@@ -71,4 +71,10 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listTeamPermissionsInSpace: (params, ctx, query) => attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
   listPermissionsAggregateInSpace: (params, ctx, query) =>
     attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'space', id: params.spaceId }, query.role as Role | undefined, query).rows),
+  listUserPermissionsInCollection: (params, ctx, query) =>
+    attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+  listTeamPermissionsInCollection: (params, ctx, query) =>
+    attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+  listPermissionsAggregateInCollection: (params, ctx, query) =>
+    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query).rows),
 };

@@ -55,7 +55,7 @@ export const permissionHandlers = {
     return { status: 204 };
   },
   async listUserPermissionsInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listUserGrants(ctx, collectionTarget(grant), query) };
+    return { status: 200, body: await listUserGrants(ctx, collectionTarget(grant), query, grant.attached) };
   },
   async updateUserPermissionInCollection({ grant, params, body }, ctx) {
     await setGrants(ctx, collectionTarget(grant), { users: [params.userId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -65,7 +65,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, collectionTarget(grant), { userId: params.userId }));
   },
   async listTeamPermissionsInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listTeamGrants(ctx, collectionTarget(grant), grant.orgRole, query) };
+    return { status: 200, body: await listTeamGrants(ctx, collectionTarget(grant), grant.orgRole, query, grant.attached) };
   },
   async updateTeamPermissionInCollection({ grant, params, body }, ctx) {
     await setGrants(ctx, collectionTarget(grant), { teams: [params.teamId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -75,7 +75,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, collectionTarget(grant), { teamId: params.teamId }));
   },
   async listPermissionsAggregateInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listContentAggregate(ctx, collectionTarget(grant), query.role, query) };
+    return { status: 200, body: await listContentAggregate(ctx, collectionTarget(grant), query.role, query, grant.attached) };
   },
 
   async inviteToSite({ grant, params, body }, ctx) {
