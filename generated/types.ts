@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * List the spaces of a collection
-         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesInCollectionById"];
         put?: never;

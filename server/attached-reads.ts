@@ -8,6 +8,7 @@ import { attachSelect } from './auth/attached-select.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
+import { collectionSpacesPageSelects } from './collections/collections.store.js';
 import { conversationSelect, issueSelect } from './conversations/conversations.store.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
@@ -77,4 +78,5 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
     attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
   listPermissionsAggregateInCollection: (params, ctx, query) =>
     attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query).rows),
+  listSpacesInCollectionById: (params, ctx, query) => attachSelect('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query).rows),
 };

@@ -25,10 +25,10 @@ function grantedOnCollection(userId: string) {
 }
 
 /**
- * The role of the member `userId` (organization role `orgRole`) on each space row, by the rule of
- * docs/permissions.md (SQL function `space_role_of`): null when they cannot see it.
+ * The role of the member `userId` (organization role `orgRole`, given or read in SQL) on each space row, by
+ * the rule of docs/permissions.md (SQL function `space_role_of`): null when they cannot see it.
  */
-export function spaceRoleOf(userId: string, orgRole: string | null) {
+export function spaceRoleOf(userId: string, orgRole: string | null | SQL) {
   return sql<string | null>`space_role_of(${spaces}, ${userId}, true, ${orgRole}::text)`;
 }
 
