@@ -58,7 +58,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getOpenAPISpecVersionContentById: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, params.versionId)),
   getLatestOpenAPISpecVersionContent: (params, ctx) => attachSelect('spec_version', versionSelect(ctx, params.organizationId, params.specSlug, 'latest')),
   getOrganizationAgentInstructions: (params, ctx) => attachSelect('agent_instructions', agentInstructionsSelect(ctx, params.organizationId)),
-  // The reads of a space's change requests and comments.
+  // The reads of a space's change requests, comments and permissions, and of a collection's spaces and permissions.
   getChangeRequestById: (params, ctx) => attachSelect('change_request', changeRequestViewSelect(ctx, params.spaceId, params.changeRequestId)),
   listChangeRequestsForSpace: (params, ctx, query) => spaceListAttached(ctx, params.spaceId, query as Parameters<typeof spaceListAttached>[2]),
   getCommentInSpace: (params, ctx) => commentAttached(ctx, params.spaceId, params.commentId),
