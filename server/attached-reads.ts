@@ -1,23 +1,29 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
 // read is one round trip: the content reads attach the revision they show; the reads of one thing of an
-// organization attach the select their handler would run (server/auth/attached-select.ts).
+// organization attach the select their handler would run (server/db/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
-import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
-import { attachSelect } from './db/attached-select.js';
-import type { Ctx } from './context.js';
-import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
+import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
+import type { Role } from './auth/roles.js';
+import { spaceListAttached } from './change-requests/change-requests.list.js';
+import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
+import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
+import { collectionSpacesPageSelects } from './collections/collections.store.js';
+import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
+import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import type { Ctx } from './context.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { attachSelect } from './db/attached-select.js';
+import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
+import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
+import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
-import { redirectLookupAttached } from './headless/redirect-lookup.js';
-import { siteTargetSelect } from './permissions/grants.store.js';
-import { siteWithSignerSelect } from './sites/publishing-auth.js';
-import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
+import { siteSelect, siteStructureAttached } from './sites/structure.js';
 import { providerSelects, providersPageSelects } from './sso/saml.store.js';
 import { teamMembersPageSelects } from './teams/team-members.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
@@ -120,4 +126,25 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
       attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
       attachSelect('spec_versions', versionsPageSelects(ctx, params.organizationId, params.specSlug, query).rows),
     ),
+  // The reads of a space's change requests, comments and permissions, and of a collection's spaces and permissions.
+  getChangeRequestById: (params, ctx) => attachSelect('change_request', changeRequestViewSelect(ctx, params.spaceId, params.changeRequestId)),
+  listChangeRequestsForSpace: (params, ctx, query) => spaceListAttached(ctx, params.spaceId, query as Parameters<typeof spaceListAttached>[2]),
+  getCommentInSpace: (params, ctx) => commentAttached(ctx, params.spaceId, params.commentId),
+  getCommentReplyInSpace: (params, ctx) => replyAttached(ctx, params.spaceId, params.commentId, params.commentReplyId),
+  listCommentsInSpace: (params, ctx, query) => commentsAttached(ctx, params.spaceId, query as Parameters<typeof commentsAttached>[2]),
+  listCommentRepliesInSpace: (params, ctx, query) => repliesAttached(ctx, params.spaceId, params.commentId, query),
+  getRequestedReviewersByChangeRequestId: (params, ctx, query) => requestedReviewersAttached(ctx, params.spaceId, params.changeRequestId, query),
+  getReviewsByChangeRequestId: (params, ctx, query) => reviewsAttached(ctx, params.spaceId, params.changeRequestId, query),
+  getChangeRequestReviewById: (params, ctx) => reviewAttached(ctx, params.spaceId, params.changeRequestId, params.reviewId),
+  listUserPermissionsInSpace: (params, ctx, query) => attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
+  listTeamPermissionsInSpace: (params, ctx, query) => attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
+  listPermissionsAggregateInSpace: (params, ctx, query) =>
+    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'space', id: params.spaceId }, query.role as Role | undefined, query).rows),
+  listUserPermissionsInCollection: (params, ctx, query) =>
+    attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+  listTeamPermissionsInCollection: (params, ctx, query) =>
+    attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+  listPermissionsAggregateInCollection: (params, ctx, query) =>
+    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query).rows),
+  listSpacesInCollectionById: (params, ctx, query) => attachSelect('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query).rows),
 };

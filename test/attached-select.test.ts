@@ -1,4 +1,4 @@
-// A Drizzle select attached to a grant's statement (server/auth/attached-select.ts) answers what the select
+// A Drizzle select attached to a grant's statement (server/db/attached-select.ts) answers what the select
 // answers when Drizzle runs it: the same rows, mapped the same (timestamps as Dates, jsonb, counts, a
 // left-joined side that is absent as null), on either storage. The grant query here is the organization's
 // own (server/auth/grants.ts), with the read attached, as the operations attach theirs.

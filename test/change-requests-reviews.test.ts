@@ -71,6 +71,14 @@ describe('requested reviewers', () => {
     expect(list.status).toBe(200);
     expect(list.body.count).toBe(2);
     expect(list.body.items.map((r: { user: { id: string } }) => r.user.id).sort()).toEqual([reviewer.userId, other.userId].sort());
+    // Page by page in the same order (asked at the same time: by user); an unknown change request is not found.
+    const userIds = (body: { items: { user: { id: string } }[] }) => body.items.map((r) => r.user.id);
+    const firstPage = await admin.api.get(`${base}/requested-reviewers`, { limit: 1 });
+    const secondPage = await admin.api.get(`${base}/requested-reviewers`, { limit: 1, page: firstPage.body.next.page });
+    expect([...userIds(firstPage.body), ...userIds(secondPage.body)]).toEqual(userIds(list.body));
+    expect(secondPage.body.count).toBe(2);
+    expect(secondPage.body.next).toBeUndefined();
+    expect((await admin.api.get(`/spaces/${spaceId}/change-requests/999/requested-reviewers`)).status).toBe(404);
 
     // Asking again after an edit renews the request at the new revision; still one request per user.
     const edited = await edit(admin, spaceId, cr.id);

@@ -56,7 +56,10 @@ export interface ContentGrant<Row> extends RoleBasis {
   role: Role | null;
 }
 
-export type CollectionGrant = ContentGrant<CollectionRow>;
+export interface CollectionGrant extends ContentGrant<CollectionRow> {
+  /** The row of the grant query with what the operation attached to it (AccessOptions `attach`), when it did. */
+  attached?: Record<string, unknown>;
+}
 export interface SpaceGrant extends ContentGrant<SpaceRow> {
   /** The counters the Space shows, read with it (absent for grants read another way). */
   counts?: SpaceCounts;
@@ -146,10 +149,10 @@ async function organizationSiteGrant(ctx: Ctx, organizationId: string, required:
   return { organization: found.organization, role, siteRole, ...(found.attached && { attached: found.attached }) };
 }
 
-async function collectionGrant(ctx: Ctx, collectionId: string): Promise<CollectionGrant | undefined> {
-  const found = await readCollectionGrant(ctx.db, collectionId, ctx.caller.userId);
+async function collectionGrant(ctx: Ctx, collectionId: string, attach?: AttachedRead): Promise<CollectionGrant | undefined> {
+  const found = await readCollectionGrant(ctx.db, collectionId, ctx.caller.userId, attach);
   if (!found) return undefined;
-  const grant = { row: found.collection, ...basisOf(found) };
+  const grant = { row: found.collection, ...basisOf(found), ...(found.attached && { attached: found.attached }) };
   const role = collectionRole(grant, found.collection);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
@@ -169,7 +172,7 @@ export interface AccessOptions {
    * `publishedOn`): only the operations answering a Space show them; the others would read them for nothing.
    */
   spaceCounters: boolean;
-  /** What the operation reads besides its space or organization, in the grant's statement (attached-read.ts). */
+  /** What the operation reads besides its space, collection or organization, in the grant's statement (attached-read.ts). */
   attach?: AttachedRead;
 }
 
@@ -185,7 +188,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
     case 'organization':
       return { grant: await organizationGrant(ctx, params.organizationId, rule.role, params.siteId, options.attach) };
     case 'collection': {
-      const grant = await collectionGrant(ctx, params.collectionId);
+      const grant = await collectionGrant(ctx, params.collectionId, options.attach);
       if (!grant) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Collection ${params.collectionId} not found`);

@@ -1,7 +1,7 @@
 // The queries of the access layer: each reads a resource together with the caller's membership of its
 // organization, their grants on it and what it inherits from its collections, in one round trip. They run on every request, so they
 // are plain SQL run straight on the driver (server/db/client.ts `directQuery`), prepared on PostgreSQL. The
-// space's and the organization's can carry the operation's own read too (attached-read.ts), still in one statement.
+// space's, the collection's and the organization's can carry the operation's own read too (attached-read.ts), still in one statement.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { directQuery, tableRow, type Db } from '../db/client.js';
@@ -26,7 +26,7 @@ function grantedOnCollection(userId: string) {
 }
 
 /**
- * The role of the member `userId` (organization role `orgRole`, or SQL that reads it) on each space row, by
+ * The role of the member `userId` (organization role `orgRole`, given or read in SQL) on each space row, by
  * the rule of docs/permissions.md (SQL function `space_role_of`): null when they cannot see it.
  */
 export function spaceRoleOf(userId: string, orgRole: string | null | SQL) {
@@ -138,12 +138,17 @@ function organizationSiteQuery(columns: string, join = ''): string {
     FROM organizations o ${membership('o.id')}${join} WHERE o.id = $1`;
 }
 
+/** The collection grant query, with `columns` and `join` as spaceQuery's. */
+function collectionQuery(columns: string, join = ''): string {
+  return `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
+      ${granted('collection_id', 'c.id', 'c.organization_id')} AS granted,
+      CASE WHEN ${belowAdmin} THEN collection_chain_access(c.parent_id, $2) END AS inherited${columns}
+    FROM collections c ${membership('c.organization_id')}${join} WHERE c.id = $1`;
+}
+
 const queries = {
   organization: organizationQuery(''),
-  collection: `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
-      ${granted('collection_id', 'c.id', 'c.organization_id')} AS granted,
-      CASE WHEN ${belowAdmin} THEN collection_chain_access(c.parent_id, $2) END AS inherited
-    FROM collections c ${membership('c.organization_id')} WHERE c.id = $1`,
+  collection: collectionQuery(''),
   // Only the row: for the operations that do not answer a Space (a change request's write, a comment…).
   space: spaceQuery(''),
   // With the counters a Space shows, so reading a space stays one round trip.
@@ -217,10 +222,20 @@ export async function readOrganizationSiteGrant(db: Db, id: string, userId: stri
   );
 }
 
-/** A collection with the caller's organization role and the levels of the collections around it. */
-export async function readCollectionGrant(db: Db, id: string, userId: string) {
-  const raw = await readOne(db, 'collection', id, userId);
-  return raw && { collection: tableRow(collections, raw), ...basisOf(raw) };
+/** The collection grant query with `read` attached (its parameters after the collection's id and the user's). */
+async function readCollectionWith(db: Db, id: string, userId: string, read: AttachedRead) {
+  const { name, text } = withAttached('grant_collection', collectionQuery, read, 3);
+  const [raw] = await directQuery(db, name, text, [id, userId, ...read.params]);
+  return raw;
+}
+
+/**
+ * A collection with the caller's organization role and the levels of the collections around it; `attach`
+ * as readOrganizationGrant's.
+ */
+export async function readCollectionGrant(db: Db, id: string, userId: string, attach?: AttachedRead) {
+  const raw = attach ? await readCollectionWith(db, id, userId, attach) : await readOne(db, 'collection', id, userId);
+  return raw && { collection: tableRow(collections, raw), ...basisOf(raw), attached: attach ? raw : undefined };
 }
 
 /**

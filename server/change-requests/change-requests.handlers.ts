@@ -6,22 +6,21 @@ import { listChangeRequests, organizationScope, spaceScope } from './change-requ
 import {
   bringUpToDate,
   createChangeRequest,
-  findChangeRequest,
+  getChangeRequest,
   mergeChangeRequest,
   updateChangeRequest,
   updateChangeRequestContent,
-  viewChangeRequest,
 } from './change-requests.store.js';
 import { issuePdfLink } from './pdf-links.js';
 
 export const changeRequestHandlers = {
   async listChangeRequestsForSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listChangeRequests(ctx, spaceScope(grant.row.id, query.status), query, grant.orgRole) };
+    return { status: 200, body: await listChangeRequests(ctx, spaceScope(grant.row.id, query.status), query, { spaceRole: grant.role }, grant.attached) };
   },
   async listChangeRequestsForOrganization({ grant, query }, ctx) {
     // Guests see no content unless granted it, and content grants are not stored (as for the space list).
     if (grant.role === null) return { status: 200, body: { items: [], count: 0 } };
-    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query, grant.role) };
+    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query, { orgRole: grant.role }) };
   },
   async createChangeRequest({ grant, body }, ctx) {
     const changeRequest = await createChangeRequest(ctx, grant, {
@@ -32,7 +31,7 @@ export const changeRequestHandlers = {
     return { status: 201, body: changeRequest, headers: { Location: changeRequest.urls.location } };
   },
   async getChangeRequestById({ grant, params }, ctx) {
-    return { status: 200, body: await viewChangeRequest(ctx, await findChangeRequest(ctx, grant.row.id, params.changeRequestId), grant) };
+    return { status: 200, body: await getChangeRequest(ctx, grant, params.changeRequestId) };
   },
   async updateChangeRequestById({ grant, params, body }, ctx) {
     return { status: 200, body: await updateChangeRequest(ctx, grant, params.changeRequestId, body) };

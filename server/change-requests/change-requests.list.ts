@@ -4,14 +4,20 @@
 // and the reviews joined in the same query, so no query runs per listed item and `permissions.merge`
 // says what the merge would decide (merge-check.ts).
 import { and, count, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { changeRequestOperations } from '../../contract/change-requests.js';
+import { attachSelect, pageOf, type AttachedRead } from '../db/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
+import { totalField } from '../members/directed-page.js';
 import { changeRequestReviewers, changeRequests, organizations, siteSpaces, spaces, users } from '../db/schema/index.js';
 import { openCommentsField, toChangeRequest } from './change-request-view.js';
 import { mayMergeListed } from './merge-check.js';
 import type { ReviewFacts } from './merge-rules.js';
+
+type SpaceListQuery = z.output<typeof changeRequestOperations.listChangeRequestsForSpace.query>;
 
 export interface ListFilters {
   page?: string;
@@ -27,27 +33,38 @@ export interface ListFilters {
 }
 
 /** The reviews of each change request, oldest first, as a field of the select (a JSON array). */
-function reviewsField() {
+export function reviewsField() {
   return sql<{ id: string; reviewer: string; status: ReviewFacts['status']; revision: string; at: number }[]>`(
     SELECT coalesce(json_agg(json_build_object('id', r.id, 'reviewer', r.reviewer_id, 'status', r.status, 'revision', r.revision_id,
       'at', floor(extract(epoch FROM r.created_at) * 1000)) ORDER BY r.created_at, r.id), '[]'::json)
     FROM change_request_reviews r WHERE r.change_request_id = "change_requests"."id")`;
 }
 
+/** The reviews `reviewsField` read, as the merge rules see them. */
+export function reviewFactsOf(reviews: { id: string; reviewer: string; status: ReviewFacts['status']; revision: string; at: number }[]): ReviewFacts[] {
+  return reviews.map((v) => ({ id: v.id, reviewer: v.reviewer, status: v.status, revision: v.revision, createdAt: new Date(Number(v.at)) }));
+}
+
 /**
- * One page of the change requests matching `scope` and the filters, as a list envelope; `orgRole` is the
- * caller's role in the organization (null: guest), from which its role on each space follows.
+ * The caller's role on the spaces of the listed change requests: `{ orgRole }` (null: guest), from which
+ * its role on each space follows, the spaces they cannot see left out; or `{ spaceRole }`, the role the
+ * access check found on the one space the list is of.
  */
-export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters, orgRole: Role | null) {
-  // Change requests here are never opened from a site topic, so none is about one: `topic` matches nothing
-  // (rather than being ignored, which would answer an unfiltered list).
-  if (filters.topic !== undefined) return { items: [], count: 0 };
-  // The caller's role on each space (docs/permissions.md); the spaces they cannot see are left out.
-  const roleOnSpace = spaceRoleOf(ctx.caller.userId, orgRole);
+export type ListedRole = { orgRole: Role | null } | { spaceRole: Role | null };
+
+/**
+ * The selects of one page of the change requests matching `scope` and the filters, and of their total, as
+ * listChangeRequests reads them and listChangeRequestsForSpace attaches them (attached-reads.ts). `perSpace`:
+ * for a list over several spaces, the caller's organization role, from which their role on each follows.
+ */
+export function changeRequestsPageSelects(ctx: Ctx, scope: SQL, filters: ListFilters, perSpace: { orgRole: Role | null } | undefined) {
+  // The caller's role on each space (docs/permissions.md), read per row; the spaces they cannot see are left
+  // out (an admin sees them all).
+  const roleOnSpace = perSpace && spaceRoleOf(ctx.caller.userId, perSpace.orgRole);
   const where = and(
     scope,
     isNull(spaces.deletedAt),
-    orgRole === 'admin' ? undefined : sql`${roleOnSpace} IS NOT NULL`,
+    roleOnSpace && perSpace.orgRole !== 'admin' ? sql`${roleOnSpace} IS NOT NULL` : undefined,
     filters.creator !== undefined ? eq(changeRequests.createdBy, filters.creator) : undefined,
     filters.contributor !== undefined ? sql`${changeRequests.contributors} @> ${JSON.stringify([filters.contributor])}::jsonb` : undefined,
     filters.requestedReviewer !== undefined
@@ -68,45 +85,68 @@ export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilt
     { column: sortColumn, kind: 'timestamp', cast: 'timestamptz' },
     { column: changeRequests.id, kind: 'string' },
   ];
-  const limit = pageLimit(filters);
-  const rows = await ctx.db
+  const page = { condition: afterCursor(keys, 'desc', filters.page), limit: pageLimit(filters) };
+  const total = ctx.db
+    .select({ n: count() })
+    .from(changeRequests)
+    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .where(where);
+  const rows = ctx.db
     .select({
       cr: changeRequests,
       creator: users,
       space: { revisionId: spaces.revisionId, editMode: spaces.editMode, mergeRules: spaces.mergeRules, defaultLevel: spaces.defaultLevel, visibility: spaces.visibility },
-      role: roleOnSpace,
+      // A list of one space takes the role the access check found there (ListedRole).
+      role: roleOnSpace ?? sql<string | null>`NULL::text`,
       organizationRules: organizations.mergeRules,
       comments: openCommentsField(),
       reviews: reviewsField(),
+      total: totalField(total),
     })
     .from(changeRequests)
     .innerJoin(users, eq(users.id, changeRequests.createdBy))
     .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
     .innerJoin(organizations, eq(organizations.id, spaces.organizationId))
-    .where(and(where, afterCursor(keys, 'desc', filters.page)))
+    .where(and(where, page.condition))
     .orderBy(...orderOf(keys, 'desc'))
-    .limit(limit + 1);
-  const [{ total }] = await ctx.db
-    .select({ total: count() })
-    .from(changeRequests)
-    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
-    .where(where);
-  const page = cutPage(rows, limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
+    .limit(page.limit + 1);
+  return { page, rows, total };
+}
+
+/**
+ * One page of the change requests matching `scope` and the filters (changeRequestsPageSelects), as a list
+ * envelope; from `attached`, the grant's row, when it came with it.
+ */
+export async function listChangeRequests(ctx: Ctx, scope: SQL, filters: ListFilters, listed: ListedRole, attached?: Record<string, unknown>) {
+  // Change requests here are never opened from a site topic, so none is about one: `topic` matches nothing
+  // (rather than being ignored, which would answer an unfiltered list).
+  if (filters.topic !== undefined) return { items: [], count: 0 };
+  const { page, rows, total } = changeRequestsPageSelects(ctx, scope, filters, 'orgRole' in listed ? listed : undefined);
+  const { items, totalCount } = await pageOf(attached, 'change_requests', page, rows, total);
+  const cut = cutPage(items, page.limit, ({ cr }) => [(filters.orderBy === 'createdAt' ? cr.createdAt : cr.updatedAt).toISOString(), cr.id]);
   return {
-    items: page.rows.map((r) => {
-      const role = asRole(r.role);
-      const reviews = r.reviews.map((v) => ({ id: v.id, reviewer: v.reviewer, status: v.status, revision: v.revision, createdAt: new Date(Number(v.at)) }));
-      const mayMerge = mayMergeListed(ctx, r.space, r.cr, role, r.organizationRules, reviews);
+    items: cut.rows.map((r) => {
+      const role = 'spaceRole' in listed ? listed.spaceRole : asRole(r.role);
+      const mayMerge = mayMergeListed(ctx, r.space, r.cr, role, r.organizationRules, reviewFactsOf(r.reviews));
       return toChangeRequest(ctx, r.cr, r.creator, r.space.revisionId, r.comments, mayMerge);
     }),
-    count: total,
-    ...(page.next && { next: page.next }),
+    count: totalCount,
+    ...(cut.next && { next: cut.next }),
   };
 }
 
 /** The scope of a space's list: its change requests with `status`. */
 export function spaceScope(spaceId: string, status: string): SQL {
   return and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, status)) as SQL;
+}
+
+/**
+ * The page of a space's list (listChangeRequestsForSpace) as it attaches it to its grant: no read when a
+ * `topic` leaves the list empty (listChangeRequests).
+ */
+export function spaceListAttached(ctx: Ctx, spaceId: string, query: SpaceListQuery): AttachedRead | undefined {
+  if (query.topic !== undefined) return undefined;
+  return attachSelect('change_requests', changeRequestsPageSelects(ctx, spaceScope(spaceId, query.status), query, undefined).rows);
 }
 
 /** The scope of an organization's list: its change requests with any of `statuses`, optionally of one space. */

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { changeRequestOperations } from '../../contract/change-requests.js';
 import type { SpaceGrant, SpaceRow } from '../auth/access.js';
+import { rowsOf } from '../db/attached-select.js';
 import { applyChanges } from '../content/apply-changes.js';
 import { prepareFiles, saveFiles } from '../content/file-bytes.js';
 import { refuseLocked } from '../content/locked.js';
@@ -18,6 +19,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { baseRevision, openCommentsField, toChangeRequest, type ChangeRequest, type ChangeRequestRow } from './change-request-view.js';
 import { lockChangeRequest, insertChangeRequest, moveChangeRequest, writeMerge } from './change-request-statements.js';
+import { reviewFactsOf, reviewsField } from './change-requests.list.js';
 import { mayMerge, mayMergeListed, requireMergeRules } from './merge-check.js';
 import { inWriterStatement } from '../events/domain-events.js';
 import { pageConditionClaims } from '../sites/page-condition-claims.js';
@@ -27,13 +29,52 @@ type Ops = typeof changeRequestOperations;
 type UpdateBody = z.output<Ops['updateChangeRequestById']['body']>;
 type ContentBody = z.output<Ops['updateChangeRequestContent']['body']>;
 
+/** The condition naming the change request `ref` of the space: an id, or a number within the space. */
+export function refCondition(spaceId: string, ref: string) {
+  const byRef = /^\d{1,9}$/.test(ref) ? eq(changeRequests.number, Number(ref)) : eq(changeRequests.id, ref);
+  return and(eq(changeRequests.spaceId, spaceId), byRef);
+}
+
+/** The answer to a change request `ref` (named by `field`) that is not one of the space. */
+export function changeRequestNotFound(ref: string, field = 'path.changeRequestId'): NotFound {
+  return new NotFound(`Change request ${ref} (${field}) not found in this space`);
+}
+
 /** The change request `ref` (an id, or a number within the space) of the space; throws NotFound. */
 export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false, field = 'path.changeRequestId'): Promise<ChangeRequestRow> {
-  const byRef = /^\d{1,9}$/.test(ref) ? eq(changeRequests.number, Number(ref)) : eq(changeRequests.id, ref);
-  const query = ctx.db.select().from(changeRequests).where(and(eq(changeRequests.spaceId, spaceId), byRef));
+  const query = ctx.db.select().from(changeRequests).where(refCondition(spaceId, ref));
   const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw new NotFound(`Change request ${ref} (${field}) not found in this space`);
+  if (!row) throw changeRequestNotFound(ref, field);
   return row;
+}
+
+/** The select of the id of the change request `ref` of the space (none when it is not one of the space). */
+export function changeRequestIdSelect(ctx: Ctx, spaceId: string, ref: string) {
+  return ctx.db.select({ id: changeRequests.id }).from(changeRequests).where(refCondition(spaceId, ref));
+}
+
+/**
+ * The select of the change request `ref` of the space with what its API form shows besides its row (its
+ * creator, its open comments) and what `permissions.merge` needs (the organization's rules, the reviews),
+ * as getChangeRequest reads it and getChangeRequestById attaches it (attached-reads.ts).
+ */
+export function changeRequestViewSelect(ctx: Ctx, spaceId: string, ref: string) {
+  return ctx.db
+    .select({ cr: changeRequests, creator: users, comments: openCommentsField(), organizationRules: organizations.mergeRules, reviews: reviewsField() })
+    .from(changeRequests)
+    .innerJoin(users, eq(users.id, changeRequests.createdBy))
+    .innerJoin(spaces, eq(spaces.id, changeRequests.spaceId))
+    .innerJoin(organizations, eq(organizations.id, spaces.organizationId))
+    .where(refCondition(spaceId, ref));
+}
+
+/** The change request `ref` of the grant's space in its API form (changeRequestViewSelect); throws NotFound. */
+export async function getChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<ChangeRequest> {
+  const [found] = await rowsOf(grant.attached, 'change_request', changeRequestViewSelect(ctx, grant.row.id, ref));
+  if (!found) throw changeRequestNotFound(ref);
+  // The grant's space row is the space as it is now, read in the same statement.
+  const mayMergeNow = mayMergeListed(ctx, grant.row, found.cr, grant.role, found.organizationRules, reviewFactsOf(found.reviews));
+  return toChangeRequest(ctx, found.cr, found.creator, grant.row.revisionId, found.comments, mayMergeNow);
 }
 
 /**

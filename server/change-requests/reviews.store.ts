@@ -2,24 +2,27 @@
 // revision of the moment; `outdated` (computed, never stored) says that the change request has a newer
 // revision since, or that the same reviewer reviewed again. Asking a user again renews their request
 // (revision, requester, time); reviewing does not end a request: it is withdrawn explicitly.
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { changeRequestReviewOperations } from '../../contract/change-request-reviews.js';
 import type { components } from '../../generated/types.js';
 import { roleOfUserOnSpace, type SpaceGrant } from '../auth/access.js';
+import { attachAll } from '../auth/attached-read.js';
+import { attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
 import { readOrganizationGrant, readSpaceGrant } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
-import { loadDetails, toComment, type BodyFormat } from '../comments/comment-view.js';
+import { detailSelects, detailsAttached, loadDetails, readDetails, toComment, type BodyFormat, type CommentRow, type Details } from '../comments/comment-view.js';
 import { insertComment } from '../comments/comments.store.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type PageRequest, type SortKey } from '../db/cursor.js';
-import { keysetPage } from '../db/paginate.js';
 import { changeRequestReviewers, changeRequestReviews, changeRequests, comments, users } from '../db/schema/index.js';
 import { BadRequest, Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { toUser } from '../users/users.store.js';
+import { toUser, type User } from '../users/users.store.js';
+import { totalField } from '../members/directed-page.js';
 import type { ChangeRequestRow } from './change-request-view.js';
-import { findChangeRequest } from './change-requests.store.js';
+import { changeRequestNotFound, findChangeRequest, refCondition } from './change-requests.store.js';
 import { assertStorableDocument } from '../content/document-check.js';
 
 type Ops = typeof changeRequestReviewOperations;
@@ -42,7 +45,11 @@ async function usersById(ctx: Ctx, ids: (string | null)[]) {
 }
 
 async function toRequestedReviewers(ctx: Ctx, rows: ReviewerRow[]): Promise<RequestedReviewer[]> {
-  const people = await usersById(ctx, rows.flatMap((r) => [r.userId, r.requestedBy]));
+  return requestedReviewerViews(rows, await usersById(ctx, rows.flatMap((r) => [r.userId, r.requestedBy])));
+}
+
+/** The API form of requests to review, given the users they name. */
+function requestedReviewerViews(rows: ReviewerRow[], people: Map<string, User>): RequestedReviewer[] {
   return rows.map((r) => ({
     object: 'change-request-requested-reviewer' as const,
     revision: r.revisionId,
@@ -93,17 +100,47 @@ export async function requestReviewers(ctx: Ctx, grant: SpaceGrant, ref: string,
   return toRequestedReviewers(ctx, ordered);
 }
 
-/** The users asked to review the change request, in the order they were (last) asked. */
-export async function listRequestedReviewers(ctx: Ctx, grant: SpaceGrant, ref: string, page: PageRequest) {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const result = await keysetPage(
-    ctx.db,
-    changeRequestReviewers,
-    eq(changeRequestReviewers.changeRequestId, cr.id),
-    [changeRequestReviewers.createdAt, changeRequestReviewers.userId],
-    page,
+/**
+ * The selects of a page of the users asked to review the change request `ref` of the space, in the order
+ * they were (last) asked: the change request, the page, its total and the users the page names, as
+ * listRequestedReviewers reads them and getRequestedReviewersByChangeRequestId attaches them
+ * (requestedReviewersAttached).
+ */
+function requestedReviewersPageSelects(ctx: Ctx, spaceId: string, ref: string, query: PageRequest) {
+  const changeRequest = ctx.db.select({ id: changeRequests.id }).from(changeRequests).where(refCondition(spaceId, ref));
+  const where = eq(changeRequestReviewers.changeRequestId, changeRequest);
+  const keys: SortKey[] = [
+    { column: changeRequestReviewers.createdAt, kind: 'timestamp' },
+    { column: changeRequestReviewers.userId, kind: 'scalar' },
+  ];
+  const page = { condition: afterCursor(keys, 'asc', query.page), limit: pageLimit(query) };
+  const total = ctx.db.select({ n: count() }).from(changeRequestReviewers).where(where);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(page.limit + 1);
+  const rows = paged(ctx.db.select({ request: changeRequestReviewers, total: totalField(total) }).from(changeRequestReviewers).$dynamic());
+  const named = (column: AnyPgColumn) => inArray(users.id, paged(ctx.db.select({ id: column }).from(changeRequestReviewers).$dynamic()));
+  const people = ctx.db.select().from(users).where(or(named(changeRequestReviewers.userId), named(changeRequestReviewers.requestedBy)));
+  return { changeRequest, page, rows, total, people };
+}
+
+/** getRequestedReviewersByChangeRequestId's selects (requestedReviewersPageSelects) attached to its grant. */
+export function requestedReviewersAttached(ctx: Ctx, spaceId: string, ref: string, query: PageRequest): AttachedRead {
+  const { changeRequest, rows, people } = requestedReviewersPageSelects(ctx, spaceId, ref, query);
+  return attachAll(
+    'requested_reviewers',
+    attachSelect('requested_reviewers_change_request', changeRequest),
+    attachSelect('requested_reviewers', rows),
+    attachSelect('requested_reviewers_people', people),
   );
-  return { items: await toRequestedReviewers(ctx, result.rows), count: result.count, ...(result.next && { next: result.next }) };
+}
+
+/** The users asked to review the change request, in the order they were (last) asked. */
+export async function listRequestedReviewers(ctx: Ctx, grant: SpaceGrant, ref: string, query: PageRequest) {
+  const { changeRequest, page, rows, total, people } = requestedReviewersPageSelects(ctx, grant.row.id, ref, query);
+  if ((await rowsOf(grant.attached, 'requested_reviewers_change_request', changeRequest)).length === 0) throw changeRequestNotFound(ref);
+  const { items, totalCount } = await pageOf(grant.attached, 'requested_reviewers', page, rows, total);
+  const cut = cutPage(items, page.limit, ({ request }) => [request.createdAt.toISOString(), request.userId]);
+  const named = new Map((await rowsOf(grant.attached, 'requested_reviewers_people', people)).map((u) => [u.id, toUser(u, ctx.urls)]));
+  return { items: requestedReviewerViews(cut.rows.map(({ request }) => request), named), count: totalCount, ...(cut.next && { next: cut.next }) };
 }
 
 /** Withdraws the request to `userId`; false when there was none. */
@@ -117,12 +154,12 @@ export async function removeRequestedReviewer(ctx: Ctx, grant: SpaceGrant, ref: 
 }
 
 /**
- * Whether a review row is outdated, as SQL over `change_request_reviews` (for the list filter and the
- * views). The outer columns are written qualified: Drizzle renders a single-table select's columns
+ * Whether a review row is outdated (its change request has a newer revision, or its reviewer a newer
+ * review), as SQL over `change_request_reviews` (for the list filter and the views). The outer columns are written qualified: Drizzle renders a single-table select's columns
  * unqualified, which inside the subquery would name the inner table's.
  */
-function outdatedSql(cr: ChangeRequestRow): SQL<boolean> {
-  return sql<boolean>`("change_request_reviews"."revision_id" <> ${cr.revisionId} OR EXISTS (
+function outdatedSql(): SQL<boolean> {
+  return sql<boolean>`("change_request_reviews"."revision_id" <> (SELECT c.revision_id FROM change_requests c WHERE c.id = "change_request_reviews"."change_request_id") OR EXISTS (
     SELECT 1 FROM change_request_reviews n
     WHERE n.change_request_id = "change_request_reviews"."change_request_id" AND n.reviewer_id = "change_request_reviews"."reviewer_id"
       AND (n.created_at, n.id) > ("change_request_reviews"."created_at", "change_request_reviews"."id")))`;
@@ -133,6 +170,53 @@ async function toReviews(ctx: Ctx, grant: SpaceGrant, rows: { review: ReviewRow;
   const commentIds = rows.map(({ review }) => review.commentId).filter((id): id is string => id !== null);
   const commentRows = commentIds.length === 0 ? [] : await ctx.db.select().from(comments).where(inArray(comments.id, commentIds));
   const details = await loadDetails(ctx, commentRows, commentRows.map((c) => c.id));
+  return reviewViews(ctx, grant, rows, people, commentRows, details, format);
+}
+
+/**
+ * The selects of what the reviews `reviewIds` (a select of their ids) show besides their rows: their
+ * reviewers and requesters, their comments and the comments' details, from the ids alone, so that they
+ * can be read in the statement of the reviews' grant (readReviewExtras).
+ */
+function reviewExtrasSelects(ctx: Ctx, reviewIds: SQLWrapper) {
+  const named = (column: AnyPgColumn) =>
+    inArray(users.id, ctx.db.select({ id: column }).from(changeRequestReviews).where(inArray(changeRequestReviews.id, reviewIds)));
+  const commentIds = ctx.db.select({ id: changeRequestReviews.commentId }).from(changeRequestReviews).where(inArray(changeRequestReviews.id, reviewIds));
+  return {
+    people: ctx.db.select().from(users).where(or(named(changeRequestReviews.reviewerId), named(changeRequestReviews.requestedBy))),
+    comments: ctx.db.select().from(comments).where(inArray(comments.id, commentIds)),
+    details: detailSelects(ctx, commentIds, commentIds),
+  };
+}
+
+/** reviewExtrasSelects attached under the names readReviewViews reads them by. */
+function reviewExtrasAttached(extras: ReturnType<typeof reviewExtrasSelects>): AttachedRead[] {
+  return [attachSelect('review_people', extras.people), attachSelect('review_comments', extras.comments), ...detailsAttached(extras.details)];
+}
+
+/** The API form of reviews with their extras (reviewExtrasSelects): from the grant's statement when they came with it, else read now. */
+async function readReviewViews(
+  ctx: Ctx,
+  grant: SpaceGrant,
+  rows: { review: ReviewRow; outdated: boolean }[],
+  extras: ReturnType<typeof reviewExtrasSelects>,
+  format: BodyFormat,
+): Promise<ChangeRequestReview[]> {
+  const people = new Map((await rowsOf(grant.attached, 'review_people', extras.people)).map((u) => [u.id, toUser(u, ctx.urls)]));
+  const commentRows = await rowsOf(grant.attached, 'review_comments', extras.comments);
+  return reviewViews(ctx, grant, rows, people, commentRows, await readDetails(ctx, grant.attached, extras.details), format);
+}
+
+/** The API form of reviews, given the users they name and their comments with those comments' details. */
+function reviewViews(
+  ctx: Ctx,
+  grant: SpaceGrant,
+  rows: { review: ReviewRow; outdated: boolean }[],
+  people: Map<string, User>,
+  commentRows: CommentRow[],
+  details: Details,
+  format: BodyFormat,
+): ChangeRequestReview[] {
   const commentsById = new Map(commentRows.map((c) => [c.id, toComment(ctx, c, details, grant.role, format)]));
   return rows.map(({ review, outdated }) => ({
     object: 'change-request-review' as const,
@@ -182,37 +266,74 @@ export async function submitReview(ctx: Ctx, grant: SpaceGrant, ref: string, bod
   return (await toReviews(ctx, grant, [{ review, outdated: false }], 'markdown'))[0];
 }
 
-/** The reviews of the change request, oldest first; `outdated` keeps only the outdated or only the current ones. */
-export async function listReviews(ctx: Ctx, grant: SpaceGrant, ref: string, query: PageRequest & { format?: BodyFormat; outdated?: boolean }) {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const outdated = outdatedSql(cr);
+/** The select of the id and number of the change request `ref` of the space (none when it is not one of the space). */
+function changeRequestRefSelect(ctx: Ctx, spaceId: string, ref: string) {
+  return ctx.db.select({ id: changeRequests.id, number: changeRequests.number }).from(changeRequests).where(refCondition(spaceId, ref));
+}
+
+type ReviewsQuery = PageRequest & { format?: BodyFormat; outdated?: boolean };
+
+/**
+ * The selects of a page of the reviews of the change request `ref` of the space, oldest first (`outdated`
+ * keeps only the outdated or only the current ones): the change request, the page, its total and the
+ * page's extras (reviewExtrasSelects), as listReviews reads them and getReviewsByChangeRequestId attaches
+ * them (reviewsAttached).
+ */
+function reviewsPageSelects(ctx: Ctx, spaceId: string, ref: string, query: ReviewsQuery) {
+  const changeRequest = changeRequestRefSelect(ctx, spaceId, ref);
+  const outdated = outdatedSql();
   const where = and(
-    eq(changeRequestReviews.changeRequestId, cr.id),
+    eq(changeRequestReviews.changeRequestId, ctx.db.select({ id: changeRequests.id }).from(changeRequests).where(refCondition(spaceId, ref))),
     query.outdated === undefined ? undefined : query.outdated ? outdated : sql`NOT ${outdated}`,
   );
   const keys: SortKey[] = [{ column: changeRequestReviews.id, kind: 'string' }];
-  const limit = pageLimit(query);
-  const rows = await ctx.db
-    .select({ review: changeRequestReviews, outdated: outdated.mapWith(Boolean), total: sql<number>`count(*) over ()`.mapWith(Number) })
+  const page = { condition: afterCursor(keys, 'asc', query.page), limit: pageLimit(query) };
+  const total = ctx.db.select({ n: count() }).from(changeRequestReviews).where(where);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(page.limit + 1);
+  const rows = paged(ctx.db.select({ review: changeRequestReviews, outdated: outdated.mapWith(Boolean), total: totalField(total) }).from(changeRequestReviews).$dynamic());
+  const ids = paged(ctx.db.select({ id: changeRequestReviews.id }).from(changeRequestReviews).$dynamic());
+  return { changeRequest, page, rows, total, extras: reviewExtrasSelects(ctx, ids) };
+}
+
+/** getReviewsByChangeRequestId's selects (reviewsPageSelects) attached to its grant. */
+export function reviewsAttached(ctx: Ctx, spaceId: string, ref: string, query: ReviewsQuery): AttachedRead {
+  const { changeRequest, rows, extras } = reviewsPageSelects(ctx, spaceId, ref, query);
+  return attachAll('reviews', attachSelect('review_change_request', changeRequest), attachSelect('reviews', rows), ...reviewExtrasAttached(extras));
+}
+
+/** The reviews of the change request, oldest first; `outdated` keeps only the outdated or only the current ones. */
+export async function listReviews(ctx: Ctx, grant: SpaceGrant, ref: string, query: ReviewsQuery) {
+  const { changeRequest, page, rows, total, extras } = reviewsPageSelects(ctx, grant.row.id, ref, query);
+  if ((await rowsOf(grant.attached, 'review_change_request', changeRequest)).length === 0) throw changeRequestNotFound(ref);
+  const { items, totalCount } = await pageOf(grant.attached, 'reviews', page, rows, total);
+  const cut = cutPage(items, page.limit, ({ review }) => [review.id]);
+  return { items: await readReviewViews(ctx, grant, cut.rows, extras, query.format ?? 'markdown'), count: totalCount, ...(cut.next && { next: cut.next }) };
+}
+
+/** The selects of the review `reviewId` of the change request `ref` of the space: the change request, the review and its extras. */
+function reviewSelects(ctx: Ctx, spaceId: string, ref: string, reviewId: string) {
+  const changeRequest = changeRequestRefSelect(ctx, spaceId, ref);
+  const review = ctx.db
+    .select({ review: changeRequestReviews, outdated: outdatedSql().mapWith(Boolean) })
     .from(changeRequestReviews)
-    .where(and(where, afterCursor(keys, 'asc', query.page)))
-    .orderBy(...orderOf(keys, 'asc'))
-    .limit(limit + 1);
-  const total =
-    query.page === undefined
-      ? (rows[0]?.total ?? 0)
-      : (await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(changeRequestReviews).where(where))[0].n;
-  const page = cutPage(rows, limit, ({ review }) => [review.id]);
-  return { items: await toReviews(ctx, grant, page.rows, query.format ?? 'markdown'), count: total, ...(page.next && { next: page.next }) };
+    .innerJoin(changeRequests, eq(changeRequests.id, changeRequestReviews.changeRequestId))
+    .where(and(eq(changeRequestReviews.id, reviewId), refCondition(spaceId, ref)));
+  const ids = ctx.db.select({ id: changeRequestReviews.id }).from(changeRequestReviews).where(eq(changeRequestReviews.id, reviewId));
+  return { changeRequest, review, extras: reviewExtrasSelects(ctx, ids) };
+}
+
+/** getChangeRequestReviewById's selects (reviewSelects) attached to its grant. */
+export function reviewAttached(ctx: Ctx, spaceId: string, ref: string, reviewId: string): AttachedRead {
+  const { changeRequest, review, extras } = reviewSelects(ctx, spaceId, ref, reviewId);
+  return attachAll('review', attachSelect('review_change_request', changeRequest), attachSelect('review', review), ...reviewExtrasAttached(extras));
 }
 
 /** One review of the change request. */
 export async function getReview(ctx: Ctx, grant: SpaceGrant, ref: string, reviewId: string, format: BodyFormat): Promise<ChangeRequestReview> {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const [row] = await ctx.db
-    .select({ review: changeRequestReviews, outdated: outdatedSql(cr).mapWith(Boolean) })
-    .from(changeRequestReviews)
-    .where(and(eq(changeRequestReviews.id, reviewId), eq(changeRequestReviews.changeRequestId, cr.id)));
+  const { changeRequest, review, extras } = reviewSelects(ctx, grant.row.id, ref, reviewId);
+  const [cr] = await rowsOf(grant.attached, 'review_change_request', changeRequest);
+  if (!cr) throw changeRequestNotFound(ref);
+  const [row] = await rowsOf(grant.attached, 'review', review);
   if (!row) throw new NotFound(`Review ${reviewId} (path.reviewId) not found on change request ${cr.number}`);
-  return (await toReviews(ctx, grant, [row], format))[0];
+  return (await readReviewViews(ctx, grant, [row], extras, format))[0];
 }

@@ -1,7 +1,7 @@
 // Collections: creation in the content tree, settings, moves, transfers and deletes. Access to the
 // collection itself is checked by the access layer before these run; they apply only the conditional
 // rules, and every change to the tree runs in a transaction holding the tree lock.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { collectionOperations } from '../../contract/collections.js';
 import type { components } from '../../generated/types.js';
@@ -16,12 +16,14 @@ import {
   type CollectionRow,
   type OrganizationGrant,
 } from '../auth/access.js';
+import { pageOf } from '../db/attached-select.js';
 import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
 import { asDefaultLevel, asRole, collectionPermissions, type Role } from '../auth/roles.js';
 import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -191,10 +193,31 @@ export async function transferCollection(ctx: Ctx, grant: CollectionGrant, targe
   return toCollection(ctx, row, collectionRole(memberBasis(target), row));
 }
 
-/** The spaces directly in a collection that the caller can see, in their order. */
-export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, page: PageRequest) {
-  const role = spaceRoleOf(ctx.caller.userId, grant.orgRole);
-  const where = and(eq(spaces.parentId, grant.row.id), isNull(spaces.deletedAt), grant.orgRole === 'admin' ? undefined : sql`${role} IS NOT NULL`);
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.position, spaces.id], page, { ...spaceCountFields(), role });
-  return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
+/**
+ * The selects of a page of the spaces directly in the collection that the caller can see, in their order,
+ * and of their total, as listSpacesInCollection reads them and listSpacesInCollectionById attaches them
+ * (server/attached-reads.ts). The caller's role on each space follows from their organization role, read
+ * here in SQL (disabled members have none) so that the select needs only the caller's id.
+ */
+export function collectionSpacesPageSelects(ctx: Ctx, collectionId: string, request: PageRequest) {
+  const orgRole = sql<string | null>`(SELECT m.role FROM members m WHERE m.organization_id = "spaces"."organization_id" AND m.user_id = ${ctx.caller.userId} AND NOT m.disabled)`;
+  const role = spaceRoleOf(ctx.caller.userId, orgRole);
+  // An admin's role is never null: the condition keeps every space for them.
+  const where = and(eq(spaces.parentId, collectionId), isNull(spaces.deletedAt), sql`${role} IS NOT NULL`);
+  const page = directedPage([{ column: spaces.position }, { column: spaces.id }], 'asc', request);
+  const total = ctx.db.select({ n: count() }).from(spaces).where(where);
+  const rows = ctx.db
+    .select({ space: spaces, counts: spaceCountFields(), role, total: totalField(total) })
+    .from(spaces)
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
+}
+
+/** The spaces directly in a collection that the caller can see, in their order (collectionSpacesPageSelects). */
+export async function listSpacesInCollection(ctx: Ctx, grant: CollectionGrant, request: PageRequest) {
+  const { page, rows, total } = collectionSpacesPageSelects(ctx, grant.row.id, request);
+  const { items, totalCount } = await pageOf(grant.attached, 'collection_spaces', page, rows, total);
+  return finishPage(items, page.limit, totalCount, ({ space }) => [space.position, space.id], ({ space, counts, role }) => toSpace(ctx, { ...space, ...counts }, asRole(role)));
 }

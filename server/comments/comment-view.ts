@@ -1,13 +1,16 @@
 // API forms of comments and replies. What they show besides their own row (authors, reactions with their
-// users, repliers) is read for a whole page of items at once: a few queries per list, never one per item.
-import { and, count, eq, inArray, max } from 'drizzle-orm';
+// users, repliers) is read for a whole page of items at once: a few queries per list, never one per item;
+// the reads select it from the items' ids alone, in the statement of their grant (detailSelects).
+import { and, count, eq, inArray, max, or, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { attachSelect, rowsOf, type AttachedRead } from '../db/attached-select.js';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
 import { assertStorableDocument } from '../content/document-check.js';
 import { upgradeDocument } from '../content/document-upgrade.js';
 import { documentToMarkdown, markdownToDocument, type Document } from '../content/markdown-document.js';
 import type { Ctx } from '../context.js';
-import { commentReactions, commentReplies, type comments, users } from '../db/schema/index.js';
+import { commentReactions, commentReplies, comments, users } from '../db/schema/index.js';
 import { toUser, type User } from '../users/users.store.js';
 
 export type Comment = components['schemas']['Comment'];
@@ -42,27 +45,72 @@ export interface Details {
   repliers: Map<string, Comment['repliers']>;
 }
 
+/** The reactions to the comments and replies `subjects`, in the order they were made. */
+function reactionsSelect(ctx: Ctx, subjects: Ids) {
+  return ctx.db.select().from(commentReactions).where(inArray(commentReactions.subjectId, subjects)).orderBy(commentReactions.reactedAt, commentReactions.userId);
+}
+
+/** Who replied to the comments `commentIds`: per comment and replier, how many replies and the latest's time. */
+function repliersSelect(ctx: Ctx, commentIds: Ids) {
+  return ctx.db
+    .select({ commentId: commentReplies.commentId, userId: commentReplies.postedBy, count: count(), updatedAt: max(commentReplies.postedAt) })
+    .from(commentReplies)
+    .where(inArray(commentReplies.commentId, commentIds))
+    .groupBy(commentReplies.commentId, commentReplies.postedBy);
+}
+
+type ReactionRow = Awaited<ReturnType<typeof reactionsSelect>>[number];
+type ReplierRow = Awaited<ReturnType<typeof repliersSelect>>[number];
+
+/** Ids to read details for: given, or as a select of them (read in the same statement). */
+type Ids = string[] | SQLWrapper;
+
+/**
+ * The selects of the details of the comments and replies `subjects`, `commentIds` being the comments among
+ * them (whose repliers show): their reactions, their repliers, and the users those name with the subjects'
+ * authors and resolvers. Each follows from the ids alone, so all can be read in the statement that reads
+ * the subjects (attached-select.ts) as readDetails does.
+ */
+export function detailSelects(ctx: Ctx, subjects: Ids, commentIds: Ids) {
+  const named = (column: AnyPgColumn, table: PgTable, where: SQL) => inArray(users.id, ctx.db.select({ id: column }).from(table).where(where));
+  const people = or(
+    named(comments.postedBy, comments, inArray(comments.id, subjects)),
+    named(comments.resolvedBy, comments, inArray(comments.id, subjects)),
+    named(commentReplies.postedBy, commentReplies, inArray(commentReplies.id, subjects)),
+    named(commentReactions.userId, commentReactions, inArray(commentReactions.subjectId, subjects)),
+    named(commentReplies.postedBy, commentReplies, inArray(commentReplies.commentId, commentIds)),
+  );
+  return { reactions: reactionsSelect(ctx, subjects), repliers: repliersSelect(ctx, commentIds), users: ctx.db.select().from(users).where(people) };
+}
+
+/** The details `detailSelects` selects: from the grant's statement (`attached`) when they came with it, else read now. */
+export async function readDetails(ctx: Ctx, attached: Record<string, unknown> | undefined, selects: ReturnType<typeof detailSelects>): Promise<Details> {
+  const reactionRows = await rowsOf(attached, 'comment_reactions', selects.reactions);
+  const replierRows = await rowsOf(attached, 'comment_repliers', selects.repliers);
+  return detailsOf(ctx, reactionRows, replierRows, await rowsOf(attached, 'comment_users', selects.users));
+}
+
+/** `detailSelects` attached under the names readDetails reads them by. */
+export function detailsAttached(selects: ReturnType<typeof detailSelects>): AttachedRead[] {
+  return [attachSelect('comment_reactions', selects.reactions), attachSelect('comment_repliers', selects.repliers), attachSelect('comment_users', selects.users)];
+}
+
 /** Authors, reactions and repliers of the given comments and replies, in three queries whatever their number. */
 export async function loadDetails(ctx: Ctx, rows: { id: string; postedBy: string; resolvedBy?: string | null }[], commentIds: string[]): Promise<Details> {
   const ids = rows.map((r) => r.id);
-  const reactionRows =
-    ids.length === 0
-      ? []
-      : await ctx.db.select().from(commentReactions).where(inArray(commentReactions.subjectId, ids)).orderBy(commentReactions.reactedAt, commentReactions.userId);
-  const replierRows =
-    commentIds.length === 0
-      ? []
-      : await ctx.db
-          .select({ commentId: commentReplies.commentId, userId: commentReplies.postedBy, count: count(), updatedAt: max(commentReplies.postedAt) })
-          .from(commentReplies)
-          .where(inArray(commentReplies.commentId, commentIds))
-          .groupBy(commentReplies.commentId, commentReplies.postedBy);
+  const reactionRows = ids.length === 0 ? [] : await reactionsSelect(ctx, ids);
+  const replierRows = commentIds.length === 0 ? [] : await repliersSelect(ctx, commentIds);
   const userIds = new Set<string>([
     ...rows.flatMap((r) => [r.postedBy, ...(r.resolvedBy ? [r.resolvedBy] : [])]),
     ...reactionRows.map((r) => r.userId),
     ...replierRows.map((r) => r.userId),
   ]);
   const userRows = userIds.size === 0 ? [] : await ctx.db.select().from(users).where(inArray(users.id, [...userIds]));
+  return detailsOf(ctx, reactionRows, replierRows, userRows);
+}
+
+/** The details from their rows. */
+function detailsOf(ctx: Ctx, reactionRows: ReactionRow[], replierRows: ReplierRow[], userRows: (typeof users.$inferSelect)[]): Details {
   const usersById = new Map(userRows.map((u) => [u.id, toUser(u, ctx.urls)]));
   const reactions = new Map<string, Comment['reactions']>();
   for (const r of reactionRows) {

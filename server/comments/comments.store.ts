@@ -1,22 +1,25 @@
 // Comments and replies of a space: posting (on the space, a page, a block or a table cell), editing,
 // resolving, reactions, and idempotent deletes. The reply counter of a comment changes in the same
 // transaction as its replies, with the comment row locked.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
+import { attachAll } from '../auth/attached-read.js';
+import { attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
 import { atLeast } from '../auth/roles.js';
 import { blockKeysOf } from '../content/page-content.js';
 import { hydratePage } from '../content/content-documents.js';
 import { loadRevision } from '../content/revisions.store.js';
-import { findChangeRequest } from '../change-requests/change-requests.store.js';
+import { changeRequestIdSelect, changeRequestNotFound, findChangeRequest } from '../change-requests/change-requests.store.js';
 import type { Ctx } from '../context.js';
-import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
-import { keysetPage } from '../db/paginate.js';
+import { afterCursor, cutPage, orderOf, pageLimit, type PageRequest, type SortKey } from '../db/cursor.js';
+import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { commentReactions, commentReplies, comments } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { storedBody, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
+import { detailSelects, detailsAttached, readDetails, storedBody, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
 
 type Ops = typeof commentOperations;
 type PostBody = z.output<Ops['postCommentInSpace']['body']>;
@@ -24,15 +27,28 @@ type UpdateBody = z.output<Ops['updateCommentInSpace']['body']>;
 type ListQuery = z.output<Ops['listCommentsInSpace']['query']>;
 type UpdateReplyBody = z.output<Ops['updateCommentReplyInSpace']['body']>;
 
+/** The select of the comment `commentId` of the space (none when it is not one of the space). */
+function commentSelect(ctx: Ctx, spaceId: string, commentId: string) {
+  return ctx.db.select().from(comments).where(and(eq(comments.id, commentId), eq(comments.spaceId, spaceId)));
+}
+
 async function findComment(ctx: Ctx, spaceId: string, commentId: string, lock = false): Promise<CommentRow | undefined> {
-  const query = ctx.db.select().from(comments).where(and(eq(comments.id, commentId), eq(comments.spaceId, spaceId)));
+  const query = commentSelect(ctx, spaceId, commentId);
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
+function commentNotFound(commentId: string): NotFound {
+  return new NotFound(`Comment ${commentId} (path.commentId) not found in this space`);
+}
+
+function replyNotFound(replyId: string): NotFound {
+  return new NotFound(`Reply ${replyId} (path.commentReplyId) not found on this comment`);
+}
+
 async function requireComment(ctx: Ctx, spaceId: string, commentId: string, lock = false): Promise<CommentRow> {
   const row = await findComment(ctx, spaceId, commentId, lock);
-  if (!row) throw new NotFound(`Comment ${commentId} (path.commentId) not found in this space`);
+  if (!row) throw commentNotFound(commentId);
   return row;
 }
 
@@ -107,12 +123,16 @@ export async function postComment(ctx: Ctx, grant: SpaceGrant, body: PostBody): 
   return viewComment(ctx, grant, row, 'markdown');
 }
 
-/** Comments of the space, newest (or oldest) first, with the filters; details loaded for the page at once. */
-export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery) {
-  const changeRequest = query.changeRequest === undefined ? undefined : await findChangeRequest(ctx, grant.row.id, query.changeRequest, false, 'query.changeRequest');
+/**
+ * The selects of a page of the space's comments, newest (or oldest) first, with the filters: the change
+ * request `query.changeRequest` names (when it does), the page, its total, and the details of its comments
+ * (detailSelects), as listComments reads them and listCommentsInSpace attaches them (commentsAttached).
+ */
+function commentsPageSelects(ctx: Ctx, spaceId: string, query: ListQuery) {
+  const changeRequest = query.changeRequest === undefined ? undefined : changeRequestIdSelect(ctx, spaceId, query.changeRequest);
   const where = and(
-    changeRequest ? eq(comments.changeRequestId, changeRequest.id) : undefined,
-    eq(comments.spaceId, grant.row.id),
+    changeRequest ? eq(comments.changeRequestId, changeRequest) : undefined,
+    eq(comments.spaceId, spaceId),
     query.status !== 'all' ? eq(comments.status, query.status) : undefined,
     query.targetPage !== undefined ? eq(comments.pageId, query.targetPage) : undefined,
     query.authors !== undefined ? inArray(comments.postedBy, query.authors.length > 0 ? query.authors : ['']) : undefined,
@@ -120,32 +140,47 @@ export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery
   // Ids are time-ordered, so the id order is the posting order.
   const keys: SortKey[] = [{ column: comments.id, kind: 'string' }];
   const order = query.order ?? 'desc';
-  const limit = pageLimit(query);
-  const rows = await ctx.db
-    .select({ comment: comments, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(comments)
-    .where(and(where, afterCursor(keys, order, query.page)))
-    .orderBy(...orderOf(keys, order))
-    .limit(limit + 1);
-  const total = query.page === undefined ? (rows[0]?.total ?? 0) : await countComments(ctx, where);
-  const page = cutPage(rows, limit, ({ comment }) => [comment.id]);
-  const pageComments = page.rows.map((r) => r.comment);
-  const details = await loadDetails(ctx, pageComments, pageComments.map((c) => c.id));
+  const page = { condition: afterCursor(keys, order, query.page), limit: pageLimit(query) };
+  const total = ctx.db.select({ n: count() }).from(comments).where(where);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, order)).limit(page.limit + 1);
+  const rows = paged(ctx.db.select({ comment: comments, total: totalField(total) }).from(comments).$dynamic());
+  const ids = paged(ctx.db.select({ id: comments.id }).from(comments).$dynamic());
+  return { changeRequest, page, rows, total, details: detailSelects(ctx, ids, ids) };
+}
+
+/** listCommentsInSpace's selects (commentsPageSelects) attached to its grant. */
+export function commentsAttached(ctx: Ctx, spaceId: string, query: ListQuery): AttachedRead {
+  const { changeRequest, rows, details } = commentsPageSelects(ctx, spaceId, query);
+  const reads = [attachSelect('comments', rows), ...detailsAttached(details)];
+  return attachAll('comments', ...(changeRequest ? [attachSelect('comments_change_request', changeRequest)] : []), ...reads);
+}
+
+/** Comments of the space, newest (or oldest) first, with the filters; details read for the page at once. */
+export async function listComments(ctx: Ctx, grant: SpaceGrant, query: ListQuery) {
+  const { changeRequest, page, rows, total, details } = commentsPageSelects(ctx, grant.row.id, query);
+  if (changeRequest && (await rowsOf(grant.attached, 'comments_change_request', changeRequest)).length === 0) {
+    throw changeRequestNotFound(query.changeRequest!, 'query.changeRequest');
+  }
+  const { items, totalCount } = await pageOf(grant.attached, 'comments', page, rows, total);
+  const cut = cutPage(items, page.limit, ({ comment }) => [comment.id]);
+  const read = await readDetails(ctx, grant.attached, details);
   return {
-    items: pageComments.map((row) => toComment(ctx, row, details, grant.role, query.format ?? 'markdown')),
-    count: total,
-    ...(page.next && { next: page.next }),
+    items: cut.rows.map(({ comment }) => toComment(ctx, comment, read, grant.role, query.format ?? 'markdown')),
+    count: totalCount,
+    ...(cut.next && { next: cut.next }),
   };
 }
 
-async function countComments(ctx: Ctx, where: ReturnType<typeof and>): Promise<number> {
-  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(comments).where(where);
-  return n;
+/** getCommentInSpace's reads attached to its grant: the comment and its details. */
+export function commentAttached(ctx: Ctx, spaceId: string, commentId: string): AttachedRead {
+  return attachAll('comment', attachSelect('comment', commentSelect(ctx, spaceId, commentId)), ...detailsAttached(detailSelects(ctx, [commentId], [commentId])));
 }
 
 /** The comment, for reading; NotFound when it is not a comment of the space. */
 export async function getComment(ctx: Ctx, grant: SpaceGrant, commentId: string, format: BodyFormat): Promise<Comment> {
-  return viewComment(ctx, grant, await requireComment(ctx, grant.row.id, commentId), format);
+  const [row] = await rowsOf(grant.attached, 'comment', commentSelect(ctx, grant.row.id, commentId));
+  if (!row) throw commentNotFound(commentId);
+  return toComment(ctx, row, await readDetails(ctx, grant.attached, detailSelects(ctx, [commentId], [commentId])), grant.role, format);
 }
 
 /** Resolves or reopens, replaces the body (author only) and applies the caller's reactions. */
@@ -186,16 +221,34 @@ export async function deleteComment(ctx: Ctx, grant: SpaceGrant, commentId: stri
   });
 }
 
+/**
+ * The selects of a page of the replies of the comment `commentId` of the space, oldest first: the comment,
+ * the page, its total and the details of its replies, as listReplies reads them and
+ * listCommentRepliesInSpace attaches them (repliesAttached).
+ */
+function repliesPageSelects(ctx: Ctx, spaceId: string, commentId: string, query: PageRequest) {
+  const where = eq(commentReplies.commentId, commentId);
+  const page = directedPage([{ column: commentReplies.id }], 'asc', query);
+  const total = ctx.db.select({ n: count() }).from(commentReplies).where(where);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...page.orderBy).limit(page.fetch);
+  const rows = paged(ctx.db.select({ reply: commentReplies, total: totalField(total) }).from(commentReplies).$dynamic());
+  const ids = paged(ctx.db.select({ id: commentReplies.id }).from(commentReplies).$dynamic());
+  return { comment: commentSelect(ctx, spaceId, commentId), page, rows, total, details: detailSelects(ctx, ids, []) };
+}
+
+/** listCommentRepliesInSpace's selects (repliesPageSelects) attached to its grant. */
+export function repliesAttached(ctx: Ctx, spaceId: string, commentId: string, query: PageRequest): AttachedRead {
+  const { comment, rows, details } = repliesPageSelects(ctx, spaceId, commentId, query);
+  return attachAll('replies', attachSelect('comment', comment), attachSelect('replies', rows), ...detailsAttached(details));
+}
+
 /** The replies of a comment, oldest first. */
-export async function listReplies(ctx: Ctx, grant: SpaceGrant, commentId: string, query: { page?: string; limit?: number; format?: BodyFormat }) {
-  const comment = await requireComment(ctx, grant.row.id, commentId);
-  const page = await keysetPage(ctx.db, commentReplies, eq(commentReplies.commentId, comment.id), [commentReplies.id], query);
-  const details = await loadDetails(ctx, page.rows, []);
-  return {
-    items: page.rows.map((row) => toReply(ctx, grant.row.id, row, details, grant.role, query.format ?? 'markdown')),
-    count: page.count,
-    ...(page.next && { next: page.next }),
-  };
+export async function listReplies(ctx: Ctx, grant: SpaceGrant, commentId: string, query: PageRequest & { format?: BodyFormat }) {
+  const { comment, page, rows, total, details } = repliesPageSelects(ctx, grant.row.id, commentId, query);
+  if ((await rowsOf(grant.attached, 'comment', comment)).length === 0) throw commentNotFound(commentId);
+  const { items, totalCount } = await pageOf(grant.attached, 'replies', page, rows, total);
+  const read = await readDetails(ctx, grant.attached, details);
+  return finishPage(items, page.limit, totalCount, ({ reply }) => [reply.id], ({ reply }) => toReply(ctx, grant.row.id, reply, read, grant.role, query.format ?? 'markdown'));
 }
 
 /** Posts a reply and counts it on its comment. */
@@ -216,13 +269,30 @@ export async function postReply(ctx: Ctx, grant: SpaceGrant, commentId: string, 
 async function requireReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string): Promise<ReplyRow> {
   const comment = await requireComment(ctx, grant.row.id, commentId);
   const reply = await findReply(ctx, comment, replyId);
-  if (!reply) throw new NotFound(`Reply ${replyId} (path.commentReplyId) not found on this comment`);
+  if (!reply) throw replyNotFound(replyId);
   return reply;
+}
+
+/** The select of the comment `commentId` of the space (none when it is not one) with its reply `replyId` (null when it has none such). */
+function replySelect(ctx: Ctx, spaceId: string, commentId: string, replyId: string) {
+  return ctx.db
+    .select({ commentId: comments.id, reply: commentReplies })
+    .from(comments)
+    .leftJoin(commentReplies, and(eq(commentReplies.id, replyId), eq(commentReplies.commentId, comments.id)))
+    .where(and(eq(comments.id, commentId), eq(comments.spaceId, spaceId)));
+}
+
+/** getCommentReplyInSpace's reads attached to its grant: the reply and its details. */
+export function replyAttached(ctx: Ctx, spaceId: string, commentId: string, replyId: string): AttachedRead {
+  return attachAll('reply', attachSelect('reply', replySelect(ctx, spaceId, commentId, replyId)), ...detailsAttached(detailSelects(ctx, [replyId], [])));
 }
 
 /** A reply of a comment of the space. */
 export async function getReply(ctx: Ctx, grant: SpaceGrant, commentId: string, replyId: string, format: BodyFormat): Promise<CommentReply> {
-  return viewReply(ctx, grant, await requireReply(ctx, grant, commentId, replyId), format);
+  const [found] = await rowsOf(grant.attached, 'reply', replySelect(ctx, grant.row.id, commentId, replyId));
+  if (!found) throw commentNotFound(commentId);
+  if (!found.reply) throw replyNotFound(replyId);
+  return toReply(ctx, grant.row.id, found.reply, await readDetails(ctx, grant.attached, detailSelects(ctx, [replyId], [])), grant.role, format);
 }
 
 /** Replaces the body of a reply (author only) and applies the caller's reactions. */

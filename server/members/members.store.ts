@@ -76,7 +76,7 @@ export function memberSelect(ctx: Ctx, organizationId: string, userId: string) {
 
 /**
  * A member of the organization; throws NotFound when the user is not one. `attached`: the grant's row,
- * which holds the member when the operation attached memberSelect to it (server/auth/attached-select.ts).
+ * which holds the member when the operation attached memberSelect to it (server/db/attached-select.ts).
  */
 export async function getMember(ctx: Ctx, organizationId: string, userId: string, attached?: Record<string, unknown>): Promise<Member> {
   const [row] = await rowsOf(attached, 'member', memberSelect(ctx, organizationId, userId));

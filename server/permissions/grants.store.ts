@@ -1,15 +1,15 @@
 // The roles given on a space, collection or site to members and teams (content_grants): giving, taking
 // away and listing them, and listing everyone who reaches the resource with their effective role. The
 // access layer (server/auth/) reads the same rows with every request; docs/permissions.md has the rule.
-import { and, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, not, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { rowsOf } from '../db/attached-select.js';
+import { pageOf, rowsOf } from '../db/attached-select.js';
 import type { Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { contentGrants, members, sites, teams, users } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { directedPage, finishPage, listPage, readPage, totalField } from '../members/directed-page.js';
+import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { teamFields, toTeam } from '../teams/team-view.js';
 import { toUser } from '../users/users.store.js';
 import type { PageRequest } from '../db/paginate.js';
@@ -29,7 +29,7 @@ const resourceColumn: Record<ResourceKind, PgColumn> = {
   site: contentGrants.siteId,
 };
 
-const onTarget = (target: GrantTarget) => eq(resourceColumn[target.kind], target.id);
+const onTarget = (target: Pick<GrantTarget, 'kind' | 'id'>) => eq(resourceColumn[target.kind], target.id);
 
 /** The select of siteTarget (the site permission lists attach it: server/attached-reads.ts). */
 export function siteTargetSelect(ctx: Ctx, organizationId: string, siteId: string) {
@@ -116,34 +116,61 @@ export async function removeGrant(ctx: Ctx, target: GrantTarget, principal: { us
   return removed.length > 0;
 }
 
-/** The users given a role on the target itself, by user id. */
-export async function listUserGrants(ctx: Ctx, target: GrantTarget, request: PageRequest) {
+/** What a list of the grants on a target reads by: the target's kind and id (its organization follows from them). */
+export type ListedTarget = Pick<GrantTarget, 'kind' | 'id'>;
+
+/**
+ * The selects of a page of the users given a role on the target itself, by user id, and of their total, as
+ * listUserGrants reads them and the permission lists attach them (server/attached-reads.ts).
+ */
+export function userGrantsPageSelects(ctx: Ctx, target: ListedTarget, request: PageRequest) {
   const where = and(onTarget(target), isNotNull(contentGrants.userId));
   const page = directedPage([{ column: contentGrants.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(contentGrants).where(where);
-  const select = ctx.db
+  const rows = ctx.db
     .select({ role: contentGrants.role, user: users, total: totalField(total) })
     .from(contentGrants)
     .innerJoin(users, eq(users.id, contentGrants.userId))
-    .$dynamic();
-  return listPage(select, where, page, total, (row) => [row.user.id], (row) => ({ permission: row.role as Role, user: toUser(row.user, ctx.urls) }));
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
 }
 
-/** The teams given a role on the target itself, by team id; `orgRole` is the caller's (for the team's `permissions`). */
-export async function listTeamGrants(ctx: Ctx, target: GrantTarget, orgRole: Role | null, request: PageRequest) {
+/** The users given a role on the target itself, by user id (userGrantsPageSelects); from `attached`, the grant's row, when they came with it. */
+export async function listUserGrants(ctx: Ctx, target: ListedTarget, request: PageRequest, attached?: Record<string, unknown>) {
+  const { page, rows, total } = userGrantsPageSelects(ctx, target, request);
+  const { items, totalCount } = await pageOf(attached, 'user_grants', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [row.user.id], (row) => ({ permission: row.role as Role, user: toUser(row.user, ctx.urls) }));
+}
+
+/** The selects of a page of the teams given a role on the target itself, by team id, and of their total (as userGrantsPageSelects). */
+export function teamGrantsPageSelects(ctx: Ctx, target: ListedTarget, request: PageRequest) {
   const where = and(onTarget(target), isNotNull(contentGrants.teamId));
   const page = directedPage([{ column: contentGrants.teamId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(contentGrants).where(where);
-  const select = ctx.db
+  const rows = ctx.db
     .select({ role: contentGrants.role, ...teamFields(ctx.caller.userId), total: totalField(total) })
     .from(contentGrants)
     .innerJoin(teams, eq(teams.id, contentGrants.teamId))
-    .$dynamic();
-  return listPage(select, where, page, total, (row) => [row.team.id], (row) => ({ permission: row.role as Role, team: toTeam(row, orgRole) }));
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
+}
+
+/**
+ * The teams given a role on the target itself, by team id (teamGrantsPageSelects); `orgRole` is the
+ * caller's (for the team's `permissions`); `attached` as listUserGrants's.
+ */
+export async function listTeamGrants(ctx: Ctx, target: ListedTarget, orgRole: Role | null, request: PageRequest, attached?: Record<string, unknown>) {
+  const { page, rows, total } = teamGrantsPageSelects(ctx, target, request);
+  const { items, totalCount } = await pageOf(attached, 'team_grants', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [row.team.id], (row) => ({ permission: row.role as Role, team: toTeam(row, orgRole) }));
 }
 
 /** The strongest grant of the member row's user or of their teams on the target (columns written qualified: a join). */
-function memberGranted(target: GrantTarget, onlyFromTeams = false): SQL<string | null> {
+function memberGranted(target: ListedTarget, onlyFromTeams = false): SQL<string | null> {
   const column = sql.raw(`g.${target.kind}_id`);
   const who = onlyFromTeams
     ? sql`g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = "members"."organization_id" AND tm.user_id = "members"."user_id")`
@@ -152,7 +179,7 @@ function memberGranted(target: GrantTarget, onlyFromTeams = false): SQL<string |
 }
 
 /** Each member row's effective role on the target, by the rule of docs/permissions.md (null: none). */
-function effectiveRole(target: GrantTarget): SQL<string | null> {
+function effectiveRole(target: ListedTarget): SQL<string | null> {
   switch (target.kind) {
     case 'space':
       return sql`space_role_of((SELECT s FROM spaces s WHERE s.id = ${target.id}), "members"."user_id", true, "members"."role")`;
@@ -164,21 +191,27 @@ function effectiveRole(target: GrantTarget): SQL<string | null> {
   }
 }
 
+// The organization of the target, read with the list: the target's id is all its selects need.
+const organizationOf = (target: ListedTarget) => sql`(SELECT t.organization_id FROM ${sql.raw(`${target.kind}s`)} t WHERE t.id = ${target.id})`;
+
 /**
- * Every enabled member who reaches the target, with their effective role (only `role` when given), by
- * user id. For a site, where the role comes from: the organization role, or a grant (the user's or a team's).
+ * The selects of a page of every enabled member who reaches the target, with their effective role (only
+ * `role` when given), by user id, and of their total. For a site, where the role comes from: the
+ * organization role, or a grant (the user's or a team's). As listAggregate reads them and the permission
+ * lists attach them (server/attached-reads.ts).
  */
-export async function listAggregate(ctx: Ctx, target: GrantTarget, role: Role | undefined, request: PageRequest) {
+export function aggregatePageSelects(ctx: Ctx, target: ListedTarget, role: Role | undefined, request: PageRequest) {
   const effective = effectiveRole(target);
   const where = and(
-    eq(members.organizationId, target.organizationId),
-    eq(members.disabled, false),
+    eq(members.organizationId, organizationOf(target)),
+    // Written in SQL: a grant's statement on PGlite takes no boolean parameter (server/db/sql-literal.mjs).
+    not(members.disabled),
     sql`${effective} IS NOT NULL`,
     role === undefined ? undefined : sql`${effective} = ${role}`,
   );
   const page = directedPage([{ column: members.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(members).where(where);
-  const select = ctx.db
+  const rows = ctx.db
     .select({
       member: members,
       user: users,
@@ -188,14 +221,22 @@ export async function listAggregate(ctx: Ctx, target: GrantTarget, role: Role | 
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .$dynamic();
-  const { rows, totalCount } = await readPage(select, where, page, total);
-  return { rows, page, totalCount };
+    .where(and(where, page.condition))
+    .orderBy(...page.orderBy)
+    .limit(page.fetch);
+  return { page, rows, total };
+}
+
+/** One page of aggregatePageSelects; `attached` as listUserGrants's. */
+export async function listAggregate(ctx: Ctx, target: ListedTarget, role: Role | undefined, request: PageRequest, attached?: Record<string, unknown>) {
+  const { page, rows, total } = aggregatePageSelects(ctx, target, role, request);
+  const { items, totalCount } = await pageOf(attached, 'aggregate', page, rows, total);
+  return { rows: items, page, totalCount };
 }
 
 /** The content aggregate list: `{ permission, user }` items. */
-export async function listContentAggregate(ctx: Ctx, target: GrantTarget, role: Role | undefined, request: PageRequest) {
-  const { rows, page, totalCount } = await listAggregate(ctx, target, role, request);
+export async function listContentAggregate(ctx: Ctx, target: ListedTarget, role: Role | undefined, request: PageRequest, attached?: Record<string, unknown>) {
+  const { rows, page, totalCount } = await listAggregate(ctx, target, role, request, attached);
   return finishPage(rows, page.limit, totalCount, (row) => [row.member.userId], (row) => ({ permission: row.role as Role, user: toUser(row.user, ctx.urls) }));
 }
 

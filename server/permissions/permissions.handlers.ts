@@ -27,7 +27,7 @@ export const permissionHandlers = {
     return { status: 204 };
   },
   async listUserPermissionsInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listUserGrants(ctx, spaceTarget(grant), query) };
+    return { status: 200, body: await listUserGrants(ctx, spaceTarget(grant), query, grant.attached) };
   },
   async updateUserPermissionInSpace({ grant, params, body }, ctx) {
     await setGrants(ctx, spaceTarget(grant), { users: [params.userId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -37,7 +37,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, spaceTarget(grant), { userId: params.userId }));
   },
   async listTeamPermissionsInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listTeamGrants(ctx, spaceTarget(grant), grant.orgRole, query) };
+    return { status: 200, body: await listTeamGrants(ctx, spaceTarget(grant), grant.orgRole, query, grant.attached) };
   },
   async updateTeamPermissionInSpace({ grant, params, body }, ctx) {
     await setGrants(ctx, spaceTarget(grant), { teams: [params.teamId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -47,7 +47,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, spaceTarget(grant), { teamId: params.teamId }));
   },
   async listPermissionsAggregateInSpace({ grant, query }, ctx) {
-    return { status: 200, body: await listContentAggregate(ctx, spaceTarget(grant), query.role, query) };
+    return { status: 200, body: await listContentAggregate(ctx, spaceTarget(grant), query.role, query, grant.attached) };
   },
 
   async inviteToCollection({ grant, body }, ctx) {
@@ -55,7 +55,7 @@ export const permissionHandlers = {
     return { status: 204 };
   },
   async listUserPermissionsInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listUserGrants(ctx, collectionTarget(grant), query) };
+    return { status: 200, body: await listUserGrants(ctx, collectionTarget(grant), query, grant.attached) };
   },
   async updateUserPermissionInCollection({ grant, params, body }, ctx) {
     await setGrants(ctx, collectionTarget(grant), { users: [params.userId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -65,7 +65,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, collectionTarget(grant), { userId: params.userId }));
   },
   async listTeamPermissionsInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listTeamGrants(ctx, collectionTarget(grant), grant.orgRole, query) };
+    return { status: 200, body: await listTeamGrants(ctx, collectionTarget(grant), grant.orgRole, query, grant.attached) };
   },
   async updateTeamPermissionInCollection({ grant, params, body }, ctx) {
     await setGrants(ctx, collectionTarget(grant), { teams: [params.teamId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -75,7 +75,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, collectionTarget(grant), { teamId: params.teamId }));
   },
   async listPermissionsAggregateInCollection({ grant, query }, ctx) {
-    return { status: 200, body: await listContentAggregate(ctx, collectionTarget(grant), query.role, query) };
+    return { status: 200, body: await listContentAggregate(ctx, collectionTarget(grant), query.role, query, grant.attached) };
   },
 
   async inviteToSite({ grant, params, body }, ctx) {

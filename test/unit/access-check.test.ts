@@ -253,6 +253,31 @@ describe('checkAccess: a read attached to the organization grant', () => {
   });
 });
 
+describe('checkAccess: a read attached to the collection grant', () => {
+  // The collection row `c` and a parameter of the read's own.
+  const echo: AccessOptions = {
+    spaceCounters: false,
+    attach: { name: 'echo', sql: (first) => `SELECT c.title AS echo_title, $${first}::text AS echo_param`, params: ['asked'] },
+  };
+
+  it('comes back with the grant, which decides as it does without it', async () => {
+    expect(await decide('creator', collection('read'), { collectionId: 'cRead' }, echo)).toMatchObject({
+      grant: { row: { id: 'cRead' }, role: 'read', attached: { echo_title: 'cRead', echo_param: 'asked' } },
+    });
+    expect(await decide('creator', collection('edit'), { collectionId: 'cUnderRead' }, echo)).toEqual({
+      status: 403,
+      message: 'You need the edit role on this collection (you have read)',
+    });
+    expect(await decide('guest', collection('read'), { collectionId: 'cTop' }, echo)).toEqual(notFound('Collection cTop'));
+  });
+
+  it('is absent when nothing is attached', async () => {
+    const plain = await decide('creator', collection('read'), { collectionId: 'cRead' });
+    expect(plain).toMatchObject({ grant: { row: { id: 'cRead' }, role: 'read' } });
+    expect('grant' in plain && plain.grant && 'attached' in plain.grant).toBe(false);
+  });
+});
+
 describe('checkAccess: a site of the organization ({siteId} in the path)', () => {
   const site = async (userId: string, role: Role | 'guest', siteId: string, organizationId = 'o1') =>
     decide(userId, { to: 'organization', role }, { organizationId, siteId });
