@@ -239,7 +239,7 @@ const collection = permissionOperations('Collection', CollectionIdParams, Collec
   invite: 4, listUsers: 1, updateUser: 4, removeUser: 2, listTeams: 1, updateTeam: 4, removeTeam: 2, aggregate: 1,
 });
 const site = permissionOperations('Site', SiteIdParams, SiteIdParams.extend(userParam), SiteIdParams.extend(teamParam), {
-  invite: 5, listUsers: 3, updateUser: 5, removeUser: 3, listTeams: 3, updateTeam: 5, removeTeam: 3, aggregate: 3,
+  invite: 5, listUsers: 1, updateUser: 5, removeUser: 3, listTeams: 1, updateTeam: 5, removeTeam: 3, aggregate: 1,
 });
 
 export const permissionOperationsTable = operations({

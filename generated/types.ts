@@ -3389,7 +3389,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a site
-         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listUserPermissionsInSite"];
         put?: never;
@@ -3433,7 +3433,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a site
-         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamPermissionsInSite"];
         put?: never;
@@ -3477,7 +3477,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a site
-         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 3 SQL statements per request.
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listPermissionsAggregateInSite"];
         put?: never;

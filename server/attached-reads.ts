@@ -40,6 +40,10 @@ function attachPage<Query>(
   return (params, ctx, query) => attachSelect(name, selects(ctx, params.organizationId, query as Query).rows);
 }
 
+/** The site of a site permission list's path, as siteTarget reads it. */
+const siteTargetRead = (ctx: Ctx, params: Record<string, string>) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId));
+const siteListed = (params: Record<string, string>) => ({ kind: 'site' as const, id: params.siteId });
+
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
 const withoutGit = namedRevisionAttached(false);
@@ -87,10 +91,17 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getSiteRedirectBySource: redirectLookupAttached,
   getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
   listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
-  // The site permission lists read their page after the grant; the site it is of comes with the grant.
-  listUserPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
-  listTeamPermissionsInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
-  listPermissionsAggregateInSite: (params, ctx) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId)),
+  // The site permission lists: the site (a 404 when it is not the organization's) and the first page.
+  listUserPermissionsInSite: (params, ctx, query) =>
+    attachAll('site_user_grants', siteTargetRead(ctx, params), attachSelect('user_grants', userGrantsPageSelects(ctx, siteListed(params), query).rows)),
+  listTeamPermissionsInSite: (params, ctx, query) =>
+    attachAll('site_team_grants', siteTargetRead(ctx, params), attachSelect('team_grants', teamGrantsPageSelects(ctx, siteListed(params), query).rows)),
+  listPermissionsAggregateInSite: (params, ctx, query) =>
+    attachAll(
+      'site_aggregate',
+      siteTargetRead(ctx, params),
+      attachSelect('aggregate', aggregatePageSelects(ctx, siteListed(params), query.role as Role | undefined, query).rows),
+    ),
   // The organization's lists and reads of its members, conversations, translations, specs and SSO.
   listMembersInOrganizationById: attachPage('members', membersPageSelects),
   // The team or the member (a 404 when absent) and the first page of its members or teams.

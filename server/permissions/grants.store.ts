@@ -241,8 +241,8 @@ export async function listContentAggregate(ctx: Ctx, target: ListedTarget, role:
 }
 
 /** The site aggregate list: each member's effective role, where it comes from, and whether they are disabled. */
-export async function listSiteAggregate(ctx: Ctx, target: GrantTarget, role: Role | undefined, request: PageRequest) {
-  const { rows, page, totalCount } = await listAggregate(ctx, target, role, request);
+export async function listSiteAggregate(ctx: Ctx, target: GrantTarget, role: Role | undefined, request: PageRequest, attached?: Record<string, unknown>) {
+  const { rows, page, totalCount } = await listAggregate(ctx, target, role, request, attached);
   return finishPage(rows, page.limit, totalCount, (row) => [row.member.userId], (row) => {
     const fromOrganization = row.role === row.member.role;
     const fromTeams = (row as { fromTeams?: string | null }).fromTeams ?? null;

@@ -83,7 +83,7 @@ export const permissionHandlers = {
     return { status: 204 };
   },
   async listUserPermissionsInSite({ grant, params, query }, ctx) {
-    return { status: 200, body: await listUserGrants(ctx, await siteOf(ctx, grant, params.siteId), query) };
+    return { status: 200, body: await listUserGrants(ctx, await siteOf(ctx, grant, params.siteId), query, grant.attached) };
   },
   async updateUserPermissionInSite({ grant, params, body }, ctx) {
     await setGrants(ctx, await siteOf(ctx, grant, params.siteId), { users: [params.userId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -93,7 +93,7 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, await siteOf(ctx, grant, params.siteId), { userId: params.userId }));
   },
   async listTeamPermissionsInSite({ grant, params, query }, ctx) {
-    return { status: 200, body: await listTeamGrants(ctx, await siteOf(ctx, grant, params.siteId), grant.role, query) };
+    return { status: 200, body: await listTeamGrants(ctx, await siteOf(ctx, grant, params.siteId), grant.role, query, grant.attached) };
   },
   async updateTeamPermissionInSite({ grant, params, body }, ctx) {
     await setGrants(ctx, await siteOf(ctx, grant, params.siteId), { teams: [params.teamId] }, body.role, { users: 'userId', teams: 'teamId' });
@@ -103,6 +103,6 @@ export const permissionHandlers = {
     return removed(await removeGrant(ctx, await siteOf(ctx, grant, params.siteId), { teamId: params.teamId }));
   },
   async listPermissionsAggregateInSite({ grant, params, query }, ctx) {
-    return { status: 200, body: await listSiteAggregate(ctx, await siteOf(ctx, grant, params.siteId), query.role, query) };
+    return { status: 200, body: await listSiteAggregate(ctx, await siteOf(ctx, grant, params.siteId), query.role, query, grant.attached) };
   },
 } satisfies Partial<Pick<AppHandlers, keyof typeof permissionOperationsTable>>;
