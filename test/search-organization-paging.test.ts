@@ -6,51 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import { ORGANIZATION_SEARCH_PAGES } from '../server/search/search.js';
-import { useHarness, type Account } from './support/harness.js';
+import { useHarness } from './support/harness.js';
+import { allAnswers, spaceWith, type SearchAnswer } from './support/organization-search.js';
 
 const h = useHarness();
 
-/** Merges pages `[title, markdown]` into a new space (in batches of 50); returns its id and its pages' ids. */
-async function spaceWith(admin: Account, title: string, pages: [string, string][]) {
-  const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title });
-  expect(space.status).toBe(201);
-  const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`);
-  expect(cr.status).toBe(201);
-  const ids: string[] = [];
-  // A batch holds at most 50 changes.
-  for (let start = 0; start < pages.length; start += 50) {
-    const res = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, {
-      changes: pages.slice(start, start + 50).map(([t, markdown]) => ({ operation: 'insert_page', title: t, document: { markdown } })),
-    });
-    expect(res.status).toBe(200);
-    ids.push(...res.body.changes.map((c: { page: { id: string } }) => c.page.id));
-  }
-  expect((await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
-  return { spaceId: space.body.id as string, pages: ids };
-}
-
-interface Answer {
-  items: { id: string; score: number; pages: { id: string; rank: number; score: number }[] }[];
-  count: number;
-  next?: { page: string };
-}
-
-/** Every answer of the organization search for `query`, following `next` to the end. */
-async function allAnswers(admin: Account, query: string, limit?: number): Promise<Answer[]> {
-  const answers: Answer[] = [];
-  let page: string | undefined;
-  do {
-    const res = await admin.api.get(`/orgs/${admin.organizationId}/search`, { query, ...(limit !== undefined && { limit }), ...(page && { page }) });
-    expect(res.status).toBe(200);
-    answers.push(res.body);
-    page = res.body.next?.page;
-    expect(answers.length).toBeLessThan(50);
-  } while (page);
-  return answers;
-}
 
 /** The (space, page) pairs of the answers, in order, with their ranks. */
-const pairsOf = (answers: Answer[]) => answers.flatMap((a) => a.items.flatMap((s) => s.pages.map((p) => ({ space: s.id, page: p.id, rank: p.rank }))));
+const pairsOf = (answers: SearchAnswer[]) => answers.flatMap((a) => a.items.flatMap((s) => s.pages.map((p) => ({ space: s.id, page: p.id, rank: p.rank }))));
 
 describe('organization search paging', () => {
   it('answers at most the bound of pages and `limit` spaces, and its cursor reaches every match once', async () => {
@@ -68,7 +31,7 @@ describe('organization search paging', () => {
     const matches = new Set([...big.pages, small.pages[0], small.pages[1], other.pages[0]]);
 
     for (const limit of [undefined, 1]) {
-      const answers = await allAnswers(admin, 'deploy', limit);
+      const answers = await allAnswers(admin, 'deploy', limit, 49);
       // Each answer: the bound of pages at most (the first one holds it exactly when it may hold every space:
       // more pages match; with one space, that space's matches up to the bound), `limit` spaces at most, each
       // space once, and `count` the number of matching spaces.

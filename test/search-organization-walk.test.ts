@@ -9,45 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { createJobRunner } from '../server/jobs/runner.js';
 import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import { ORGANIZATION_SEARCH_PAGES, RANK_FULL_TEXT_UP_TO } from '../server/search/search.js';
-import { useHarness, type Account } from './support/harness.js';
+import { useHarness } from './support/harness.js';
+import { allAnswers, spaceWith } from './support/organization-search.js';
 
 const h = useHarness();
 
-/** Merges pages `[title, markdown]` into a new space (in batches of 50); returns its id. */
-async function spaceWith(admin: Account, title: string, pages: [string, string][]) {
-  const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title });
-  expect(space.status).toBe(201);
-  const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`);
-  expect(cr.status).toBe(201);
-  for (let start = 0; start < pages.length; start += 50) {
-    const res = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content?compat=false`, {
-      changes: pages.slice(start, start + 50).map(([t, markdown]) => ({ operation: 'insert_page', title: t, document: { markdown } })),
-    });
-    expect(res.status).toBe(200);
-  }
-  expect((await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
-  return space.body.id as string;
-}
-
-interface Answer {
-  items: { id: string; score: number; pages: { id: string; rank: number; score: number }[] }[];
-  count: number;
-  next?: { page: string };
-}
-
-/** Every answer of the organization search for `query`, following `next` to the end. */
-async function allAnswers(admin: Account, query: string, limit?: number): Promise<Answer[]> {
-  const answers: Answer[] = [];
-  let page: string | undefined;
-  do {
-    const res = await admin.api.get(`/orgs/${admin.organizationId}/search`, { query, ...(limit !== undefined && { limit }), ...(page && { page }) });
-    expect(res.status).toBe(200);
-    answers.push(res.body);
-    page = res.body.next?.page;
-    expect(answers.length).toBeLessThan(400);
-  } while (page);
-  return answers;
-}
 
 /** Every match of `query` in the organization's spaces, in the order of the ranking of every match. */
 async function rankedOrder(organizationId: string, query: string) {
@@ -63,11 +29,11 @@ describe('organization search, a common query', () => {
     // Titles holding every word, some of them, or none; the words on most pages.
     const titles = ['Deploy the token service', 'Token service', 'Deploy', 'Step', 'Service tokens deploy guide', 'Overview'];
     const body = (i: number) => (i % 9 === 0 ? 'Deploy alone here.' : i % 11 === 0 ? 'A token and a service.' : `We deploy the token service, step ${i}.`);
-    const big = await spaceWith(admin, 'Big', Array.from({ length: 160 }, (_, i): [string, string] => [`${titles[i % titles.length]} ${i}`, body(i)]));
-    const plain = await spaceWith(admin, 'Plain', Array.from({ length: 70 }, (_, i): [string, string] => [`Page ${i}`, body(i + 1)]));
+    const big = (await spaceWith(admin, 'Big', Array.from({ length: 160 }, (_, i): [string, string] => [`${titles[i % titles.length]} ${i}`, body(i)]))).spaceId;
+    await spaceWith(admin, 'Plain', Array.from({ length: 70 }, (_, i): [string, string] => [`Page ${i}`, body(i + 1)]));
     // Both words of "deploy token", on different pages only: counted, never matched.
-    const apart = await spaceWith(admin, 'Apart', [['One', 'Deploy here.'], ['Two', 'A token there.']]);
-    const titled = await spaceWith(admin, 'Titled', [['How to deploy a token service', 'Deploy the token service.'], ['Other', 'Nothing.']]);
+    await spaceWith(admin, 'Apart', [['One', 'Deploy here.'], ['Two', 'A token there.']]);
+    const titled = (await spaceWith(admin, 'Titled', [['How to deploy a token service', 'Deploy the token service.'], ['Other', 'Nothing.']])).spaceId;
     h.current.advanceClock(INDEX_DELAY_MS);
     const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(admin.userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
     expect(await runner.drain()).toBeGreaterThan(0);
@@ -82,7 +48,7 @@ describe('organization search, a common query', () => {
       expect(order.length, query).toBeGreaterThan(RANK_FULL_TEXT_UP_TO);
       expect(order[0], query).toMatch(new RegExp(`^(${big}|${titled})/`));
       for (const limit of [undefined, 1, 2]) {
-        const answers = await allAnswers(admin, query, limit);
+        const answers = await allAnswers(admin, query, limit, 399);
         const walked = answers.flatMap((a) => a.items.flatMap((s) => s.pages.map((p) => `${s.id}/${p.id}`)));
         expect(walked, `${query}, limit ${limit}`).toEqual(order);
         expect(answers.flatMap((a) => a.items.flatMap((s) => s.pages.map((p) => p.rank)))).toEqual(order.map((_, i) => i + 1));
@@ -97,7 +63,5 @@ describe('organization search, a common query', () => {
         expect(answers.at(-1)!.next).toBeUndefined();
       }
     }
-    expect(plain).toBeTruthy();
-    expect(apart).toBeTruthy();
   });
 });
