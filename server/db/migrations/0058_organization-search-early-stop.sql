@@ -27,6 +27,9 @@ RETURNS TABLE (spaces bigint, more boolean, "position" bigint, space_id text, sp
                ancestors jsonb, sections json, query text)
 LANGUAGE sql STABLE
 SET enable_seqscan = off
+-- The plans' costs include enable_seqscan's penalty for the scans they never run, which passes
+-- jit_above_cost: on a connection with JIT on, a call compiled for half a second.
+SET jit = off
 AS $$
   -- Every matching page of the visible spaces, ranked by its full text when there are few
   -- (p_rank_full_up_to), by its title otherwise.
@@ -74,6 +77,7 @@ RETURNS TABLE (spaces bigint, more boolean, "position" bigint, space_id text, sp
                ancestors jsonb, sections json, query text)
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off
+SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
