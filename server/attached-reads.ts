@@ -1,6 +1,6 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
-// read is one round trip: the content reads attach the revision they show; the reads of one thing of an
-// organization attach the select their handler would run (server/db/attached-select.ts).
+// read is one round trip: the content reads attach the revision they show; the other reads of one thing, and
+// the first pages of lists, attach the selects their handler would run (server/db/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
@@ -42,6 +42,7 @@ function attachPage<Query>(
 
 /** The site of a site permission list's path, as siteTarget reads it. */
 const siteTargetRead = (ctx: Ctx, params: Record<string, string>) => attachSelect('site_target', siteTargetSelect(ctx, params.organizationId, params.siteId));
+/** The site a site permission list is of, as the list builders name their target. */
 const siteListed = (params: Record<string, string>) => ({ kind: 'site' as const, id: params.siteId });
 
 const withGit = namedRevisionAttached(true);
