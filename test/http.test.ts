@@ -204,21 +204,22 @@ describe('shared HTTP behaviour', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     // Every read made anew: renaming a table is no write, so the answers held for reads (read-cache.ts) hear nothing of it.
     const app = createApp({ db: h.current.db, logger, publicUrl: 'https://x.example', cacheReads: false });
-    const teams = `/v1/orgs/${admin.organizationId}/teams`;
-    expect((await send(app, 'get', teams, { token: admin.token })).status).toBe(200); // authenticated, allowed, answered
-    await h.current.db.execute(sql`ALTER TABLE teams RENAME TO teams_gone`);
+    // The organization's collections: read by the handler after the grant (the grant reads no collection).
+    const collections = `/v1/orgs/${admin.organizationId}/collections`;
+    expect((await send(app, 'get', collections, { token: admin.token })).status).toBe(200); // authenticated, allowed, answered
+    await h.current.db.execute(sql`ALTER TABLE collections RENAME TO collections_gone`);
     try {
-      const res = await send(app, 'get', teams, { token: admin.token, expectServerError: true });
+      const res = await send(app, 'get', collections, { token: admin.token, expectServerError: true });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
-      expect(JSON.stringify(res.headers)).not.toMatch(/teams|relation/);
+      expect(JSON.stringify(res.headers)).not.toMatch(/collections|relation/);
       // The log names the failed query, its SQLSTATE (undefined table) and where it was sent from; the
       // database's message stays out of it, as it may quote a value.
-      expect(lines.join('')).toMatch(/Failed query: select .*SQLSTATE 42P01.*teams\.store\.ts/);
+      expect(lines.join('')).toMatch(/Failed query: select .*SQLSTATE 42P01.*collections\.store\.ts/);
     } finally {
-      await h.current.db.execute(sql`ALTER TABLE teams_gone RENAME TO teams`);
+      await h.current.db.execute(sql`ALTER TABLE collections_gone RENAME TO collections`);
     }
-    expect((await send(app, 'get', teams, { token: admin.token })).status).toBe(200);
+    expect((await send(app, 'get', collections, { token: admin.token })).status).toBe(200);
   });
 
   describe('with a database that fails', () => {
