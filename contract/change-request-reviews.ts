@@ -129,7 +129,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 1,
+    statements: 2,
   },
   removeRequestedReviewerFromChangeRequest: {
     method: 'delete',
@@ -197,7 +197,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 1,
+    statements: 2,
   },
   getChangeRequestReviewById: {
     method: 'get',

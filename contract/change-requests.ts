@@ -340,7 +340,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.space('read'),
-    statements: 1,
+    statements: 2,
   },
   createChangeRequest: {
     method: 'post',
@@ -507,7 +507,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.organization('guest'),
-    statements: 2,
+    statements: 3,
   },
   updateChangeRequestContent: {
     method: 'post',

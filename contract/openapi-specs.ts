@@ -220,7 +220,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 1,
+    statements: 2,
   },
   createOpenAPISpec: {
     method: 'post',
@@ -326,7 +326,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 1,
+    statements: 2,
   },
   getLatestOpenAPISpecVersion: {
     method: 'get',

@@ -491,7 +491,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 1,
+    statements: 2,
   },
   createSite: {
     method: 'post',

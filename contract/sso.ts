@@ -141,7 +141,7 @@ export const ssoOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('read'),
-    statements: 1,
+    statements: 2,
   },
   createOrganizationSAMLProvider: {
     method: 'post',

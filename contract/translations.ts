@@ -149,7 +149,7 @@ export const translationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 1,
+    statements: 2,
   },
   createTranslation: {
     method: 'post',
