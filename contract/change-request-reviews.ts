@@ -129,7 +129,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   removeRequestedReviewerFromChangeRequest: {
     method: 'delete',
@@ -197,7 +197,7 @@ export const changeRequestReviewOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getChangeRequestReviewById: {
     method: 'get',

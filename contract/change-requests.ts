@@ -340,7 +340,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   createChangeRequest: {
     method: 'post',

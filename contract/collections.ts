@@ -103,7 +103,7 @@ export const collectionOperations = operations({
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
     access: access.collection('read'),
-    statements: 2,
+    statements: 1,
   },
   moveCollection: {
     method: 'post',

@@ -191,7 +191,7 @@ export const commentOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   postCommentInSpace: {
     method: 'post',
@@ -302,7 +302,7 @@ export const commentOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   postCommentReplyInSpace: {
     method: 'post',

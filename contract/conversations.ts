@@ -288,7 +288,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   ingestConversation: {
     method: 'post',
@@ -380,7 +380,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   getConversationsIssue: {
     method: 'get',

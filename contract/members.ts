@@ -133,7 +133,7 @@ export const memberOperations = operations({
     responses: { 200: { description: 'A page of members.', schema: MemberList, example: listExample([memberExample]) } },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   getMemberInOrganizationById: {
     method: 'get',
@@ -250,7 +250,7 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   listTeamMembersInOrganizationById: {
     method: 'get',
@@ -271,6 +271,6 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
 });

@@ -220,7 +220,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createOpenAPISpec: {
     method: 'post',
@@ -326,7 +326,7 @@ export const openAPISpecOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   getLatestOpenAPISpecVersion: {
     method: 'get',

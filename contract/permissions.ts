@@ -233,13 +233,13 @@ function permissionOperations<P extends z.ZodObject, PU extends z.ZodObject, PT 
 
 // The last argument: each operation's statement budget (docs/testing-behaviour.md).
 const space = permissionOperations('Space', SpaceIdParams, SpaceIdParams.extend(userParam), SpaceIdParams.extend(teamParam), {
-  invite: 5, listUsers: 2, updateUser: 4, removeUser: 2, listTeams: 2, updateTeam: 4, removeTeam: 2, aggregate: 2,
+  invite: 5, listUsers: 1, updateUser: 4, removeUser: 2, listTeams: 1, updateTeam: 4, removeTeam: 2, aggregate: 1,
 });
 const collection = permissionOperations('Collection', CollectionIdParams, CollectionIdParams.extend(userParam), CollectionIdParams.extend(teamParam), {
-  invite: 4, listUsers: 2, updateUser: 4, removeUser: 2, listTeams: 2, updateTeam: 4, removeTeam: 2, aggregate: 2,
+  invite: 4, listUsers: 1, updateUser: 4, removeUser: 2, listTeams: 1, updateTeam: 4, removeTeam: 2, aggregate: 1,
 });
 const site = permissionOperations('Site', SiteIdParams, SiteIdParams.extend(userParam), SiteIdParams.extend(teamParam), {
-  invite: 5, listUsers: 2, updateUser: 5, removeUser: 3, listTeams: 2, updateTeam: 5, removeTeam: 3, aggregate: 2,
+  invite: 5, listUsers: 1, updateUser: 5, removeUser: 3, listTeams: 1, updateTeam: 5, removeTeam: 3, aggregate: 1,
 });
 
 export const permissionOperationsTable = operations({

@@ -136,7 +136,7 @@ export const siteRedirectOperations = operations({
     responses: { 200: { description: 'A page of redirects.', schema: listOf('SiteRedirectList', SiteRedirect), example: listExample([siteRedirectExample]) } },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createSiteRedirect: {
     method: 'post',

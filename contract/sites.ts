@@ -491,7 +491,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createSite: {
     method: 'post',

@@ -141,7 +141,7 @@ export const ssoOperations = operations({
     },
     errors: [403, 404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createOrganizationSAMLProvider: {
     method: 'post',

@@ -85,7 +85,7 @@ export const teamOperations = operations({
     responses: { 200: { description: 'A page of teams.', schema: TeamList, example: listExample([teamExample]) } },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createOrganizationTeam: {
     method: 'put',

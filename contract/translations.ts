@@ -149,7 +149,7 @@ export const translationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 2,
+    statements: 1,
   },
   createTranslation: {
     method: 'post',

@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * List the members of an organization
-         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the members of an organization, sorted by `sort` (default `joinedAt`) in the direction `order` (default `desc`). Sorting by `lastSeenAt` lists only active members, those that have been seen. `role` keeps the members with that role (`guest`: those without a role); `search` keeps those whose display name or email contains the text. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listMembersInOrganizationById"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * List the teams of a member
-         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the teams a member belongs to, each with the role of the member in it; with `title`, only the teams whose title contains the text, ignoring case. An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamsForOrganizationMember"];
         put?: never;
@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * List the members of a team
-         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the members of a team, each with its organization membership and its role in the team. An unknown organization or team is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamMembersInOrganizationById"];
         /**
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * List the teams of an organization
-         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the teams of an organization. With `owner`, only the teams that this member can manage; with `title`, only the teams whose title contains the text, ignoring case. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamsInOrganizationById"];
         /**
@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * List the spaces of a collection
-         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the spaces directly inside a collection, in their order. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesInCollectionById"];
         put?: never;
@@ -661,7 +661,7 @@ export interface paths {
         };
         /**
          * List the comments of a space
-         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the comments of a space (those of its change requests included), newest first unless `order=asc`. Filters: `status` (open, resolved, or all by default), `targetPage` (comments on one page), `changeRequest` (comments of one change request) and `authors` (comments posted by any of these users). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCommentsInSpace"];
         put?: never;
@@ -713,7 +713,7 @@ export interface paths {
         };
         /**
          * List the replies to a comment
-         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the replies to a comment, oldest first. An unknown comment is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCommentRepliesInSpace"];
         put?: never;
@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * List the change requests of a space
-         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the change requests of a space with the given `status` (default open), most recently updated first. Further filters: creator, contributor, requested reviewer, topic and conversations issues cluster. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestsForSpace"];
         put?: never;
@@ -1617,7 +1617,7 @@ export interface paths {
         };
         /**
          * List the users asked to review a change request
-         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the users asked to review the change request, in the order they were asked. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getRequestedReviewersByChangeRequestId"];
         put?: never;
@@ -1661,7 +1661,7 @@ export interface paths {
         };
         /**
          * List the reviews of a change request
-         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the reviews of the change request, oldest first, with their comments in the requested `format`; `outdated` keeps only the outdated (true) or current (false) ones. An unknown change request is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getReviewsByChangeRequestId"];
         put?: never;
@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * List the sites of an organization
-         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the docs sites of an organization, optionally only those publishing a given space, whose title contains the given text, or that are (or are not) published. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSites"];
         put?: never;
@@ -2201,7 +2201,7 @@ export interface paths {
         };
         /**
          * List the redirects of a site
-         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the live redirects of a site (`draft=true`: the drafts), sorted by `orderBy` (default `createdAt`, newest first). `search` keeps those whose source path contains it (case-insensitive). An unknown site is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSiteRedirects"];
         /**
@@ -2709,7 +2709,7 @@ export interface paths {
         };
         /**
          * List the OpenAPI specifications of an organization
-         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the OpenAPI specifications of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOpenAPISpecs"];
         put?: never;
@@ -2765,7 +2765,7 @@ export interface paths {
         };
         /**
          * List the versions of an OpenAPI specification
-         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the processed versions of a specification, newest first. An unknown specification is not found. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOpenAPISpecVersions"];
         put?: never;
@@ -2865,7 +2865,7 @@ export interface paths {
         };
         /**
          * List the translations of an organization
-         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the translations of an organization, most recently created first. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTranslations"];
         put?: never;
@@ -2937,7 +2937,7 @@ export interface paths {
         };
         /**
          * List the SAML providers of an organization
-         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the SAML providers of an organization, in creation order. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSAMLProvidersInOrganizationById"];
         put?: never;
@@ -3029,7 +3029,7 @@ export interface paths {
         };
         /**
          * List the conversations of an organization
-         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the conversations ingested into the organization, most recent first; `source` keeps only those of one source. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversations"];
         put?: never;
@@ -3073,7 +3073,7 @@ export interface paths {
         };
         /**
          * List the conversation issues of an organization
-         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Lists the issues found in the conversations of the organization, most recent first, each with its conversation; `cluster` and `conversation` keep only the issues of that cluster or conversation. A conversation holds one issue per thing the user asks or reports in it. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversationsIssues"];
         put?: never;
@@ -3133,7 +3133,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a space
-         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description The members given a role on the space itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listUserPermissionsInSpace"];
         put?: never;
@@ -3177,7 +3177,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a space
-         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description The teams given a role on the space itself, by team id. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamPermissionsInSpace"];
         put?: never;
@@ -3221,7 +3221,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a space
-         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Every enabled member of the organization who can access the space, with their effective role on it (docs/permissions.md: the space's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPermissionsAggregateInSpace"];
         put?: never;
@@ -3261,7 +3261,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a collection
-         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description The members given a role on the collection itself (not through a team or an enclosing collection), by user id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listUserPermissionsInCollection"];
         put?: never;
@@ -3305,7 +3305,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a collection
-         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description The teams given a role on the collection itself, by team id. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamPermissionsInCollection"];
         put?: never;
@@ -3349,7 +3349,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a collection
-         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Every enabled member of the organization who can access the collection, with their effective role on it (docs/permissions.md: the collection's default level, their own grant, their teams' grants, the grants on the collections around it, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role on the collection: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPermissionsAggregateInCollection"];
         put?: never;
@@ -3389,7 +3389,7 @@ export interface paths {
         };
         /**
          * List the users given a role on a site
-         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description The members given a role on the site itself (not through a team or an enclosing collection), by user id. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listUserPermissionsInSite"];
         put?: never;
@@ -3433,7 +3433,7 @@ export interface paths {
         };
         /**
          * List the teams given a role on a site
-         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description The teams given a role on the site itself, by team id. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listTeamPermissionsInSite"];
         put?: never;
@@ -3477,7 +3477,7 @@ export interface paths {
         };
         /**
          * List everyone who can access a site
-         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 2 SQL statements per request.
+         * @description Every enabled member of the organization who can access the site, with their effective role on it (docs/permissions.md: the site's default level, their own grant, their teams' grants, admins keep admin), by user id; `role` keeps those with exactly that role. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listPermissionsAggregateInSite"];
         put?: never;

@@ -3,7 +3,7 @@
 // the first pages of lists, attach the selects their handler would run (server/db/attached-select.ts).
 import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
-import { attachAll, type AttachedReadOf } from './auth/attached-read.js';
+import type { AttachedReadOf } from './auth/attached-read.js';
 import type { Role } from './auth/roles.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
@@ -13,7 +13,7 @@ import { commentAttached, commentsAttached, repliesAttached, replyAttached } fro
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import type { Ctx } from './context.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
-import { attachSelect } from './db/attached-select.js';
+import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
@@ -33,11 +33,8 @@ import { translationSelect, translationsPageSelects } from './translations/trans
  * The first page of an organization's list attached: `selects` builds its selects from the request's query,
  * which operations.ts has validated against the operation's contract before it attaches anything.
  */
-function attachPage<Query>(
-  name: string,
-  selects: (ctx: Ctx, organizationId: string, query: Query) => { rows: Parameters<typeof attachSelect>[1] },
-): AttachedReadOf {
-  return (params, ctx, query) => attachSelect(name, selects(ctx, params.organizationId, query as Query).rows);
+function attachPage<Query>(name: string, selects: (ctx: Ctx, organizationId: string, query: Query) => ListPageSelects): AttachedReadOf {
+  return (params, ctx, query) => attachListPage(name, selects(ctx, params.organizationId, query as Query));
 }
 
 /** The site of a site permission list's path, as siteTarget reads it. */
@@ -94,38 +91,38 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
   // The site permission lists: the site (a 404 when it is not the organization's) and the first page.
   listUserPermissionsInSite: (params, ctx, query) =>
-    attachAll('site_user_grants', siteTargetRead(ctx, params), attachSelect('user_grants', userGrantsPageSelects(ctx, siteListed(params), query).rows)),
+    attachAll('site_user_grants', siteTargetRead(ctx, params), attachListPage('user_grants', userGrantsPageSelects(ctx, siteListed(params), query))),
   listTeamPermissionsInSite: (params, ctx, query) =>
-    attachAll('site_team_grants', siteTargetRead(ctx, params), attachSelect('team_grants', teamGrantsPageSelects(ctx, siteListed(params), query).rows)),
+    attachAll('site_team_grants', siteTargetRead(ctx, params), attachListPage('team_grants', teamGrantsPageSelects(ctx, siteListed(params), query))),
   listPermissionsAggregateInSite: (params, ctx, query) =>
     attachAll(
       'site_aggregate',
       siteTargetRead(ctx, params),
-      attachSelect('aggregate', aggregatePageSelects(ctx, siteListed(params), query.role as Role | undefined, query).rows),
+      attachListPage('aggregate', aggregatePageSelects(ctx, siteListed(params), query.role as Role | undefined, query)),
     ),
   // The organization's lists and reads of its members, conversations, translations, specs and SSO.
   listMembersInOrganizationById: attachPage('members', membersPageSelects),
   // The team or the member (a 404 when absent) and the first page of its members or teams.
   listTeamMembersInOrganizationById: (params, ctx, query) => {
-    const { team, rows } = teamMembersPageSelects(ctx, params.organizationId, params.teamId, query);
-    return attachAll('team_members', attachSelect('team_exists', team), attachSelect('team_members', rows));
+    const { team, ...page } = teamMembersPageSelects(ctx, params.organizationId, params.teamId, query);
+    return attachAll('team_members', attachSelect('team_exists', team), attachListPage('team_members', page));
   },
   listTeamsForOrganizationMember: (params, ctx, query) => {
-    const { memberRole, rows } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
-    return attachAll('member_teams', attachSelect('member_role', memberRole), attachSelect('member_teams', rows));
+    const { memberRole, ...page } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
+    return attachAll('member_teams', attachSelect('member_role', memberRole), attachListPage('member_teams', page));
   },
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
   // The page of issues and their conversations.
   listConversationsIssues: (params, ctx, query) => {
     const { page, conversations } = issuesPageSelects(ctx, params.organizationId, query);
-    return attachAll('issues', attachSelect('issues', page.rows), attachSelect('issue_conversations', conversations));
+    return attachAll('issues', attachListPage('issues', page), attachSelect('issue_conversations', conversations));
   },
   listOpenAPISpecs: attachPage('specs', specsPageSelects),
   // The providers and their default teams.
   listSAMLProvidersInOrganizationById: (params, ctx, query) => {
     const { page, defaultTeams } = providersPageSelects(ctx, params.organizationId, query);
-    return attachAll('saml_providers', attachSelect('saml_providers', page.rows), attachSelect('saml_default_teams', defaultTeams));
+    return attachAll('saml_providers', attachListPage('saml_providers', page), attachSelect('saml_default_teams', defaultTeams));
   },
   getOrganizationSAMLProviderById: (params, ctx) => {
     const { provider, defaultTeam } = providerSelects(ctx, params.organizationId, params.samlProviderId);
@@ -136,7 +133,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
     attachAll(
       'spec_versions',
       attachSelect('spec', specSelect(ctx, params.organizationId, params.specSlug)),
-      attachSelect('spec_versions', versionsPageSelects(ctx, params.organizationId, params.specSlug, query).rows),
+      attachListPage('spec_versions', versionsPageSelects(ctx, params.organizationId, params.specSlug, query)),
     ),
   // The reads of a space's change requests, comments and permissions, and of a collection's spaces and permissions.
   getChangeRequestById: (params, ctx) => attachSelect('change_request', changeRequestViewSelect(ctx, params.spaceId, params.changeRequestId)),
@@ -148,15 +145,15 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getRequestedReviewersByChangeRequestId: (params, ctx, query) => requestedReviewersAttached(ctx, params.spaceId, params.changeRequestId, query),
   getReviewsByChangeRequestId: (params, ctx, query) => reviewsAttached(ctx, params.spaceId, params.changeRequestId, query),
   getChangeRequestReviewById: (params, ctx) => reviewAttached(ctx, params.spaceId, params.changeRequestId, params.reviewId),
-  listUserPermissionsInSpace: (params, ctx, query) => attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
-  listTeamPermissionsInSpace: (params, ctx, query) => attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query).rows),
+  listUserPermissionsInSpace: (params, ctx, query) => attachListPage('user_grants', userGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query)),
+  listTeamPermissionsInSpace: (params, ctx, query) => attachListPage('team_grants', teamGrantsPageSelects(ctx, { kind: 'space', id: params.spaceId }, query)),
   listPermissionsAggregateInSpace: (params, ctx, query) =>
-    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'space', id: params.spaceId }, query.role as Role | undefined, query).rows),
+    attachListPage('aggregate', aggregatePageSelects(ctx, { kind: 'space', id: params.spaceId }, query.role as Role | undefined, query)),
   listUserPermissionsInCollection: (params, ctx, query) =>
-    attachSelect('user_grants', userGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+    attachListPage('user_grants', userGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query)),
   listTeamPermissionsInCollection: (params, ctx, query) =>
-    attachSelect('team_grants', teamGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query).rows),
+    attachListPage('team_grants', teamGrantsPageSelects(ctx, { kind: 'collection', id: params.collectionId }, query)),
   listPermissionsAggregateInCollection: (params, ctx, query) =>
-    attachSelect('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query).rows),
-  listSpacesInCollectionById: (params, ctx, query) => attachSelect('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query).rows),
+    attachListPage('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query)),
+  listSpacesInCollectionById: (params, ctx, query) => attachListPage('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query)),
 };

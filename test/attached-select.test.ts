@@ -3,10 +3,12 @@
 // left-joined side that is absent as null), on either storage. The grant query here is the organization's
 // own (server/auth/grants.ts), with the read attached, as the operations attach theirs.
 import { describe, expect, it } from 'vitest';
-import { attachedRows, attachSelect } from '../server/db/attached-select.js';
+import { attachedRows, attachListPage, attachSelect, pageOf } from '../server/db/attached-select.js';
+import { encodeCursor } from '../server/db/cursor.js';
 import { readOrganizationGrant } from '../server/auth/grants.js';
 import { memberSelect } from '../server/members/members.store.js';
 import { versionSelect } from '../server/openapi/specs.store.js';
+import { teamsPageSelects } from '../server/teams/teams.store.js';
 import { useHarness } from './support/harness.js';
 
 const h = useHarness();
@@ -46,5 +48,23 @@ describe('attached select', () => {
     expect(rows![0].spec.createdAt).toBeInstanceOf(Date);
     const plain = await readOrganizationGrant(ctx.db, admin.organizationId, admin.userId);
     expect(attachedRows(plain?.attached, 'spec_version', select())).toBeUndefined();
+  });
+
+  // A page after a cursor may come back empty (its items deleted since): its total is attached apart, so
+  // the list stays one statement; the first page needs none (empty means an empty list).
+  it("attaches a list page's total when the page goes on from a cursor, and reads it from the grant", async () => {
+    const admin = await h.current.newAdmin();
+    const ctx = h.current.ctx(admin.userId);
+    for (const title of ['One', 'Two']) expect((await admin.api.put(`/orgs/${admin.organizationId}/teams`, { title })).status).toBe(201);
+    // After the last team (ids sort below this one): an empty page of a list of two.
+    const past = { page: encodeCursor(['tem_zzzzzzzzzzzzzzzzzzzzzzzzzz']), limit: 1 };
+    const first = attachListPage('teams', teamsPageSelects(ctx, admin.organizationId, { limit: 1 }));
+    const after = attachListPage('teams', teamsPageSelects(ctx, admin.organizationId, past));
+    expect(first.sql(1)).not.toContain('teams_total_rows');
+    expect(after.sql(1)).toContain('teams_total_rows');
+    const found = await readOrganizationGrant(ctx.db, admin.organizationId, admin.userId, after);
+    const selects = teamsPageSelects(ctx, admin.organizationId, past);
+    const unread = Object.assign(selects.total, { then: () => Promise.reject(new Error('the total was counted again')) });
+    expect(await pageOf(found?.attached, 'teams', selects.page, selects.rows, unread)).toEqual({ items: [], totalCount: 2 });
   });
 });

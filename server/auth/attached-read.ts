@@ -2,7 +2,6 @@
 // statement: a subquery over the grant query's resource row (`s`, a space; `o`, an organization), joined
 // LATERAL, whose columns come back beside the grant's and reach the handler as the grant's `attached` row.
 // The access check ignores them; the handler uses them in place of a query of its own.
-import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import type { AttachedRead } from '../db/attached-select.js';
 
@@ -11,27 +10,6 @@ import type { AttachedRead } from '../db/attached-select.js';
  * page and filters) and its context (the caller); undefined: nothing to attach.
  */
 export type AttachedReadOf = (params: Record<string, string>, ctx: Ctx, query: Record<string, unknown>) => AttachedRead | undefined;
-
-/**
- * `reads` attached as one read named `name`: each answers one row, and their columns sit side by side (a
- * list attaches the resource it is of and its first page). Their parameters follow one another in the order given.
- */
-export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead {
-  return {
-    // Each read's name names its text (attachSelect hashes it), so the names together name the whole.
-    name: `${name}_${createHash('sha1').update(reads.map((read) => read.name).join(',')).digest('hex').slice(0, 10)}`,
-    sql: (first) => {
-      let next = first;
-      const parts = reads.map((read, i) => {
-        const part = `(${read.sql(next)}) r${i}`;
-        next += read.params.length;
-        return part;
-      });
-      return `SELECT * FROM ${parts.join(' CROSS JOIN ')}`;
-    },
-    params: reads.flatMap((read) => read.params),
-  };
-}
 
 const composed = new Map<string, string>();
 

@@ -6,7 +6,7 @@
 import { and, count, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { changeRequestOperations } from '../../contract/change-requests.js';
-import { attachSelect, pageOf, type AttachedRead } from '../db/attached-select.js';
+import { attachListPage, pageOf, type AttachedRead } from '../db/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
@@ -146,7 +146,7 @@ export function spaceScope(spaceId: string, status: string): SQL {
  */
 export function spaceListAttached(ctx: Ctx, spaceId: string, query: SpaceListQuery): AttachedRead | undefined {
   if (query.topic !== undefined) return undefined;
-  return attachSelect('change_requests', changeRequestsPageSelects(ctx, spaceScope(spaceId, query.status), query, undefined).rows);
+  return attachListPage('change_requests', changeRequestsPageSelects(ctx, spaceScope(spaceId, query.status), query, undefined));
 }
 
 /** The scope of an organization's list: its change requests with any of `statuses`, optionally of one space. */

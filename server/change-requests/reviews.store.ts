@@ -8,8 +8,7 @@ import type { z } from 'zod';
 import type { changeRequestReviewOperations } from '../../contract/change-request-reviews.js';
 import type { components } from '../../generated/types.js';
 import { roleOfUserOnSpace, type SpaceGrant } from '../auth/access.js';
-import { attachAll } from '../auth/attached-read.js';
-import { attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
+import { attachAll, attachListPage, attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
 import { readOrganizationGrant, readSpaceGrant } from '../auth/grants.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { detailSelects, detailsAttached, loadDetails, readDetails, toComment, type BodyFormat, type CommentRow, type Details } from '../comments/comment-view.js';
@@ -124,11 +123,11 @@ function requestedReviewersPageSelects(ctx: Ctx, spaceId: string, ref: string, q
 
 /** getRequestedReviewersByChangeRequestId's selects (requestedReviewersPageSelects) attached to its grant. */
 export function requestedReviewersAttached(ctx: Ctx, spaceId: string, ref: string, query: PageRequest): AttachedRead {
-  const { changeRequest, rows, people } = requestedReviewersPageSelects(ctx, spaceId, ref, query);
+  const { changeRequest, people, ...page } = requestedReviewersPageSelects(ctx, spaceId, ref, query);
   return attachAll(
     'requested_reviewers',
     attachSelect('requested_reviewers_change_request', changeRequest),
-    attachSelect('requested_reviewers', rows),
+    attachListPage('requested_reviewers', page),
     attachSelect('requested_reviewers_people', people),
   );
 }
@@ -297,8 +296,8 @@ function reviewsPageSelects(ctx: Ctx, spaceId: string, ref: string, query: Revie
 
 /** getReviewsByChangeRequestId's selects (reviewsPageSelects) attached to its grant. */
 export function reviewsAttached(ctx: Ctx, spaceId: string, ref: string, query: ReviewsQuery): AttachedRead {
-  const { changeRequest, rows, extras } = reviewsPageSelects(ctx, spaceId, ref, query);
-  return attachAll('reviews', attachSelect('review_change_request', changeRequest), attachSelect('reviews', rows), ...reviewExtrasAttached(extras));
+  const { changeRequest, extras, ...page } = reviewsPageSelects(ctx, spaceId, ref, query);
+  return attachAll('reviews', attachSelect('review_change_request', changeRequest), attachListPage('reviews', page), ...reviewExtrasAttached(extras));
 }
 
 /** The reviews of the change request, oldest first; `outdated` keeps only the outdated or only the current ones. */

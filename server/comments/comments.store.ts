@@ -6,8 +6,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { commentOperations } from '../../contract/comments.js';
 import type { SpaceGrant } from '../auth/access.js';
-import { attachAll } from '../auth/attached-read.js';
-import { attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
+import { attachAll, attachListPage, attachSelect, pageOf, rowsOf, type AttachedRead } from '../db/attached-select.js';
 import { atLeast } from '../auth/roles.js';
 import { blockKeysOf } from '../content/page-content.js';
 import { hydratePage } from '../content/content-documents.js';
@@ -150,8 +149,8 @@ function commentsPageSelects(ctx: Ctx, spaceId: string, query: ListQuery) {
 
 /** listCommentsInSpace's selects (commentsPageSelects) attached to its grant. */
 export function commentsAttached(ctx: Ctx, spaceId: string, query: ListQuery): AttachedRead {
-  const { changeRequest, rows, details } = commentsPageSelects(ctx, spaceId, query);
-  const reads = [attachSelect('comments', rows), ...detailsAttached(details)];
+  const { changeRequest, details, ...page } = commentsPageSelects(ctx, spaceId, query);
+  const reads = [attachListPage('comments', page), ...detailsAttached(details)];
   return attachAll('comments', ...(changeRequest ? [attachSelect('comments_change_request', changeRequest)] : []), ...reads);
 }
 
@@ -238,8 +237,8 @@ function repliesPageSelects(ctx: Ctx, spaceId: string, commentId: string, query:
 
 /** listCommentRepliesInSpace's selects (repliesPageSelects) attached to its grant. */
 export function repliesAttached(ctx: Ctx, spaceId: string, commentId: string, query: PageRequest): AttachedRead {
-  const { comment, rows, details } = repliesPageSelects(ctx, spaceId, commentId, query);
-  return attachAll('replies', attachSelect('comment', comment), attachSelect('replies', rows), ...detailsAttached(details));
+  const { comment, details, ...page } = repliesPageSelects(ctx, spaceId, commentId, query);
+  return attachAll('replies', attachSelect('comment', comment), attachListPage('replies', page), ...detailsAttached(details));
 }
 
 /** The replies of a comment, oldest first. */

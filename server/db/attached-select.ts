@@ -34,7 +34,7 @@ const { mapResultRow, orderSelectedFields } = drizzle as unknown as {
 };
 
 /** What a Drizzle select builder is to this module: its SQL, and the fields and joins its mapping needs. */
-interface Select {
+export interface Select {
   toSQL(): { sql: string; params: unknown[] };
 }
 
@@ -65,6 +65,46 @@ export function attachSelect(name: string, select: Select): AttachedRead {
 }
 
 /**
+ * `reads` attached as one read named `name`: each answers one row, and their columns sit side by side (a
+ * list attaches the resource it is of and its first page). Their parameters follow one another in the order given.
+ */
+export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead {
+  return {
+    // Each read's name names its text (attachSelect hashes it), so the names together name the whole.
+    name: `${name}_${createHash('sha1').update(reads.map((read) => read.name).join(',')).digest('hex').slice(0, 10)}`,
+    sql: (first) => {
+      let next = first;
+      const parts = reads.map((read, i) => {
+        const part = `(${read.sql(next)}) r${i}`;
+        next += read.params.length;
+        return part;
+      });
+      return `SELECT * FROM ${parts.join(' CROSS JOIN ')}`;
+    },
+    params: reads.flatMap((read) => read.params),
+  };
+}
+
+/** The selects of one page of a list, as its store builds them: `after` (keyset) or `page.condition` is the cursor's condition. */
+export interface ListPageSelects {
+  rows: Select;
+  total: Select;
+  after?: unknown;
+  page?: { condition: unknown };
+}
+
+/**
+ * A list's page attached under `name`: its rows (each carrying the total), and, for a page that goes on
+ * from a cursor, its total apart under `${name}_total`, since such a page may come back empty (pageOf,
+ * db/paginate.ts readKeysetPage): one statement whatever the page.
+ */
+export function attachListPage(name: string, selects: ListPageSelects): AttachedRead {
+  const page = attachSelect(name, selects.rows);
+  const afterCursor = (selects.after ?? selects.page?.condition) !== undefined;
+  return afterCursor ? attachAll(name, page, attachSelect(`${name}_total`, selects.total)) : page;
+}
+
+/**
  * The rows of `select` as the grant's statement read them under `name` (attachSelect), mapped as Drizzle
  * maps its own; undefined when they did not come with the grant.
  */
@@ -84,16 +124,16 @@ export async function rowsOf<Row>(attached: Record<string, unknown> | undefined,
 /**
  * A list's page and its total: the rows of `rows` (from the grant's statement when they came with it),
  * each carrying the total; an empty page's total is 0 when it is the first (the list is empty), and is
- * counted by `total` after a cursor.
+ * counted by `total` after a cursor (attached too by attachListPage).
  */
 export async function pageOf<Row extends { total: number }>(
   attached: Record<string, unknown> | undefined,
   name: string,
   page: { condition: unknown },
   rows: Select & PromiseLike<Row[]>,
-  total: PromiseLike<{ n: number }[]>,
+  total: Select & PromiseLike<{ n: number }[]>,
 ): Promise<{ items: Row[]; totalCount: number }> {
   const items = await rowsOf(attached, name, rows);
-  const totalCount = items[0]?.total ?? (page.condition === undefined ? 0 : (await total)[0].n);
+  const totalCount = items[0]?.total ?? (page.condition === undefined ? 0 : (await rowsOf(attached, `${name}_total`, total))[0].n);
   return { items, totalCount };
 }

@@ -1,7 +1,7 @@
 // Keyset pagination over one table's columns (the cursor rules are server/db/cursor.ts's).
 import { and, count, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { rowsOf, type attachSelect } from './attached-select.js';
+import { rowsOf, type attachSelect, type Select } from './attached-select.js';
 import type { Db } from './client.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey } from './cursor.js';
 
@@ -20,7 +20,7 @@ type KeysetRow<T extends PgTable, Extra> = T['$inferSelect'] & { [K in keyof Ext
 export interface KeysetPageSelects<Row> {
   /** The page's rows, a select that other selects may read from (a subquery). */
   rows: Parameters<typeof attachSelect>[1] & PromiseLike<unknown[]> & SQLWrapper;
-  total: PromiseLike<{ total: number }[]>;
+  total: Select & PromiseLike<{ total: number }[]>;
   /** The condition after the request's cursor; undefined on the first page. */
   after: SQL | undefined;
   limit: number;
@@ -77,8 +77,8 @@ export function keysetPageSelects<T extends PgTable, Extra extends Record<string
 /**
  * The page keysetPageSelects selects: its rows from the grant's statement when they came with it under
  * `name` (`attached`: the grant's attached row), else read now. The total comes in the same round trip, as
- * a scalar subquery of each row; only a page past the end needs a second query for it (an empty first
- * page is an empty list).
+ * a scalar subquery of each row; only a page past the end needs its total apart (an empty first page is
+ * an empty list), which comes with the grant too when attachListPage attached the page.
  */
 export async function readKeysetPage<Row>(
   attached: Record<string, unknown> | undefined,
@@ -87,7 +87,7 @@ export async function readKeysetPage<Row>(
 ): Promise<Page<Row>> {
   const { after, limit, cursorOf } = selects;
   const rows = (await rowsOf(attached, name, selects.rows)) as (Row & { pageTotal?: number })[];
-  const total = rows.length > 0 ? rows[0].pageTotal! : after === undefined ? 0 : (await selects.total)[0].total;
+  const total = rows.length > 0 ? rows[0].pageTotal! : after === undefined ? 0 : (await rowsOf(attached, `${name}_total`, selects.total))[0].total;
   for (const row of rows) delete row.pageTotal;
   const page = cutPage(rows, limit, cursorOf);
   return { rows: page.rows, count: total, ...(page.next && { next: page.next }) };

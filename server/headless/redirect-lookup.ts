@@ -2,8 +2,8 @@
 // published URL: with a share-link site's key, which the caller must give).
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, rowsOf } from '../db/attached-select.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
+import { attachAll, attachSelect, rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { structureSelects } from '../published/site-data.js';

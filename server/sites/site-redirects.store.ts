@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import type { SiteRedirectInputDestination, siteRedirectOperations } from '../../contract/site-redirects.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
-import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, pageOf } from '../db/attached-select.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
+import { attachAll, attachListPage, attachSelect, pageOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
 import { RefResolver } from '../content/ref-resolver.js';
 import { loadRevision } from '../content/revisions.store.js';
@@ -139,8 +139,8 @@ function siteRedirectsPageSelects(ctx: Ctx, organizationId: string, siteId: stri
 
 /** listSiteRedirects' site and first page, attached to its grant (attached-reads.ts); `query` is the operation's, validated. */
 export const siteRedirectsAttached: AttachedReadOf = (params, ctx, query) => {
-  const { site, rows } = siteRedirectsPageSelects(ctx, params.organizationId, params.siteId, query as ListQuery);
-  return attachAll('site_redirects', attachSelect('site', site), attachSelect('site_redirects', rows));
+  const { site, ...page } = siteRedirectsPageSelects(ctx, params.organizationId, params.siteId, query as ListQuery);
+  return attachAll('site_redirects', attachSelect('site', site), attachListPage('site_redirects', page));
 };
 
 /** One page of the redirects of a site (siteRedirectsPageSelects), from the grant's statement when they came with it. */

@@ -2,8 +2,8 @@
 // order, its site spaces with the spaces they publish (one batched query), and the default pointers.
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OrganizationGrant } from '../auth/access.js';
-import { attachAll, type AttachedReadOf } from '../auth/attached-read.js';
-import { attachSelect, rowsOf } from '../db/attached-select.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
+import { attachAll, attachSelect, rowsOf } from '../db/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
