@@ -47,8 +47,8 @@ export async function keysetPage<T extends PgTable, Extra extends Record<string,
 }
 
 /**
- * The selects of keysetPage's page and of its total, not yet run: what readKeysetPage reads, and what an
- * operation attaches to its grant (attachSelect of `rows`) so that its first page comes with its access.
+ * The selects of keysetPage's page and of its total, built without running them: what readKeysetPage reads,
+ * and what an operation attaches to its grant (attachListPage) so that its page comes with its access.
  */
 export function keysetPageSelects<T extends PgTable, Extra extends Record<string, SQL.Aliased | SQL> = Record<never, never>>(
   db: Db,
