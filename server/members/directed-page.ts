@@ -1,8 +1,7 @@
 // Keyset pagination in either direction, for lists whose sort key is not a single table's columns (a
 // joined user's name, a timestamp) or whose order the caller chooses. The cursor rules are
 // server/db/cursor.ts's; this file only fits them to the member, team and space lists.
-import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey as CursorSortKey } from '../db/cursor.js';
 
 /** A sort key: the SQL it sorts on, and how a cursor value is written back into SQL (e.g. cast). */
@@ -23,36 +22,11 @@ export function finishPage<Row, Item>(rows: Row[], limit: number, total: number,
 
 export type DirectedPage = ReturnType<typeof directedPage>;
 
-/** A list's total as a field of each row of its page: the page and its count in one statement. */
-export const totalField = (total: SQLWrapper) => sql<number>`(${total})`.mapWith(Number);
-
 /**
- * One page of a list and its total: `select` (the list's fields with a `totalField`, over its tables, made
- * `$dynamic()`) filtered by `where` and the page's cursor, in the page's order. The total is counted again
- * only when a page after the first is empty (no row carries it).
+ * A list's total as a field of each row of its page: the page and its count in one statement (read back by
+ * server/db/attached-select.ts pageOf).
  */
-export async function readPage<Q extends PgSelect>(select: Q, where: SQL | undefined, page: DirectedPage, total: PromiseLike<{ n: number }[]>) {
-  const rows: Q['_']['result'] = await select
-    .where(and(where, page.condition))
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
-  const first = rows[0] as { total: number } | undefined;
-  // An empty first page (no cursor) is an empty list: its total needs no query.
-  return { rows, totalCount: first?.total ?? (page.condition === undefined ? 0 : (await total)[0].n) };
-}
-
-/** `readPage`, then the page envelope (finishPage). */
-export async function listPage<Q extends PgSelect, Item>(
-  select: Q,
-  where: SQL | undefined,
-  page: DirectedPage,
-  total: PromiseLike<{ n: number }[]>,
-  cursorOf: (row: Q['_']['result'][number]) => CursorValue[],
-  toItem: (row: Q['_']['result'][number]) => Item,
-) {
-  const { rows, totalCount } = await readPage(select, where, page, total);
-  return finishPage(rows, page.limit, totalCount, cursorOf, toItem);
-}
+export const totalField = (total: SQLWrapper) => sql<number>`(${total})`.mapWith(Number);
 
 /** `%text%` for ILIKE, with the pattern characters of `text` escaped. */
 export function containsPattern(text: string): string {
