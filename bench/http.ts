@@ -7,13 +7,14 @@
 //                         [--rounds 1] [--pg-url postgres://postgres@127.0.0.1:5432/test] [--profile /tmp/prof]
 //                         [--rate-limit 1000000000 (0: off)]
 //                         [--baseline-pglite plain|thread] [--mounted] [--caller admin|granted-member]
-//                         [--read-cache on|off] [--traces off|unsampled,sampled,always]
+//                         [--read-cache on|off] [--traces off|unsampled,sampled,always] [--sample-ratio R]
 //                         [--out http.json]
 //
 // `--traces sampled` (or `always`, `unsampled`, or several, comma-separated) measures what OpenTelemetry traces cost instead of
 // comparing with the baseline: it starts a local OTLP receiver (bench/otlp-receiver.ts) and, in each round,
 // runs OUR server untraced and traced (OTEL_EXPORTER_OTLP_ENDPOINT at the receiver; `sampled` is the
-// default sampler, parentbased_traceidratio at 0.1, `always` is always_on, `unsampled` always_off), in an order that rotates from
+// server's default sampler, parentbased_traceidratio at its default ratio, or at `--sample-ratio R`; `always`
+// is always_on, `unsampled` always_off), in an order that rotates from
 // round to round, and reports each traced variant against the untraced one (medians of the rounds), with
 // the spans the receiver got per request. Results go to bench/results/http-traces-cache-<on|off>.json.
 // The PGlite baseline runs PGlite as a plain Express server would (in-process, over a data folder);
@@ -60,6 +61,8 @@ const { values: opts } = parseArgs({
     // the read itself; `on` (the server's default) gives the repeated read its held answer.
     'read-cache': { type: 'string', default: process.env.BENCH_READ_CACHE ?? 'on' },
     traces: { type: 'string', default: process.env.BENCH_TRACES ?? 'off' },
+    // The `sampled` variant's OTEL_TRACES_SAMPLER_ARG; unset, the server's own default.
+    'sample-ratio': { type: 'string' },
   },
 });
 if (opts.caller !== 'admin' && opts.caller !== 'granted-member') throw new Error(`--caller: admin or granted-member, not ${opts.caller}`);
@@ -73,7 +76,7 @@ if (!traceVariants.every((v) => v === 'unsampled' || v === 'sampled' || v === 'a
 const samplerEnv: Record<TraceVariant, Record<string, string>> = {
   // Traces configured, no request sampled: what the hooks cost every request.
   unsampled: { OTEL_TRACES_SAMPLER: 'always_off' },
-  sampled: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+  sampled: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', ...(opts['sample-ratio'] !== undefined && { OTEL_TRACES_SAMPLER_ARG: opts['sample-ratio'] }) },
   always: { OTEL_TRACES_SAMPLER: 'always_on' },
 };
 // The bench decides which server is traced: none inherits a collector from this shell.
@@ -387,7 +390,7 @@ try {
         const t = r[variant]!;
         row([`${storage} ${variant}`, t.rps, t.p50, t.p99, t.cpuMs, t.dbCpuMs ?? '', t.spansPerRequest, t.ratio, t.cpuRatio, t.totalCpuRatio ?? '']);
         summaries.push(
-          `SUMMARY http traces ${storage} (${limiting}, median of ${rounds}): ${{ unsampled: 'always_off', sampled: 'default sampler (parentbased_traceidratio 0.1)', always: 'always_on' }[variant]} ${t.rps} req/s vs untraced ${r.untraced.rps} req/s = ${t.ratio}x (target >= 0.95 sampled); CPU per request ${t.cpuRatio}x${t.totalCpuRatio !== undefined ? `, with the database's ${t.totalCpuRatio}x` : ''}; ${t.spansPerRequest} spans per request`,
+          `SUMMARY http traces ${storage} (${limiting}, median of ${rounds}): ${{ unsampled: 'always_off', sampled: `parentbased_traceidratio ${opts['sample-ratio'] ?? 'at the default ratio'}`, always: 'always_on' }[variant]} ${t.rps} req/s vs untraced ${r.untraced.rps} req/s = ${t.ratio}x (target >= 0.95 sampled); CPU per request ${t.cpuRatio}x${t.totalCpuRatio !== undefined ? `, with the database's ${t.totalCpuRatio}x` : ''}; ${t.spansPerRequest} spans per request`,
         );
       }
     }

@@ -12,7 +12,7 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { setImmediate as yieldLoop } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import type { TraceSamplerName } from '../server/config.js';
+import { DEFAULT_TRACE_SAMPLE_RATIO, type TraceSamplerName } from '../server/config.js';
 import { startTracing, type Tracing } from '../server/telemetry/tracing.js';
 import { freePort } from './support/bench-run.js';
 
@@ -49,15 +49,23 @@ async function run(tracing: Tracing | undefined): Promise<number> {
 }
 
 const result: Record<string, number> = {};
-for (const sampler of ['none', 'always_off', 'parentbased_traceidratio', 'always_on'] as const) {
+// The ratio sampler at the server's default ratio and at ten times it (what a user raising it pays).
+const variants: [label: string, sampler: TraceSamplerName | 'none', ratio: number][] = [
+  ['none', 'none', 0],
+  ['always_off', 'always_off', 0],
+  [`parentbased_traceidratio ${DEFAULT_TRACE_SAMPLE_RATIO} (default)`, 'parentbased_traceidratio', DEFAULT_TRACE_SAMPLE_RATIO],
+  [`parentbased_traceidratio ${DEFAULT_TRACE_SAMPLE_RATIO * 10}`, 'parentbased_traceidratio', DEFAULT_TRACE_SAMPLE_RATIO * 10],
+  ['always_on', 'always_on', 1],
+];
+for (const [label, sampler, ratio] of variants) {
   const tracing =
     sampler === 'none'
       ? undefined
-      : startTracing({ url: `http://127.0.0.1:${port}/v1/traces`, headers: {}, serviceName: 'bench', sampler: sampler as TraceSamplerName, samplerRatio: 0.1, scheduleDelayMs: 200 });
+      : startTracing({ url: `http://127.0.0.1:${port}/v1/traces`, headers: {}, serviceName: 'bench', sampler, samplerRatio: ratio, scheduleDelayMs: 200 });
   await run(tracing); // warm-up
   const runs = [await run(tracing), await run(tracing), await run(tracing)].sort((a, b) => a - b);
   await tracing?.shutdown();
-  result[sampler] = Math.round(runs[1]);
+  result[label] = Math.round(runs[1]);
 }
 receiver.kill('SIGTERM');
 for (const [sampler, ns] of Object.entries(result)) {

@@ -26,6 +26,13 @@ function otlpHeaders(value: string | undefined): Record<string, string> | undefi
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/**
+ * The share of root requests traced unless OTEL_TRACES_SAMPLER_ARG says: one in a hundred. A sampled request
+ * costs the OpenTelemetry SDK's spans and their export, 10–30 µs of CPU, about a cached read's whole cost;
+ * at one in a hundred that is under 2 % of the cheapest request's CPU (docs/benchmarks.md, issue 52 item 5).
+ */
+export const DEFAULT_TRACE_SAMPLE_RATIO = 0.01;
+
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -76,7 +83,7 @@ export const ConfigSchema = z.object({
   OTEL_TRACES_SAMPLER: z
     .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
     .default('parentbased_traceidratio'),
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.1),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(DEFAULT_TRACE_SAMPLE_RATIO),
   // File bytes (server/blobs/): which backend new files go to, and its settings.
   FILES_BACKEND: z.enum(['database', 'folder', 's3'], 'must be database, folder or s3').default('database'),
   FILES_DIR: z.string().min(1).optional(),
@@ -211,7 +218,7 @@ export interface TraceSettings {
   headers?: Record<string, string>;
   /** Which requests are traced (OTEL_TRACES_SAMPLER, as OpenTelemetry names them; default parentbased_traceidratio). */
   sampler: TraceSamplerName;
-  /** The share of root requests traced by the ratio samplers (OTEL_TRACES_SAMPLER_ARG, 0–1, default 0.1). */
+  /** The share of root requests traced by the ratio samplers (OTEL_TRACES_SAMPLER_ARG, 0–1, default DEFAULT_TRACE_SAMPLE_RATIO). */
   samplerRatio: number;
 }
 
