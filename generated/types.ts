@@ -1473,7 +1473,7 @@ export interface paths {
         };
         /**
          * Get the revision of a change request
-         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getRevisionOfChangeRequestById"];
         put?: never;
@@ -1497,7 +1497,7 @@ export interface paths {
         };
         /**
          * List the pages of a change request
-         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPagesInChangeRequest"];
         put?: never;
@@ -1517,7 +1517,7 @@ export interface paths {
         };
         /**
          * List the files of a change request
-         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listFilesInChangeRequestById"];
         put?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         };
         /**
          * Get a file of a change request
-         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getFileInChangeRequestById"];
         put?: never;
@@ -1577,7 +1577,7 @@ export interface paths {
         };
         /**
          * Get a page of a change request
-         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;

@@ -1,36 +1,46 @@
-// A space's revision read in the statement of the space's grant (server/auth/attached-read.ts), so that a
-// read of content is one round trip. A revision's content never changes once written and is cached in this
+// A space's revision (its current one, one named, or a change request's) read in the statement of the
+// space's grant (server/auth/attached-read.ts), so that a read of content is one round trip. A revision's content never changes once written and is cached in this
 // process by id (revisions.store.ts): the statement sends it only when the process does not hold it, and
 // sends the revision's `git` (mutable) when the operation shows it.
 import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import type { AttachedReadOf } from '../auth/attached-read.js';
-import type { AttachedRead } from '../db/attached-select.js';
+import { embedded, type AttachedRead, type Select } from '../db/attached-select.js';
 import { cacheStored, isCached } from './content-documents.js';
 import { parseDocumentId } from './document-ids.js';
 import { isRevisionCached, type PrefetchedRevision } from './revisions.store.js';
 
 /**
- * The revision `w.id` (the one named, or the space's current one), its row, and the page chunks its row
- * names; the content and chunks only when it is not the one this process said it holds. One row always,
- * `rev_id` null when the revision has no row (the empty revision of a space never written to).
+ * The revision `w.id` (the SQL `id` names it), its row, and the page chunks its row names; the content and
+ * chunks only when it is not the one this process said it holds. One row always, `rev_id` null when the
+ * revision has no row (the empty revision of a space never written to), `rev_looked` null when `id` names none.
+ * Its parameters: the revision held, whether to send `git`, then `id`'s from `first + 2`.
  */
-const sql = (first: number) => {
+const revisionSql = (id: (first: number) => string) => (first: number) => {
   // `withGit` is 1 or 0: a prepared statement on PGlite takes no booleans.
-  const [named, held, withGit] = [`$${first}::text`, `$${first + 1}::text`, `($${first + 2}::int = 1)`];
+  const [held, withGit] = [`$${first}::text`, `($${first + 1}::int = 1)`];
   return `SELECT w.id AS rev_looked, r.id AS rev_id, r.space_id AS rev_space_id, r.parents::text AS rev_parents, r.type AS rev_type,
       r.created_at AS rev_created_at, ${withGit} AS rev_with_git, CASE WHEN ${withGit} THEN r.git::text END AS rev_git,
       CASE WHEN r.id IS DISTINCT FROM ${held} THEN r.content::text END AS rev_content,
       CASE WHEN r.id IS DISTINCT FROM ${held} THEN (SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d
         WHERE d.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))) END AS rev_chunks
-    FROM (SELECT COALESCE(${named}, s.revision_id) AS id) w LEFT JOIN content_revisions r ON r.id = w.id`;
+    FROM (SELECT ${id(first + 2)} AS id) w LEFT JOIN content_revisions r ON r.id = w.id`;
 };
+
+/** The revision named by a parameter, or the space's current one when it is null. */
+const namedOrCurrentSql = revisionSql((first) => `COALESCE($${first}::text, s.revision_id)`);
 
 /** The revision each space had as its current one when last read here: the one to say is held, if still cached. */
 const lastCurrent = new LRUCache<string, string>({ max: 10_000 });
 
+/** The revision a change request (keyed by `changeRequestKey`) had when last read here, likewise. */
+const lastOfChangeRequest = new LRUCache<string, string>({ max: 10_000 });
+
+/** `held` when this process holds its content (the statement then leaves it out), else null. */
+const heldParam = (held: string | undefined) => (held !== undefined && isRevisionCached(held) ? held : null);
+
 function revisionRead(named: string | null, held: string | undefined, git: boolean): AttachedRead {
-  return { name: 'revision', sql, params: [named, held !== undefined && isRevisionCached(held) ? held : null, git ? 1 : 0] };
+  return { name: 'revision', sql: namedOrCurrentSql, params: [heldParam(held), git ? 1 : 0, named] };
 }
 
 /** The space's current revision, with its `git`. */
@@ -48,11 +58,31 @@ export const documentRevisionAttached: AttachedReadOf = (params) => {
   return revisionId === undefined ? undefined : revisionRead(revisionId, revisionId, false);
 };
 
-/** The revision the grant's statement read (undefined when the operation attached none), for revisions.store.ts `loadRevision`. */
-export function attachedRevision(grant: SpaceGrant): PrefetchedRevision | undefined {
+/** What names a change request of a space as a path does, for `lastOfChangeRequest`. */
+export const changeRequestKey = (spaceId: string, ref: string) => `${spaceId}\u0000${ref}`;
+
+/**
+ * The revision of the change request `ref` of the space, with its `git`: `changeRequest` selects the change
+ * request's row, whose `revision_id` it is (none when it is not one of the space: `rev_looked` is then null).
+ */
+export function changeRequestRevisionAttached(spaceId: string, ref: string, changeRequest: Select): AttachedRead {
+  const row = embedded(changeRequest);
+  return {
+    name: `change_request_revision_${row.hash}`,
+    sql: revisionSql((first) => `(SELECT c.revision_id FROM (${row.sql(first)}) c)`),
+    params: [heldParam(lastOfChangeRequest.get(changeRequestKey(spaceId, ref))), 1, ...row.params],
+  };
+}
+
+/**
+ * The revision the grant's statement read (undefined when the operation attached none), for revisions.store.ts
+ * `loadRevision`; `changeRequest` (changeRequestKey) when it is a change request's.
+ */
+export function attachedRevision(grant: SpaceGrant, changeRequest?: string): PrefetchedRevision | undefined {
   const raw = grant.attached;
   if (!raw || typeof raw.rev_looked !== 'string') return undefined;
   if (raw.rev_looked === grant.row.revisionId) lastCurrent.set(grant.row.id, raw.rev_looked);
+  if (changeRequest !== undefined) lastOfChangeRequest.set(changeRequest, raw.rev_looked);
   for (const [hash, json] of (raw.rev_chunks as [string, string][] | null) ?? []) if (!isCached(hash)) cacheStored(hash, json);
   const row =
     raw.rev_id !== null && typeof raw.rev_content === 'string'
