@@ -46,6 +46,9 @@ function revisionRead(named: string | null, held: string | undefined, git: boole
 /** The space's current revision, with its `git`. */
 export const currentRevisionAttached: AttachedReadOf = (params) => revisionRead(null, lastCurrent.get(params.spaceId), true);
 
+/** The current revision of the space `spaceId`, without its `git`: its content only. */
+export const currentContentAttached = (spaceId: string): AttachedRead => revisionRead(null, lastCurrent.get(spaceId), false);
+
 /** The revision `{revisionId}` of the path, with its `git` when `git`. */
 export const namedRevisionAttached =
   (git: boolean): AttachedReadOf =>
