@@ -59,11 +59,11 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getPageByPath: currentRevisionAttached,
   getRevisionById: withGit,
   listPagesInRevisionById: withGit,
-  getPageInRevisionById: withGit,
+  getPageInRevisionById: namedRevisionAttached(true, 'subtree'),
   getPageInRevisionByPath: withGit,
   listFilesInRevisionById: withGit,
   getFileInRevisionById: withGit,
-  getPageDocumentInRevisionById: withoutGit,
+  getPageDocumentInRevisionById: namedRevisionAttached(false, 'page'),
   getReusableContentInRevisionById: withoutGit,
   getReusableContentDocumentInRevisionById: withoutGit,
   getDocumentById: documentRevisionAttached,
@@ -165,5 +165,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listPagesInChangeRequest: changeRequestContentRead,
   listFilesInChangeRequestById: changeRequestContentRead,
   getFileInChangeRequestById: changeRequestContentRead,
-  getPageInChangeRequestById: changeRequestContentRead,
+  getPageInChangeRequestById: (params, ctx) =>
+    changeRequestContentAttached(ctx, params.spaceId, params.changeRequestId, { pageId: params.pageId, which: 'subtree' }),
 };

@@ -8,27 +8,44 @@ import type { AttachedReadOf } from '../auth/attached-read.js';
 import { embedded, type AttachedRead, type Select } from '../db/attached-select.js';
 import { cacheStored, isCached } from './content-documents.js';
 import { parseDocumentId } from './document-ids.js';
+import { missingDocuments, pageDocumentsColumn, type PageDocuments } from './page-documents-attached.js';
 import { isRevisionCached, type PrefetchedRevision } from './revisions.store.js';
 
 /**
  * The revision `w.id` (the SQL `id` names it), its row, and the page chunks its row names; the content and
- * chunks only when it is not the one this process said it holds. One row always, `rev_id` null when the
- * revision has no row (the empty revision of a space never written to), `rev_looked` null when `id` names none.
- * Its parameters: the revision held, whether to send `git`, then `id`'s from `first + 2`.
+ * chunks only when it is not the one this process said it holds; with `documents`, the Documents of the page a
+ * page read shows (page-documents-attached.ts). One row always, `rev_id` null when the revision has no row
+ * (the empty revision of a space never written to), `rev_looked` null when `id` names none. Its parameters:
+ * the revision held, whether to send `git`, with `documents` the page and the missing Documents, then `id`'s.
  */
-const revisionSql = (id: (first: number) => string) => (first: number) => {
+const revisionSql = (id: (first: number) => string, documents?: PageDocuments) => (first: number) => {
   // `withGit` is 1 or 0: a prepared statement on PGlite takes no booleans.
   const [held, withGit] = [`$${first}::text`, `($${first + 1}::int = 1)`];
+  const pageDocuments = documents ? `, ${pageDocumentsColumn(documents, held, `$${first + 2}::text`, `$${first + 3}::jsonb`)}` : '';
   return `SELECT w.id AS rev_looked, r.id AS rev_id, r.space_id AS rev_space_id, r.parents::text AS rev_parents, r.type AS rev_type,
       r.created_at AS rev_created_at, ${withGit} AS rev_with_git, CASE WHEN ${withGit} THEN r.git::text END AS rev_git,
       CASE WHEN r.id IS DISTINCT FROM ${held} THEN r.content::text END AS rev_content,
       CASE WHEN r.id IS DISTINCT FROM ${held} THEN (SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d
-        WHERE d.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))) END AS rev_chunks
-    FROM (SELECT ${id(first + 2)} AS id) w LEFT JOIN content_revisions r ON r.id = w.id`;
+        WHERE d.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))) END AS rev_chunks${pageDocuments}
+    FROM (SELECT ${id(first + (documents ? 4 : 2))} AS id) w LEFT JOIN content_revisions r ON r.id = w.id`;
 };
 
-/** The revision named by a parameter, or the space's current one when it is null. */
-const namedOrCurrentSql = revisionSql((first) => `COALESCE($${first}::text, s.revision_id)`);
+/** The page `pageId` whose Documents (`which`) a read shows, for a revision read. */
+export interface ShownPage {
+  pageId: string;
+  which: PageDocuments;
+}
+
+/** The revision read's parameters before its id's: `held` (when cached), `git`, and the page's when `shown`. */
+function leadingParams(held: string | undefined, git: boolean, shown: ShownPage | undefined): unknown[] {
+  const cached = held !== undefined && isRevisionCached(held) ? held : null;
+  const page = shown ? [shown.pageId, JSON.stringify(missingDocuments(cached, shown.pageId, shown.which))] : [];
+  return [cached, git ? 1 : 0, ...page];
+}
+
+const namedOrCurrent = (first: number) => `COALESCE($${first}::text, s.revision_id)`;
+/** The revision named by a parameter, or the space's current one when it is null; with the Documents of one page, or of its subtree. */
+const namedOrCurrentSql = { none: revisionSql(namedOrCurrent), page: revisionSql(namedOrCurrent, 'page'), subtree: revisionSql(namedOrCurrent, 'subtree') };
 
 /** The revision each space had as its current one when last read here: the one to say is held, if still cached. */
 const lastCurrent = new LRUCache<string, string>({ max: 10_000 });
@@ -36,11 +53,9 @@ const lastCurrent = new LRUCache<string, string>({ max: 10_000 });
 /** The revision a change request (keyed by `changeRequestKey`) had when last read here, likewise. */
 const lastOfChangeRequest = new LRUCache<string, string>({ max: 10_000 });
 
-/** `held` when this process holds its content (the statement then leaves it out), else null. */
-const heldParam = (held: string | undefined) => (held !== undefined && isRevisionCached(held) ? held : null);
-
-function revisionRead(named: string | null, held: string | undefined, git: boolean): AttachedRead {
-  return { name: 'revision', sql: namedOrCurrentSql, params: [heldParam(held), git ? 1 : 0, named] };
+function revisionRead(named: string | null, held: string | undefined, git: boolean, shown?: ShownPage): AttachedRead {
+  const documents = shown?.which ?? 'none';
+  return { name: `revision_${documents}`, sql: namedOrCurrentSql[documents], params: [...leadingParams(held, git, shown), named] };
 }
 
 /** The space's current revision, with its `git`. */
@@ -49,11 +64,11 @@ export const currentRevisionAttached: AttachedReadOf = (params) => revisionRead(
 /** The current revision of the space `spaceId`, without its `git`: its content only. */
 export const currentContentAttached = (spaceId: string): AttachedRead => revisionRead(null, lastCurrent.get(spaceId), false);
 
-/** The revision `{revisionId}` of the path, with its `git` when `git`. */
+/** The revision `{revisionId}` of the path, with its `git` when `git`, and the Documents of the page `{pageId}` a read shows (`which`). */
 export const namedRevisionAttached =
-  (git: boolean): AttachedReadOf =>
+  (git: boolean, which?: PageDocuments): AttachedReadOf =>
   (params) =>
-    revisionRead(params.revisionId, params.revisionId, git);
+    revisionRead(params.revisionId, params.revisionId, git, which && { pageId: params.pageId, which });
 
 /** The revision of the document `{documentId}` names (none for an id that is not a document's), without `git`. */
 export const documentRevisionAttached: AttachedReadOf = (params) => {
@@ -68,12 +83,12 @@ export const changeRequestKey = (spaceId: string, ref: string) => `${spaceId}\u0
  * The revision of the change request `ref` of the space, with its `git`: `changeRequest` selects the change
  * request's row, whose `revision_id` it is (none when it is not one of the space: `rev_looked` is then null).
  */
-export function changeRequestRevisionAttached(spaceId: string, ref: string, changeRequest: Select): AttachedRead {
+export function changeRequestRevisionAttached(spaceId: string, ref: string, changeRequest: Select, shown?: ShownPage): AttachedRead {
   const row = embedded(changeRequest);
   return {
-    name: `change_request_revision_${row.hash}`,
-    sql: revisionSql((first) => `(SELECT c.revision_id FROM (${row.sql(first)}) c)`),
-    params: [heldParam(lastOfChangeRequest.get(changeRequestKey(spaceId, ref))), 1, ...row.params],
+    name: `change_request_revision_${shown?.which ?? 'none'}_${row.hash}`,
+    sql: revisionSql((first) => `(SELECT c.revision_id FROM (${row.sql(first)}) c)`, shown?.which),
+    params: [...leadingParams(lastOfChangeRequest.get(changeRequestKey(spaceId, ref)), true, shown), ...row.params],
   };
 }
 
@@ -86,7 +101,10 @@ export function attachedRevision(grant: SpaceGrant, changeRequest?: string): Pre
   if (!raw || typeof raw.rev_looked !== 'string') return undefined;
   if (raw.rev_looked === grant.row.revisionId) lastCurrent.set(grant.row.id, raw.rev_looked);
   if (changeRequest !== undefined) lastOfChangeRequest.set(changeRequest, raw.rev_looked);
-  for (const [hash, json] of (raw.rev_chunks as [string, string][] | null) ?? []) if (!isCached(hash)) cacheStored(hash, json);
+  // The chunks of its page list, and the Documents of the page read, cached as content-documents.ts caches what it reads.
+  for (const [hash, json] of [...((raw.rev_chunks as [string, string][] | null) ?? []), ...((raw.rev_documents as [string, string][] | null) ?? [])]) {
+    if (!isCached(hash)) cacheStored(hash, json);
+  }
   const row =
     raw.rev_id !== null && typeof raw.rev_content === 'string'
       ? { space_id: raw.rev_space_id, parents: raw.rev_parents, type: raw.rev_type, created_at: raw.rev_created_at, content: raw.rev_content }
