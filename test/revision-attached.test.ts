@@ -1,11 +1,11 @@
 // A page read attaches to its grant's statement the revision it reads and the Documents it shows
 // (server/content/revision-attached.ts, page-documents-attached.ts): a process that does not hold the
 // revision has the statement find the page, and for a subtree its subpages, in the revision's page list;
-// one that holds it and its Documents is sent neither. On either storage.
+// one that holds it and its Documents is sent neither. A site token's reader of a space some of whose pages
+// have a condition reads every page's Document (space-content.ts `readerView`). On either storage.
 import { describe, expect, it } from 'vitest';
 import { readSpaceGrant } from '../server/auth/grants.js';
-import type { PageDocuments } from '../server/content/page-documents-attached.js';
-import { namedRevisionAttached } from '../server/content/revision-attached.js';
+import { currentRevisionAttached, namedRevisionAttached } from '../server/content/revision-attached.js';
 import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
 import { mergeChanges, ok } from './support/content-writes.js';
 import { useHarness, type Account } from './support/harness.js';
@@ -33,7 +33,7 @@ describe('revision attached', () => {
     const admin = await h.current.newAdmin();
     const { spaceId, revisionId, parent, hashes } = await spaceWithSubpage(admin);
     const ctx = h.current.ctx(admin.userId);
-    const attachedDocuments = async (which: PageDocuments) => {
+    const attachedDocuments = async (which: 'page' | 'subtree') => {
       forgetRevision(revisionId);
       const read = namedRevisionAttached(false, which)({ spaceId, revisionId, pageId: parent }, ctx, {})!;
       const attached = (await readSpaceGrant(ctx.db, spaceId, admin.userId, false, read))!.attached!;
@@ -55,5 +55,23 @@ describe('revision attached', () => {
     expect(attached.rev_looked).toBe(revisionId);
     expect(attached.rev_content).toBeNull();
     expect(attached.rev_documents).toBeNull();
+  });
+
+  it("gives a site token's reader every page's Document when some page has a condition, and none otherwise", async () => {
+    const admin = await h.current.newAdmin();
+    const { spaceId, revisionId, parent, hashes } = await spaceWithSubpage(admin);
+    const ctx = h.current.ctx(admin.userId);
+    const reader = { ...ctx, caller: { ...ctx.caller, site: { claims: {} } } } as unknown as typeof ctx;
+    const readerDocuments = async (current: string) => {
+      forgetRevision(current);
+      const attached = (await readSpaceGrant(ctx.db, spaceId, admin.userId, false, currentRevisionAttached({ spaceId }, reader, {})))!.attached!;
+      expect(attached.rev_looked).toBe(current);
+      return ((attached.rev_documents as [string, string][] | null) ?? []).map(([hash]) => hash).sort();
+    };
+    expect(await readerDocuments(revisionId)).toEqual([]);
+    // The condition leaves the Documents as they were.
+    await mergeChanges(admin, spaceId, [{ operation: 'update_page', page: parent, condition: 'visitor.claims.isBetaUser' }]);
+    const conditioned: string = (await ok(admin.api.get(`/spaces/${spaceId}/content`))).id;
+    expect(await readerDocuments(conditioned)).toEqual(Object.values(hashes).sort());
   });
 });

@@ -3,7 +3,8 @@
 // statement (attached-reads.ts), so that each is one round trip.
 import type { SpaceGrant } from '../auth/access.js';
 import { fileLinks } from '../content/file-links.js';
-import { attachedRevision, changeRequestKey, changeRequestRevisionAttached, type ShownPage } from '../content/revision-attached.js';
+import type { ShownDocuments } from '../content/page-documents-attached.js';
+import { attachedRevision, changeRequestKey, changeRequestRevisionAttached } from '../content/revision-attached.js';
 import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import { attachAll, attachSelect, rowsOf, type AttachedRead } from '../db/attached-select.js';
@@ -15,7 +16,7 @@ const ROW = 'change_request_row';
  * The change request `ref` of the space and its revision, as `changeRequestContent` reads them, with the
  * Documents of the page a page read shows (`shown`).
  */
-export function changeRequestContentAttached(ctx: Ctx, spaceId: string, ref: string, shown?: ShownPage): AttachedRead {
+export function changeRequestContentAttached(ctx: Ctx, spaceId: string, ref: string, shown?: ShownDocuments): AttachedRead {
   const changeRequest = changeRequestSelect(ctx, spaceId, ref);
   return attachAll('change_request_content', attachSelect(ROW, changeRequest), changeRequestRevisionAttached(spaceId, ref, changeRequest, shown));
 }
