@@ -5,7 +5,7 @@ import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
 import type { Role } from './auth/roles.js';
-import { changeRequestContentAttached } from './change-requests/change-request-content.js';
+import { changeRequestContentAttached, changeRequestRowAttached } from './change-requests/change-request-content.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
@@ -167,4 +167,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getFileInChangeRequestById: changeRequestContentRead,
   getPageInChangeRequestById: (params, ctx) =>
     changeRequestContentAttached(ctx, params.spaceId, params.changeRequestId, { pageId: params.pageId, which: 'subtree' }),
+  // The change request, and its revision when the link starts at a page (which must be one of it).
+  getChangeRequestPDF: (params, ctx, query) =>
+    query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
 };
