@@ -49,7 +49,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The revision of the change request.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   listPagesInChangeRequest: {
     method: 'get',
@@ -62,7 +62,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   listFilesInChangeRequestById: {
     method: 'get',
@@ -75,7 +75,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of files.', schema: RevisionFileList, example: revisionFileListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   getFileInChangeRequestById: {
     method: 'get',
@@ -88,7 +88,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The file.', schema: RevisionFile, example: revisionFileExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   listChangeRequestFileBacklinks: {
     method: 'get',
@@ -114,7 +114,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   listChangeRequestPageLinks: {
     method: 'get',

@@ -480,7 +480,7 @@ export const changeRequestOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 5,
+    statements: 2,
   },
   listChangeRequestsForOrganization: {
     method: 'get',

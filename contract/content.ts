@@ -76,7 +76,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The current revision.', schema: Revision, example: revisionExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   applyTemplateToSpace: {
     method: 'post',
@@ -132,7 +132,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'The page tree.', schema: RevisionPages, example: revisionPagesExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   listFiles: {
     method: 'get',

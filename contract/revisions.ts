@@ -139,7 +139,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 4,
+    statements: 2,
   },
   getPageDocumentInRevisionById: {
     method: 'get',
@@ -155,7 +155,7 @@ export const revisionOperations = operations({
     responses: { 200: { description: 'The document of the page.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 4,
+    statements: 2,
   },
   getPageInRevisionByPath: {
     method: 'get',

@@ -765,7 +765,7 @@ export interface paths {
         };
         /**
          * Get the current revision of a space
-         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the current revision of the space content: its page tree, files, reusable contents and variables. 404 when the space does not exist or the caller cannot read it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getCurrentRevision"];
         put?: never;
@@ -805,7 +805,7 @@ export interface paths {
         };
         /**
          * List the pages of a space
-         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the page tree of the current revision of the space: the top-level pages, each with its child pages. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPages"];
         put?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * Get a page of a revision
-         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
+         * @description Returns a page of a revision of the space, with its child pages. The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions and `if` blocks for the reader, the Markdown then written from the result. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getPageInRevisionById"];
         put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
         };
         /**
          * Get the document of a page of a revision
-         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` expands reusable contents; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
+         * @description Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` expands reusable contents; `evaluated` evaluates expressions and `if` blocks for the reader. 404 when the space does not exist or the caller cannot read it, or the revision is not one of the space's, or the page is not in it or is a group (a group has no content). Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getPageDocumentInRevisionById"];
         put?: never;
@@ -1433,7 +1433,7 @@ export interface paths {
         };
         /**
          * Get a PDF of a change request
-         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Returns a temporary URL of a PDF of the content of the change request: all of it, starting at the page `page`, or only that page with `only=true` (which needs `page`). The URL opens without a token (it carries its own), shows the content as it was when the URL was made, and expires after 1 hour (then 410). An unknown change request or page is not found. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
         };
         /**
          * Get the revision of a change request
-         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the latest revision of the content of a change request: its page tree, files, reusable contents and variables. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getRevisionOfChangeRequestById"];
         put?: never;
@@ -1497,7 +1497,7 @@ export interface paths {
         };
         /**
          * List the pages of a change request
-         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns the page tree of the change request content: the top-level pages, each with its child pages. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listPagesInChangeRequest"];
         put?: never;
@@ -1517,7 +1517,7 @@ export interface paths {
         };
         /**
          * List the files of a change request
-         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Lists the files of the change request content. 404 when the space or the change request does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listFilesInChangeRequestById"];
         put?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         };
         /**
          * Get a file of a change request
-         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getFileInChangeRequestById"];
         put?: never;
@@ -1577,7 +1577,7 @@ export interface paths {
         };
         /**
          * Get a page of a change request
-         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Returns a page of the change request content, with its content in the requested `format`. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;

@@ -5,6 +5,7 @@ import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
 import type { Role } from './auth/roles.js';
+import { changeRequestContentAttached, changeRequestRowAttached } from './change-requests/change-request-content.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
@@ -42,6 +43,9 @@ const siteTargetRead = (ctx: Ctx, params: Record<string, string>) => attachSelec
 /** The site a site permission list is of, as the list builders name their target. */
 const siteListed = (params: Record<string, string>) => ({ kind: 'site' as const, id: params.siteId });
 
+/** The change request of the path and its revision (change-request-content.ts). */
+const changeRequestContentRead: AttachedReadOf = (params, ctx) => changeRequestContentAttached(ctx, params.spaceId, params.changeRequestId);
+
 const withGit = namedRevisionAttached(true);
 // A document read shows no Git metadata.
 const withoutGit = namedRevisionAttached(false);
@@ -55,11 +59,11 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getPageByPath: currentRevisionAttached,
   getRevisionById: withGit,
   listPagesInRevisionById: withGit,
-  getPageInRevisionById: withGit,
+  getPageInRevisionById: namedRevisionAttached(true, 'subtree'),
   getPageInRevisionByPath: withGit,
   listFilesInRevisionById: withGit,
   getFileInRevisionById: withGit,
-  getPageDocumentInRevisionById: withoutGit,
+  getPageDocumentInRevisionById: namedRevisionAttached(false, 'page'),
   getReusableContentInRevisionById: withoutGit,
   getReusableContentDocumentInRevisionById: withoutGit,
   getDocumentById: documentRevisionAttached,
@@ -156,4 +160,14 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listPermissionsAggregateInCollection: (params, ctx, query) =>
     attachListPage('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query)),
   listSpacesInCollectionById: (params, ctx, query) => attachListPage('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query)),
+  // A change request's content: the change request and its revision.
+  getRevisionOfChangeRequestById: changeRequestContentRead,
+  listPagesInChangeRequest: changeRequestContentRead,
+  listFilesInChangeRequestById: changeRequestContentRead,
+  getFileInChangeRequestById: changeRequestContentRead,
+  getPageInChangeRequestById: (params, ctx) =>
+    changeRequestContentAttached(ctx, params.spaceId, params.changeRequestId, { pageId: params.pageId, which: 'subtree' }),
+  // The change request, and its revision when the link starts at a page (which must be one of it).
+  getChangeRequestPDF: (params, ctx, query) =>
+    query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
 };

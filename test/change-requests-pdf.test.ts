@@ -152,6 +152,11 @@ describe('getChangeRequestPDF', () => {
     const expired = await download(url.toString());
     expect(expired.status).toBe(410);
     expect(JSON.parse(expired.body.toString()).error.code).toBe(410);
+    // A link expired for more than a day is forgotten when the next one is issued: then unknown (404).
+    h.current.advanceClock(24 * 60 * 60 * 1000);
+    expect((await download(url.toString())).status).toBe(410);
+    expect((await admin.api.get(base)).status).toBe(200);
+    expect((await download(url.toString())).status).toBe(404);
   });
 
   it('get /spaces/{spaceId}/change-requests/{changeRequestId}/pdf answers 404 for an unknown change request or page, 400 for only without page', async () => {

@@ -1,21 +1,10 @@
 import type { changeRequestContentOperations } from '../../contract/change-request-content.js';
-import type { SpaceGrant } from '../auth/access.js';
 import { findFile, findPage, gitBlobsOf, pageOfFiles, toFile, toPage, toPageTree, toRevision } from '../content/revision-view.js';
-import { fileLinks } from '../content/file-links.js';
 import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
 import { hydrateSubtree } from '../content/content-documents.js';
-import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
-import type { Ctx } from '../context.js';
 import type { AppHandlers } from '../handler-types.js';
 import { checkElsewhereLinks } from '../content/elsewhere-refs.js';
-import { findChangeRequest } from './change-requests.store.js';
-
-/** The latest revision of a change request, with where its pages open in the app. */
-async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, options: LoadOptions = {}) {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, options);
-  return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}`, links: await fileLinks(ctx, grant.row.id) }, revision, cr };
-}
+import { changeRequestContent } from './change-request-content.js';
 
 // The tree, file and one-page reads skip the Documents they do not show (content-documents.ts).
 const LIGHT = { documents: false };

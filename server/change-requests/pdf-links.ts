@@ -9,16 +9,17 @@
 //   or a path that does not match the token);
 // - dies with the change request or space (404).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import { childrenOf, type RevisionContent } from '../content/revision-content.js';
 import { loadRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
+import { runSql, sqlText } from '../db/sql-text.js';
 import { changeRequestPdfs, changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
-import { findChangeRequest } from './change-requests.store.js';
+import { attachedChangeRequest, changeRequestRevision } from './change-request-content.js';
 import { renderPdf, type PdfPage } from './pdf-render.js';
 
 export const PDF_LINK_LIFETIME_MS = 60 * 60 * 1000;
@@ -28,25 +29,22 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 
 /** A new download link for the PDF of the change request `ref` (all pages, from `page`, or `page` only). */
 export async function issuePdfLink(ctx: Ctx, grant: SpaceGrant, ref: string, query: { page?: string; only?: boolean }): Promise<string> {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
+  const cr = await attachedChangeRequest(ctx, grant, ref);
   if (query.page !== undefined) {
-    const { content } = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, { documents: false, git: false });
+    const { content } = await changeRequestRevision(ctx, grant, ref, cr, { documents: false, git: false });
     if (!content.pages.some((p) => p.id === query.page)) throw new NotFound(`Page ${query.page} (query.page) not found in change request ${cr.number}`);
   }
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
-  // Housekeeping on the way: links expired for more than a day are forgotten.
-  await ctx.db.delete(changeRequestPdfs).where(lt(changeRequestPdfs.expiresAt, new Date(now.getTime() - EXPIRED_ROWS_KEPT_MS)));
-  await ctx.db.insert(changeRequestPdfs).values({
-    tokenHash: hashOf(token),
-    spaceId: grant.row.id,
-    changeRequestId: cr.id,
-    revisionId: cr.revisionId,
-    pageId: query.page ?? null,
-    only: query.only ?? false,
-    expiresAt: new Date(now.getTime() + PDF_LINK_LIFETIME_MS),
-    createdAt: now,
-  });
+  // One statement: housekeeping on the way (links expired for more than a day are forgotten), and the link.
+  // `only` as 1 or 0: a prepared statement on PGlite takes no booleans.
+  await runSql(
+    ctx.db,
+    sqlText`WITH forgotten AS (DELETE FROM change_request_pdfs WHERE expires_at < ${new Date(now.getTime() - EXPIRED_ROWS_KEPT_MS)}::timestamptz)
+      INSERT INTO change_request_pdfs (token_hash, space_id, change_request_id, revision_id, page_id, "only", expires_at, created_at)
+      VALUES (${hashOf(token)}::text, ${grant.row.id}::text, ${cr.id}::text, ${cr.revisionId}::text, ${query.page ?? null}::text,
+        ${query.only ? 1 : 0}::int = 1, ${new Date(now.getTime() + PDF_LINK_LIFETIME_MS)}::timestamptz, ${now}::timestamptz)`,
+  );
   return ctx.urls.api(`/pdf/${grant.row.id}/${cr.id}.pdf?token=${token}`);
 }
 

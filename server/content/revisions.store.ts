@@ -90,6 +90,11 @@ export function isRevisionCached(id: string): boolean {
   return revisions.has(id);
 }
 
+/** The content of the revision `id` when this process holds it: the cache's own, which nothing may change. */
+export function heldContent(id: string): RevisionContent | undefined {
+  return revisions.get(id)?.content;
+}
+
 /**
  * The revision `id` as a statement read it beside something else (revision-attached.ts): whether it has a
  * row, the row's immutable part as text when the process did not hold it, and its `git` when asked for.

@@ -51,15 +51,20 @@ const columnOf = (name: string) => `${name}_rows`;
  * the text varies with the select's shape), the select's `$n` renumbered from `first`.
  */
 export function attachSelect(name: string, select: Select): AttachedRead {
+  const { hash, sql, params } = embedded(select);
+  return { name: `${name}_${hash}`, sql: (first) => `SELECT json_agg(ROW(x.*)) AS ${columnOf(name)} FROM (${sql(first)}) x`, params };
+}
+
+/**
+ * `select` for a read that places it in SQL of its own: its text with its `$n` renumbered from `first`, its
+ * parameters, and a hash of its text (for the read's name: the text varies with the select's shape).
+ */
+export function embedded(select: Select): { hash: string; sql: (first: number) => string; params: unknown[] } {
   const { sql: text, params } = select.toSQL();
-  const hash = createHash('sha1').update(text).digest('hex').slice(0, 10);
   return {
-    name: `${name}_${hash}`,
-    sql: (first) => {
-      // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
-      const numbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`);
-      return `SELECT json_agg(ROW(x.*)) AS ${columnOf(name)} FROM (${numbered}) x`;
-    },
+    hash: createHash('sha1').update(text).digest('hex').slice(0, 10),
+    // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
+    sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
     params,
   };
 }

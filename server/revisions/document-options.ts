@@ -7,12 +7,13 @@
 //   `deterministic-only` only what does not read the visitor.
 import { childrenOf } from '../content/document-walk.js';
 import type { Access } from '../../contract/access.js';
-import { checkAccess, type SpaceRow } from '../auth/access.js';
+import { checkAccess, type SpaceGrant, type SpaceRow } from '../auth/access.js';
 import { checkInstallationAccess } from '../auth/installation-caller.js';
 import { checkSiteTokenAccess } from '../auth/site-token-caller.js';
 import type { Ctx } from '../context.js';
 import type { Block, Document } from '../content/markdown-document.js';
 import type { RevisionContent } from '../content/revision-content.js';
+import { attachedRevision, currentContentAttached } from '../content/revision-attached.js';
 import { loadRevision } from '../content/revisions.store.js';
 import { ApiError } from '../errors.js';
 import { tokenVisitor } from '../content/reader-content.js';
@@ -89,17 +90,23 @@ function spacesNamed(nodes: Node[], into: Set<string>): void {
 
 const readRule: Access = { to: 'space', role: 'read' };
 
-/** The current content of the space `spaceId` when the caller may read it, as the request's own access rules say. */
+/**
+ * The current content of the space `spaceId` when the caller may read it, as the request's own access rules
+ * say: its revision comes with its grant (revision-attached.ts), without the pages' Documents or `git`, which
+ * dereferencing does not read (it takes the space's reusable contents, whose Documents are in the revision).
+ */
 async function readableContent(ctx: Ctx, spaceId: string): Promise<RevisionContent | undefined> {
   const { installation, site } = ctx.caller;
+  const options = { spaceCounters: false, attach: currentContentAttached(spaceId) };
   try {
     const decision = installation
-      ? await checkInstallationAccess(ctx, installation, 'getCurrentRevision', readRule, { spaceId })
+      ? await checkInstallationAccess(ctx, installation, 'getCurrentRevision', readRule, { spaceId }, options)
       : site
-        ? await checkSiteTokenAccess(ctx, site, 'getCurrentRevision', readRule, { spaceId }, { spaceCounters: false })
-        : await checkAccess(ctx, readRule, { spaceId }, { spaceCounters: false });
-    const row = 'grant' in decision ? (decision.grant as { row?: SpaceRow } | undefined)?.row : undefined;
-    return row ? (await loadRevision(ctx.db, row.revisionId, row.createdAt)).content : undefined;
+        ? await checkSiteTokenAccess(ctx, site, 'getCurrentRevision', readRule, { spaceId }, options)
+        : await checkAccess(ctx, readRule, { spaceId }, options);
+    const grant = 'grant' in decision ? (decision.grant as SpaceGrant | undefined) : undefined;
+    if (!grant?.row) return undefined;
+    return (await loadRevision(ctx.db, grant.row.revisionId, grant.row.createdAt, { documents: false, git: false }, attachedRevision(grant))).content;
   } catch (err) {
     if (err instanceof ApiError) return undefined; // not readable: its blocks stay as references
     throw err;
