@@ -77,14 +77,26 @@ export async function administeredIntegration(ctx: Ctx, name: string, lock = fal
   return requireAdministered(name, await readIntegration(ctx, name, lock));
 }
 
-/**
- * administeredIntegration with what the operation reads in the same statement (readAttached): the grant,
- * and the statement's row, from which the handler takes `read`'s rows (rowsOf, readKeysetPage). The read
- * is made before the checks, and answered only when they pass.
- */
-export async function administeredIntegrationWith(ctx: Ctx, name: string, read: AttachedRead): Promise<{ grant: IntegrationGrant; attached: Record<string, unknown> }> {
+/** The integration's grant (grantOf) and `read`, in one statement (readAttached). */
+async function integrationWith(ctx: Ctx, name: string, read: AttachedRead): Promise<{ grant: IntegrationGrant | undefined; attached: Record<string, unknown> }> {
   const select = integrationSelect(ctx, name);
   const attached = await readAttached(ctx.db, attachAll('integration', attachSelect('integration', select), read));
   const [found] = attachedRows(attached, 'integration', select)!;
-  return { grant: requireAdministered(name, grantOf(ctx, name, found)), attached };
+  return { grant: grantOf(ctx, name, found), attached };
+}
+
+/**
+ * visibleIntegration with what the operation reads in the same statement (readAttached): the grant, and the
+ * statement's row, from which the handler takes `read`'s rows (rowsOf). The read is made before the check,
+ * and answered only when it passes.
+ */
+export async function visibleIntegrationWith(ctx: Ctx, name: string, read: AttachedRead): Promise<{ grant: IntegrationGrant; attached: Record<string, unknown> }> {
+  const { grant, attached } = await integrationWith(ctx, name, read);
+  return { grant: requireVisible(name, grant), attached };
+}
+
+/** administeredIntegration with what the operation reads in the same statement, as visibleIntegrationWith (rowsOf, readKeysetPage). */
+export async function administeredIntegrationWith(ctx: Ctx, name: string, read: AttachedRead): Promise<{ grant: IntegrationGrant; attached: Record<string, unknown> }> {
+  const { grant, attached } = await integrationWith(ctx, name, read);
+  return { grant: requireAdministered(name, grant), attached };
 }
