@@ -85,9 +85,9 @@ export const integrationUiOperations = operations({
     // 3 for the render (the integration with the installation covering the context, and a site's
     // organization; the caller's access; the script with its rows); the first render of an integration in a
     // process (or once a held token nears its end) also mints the tokens its environment carries, kept
-    // afterwards: the installation's and the integration's (each its bot user found or made, then the new
-    // token stored with the expired ones removed: 2 each), and reads or makes the integration's signing secret (1).
-    statements: 8,
+    // afterwards: the installation's and the integration's (each stored with its bot user found or made and
+    // the expired ones removed: 1 each), and reads or makes the integration's signing secret (1).
+    statements: 6,
   },
   renderIntegrationUIWithGet: {
     method: 'get',
@@ -115,6 +115,6 @@ export const integrationUiOperations = operations({
     errors: [400, 403, 404],
     access: access.caller(),
     // As renderIntegrationUIWithPost.
-    statements: 8,
+    statements: 6,
   },
 });

@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
-import { runSql, sqlText } from '../db/sql-text.js';
+import { sqlText } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { serviceUser } from './service-users.js';
+import { writeForServiceUser } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -69,15 +69,18 @@ export async function mintInstallationToken(db: Db, installationId: string, now:
     .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
     .where(eq(integrationInstallations.id, installationId));
   if (!installation) return undefined;
-  const userId = await serviceUser(db, `installation-${installationId.toLowerCase()}@integrations.invalid`, installation.title, now);
   const token = newInstallationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  // The installation's expired tokens go as the new one comes, in its statement.
-  await runSql(
+  // One statement: its user found or made, the installation's expired tokens gone as the new one comes.
+  await writeForServiceUser(
     db,
-    sqlText`WITH expired AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz)
+    `installation-${installationId.toLowerCase()}@integrations.invalid`,
+    installation.title,
+    now,
+    sqlText`expired AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz)
     INSERT INTO integration_installation_tokens (id, installation_id, user_id, token_hash, expires_at, created_at)
-    VALUES (${newId('itk', now.getTime())}::text, ${installationId}::text, ${userId}::text, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz)`,
+    SELECT ${newId('itk', now.getTime())}::text, ${installationId}::text, service_user.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM service_user RETURNING id`,
   );
   return { token, expiresAt };
 }
