@@ -82,12 +82,12 @@ export const integrationUiOperations = operations({
     responses: { 200: renderOutputResponse },
     errors: [400, 403, 404],
     access: access.caller(),
-    // 4 for the render (the integration, the caller's access, the installation, the script with its rows);
-    // the first render of an integration in a process (or once a held token nears its end) also mints the
-    // tokens its environment carries, kept afterwards: the installation's and the integration's (each its
-    // bot user found or made, expired tokens removed, the new one stored: 4 each) and makes the
-    // integration's signing secret (read, insert, read again: 3).
-    statements: 15,
+    // 3 for the render (the integration with the installation covering the context, and a site's
+    // organization; the caller's access; the script with its rows); the first render of an integration in a
+    // process (or once a held token nears its end) also mints the tokens its environment carries, kept
+    // afterwards: the installation's and the integration's (each stored with its bot user found or made and
+    // the expired ones removed: 1 each), and reads or makes the integration's signing secret (1).
+    statements: 6,
   },
   renderIntegrationUIWithGet: {
     method: 'get',
@@ -115,6 +115,6 @@ export const integrationUiOperations = operations({
     errors: [400, 403, 404],
     access: access.caller(),
     // As renderIntegrationUIWithPost.
-    statements: 15,
+    statements: 6,
   },
 });

@@ -189,7 +189,7 @@ export const integrationOperations = operations({
       200: { description: 'A page of integrations.', schema: listOf('IntegrationList', Integration), example: listExample([integrationExample]) },
     },
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
   getIntegrationByName: {
     method: 'get',
@@ -260,7 +260,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
-    statements: 3,
+    statements: 1,
   },
   installIntegration: {
     method: 'post',
@@ -305,7 +305,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
-    statements: 3,
+    statements: 1,
   },
   getIntegrationEvent: {
     method: 'get',
@@ -323,7 +323,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
   listIntegrationSpaceInstallations: {
     method: 'get',
@@ -351,7 +351,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
-    statements: 3,
+    statements: 1,
   },
   listIntegrationSiteInstallations: {
     method: 'get',
@@ -379,7 +379,7 @@ export const integrationOperations = operations({
     },
     errors: [403, 404],
     access: access.caller(),
-    statements: 3,
+    statements: 1,
   },
   setIntegrationDevelopmentMode: {
     method: 'put',
@@ -458,7 +458,7 @@ function installationOperations() {
       responses: { 200: { description: 'The installation.', schema: IntegrationInstallation, example: integrationInstallationExample } },
       errors: [403, 404],
       access: access.caller(),
-      statements: 2,
+      statements: 1,
     },
     updateIntegrationInstallation: {
       method: 'patch',
@@ -571,7 +571,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       },
       errors: [403, 404],
       access: access.caller(),
-      statements: 3,
+      statements: 1,
     },
     install: {
       method: 'post',
@@ -611,7 +611,7 @@ function targetInstallationOperations<P extends z.ZodObject>(kind: 'space' | 'si
       responses: { 200: { description: `The installation on the ${what}.`, schema, example } },
       errors: [403, 404],
       access: access.caller(),
-      statements: 3,
+      statements: 1,
     },
     update: {
       method: 'patch',

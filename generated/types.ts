@@ -2337,7 +2337,7 @@ export interface paths {
         };
         /**
          * List integrations
-         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the published integrations the caller can see: the public ones, and the unlisted and private ones of organizations the caller is a member of. The filters combine. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrations"];
         put?: never;
@@ -2385,7 +2385,7 @@ export interface paths {
         };
         /**
          * List the installations of an integration
-         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the installations of an integration, in creation order. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationInstallations"];
         put?: never;
@@ -2409,7 +2409,7 @@ export interface paths {
         };
         /**
          * List the events of an integration
-         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the events delivered to an integration, newest first. Only admins of its owning organization and the integration itself may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationEvents"];
         put?: never;
@@ -2429,7 +2429,7 @@ export interface paths {
         };
         /**
          * Get an event of an integration
-         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns an event delivered to the integration, with the logs written while handling it. Same access as listing the events; an unknown integration or event is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getIntegrationEvent"];
         put?: never;
@@ -2449,7 +2449,7 @@ export interface paths {
         };
         /**
          * List the spaces an integration is installed on
-         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the installations of an integration on spaces, across its installations. With `extended=true`, `space` is the Space itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationSpaceInstallations"];
         put?: never;
@@ -2469,7 +2469,7 @@ export interface paths {
         };
         /**
          * List the sites an integration is installed on
-         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the installations of an integration on docs sites, across its installations. With `extended=true`, `site` is the Site itself rather than its id. Only the integration itself and admins of its owning organization may list them (403 otherwise); an unknown integration is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationSiteInstallations"];
         put?: never;
@@ -2513,7 +2513,7 @@ export interface paths {
         };
         /**
          * Get an installation of an integration
-         * @description Returns an installation of the integration. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Returns an installation of the integration. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getIntegrationInstallationById"];
         put?: never;
@@ -2561,7 +2561,7 @@ export interface paths {
         };
         /**
          * List the spaces of an installation
-         * @description Lists the spaces the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the spaces the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationInstallationSpaces"];
         put?: never;
@@ -2585,7 +2585,7 @@ export interface paths {
         };
         /**
          * Get the installation of an integration on a space
-         * @description Returns the installation on the space; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Returns the installation on the space; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getIntegrationSpaceInstallation"];
         put?: never;
@@ -2613,7 +2613,7 @@ export interface paths {
         };
         /**
          * List the docs sites of an installation
-         * @description Lists the docs sites the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Lists the docs sites the installation is installed on, in the order they were added. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["listIntegrationInstallationSites"];
         put?: never;
@@ -2637,7 +2637,7 @@ export interface paths {
         };
         /**
          * Get the installation of an integration on a docs site
-         * @description Returns the installation on the docs site; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Returns the installation on the docs site; not found when it is not installed there. Needs the admin role in the organization the integration is installed in; admins of the organization owning the integration may read it (403 for their writes), and other members of either get 403. An unknown integration or installation, or one the caller cannot see, is not found. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getIntegrationSiteInstallation"];
         put?: never;
@@ -2685,13 +2685,13 @@ export interface paths {
         };
         /**
          * Render an integration UI with GET method
-         * @description renderIntegrationUIWithPost with its request in the URL: `request` is the RenderIntegrationUI body's JSON compressed with LZ-string (`compressToEncodedURIComponent`, as GitBook's renderer sends it), so the answer can be cached by URL as the component's `Cache-Control` allows. Everything else is as with POST: the installation and the access it needs, the script's `ui_render` event, the output and its `Cache-Control`, the errors. A `request` that does not decompress to JSON is a 400 naming `query.request`; a request that is not a valid body, a 400 naming its field (`query.request.componentId`…). Open to any authenticated caller. Budget: at most 15 SQL statements per request.
+         * @description renderIntegrationUIWithPost with its request in the URL: `request` is the RenderIntegrationUI body's JSON compressed with LZ-string (`compressToEncodedURIComponent`, as GitBook's renderer sends it), so the answer can be cached by URL as the component's `Cache-Control` allows. Everything else is as with POST: the installation and the access it needs, the script's `ui_render` event, the output and its `Cache-Control`, the errors. A `request` that does not decompress to JSON is a 400 naming `query.request`; a request that is not a valid body, a 400 naming its field (`query.request.componentId`…). Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         get: operations["renderIntegrationUIWithGet"];
         put?: never;
         /**
          * Render an integration UI with POST method
-         * @description Runs the integration's component `componentId` (its script gets a `ui_render` event with `props`, `state`, `context` and `action`, and the environment of the installation concerned) and answers its ContentKit output, with the `Cache-Control` the component asked for. The installation is the integration's on the space of a `document` or `configuration_space` context, on the site of a `configuration_site` one, in the organization of a `configuration_account` one: a document needs the `read` role on its space; a configuration screen the admin role in the organization (403 otherwise). An unknown integration, space, site or organization, or one the caller cannot see, or an integration not installed there, is not found. A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason; a script that fails or answers something else than a render output is a 503 naming the reason. Open to any authenticated caller. Budget: at most 15 SQL statements per request.
+         * @description Runs the integration's component `componentId` (its script gets a `ui_render` event with `props`, `state`, `context` and `action`, and the environment of the installation concerned) and answers its ContentKit output, with the `Cache-Control` the component asked for. The installation is the integration's on the space of a `document` or `configuration_space` context, on the site of a `configuration_site` one, in the organization of a `configuration_account` one: a document needs the `read` role on its space; a configuration screen the admin role in the organization (403 otherwise). An unknown integration, space, site or organization, or one the caller cannot see, or an integration not installed there, is not found. A component the script refuses (unknown to it, or its own 4xx) is a 400 with the script's reason; a script that fails or answers something else than a render output is a 503 naming the reason. Open to any authenticated caller. Budget: at most 6 SQL statements per request.
          */
         post: operations["renderIntegrationUIWithPost"];
         delete?: never;

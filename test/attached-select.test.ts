@@ -3,7 +3,7 @@
 // left-joined side that is absent as null), on either storage. The grant query here is the organization's
 // own (server/auth/grants.ts), with the read attached, as the operations attach theirs.
 import { describe, expect, it } from 'vitest';
-import { attachedRows, attachListPage, attachSelect, pageOf } from '../server/db/attached-select.js';
+import { attachAll, attachedRows, attachListPage, attachSelect, pageOf, readAttached } from '../server/db/attached-select.js';
 import { encodeCursor } from '../server/db/cursor.js';
 import { readOrganizationGrant } from '../server/auth/grants.js';
 import { memberSelect } from '../server/members/members.store.js';
@@ -66,5 +66,20 @@ describe('attached select', () => {
     const selects = teamsPageSelects(ctx, admin.organizationId, past);
     const unread = Object.assign(selects.total, { then: () => Promise.reject(new Error('the total was counted again')) });
     expect(await pageOf(found?.attached, 'teams', selects.page, selects.rows, unread)).toEqual({ items: [], totalCount: 2 });
+  });
+
+  // The operations whose handler decides their access (the integration platform's) send their grant's
+  // select and their read together, with no grant query to attach them to.
+  it('reads attached selects as a statement of their own (readAttached), as Drizzle reads them', async () => {
+    const admin = await h.current.newAdmin();
+    const ctx = h.current.ctx(admin.userId);
+    for (const title of ['One', 'Two']) expect((await admin.api.put(`/orgs/${admin.organizationId}/teams`, { title })).status).toBe(201);
+    const past = { page: encodeCursor(['tem_zzzzzzzzzzzzzzzzzzzzzzzzzz']), limit: 1 };
+    const member = () => memberSelect(ctx, admin.organizationId, admin.userId);
+    const selects = teamsPageSelects(ctx, admin.organizationId, past);
+    const attached = await readAttached(ctx.db, attachAll('alone', attachSelect('member', member()), attachListPage('teams', selects)));
+    expect(attachedRows(attached, 'member', member())).toEqual(await member());
+    const unread = Object.assign(selects.total, { then: () => Promise.reject(new Error('the total was counted again')) });
+    expect(await pageOf(attached, 'teams', selects.page, selects.rows, unread)).toEqual({ items: [], totalCount: 2 });
   });
 });

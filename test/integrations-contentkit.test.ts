@@ -173,6 +173,29 @@ describe('ContentKit blocks on published pages', () => {
     expect((await stranger.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context })).status).toBe(404);
   });
 
+  it('renders for a site\'s configuration screen: for its organization\'s admins, with the installation covering the site', async () => {
+    const spaceId = await newSpace(owner, 'Site screen');
+    const { name, installationId } = await installedOn(spaceId);
+    const site = await newSite(owner);
+    const render = (account: Account, siteId: string) =>
+      account.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: {}, context: { type: 'configuration_site', theme: 'light', siteId } });
+    const unknown = await render(owner, 'site_unknown');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain('body.context.siteId: site site_unknown not found');
+    const notInstalled = await render(owner, site.id);
+    expect(notInstalled.status).toBe(404);
+    expect(notInstalled.body.error.message).toContain(`is not installed on the site ${site.id}`);
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installationId}`, { site_selection: 'all' })).status).toBe(200);
+    // Installed on every site of the organization now: the component runs, and refuses a context it does not render in.
+    const refused = await render(owner, site.id);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.message).toContain('answered 500');
+    const reader = await h.current.newMember(owner.organizationId, 'read');
+    expect((await render(reader, site.id)).status).toBe(403);
+    const stranger = await h.current.newAdmin();
+    expect((await render(stranger, site.id)).status).toBe(404);
+  });
+
   it('renderIntegrationUIWithGet answers the same output from the request in the URL (LZ-string), and names what is wrong in it', async () => {
     const spaceId = await newSpace(owner, 'Rendered by GET');
     const { name } = await installedOn(spaceId);

@@ -69,6 +69,29 @@ describe('createIntegrationInstallationToken', () => {
     expect((await s.owner.api.post(`/integrations/${s.name}/installations/${elsewhere.body.id}/tokens`)).status).toBe(404);
     expect((await s.owner.api.post(`/integrations/no-such-integration/installations/${s.installationId}/tokens`)).status).toBe(404);
   });
+
+  it('mints tokens that act as one user, made with the first even when they are minted at once; a new one removes the expired ones', async () => {
+    const s = await setUp(['space:content:read']);
+    const mint = () => s.owner.api.post(`/integrations/${s.name}/installations/${s.installationId}/tokens`);
+    for (const res of await Promise.all([mint(), mint(), mint()])) expect(res.status).toBe(200);
+    const tokensOf = () =>
+      h.current.db
+        .select({ userId: integrationInstallationTokens.userId, expiresAt: integrationInstallationTokens.expiresAt })
+        .from(integrationInstallationTokens)
+        .where(eq(integrationInstallationTokens.installationId, s.installationId));
+    const minted = await tokensOf();
+    expect(minted).toHaveLength(3);
+    expect(new Set(minted.map((t) => t.userId)).size).toBe(1);
+    await h.current.db
+      .update(integrationInstallationTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(integrationInstallationTokens.installationId, s.installationId));
+    expect((await mint()).status).toBe(200);
+    const left = await tokensOf();
+    expect(left).toHaveLength(1);
+    expect(left[0].userId).toBe(minted[0].userId);
+    expect(left[0].expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
 });
 
 describe('a request with an installation token', () => {

@@ -2,14 +2,15 @@
 // for an installation), valid for TOKEN_LIFETIME_MS, removed with their installation. A request with one
 // is the installation's: its own user (made on its first token, named after the integration) for what it
 // writes, and its integration's scopes and coverage for what it may do.
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
+import { sqlText } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { serviceUser } from './service-users.js';
+import { writeForServiceUser } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -68,13 +69,18 @@ export async function mintInstallationToken(db: Db, installationId: string, now:
     .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
     .where(eq(integrationInstallations.id, installationId));
   if (!installation) return undefined;
-  const userId = await serviceUser(db, `installation-${installationId.toLowerCase()}@integrations.invalid`, installation.title, now);
-  // The installation's expired tokens go as new ones come.
-  await db
-    .delete(integrationInstallationTokens)
-    .where(and(eq(integrationInstallationTokens.installationId, installationId), lt(integrationInstallationTokens.expiresAt, now)));
   const token = newInstallationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  await db.insert(integrationInstallationTokens).values({ id: newId('itk', now.getTime()), installationId, userId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+  // One statement: its user found or made, the installation's expired tokens gone as the new one comes.
+  await writeForServiceUser(
+    db,
+    `installation-${installationId.toLowerCase()}@integrations.invalid`,
+    installation.title,
+    now,
+    sqlText`expired AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz)
+    INSERT INTO integration_installation_tokens (id, installation_id, user_id, token_hash, expires_at, created_at)
+    SELECT ${newId('itk', now.getTime())}::text, ${installationId}::text, service_user.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM service_user RETURNING id`,
+  );
   return { token, expiresAt };
 }

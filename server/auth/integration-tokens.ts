@@ -3,15 +3,16 @@
 // removed with the integration. One handed out with an event or request about an installation names it, so the
 // tasks the integration queues with it are about that installation (tasks.store.ts). A request with one is the integration's: its own user (made on its first
 // token, named after it), acting on its own integration and installations only (integration-caller.ts).
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrations, integrationTokens } from '../db/schema/index.js';
+import { sqlText } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
-import { serviceUser } from './service-users.js';
+import { writeForServiceUser } from './service-users.js';
 import { hashToken, newIntegrationToken } from './tokens.js';
 
 /** How long a process remembers a valid integration token (a request then spends no query on it). */
@@ -50,11 +51,18 @@ export async function mintIntegrationToken(db: Db, name: string, now: Date, inst
   // A caller that has just read the integration (a script's invocation) gives its title: one statement less.
   const [integration] = knownTitle !== undefined ? [{ title: knownTitle }] : await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
   if (!integration) return undefined;
-  const userId = await serviceUser(db, `integration-${name.toLowerCase()}@integrations.invalid`, integration.title, now);
-  // The integration's expired tokens go as new ones come.
-  await db.delete(integrationTokens).where(and(eq(integrationTokens.integrationName, name), lt(integrationTokens.expiresAt, now)));
   const token = newIntegrationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  await db.insert(integrationTokens).values({ id: newId('itk', now.getTime()), integrationName: name, userId, installationId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+  // One statement: its user found or made, the integration's expired tokens gone as the new one comes.
+  await writeForServiceUser(
+    db,
+    `integration-${name.toLowerCase()}@integrations.invalid`,
+    integration.title,
+    now,
+    sqlText`expired AS (DELETE FROM integration_tokens WHERE integration_name = ${name}::text AND expires_at < ${now}::timestamptz)
+    INSERT INTO integration_tokens (id, integration_name, user_id, installation_id, token_hash, expires_at, created_at)
+    SELECT ${newId('itk', now.getTime())}::text, ${name}::text, service_user.id, ${installationId ?? null}::text, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM service_user RETURNING id`,
+  );
   return { token, expiresAt };
 }

@@ -10,6 +10,7 @@
 // would hand back as another type than the driver does.
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
+import { directQuery, type Db } from './client.js';
 
 /**
  * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
@@ -88,6 +89,17 @@ export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead 
     },
     params: reads.flatMap((read) => read.params),
   };
+}
+
+/**
+ * `read` sent as a statement of its own, for an operation with no grant statement to attach it to (one whose
+ * access its handler decides: the grant's select is then one of the reads): the statement's one row, whose
+ * columns attachedRows, rowsOf and pageOf read as they read a grant's.
+ */
+export async function readAttached(db: Db, read: AttachedRead): Promise<Record<string, unknown>> {
+  // Its own name: a grant's statement with the same read attached numbers its parameters otherwise.
+  const [row] = await directQuery(db, `alone_${read.name}`, read.sql(1), read.params);
+  return row;
 }
 
 /** The selects of one page of a list, as its store builds them: `after` (keyset) or `page.condition` is the cursor's condition. */

@@ -4,13 +4,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { attachListPage, attachSelect, rowsOf } from '../db/attached-select.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { integrationEvents } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import { insertJobsSql } from '../jobs/queue.js';
-import { administeredIntegration } from './integration-access.js';
+import { administeredIntegrationWith } from './integration-access.js';
 
 export type IntegrationEvent = components['schemas']['IntegrationEvent'];
 export type EventWithTrace = components['schemas']['IntegrationEventWithTrace'];
@@ -102,20 +103,21 @@ export async function appendLog(db: Db, eventId: string, line: LogLine): Promise
     .where(eq(integrationEvents.id, eventId));
 }
 
-/** The events of an integration, newest first (admins of its owner only). */
+/** The events of an integration, newest first (admins of its owner only), read with its grant. */
 export async function listEvents(ctx: Ctx, name: string, page: PageRequest) {
-  await administeredIntegration(ctx, name);
-  const result = await keysetPage(ctx.db, integrationEvents, eq(integrationEvents.integrationName, name), [integrationEvents.id], page, {}, 'desc');
-  return listBody(result, toEvent);
+  const selects = keysetPageSelects(ctx.db, integrationEvents, eq(integrationEvents.integrationName, name), [integrationEvents.id], page, {}, 'desc');
+  const { attached } = await administeredIntegrationWith(ctx, name, attachListPage('events', selects));
+  return listBody(await readKeysetPage(attached, 'events', selects), toEvent);
 }
 
-/** One event of an integration with its trace (admins of its owner only); NotFound for an unknown event. */
+/** One event of an integration with its trace (admins of its owner only), read with its grant; NotFound for an unknown event. */
 export async function getEvent(ctx: Ctx, name: string, eventId: string): Promise<EventWithTrace> {
-  await administeredIntegration(ctx, name);
-  const [row] = await ctx.db
+  const select = ctx.db
     .select()
     .from(integrationEvents)
     .where(and(eq(integrationEvents.integrationName, name), eq(integrationEvents.id, eventId)));
+  const { attached } = await administeredIntegrationWith(ctx, name, attachSelect('event', select));
+  const [row] = await rowsOf(attached, 'event', select);
   if (!row) throw new NotFound(`Event ${eventId} of the integration ${name} not found`);
   return { event: toEvent(row), trace: { logs: row.logs as LogLine[] } };
 }

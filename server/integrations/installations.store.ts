@@ -3,14 +3,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { requireOrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { attachListPage, attachSelect, rowsOf } from '../db/attached-select.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { integrationInstallations } from '../db/schema/index.js';
 import { Forbidden } from '../errors.js';
 import { newId } from '../ids.js';
 import { checkConfiguration } from './configuration.js';
 import { recordEvent } from './events.store.js';
-import { administeredIntegration, visibleIntegration } from './integration-access.js';
-import { installationGrant, readInstallationGrant } from './installation-access.js';
+import { administeredIntegrationWith, visibleIntegration } from './integration-access.js';
+import { installationGrant, readableInstallationWith, readInstallationGrant } from './installation-access.js';
 import { toInstallation, type Installation } from './integration-view.js';
 import { spacesCount } from './target-installations.store.js';
 
@@ -65,21 +66,24 @@ export async function installIntegration(ctx: Ctx, name: string, organizationId:
   });
 }
 
-/** The installations of an integration in creation order, optionally those with an external id (owner admins only). */
+/** The installations of an integration in creation order, optionally those with an external id (owner admins only), read with its grant. */
 export async function listInstallations(ctx: Ctx, name: string, query: PageRequest & { externalId?: string }) {
-  await administeredIntegration(ctx, name);
   const where = and(
     eq(integrationInstallations.integrationName, name),
     query.externalId !== undefined ? sql`${query.externalId}::text = ANY(${integrationInstallations.externalIds})` : undefined,
   );
-  const page = await keysetPage(ctx.db, integrationInstallations, where, [integrationInstallations.id], query, { spaces: spacesOf });
+  const selects = keysetPageSelects(ctx.db, integrationInstallations, where, [integrationInstallations.id], query, { spaces: spacesOf });
+  const { attached } = await administeredIntegrationWith(ctx, name, attachListPage('installations', selects));
+  const page = await readKeysetPage(attached, 'installations', selects);
   return listBody(page, (row) => toInstallation(ctx, row, row.spaces));
 }
 
-/** One installation of the integration (admins of its organization or of the integration's owner). */
+/** One installation of the integration (admins of its organization or of the integration's owner), read with its grant. */
 export async function getInstallation(ctx: Ctx, name: string, installationId: string): Promise<Installation> {
-  await installationGrant(ctx, name, installationId, 'read');
-  return readInstallation(ctx, installationId);
+  const select = installationRowSelect(ctx, installationId);
+  const { attached } = await readableInstallationWith(ctx, name, installationId, attachSelect('installation', select));
+  const [found] = await rowsOf(attached, 'installation', select);
+  return toInstallation(ctx, found.row, found.spaces);
 }
 
 export interface InstallationUpdate {
@@ -147,10 +151,12 @@ export async function uninstallInstallation(ctx: Ctx, name: string, installation
   });
 }
 
+/** The select of an installation with the number of spaces it is on. */
+function installationRowSelect(ctx: Ctx, installationId: string) {
+  return ctx.db.select({ row: integrationInstallations, spaces: spacesOf }).from(integrationInstallations).where(eq(integrationInstallations.id, installationId));
+}
+
 async function readInstallation(ctx: Ctx, installationId: string): Promise<Installation> {
-  const [found] = await ctx.db
-    .select({ row: integrationInstallations, spaces: spacesOf })
-    .from(integrationInstallations)
-    .where(eq(integrationInstallations.id, installationId));
+  const [found] = await installationRowSelect(ctx, installationId);
   return toInstallation(ctx, found.row, found.spaces);
 }

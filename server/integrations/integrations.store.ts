@@ -1,11 +1,13 @@
 // Integrations: publish (create or new version), read, list with filters, unpublish, development mode.
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { integrationOperations } from '../../contract/integrations.js';
 import { requireOrganizationGrant } from '../auth/access.js';
 import { asRole } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, listBody } from '../db/paginate.js';
+import { attachAll, attachListPage, attachSelect, readAttached, rowsOf } from '../db/attached-select.js';
+import { keysetPageSelects, listBody, readKeysetPage } from '../db/paginate.js';
 import { scriptHash } from '../runtime/script-runtime.js';
 import { integrationAssets, integrations, integrationScripts, organizations } from '../db/schema/index.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
@@ -153,6 +155,11 @@ export async function disableDevelopmentMode(ctx: Ctx, name: string): Promise<vo
   await ctx.db.update(integrations).set({ devTunnelUrl: null, devAll: false, updatedAt: ctx.now() }).where(eq(integrations.name, name));
 }
 
+/** Whether a JSON array column has items (`wanted`) or none: the value written in the SQL, as PGlite refuses boolean parameters in prepared statements. */
+function hasItems(column: PgColumn, wanted: boolean): SQL {
+  return wanted ? sql`jsonb_array_length(${column}) > 0` : sql`jsonb_array_length(${column}) = 0`;
+}
+
 /** The list filters as SQL conditions (they combine). */
 function filters(query: ListQuery): (SQL | undefined)[] {
   const text = (value: string) => sql`${value}::text`;
@@ -165,8 +172,8 @@ function filters(query: ListQuery): (SQL | undefined)[] {
     query.blockDomain !== undefined
       ? sql`EXISTS (SELECT 1 FROM unnest(${integrations.blockDomains}) AS d(host) WHERE d.host = lower(${text(query.blockDomain)}) OR right(d.host, length(${text(query.blockDomain)}) + 1) = '.' || lower(${text(query.blockDomain)}))`
       : undefined,
-    query.blocks !== undefined ? sql`(jsonb_array_length(${integrations.blocks}) > 0) = ${query.blocks}` : undefined,
-    query.contentSources !== undefined ? sql`(jsonb_array_length(${integrations.contentSources}) > 0) = ${query.contentSources}` : undefined,
+    query.blocks !== undefined ? hasItems(integrations.blocks, query.blocks) : undefined,
+    query.contentSources !== undefined ? hasItems(integrations.contentSources, query.contentSources) : undefined,
     query.owner !== undefined ? eq(integrations.organizationId, query.owner) : undefined,
     query.scope !== undefined ? sql`${text(query.scope)} = ANY(${integrations.scopes})` : undefined,
     // Installable on a target: integrations for that target and those for every target.
@@ -174,17 +181,21 @@ function filters(query: ListQuery): (SQL | undefined)[] {
   ];
 }
 
-/** The integrations the caller can see (public ones, and all of the organizations it belongs to), by name. */
+/** The integrations the caller can see (public ones, and all of the organizations it belongs to), by name, with their owners: one statement. */
 export async function listIntegrations(ctx: Ctx, query: ListQuery) {
   // Qualified by hand, as the columns of the outer row inside subqueries.
   const membership = sql`FROM members AS m WHERE m.organization_id = "integrations"."organization_id" AND m.user_id = ${ctx.caller.userId} AND NOT m.disabled`;
   const memberRole = sql<string | null>`(SELECT m.role ${membership})`;
   const isMember = sql<boolean>`EXISTS (SELECT 1 ${membership})`;
   const where = and(or(eq(integrations.visibility, 'public'), isMember), ...filters(query));
-  const page = await keysetPage(ctx.db, integrations, where, [integrations.name], query, { memberRole, isMember });
-  const ownerIds = [...new Set(page.rows.map((r) => r.organizationId))];
-  const owners = ownerIds.length > 0 ? await ctx.db.select().from(organizations).where(inArray(organizations.id, ownerIds)) : [];
-  const byId = new Map(owners.map((o) => [o.id, o]));
+  const selects = keysetPageSelects(ctx.db, integrations, where, [integrations.name], query, { memberRole, isMember });
+  const owners = ctx.db
+    .select()
+    .from(organizations)
+    .where(inArray(organizations.id, sql`(SELECT p.organization_id FROM ${selects.rows} p)`));
+  const attached = await readAttached(ctx.db, attachAll('integrations', attachListPage('integrations', selects), attachSelect('integration_owners', owners)));
+  const page = await readKeysetPage(attached, 'integrations', selects);
+  const byId = new Map((page.rows.length > 0 ? await rowsOf(attached, 'integration_owners', owners) : []).map((o) => [o.id, o]));
   return listBody(page, (row) =>
     toIntegration(ctx, row, { owner: byId.get(row.organizationId)!, role: asRole(row.memberRole), isMember: row.isMember === true }),
   );

@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { integrationSigningSecrets } from '../db/schema/index.js';
+import { runSql, sqlText } from '../db/sql-text.js';
 
 /** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
 const held = new LRUCache<string, string>({ max: 10_000 });
@@ -20,13 +21,17 @@ export async function integrationSigningSecret(db: Db, name: string, createdAt: 
   const key = `${name}\0${createdAt.getTime()}`;
   const known = held.get(key);
   if (known) return known;
-  const read = async () => (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]?.secret;
-  let secret = await read();
-  if (secret === undefined) {
-    await db.insert(integrationSigningSecrets).values({ integrationName: name, secret: randomBytes(32).toString('hex'), createdAt: new Date() }).onConflictDoNothing();
-    // Made meanwhile by another request: that one.
-    secret = (await read())!;
-  }
+  // Read, or made, in one statement: the insert does nothing when the integration has its secret already.
+  const [row] = await runSql(
+    db,
+    sqlText`WITH made AS (
+        INSERT INTO integration_signing_secrets (integration_name, secret, created_at)
+        VALUES (${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz)
+        ON CONFLICT DO NOTHING RETURNING secret)
+    SELECT secret FROM made UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text`,
+  );
+  // Made meanwhile by another request (after this statement's snapshot): that one.
+  const secret = (row?.secret as string | undefined) ?? (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]!.secret;
   held.set(key, secret);
   return secret;
 }

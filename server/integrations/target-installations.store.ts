@@ -6,7 +6,8 @@ import type { components } from '../../generated/types.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { attachAll, attachListPage, attachSelect, rowsOf } from '../db/attached-select.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { integrationSiteInstallations, integrationSpaceInstallations, organizations, sites, spaces } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -15,8 +16,8 @@ import { toSite } from '../sites/site-view.js';
 import { toSpace } from '../spaces/space-view.js';
 import { checkConfiguration } from './configuration.js';
 import { recordEvent } from './events.store.js';
-import { administeredIntegration } from './integration-access.js';
-import { installationGrant, readInstallationGrant, type InstallationGrant } from './installation-access.js';
+import { administeredIntegrationWith } from './integration-access.js';
+import { installationGrant, readableInstallationWith, readInstallationGrant, type InstallationGrant } from './installation-access.js';
 import { targetEndpointPath } from './integration-view.js';
 
 export type TargetKind = 'space' | 'site';
@@ -68,29 +69,35 @@ export interface TargetItemsQuery extends PageRequest {
 
 /**
  * The installations on `kind` of an integration, across its installations, in creation order (admins of
- * the owner only), optionally those with an external id. With `extended`, each target is the object.
+ * the owner only), optionally those with an external id. With `extended`, each target is the object. Read
+ * with the integration's grant.
  */
 export async function listIntegrationTargets<K extends TargetKind>(ctx: Ctx, name: string, kind: K, query: TargetItemsQuery) {
-  await administeredIntegration(ctx, name);
   const t = targets[kind];
-  const where = and(eq(t.table.integrationName, name), externalIdFilter(t, query.externalId));
-  return targetPage<K>(ctx, t, where, query, null);
+  const selects = targetPageSelects(ctx, t, and(eq(t.table.integrationName, name), externalIdFilter(t, query.externalId)), query);
+  const { attached } = await administeredIntegrationWith(ctx, name, selects.read);
+  return targetPage<K>(ctx, t, selects, attached, null);
 }
 
-/** The installations on `kind` of one installation, in the order they were added. */
+/** The installations on `kind` of one installation, in the order they were added, read with its grant. */
 export async function listInstallationTargets<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, query: TargetItemsQuery) {
-  const grant = await installationGrant(ctx, name, installationId, 'read');
   const t = targets[kind];
-  return targetPage<K>(ctx, t, eq(t.table.installationId, installationId), query, roleOf(grant));
+  const selects = targetPageSelects(ctx, t, eq(t.table.installationId, installationId), query);
+  const { grant, attached } = await readableInstallationWith(ctx, name, installationId, selects.read);
+  return targetPage<K>(ctx, t, selects, attached, roleOf(grant));
 }
 
-/** The installation on one space (site); NotFound when it is not installed there. */
+/** The installation on one space (site), read with the installation's grant; NotFound when it is not installed there. */
 export async function getTargetInstallation<K extends TargetKind>(ctx: Ctx, name: string, installationId: string, kind: K, targetId: string, extended: boolean): Promise<Item<K>> {
-  const grant = await installationGrant(ctx, name, installationId, 'read');
   const t = targets[kind];
-  const row = await findRow(ctx.db, t, installationId, targetId);
-  if (!row) throw new NotFound(`The integration ${name} is not installed on the ${kind} ${targetId}`);
-  return (await renderItems(ctx, t, [row], extended, roleOf(grant)))[0] as Item<K>;
+  const row = rowSelect(ctx.db, t, installationId, targetId);
+  const objects = extended ? targetObjects(ctx, kind, [targetId]) : undefined;
+  const read = objects ? attachAll('target', attachSelect('target_row', row), objects.read) : attachSelect('target_row', row);
+  const { grant, attached } = await readableInstallationWith(ctx, name, installationId, read);
+  const [found] = await rowsOf(attached, 'target_row', row);
+  if (!found) throw new NotFound(`The integration ${name} is not installed on the ${kind} ${targetId}`);
+  const byId = objects ? await objects.byId(attached, roleOf(grant)) : new Map<string, unknown>();
+  return renderItems(ctx, t, [found], byId)[0] as Item<K>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +132,7 @@ export async function installOnTarget<K extends TargetKind>(ctx: Ctx, name: stri
       await emit(tx, grant, kind, targetId, `${kind}_installation_setup`, { status: created.status, previous: { status: 'pending', configuration: {} } });
     }
     const row = created ?? (await findRow(tx.db, t, installationId, targetId))!;
-    const item = (await renderItems(tx, t, [row], extended, roleOf(grant)))[0] as Item<K>;
+    const item = renderItems(tx, t, [row], await readObjects(tx, kind, [targetId], extended, roleOf(grant)))[0] as Item<K>;
     return { item, created: created !== undefined };
   });
 }
@@ -155,7 +162,7 @@ export async function updateTargetInstallation<K extends TargetKind>(ctx: Ctx, n
     if (configuration) {
       await emit(tx, grant, kind, targetId, `${kind}_installation_setup`, { status: updated.status, previous: { status: row.status, configuration: row.configuration } });
     }
-    return (await renderItems(tx, t, [updated], extended, roleOf(grant)))[0] as Item<K>;
+    return renderItems(tx, t, [updated], await readObjects(tx, kind, [targetId], extended, roleOf(grant)))[0] as Item<K>;
   });
 }
 
@@ -189,8 +196,13 @@ function externalIdFilter(t: Target, externalId: string | undefined): SQL | unde
   return externalId !== undefined ? sql`${externalId}::text = ANY(${t.table.externalIds})` : undefined;
 }
 
+/** The select of the installation's row on a space (site). */
+function rowSelect(db: Db, t: Target, installationId: string, targetId: string) {
+  return db.select().from(t.table).where(and(eq(t.table.installationId, installationId), eq(t.targetColumn, targetId)));
+}
+
 async function findRow(db: Db, t: Target, installationId: string, targetId: string, lock = false): Promise<TargetInstallationRow | undefined> {
-  const query = db.select().from(t.table).where(and(eq(t.table.installationId, installationId), eq(t.targetColumn, targetId)));
+  const query = rowSelect(db, t, installationId, targetId);
   const [row] = await (lock ? query.for('update') : query);
   return row;
 }
@@ -214,17 +226,25 @@ async function emit(ctx: Ctx, grant: InstallationGrant, kind: TargetKind, target
   });
 }
 
-async function targetPage<K extends TargetKind>(ctx: Ctx, t: Target, where: SQL | undefined, query: TargetItemsQuery, role: 'admin' | null) {
-  const page = await keysetPage(ctx.db, t.table, where, [t.table.id], query);
-  const items = (await renderItems(ctx, t, page.rows, query.extended, role)) as Item<K>[];
+/** The selects of a page of installations on `kind` matching `where` and, with `extended`, of their spaces (sites), attached as one read. */
+function targetPageSelects(ctx: Ctx, t: Target, where: SQL | undefined, query: TargetItemsQuery) {
+  const page = keysetPageSelects(ctx.db, t.table, where, [t.table.id], query);
+  const objects = query.extended ? targetObjects(ctx, t.kind, sql`(SELECT p.${sql.identifier(t.targetColumn.name)} FROM ${page.rows} p)`) : undefined;
+  const read = objects ? attachAll('targets', attachListPage('targets', page), objects.read) : attachListPage('targets', page);
+  return { page, objects, read };
+}
+
+/** The page targetPageSelects selects, from `attached` (the statement that read it with its grant), as the list's envelope. */
+async function targetPage<K extends TargetKind>(ctx: Ctx, t: Target, selects: ReturnType<typeof targetPageSelects>, attached: Record<string, unknown>, role: 'admin' | null) {
+  const page = await readKeysetPage(attached, 'targets', selects.page);
+  const byId = selects.objects && page.rows.length > 0 ? await selects.objects.byId(attached, role) : new Map<string, unknown>();
+  const items = renderItems(ctx, t, page.rows, byId) as Item<K>[];
   let i = 0;
   return listBody(page, () => items[i++]);
 }
 
-/** The API form of rows of one table; with `extended`, the spaces (sites) are read in one query for all. */
-async function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], extended: boolean, role: 'admin' | null): Promise<(SpaceItem | SiteItem)[]> {
-  const ids = [...new Set(rows.map((r) => t.idOf(r)))];
-  const objects = extended && ids.length > 0 ? await (t.kind === 'space' ? readSpaces(ctx, ids, role) : readSites(ctx, ids, role)) : new Map<string, unknown>();
+/** The API form of rows of one table; a target found in `objects` (extended items) is shown as that object, else by its id. */
+function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], objects: Map<string, unknown>): (SpaceItem | SiteItem)[] {
   return rows.map((row) => {
     const targetId = t.idOf(row);
     const path = targetEndpointPath(row.integrationName, row.installationId, t.kind, targetId);
@@ -241,23 +261,40 @@ async function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], e
         publicContentEndpoint: ctx.urls.root(path),
       },
     };
-    const target = (extended && objects.get(targetId)) || targetId;
+    const target = objects.get(targetId) ?? targetId;
     return t.kind === 'space' ? ({ ...base, space: target } as SpaceItem) : ({ ...base, site: target } as SiteItem);
   });
 }
 
-async function readSpaces(ctx: Ctx, ids: string[], role: 'admin' | null) {
-  const rows = await ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, ids));
-  return new Map<string, unknown>(rows.map((s) => [s.space.id, toSpace(ctx, { ...s.space, ...s.counts }, role)]));
-}
-
-async function readSites(ctx: Ctx, ids: string[], role: 'admin' | null) {
-  const rows = await ctx.db
+/**
+ * The spaces (sites) `ids` names (a list, or a subquery of ids) as extended items show them: their select,
+ * attached as `target_objects`, and their API forms by id, from the statement that read them (`attached`)
+ * or read now.
+ */
+function targetObjects(ctx: Ctx, kind: TargetKind, ids: string[] | SQL) {
+  if (kind === 'space') {
+    const select = ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, ids));
+    return {
+      read: attachSelect('target_objects', select),
+      byId: async (attached: Record<string, unknown> | undefined, role: 'admin' | null) =>
+        new Map<string, unknown>((await rowsOf(attached, 'target_objects', select)).map((s) => [s.space.id, toSpace(ctx, { ...s.space, ...s.counts }, role)])),
+    };
+  }
+  const select = ctx.db
     .select({ site: sites, org: organizations, ...siteFactFields() })
     .from(sites)
     .innerJoin(organizations, eq(organizations.id, sites.organizationId))
     .where(inArray(sites.id, ids));
-  return new Map<string, unknown>(rows.map((r) => [r.site.id, toSite(ctx, r.org, r.site, factsOf(r), role)]));
+  return {
+    read: attachSelect('target_objects', select),
+    byId: async (attached: Record<string, unknown> | undefined, role: 'admin' | null) =>
+      new Map<string, unknown>((await rowsOf(attached, 'target_objects', select)).map((r) => [r.site.id, toSite(ctx, r.org, r.site, factsOf(r), role)])),
+  };
+}
+
+/** The spaces (sites) `ids` names by id when `extended` (targetObjects), read now; none otherwise. */
+async function readObjects(ctx: Ctx, kind: TargetKind, ids: string[], extended: boolean, role: 'admin' | null): Promise<Map<string, unknown>> {
+  return extended && ids.length > 0 ? targetObjects(ctx, kind, ids).byId(undefined, role) : new Map();
 }
 
 /** How many spaces an installation is on: every live space of its organization with `space_selection: all`. */
