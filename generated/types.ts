@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * List the organizations that allow an email domain
-         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationsForEmailDomain"];
         put?: never;
