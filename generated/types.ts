@@ -529,7 +529,7 @@ export interface paths {
         };
         /**
          * List the spaces of an organization
-         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesInOrganizationById"];
         put?: never;

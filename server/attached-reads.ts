@@ -1,9 +1,11 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
 // read is one round trip: the content reads attach the revision they show; the other reads of one thing, and
 // the first pages of lists, attach the selects their handler would run (server/db/attached-select.ts).
+import type { SQL } from 'drizzle-orm';
 import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
+import { grantedOrganizationRole } from './auth/granted-organization-role.js';
 import type { Role } from './auth/roles.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
@@ -14,6 +16,7 @@ import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttache
 import type { Ctx } from './context.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
+import type { PageRequest } from './db/paginate.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
@@ -24,6 +27,7 @@ import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
+import { spacesPageSelects } from './spaces/spaces.store.js';
 import { providerSelects, providersPageSelects } from './sso/saml.store.js';
 import { teamMembersPageSelects } from './teams/team-members.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
@@ -35,6 +39,20 @@ import { translationSelect, translationsPageSelects } from './translations/trans
  */
 function attachPage<Query>(name: string, selects: (ctx: Ctx, organizationId: string, query: Query) => ListPageSelects): AttachedReadOf {
   return (params, ctx, query) => attachListPage(name, selects(ctx, params.organizationId, query as Query));
+}
+
+/**
+ * As attachPage, for a list that shows the caller's role on each row: their organization role is read in
+ * SQL (granted-organization-role.ts); nothing is attached for a caller the organization grant does not give one.
+ */
+function attachPageWithRole<Query>(
+  name: string,
+  selects: (ctx: Ctx, organizationId: string, orgRole: string | SQL, query: Query) => ListPageSelects,
+): AttachedReadOf {
+  return (params, ctx, query) => {
+    const orgRole = grantedOrganizationRole(ctx, params.organizationId);
+    return orgRole === undefined ? undefined : attachListPage(name, selects(ctx, params.organizationId, orgRole, query as Query));
+  };
 }
 
 /** The site of a site permission list's path, as siteTarget reads it. */
@@ -156,4 +174,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listPermissionsAggregateInCollection: (params, ctx, query) =>
     attachListPage('aggregate', aggregatePageSelects(ctx, { kind: 'collection', id: params.collectionId }, query.role as Role | undefined, query)),
   listSpacesInCollectionById: (params, ctx, query) => attachListPage('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query)),
+  // The organization's spaces and collections, each with the caller's role on it.
+  listSpacesInOrganizationById: attachPageWithRole('spaces', spacesPageSelects),
 };
