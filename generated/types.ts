@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * List the collections of an organization
-         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCollectionsInOrganizationById"];
         put?: never;

@@ -10,7 +10,7 @@ import type { Role } from './auth/roles.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
-import { collectionSpacesPageSelects } from './collections/collections.store.js';
+import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import type { Ctx } from './context.js';
@@ -176,4 +176,6 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listSpacesInCollectionById: (params, ctx, query) => attachListPage('collection_spaces', collectionSpacesPageSelects(ctx, params.collectionId, query)),
   // The organization's spaces and collections, each with the caller's role on it.
   listSpacesInOrganizationById: attachPageWithRole('spaces', spacesPageSelects),
+  listCollectionsInOrganizationById: attachPageWithRole('collections', (ctx, organizationId, orgRole, query: { nested: boolean } & PageRequest) =>
+    collectionsPageSelects(ctx, organizationId, orgRole, query.nested, query)),
 };
