@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * List the spaces of a member
-         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesForOrganizationMember"];
         put?: never;

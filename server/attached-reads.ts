@@ -18,7 +18,7 @@ import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSe
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
 import type { PageRequest } from './db/paginate.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
-import { memberTeamsPageSelects } from './members/member-lists.js';
+import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
@@ -128,6 +128,12 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listTeamsForOrganizationMember: (params, ctx, query) => {
     const { memberRole, ...page } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
     return attachAll('member_teams', attachSelect('member_role', memberRole), attachListPage('member_teams', page));
+  },
+  listSpacesForOrganizationMember: (params, ctx, query) => {
+    const callerRole = grantedOrganizationRole(ctx, params.organizationId);
+    if (callerRole === undefined) return undefined;
+    const { memberRole, ...page } = memberSpacesPageSelects(ctx, params.organizationId, callerRole, params.userId, query as Parameters<typeof memberSpacesPageSelects>[4]);
+    return attachAll('member_spaces', attachSelect('member_role', memberRole), attachListPage('member_spaces', page));
   },
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
