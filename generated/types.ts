@@ -1453,7 +1453,7 @@ export interface paths {
         };
         /**
          * List the change requests of an organization
-         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestsForOrganization"];
         put?: never;

@@ -7,7 +7,7 @@ import { agentInstructionsSelect } from './agent-instructions/agent-instructions
 import type { AttachedReadOf } from './auth/attached-read.js';
 import { grantedOrganizationRole } from './auth/granted-organization-role.js';
 import type { Role } from './auth/roles.js';
-import { spaceListAttached } from './change-requests/change-requests.list.js';
+import { organizationListAttached, spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
@@ -135,6 +135,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
     const { memberRole, ...page } = memberSpacesPageSelects(ctx, params.organizationId, callerRole, params.userId, query as Parameters<typeof memberSpacesPageSelects>[4]);
     return attachAll('member_spaces', attachSelect('member_role', memberRole), attachListPage('member_spaces', page));
   },
+  listChangeRequestsForOrganization: (params, ctx, query) =>
+    organizationListAttached(ctx, params.organizationId, query as Parameters<typeof organizationListAttached>[2]),
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
   // The page of issues and their conversations.
