@@ -3009,7 +3009,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;

@@ -14,7 +14,7 @@ import { collectionSpacesPageSelects, collectionsPageSelects } from './collectio
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import type { Ctx } from './context.js';
-import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { clustersPageSelects, conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
 import type { PageRequest } from './db/paginate.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
@@ -143,6 +143,16 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listConversationsIssues: (params, ctx, query) => {
     const { page, conversations } = issuesPageSelects(ctx, params.organizationId, query);
     return attachAll('issues', attachListPage('issues', page), attachSelect('issue_conversations', conversations));
+  },
+  // The page of clusters and their figures.
+  listConversationsIssuesClusters: (params, ctx, query) => {
+    const { page, figures } = clustersPageSelects(ctx, params.organizationId, query as Parameters<typeof clustersPageSelects>[2]);
+    return attachAll(
+      'clusters',
+      attachListPage('clusters', page),
+      attachSelect('cluster_issues', figures.issues),
+      attachSelect('cluster_tasks', figures.tasks),
+    );
   },
   listOpenAPISpecs: attachPage('specs', specsPageSelects),
   // The providers and their default teams.
