@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;
@@ -3517,7 +3517,7 @@ export interface paths {
         };
         /**
          * List the invite links of an organization
-         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;

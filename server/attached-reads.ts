@@ -18,6 +18,7 @@ import { clustersPageSelects, conversationSelect, conversationsPageSelects, issu
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
 import type { PageRequest } from './db/paginate.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
+import { invitesAttached } from './invites/invite-links.store.js';
 import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
@@ -137,6 +138,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   },
   listChangeRequestsForOrganization: (params, ctx, query) =>
     organizationListAttached(ctx, params.organizationId, query as Parameters<typeof organizationListAttached>[2]),
+  listOrganizationInviteLinks: invitesAttached,
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
   // The page of issues and their conversations.

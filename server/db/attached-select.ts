@@ -10,6 +10,7 @@
 // would hand back as another type than the driver does.
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
+import { directQuery, type Db } from './client.js';
 
 /**
  * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
@@ -83,6 +84,15 @@ export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead 
     },
     params: reads.flatMap((read) => read.params),
   };
+}
+
+/**
+ * `read` sent on its own as one statement, for an operation with no grant to carry it (its access is the
+ * caller's): the row its columns come back in, which attachedRows and rowsOf read as they read a grant's.
+ */
+export async function readAlone(db: Db, read: AttachedRead): Promise<Record<string, unknown>> {
+  const [row] = await directQuery(db, `alone_${read.name}`, read.sql(1), read.params);
+  return row;
 }
 
 /** The selects of one page of a list, as its store builds them: `after` (keyset) or `page.condition` is the cursor's condition. */
