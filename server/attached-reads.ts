@@ -23,6 +23,7 @@ import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/membe
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
+import { publishedSiteAttached } from './sites/published.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
@@ -108,6 +109,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getSiteRedirectBySource: redirectLookupAttached,
   getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
   listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  getPublishedContentSite: publishedSiteAttached,
   // The site permission lists: the site (a 404 when it is not the organization's) and the first page.
   listUserPermissionsInSite: (params, ctx, query) =>
     attachAll('site_user_grants', siteTargetRead(ctx, params), attachListPage('user_grants', userGrantsPageSelects(ctx, siteListed(params), query))),
