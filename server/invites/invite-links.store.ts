@@ -148,15 +148,18 @@ function inviteSelect(ctx: Ctx, organizationId: string, inviteId: string, liveOn
     .where(and(eq(organizationInvites.id, inviteId), eq(organizationInvites.organizationId, organizationId), liveOnly ? live(ctx.now()) : undefined));
 }
 
-/** The invite (inviteSelect) `read` read, or read now; NotFound when there is none. */
-async function foundInvite(ctx: Ctx, inviteId: string, attached: Record<string, unknown> | undefined, select: ReturnType<typeof inviteSelect>): Promise<InviteRow> {
+/**
+ * The invite `select` (inviteSelect) selects: from `attached`, the row of the statement that read it, when it
+ * came with it, else read now; NotFound when there is none.
+ */
+async function foundInvite(inviteId: string, attached: Record<string, unknown> | undefined, select: ReturnType<typeof inviteSelect>): Promise<InviteRow> {
   const [row] = await rowsOf(attached, 'invite', select);
   if (!row) throw new NotFound(`Invite ${inviteId} not found`);
   return row;
 }
 
 async function findInvite(ctx: Ctx, organizationId: string, inviteId: string, liveOnly: boolean): Promise<InviteRow> {
-  return foundInvite(ctx, inviteId, undefined, inviteSelect(ctx, organizationId, inviteId, liveOnly));
+  return foundInvite(inviteId, undefined, inviteSelect(ctx, organizationId, inviteId, liveOnly));
 }
 
 /** Creates an invite link; see the contract for the rules. */
@@ -232,7 +235,7 @@ export async function getInvite(ctx: Ctx, organizationId: string, inviteId: stri
   const ofInvite = (column: string) => sql`(SELECT i.${sql.raw(column)} FROM (${select}) i)`;
   const targets = targetSelects(ctx, organizationId, ofInvite('space_id'), ofInvite('collection_id'));
   const read = await readAlone(ctx.db, attachAll('invite', attachSelect('invite', select), ...targetReads(targets)));
-  const row = await foundInvite(ctx, inviteId, read, select);
+  const row = await foundInvite(inviteId, read, select);
   return toInviteLink(ctx, row, await loadTargets(read, targets, [row]));
 }
 
